@@ -1,0 +1,3 @@
+module github.com/lbsim/lbsim
+
+go 1.26.8
