@@ -1,0 +1,174 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Setting names a configuration value that may change during a run, as a
+// slider or a --set flag changes it.
+type Setting uint8
+
+// The settings a Change may alter. Their names are the run flags' names.
+const (
+	SetRate Setting = iota
+	SetWave
+	SetScaleUp
+	SetScaleDown
+	SetCooldown
+	SetTaskMin
+	SetTaskMax
+	SetPolicy
+	SetMinServers
+	SetMaxServers
+	SetQueueCap
+	numSettings
+)
+
+var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap"}
+
+// String returns the setting's flag name.
+func (s Setting) String() string {
+	if s < numSettings {
+		return settingNames[s]
+	}
+	return fmt.Sprintf("Setting(%d)", uint8(s))
+}
+
+// SettingNames lists the names a Change accepts.
+func SettingNames() []string { return settingNames[:] }
+
+// Change is a setting given a new value, taking effect at the start of
+// Cycle (before its step a). Value is in the setting's own integer unit:
+// Rate units for rate, Factor units for scale-up and scale-down, 0/1 for
+// wave, the Policy number for policy, a plain count otherwise.
+type Change struct {
+	Cycle   int64
+	Setting Setting
+	Value   int64
+}
+
+// String formats c as --set reads it: "500:rate=0.6".
+func (c Change) String() string {
+	return fmt.Sprintf("%d:%s=%s", c.Cycle, c.Setting, c.ValueString())
+}
+
+// ValueString formats the value the way ParseChange reads it.
+func (c Change) ValueString() string {
+	switch c.Setting {
+	case SetRate:
+		return Rate(c.Value).String()
+	case SetScaleUp, SetScaleDown:
+		return Factor(c.Value).String()
+	case SetWave:
+		return strconv.FormatBool(c.Value != 0)
+	case SetPolicy:
+		return Policy(c.Value).String()
+	}
+	return strconv.FormatInt(c.Value, 10)
+}
+
+// ParseChange reads "CYCLE:NAME=VALUE", the argument of --set.
+func ParseChange(s string) (Change, error) {
+	cs, rest, ok := strings.Cut(s, ":")
+	name, value, ok2 := strings.Cut(rest, "=")
+	if !ok || !ok2 {
+		return Change{}, fmt.Errorf("%q: want CYCLE:NAME=VALUE, like 500:rate=0.6", s)
+	}
+	cycle, err := strconv.ParseInt(strings.TrimSpace(cs), 10, 64)
+	if err != nil || cycle < 1 {
+		return Change{}, fmt.Errorf("%q: the cycle %q must be a whole number ≥ 1", s, cs)
+	}
+	c, err := NewChange(cycle, strings.TrimSpace(name), strings.TrimSpace(value))
+	if err != nil {
+		return Change{}, fmt.Errorf("%q: %w", s, err)
+	}
+	return c, nil
+}
+
+// NewChange makes the change of the named setting to value at cycle.
+func NewChange(cycle int64, name, value string) (Change, error) {
+	i := slices.Index(settingNames[:], name)
+	if i < 0 {
+		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", name, strings.Join(settingNames[:], ", "))
+	}
+	c := Change{Cycle: cycle, Setting: Setting(i)}
+	var err error
+	switch c.Setting {
+	case SetRate:
+		var r Rate
+		r, err = ParseRate(value)
+		c.Value = int64(r)
+	case SetScaleUp, SetScaleDown:
+		var f Factor
+		f, err = ParseFactor(value)
+		c.Value = int64(f)
+	case SetWave:
+		var b bool
+		b, err = strconv.ParseBool(value)
+		if b {
+			c.Value = 1
+		}
+	case SetPolicy:
+		var p Policy
+		p, err = ParsePolicy(value)
+		c.Value = int64(p)
+	default:
+		c.Value, err = strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			err = fmt.Errorf("%q is not a whole number", value)
+		}
+	}
+	if err != nil {
+		return Change{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return c, nil
+}
+
+// apply sets the change's value in cfg, without validating.
+func (c Change) apply(cfg *Config) {
+	v := c.Value
+	switch c.Setting {
+	case SetRate:
+		cfg.Rate = Rate(v)
+	case SetWave:
+		cfg.Wave = v != 0
+	case SetScaleUp:
+		cfg.ScaleUp = Factor(v)
+	case SetScaleDown:
+		cfg.ScaleDown = Factor(v)
+	case SetCooldown:
+		cfg.Cooldown = v
+	case SetTaskMin:
+		cfg.TaskMin = clampInt(v)
+	case SetTaskMax:
+		cfg.TaskMax = clampInt(v)
+	case SetPolicy:
+		cfg.Policy = Policy(min(max(v, 0), 255))
+	case SetMinServers:
+		cfg.MinServers = clampInt(v)
+	case SetMaxServers:
+		cfg.MaxServers = clampInt(v)
+	case SetQueueCap:
+		cfg.QueueCap = clampInt(v)
+	}
+}
+
+func clampInt(v int64) int { return int(min(max(v, -1<<31), 1<<31-1)) }
+
+// applyChanges applies a batch of changes in order to a copy of cfg and
+// validates the result: a batch is accepted or refused as a whole.
+func applyChanges(cfg Config, batch []Change) (Config, error) {
+	for _, c := range batch {
+		if c.Setting >= numSettings {
+			return cfg, fmt.Errorf("change at cycle %d: unknown setting number %d", c.Cycle, c.Setting)
+		}
+		c.apply(&cfg)
+	}
+	if err := cfg.validateDynamic(); err != nil {
+		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,162 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// Config is everything that decides a run. Two runs with equal Configs (and
+// equal changes, see Change) produce identical results on every platform.
+type Config struct {
+	Servers          int    // S0: servers created at cycle 0
+	Cycles           int64  // N: the run stops after this cycle
+	TaskMin, TaskMax int    // processing time range in cycles, uniform, inclusive
+	Seed             uint64 // seeds the run's only random generator
+	InitialPerServer int    // initial queue: Servers × InitialPerServer requests at cycle 0
+
+	Rate          Rate  // mean arrivals per cycle (Poisson)
+	Wave          bool  // let the mean follow a slow sine wave around Rate
+	WaveAmplitude int   // the wave's half-height in percent of Rate (0..100)
+	WavePeriod    int64 // the wave's period in cycles
+	StreamShare   int   // percent of generated requests of type S (streaming)
+
+	Blocked []Range // source ranges the firewall rejects
+
+	ScaleUp    Factor // U: add a server when queue > U × active servers
+	ScaleDown  Factor // D: remove one when queue < D × active servers
+	Cooldown   int64  // K: scaling is evaluated only when the cycle is a multiple of K
+	MinServers int    // the pool never shrinks below this many active servers
+	MaxServers int    // the pool never grows beyond this many live servers
+	QueueCap   int    // 0 = unbounded; otherwise arrivals finding the queue full are discarded
+	Policy     Policy // dispatch policy
+
+	// Trace, when non-nil, replaces the generator: its rows are the only
+	// requests (cycle 0 rows form the initial queue).
+	Trace []TraceRow
+}
+
+// WaveStep is how many cycles the wave's rate stays constant before it is
+// evaluated again. It keeps the per-cycle cost of the wave to a comparison.
+const WaveStep = 100
+
+// Limits of every setting. They keep runs finite and memory bounded.
+const (
+	MaxServersLimit     = 100_000
+	MaxCycles           = 1_000_000_000
+	MaxTaskTime         = 1_000_000
+	MaxInitialRequests  = 10_000_000
+	MaxRate        Rate = 10_000 * RateScale
+	MaxFactor    Factor = 1_000_000 * FactorScale
+	MaxQueueCap         = 100_000_000
+)
+
+// DefaultBlocked is the firewall's default block list: address blocks that
+// never appear as sources on the public internet (RFC 6890 "this network",
+// private networks, loopback, and the reserved 240.0.0.0/4). The generator
+// draws source addresses uniformly, so about 7.4% of requests are rejected.
+func DefaultBlocked() []Range {
+	var rs []Range
+	for _, s := range []string{"0.0.0.0/8", "10.0.0.0/8", "127.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "240.0.0.0/4"} {
+		r, _ := ParseRange(s)
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// DefaultConfig returns the documented defaults, with Seed 0.
+func DefaultConfig() Config {
+	return Config{
+		Servers:          20,
+		Cycles:           100_000,
+		TaskMin:          10,
+		TaskMax:          80,
+		InitialPerServer: 100,
+		Rate:             450_000,
+		Wave:             true,
+		WaveAmplitude:    60,
+		WavePeriod:       20_000,
+		StreamShare:      20,
+		Blocked:          DefaultBlocked(),
+		ScaleUp:          80 * FactorScale,
+		ScaleDown:        50 * FactorScale,
+		Cooldown:         10,
+		MinServers:       1,
+		MaxServers:       100,
+		Policy:           FirstIdle,
+	}
+}
+
+// FieldError reports a setting that is out of range. Field is the setting's
+// name as the command line spells its flag, without dashes.
+type FieldError struct {
+	Field   string
+	Value   string
+	Allowed string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("%s = %s is not allowed: %s", e.Field, e.Value, e.Allowed)
+}
+
+func intErr(field string, v int64, allowed string, args ...any) error {
+	return &FieldError{Field: field, Value: strconv.FormatInt(v, 10), Allowed: fmt.Sprintf(allowed, args...)}
+}
+
+// Validate checks every field against SPEC §2 and the limits above, and
+// returns the first problem found as a *FieldError.
+func (c *Config) Validate() error {
+	switch {
+	case c.Servers < 1 || c.Servers > MaxServersLimit:
+		return intErr("servers", int64(c.Servers), "must be a whole number from 1 to %d", MaxServersLimit)
+	case c.Cycles < 1 || c.Cycles > MaxCycles:
+		return intErr("cycles", c.Cycles, "must be a whole number from 1 to %d", MaxCycles)
+	case c.InitialPerServer < 0 || int64(c.InitialPerServer)*int64(c.Servers) > MaxInitialRequests:
+		return intErr("initial-per-server", int64(c.InitialPerServer), "must be ≥ 0 with servers × initial-per-server ≤ %d", MaxInitialRequests)
+	case c.WaveAmplitude < 0 || c.WaveAmplitude > 100:
+		return intErr("wave-amplitude", int64(c.WaveAmplitude), "must be a percentage from 0 to 100")
+	case c.WavePeriod < 1 || c.WavePeriod > MaxCycles:
+		return intErr("wave-period", c.WavePeriod, "must be a whole number of cycles from 1 to %d", MaxCycles)
+	case c.StreamShare < 0 || c.StreamShare > 100:
+		return intErr("stream-share", int64(c.StreamShare), "must be a percentage from 0 to 100")
+	case c.MinServers < 1 || c.MinServers > c.Servers:
+		return intErr("min-servers", int64(c.MinServers), "must be from 1 to servers (%d)", c.Servers)
+	case c.MaxServers < c.Servers || c.MaxServers > MaxServersLimit:
+		return intErr("max-servers", int64(c.MaxServers), "must be from servers (%d) to %d", c.Servers, MaxServersLimit)
+	}
+	return c.validateDynamic()
+}
+
+// validateDynamic checks the settings that a Change may alter during a run.
+func (c *Config) validateDynamic() error {
+	switch {
+	case c.TaskMin < 1 || c.TaskMin > MaxTaskTime:
+		return intErr("task-min", int64(c.TaskMin), "must be a whole number of cycles from 1 to %d", MaxTaskTime)
+	case c.TaskMax < c.TaskMin || c.TaskMax > MaxTaskTime:
+		return intErr("task-max", int64(c.TaskMax), "must be from task-min (%d) to %d", c.TaskMin, MaxTaskTime)
+	case c.Rate < 0 || c.Rate > MaxRate:
+		return &FieldError{Field: "rate", Value: c.Rate.String(), Allowed: "must be from 0 to " + MaxRate.String() + " arrivals per cycle"}
+	case c.ScaleUp < 0 || c.ScaleUp > MaxFactor:
+		return &FieldError{Field: "scale-up", Value: c.ScaleUp.String(), Allowed: "must be from 0 to " + MaxFactor.String()}
+	case c.ScaleDown < 0 || c.ScaleDown >= c.ScaleUp:
+		return &FieldError{Field: "scale-down", Value: c.ScaleDown.String(), Allowed: "must be ≥ 0 and below scale-up (" + c.ScaleUp.String() + ")"}
+	case c.Cooldown < 1 || c.Cooldown > MaxCycles:
+		return intErr("cooldown", c.Cooldown, "must be a whole number of cycles from 1 to %d", MaxCycles)
+	case c.MinServers < 1 || c.MinServers > c.MaxServers:
+		return intErr("min-servers", int64(c.MinServers), "must be from 1 to max-servers (%d)", c.MaxServers)
+	case c.MaxServers > MaxServersLimit:
+		return intErr("max-servers", int64(c.MaxServers), "must be at most %d", MaxServersLimit)
+	case c.QueueCap < 0 || c.QueueCap > MaxQueueCap:
+		return intErr("queue-cap", int64(c.QueueCap), "must be 0 (unbounded) or up to %d", MaxQueueCap)
+	case c.Policy >= numPolicies:
+		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "must be one of " + fmt.Sprint(PolicyNames())}
+	}
+	return nil
+}
+
+// Clone returns a copy of c that shares no slices with it.
+func (c Config) Clone() Config {
+	c.Blocked = slices.Clone(c.Blocked)
+	c.Trace = slices.Clone(c.Trace)
+	return c
+}

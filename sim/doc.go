@@ -1,0 +1,54 @@
+// Package sim is lbsim's deterministic model of a load balancer: requests
+// arrive every clock cycle, pass a firewall that rejects blocked source
+// addresses, wait in a FIFO queue and are dispatched to a pool of servers that
+// grows and shrinks with queue pressure.
+//
+// The model knows nothing of screens, files or JavaScript. A Model is built
+// from a Config by New and advanced one cycle at a time by Step; read-only
+// views (Servers, QueueAt, Pool, Totals, Last, Events, Summary) let a
+// renderer or a report look at it between cycles, and Schedule lets the
+// settings change between cycles (sliders, --set), each change recorded so
+// that a replay can make it again.
+//
+// # Determinism
+//
+// Every random draw comes from the run's own PCG generator seeded with
+// Config.Seed. Anything that feeds the state is integer arithmetic or plain
+// IEEE-754 operations (rates are held in millionths, thresholds in
+// thousandths, e^-x is computed by package detmath), so the same Config and
+// changes give bit-identical results natively and in WebAssembly.
+//
+// # The clock
+//
+// Cycle 0 (New): servers 1..S0 are created idle; the initial requests
+// (S0 × InitialPerServer generated ones, or the trace rows of cycle 0) pass
+// the firewall: a blocked one is rejected, one that finds the queue full is
+// discarded, the rest are admitted; the admitted count is the initial queue.
+// Then dispatch (step d). No scaling at cycle 0.
+//
+// Each cycle t = 1 … N (Step), in this order:
+//
+//   - Scheduled changes for t take effect.
+//   - a. Work: every request whose completion cycle is t completes; its
+//     server becomes idle, or leaves the pool if it was retiring.
+//   - b. Arrivals: the requests arriving at t pass the firewall as at cycle 0.
+//   - c. Scaling, only when t is a multiple of the cooldown K: with Q the
+//     queue length, S the active servers and L the live ones, if Q > U·S and
+//     L < max one idle server is added (next id); otherwise if Q < D·S and
+//     S > min the idle active server with the highest id is removed, or, when
+//     none is idle, the busy active server with the highest id is marked
+//     retiring. At most one action.
+//   - d. Dispatch: while the queue is non-empty and an active server is idle,
+//     the oldest request goes to the server the Policy picks. Its wait is
+//     t − arrival. A request of time T dispatched at t completes at t + T.
+//   - e. Record: the levels at the end of the cycle (Last, peaks).
+//
+// The run stops after cycle N without draining the queue.
+//
+// # Cost
+//
+// A cycle costs O(1) plus O(1) per arrival, dispatch, completion and scaling
+// action: completions sit in a timing wheel and idle servers in a bitset, so
+// neither busy nor idle servers are visited on cycles where nothing happens to
+// them.
+package sim

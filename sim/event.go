@@ -1,0 +1,54 @@
+package sim
+
+import "fmt"
+
+// EventKind says what happened.
+type EventKind uint8
+
+// The kinds of events, in the order a request meets them.
+const (
+	Arrive    EventKind = iota // a request passed the firewall and joined the queue
+	Reject                     // the firewall rejected a request
+	Discard                    // a request found the queue full
+	Dispatch                   // a request left the queue for a server
+	Complete                   // a server finished a request
+	ScaleUp                    // a server was added
+	ScaleDown                  // an idle server was removed
+	Retire                     // a busy server was marked retiring
+	Leave                      // a retiring server finished and left the pool
+	numEventKinds
+)
+
+var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave"}
+
+// String returns the kind's lower-case name, as logs print it.
+func (k EventKind) String() string {
+	if k < numEventKinds {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// Event is one thing that happened during a cycle. Request is set for the
+// request events, Server for the server ones and Dispatch/Complete; Wait is
+// the queueing time of a Dispatch.
+type Event struct {
+	Cycle   int64
+	Kind    EventKind
+	Server  int
+	Wait    int64
+	Request Request
+}
+
+// String formats e for a log line.
+func (e Event) String() string {
+	switch e.Kind {
+	case Arrive, Reject, Discard:
+		return fmt.Sprintf("%8d %-10s %v", e.Cycle, e.Kind, e.Request)
+	case Dispatch:
+		return fmt.Sprintf("%8d %-10s %v → server %d (waited %d)", e.Cycle, e.Kind, e.Request, e.Server, e.Wait)
+	case Complete:
+		return fmt.Sprintf("%8d %-10s %v on server %d", e.Cycle, e.Kind, e.Request, e.Server)
+	}
+	return fmt.Sprintf("%8d %-10s server %d", e.Cycle, e.Kind, e.Server)
+}

@@ -1,0 +1,46 @@
+// Package detmath holds the few transcendental functions the simulator needs,
+// written with plain IEEE-754 operations only, so that they give bit-identical
+// results on every GOOS and GOARCH.
+//
+// The standard library's math.Exp and math.Log use assembly on amd64 and pure
+// Go elsewhere (wasm among them); the two disagree in the last bits for some
+// inputs. A model whose random stream depends on such a value would diverge
+// between the command line and the browser. Every multiplication whose result
+// is added to something is wrapped in an explicit float64 conversion, which
+// forbids the compiler to fuse it into a fused multiply-add on CPUs that have
+// one.
+package detmath
+
+import "math"
+
+// ln2 split in two (Cody and Waite): ln2Hi has trailing zero bits, so k·ln2Hi
+// is exact for the k that occur here.
+const (
+	ln2   = 0.693147180559945309417232121458176568
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+)
+
+// ExpNeg returns e^-x for x ≥ 0, accurate to a few ulp. Its cost is a
+// constant number of additions, multiplications and divisions.
+func ExpNeg(x float64) float64 {
+	if x <= 0 {
+		return 1
+	}
+	if x > 745 {
+		return 0
+	}
+	// e^-x = 2^-k · e^-r with r = x - k·ln2 in [0, ln2).
+	k := math.Floor(x / ln2)
+	r := float64(x-float64(k*ln2Hi)) - float64(k*ln2Lo)
+	if r < 0 {
+		r = 0
+	}
+	// Taylor series of e^-r in Horner form: 1 - r(1 - r/2(1 - r/3(…))).
+	// With r < 0.7 the 20th term is below 1e-21.
+	p := 1.0
+	for n := 20; n >= 1; n-- {
+		p = 1 - float64(r*p)/float64(n)
+	}
+	return math.Ldexp(p, -int(k))
+}

@@ -1,0 +1,47 @@
+package sim
+
+import "fmt"
+
+// Type tells processing requests from streaming ones.
+type Type uint8
+
+// The request types.
+const (
+	Processing Type = iota // "P"
+	Streaming              // "S"
+)
+
+// String returns "P" or "S".
+func (t Type) String() string {
+	if t == Streaming {
+		return "S"
+	}
+	return "P"
+}
+
+// ParseType reads "P" or "S" (either case).
+func ParseType(s string) (Type, error) {
+	switch s {
+	case "P", "p":
+		return Processing, nil
+	case "S", "s":
+		return Streaming, nil
+	}
+	return 0, fmt.Errorf("type %q is not allowed: want P (processing) or S (streaming)", s)
+}
+
+// Request is one unit of work. It is 32 bytes, so a queue of a million
+// requests takes 32 MB.
+type Request struct {
+	ID      int64  // 1, 2, 3 … in generation order, rejected ones included
+	Arrival int64  // the cycle it arrived (0 for the initial queue)
+	Src     uint32 // source IPv4 address
+	Dst     uint32 // destination IPv4 address
+	Time    uint32 // processing time in cycles, ≥ 1
+	Type    Type
+}
+
+// String formats r for logs: "#12 10.0.0.1→192.0.2.9 P 17c @40".
+func (r Request) String() string {
+	return fmt.Sprintf("#%d %s→%s %v %dc @%d", r.ID, FormatIPv4(r.Src), FormatIPv4(r.Dst), r.Type, r.Time, r.Arrival)
+}

@@ -1,0 +1,176 @@
+package sim
+
+// ServerState is what a live server is doing.
+type ServerState uint8
+
+// The states of a live server.
+const (
+	Idle     ServerState = iota // waiting for work
+	Busy                        // serving a request
+	Retiring                    // serving its last request, then leaving
+)
+
+// String returns "idle", "busy" or "retiring".
+func (s ServerState) String() string {
+	switch s {
+	case Busy:
+		return "busy"
+	case Retiring:
+		return "retiring"
+	}
+	return "idle"
+}
+
+// ServerView is a read-only picture of one live server.
+type ServerView struct {
+	ID    int
+	State ServerState
+	// Request is the request in service when State is Busy or Retiring;
+	// it was dispatched at cycle Start and completes at cycle Done.
+	Request     Request
+	Start, Done int64
+}
+
+// Remaining returns the cycles left of the request in service after cycle
+// now, or 0 when the server is idle.
+func (v ServerView) Remaining(now int64) int64 {
+	if v.State == Idle {
+		return 0
+	}
+	return max(v.Done-now, 0)
+}
+
+// Pool holds the server counts at the end of a cycle. Active = Live −
+// Retiring; Idle = Live − Busy (retiring servers are always busy).
+type Pool struct {
+	Live, Active, Busy, Idle, Retiring int
+}
+
+// Totals are the counters accumulated since cycle 0.
+type Totals struct {
+	InitialQueue int64 // requests admitted at cycle 0
+	Generated    int64
+	Rejected     int64
+	Discarded    int64
+	Admitted     int64
+	Completed    int64
+	Dispatched   int64
+	TotalWait    int64 // sum of the waits of dispatched requests, in cycles
+	ScaleUps     int64
+	ScaleDowns   int64
+	Requeued     int64
+	PeakQueue    int64 // largest end-of-cycle queue length
+	ServersMin   int   // smallest end-of-cycle live count
+	ServersPeak  int   // largest end-of-cycle live count
+}
+
+// CycleStats is one timeline row: levels at the end of the cycle, and the
+// event counts of that cycle alone.
+type CycleStats struct {
+	Cycle      int64
+	Queue      int
+	Servers    int // live, retiring included
+	Busy       int
+	Retiring   int
+	Generated  int
+	Rejected   int
+	Discarded  int
+	Completed  int
+	Dispatched int
+	Scale      int // 1 scale-up, -1 scale-down, 0 neither
+}
+
+// TimelineHeader is the header row of the timeline CSV.
+const TimelineHeader = "cycle,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale"
+
+// AppendCSV appends the row's CSV line (without newline) to b.
+func (c CycleStats) AppendCSV(b []byte) []byte {
+	b = appendInt(b, c.Cycle)
+	for _, v := range [...]int{c.Queue, c.Servers, c.Busy, c.Retiring, c.Generated, c.Rejected, c.Discarded, c.Completed, c.Dispatched, c.Scale} {
+		b = append(b, ',')
+		b = appendInt(b, int64(v))
+	}
+	return b
+}
+
+func appendInt(b []byte, v int64) []byte {
+	if v < 0 {
+		b = append(b, '-')
+		v = -v
+	}
+	var d [20]byte
+	i := len(d)
+	for {
+		i--
+		d[i] = byte('0' + v%10)
+		v /= 10
+		if v == 0 {
+			break
+		}
+	}
+	return append(b, d[i:]...)
+}
+
+// Summary is the end-of-run report; its JSON form is the --json output of
+// SPEC §4, keys in the specified order.
+type Summary struct {
+	Seed            uint64  `json:"seed"`
+	Cycles          int64   `json:"cycles"`
+	InitialQueue    int64   `json:"initial_queue"`
+	FinalQueue      int64   `json:"final_queue"`
+	Generated       int64   `json:"generated"`
+	Rejected        int64   `json:"rejected"`
+	Discarded       int64   `json:"discarded"`
+	Admitted        int64   `json:"admitted"`
+	Completed       int64   `json:"completed"`
+	InService       int64   `json:"in_service"`
+	Dispatched      int64   `json:"dispatched"`
+	TotalWait       int64   `json:"total_wait"`
+	AvgWait         float64 `json:"avg_wait"`
+	PeakQueue       int64   `json:"peak_queue"`
+	ScaleUps        int64   `json:"scale_ups"`
+	ScaleDowns      int64   `json:"scale_downs"`
+	ServersFinal    int64   `json:"servers_final"`
+	ServersBusy     int64   `json:"servers_busy"`
+	ServersIdle     int64   `json:"servers_idle"`
+	ServersRetiring int64   `json:"servers_retiring"`
+	ServersMin      int64   `json:"servers_min"`
+	ServersPeak     int64   `json:"servers_peak"`
+	Requeued        int64   `json:"requeued"`
+	Consistent      bool    `json:"consistent"`
+}
+
+// Summary reports the run as of the last cycle completed.
+func (m *Model) Summary() Summary {
+	t := m.tot
+	s := Summary{
+		Seed:            m.cfg.Seed,
+		Cycles:          m.cycle,
+		InitialQueue:    t.InitialQueue,
+		FinalQueue:      int64(m.queue.Len()),
+		Generated:       t.Generated,
+		Rejected:        t.Rejected,
+		Discarded:       t.Discarded,
+		Admitted:        t.Admitted,
+		Completed:       t.Completed,
+		InService:       int64(m.busy),
+		Dispatched:      t.Dispatched,
+		TotalWait:       t.TotalWait,
+		PeakQueue:       t.PeakQueue,
+		ScaleUps:        t.ScaleUps,
+		ScaleDowns:      t.ScaleDowns,
+		ServersFinal:    int64(m.live),
+		ServersBusy:     int64(m.busy),
+		ServersIdle:     int64(m.live - m.busy),
+		ServersRetiring: int64(m.retiring),
+		ServersMin:      int64(t.ServersMin),
+		ServersPeak:     int64(t.ServersPeak),
+		Requeued:        t.Requeued,
+	}
+	if t.Dispatched > 0 {
+		s.AvgWait = float64(t.TotalWait) / float64(t.Dispatched)
+	}
+	s.Consistent = s.Generated == s.Rejected+s.Discarded+s.Admitted &&
+		s.Admitted == s.Completed+s.FinalQueue+s.InService
+	return s
+}
