@@ -42,13 +42,13 @@ const WaveStep = 100
 
 // Limits of every setting. They keep runs finite and memory bounded.
 const (
-	MaxServersLimit     = 100_000
-	MaxCycles           = 1_000_000_000
-	MaxTaskTime         = 1_000_000
-	MaxInitialRequests  = 10_000_000
-	MaxRate        Rate = 10_000 * RateScale
-	MaxFactor    Factor = 1_000_000 * FactorScale
-	MaxQueueCap         = 100_000_000
+	MaxServersLimit           = 100_000
+	MaxCycles                 = 1_000_000_000
+	MaxTaskTime               = 1_000_000
+	MaxInitialRequests        = 10_000_000
+	MaxRate            Rate   = 10_000 * RateScale
+	MaxFactor          Factor = 1_000_000 * FactorScale
+	MaxQueueCap               = 100_000_000
 )
 
 // DefaultBlocked is the firewall's default block list: address blocks that
