@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// runOptions is everything `lbsim run` was asked to do.
+type runOptions struct {
+	cfg          sim.Config
+	changes      []sim.Change
+	seedGiven    bool
+	tracePath    string
+	jsonPath     string
+	timelinePath string
+	logDir       string
+	verbose      bool
+	quiet        bool
+	statusEvery  int64
+	noProgress   bool
+}
+
+const runHelp = `Usage: lbsim run [flags]
+
+Runs one simulation and prints a status line every so many cycles and the
+summary, ending with the two accounting lines. Without --seed a random seed
+is chosen and printed, so any run can be repeated.
+
+Example:
+  lbsim run --servers 20 --cycles 100000 --seed 42
+  lbsim run --trace requests.csv --block 10.0.0.0/8 --json - --timeline timeline.csv
+  lbsim run --seed 7 --set 500:rate=0.9 --set 2000:scale-up=40 --verbose
+
+Flags:
+`
+
+func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg := &o.cfg
+	fs.Var(intValue{&cfg.Servers}, "servers", "servers at the start, S0 (1..100000)")
+	fs.Var(int64Value{&cfg.Cycles}, "cycles", "cycles to run, N (1..1000000000)")
+	fs.Var(intValue{&cfg.TaskMin}, "task-min", "shortest processing time in cycles (≥ 1)")
+	fs.Var(intValue{&cfg.TaskMax}, "task-max", "longest processing time in cycles (≥ task-min)")
+	fs.Var(seedValue{&cfg.Seed}, "seed", "random seed (default: a random one, printed)")
+	fs.Var(intValue{&cfg.InitialPerServer}, "initial-per-server", "initial queue per server")
+	fs.Var(rateValue{&cfg.Rate}, "rate", "mean arrivals per cycle (Poisson)")
+	fs.BoolVar(&cfg.Wave, "wave", cfg.Wave, "let the arrival rate follow a slow wave around --rate")
+	fs.Var(intValue{&cfg.WaveAmplitude}, "wave-amplitude", "the wave's half-height in percent of --rate (0..100)")
+	fs.Var(int64Value{&cfg.WavePeriod}, "wave-period", "the wave's period in cycles")
+	fs.Var(intValue{&cfg.StreamShare}, "stream-share", "percent of generated requests of type S (0..100)")
+	fs.Var(blocks, "block", "blocked source range: CIDR, a-b range or address; repeatable; 'none' blocks nothing\n(default: 0.0.0.0/8, 10.0.0.0/8, 127.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 240.0.0.0/4;\nnone with --trace)")
+	fs.Var(factorValue{&cfg.ScaleUp}, "scale-up", "U: add a server when queue > U × active servers")
+	fs.Var(factorValue{&cfg.ScaleDown}, "scale-down", "D: remove one when queue < D × active servers (D < U)")
+	fs.Var(int64Value{&cfg.Cooldown}, "cooldown", "K: evaluate scaling every K cycles (≥ 1)")
+	fs.Var(intValue{&cfg.MinServers}, "min-servers", "fewest active servers")
+	fs.Var(intValue{&cfg.MaxServers}, "max-servers", "most live servers (default: 5 × servers, at least 100)")
+	fs.Var(intValue{&cfg.QueueCap}, "queue-cap", "queue capacity; 0 = unbounded")
+	fs.Var(policyValue{&cfg.Policy}, "policy", "dispatch policy: first-idle, round-robin, random")
+	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
+	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
+	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file`")
+	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
+	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
+	fs.Var(int64Value{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
+	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
+	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap")
+	return fs
+}
+
+func (c *cli) run(args []string) int {
+	o := runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+	blocks := &blockList{ranges: &o.cfg.Blocked}
+	fs := c.runFlags(&o, blocks)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(c.stdout, runHelp)
+			fs.SetOutput(c.stdout)
+			fs.PrintDefaults()
+			return exitOK
+		}
+		return c.usageError("%s", flagError(err))
+	}
+	if fs.NArg() > 0 {
+		return c.usageError("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
+	}
+	seen := visited(fs)
+	if len(args) == 0 && c.stdinTTY && c.stdoutTTY {
+		if err := c.ask(&o, seen); err != nil {
+			return c.usageError("%v", err)
+		}
+	}
+	if err := c.complete(&o, seen); err != nil {
+		return c.usageError("%v", err)
+	}
+	return c.execute(&o)
+}
+
+func (c *cli) usageError(format string, args ...any) int {
+	fmt.Fprintf(c.stderr, "lbsim run: "+format+"\nRun 'lbsim run --help' for the flags and what they allow.\n", args...)
+	return exitUsage
+}
+
+// complete fills in the defaults that depend on other flags, reads the
+// trace and validates everything, before any output is written.
+func (c *cli) complete(o *runOptions, seen map[string]bool) error {
+	cfg := &o.cfg
+	o.seedGiven = seen["seed"]
+	if !o.seedGiven {
+		cfg.Seed = randomSeed()
+	}
+	if !seen["max-servers"] {
+		cfg.MaxServers = min(max(100, 5*cfg.Servers), sim.MaxServersLimit)
+	}
+	if o.tracePath != "" {
+		f, err := os.Open(o.tracePath)
+		if err != nil {
+			return fmt.Errorf("--trace: %v", err)
+		}
+		defer f.Close()
+		rows, err := sim.ParseTrace(f)
+		if err != nil {
+			return fmt.Errorf("--trace %s: %v", o.tracePath, err)
+		}
+		if rows == nil {
+			rows = []sim.TraceRow{}
+		}
+		cfg.Trace = rows
+		if !seen["block"] {
+			cfg.Blocked = nil
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return fieldError(err)
+	}
+	if o.verbose && o.quiet {
+		return errors.New("--verbose and --quiet exclude each other: choose one")
+	}
+	if o.statusEvery < -1 {
+		return fmt.Errorf("--status-every %d: want 0 (no status lines) or a number of cycles", o.statusEvery)
+	}
+	if o.statusEvery == -1 {
+		o.statusEvery = max(cfg.Cycles/10, 1)
+	}
+	return nil
+}
+
+// fieldError spells a sim.FieldError with the flag's dashes.
+func fieldError(err error) error {
+	var fe *sim.FieldError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("--%s %s is not allowed: %s", fe.Field, fe.Value, fe.Allowed)
+	}
+	return err
+}
+
+// randomSeed picks a seed that is easy to read and type: 1..999999999.
+func randomSeed() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return uint64(time.Now().UnixNano())%999_999_999 + 1
+	}
+	return binary.LittleEndian.Uint64(b[:])%999_999_999 + 1
+}
+
+// execute runs the simulation and writes every requested output.
+func (c *cli) execute(o *runOptions) int {
+	var opts []sim.Option
+	if o.verbose || o.logDir != "" {
+		opts = append(opts, sim.WithEvents())
+	}
+	m, err := sim.New(o.cfg, opts...)
+	if err != nil {
+		return c.usageError("%v", fieldError(err))
+	}
+	if err := m.Schedule(o.changes...); err != nil {
+		return c.usageError("--set %v", fieldError(err))
+	}
+
+	// Open every output before the run, so a bad path fails early, and
+	// commit them only when the run is complete.
+	var outs outputs
+	defer outs.abort()
+	var timeline, events *atomicFile
+	if o.timelinePath != "" {
+		if timeline, err = outs.create(o.timelinePath); err != nil {
+			return c.usageError("--timeline: %v", err)
+		}
+	}
+	if o.logDir != "" {
+		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
+			return c.usageError("--log-dir: %v", err)
+		}
+		if events, err = outs.create(filepath.Join(o.logDir, "events.log")); err != nil {
+			return c.usageError("--log-dir: %v", err)
+		}
+	}
+	var jsonFile *atomicFile
+	if o.jsonPath != "" && o.jsonPath != "-" {
+		if jsonFile, err = outs.create(o.jsonPath); err != nil {
+			return c.usageError("--json: %v", err)
+		}
+	}
+
+	human := c.stdout
+	humanTTY := c.stdoutTTY
+	if o.jsonPath == "-" {
+		human, humanTTY = c.stderr, c.stderrTTY
+	}
+	hw := bufio.NewWriterSize(human, 64<<10)
+	defer hw.Flush()
+	color := humanTTY && !c.noColor
+	fmt.Fprintln(hw, runHeader(o))
+
+	var line []byte
+	if timeline != nil {
+		timeline.w.WriteString(sim.TimelineHeader + "\n")
+	}
+	bar := newProgress(c.stderr, c.stderrTTY && !o.verbose && !o.noProgress, o.cfg.Cycles)
+	cycleDone := func() {
+		if timeline != nil {
+			line = m.Last().AppendCSV(line[:0])
+			line = append(line, '\n')
+			timeline.w.Write(line)
+		}
+		if evs := m.Events(); len(evs) > 0 {
+			for _, e := range evs {
+				if o.verbose {
+					writeEvent(hw, e, color)
+				}
+				if events != nil {
+					events.w.WriteString(e.String())
+					events.w.WriteByte('\n')
+				}
+			}
+		}
+		if t := m.Cycle(); !o.verbose && o.statusEvery > 0 && t > 0 && t%o.statusEvery == 0 {
+			bar.clear()
+			writeStatus(hw, m)
+			if bar.active {
+				hw.Flush()
+			}
+		}
+	}
+	cycleDone()
+	for m.Step() {
+		cycleDone()
+		if m.Cycle()&4095 == 0 {
+			bar.update(m.Cycle(), hw)
+		}
+	}
+	bar.clear()
+
+	sum := m.Summary()
+	var text []byte
+	text = appendSummaryText(text, &o.cfg, o.seedGiven, m)
+	hw.Write(text)
+	hw.Flush()
+
+	js, _ := json.MarshalIndent(sum, "", "  ")
+	js = append(js, '\n')
+	if o.jsonPath == "-" {
+		c.stdout.Write(js)
+	} else if jsonFile != nil {
+		jsonFile.w.Write(js)
+	}
+	if o.logDir != "" {
+		for name, data := range map[string][]byte{"summary.txt": text, "summary.json": js} {
+			f, err := outs.create(filepath.Join(o.logDir, name))
+			if err != nil {
+				fmt.Fprintf(c.stderr, "lbsim run: --log-dir: %v\n", err)
+				return exitFailed
+			}
+			f.w.Write(data)
+		}
+	}
+	if err := outs.commit(); err != nil {
+		fmt.Fprintf(c.stderr, "lbsim run: %v\n", err)
+		return exitFailed
+	}
+	if !sum.Consistent {
+		fmt.Fprintln(c.stderr, "lbsim run: the accounting does not hold; this is a bug in lbsim")
+		return exitFailed
+	}
+	return exitOK
+}
+
+func runHeader(o *runOptions) string {
+	cfg := &o.cfg
+	seed := fmt.Sprintf("seed %d", cfg.Seed)
+	if !o.seedGiven {
+		seed += fmt.Sprintf(" (random; repeat with --seed %d)", cfg.Seed)
+	}
+	src := fmt.Sprintf("arrivals %v/cycle", cfg.Rate)
+	if cfg.Wave && cfg.WaveAmplitude > 0 {
+		src += fmt.Sprintf(" ±%d%% wave", cfg.WaveAmplitude)
+	}
+	tasks := fmt.Sprintf("tasks %d..%d cycles", cfg.TaskMin, cfg.TaskMax)
+	if cfg.Trace != nil {
+		src = fmt.Sprintf("trace %s (%d rows)", o.tracePath, len(cfg.Trace))
+		tasks = "tasks from the trace"
+	}
+	return fmt.Sprintf("lbsim run: %d servers, %d cycles, %s, %s, %s, policy %v",
+		cfg.Servers, cfg.Cycles, tasks, src, seed, cfg.Policy)
+}
