@@ -29,10 +29,10 @@ func main() {
 // cli holds the process's streams and what is known about them, so that
 // tests can run every subcommand in-process.
 type cli struct {
-	stdin                         io.Reader
-	stdout, stderr                io.Writer
+	stdin                          io.Reader
+	stdout, stderr                 io.Writer
 	stdinTTY, stdoutTTY, stderrTTY bool
-	noColor                       bool
+	noColor                        bool
 }
 
 // Exit codes of SPEC §4.
