@@ -31,6 +31,11 @@ type Config struct {
 	QueueCap   int    // 0 = unbounded; otherwise arrivals finding the queue full are discarded
 	Policy     Policy // dispatch policy
 
+	// Switch runs two balancers behind the firewall: P requests go to
+	// one and S requests to the other, each with Servers servers at the
+	// start and the same scaling settings and queue capacity.
+	Switch bool
+
 	// Trace, when non-nil, replaces the generator: its rows are the only
 	// requests (cycle 0 rows form the initial queue).
 	Trace []TraceRow

@@ -33,11 +33,12 @@ func (k EventKind) String() string {
 // request events, Server for the server ones and Dispatch/Complete; Wait is
 // the queueing time of a Dispatch.
 type Event struct {
-	Cycle   int64
-	Kind    EventKind
-	Server  int
-	Wait    int64
-	Request Request
+	Cycle    int64
+	Kind     EventKind
+	Balancer int // index in Model.Balancers: 0, or 1 for S in a switch
+	Server   int
+	Wait     int64
+	Request  Request
 }
 
 // String formats e for a log line.

@@ -138,31 +138,61 @@ type Summary struct {
 	ServersPeak     int64   `json:"servers_peak"`
 	Requeued        int64   `json:"requeued"`
 	Consistent      bool    `json:"consistent"`
+
+	// P and S are the two balancers of a switch (nil otherwise).
+	P *Summary `json:"P,omitempty"`
+	S *Summary `json:"S,omitempty"`
 }
 
-// Summary reports the run as of the last cycle completed.
-func (m *Model) Summary() Summary {
-	t := m.tot
+func (t *Totals) add(u Totals) {
+	t.InitialQueue += u.InitialQueue
+	t.Generated += u.Generated
+	t.Rejected += u.Rejected
+	t.Discarded += u.Discarded
+	t.Admitted += u.Admitted
+	t.Completed += u.Completed
+	t.Dispatched += u.Dispatched
+	t.TotalWait += u.TotalWait
+	t.ScaleUps += u.ScaleUps
+	t.ScaleDowns += u.ScaleDowns
+	t.Requeued += u.Requeued
+}
+
+func (c *CycleStats) add(d CycleStats) {
+	c.Queue += d.Queue
+	c.Servers += d.Servers
+	c.Busy += d.Busy
+	c.Retiring += d.Retiring
+	c.Generated += d.Generated
+	c.Rejected += d.Rejected
+	c.Discarded += d.Discarded
+	c.Completed += d.Completed
+	c.Dispatched += d.Dispatched
+	c.Scale += d.Scale
+}
+
+// summary builds the report of SPEC §4 from counters and end levels.
+func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 	s := Summary{
-		Seed:            m.cfg.Seed,
-		Cycles:          m.cycle,
+		Seed:            seed,
+		Cycles:          cycle,
 		InitialQueue:    t.InitialQueue,
-		FinalQueue:      int64(m.queue.Len()),
+		FinalQueue:      queue,
 		Generated:       t.Generated,
 		Rejected:        t.Rejected,
 		Discarded:       t.Discarded,
 		Admitted:        t.Admitted,
 		Completed:       t.Completed,
-		InService:       int64(m.busy),
+		InService:       int64(p.Busy),
 		Dispatched:      t.Dispatched,
 		TotalWait:       t.TotalWait,
 		PeakQueue:       t.PeakQueue,
 		ScaleUps:        t.ScaleUps,
 		ScaleDowns:      t.ScaleDowns,
-		ServersFinal:    int64(m.live),
-		ServersBusy:     int64(m.busy),
-		ServersIdle:     int64(m.live - m.busy),
-		ServersRetiring: int64(m.retiring),
+		ServersFinal:    int64(p.Live),
+		ServersBusy:     int64(p.Busy),
+		ServersIdle:     int64(p.Idle),
+		ServersRetiring: int64(p.Retiring),
 		ServersMin:      int64(t.ServersMin),
 		ServersPeak:     int64(t.ServersPeak),
 		Requeued:        t.Requeued,

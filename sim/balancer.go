@@ -1,0 +1,261 @@
+package sim
+
+import "iter"
+
+// Balancer is one FIFO queue and its server pool. A Model has one, or two
+// when it runs as a P/S switch (one for each request type). Its methods are
+// read-only views; the Model drives it through the clock.
+type Balancer struct {
+	m     *Model
+	index int    // position in Model.Balancers
+	name  string // "" for the central queue, "P" or "S" in a switch
+
+	queue fifo
+
+	srv       []server // index id-1; removed servers stay as gone
+	firstLive int      // no server below index firstLive is live
+	idle      idset    // idle active servers
+	active    idset    // live servers that are not retiring
+	live      int
+	busy      int
+	retiring  int
+	wheel     wheel
+	rrLast    int // last server given a request under RoundRobin
+
+	tot  Totals
+	last CycleStats
+}
+
+type server struct {
+	req      Request
+	start    int64 // cycle the request was dispatched
+	done     int64 // cycle the request completes
+	busy     bool
+	retiring bool
+	gone     bool
+}
+
+func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
+	m := b.m
+	m.events = append(m.events, Event{Cycle: m.cycle, Kind: kind, Balancer: b.index, Server: server, Wait: wait, Request: r})
+}
+
+// work is step a: every request whose completion cycle is t completes.
+func (b *Balancer) work(t int64) {
+	for _, id32 := range b.wheel.take(t) {
+		id := int(id32)
+		s := &b.srv[id-1]
+		if !s.busy || s.done != t {
+			continue // stale entry
+		}
+		s.busy = false
+		b.busy--
+		b.tot.Completed++
+		b.last.Completed++
+		if b.m.recordEvents {
+			b.emit(Complete, id, 0, s.req)
+		}
+		if s.retiring {
+			s.retiring, s.gone = false, true
+			b.retiring--
+			b.live--
+			if b.m.recordEvents {
+				b.emit(Leave, id, 0, Request{})
+			}
+			continue
+		}
+		b.idle.add(id)
+	}
+}
+
+// admit passes one new request through the firewall and the queue's
+// capacity.
+func (b *Balancer) admit(r Request) {
+	b.tot.Generated++
+	b.last.Generated++
+	kind := Arrive
+	switch {
+	case b.m.fw.Blocks(r.Src):
+		b.tot.Rejected++
+		b.last.Rejected++
+		kind = Reject
+	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
+		b.tot.Discarded++
+		b.last.Discarded++
+		kind = Discard
+	default:
+		b.tot.Admitted++
+		b.queue.pushBack(r)
+	}
+	if b.m.recordEvents {
+		b.emit(kind, 0, 0, r)
+	}
+}
+
+// scale is step c: at most one scale-up or scale-down.
+func (b *Balancer) scale() {
+	cfg := &b.m.cfg
+	q := int64(b.queue.Len())
+	s := int64(b.active.n)
+	if q*FactorScale > int64(cfg.ScaleUp)*s {
+		if b.live < cfg.MaxServers {
+			id := b.addServer()
+			b.tot.ScaleUps++
+			b.last.Scale = 1
+			if b.m.recordEvents {
+				b.emit(ScaleUp, id, 0, Request{})
+			}
+		}
+		return
+	}
+	if q*FactorScale >= int64(cfg.ScaleDown)*s || s <= int64(cfg.MinServers) {
+		return
+	}
+	b.tot.ScaleDowns++
+	b.last.Scale = -1
+	if id := b.idle.last(); id != 0 {
+		b.idle.remove(id)
+		b.active.remove(id)
+		b.srv[id-1].gone = true
+		b.live--
+		if b.m.recordEvents {
+			b.emit(ScaleDown, id, 0, Request{})
+		}
+		return
+	}
+	id := b.active.last()
+	b.active.remove(id)
+	b.srv[id-1].retiring = true
+	b.retiring++
+	if b.m.recordEvents {
+		b.emit(Retire, id, 0, b.srv[id-1].req)
+	}
+}
+
+func (b *Balancer) addServer() int {
+	b.srv = append(b.srv, server{})
+	id := len(b.srv)
+	b.live++
+	b.active.add(id)
+	b.idle.add(id)
+	return id
+}
+
+// dispatch is step d: the oldest requests go to idle active servers.
+func (b *Balancer) dispatch(t int64) {
+	for b.queue.Len() > 0 && b.idle.n > 0 {
+		id := b.pick()
+		r := b.queue.popFront()
+		s := &b.srv[id-1]
+		s.req, s.start, s.done, s.busy = r, t, t+int64(r.Time), true
+		b.idle.remove(id)
+		b.busy++
+		b.wheel.add(s.done, id)
+		wait := t - r.Arrival
+		b.tot.Dispatched++
+		b.tot.TotalWait += wait
+		b.last.Dispatched++
+		if b.m.recordEvents {
+			b.emit(Dispatch, id, wait, r)
+		}
+	}
+}
+
+// pick chooses an idle active server by the dispatch policy; there is one.
+func (b *Balancer) pick() int {
+	switch b.m.cfg.Policy {
+	case RoundRobin:
+		id := b.idle.next(b.rrLast + 1)
+		if id == 0 {
+			id = b.idle.first()
+		}
+		b.rrLast = id
+		return id
+	case Random:
+		return b.idle.nth(b.m.rng.IntN(b.idle.n))
+	}
+	return b.idle.first()
+}
+
+// record is step e: the levels at the end of the cycle.
+func (b *Balancer) record() {
+	q := b.queue.Len()
+	b.last.Queue, b.last.Servers, b.last.Busy, b.last.Retiring = q, b.live, b.busy, b.retiring
+	b.tot.PeakQueue = max(b.tot.PeakQueue, int64(q))
+	b.tot.ServersMin = min(b.tot.ServersMin, b.live)
+	b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
+}
+
+// refitWheel makes the timing wheel hold the longest processing time,
+// re-adding the requests in service when it had to grow.
+func (b *Balancer) refitWheel(span int64) {
+	if b.wheel.fit(span) {
+		for i := range b.srv {
+			if s := &b.srv[i]; s.busy {
+				b.wheel.add(s.done, i+1)
+			}
+		}
+	}
+}
+
+// Name returns "" for the central queue, or "P" or "S" in a switch.
+func (b *Balancer) Name() string { return b.name }
+
+// Totals returns this balancer's counters since cycle 0.
+func (b *Balancer) Totals() Totals { return b.tot }
+
+// Last returns this balancer's timeline row of the last cycle completed.
+func (b *Balancer) Last() CycleStats { return b.last }
+
+// Pool returns the server counts at the end of the last cycle.
+func (b *Balancer) Pool() Pool {
+	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy, Retiring: b.retiring}
+}
+
+// QueueLen returns the number of queued requests.
+func (b *Balancer) QueueLen() int { return b.queue.Len() }
+
+// QueueAt returns the i-th oldest queued request, 0 ≤ i < QueueLen().
+func (b *Balancer) QueueAt(i int) Request { return b.queue.at(i) }
+
+// Servers yields the live servers in ascending id order.
+func (b *Balancer) Servers() iter.Seq[ServerView] {
+	return func(yield func(ServerView) bool) {
+		for b.firstLive < len(b.srv) && b.srv[b.firstLive].gone {
+			b.firstLive++
+		}
+		for i := b.firstLive; i < len(b.srv); i++ {
+			if !b.srv[i].gone && !yield(b.view(i+1)) {
+				return
+			}
+		}
+	}
+}
+
+// Server returns the view of server id, and whether it is live.
+func (b *Balancer) Server(id int) (ServerView, bool) {
+	if id < 1 || id > len(b.srv) || b.srv[id-1].gone {
+		return ServerView{}, false
+	}
+	return b.view(id), true
+}
+
+func (b *Balancer) view(id int) ServerView {
+	s := &b.srv[id-1]
+	v := ServerView{ID: id}
+	switch {
+	case s.retiring:
+		v.State = Retiring
+	case s.busy:
+		v.State = Busy
+	}
+	if s.busy {
+		v.Request, v.Start, v.Done = s.req, s.start, s.done
+	}
+	return v
+}
+
+// Summary reports this balancer as of the last cycle completed.
+func (b *Balancer) Summary() Summary {
+	return b.tot.summary(b.m.cfg.Seed, b.m.cycle, b.Pool(), int64(b.queue.Len()))
+}
