@@ -122,7 +122,7 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 		cfg.Seed = randomSeed()
 	}
 	if !seen["max-servers"] {
-		cfg.MaxServers = min(max(100, 5*cfg.Servers), sim.MaxServersLimit)
+		cfg.MaxServers = sim.DefaultMaxServers(cfg.Servers)
 	}
 	if o.tracePath != "" {
 		f, err := os.Open(o.tracePath)

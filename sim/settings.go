@@ -1,0 +1,124 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Set gives the setting called name (a `lbsim run` flag name without
+// dashes) the value written as on the command line. The web page reads its
+// query parameters with it, so a link and a command line mean the same run.
+// "block" takes a comma-separated list of ranges ("none" for none) and
+// replaces the list. Errors name the setting and what it allows.
+func (c *Config) Set(name, value string) error {
+	value = strings.TrimSpace(value)
+	whole := func(p *int) error {
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want a whole number"}
+		}
+		*p = n
+		return nil
+	}
+	whole64 := func(p *int64) error {
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want a whole number"}
+		}
+		*p = n
+		return nil
+	}
+	switch name {
+	case "servers":
+		return whole(&c.Servers)
+	case "cycles":
+		return whole64(&c.Cycles)
+	case "task-min":
+		return whole(&c.TaskMin)
+	case "task-max":
+		return whole(&c.TaskMax)
+	case "initial-per-server":
+		return whole(&c.InitialPerServer)
+	case "wave-amplitude":
+		return whole(&c.WaveAmplitude)
+	case "wave-period":
+		return whole64(&c.WavePeriod)
+	case "stream-share":
+		return whole(&c.StreamShare)
+	case "cooldown":
+		return whole64(&c.Cooldown)
+	case "min-servers":
+		return whole(&c.MinServers)
+	case "max-servers":
+		return whole(&c.MaxServers)
+	case "queue-cap":
+		return whole(&c.QueueCap)
+	case "seed":
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want a whole number from 0 to 18446744073709551615"}
+		}
+		c.Seed = n
+	case "rate":
+		r, err := ParseRate(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: err.Error() + "; want arrivals per cycle like 0.45"}
+		}
+		c.Rate = r
+	case "scale-up", "scale-down":
+		f, err := ParseFactor(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: err.Error() + "; want requests per active server like 80"}
+		}
+		if name == "scale-up" {
+			c.ScaleUp = f
+		} else {
+			c.ScaleDown = f
+		}
+	case "wave", "switch":
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want true or false"}
+		}
+		if name == "wave" {
+			c.Wave = b
+		} else {
+			c.Switch = b
+		}
+	case "policy":
+		p, err := ParsePolicy(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want one of " + strings.Join(PolicyNames(), ", ")}
+		}
+		c.Policy = p
+	case "block":
+		var rs []Range
+		if value != "none" && value != "" {
+			for _, s := range strings.Split(value, ",") {
+				r, err := ParseRange(s)
+				if err != nil {
+					return &FieldError{Field: name, Value: strconv.Quote(s), Allowed: err.Error()}
+				}
+				rs = append(rs, r)
+			}
+		}
+		c.Blocked = rs
+	default:
+		return fmt.Errorf("unknown setting %q: allowed %s", name, strings.Join(ConfigNames(), ", "))
+	}
+	return nil
+}
+
+// ConfigNames lists the names Set accepts.
+func ConfigNames() []string {
+	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
+		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
+		"min-servers", "max-servers", "queue-cap", "policy", "switch"}
+}
+
+// DefaultMaxServers is the max-servers used when none is given: five times
+// the starting pool, at least 100, at most MaxServersLimit.
+func DefaultMaxServers(servers int) int {
+	return min(max(100, 5*servers), MaxServersLimit)
+}
