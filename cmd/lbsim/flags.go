@@ -3,154 +3,77 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/lbsim/lbsim/sim"
 )
 
-// The flag.Value types below turn a bad value into a message that says what
-// is allowed; range checks happen later in sim.Config.Validate.
-
-type intValue struct{ p *int }
-
-func (v intValue) String() string {
-	if v.p == nil {
-		return "0"
-	}
-	return strconv.Itoa(*v.p)
+// setting is a flag that sets one field of a sim.Config through
+// Config.Set, so the command line and the web page's query parameters read
+// values the same way. Range checks happen later, in Config.Validate.
+type setting struct {
+	cfg  *sim.Config
+	name string
+	get  func() string
 }
 
-func (v intValue) Set(s string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return errors.New("want a whole number")
+func (v setting) String() string {
+	if v.get == nil {
+		return ""
 	}
-	*v.p = n
-	return nil
+	return v.get()
 }
 
-type int64Value struct{ p *int64 }
+func (v setting) Set(s string) error {
+	err := v.cfg.Set(v.name, s)
+	var fe *sim.FieldError
+	if errors.As(err, &fe) {
+		return errors.New(fe.Allowed)
+	}
+	return err
+}
 
-func (v int64Value) String() string {
+// boolSetting is a setting that may be given without a value (--wave).
+type boolSetting struct{ setting }
+
+func (boolSetting) IsBoolFlag() bool { return true }
+
+// blockList collects repeated --block values; the first replaces the
+// default list and "none" blocks nothing.
+type blockList struct {
+	cfg  *sim.Config
+	list []string
+}
+
+func (v *blockList) String() string { return strings.Join(v.list, ",") }
+
+func (v *blockList) Set(s string) error {
+	if _, err := sim.ParseRange(s); err != nil && strings.TrimSpace(s) != "none" {
+		return err
+	}
+	if strings.TrimSpace(s) != "none" {
+		v.list = append(v.list, s)
+	}
+	return v.cfg.Set("block", strings.Join(v.list, ","))
+}
+
+// int64Flag is a plain whole-number flag with a clear message.
+type int64Flag struct{ p *int64 }
+
+func (v int64Flag) String() string {
 	if v.p == nil {
 		return "0"
 	}
 	return strconv.FormatInt(*v.p, 10)
 }
 
-func (v int64Value) Set(s string) error {
+func (v int64Flag) Set(s string) error {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
 		return errors.New("want a whole number")
 	}
 	*v.p = n
-	return nil
-}
-
-type seedValue struct{ p *uint64 }
-
-func (v seedValue) String() string {
-	if v.p == nil {
-		return "0"
-	}
-	return strconv.FormatUint(*v.p, 10)
-}
-
-func (v seedValue) Set(s string) error {
-	n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return fmt.Errorf("want a whole number from 0 to %d", uint64(1<<64-1))
-	}
-	*v.p = n
-	return nil
-}
-
-type rateValue struct{ p *sim.Rate }
-
-func (v rateValue) String() string {
-	if v.p == nil {
-		return "0"
-	}
-	return v.p.String()
-}
-
-func (v rateValue) Set(s string) error {
-	r, err := sim.ParseRate(s)
-	if err != nil {
-		return fmt.Errorf("%v; want arrivals per cycle like 0.45, from 0 to %v", err, sim.MaxRate)
-	}
-	*v.p = r
-	return nil
-}
-
-type factorValue struct{ p *sim.Factor }
-
-func (v factorValue) String() string {
-	if v.p == nil {
-		return "0"
-	}
-	return v.p.String()
-}
-
-func (v factorValue) Set(s string) error {
-	f, err := sim.ParseFactor(s)
-	if err != nil {
-		return fmt.Errorf("%v; want requests per active server like 80 (up to three decimals)", err)
-	}
-	*v.p = f
-	return nil
-}
-
-type policyValue struct{ p *sim.Policy }
-
-func (v policyValue) String() string {
-	if v.p == nil {
-		return ""
-	}
-	return v.p.String()
-}
-
-func (v policyValue) Set(s string) error {
-	p, err := sim.ParsePolicy(strings.TrimSpace(s))
-	if err != nil {
-		return err
-	}
-	*v.p = p
-	return nil
-}
-
-// blockList collects --block values; "none" clears the list.
-type blockList struct {
-	ranges *[]sim.Range
-	set    bool
-}
-
-func (v *blockList) String() string {
-	if v == nil || v.ranges == nil {
-		return ""
-	}
-	var parts []string
-	for _, r := range *v.ranges {
-		parts = append(parts, r.String())
-	}
-	return strings.Join(parts, ",")
-}
-
-func (v *blockList) Set(s string) error {
-	if !v.set {
-		*v.ranges = nil // the first --block replaces the default list
-		v.set = true
-	}
-	if strings.TrimSpace(s) == "none" {
-		return nil
-	}
-	r, err := sim.ParseRange(s)
-	if err != nil {
-		return err
-	}
-	*v.ranges = append(*v.ranges, r)
 	return nil
 }
 
@@ -171,7 +94,8 @@ func (v changeList) Set(s string) error {
 // flagError rewrites the flag package's "-name" into the "--name" spelling
 // the documentation uses.
 func flagError(err error) string {
-	return strings.Replace(err.Error(), "flag -", "flag --", 1)
+	s := strings.Replace(err.Error(), "flag -", "flag --", 1)
+	return strings.Replace(s, " for -", " for --", 1)
 }
 
 // visited returns the names of the flags given on the command line.

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lbsim/lbsim/sim"
@@ -49,32 +51,38 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	cfg := &o.cfg
-	fs.Var(intValue{&cfg.Servers}, "servers", "servers at the start, S0 (1..100000)")
-	fs.Var(int64Value{&cfg.Cycles}, "cycles", "cycles to run, N (1..1000000000)")
-	fs.Var(intValue{&cfg.TaskMin}, "task-min", "shortest processing time in cycles (≥ 1)")
-	fs.Var(intValue{&cfg.TaskMax}, "task-max", "longest processing time in cycles (≥ task-min)")
-	fs.Var(seedValue{&cfg.Seed}, "seed", "random seed (default: a random one, printed)")
-	fs.Var(intValue{&cfg.InitialPerServer}, "initial-per-server", "initial queue per server")
-	fs.Var(rateValue{&cfg.Rate}, "rate", "mean arrivals per cycle (Poisson)")
-	fs.BoolVar(&cfg.Wave, "wave", cfg.Wave, "let the arrival rate follow a slow wave around --rate")
-	fs.Var(intValue{&cfg.WaveAmplitude}, "wave-amplitude", "the wave's half-height in percent of --rate (0..100)")
-	fs.Var(int64Value{&cfg.WavePeriod}, "wave-period", "the wave's period in cycles")
-	fs.Var(intValue{&cfg.StreamShare}, "stream-share", "percent of generated requests of type S (0..100)")
+	def := sim.DefaultConfig()
+	add := func(name, usage string, get func() string) {
+		fs.Var(setting{cfg, name, get}, name, usage)
+	}
+	itoa := strconv.Itoa
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	add("servers", "servers at the start, S0 (1..100000)", func() string { return itoa(def.Servers) })
+	add("cycles", "cycles to run, N (1..1000000000)", func() string { return i64(def.Cycles) })
+	add("task-min", "shortest processing time in cycles (≥ 1)", func() string { return itoa(def.TaskMin) })
+	add("task-max", "longest processing time in cycles (≥ task-min)", func() string { return itoa(def.TaskMax) })
+	add("seed", "random seed (default: a random one, printed)", nil)
+	add("initial-per-server", "initial queue per server", func() string { return itoa(def.InitialPerServer) })
+	add("rate", "mean arrivals per cycle (Poisson)", def.Rate.String)
+	fs.Var(boolSetting{setting{cfg, "wave", func() string { return strconv.FormatBool(def.Wave) }}}, "wave", "let the arrival rate follow a slow wave around --rate")
+	add("wave-amplitude", "the wave's half-height in percent of --rate (0..100)", func() string { return itoa(def.WaveAmplitude) })
+	add("wave-period", "the wave's period in cycles", func() string { return i64(def.WavePeriod) })
+	add("stream-share", "percent of generated requests of type S (0..100)", func() string { return itoa(def.StreamShare) })
 	fs.Var(blocks, "block", "blocked source range: CIDR, a-b range or address; repeatable; 'none' blocks nothing\n(default: 0.0.0.0/8, 10.0.0.0/8, 127.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 240.0.0.0/4;\nnone with --trace)")
-	fs.Var(factorValue{&cfg.ScaleUp}, "scale-up", "U: add a server when queue > U × active servers")
-	fs.Var(factorValue{&cfg.ScaleDown}, "scale-down", "D: remove one when queue < D × active servers (D < U)")
-	fs.Var(int64Value{&cfg.Cooldown}, "cooldown", "K: evaluate scaling every K cycles (≥ 1)")
-	fs.Var(intValue{&cfg.MinServers}, "min-servers", "fewest active servers")
-	fs.Var(intValue{&cfg.MaxServers}, "max-servers", "most live servers (default: 5 × servers, at least 100)")
-	fs.Var(intValue{&cfg.QueueCap}, "queue-cap", "queue capacity; 0 = unbounded")
-	fs.Var(policyValue{&cfg.Policy}, "policy", "dispatch policy: first-idle, round-robin, random")
+	add("scale-up", "U: add a server when queue > U × active servers", def.ScaleUp.String)
+	add("scale-down", "D: remove one when queue < D × active servers (D < U)", def.ScaleDown.String)
+	add("cooldown", "K: evaluate scaling every K cycles (≥ 1)", func() string { return i64(def.Cooldown) })
+	add("min-servers", "fewest active servers", func() string { return itoa(def.MinServers) })
+	add("max-servers", "most live servers (default: 5 × servers, at least 100)", nil)
+	add("queue-cap", "queue capacity; 0 = unbounded", nil)
+	add("policy", "dispatch policy: "+strings.Join(sim.PolicyNames(), ", "), def.Policy.String)
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file`")
 	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
-	fs.Var(int64Value{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
+	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
 	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap")
 	return fs
@@ -82,7 +90,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 
 func (c *cli) run(args []string) int {
 	o := runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
-	blocks := &blockList{ranges: &o.cfg.Blocked}
+	blocks := &blockList{cfg: &o.cfg}
 	fs := c.runFlags(&o, blocks)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
