@@ -19,8 +19,14 @@ type Balancer struct {
 	live      int
 	busy      int
 	retiring  int
+	down      int // failed servers
 	wheel     wheel
 	rrLast    int // last server given a request under RoundRobin
+
+	// requeuedAt holds, for each queued request taken back from a failed
+	// server, the cycle it was requeued; its next wait counts from there.
+	requeuedAt map[int64]int64
+	repairs    []repair // random faults' pending comebacks, by cycle
 
 	tot  Totals
 	last CycleStats
@@ -32,7 +38,14 @@ type server struct {
 	done     int64 // cycle the request completes
 	busy     bool
 	retiring bool
+	down     bool // failed; not live until it comes back
 	gone     bool
+}
+
+// repair is a failed server's scheduled comeback (random faults).
+type repair struct {
+	cycle int64
+	id    int
 }
 
 func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
@@ -152,6 +165,12 @@ func (b *Balancer) dispatch(t int64) {
 		b.busy++
 		b.wheel.add(s.done, id)
 		wait := t - r.Arrival
+		if r.Requeued {
+			if at, ok := b.requeuedAt[r.ID]; ok {
+				wait = t - at
+				delete(b.requeuedAt, r.ID)
+			}
+		}
 		b.tot.Dispatched++
 		b.tot.TotalWait += wait
 		b.last.Dispatched++
@@ -198,6 +217,71 @@ func (b *Balancer) refitWheel(span int64) {
 	}
 }
 
+// faultCheck says why server id cannot go down (up = false) or come back
+// (up = true) now, or returns "" when it can.
+func (b *Balancer) faultCheck(id int, up bool) string {
+	switch {
+	case id < 1 || id > len(b.srv) || b.srv[id-1].gone:
+		return "does not exist (it was never created or has left the pool)"
+	case up && !b.srv[id-1].down:
+		return "is not down"
+	case !up && b.srv[id-1].down:
+		return "is already down"
+	}
+	return ""
+}
+
+// takeDown fails server id at cycle t, which must be live: its request in
+// service goes back to the head of the queue with its arrival kept. A
+// retiring server that fails has finished retiring: it leaves the pool.
+func (b *Balancer) takeDown(id int, t int64) {
+	s := &b.srv[id-1]
+	b.tot.Downs++
+	if b.m.recordEvents {
+		b.emit(Down, id, 0, Request{})
+	}
+	if s.busy {
+		r := s.req
+		r.Requeued = true
+		if b.requeuedAt == nil {
+			b.requeuedAt = map[int64]int64{}
+		}
+		b.requeuedAt[r.ID] = t
+		b.queue.pushFront(r)
+		s.busy = false
+		b.busy--
+		b.tot.Requeued++
+		b.last.Requeued++
+		if b.m.recordEvents {
+			b.emit(Requeue, id, 0, r)
+		}
+	}
+	b.live--
+	if s.retiring {
+		s.retiring, s.gone = false, true
+		b.retiring--
+		return
+	}
+	b.active.remove(id)
+	b.idle.remove(id)
+	s.down = true
+	b.down++
+}
+
+// bringUp returns failed server id to the pool, idle, with the same id.
+func (b *Balancer) bringUp(id int) {
+	s := &b.srv[id-1]
+	s.down = false
+	b.down--
+	b.live++
+	b.active.add(id)
+	b.idle.add(id)
+	b.tot.Ups++
+	if b.m.recordEvents {
+		b.emit(Up, id, 0, Request{})
+	}
+}
+
 // Name returns "" for the central queue, or "P" or "S" in a switch.
 func (b *Balancer) Name() string { return b.name }
 
@@ -209,7 +293,7 @@ func (b *Balancer) Last() CycleStats { return b.last }
 
 // Pool returns the server counts at the end of the last cycle.
 func (b *Balancer) Pool() Pool {
-	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy, Retiring: b.retiring}
+	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy, Retiring: b.retiring, Down: b.down}
 }
 
 // QueueLen returns the number of queued requests.
@@ -218,7 +302,8 @@ func (b *Balancer) QueueLen() int { return b.queue.Len() }
 // QueueAt returns the i-th oldest queued request, 0 ≤ i < QueueLen().
 func (b *Balancer) QueueAt(i int) Request { return b.queue.at(i) }
 
-// Servers yields the live servers in ascending id order.
+// Servers yields the live servers and the failed ones, in ascending id
+// order; a failed server's State is Failed.
 func (b *Balancer) Servers() iter.Seq[ServerView] {
 	return func(yield func(ServerView) bool) {
 		for b.firstLive < len(b.srv) && b.srv[b.firstLive].gone {
@@ -232,7 +317,7 @@ func (b *Balancer) Servers() iter.Seq[ServerView] {
 	}
 }
 
-// Server returns the view of server id, and whether it is live.
+// Server returns the view of server id, and whether it is live or down.
 func (b *Balancer) Server(id int) (ServerView, bool) {
 	if id < 1 || id > len(b.srv) || b.srv[id-1].gone {
 		return ServerView{}, false
@@ -244,6 +329,8 @@ func (b *Balancer) view(id int) ServerView {
 	s := &b.srv[id-1]
 	v := ServerView{ID: id}
 	switch {
+	case s.down:
+		v.State = Failed
 	case s.retiring:
 		v.State = Retiring
 	case s.busy:

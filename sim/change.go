@@ -24,10 +24,58 @@ const (
 	SetMinServers
 	SetMaxServers
 	SetQueueCap
+	SetDown // a server fails: Value is a ServerRef
+	SetUp   // a failed server comes back: Value is a ServerRef
 	numSettings
 )
 
-var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap"}
+var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap", "down", "up"}
+
+// ServerRef names a server in a Change's Value: the balancer's index (0, or
+// 1 for S in a switch) in the high 32 bits and the server id in the low 32.
+type ServerRef int64
+
+// MakeServerRef returns the reference to server id of balancer index bal.
+func MakeServerRef(bal, id int) ServerRef { return ServerRef(int64(bal)<<32 | int64(uint32(id))) }
+
+// Balancer returns the balancer index.
+func (r ServerRef) Balancer() int { return int(r >> 32) }
+
+// ID returns the server id.
+func (r ServerRef) ID() int { return int(uint32(r)) }
+
+// String writes "3", or "S:3" for balancer 1 and "P:3" never (balancer 0
+// has no prefix, as in the central queue).
+func (r ServerRef) String() string {
+	if r.Balancer() == 1 {
+		return "S:" + strconv.Itoa(r.ID())
+	}
+	return strconv.Itoa(r.ID())
+}
+
+// ParseServerRef reads "3", "P:3" or "S:3".
+func ParseServerRef(s string) (ServerRef, error) {
+	bal := 0
+	if p, rest, ok := strings.Cut(s, ":"); ok {
+		switch p {
+		case "P", "p":
+		case "S", "s":
+			bal = 1
+		default:
+			return 0, fmt.Errorf("server %q: the balancer before ':' must be P or S", s)
+		}
+		s = rest
+	}
+	id, err := strconv.Atoi(s)
+	if err != nil || id < 1 || id > 1<<31-1 {
+		return 0, fmt.Errorf("server %q: want a server id ≥ 1, like 3 or S:3 in a switch", s)
+	}
+	return MakeServerRef(bal, id), nil
+}
+
+// IsFault reports whether c takes a server down or up rather than changing
+// a setting.
+func (c Change) IsFault() bool { return c.Setting == SetDown || c.Setting == SetUp }
 
 // String returns the setting's flag name.
 func (s Setting) String() string {
@@ -66,6 +114,8 @@ func (c Change) ValueString() string {
 		return strconv.FormatBool(c.Value != 0)
 	case SetPolicy:
 		return Policy(c.Value).String()
+	case SetDown, SetUp:
+		return ServerRef(c.Value).String()
 	}
 	return strconv.FormatInt(c.Value, 10)
 }
@@ -115,6 +165,10 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 		var p Policy
 		p, err = ParsePolicy(value)
 		c.Value = int64(p)
+	case SetDown, SetUp:
+		var r ServerRef
+		r, err = ParseServerRef(value)
+		c.Value = int64(r)
 	default:
 		c.Value, err = strconv.ParseInt(value, 10, 64)
 		if err != nil {
@@ -164,6 +218,12 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 	for _, c := range batch {
 		if c.Setting >= numSettings {
 			return cfg, fmt.Errorf("change at cycle %d: unknown setting number %d", c.Cycle, c.Setting)
+		}
+		if c.IsFault() {
+			if r := ServerRef(c.Value); r.Balancer() > 1 || (r.Balancer() == 1 && !cfg.Switch) || r.ID() < 1 {
+				return cfg, fmt.Errorf("change %v: no such server: name a server id ≥ 1, with S: only in a switch", c)
+			}
+			continue
 		}
 		c.apply(&cfg)
 	}

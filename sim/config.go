@@ -36,6 +36,13 @@ type Config struct {
 	// start and the same scaling settings and queue capacity.
 	Switch bool
 
+	// MTBF and MTTR turn on random faults: every active server fails with
+	// mean time between failures MTBF cycles (0 = never) and comes back
+	// after a repair time drawn uniformly from 1..2·MTTR−1 cycles (mean
+	// MTTR). Faults draw from their own generator, so turning them on
+	// leaves the request stream unchanged.
+	MTBF, MTTR int64
+
 	// Trace, when non-nil, replaces the generator: its rows are the only
 	// requests (cycle 0 rows form the initial queue).
 	Trace []TraceRow
@@ -128,6 +135,12 @@ func (c *Config) Validate() error {
 		return intErr("min-servers", int64(c.MinServers), "must be from 1 to servers (%d)", c.Servers)
 	case c.MaxServers < c.Servers || c.MaxServers > MaxServersLimit:
 		return intErr("max-servers", int64(c.MaxServers), "must be from servers (%d) to %d", c.Servers, MaxServersLimit)
+	case c.MTBF < 0 || c.MTBF > MaxCycles:
+		return intErr("mtbf", c.MTBF, "must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)
+	case c.MTBF > 0 && (c.MTTR < 1 || c.MTTR > MaxCycles):
+		return intErr("mttr", c.MTTR, "must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)
+	case c.MTBF == 0 && c.MTTR != 0:
+		return intErr("mttr", c.MTTR, "needs mtbf: set both for random faults")
 	}
 	return c.validateDynamic()
 }

@@ -16,10 +16,13 @@ const (
 	ScaleDown                  // an idle server was removed
 	Retire                     // a busy server was marked retiring
 	Leave                      // a retiring server finished and left the pool
+	Down                       // a server failed (fault injection)
+	Up                         // a failed server came back, idle
+	Requeue                    // a failed server's request went back to the head of the queue
 	numEventKinds
 )
 
-var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave"}
+var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue"}
 
 // String returns the kind's lower-case name, as logs print it.
 func (k EventKind) String() string {
@@ -48,7 +51,7 @@ func (e Event) String() string {
 		return fmt.Sprintf("%8d %-10s %v", e.Cycle, e.Kind, e.Request)
 	case Dispatch:
 		return fmt.Sprintf("%8d %-10s %v → server %d (waited %d)", e.Cycle, e.Kind, e.Request, e.Server, e.Wait)
-	case Complete:
+	case Complete, Requeue:
 		return fmt.Sprintf("%8d %-10s %v on server %d", e.Cycle, e.Kind, e.Request, e.Server)
 	}
 	return fmt.Sprintf("%8d %-10s server %d", e.Cycle, e.Kind, e.Server)

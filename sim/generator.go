@@ -96,3 +96,17 @@ func makeRequest(cfg *Config, r *rand.Rand, id, t int64) Request {
 		Type:    typ,
 	}
 }
+
+// poissonDraw draws one Poisson count of the given mean.
+func poissonDraw(mean float64, r *rand.Rand) int {
+	var a arrivals
+	a.setMean(mean)
+	if mean <= 0 {
+		return 0
+	}
+	n := 0
+	for range a.parts {
+		n += a.poisson(r)
+	}
+	return n
+}

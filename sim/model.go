@@ -12,6 +12,9 @@ import (
 // half of the generator's state.
 const streamConst = 0x6c6273696d2d3031 // "lbsim-01"
 
+// faultStream is the stream constant of the random faults' generator.
+const faultStream = 0x6c6273696d2d6674 // "lbsim-ft"
+
 // Model is one simulation: its configuration, random generator, firewall and
 // balancers (one central queue, or two behind a P/S switch), advanced one
 // cycle at a time by Step. A Model is not safe for concurrent use.
@@ -19,8 +22,12 @@ type Model struct {
 	cfg Config
 	pcg *rand.PCG
 	rng *rand.Rand
-	fw  Firewall
-	arr arrivals
+	// fpcg and frng draw random faults only, so that turning them on
+	// leaves the request stream unchanged.
+	fpcg *rand.PCG
+	frng *rand.Rand
+	fw   Firewall
+	arr  arrivals
 
 	tracePos int
 	cycle    int64
@@ -35,8 +42,9 @@ type Model struct {
 	serversPeak int
 	last        CycleStats
 
-	pending []Change // scheduled changes, by cycle
-	applied []Change // changes that took effect, in order
+	pending  []Change // scheduled changes, by cycle
+	applied  []Change // changes that took effect, in order
+	faultErr error    // the first explicit fault that could not apply
 
 	events       []Event
 	recordEvents bool
@@ -62,6 +70,8 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	}
 	m.pcg = rand.NewPCG(cfg.Seed, streamConst)
 	m.rng = rand.New(m.pcg)
+	m.fpcg = rand.NewPCG(cfg.Seed, faultStream)
+	m.frng = rand.New(m.fpcg)
 	m.fw = NewFirewall(cfg.Blocked)
 	m.arr.invalidate()
 	names := []string{""}
@@ -128,6 +138,9 @@ func (m *Model) Step() bool {
 	}
 	if len(m.pending) > 0 && m.pending[0].Cycle == t {
 		m.applyPending(t)
+	}
+	if m.cfg.MTBF > 0 {
+		m.randomFaults(t)
 	}
 	for _, b := range m.bal {
 		b.work(t)
@@ -229,7 +242,67 @@ func (m *Model) applyPending(t int64) {
 	for _, b := range m.bal {
 		b.refitWheel(int64(m.cfg.TaskMax))
 	}
+	for _, c := range batch {
+		if c.IsFault() {
+			m.fault(c, t)
+		}
+	}
 }
+
+// fault makes an explicit fault happen at cycle t. One that cannot (the
+// server is not live, or already down, or not down for an up) is skipped,
+// counted, and remembered for FaultError.
+func (m *Model) fault(c Change, t int64) {
+	ref := ServerRef(c.Value)
+	b := m.bal[ref.Balancer()]
+	up := c.Setting == SetUp
+	if why := b.faultCheck(ref.ID(), up); why != "" {
+		b.tot.FaultsSkipped++
+		if m.faultErr == nil {
+			m.faultErr = fmt.Errorf("--fault %s:%v@%d: server %v %s at cycle %d", c.Setting, ref, t, ref, why, t)
+		}
+		return
+	}
+	if up {
+		b.bringUp(ref.ID())
+		return
+	}
+	b.takeDown(ref.ID(), t)
+}
+
+// randomFaults brings back the servers whose repair is due, then fails a
+// Poisson number of active servers (mean active/MTBF), each for a repair
+// time drawn uniformly from 1..2·MTTR−1.
+func (m *Model) randomFaults(t int64) {
+	for _, b := range m.bal {
+		due := 0
+		for due < len(b.repairs) && b.repairs[due].cycle == t {
+			if id := b.repairs[due].id; b.faultCheck(id, true) == "" {
+				b.bringUp(id)
+			} else {
+				b.tot.FaultsSkipped++
+			}
+			due++
+		}
+		b.repairs = b.repairs[due:]
+		n := poissonDraw(float64(b.active.n)/float64(m.cfg.MTBF), m.frng)
+		for ; n > 0 && b.active.n > 0; n-- {
+			id := b.active.nth(m.frng.IntN(b.active.n))
+			b.takeDown(id, t)
+			back := t + 1 + m.frng.Int64N(2*m.cfg.MTTR-1)
+			i, _ := slices.BinarySearchFunc(b.repairs, back, func(r repair, c int64) int {
+				return cmp.Compare(r.cycle, c+1) // after every repair due at back
+			})
+			b.repairs = slices.Insert(b.repairs, i, repair{cycle: back, id: id})
+		}
+	}
+}
+
+// FaultError returns the first explicit fault that could not happen (its
+// server was not live, already down, or not down for an up), or nil.
+// `lbsim run` checks it in a trial run, so such faults are refused before
+// the run.
+func (m *Model) FaultError() error { return m.faultErr }
 
 // Cycle returns the last cycle completed: 0 right after New.
 func (m *Model) Cycle() int64 { return m.cycle }
@@ -280,6 +353,7 @@ func (m *Model) Pool() Pool {
 		p.Busy += bp.Busy
 		p.Idle += bp.Idle
 		p.Retiring += bp.Retiring
+		p.Down += bp.Down
 	}
 	return p
 }
@@ -315,7 +389,7 @@ func (m *Model) Hash() uint64 {
 	for _, b := range m.bal {
 		t := b.tot
 		for _, v := range []int64{t.Generated, t.Rejected, t.Discarded, t.Admitted, t.Completed,
-			t.Dispatched, t.TotalWait, t.ScaleUps, t.ScaleDowns, t.Requeued, t.PeakQueue,
+			t.Dispatched, t.TotalWait, t.ScaleUps, t.ScaleDowns, t.Requeued, t.Downs, t.Ups, t.PeakQueue,
 			int64(b.queue.Len()), int64(b.live), int64(b.busy), int64(b.retiring), int64(b.active.n), int64(b.rrLast)} {
 			put(v)
 		}
@@ -325,6 +399,8 @@ func (m *Model) Hash() uint64 {
 		}
 	}
 	state, _ := m.pcg.MarshalBinary()
+	h.Write(state)
+	state, _ = m.fpcg.MarshalBinary()
 	h.Write(state)
 	return h.Sum64()
 }

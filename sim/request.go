@@ -39,6 +39,10 @@ type Request struct {
 	Dst     uint32 // destination IPv4 address
 	Time    uint32 // processing time in cycles, ≥ 1
 	Type    Type
+	// Requeued is set once the request has been taken back from a failed
+	// server; its Arrival is kept, and its next wait counts from the
+	// cycle it was requeued.
+	Requeued bool
 }
 
 // String formats r for logs: "#12 10.0.0.1→192.0.2.9 P 17c @40".

@@ -54,6 +54,10 @@ func (c *Config) Set(name, value string) error {
 		return whole(&c.MaxServers)
 	case "queue-cap":
 		return whole(&c.QueueCap)
+	case "mtbf":
+		return whole64(&c.MTBF)
+	case "mttr":
+		return whole64(&c.MTTR)
 	case "seed":
 		n, err := strconv.ParseUint(value, 10, 64)
 		if err != nil {
@@ -114,7 +118,7 @@ func (c *Config) Set(name, value string) error {
 func ConfigNames() []string {
 	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
 		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
-		"min-servers", "max-servers", "queue-cap", "policy", "switch"}
+		"min-servers", "max-servers", "queue-cap", "policy", "switch", "mtbf", "mttr"}
 }
 
 // DefaultMaxServers is the max-servers used when none is given: five times

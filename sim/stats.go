@@ -8,6 +8,7 @@ const (
 	Idle     ServerState = iota // waiting for work
 	Busy                        // serving a request
 	Retiring                    // serving its last request, then leaving
+	Failed                      // down (fault injection): not live until it comes back
 )
 
 // String returns "idle", "busy" or "retiring".
@@ -17,11 +18,13 @@ func (s ServerState) String() string {
 		return "busy"
 	case Retiring:
 		return "retiring"
+	case Failed:
+		return "down"
 	}
 	return "idle"
 }
 
-// ServerView is a read-only picture of one live server.
+// ServerView is a read-only picture of one server, live or down.
 type ServerView struct {
 	ID    int
 	State ServerState
@@ -34,7 +37,7 @@ type ServerView struct {
 // Remaining returns the cycles left of the request in service after cycle
 // now, or 0 when the server is idle.
 func (v ServerView) Remaining(now int64) int64 {
-	if v.State == Idle {
+	if v.State == Idle || v.State == Failed {
 		return 0
 	}
 	return max(v.Done-now, 0)
@@ -44,24 +47,28 @@ func (v ServerView) Remaining(now int64) int64 {
 // Retiring; Idle = Live − Busy (retiring servers are always busy).
 type Pool struct {
 	Live, Active, Busy, Idle, Retiring int
+	Down                               int // failed servers, not live
 }
 
 // Totals are the counters accumulated since cycle 0.
 type Totals struct {
-	InitialQueue int64 // requests admitted at cycle 0
-	Generated    int64
-	Rejected     int64
-	Discarded    int64
-	Admitted     int64
-	Completed    int64
-	Dispatched   int64
-	TotalWait    int64 // sum of the waits of dispatched requests, in cycles
-	ScaleUps     int64
-	ScaleDowns   int64
-	Requeued     int64
-	PeakQueue    int64 // largest end-of-cycle queue length
-	ServersMin   int   // smallest end-of-cycle live count
-	ServersPeak  int   // largest end-of-cycle live count
+	InitialQueue  int64 // requests admitted at cycle 0
+	Generated     int64
+	Rejected      int64
+	Discarded     int64
+	Admitted      int64
+	Completed     int64
+	Dispatched    int64
+	TotalWait     int64 // sum of the waits of dispatched requests, in cycles
+	ScaleUps      int64
+	ScaleDowns    int64
+	Requeued      int64 // requests taken back from failed servers
+	Downs         int64 // servers that failed
+	Ups           int64 // failed servers that came back
+	FaultsSkipped int64 // faults that named a server not live, or already down / not down
+	PeakQueue     int64 // largest end-of-cycle queue length
+	ServersMin    int   // smallest end-of-cycle live count
+	ServersPeak   int   // largest end-of-cycle live count
 }
 
 // CycleStats is one timeline row: levels at the end of the cycle, and the
@@ -78,6 +85,7 @@ type CycleStats struct {
 	Completed  int
 	Dispatched int
 	Scale      int // 1 scale-up, -1 scale-down, 0 neither
+	Requeued   int // requests taken back from failed servers (not a timeline column)
 }
 
 // TimelineHeader is the header row of the timeline CSV.
@@ -137,6 +145,10 @@ type Summary struct {
 	ServersMin      int64   `json:"servers_min"`
 	ServersPeak     int64   `json:"servers_peak"`
 	Requeued        int64   `json:"requeued"`
+	Down            int64   `json:"down"`
+	Up              int64   `json:"up"`
+	FaultsSkipped   int64   `json:"faults_skipped"`
+	ServersDown     int64   `json:"servers_down"`
 	Consistent      bool    `json:"consistent"`
 
 	// P and S are the two balancers of a switch (nil otherwise).
@@ -156,6 +168,9 @@ func (t *Totals) add(u Totals) {
 	t.ScaleUps += u.ScaleUps
 	t.ScaleDowns += u.ScaleDowns
 	t.Requeued += u.Requeued
+	t.Downs += u.Downs
+	t.Ups += u.Ups
+	t.FaultsSkipped += u.FaultsSkipped
 }
 
 func (c *CycleStats) add(d CycleStats) {
@@ -169,6 +184,7 @@ func (c *CycleStats) add(d CycleStats) {
 	c.Completed += d.Completed
 	c.Dispatched += d.Dispatched
 	c.Scale += d.Scale
+	c.Requeued += d.Requeued
 }
 
 // summary builds the report of SPEC §4 from counters and end levels.
@@ -196,6 +212,10 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		ServersMin:      int64(t.ServersMin),
 		ServersPeak:     int64(t.ServersPeak),
 		Requeued:        t.Requeued,
+		Down:            t.Downs,
+		Up:              t.Ups,
+		FaultsSkipped:   t.FaultsSkipped,
+		ServersDown:     int64(p.Down),
 	}
 	if t.Dispatched > 0 {
 		s.AvgWait = float64(t.TotalWait) / float64(t.Dispatched)
