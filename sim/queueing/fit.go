@@ -87,7 +87,8 @@ func (f Fit) String() string {
 //     interval, not a single number;
 //   - swrr: a server of weight 0 never gets work.
 //
-// CheckFit never fails: invalid numbers become reasons. Cost: O(1).
+// CheckFit never fails: invalid numbers become reasons, and Applies is true
+// only when [MMC.Metrics] succeeds for the same c, λ and m. Cost: O(c).
 func CheckFit(in FitInput) Fit {
 	var f Fit
 	reason := func(s string) { f.Reasons = append(f.Reasons, s) }
@@ -147,7 +148,7 @@ func CheckFit(in FitInput) Fit {
 	}
 
 	q := MMC{Servers: in.Servers, Lambda: in.Lambda, MeanService: in.MeanService}
-	_, err := q.load()
+	_, err := q.Metrics() // the same validation as the theory side, overflow included
 	var ie *InputError
 	switch {
 	case errors.As(err, &ie):
