@@ -126,11 +126,11 @@ func (b *BatchMeans) Interval() (Interval, error) {
 	ss := 0.0 // two passes: the sum of squared deviations loses no precision to cancellation
 	for _, m := range b.means {
 		d := m - mean
-		ss += d * d
+		ss += float64(d * d)
 	}
 	se := math.Sqrt(ss / (fn - 1) / fn)
 	t := TQuantile975(n - 1)
-	half := t * se
+	half := float64(t * se)
 	iv := Interval{Mean: mean, Low: mean - half, High: mean + half, HalfWidth: half, StdErr: se, T: t, Batches: n}
 	for _, x := range [...]float64{iv.Mean, iv.Low, iv.High, iv.HalfWidth} {
 		if !finite(x) {
@@ -179,9 +179,11 @@ func TQuantile975(dof int) float64 {
 	z9 := z7 * z2
 	v := float64(dof)
 	v2 := v * v
+	// Every product that is then added is rounded with float64(…), so no
+	// platform fuses them into a multiply-add.
 	return z +
-		(z3+z)/(4*v) +
-		(5*z5+16*z3+3*z)/(96*v2) +
-		(3*z7+19*z5+17*z3-15*z)/(384*v2*v) +
-		(79*z9+776*z7+1482*z5-1920*z3-945*z)/(92160*v2*v2)
+		(z3+z)/float64(4*v) +
+		(float64(5*z5)+float64(16*z3)+float64(3*z))/float64(96*v2) +
+		(float64(3*z7)+float64(19*z5)+float64(17*z3)-float64(15*z))/float64(384*v2*v) +
+		(float64(79*z9)+float64(776*z7)+float64(1482*z5)-float64(1920*z3)-float64(945*z))/float64(92160*v2*v2)
 }

@@ -50,7 +50,11 @@
 //
 // # Determinism
 //
-// Only +, −, ·, ÷ and [math.Sqrt] are used, all of which IEEE 754 rounds
-// exactly, so the results are bit-identical on every platform, WebAssembly
-// included. The package holds no mutable global state.
+// Only +, −, ·, ÷ and [math.Sqrt] are used, each of which IEEE 754 rounds
+// correctly, and every product that is then added or subtracted is wrapped in
+// an explicit float64(…) conversion, which the Go specification says stops
+// the compiler from fusing it into a multiply-add (as it otherwise does on
+// arm64, ppc64le, s390x and riscv64). So results are bit-identical on every
+// platform, WebAssembly included; a golden test pins them. The package holds
+// no mutable global state (the error sentinels are never reassigned).
 package queueing

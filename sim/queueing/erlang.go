@@ -24,7 +24,7 @@ func ErlangB(c int, a float64) (float64, error) {
 func erlangB(c int, a float64) float64 {
 	b := 1.0
 	for k := 1; k <= c; k++ {
-		ab := a * b
+		ab := float64(a * b) // rounded here: no fused multiply-add (see the package doc)
 		b = ab / (float64(k) + ab)
 		if b == 0 {
 			// Once B underflows to 0 it stays 0 (and a = 0 gives 0 at once).
@@ -62,5 +62,5 @@ func erlangC(c int, a float64) float64 {
 	b := erlangB(c, a)
 	fc := float64(c)
 	// c − a > 0 and a·B ≥ 0, so the denominator is positive.
-	return fc * b / (fc - a + a*b)
+	return fc * b / (fc - a + float64(a*b))
 }
