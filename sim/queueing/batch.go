@@ -12,8 +12,8 @@ import (
 // over the batch means is valid even though single observations are not
 // independent. Drop the warm-up part of a run before feeding it.
 //
-// Feed it either single observations with [BatchMeans.Add] (every Size of
-// them close a batch) or whole batches with [BatchMeans.AddBatch], or both.
+// Feed it either single observations with [BatchMeans.Add] (every size of
+// them, as given to [NewBatchMeans], close a batch) or whole batches with [BatchMeans.AddBatch], or both.
 // The zero value accepts AddBatch only; use [NewBatchMeans] to use Add.
 // A BatchMeans is not safe for concurrent use.
 type BatchMeans struct {

