@@ -23,17 +23,50 @@ var eventColors = map[sim.EventKind]string{
 	sim.ScaleDown: "\x1b[1;34m", // bold blue
 	sim.Retire:    "\x1b[34m",   // blue
 	sim.Leave:     "\x1b[34m",   // blue
+	sim.Down:      "\x1b[1;31m", // bold red
+	sim.Up:        "\x1b[1;32m", // bold green
+	sim.Requeue:   "\x1b[33m",   // yellow
 }
 
-func writeEvent(w io.StringWriter, e sim.Event, color bool) {
+func writeEvent(w io.StringWriter, m *sim.Model, e sim.Event, color bool) {
 	if color {
 		w.WriteString(eventColors[e.Kind])
-		w.WriteString(e.String())
-		w.WriteString("\x1b[0m\n")
-		return
+	}
+	if bs := m.Balancers(); len(bs) > 1 {
+		w.WriteString("[" + bs[e.Balancer].Name() + "] ")
 	}
 	w.WriteString(e.String())
+	if color {
+		w.WriteString("\x1b[0m")
+	}
 	w.WriteString("\n")
+}
+
+// timelineHeader is SPEC §4's header, with a balancer column in a switch.
+func timelineHeader(cfg *sim.Config) string {
+	if cfg.Switch {
+		h, rest, _ := strings.Cut(sim.TimelineHeader, ",")
+		return h + ",balancer," + rest
+	}
+	return sim.TimelineHeader
+}
+
+// appendTimeline appends the last cycle's timeline row (one per balancer
+// in a switch), each ending in a newline.
+func appendTimeline(b []byte, m *sim.Model) []byte {
+	bs := m.Balancers()
+	if len(bs) == 1 {
+		return append(m.Last().AppendCSV(b), '\n')
+	}
+	for _, bal := range bs {
+		row := bal.Last().AppendCSV(nil)
+		cycle, rest, _ := strings.Cut(string(row), ",")
+		b = append(b, cycle...)
+		b = append(b, ","+bal.Name()+","...)
+		b = append(b, rest...)
+		b = append(b, '\n')
+	}
+	return b
 }
 
 func writeStatus(w io.Writer, m *sim.Model) {
@@ -57,9 +90,15 @@ func holds(ok bool) string {
 }
 
 // appendSummaryText writes the readable summary of SPEC §2/§4, ending with
-// the two accounting lines.
+// the two accounting lines. A switch gets a column per balancer and a total.
 func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) []byte {
 	s := m.Summary()
+	cols := []sim.Summary{s}
+	heads := []string{""}
+	if s.P != nil {
+		cols = []sim.Summary{*s.P, *s.S, s}
+		heads = []string{"P", "S", "total"}
+	}
 	var w strings.Builder
 	seedNote := ""
 	if !seedGiven {
@@ -70,28 +109,64 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	if cfg.Trace == nil {
 		fmt.Fprintf(&w, "  task time           %d..%d cycles\n", cfg.TaskMin, cfg.TaskMax)
 	}
-	fmt.Fprintf(&w, "Requests\n")
-	fmt.Fprintf(&w, "  generated           %d\n", s.Generated)
-	fmt.Fprintf(&w, "  rejected            %d (%s, firewall)\n", s.Rejected, pct(s.Rejected, s.Generated))
-	fmt.Fprintf(&w, "  discarded           %d (queue full)\n", s.Discarded)
-	fmt.Fprintf(&w, "  admitted            %d\n", s.Admitted)
-	fmt.Fprintf(&w, "  completed           %d\n", s.Completed)
-	fmt.Fprintf(&w, "  in service          %d\n", s.InService)
-	fmt.Fprintf(&w, "  queue               initial %d, final %d, peak %d\n", s.InitialQueue, s.FinalQueue, s.PeakQueue)
-	fmt.Fprintf(&w, "  dispatched          %d\n", s.Dispatched)
-	fmt.Fprintf(&w, "  average wait        %.2f cycles (total %d, dispatched requests only)\n", s.AvgWait, s.TotalWait)
-	if s.Requeued > 0 {
-		fmt.Fprintf(&w, "  requeued            %d\n", s.Requeued)
+	row := func(label string, f func(sim.Summary) string) {
+		fmt.Fprintf(&w, "  %-20s", label)
+		for _, c := range cols {
+			fmt.Fprintf(&w, "%14s", f(c))
+		}
+		w.WriteString("\n")
 	}
-	fmt.Fprintf(&w, "Servers\n")
-	fmt.Fprintf(&w, "  at the end          %d live: %d busy, %d idle, %d retiring\n", s.ServersFinal, s.ServersBusy, s.ServersIdle, s.ServersRetiring)
-	fmt.Fprintf(&w, "  pool size           %d at start, min %d, peak %d\n", cfg.Servers, s.ServersMin, s.ServersPeak)
-	fmt.Fprintf(&w, "  scaling             %d scale-ups, %d scale-downs\n", s.ScaleUps, s.ScaleDowns)
-	fmt.Fprintf(&w, "Accounting\n")
-	ok1 := s.Generated == s.Rejected+s.Discarded+s.Admitted
-	ok2 := s.Admitted == s.Completed+s.FinalQueue+s.InService
-	fmt.Fprintf(&w, "  generated = rejected + discarded + admitted:  %d = %d + %d + %d  %s\n", s.Generated, s.Rejected, s.Discarded, s.Admitted, holds(ok1))
-	fmt.Fprintf(&w, "  admitted = completed + queued + in service:   %d = %d + %d + %d  %s\n", s.Admitted, s.Completed, s.FinalQueue, s.InService, holds(ok2))
+	num := func(get func(sim.Summary) int64) func(sim.Summary) string {
+		return func(c sim.Summary) string { return fmt.Sprint(get(c)) }
+	}
+	if len(heads) > 1 {
+		fmt.Fprintf(&w, "  %-20s", "balancer")
+		for _, h := range heads {
+			fmt.Fprintf(&w, "%14s", h)
+		}
+		w.WriteString("\n")
+	}
+	w.WriteString("Requests\n")
+	row("generated", num(func(c sim.Summary) int64 { return c.Generated }))
+	row("rejected (firewall)", func(c sim.Summary) string { return fmt.Sprintf("%d %s", c.Rejected, pct(c.Rejected, c.Generated)) })
+	row("discarded (full)", num(func(c sim.Summary) int64 { return c.Discarded }))
+	row("admitted", num(func(c sim.Summary) int64 { return c.Admitted }))
+	row("completed", num(func(c sim.Summary) int64 { return c.Completed }))
+	row("in service", num(func(c sim.Summary) int64 { return c.InService }))
+	row("queue initial", num(func(c sim.Summary) int64 { return c.InitialQueue }))
+	row("queue final", num(func(c sim.Summary) int64 { return c.FinalQueue }))
+	row("queue peak", num(func(c sim.Summary) int64 { return c.PeakQueue }))
+	row("dispatched", num(func(c sim.Summary) int64 { return c.Dispatched }))
+	row("total wait", num(func(c sim.Summary) int64 { return c.TotalWait }))
+	row("average wait", func(c sim.Summary) string { return fmt.Sprintf("%.2f", c.AvgWait) })
+	w.WriteString("Servers\n")
+	row("live at the end", num(func(c sim.Summary) int64 { return c.ServersFinal }))
+	row("  busy", num(func(c sim.Summary) int64 { return c.ServersBusy }))
+	row("  idle", num(func(c sim.Summary) int64 { return c.ServersIdle }))
+	row("  retiring", num(func(c sim.Summary) int64 { return c.ServersRetiring }))
+	row("pool min", num(func(c sim.Summary) int64 { return c.ServersMin }))
+	row("pool peak", num(func(c sim.Summary) int64 { return c.ServersPeak }))
+	row("scale-ups", num(func(c sim.Summary) int64 { return c.ScaleUps }))
+	row("scale-downs", num(func(c sim.Summary) int64 { return c.ScaleDowns }))
+	if s.Down+s.Up+s.Requeued+s.FaultsSkipped > 0 || cfg.MTBF > 0 {
+		w.WriteString("Faults\n")
+		row("servers down (end)", num(func(c sim.Summary) int64 { return c.ServersDown }))
+		row("failures", num(func(c sim.Summary) int64 { return c.Down }))
+		row("comebacks", num(func(c sim.Summary) int64 { return c.Up }))
+		row("requests requeued", num(func(c sim.Summary) int64 { return c.Requeued }))
+		row("faults skipped", num(func(c sim.Summary) int64 { return c.FaultsSkipped }))
+	}
+	w.WriteString("Accounting\n")
+	for i, c := range cols {
+		prefix := ""
+		if len(heads) > 1 {
+			prefix = heads[i] + ": "
+		}
+		ok1 := c.Generated == c.Rejected+c.Discarded+c.Admitted
+		ok2 := c.Admitted == c.Completed+c.FinalQueue+c.InService
+		fmt.Fprintf(&w, "  %sgenerated = rejected + discarded + admitted:  %d = %d + %d + %d  %s\n", prefix, c.Generated, c.Rejected, c.Discarded, c.Admitted, holds(ok1))
+		fmt.Fprintf(&w, "  %sadmitted = completed + queued + in service:   %d = %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.FinalQueue, c.InService, holds(ok2))
+	}
 	return append(b, w.String()...)
 }
 

@@ -76,6 +76,10 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	add("max-servers", "most live servers (default: 5 × servers, at least 100)", nil)
 	add("queue-cap", "queue capacity; 0 = unbounded", nil)
 	add("policy", "dispatch policy: "+strings.Join(sim.PolicyNames(), ", "), def.Policy.String)
+	fs.Var(boolSetting{setting{cfg, "switch", func() string { return "false" }}}, "switch", "P/S switch: P requests to one balancer, S requests to another, each with --servers servers")
+	add("mtbf", "random faults: mean cycles between failures of each server (0 = none)", func() string { return "0" })
+	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
+	fs.Var(faultList{&o.changes}, "fault", "take a server down or up at a cycle: `down:ID@CYCLE` or up:ID@CYCLE; with --switch\nname the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file`")
@@ -84,7 +88,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
 	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
-	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap")
+	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up")
 	return fs
 }
 
@@ -194,7 +198,10 @@ func (c *cli) execute(o *runOptions) int {
 		return c.usageError("%v", fieldError(err))
 	}
 	if err := m.Schedule(o.changes...); err != nil {
-		return c.usageError("--set %v", fieldError(err))
+		return c.usageError("--set/--fault: %v", fieldError(err))
+	}
+	if err := checkFaults(o); err != nil {
+		return c.usageError("%v", err)
 	}
 
 	// Open every output before the run, so a bad path fails early, and
@@ -234,23 +241,21 @@ func (c *cli) execute(o *runOptions) int {
 
 	var line []byte
 	if timeline != nil {
-		timeline.w.WriteString(sim.TimelineHeader + "\n")
+		timeline.w.WriteString(timelineHeader(&o.cfg) + "\n")
 	}
 	bar := newProgress(c.stderr, c.stderrTTY && !o.verbose && !o.noProgress, o.cfg.Cycles)
 	cycleDone := func() {
 		if timeline != nil {
-			line = m.Last().AppendCSV(line[:0])
-			line = append(line, '\n')
+			line = appendTimeline(line[:0], m)
 			timeline.w.Write(line)
 		}
 		if evs := m.Events(); len(evs) > 0 {
 			for _, e := range evs {
 				if o.verbose {
-					writeEvent(hw, e, color)
+					writeEvent(hw, m, e, color)
 				}
 				if events != nil {
-					events.w.WriteString(e.String())
-					events.w.WriteByte('\n')
+					writeEvent(events.w, m, e, false)
 				}
 			}
 		}

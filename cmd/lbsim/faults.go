@@ -1,0 +1,92 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// faultList collects --fault values as changes.
+type faultList struct{ changes *[]sim.Change }
+
+func (v faultList) String() string { return "" }
+
+func (v faultList) Set(s string) error {
+	c, err := parseFault(s)
+	if err != nil {
+		return err
+	}
+	*v.changes = append(*v.changes, c)
+	return nil
+}
+
+// parseFault reads "down:ID@CYCLE", "up:ID@CYCLE", or with a switch
+// "down:S:3@500".
+func parseFault(s string) (sim.Change, error) {
+	what, cs, ok := cutLast(s, "@")
+	kind, ref, ok2 := strings.Cut(what, ":")
+	if !ok || !ok2 || (kind != "down" && kind != "up") {
+		return sim.Change{}, fmt.Errorf("%q: want down:ID@CYCLE or up:ID@CYCLE (down:S:3@500 in a switch)", s)
+	}
+	cycle, err := strconv.ParseInt(cs, 10, 64)
+	if err != nil || cycle < 1 {
+		return sim.Change{}, fmt.Errorf("%q: the cycle after @ must be a whole number ≥ 1", s)
+	}
+	return sim.NewChange(cycle, kind, ref)
+}
+
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}
+
+// checkFaults refuses explicit faults that cannot happen: an up before a
+// down of the same server is caught by reading them in order; a server that
+// does not exist (or is already down) at the fault's cycle is caught by a
+// trial run up to the last fault, since ids depend on autoscaling.
+func checkFaults(o *runOptions) error {
+	last := int64(0)
+	down := map[sim.ServerRef]bool{}
+	for _, c := range sortedChanges(o.changes) {
+		if !c.IsFault() {
+			continue
+		}
+		ref := sim.ServerRef(c.Value)
+		switch {
+		case c.Setting == sim.SetUp && !down[ref]:
+			return fmt.Errorf("--fault up:%v@%d: server %v is brought up before any down: write down:%v@CYCLE first", ref, c.Cycle, ref, ref)
+		case c.Setting == sim.SetDown && down[ref] && o.cfg.MTBF == 0:
+			return fmt.Errorf("--fault down:%v@%d: server %v is already down: bring it up first", ref, c.Cycle, ref)
+		}
+		down[ref] = c.Setting == sim.SetDown
+		last = max(last, c.Cycle)
+	}
+	if last == 0 {
+		return nil
+	}
+	cfg := o.cfg
+	cfg.Cycles = min(cfg.Cycles, last)
+	m, err := sim.New(cfg)
+	if err != nil {
+		return err
+	}
+	if err := m.Schedule(o.changes...); err != nil {
+		return err
+	}
+	for m.FaultError() == nil && m.Step() {
+	}
+	return m.FaultError()
+}
+
+// sortedChanges returns the changes in the order the model applies them.
+func sortedChanges(cs []sim.Change) []sim.Change {
+	out := append([]sim.Change(nil), cs...)
+	slices.SortStableFunc(out, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+	return out
+}
