@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
+	"strings"
 )
 
 // MaxLine is the longest command line, in bytes without its line ending,
@@ -69,7 +71,7 @@ func serve(r io.Reader, w io.Writer, explain io.Writer, maxLine int) error {
 			return s.flush()
 		}
 		if err != nil {
-			s.flush()
+			s.flush() // best effort: the read error is the one to report
 			return fmt.Errorf("reading commands: %w", err)
 		}
 		if tooLong {
@@ -160,7 +162,7 @@ func (s *server) command(line []byte) {
 		}
 		n, err := strconv.ParseInt(string(args[0]), 10, 64)
 		if err != nil || n < 1 {
-			s.errorf("bad n %q for PICKN: allowed is a whole number from 1 to %d", args[0], int64(1<<63-1))
+			s.errorf("bad n %q for PICKN: allowed is a whole number from 1 to %d", truncate(args[0]), int64(math.MaxInt64))
 			return
 		}
 		s.pickN(n)
@@ -211,8 +213,8 @@ func parseEntry(e []byte) (name string, weight int, err error) {
 	if name == "" {
 		return "", 0, fmt.Errorf("entry %q has an empty address: write ADDRESS or ADDRESS=WEIGHT", truncate(e))
 	}
-	if bytes.IndexByte(e[:len(name)], ',') >= 0 {
-		return "", 0, fmt.Errorf("address %q contains \",\", which separates PICKN answers: use an address without commas", truncate(e[:len(name)]))
+	if strings.Contains(name, ",") {
+		return "", 0, fmt.Errorf("address %q contains \",\", which separates PICKN answers: use an address without commas", truncate([]byte(name)))
 	}
 	return name, weight, nil
 }
