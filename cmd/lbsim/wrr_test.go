@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestRunWRR(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		stdin      string
+		code       int
+		stdout     string // exact, unless empty
+		stdoutHas  string
+		stderrHas  string
+		stderrNone bool
+	}{
+		{name: "session", stdin: "POOL a=3 b=1\nPICK\nPICKN 3\n", stdout: "OK\na\na,b,a\n", stderrNone: true},
+		{name: "bad command is not bad usage", stdin: "NOPE\n", stdoutHas: "ERR unknown command", stderrNone: true},
+		{name: "explain", args: []string{"--explain"}, stdin: "POOL a=3 b=1\nPICKN 2\n", stdout: "OK\na,a\n",
+			stderrHas: "pick 2: add weights → [2, 2]; a wins (tie: earliest listed); subtract 4 → [-2, 2]"},
+		{name: "help", args: []string{"--help"}, stdoutHas: "> PICKN 3\n  10.0.0.11:8080,10.0.0.12:8080,10.0.0.11:8080", stderrNone: true},
+		{name: "help lists flags", args: []string{"-h"}, stdoutHas: "-explain"},
+		{name: "unknown flag", args: []string{"--verbose"}, code: 2, stderrHas: "flag provided but not defined: -verbose"},
+		{name: "stray argument", args: []string{"pool.txt"}, code: 2, stderrHas: `unexpected argument "pool.txt"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := runWRR(tt.args, strings.NewReader(tt.stdin), &out, &errOut)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d (stderr %q)", code, tt.code, errOut.String())
+			}
+			if tt.stdout != "" && out.String() != tt.stdout {
+				t.Errorf("stdout %q, want %q", out.String(), tt.stdout)
+			}
+			if !strings.Contains(out.String(), tt.stdoutHas) {
+				t.Errorf("stdout %q does not contain %q", out.String(), tt.stdoutHas)
+			}
+			if !strings.Contains(errOut.String(), tt.stderrHas) {
+				t.Errorf("stderr %q does not contain %q", errOut.String(), tt.stderrHas)
+			}
+			if tt.stderrNone && errOut.Len() != 0 {
+				t.Errorf("stderr %q, want nothing", errOut.String())
+			}
+		})
+	}
+}
