@@ -1,6 +1,10 @@
 package sim
 
-import "iter"
+import (
+	"iter"
+
+	"github.com/lbsim/lbsim/sim/swrr"
+)
 
 // Balancer is one FIFO queue and its server pool. A Model has one, or two
 // when it runs as a P/S switch (one for each request type). Its methods are
@@ -21,7 +25,8 @@ type Balancer struct {
 	retiring  int
 	down      int // failed servers
 	wheel     wheel
-	rrLast    int // last server given a request under RoundRobin
+	rrLast    int       // last server given a request under RoundRobin
+	weighted  swrr.Pool // one backend per server ever created (index id-1), for SWRR
 
 	// requeuedAt holds, for each queued request taken back from a failed
 	// server, the cycle it was requeued; its next wait counts from there.
@@ -148,6 +153,11 @@ func (b *Balancer) scale() {
 func (b *Balancer) addServer() int {
 	b.srv = append(b.srv, server{})
 	id := len(b.srv)
+	w := 1
+	if ws := b.m.cfg.Weights; id <= len(ws) {
+		w = ws[id-1]
+	}
+	b.weighted.Add(w) // cannot fail: weights were validated
 	b.live++
 	b.active.add(id)
 	b.idle.add(id)
@@ -158,6 +168,9 @@ func (b *Balancer) addServer() int {
 func (b *Balancer) dispatch(t int64) {
 	for b.queue.Len() > 0 && b.idle.n > 0 {
 		id := b.pick()
+		if id == 0 {
+			return // only weight-0 servers are idle (swrr)
+		}
 		r := b.queue.popFront()
 		s := &b.srv[id-1]
 		s.req, s.start, s.done, s.busy = r, t, t+int64(r.Time), true
@@ -180,9 +193,16 @@ func (b *Balancer) dispatch(t int64) {
 	}
 }
 
-// pick chooses an idle active server by the dispatch policy; there is one.
+// pick chooses an idle active server by the dispatch policy; there is
+// one. It returns 0 when swrr finds only weight-0 servers idle.
 func (b *Balancer) pick() int {
 	switch b.m.cfg.Policy {
+	case SWRR:
+		i, ok := b.weighted.PickAvailable(func(i int) bool { return b.idle.has(i + 1) })
+		if !ok {
+			return 0
+		}
+		return i + 1
 	case RoundRobin:
 		id := b.idle.next(b.rrLast + 1)
 		if id == 0 {

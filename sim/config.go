@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+
+	"github.com/lbsim/lbsim/sim/swrr"
 	"slices"
 	"strconv"
 )
@@ -30,6 +32,10 @@ type Config struct {
 	MaxServers int    // the pool never grows beyond this many live servers
 	QueueCap   int    // 0 = unbounded; otherwise arrivals finding the queue full are discarded
 	Policy     Policy // dispatch policy
+	// Weights are the swrr policy's server weights: server i+1 has
+	// Weights[i]; servers beyond the list (autoscaling's too) weigh 1. A
+	// weight-0 server never gets work under swrr.
+	Weights []int
 
 	// Switch runs two balancers behind the firewall: P requests go to
 	// one and S requests to the other, each with Servers servers at the
@@ -135,12 +141,19 @@ func (c *Config) Validate() error {
 		return intErr("min-servers", int64(c.MinServers), "must be from 1 to servers (%d)", c.Servers)
 	case c.MaxServers < c.Servers || c.MaxServers > MaxServersLimit:
 		return intErr("max-servers", int64(c.MaxServers), "must be from servers (%d) to %d", c.Servers, MaxServersLimit)
+	case len(c.Weights) > MaxServersLimit:
+		return intErr("weights", int64(len(c.Weights)), "at most %d weights", MaxServersLimit)
 	case c.MTBF < 0 || c.MTBF > MaxCycles:
 		return intErr("mtbf", c.MTBF, "must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)
 	case c.MTBF > 0 && (c.MTTR < 1 || c.MTTR > MaxCycles):
 		return intErr("mttr", c.MTTR, "must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)
 	case c.MTBF == 0 && c.MTTR != 0:
 		return intErr("mttr", c.MTTR, "needs mtbf: set both for random faults")
+	}
+	for i, w := range c.Weights {
+		if w < 0 || w > swrr.MaxWeight {
+			return &FieldError{Field: "weights", Value: strconv.Itoa(w), Allowed: fmt.Sprintf("server %d's weight must be a whole number from 0 to %d", i+1, swrr.MaxWeight)}
+		}
 	}
 	return c.validateDynamic()
 }
@@ -176,5 +189,6 @@ func (c *Config) validateDynamic() error {
 func (c Config) Clone() Config {
 	c.Blocked = slices.Clone(c.Blocked)
 	c.Trace = slices.Clone(c.Trace)
+	c.Weights = slices.Clone(c.Weights)
 	return c
 }

@@ -19,10 +19,13 @@ const (
 	// Random picks uniformly among the idle active servers, with the run's
 	// seeded generator.
 	Random
+	// SWRR is nginx's smooth weighted round-robin over the idle active
+	// servers only (package swrr); Config.Weights gives the weights.
+	SWRR
 	numPolicies
 )
 
-var policyNames = [numPolicies]string{"first-idle", "round-robin", "random"}
+var policyNames = [numPolicies]string{"first-idle", "round-robin", "random", "swrr"}
 
 // String returns the policy's name as the --policy flag spells it.
 func (p Policy) String() string {

@@ -54,6 +54,19 @@ func (c *Config) Set(name, value string) error {
 		return whole(&c.MaxServers)
 	case "queue-cap":
 		return whole(&c.QueueCap)
+	case "weights":
+		var ws []int
+		if value != "" {
+			for _, f := range strings.Split(value, ",") {
+				w, err := strconv.Atoi(strings.TrimSpace(f))
+				if err != nil {
+					return &FieldError{Field: name, Value: strconv.Quote(f), Allowed: "want whole-number weights separated by commas, like 5,1,1"}
+				}
+				ws = append(ws, w)
+			}
+		}
+		c.Weights = ws
+		return nil
 	case "mtbf":
 		return whole64(&c.MTBF)
 	case "mttr":
@@ -118,7 +131,7 @@ func (c *Config) Set(name, value string) error {
 func ConfigNames() []string {
 	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
 		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
-		"min-servers", "max-servers", "queue-cap", "policy", "switch", "mtbf", "mttr"}
+		"min-servers", "max-servers", "queue-cap", "policy", "weights", "switch", "mtbf", "mttr"}
 }
 
 // DefaultMaxServers is the max-servers used when none is given: five times

@@ -76,6 +76,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	add("max-servers", "most live servers (default: 5 × servers, at least 100)", nil)
 	add("queue-cap", "queue capacity; 0 = unbounded", nil)
 	add("policy", "dispatch policy: "+strings.Join(sim.PolicyNames(), ", "), def.Policy.String)
+	add("weights", "swrr server weights, `W1,W2,…` for servers 1, 2, …; others weigh 1", nil)
 	fs.Var(boolSetting{setting{cfg, "switch", func() string { return "false" }}}, "switch", "P/S switch: P requests to one balancer, S requests to another, each with --servers servers")
 	add("mtbf", "random faults: mean cycles between failures of each server (0 = none)", func() string { return "0" })
 	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
