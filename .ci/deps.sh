@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs, with apt, the Debian packages the tests need that are missing.
+# Idempotent: a machine that has them all is left alone (no apt-get update).
+set -euo pipefail
+
+# command:package pairs; a package is needed when its command is missing.
+cmds=(gcc:gcc make:make node:nodejs)
+# package-only entries (headers and libraries), checked with dpkg.
+pkgs=()
+
+need=()
+for pair in "${cmds[@]}"; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
+done
+for pkg in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
+done
+if [ "${#need[@]}" -eq 0 ]; then
+  exit 0
+fi
+echo "installing: ${need[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
