@@ -173,6 +173,9 @@ func (b *Balancer) dispatch(t int64) {
 		}
 		r := b.queue.popFront()
 		s := &b.srv[id-1]
+		if int64(r.Time) > b.wheel.mask {
+			b.refitWheel(int64(r.Time)) // a long geometric draw
+		}
 		s.req, s.start, s.done, s.busy = r, t, t+int64(r.Time), true
 		b.idle.remove(id)
 		b.busy++

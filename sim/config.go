@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lbsim/lbsim/sim/swrr"
 	"slices"
@@ -11,11 +12,13 @@ import (
 // Config is everything that decides a run. Two runs with equal Configs (and
 // equal changes, see Change) produce identical results on every platform.
 type Config struct {
-	Servers          int    // S0: servers created at cycle 0
-	Cycles           int64  // N: the run stops after this cycle
-	TaskMin, TaskMax int    // processing time range in cycles, uniform, inclusive
-	Seed             uint64 // seeds the run's only random generator
-	InitialPerServer int    // initial queue: Servers × InitialPerServer requests at cycle 0
+	Servers          int     // S0: servers created at cycle 0
+	Cycles           int64   // N: the run stops after this cycle
+	TaskMin, TaskMax int     // processing time range in cycles, uniform, inclusive
+	Service          Service // processing-time distribution: uniform over TaskMin..TaskMax (default), geometric or constant
+	MeanService      int     // mean (geometric) or fixed (constant) processing time in cycles
+	Seed             uint64  // seeds the run's only random generator
+	InitialPerServer int     // initial queue: Servers × InitialPerServer requests at cycle 0
 
 	Rate          Rate  // mean arrivals per cycle (Poisson)
 	Wave          bool  // let the mean follow a slow sine wave around Rate
@@ -143,6 +146,10 @@ func (c *Config) Validate() error {
 		return intErr("max-servers", int64(c.MaxServers), "must be from servers (%d) to %d", c.Servers, MaxServersLimit)
 	case len(c.Weights) > MaxServersLimit:
 		return intErr("weights", int64(len(c.Weights)), "at most %d weights", MaxServersLimit)
+	case c.Service >= numServices:
+		return &FieldError{Field: "service", Value: c.Service.String(), Allowed: "must be one of " + strings.Join(serviceNames[:], ", ")}
+	case c.Service != Uniform && (c.MeanService < 1 || c.MeanService > MaxTaskTime/20):
+		return intErr("mean-service", int64(c.MeanService), "must be a whole number of cycles from 1 to %d with --service %v", MaxTaskTime/20, c.Service)
 	case c.MTBF < 0 || c.MTBF > MaxCycles:
 		return intErr("mtbf", c.MTBF, "must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)
 	case c.MTBF > 0 && (c.MTTR < 1 || c.MTTR > MaxCycles):
@@ -191,4 +198,40 @@ func (c Config) Clone() Config {
 	c.Trace = slices.Clone(c.Trace)
 	c.Weights = slices.Clone(c.Weights)
 	return c
+}
+
+// Service is the distribution of processing times.
+type Service uint8
+
+// The service-time distributions.
+const (
+	// Uniform draws whole cycles from TaskMin to TaskMax.
+	Uniform Service = iota
+	// Geometric draws k ≥ 1 cycles with P(k) = (1−p)^(k−1)·p, p = 1/MeanService:
+	// the discrete form of the exponential distribution that M/M/c assumes.
+	// Draws are capped at MaxTaskTime.
+	Geometric
+	// Constant makes every request take MeanService cycles.
+	Constant
+	numServices
+)
+
+var serviceNames = [numServices]string{"uniform", "geometric", "constant"}
+
+// String returns the name the --service flag takes.
+func (s Service) String() string {
+	if s < numServices {
+		return serviceNames[s]
+	}
+	return fmt.Sprintf("Service(%d)", uint8(s))
+}
+
+// ParseService reads a service distribution's name.
+func ParseService(s string) (Service, error) {
+	for i, n := range serviceNames {
+		if s == n {
+			return Service(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown service distribution %q: allowed %s", s, strings.Join(serviceNames[:], ", "))
 }

@@ -79,22 +79,40 @@ func (a *arrivals) poisson(r *rand.Rand) int {
 }
 
 // makeRequest draws one generated request's fields: source and destination
-// from one 64-bit draw, the type from a second, the time from a third.
-func makeRequest(cfg *Config, r *rand.Rand, id, t int64) Request {
+// from one 64-bit draw, the type from a second, the time from the rest.
+func (m *Model) makeRequest(id, t int64) Request {
+	cfg, r := &m.cfg, m.rng
 	addr := r.Uint64()
 	typ := Processing
 	if r.Uint64()%100 < uint64(cfg.StreamShare) {
 		typ = Streaming
 	}
-	span := cfg.TaskMax - cfg.TaskMin + 1
 	return Request{
 		ID:      id,
 		Arrival: t,
 		Src:     uint32(addr >> 32),
 		Dst:     uint32(addr),
-		Time:    uint32(cfg.TaskMin + r.IntN(span)),
+		Time:    m.serviceTime(),
 		Type:    typ,
 	}
+}
+
+// serviceTime draws one processing time from the configured distribution.
+func (m *Model) serviceTime() uint32 {
+	cfg := &m.cfg
+	switch cfg.Service {
+	case Constant:
+		return uint32(cfg.MeanService)
+	case Geometric:
+		if cfg.MeanService <= 1 {
+			return 1
+		}
+		// Inversion: k = 1 + ⌊ln U / ln(1−p)⌋ for U uniform in (0, 1].
+		u := float64(m.rng.Uint64()>>11+1) * 0x1p-53
+		k := 1 + math.Floor(detmath.Log(u)/m.geoLog)
+		return uint32(min(k, MaxTaskTime))
+	}
+	return uint32(cfg.TaskMin + m.rng.IntN(cfg.TaskMax-cfg.TaskMin+1))
 }
 
 // poissonDraw draws one Poisson count of the given mean.

@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/lbsim/lbsim/sim/internal/detmath"
 )
 
 // streamConst is the PCG stream constant of every run; the seed is the other
@@ -28,6 +30,8 @@ type Model struct {
 	frng *rand.Rand
 	fw   Firewall
 	arr  arrivals
+	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
+	geoLog float64
 
 	tracePos int
 	cycle    int64
@@ -73,12 +77,18 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	m.fpcg = rand.NewPCG(cfg.Seed, faultStream)
 	m.frng = rand.New(m.fpcg)
 	m.fw = NewFirewall(cfg.Blocked)
+	if cfg.MeanService > 1 {
+		m.geoLog = detmath.Log(1 - 1/float64(cfg.MeanService))
+	}
 	m.arr.invalidate()
 	names := []string{""}
 	if cfg.Switch {
 		names = []string{"P", "S"}
 	}
 	span := int64(cfg.TaskMax)
+	if cfg.Service != Uniform {
+		span = int64(cfg.MeanService) * 4
+	}
 	for _, r := range cfg.Trace {
 		span = max(span, int64(r.Time))
 	}
@@ -99,7 +109,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	} else {
 		for range cfg.Servers * cfg.InitialPerServer {
 			m.lastID++
-			r := makeRequest(&m.cfg, m.rng, m.lastID, 0)
+			r := m.makeRequest(m.lastID, 0)
 			m.route(r.Type).admit(r)
 		}
 	}
@@ -175,7 +185,7 @@ func (m *Model) arrive(t int64) {
 	}
 	for n := m.arr.count(&m.cfg, t, m.rng); n > 0; n-- {
 		m.lastID++
-		r := makeRequest(&m.cfg, m.rng, m.lastID, t)
+		r := m.makeRequest(m.lastID, t)
 		m.route(r.Type).admit(r)
 	}
 }

@@ -67,6 +67,15 @@ func (c *Config) Set(name, value string) error {
 		}
 		c.Weights = ws
 		return nil
+	case "service":
+		v, err := ParseService(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want one of uniform, geometric, constant"}
+		}
+		c.Service = v
+		return nil
+	case "mean-service":
+		return whole(&c.MeanService)
 	case "mtbf":
 		return whole64(&c.MTBF)
 	case "mttr":
@@ -131,7 +140,7 @@ func (c *Config) Set(name, value string) error {
 func ConfigNames() []string {
 	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
 		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
-		"min-servers", "max-servers", "queue-cap", "policy", "weights", "switch", "mtbf", "mttr"}
+		"min-servers", "max-servers", "queue-cap", "policy", "weights", "switch", "mtbf", "mttr", "service", "mean-service"}
 }
 
 // DefaultMaxServers is the max-servers used when none is given: five times

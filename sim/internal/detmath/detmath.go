@@ -44,3 +44,33 @@ func ExpNeg(x float64) float64 {
 	}
 	return math.Ldexp(p, -int(k))
 }
+
+// Log returns the natural logarithm of x for x > 0 (-Inf for 0, NaN for
+// x < 0 or NaN), accurate to a few ulp, with plain IEEE operations only.
+func Log(x float64) float64 {
+	switch {
+	case x != x || x < 0:
+		return math.NaN()
+	case x == 0:
+		return math.Inf(-1)
+	case math.IsInf(x, 1):
+		return x
+	}
+	// x = f·2^e with f in [√½, √2): log x = e·ln2 + log f, and
+	// log f = 2·atanh(s) = 2(s + s³/3 + s⁵/5 + …) with s = (f−1)/(f+1),
+	// |s| ≤ 0.172, so 12 terms reach below 1e-18.
+	f, e := math.Frexp(x)
+	if f < math.Sqrt2/2 {
+		f *= 2
+		e--
+	}
+	s := (f - 1) / (f + 1)
+	s2 := float64(s * s)
+	p := 1.0 / 25
+	for k := 11; k >= 0; k-- {
+		p = 1/float64(2*k+1) + float64(s2*p)
+	}
+	logf := float64(2 * float64(s*p))
+	ke := float64(e)
+	return float64(ke*ln2Hi) + float64(logf+float64(ke*ln2Lo))
+}

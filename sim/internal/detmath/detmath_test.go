@@ -33,3 +33,32 @@ func TestExpNegEdges(t *testing.T) {
 		}
 	}
 }
+
+func TestLogMatchesMath(t *testing.T) {
+	// Subnormals are left out: amd64's assembly math.Log gets them wrong
+	// (log(5e-324) comes out as -709.09 instead of -744.44); see
+	// TestLogSubnormal.
+	xs := []float64{1e-300, 1e-10, 0.5, 0.7071067811865476, 1, 1 + 1e-12, 2, 10, 1e10, 1e300, math.MaxFloat64}
+	for i := 1; i <= 100000; i++ {
+		xs = append(xs, float64(i)/100000, float64(i)*1.37)
+	}
+	for _, x := range xs {
+		got, want := Log(x), math.Log(x)
+		if d := math.Abs(got - want); d > 4e-16*math.Max(1, math.Abs(want)) {
+			t.Fatalf("Log(%v) = %v, want %v (off by %g)", x, got, want, d)
+		}
+	}
+}
+
+func TestLogEdges(t *testing.T) {
+	if !math.IsNaN(Log(-1)) || !math.IsNaN(Log(math.NaN())) || !math.IsInf(Log(0), -1) || !math.IsInf(Log(math.Inf(1)), 1) || Log(1) != 0 {
+		t.Errorf("edges: Log(-1)=%v Log(NaN)=%v Log(0)=%v Log(+Inf)=%v Log(1)=%v", Log(-1), Log(math.NaN()), Log(0), Log(math.Inf(1)), Log(1))
+	}
+}
+
+func TestLogSubnormal(t *testing.T) {
+	// log(2^-1074) = -1074·ln 2.
+	if got, want := Log(math.SmallestNonzeroFloat64), -1074*0.6931471805599453; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Log(2^-1074) = %v, want %v", got, want)
+	}
+}
