@@ -47,6 +47,7 @@ queue and are served by a pool of servers that grows and shrinks with the queue.
 
 Usage:
   lbsim run [flags]        run a simulation and print its summary
+  lbsim mmc [flags]        M/M/c: Erlang C theory beside a simulated fixed pool
   lbsim wrr [--explain]    smooth weighted round-robin: POOL/PICK/PICKN on stdin
   lbsim help               show this text
 
@@ -68,12 +69,14 @@ func (c *cli) main(args []string) int {
 	switch args[0] {
 	case "run":
 		return c.run(args[1:])
+	case "mmc":
+		return c.mmc(args[1:])
 	case "wrr":
 		return runWRR(args[1:], c.stdin, c.stdout, c.stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed run, wrr, help\n\n%s", args[0], usage)
+	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed run, mmc, wrr, help\n\n%s", args[0], usage)
 	return exitUsage
 }

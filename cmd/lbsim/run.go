@@ -62,6 +62,8 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	add("task-min", "shortest processing time in cycles (≥ 1)", func() string { return itoa(def.TaskMin) })
 	add("task-max", "longest processing time in cycles (≥ task-min)", func() string { return itoa(def.TaskMax) })
 	add("seed", "random seed (default: a random one, printed)", nil)
+	add("service", "processing-time distribution: uniform (task-min..task-max), geometric or constant (mean-service)", func() string { return "uniform" })
+	add("mean-service", "mean (geometric) or fixed (constant) processing time in cycles", nil)
 	add("initial-per-server", "initial queue per server", func() string { return itoa(def.InitialPerServer) })
 	add("rate", "mean arrivals per cycle (Poisson)", def.Rate.String)
 	fs.Var(boolSetting{setting{cfg, "wave", func() string { return strconv.FormatBool(def.Wave) }}}, "wave", "let the arrival rate follow a slow wave around --rate")
