@@ -146,7 +146,7 @@ func (c Change) apply(cfg *Config) {
 	case SetTaskMax:
 		cfg.TaskMax = clampInt(v)
 	case SetPolicy:
-		cfg.Policy = Policy(min(max(v, 0), 255))
+		cfg.Policy = Policy(min(uint64(v), 255)) // a negative v becomes 255: invalid
 	case SetMinServers:
 		cfg.MinServers = clampInt(v)
 	case SetMaxServers:
@@ -164,6 +164,9 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 	for _, c := range batch {
 		if c.Setting >= numSettings {
 			return cfg, fmt.Errorf("change at cycle %d: unknown setting number %d", c.Cycle, c.Setting)
+		}
+		if c.Setting == SetWave && c.Value != 0 && c.Value != 1 {
+			return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, intErr("wave", c.Value, "must be 0 (false) or 1 (true)"))
 		}
 		c.apply(&cfg)
 	}
