@@ -3,8 +3,14 @@ package sim
 import (
 	"fmt"
 	"slices"
-	"testing"
 )
+
+// tester is what the helpers need of *testing.T, *testing.B and *rapid.T.
+type tester interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
 
 // Addresses used by trace rows in tests: open is never blocked by the
 // test configs, blocked lies in 10.0.0.0/8.
@@ -52,7 +58,7 @@ func traceConfig(servers int, cycles int64, rows ...TraceRow) Config {
 // when the model records events, replaying them into a shadow model that
 // checks each against the rules of the clock.
 type harness struct {
-	t      testing.TB
+	t      tester
 	m      *Model
 	sh     *shadow
 	log    []string // formatted events of every cycle so far
@@ -68,7 +74,7 @@ type harness struct {
 	downs  int64
 }
 
-func newHarness(t testing.TB, cfg Config, opts ...Option) *harness {
+func newHarness(t tester, cfg Config, opts ...Option) *harness {
 	t.Helper()
 	m, err := New(cfg, append(opts, WithEvents())...)
 	if err != nil {
@@ -167,7 +173,7 @@ func formatEvent(e Event) string {
 
 // checkInvariants checks, white-box, everything that must hold at the end
 // of every cycle (SPEC §2 Accounting and the model's own bookkeeping).
-func checkInvariants(t testing.TB, m *Model) {
+func checkInvariants(t tester, m *Model) {
 	t.Helper()
 	c := m.Cycle()
 	fail := func(format string, args ...any) {
@@ -431,7 +437,7 @@ func (s *shadow) expectScale(cfg Config, t int64) string {
 }
 
 // cycle replays the events of the model's last cycle.
-func (s *shadow) cycle(t testing.TB, m *Model) {
+func (s *shadow) cycle(t tester, m *Model) {
 	t.Helper()
 	c := m.Cycle()
 	cfg := m.Config()
