@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"flag"
 	"os"
 	"slices"
@@ -147,7 +148,7 @@ func TestProperties(t *testing.T) {
 			at := rapid.Int64Range(1, n).Draw(t, "callAt")
 			calls = append(calls, call{at, genChanges(t, at, n)})
 		}
-		slices.SortStableFunc(calls, func(a, b call) int { return int(a.at - b.at) })
+		slices.SortStableFunc(calls, func(a, b call) int { return cmp.Compare(a.at, b.at) })
 
 		// The long run: N cycles, checked throughout, observed at k.
 		a := newHarness(t, cfg)
