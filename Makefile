@@ -42,7 +42,7 @@ test-native:
 
 # Packages that do not import ebiten run under Node with go_js_wasm_exec.
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test \
+	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -short \
 		$$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN)
 
 ## bench: the model's benchmarks (compare runs with benchstat)

@@ -200,7 +200,7 @@ func (c Change) apply(cfg *Config) {
 	case SetTaskMax:
 		cfg.TaskMax = clampInt(v)
 	case SetPolicy:
-		cfg.Policy = Policy(min(max(v, 0), 255))
+		cfg.Policy = Policy(min(uint64(v), 255)) // a negative v becomes 255: invalid
 	case SetMinServers:
 		cfg.MinServers = clampInt(v)
 	case SetMaxServers:
@@ -224,6 +224,9 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 				return cfg, fmt.Errorf("change %v: no such server: name a server id ≥ 1, with S: only in a switch", c)
 			}
 			continue
+		}
+		if c.Setting == SetWave && c.Value != 0 && c.Value != 1 {
+			return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, intErr("wave", c.Value, "must be 0 (false) or 1 (true)"))
 		}
 		c.apply(&cfg)
 	}

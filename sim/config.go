@@ -162,7 +162,42 @@ func (c *Config) Validate() error {
 			return &FieldError{Field: "weights", Value: strconv.Itoa(w), Allowed: fmt.Sprintf("server %d's weight must be a whole number from 0 to %d", i+1, swrr.MaxWeight)}
 		}
 	}
+	if err := c.validateInputs(); err != nil {
+		return err
+	}
 	return c.validateDynamic()
+}
+
+// validateInputs checks the blocked ranges and the trace rows, which may
+// come from a snapshot rather than from ParseRange and ParseTrace: a row of
+// time 0 would never complete, and a huge time would size the timing wheel
+// beyond memory.
+func (c *Config) validateInputs() error {
+	for i, r := range c.Blocked {
+		if r.First > r.Last {
+			return &FieldError{Field: "blocked", Value: fmt.Sprintf("#%d %s-%s", i+1, FormatIPv4(r.First), FormatIPv4(r.Last)), Allowed: "a range must start at or before its end"}
+		}
+	}
+	if len(c.Trace) > MaxTraceRows {
+		return intErr("trace", int64(len(c.Trace)), "at most %d rows", MaxTraceRows)
+	}
+	last := int64(0)
+	for i, r := range c.Trace {
+		var allowed string
+		switch {
+		case r.Cycle < last:
+			allowed = "rows must be in non-decreasing cycle order, from cycle 0"
+		case r.Time < 1 || r.Time > MaxTaskTime:
+			allowed = fmt.Sprintf("time must be from 1 to %d cycles", MaxTaskTime)
+		case r.Type > Streaming:
+			allowed = "type must be P or S"
+		}
+		if allowed != "" {
+			return &FieldError{Field: "trace", Value: fmt.Sprintf("row %d (cycle %d, time %d, type %d)", i+1, r.Cycle, r.Time, r.Type), Allowed: allowed}
+		}
+		last = r.Cycle
+	}
+	return nil
 }
 
 // validateDynamic checks the settings that a Change may alter during a run.

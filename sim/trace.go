@@ -45,21 +45,22 @@ func ParseTrace(r io.Reader) ([]TraceRow, error) {
 	if err != nil {
 		return nil, csvError(err)
 	}
+	hline, _ := cr.FieldPos(0) // blank lines before the header are skipped
 	col := map[string]int{"cycle": -1, "src": -1, "dst": -1, "time": -1, "type": -1}
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 		j, ok := col[h]
 		if !ok {
-			return nil, &TraceError{Line: 1, Msg: fmt.Sprintf("unknown column %q: the header is cycle,src,dst,time and optionally type", h)}
+			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("unknown column %q: the header is cycle,src,dst,time and optionally type", h)}
 		}
 		if j >= 0 {
-			return nil, &TraceError{Line: 1, Msg: fmt.Sprintf("column %q appears twice", h)}
+			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("column %q appears twice", h)}
 		}
 		col[h] = i
 	}
 	for _, need := range []string{"cycle", "src", "dst", "time"} {
 		if col[need] < 0 {
-			return nil, &TraceError{Line: 1, Msg: fmt.Sprintf("missing column %q: the header is cycle,src,dst,time and optionally type", need)}
+			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("missing column %q: the header is cycle,src,dst,time and optionally type", need)}
 		}
 	}
 	var rows []TraceRow

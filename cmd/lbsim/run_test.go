@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,5 +280,45 @@ func TestHelpHasExamples(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "", "frobnicate"); code != exitUsage || !strings.Contains(stderr, "unknown command") {
 		t.Errorf("unknown command: exit %d %s", code, stderr)
+	}
+}
+
+func TestMMCCommand(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "mmc", "--servers", "2", "--rate", "0.01", "--mean-service", "100",
+		"--cycles", "200000", "--seed", "3", "--json", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Theory   map[string]float64 `json:"theory"`
+		Measured map[string]any     `json:"measured"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	for _, k := range []string{"rho", "p_wait", "wq", "lq", "w"} {
+		if _, ok := r.Theory[k]; !ok {
+			t.Errorf("theory lacks %q", k)
+		}
+		if _, ok := r.Measured[k]; !ok {
+			t.Errorf("measured lacks %q", k)
+		}
+	}
+	if ci, ok := r.Measured["wq_ci"].([]any); !ok || len(ci) != 2 {
+		t.Errorf("measured.wq_ci = %v, want [low, high]", r.Measured["wq_ci"])
+	}
+	if math.Abs(r.Theory["rho"]-0.5) > 1e-12 {
+		t.Errorf("theory rho = %v, want 0.5", r.Theory["rho"])
+	}
+	text, _, code := runCLI(t, "", "mmc", "--servers", "2", "--rate", "0.01", "--cycles", "100000", "--seed", "3")
+	if code != 0 || !strings.Contains(text, "Wq (cycles)") || !strings.Contains(text, "theory inside") && !strings.Contains(text, "theory outside") {
+		t.Errorf("text table:\n%s", text)
+	}
+	unstable, _, code := runCLI(t, "", "mmc", "--servers", "1", "--rate", "0.02", "--cycles", "20000", "--seed", "3")
+	if code != 0 || !strings.Contains(unstable, "Theory does not apply") {
+		t.Errorf("ρ = 2: exit %d\n%s", code, unstable)
+	}
+	if _, stderr, code := runCLI(t, "", "mmc", "--warmup", "-3"); code != exitUsage || !strings.Contains(stderr, "--warmup") {
+		t.Errorf("bad warmup: exit %d %s", code, stderr)
 	}
 }

@@ -1,0 +1,68 @@
+package sim
+
+import (
+	"runtime"
+	"testing"
+)
+
+// benchRun runs cfg to the end b.N times and reports ns/request (elapsed
+// time over generated requests) and cycles/s.
+func benchRun(b *testing.B, cfg Config) {
+	b.ReportAllocs()
+	var requests, cycles int64
+	for b.Loop() {
+		m, err := New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Run()
+		requests += m.Totals().Generated
+		cycles += m.Cycle()
+	}
+	elapsed := b.Elapsed()
+	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(requests), "ns/request")
+	b.ReportMetric(float64(cycles)/elapsed.Seconds(), "cycles/s")
+}
+
+// BenchmarkDefaultRun is the default run: 20 servers, 100,000 cycles, seed 1.
+func BenchmarkDefaultRun(b *testing.B) { benchRun(b, defaultSeed1()) }
+
+// BenchmarkLargePool keeps 10,000 servers about 80% busy for 100,000
+// cycles: mean task time 50, so 0.8 × 10000 / 50 = 160 arrivals per cycle,
+// no firewall and a fixed pool.
+func BenchmarkLargePool(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Seed = 1
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 10_000, 10_000, 10_000
+	cfg.TaskMin, cfg.TaskMax = 10, 90
+	cfg.Rate, cfg.Wave = 160*RateScale, false
+	cfg.InitialPerServer = 1
+	cfg.Blocked = nil
+	benchRun(b, cfg)
+}
+
+// BenchmarkQueueMemory pushes a million requests into a fifo and reports
+// the heap the queue keeps per request.
+func BenchmarkQueueMemory(b *testing.B) {
+	const n = 1_000_000
+	var retained uint64
+	var runs int
+	var before, after runtime.MemStats
+	for b.Loop() {
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		var q fifo
+		for i := range n {
+			q.pushBack(Request{ID: int64(i), Time: 1})
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		retained += after.HeapAlloc - before.HeapAlloc
+		runs++
+		runtime.KeepAlive(&q)
+		if q.Len() != n {
+			b.Fatalf("queue holds %d, want %d", q.Len(), n)
+		}
+	}
+	b.ReportMetric(float64(retained)/float64(runs)/n, "B/request")
+}

@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func FuzzParseRange(f *testing.F) {
+	for _, s := range []string{"10.0.0.0/8", "0.0.0.0/0", "192.0.2.7/32", "10.1.2.3/8", "10.0.0.0-10.0.255.255",
+		"192.0.2.7", "::1", "10.0.0.9-10.0.0.5", "255.255.255.255", " 1.2.3.4 - 5.6.7.8 ", "garbage"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRange(s)
+		if err != nil {
+			return
+		}
+		if r.First > r.Last {
+			t.Fatalf("ParseRange(%q) = %+v: First > Last", s, r)
+		}
+		back, err := ParseRange(r.String())
+		if err != nil || back != r {
+			t.Fatalf("ParseRange(%q) = %+v; ParseRange(%q) = %+v, %v", s, r, r.String(), back, err)
+		}
+	})
+}
+
+func FuzzParseTrace(f *testing.F) {
+	for _, s := range []string{
+		traceHeader + "0,10.0.0.1,192.0.2.7,5,P\n3,192.0.2.7,10.0.0.1,1,S\n",
+		"cycle,src,dst,time\r\n0,10.0.0.1,192.0.2.7,5\r\n",
+		"\ufeffTime, TYPE ,dst,src,Cycle\n5,,192.0.2.7,10.0.0.1,0\n",
+		traceHeader + "4,10.0.0.1,192.0.2.7,5,P\n2,10.0.0.1,192.0.2.7,5,P\n",
+		traceHeader + "0,10.0\"0.1,192.0.2.7,5,P\n",
+		"", "\n\ncycle,src\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > 1<<16 {
+			return
+		}
+		rows, err := ParseTrace(bytes.NewReader(in))
+		if err != nil {
+			var te *TraceError
+			if !errors.As(err, &te) || te.Line < 1 {
+				t.Fatalf("ParseTrace error %#v, want a *TraceError with Line ≥ 1", err)
+			}
+			return
+		}
+		for i, r := range rows {
+			if r.Cycle < 0 || (i > 0 && r.Cycle < rows[i-1].Cycle) || r.Time < 1 || r.Time > MaxTaskTime || r.Type > Streaming {
+				t.Fatalf("row %d = %+v is not valid", i, r)
+			}
+		}
+		// What ParseTrace accepts, a Config accepts, and it reads back the same.
+		cfg := traceConfig(1, 1, rows...)
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("Validate refuses parsed rows: %v", err)
+		}
+		var b strings.Builder
+		b.WriteString(traceHeader)
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%d,%s,%s,%d,%v\n", r.Cycle, FormatIPv4(r.Src), FormatIPv4(r.Dst), r.Time, r.Type)
+		}
+		back, err := ParseTrace(strings.NewReader(b.String()))
+		if err != nil || len(back) != len(rows) {
+			t.Fatalf("rows written back do not parse: %v", err)
+		}
+		for i := range rows {
+			if back[i] != rows[i] {
+				t.Fatalf("row %d = %+v, read back as %+v", i, rows[i], back[i])
+			}
+		}
+	})
+}
+
+func FuzzParseChange(f *testing.F) {
+	for _, s := range []string{"500:rate=0.6", " 7 : scale-up = 2.5 ", "1:wave=false", "9:policy=round-robin",
+		"3:cooldown=4", "3:task-max=-5", "0:rate=1", "5:speed=3", "+8:queue-cap=12"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseChange(s)
+		if err != nil {
+			return
+		}
+		if c.Cycle < 1 || c.Setting >= numSettings {
+			t.Fatalf("ParseChange(%q) = %+v", s, c)
+		}
+		back, err := ParseChange(c.String())
+		if err != nil || back != c {
+			t.Fatalf("ParseChange(%q) = %+v; ParseChange(%q) = %+v, %v", s, c, c.String(), back, err)
+		}
+	})
+}
+
+func FuzzParseRate(f *testing.F) {
+	for _, s := range []string{"0.45", "0", "1", ".5", "3.", "0.000001", "0.0000001", "-1", "+1", "1e3", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRate(s)
+		if err != nil {
+			return
+		}
+		if r < 0 {
+			t.Fatalf("ParseRate(%q) = %d < 0", s, r)
+		}
+		if back, err := ParseRate(r.String()); err != nil || back != r {
+			t.Fatalf("ParseRate(%q) = %d; ParseRate(%q) = %d, %v", s, r, r.String(), back, err)
+		}
+	})
+}
+
+func FuzzParseFactor(f *testing.F) {
+	for _, s := range []string{"80", "2.5", "0.001", "0.0001", "-3", "abc", ".", "1.2.3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseFactor(s)
+		if err != nil {
+			return
+		}
+		if v < 0 {
+			t.Fatalf("ParseFactor(%q) = %d < 0", s, v)
+		}
+		if back, err := ParseFactor(v.String()); err != nil || back != v {
+			t.Fatalf("ParseFactor(%q) = %d; ParseFactor(%q) = %d, %v", s, v, v.String(), back, err)
+		}
+	})
+}

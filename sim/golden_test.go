@@ -1,0 +1,252 @@
+package sim
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/name, or rewrites the file with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if bytes.Equal(got, want) {
+		return
+	}
+	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(gl), len(wl)) {
+		g, w := "<end>", "<end>"
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Fatalf("%s differs from line %d:\n got: %s\nwant: %s\n(if the change is intended, run go test -update)", path, i+1, g, w)
+		}
+	}
+}
+
+func defaultSeed1() Config {
+	cfg := DefaultConfig()
+	cfg.Seed = 1
+	return cfg
+}
+
+// TestGoldenDefaultRun pins the default run with seed 1: its summary, and
+// its timeline (every 100th row in the clear, the whole CSV by SHA-256).
+// The run is checked cycle by cycle by the invariant checker and the shadow
+// model, and must show what SPEC §2 asks of the defaults.
+func TestGoldenDefaultRun(t *testing.T) {
+	h := newHarness(t, defaultSeed1())
+	var full, sampled bytes.Buffer
+	full.WriteString(TimelineHeader + "\n")
+	sampled.WriteString(TimelineHeader + "\n")
+	var line []byte
+	ups, downs := 0, 0 // direction changes of the pool
+	dir := 0
+	for {
+		last := h.m.Last()
+		line = append(last.AppendCSV(line[:0]), '\n')
+		full.Write(line)
+		if last.Cycle%100 == 0 {
+			sampled.Write(line)
+		}
+		if last.Scale != 0 && last.Scale != dir {
+			dir = last.Scale
+			if dir > 0 {
+				ups++
+			} else {
+				downs++
+			}
+		}
+		if !h.step() {
+			break
+		}
+	}
+	s := h.m.Summary()
+	js, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "default-seed1.summary.json", append(js, '\n'))
+	golden(t, "default-seed1.timeline.sampled.csv", sampled.Bytes())
+	sum := sha256.Sum256(full.Bytes())
+	golden(t, "default-seed1.timeline.sha256", fmt.Appendf(nil, "%x  default-seed1.timeline.csv\n", sum))
+
+	if rows := strings.Count(full.String(), "\n"); rows != 100_002 {
+		t.Errorf("timeline has %d lines, want a header and 100001 rows", rows)
+	}
+	if !s.Consistent || s.Cycles != 100_000 {
+		t.Errorf("summary cycles %d consistent %v", s.Cycles, s.Consistent)
+	}
+	// SPEC §2: the pool grows and shrinks repeatedly; the firewall rejects a
+	// visible minority.
+	if ups < 3 || downs < 3 {
+		t.Errorf("the pool turned from shrinking to growing %d times and back %d times, want it to grow and shrink repeatedly", ups, downs)
+	}
+	if share := float64(s.Rejected) / float64(s.Generated); share < 0.03 || share > 0.2 {
+		t.Errorf("the firewall rejected %.1f%% of requests, want a visible minority", 100*share)
+	}
+}
+
+// hashConfigs are the runs whose event streams are pinned in
+// testdata/event-hashes.json. The golden file is shared by every platform,
+// so passing under GOOS=js GOARCH=wasm proves native and wasm agree.
+func hashConfigs() map[string]struct {
+	cfg     Config
+	changes []Change
+} {
+	type run = struct {
+		cfg     Config
+		changes []Change
+	}
+	runs := map[string]run{}
+	runs["default-seed1"] = run{cfg: defaultSeed1()}
+
+	// A trace of 3000 cycles from a fixed PCG stream, round-robin, capped queue.
+	r := rand.New(rand.NewPCG(7, 7))
+	tr := traceConfig(4, 3000)
+	tr.Policy, tr.QueueCap, tr.Blocked = RoundRobin, 50, append(blocked10(), Range{First: 0xC0000200, Last: 0xC00002FF})
+	tr.MaxServers, tr.ScaleUp, tr.ScaleDown, tr.Cooldown = 12, 5*FactorScale, 2*FactorScale, 7
+	for c := int64(0); c <= 3100; c++ {
+		for range r.IntN(3) {
+			tr.Trace = append(tr.Trace, TraceRow{Cycle: c, Src: r.Uint32() >> uint(r.IntN(8)), Dst: r.Uint32(),
+				Time: uint32(1 + r.IntN(12)), Type: Type(r.IntN(2))})
+		}
+	}
+	runs["trace-round-robin"] = run{cfg: tr}
+
+	rnd := DefaultConfig()
+	rnd.Seed, rnd.Cycles, rnd.Policy = 42, 20_000, Random
+	runs["random-policy"] = run{cfg: rnd}
+
+	sch := DefaultConfig()
+	sch.Seed, sch.Cycles = 7, 20_000
+	runs["scheduled-changes"] = run{cfg: sch, changes: []Change{
+		{Cycle: 2000, Setting: SetRate, Value: 1_200_000},
+		{Cycle: 5000, Setting: SetRate, Value: 100_000},
+		{Cycle: 8000, Setting: SetWave, Value: 0},
+		{Cycle: 8000, Setting: SetRate, Value: 2 * RateScale},
+		{Cycle: 12000, Setting: SetTaskMax, Value: 200},
+		{Cycle: 15000, Setting: SetPolicy, Value: int64(RoundRobin)},
+		{Cycle: 16000, Setting: SetQueueCap, Value: 300},
+	}}
+
+	// A large rate, drawn as a sum of Poisson parts, on a fixed pool.
+	big := DefaultConfig()
+	big.Seed, big.Cycles, big.Rate, big.Servers, big.MinServers, big.MaxServers = 3, 300, 1234_567_891, 2000, 2000, 2000
+	big.InitialPerServer, big.TaskMin, big.TaskMax = 1, 1, 3
+	runs["large-rate"] = run{cfg: big}
+
+	// The switch with random faults, swrr weights and explicit faults.
+	sw := DefaultConfig()
+	sw.Seed, sw.Cycles, sw.Switch, sw.MTBF, sw.MTTR = 5, 20_000, true, 3000, 150
+	sw.Policy, sw.Weights = SWRR, []int{5, 1, 0, 2}
+	runs["switch-faults-swrr"] = run{cfg: sw, changes: []Change{
+		{Cycle: 100, Setting: SetDown, Value: int64(MakeServerRef(1, 18))},
+		{Cycle: 900, Setting: SetUp, Value: int64(MakeServerRef(1, 18))},
+	}}
+
+	// Geometric service on a fixed pool: the deterministic log at work.
+	geo := DefaultConfig()
+	geo.Seed, geo.Cycles, geo.Wave, geo.Rate = 9, 50_000, false, 160_000
+	geo.MinServers, geo.MaxServers, geo.Service, geo.MeanService = 20, 20, Geometric, 100
+	runs["geometric-service"] = run{cfg: geo}
+	return runs
+}
+
+type eventHash struct {
+	Events    int64  `json:"events"`
+	SHA256    string `json:"sha256"`
+	ModelHash string `json:"model_hash"`
+}
+
+func hashRun(t *testing.T, cfg Config, changes []Change) eventHash {
+	t.Helper()
+	m, err := New(cfg, WithEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Schedule(changes...); err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	var n int64
+	var b []byte
+	for {
+		for _, e := range m.Events() {
+			n++
+			r := e.Request
+			b = binary.LittleEndian.AppendUint64(b[:0], uint64(e.Cycle))
+			b = append(b, byte(e.Kind))
+			b = binary.LittleEndian.AppendUint64(b, uint64(e.Server))
+			b = binary.LittleEndian.AppendUint64(b, uint64(e.Wait))
+			b = binary.LittleEndian.AppendUint64(b, uint64(r.ID))
+			b = binary.LittleEndian.AppendUint64(b, uint64(r.Arrival))
+			b = binary.LittleEndian.AppendUint32(b, r.Src)
+			b = binary.LittleEndian.AppendUint32(b, r.Dst)
+			b = binary.LittleEndian.AppendUint32(b, r.Time)
+			b = append(b, byte(r.Type))
+			h.Write(b)
+		}
+		if !m.Step() {
+			break
+		}
+	}
+	b = binary.LittleEndian.AppendUint64(b[:0], m.Hash())
+	h.Write(b)
+
+	// Recording events must not change the outcome.
+	plain, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.Schedule(changes...); err != nil {
+		t.Fatal(err)
+	}
+	plain.Run()
+	if plain.Hash() != m.Hash() || !reflect.DeepEqual(plain.Summary(), m.Summary()) {
+		t.Errorf("the run without events differs from the run with events")
+	}
+	return eventHash{Events: n, SHA256: hex.EncodeToString(h.Sum(nil)), ModelHash: fmt.Sprintf("%016x", m.Hash())}
+}
+
+// TestEventHashes pins the whole event stream of a few runs.
+func TestEventHashes(t *testing.T) {
+	got := map[string]eventHash{}
+	for name, r := range hashConfigs() {
+		got[name] = hashRun(t, r.cfg, r.changes)
+	}
+	js, err := json.MarshalIndent(got, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "event-hashes.json", append(js, '\n'))
+}

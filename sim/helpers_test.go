@@ -1,0 +1,594 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+)
+
+// tester is what the helpers need of *testing.T, *testing.B and *rapid.T.
+type tester interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// Addresses used by trace rows in tests: open is never blocked by the
+// test configs, blocked lies in 10.0.0.0/8.
+const (
+	openAddr    uint32 = 0xC0000207 // 192.0.2.7
+	blockedAddr uint32 = 0x0A000001 // 10.0.0.1
+	dstAddr     uint32 = 0xC6336401 // 198.51.100.1
+)
+
+// row is a trace row from an open address.
+func row(cycle int64, time uint32) TraceRow {
+	return TraceRow{Cycle: cycle, Src: openAddr, Dst: dstAddr, Time: time}
+}
+
+// blockedRow is a trace row from a blocked address (with blocked10).
+func blockedRow(cycle int64, time uint32) TraceRow {
+	return TraceRow{Cycle: cycle, Src: blockedAddr, Dst: dstAddr, Time: time}
+}
+
+func blocked10() []Range { return []Range{{First: 0x0A000000, Last: 0x0AFFFFFF}} }
+
+// traceConfig is a small trace-mode config in which scaling never acts
+// (U is huge, D is 0) unless the test changes it.
+func traceConfig(servers int, cycles int64, rows ...TraceRow) Config {
+	return Config{
+		Servers:     servers,
+		Cycles:      cycles,
+		TaskMin:     1,
+		TaskMax:     10,
+		Seed:        1,
+		WavePeriod:  1,
+		ScaleUp:     MaxFactor,
+		ScaleDown:   0,
+		Cooldown:    1,
+		MinServers:  1,
+		MaxServers:  servers,
+		Policy:      FirstIdle,
+		Blocked:     nil,
+		Trace:       append([]TraceRow{}, rows...),
+		StreamShare: 0,
+	}
+}
+
+// harness steps a Model, checking the invariants after every cycle and,
+// when the model records events, replaying them into a shadow model that
+// checks each against the rules of the clock.
+type harness struct {
+	t      tester
+	m      *Model
+	sh     *shadow
+	log    []string // formatted events of every cycle so far
+	peakQ  int
+	minS   int
+	peakS  int
+	sumGen int64
+	sumRej int64
+	sumDis int64
+	sumCmp int64
+	sumDsp int64
+	ups    int64
+	downs  int64
+}
+
+func newHarness(t tester, cfg Config, opts ...Option) *harness {
+	t.Helper()
+	m, err := New(cfg, append(opts, WithEvents())...)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	h := &harness{t: t, m: m, sh: newShadow(cfg)}
+	last := m.Last()
+	h.peakQ, h.minS, h.peakS = last.Queue, last.Servers, last.Servers
+	h.after()
+	return h
+}
+
+// step runs one cycle and checks it; it reports whether a cycle ran.
+func (h *harness) step() bool {
+	h.t.Helper()
+	if !h.m.Step() {
+		return false
+	}
+	h.after()
+	return true
+}
+
+// stepTo steps until Cycle() == c.
+func (h *harness) stepTo(c int64) {
+	h.t.Helper()
+	for h.m.Cycle() < c {
+		if !h.step() {
+			h.t.Fatalf("stepTo(%d): the run stopped at cycle %d", c, h.m.Cycle())
+		}
+	}
+}
+
+func (h *harness) run() {
+	h.t.Helper()
+	for h.step() {
+	}
+}
+
+func (h *harness) after() {
+	t := h.t
+	t.Helper()
+	m := h.m
+	checkInvariants(t, m)
+	last := m.Last()
+	h.peakQ = max(h.peakQ, last.Queue)
+	h.minS = min(h.minS, last.Servers)
+	h.peakS = max(h.peakS, last.Servers)
+	h.sumGen += int64(last.Generated)
+	h.sumRej += int64(last.Rejected)
+	h.sumDis += int64(last.Discarded)
+	h.sumCmp += int64(last.Completed)
+	h.sumDsp += int64(last.Dispatched)
+	switch last.Scale {
+	case 1:
+		h.ups++
+	case -1:
+		h.downs++
+	}
+	tot := m.Totals()
+	if got, want := tot.PeakQueue, int64(h.peakQ); got != want {
+		t.Fatalf("cycle %d: PeakQueue = %d, want %d (largest end-of-cycle queue)", m.Cycle(), got, want)
+	}
+	if tot.ServersMin != h.minS || tot.ServersPeak != h.peakS {
+		t.Fatalf("cycle %d: ServersMin, ServersPeak = %d, %d, want %d, %d", m.Cycle(), tot.ServersMin, tot.ServersPeak, h.minS, h.peakS)
+	}
+	sums := [...][2]int64{
+		{tot.Generated, h.sumGen}, {tot.Rejected, h.sumRej}, {tot.Discarded, h.sumDis},
+		{tot.Completed, h.sumCmp}, {tot.Dispatched, h.sumDsp}, {tot.ScaleUps, h.ups}, {tot.ScaleDowns, h.downs},
+	}
+	for i, s := range sums {
+		if s[0] != s[1] {
+			t.Fatalf("cycle %d: total #%d (generated, rejected, discarded, completed, dispatched, ups, downs) = %d, want the timeline's sum %d", m.Cycle(), i, s[0], s[1])
+		}
+	}
+	if m.recordEvents {
+		for _, e := range m.Events() {
+			h.log = append(h.log, formatEvent(e))
+		}
+		h.sh.cycle(t, m)
+	}
+}
+
+// formatEvent writes an event compactly for exact comparisons:
+// "3 dispatch #2 s1 w3", "5 complete #2 s1", "10 scale-up s3".
+func formatEvent(e Event) string {
+	switch e.Kind {
+	case Arrive, Reject, Discard:
+		return fmt.Sprintf("%d %s #%d", e.Cycle, e.Kind, e.Request.ID)
+	case Dispatch:
+		return fmt.Sprintf("%d dispatch #%d s%d w%d", e.Cycle, e.Request.ID, e.Server, e.Wait)
+	case Complete:
+		return fmt.Sprintf("%d complete #%d s%d", e.Cycle, e.Request.ID, e.Server)
+	}
+	return fmt.Sprintf("%d %s s%d", e.Cycle, e.Kind, e.Server)
+}
+
+// checkInvariants checks, white-box, everything that must hold at the end
+// of every cycle (SPEC §2 Accounting and the model's own bookkeeping).
+func checkInvariants(t tester, m *Model) {
+	t.Helper()
+	c := m.Cycle()
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("cycle %d: "+format, append([]any{c}, args...)...)
+	}
+	mt := m.Totals()
+	if mt.Generated != m.lastID {
+		fail("generated %d, but the last request id is %d", mt.Generated, m.lastID)
+	}
+	ml := m.Last()
+	if mt.PeakQueue < int64(ml.Queue) || mt.ServersMin > ml.Servers || mt.ServersPeak < ml.Servers {
+		fail("model peaks queue %d servers %d..%d inconsistent with Last() %+v", mt.PeakQueue, mt.ServersMin, mt.ServersPeak, ml)
+	}
+	if s := m.Summary(); !s.Consistent || s.Cycles != c || s.FinalQueue != int64(ml.Queue) {
+		fail("model Summary() = %+v inconsistent", s)
+	}
+	for _, b := range m.Balancers() {
+		checkBalancer(fail, m, b, c)
+	}
+}
+
+// checkBalancer checks one balancer's books, sets, wheel and views.
+func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
+	tot := b.Totals()
+	q := int64(b.queue.Len())
+	if tot.Generated != tot.Rejected+tot.Discarded+tot.Admitted {
+		fail("generated %d != rejected %d + discarded %d + admitted %d", tot.Generated, tot.Rejected, tot.Discarded, tot.Admitted)
+	}
+	if tot.Admitted != tot.Completed+q+int64(b.busy) {
+		fail("admitted %d != completed %d + queued %d + in service %d", tot.Admitted, tot.Completed, q, b.busy)
+	}
+	if tot.Dispatched != tot.Completed+int64(b.busy)+tot.Requeued {
+		fail("dispatched %d != completed %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, b.busy, tot.Requeued)
+	}
+
+	var live, busy, retiring, idle, active, down int
+	for i := range b.srv {
+		id := i + 1
+		s := &b.srv[i]
+		if s.gone || s.down {
+			if s.busy || s.retiring || b.idle.has(id) || b.active.has(id) || (s.gone && s.down) {
+				fail("gone or down server %d: busy %v retiring %v in idle set %v in active set %v", id, s.busy, s.retiring, b.idle.has(id), b.active.has(id))
+			}
+			if s.down {
+				down++
+			}
+			continue
+		}
+		if i < b.firstLive {
+			fail("server %d is live but below firstLive %d", id, b.firstLive)
+		}
+		live++
+		if s.busy {
+			busy++
+			if s.done <= c || s.start > c || s.done-s.start != int64(s.req.Time) {
+				fail("server %d: request %v dispatched at %d completes at %d (now %d)", id, s.req, s.start, s.done, c)
+			}
+			if !slices.Contains(b.wheel.buckets[s.done&b.wheel.mask], int32(id)) {
+				fail("server %d completes at %d but is not in that wheel bucket", id, s.done)
+			}
+			if s.done-c >= int64(len(b.wheel.buckets)) {
+				fail("server %d completes at %d, beyond the wheel (size %d)", id, s.done, len(b.wheel.buckets))
+			}
+		}
+		if s.retiring {
+			retiring++
+			if !s.busy {
+				fail("server %d is retiring but not busy", id)
+			}
+		}
+		wantIdle := !s.busy && !s.retiring
+		wantActive := !s.retiring
+		if b.idle.has(id) != wantIdle {
+			fail("server %d: in idle set = %v, want %v (busy %v, retiring %v)", id, b.idle.has(id), wantIdle, s.busy, s.retiring)
+		}
+		if b.active.has(id) != wantActive {
+			fail("server %d: in active set = %v, want %v", id, b.active.has(id), wantActive)
+		}
+		if wantIdle {
+			idle++
+		}
+		if wantActive {
+			active++
+		}
+	}
+	// No bit beyond the servers slice.
+	for _, set := range []*idset{&b.idle, &b.active} {
+		for id := len(b.srv) + 1; id <= len(set.w)*64; id++ {
+			if set.has(id) {
+				fail("id %d is in a set but no such server exists", id)
+			}
+		}
+	}
+	if live != b.live || busy != b.busy || retiring != b.retiring || idle != b.idle.n || active != b.active.n {
+		fail("counted live %d busy %d retiring %d idle %d active %d, model says %d %d %d %d %d",
+			live, busy, retiring, idle, active, b.live, b.busy, b.retiring, b.idle.n, b.active.n)
+	}
+	p := b.Pool()
+	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: live - busy, Retiring: retiring, Down: down}) {
+		fail("Pool() = %+v, want live %d active %d busy %d idle %d retiring %d", p, live, active, busy, live-busy, retiring)
+	}
+	if p.Idle != idle {
+		fail("idle = live − busy = %d, but %d servers are idle", p.Idle, idle)
+	}
+	n := 0
+	prev := 0
+	for v := range b.Servers() {
+		if v.State == Failed {
+			continue
+		}
+		n++
+		if v.ID <= prev {
+			fail("Servers() not in ascending id order: %d after %d", v.ID, prev)
+		}
+		prev = v.ID
+		s := &b.srv[v.ID-1]
+		want := Idle
+		switch {
+		case s.retiring:
+			want = Retiring
+		case s.busy:
+			want = Busy
+		}
+		if s.gone || v.State != want {
+			fail("Servers() shows server %d %v, want %v (gone %v)", v.ID, v.State, want, s.gone)
+		}
+	}
+	if n != live {
+		fail("Servers() yields %d servers, want %d", n, live)
+	}
+
+	// The queue holds admitted requests in generation order (a requeued
+	// one goes back to the head, out of order).
+	if b.queue.Len() > 0 && tot.Requeued == 0 {
+		qn := b.queue.Len()
+		idx := []int{0, qn - 1}
+		if qn <= 256 {
+			idx = idx[:0]
+			for i := range qn {
+				idx = append(idx, i)
+			}
+		}
+		var prevID int64
+		for _, i := range idx {
+			r := b.QueueAt(i)
+			if r.ID <= prevID || r.Arrival > c || r.Time < 1 {
+				fail("queue[%d] = %v out of order or in the future", i, r)
+			}
+			prevID = r.ID
+		}
+	}
+	// Dispatch leaves nothing to do: no queued request while an active server is idle.
+	if b.queue.Len() > 0 && b.idle.n > 0 && m.cfg.Policy != SWRR {
+		fail("%d requests queued while %d active servers are idle", b.queue.Len(), b.idle.n)
+	}
+
+	last := b.Last()
+	want := CycleStats{Cycle: c, Queue: b.queue.Len(), Servers: live, Busy: busy, Retiring: retiring}
+	if last.Cycle != want.Cycle || last.Queue != want.Queue || last.Servers != want.Servers || last.Busy != want.Busy || last.Retiring != want.Retiring {
+		fail("Last() levels = %+v, want %+v", last, want)
+	}
+	if tot.PeakQueue < int64(last.Queue) || tot.ServersMin > last.Servers || tot.ServersPeak < last.Servers {
+		fail("peaks queue %d servers %d..%d inconsistent with Last() %+v", tot.PeakQueue, tot.ServersMin, tot.ServersPeak, last)
+	}
+	if len(m.bal) > 1 {
+		return // the event counts below are per model, not per balancer
+	}
+	if last.Generated != last.Rejected+last.Discarded+countEvents(m, Arrive) && m.recordEvents {
+		fail("cycle counts %+v disagree with %d arrive events", last, countEvents(m, Arrive))
+	}
+	if m.recordEvents {
+		counts := [...][2]int{
+			{last.Rejected, countEvents(m, Reject)}, {last.Discarded, countEvents(m, Discard)},
+			{last.Completed, countEvents(m, Complete)}, {last.Dispatched, countEvents(m, Dispatch)},
+			{btoi(last.Scale == 1), countEvents(m, ScaleUp)},
+			{btoi(last.Scale == -1), countEvents(m, ScaleDown) + countEvents(m, Retire)},
+		}
+		for i, k := range counts {
+			if k[0] != k[1] {
+				fail("timeline count #%d = %d, but %d such events", i, k[0], k[1])
+			}
+		}
+	}
+	s := b.Summary()
+	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy) || s.ServersIdle != int64(live-busy) {
+		fail("Summary() = %+v inconsistent with the model", s)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func countEvents(m *Model, k EventKind) int {
+	n := 0
+	for _, e := range m.Events() {
+		if e.Kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+// shadow is a reference model rebuilt from the event stream alone. It
+// checks that every event is allowed by the clock of SPEC §2: phases in
+// order, FIFO dispatch to idle active servers chosen by the policy, exact
+// completion cycles, the scaling decision, retiring servers leaving after
+// their request.
+type shadow struct {
+	servers map[int]*shadowServer
+	maxID   int
+	nextReq int64
+	queue   []Request
+	rrLast  int
+}
+
+type shadowServer struct {
+	busy     bool
+	retiring bool
+	req      Request
+	start    int64
+}
+
+func newShadow(cfg Config) *shadow {
+	s := &shadow{servers: map[int]*shadowServer{}}
+	for id := 1; id <= cfg.Servers; id++ {
+		s.servers[id] = &shadowServer{}
+	}
+	s.maxID = cfg.Servers
+	return s
+}
+
+func phase(k EventKind) int {
+	switch k {
+	case Complete, Leave:
+		return 1
+	case Arrive, Reject, Discard:
+		return 2
+	case ScaleUp, ScaleDown, Retire:
+		return 3
+	}
+	return 4 // Dispatch
+}
+
+func (s *shadow) ids(pred func(*shadowServer) bool) []int {
+	var ids []int
+	for id, v := range s.servers {
+		if pred(v) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func idleActive(v *shadowServer) bool { return !v.busy && !v.retiring }
+func active(v *shadowServer) bool     { return !v.retiring }
+
+// expectScale returns the scaling action step c must take, as formatEvent
+// would write it, or "".
+func (s *shadow) expectScale(cfg Config, t int64) string {
+	if t == 0 || t%cfg.Cooldown != 0 {
+		return ""
+	}
+	q := int64(len(s.queue))
+	act := s.ids(active)
+	S := int64(len(act))
+	L := len(s.servers)
+	if q*FactorScale > int64(cfg.ScaleUp)*S {
+		if L < cfg.MaxServers {
+			return fmt.Sprintf("%d scale-up s%d", t, s.maxID+1)
+		}
+		return ""
+	}
+	if q*FactorScale < int64(cfg.ScaleDown)*S && S > int64(cfg.MinServers) {
+		if idle := s.ids(idleActive); len(idle) > 0 {
+			return fmt.Sprintf("%d scale-down s%d", t, idle[len(idle)-1])
+		}
+		return fmt.Sprintf("%d retire s%d", t, act[len(act)-1])
+	}
+	return ""
+}
+
+// cycle replays the events of the model's last cycle.
+func (s *shadow) cycle(t tester, m *Model) {
+	t.Helper()
+	c := m.Cycle()
+	cfg := m.Config()
+	fail := func(e Event, format string, args ...any) {
+		t.Helper()
+		t.Fatalf("cycle %d, event %q: "+format, append([]any{c, formatEvent(e)}, args...)...)
+	}
+	ph := 0
+	wantScale, gotScale := "", ""
+	scaled := false
+	doScale := func() {
+		if !scaled {
+			scaled = true
+			wantScale = s.expectScale(cfg, c)
+		}
+	}
+	for _, e := range m.Events() {
+		if e.Cycle != c {
+			fail(e, "event of cycle %d", e.Cycle)
+		}
+		p := phase(e.Kind)
+		if p < ph {
+			fail(e, "phase %d after phase %d: the clock is work, arrivals, scaling, dispatch", p, ph)
+		}
+		if p >= 3 {
+			doScale()
+		}
+		ph = p
+		switch e.Kind {
+		case Arrive, Reject, Discard:
+			s.nextReq++
+			if e.Request.ID != s.nextReq || e.Request.Arrival != c {
+				fail(e, "want request #%d arriving at %d", s.nextReq, c)
+			}
+			if e.Kind == Arrive {
+				s.queue = append(s.queue, e.Request)
+			}
+			if e.Kind == Discard && (cfg.QueueCap == 0 || len(s.queue) < cfg.QueueCap) {
+				fail(e, "discarded with %d queued, capacity %d", len(s.queue), cfg.QueueCap)
+			}
+			if e.Kind == Arrive && cfg.QueueCap > 0 && len(s.queue) > cfg.QueueCap {
+				fail(e, "admitted beyond capacity %d", cfg.QueueCap)
+			}
+		case Dispatch:
+			if len(s.queue) == 0 || s.queue[0] != e.Request {
+				fail(e, "not the oldest queued request")
+			}
+			idle := s.ids(idleActive)
+			if !slices.Contains(idle, e.Server) {
+				fail(e, "server %d is not an idle active server (idle: %v)", e.Server, idle)
+			}
+			var want int
+			switch cfg.Policy {
+			case FirstIdle:
+				want = idle[0]
+			case RoundRobin:
+				want = idle[0]
+				for _, id := range idle {
+					if id > s.rrLast {
+						want = id
+						break
+					}
+				}
+				s.rrLast = e.Server
+			case Random, SWRR:
+				want = e.Server // any idle active server (swrr is checked in swrr_policy_test.go)
+			}
+			if e.Server != want {
+				fail(e, "policy %v wants server %d (idle %v)", cfg.Policy, want, idle)
+			}
+			if e.Wait != c-e.Request.Arrival {
+				fail(e, "wait %d, want %d", e.Wait, c-e.Request.Arrival)
+			}
+			s.queue = s.queue[1:]
+			v := s.servers[e.Server]
+			v.busy, v.req, v.start = true, e.Request, c
+		case Complete:
+			v := s.servers[e.Server]
+			if v == nil || !v.busy || v.req != e.Request {
+				fail(e, "the server does not serve that request")
+			}
+			if v.start+int64(v.req.Time) != c {
+				fail(e, "dispatched at %d with time %d, so it must complete at %d", v.start, v.req.Time, v.start+int64(v.req.Time))
+			}
+			v.busy = false
+		case Leave:
+			v := s.servers[e.Server]
+			if v == nil || !v.retiring || v.busy {
+				fail(e, "only a retiring server that just completed leaves")
+			}
+			delete(s.servers, e.Server)
+		case ScaleUp, ScaleDown, Retire:
+			if gotScale != "" {
+				fail(e, "second scaling action in one cycle (first %q)", gotScale)
+			}
+			gotScale = formatEvent(e)
+			switch e.Kind {
+			case ScaleUp:
+				s.maxID++
+				s.servers[s.maxID] = &shadowServer{}
+			case ScaleDown:
+				delete(s.servers, e.Server)
+			case Retire:
+				s.servers[e.Server].retiring = true
+			}
+		default:
+			fail(e, "unknown kind")
+		}
+	}
+	doScale()
+	if gotScale != wantScale {
+		t.Fatalf("cycle %d: scaling did %q, want %q (queue %d, config U %v D %v K %d min %d max %d)",
+			c, gotScale, wantScale, len(s.queue), cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown, cfg.MinServers, cfg.MaxServers)
+	}
+	// Retiring servers that completed without leaving, or leaving without completing, are caught above;
+	// a completed retiring server must have left.
+	for id, v := range s.servers {
+		if v.retiring && !v.busy {
+			t.Fatalf("cycle %d: retiring server %d completed but did not leave", c, id)
+		}
+	}
+	if len(s.queue) > 0 && len(s.ids(idleActive)) > 0 {
+		t.Fatalf("cycle %d: dispatch stopped with %d queued and idle servers %v", c, len(s.queue), s.ids(idleActive))
+	}
+	busy := len(s.ids(func(v *shadowServer) bool { return v.busy }))
+	if p := m.Pool(); len(s.servers) != p.Live || busy != p.Busy || len(s.queue) != m.QueueLen() {
+		t.Fatalf("cycle %d: events give live %d busy %d queue %d, the model %d %d %d", c, len(s.servers), busy, len(s.queue), p.Live, p.Busy, m.QueueLen())
+	}
+}
