@@ -191,8 +191,7 @@ func Encode(s Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	env := envelope{Format: FormatVersion, Payload: payload, Sum: crc32.Checksum(payload, castagnoli)}
-	out, err := env.MarshalMsg(make([]byte, 0, len(payload)+24))
+	out, err := seal(FormatVersion, payload)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -200,6 +199,12 @@ func Encode(s Snapshot) ([]byte, error) {
 		return nil, fmt.Errorf("snapshot: %d bytes; at most %d allowed (a long trace or change log?)", len(out), MaxSize)
 	}
 	return out, nil
+}
+
+// seal wraps a payload in the envelope with its checksum.
+func seal(format uint32, payload []byte) ([]byte, error) {
+	env := envelope{Format: format, Payload: payload, Sum: crc32.Checksum(payload, castagnoli)}
+	return env.MarshalMsg(make([]byte, 0, len(payload)+24))
 }
 
 // Decode reads a snapshot written by Encode. It checks, in this order, the
@@ -255,7 +260,9 @@ func Decode(data []byte) (Snapshot, error) {
 	if int64(len(b.Hashes.Sums)) != 4*want {
 		return Snapshot{}, fmt.Errorf("snapshot hashes: %d bytes, want %d (%d hashes, one every %d cycles)", len(b.Hashes.Sums), 4*want, want, s.Every)
 	}
-	s.Hashes = make([]uint32, want)
+	if want > 0 {
+		s.Hashes = make([]uint32, want)
+	}
 	for i := range s.Hashes {
 		p := b.Hashes.Sums[4*i:]
 		s.Hashes[i] = uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
