@@ -115,6 +115,7 @@ type DivergenceError struct {
 	What string
 }
 
+// Error names the cycle, the last one that matched and what differs.
 func (e *DivergenceError) Error() string {
 	return fmt.Sprintf("replay diverged at cycle %d (it matched up to cycle %d): %s", e.Cycle, e.Matched, e.What)
 }

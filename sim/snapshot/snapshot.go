@@ -123,6 +123,7 @@ type VersionError struct {
 	Want uint64 // the version this lbsim supports (the newest, for "format")
 }
 
+// Error says which versions are involved and what to do.
 func (e *VersionError) Error() string {
 	if e.What == "format" {
 		return fmt.Sprintf("snapshot format version %d is not supported: this lbsim reads format versions 1 to %d; a newer lbsim wrote it", e.Got, e.Want)
