@@ -10,6 +10,12 @@ import (
 	"github.com/lbsim/lbsim/sim/internal/detmath"
 )
 
+// ModelVersion identifies the clock and the random stream. It is bumped
+// only when a run with the same configuration and changes would come out
+// differently, so snapshots and share links of ordinary releases keep
+// working.
+const ModelVersion = 1
+
 // streamConst is the PCG stream constant of every run; the seed is the other
 // half of the generator's state.
 const streamConst = 0x6c6273696d2d3031 // "lbsim-01"

@@ -1,6 +1,8 @@
 // Command lbsim runs the load-balancer simulator from the command line.
 //
 //	lbsim run [flags]      one run (lbsim run --help lists the flags)
+//	lbsim replay FILE      re-run a snapshot and check it reproduces
+//	lbsim share FILE       print a snapshot's share link
 //	lbsim wrr              smooth weighted round-robin, a line protocol on stdin
 //	lbsim help             this overview
 //
@@ -48,6 +50,8 @@ queue and are served by a pool of servers that grows and shrinks with the queue.
 Usage:
   lbsim run [flags]        run a simulation and print its summary
   lbsim mmc [flags]        M/M/c: Erlang C theory beside a simulated fixed pool
+  lbsim replay FILE        re-run a snapshot (--snapshot) and check it reproduces
+  lbsim share FILE         print a snapshot's share link (#r=…)
   lbsim wrr [--explain]    smooth weighted round-robin: POOL/PICK/PICKN on stdin
   lbsim help               show this text
 
@@ -71,12 +75,16 @@ func (c *cli) main(args []string) int {
 		return c.run(args[1:])
 	case "mmc":
 		return c.mmc(args[1:])
+	case "replay":
+		return c.replay(args[1:])
+	case "share":
+		return c.share(args[1:])
 	case "wrr":
 		return runWRR(args[1:], c.stdin, c.stdout, c.stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed run, mmc, wrr, help\n\n%s", args[0], usage)
+	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed run, replay, share, mmc, wrr, help\n\n%s", args[0], usage)
 	return exitUsage
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 // runOptions is everything `lbsim run` was asked to do.
@@ -26,6 +27,7 @@ type runOptions struct {
 	tracePath    string
 	jsonPath     string
 	timelinePath string
+	snapshotPath string
 	logDir       string
 	verbose      bool
 	quiet        bool
@@ -43,6 +45,7 @@ Example:
   lbsim run --servers 20 --cycles 100000 --seed 42
   lbsim run --trace requests.csv --block 10.0.0.0/8 --json - --timeline timeline.csv
   lbsim run --seed 7 --set 500:rate=0.9 --set 2000:scale-up=40 --verbose
+  lbsim run --seed 42 --snapshot run.lbsnap     (then: lbsim replay run.lbsnap)
 
 Flags:
 `
@@ -86,6 +89,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file`")
+	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share")
 	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
@@ -225,6 +229,14 @@ func (c *cli) execute(o *runOptions) int {
 			return c.usageError("--log-dir: %v", err)
 		}
 	}
+	var snapFile *atomicFile
+	var rec *snapshot.Recorder
+	if o.snapshotPath != "" {
+		if snapFile, err = outs.create(o.snapshotPath); err != nil {
+			return c.usageError("--snapshot: %v", err)
+		}
+		rec = snapshot.NewRecorder(o.cfg)
+	}
 	var jsonFile *atomicFile
 	if o.jsonPath != "" && o.jsonPath != "-" {
 		if jsonFile, err = outs.create(o.jsonPath); err != nil {
@@ -248,6 +260,9 @@ func (c *cli) execute(o *runOptions) int {
 	}
 	bar := newProgress(c.stderr, c.stderrTTY && !o.verbose && !o.noProgress, o.cfg.Cycles)
 	cycleDone := func() {
+		if rec != nil {
+			rec.Observe(m)
+		}
 		if timeline != nil {
 			line = appendTimeline(line[:0], m)
 			timeline.w.Write(line)
@@ -291,6 +306,19 @@ func (c *cli) execute(o *runOptions) int {
 		c.stdout.Write(js)
 	} else if jsonFile != nil {
 		jsonFile.w.Write(js)
+	}
+	if rec != nil {
+		snap, err := rec.Snapshot(m)
+		if err == nil {
+			var data []byte
+			if data, err = snapshot.Encode(snap); err == nil {
+				snapFile.w.Write(data)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "lbsim run: --snapshot: %v\n", err)
+			return exitFailed
+		}
 	}
 	if o.logDir != "" {
 		for name, data := range map[string][]byte{"summary.txt": text, "summary.json": js} {

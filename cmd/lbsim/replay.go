@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
+)
+
+const replayHelp = `Usage: lbsim replay [flags] FILE
+       lbsim replay [flags] --link URL
+
+Re-runs a snapshot written by 'lbsim run --snapshot' (or a share link),
+checks that every state hash, the changes and the summary come out exactly
+as recorded, and prints the summary. If the run does not reproduce, it says
+at which cycle and exits with status 1; a damaged or unreadable snapshot
+exits with status 2.
+
+Example:
+  lbsim run --seed 42 --set 500:rate=0.9 --snapshot run.lbsnap
+  lbsim replay run.lbsnap --json - --timeline timeline.csv
+  lbsim replay --link 'https://example.org/lbsim/#r=g6ZsYnNuYXAB…'
+
+Flags:
+`
+
+const shareHelp = `Usage: lbsim share [--base URL] FILE
+
+Prints the share link of a snapshot: the URL fragment '#r=' followed by the
+snapshot in base64url, or the whole link with --base. Opening the link on
+the lbsim page replays the run; 'lbsim replay --link' accepts it too.
+
+Example:
+  lbsim run --seed 42 --snapshot run.lbsnap
+  lbsim share --base https://example.org/lbsim/ run.lbsnap
+
+Flags:
+`
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments, which it returns.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// readSnapshotFile reads a snapshot file, refusing one larger than a
+// snapshot can be before reading it all.
+func readSnapshotFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, snapshot.MaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > snapshot.MaxSize {
+		return nil, fmt.Errorf("larger than %d bytes: not a snapshot", snapshot.MaxSize)
+	}
+	return data, nil
+}
+
+func (c *cli) replay(args []string) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var jsonPath, timelinePath, link string
+	fs.StringVar(&jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
+	fs.StringVar(&timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file`")
+	fs.StringVar(&link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file")
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
+		return code
+	}
+	usage := func(format string, a ...any) int {
+		return fail(exitUsage, format+"\nRun 'lbsim replay --help' for the flags and an example.", a...)
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(c.stdout, replayHelp)
+			fs.SetOutput(c.stdout)
+			fs.PrintDefaults()
+			return exitOK
+		}
+		return usage("%s", flagError(err))
+	}
+	var (
+		name string
+		snap snapshot.Snapshot
+	)
+	switch {
+	case link != "" && len(pos) == 0:
+		name = "--link"
+		if snap, err = snapshot.ParseLink(link); err != nil {
+			return fail(exitUsage, "--link: %v", err)
+		}
+	case link == "" && len(pos) == 1:
+		name = pos[0]
+		data, err := readSnapshotFile(name)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		if snap, err = snapshot.Decode(data); err != nil {
+			return fail(exitUsage, "%s: %v", name, err)
+		}
+	default:
+		return usage("want one snapshot FILE or --link URL, not both (got %d files and --link %q)", len(pos), link)
+	}
+
+	var outs outputs
+	defer outs.abort()
+	var timeline, jsonFile *atomicFile
+	if timelinePath != "" {
+		if timeline, err = outs.create(timelinePath); err != nil {
+			return fail(exitUsage, "--timeline: %v", err)
+		}
+		timeline.w.WriteString(sim.TimelineHeader + "\n")
+	}
+	if jsonPath != "" && jsonPath != "-" {
+		if jsonFile, err = outs.create(jsonPath); err != nil {
+			return fail(exitUsage, "--json: %v", err)
+		}
+	}
+	var each func(*sim.Model)
+	if timeline != nil {
+		var line []byte
+		each = func(m *sim.Model) {
+			line = m.Last().AppendCSV(line[:0])
+			line = append(line, '\n')
+			timeline.w.Write(line)
+		}
+	}
+	m, err := snapshot.Replay(snap, each)
+	var de *snapshot.DivergenceError
+	if errors.As(err, &de) {
+		return fail(exitFailed, "%s: %v", name, err)
+	}
+	if err != nil {
+		return fail(exitUsage, "%s: %v", name, err)
+	}
+
+	human := c.stdout
+	if jsonPath == "-" {
+		human = c.stderr
+	}
+	hw := bufio.NewWriter(human)
+	cfg := &snap.Config
+	changes := fmt.Sprintf("%d changes", len(snap.Changes))
+	if len(snap.Changes) == 1 {
+		changes = "1 change"
+	}
+	mode := ""
+	if cfg.Switch {
+		mode = ", P/S switch"
+	}
+	if cfg.Trace != nil {
+		mode += fmt.Sprintf(", trace of %d rows", len(cfg.Trace))
+	}
+	fmt.Fprintf(hw, "lbsim replay: %s: %d servers, %d cycles, seed %d, policy %v%s, %s; recorded by %s\n",
+		name, cfg.Servers, cfg.Cycles, cfg.Seed, cfg.Policy, mode, changes, snap.Engine)
+	hw.Write(appendSummaryText(nil, cfg, true, m))
+	fmt.Fprintf(hw, "Replay\n  reproduced exactly: %d state hashes, the final state and the summary match\n", len(snap.Hashes)+1)
+	hw.Flush()
+
+	js, _ := json.MarshalIndent(m.Summary(), "", "  ")
+	js = append(js, '\n')
+	if jsonPath == "-" {
+		c.stdout.Write(js)
+	} else if jsonFile != nil {
+		jsonFile.w.Write(js)
+	}
+	if err := outs.commit(); err != nil {
+		return fail(exitFailed, "%v", err)
+	}
+	return exitOK
+}
+
+func (c *cli) share(args []string) int {
+	fs := flag.NewFlagSet("share", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var base string
+	fs.StringVar(&base, "base", "", "print the whole link on the page at `URL` instead of the fragment")
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim share: "+format+"\n", a...)
+		return exitUsage
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(c.stdout, shareHelp)
+			fs.SetOutput(c.stdout)
+			fs.PrintDefaults()
+			return exitOK
+		}
+		return fail("%s\nRun 'lbsim share --help' for the flags and an example.", flagError(err))
+	}
+	if len(pos) != 1 {
+		return fail("want one snapshot FILE, got %d\nRun 'lbsim share --help' for an example.", len(pos))
+	}
+	if strings.ContainsAny(base, " \t\n") {
+		return fail("--base %q: a URL has no spaces", base)
+	}
+	data, err := readSnapshotFile(pos[0])
+	if err != nil {
+		return fail("%v", err)
+	}
+	if _, err := snapshot.Decode(data); err != nil {
+		return fail("%s: %v", pos[0], err)
+	}
+	if base != "" {
+		fmt.Fprintln(c.stdout, snapshot.Link(base, data))
+	} else {
+		fmt.Fprintln(c.stdout, snapshot.Fragment(data))
+	}
+	return exitOK
+}

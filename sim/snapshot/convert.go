@@ -1,0 +1,371 @@
+package snapshot
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// fromConfig maps a sim.Config onto the wire. A new sim.Config field is
+// one line here, one in (*wireConfig).sim and an optional field with a new
+// key in wireConfig (format.go); its zero value must mean what older
+// snapshots, which lack the key, meant.
+func fromConfig(c *sim.Config) wireConfig {
+	w := wireConfig{
+		Servers:          int64(c.Servers),
+		Cycles:           c.Cycles,
+		TaskMin:          int64(c.TaskMin),
+		TaskMax:          int64(c.TaskMax),
+		Seed:             c.Seed,
+		InitialPerServer: int64(c.InitialPerServer),
+		Rate:             int64(c.Rate),
+		Wave:             c.Wave,
+		WaveAmplitude:    int64(c.WaveAmplitude),
+		WavePeriod:       c.WavePeriod,
+		StreamShare:      int64(c.StreamShare),
+		Blocked:          appendRanges(nil, c.Blocked),
+		ScaleUp:          int64(c.ScaleUp),
+		ScaleDown:        int64(c.ScaleDown),
+		Cooldown:         c.Cooldown,
+		MinServers:       int64(c.MinServers),
+		MaxServers:       int64(c.MaxServers),
+		QueueCap:         int64(c.QueueCap),
+		Policy:           int64(c.Policy),
+		Switch:           c.Switch,
+		TraceMode:        c.Trace != nil,
+		Trace:            appendTrace(nil, c.Trace),
+		Weights:          appendWeights(nil, c.Weights),
+		MTBF:             c.MTBF,
+		MTTR:             c.MTTR,
+		Service:          int64(c.Service),
+		MeanService:      int64(c.MeanService),
+	}
+	return w
+}
+
+// sim maps the wire form back and validates the result like any
+// configuration (sim.Config.Validate). Numbers too large for their Go
+// type are refused rather than truncated.
+func (w *wireConfig) sim() (sim.Config, error) {
+	var err error
+	n := func(field string, v int64) int {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			err = cmpErr(err, fmt.Errorf("config %s = %d: out of range", field, v))
+			return 0
+		}
+		return int(v)
+	}
+	c := sim.Config{
+		Servers:          n("servers", w.Servers),
+		Cycles:           w.Cycles,
+		TaskMin:          n("task-min", w.TaskMin),
+		TaskMax:          n("task-max", w.TaskMax),
+		Seed:             w.Seed,
+		InitialPerServer: n("initial-per-server", w.InitialPerServer),
+		Rate:             sim.Rate(w.Rate),
+		Wave:             w.Wave,
+		WaveAmplitude:    n("wave-amplitude", w.WaveAmplitude),
+		WavePeriod:       w.WavePeriod,
+		StreamShare:      n("stream-share", w.StreamShare),
+		ScaleUp:          sim.Factor(w.ScaleUp),
+		ScaleDown:        sim.Factor(w.ScaleDown),
+		Cooldown:         w.Cooldown,
+		MinServers:       n("min-servers", w.MinServers),
+		MaxServers:       n("max-servers", w.MaxServers),
+		QueueCap:         n("queue-cap", w.QueueCap),
+		Policy:           sim.Policy(n("policy", w.Policy)),
+		Switch:           w.Switch,
+		MTBF:             w.MTBF,
+		MTTR:             w.MTTR,
+		Service:          sim.Service(n("service", w.Service)),
+		MeanService:      n("mean-service", w.MeanService),
+	}
+	if w.Service < 0 || w.Service > 255 {
+		err = cmpErr(err, fmt.Errorf("config service number %d is unknown", w.Service))
+	}
+	if w.Policy < 0 || w.Policy >= int64(len(sim.PolicyNames())) {
+		err = cmpErr(err, fmt.Errorf("config policy number %d is unknown: this lbsim knows 0..%d (%v)", w.Policy, len(sim.PolicyNames())-1, sim.PolicyNames()))
+	}
+	if err != nil {
+		return sim.Config{}, err
+	}
+	if c.Blocked, err = readRanges(w.Blocked); err != nil {
+		return sim.Config{}, err
+	}
+	if c.Weights, err = readWeights(w.Weights); err != nil {
+		return sim.Config{}, err
+	}
+	if w.TraceMode {
+		if c.Trace, err = readTrace(w.Trace); err != nil {
+			return sim.Config{}, err
+		}
+	} else if len(w.Trace) > 0 {
+		return sim.Config{}, errors.New("config: trace rows without trace mode")
+	}
+	if err := c.Validate(); err != nil {
+		return sim.Config{}, fmt.Errorf("config: %w", err)
+	}
+	return c, nil
+}
+
+func cmpErr(old, err error) error {
+	if old != nil {
+		return old
+	}
+	return err
+}
+
+// appendRanges writes each range as two big-endian uint32s.
+func appendRanges(b []byte, rs []sim.Range) []byte {
+	for _, r := range rs {
+		b = binary.BigEndian.AppendUint32(b, r.First)
+		b = binary.BigEndian.AppendUint32(b, r.Last)
+	}
+	return b
+}
+
+func readRanges(b []byte) ([]sim.Range, error) {
+	if len(b)%8 != 0 {
+		return nil, fmt.Errorf("config blocked ranges: %d bytes, want a multiple of 8", len(b))
+	}
+	if len(b)/8 > MaxBlocked {
+		return nil, fmt.Errorf("config blocked ranges: %d ranges, at most %d allowed", len(b)/8, MaxBlocked)
+	}
+	if len(b) == 0 {
+		return nil, nil
+	}
+	rs := make([]sim.Range, len(b)/8)
+	for i := range rs {
+		r := sim.Range{First: binary.BigEndian.Uint32(b[8*i:]), Last: binary.BigEndian.Uint32(b[8*i+4:])}
+		if r.First > r.Last {
+			return nil, fmt.Errorf("config blocked range %d: %s comes after %s", i+1, sim.FormatIPv4(r.First), sim.FormatIPv4(r.Last))
+		}
+		rs[i] = r
+	}
+	return rs, nil
+}
+
+// appendTrace writes each row as uvarint((cycle − previous cycle)·2 +
+// type), source and destination as big-endian uint32s, uvarint(time).
+func appendTrace(b []byte, rows []sim.TraceRow) []byte {
+	prev := int64(0)
+	for _, r := range rows {
+		b = binary.AppendUvarint(b, uint64(r.Cycle-prev)<<1|uint64(r.Type&1))
+		b = binary.BigEndian.AppendUint32(b, r.Src)
+		b = binary.BigEndian.AppendUint32(b, r.Dst)
+		b = binary.AppendUvarint(b, uint64(r.Time))
+		prev = r.Cycle
+	}
+	return b
+}
+
+// maxTraceCycle bounds a trace row's cycle so sums cannot overflow; rows
+// beyond the run's last cycle are ignored by the model anyway.
+const maxTraceCycle = 1 << 40
+
+func readTrace(b []byte) ([]sim.TraceRow, error) {
+	rows := []sim.TraceRow{}
+	prev := int64(0)
+	for len(b) > 0 {
+		if len(rows) >= MaxTraceRows {
+			return nil, fmt.Errorf("trace: more than %d rows", MaxTraceRows)
+		}
+		i := len(rows) + 1
+		d, k := binary.Uvarint(b)
+		if k <= 0 || d>>1 > maxTraceCycle {
+			return nil, fmt.Errorf("trace row %d: bad cycle", i)
+		}
+		b = b[k:]
+		if len(b) < 8 {
+			return nil, fmt.Errorf("trace row %d: truncated", i)
+		}
+		r := sim.TraceRow{Cycle: prev + int64(d>>1), Type: sim.Type(d & 1), Src: binary.BigEndian.Uint32(b), Dst: binary.BigEndian.Uint32(b[4:])}
+		b = b[8:]
+		t, k := binary.Uvarint(b)
+		if k <= 0 || t < 1 || t > sim.MaxTaskTime {
+			return nil, fmt.Errorf("trace row %d: bad time: want 1 to %d cycles", i, sim.MaxTaskTime)
+		}
+		b = b[k:]
+		r.Time = uint32(t)
+		if r.Cycle > maxTraceCycle {
+			return nil, fmt.Errorf("trace row %d: cycle %d beyond %d", i, r.Cycle, int64(maxTraceCycle))
+		}
+		prev = r.Cycle
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// appendChanges writes each change as uvarint(cycle − previous cycle),
+// uvarint(setting number), zigzag varint(value). A new sim.Setting needs no
+// format change; a reader that does not know its number refuses the file.
+func appendChanges(b []byte, cs []sim.Change) []byte {
+	prev := int64(0)
+	for _, c := range cs {
+		b = binary.AppendUvarint(b, uint64(c.Cycle-prev))
+		b = binary.AppendUvarint(b, uint64(c.Setting))
+		b = binary.AppendVarint(b, c.Value)
+		prev = c.Cycle
+	}
+	return b
+}
+
+// readChanges reads the change log of a run of n cycles: every cycle from 1
+// to n, in non-decreasing order, every setting one this lbsim knows.
+func readChanges(b []byte, n int64) ([]sim.Change, error) {
+	var cs []sim.Change
+	prev := int64(0)
+	known := len(sim.SettingNames())
+	for len(b) > 0 {
+		if len(cs) >= MaxChanges {
+			return nil, fmt.Errorf("changes: more than %d", MaxChanges)
+		}
+		i := len(cs) + 1
+		d, k := binary.Uvarint(b)
+		if k <= 0 || d > uint64(n) || prev+int64(d) > n || prev+int64(d) < 1 {
+			return nil, fmt.Errorf("change %d: its cycle must be from %d to the last cycle %d", i, max(prev, 1), n)
+		}
+		b = b[k:]
+		s, k := binary.Uvarint(b)
+		if k <= 0 {
+			return nil, fmt.Errorf("change %d: truncated setting", i)
+		}
+		if s >= uint64(known) {
+			return nil, fmt.Errorf("change %d: unknown setting number %d: this lbsim knows 0..%d (%v); a newer lbsim wrote this snapshot", i, s, known-1, sim.SettingNames())
+		}
+		b = b[k:]
+		v, k := binary.Varint(b)
+		if k <= 0 {
+			return nil, fmt.Errorf("change %d: truncated value", i)
+		}
+		b = b[k:]
+		prev += int64(d)
+		cs = append(cs, sim.Change{Cycle: prev, Setting: sim.Setting(s), Value: v})
+	}
+	return cs, nil
+}
+
+func fromSummary(s *sim.Summary) wireSummary {
+	w := wireSummary{Total: fromCounts(s)}
+	if s.P != nil {
+		p := fromCounts(s.P)
+		w.P = &p
+	}
+	if s.S != nil {
+		q := fromCounts(s.S)
+		w.S = &q
+	}
+	return w
+}
+
+// sim rebuilds the sim.Summary of a run with the given seed and cycles.
+func (w *wireSummary) sim(seed uint64, cycles int64) sim.Summary {
+	s := w.Total.sim(seed, cycles)
+	if w.P != nil {
+		p := w.P.sim(seed, cycles)
+		s.P = &p
+	}
+	if w.S != nil {
+		q := w.S.sim(seed, cycles)
+		s.S = &q
+	}
+	return s
+}
+
+// fromCounts and (*wireCounts).sim map the numbers of a summary; a new
+// sim.Summary number is one line in each and a field in wireCounts.
+func fromCounts(s *sim.Summary) wireCounts {
+	return wireCounts{
+		InitialQueue:    s.InitialQueue,
+		FinalQueue:      s.FinalQueue,
+		Generated:       s.Generated,
+		Rejected:        s.Rejected,
+		Discarded:       s.Discarded,
+		Admitted:        s.Admitted,
+		Completed:       s.Completed,
+		InService:       s.InService,
+		Dispatched:      s.Dispatched,
+		TotalWait:       s.TotalWait,
+		PeakQueue:       s.PeakQueue,
+		ScaleUps:        s.ScaleUps,
+		ScaleDowns:      s.ScaleDowns,
+		ServersFinal:    s.ServersFinal,
+		ServersBusy:     s.ServersBusy,
+		ServersIdle:     s.ServersIdle,
+		ServersRetiring: s.ServersRetiring,
+		ServersMin:      s.ServersMin,
+		ServersPeak:     s.ServersPeak,
+		Requeued:        s.Requeued,
+		Down:            s.Down,
+		Up:              s.Up,
+		FaultsSkipped:   s.FaultsSkipped,
+		ServersDown:     s.ServersDown,
+	}
+}
+
+func (w *wireCounts) sim(seed uint64, cycles int64) sim.Summary {
+	s := sim.Summary{
+		Seed:            seed,
+		Cycles:          cycles,
+		InitialQueue:    w.InitialQueue,
+		FinalQueue:      w.FinalQueue,
+		Generated:       w.Generated,
+		Rejected:        w.Rejected,
+		Discarded:       w.Discarded,
+		Admitted:        w.Admitted,
+		Completed:       w.Completed,
+		InService:       w.InService,
+		Dispatched:      w.Dispatched,
+		TotalWait:       w.TotalWait,
+		PeakQueue:       w.PeakQueue,
+		ScaleUps:        w.ScaleUps,
+		ScaleDowns:      w.ScaleDowns,
+		ServersFinal:    w.ServersFinal,
+		ServersBusy:     w.ServersBusy,
+		ServersIdle:     w.ServersIdle,
+		ServersRetiring: w.ServersRetiring,
+		ServersMin:      w.ServersMin,
+		ServersPeak:     w.ServersPeak,
+		Requeued:        w.Requeued,
+		Down:            w.Down,
+		Up:              w.Up,
+		FaultsSkipped:   w.FaultsSkipped,
+		ServersDown:     w.ServersDown,
+	}
+	// As the model computes them (sim.Totals.summary).
+	if s.Dispatched > 0 {
+		s.AvgWait = float64(s.TotalWait) / float64(s.Dispatched)
+	}
+	s.Consistent = s.Generated == s.Rejected+s.Discarded+s.Admitted &&
+		s.Admitted == s.Completed+s.FinalQueue+s.InService
+	return s
+}
+
+// appendWeights writes the swrr weights as unsigned varints.
+func appendWeights(b []byte, ws []int) []byte {
+	for _, w := range ws {
+		b = binary.AppendUvarint(b, uint64(max(w, 0)))
+	}
+	return b
+}
+
+// readWeights reads appendWeights's form, refusing more weights than servers
+// can exist and weights beyond an int32.
+func readWeights(b []byte) ([]int, error) {
+	var ws []int
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("config weights: bad entry %d", len(ws)+1)
+		}
+		if len(ws) >= sim.MaxServersLimit {
+			return nil, fmt.Errorf("config weights: more than %d", sim.MaxServersLimit)
+		}
+		ws = append(ws, int(v))
+		b = b[n:]
+	}
+	return ws, nil
+}
