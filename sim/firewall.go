@@ -91,9 +91,13 @@ func addrValue(a netip.Addr) uint32 {
 }
 
 // Firewall rejects requests whose source address lies in any blocked range.
-// Its ranges are sorted and merged, so Blocks is a binary search.
+// Its ranges are sorted and merged; a table over the first octet answers most
+// lookups at once, and a binary search the rest.
 type Firewall struct {
 	ranges []Range // sorted, disjoint, non-adjacent
+	// octet[a] says whether a.0.0.0/8 is wholly allowed (0), wholly
+	// blocked (1) or needs the search (2).
+	octet [256]uint8
 }
 
 // NewFirewall builds a firewall that blocks the union of the given ranges.
@@ -116,11 +120,34 @@ func NewFirewall(ranges []Range) Firewall {
 		}
 		merged = append(merged, r)
 	}
-	return Firewall{ranges: merged}
+	f := Firewall{ranges: merged}
+	for _, r := range merged {
+		lo, hi := r.First>>24, r.Last>>24
+		for a := lo; a <= hi; a++ {
+			whole := (a > lo || r.First&0xffffff == 0) && (a < hi || r.Last&0xffffff == 0xffffff)
+			switch {
+			case whole:
+				f.octet[a] = 1
+			case f.octet[a] == 0:
+				f.octet[a] = 2
+			}
+		}
+	}
+	return f
 }
 
 // Blocks reports whether a request from src is rejected.
 func (f *Firewall) Blocks(src uint32) bool {
+	switch f.octet[src>>24] {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	return f.search(src)
+}
+
+func (f *Firewall) search(src uint32) bool {
 	rs := f.ranges
 	lo, hi := 0, len(rs)
 	for lo < hi {

@@ -11,15 +11,25 @@ import (
 // mean is split into equal parts so that e^-mean stays a normal float.
 const poissonPart = 500
 
+// skipBelow is the mean below which arrivals skip ahead: instead of a draw
+// every cycle, one geometric draw finds the next cycle with any arrival and a
+// zero-truncated Poisson draw its count. Both ways give exact Poisson counts;
+// skipping makes quiet cycles cost two comparisons.
+const skipBelow = 3
+
 // arrivals draws the number of requests arriving in each cycle: a Poisson
 // count whose mean is the configured rate, or the rate moved by the slow
-// wave. The mean is piecewise constant over blocks of WaveStep cycles.
+// wave. The mean is piecewise constant over blocks of WaveStep cycles, and
+// changes (Schedule) invalidate it.
 type arrivals struct {
 	block int64   // the block the cached values belong to; -1 = stale
 	mean  float64 // mean of the current block
 	parts int     // the draw is the sum of this many Poisson draws …
 	p0    float64 // … each with mean mean/parts, whose P(0) is p0
 	kmax  int     // bound on one part's count (beyond it lies < 1e-30)
+	// With mean < skipBelow: next is the next cycle with arrivals, or
+	// -1 when the cycles from now on are undecided.
+	next int64
 }
 
 // meanAt returns the mean arrival count of cycle t under cfg.
@@ -36,20 +46,53 @@ func meanAt(cfg *Config, t int64) float64 {
 
 func (a *arrivals) invalidate() { a.block = -1 }
 
-// count draws the number of arrivals at cycle t ≥ 1.
+// due reports whether count must be asked at cycle t: false only when a
+// skip-ahead already knows that t has no arrivals.
+func (a *arrivals) due(t int64) bool {
+	return a.next <= t || t/WaveStep != a.block
+}
+
+// count draws the number of arrivals at cycle t ≥ 1. Cycles must be asked
+// in increasing order.
 func (a *arrivals) count(cfg *Config, t int64, r *rand.Rand) int {
 	if b := t / WaveStep; b != a.block {
 		a.block = b
 		a.setMean(meanAt(cfg, t))
+		a.next = -1 // the new block's mean decides afresh (Poisson is memoryless)
 	}
 	if a.mean <= 0 {
+		a.next = (t/WaveStep + 1) * WaveStep // nothing until the next block
 		return 0
 	}
-	n := 0
-	for range a.parts {
-		n += a.poisson(r)
+	if a.mean >= skipBelow {
+		n := 0
+		for range a.parts {
+			n += a.poisson(uniform(r))
+		}
+		return n
 	}
-	return n
+	if a.next < t {
+		// The empty cycles before the next busy one are geometric with
+		// P(empty) = p0: the gap is the least g with U ≥ p0^(g+1). The
+		// search stops at the block's end, where the next block decides
+		// afresh, so it costs at most one multiplication per cycle.
+		u := uniform(r)
+		end := (t/WaveStep+1)*WaveStep - 1
+		next, q := t, a.p0
+		for u < q && next <= end {
+			next++
+			q = float64(q * a.p0)
+		}
+		a.next = next
+	}
+	if t != a.next {
+		return 0
+	}
+	a.next = -1
+	// The count given at least one: invert the Poisson CDF from U drawn
+	// uniformly in [P(0), 1).
+	u := uniform(r)
+	return a.poisson(float64(a.p0 + float64(u*float64(1-a.p0))))
 }
 
 func (a *arrivals) setMean(m float64) {
@@ -63,9 +106,12 @@ func (a *arrivals) setMean(m float64) {
 	a.kmax = int(part + 20*math.Sqrt(part) + 30)
 }
 
-// poisson draws one part by inversion: the smallest k with U < F(k).
-func (a *arrivals) poisson(r *rand.Rand) int {
-	u := float64(r.Uint64()>>11) * 0x1p-53
+// uniform draws a float64 uniformly from [0, 1) with 53 random bits.
+func uniform(r *rand.Rand) float64 { return float64(r.Uint64()>>11) * 0x1p-53 }
+
+// poisson returns one part's count by inversion: the smallest k with
+// u < F(k).
+func (a *arrivals) poisson(u float64) int {
 	p := a.p0
 	f := p
 	part := a.mean / float64(a.parts)
@@ -81,10 +127,10 @@ func (a *arrivals) poisson(r *rand.Rand) int {
 // makeRequest draws one generated request's fields: source and destination
 // from one 64-bit draw, the type from a second, the time from the rest.
 func (m *Model) makeRequest(id, t int64) Request {
-	cfg, r := &m.cfg, m.rng
+	r := m.rng
 	addr := r.Uint64()
 	typ := Processing
-	if r.Uint64()%100 < uint64(cfg.StreamShare) {
+	if r.Uint64() < m.streamCut {
 		typ = Streaming
 	}
 	return Request{
@@ -124,7 +170,7 @@ func poissonDraw(mean float64, r *rand.Rand) int {
 	}
 	n := 0
 	for range a.parts {
-		n += a.poisson(r)
+		n += a.poisson(uniform(r))
 	}
 	return n
 }

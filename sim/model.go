@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"hash/fnv"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -38,6 +40,12 @@ type Model struct {
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
 	geoLog float64
+	// streamCut: a request is of type S when a 64-bit draw falls below it
+	// (StreamShare percent of 2^64).
+	streamCut uint64
+	// nextScale is the next cycle at which scaling is evaluated: the next
+	// multiple of the cooldown.
+	nextScale int64
 
 	tracePos int
 	cycle    int64
@@ -50,7 +58,6 @@ type Model struct {
 	peakQueue   int64
 	serversMin  int
 	serversPeak int
-	last        CycleStats
 
 	pending  []Change // scheduled changes, by cycle
 	applied  []Change // changes that took effect, in order
@@ -83,6 +90,8 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	m.fpcg = rand.NewPCG(cfg.Seed, faultStream)
 	m.frng = rand.New(m.fpcg)
 	m.fw = NewFirewall(cfg.Blocked)
+	m.streamCut = shareCut(cfg.StreamShare)
+	m.nextScale = cfg.Cooldown
 	if cfg.MeanService > 1 {
 		m.geoLog = detmath.Log(1 - 1/float64(cfg.MeanService))
 	}
@@ -159,16 +168,23 @@ func (m *Model) Step() bool {
 		m.randomFaults(t)
 	}
 	for _, b := range m.bal {
-		b.work(t)
+		if len(b.wheel.buckets[t&b.wheel.mask]) > 0 {
+			b.work(t)
+		}
 	}
-	m.arrive(t)
-	if t%m.cfg.Cooldown == 0 {
+	if m.cfg.Trace != nil || m.arr.due(t) {
+		m.arrive(t)
+	}
+	if t == m.nextScale {
 		for _, b := range m.bal {
 			b.scale()
 		}
+		m.nextScale += m.cfg.Cooldown
 	}
 	for _, b := range m.bal {
-		b.dispatch(t)
+		if b.queue.n > 0 && b.idle.n > 0 {
+			b.dispatch(t)
+		}
 	}
 	m.record()
 	return true
@@ -203,14 +219,19 @@ func (m *Model) admitRow(t int64, row TraceRow) {
 
 // record is step e for every balancer, then the totals over all of them.
 func (m *Model) record() {
-	m.last = CycleStats{Cycle: m.cycle}
+	if len(m.bal) == 1 {
+		m.bal[0].record() // the model's peaks are the balancer's (Totals)
+		return
+	}
+	var q, live int
 	for _, b := range m.bal {
 		b.record()
-		m.last.add(b.last)
+		q += b.queue.Len()
+		live += b.live
 	}
-	m.peakQueue = max(m.peakQueue, int64(m.last.Queue))
-	m.serversMin = min(m.serversMin, m.last.Servers)
-	m.serversPeak = max(m.serversPeak, m.last.Servers)
+	m.peakQueue = max(m.peakQueue, int64(q))
+	m.serversMin = min(m.serversMin, live)
+	m.serversPeak = max(m.serversPeak, live)
 }
 
 // Schedule queues changes to take effect at the start of their cycles,
@@ -255,6 +276,9 @@ func (m *Model) applyPending(t int64) {
 	m.applied = append(m.applied, batch...)
 	m.pending = m.pending[j:]
 	m.arr.invalidate()
+	// Scaling happens at the multiples of the (maybe new) cooldown, this
+	// cycle included.
+	m.nextScale = (t + m.cfg.Cooldown - 1) / m.cfg.Cooldown * m.cfg.Cooldown
 	for _, b := range m.bal {
 		b.refitWheel(int64(m.cfg.TaskMax))
 	}
@@ -346,13 +370,27 @@ func (m *Model) Totals() Totals {
 	for _, b := range m.bal {
 		t.add(b.tot)
 	}
-	t.PeakQueue, t.ServersMin, t.ServersPeak = m.peakQueue, m.serversMin, m.serversPeak
+	if len(m.bal) > 1 {
+		t.PeakQueue, t.ServersMin, t.ServersPeak = m.peakQueue, m.serversMin, m.serversPeak
+	} else {
+		b := &m.bal[0].tot
+		t.PeakQueue, t.ServersMin, t.ServersPeak = b.PeakQueue, b.ServersMin, b.ServersPeak
+	}
 	return t
 }
 
 // Last returns the timeline row of the last cycle completed, added up over
 // the balancers.
-func (m *Model) Last() CycleStats { return m.last }
+func (m *Model) Last() CycleStats {
+	if len(m.bal) == 1 {
+		return m.bal[0].last
+	}
+	last := CycleStats{Cycle: m.cycle}
+	for _, b := range m.bal {
+		last.add(&b.last)
+	}
+	return last
+}
 
 // Events returns the events of the last cycle completed (cycle 0 after
 // New), when the model was built WithEvents. The slice is reused by Step.
@@ -375,12 +413,18 @@ func (m *Model) Pool() Pool {
 }
 
 // QueueLen returns the number of queued requests in all balancers.
-func (m *Model) QueueLen() int { return m.last.Queue }
+func (m *Model) QueueLen() int {
+	n := 0
+	for _, b := range m.bal {
+		n += b.queue.Len()
+	}
+	return n
+}
 
 // Summary reports the run as of the last cycle completed. In a switch, the
 // balancers' own summaries are under P and S.
 func (m *Model) Summary() Summary {
-	s := m.Totals().summary(m.cfg.Seed, m.cycle, m.Pool(), int64(m.last.Queue))
+	s := m.Totals().summary(m.cfg.Seed, m.cycle, m.Pool(), int64(m.QueueLen()))
 	if len(m.bal) == 2 {
 		p, q := m.bal[0].Summary(), m.bal[1].Summary()
 		s.P, s.S = &p, &q
@@ -419,4 +463,15 @@ func (m *Model) Hash() uint64 {
 	state, _ = m.fpcg.MarshalBinary()
 	h.Write(state)
 	return h.Sum64()
+}
+
+// shareCut returns ⌊pct · 2^64 / 100⌋, the threshold below which a uniform
+// 64-bit draw has probability pct percent (exactly 2^64 − 1 for 100).
+func shareCut(pct int) uint64 {
+	if pct >= 100 {
+		return math.MaxUint64
+	}
+	hi, lo := bits.Mul64(uint64(pct), 1<<63)
+	q, _ := bits.Div64(hi<<1|lo>>63, lo<<1, 100)
+	return q
 }

@@ -173,7 +173,7 @@ func (t *Totals) add(u Totals) {
 	t.FaultsSkipped += u.FaultsSkipped
 }
 
-func (c *CycleStats) add(d CycleStats) {
+func (c *CycleStats) add(d *CycleStats) {
 	c.Queue += d.Queue
 	c.Servers += d.Servers
 	c.Busy += d.Busy
