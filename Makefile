@@ -49,9 +49,10 @@ test-wasm:
 bench:
 	$(GO) test -run '^$$' -bench . -count 6 ./sim/...
 
-## docs: browse the API documentation (Go's own doc server, pkgsite)
+## docs: serve the API documentation on http://127.0.0.1:6060 (pkgsite, Go's own doc server)
 docs:
-	$(GO) doc -http
+	@echo "API documentation: http://127.0.0.1:6060/github.com/lbsim/lbsim/sim"
+	$(GO) run golang.org/x/pkgsite/cmd/pkgsite@v0.6.0 -http 127.0.0.1:6060 .
 
 ## generate: regenerate committed generated code (msgp)
 generate:
