@@ -492,7 +492,7 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"P", func(p Point) { f.request(SceneLayer, p, d, sim.Processing, PColor) }},
 	}
 	for _, it := range items {
-		w := float32(len(it.name))*8*u + 6*u
+		w := float32(len([]rune(it.name))) * 7.6 * u
 		f.text(SceneLayer, it.name, x, r.Y+2*u, 15*u, false, AlignEnd, DimText)
 		x -= w + d/2 + 4*u
 		it.draw(Point{x, y})
