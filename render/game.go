@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"sync/atomic"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
 
 	"github.com/lbsim/lbsim/assets"
 	"github.com/lbsim/lbsim/render/preset"
@@ -95,9 +96,9 @@ func (g *Game) Quit() { g.quit.Store(true) }
 // painter draws scene frames with ebiten.
 type painter struct {
 	white   *ebiten.Image
-	regular *text.GoTextFaceSource
-	bold    *text.GoTextFaceSource
-	faces   map[faceKey]*text.GoTextFace
+	regular *opentype.Font
+	bold    *opentype.Font
+	faces   map[faceKey]*text.GoXFace
 	verts   []ebiten.Vertex
 	idx     []uint16
 }
@@ -108,17 +109,17 @@ type faceKey struct {
 }
 
 func newPainter() (painter, error) {
-	reg, err := text.NewGoTextFaceSource(bytes.NewReader(assets.GoRegular))
+	reg, err := opentype.Parse(assets.GoRegular)
 	if err != nil {
 		return painter{}, fmt.Errorf("render: font: %w", err)
 	}
-	bold, err := text.NewGoTextFaceSource(bytes.NewReader(assets.GoBold))
+	bold, err := opentype.Parse(assets.GoBold)
 	if err != nil {
 		return painter{}, fmt.Errorf("render: font: %w", err)
 	}
 	white := ebiten.NewImage(3, 3)
 	white.Fill(color.White)
-	return painter{white: white.SubImage(white.Bounds().Inset(1)).(*ebiten.Image), regular: reg, bold: bold, faces: map[faceKey]*text.GoTextFace{}}, nil
+	return painter{white: white.SubImage(white.Bounds().Inset(1)).(*ebiten.Image), regular: reg, bold: bold, faces: map[faceKey]*text.GoXFace{}}, nil
 }
 
 // maxQuads keeps every DrawTriangles call within 16-bit indices.
@@ -162,7 +163,11 @@ func (p *painter) text(dst *ebiten.Image, t *scene.Text) {
 		if t.Bold {
 			src = p.bold
 		}
-		face = &text.GoTextFace{Source: src, Size: float64(k.size) / 4}
+		xf, err := opentype.NewFace(src, &opentype.FaceOptions{Size: float64(k.size) / 4, DPI: 72, Hinting: font.HintingNone})
+		if err != nil {
+			return // the embedded fonts parse; sizes are positive
+		}
+		face = text.NewGoXFace(xf)
 		p.faces[k] = face
 	}
 	op := &text.DrawOptions{}
@@ -176,4 +181,3 @@ func (p *painter) text(dst *ebiten.Image, t *scene.Text) {
 	}
 	text.Draw(dst, t.S, face, op)
 }
-

@@ -126,4 +126,3 @@ func savePNG(screen *ebiten.Image, path string) error {
 	}
 	return nil
 }
-

@@ -14,10 +14,9 @@
 package preset
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -126,11 +125,7 @@ func ParseSpeed(s string) (int64, error) {
 }
 
 // RandomSeed picks a seed the way `lbsim run` does without --seed: a
-// number from 1 to 999999999, easy to read and type.
-func RandomSeed() uint64 {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return 1
-	}
-	return binary.LittleEndian.Uint64(b[:])%999_999_999 + 1
-}
+// number from 1 to 999999999, easy to read and type. It uses the runtime's
+// randomly seeded generator (not crypto/rand, which would add to the size
+// of the page), and never the model's.
+func RandomSeed() uint64 { return rand.Uint64N(999_999_999) + 1 }
