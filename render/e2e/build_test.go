@@ -1,8 +1,8 @@
 package e2e
 
 import (
-	"image/png"
 	"bytes"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,4 +65,3 @@ func blankness(t *testing.T, pngData []byte) (colours int, nonBackground float64
 	total := (b.Dx() + 1) / 2 * ((b.Dy() + 1) / 2)
 	return len(seen), float64(diff) / float64(total)
 }
-
