@@ -1,3 +1,5 @@
+//go:build !js
+
 package e2e
 
 import (
@@ -33,10 +35,10 @@ func chromiumPath() string {
 
 // page is the served web page and a browser tab on it.
 type page struct {
-	t    *testing.T
-	ctx  context.Context
-	url  string
-	dir  string
+	t     *testing.T
+	ctx   context.Context
+	url   string
+	dir   string
 	lbsim string // the CLI binary
 }
 
