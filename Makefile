@@ -1,10 +1,15 @@
-# lbsim — see README.md. Every target works on a fresh Debian 12 machine with Go.
+# lbsim — see README.md. Every target works on a fresh Debian 12 machine with Go
+# (run as root, or with sudo available, for `make deps`).
 GO        ?= go
 BIN       := bin
-WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
+DIST      ?= dist
+GOROOT    := $(shell $(GO) env GOROOT)
+WASM_EXEC := $(GOROOT)/lib/wasm
 CYCLES    ?= 100000
+# Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
+PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN | grep -v '/e2e$$')
 
-.PHONY: all build run demo switch deps test test-native test-wasm vet bench docs generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-display test-e2e bench docs generate fmt clean
 
 all: build
 
@@ -25,25 +30,56 @@ demo: build
 switch: build
 	$(BIN)/lbsim run --switch --servers 20 --cycles $(CYCLES) --stream-share 35 --quiet
 
-## deps: install the Debian packages the build and tests need (skips what is present)
+## web: a self-contained dist/ for any static host (index.html, wasm_exec.js, lbsim.wasm and a gzip copy)
+web:
+	mkdir -p $(DIST)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(DIST)/lbsim.wasm ./wasm
+	cp index.html $(DIST)/index.html
+	cp $(WASM_EXEC)/wasm_exec.js $(DIST)/wasm_exec.js
+	gzip -9 -k -f $(DIST)/lbsim.wasm
+	@ls -l $(DIST)/lbsim.wasm $(DIST)/lbsim.wasm.gz
+
+## serve: build the page and serve it on http://127.0.0.1:8080
+serve: web
+	$(GO) run ./cmd/lbsim-serve -dir $(DIST) -addr 127.0.0.1:8080
+
+## desktop: build and open the native window (needs `make deps`; ARGS="--seed 42" passes flags)
+desktop: deps
+	mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/lbsim-desktop ./cmd/lbsim-desktop
+	./$(BIN)/lbsim-desktop $(ARGS)
+
+## deps: install the Debian packages the builds and tests need (skips what is present)
 deps:
 	bash .ci/deps.sh
 
-## test: every test: vet, native tests, and the model's tests under WebAssembly (Node)
+## test: every test: vet, native and wasm tests, the ebiten tests under Xvfb, the page in headless Chromium, the desktop window
 test: deps
-	$(MAKE) vet test-native test-wasm
+	$(MAKE) vet test-native test-wasm test-display test-e2e
 
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet $$(GOOS=js GOARCH=wasm $(GO) list ./... )
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+	$(GO) vet -tags display ./render/...
 
+# Everything that needs no display; the e2e tests run in test-e2e.
 test-native:
-	$(GO) test ./...
+	$(GO) test $$($(GO) list ./... | grep -v '/e2e$$')
 
-# Packages that do not import ebiten run under Node with go_js_wasm_exec.
+# Packages that do not import ebiten run under Node with go_js_wasm_exec;
+# -short shortens the M/M/c runs (same checks, wider intervals).
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -short \
-		$$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN)
+	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -short $(PURE)
+
+# Packages that import ebiten need a display: their tests carry the
+# `display` build tag and run under Xvfb.
+test-display:
+	xvfb-run -a $(GO) test -tags display -bench . -benchtime 100x ./render
+
+# The page in headless Chromium and the desktop window under Xvfb; screenshots in test-output/.
+test-e2e:
+	mkdir -p $(CURDIR)/test-output
+	$(GO) test -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
 
 ## bench: the model's benchmarks (compare runs with benchstat)
 bench:
@@ -62,4 +98,4 @@ fmt:
 	gofmt -l -w .
 
 clean:
-	rm -rf $(BIN) logs dist
+	rm -rf $(BIN) logs $(DIST) test-output

@@ -5,8 +5,10 @@ set -euo pipefail
 
 # command:package pairs; a package is needed when its command is missing.
 cmds=(gcc:gcc make:make node:nodejs)
-# package-only entries (headers and libraries), checked with dpkg.
-pkgs=()
+# package-only entries, checked with dpkg: cgo headers for ebiten's desktop
+# build, Xvfb for the window tests, Chromium for the page test.
+pkgs=(libc6-dev libgl1-mesa-dev libx11-dev libxcursor-dev libxi-dev libxinerama-dev
+  libxrandr-dev libxxf86vm-dev xvfb xauth chromium)
 
 need=()
 for pair in "${cmds[@]}"; do

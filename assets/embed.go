@@ -1,0 +1,13 @@
+package assets
+
+import _ "embed"
+
+// GoRegular is the TrueType data of the Go Regular font.
+//
+//go:embed fonts/Go-Regular.ttf
+var GoRegular []byte
+
+// GoBold is the TrueType data of the Go Bold font.
+//
+//go:embed fonts/Go-Bold.ttf
+var GoBold []byte

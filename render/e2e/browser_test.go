@@ -1,0 +1,305 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds Debian's chromium (or LBSIM_CHROMIUM).
+func chromiumPath() string {
+	if p := os.Getenv("LBSIM_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// page is the served web page and a browser tab on it.
+type page struct {
+	t     *testing.T
+	ctx   context.Context
+	url   string
+	dir   string
+	lbsim string // the CLI binary
+}
+
+func newPage(t *testing.T) *page {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("skipped under -short: builds the wasm and drives headless Chromium")
+	}
+	chrome := chromiumPath()
+	if chrome == "" {
+		t.Skip("chromium is not installed: apt-get install chromium (.ci/run installs it) to run the browser test")
+	}
+	dir := t.TempDir()
+	root := moduleRoot(t)
+	goBuild(t, filepath.Join(dir, "lbsim.wasm"), "./wasm", "GOOS=js", "GOARCH=wasm")
+	goBuild(t, filepath.Join(dir, "lbsim"), "./cmd/lbsim")
+	copyFile(t, filepath.Join(root, "index.html"), filepath.Join(dir, "index.html"))
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chrome),
+		chromedp.Flag("headless", "new"),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("use-angle", "swiftshader"),
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 800),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	return &page{t: t, ctx: ctx, url: srv.URL, dir: dir, lbsim: filepath.Join(dir, "lbsim")}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// state is window.lbsim.state() as the test reads it.
+type state struct {
+	Cycle    int64           `json:"cycle"`
+	Frames   int64           `json:"frames"`
+	Paused   bool            `json:"paused"`
+	Done     bool            `json:"done"`
+	Seed     json.RawMessage `json:"seed"`
+	Speed    json.RawMessage `json:"speed"`
+	Summary  json.RawMessage `json:"summary"`
+	Problems []string        `json:"problems"`
+}
+
+func (p *page) open(query string) time.Duration {
+	p.t.Helper()
+	start := time.Now()
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(p.url+"/index.html?"+query)); err != nil {
+		p.t.Fatalf("navigate: %v", err)
+	}
+	p.waitFor("window.lbsim && window.lbsim.state().frames > 0", 120*time.Second)
+	return time.Since(start)
+}
+
+func (p *page) state() state {
+	p.t.Helper()
+	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](`window.lbsim.state()`))
+	if err != nil {
+		p.t.Fatalf("state(): %v", err)
+	}
+	var s state
+	if err := json.Unmarshal(raw, &s); err != nil {
+		p.t.Fatalf("state(): %v: %s", err, raw)
+	}
+	return s
+}
+
+// waitFor polls a JavaScript condition with a generous deadline: headless
+// Chromium draws only a few frames per second here.
+func (p *page) waitFor(cond string, d time.Duration) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, d)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		p.t.Fatalf("waiting for %s: %v (state %+v)", cond, err, p.state())
+	}
+}
+
+// waitFrames waits until n more frames have been drawn.
+func (p *page) waitFrames(n int64) {
+	p.t.Helper()
+	f := p.state().Frames
+	p.waitFor(fmt.Sprintf("window.lbsim.state().frames >= %d", f+n), 60*time.Second)
+}
+
+// press sends one key: down, two frames, up, two frames — ebiten samples
+// input once per tick and misses a press and release sent back to back.
+func (p *page) press(key, code string, vk int64) {
+	p.t.Helper()
+	for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeRawKeyDown, input.DispatchKeyEventTypeKeyUp} {
+		_, err := chromedp.Call(p.ctx, input.DispatchKeyEvent, input.DispatchKeyEventParams{
+			Type: typ, Key: key, Code: code, WindowsVirtualKeyCode: vk, NativeVirtualKeyCode: vk,
+		})
+		if err != nil {
+			p.t.Fatalf("key %s: %v", code, err)
+		}
+		p.waitFrames(2)
+	}
+}
+
+// cliSummary runs `lbsim run` with args and returns its JSON summary.
+func (p *page) cliSummary(args ...string) map[string]any {
+	p.t.Helper()
+	out, err := exec.Command(p.lbsim, append([]string{"run", "--json", "-"}, args...)...).Output()
+	if err != nil {
+		p.t.Fatalf("lbsim run %v: %v", args, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		p.t.Fatalf("lbsim run: %v", err)
+	}
+	return m
+}
+
+func (p *page) checkSummary(s state, args ...string) {
+	p.t.Helper()
+	var got map[string]any
+	if err := json.Unmarshal(s.Summary, &got); err != nil {
+		p.t.Fatalf("summary: %v", err)
+	}
+	want := p.cliSummary(append(args, "--cycles", fmt.Sprint(s.Cycle))...)
+	if !reflect.DeepEqual(got, want) {
+		p.t.Errorf("state().summary at cycle %d differs from lbsim run %v:\n page %s\n  cli %v", s.Cycle, args, s.Summary, want)
+	}
+}
+
+func (p *page) screenshot(name string) []byte {
+	p.t.Helper()
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	path := filepath.Join(outDir(p.t), name)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Logf("screenshot: %s", path)
+	return png
+}
+
+// TestBrowserPage loads the page in headless Chromium and checks that it
+// draws, runs, pauses, steps exactly one cycle, agrees with `lbsim run`,
+// stops exactly at pause-at, reports a bad parameter and fast-forwards.
+func TestBrowserPage(t *testing.T) {
+	p := newPage(t)
+
+	first := p.open("seed=42&servers=10&speed=20")
+	t.Logf("load to first frame: %v", first)
+	s := p.state()
+	if string(s.Seed) != "42" || len(s.Problems) != 0 {
+		t.Errorf("seed %s problems %v", s.Seed, s.Problems)
+	}
+
+	// The canvas shows the scene: many colours, mostly not background.
+	p.waitFrames(3)
+	colours, frac := blankness(t, p.screenshot("page.png"))
+	if colours < 8 || frac < 0.05 {
+		t.Errorf("the page looks blank: %d colours, %.1f%% non-background", colours, 100*frac)
+	}
+
+	// The cycle advances by itself.
+	c0 := p.state().Cycle
+	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle > %d", c0), 60*time.Second)
+
+	// Space pauses.
+	chromedp.Do(p.ctx, chromedp.MouseClickXY(640, 400))
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().paused", 30*time.Second)
+	c1 := p.state().Cycle
+	p.waitFrames(5)
+	if c := p.state().Cycle; c != c1 {
+		t.Fatalf("paused, the cycle moved from %d to %d", c1, c)
+	}
+
+	// → steps exactly one cycle, and the page agrees with the CLI.
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFrames(3)
+	s = p.state()
+	if s.Cycle != c1+1 || !s.Paused {
+		t.Fatalf("→ from %d went to %d (paused %v)", c1, s.Cycle, s.Paused)
+	}
+	p.checkSummary(s, "--seed", "42", "--servers", "10")
+
+	// Space resumes.
+	p.press(" ", "Space", 32)
+	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle > %d", s.Cycle), 60*time.Second)
+
+	// pause-at stops exactly there, and stays.
+	p.open("seed=42&servers=10&speed=600&pause-at=777")
+	p.waitFor("window.lbsim.state().paused", 120*time.Second)
+	p.waitFrames(3)
+	s = p.state()
+	if s.Cycle != 777 || !s.Paused {
+		t.Fatalf("pause-at=777: cycle %d paused %v", s.Cycle, s.Paused)
+	}
+	p.checkSummary(s, "--seed", "42", "--servers", "10")
+	p.screenshot("page-pause-at.png")
+
+	// A bad parameter: a readable message, and the page runs with defaults.
+	p.open("seed=7&servers=abc&speed=30")
+	s = p.state()
+	if len(s.Problems) == 0 || !strings.Contains(s.Problems[0], "servers") {
+		t.Errorf("servers=abc: problems %q", s.Problems)
+	}
+	msg, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`getComputedStyle(document.getElementById("message")).display + "|" + document.getElementById("message-text").textContent`))
+	if err != nil || !strings.HasPrefix(msg, "block|") || !strings.Contains(msg, "servers") || !strings.Contains(msg, "whole number") {
+		t.Errorf("servers=abc: the page shows %q (%v)", msg, err)
+	}
+	p.waitFor("window.lbsim.state().cycle > 2", 60*time.Second)
+	p.screenshot("page-bad-parameter.png")
+
+	// Fast-forward: model cycles per second with the default settings,
+	// over a run long enough not to end while measured.
+	p.open("seed=42&speed=max&cycles=100000000")
+	s0, t0 := p.state(), time.Now()
+	time.Sleep(5 * time.Second)
+	s1, t1 := p.state(), time.Now()
+	rate := float64(s1.Cycle-s0.Cycle) / t1.Sub(t0).Seconds()
+	t.Logf("fast-forward: %.0f cycles/s (default settings, seed 42), %.1f frames/s", rate, float64(s1.Frames-s0.Frames)/t1.Sub(t0).Seconds())
+	if rate < 50_000 {
+		t.Errorf("fast-forward runs only %.0f cycles/s", rate)
+	}
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().paused", 30*time.Second)
+	p.checkSummary(p.state(), "--seed", "42")
+
+	// The default run (100,000 cycles) at max speed ends, and its summary
+	// is the CLI's.
+	start := time.Now()
+	p.open("seed=42&speed=max")
+	p.waitFor("window.lbsim.state().done", 120*time.Second)
+	t.Logf("default run at max speed: load to end %v", time.Since(start))
+	s = p.state()
+	if s.Cycle != 100_000 || !s.Paused {
+		t.Errorf("the default run ended at %d (paused %v)", s.Cycle, s.Paused)
+	}
+	p.checkSummary(s, "--seed", "42")
+}

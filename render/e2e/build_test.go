@@ -1,0 +1,69 @@
+//go:build !js
+
+package e2e
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// moduleRoot returns the directory of go.mod.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out)))
+}
+
+// goBuild runs go build in the module root with extra environment.
+func goBuild(t *testing.T, out, pkg string, env ...string) {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = moduleRoot(t)
+	cmd.Env = append(os.Environ(), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+}
+
+// outDir is where screenshots go: -test.outputdir when given, else a
+// temporary directory.
+func outDir(t *testing.T) string {
+	if f := testingOutputDir(); f != "" {
+		return f
+	}
+	return t.TempDir()
+}
+
+// blankness reports how many distinct colours the image has and which
+// fraction of its pixels differ from the top-left one.
+func blankness(t *testing.T, pngData []byte) (colours int, nonBackground float64) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	b := img.Bounds()
+	bg := img.At(b.Min.X, b.Min.Y)
+	seen := map[[4]uint32]bool{}
+	diff := 0
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			c := img.At(x, y)
+			r, g, bb, a := c.RGBA()
+			seen[[4]uint32{r >> 8, g >> 8, bb >> 8, a >> 8}] = true
+			if c != bg {
+				diff++
+			}
+		}
+	}
+	total := (b.Dx() + 1) / 2 * ((b.Dy() + 1) / 2)
+	return len(seen), float64(diff) / float64(total)
+}

@@ -1,0 +1,183 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"sync/atomic"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
+
+	"github.com/lbsim/lbsim/assets"
+	"github.com/lbsim/lbsim/render/preset"
+	"github.com/lbsim/lbsim/render/scene"
+)
+
+// Game shows one run; it implements ebiten.Game.
+type Game struct {
+	sess  *scene.Session
+	start time.Time
+	now   func() time.Duration
+
+	cmds []command
+	keys []ebiten.Key
+
+	painter painter
+	state   atomic.Pointer[scene.State]
+	quit    atomic.Bool
+}
+
+// NewGame builds the model of p and the view of it.
+func NewGame(p preset.Preset) (*Game, error) {
+	sess, err := scene.New(scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems})
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	pt, err := newPainter()
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{sess: sess, start: time.Now(), painter: pt}
+	g.now = func() time.Duration { return time.Since(g.start) }
+	g.publish()
+	return g, nil
+}
+
+// Update reads the keyboard and advances the session by one tick.
+func (g *Game) Update() error {
+	if g.quit.Load() {
+		return ebiten.Termination
+	}
+	g.cmds, g.keys = readCommands(g.cmds[:0], g.keys)
+	for _, c := range g.cmds {
+		if c.fullscreen {
+			ebiten.SetFullscreen(!ebiten.IsFullscreen())
+			continue
+		}
+		g.sess.Apply(c.intent)
+	}
+	g.sess.Update(g.now)
+	g.publish()
+	return nil
+}
+
+// Draw paints the session's frame on screen.
+func (g *Game) Draw(screen *ebiten.Image) {
+	b := screen.Bounds()
+	g.painter.paint(screen, g.sess.Draw(b.Dx(), b.Dy()))
+	g.sess.FrameDrawn()
+	g.publish()
+}
+
+// Layout renders at the device's pixel size, so the view is sharp on HiDPI
+// screens; the scene scales its design to any size.
+func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	s := ebiten.Monitor().DeviceScaleFactor()
+	return max(int(float64(outsideWidth)*s), 1), max(int(float64(outsideHeight)*s), 1)
+}
+
+// publish stores the state for State; the browser hook may read it at any
+// moment between ticks.
+func (g *Game) publish() {
+	st := g.sess.State()
+	g.state.Store(&st)
+}
+
+// State returns the state as of the last Update or Draw. It is safe to call
+// from any goroutine.
+func (g *Game) State() scene.State { return *g.state.Load() }
+
+// Quit makes the next Update end the game with ebiten.Termination.
+func (g *Game) Quit() { g.quit.Store(true) }
+
+// painter draws scene frames with ebiten.
+type painter struct {
+	white   *ebiten.Image
+	regular *opentype.Font
+	bold    *opentype.Font
+	faces   map[faceKey]*text.GoXFace
+	verts   []ebiten.Vertex
+	idx     []uint16
+}
+
+type faceKey struct {
+	size int // in quarter pixels
+	bold bool
+}
+
+func newPainter() (painter, error) {
+	reg, err := opentype.Parse(assets.GoRegular)
+	if err != nil {
+		return painter{}, fmt.Errorf("render: font: %w", err)
+	}
+	bold, err := opentype.Parse(assets.GoBold)
+	if err != nil {
+		return painter{}, fmt.Errorf("render: font: %w", err)
+	}
+	white := ebiten.NewImage(3, 3)
+	white.Fill(color.White)
+	return painter{white: white.SubImage(white.Bounds().Inset(1)).(*ebiten.Image), regular: reg, bold: bold, faces: map[faceKey]*text.GoXFace{}}, nil
+}
+
+// maxQuads keeps every DrawTriangles call within 16-bit indices.
+const maxQuads = 16000
+
+func (p *painter) paint(dst *ebiten.Image, f *scene.Frame) {
+	dst.Fill(scene.Background)
+	for i := range f.Layers {
+		l := &f.Layers[i]
+		for q := 0; q < len(l.Quads); q += maxQuads {
+			p.quads(dst, l.Quads[q:min(q+maxQuads, len(l.Quads))])
+		}
+		for k := range l.Texts {
+			p.text(dst, &l.Texts[k])
+		}
+	}
+}
+
+func (p *painter) quads(dst *ebiten.Image, qs []scene.Quad) {
+	p.verts, p.idx = p.verts[:0], p.idx[:0]
+	for _, q := range qs {
+		n := uint16(len(p.verts))
+		r, g, b, a := float32(q.C.R)/255, float32(q.C.G)/255, float32(q.C.B)/255, float32(q.C.A)/255
+		for _, pt := range q.P {
+			p.verts = append(p.verts, ebiten.Vertex{DstX: pt.X, DstY: pt.Y, SrcX: 1, SrcY: 1, ColorR: r, ColorG: g, ColorB: b, ColorA: a})
+		}
+		p.idx = append(p.idx, n, n+1, n+2, n, n+2, n+3)
+	}
+	op := &ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha, AntiAlias: false}
+	dst.DrawTriangles(p.verts, p.idx, p.white, op)
+}
+
+func (p *painter) text(dst *ebiten.Image, t *scene.Text) {
+	if t.S == "" || t.Size < 1 {
+		return
+	}
+	k := faceKey{int(t.Size*4 + 0.5), t.Bold}
+	face, ok := p.faces[k]
+	if !ok {
+		src := p.regular
+		if t.Bold {
+			src = p.bold
+		}
+		xf, err := opentype.NewFace(src, &opentype.FaceOptions{Size: float64(k.size) / 4, DPI: 72, Hinting: font.HintingNone})
+		if err != nil {
+			return // the embedded fonts parse; sizes are positive
+		}
+		face = text.NewGoXFace(xf)
+		p.faces[k] = face
+	}
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(float64(t.X), float64(t.Y))
+	op.ColorScale.ScaleWithColor(t.C)
+	switch t.Align {
+	case scene.AlignCenter:
+		op.PrimaryAlign = text.AlignCenter
+	case scene.AlignEnd:
+		op.PrimaryAlign = text.AlignEnd
+	}
+	text.Draw(dst, t.S, face, op)
+}

@@ -1,0 +1,131 @@
+// Package preset reads the starting configuration of the page and the
+// desktop window: the settings named like `lbsim run` flags (seed, servers,
+// rate, …) plus the view's own speed and pause-at.
+//
+// The page passes its query parameters and the window its command-line
+// flags, so a link and a command line mean the same run, and the same run as
+// `lbsim run` with those flags: max-servers defaults to
+// sim.DefaultMaxServers(servers) and a missing seed is replaced by a random
+// one, as the CLI does.
+//
+// Read never fails: a bad parameter is reported in Preset.Problems, with its
+// name and what it allows, and the view starts anyway — without that
+// parameter, or with the defaults when the settings do not fit together.
+package preset
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/lbsim/lbsim/render/scene"
+	"github.com/lbsim/lbsim/sim"
+)
+
+// Param is one name=value pair, a query parameter or a flag.
+type Param struct{ Name, Value string }
+
+// Preset is a starting configuration for the view.
+type Preset struct {
+	Config    sim.Config
+	SeedGiven bool  // the seed came from the parameters, not chosen at random
+	Speed     int64 // cycles per second, or scene.MaxSpeed for fast-forward
+	PauseAt   int64 // pause when the cycle reaches it; -1 for never
+	// Problems are readable messages about the parameters that were
+	// ignored; empty when every parameter was used.
+	Problems []string
+}
+
+// DefaultSpeed is the speed the view starts at without a speed parameter,
+// in cycles per second: slow enough to follow each request.
+const DefaultSpeed = 5
+
+// ViewNames lists the parameters of the view itself, beside the settings of
+// sim.ConfigNames.
+func ViewNames() []string { return []string{"speed", "pause-at"} }
+
+// Read builds a preset from the parameters; seed supplies the random seed
+// used when none is given (RandomSeed in production, a constant in tests).
+func Read(params []Param, seed func() uint64) Preset {
+	p := Preset{Config: sim.DefaultConfig(), Speed: DefaultSpeed, PauseAt: -1}
+	cfg := &p.Config
+	seen := map[string]bool{}
+	allowed := append(sim.ConfigNames(), ViewNames()...)
+	for _, q := range params {
+		name := strings.TrimLeft(q.Name, "-")
+		switch name {
+		case "speed":
+			sp, err := ParseSpeed(q.Value)
+			if err != nil {
+				p.problem(name, q.Value, err.Error())
+				continue
+			}
+			p.Speed = sp
+		case "pause-at":
+			n, err := strconv.ParseInt(strings.TrimSpace(q.Value), 10, 64)
+			if err != nil || n < 0 {
+				p.problem(name, q.Value, "want a cycle number ≥ 0")
+				continue
+			}
+			p.PauseAt = n
+		default:
+			err := cfg.Set(name, q.Value)
+			var fe *sim.FieldError
+			switch {
+			case errors.As(err, &fe):
+				p.problem(name, q.Value, fe.Allowed)
+				continue
+			case err != nil:
+				p.Problems = append(p.Problems, fmt.Sprintf("unknown parameter %q: allowed are %s", name, strings.Join(allowed, ", ")))
+				continue
+			}
+		}
+		seen[name] = true
+	}
+	p.SeedGiven = seen["seed"]
+	if !p.SeedGiven {
+		cfg.Seed = seed()
+	}
+	if !seen["max-servers"] {
+		cfg.MaxServers = sim.DefaultMaxServers(cfg.Servers)
+	}
+	if err := cfg.Validate(); err != nil {
+		msg := err.Error()
+		var fe *sim.FieldError
+		if errors.As(err, &fe) {
+			msg = fmt.Sprintf("%s = %s is not allowed: %s", fe.Field, fe.Value, fe.Allowed)
+		}
+		p.Problems = append(p.Problems, msg+"; running with the default settings")
+		s := cfg.Seed
+		p.Config = sim.DefaultConfig()
+		p.Config.Seed = s
+		p.Config.MaxServers = sim.DefaultMaxServers(p.Config.Servers)
+	}
+	return p
+}
+
+func (p *Preset) problem(name, value, allowed string) {
+	p.Problems = append(p.Problems, fmt.Sprintf("parameter %s = %q is not allowed: %s; ignored", name, value, allowed))
+}
+
+// ParseSpeed reads a speed: a whole number of cycles per second from 1 to
+// scene.MaxFixedSpeed, or "max" for fast-forward.
+func ParseSpeed(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "max" {
+		return scene.MaxSpeed, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > scene.MaxFixedSpeed {
+		return 0, fmt.Errorf("want cycles per second from 1 to %d, or max", scene.MaxFixedSpeed)
+	}
+	return n, nil
+}
+
+// RandomSeed picks a seed the way `lbsim run` does without --seed: a
+// number from 1 to 999999999, easy to read and type. It uses the runtime's
+// randomly seeded generator (not crypto/rand, which would add to the size
+// of the page), and never the model's.
+func RandomSeed() uint64 { return rand.Uint64N(999_999_999) + 1 }

@@ -1,0 +1,67 @@
+package preset
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lbsim/lbsim/render/scene"
+	"github.com/lbsim/lbsim/sim"
+)
+
+func seven() uint64 { return 7 }
+
+func TestReadLikeTheCLI(t *testing.T) {
+	p := Read([]Param{{"seed", "42"}, {"servers", "10"}, {"rate", "0.6"}, {"speed", "max"}, {"pause-at", "500"}}, seven)
+	want := sim.DefaultConfig()
+	want.Seed, want.Servers, want.MaxServers = 42, 10, sim.DefaultMaxServers(10)
+	want.Set("rate", "0.6")
+	if len(p.Problems) != 0 || !p.SeedGiven || p.Speed != scene.MaxSpeed || p.PauseAt != 500 {
+		t.Fatalf("%+v", p)
+	}
+	if p.Config.Seed != want.Seed || p.Config.Servers != want.Servers || p.Config.MaxServers != want.MaxServers || p.Config.Rate != want.Rate {
+		t.Errorf("config %+v", p.Config)
+	}
+}
+
+func TestMissingSeedIsRandom(t *testing.T) {
+	p := Read(nil, seven)
+	if p.SeedGiven || p.Config.Seed != 7 || p.Speed != DefaultSpeed || p.PauseAt != -1 {
+		t.Errorf("%+v", p)
+	}
+	if p.Config.MaxServers != sim.DefaultMaxServers(20) {
+		t.Errorf("max-servers %d", p.Config.MaxServers)
+	}
+	for range 100 {
+		if s := RandomSeed(); s < 1 || s > 999_999_999 {
+			t.Fatalf("RandomSeed() = %d", s)
+		}
+	}
+}
+
+func TestBadParametersAreReportedAndIgnored(t *testing.T) {
+	for _, tc := range []struct {
+		params []Param
+		want   []string // in the message
+	}{
+		{[]Param{{"servers", "abc"}}, []string{"servers", "whole number"}},
+		{[]Param{{"speed", "fast"}}, []string{"speed", "max"}},
+		{[]Param{{"pause-at", "-3"}}, []string{"pause-at"}},
+		{[]Param{{"colour", "red"}}, []string{"unknown parameter", "colour", "servers"}},
+		{[]Param{{"policy", "best"}}, []string{"policy", "first-idle"}},
+		{[]Param{{"servers", "0"}}, []string{"servers", "default settings"}},
+	} {
+		p := Read(append(tc.params, Param{"seed", "9"}), seven)
+		if len(p.Problems) != 1 {
+			t.Errorf("%v: problems %q", tc.params, p.Problems)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(p.Problems[0], w) {
+				t.Errorf("%v: %q does not mention %q", tc.params, p.Problems[0], w)
+			}
+		}
+		if err := p.Config.Validate(); err != nil || p.Config.Seed != 9 {
+			t.Errorf("%v: runs with %v, seed %d", tc.params, err, p.Config.Seed)
+		}
+	}
+}

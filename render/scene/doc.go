@@ -1,0 +1,21 @@
+// Package scene is everything the lbsim view does that needs no GPU: it
+// paces the model (speed ladder, pause, single steps, pause-at), animates
+// requests between cycles, keeps the recent history the charts show, lays
+// out the firewall gate, the FIFO queue, the server grid, the HUD and the
+// charts for any screen size, and turns all of it into a Frame — a list of
+// coloured quads and text runs that package render paints with ebiten.
+//
+// A Session is the model on screen. Update advances it by one tick (ebiten's
+// fixed 1/TPS step); Draw only reads it. The model is stepped by whole
+// cycles: a speed is an integer number of cycles per second, turned into
+// cycles per tick by an integer accumulator (Pacer), so the model never sees
+// a time delta and a run on screen is the same run as `lbsim run` with the
+// same settings. Only fast-forward (MaxSpeed) looks at the wall clock, and
+// only to decide how many whole cycles fit in a frame.
+//
+// Motion is cosmetic: flights of requests are interpolated from tick counts
+// and jittered by the Session's own random generator, never the model's.
+//
+// The package imports no ebiten, so it is tested with plain `go test`,
+// natively and under GOOS=js GOARCH=wasm.
+package scene

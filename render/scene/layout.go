@@ -1,0 +1,156 @@
+package scene
+
+import "math"
+
+// Base is the design size: every length in the layout is given for a
+// 1280×720 screen and scaled by Layout.Unit for other sizes.
+const BaseW, BaseH = 1280, 720
+
+// Lane is the part of the screen one balancer uses: its queue and its
+// server pool.
+type Lane struct {
+	Title Rect // the line above the queue and the pool
+	Queue Rect // where queued requests are drawn
+	Pool  Rect // where server boxes are drawn
+}
+
+// Layout places the parts of the scene on a W×H screen.
+type Layout struct {
+	W, H   float32
+	Unit   float32 // pixels per design pixel: min(W/1280, H/720)
+	HUD    Rect    // two lines of text at the top
+	Gate   Rect    // the firewall, at the left of every lane
+	Lanes  []Lane  // one per balancer, top to bottom
+	Charts [2]Rect // queue length, then pool size
+	Footer Rect    // the key hint line
+}
+
+// NewLayout places the scene on a w×h screen for the given number of
+// balancers (1, or 2 in a switch).
+func NewLayout(w, h, balancers int) Layout {
+	W, H := float32(max(w, 1)), float32(max(h, 1))
+	u := min(W/BaseW, H/BaseH)
+	l := Layout{W: W, H: H, Unit: u}
+	m := 16 * u // margin
+	l.HUD = Rect{m, 8 * u, W - 2*m, 58 * u}
+	l.Footer = Rect{m, H - 26*u, W - 2*m, 22 * u}
+	chartH := 150 * u
+	chartY := l.Footer.Y - 6*u - chartH
+	cw := (W - 3*m) / 2
+	l.Charts = [2]Rect{{m, chartY, cw, chartH}, {2*m + cw, chartY, cw, chartH}}
+	top := l.HUD.Y + l.HUD.H + 10*u
+	bottom := chartY - 12*u
+	l.Gate = Rect{m, top + 26*u, 56 * u, bottom - top - 26*u}
+	queueX := l.Gate.X + l.Gate.W + 22*u
+	poolX := float32(math.Round(float64(0.47 * W)))
+	n := max(balancers, 1)
+	laneH := (bottom - top) / float32(n)
+	for i := range n {
+		y := top + float32(i)*laneH
+		title := Rect{queueX, y, W - m - queueX, 24 * u}
+		body := y + 26*u
+		bh := laneH - 26*u - 6*u
+		l.Lanes = append(l.Lanes, Lane{
+			Title: title,
+			Queue: Rect{queueX, body, poolX - 20*u - queueX, bh},
+			Pool:  Rect{poolX, body, W - m - poolX, bh},
+		})
+	}
+	return l
+}
+
+// GridSpec is the arrangement of n server boxes in a pool rectangle:
+// Cols×Rows cells of side Cell, filled row by row from the top left in id
+// order.
+type GridSpec struct {
+	Area       Rect
+	N          int
+	Cols, Rows int
+	Cell       float32 // cell pitch
+	Box        float32 // box side within a cell (the rest is the gap)
+}
+
+// MaxCellUnits is the largest server cell in design pixels, so that a small
+// pool does not draw giant boxes.
+const MaxCellUnits = 96
+
+// NewGrid arranges n boxes in area with the largest square cells that fit,
+// no larger than MaxCellUnits·unit.
+func NewGrid(area Rect, n int, unit float32) GridSpec {
+	g := GridSpec{Area: area, N: n}
+	if n <= 0 || area.W <= 0 || area.H <= 0 {
+		return g
+	}
+	best := float32(0)
+	for cols := 1; cols <= n; cols++ {
+		rows := (n + cols - 1) / cols
+		c := min(area.W/float32(cols), area.H/float32(rows))
+		if c > best {
+			best, g.Cols, g.Rows = c, cols, rows
+		}
+		if float32(cols)*c >= area.W && c < best {
+			break
+		}
+	}
+	g.Cell = min(best, MaxCellUnits*unit)
+	gap := max(g.Cell*0.12, 1)
+	g.Box = g.Cell - gap
+	return g
+}
+
+// BoxAt returns the rectangle of the i-th box (0-based, in id order).
+func (g GridSpec) BoxAt(i int) Rect {
+	if g.Cols == 0 {
+		return Rect{}
+	}
+	c, r := i%g.Cols, i/g.Cols
+	return Rect{g.Area.X + float32(c)*g.Cell, g.Area.Y + float32(r)*g.Cell, g.Box, g.Box}
+}
+
+// QueueSpec is the arrangement of a queue in its rectangle: slots in
+// columns, the front (oldest request) in the rightmost column, filling each
+// column top to bottom and then the next column to the left. A queue longer
+// than the slots shows the oldest Shown requests and a block at the left
+// end labelled with the number Hidden that are not drawn.
+type QueueSpec struct {
+	Area       Rect
+	Len        int // requests in the queue
+	Cols, Rows int
+	Pitch      float32 // slot pitch
+	Slot       float32 // slot side
+	Shown      int     // slots drawn, oldest first
+	Hidden     int     // Len − Shown
+	Block      Rect    // the compressed block, when Hidden > 0
+}
+
+// QueuePitchUnits is the slot pitch in design pixels.
+const QueuePitchUnits = 16
+
+// NewQueue arranges a queue of n requests in area.
+func NewQueue(area Rect, n int, unit float32) QueueSpec {
+	q := QueueSpec{Area: area, Len: n, Pitch: QueuePitchUnits * unit}
+	q.Slot = q.Pitch * 0.75
+	q.Rows = max(int(area.H/q.Pitch), 1)
+	q.Cols = max(int(area.W/q.Pitch), 1)
+	if n <= q.Rows*q.Cols {
+		q.Shown = n
+		return q
+	}
+	blockCols := min(max(int(math.Ceil(float64(72*unit/q.Pitch))), 1), q.Cols)
+	q.Shown = q.Rows * (q.Cols - blockCols)
+	q.Hidden = n - q.Shown
+	x := area.X + area.W - float32(q.Cols)*q.Pitch
+	q.Block = Rect{x, area.Y, float32(blockCols)*q.Pitch - (q.Pitch - q.Slot), float32(q.Rows)*q.Pitch - (q.Pitch - q.Slot)}
+	return q
+}
+
+// SlotAt returns the rectangle of the i-th oldest request (0 = front). For
+// an i beyond the shown slots it returns the compressed block.
+func (q QueueSpec) SlotAt(i int) Rect {
+	if i >= q.Shown && q.Hidden > 0 {
+		return q.Block
+	}
+	col := q.Cols - 1 - i/q.Rows
+	row := i % q.Rows
+	return Rect{q.Area.X + q.Area.W - float32(q.Cols-col)*q.Pitch, q.Area.Y + float32(row)*q.Pitch, q.Slot, q.Slot}
+}

@@ -1,0 +1,62 @@
+package scene
+
+import (
+	"image/color"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// The palette: dark background, saturated state colours that stay apart on
+// a washed-out classroom projector and for the common colour-vision
+// deficiencies (each state also has its own shape, see ServerLook).
+var (
+	Background  = color.RGBA{0x10, 0x14, 0x1a, 0xff}
+	Panel       = color.RGBA{0x1c, 0x23, 0x2c, 0xff}
+	Grid        = color.RGBA{0x30, 0x3a, 0x46, 0xff}
+	TextColor   = color.RGBA{0xe6, 0xed, 0xf3, 0xff}
+	DimText     = color.RGBA{0x9d, 0xa7, 0xb3, 0xff}
+	IdleColor   = color.RGBA{0x3f, 0xb9, 0x50, 0xff} // green outline, hollow box
+	BusyColor   = color.RGBA{0x2f, 0x81, 0xf7, 0xff} // blue, filled box
+	Retiring    = color.RGBA{0xe3, 0x9b, 0x1d, 0xff} // amber, filled with a dark band
+	ProgressBar = color.RGBA{0xd6, 0xea, 0xff, 0xff}
+	PColor      = color.RGBA{0x39, 0xd0, 0xd8, 0xff} // P requests: cyan squares
+	SColor      = color.RGBA{0xe8, 0x6a, 0xc8, 0xff} // S requests: pink diamonds
+	RejectColor = color.RGBA{0xff, 0x4d, 0x4d, 0xff}
+	DiscardCol  = color.RGBA{0xff, 0x8c, 0x1a, 0xff}
+	DoneColor   = color.RGBA{0x7e, 0xe7, 0x87, 0xff}
+	GateColor   = color.RGBA{0xc9, 0x4a, 0x4a, 0xff}
+	UpMark      = color.RGBA{0x3f, 0xb9, 0x50, 0xff}
+	DownMark    = color.RGBA{0xe3, 0x9b, 0x1d, 0xff}
+	ErrorPanel  = color.RGBA{0x5c, 0x16, 0x16, 0xf0}
+	Overlay     = color.RGBA{0x08, 0x0b, 0x10, 0xe8}
+)
+
+// Shape is how a server box is drawn besides its colour.
+type Shape uint8
+
+// Server box shapes.
+const (
+	Hollow  Shape = iota // outline only: idle
+	Filled               // solid with a progress bar: busy
+	Striped              // solid with a dark diagonal band and a progress bar: retiring
+)
+
+// ServerLook returns the colour and shape of a server in state st.
+func ServerLook(st sim.ServerState) (color.RGBA, Shape) {
+	switch st {
+	case sim.Busy:
+		return BusyColor, Filled
+	case sim.Retiring:
+		return Retiring, Striped
+	}
+	return IdleColor, Hollow
+}
+
+// RequestColor returns the colour of a request of type t: P and S differ
+// in colour and in shape (square and diamond).
+func RequestColor(t sim.Type) color.RGBA {
+	if t == sim.Streaming {
+		return SColor
+	}
+	return PColor
+}
