@@ -37,6 +37,9 @@ func goBuild(t *testing.T, out, pkg string, env ...string) {
 // temporary directory.
 func outDir(t *testing.T) string {
 	if f := testingOutputDir(); f != "" {
+		if err := os.MkdirAll(f, 0o755); err != nil {
+			t.Fatalf("output directory: %v", err)
+		}
 		return f
 	}
 	return t.TempDir()
