@@ -82,14 +82,16 @@ func (c *cli) ask(o *runOptions, seen map[string]bool) error {
 	}); err != nil {
 		return err
 	}
-	return prompt("Mode: quiet or verbose", "quiet", func(s string) error {
+	return prompt("Mode: quiet, verbose or switch (P/S switch, quiet)", "quiet", func(s string) error {
 		switch s {
 		case "quiet", "q":
 			o.quiet = true
 		case "verbose", "v":
 			o.verbose = true
+		case "switch", "s":
+			o.quiet, cfg.Switch = true, true
 		default:
-			return errors.New("want quiet or verbose")
+			return errors.New("want quiet, verbose or switch")
 		}
 		return nil
 	})

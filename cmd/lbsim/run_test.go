@@ -240,6 +240,11 @@ func TestInteractivePrompts(t *testing.T) {
 	if code := c.main(nil); code != 0 {
 		t.Fatalf("exit %d: %s", code, out.String())
 	}
+	var sw bytes.Buffer
+	c = &cli{stdin: strings.NewReader("\n300\n\n\n1\nswitch\n"), stdout: &sw, stderr: &bytes.Buffer{}, stdinTTY: true, stdoutTTY: true, noColor: true}
+	if code := c.main([]string{"run"}); code != 0 || !strings.Contains(sw.String(), "balancer") {
+		t.Errorf("switch mode from the prompt: exit %d\n%s", code, sw.String())
+	}
 	s := out.String()
 	for _, want := range []string{"Servers at the start [20]:", "want a whole number from 10", "5 servers, 300 cycles, tasks 10..40 cycles", "seed 42", "Summary after 300 cycles"} {
 		if !strings.Contains(s, want) {
