@@ -66,3 +66,14 @@ func BenchmarkQueueMemory(b *testing.B) {
 	}
 	b.ReportMetric(float64(retained)/float64(runs)/n, "B/request")
 }
+
+// BenchmarkSparseRun is a quiet run: 20 servers, one arrival per 500 cycles
+// on average, 10 million cycles. Its cost is dominated by the quiet cycles
+// that Run jumps over.
+func BenchmarkSparseRun(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles = 1, 10_000_000
+	cfg.Rate, cfg.Wave, cfg.InitialPerServer = 2_000, false, 0
+	cfg.Cooldown = 1000
+	benchRun(b, cfg)
+}

@@ -52,6 +52,14 @@ func (a *arrivals) due(t int64) bool {
 	return a.next <= t || t/WaveStep != a.block
 }
 
+// nextDue returns the first cycle ≥ t at which count must be asked.
+func (a *arrivals) nextDue(t int64) int64 {
+	if a.next < t || t/WaveStep != a.block {
+		return t
+	}
+	return min(a.next, (a.block+1)*WaveStep)
+}
+
 // count draws the number of arrivals at cycle t ≥ 1. Cycles must be asked
 // in increasing order.
 func (a *arrivals) count(cfg *Config, t int64, r *rand.Rand) int {

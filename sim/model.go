@@ -190,9 +190,66 @@ func (m *Model) Step() bool {
 	return true
 }
 
-// Run steps the model to the configured last cycle.
-func (m *Model) Run() {
-	for m.Step() {
+// Run steps the model to the configured last cycle, skipping quiet
+// cycles (see RunTo).
+func (m *Model) Run() { m.RunTo(m.cfg.Cycles) }
+
+// RunTo steps the model until Cycle() is cycle (or the last cycle). It gives
+// exactly the state that calling Step that many times gives, but it jumps
+// over runs of quiet cycles, in which nothing can happen, in one go: no
+// change, arrival, completion, scaling evaluation or possible dispatch is
+// due. Events and Last() then describe only the last cycle stepped.
+func (m *Model) RunTo(cycle int64) {
+	cycle = min(cycle, m.cfg.Cycles)
+	for m.cycle < cycle {
+		m.skipQuiet(cycle)
+		if m.cycle < cycle {
+			m.Step()
+		}
+	}
+}
+
+// skipQuiet advances over the quiet cycles after the current one, up to
+// limit, setting each balancer's Last() as Step would have.
+func (m *Model) skipQuiet(limit int64) {
+	if m.cfg.MTBF > 0 {
+		return // random faults may strike any cycle
+	}
+	for _, b := range m.bal {
+		if b.queue.n > 0 && b.idle.n > 0 {
+			return
+		}
+	}
+	t := m.cycle + 1
+	end := min(limit, m.nextScale-1)
+	if len(m.pending) > 0 {
+		end = min(end, m.pending[0].Cycle-1)
+	}
+	if tr := m.cfg.Trace; tr != nil {
+		if m.tracePos < len(tr) {
+			end = min(end, tr[m.tracePos].Cycle-1)
+		}
+	} else {
+		end = min(end, m.arr.nextDue(t)-1)
+	}
+	for _, b := range m.bal {
+		if b.busy == 0 {
+			continue // nothing in service, nothing to complete (stale entries aside)
+		}
+		for c := t; c <= end; c++ {
+			if len(b.wheel.buckets[c&b.wheel.mask]) > 0 {
+				end = c - 1 // a completion is due at c
+			}
+		}
+	}
+	if end <= m.cycle {
+		return
+	}
+	m.cycle = end
+	m.events = m.events[:0]
+	for _, b := range m.bal {
+		l := &b.last
+		*l = CycleStats{Cycle: end, Queue: l.Queue, Servers: l.Servers, Busy: l.Busy, Retiring: l.Retiring}
 	}
 }
 

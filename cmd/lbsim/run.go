@@ -286,7 +286,19 @@ func (c *cli) execute(o *runOptions) int {
 		}
 	}
 	cycleDone()
-	for m.Step() {
+	// With nothing to write for every cycle, the model may jump over
+	// quiet cycles; it stops at each status line and progress update.
+	perCycle := timeline != nil || rec != nil || events != nil || o.verbose
+	for !m.Done() {
+		if perCycle {
+			m.Step()
+		} else {
+			next := (m.Cycle() | 4095) + 1
+			if o.statusEvery > 0 {
+				next = min(next, (m.Cycle()/o.statusEvery+1)*o.statusEvery)
+			}
+			m.RunTo(next)
+		}
 		cycleDone()
 		if m.Cycle()&4095 == 0 {
 			bar.update(m.Cycle(), hw)
