@@ -126,10 +126,26 @@ func (a *arrivals) poisson(u float64) int {
 	k := 0
 	for u >= f && k < a.kmax {
 		k++
-		p = float64(p*part) / float64(k)
+		p = float64(p*part) * reciprocal(k)
 		f += p
 	}
 	return k
+}
+
+// reciprocals[k] is 1/k, so the inversion multiplies instead of dividing.
+var reciprocals = func() [poissonPart + 20*23 + 31]float64 {
+	var r [poissonPart + 20*23 + 31]float64
+	for k := 1; k < len(r); k++ {
+		r[k] = 1 / float64(k)
+	}
+	return r
+}()
+
+func reciprocal(k int) float64 {
+	if k < len(reciprocals) {
+		return reciprocals[k]
+	}
+	return 1 / float64(k)
 }
 
 // makeRequest draws one generated request's fields: source and destination
