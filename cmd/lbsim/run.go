@@ -216,17 +216,18 @@ func (c *cli) execute(o *runOptions) int {
 	var outs outputs
 	defer outs.abort()
 	var timeline, events *atomicFile
-	if o.timelinePath != "" {
-		if timeline, err = outs.create(o.timelinePath); err != nil {
-			return c.usageError("--timeline: %v", err)
-		}
-	}
 	if o.logDir != "" {
+		// First, so that other outputs may go into it (make run does).
 		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
 			return c.usageError("--log-dir: %v", err)
 		}
 		if events, err = outs.create(filepath.Join(o.logDir, "events.log")); err != nil {
 			return c.usageError("--log-dir: %v", err)
+		}
+	}
+	if o.timelinePath != "" {
+		if timeline, err = outs.create(o.timelinePath); err != nil {
+			return c.usageError("--timeline: %v", err)
 		}
 	}
 	var snapFile *atomicFile

@@ -178,11 +178,13 @@ func TestRunLeavesNoPartialFiles(t *testing.T) {
 
 func TestRunLogDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "logs")
-	stdout, stderr, code := runCLI(t, "", "run", "--cycles", "300", "--seed", "5", "--log-dir", dir)
+	// As make run does: the other outputs go into the directory --log-dir makes.
+	stdout, stderr, code := runCLI(t, "", "run", "--cycles", "300", "--seed", "5", "--log-dir", dir,
+		"--timeline", filepath.Join(dir, "timeline.csv"), "--json", filepath.Join(dir, "run.json"))
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	for _, name := range []string{"summary.txt", "summary.json", "events.log"} {
+	for _, name := range []string{"summary.txt", "summary.json", "events.log", "timeline.csv", "run.json"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || len(data) == 0 {
 			t.Fatalf("%s: %v (%d bytes)", name, err, len(data))
