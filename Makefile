@@ -19,7 +19,7 @@ build:
 
 ## run: the required run: 20 servers, 100,000 cycles, quiet, writes logs/
 run: build
-	$(BIN)/lbsim run --servers 20 --cycles $(CYCLES) --quiet --log-dir logs --timeline logs/timeline.csv --json logs/summary.json
+	$(BIN)/lbsim run --servers 20 --cycles $(CYCLES) --quiet --log-dir logs --timeline logs/timeline.csv
 
 ## demo: a short verbose run in colour
 demo: build
