@@ -32,7 +32,7 @@ type Game struct {
 
 // NewGame builds the model of p and the view of it.
 func NewGame(p preset.Preset) (*Game, error) {
-	sess, err := scene.New(scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems})
+	sess, err := scene.New(scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems, Changes: p.Changes})
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}

@@ -138,6 +138,24 @@ func ParseChange(s string) (Change, error) {
 	return c, nil
 }
 
+// ParseFault reads a fault as --fault writes it: "down:ID@CYCLE" or
+// "up:ID@CYCLE", with the balancer named in a switch ("down:S:3@500").
+func ParseFault(s string) (Change, error) {
+	what, cs, ok := "", "", false
+	if i := strings.LastIndex(s, "@"); i >= 0 {
+		what, cs, ok = s[:i], s[i+1:], true
+	}
+	kind, ref, ok2 := strings.Cut(what, ":")
+	if !ok || !ok2 || (kind != "down" && kind != "up") {
+		return Change{}, fmt.Errorf("%q: want down:ID@CYCLE or up:ID@CYCLE (down:S:3@500 in a switch)", s)
+	}
+	cycle, err := strconv.ParseInt(cs, 10, 64)
+	if err != nil || cycle < 1 {
+		return Change{}, fmt.Errorf("%q: the cycle after @ must be a whole number ≥ 1", s)
+	}
+	return NewChange(cycle, kind, ref)
+}
+
 // NewChange makes the change of the named setting to value at cycle.
 func NewChange(cycle int64, name, value string) (Change, error) {
 	i := slices.Index(settingNames[:], name)

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -16,34 +14,12 @@ type faultList struct{ changes *[]sim.Change }
 func (v faultList) String() string { return "" }
 
 func (v faultList) Set(s string) error {
-	c, err := parseFault(s)
+	c, err := sim.ParseFault(s)
 	if err != nil {
 		return err
 	}
 	*v.changes = append(*v.changes, c)
 	return nil
-}
-
-// parseFault reads "down:ID@CYCLE", "up:ID@CYCLE", or with a switch
-// "down:S:3@500".
-func parseFault(s string) (sim.Change, error) {
-	what, cs, ok := cutLast(s, "@")
-	kind, ref, ok2 := strings.Cut(what, ":")
-	if !ok || !ok2 || (kind != "down" && kind != "up") {
-		return sim.Change{}, fmt.Errorf("%q: want down:ID@CYCLE or up:ID@CYCLE (down:S:3@500 in a switch)", s)
-	}
-	cycle, err := strconv.ParseInt(cs, 10, 64)
-	if err != nil || cycle < 1 {
-		return sim.Change{}, fmt.Errorf("%q: the cycle after @ must be a whole number ≥ 1", s)
-	}
-	return sim.NewChange(cycle, kind, ref)
-}
-
-func cutLast(s, sep string) (before, after string, found bool) {
-	if i := strings.LastIndex(s, sep); i >= 0 {
-		return s[:i], s[i+len(sep):], true
-	}
-	return s, "", false
 }
 
 // checkFaults refuses explicit faults that cannot happen: an up before a

@@ -33,6 +33,9 @@ type Preset struct {
 	SeedGiven bool  // the seed came from the parameters, not chosen at random
 	Speed     int64 // cycles per second, or scene.MaxSpeed for fast-forward
 	PauseAt   int64 // pause when the cycle reaches it; -1 for never
+	// Changes are the set= and fault= parameters, as --set and --fault
+	// give them: settings changed, or servers failing, at given cycles.
+	Changes []sim.Change
 	// Problems are readable messages about the parameters that were
 	// ignored; empty when every parameter was used.
 	Problems []string
@@ -44,7 +47,7 @@ const DefaultSpeed = 5
 
 // ViewNames lists the parameters of the view itself, beside the settings of
 // sim.ConfigNames.
-func ViewNames() []string { return []string{"speed", "pause-at"} }
+func ViewNames() []string { return []string{"speed", "pause-at", "set", "fault"} }
 
 // Read builds a preset from the parameters; seed supplies the random seed
 // used when none is given (RandomSeed in production, a constant in tests).
@@ -52,6 +55,7 @@ func Read(params []Param, seed func() uint64) Preset {
 	p := Preset{Config: sim.DefaultConfig(), Speed: DefaultSpeed, PauseAt: -1}
 	cfg := &p.Config
 	seen := map[string]bool{}
+	var blocks []string // repeated block parameters add up, as repeated --block flags do
 	allowed := append(sim.ConfigNames(), ViewNames()...)
 	for _, q := range params {
 		name := strings.TrimLeft(q.Name, "-")
@@ -63,6 +67,32 @@ func Read(params []Param, seed func() uint64) Preset {
 				continue
 			}
 			p.Speed = sp
+		case "set", "fault":
+			parse := sim.ParseChange
+			if name == "fault" {
+				parse = sim.ParseFault
+			}
+			c, err := parse(strings.TrimSpace(q.Value))
+			if err != nil {
+				p.problem(name, q.Value, err.Error())
+				continue
+			}
+			p.Changes = append(p.Changes, c)
+		case "block":
+			v := strings.TrimSpace(q.Value)
+			if v != "none" {
+				blocks = append(blocks, v)
+			}
+			if err := cfg.Set("block", strings.Join(blocks, ",")); err != nil {
+				if v != "none" {
+					blocks = blocks[:len(blocks)-1]
+				}
+				var fe *sim.FieldError
+				if errors.As(err, &fe) {
+					p.problem(name, q.Value, fe.Allowed)
+				}
+				continue
+			}
 		case "pause-at":
 			n, err := strconv.ParseInt(strings.TrimSpace(q.Value), 10, 64)
 			if err != nil || n < 0 {
@@ -90,6 +120,15 @@ func Read(params []Param, seed func() uint64) Preset {
 	}
 	if !seen["max-servers"] {
 		cfg.MaxServers = sim.DefaultMaxServers(cfg.Servers)
+	}
+	if err := cfg.Validate(); err == nil && len(p.Changes) > 0 {
+		// The changes must fit the settings, as the CLI checks --set.
+		if m, err := sim.New(*cfg); err == nil {
+			if err := m.Schedule(p.Changes...); err != nil {
+				p.Problems = append(p.Problems, fmt.Sprintf("set/fault: %v; running without the changes", err))
+				p.Changes = nil
+			}
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		msg := err.Error()

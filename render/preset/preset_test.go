@@ -65,3 +65,27 @@ func TestBadParametersAreReportedAndIgnored(t *testing.T) {
 		}
 	}
 }
+
+func TestReadChangesAndRepeatedBlocks(t *testing.T) {
+	p := Read([]Param{
+		{Name: "block", Value: "10.0.0.0/8"}, {Name: "block", Value: "192.0.2.1"},
+		{Name: "set", Value: "500:rate=0.9"}, {Name: "fault", Value: "down:2@40"}, {Name: "fault", Value: "sideways"},
+		{Name: "seed", Value: "3"},
+	}, func() uint64 { return 1 })
+	if len(p.Config.Blocked) != 2 {
+		t.Errorf("blocked %v, want both ranges", p.Config.Blocked)
+	}
+	if len(p.Changes) != 2 || p.Changes[0].String() != "500:rate=0.9" || p.Changes[1].String() != "40:down=2" {
+		t.Errorf("changes %v", p.Changes)
+	}
+	if len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "fault") {
+		t.Errorf("problems %q, want one about the bad fault", p.Problems)
+	}
+}
+
+func TestReadRefusesChangesThatDoNotFit(t *testing.T) {
+	p := Read([]Param{{Name: "cycles", Value: "100"}, {Name: "set", Value: "500:rate=0.9"}}, func() uint64 { return 1 })
+	if len(p.Changes) != 0 || len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "set") {
+		t.Errorf("a change after the last cycle: changes %v, problems %q", p.Changes, p.Problems)
+	}
+}

@@ -417,3 +417,31 @@ func TestCommas(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionSchedulesItsChanges(t *testing.T) {
+	now := clock()
+	change, err := sim.ParseChange("50:rate=0.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: 60, Changes: []sim.Change{change}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		s.Update(now)
+	}
+	if got := s.Model().Config().Rate; s.Model().Cycle() != 60 || got != 900_000 {
+		t.Fatalf("cycle %d, rate %v: want the change in effect at cycle 60", s.Model().Cycle(), got)
+	}
+	want, _ := sim.New(testConfig())
+	want.Schedule(change)
+	want.RunTo(60)
+	if s.Model().Hash() != want.Hash() {
+		t.Error("the session's run differs from the model run with the same change")
+	}
+	s.Apply(Restart)
+	if len(s.Model().Pending()) != 1 {
+		t.Error("a restart lost the scheduled change")
+	}
+}

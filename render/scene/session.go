@@ -27,6 +27,9 @@ type Options struct {
 	Speed    int64    // cycles per second, or MaxSpeed
 	PauseAt  int64    // pause when the cycle reaches it; −1 for never
 	Problems []string // shown in a banner until a key is pressed
+	// Changes are scheduled on the model at every (re)start: the page's
+	// set= and fault= parameters, like --set and --fault.
+	Changes []sim.Change
 }
 
 // Session is one run on screen: the model, its pace, the animations and the
@@ -70,6 +73,9 @@ func New(opts Options) (*Session, error) {
 func (s *Session) restart() error {
 	m, err := sim.New(s.opts.Config, sim.WithEvents())
 	if err != nil {
+		return err
+	}
+	if err := m.Schedule(s.opts.Changes...); err != nil {
 		return err
 	}
 	s.m = m
