@@ -28,10 +28,17 @@ func (browser) Load() string {
 // Share returns the link: the page's address with #r=…, put in the
 // address bar without reloading and copied to the clipboard when allowed.
 func (browser) Share(data []byte) (string, error) {
+	link := shareLink(data)
+	return "share link in the address bar and the clipboard (" + strconv.Itoa(len(link)) + " characters)", nil
+}
+
+// shareLink puts the link of data in the address bar (without reloading)
+// and the clipboard, and returns it.
+func shareLink(data []byte) string {
 	loc := js.Global().Get("location")
 	base := loc.Get("origin").String() + loc.Get("pathname").String() + loc.Get("search").String()
 	frag := snapshot.Fragment(data)
 	js.Global().Get("history").Call("replaceState", js.Null(), "", frag)
 	js.Global().Call("lbsimCopy", base+frag)
-	return "share link in the address bar and the clipboard (" + strconv.Itoa(len(frag)) + " characters)", nil
+	return base + frag
 }

@@ -221,8 +221,7 @@ func installHook(g *render.Game, problems []string) {
 		if err != nil {
 			return js.Global().Get("Error").New(err.Error())
 		}
-		link, _ := browser{}.Share(data)
-		return link
+		return shareLink(data)
 	})
 	obj := js.Global().Get("Object").New()
 	obj.Set("state", state)

@@ -91,7 +91,7 @@ func (s *Session) drawControls(f *Frame, l Layout) {
 			f.rect(OverlayLayer, Rect{t.X + t.W*fr - 4*u, t.Y - 5*u, 8 * u, t.H + 10*u}, Knob)
 		case kChoice:
 			f.rect(OverlayLayer, r, Button)
-			f.text(OverlayLayer, w.label+" ◂ "+s.valueText(w)+" ▸", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, TextColor)
+			f.text(OverlayLayer, w.label+"  < "+s.valueText(w)+" >", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, TextColor)
 		case kField:
 			f.rect(OverlayLayer, r, Button)
 			f.text(OverlayLayer, "seed", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
