@@ -84,7 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, msg := range p.Problems {
 		fmt.Fprintln(stderr, "lbsim-desktop:", msg)
 	}
-	if !p.SeedGiven {
+	if !p.SeedGiven && o.replay == "" {
 		fmt.Fprintf(stderr, "lbsim-desktop: seed %d (random; repeat with --seed %d)\n", p.Config.Seed, p.Config.Seed)
 	}
 	g, err := render.NewGame(p)
