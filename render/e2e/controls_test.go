@@ -302,4 +302,13 @@ func TestBrowserControls(t *testing.T) {
 	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle > %d", s.Cycle+3), 60*time.Second)
 	t.Logf("corrupted link: %s", s.Error)
 	p.screenshot("page-bad-link.png")
+
+	// Presentation mode and the theory panel, by their keys, on a run that
+	// is an M/M/c queue.
+	p.open("seed=42&servers=10&speed=60&wave=false&service=geometric&mean-service=20&rate=0.4&block=none&min-servers=10&max-servers=10&scale-down=0")
+	p.press("t", "KeyT", 84)
+	p.press("p", "KeyP", 80)
+	p.waitFor("window.lbsim.state().present && window.lbsim.state().theory", 30*time.Second)
+	p.waitFor("window.lbsim.state().cycle > 200", 60*time.Second)
+	p.screenshot("page-present-theory.png")
 }

@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"github.com/lbsim/lbsim/sim/mmc"
 	"github.com/lbsim/lbsim/sim/queueing"
@@ -22,7 +23,7 @@ var (
 // controls, in widgets order after the sliders.
 var rowTwoWidths = map[string]float32{
 	WPolicy: 200, WSeed: 200, WDice: 62, WPlay: 86, WStep: 62, WRestart: 80,
-	WSave: 62, WLoad: 62, WShare: 66, WTheory: 92, WPresent: 100, WHelp: 60,
+	WSave: 62, WLoad: 62, WShare: 66, WTheory: 100, WPresent: 110, WHelp: 60,
 }
 
 // controlRects places the controls of s.controls() in l: the sliders in
@@ -182,12 +183,12 @@ func (s *Session) TheoryLines() []string {
 		util = float64(s.meas.busy) / float64(s.meas.live)
 	}
 	lines = append(lines,
-		fmt.Sprintf("%-14s %10s %10s", "", "theory", "measured"),
-		fmt.Sprintf("%-14s %10.3f %10.3f", "load ρ", th.Rho, util),
-		fmt.Sprintf("%-14s %10.2f %10.2f", "wait Wq", th.Wq, wq),
-		fmt.Sprintf("%-14s %10.2f %10.2f", "queue Lq", th.Lq, float64(s.meas.queue)/float64(n)),
-		fmt.Sprintf("%-14s %10.3f %10s", "P(wait)", th.PWait, "—"),
-		"measured: averages since cycle 0 of this run")
+		"\ttheory\tmeasured",
+		fmt.Sprintf("load ρ (busy share)\t%.3f\t%.3f", th.Rho, util),
+		fmt.Sprintf("wait Wq (cycles)\t%.2f\t%.2f", th.Wq, wq),
+		fmt.Sprintf("queue Lq\t%.2f\t%.2f", th.Lq, float64(s.meas.queue)/float64(n)),
+		fmt.Sprintf("P(wait)\t%.3f\t—", th.PWait),
+		"measured: averages since cycle 0, initial queue included")
 	return lines
 }
 
@@ -214,10 +215,15 @@ func (s *Session) drawTheory(f *Frame, l Layout) {
 	r := l.Charts[1]
 	h := max(r.H, float32(len(lines))*17*u+12*u)
 	r = Rect{r.X, r.Y + r.H - h, r.W, h}
-	f.rect(OverlayLayer, r, Overlay)
+	f.rect(OverlayLayer, r, Background)
 	f.stroke(OverlayLayer, r, 2*u, BusyColor)
 	for i, line := range lines {
-		f.text(OverlayLayer, line, r.X+10*u, r.Y+6*u+float32(i)*17*u, 14*u, i == 0, AlignStart, TextColor)
+		y := r.Y + 6*u + float32(i)*17*u
+		cells := strings.Split(line, "\t")
+		f.text(OverlayLayer, cells[0], r.X+10*u, y, 14*u, i == 0, AlignStart, TextColor)
+		for k, c := range cells[1:] {
+			f.text(OverlayLayer, c, r.X+r.W*(0.55+0.2*float32(k)), y, 14*u, i == 1, AlignEnd, TextColor)
+		}
 	}
 }
 

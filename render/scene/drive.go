@@ -146,11 +146,11 @@ func (s *Session) valueText(w widget) string {
 		return "|| pause"
 	case WTheory:
 		if s.theory {
-			return "theory ✓"
+			return "theory: on"
 		}
 	case WPresent:
 		if s.present {
-			return "present ✓"
+			return "present: on"
 		}
 	}
 	return w.label
