@@ -311,4 +311,7 @@ func TestBrowserControls(t *testing.T) {
 	p.waitFor("window.lbsim.state().present && window.lbsim.state().theory", 30*time.Second)
 	p.waitFor("window.lbsim.state().cycle > 200", 60*time.Second)
 	p.screenshot("page-present-theory.png")
+	p.press("h", "KeyH", 72)
+	p.waitFrames(2)
+	p.screenshot("page-help.png")
 }

@@ -389,3 +389,40 @@ func TestControlsFitAt720p(t *testing.T) {
 		}
 	}
 }
+
+// TestScrubBarSeeks drags the scrub bar of a replay: it pauses at the
+// cycle under the pointer, re-simulated from cycle 0.
+func TestScrubBarSeeks(t *testing.T) {
+	s := drawn(t, 200)
+	if err := s.Set("rate", "1"); err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		s.Apply(StepOne)
+	}
+	data, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(data); err != nil {
+		t.Fatal(err)
+	}
+	s.Draw(BaseW, BaseH)
+	sc := control(t, s, WScrub)
+	tr := sliderTrack(sc.R, 1)
+	y := sc.R.Y + sc.R.H/2
+	s.HandleInput(Input{X: tr.X + tr.W/2, Y: y, Pressed: true, Down: true})
+	s.HandleInput(Input{X: tr.X + tr.W/2, Y: y, Released: true})
+	if st := s.State(); st.Cycle != 150 || !st.Paused || !st.Replaying || len(st.Changes) != 0 {
+		t.Fatalf("scrub to the middle: cycle %d paused %v replaying %v changes %v", st.Cycle, st.Paused, st.Replaying, st.Changes)
+	}
+	want := summaryWith(t, testConfig(), 150)
+	if got := summaryJSON(s); got != want {
+		t.Errorf("at 150:\n got %s\nwant %s", got, want)
+	}
+	s.HandleInput(Input{X: tr.X + tr.W, Y: y, Pressed: true, Down: true})
+	s.HandleInput(Input{X: tr.X + tr.W, Y: y, Released: true})
+	if st := s.State(); st.Cycle != 300 || len(st.Changes) != 1 || !st.Done {
+		t.Fatalf("scrub to the end: cycle %d changes %v", st.Cycle, st.Changes)
+	}
+}

@@ -227,15 +227,19 @@ func (s *Session) drawTheory(f *Frame, l Layout) {
 	}
 }
 
-// presentation makes the frame easier to read on a projector: larger text,
-// full-white text, black panels.
+// presentation makes the frame easier to read on a projector: larger bold
+// text (the footer's key line and legend keep their size, which their
+// layout needs), full-white text, black panels.
 func presentation(f *Frame) {
+	footer := f.Layout.Footer.Y - 1
 	for li := range f.Layers {
 		l := &f.Layers[li]
 		for i := range l.Texts {
 			t := &l.Texts[i]
-			t.Size *= 1.18
-			t.Bold = true
+			if t.Y < footer {
+				t.Size *= 1.18
+				t.Bold = true
+			}
 			if t.C == DimText || t.C == TextColor {
 				t.C = color.RGBA{0xff, 0xff, 0xff, 0xff}
 			}
