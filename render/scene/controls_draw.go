@@ -228,15 +228,15 @@ func (s *Session) drawTheory(f *Frame, l Layout) {
 }
 
 // presentation makes the frame easier to read on a projector: larger bold
-// text (the footer's key line and legend keep their size, which their
-// layout needs), full-white text, black panels.
+// text (the footer's key line and legend and the help overlay keep their
+// size, which their layout needs), full-white text, black panels.
 func presentation(f *Frame) {
 	footer := f.Layout.Footer.Y - 1
 	for li := range f.Layers {
 		l := &f.Layers[li]
 		for i := range l.Texts {
 			t := &l.Texts[i]
-			if t.Y < footer {
+			if t.Y < footer && li != TopLayer {
 				t.Size *= 1.18
 				t.Bold = true
 			}

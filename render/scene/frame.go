@@ -45,8 +45,9 @@ type Layer struct {
 // The layers of a Frame, painted in order.
 const (
 	SceneLayer   = 0 // the model: gate, queue, servers, charts, HUD
-	OverlayLayer = 1 // help, messages
-	numLayers    = 2
+	OverlayLayer = 1 // controls, theory panel, replay banner, messages
+	TopLayer     = 2 // the problems banner and the help overlay, over everything
+	numLayers    = 3
 )
 
 // Frame is everything to paint for one frame: what the Session draws,
@@ -508,7 +509,7 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"P", func(p Point) { f.request(SceneLayer, p, d, sim.Processing, PColor) }},
 	}
 	for _, it := range items {
-		w := float32(len([]rune(it.name))) * 7.6 * u
+		w := float32(len([]rune(it.name))) * 8.2 * u
 		f.text(SceneLayer, it.name, x, r.Y+2*u, 15*u, false, AlignEnd, DimText)
 		x -= w + d/2 + 4*u
 		it.draw(Point{x, y})
@@ -545,20 +546,20 @@ func (s *Session) drawOverlays(f *Frame, l Layout) {
 		lines := append(append([]string{}, s.opts.Problems...), "press any key to hide this message")
 		h := float32(len(lines))*24*u + 16*u
 		r := Rect{l.W * 0.1, l.HUD.Y + l.HUD.H + 12*u, l.W * 0.8, h}
-		f.rect(OverlayLayer, r, ErrorPanel)
-		f.stroke(OverlayLayer, r, 2*u, RejectColor)
+		f.rect(TopLayer, r, ErrorPanel)
+		f.stroke(TopLayer, r, 2*u, RejectColor)
 		for i, line := range lines {
-			f.text(OverlayLayer, line, r.X+12*u, r.Y+8*u+float32(i)*24*u, 18*u, i < len(lines)-1, AlignStart, TextColor)
+			f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*24*u, 18*u, i < len(lines)-1, AlignStart, TextColor)
 		}
 	}
 	if s.help {
 		h := float32(len(helpLines)+1)*26*u + 30*u
 		r := Rect{l.W/2 - 420*u, l.H/2 - h/2, 840 * u, h}
-		f.rect(OverlayLayer, r, Overlay)
-		f.stroke(OverlayLayer, r, 2*u, DimText)
-		f.text(OverlayLayer, "lbsim — keys", r.X+24*u, r.Y+16*u, 26*u, true, AlignStart, TextColor)
+		f.rect(TopLayer, r, Overlay)
+		f.stroke(TopLayer, r, 2*u, DimText)
+		f.text(TopLayer, "lbsim — keys", r.X+24*u, r.Y+16*u, 26*u, true, AlignStart, TextColor)
 		for i, line := range helpLines {
-			f.text(OverlayLayer, line, r.X+24*u, r.Y+56*u+float32(i)*26*u, 18*u, false, AlignStart, TextColor)
+			f.text(TopLayer, line, r.X+24*u, r.Y+56*u+float32(i)*26*u, 18*u, false, AlignStart, TextColor)
 		}
 	}
 }
