@@ -281,11 +281,22 @@ func TestBrowserControls(t *testing.T) {
 	if !strings.Contains(s.Message, "reproduced exactly") {
 		t.Errorf("the replay's end says %q", s.Message)
 	}
+	// The same link with pause-at stops there, with the summary of lbsim
+	// run and the changes up to that cycle.
+	frag := strings.TrimSpace(string(linkOut))
+	frag = frag[strings.Index(frag, "#r="):]
+	if _, err := chromedp.Run(fresh, chromedp.Navigate(p.url+"/index.html?speed=3000&pause-at=1000"+frag)); err != nil {
+		t.Fatal(err)
+	}
+	tab.waitFor("window.lbsim && window.lbsim.state().replaying && window.lbsim.state().paused && window.lbsim.state().cycle == 1000", 120*time.Second)
+	s = tab.ctl()
+	tab.checkCtl(s, "--seed", "7", "--servers", "10")
+	if len(s.Changes) != 3 {
+		t.Errorf("changes at 1000: %v", s.Changes)
+	}
 	cancel()
 
 	// A corrupted link: a message, and the page runs its own settings.
-	frag := strings.TrimSpace(string(linkOut))
-	frag = frag[strings.Index(frag, "#r="):]
 	bad := frag[:len(frag)-7] + "AAAAAAA"
 	if _, err := chromedp.Run(p.ctx, chromedp.Navigate(p.url+"/index.html?seed=42&servers=10&speed=20"+bad)); err != nil {
 		t.Fatal(err)

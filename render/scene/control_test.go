@@ -426,3 +426,32 @@ func TestScrubBarSeeks(t *testing.T) {
 		t.Fatalf("scrub to the end: cycle %d changes %v", st.Cycle, st.Changes)
 	}
 }
+
+// TestLinkWithPauseAt: a page opened with a share link and pause-at
+// replays and pauses exactly there, even pause-at=0.
+func TestLinkWithPauseAt(t *testing.T) {
+	cfg := testConfig()
+	cfg.Cycles = 500
+	ch, _ := sim.ParseChange("100:rate=0.9")
+	snap, err := snapshot.Record(cfg, []sim.Change{ch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := snapshot.Encode(snap)
+	for _, at := range []int64{0, 250} {
+		s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.LoadLink("https://example.org/?pause-at=1" + snapshot.Fragment(data)); err != nil {
+			t.Fatal(err)
+		}
+		now := clock()
+		for range 200 {
+			s.Update(now)
+		}
+		if st := s.State(); st.Cycle != at || !st.Paused || !st.Replaying {
+			t.Errorf("pause-at %d: cycle %d paused %v replaying %v", at, st.Cycle, st.Paused, st.Replaying)
+		}
+	}
+}

@@ -298,6 +298,9 @@ func (s *Session) startReplay(snap snapshot.Snapshot) {
 	s.verdict = ""
 	s.paused = false
 	s.message = ""
+	if s.tick == 0 && s.opts.PauseAt >= 0 {
+		s.pauseAt = s.opts.PauseAt // a link opened with pause-at
+	}
 	s.checkPauseAt()
 }
 
