@@ -314,6 +314,12 @@ func TestBrowserControls(t *testing.T) {
 	t.Logf("corrupted link: %s", s.Error)
 	p.screenshot("page-bad-link.png")
 
+	// Load through the page's file picker (the input the L key opens).
+	if _, err := chromedp.Run(p.ctx, chromedp.SetUploadFiles(chromedp.ID("file"), []string{snap})); err != nil {
+		t.Fatalf("file picker: %v", err)
+	}
+	p.waitFor("window.lbsim.state().replaying && window.lbsim.state().config.cycles == 3000 && window.lbsim.state().error == ''", 30*time.Second)
+
 	// Presentation mode and the theory panel, by their keys, on a run that
 	// is an M/M/c queue.
 	p.open("seed=42&servers=10&speed=60&wave=false&service=geometric&mean-service=20&rate=0.4&block=none&min-servers=10&max-servers=10&scale-down=0")
