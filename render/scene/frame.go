@@ -533,8 +533,8 @@ var helpLines = [...]string{
 	"",
 	"Requests enter at the left: the firewall rejects blocked sources (red),",
 	"the rest wait in the FIFO queue (front at the right) and fly to idle",
-	"servers. P = cyan square, S = pink diamond. Servers: idle = hollow",
-	"green, busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
+	"servers. P = cyan square, S = pink diamond. Servers: idle = hollow green,",
+	"busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
 }
 
 // HelpLines returns the help overlay's text.
