@@ -75,11 +75,7 @@ func (s *Session) drawControls(f *Frame, l Layout) {
 		switch w.kind {
 		case kSlider:
 			f.rect(OverlayLayer, r, Panel)
-			label := w.label
-			if k := sliderHint[w.id]; k != "" {
-				label += " " + k
-			}
-			f.text(OverlayLayer, label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
+			f.text(OverlayLayer, w.label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
 			f.text(OverlayLayer, s.valueText(w), r.X+r.W-8*u, r.Y+2*u, 15*u, true, AlignEnd, TextColor)
 			t := sliderTrack(r, u)
 			f.rect(OverlayLayer, t, Track)
@@ -112,9 +108,6 @@ func (s *Session) drawControls(f *Frame, l Layout) {
 		}
 	}
 }
-
-// sliderHint is nothing for now: every slider is reached with Tab.
-var sliderHint = map[string]string{}
 
 func (s *Session) drawReplay(f *Frame, l Layout) {
 	if s.replay == nil {

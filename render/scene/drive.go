@@ -10,9 +10,10 @@ import (
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
-// Shortcuts maps keys to intents when no control has the focus; the help
-// overlay lists them. Digits start typing a seed; Tab focuses the first
-// control.
+// shortcuts maps keys to intents when no control has the focus (and the
+// focused control does not take the key); the help overlay lists them.
+// Digits start typing a seed, Tab moves the focus, Esc hides help and
+// messages.
 var shortcuts = map[Key]Intent{
 	KeySpace:     TogglePause,
 	KeyRight:     StepOne,
@@ -29,16 +30,6 @@ var shortcuts = map[Key]Intent{
 	RuneKey('t'): ToggleTheory,
 	RuneKey('p'): TogglePresent,
 	RuneKey('f'): Fullscreen,
-	KeyEscape:    NoIntent,
-	KeyBackspace: NoIntent,
-	KeyEnter:     NoIntent,
-	KeyTab:       NoIntent,
-	KeyPageUp:    NoIntent,
-	KeyPageDown:  NoIntent,
-	KeyHome:      NoIntent,
-	KeyEnd:       NoIntent,
-	KeyLeft:      NoIntent,
-	KeyDelete:    NoIntent,
 }
 
 // measured holds the time averages the theory panel sets beside Erlang C.
@@ -507,7 +498,7 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 		s.message = ""
 		return
 	}
-	if in, ok := shortcuts[k]; ok && in != NoIntent {
+	if in, ok := shortcuts[k]; ok {
 		s.Apply(in)
 	}
 }

@@ -28,7 +28,6 @@ const (
 	ToggleTheory                 // T: the Erlang C panel
 	TogglePresent                // P: presentation mode
 	Fullscreen                   // F: handled by the platform
-	NoIntent
 )
 
 // Options start a Session.
