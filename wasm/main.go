@@ -16,8 +16,9 @@
 // error (the last load or link error, or ""), message (the banner's text),
 // changes (the changes that took effect, as `--set` values
 // "CYCLE:NAME=VALUE"), config (the settings in effect), controls (each
-// control's id, rectangle in canvas pixels and value), focus, present and
-// theory.
+// control's id, rectangle in canvas pixels and value), servers (the same
+// for the first 64 server boxes of each balancer, value = idle, busy,
+// retiring or down), focus, present and theory.
 //
 // window.lbsim.saveBytes() returns the run's snapshot as a Uint8Array (or
 // throws); save() downloads it; load(bytes) replays a snapshot and
@@ -133,6 +134,10 @@ func installHook(g *render.Game, problems []string) {
 		for i, c := range st.Controls {
 			controls[i] = map[string]any{"id": c.ID, "x": float64(c.R.X), "y": float64(c.R.Y), "w": float64(c.R.W), "h": float64(c.R.H), "value": c.Value}
 		}
+		servers := make([]any, len(st.Servers))
+		for i, c := range st.Servers {
+			servers[i] = map[string]any{"id": c.ID, "x": float64(c.R.X), "y": float64(c.R.Y), "w": float64(c.R.W), "h": float64(c.R.H), "value": c.Value}
+		}
 		cfg := st.Config
 		return map[string]any{
 			"cycle":     float64(st.Cycle),
@@ -150,6 +155,7 @@ func installHook(g *render.Game, problems []string) {
 			"message":   st.Message,
 			"changes":   changes,
 			"controls":  controls,
+			"servers":   servers,
 			"focus":     st.Focus,
 			"present":   st.Present,
 			"theory":    st.Theory,

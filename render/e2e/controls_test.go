@@ -28,6 +28,7 @@ type ctlState struct {
 	Config    map[string]any `json:"config"`
 	Focus     string         `json:"focus"`
 	Controls  []ctlRect      `json:"controls"`
+	Servers   []ctlRect      `json:"servers"`
 }
 
 type ctlRect struct {
@@ -55,16 +56,27 @@ func (p *page) ctl() ctlState {
 // rect returns a control's rectangle in CSS pixels.
 func (p *page) rect(id string) ctlRect {
 	p.t.Helper()
+	return p.find(id, p.ctl().Controls)
+}
+
+// server returns a server box's rectangle in CSS pixels.
+func (p *page) server(id string) ctlRect {
+	p.t.Helper()
+	return p.find(id, p.ctl().Servers)
+}
+
+func (p *page) find(id string, rs []ctlRect) ctlRect {
+	p.t.Helper()
 	dpr, err := chromedp.Run(p.ctx, chromedp.Evaluate[float64](`window.devicePixelRatio`))
 	if err != nil || dpr <= 0 {
 		dpr = 1
 	}
-	for _, c := range p.ctl().Controls {
+	for _, c := range rs {
 		if c.ID == id {
 			return ctlRect{ID: id, X: c.X / dpr, Y: c.Y / dpr, W: c.W / dpr, H: c.H / dpr, Value: c.Value}
 		}
 	}
-	p.t.Fatalf("no control %q in state().controls", id)
+	p.t.Fatalf("no control or server %q in state()", id)
 	return ctlRect{}
 }
 
@@ -180,6 +192,24 @@ func TestBrowserControls(t *testing.T) {
 	p.waitFor("window.lbsim.state().paused", 30*time.Second)
 	p.checkCtl(p.ctl(), "--seed", "12345", "--servers", "10")
 
+	// Click server 2: down at the next cycle; → steps; click it again: up.
+	sv := p.server("2")
+	p.click(sv.X+sv.W/2, sv.Y+sv.H/2)
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFor("window.lbsim.state().servers.find(s => s.id == '2').value == 'down'", 30*time.Second)
+	s = p.ctl()
+	if len(s.Changes) != 1 || !strings.HasSuffix(s.Changes[0], ":down=2") {
+		t.Fatalf("click on server 2: changes %v", s.Changes)
+	}
+	p.checkCtl(s, "--seed", "12345", "--servers", "10")
+	sv = p.server("2")
+	p.click(sv.X+sv.W/2, sv.Y+sv.H/2)
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFor("window.lbsim.state().servers.find(s => s.id == '2').value != 'down'", 30*time.Second)
+	s = p.ctl()
+	p.checkCtl(s, "--seed", "12345", "--servers", "10")
+	t.Logf("server clicks: %v", s.Changes)
+
 	// Save, then load: the same state hash at the same cycle.
 	p.open("seed=42&servers=10&speed=3000&pause-at=400")
 	p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 400", 120*time.Second)
@@ -229,6 +259,33 @@ func TestBrowserControls(t *testing.T) {
 	}
 	t.Logf("save→load: cycle %d hash %s, %d bytes; %s", s.Cycle, s.Hash, len(bytes), s.Message)
 	p.screenshot("page-replay.png")
+	loaded := s
+
+	// The scrub bar seeks back (re-simulating), and a slider moved during
+	// the replay forks a new run from there, keeping the changes so far.
+	sc := p.rect("scrub")
+	p.click(sc.X+8+(sc.W-16)*0.5, sc.Y+sc.H-8)
+	p.waitFor(fmt.Sprintf("window.lbsim.state().replaying && window.lbsim.state().paused && window.lbsim.state().cycle < %d", loaded.Cycle), 30*time.Second)
+	s = p.ctl()
+	p.checkCtl(s, "--seed", "42", "--servers", "10")
+	p.press("Tab", "Tab", 9) // from the scrub bar (the last control) to the rate slider
+	p.press("ArrowLeft", "ArrowLeft", 37)
+	p.waitFor("!window.lbsim.state().replaying", 30*time.Second)
+	p.press("Escape", "Escape", 27)
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle == %d && window.lbsim.state().changes.length == 2", s.Cycle+1), 30*time.Second)
+	forked := p.ctl()
+	if forked.Config["cycles"] != float64(100000) || forked.Changes[0] != "401:rate=3" {
+		t.Errorf("fork at %d: cycles %v changes %v", s.Cycle, forked.Config["cycles"], forked.Changes)
+	}
+	p.checkCtl(forked, "--seed", "42", "--servers", "10")
+	t.Logf("scrubbed to %d, forked: changes %v", s.Cycle, forked.Changes)
+	// The replay is still what the share link below is made of: load it again.
+	if msg, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](fmt.Sprintf(`window.lbsim.load(new Uint8Array(%s))`, data))); err != nil || msg != "" {
+		t.Fatalf("load again: %q %v", msg, err)
+	}
+	p.waitFor("window.lbsim.state().replaying && window.lbsim.state().done", 120*time.Second)
+	s = p.ctl()
 
 	// The page's share link replays in the CLI to the page's summary.
 	link, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`window.lbsim.share()`))

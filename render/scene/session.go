@@ -307,10 +307,14 @@ type State struct {
 	Changes   []sim.Change // the changes that have taken effect
 	Config    sim.Config   // the settings in effect
 	Controls  []Control    // where the controls are, in screen pixels
+	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state), for tests
 	Focus     string       // the focused control's id, or ""
 	Present   bool         // presentation mode
 	Theory    bool         // the theory panel is shown
 }
+
+// maxServerBoxes bounds State.Servers per balancer.
+const maxServerBoxes = 64
 
 // Control is one control's place on screen and its shown value.
 type Control struct {
@@ -339,6 +343,18 @@ func (s *Session) State() State {
 		rs := s.controlRects(l)
 		for i, w := range s.controls() {
 			st.Controls = append(st.Controls, Control{ID: w.id, R: rs[i], Value: s.valueText(w)})
+		}
+		for bi, b := range s.m.Balancers() {
+			pl := b.Pool()
+			g := NewGrid(l.Lanes[bi].Pool, pl.Live+pl.Down, l.Unit)
+			i := 0
+			for v := range b.Servers() {
+				if i >= maxServerBoxes {
+					break
+				}
+				st.Servers = append(st.Servers, Control{ID: sim.MakeServerRef(bi, v.ID).String(), R: g.BoxAt(i), Value: v.State.String()})
+				i++
+			}
 		}
 	}
 	return st
