@@ -4,8 +4,9 @@
 // --pause-at, as the page takes them as query parameters; a bad value is
 // reported on stderr and in the window, which runs without it.
 //
-// --replay FILE replays a snapshot (.lbsnap from `lbsim run --snapshot` or
-// the S key); a file dropped on the window is replayed too. S saves the run
+// --replay FILE (or just the FILE.lbsnap) replays a snapshot (from `lbsim
+// run --snapshot` or the S key); a file dropped on the window is replayed
+// too. S saves the run
 // into --save-dir, K prints its share link on stderr.
 //
 // --exit-after N closes the window after N frames, --exit-at-end when the
@@ -28,6 +29,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -76,8 +78,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "lbsim-desktop: unexpected argument %q: every setting is a flag, like --servers 20\n", fs.Arg(0))
+	switch {
+	case fs.NArg() == 1 && strings.HasSuffix(fs.Arg(0), ".lbsnap") && o.replay == "":
+		o.replay = fs.Arg(0) // lbsim-desktop run.lbsnap
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "lbsim-desktop: unexpected argument %q: every setting is a flag, like --servers 20 (a snapshot to replay ends in .lbsnap)\n", fs.Arg(0))
 		return 2
 	}
 	p := preset.Read(params, preset.RandomSeed)
