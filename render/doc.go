@@ -1,5 +1,7 @@
 // Package render is the thin ebiten edge of the lbsim view: Game adapts a
-// scene.Session to ebiten.Game. Update turns keys into scene intents and
+// scene.Session to ebiten.Game. Update samples the keys and the pointer into
+// a scene.Input, lets the session handle it, carries out the requests that
+// need the platform (save, load, share through a Platform; fullscreen) and
 // advances the session by one tick; Draw paints the session's scene.Frame —
 // coloured quads in one batched DrawTriangles call per layer, and text with
 // text/v2 in the Go fonts embedded by package assets. Layout, pacing and

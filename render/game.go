@@ -22,17 +22,32 @@ type Game struct {
 	start time.Time
 	now   func() time.Duration
 
-	cmds []command
-	keys []ebiten.Key
+	in       scene.Input
+	keys     []ebiten.Key
+	scale    float64
+	platform Platform
 
 	painter painter
 	state   atomic.Pointer[scene.State]
 	quit    atomic.Bool
 }
 
+// Platform carries out what the page and the window do differently.
+type Platform interface {
+	// Save stores an encoded snapshot: the page downloads it, the window
+	// writes a file. It returns what to tell the viewer.
+	Save(data []byte, name string) (string, error)
+	// Load asks for a snapshot: the page opens its file picker; the
+	// window explains how to give it one.
+	Load() string
+	// Share shows the share link of an encoded snapshot (the page puts it
+	// in its address and the clipboard).
+	Share(data []byte) (string, error)
+}
+
 // NewGame builds the model of p and the view of it.
 func NewGame(p preset.Preset) (*Game, error) {
-	sess, err := scene.New(scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems, Changes: p.Changes})
+	sess, err := scene.New(scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems, RandomSeed: preset.RandomSeed, Changes: p.Changes})
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
@@ -40,7 +55,7 @@ func NewGame(p preset.Preset) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{sess: sess, start: time.Now(), painter: pt}
+	g := &Game{sess: sess, start: time.Now(), painter: pt, scale: 1}
 	g.now = func() time.Duration { return time.Since(g.start) }
 	g.publish()
 	return g, nil
@@ -51,13 +66,10 @@ func (g *Game) Update() error {
 	if g.quit.Load() {
 		return ebiten.Termination
 	}
-	g.cmds, g.keys = readCommands(g.cmds[:0], g.keys)
-	for _, c := range g.cmds {
-		if c.fullscreen {
-			ebiten.SetFullscreen(!ebiten.IsFullscreen())
-			continue
-		}
-		g.sess.Apply(c.intent)
+	g.keys = readInput(&g.in, g.keys, g.scale)
+	g.sess.HandleInput(g.in)
+	for _, r := range g.sess.TakeRequests() {
+		g.carryOut(r)
 	}
 	g.sess.Update(g.now)
 	g.publish()
@@ -76,7 +88,57 @@ func (g *Game) Draw(screen *ebiten.Image) {
 // screens; the scene scales its design to any size.
 func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 	s := ebiten.Monitor().DeviceScaleFactor()
+	g.scale = s
 	return max(int(float64(outsideWidth)*s), 1), max(int(float64(outsideHeight)*s), 1)
+}
+
+// SetPlatform sets what Save, Load and Share do.
+func (g *Game) SetPlatform(p Platform) { g.platform = p }
+
+// Do runs f on the session between ticks: the page's hook and the
+// window's flags use it to load, save and share.
+func (g *Game) Do(f func(s *scene.Session)) {
+	f(g.sess)
+	g.publish()
+}
+
+func (g *Game) carryOut(r scene.Intent) {
+	if r == scene.Fullscreen {
+		ebiten.SetFullscreen(!ebiten.IsFullscreen())
+		return
+	}
+	if g.platform == nil {
+		g.sess.Say("saving, loading and sharing are not available here", true)
+		return
+	}
+	switch r {
+	case scene.Save:
+		data, err := g.sess.Snapshot()
+		if err == nil {
+			var msg string
+			if msg, err = g.platform.Save(data, g.sess.SnapshotName()); err == nil {
+				g.sess.Say(msg, false)
+			}
+		}
+		if err != nil {
+			g.sess.Say(err.Error(), true)
+		}
+	case scene.Load:
+		if msg := g.platform.Load(); msg != "" {
+			g.sess.Say(msg, false)
+		}
+	case scene.Share:
+		data, err := g.sess.Snapshot()
+		if err == nil {
+			var msg string
+			if msg, err = g.platform.Share(data); err == nil {
+				g.sess.Say(msg, false)
+			}
+		}
+		if err != nil {
+			g.sess.Say(err.Error(), true)
+		}
+	}
 }
 
 // publish stores the state for State; the browser hook may read it at any

@@ -10,8 +10,21 @@
 // window.lbsim.state() returns a plain object: cycle, frames, ticks, paused,
 // done, speed (cycles per second, or "max"), seed (a number, or a decimal
 // string above 2^53), summary (exactly the JSON summary `lbsim run --cycles
-// <cycle>` prints for the same settings, produced by encoding/json and
-// parsed by JSON.parse) and problems (the messages about bad parameters).
+// <cycle>` prints for the same settings and changes, produced by
+// encoding/json and parsed by JSON.parse), problems (the messages about bad
+// parameters), hash (the model's state hash, a decimal string), replaying,
+// error (the last load or link error, or ""), message (the banner's text),
+// changes (the changes that took effect, as `--set` values
+// "CYCLE:NAME=VALUE"), config (the settings in effect), controls (each
+// control's id, rectangle in canvas pixels and value), servers (the same
+// for the first 64 server boxes of each balancer, value = idle, busy,
+// retiring or down), focus, present and theory.
+//
+// window.lbsim.saveBytes() returns the run's snapshot as a Uint8Array (or
+// throws); save() downloads it; load(bytes) replays a snapshot and
+// loadLink(text) a share link, both returning "" or the error message;
+// share() puts the link in the address and the clipboard and returns it.
+// A page opened with #r=… replays that link.
 package main
 
 import (
@@ -38,6 +51,24 @@ func main() {
 		return
 	}
 	installHook(g, p.Problems)
+	g.SetPlatform(browser{})
+	if h := js.Global().Get("location").Get("hash").String(); strings.HasPrefix(h, "#r=") {
+		g.Do(func(s *scene.Session) {
+			if err := s.LoadLink(h); err != nil {
+				showProblems([]string{err.Error()})
+			}
+		})
+	}
+	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
+		if h := js.Global().Get("location").Get("hash").String(); strings.HasPrefix(h, "#r=") {
+			g.Do(func(s *scene.Session) {
+				if err := s.LoadLink(h); err != nil {
+					showProblems([]string{err.Error()})
+				}
+			})
+		}
+		return nil
+	}))
 	ebiten.SetWindowTitle("lbsim — load balancer simulator")
 	ebiten.SetRunnableOnUnfocused(true)
 	if err := ebiten.RunGame(g); err != nil {
@@ -95,19 +126,115 @@ func installHook(g *render.Game, problems []string) {
 		if st.Speed == scene.MaxSpeed {
 			speed = "max"
 		}
-		return map[string]any{
-			"cycle":    float64(st.Cycle),
-			"frames":   float64(st.Frames),
-			"ticks":    float64(st.Ticks),
-			"paused":   st.Paused,
-			"done":     st.Done,
-			"speed":    speed,
-			"seed":     seed,
-			"summary":  jsonParse.Invoke(string(sum)),
-			"problems": probs,
+		changes := make([]any, len(st.Changes))
+		for i, c := range st.Changes {
+			changes[i] = c.String()
 		}
+		controls := make([]any, len(st.Controls))
+		for i, c := range st.Controls {
+			controls[i] = map[string]any{"id": c.ID, "x": float64(c.R.X), "y": float64(c.R.Y), "w": float64(c.R.W), "h": float64(c.R.H), "value": c.Value}
+		}
+		servers := make([]any, len(st.Servers))
+		for i, c := range st.Servers {
+			servers[i] = map[string]any{"id": c.ID, "x": float64(c.R.X), "y": float64(c.R.Y), "w": float64(c.R.W), "h": float64(c.R.H), "value": c.Value}
+		}
+		cfg := st.Config
+		return map[string]any{
+			"cycle":     float64(st.Cycle),
+			"frames":    float64(st.Frames),
+			"ticks":     float64(st.Ticks),
+			"paused":    st.Paused,
+			"done":      st.Done,
+			"speed":     speed,
+			"seed":      seed,
+			"summary":   jsonParse.Invoke(string(sum)),
+			"problems":  probs,
+			"hash":      strconv.FormatUint(st.Hash, 10),
+			"replaying": st.Replaying,
+			"error":     st.Error,
+			"message":   st.Message,
+			"changes":   changes,
+			"controls":  controls,
+			"servers":   servers,
+			"focus":     st.Focus,
+			"present":   st.Present,
+			"theory":    st.Theory,
+			"config": map[string]any{
+				"rate": cfg.Rate.String(), "scale-up": cfg.ScaleUp.String(), "scale-down": cfg.ScaleDown.String(),
+				"cooldown": float64(cfg.Cooldown), "task-min": float64(cfg.TaskMin), "task-max": float64(cfg.TaskMax),
+				"policy": cfg.Policy.String(), "cycles": float64(cfg.Cycles),
+			},
+		}
+	})
+	snapBytes := func() (js.Value, error) {
+		var data []byte
+		var err error
+		g.Do(func(s *scene.Session) { data, err = s.Snapshot() })
+		if err != nil {
+			return js.Undefined(), err
+		}
+		u8 := js.Global().Get("Uint8Array").New(len(data))
+		js.CopyBytesToJS(u8, data)
+		return u8, nil
+	}
+	saveBytes := js.FuncOf(func(js.Value, []js.Value) any {
+		u8, err := snapBytes()
+		if err != nil {
+			return js.Global().Get("Error").New(err.Error())
+		}
+		return u8
+	})
+	save := js.FuncOf(func(js.Value, []js.Value) any {
+		g.Do(func(s *scene.Session) { s.Apply(scene.Save) })
+		return nil
+	})
+	load := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 1 || args[0].Get("length").Type() != js.TypeNumber {
+			return "load: want the snapshot's bytes (a Uint8Array)"
+		}
+		data := make([]byte, args[0].Get("length").Int())
+		js.CopyBytesToGo(data, js.Global().Get("Uint8Array").New(args[0]))
+		msg := ""
+		g.Do(func(s *scene.Session) {
+			if err := s.Load(data); err != nil {
+				msg = err.Error()
+			}
+		})
+		if msg != "" {
+			showProblems([]string{msg})
+		}
+		return msg
+	})
+	loadLink := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 1 {
+			return "loadLink: want a link"
+		}
+		msg := ""
+		g.Do(func(s *scene.Session) {
+			if err := s.LoadLink(args[0].String()); err != nil {
+				msg = err.Error()
+			}
+		})
+		if msg != "" {
+			showProblems([]string{msg})
+		}
+		return msg
+	})
+	share := js.FuncOf(func(js.Value, []js.Value) any {
+		var data []byte
+		var err error
+		g.Do(func(s *scene.Session) { data, err = s.Snapshot() })
+		if err != nil {
+			return js.Global().Get("Error").New(err.Error())
+		}
+		return shareLink(data)
 	})
 	obj := js.Global().Get("Object").New()
 	obj.Set("state", state)
+	obj.Set("saveBytes", saveBytes)
+	obj.Set("save", save)
+	obj.Set("load", load)
+	obj.Set("loadLink", loadLink)
+	obj.Set("share", share)
 	js.Global().Set("lbsim", obj)
 }

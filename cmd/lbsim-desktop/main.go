@@ -4,7 +4,14 @@
 // --pause-at, as the page takes them as query parameters; a bad value is
 // reported on stderr and in the window, which runs without it.
 //
-// --exit-after N closes the window after N frames and --screenshot FILE
+// --replay FILE (or just the FILE.lbsnap) replays a snapshot (from `lbsim
+// run --snapshot` or the S key); a file dropped on the window is replayed
+// too. S saves the run
+// into --save-dir, K prints its share link on stderr.
+//
+// --exit-after N closes the window after N frames, --exit-at-end when the
+// run (or the replay) reaches its last cycle; --json FILE ('-' = stdout)
+// then writes the summary, as `lbsim replay --json` does. --screenshot FILE
 // writes the last frame as a PNG, for smoke tests and documentation.
 //
 // It needs cgo and the X11/OpenGL development packages to build (see
@@ -12,31 +19,41 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/lbsim/lbsim/render"
 	"github.com/lbsim/lbsim/render/preset"
+	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // options are the window's own flags.
 type options struct {
 	exitAfter     int64
+	exitAtEnd     bool
 	screenshot    string
 	width, height int
+	replay        string
+	jsonPath      string
+	saveDir       string
 }
 
-func run(args []string, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lbsim-desktop", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var params []preset.Param
@@ -49,6 +66,10 @@ func run(args []string, stderr io.Writer) int {
 	var o options
 	fs.Int64Var(&o.exitAfter, "exit-after", 0, "close the window after this many frames (0 = never)")
 	fs.StringVar(&o.screenshot, "screenshot", "", "write the last frame to this PNG `file` on exit")
+	fs.BoolVar(&o.exitAtEnd, "exit-at-end", false, "close the window when the run or the replay reaches its last cycle")
+	fs.StringVar(&o.replay, "replay", "", "replay the snapshot `file` (.lbsnap)")
+	fs.StringVar(&o.jsonPath, "json", "", "on exit, write the JSON summary to `file` ('-' = stdout)")
+	fs.StringVar(&o.saveDir, "save-dir", ".", "the S key saves snapshots into this `directory`")
 	fs.IntVar(&o.width, "width", 1280, "window width in pixels")
 	fs.IntVar(&o.height, "height", 720, "window height in pixels")
 	if err := fs.Parse(args); err != nil {
@@ -57,21 +78,35 @@ func run(args []string, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "lbsim-desktop: unexpected argument %q: every setting is a flag, like --servers 20\n", fs.Arg(0))
+	switch {
+	case fs.NArg() == 1 && strings.HasSuffix(fs.Arg(0), ".lbsnap") && o.replay == "":
+		o.replay = fs.Arg(0) // lbsim-desktop run.lbsnap
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "lbsim-desktop: unexpected argument %q: every setting is a flag, like --servers 20 (a snapshot to replay ends in .lbsnap)\n", fs.Arg(0))
 		return 2
 	}
 	p := preset.Read(params, preset.RandomSeed)
 	for _, msg := range p.Problems {
 		fmt.Fprintln(stderr, "lbsim-desktop:", msg)
 	}
-	if !p.SeedGiven {
+	if !p.SeedGiven && o.replay == "" {
 		fmt.Fprintf(stderr, "lbsim-desktop: seed %d (random; repeat with --seed %d)\n", p.Config.Seed, p.Config.Seed)
 	}
 	g, err := render.NewGame(p)
 	if err != nil {
 		fmt.Fprintln(stderr, "lbsim-desktop:", err)
 		return 1
+	}
+	g.SetPlatform(desktop{dir: o.saveDir, stderr: stderr})
+	if o.replay != "" {
+		data, err := readSnapshot(o.replay)
+		if err == nil {
+			g.Do(func(s *scene.Session) { err = s.Load(data) })
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "lbsim-desktop: --replay %s: %v\n", o.replay, err)
+			return 2
+		}
 	}
 	w := &window{Game: g, opts: o}
 	ebiten.SetWindowTitle("lbsim — load balancer simulator")
@@ -87,7 +122,63 @@ func run(args []string, stderr io.Writer) int {
 	}
 	st := g.State()
 	fmt.Fprintf(stderr, "lbsim-desktop: closed at cycle %d after %d frames\n", st.Cycle, st.Frames)
+	if st.Message != "" {
+		fmt.Fprintln(stderr, "lbsim-desktop:", st.Message)
+	}
+	if o.jsonPath != "" {
+		js, _ := json.MarshalIndent(st.Summary, "", "  ")
+		js = append(js, '\n')
+		if o.jsonPath == "-" {
+			stdout.Write(js)
+		} else if err := os.WriteFile(o.jsonPath, js, 0o644); err != nil {
+			fmt.Fprintln(stderr, "lbsim-desktop: --json:", err)
+			return 1
+		}
+	}
 	return 0
+}
+
+// readSnapshot reads a snapshot file, refusing one larger than a snapshot
+// can be before reading it all.
+func readSnapshot(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, snapshot.MaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > snapshot.MaxSize {
+		return nil, fmt.Errorf("larger than %d bytes: not a snapshot", snapshot.MaxSize)
+	}
+	return data, nil
+}
+
+// desktop saves into a directory and prints share links on stderr.
+type desktop struct {
+	dir    string
+	stderr io.Writer
+}
+
+func (d desktop) Save(data []byte, name string) (string, error) {
+	path := filepath.Join(d.dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return "", fmt.Errorf("save: %w", err)
+	}
+	fmt.Fprintln(d.stderr, "lbsim-desktop: saved", path)
+	return fmt.Sprintf("saved %s (%d bytes)", path, len(data)), nil
+}
+
+func (d desktop) Load() string {
+	return "drop a .lbsnap file on the window, or start it with --replay FILE"
+}
+
+func (d desktop) Share(data []byte) (string, error) {
+	frag := snapshot.Fragment(data)
+	fmt.Fprintln(d.stderr, "lbsim-desktop: share link fragment (append to the page's address):", frag)
+	return fmt.Sprintf("share link printed on the terminal (%d characters)", len(frag)), nil
 }
 
 // window adds the smoke-test controls to the game.
@@ -97,11 +188,35 @@ type window struct {
 	err  error
 }
 
-// Draw paints the frame and, at the --exit-after frame, saves it and asks
-// the game to end.
+// Update loads a dropped file, then runs the game's tick.
+func (w *window) Update() error {
+	if files := ebiten.DroppedFiles(); files != nil {
+		w.loadDropped(files)
+	}
+	return w.Game.Update()
+}
+
+func (w *window) loadDropped(files fs.FS) {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil || len(entries) == 0 {
+		return
+	}
+	data, err := fs.ReadFile(files, entries[0].Name())
+	w.Game.Do(func(s *scene.Session) {
+		if err != nil {
+			s.Say("cannot read the dropped file: "+err.Error(), true)
+			return
+		}
+		s.Load(data)
+	})
+}
+
+// Draw paints the frame and, at the --exit-after frame or with
+// --exit-at-end at the last cycle, saves it and asks the game to end.
 func (w *window) Draw(screen *ebiten.Image) {
 	w.Game.Draw(screen)
-	if w.opts.exitAfter > 0 && w.Game.State().Frames == w.opts.exitAfter {
+	st := w.Game.State()
+	if (w.opts.exitAfter > 0 && st.Frames == w.opts.exitAfter) || (w.opts.exitAtEnd && st.Done) {
 		if w.opts.screenshot != "" {
 			w.err = savePNG(screen, w.opts.screenshot)
 		}

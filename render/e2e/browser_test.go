@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,6 +34,50 @@ func chromiumPath() string {
 	return ""
 }
 
+var (
+	pageOnce sync.Once
+	pageDir  string
+	pageErr  string
+)
+
+// builtPage builds the wasm, the CLI and the page's files once for all the
+// browser tests of the package.
+func builtPage(t *testing.T) string {
+	t.Helper()
+	pageOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "lbsim-e2e-")
+		if err != nil {
+			pageErr = err.Error()
+			return
+		}
+		pageErr = "the build failed"
+		root := moduleRoot(t)
+		goBuild(t, filepath.Join(dir, "lbsim.wasm"), "./wasm", "GOOS=js", "GOARCH=wasm")
+		goBuild(t, filepath.Join(dir, "lbsim"), "./cmd/lbsim")
+		copyFile(t, filepath.Join(root, "index.html"), filepath.Join(dir, "index.html"))
+		goroot, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			pageErr = err.Error()
+			return
+		}
+		copyFile(t, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
+		pageDir, pageErr = dir, ""
+	})
+	if pageErr != "" || pageDir == "" {
+		t.Fatalf("building the page: %s", pageErr)
+	}
+	return pageDir
+}
+
+// TestMain removes the built page after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if pageDir != "" {
+		os.RemoveAll(pageDir)
+	}
+	os.Exit(code)
+}
+
 // page is the served web page and a browser tab on it.
 type page struct {
 	t     *testing.T
@@ -51,16 +96,7 @@ func newPage(t *testing.T) *page {
 	if chrome == "" {
 		t.Skip("chromium is not installed: apt-get install chromium (.ci/run installs it) to run the browser test")
 	}
-	dir := t.TempDir()
-	root := moduleRoot(t)
-	goBuild(t, filepath.Join(dir, "lbsim.wasm"), "./wasm", "GOOS=js", "GOARCH=wasm")
-	goBuild(t, filepath.Join(dir, "lbsim"), "./cmd/lbsim")
-	copyFile(t, filepath.Join(root, "index.html"), filepath.Join(dir, "index.html"))
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	copyFile(t, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
+	dir := builtPage(t)
 	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	t.Cleanup(srv.Close)
 
@@ -230,7 +266,7 @@ func TestBrowserPage(t *testing.T) {
 	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle > %d", c0), 60*time.Second)
 
 	// Space pauses.
-	chromedp.Do(p.ctx, chromedp.MouseClickXY(640, 400))
+	chromedp.Do(p.ctx, chromedp.MouseClickXY(640, 20)) // the HUD: focus without touching a control or a server
 	p.press(" ", "Space", 32)
 	p.waitFor("window.lbsim.state().paused", 30*time.Second)
 	c1 := p.state().Cycle

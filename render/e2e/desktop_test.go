@@ -4,9 +4,11 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -47,4 +49,69 @@ func TestDesktopWindow(t *testing.T) {
 		t.Errorf("the window's frame looks blank: %d colours, %.1f%% non-background", colours, 100*frac)
 	}
 	t.Logf("screenshot %s: %d colours, %.0f%% non-background", shot, colours, 100*frac)
+}
+
+// TestDesktopReplay gives the window a snapshot written by `lbsim run
+// --snapshot` with --replay, lets it replay at max speed and exit at the
+// end, and checks the summary it prints is the one `lbsim replay` prints.
+func TestDesktopReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped under -short: builds the desktop command with cgo")
+	}
+	var prefix []string
+	if os.Getenv("DISPLAY") == "" {
+		if _, err := exec.LookPath("xvfb-run"); err != nil {
+			t.Skip("no DISPLAY and no xvfb-run: install xvfb and xauth (make deps) to run the desktop test")
+		}
+		prefix = []string{"xvfb-run", "-a"}
+	}
+	dir := t.TempDir()
+	bin, cli := filepath.Join(dir, "lbsim-desktop"), filepath.Join(dir, "lbsim")
+	goBuild(t, bin, "./cmd/lbsim-desktop")
+	goBuild(t, cli, "./cmd/lbsim")
+	snap := filepath.Join(dir, "run.lbsnap")
+	if out, err := exec.Command(cli, "run", "--seed", "9", "--servers", "8", "--cycles", "20000", "--set", "2000:rate=0.8",
+		"--set", "5000:down=3", "--set", "6000:up=3", "--quiet", "--snapshot", snap).CombinedOutput(); err != nil {
+		t.Fatalf("lbsim run --snapshot: %v\n%s", err, out)
+	}
+	want, err := exec.Command(cli, "replay", snap, "--json", "-").Output()
+	if err != nil {
+		t.Fatalf("lbsim replay: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	shot := filepath.Join(outDir(t), "desktop-replay.png")
+	args := append(prefix, bin, "--replay", snap, "--speed", "max", "--exit-at-end", "--json", "-", "--screenshot", shot)
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("lbsim-desktop --replay: %v\n%s", err, stderr.String())
+	}
+	t.Logf("%s", stderr.String())
+	if string(got) != string(want) {
+		t.Errorf("lbsim-desktop --replay printed\n%s\nlbsim replay printed\n%s", got, want)
+	}
+	if !strings.Contains(stderr.String(), "reproduced exactly") {
+		t.Errorf("the window did not say the replay reproduced: %s", stderr.String())
+	}
+	// A damaged file is refused with a message and exit status 2.
+	bad := filepath.Join(dir, "bad.lbsnap")
+	os.WriteFile(bad, []byte("not a snapshot"), 0o644)
+	out, err := exec.CommandContext(ctx, append(prefix, bin, "--replay", bad)[0], append(prefix, bin, "--replay", bad)[1:]...).CombinedOutput()
+	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "--replay") {
+		t.Errorf("a damaged snapshot: exit %d, %s", code, out)
+	}
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }

@@ -16,6 +16,16 @@
 // Motion is cosmetic: flights of requests are interpolated from tick counts
 // and jittered by the Session's own random generator, never the model's.
 //
+// The controls are here too: HandleInput takes one tick of pointer and
+// keyboard input (Input, Key) and drives the sliders, the policy selector,
+// the seed field and the buttons (focus with Tab, hit-testing from pointer
+// coordinates), clicks on servers and the shortcuts. A change of a setting
+// is scheduled for the next cycle, exactly like `lbsim run --set`, and a
+// snapshot.Recorder watches every cycle, so Snapshot saves the run and
+// Load/LoadLink replay one (with a scrub bar, SeekCycle, and a fork when
+// the viewer takes control). Save, Load, Share and Fullscreen need the
+// platform and are handed out by TakeRequests.
+//
 // The package imports no ebiten, so it is tested with plain `go test`,
 // natively and under GOOS=js GOARCH=wasm.
 package scene

@@ -45,8 +45,9 @@ type Layer struct {
 // The layers of a Frame, painted in order.
 const (
 	SceneLayer   = 0 // the model: gate, queue, servers, charts, HUD
-	OverlayLayer = 1 // help, messages
-	numLayers    = 2
+	OverlayLayer = 1 // controls, theory panel, replay banner, messages
+	TopLayer     = 2 // the problems banner and the help overlay, over everything
+	numLayers    = 3
 )
 
 // Frame is everything to paint for one frame: what the Session draws,
@@ -109,6 +110,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	l := NewLayout(w, h, len(bals))
 	f := &s.frame
 	f.reset(w, h, l)
+	s.lastW, s.lastH = w, h
 	u := l.Unit
 
 	frac := s.pace.Frac()
@@ -125,7 +127,8 @@ func (s *Session) Draw(w, h int) *Frame {
 		lane := l.Lanes[i]
 		q := NewQueue(lane.Queue, b.QueueLen(), u)
 		queues[i] = q
-		g := NewGrid(lane.Pool, b.Pool().Live, u)
+		pl := b.Pool()
+		g := NewGrid(lane.Pool, pl.Live+pl.Down, u)
 		grids[i] = g
 		s.drawLaneTitles(f, lane, b, len(bals) == 2)
 		s.drawQueue(f, q, b, i)
@@ -134,7 +137,14 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawFlights(f, l, queues, grids)
 	s.drawCharts(f, l)
 	s.drawFooter(f, l)
+	s.drawTheory(f, l)
+	s.drawControls(f, l)
+	s.drawReplay(f, l)
+	s.drawMessage(f, l)
 	s.drawOverlays(f, l)
+	if s.present {
+		presentation(f)
+	}
 	return f
 }
 
@@ -319,6 +329,12 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 	case Hollow:
 		f.rect(SceneLayer, r, Panel)
 		f.stroke(SceneLayer, r, bw, col)
+	case Crossed:
+		f.rect(SceneLayer, r, col)
+		d := max(r.W*0.08, 1)
+		f.Layers[SceneLayer].Quads = append(f.Layers[SceneLayer].Quads,
+			Quad{P: [4]Point{{r.X + d, r.Y}, {r.X + r.W, r.Y + r.H - d}, {r.X + r.W - d, r.Y + r.H}, {r.X, r.Y + d}}, C: RejectColor},
+			Quad{P: [4]Point{{r.X + r.W - d, r.Y}, {r.X + r.W, r.Y + d}, {r.X + d, r.Y + r.H}, {r.X, r.Y + r.H - d}}, C: RejectColor})
 	default:
 		f.rect(SceneLayer, r, col)
 		if shape == Striped {
@@ -475,7 +491,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 func (s *Session) drawFooter(f *Frame, l Layout) {
 	u := l.Unit
 	r := l.Footer
-	f.text(SceneLayer, "Space play/pause · → one cycle · + − speed · R restart · F fullscreen · H help", r.X, r.Y+2*u, 15*u, false, AlignStart, DimText)
+	f.text(SceneLayer, "Tab focus · ←→ adjust · Space play · → step · R restart · S save · L load · K share · T theory · P present · H help", r.X, r.Y+2*u, 14*u, false, AlignStart, DimText)
 	// Legend, drawn with the same shapes as the scene.
 	x := r.X + r.W
 	y := r.Y + r.H/2
@@ -484,6 +500,7 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		name string
 		draw func(p Point)
 	}{
+		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
 		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectColor) }},
 		{"retiring", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, Retiring) }},
 		{"busy", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, BusyColor) }},
@@ -492,7 +509,7 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"P", func(p Point) { f.request(SceneLayer, p, d, sim.Processing, PColor) }},
 	}
 	for _, it := range items {
-		w := float32(len([]rune(it.name))) * 7.6 * u
+		w := float32(len([]rune(it.name))) * 8.2 * u
 		f.text(SceneLayer, it.name, x, r.Y+2*u, 15*u, false, AlignEnd, DimText)
 		x -= w + d/2 + 4*u
 		it.draw(Point{x, y})
@@ -502,18 +519,22 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 
 // HelpLines are the lines of the help overlay.
 var helpLines = [...]string{
-	"Space — play / pause",
-	"→ — one cycle (pauses first)",
-	"+ / − — faster / slower (1 cycle/s … max)",
-	"R — restart the same run (same seed)",
-	"F — fullscreen",
-	"H — show / hide this help",
+	"Space — play / pause          → — one cycle (pauses first)",
+	"+ / − (↑ ↓) — faster / slower  R — restart (a replay: from its start)",
+	"Tab / Shift+Tab — move the focus over the controls (yellow frame)",
+	"  slider: ← → (↑ ↓) one step, PgUp/PgDn ten, Home/End; or drag it",
+	"  policy: ← → or click;  buttons: Enter or Space;  Esc leaves the focus",
+	"0–9 — type a seed (or click the seed field), Enter restarts with it",
+	"D — dice: a random seed     S — save the run (.lbsnap)",
+	"L — load a snapshot (or drop a file)     K — share link (#r=…)",
+	"T — theory panel (Erlang C)     P — presentation mode     F — fullscreen",
+	"Click a server — take it down at the next cycle; click again — up",
+	"Every change takes effect at the next cycle and is recorded.",
 	"",
-	"Requests enter at the left: the firewall rejects blocked",
-	"sources (red), the rest wait in the FIFO queue (front at",
-	"the right) and fly to idle servers. P = square, S = diamond.",
-	"Servers: idle = hollow green, busy = blue with progress,",
-	"retiring = amber striped (finishes, then leaves).",
+	"Requests enter at the left: the firewall rejects blocked sources (red),",
+	"the rest wait in the FIFO queue (front at the right) and fly to idle",
+	"servers. P = cyan square, S = pink diamond. Servers: idle = hollow green,",
+	"busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
 }
 
 // HelpLines returns the help overlay's text.
@@ -525,20 +546,20 @@ func (s *Session) drawOverlays(f *Frame, l Layout) {
 		lines := append(append([]string{}, s.opts.Problems...), "press any key to hide this message")
 		h := float32(len(lines))*24*u + 16*u
 		r := Rect{l.W * 0.1, l.HUD.Y + l.HUD.H + 12*u, l.W * 0.8, h}
-		f.rect(OverlayLayer, r, ErrorPanel)
-		f.stroke(OverlayLayer, r, 2*u, RejectColor)
+		f.rect(TopLayer, r, ErrorPanel)
+		f.stroke(TopLayer, r, 2*u, RejectColor)
 		for i, line := range lines {
-			f.text(OverlayLayer, line, r.X+12*u, r.Y+8*u+float32(i)*24*u, 18*u, i < len(lines)-1, AlignStart, TextColor)
+			f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*24*u, 18*u, i < len(lines)-1, AlignStart, TextColor)
 		}
 	}
 	if s.help {
-		h := float32(len(helpLines)+1)*30*u + 30*u
-		r := Rect{l.W/2 - 380*u, l.H/2 - h/2, 760 * u, h}
-		f.rect(OverlayLayer, r, Overlay)
-		f.stroke(OverlayLayer, r, 2*u, DimText)
-		f.text(OverlayLayer, "lbsim — keys", r.X+24*u, r.Y+16*u, 26*u, true, AlignStart, TextColor)
+		h := float32(len(helpLines)+1)*26*u + 30*u
+		r := Rect{l.W/2 - 420*u, l.H/2 - h/2, 840 * u, h}
+		f.rect(TopLayer, r, Overlay)
+		f.stroke(TopLayer, r, 2*u, DimText)
+		f.text(TopLayer, "lbsim — keys", r.X+24*u, r.Y+16*u, 26*u, true, AlignStart, TextColor)
 		for i, line := range helpLines {
-			f.text(OverlayLayer, line, r.X+24*u, r.Y+56*u+float32(i)*30*u, 21*u, false, AlignStart, TextColor)
+			f.text(TopLayer, line, r.X+24*u, r.Y+56*u+float32(i)*26*u, 18*u, false, AlignStart, TextColor)
 		}
 	}
 }

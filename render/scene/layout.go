@@ -6,6 +6,9 @@ import "math"
 // 1280×720 screen and scaled by Layout.Unit for other sizes.
 const BaseW, BaseH = 1280, 720
 
+// ControlsH is the height of the control bar in design pixels.
+const ControlsH = 80
+
 // Lane is the part of the screen one balancer uses: its queue and its
 // server pool.
 type Lane struct {
@@ -16,13 +19,14 @@ type Lane struct {
 
 // Layout places the parts of the scene on a W×H screen.
 type Layout struct {
-	W, H   float32
-	Unit   float32 // pixels per design pixel: min(W/1280, H/720)
-	HUD    Rect    // two lines of text at the top
-	Gate   Rect    // the firewall, at the left of every lane
-	Lanes  []Lane  // one per balancer, top to bottom
-	Charts [2]Rect // queue length, then pool size
-	Footer Rect    // the key hint line
+	W, H     float32
+	Unit     float32 // pixels per design pixel: min(W/1280, H/720)
+	HUD      Rect    // two lines of text at the top
+	Gate     Rect    // the firewall, at the left of every lane
+	Lanes    []Lane  // one per balancer, top to bottom
+	Charts   [2]Rect // queue length, then pool size
+	Controls Rect    // two rows: the sliders, then the selector, seed field and buttons
+	Footer   Rect    // the key hint line
 }
 
 // NewLayout places the scene on a w×h screen for the given number of
@@ -34,8 +38,9 @@ func NewLayout(w, h, balancers int) Layout {
 	m := 16 * u // margin
 	l.HUD = Rect{m, 8 * u, W - 2*m, 58 * u}
 	l.Footer = Rect{m, H - 26*u, W - 2*m, 22 * u}
-	chartH := 150 * u
-	chartY := l.Footer.Y - 6*u - chartH
+	l.Controls = Rect{m, l.Footer.Y - 4*u - ControlsH*u, W - 2*m, ControlsH * u}
+	chartH := 118 * u
+	chartY := l.Controls.Y - 8*u - chartH
 	cw := (W - 3*m) / 2
 	l.Charts = [2]Rect{{m, chartY, cw, chartH}, {2*m + cw, chartY, cw, chartH}}
 	top := l.HUD.Y + l.HUD.H + 10*u

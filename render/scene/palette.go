@@ -29,6 +29,7 @@ var (
 	DownMark    = color.RGBA{0xe3, 0x9b, 0x1d, 0xff}
 	ErrorPanel  = color.RGBA{0x5c, 0x16, 0x16, 0xf0}
 	Overlay     = color.RGBA{0x08, 0x0b, 0x10, 0xe8}
+	DownColor   = color.RGBA{0x7a, 0x1c, 0x1c, 0xff} // a failed server: dark red with a cross
 )
 
 // Shape is how a server box is drawn besides its colour.
@@ -39,6 +40,7 @@ const (
 	Hollow  Shape = iota // outline only: idle
 	Filled               // solid with a progress bar: busy
 	Striped              // solid with a dark diagonal band and a progress bar: retiring
+	Crossed              // dark red with a light cross: down (fault)
 )
 
 // ServerLook returns the colour and shape of a server in state st.
@@ -48,6 +50,8 @@ func ServerLook(st sim.ServerState) (color.RGBA, Shape) {
 		return BusyColor, Filled
 	case sim.Retiring:
 		return Retiring, Striped
+	case sim.Failed:
+		return DownColor, Crossed
 	}
 	return IdleColor, Hollow
 }

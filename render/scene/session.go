@@ -1,9 +1,11 @@
 package scene
 
 import (
+	"math/rand/v2"
 	"time"
 
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 // Intent is what the viewer asked for; package render turns keys into
@@ -19,6 +21,13 @@ const (
 	Restart                      // R: the same run again from cycle 0
 	ToggleHelp                   // H
 	DismissMessage               // any key hides the problems banner
+	Dice                         // D: restart with a random seed
+	Save                         // S: save the run (the platform writes or downloads it)
+	Load                         // L: load a snapshot (the platform asks for a file)
+	Share                        // K: put the run in a share link
+	ToggleTheory                 // T: the Erlang C panel
+	TogglePresent                // P: presentation mode
+	Fullscreen                   // F: handled by the platform
 )
 
 // Options start a Session.
@@ -27,8 +36,12 @@ type Options struct {
 	Speed    int64    // cycles per second, or MaxSpeed
 	PauseAt  int64    // pause when the cycle reaches it; −1 for never
 	Problems []string // shown in a banner until a key is pressed
-	// Changes are scheduled on the model at every (re)start: the page's
-	// set= and fault= parameters, like --set and --fault.
+	// RandomSeed picks the dice's seed; it must not be the model's
+	// generator (nil: a cosmetic generator of the Session's own).
+	RandomSeed func() uint64
+	// Changes are scheduled on the model at every (re)start of the
+	// starting settings: the page's set= and fault= parameters, like
+	// --set and --fault.
 	Changes []sim.Change
 }
 
@@ -54,11 +67,32 @@ type Session struct {
 	lastSteps int64 // cycles stepped by the last Update
 
 	frame Frame // reused by Draw
+
+	cfg     sim.Config         // the configuration the model started from
+	rec     *snapshot.Recorder // records the run being shown
+	replay  *snapshot.Snapshot // the snapshot being replayed, or nil
+	verdict string             // how the replay ended
+	meas    measured           // time averages for the theory panel
+
+	focus    int // index into the controls, −1 for none
+	dragging int // the slider being dragged, −1 for none
+	dragVal  int64
+	seedEdit seedField
+	lastW    int // size of the last Draw, for hit-testing
+	lastH    int
+	theory   bool
+	present  bool
+	message  string // info or error shown in a banner
+	isError  bool
+	errText  string // the last load or link error, for the hook
+	requests []Intent
+	dice     *rand.Rand
 }
 
 // New builds the model from opts.Config and returns the session at cycle 0.
 func New(opts Options) (*Session, error) {
-	s := &Session{opts: opts, speed: opts.Speed, budget: NewBudget(), anim: newAnimator(), banner: len(opts.Problems) > 0}
+	s := &Session{opts: opts, speed: opts.Speed, budget: NewBudget(), anim: newAnimator(), banner: len(opts.Problems) > 0,
+		focus: -1, dragging: -1, dice: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))}
 	if s.speed == 0 {
 		s.speed = 5
 	}
@@ -71,20 +105,34 @@ func New(opts Options) (*Session, error) {
 }
 
 func (s *Session) restart() error {
-	m, err := sim.New(s.opts.Config, sim.WithEvents())
+	return s.build(s.opts.Config, s.opts.Changes, 0)
+}
+
+// build starts a model of cfg with the changes scheduled and re-simulates
+// it up to cycle to (headless, recording every cycle), then resets the
+// view's pacing, animations and charts.
+func (s *Session) build(cfg sim.Config, changes []sim.Change, to int64) error {
+	m, err := sim.New(cfg, sim.WithEvents())
 	if err != nil {
 		return err
 	}
-	if err := m.Schedule(s.opts.Changes...); err != nil {
+	if err := m.Schedule(changes...); err != nil {
 		return err
 	}
-	s.m = m
-	s.pace.Reset()
-	s.budget.Reset()
-	s.anim.reset()
+	s.m, s.cfg = m, cfg.Clone()
+	s.rec = snapshot.NewRecorder(cfg)
+	s.meas = measured{}
+	s.observe()
 	s.hist.Reset()
 	s.setStride()
 	s.hist.Add(m.Last())
+	for m.Cycle() < to && m.Step() {
+		s.observe()
+		s.hist.Add(m.Last())
+	}
+	s.pace.Reset()
+	s.budget.Reset()
+	s.anim.reset()
 	s.rate = rateMeter{}
 	return nil
 }
@@ -101,7 +149,8 @@ func (s *Session) setStride() {
 // Model returns the model being shown (read-only use).
 func (s *Session) Model() *sim.Model { return s.m }
 
-// Apply carries out one intent.
+// Apply carries out one intent. Save, Load, Share and Fullscreen need
+// the platform: they are queued for TakeRequests.
 func (s *Session) Apply(in Intent) {
 	s.banner = false
 	switch in {
@@ -116,19 +165,62 @@ func (s *Session) Apply(in Intent) {
 		s.pace.Reset()
 		s.step(1, true)
 	case Faster:
-		s.speed = SpeedUp(s.speed)
-		s.setStride()
-		s.budget.Reset()
+		s.setSpeed(SpeedUp(s.speed))
 	case Slower:
-		s.speed = SlowDown(s.speed)
-		s.setStride()
-		s.budget.Reset()
+		s.setSpeed(SlowDown(s.speed))
 	case Restart:
-		_ = s.restart() // the configuration was valid at New
+		s.message = ""
+		if s.replay != nil {
+			s.startReplay(*s.replay)
+		} else {
+			_ = s.restart() // the configuration was valid at New
+		}
 		s.pauseAt = -1
+	case Dice:
+		s.restartWithSeed(s.randomSeed())
 	case ToggleHelp:
 		s.help = !s.help
+	case ToggleTheory:
+		s.theory = !s.theory
+	case TogglePresent:
+		s.present = !s.present
+	case Save, Load, Share, Fullscreen:
+		s.requests = append(s.requests, in)
 	}
+}
+
+// TakeRequests returns the Save, Load, Share and Fullscreen intents asked
+// for since the last call, for the platform to carry out.
+func (s *Session) TakeRequests() []Intent {
+	r := s.requests
+	s.requests = nil
+	return r
+}
+
+func (s *Session) setSpeed(sp int64) {
+	s.speed = sp
+	s.setStride()
+	s.budget.Reset()
+}
+
+func (s *Session) randomSeed() uint64 {
+	if s.opts.RandomSeed != nil {
+		return s.opts.RandomSeed()
+	}
+	return s.dice.Uint64N(999_999_999) + 1
+}
+
+// restartWithSeed starts a new run of the starting settings with seed,
+// leaving any replay.
+func (s *Session) restartWithSeed(seed uint64) {
+	if s.replay != nil {
+		s.opts.Config, s.opts.Changes = s.forkConfig(), nil
+	}
+	s.opts.Config.Seed = seed
+	s.replay, s.verdict, s.message = nil, "", ""
+	_ = s.restart() // only the seed changed
+	s.pauseAt = -1
+	s.paused = false
 }
 
 // Update advances one tick: at a fixed speed the Pacer's whole cycles, in
@@ -171,6 +263,7 @@ func (s *Session) step(n int64, animate bool) {
 		if !s.m.Step() {
 			break
 		}
+		s.observe()
 		s.lastSteps++
 		s.hist.Add(s.m.Last())
 		if animate {
@@ -187,6 +280,9 @@ func (s *Session) checkPauseAt() {
 		s.pace.Reset()
 	}
 	if s.m.Done() {
+		if !s.paused {
+			s.endOfReplay()
+		}
 		s.paused = true
 	}
 }
@@ -207,14 +303,65 @@ type State struct {
 	Speed   int64 // cycles per second, or MaxSpeed
 	Seed    uint64
 	Summary sim.Summary
+
+	Hash      uint64       // the model's state hash
+	Replaying bool         // a loaded snapshot or share link is playing
+	Error     string       // the last load or link error, or ""
+	Message   string       // the banner's text, or ""
+	Changes   []sim.Change // the changes that have taken effect
+	Config    sim.Config   // the settings in effect
+	Controls  []Control    // where the controls are, in screen pixels
+	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state), for tests
+	Focus     string       // the focused control's id, or ""
+	Present   bool         // presentation mode
+	Theory    bool         // the theory panel is shown
+}
+
+// maxServerBoxes bounds State.Servers per balancer.
+const maxServerBoxes = 64
+
+// Control is one control's place on screen and its shown value.
+type Control struct {
+	ID    string
+	R     Rect
+	Value string
 }
 
 // State returns the session's state now.
 func (s *Session) State() State {
-	return State{
+	st := State{
 		Cycle: s.m.Cycle(), Frames: s.frames, Ticks: s.tick, Paused: s.paused, Done: s.m.Done(),
-		Speed: s.speed, Seed: s.opts.Config.Seed, Summary: s.m.Summary(),
+		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
+		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
+		Changes: s.m.Changes(), Present: s.present, Theory: s.theory,
 	}
+	st.Message = s.message
+	if st.Message == "" {
+		st.Message = s.verdict
+	}
+	if s.focus >= 0 && s.focus < len(s.controls()) {
+		st.Focus = s.controls()[s.focus].id
+	}
+	if s.lastW > 0 {
+		l := NewLayout(s.lastW, s.lastH, len(s.m.Balancers()))
+		rs := s.controlRects(l)
+		for i, w := range s.controls() {
+			st.Controls = append(st.Controls, Control{ID: w.id, R: rs[i], Value: s.valueText(w)})
+		}
+		for bi, b := range s.m.Balancers() {
+			pl := b.Pool()
+			g := NewGrid(l.Lanes[bi].Pool, pl.Live+pl.Down, l.Unit)
+			i := 0
+			for v := range b.Servers() {
+				if i >= maxServerBoxes {
+					break
+				}
+				st.Servers = append(st.Servers, Control{ID: sim.MakeServerRef(bi, v.ID).String(), R: g.BoxAt(i), Value: v.State.String()})
+				i++
+			}
+		}
+	}
+	return st
 }
 
 // Paused reports whether the model is not advancing.

@@ -1,0 +1,391 @@
+//go:build !js
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// ctlState is the part of window.lbsim.state() the control tests read.
+type ctlState struct {
+	state
+	Hash      string         `json:"hash"`
+	Replaying bool           `json:"replaying"`
+	Error     string         `json:"error"`
+	Message   string         `json:"message"`
+	Changes   []string       `json:"changes"`
+	Config    map[string]any `json:"config"`
+	Focus     string         `json:"focus"`
+	Controls  []ctlRect      `json:"controls"`
+	Servers   []ctlRect      `json:"servers"`
+}
+
+type ctlRect struct {
+	ID    string  `json:"id"`
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	W     float64 `json:"w"`
+	H     float64 `json:"h"`
+	Value string  `json:"value"`
+}
+
+func (p *page) ctl() ctlState {
+	p.t.Helper()
+	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](`window.lbsim.state()`))
+	if err != nil {
+		p.t.Fatalf("state(): %v", err)
+	}
+	var s ctlState
+	if err := json.Unmarshal(raw, &s); err != nil {
+		p.t.Fatalf("state(): %v: %s", err, raw)
+	}
+	return s
+}
+
+// rect returns a control's rectangle in CSS pixels.
+func (p *page) rect(id string) ctlRect {
+	p.t.Helper()
+	return p.find(id, p.ctl().Controls)
+}
+
+// server returns a server box's rectangle in CSS pixels.
+func (p *page) server(id string) ctlRect {
+	p.t.Helper()
+	return p.find(id, p.ctl().Servers)
+}
+
+func (p *page) find(id string, rs []ctlRect) ctlRect {
+	p.t.Helper()
+	dpr, err := chromedp.Run(p.ctx, chromedp.Evaluate[float64](`window.devicePixelRatio`))
+	if err != nil || dpr <= 0 {
+		dpr = 1
+	}
+	for _, c := range rs {
+		if c.ID == id {
+			return ctlRect{ID: id, X: c.X / dpr, Y: c.Y / dpr, W: c.W / dpr, H: c.H / dpr, Value: c.Value}
+		}
+	}
+	p.t.Fatalf("no control or server %q in state()", id)
+	return ctlRect{}
+}
+
+// mouse sends one pointer event and waits two frames, so ebiten, which
+// samples input once per tick, sees it.
+func (p *page) mouse(typ input.DispatchMouseEventType, x, y float64, down bool) {
+	p.t.Helper()
+	var buttons int64
+	if down {
+		buttons = 1
+	}
+	_, err := chromedp.Call(p.ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+		Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
+	})
+	if err != nil {
+		p.t.Fatalf("mouse %s: %v", typ, err)
+	}
+	p.waitFrames(2)
+}
+
+func (p *page) click(x, y float64) {
+	p.mouse(input.DispatchMouseEventTypeMousePressed, x, y, true)
+	p.mouse(input.DispatchMouseEventTypeMouseReleased, x, y, false)
+}
+
+// typeDigits types decimal digits with real key events.
+func (p *page) typeDigits(s string) {
+	for _, r := range s {
+		p.press(string(r), "Digit"+string(r), int64(r))
+	}
+}
+
+// setArgs turns state().changes into `lbsim run --set` flags.
+func setArgs(changes []string) []string {
+	var a []string
+	for _, c := range changes {
+		a = append(a, "--set", c)
+	}
+	return a
+}
+
+func (p *page) checkCtl(s ctlState, args ...string) {
+	p.t.Helper()
+	p.checkSummary(s.state, append(args, setArgs(s.Changes)...)...)
+}
+
+// TestBrowserControls drives the page with real input in headless
+// Chromium: a slider dragged with the mouse and moved with the keyboard
+// changes the model's setting and then its counters, exactly as `lbsim run
+// --set` does; typing a seed and Enter restarts with it; save then load
+// reproduces the state hash; the page's share link replays in the CLI; a
+// share link made by the CLI replays in a fresh page to the same summary as
+// `lbsim replay`; a corrupted link shows a message and the page goes on.
+func TestBrowserControls(t *testing.T) {
+	p := newPage(t)
+	p.open("seed=42&servers=10&speed=20")
+	p.waitFor("window.lbsim.state().cycle > 5", 60*time.Second)
+
+	// Drag the arrival-rate slider to three quarters of its track.
+	r := p.rect("rate")
+	y := r.Y + r.H - 8
+	x0, x1 := r.X+8+(r.W-16)*0.5, r.X+8+(r.W-16)*0.75
+	p.mouse(input.DispatchMouseEventTypeMousePressed, x0, y, true)
+	p.mouse(input.DispatchMouseEventTypeMouseMoved, (x0+x1)/2, y, true)
+	p.mouse(input.DispatchMouseEventTypeMouseMoved, x1, y, true)
+	p.mouse(input.DispatchMouseEventTypeMouseReleased, x1, y, false)
+	p.waitFor("window.lbsim.state().changes.length == 1", 30*time.Second)
+	s := p.ctl()
+	if !strings.Contains(s.Changes[0], ":rate=") || s.Config["rate"] == "0.45" {
+		t.Fatalf("after the drag: changes %v, rate %v", s.Changes, s.Config["rate"])
+	}
+	var at int64
+	var val string
+	fmt.Sscanf(strings.Replace(s.Changes[0], ":rate=", " ", 1), "%d %s", &at, &val)
+	if s.Config["rate"] != val || s.Cycle < at {
+		t.Fatalf("change %s took effect at %d, the model's rate is %v", s.Changes[0], s.Cycle, s.Config["rate"])
+	}
+	t.Logf("dragged the rate slider: %s (value %s)", s.Changes[0], val)
+	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle > %d", at+40), 60*time.Second)
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().paused", 30*time.Second)
+	s = p.ctl()
+	p.checkCtl(s, "--seed", "42", "--servers", "10")
+	// ... and the counters moved away from the run without the change.
+	var got map[string]any
+	json.Unmarshal(s.Summary, &got)
+	without := p.cliSummary("--seed", "42", "--servers", "10", "--cycles", fmt.Sprint(s.Cycle))
+	if reflect.DeepEqual(got["generated"], without["generated"]) {
+		t.Errorf("the rate change did not change the generated count (%v)", got["generated"])
+	}
+	p.screenshot("page-controls.png")
+
+	// The keyboard: the slider keeps the focus; → is one step up at the
+	// next cycle; Esc leaves the focus, then → steps one cycle.
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFor("window.lbsim.state().controls.find(c => c.id == 'rate').value != '"+val+"'", 30*time.Second)
+	p.press("Escape", "Escape", 27)
+	c1 := p.ctl().Cycle
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle == %d && window.lbsim.state().changes.length == 2", c1+1), 30*time.Second)
+	s = p.ctl()
+	p.checkCtl(s, "--seed", "42", "--servers", "10")
+	t.Logf("keyboard: changes %v, rate now %v", s.Changes, s.Config["rate"])
+
+	// Seed field: click it, type, Enter.
+	sf := p.rect("seed")
+	p.click(sf.X+sf.W*0.6, sf.Y+sf.H/2)
+	p.typeDigits("12345")
+	p.press("Enter", "Enter", 13)
+	p.waitFor("window.lbsim.state().seed == 12345 && window.lbsim.state().changes.length == 0", 30*time.Second)
+	p.waitFor("window.lbsim.state().cycle > 20", 60*time.Second)
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().paused", 30*time.Second)
+	p.checkCtl(p.ctl(), "--seed", "12345", "--servers", "10")
+
+	// Click server 2: down at the next cycle; → steps; click it again: up.
+	sv := p.server("2")
+	p.click(sv.X+sv.W/2, sv.Y+sv.H/2)
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFor("window.lbsim.state().servers.find(s => s.id == '2').value == 'down'", 30*time.Second)
+	s = p.ctl()
+	if len(s.Changes) != 1 || !strings.HasSuffix(s.Changes[0], ":down=2") {
+		t.Fatalf("click on server 2: changes %v", s.Changes)
+	}
+	p.checkCtl(s, "--seed", "12345", "--servers", "10")
+	sv = p.server("2")
+	p.click(sv.X+sv.W/2, sv.Y+sv.H/2)
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFor("window.lbsim.state().servers.find(s => s.id == '2').value != 'down'", 30*time.Second)
+	s = p.ctl()
+	p.checkCtl(s, "--seed", "12345", "--servers", "10")
+	t.Logf("server clicks: %v", s.Changes)
+
+	// Save, then load: the same state hash at the same cycle.
+	p.open("seed=42&servers=10&speed=3000&pause-at=400")
+	p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 400", 120*time.Second)
+	p.press("Tab", "Tab", 9) // focus: the rate slider
+	p.press("End", "End", 35)
+	p.press("Escape", "Escape", 27)
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().cycle > 900", 60*time.Second)
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().paused", 30*time.Second)
+	saved := p.ctl()
+	if len(saved.Changes) != 1 || saved.Changes[0] != "401:rate=3" {
+		t.Fatalf("changes before saving: %v", saved.Changes)
+	}
+	data, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](`Array.from(window.lbsim.saveBytes())`))
+	if err != nil {
+		t.Fatalf("saveBytes: %v", err)
+	}
+	var bytes []byte
+	var nums []int
+	if err := json.Unmarshal(data, &nums); err != nil || len(nums) == 0 {
+		t.Fatalf("saveBytes: %v %s", err, data)
+	}
+	for _, n := range nums {
+		bytes = append(bytes, byte(n))
+	}
+	file := filepath.Join(t.TempDir(), "saved.lbsnap")
+	os.WriteFile(file, bytes, 0o644)
+	if out, err := exec.Command(p.lbsim, "replay", file, "--json", "-").Output(); err != nil {
+		t.Errorf("lbsim replay of the saved snapshot: %v", err)
+	} else {
+		var rep map[string]any
+		json.Unmarshal(out, &rep)
+		json.Unmarshal(saved.Summary, &got)
+		if !reflect.DeepEqual(rep, got) {
+			t.Errorf("lbsim replay of the saved snapshot:\n %v\npage %v", rep, got)
+		}
+	}
+	msg, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](fmt.Sprintf(`window.lbsim.load(new Uint8Array(%s))`, data)))
+	if err != nil || msg != "" {
+		t.Fatalf("load: %q %v", msg, err)
+	}
+	p.waitFor("window.lbsim.state().replaying && window.lbsim.state().done", 120*time.Second)
+	s = p.ctl()
+	if s.Hash != saved.Hash || s.Cycle != saved.Cycle {
+		t.Errorf("loaded: cycle %d hash %s, saved at cycle %d hash %s", s.Cycle, s.Hash, saved.Cycle, saved.Hash)
+	}
+	t.Logf("save→load: cycle %d hash %s, %d bytes; %s", s.Cycle, s.Hash, len(bytes), s.Message)
+	p.screenshot("page-replay.png")
+	loaded := s
+
+	// The scrub bar seeks back (re-simulating), and a slider moved during
+	// the replay forks a new run from there, keeping the changes so far.
+	sc := p.rect("scrub")
+	p.click(sc.X+8+(sc.W-16)*0.5, sc.Y+sc.H-8)
+	p.waitFor(fmt.Sprintf("window.lbsim.state().replaying && window.lbsim.state().paused && window.lbsim.state().cycle < %d", loaded.Cycle), 30*time.Second)
+	s = p.ctl()
+	p.checkCtl(s, "--seed", "42", "--servers", "10")
+	p.press("Tab", "Tab", 9) // from the scrub bar (the last control) to the rate slider
+	p.press("ArrowLeft", "ArrowLeft", 37)
+	p.waitFor("!window.lbsim.state().replaying", 30*time.Second)
+	p.press("Escape", "Escape", 27)
+	p.press("ArrowRight", "ArrowRight", 39)
+	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle == %d && window.lbsim.state().changes.length == 2", s.Cycle+1), 30*time.Second)
+	forked := p.ctl()
+	if forked.Config["cycles"] != float64(100000) || forked.Changes[0] != "401:rate=3" {
+		t.Errorf("fork at %d: cycles %v changes %v", s.Cycle, forked.Config["cycles"], forked.Changes)
+	}
+	p.checkCtl(forked, "--seed", "42", "--servers", "10")
+	t.Logf("scrubbed to %d, forked: changes %v", s.Cycle, forked.Changes)
+	// The replay is still what the share link below is made of: load it again.
+	if msg, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](fmt.Sprintf(`window.lbsim.load(new Uint8Array(%s))`, data))); err != nil || msg != "" {
+		t.Fatalf("load again: %q %v", msg, err)
+	}
+	p.waitFor("window.lbsim.state().replaying && window.lbsim.state().done", 120*time.Second)
+	s = p.ctl()
+
+	// The page's share link replays in the CLI to the page's summary.
+	link, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`window.lbsim.share()`))
+	if err != nil || !strings.Contains(link, "#r=") {
+		t.Fatalf("share(): %q %v", link, err)
+	}
+	hash, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`location.hash`))
+	if !strings.HasPrefix(hash, "#r=") || !strings.HasSuffix(link, hash) {
+		t.Errorf("location.hash %q, link %q", hash, link)
+	}
+	out, err := exec.Command(p.lbsim, "replay", "--link", link, "--json", "-").Output()
+	if err != nil {
+		t.Fatalf("lbsim replay --link: %v", err)
+	}
+	var rep map[string]any
+	json.Unmarshal(out, &rep)
+	json.Unmarshal(s.Summary, &got)
+	if !reflect.DeepEqual(rep, got) {
+		t.Errorf("lbsim replay --link of the page's link:\n %v\npage %v", rep, got)
+	}
+
+	// A share link from the CLI, opened in a fresh page, replays to the
+	// same summary as lbsim replay.
+	snap := filepath.Join(t.TempDir(), "cli.lbsnap")
+	if out, err := exec.Command(p.lbsim, "run", "--seed", "7", "--servers", "10", "--cycles", "3000",
+		"--set", "300:rate=0.9", "--set", "900:scale-up=60", "--set", "900:scale-down=30", "--snapshot", snap, "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("lbsim run --snapshot: %v\n%s", err, out)
+	}
+	linkOut, err := exec.Command(p.lbsim, "share", "--base", p.url+"/index.html?speed=max", snap).Output()
+	if err != nil {
+		t.Fatalf("lbsim share: %v", err)
+	}
+	fresh, cancel := chromedp.NewContext(p.ctx) // a new tab
+	defer cancel()
+	tab := &page{t: t, ctx: fresh, url: p.url, dir: p.dir, lbsim: p.lbsim}
+	if _, err := chromedp.Run(fresh, chromedp.Navigate(strings.TrimSpace(string(linkOut)))); err != nil {
+		t.Fatalf("open the share link: %v", err)
+	}
+	tab.waitFor("window.lbsim && window.lbsim.state().replaying && window.lbsim.state().done", 120*time.Second)
+	s = tab.ctl()
+	out, err = exec.Command(p.lbsim, "replay", snap, "--json", "-").Output()
+	if err != nil {
+		t.Fatalf("lbsim replay: %v", err)
+	}
+	json.Unmarshal(out, &rep)
+	json.Unmarshal(s.Summary, &got)
+	if !reflect.DeepEqual(rep, got) || s.Cycle != 3000 {
+		t.Errorf("share link at cycle %d:\n page %v\n  cli %v", s.Cycle, got, rep)
+	}
+	if !strings.Contains(s.Message, "reproduced exactly") {
+		t.Errorf("the replay's end says %q", s.Message)
+	}
+	// The same link with pause-at stops there, with the summary of lbsim
+	// run and the changes up to that cycle.
+	frag := strings.TrimSpace(string(linkOut))
+	frag = frag[strings.Index(frag, "#r="):]
+	if _, err := chromedp.Run(fresh, chromedp.Navigate(p.url+"/index.html?speed=3000&pause-at=1000"+frag)); err != nil {
+		t.Fatal(err)
+	}
+	tab.waitFor("window.lbsim && window.lbsim.state().replaying && window.lbsim.state().paused && window.lbsim.state().cycle == 1000", 120*time.Second)
+	s = tab.ctl()
+	tab.checkCtl(s, "--seed", "7", "--servers", "10")
+	if len(s.Changes) != 3 {
+		t.Errorf("changes at 1000: %v", s.Changes)
+	}
+	cancel()
+
+	// A corrupted link: a message, and the page runs its own settings.
+	bad := frag[:len(frag)-7] + "AAAAAAA"
+	if _, err := chromedp.Run(p.ctx, chromedp.Navigate(p.url+"/index.html?seed=42&servers=10&speed=20"+bad)); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("window.lbsim && window.lbsim.state().frames > 0", 120*time.Second)
+	s = p.ctl()
+	if s.Error == "" || s.Replaying || !strings.Contains(s.Error, "share link") {
+		t.Errorf("corrupted link: error %q replaying %v", s.Error, s.Replaying)
+	}
+	shown, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`getComputedStyle(document.getElementById("message")).display + "|" + document.getElementById("message-text").textContent`))
+	if !strings.HasPrefix(shown, "block|") || !strings.Contains(shown, "share link") {
+		t.Errorf("corrupted link: the page shows %q", shown)
+	}
+	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle > %d", s.Cycle+3), 60*time.Second)
+	t.Logf("corrupted link: %s", s.Error)
+	p.screenshot("page-bad-link.png")
+
+	// Load through the page's file picker (the input the L key opens).
+	if _, err := chromedp.Run(p.ctx, chromedp.SetUploadFiles(chromedp.ID("file"), []string{snap})); err != nil {
+		t.Fatalf("file picker: %v", err)
+	}
+	p.waitFor("window.lbsim.state().replaying && window.lbsim.state().config.cycles == 3000 && window.lbsim.state().error == ''", 30*time.Second)
+
+	// Presentation mode and the theory panel, by their keys, on a run that
+	// is an M/M/c queue.
+	p.open("seed=42&servers=10&speed=60&wave=false&service=geometric&mean-service=20&rate=0.4&block=none&min-servers=10&max-servers=10&scale-down=0")
+	p.press("t", "KeyT", 84)
+	p.press("p", "KeyP", 80)
+	p.waitFor("window.lbsim.state().present && window.lbsim.state().theory", 30*time.Second)
+	p.waitFor("window.lbsim.state().cycle > 200", 60*time.Second)
+	p.screenshot("page-present-theory.png")
+	p.press("h", "KeyH", 72)
+	p.waitFrames(2)
+	p.screenshot("page-help.png")
+}

@@ -1,0 +1,457 @@
+package scene
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
+)
+
+// drawn returns a paused session at the given cycle, drawn once at
+// 1280×720 so that the controls have their places.
+func drawn(t *testing.T, cycle int64) *Session {
+	t.Helper()
+	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: cycle, RandomSeed: func() uint64 { return 777 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := clock()
+	for s.m.Cycle() < cycle {
+		s.Update(now)
+	}
+	s.Draw(BaseW, BaseH)
+	return s
+}
+
+func control(t *testing.T, s *Session, id string) Control {
+	t.Helper()
+	for _, c := range s.State().Controls {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("no control %q", id)
+	return Control{}
+}
+
+func widgetByID(id string) widget {
+	for _, w := range widgets {
+		if w.id == id {
+			return w
+		}
+	}
+	return widget{}
+}
+
+func TestSliderValueAtClampsAndSnaps(t *testing.T) {
+	w := widgetByID(WRate)
+	track := Rect{100, 0, 200, 6}
+	for _, tc := range []struct {
+		x    float32
+		want int64
+	}{
+		{0, w.min}, {100, w.min}, {300, w.max}, {1000, w.max},
+		{200, 1_550_000}, // the middle: (50k+3M)/2 = 1.525M, snapped to a 50k step
+		{101, w.min},
+	} {
+		if got := sliderValueAt(w, track, tc.x); got != tc.want {
+			t.Errorf("x=%v: got %d, want %d", tc.x, got, tc.want)
+		}
+		if got := sliderValueAt(w, track, tc.x); (got-w.min)%w.step != 0 {
+			t.Errorf("x=%v: %d is not on a step", tc.x, got)
+		}
+	}
+}
+
+func TestSliderKeys(t *testing.T) {
+	w := widgetByID(WCooldown)
+	for _, tc := range []struct {
+		v    int64
+		k    Key
+		want int64
+		ok   bool
+	}{
+		{10, KeyRight, 11, true}, {10, KeyLeft, 9, true}, {1, KeyLeft, 1, true}, {200, KeyUp, 200, true},
+		{10, KeyPageUp, 29, true}, {10, KeyHome, 1, true}, {10, KeyEnd, 200, true}, {10, RuneKey('x'), 10, false},
+	} {
+		got, ok := sliderKey(w, tc.v, tc.k)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%d %v: got %d %v, want %d %v", tc.v, tc.k, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestSeedFieldEditing(t *testing.T) {
+	var f seedField
+	for _, r := range "12a3" {
+		f.key(RuneKey(r))
+	}
+	if f.text != "123" || !f.editing {
+		t.Fatalf("typed 12a3: %q", f.text)
+	}
+	f.key(KeyBackspace)
+	f.key(RuneKey('9'))
+	seed, done, _ := f.key(KeyEnter)
+	if !done || seed != 129 || f.editing {
+		t.Fatalf("Enter: %d %v", seed, done)
+	}
+	// Empty and overlong input.
+	f = seedField{}
+	f.key(KeyBackspace)
+	if _, done, _ := f.key(KeyEnter); done {
+		t.Error("an empty seed was accepted")
+	}
+	f = seedField{}
+	for range 30 {
+		f.key(RuneKey('9'))
+	}
+	if len(f.text) != maxSeedDigits {
+		t.Errorf("%d digits kept", len(f.text))
+	}
+	if seed, done, _ := f.key(KeyEnter); !done || seed != 9999999999999999999 {
+		t.Errorf("19 nines: %d %v", seed, done)
+	}
+	f = seedField{text: "5", editing: true}
+	if _, _, ok := f.key(KeyEscape); !ok || f.editing {
+		t.Error("Esc did not end the editing")
+	}
+}
+
+func TestFocusOrder(t *testing.T) {
+	for _, tc := range []struct {
+		cur, n int
+		back   bool
+		want   int
+	}{{-1, 5, false, 0}, {-1, 5, true, 4}, {4, 5, false, 0}, {0, 5, true, 4}, {2, 5, false, 3}, {0, 0, false, -1}} {
+		if got := nextFocus(tc.cur, tc.n, tc.back); got != tc.want {
+			t.Errorf("nextFocus(%d, %d, %v) = %d, want %d", tc.cur, tc.n, tc.back, got, tc.want)
+		}
+	}
+	s := drawn(t, 5)
+	s.HandleInput(Input{Keys: []Key{KeyTab}})
+	if s.State().Focus != WRate {
+		t.Fatalf("Tab focused %q", s.State().Focus)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyTab, KeyTab}})
+	if s.State().Focus != WScaleDown {
+		t.Fatalf("Tab Tab Tab focused %q", s.State().Focus)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyTab}, Shift: true})
+	if s.State().Focus != WScaleUp {
+		t.Fatalf("Shift+Tab focused %q", s.State().Focus)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyEscape}})
+	if s.State().Focus != "" {
+		t.Fatalf("Esc left the focus on %q", s.State().Focus)
+	}
+	// Without focus, → is a step again.
+	s.HandleInput(Input{Keys: []Key{KeyRight}})
+	if s.m.Cycle() != 6 {
+		t.Fatalf("→ without focus: cycle %d", s.m.Cycle())
+	}
+}
+
+// TestSliderDragSchedulesAChange drags the rate slider with the pointer:
+// the value follows the pointer, and the release schedules one change for
+// the next cycle, which then takes effect exactly as `--set` would.
+func TestSliderDragSchedulesAChange(t *testing.T) {
+	s := drawn(t, 50)
+	c := control(t, s, WRate)
+	tr := sliderTrack(c.R, 1)
+	y := c.R.Y + c.R.H/2
+	s.HandleInput(Input{X: tr.X + tr.W/2, Y: y, Pressed: true, Down: true})
+	s.HandleInput(Input{X: tr.X + tr.W, Y: y, Down: true})
+	if s.State().Focus != WRate || control(t, s, WRate).Value != "3" {
+		t.Fatalf("dragging: focus %q value %q", s.State().Focus, control(t, s, WRate).Value)
+	}
+	if len(s.m.Pending()) != 0 {
+		t.Fatal("a change was scheduled before the release")
+	}
+	s.HandleInput(Input{X: tr.X + tr.W + 50, Y: y, Released: true})
+	p := s.m.Pending()
+	if len(p) != 1 || p[0].String() != "51:rate=3" {
+		t.Fatalf("pending after the release: %v", p)
+	}
+	s.Apply(StepOne)
+	if s.m.Config().Rate != 3_000_000 {
+		t.Fatalf("rate at 51: %v", s.m.Config().Rate)
+	}
+	for range 20 {
+		s.Apply(StepOne)
+	}
+	want := sim.DefaultConfig()
+	_ = want
+	ch, _ := sim.ParseChange("51:rate=3")
+	if got, wantS := summaryJSON(s), summaryWith(t, testConfig(), 71, ch); got != wantS {
+		t.Errorf("summary at 71 differs from the run with --set 51:rate=3:\n got %s\nwant %s", got, wantS)
+	}
+	// The keyboard: → on the focused slider is one step down/up, at once.
+	s.HandleInput(Input{Keys: []Key{KeyTab}}) // focus moves to scale-up
+	s.HandleInput(Input{Keys: []Key{KeyRight}})
+	if p := s.m.Pending(); len(p) != 1 || p[0].String() != "72:scale-up=81" {
+		t.Fatalf("→ on scale-up: %v", p)
+	}
+	if s.m.Cycle() != 71 {
+		t.Fatal("→ on a focused slider stepped the model")
+	}
+}
+
+func summaryJSON(s *Session) string {
+	b, _ := json.Marshal(s.State().Summary)
+	return string(b)
+}
+
+func summaryWith(t *testing.T, cfg sim.Config, cycle int64, ch ...sim.Change) string {
+	t.Helper()
+	cfg.Cycles = cycle
+	m, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Schedule(ch...); err != nil {
+		t.Fatal(err)
+	}
+	m.Run()
+	b, _ := json.Marshal(m.Summary())
+	return string(b)
+}
+
+func TestBadChangeIsShownNotApplied(t *testing.T) {
+	s := drawn(t, 10)
+	// scale-down must stay below scale-up (80): End on scale-down asks 199.
+	s.HandleInput(Input{Keys: []Key{KeyTab, KeyTab, KeyTab, KeyEnd}})
+	if len(s.m.Pending()) != 0 || s.State().Message == "" || !s.isError {
+		t.Fatalf("pending %v message %q", s.m.Pending(), s.State().Message)
+	}
+}
+
+func TestSeedTypingRestarts(t *testing.T) {
+	s := drawn(t, 30)
+	seed := control(t, s, WSeed)
+	s.HandleInput(Input{X: seed.R.X + seed.R.W/2, Y: seed.R.Y + 5, Pressed: true, Down: true})
+	s.HandleInput(Input{Released: true, Keys: []Key{RuneKey('1'), RuneKey('2'), RuneKey('3'), KeyBackspace, RuneKey('4')}})
+	if v := control(t, s, WSeed).Value; v != "124" {
+		t.Fatalf("the field shows %q", v)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyEnter}})
+	if st := s.State(); st.Seed != 124 || st.Cycle != 0 || st.Paused {
+		t.Fatalf("after Enter: seed %d cycle %d paused %v", st.Seed, st.Cycle, st.Paused)
+	}
+	// Digits without focus start a new seed; the dice picks one.
+	s.HandleInput(Input{Keys: []Key{RuneKey('9'), RuneKey('8'), KeyEnter}})
+	if s.State().Seed != 98 {
+		t.Fatalf("typed 98: seed %d", s.State().Seed)
+	}
+	s.HandleInput(Input{Keys: []Key{RuneKey('d')}})
+	if s.State().Seed != 777 {
+		t.Fatalf("dice: seed %d", s.State().Seed)
+	}
+}
+
+func TestButtonsAndServerClick(t *testing.T) {
+	s := drawn(t, 20)
+	play := control(t, s, WPlay)
+	s.HandleInput(Input{X: play.R.X + 3, Y: play.R.Y + 3, Pressed: true, Down: true})
+	if s.Paused() {
+		t.Fatal("the play button did not resume")
+	}
+	s.Apply(TogglePause)
+	// Click the first server box: down at the next cycle, then up again.
+	l := NewLayout(BaseW, BaseH, 1)
+	pl := s.m.Pool()
+	box := NewGrid(l.Lanes[0].Pool, pl.Live+pl.Down, l.Unit).BoxAt(0).Center()
+	s.HandleInput(Input{X: box.X, Y: box.Y, Pressed: true, Down: true})
+	c := s.m.Cycle()
+	if p := s.m.Pending(); len(p) != 1 || p[0].Setting != sim.SetDown || p[0].Cycle != c+1 {
+		t.Fatalf("click on server 1: %v", p)
+	}
+	s.Apply(StepOne)
+	if v, _ := s.m.Balancers()[0].Server(1); v.State != sim.Failed {
+		t.Fatalf("server 1 is %v", v.State)
+	}
+	s.Draw(BaseW, BaseH)
+	s.HandleInput(Input{X: box.X, Y: box.Y, Pressed: true, Down: true})
+	if p := s.m.Pending(); len(p) != 1 || p[0].Setting != sim.SetUp {
+		t.Fatalf("click on down server 1: %v", p)
+	}
+	// Requests for the platform.
+	s.HandleInput(Input{Keys: []Key{RuneKey('s'), RuneKey('k'), RuneKey('l')}})
+	if r := s.TakeRequests(); len(r) != 3 || r[0] != Save || r[1] != Share || r[2] != Load {
+		t.Fatalf("requests %v", r)
+	}
+}
+
+// TestSaveLoadForkAndSeek saves a run with a change, loads it (a replay to
+// the same state hash), seeks, and forks by moving a slider.
+func TestSaveLoadForkAndSeek(t *testing.T) {
+	s := drawn(t, 40)
+	if err := s.Set("rate", "0.9"); err != nil {
+		t.Fatal(err)
+	}
+	for range 60 {
+		s.Apply(StepOne)
+	}
+	hash, cycle := s.m.Hash(), s.m.Cycle()
+	data, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := drawn(t, 3)
+	if err := s2.Load(data); err != nil {
+		t.Fatal(err)
+	}
+	if !s2.State().Replaying || s2.m.Cycle() != 0 {
+		t.Fatal("not replaying from 0")
+	}
+	s2.SeekCycle(cycle)
+	if s2.m.Hash() != hash || !s2.m.Done() {
+		t.Fatalf("seek to %d: hash %x want %x", cycle, s2.m.Hash(), hash)
+	}
+	s2.SeekCycle(30)
+	if s2.m.Cycle() != 30 || !s2.Paused() {
+		t.Fatal("seek back to 30")
+	}
+	s2.Apply(TogglePause)
+	for range 100 {
+		s2.Update(clock())
+	}
+	if s2.m.Cycle() != cycle || s2.m.Hash() != hash || s2.verdict == "" || s2.State().Message == "" {
+		t.Fatalf("replay end: cycle %d verdict %q", s2.m.Cycle(), s2.verdict)
+	}
+	// Take control at 50: the change at 41 stays, the run goes on past
+	// the snapshot's end.
+	s2.SeekCycle(50)
+	if err := s2.Set("cooldown", "5"); err != nil {
+		t.Fatal(err)
+	}
+	st := s2.State()
+	if st.Replaying || st.Config.Cycles != testConfig().Cycles || len(st.Changes) != 1 || st.Cycle != 50 {
+		t.Fatalf("fork: %+v", st.Changes)
+	}
+	// Bad input: a message, the run goes on.
+	for _, bad := range [][]byte{nil, []byte("garbage"), data[:len(data)/2]} {
+		if err := s.Load(bad); err == nil || s.State().Error == "" || s.State().Replaying {
+			t.Errorf("loading %d bad bytes: %v", len(bad), err)
+		}
+	}
+	if err := s.LoadLink("#r=AAAA"); err == nil || s.State().Error == "" {
+		t.Error("a bad link was accepted")
+	}
+	if err := s.LoadLink(snapshot.Fragment(data)); err != nil || !s.State().Replaying || s.State().Error != "" {
+		t.Errorf("a good link: %v", err)
+	}
+}
+
+func TestTheoryPanel(t *testing.T) {
+	s := drawn(t, 10)
+	lines := s.TheoryLines()
+	if len(lines) < 3 || lines[1] != "does not apply to this run, because:" {
+		t.Fatalf("default settings: %q", lines)
+	}
+	cfg := testConfig()
+	for _, kv := range [][2]string{{"wave", "false"}, {"service", "geometric"}, {"mean-service", "20"}, {"scale-up", "100000"},
+		{"scale-down", "0"}, {"rate", "0.4"}, {"block", "none"}, {"min-servers", "10"}, {"max-servers", "10"}} {
+		if err := cfg.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(kv, err)
+		}
+	}
+	s2, err := New(Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = s2.TheoryLines()
+	if len(lines) < 4 || lines[1][:5] == "does " {
+		t.Logf("M/M/c settings: %q", lines)
+	}
+	s2.Apply(ToggleTheory)
+	s2.Apply(TogglePresent)
+	f := s2.Draw(BaseW, BaseH)
+	if !s2.State().Theory || !s2.State().Present || len(f.Layers[OverlayLayer].Texts) == 0 {
+		t.Fatal("theory/presentation not shown")
+	}
+}
+
+// TestControlsFitAt720p: every control lies on screen, inside the control
+// bar (the scrub bar in the replay banner), without overlapping another.
+func TestControlsFitAt720p(t *testing.T) {
+	s := drawn(t, 1)
+	l := NewLayout(BaseW, BaseH, 1)
+	rs := s.controlRects(l)
+	for i, r := range rs {
+		if !l.Controls.Contains(r) {
+			t.Errorf("%s %v outside the control bar %v", widgets[i].id, r, l.Controls)
+		}
+		for j := range i {
+			if r.Overlaps(rs[j]) {
+				t.Errorf("%s overlaps %s", widgets[i].id, widgets[j].id)
+			}
+		}
+	}
+}
+
+// TestScrubBarSeeks drags the scrub bar of a replay: it pauses at the
+// cycle under the pointer, re-simulated from cycle 0.
+func TestScrubBarSeeks(t *testing.T) {
+	s := drawn(t, 200)
+	if err := s.Set("rate", "1"); err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		s.Apply(StepOne)
+	}
+	data, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(data); err != nil {
+		t.Fatal(err)
+	}
+	s.Draw(BaseW, BaseH)
+	sc := control(t, s, WScrub)
+	tr := sliderTrack(sc.R, 1)
+	y := sc.R.Y + sc.R.H/2
+	s.HandleInput(Input{X: tr.X + tr.W/2, Y: y, Pressed: true, Down: true})
+	s.HandleInput(Input{X: tr.X + tr.W/2, Y: y, Released: true})
+	if st := s.State(); st.Cycle != 150 || !st.Paused || !st.Replaying || len(st.Changes) != 0 {
+		t.Fatalf("scrub to the middle: cycle %d paused %v replaying %v changes %v", st.Cycle, st.Paused, st.Replaying, st.Changes)
+	}
+	want := summaryWith(t, testConfig(), 150)
+	if got := summaryJSON(s); got != want {
+		t.Errorf("at 150:\n got %s\nwant %s", got, want)
+	}
+	s.HandleInput(Input{X: tr.X + tr.W, Y: y, Pressed: true, Down: true})
+	s.HandleInput(Input{X: tr.X + tr.W, Y: y, Released: true})
+	if st := s.State(); st.Cycle != 300 || len(st.Changes) != 1 || !st.Done {
+		t.Fatalf("scrub to the end: cycle %d changes %v", st.Cycle, st.Changes)
+	}
+}
+
+// TestLinkWithPauseAt: a page opened with a share link and pause-at
+// replays and pauses exactly there, even pause-at=0.
+func TestLinkWithPauseAt(t *testing.T) {
+	cfg := testConfig()
+	cfg.Cycles = 500
+	ch, _ := sim.ParseChange("100:rate=0.9")
+	snap, err := snapshot.Record(cfg, []sim.Change{ch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := snapshot.Encode(snap)
+	for _, at := range []int64{0, 250} {
+		s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.LoadLink("https://example.org/?pause-at=1" + snapshot.Fragment(data)); err != nil {
+			t.Fatal(err)
+		}
+		now := clock()
+		for range 200 {
+			s.Update(now)
+		}
+		if st := s.State(); st.Cycle != at || !st.Paused || !st.Replaying {
+			t.Errorf("pause-at %d: cycle %d paused %v replaying %v", at, st.Cycle, st.Paused, st.Replaying)
+		}
+	}
+}
