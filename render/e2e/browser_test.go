@@ -299,6 +299,17 @@ func TestBrowserPage(t *testing.T) {
 	p.checkSummary(s, "--seed", "42", "--servers", "10")
 	p.screenshot("page-pause-at.png")
 
+	// Changes and repeated ranges in the address mean what --set, --fault
+	// and --block mean on the command line.
+	p.open("seed=9&servers=6&speed=600&pause-at=400&set=100:rate=1.5&set=250:scale-up=60&fault=down:2@150&fault=up:2@300&block=10.0.0.0/8&block=64.0.0.0/2")
+	p.waitFor("window.lbsim.state().paused", 120*time.Second)
+	s = p.state()
+	if s.Cycle != 400 {
+		t.Fatalf("pause-at=400 with changes: cycle %d", s.Cycle)
+	}
+	p.checkSummary(s, "--seed", "9", "--servers", "6", "--set", "100:rate=1.5", "--set", "250:scale-up=60",
+		"--fault", "down:2@150", "--fault", "up:2@300", "--block", "10.0.0.0/8", "--block", "64.0.0.0/2")
+
 	// A bad parameter: a readable message, and the page runs with defaults.
 	p.open("seed=7&servers=abc&speed=30")
 	s = p.state()
