@@ -28,8 +28,10 @@ type arrivals struct {
 	p0    float64 // … each with mean mean/parts, whose P(0) is p0
 	kmax  int     // bound on one part's count (beyond it lies < 1e-30)
 	// With mean < skipBelow: next is the next cycle with arrivals, or
-	// -1 when the cycles from now on are undecided.
+	// -1 when the cycles from now on are undecided; v is the uniform its
+	// count is drawn from.
 	next int64
+	v    float64
 }
 
 // meanAt returns the mean arrival count of cycle t under cfg.
@@ -80,27 +82,40 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.Rand) int {
 		return n
 	}
 	if a.next < t {
-		// The empty cycles before the next busy one are geometric with
-		// P(empty) = p0: the gap is the least g with U ≥ p0^(g+1). The
-		// search stops at the block's end, where the next block decides
-		// afresh, so it costs at most one multiplication per cycle.
-		u := uniform(r)
-		end := (t/WaveStep+1)*WaveStep - 1
-		next, q := t, a.p0
-		for u < q && next <= end {
-			next++
-			q = float64(q * a.p0)
-		}
-		a.next = next
+		a.decide(t, r)
 	}
 	if t != a.next {
 		return 0
 	}
-	a.next = -1
-	// The count given at least one: invert the Poisson CDF from U drawn
-	// uniformly in [P(0), 1).
+	v := a.v
+	// Decide the next gap now, unless the next cycle starts a new block
+	// (whose mean must decide it).
+	if (t+1)/WaveStep == a.block {
+		a.decide(t+1, r)
+	} else {
+		a.next = -1
+	}
+	// The count given at least one: invert the Poisson CDF from v moved
+	// uniformly into [P(0), 1).
+	return a.poisson(float64(a.p0 + float64(v*float64(1-a.p0))))
+}
+
+// decide draws, from one uniform U, the next cycle ≥ from that has arrivals
+// and the uniform a.v its count is drawn from. The empty cycles before it
+// are geometric with P(empty) = p0: the gap is the least g with U ≥
+// p0^(g+1), and where U lies in [p0^(g+1), p0^g) is itself uniform, so it
+// gives v. The search stops at the block's end, where the next block decides
+// afresh; it costs at most one multiplication per cycle.
+func (a *arrivals) decide(from int64, r *rand.Rand) {
 	u := uniform(r)
-	return a.poisson(float64(a.p0 + float64(u*float64(1-a.p0))))
+	end := (from/WaveStep+1)*WaveStep - 1
+	next, hi, lo := from, 1.0, a.p0
+	for u < lo && next <= end {
+		next++
+		hi, lo = lo, float64(lo*a.p0)
+	}
+	a.next = next
+	a.v = (u - lo) / (hi - lo)
 }
 
 func (a *arrivals) setMean(m float64) {
@@ -149,22 +164,42 @@ func reciprocal(k int) float64 {
 }
 
 // makeRequest draws one generated request's fields: source and destination
-// from one 64-bit draw, the type from a second, the time from the rest.
+// from one 64-bit draw; the type and a uniform time from a second (its high
+// and low 32 bits); other service times draw on their own.
 func (m *Model) makeRequest(id, t int64) Request {
 	r := m.rng
 	addr := r.Uint64()
+	y := r.Uint64()
 	typ := Processing
-	if r.Uint64() < m.streamCut {
+	if y>>32 < m.streamCut {
 		typ = Streaming
+	}
+	var time uint32
+	if m.cfg.Service == Uniform {
+		time = uint32(m.cfg.TaskMin) + m.uniformBelow(uint32(y), uint32(m.cfg.TaskMax-m.cfg.TaskMin+1))
+	} else {
+		time = m.serviceTime()
 	}
 	return Request{
 		ID:      id,
 		Arrival: t,
 		Src:     uint32(addr >> 32),
 		Dst:     uint32(addr),
-		Time:    m.serviceTime(),
+		Time:    time,
 		Type:    typ,
 	}
+}
+
+// uniformBelow maps the 32 random bits x to a uniform integer in [0, n),
+// exactly (Lemire's multiply-shift; the rare biased x are redrawn).
+func (m *Model) uniformBelow(x, n uint32) uint32 {
+	prod := uint64(x) * uint64(n)
+	if low := uint32(prod); low < n {
+		for thresh := -n % n; low < thresh; low = uint32(prod) {
+			prod = uint64(uint32(m.rng.Uint64())) * uint64(n)
+		}
+	}
+	return uint32(prod >> 32)
 }
 
 // serviceTime draws one processing time from the configured distribution.
@@ -182,7 +217,7 @@ func (m *Model) serviceTime() uint32 {
 		k := 1 + math.Floor(detmath.Log(u)/m.geoLog)
 		return uint32(min(k, MaxTaskTime))
 	}
-	return uint32(cfg.TaskMin + m.rng.IntN(cfg.TaskMax-cfg.TaskMin+1))
+	return uint32(cfg.TaskMin) + m.uniformBelow(uint32(m.rng.Uint64()), uint32(cfg.TaskMax-cfg.TaskMin+1))
 }
 
 // poissonDraw draws one Poisson count of the given mean.

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"hash/fnv"
-	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -40,8 +38,8 @@ type Model struct {
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
 	geoLog float64
-	// streamCut: a request is of type S when a 64-bit draw falls below it
-	// (StreamShare percent of 2^64).
+	// streamCut: a request is of type S when 32 random bits fall below it
+	// (StreamShare percent of 2^32).
 	streamCut uint64
 	// nextScale is the next cycle at which scaling is evaluated: the next
 	// multiple of the cooldown.
@@ -522,13 +520,8 @@ func (m *Model) Hash() uint64 {
 	return h.Sum64()
 }
 
-// shareCut returns ⌊pct · 2^64 / 100⌋, the threshold below which a uniform
-// 64-bit draw has probability pct percent (exactly 2^64 − 1 for 100).
+// shareCut returns ⌈pct · 2^32 / 100⌉, the threshold below which 32 random
+// bits have probability pct percent (to within 2^-32; exactly 2^32 for 100).
 func shareCut(pct int) uint64 {
-	if pct >= 100 {
-		return math.MaxUint64
-	}
-	hi, lo := bits.Mul64(uint64(pct), 1<<63)
-	q, _ := bits.Div64(hi<<1|lo>>63, lo<<1, 100)
-	return q
+	return (uint64(pct)<<32 + 99) / 100
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/mmc"
+	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 const mmcHelp = `Usage: lbsim mmc [flags]
@@ -105,7 +106,8 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 	}
 	fmt.Fprintf(&b, "M/M/c check: c = %d servers, λ = %g arrivals/cycle, m = %d cycles (geometric), %d cycles (warm-up %d), seed %s\n",
 		r.Servers, r.Rate, r.MeanService, r.Cycles, r.Warmup, seed)
-	fmt.Fprintf(&b, "%d requests measured in %d batches.\n\n", r.Measured.Dispatched, r.Measured.Batches)
+	fmt.Fprintf(&b, "%d requests measured in %d batches; the run realized λ = %.5g and m = %.4g.\n\n",
+		r.Measured.Dispatched, r.Measured.Batches, r.Measured.Lambda, r.Measured.MeanService)
 	ms := r.Measured
 	if r.Theory == nil {
 		fmt.Fprintf(&b, "Theory does not apply: %s\n\n", r.TheoryError)
@@ -140,6 +142,13 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 	line("Lq (requests)", func(t *mmc.Theory) float64 { return t.Lq }, ms.Lq, &ms.LqCI)
 	line("W (cycles)", func(t *mmc.Theory) float64 { return t.W }, ms.W, nil)
 	line("L (requests)", func(t *mmc.Theory) float64 { return t.L }, ms.L, nil)
+	if ms.Lambda > 0 && ms.MeanService > 0 {
+		if th, err := (queueing.MMC{Servers: r.Servers, Lambda: ms.Lambda, MeanService: ms.MeanService}).Metrics(); err == nil {
+			fmt.Fprintf(&b, "\nAt the λ and m this run realized, Erlang C gives P(wait) = %.4g, Wq = %.4g, Lq = %.4g:\n"+
+				"the measured Wq is %+.1f%% from it (the rest of the difference above is the inputs' sampling noise).\n",
+				th.PWait, th.Wq, th.Lq, 100*(ms.Wq-th.Wq)/th.Wq)
+		}
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\nNote: %s", n)
 	}

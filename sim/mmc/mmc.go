@@ -65,6 +65,11 @@ type Measured struct {
 	PWaitCI     [2]float64 `json:"p_wait_ci"`
 	Dispatched  int64      `json:"dispatched"` // requests measured
 	Batches     int        `json:"batches"`
+	// Lambda and MeanService are the arrival rate and the mean service
+	// time the run realized after the warm-up: theory at these values
+	// separates the queue's behaviour from the sampling noise of its inputs.
+	Lambda      float64 `json:"lambda"`
+	MeanService float64 `json:"mean_service"`
 }
 
 // Theory is Erlang C's prediction, with the JSON names of SPEC §4.
@@ -109,8 +114,9 @@ func (p Params) Validate() error {
 
 type batch struct {
 	waits, waited, n     int64
-	sojourn              int64
+	sojourn, service     int64
 	queue, busy, samples int64
+	arrivals             int64
 }
 
 // Run simulates the check and computes theory and measurement.
@@ -152,7 +158,11 @@ func Run(p Params) (Report, error) {
 		}
 		b := &bs[(t-p.Warmup-1)*int64(p.Batches)/window]
 		for _, e := range m.Events() {
+			if e.Kind == sim.Arrive {
+				b.arrivals++
+			}
 			if e.Kind == sim.Dispatch {
+				b.service += int64(e.Request.Time)
 				b.n++
 				b.waits += e.Wait
 				b.sojourn += e.Wait + int64(e.Request.Time)
@@ -178,6 +188,8 @@ func (r *Report) measure(bs []batch, c float64) error {
 		tot.waits += b.waits
 		tot.waited += b.waited
 		tot.sojourn += b.sojourn
+		tot.service += b.service
+		tot.arrivals += b.arrivals
 		tot.queue += b.queue
 		tot.busy += b.busy
 		tot.samples += b.samples
@@ -195,6 +207,7 @@ func (r *Report) measure(bs []batch, c float64) error {
 		ms.Wq = float64(tot.waits) / float64(tot.n)
 		ms.PWait = float64(tot.waited) / float64(tot.n)
 		ms.W = float64(tot.sojourn) / float64(tot.n)
+		ms.MeanService = float64(tot.service) / float64(tot.n)
 	}
 	if tot.samples > 0 {
 		ms.Lq = float64(tot.queue) / float64(tot.samples)
@@ -202,6 +215,7 @@ func (r *Report) measure(bs []batch, c float64) error {
 		ms.Utilisation = busy / c
 		ms.Rho = ms.Utilisation
 		ms.L = ms.Lq + busy
+		ms.Lambda = float64(tot.arrivals) / float64(tot.samples)
 	}
 	for _, ci := range []struct {
 		bm  *queueing.BatchMeans
