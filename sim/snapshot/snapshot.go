@@ -223,7 +223,7 @@ func Decode(data []byte) (Snapshot, error) {
 	var env envelope
 	rest, err := env.UnmarshalMsg(data)
 	if err != nil {
-		return Snapshot{}, fmt.Errorf("snapshot envelope: %w (truncated or damaged file)", msgpError(err))
+		return Snapshot{}, fmt.Errorf("the snapshot is damaged or cut short: its outer layer does not decode (%w)", msgpError(err))
 	}
 	if len(rest) > 0 {
 		return Snapshot{}, fmt.Errorf("snapshot: %d unexpected bytes after the end", len(rest))
