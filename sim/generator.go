@@ -64,7 +64,7 @@ func (a *arrivals) nextDue(t int64) int64 {
 
 // count draws the number of arrivals at cycle t ≥ 1. Cycles must be asked
 // in increasing order.
-func (a *arrivals) count(cfg *Config, t int64, r *rand.Rand) int {
+func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	if b := t / WaveStep; b != a.block {
 		a.block = b
 		a.setMean(meanAt(cfg, t))
@@ -106,7 +106,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.Rand) int {
 // p0^(g+1), and where U lies in [p0^(g+1), p0^g) is itself uniform, so it
 // gives v. The search stops at the block's end, where the next block decides
 // afresh; it costs at most one multiplication per cycle.
-func (a *arrivals) decide(from int64, r *rand.Rand) {
+func (a *arrivals) decide(from int64, r *rand.PCG) {
 	u := uniform(r)
 	end := (from/WaveStep+1)*WaveStep - 1
 	next, hi, lo := from, 1.0, a.p0
@@ -130,7 +130,7 @@ func (a *arrivals) setMean(m float64) {
 }
 
 // uniform draws a float64 uniformly from [0, 1) with 53 random bits.
-func uniform(r *rand.Rand) float64 { return float64(r.Uint64()>>11) * 0x1p-53 }
+func uniform(r *rand.PCG) float64 { return float64(r.Uint64()>>11) * 0x1p-53 }
 
 // poisson returns one part's count by inversion: the smallest k with
 // u < F(k).
@@ -167,7 +167,7 @@ func reciprocal(k int) float64 {
 // from one 64-bit draw; the type and a uniform time from a second (its high
 // and low 32 bits); other service times draw on their own.
 func (m *Model) makeRequest(id, t int64) Request {
-	r := m.rng
+	r := m.pcg // the concrete generator: its calls inline (m.rng draws the same stream)
 	addr := r.Uint64()
 	y := r.Uint64()
 	typ := Processing
@@ -196,7 +196,7 @@ func (m *Model) uniformBelow(x, n uint32) uint32 {
 	prod := uint64(x) * uint64(n)
 	if low := uint32(prod); low < n {
 		for thresh := -n % n; low < thresh; low = uint32(prod) {
-			prod = uint64(uint32(m.rng.Uint64())) * uint64(n)
+			prod = uint64(uint32(m.pcg.Uint64())) * uint64(n)
 		}
 	}
 	return uint32(prod >> 32)
@@ -213,15 +213,15 @@ func (m *Model) serviceTime() uint32 {
 			return 1
 		}
 		// Inversion: k = 1 + ⌊ln U / ln(1−p)⌋ for U uniform in (0, 1].
-		u := float64(m.rng.Uint64()>>11+1) * 0x1p-53
+		u := float64(m.pcg.Uint64()>>11+1) * 0x1p-53
 		k := 1 + math.Floor(detmath.Log(u)/m.geoLog)
 		return uint32(min(k, MaxTaskTime))
 	}
-	return uint32(cfg.TaskMin) + m.uniformBelow(uint32(m.rng.Uint64()), uint32(cfg.TaskMax-cfg.TaskMin+1))
+	return uint32(cfg.TaskMin) + m.uniformBelow(uint32(m.pcg.Uint64()), uint32(cfg.TaskMax-cfg.TaskMin+1))
 }
 
 // poissonDraw draws one Poisson count of the given mean.
-func poissonDraw(mean float64, r *rand.Rand) int {
+func poissonDraw(mean float64, r *rand.PCG) int {
 	var a arrivals
 	a.setMean(mean)
 	if mean <= 0 {

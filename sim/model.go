@@ -260,7 +260,7 @@ func (m *Model) arrive(t int64) {
 		}
 		return
 	}
-	for n := m.arr.count(&m.cfg, t, m.rng); n > 0; n-- {
+	for n := m.arr.count(&m.cfg, t, m.pcg); n > 0; n-- {
 		m.lastID++
 		r := m.makeRequest(m.lastID, t)
 		m.route(r.Type).admit(r)
@@ -380,7 +380,7 @@ func (m *Model) randomFaults(t int64) {
 			due++
 		}
 		b.repairs = b.repairs[due:]
-		n := poissonDraw(float64(b.active.n)/float64(m.cfg.MTBF), m.frng)
+		n := poissonDraw(float64(b.active.n)/float64(m.cfg.MTBF), m.fpcg)
 		for ; n > 0 && b.active.n > 0; n-- {
 			id := b.active.nth(m.frng.IntN(b.active.n))
 			b.takeDown(id, t)
