@@ -99,7 +99,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	g.SetPlatform(desktop{dir: o.saveDir, stderr: stderr})
 	if o.replay != "" {
-		data, err := readSnapshot(o.replay)
+		data, err := snapshot.ReadFile(o.replay)
 		if err == nil {
 			g.Do(func(s *scene.Session) { err = s.Load(data) })
 		}
@@ -136,24 +136,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
-}
-
-// readSnapshot reads a snapshot file, refusing one larger than a snapshot
-// can be before reading it all.
-func readSnapshot(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, snapshot.MaxSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > snapshot.MaxSize {
-		return nil, fmt.Errorf("larger than %d bytes: not a snapshot", snapshot.MaxSize)
-	}
-	return data, nil
 }
 
 // desktop saves into a directory and prints share links on stderr.

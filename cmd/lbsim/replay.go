@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/lbsim/lbsim/sim"
@@ -60,24 +59,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// readSnapshotFile reads a snapshot file, refusing one larger than a
-// snapshot can be before reading it all.
-func readSnapshotFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, snapshot.MaxSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > snapshot.MaxSize {
-		return nil, fmt.Errorf("larger than %d bytes: not a snapshot", snapshot.MaxSize)
-	}
-	return data, nil
-}
-
 func (c *cli) replay(args []string) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -114,7 +95,7 @@ func (c *cli) replay(args []string) int {
 		}
 	case link == "" && len(pos) == 1:
 		name = pos[0]
-		data, err := readSnapshotFile(name)
+		data, err := snapshot.ReadFile(name)
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
@@ -218,7 +199,7 @@ func (c *cli) share(args []string) int {
 	if strings.ContainsAny(base, " \t\n") {
 		return fail("--base %q: a URL has no spaces", base)
 	}
-	data, err := readSnapshotFile(pos[0])
+	data, err := snapshot.ReadFile(pos[0])
 	if err != nil {
 		return fail("%v", err)
 	}

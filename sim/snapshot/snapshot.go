@@ -44,6 +44,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
+	"os"
 	"runtime/debug"
 
 	"github.com/lbsim/lbsim/sim"
@@ -305,4 +307,22 @@ func msgpError(err error) error {
 		return errors.New("a length exceeds its limit")
 	}
 	return err
+}
+
+// ReadFile reads a snapshot file's bytes, refusing one larger than a
+// snapshot can be before reading it all. Decode them with Decode.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("larger than %d bytes: not a snapshot", MaxSize)
+	}
+	return data, nil
 }
