@@ -2,6 +2,7 @@ package scene
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
@@ -360,9 +361,22 @@ func TestTheoryPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	now := clock()
+	for range 20 {
+		s2.Update(now)
+	}
 	lines = s2.TheoryLines()
-	if len(lines) < 4 || lines[1][:5] == "does " {
-		t.Logf("M/M/c settings: %q", lines)
+	if len(lines) < 6 || lines[1] != "\ttheory\tmeasured" {
+		t.Fatalf("M/M/c settings: want theory beside measured, got %q", lines)
+	}
+	var pw string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "P(wait)") {
+			pw = l
+		}
+	}
+	if pw == "" || strings.HasSuffix(pw, "—") {
+		t.Errorf("P(wait) line %q: want a measured share once requests were dispatched", pw)
 	}
 	s2.Apply(ToggleTheory)
 	s2.Apply(TogglePresent)

@@ -180,7 +180,7 @@ func (s *Session) TheoryLines() []string {
 		fmt.Sprintf("load ρ (busy share)\t%.3f\t%.3f", th.Rho, util),
 		fmt.Sprintf("wait Wq (cycles)\t%.2f\t%.2f", th.Wq, wq),
 		fmt.Sprintf("queue Lq\t%.2f\t%.2f", th.Lq, float64(s.meas.queue)/float64(n)),
-		fmt.Sprintf("P(wait)\t%.3f\t—", th.PWait),
+		fmt.Sprintf("P(wait)\t%.3f\t%s", th.PWait, s.measuredPWait()),
 		"measured: averages since cycle 0, initial queue included")
 	return lines
 }
@@ -244,4 +244,13 @@ func presentation(f *Frame) {
 			}
 		}
 	}
+}
+
+// measuredPWait is the share of dispatched requests that waited at least
+// one cycle, or "—" before the first dispatch.
+func (s *Session) measuredPWait() string {
+	if s.meas.dispatched == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", float64(s.meas.waited)/float64(s.meas.dispatched))
 }

@@ -34,8 +34,9 @@ var shortcuts = map[Key]Intent{
 
 // measured holds the time averages the theory panel sets beside Erlang C.
 type measured struct {
-	cycles            int64
-	queue, busy, live int64
+	cycles             int64
+	queue, busy, live  int64
+	dispatched, waited int64 // dispatches, and those that had waited ≥ 1 cycle
 }
 
 // observe records the cycle just completed: the snapshot recorder and the
@@ -47,6 +48,14 @@ func (s *Session) observe() {
 	s.meas.queue += int64(s.m.QueueLen())
 	s.meas.busy += int64(p.Busy)
 	s.meas.live += int64(p.Live)
+	for _, e := range s.m.Events() {
+		if e.Kind == sim.Dispatch {
+			s.meas.dispatched++
+			if e.Wait > 0 {
+				s.meas.waited++
+			}
+		}
+	}
 }
 
 // controls returns the controls on screen, in Tab order.
