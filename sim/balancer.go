@@ -274,7 +274,6 @@ func (b *Balancer) takeDown(id int, t int64) {
 		s.busy = false
 		b.busy--
 		b.tot.Requeued++
-		b.last.Requeued++
 		if b.m.recordEvents {
 			b.emit(Requeue, id, 0, r)
 		}

@@ -147,9 +147,13 @@ func (a *arrivals) poisson(u float64) int {
 	return k
 }
 
+// maxPart bounds kmax = part + 20·√part + 30 for part ≤ poissonPart
+// (√500 < 23), so reciprocals covers every k the inversion reaches.
+const maxPart = poissonPart + 20*23 + 31
+
 // reciprocals[k] is 1/k, so the inversion multiplies instead of dividing.
-var reciprocals = func() [poissonPart + 20*23 + 31]float64 {
-	var r [poissonPart + 20*23 + 31]float64
+var reciprocals = func() [maxPart]float64 {
+	var r [maxPart]float64
 	for k := 1; k < len(r); k++ {
 		r[k] = 1 / float64(k)
 	}

@@ -85,7 +85,6 @@ type CycleStats struct {
 	Completed  int
 	Dispatched int
 	Scale      int // 1 scale-up, -1 scale-down, 0 neither
-	Requeued   int // requests taken back from failed servers (not a timeline column)
 }
 
 // TimelineHeader is the header row of the timeline CSV.
@@ -184,7 +183,6 @@ func (c *CycleStats) add(d *CycleStats) {
 	c.Completed += d.Completed
 	c.Dispatched += d.Dispatched
 	c.Scale += d.Scale
-	c.Requeued += d.Requeued
 }
 
 // summary builds the report of SPEC §4 from counters and end levels.
@@ -220,7 +218,15 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 	if t.Dispatched > 0 {
 		s.AvgWait = float64(t.TotalWait) / float64(t.Dispatched)
 	}
-	s.Consistent = s.Generated == s.Rejected+s.Discarded+s.Admitted &&
-		s.Admitted == s.Completed+s.FinalQueue+s.InService
+	arrivals, admissions := s.Books()
+	s.Consistent = arrivals && admissions
 	return s
+}
+
+// Books reports whether the two accounting lines of SPEC §2 hold:
+// generated = rejected + discarded + admitted, and admitted = completed +
+// queued + in service. Consistent is both.
+func (s *Summary) Books() (arrivals, admissions bool) {
+	return s.Generated == s.Rejected+s.Discarded+s.Admitted,
+		s.Admitted == s.Completed+s.FinalQueue+s.InService
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -26,10 +24,10 @@ func (v faultList) Set(s string) error {
 // down of the same server is caught by reading them in order; a server that
 // does not exist (or is already down) at the fault's cycle is caught by a
 // trial run up to the last fault, since ids depend on autoscaling.
-func checkFaults(o *runOptions) error {
+func checkFaults(o *runOptions, scheduled []sim.Change) error {
 	last := int64(0)
 	down := map[sim.ServerRef]bool{}
-	for _, c := range sortedChanges(o.changes) {
+	for _, c := range scheduled {
 		if !c.IsFault() {
 			continue
 		}
@@ -58,11 +56,4 @@ func checkFaults(o *runOptions) error {
 	for m.FaultError() == nil && m.Step() {
 	}
 	return m.FaultError()
-}
-
-// sortedChanges returns the changes in the order the model applies them.
-func sortedChanges(cs []sim.Change) []sim.Change {
-	out := append([]sim.Change(nil), cs...)
-	slices.SortStableFunc(out, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
-	return out
 }

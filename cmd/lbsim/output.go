@@ -162,8 +162,7 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		if len(heads) > 1 {
 			prefix = heads[i] + ": "
 		}
-		ok1 := c.Generated == c.Rejected+c.Discarded+c.Admitted
-		ok2 := c.Admitted == c.Completed+c.FinalQueue+c.InService
+		ok1, ok2 := c.Books()
 		fmt.Fprintf(&w, "  %sgenerated = rejected + discarded + admitted:  %d = %d + %d + %d  %s\n", prefix, c.Generated, c.Rejected, c.Discarded, c.Admitted, holds(ok1))
 		fmt.Fprintf(&w, "  %sadmitted = completed + queued + in service:   %d = %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.FinalQueue, c.InService, holds(ok2))
 	}

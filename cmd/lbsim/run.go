@@ -207,7 +207,7 @@ func (c *cli) execute(o *runOptions) int {
 	if err := m.Schedule(o.changes...); err != nil {
 		return c.usageError("--set/--fault: %v", fieldError(err))
 	}
-	if err := checkFaults(o); err != nil {
+	if err := checkFaults(o, m.Pending()); err != nil {
 		return c.usageError("%v", err)
 	}
 
@@ -268,14 +268,12 @@ func (c *cli) execute(o *runOptions) int {
 			line = appendTimeline(line[:0], m)
 			timeline.w.Write(line)
 		}
-		if evs := m.Events(); len(evs) > 0 {
-			for _, e := range evs {
-				if o.verbose {
-					writeEvent(hw, m, e, color)
-				}
-				if events != nil {
-					writeEvent(events.w, m, e, false)
-				}
+		for _, e := range m.Events() {
+			if o.verbose {
+				writeEvent(hw, m, e, color)
+			}
+			if events != nil {
+				writeEvent(events.w, m, e, false)
 			}
 		}
 		if t := m.Cycle(); !o.verbose && o.statusEvery > 0 && t > 0 && t%o.statusEvery == 0 {

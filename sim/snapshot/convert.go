@@ -339,8 +339,8 @@ func (w *wireCounts) sim(seed uint64, cycles int64) sim.Summary {
 	if s.Dispatched > 0 {
 		s.AvgWait = float64(s.TotalWait) / float64(s.Dispatched)
 	}
-	s.Consistent = s.Generated == s.Rejected+s.Discarded+s.Admitted &&
-		s.Admitted == s.Completed+s.FinalQueue+s.InService
+	arrivals, admissions := s.Books()
+	s.Consistent = arrivals && admissions
 	return s
 }
 
