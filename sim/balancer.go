@@ -38,9 +38,8 @@ type Balancer struct {
 }
 
 type server struct {
-	req      Request
-	start    int64 // cycle the request was dispatched
-	done     int64 // cycle the request completes
+	req      packed // the request in service, when busy
+	done     int64  // cycle the request completes; it started done − req.time()
 	busy     bool
 	retiring bool
 	down     bool // failed; not live until it comes back
@@ -71,7 +70,7 @@ func (b *Balancer) work(t int64) {
 		b.tot.Completed++
 		b.last.Completed++
 		if b.m.recordEvents {
-			b.emit(Complete, id, 0, s.req)
+			b.emit(Complete, id, 0, s.req.unpack())
 		}
 		if s.retiring {
 			s.retiring, s.gone = false, true
@@ -88,12 +87,12 @@ func (b *Balancer) work(t int64) {
 
 // admit passes one new request through the firewall and the queue's
 // capacity.
-func (b *Balancer) admit(r Request) {
+func (b *Balancer) admit(r packed) {
 	b.tot.Generated++
 	b.last.Generated++
 	kind := Arrive
 	switch {
-	case b.m.fw.Blocks(r.Src):
+	case b.m.fw.Blocks(uint32(r.addr >> 32)):
 		b.tot.Rejected++
 		b.last.Rejected++
 		kind = Reject
@@ -106,7 +105,7 @@ func (b *Balancer) admit(r Request) {
 		b.queue.pushBack(r)
 	}
 	if b.m.recordEvents {
-		b.emit(kind, 0, 0, r)
+		b.emit(kind, 0, 0, r.unpack())
 	}
 }
 
@@ -146,7 +145,7 @@ func (b *Balancer) scale() {
 	b.srv[id-1].retiring = true
 	b.retiring++
 	if b.m.recordEvents {
-		b.emit(Retire, id, 0, b.srv[id-1].req)
+		b.emit(Retire, id, 0, b.srv[id-1].req.unpack())
 	}
 }
 
@@ -173,25 +172,26 @@ func (b *Balancer) dispatch(t int64) {
 		}
 		r := b.queue.popFront()
 		s := &b.srv[id-1]
-		if int64(r.Time) > b.wheel.mask {
-			b.refitWheel(int64(r.Time)) // a long geometric draw
+		time := int64(r.time())
+		if time > b.wheel.mask {
+			b.refitWheel(time) // a long geometric draw
 		}
-		s.req, s.start, s.done, s.busy = r, t, t+int64(r.Time), true
+		s.req, s.done, s.busy = r, t+time, true
 		b.idle.remove(id)
 		b.busy++
 		b.wheel.add(s.done, id)
-		wait := t - r.Arrival
-		if r.Requeued {
-			if at, ok := b.requeuedAt[r.ID]; ok {
+		wait := t - r.arrival()
+		if r.requeued() {
+			if at, ok := b.requeuedAt[r.id]; ok {
 				wait = t - at
-				delete(b.requeuedAt, r.ID)
+				delete(b.requeuedAt, r.id)
 			}
 		}
 		b.tot.Dispatched++
 		b.tot.TotalWait += wait
 		b.last.Dispatched++
 		if b.m.recordEvents {
-			b.emit(Dispatch, id, wait, r)
+			b.emit(Dispatch, id, wait, r.unpack())
 		}
 	}
 }
@@ -265,17 +265,17 @@ func (b *Balancer) takeDown(id int, t int64) {
 	}
 	if s.busy {
 		r := s.req
-		r.Requeued = true
+		r.meta |= 1 // requeued
 		if b.requeuedAt == nil {
 			b.requeuedAt = map[int64]int64{}
 		}
-		b.requeuedAt[r.ID] = t
+		b.requeuedAt[r.id] = t
 		b.queue.pushFront(r)
 		s.busy = false
 		b.busy--
 		b.tot.Requeued++
 		if b.m.recordEvents {
-			b.emit(Requeue, id, 0, r)
+			b.emit(Requeue, id, 0, r.unpack())
 		}
 	}
 	b.live--
@@ -322,7 +322,7 @@ func (b *Balancer) Pool() Pool {
 func (b *Balancer) QueueLen() int { return b.queue.Len() }
 
 // QueueAt returns the i-th oldest queued request, 0 ≤ i < QueueLen().
-func (b *Balancer) QueueAt(i int) Request { return b.queue.at(i) }
+func (b *Balancer) QueueAt(i int) Request { return b.queue.at(i).unpack() }
 
 // Servers yields the live servers and the failed ones, in ascending id
 // order; a failed server's State is Failed.
@@ -359,7 +359,8 @@ func (b *Balancer) view(id int) ServerView {
 		v.State = Busy
 	}
 	if s.busy {
-		v.Request, v.Start, v.Done = s.req, s.start, s.done
+		v.Request, v.Done = s.req.unpack(), s.done
+		v.Start = s.done - int64(v.Request.Time)
 	}
 	return v
 }

@@ -53,7 +53,7 @@ func BenchmarkQueueMemory(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		var q fifo
 		for i := range n {
-			q.pushBack(Request{ID: int64(i), Time: 1})
+			q.pushBack(pack(Request{ID: int64(i), Time: 1}))
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)

@@ -1,51 +1,100 @@
 package sim
 
 // fifo is a ring buffer of requests. Its capacity is a power of two and
-// doubles when full; it never shrinks during a run.
+// doubles when full; it never shrinks during a run. It keeps each request
+// packed in 24 bytes (see packed), so a queue of a million requests takes
+// 25 MB.
 type fifo struct {
-	buf  []Request
+	buf  []packed
 	head int // index of the oldest request
 	n    int
+}
+
+// packed is a Request in 24 bytes: its ID, its addresses, and one word with
+// the arrival cycle (bits 24 and up), the processing time (bits 2–23) and
+// the two flags (bit 1 streaming, bit 0 requeued). Every cycle fits in 40
+// bits (MaxCycles) and every processing time in 22 (MaxTaskTime).
+type packed struct {
+	id   int64
+	addr uint64 // Src<<32 | Dst
+	meta uint64
+}
+
+const (
+	packedTimeShift    = 2
+	packedArrivalShift = 24
+	packedTimeMask     = 1<<(packedArrivalShift-packedTimeShift) - 1
+)
+
+// pack returns r packed; see packed for the bounds it relies on.
+func pack(r Request) packed {
+	meta := uint64(r.Arrival)<<packedArrivalShift | uint64(r.Time)<<packedTimeShift | uint64(r.Type)<<1
+	if r.Requeued {
+		meta |= 1
+	}
+	return packed{id: r.ID, addr: uint64(r.Src)<<32 | uint64(r.Dst), meta: meta}
+}
+
+// time returns the request's processing time.
+func (p packed) time() uint32 { return uint32(p.meta>>packedTimeShift) & packedTimeMask }
+
+// arrival returns the cycle the request arrived.
+func (p packed) arrival() int64 { return int64(p.meta >> packedArrivalShift) }
+
+// requeued reports whether the request was taken back from a failed server.
+func (p packed) requeued() bool { return p.meta&1 != 0 }
+
+// unpack returns the Request that p packs.
+func (p packed) unpack() Request {
+	return Request{
+		ID:       p.id,
+		Arrival:  p.arrival(),
+		Src:      uint32(p.addr >> 32),
+		Dst:      uint32(p.addr),
+		Time:     p.time(),
+		Type:     Type(p.meta >> 1 & 1),
+		Requeued: p.requeued(),
+	}
 }
 
 func (q *fifo) Len() int { return q.n }
 
 // at returns the i-th oldest request, 0 ≤ i < Len.
-func (q *fifo) at(i int) Request { return q.buf[(q.head+i)&(len(q.buf)-1)] }
+func (q *fifo) at(i int) packed { return q.buf[(q.head+i)&(len(q.buf)-1)] }
 
 func (q *fifo) grow() {
 	size := max(2*len(q.buf), 64)
-	buf := make([]Request, size)
+	buf := make([]packed, size)
 	for i := range q.n {
 		buf[i] = q.at(i)
 	}
 	q.buf, q.head = buf, 0
 }
 
-// pushBack appends r as the newest request.
-func (q *fifo) pushBack(r Request) {
+// pushBack appends p as the newest request.
+func (q *fifo) pushBack(p packed) {
 	if q.n == len(q.buf) {
 		q.grow()
 	}
-	q.buf[(q.head+q.n)&(len(q.buf)-1)] = r
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = p
 	q.n++
 }
 
-// pushFront puts r before every other request (a request taken back from a
+// pushFront puts p before every other request (a request taken back from a
 // failed server goes first).
-func (q *fifo) pushFront(r Request) {
+func (q *fifo) pushFront(p packed) {
 	if q.n == len(q.buf) {
 		q.grow()
 	}
 	q.head = (q.head - 1) & (len(q.buf) - 1)
-	q.buf[q.head] = r
+	q.buf[q.head] = p
 	q.n++
 }
 
 // popFront removes and returns the oldest request; Len must be > 0.
-func (q *fifo) popFront() Request {
-	r := q.buf[q.head]
+func (q *fifo) popFront() packed {
+	p := q.buf[q.head]
 	q.head = (q.head + 1) & (len(q.buf) - 1)
 	q.n--
-	return r
+	return p
 }

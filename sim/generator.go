@@ -170,13 +170,13 @@ func reciprocal(k int) float64 {
 // makeRequest draws one generated request's fields: source and destination
 // from one 64-bit draw; the type and a uniform time from a second (its high
 // and low 32 bits); other service times draw on their own.
-func (m *Model) makeRequest(id, t int64) Request {
+func (m *Model) makeRequest(id, t int64) packed {
 	r := m.pcg // the concrete generator: its calls inline (m.rng draws the same stream)
 	addr := r.Uint64()
 	y := r.Uint64()
-	typ := Processing
+	var flags uint64 // bit 1: streaming
 	if y>>32 < m.streamCut {
-		typ = Streaming
+		flags = 2
 	}
 	var time uint32
 	if m.cfg.Service == Uniform {
@@ -184,14 +184,7 @@ func (m *Model) makeRequest(id, t int64) Request {
 	} else {
 		time = m.serviceTime()
 	}
-	return Request{
-		ID:      id,
-		Arrival: t,
-		Src:     uint32(addr >> 32),
-		Dst:     uint32(addr),
-		Time:    time,
-		Type:    typ,
-	}
+	return packed{id: id, addr: addr, meta: uint64(t)<<packedArrivalShift | uint64(time)<<packedTimeShift | flags}
 }
 
 // uniformBelow maps the 32 random bits x to a uniform integer in [0, n),

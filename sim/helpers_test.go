@@ -229,8 +229,8 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		live++
 		if s.busy {
 			busy++
-			if s.done <= c || s.start > c || s.done-s.start != int64(s.req.Time) {
-				fail("server %d: request %v dispatched at %d completes at %d (now %d)", id, s.req, s.start, s.done, c)
+			if start := s.done - int64(s.req.time()); s.done <= c || start > c || s.req.time() < 1 {
+				fail("server %d: request %v dispatched at %d completes at %d (now %d)", id, s.req.unpack(), start, s.done, c)
 			}
 			if !slices.Contains(b.wheel.buckets[s.done&b.wheel.mask], int32(id)) {
 				fail("server %d completes at %d but is not in that wheel bucket", id, s.done)

@@ -122,8 +122,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	} else {
 		for range cfg.Servers * cfg.InitialPerServer {
 			m.lastID++
-			r := m.makeRequest(m.lastID, 0)
-			m.route(r.Type).admit(r)
+			m.admit(m.makeRequest(m.lastID, 0))
 		}
 	}
 	for _, b := range m.bal {
@@ -134,14 +133,6 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	m.serversMin = len(m.bal) * cfg.Servers
 	m.record()
 	return m, nil
-}
-
-// route returns the balancer that serves requests of type typ.
-func (m *Model) route(typ Type) *Balancer {
-	if len(m.bal) == 2 && typ == Streaming {
-		return m.bal[1]
-	}
-	return m.bal[0]
 }
 
 // Step advances the model by one cycle t = Cycle()+1, in the order of the
@@ -262,14 +253,22 @@ func (m *Model) arrive(t int64) {
 	}
 	for n := m.arr.count(&m.cfg, t, m.pcg); n > 0; n-- {
 		m.lastID++
-		r := m.makeRequest(m.lastID, t)
-		m.route(r.Type).admit(r)
+		m.admit(m.makeRequest(m.lastID, t))
 	}
 }
 
 func (m *Model) admitRow(t int64, row TraceRow) {
 	m.lastID++
-	m.route(row.Type).admit(Request{ID: m.lastID, Arrival: t, Src: row.Src, Dst: row.Dst, Time: row.Time, Type: row.Type})
+	m.admit(pack(Request{ID: m.lastID, Arrival: t, Src: row.Src, Dst: row.Dst, Time: row.Time, Type: row.Type}))
+}
+
+// admit hands a new request to the balancer of its type.
+func (m *Model) admit(r packed) {
+	b := m.bal[0]
+	if len(m.bal) == 2 && r.meta&2 != 0 {
+		b = m.bal[1] // streaming
+	}
+	b.admit(r)
 }
 
 // record is step e for every balancer, then the totals over all of them.
@@ -509,8 +508,8 @@ func (m *Model) Hash() uint64 {
 			put(v)
 		}
 		if n := b.queue.Len(); n > 0 {
-			put(b.queue.at(0).ID)
-			put(b.queue.at(n - 1).ID)
+			put(b.queue.at(0).id)
+			put(b.queue.at(n - 1).id)
 		}
 	}
 	state, _ := m.pcg.MarshalBinary()

@@ -1,0 +1,71 @@
+package sim
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestPackRoundTrip checks that packing keeps every field, at the bounds
+// the packing relies on and in between.
+func TestPackRoundTrip(t *testing.T) {
+	tests := []Request{
+		{ID: 1, Time: 1},
+		{ID: 1<<63 - 1, Arrival: MaxCycles, Src: 1<<32 - 1, Dst: 1<<32 - 1, Time: MaxTaskTime, Type: Streaming, Requeued: true},
+		{ID: 42, Arrival: 7, Src: 0x0a000001, Dst: 0xc0000209, Time: 17, Type: Processing, Requeued: true},
+		{ID: 43, Arrival: 1 << 39, Src: 1, Dst: 2, Time: packedTimeMask, Type: Streaming},
+	}
+	for _, r := range tests {
+		if got := pack(r).unpack(); got != r {
+			t.Errorf("pack(%+v).unpack() = %+v", r, got)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		r := Request{
+			ID:       rapid.Int64Min(1).Draw(t, "id"),
+			Arrival:  rapid.Int64Range(0, MaxCycles).Draw(t, "arrival"),
+			Src:      rapid.Uint32().Draw(t, "src"),
+			Dst:      rapid.Uint32().Draw(t, "dst"),
+			Time:     rapid.Uint32Range(1, MaxTaskTime).Draw(t, "time"),
+			Type:     Type(rapid.IntRange(0, 1).Draw(t, "type")),
+			Requeued: rapid.Bool().Draw(t, "requeued"),
+		}
+		p := pack(r)
+		if got := p.unpack(); got != r {
+			t.Fatalf("pack(%+v).unpack() = %+v", r, got)
+		}
+		if p.time() != r.Time || p.arrival() != r.Arrival || p.requeued() != r.Requeued {
+			t.Fatalf("accessors of pack(%+v) = %d %d %v", r, p.time(), p.arrival(), p.requeued())
+		}
+	})
+}
+
+// TestFifoOrder pushes at both ends across several growths and checks the
+// order the requests come out in.
+func TestFifoOrder(t *testing.T) {
+	var q fifo
+	var want []int64
+	for i := int64(1); i <= 300; i++ {
+		if i%7 == 0 {
+			q.pushFront(pack(Request{ID: i, Time: 1}))
+			want = append([]int64{i}, want...)
+		} else {
+			q.pushBack(pack(Request{ID: i, Time: 1}))
+			want = append(want, i)
+		}
+		if i%5 == 0 {
+			if got := q.popFront().id; got != want[0] {
+				t.Fatalf("after %d pushes popFront = #%d, want #%d", i, got, want[0])
+			}
+			want = want[1:]
+		}
+	}
+	if q.Len() != len(want) {
+		t.Fatalf("Len = %d, want %d", q.Len(), len(want))
+	}
+	for i, id := range want {
+		if got := q.at(i).id; got != id {
+			t.Fatalf("at(%d) = #%d, want #%d", i, got, id)
+		}
+	}
+}
