@@ -69,3 +69,34 @@ func TestFifoOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestWheelNext checks the search for the next cycle with a completion
+// against a cycle-by-cycle scan, across word and wrap-around boundaries.
+func TestWheelNext(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var w wheel
+		w.fit(rapid.Int64Range(1, 300).Draw(t, "span"))
+		now := rapid.Int64Range(0, 10_000).Draw(t, "now")
+		size := w.mask + 1
+		for _, d := range rapid.SliceOfN(rapid.Int64Range(1, size-1), 0, 8).Draw(t, "due") {
+			w.add(now+d, 1)
+		}
+		from := now + 1
+		to := from + rapid.Int64Range(-1, 2*size).Draw(t, "len")
+		want := to + 1
+		for c := from; c <= to && c < from+size; c++ {
+			if len(w.buckets[c&w.mask]) > 0 {
+				want = c
+				break
+			}
+		}
+		if got := w.next(from, to); got != want {
+			t.Fatalf("next(%d, %d) = %d, want %d", from, to, got, want)
+		}
+		for c := from; c < from+size; c++ {
+			if w.has(c) != (len(w.buckets[c&w.mask]) > 0) {
+				t.Fatalf("has(%d) = %v, bucket holds %d", c, w.has(c), len(w.buckets[c&w.mask]))
+			}
+		}
+	})
+}

@@ -157,7 +157,7 @@ func (m *Model) Step() bool {
 		m.randomFaults(t)
 	}
 	for _, b := range m.bal {
-		if len(b.wheel.buckets[t&b.wheel.mask]) > 0 {
+		if b.wheel.has(t) {
 			b.work(t)
 		}
 	}
@@ -225,11 +225,7 @@ func (m *Model) skipQuiet(limit int64) {
 		if b.busy == 0 {
 			continue // nothing in service, nothing to complete (stale entries aside)
 		}
-		for c := t; c <= end; c++ {
-			if len(b.wheel.buckets[c&b.wheel.mask]) > 0 {
-				end = c - 1 // a completion is due at c
-			}
-		}
+		end = b.wheel.next(t, end) - 1 // a completion may be due at end+1
 	}
 	if end <= m.cycle {
 		return

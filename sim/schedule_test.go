@@ -45,10 +45,10 @@ func TestScheduleRateTakesEffectAtItsCycle(t *testing.T) {
 // TestScheduleTaskMaxGrowsWheel raises task-max beyond the timing wheel
 // while requests are in service: they must still complete at their cycles.
 func TestScheduleTaskMaxGrowsWheel(t *testing.T) {
-	cfg := traceConfig(2, 40, row(0, 15), row(3, 7)) // task-max 10, longest row 15: a wheel of 16
+	cfg := traceConfig(2, 40, row(0, 15), row(3, 7)) // task-max 10, longest row 15: the least wheel, 64
 	h := newHarness(t, cfg)
-	if n := len(h.m.bal[0].wheel.buckets); n != 16 {
-		t.Fatalf("wheel size %d, want 16", n)
+	if n := len(h.m.bal[0].wheel.buckets); n != 64 {
+		t.Fatalf("wheel size %d, want 64", n)
 	}
 	if err := h.m.Schedule(Change{Cycle: 5, Setting: SetTaskMax, Value: 100}); err != nil {
 		t.Fatalf("Schedule: %v", err)
