@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/lbsim/lbsim/sim/internal/detmath"
@@ -12,26 +13,45 @@ import (
 const poissonPart = 500
 
 // skipBelow is the mean below which arrivals skip ahead: instead of a draw
-// every cycle, one geometric draw finds the next cycle with any arrival and a
-// zero-truncated Poisson draw its count. Both ways give exact Poisson counts;
-// skipping makes quiet cycles cost two comparisons.
+// every cycle, one 64-bit draw gives both the next cycle with any arrival
+// and its count. Both ways give exact Poisson counts; skipping makes quiet
+// cycles cost two comparisons.
 const skipBelow = 3
+
+// gapChunk is how many cycles the skip-ahead compares at once, without a
+// branch.
+const gapChunk = 8
 
 // arrivals draws the number of requests arriving in each cycle: a Poisson
 // count whose mean is the configured rate, or the rate moved by the slow
 // wave. The mean is piecewise constant over blocks of WaveStep cycles, and
 // changes (Schedule) invalidate it.
+//
+// Below skipBelow the draw is in fixed point. With p0 = e^-mean, the next
+// cycle with arrivals lies g cycles on with probability p0^g·(1−p0), and its
+// count is Poisson given at least one. One uniform 64-bit u decides both:
+// g is the number of thresholds gap[j] = ⌊p0^j·2^64⌋, j ≥ 1, above u, and
+// where u lies in its interval [gap[g+1], gap[g]) is itself uniform, so it is
+// compared with that interval cut in the count's proportions (cum). Every
+// probability is exact to within 2^-64, and the hot path has no floats.
 type arrivals struct {
 	block int64   // the block the cached values belong to; -1 = stale
 	mean  float64 // mean of the current block
 	parts int     // the draw is the sum of this many Poisson draws …
 	p0    float64 // … each with mean mean/parts, whose P(0) is p0
 	kmax  int     // bound on one part's count (beyond it lies < 1e-30)
-	// With mean < skipBelow: next is the next cycle with arrivals, or
-	// -1 when the cycles from now on are undecided; v is the uniform its
-	// count is drawn from.
+	// With mean < skipBelow: next is the next cycle with arrivals, or -1
+	// when the cycles from now on are undecided, and n its count.
 	next int64
-	v    float64
+	n    int
+	// gap[j] = ⌊p0^j·2^64⌋ for 1 ≤ j ≤ gaps (gap[0] stands for 2^64);
+	// the rest are filled in as a search first needs them.
+	gap  [WaveStep + 2*gapChunk]uint64
+	gaps int
+	pj   float64 // p0^gaps
+	// cum[k] = ⌊P(count ≤ k | count ≥ 1)·2^64⌋ for 1 ≤ k < len(cum); a
+	// count that reaches len(cum) stops there (its tail is below 2^-64).
+	cum []uint64
 }
 
 // meanAt returns the mean arrival count of cycle t under cfg.
@@ -87,7 +107,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	if t != a.next {
 		return 0
 	}
-	v := a.v
+	n := a.n
 	// Decide the next gap now, unless the next cycle starts a new block
 	// (whose mean must decide it).
 	if (t+1)/WaveStep == a.block {
@@ -95,27 +115,64 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	} else {
 		a.next = -1
 	}
-	// The count given at least one: invert the Poisson CDF from v moved
-	// uniformly into [P(0), 1).
-	return a.poisson(float64(a.p0 + float64(v*float64(1-a.p0))))
+	return n
 }
 
-// decide draws, from one uniform U, the next cycle ≥ from that has arrivals
-// and the uniform a.v its count is drawn from. The empty cycles before it
-// are geometric with P(empty) = p0: the gap is the least g with U ≥
-// p0^(g+1), and where U lies in [p0^(g+1), p0^g) is itself uniform, so it
-// gives v. The search stops at the block's end, where the next block decides
-// afresh; it costs at most one multiplication per cycle.
+// decide draws the next cycle ≥ from that has arrivals, and its count,
+// from one uniform u (see arrivals). The search stops at the block's end,
+// where the next block decides afresh.
 func (a *arrivals) decide(from int64, r *rand.PCG) {
-	u := uniform(r)
-	end := (from/WaveStep+1)*WaveStep - 1
-	next, hi, lo := from, 1.0, a.p0
-	for u < lo && next <= end {
-		next++
-		hi, lo = lo, float64(lo*a.p0)
+	u := r.Uint64()
+	limit := int((from/WaveStep+1)*WaveStep - from) // cycles left in the block
+	g := 0
+	for g < limit {
+		if g+gapChunk > a.gaps {
+			a.growGaps(g + gapChunk)
+		}
+		// The thresholds fall, so those above u are a prefix: count them.
+		var above uint64
+		for _, th := range a.gap[g+1 : g+1+gapChunk] {
+			_, borrow := bits.Sub64(u, th, 0)
+			above += borrow
+		}
+		g += int(above)
+		if above < gapChunk {
+			break
+		}
 	}
-	a.next = next
-	a.v = (u - lo) / (hi - lo)
+	if g >= limit {
+		a.next = from + int64(limit) // no arrival in this block
+		return
+	}
+	a.next = from + int64(g)
+	lo := a.gap[g+1]
+	width := a.gap[g] - lo // gap[0] = 0 stands for 2^64, and wraps to it here
+	v := u - lo
+	n := 1
+	for n < len(a.cum) {
+		if cut, _ := bits.Mul64(width, a.cum[n]); v < cut {
+			break
+		}
+		n++
+	}
+	a.n = n
+}
+
+// growGaps fills gap up to index j (at most its length).
+func (a *arrivals) growGaps(j int) {
+	for j = min(j, len(a.gap)-1); a.gaps < j; {
+		a.pj = float64(a.pj * a.p0)
+		a.gaps++
+		a.gap[a.gaps] = fixed64(a.pj)
+	}
+}
+
+// fixed64 returns ⌊x·2^64⌋ for 0 ≤ x, saturated at 2^64 − 1.
+func fixed64(x float64) uint64 {
+	if x >= 1 {
+		return math.MaxUint64
+	}
+	return uint64(float64(x * 0x1p64))
 }
 
 func (a *arrivals) setMean(m float64) {
@@ -127,6 +184,23 @@ func (a *arrivals) setMean(m float64) {
 	part := m / float64(a.parts)
 	a.p0 = detmath.ExpNeg(part)
 	a.kmax = int(part + 20*math.Sqrt(part) + 30)
+	if m >= skipBelow {
+		return
+	}
+	a.gaps, a.pj = 0, 1
+	// The count given at least one: P(k)/(1 − p0), cumulated, to the
+	// first k whose cut rounds to 2^64 (or kmax).
+	a.cum = append(a.cum[:0], 0)
+	p, f, norm := a.p0, 0.0, 1/float64(1-a.p0)
+	for k := 1; k < a.kmax; k++ {
+		p = float64(p*m) * reciprocal(k)
+		f += p
+		c := fixed64(float64(f * norm))
+		if c == math.MaxUint64 {
+			break
+		}
+		a.cum = append(a.cum, c)
+	}
 }
 
 // uniform draws a float64 uniformly from [0, 1) with 53 random bits.
