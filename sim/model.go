@@ -184,58 +184,67 @@ func (m *Model) Step() bool {
 func (m *Model) Run() { m.RunTo(m.cfg.Cycles) }
 
 // RunTo steps the model until Cycle() is cycle (or the last cycle). It gives
-// exactly the state that calling Step that many times gives, but it jumps
-// over runs of quiet cycles, in which nothing can happen, in one go: no
-// change, arrival, completion, scaling evaluation or possible dispatch is
-// due. Events and Last() then describe only the last cycle stepped.
+// exactly the state that calling Step that many times gives, but it takes
+// the cycles in which nothing but arrivals can happen in one go (see
+// skipAhead). Events and Last() then describe only the last cycle, which is
+// always stepped.
 func (m *Model) RunTo(cycle int64) {
 	cycle = min(cycle, m.cfg.Cycles)
 	for m.cycle < cycle {
-		m.skipQuiet(cycle)
-		if m.cycle < cycle {
-			m.Step()
-		}
+		m.skipAhead(cycle)
+		m.Step()
 	}
 }
 
-// skipQuiet advances over the quiet cycles after the current one, up to
-// limit, setting each balancer's Last() as Step would have.
-func (m *Model) skipQuiet(limit int64) {
+// skipAhead advances over the cycles after the current one and before
+// limit in which no change, completion, scaling evaluation or dispatch is
+// due. When no server is idle (so none could take an arrival), it admits
+// those cycles' arrivals as Step would; otherwise it stops before the next
+// cycle with arrivals. Skipped cycles change nothing else: the queue only
+// grows in them, so its peak is taken at their end, and the pool stays as it
+// is. The next cycle is left to Step.
+func (m *Model) skipAhead(limit int64) {
 	if m.cfg.MTBF > 0 {
 		return // random faults may strike any cycle
 	}
+	admit := m.cfg.Trace == nil
 	for _, b := range m.bal {
-		if b.queue.n > 0 && b.idle.n > 0 {
-			return
+		if b.idle.n > 0 {
+			if b.queue.n > 0 {
+				return // a dispatch is due
+			}
+			admit = false // an arrival would be dispatched at once
 		}
 	}
 	t := m.cycle + 1
-	end := min(limit, m.nextScale-1)
+	end := min(limit-1, m.nextScale-1)
 	if len(m.pending) > 0 {
 		end = min(end, m.pending[0].Cycle-1)
 	}
-	if tr := m.cfg.Trace; tr != nil {
-		if m.tracePos < len(tr) {
-			end = min(end, tr[m.tracePos].Cycle-1)
+	if !admit {
+		if tr := m.cfg.Trace; tr != nil {
+			if m.tracePos < len(tr) {
+				end = min(end, tr[m.tracePos].Cycle-1)
+			}
+		} else {
+			end = min(end, m.arr.nextDue(t)-1)
 		}
-	} else {
-		end = min(end, m.arr.nextDue(t)-1)
 	}
 	for _, b := range m.bal {
-		if b.busy == 0 {
-			continue // nothing in service, nothing to complete (stale entries aside)
+		if b.busy > 0 && end >= t {
+			end = b.wheel.next(t, end) - 1 // a completion may be due at end+1
 		}
-		end = b.wheel.next(t, end) - 1 // a completion may be due at end+1
 	}
-	if end <= m.cycle {
+	if end < t {
 		return
 	}
-	m.cycle = end
-	m.events = m.events[:0]
-	for _, b := range m.bal {
-		l := &b.last
-		*l = CycleStats{Cycle: end, Queue: l.Queue, Servers: l.Servers, Busy: l.Busy, Retiring: l.Retiring}
+	if admit {
+		for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
+			m.arrive(c)
+		}
+		m.notePeaks()
 	}
+	m.cycle = end
 }
 
 // arrive is step b: this cycle's requests pass the firewall.
@@ -265,6 +274,19 @@ func (m *Model) admit(r packed) {
 		b = m.bal[1] // streaming
 	}
 	b.admit(r)
+}
+
+// notePeaks takes the queue's peak over the current levels, without
+// recording a cycle (see skipAhead).
+func (m *Model) notePeaks() {
+	q := 0
+	for _, b := range m.bal {
+		b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queue.Len()))
+		q += b.queue.Len()
+	}
+	if len(m.bal) > 1 {
+		m.peakQueue = max(m.peakQueue, int64(q))
+	}
 }
 
 // record is step e for every balancer, then the totals over all of them.
