@@ -1,0 +1,61 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestIdsetAgainstSortedSlice runs random additions and removals, across
+// many words and both levels, and checks every query against a sorted slice.
+func TestIdsetAgainstSortedSlice(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var s idset
+		var ref []int
+		maxID := rapid.SampledFrom([]int{70, 5000, 300_000}).Draw(t, "max")
+		id := rapid.IntRange(1, maxID)
+		for range rapid.IntRange(1, 200).Draw(t, "ops") {
+			x := id.Draw(t, "id")
+			i, found := slices.BinarySearch(ref, x)
+			if rapid.Bool().Draw(t, "add") {
+				s.add(x)
+				if !found {
+					ref = slices.Insert(ref, i, x)
+				}
+			} else {
+				s.remove(x)
+				if found {
+					ref = slices.Delete(ref, i, i+1)
+				}
+			}
+			if s.n != len(ref) {
+				t.Fatalf("n = %d, want %d", s.n, len(ref))
+			}
+			first, last := 0, 0
+			if len(ref) > 0 {
+				first, last = ref[0], ref[len(ref)-1]
+			}
+			if s.first() != first || s.last() != last {
+				t.Fatalf("first, last = %d, %d; want %d, %d", s.first(), s.last(), first, last)
+			}
+			q := id.Draw(t, "query")
+			want := 0
+			if j, _ := slices.BinarySearch(ref, q); j < len(ref) {
+				want = ref[j]
+			}
+			if got := s.next(q); got != want {
+				t.Fatalf("next(%d) = %d, want %d (set %v)", q, got, want, ref)
+			}
+			if s.has(q) != slices.Contains(ref, q) {
+				t.Fatalf("has(%d) = %v", q, s.has(q))
+			}
+			if len(ref) > 0 {
+				k := rapid.IntRange(0, len(ref)-1).Draw(t, "k")
+				if got := s.nth(k); got != ref[k] {
+					t.Fatalf("nth(%d) = %d, want %d", k, got, ref[k])
+				}
+			}
+		}
+	})
+}
