@@ -52,6 +52,9 @@ type arrivals struct {
 	// cum[k] = ⌊P(count ≤ k | count ≥ 1)·2^64⌋ for 1 ≤ k < len(cum); a
 	// count that reaches len(cum) stops there (its tail is below 2^-64).
 	cum []uint64
+	// With mean ≥ skipBelow: cdf[k] is one part's P(count ≤ k), k < kmax,
+	// summed term by term in the order an inversion would.
+	cdf []float64
 }
 
 // meanAt returns the mean arrival count of cycle t under cfg.
@@ -97,7 +100,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	if a.mean >= skipBelow {
 		n := 0
 		for range a.parts {
-			n += a.poisson(uniform(r))
+			n += a.invert(uniform(r))
 		}
 		return n
 	}
@@ -175,7 +178,8 @@ func fixed64(x float64) uint64 {
 	return uint64(float64(x * 0x1p64))
 }
 
-func (a *arrivals) setMean(m float64) {
+// setParams sets the mean and what poisson needs.
+func (a *arrivals) setParams(m float64) {
 	a.mean = m
 	if m <= 0 {
 		return
@@ -184,7 +188,26 @@ func (a *arrivals) setMean(m float64) {
 	part := m / float64(a.parts)
 	a.p0 = detmath.ExpNeg(part)
 	a.kmax = int(part + 20*math.Sqrt(part) + 30)
+}
+
+// setMean sets the mean and the tables that count draws from.
+func (a *arrivals) setMean(m float64) {
+	a.setParams(m)
+	if m <= 0 {
+		return
+	}
+	part := m / float64(a.parts)
 	if m >= skipBelow {
+		a.cdf = a.cdf[:0]
+		p := a.p0
+		f := p
+		for k := 0; k < a.kmax; k++ {
+			if k > 0 {
+				p = float64(p*part) * reciprocal(k)
+				f += p
+			}
+			a.cdf = append(a.cdf, f)
+		}
 		return
 	}
 	a.gaps, a.pj = 0, 1
@@ -206,8 +229,24 @@ func (a *arrivals) setMean(m float64) {
 // uniform draws a float64 uniformly from [0, 1) with 53 random bits.
 func uniform(r *rand.PCG) float64 { return float64(r.Uint64()>>11) * 0x1p-53 }
 
+// invert returns one part's count for the uniform u: the smallest k with
+// u < cdf[k], or kmax. It gives exactly what poisson gives, by binary
+// search.
+func (a *arrivals) invert(u float64) int {
+	lo, hi := 0, len(a.cdf)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if u < a.cdf[mid] {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
 // poisson returns one part's count by inversion: the smallest k with
-// u < F(k).
+// u < F(k), or kmax.
 func (a *arrivals) poisson(u float64) int {
 	p := a.p0
 	f := p
@@ -294,7 +333,7 @@ func (m *Model) serviceTime() uint32 {
 // poissonDraw draws one Poisson count of the given mean.
 func poissonDraw(mean float64, r *rand.PCG) int {
 	var a arrivals
-	a.setMean(mean)
+	a.setParams(mean)
 	if mean <= 0 {
 		return 0
 	}
