@@ -1,0 +1,105 @@
+package sim
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// genBusyConfig draws a run that keeps its queue long for stretches, so
+// that RunTo takes its shortcuts: a few to 30 servers, a large initial queue,
+// any policy and service distribution, sometimes a switch, a cap or faults.
+func genBusyConfig(t *rapid.T) Config {
+	cfg := DefaultConfig()
+	cfg.Seed = rapid.Uint64().Draw(t, "seed")
+	cfg.Servers = rapid.IntRange(1, 30).Draw(t, "servers")
+	cfg.MinServers = rapid.IntRange(1, cfg.Servers).Draw(t, "minServers")
+	cfg.MaxServers = cfg.Servers + rapid.IntRange(0, 20).Draw(t, "extraServers")
+	cfg.Cycles = rapid.Int64Range(1, 6000).Draw(t, "cycles")
+	cfg.TaskMin = rapid.IntRange(1, 30).Draw(t, "taskMin")
+	cfg.TaskMax = cfg.TaskMin + rapid.IntRange(0, 60).Draw(t, "taskSpan")
+	cfg.InitialPerServer = rapid.IntRange(0, 200).Draw(t, "initialPerServer")
+	cfg.Rate = Rate(rapid.Int64Range(0, 6*RateScale).Draw(t, "rate"))
+	cfg.Wave = rapid.Bool().Draw(t, "wave")
+	cfg.WavePeriod = rapid.Int64Range(1, 5000).Draw(t, "wavePeriod")
+	cfg.ScaleUp = Factor(rapid.Int64Range(1, 100_000).Draw(t, "scaleUp"))
+	cfg.ScaleDown = Factor(rapid.Int64Range(0, int64(cfg.ScaleUp)-1).Draw(t, "scaleDown"))
+	cfg.Cooldown = rapid.Int64Range(1, 60).Draw(t, "cooldown")
+	cfg.Policy = Policy(rapid.IntRange(0, int(numPolicies)-1).Draw(t, "policy"))
+	switch rapid.IntRange(0, 2).Draw(t, "service") {
+	case 1:
+		cfg.Service, cfg.MeanService = Geometric, rapid.IntRange(1, 40).Draw(t, "meanService")
+	case 2:
+		cfg.Service, cfg.MeanService = Constant, rapid.IntRange(1, 40).Draw(t, "meanService")
+	}
+	if rapid.IntRange(0, 3).Draw(t, "switch") == 0 {
+		cfg.Switch = true
+	}
+	if rapid.IntRange(0, 3).Draw(t, "capped") == 0 {
+		cfg.QueueCap = rapid.IntRange(1, 3000).Draw(t, "queueCap")
+	}
+	if rapid.IntRange(0, 5).Draw(t, "faults") == 0 {
+		cfg.MTBF, cfg.MTTR = rapid.Int64Range(1, 3000).Draw(t, "mtbf"), rapid.Int64Range(1, 50).Draw(t, "mttr")
+	}
+	return cfg
+}
+
+// TestRunToMatchesStepping runs random busy configurations, with random
+// changes and faults scheduled, to random stops by RunTo and by Step one
+// cycle at a time: state, summary and last row must agree at every stop.
+func TestRunToMatchesStepping(t *testing.T) {
+	checks := 600
+	if testing.Short() {
+		checks = 60
+	}
+	rapidDefaults(checks)
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := genBusyConfig(t)
+		stepped, err := New(cfg)
+		if err != nil {
+			t.Skip(err) // a drawn combination the validation refuses
+		}
+		jumped, _ := New(cfg)
+		var changes []Change
+		for range rapid.IntRange(0, 6).Draw(t, "changes") {
+			c := Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "changeCycle")}
+			switch rapid.IntRange(0, 5).Draw(t, "changeKind") {
+			case 0:
+				c.Setting, c.Value = SetRate, rapid.Int64Range(0, 6*RateScale).Draw(t, "newRate")
+			case 1:
+				c.Setting, c.Value = SetCooldown, rapid.Int64Range(1, 60).Draw(t, "newCooldown")
+			case 2:
+				c.Setting, c.Value = SetTaskMax, int64(cfg.TaskMax+rapid.IntRange(0, 200).Draw(t, "taskMaxUp"))
+			case 3:
+				c.Setting, c.Value = SetScaleUp, int64(cfg.ScaleUp)+rapid.Int64Range(0, 50_000).Draw(t, "scaleUpUp")
+			case 4:
+				c.Setting, c.Value = SetDown, int64(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "downID")))
+			case 5:
+				c.Setting, c.Value = SetUp, int64(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "upID")))
+			}
+			changes = append(changes, c)
+		}
+		slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
+		if err := stepped.Schedule(changes...); err != nil {
+			t.Skip(err)
+		}
+		jumped.Schedule(changes...)
+		stops := []int64{cfg.Cycles}
+		for range rapid.IntRange(0, 4).Draw(t, "stops") {
+			stops = append(stops, rapid.Int64Range(1, cfg.Cycles).Draw(t, "stop"))
+		}
+		slices.Sort(stops)
+		for _, stop := range stops {
+			for stepped.Cycle() < stop && stepped.Step() {
+			}
+			jumped.RunTo(stop)
+			if jumped.Cycle() != stepped.Cycle() || jumped.Hash() != stepped.Hash() ||
+				!reflect.DeepEqual(jumped.Summary(), stepped.Summary()) || jumped.Last() != stepped.Last() {
+				t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v", stop,
+					jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last())
+			}
+		}
+	})
+}
