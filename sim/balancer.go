@@ -110,9 +110,12 @@ func (b *Balancer) admit(r packed) {
 }
 
 // scale is step c: at most one scale-up or scale-down.
-func (b *Balancer) scale() {
+func (b *Balancer) scale() { b.scaleFor(b.queue.Len()) }
+
+// scaleFor is scale with the queue holding queued requests.
+func (b *Balancer) scaleFor(queued int) {
 	cfg := &b.m.cfg
-	q := int64(b.queue.Len())
+	q := int64(queued)
 	s := int64(b.active.n)
 	if q*FactorScale > int64(cfg.ScaleUp)*s {
 		if b.live < cfg.MaxServers {

@@ -63,6 +63,8 @@ type Model struct {
 
 	events       []Event
 	recordEvents bool
+
+	admitted [maxSaturated + 8]int32 // runSaturated's running count of admissions
 }
 
 // Option adjusts how a Model records what happens; options never change
@@ -191,9 +193,120 @@ func (m *Model) Run() { m.RunTo(m.cfg.Cycles) }
 func (m *Model) RunTo(cycle int64) {
 	cycle = min(cycle, m.cfg.Cycles)
 	for m.cycle < cycle {
-		m.skipAhead(cycle)
+		if !m.runSaturated(cycle) {
+			m.skipAhead(cycle)
+		}
 		m.Step()
 	}
+}
+
+// Bounds of a saturated stretch (see runSaturated).
+const (
+	minSaturated = 4
+	maxSaturated = 4096
+)
+
+// runSaturated takes a stretch of cycles after the current one, before
+// limit, in which the queue is so long that every request dispatched in
+// them was queued before them. Arrivals then cannot affect completions and
+// dispatches within the stretch, nor these the arrivals, so the two are
+// run apart: first every arrival of the stretch, in cycle order, then
+// every completion, scaling evaluation and dispatch, with the queue
+// length each cycle would have had worked out from the arrivals' running
+// count. The random stream is drawn in the same order, and the state,
+// counters and peaks come out exactly as stepping gives them.
+//
+// It applies to one balancer with an unbounded queue, no trace, random
+// faults, events or random dispatch (which would draw from the stream
+// between arrivals), no server idle, and no change pending in the stretch.
+// It reports whether it advanced.
+func (m *Model) runSaturated(limit int64) bool {
+	cfg := &m.cfg
+	if len(m.bal) != 1 || cfg.QueueCap > 0 || cfg.Trace != nil || cfg.MTBF > 0 || cfg.Policy == Random || m.recordEvents {
+		return false
+	}
+	b := m.bal[0]
+	if b.idle.n > 0 {
+		return false
+	}
+	t := m.cycle + 1
+	end := min(limit-1, t+maxSaturated-1)
+	if len(m.pending) > 0 {
+		end = min(end, m.pending[0].Cycle-1)
+	}
+	// A server takes at most 1 + span/shortest requests in span cycles
+	// (one at the start, then one per completion), and scaling adds at
+	// most one server per evaluation; the queue must hold them all.
+	shortest := int64(1) // geometric
+	switch cfg.Service {
+	case Uniform:
+		shortest = int64(cfg.TaskMin)
+	case Constant:
+		shortest = int64(cfg.MeanService)
+	}
+	q0 := int64(b.queue.Len())
+	for end-t+1 >= minSaturated {
+		span := end - t + 1
+		if (int64(b.active.n)+span/cfg.Cooldown+1)*(1+span/shortest) <= q0 {
+			break
+		}
+		end = t + span/2 - 1
+	}
+	if end-t+1 < minSaturated {
+		return false
+	}
+
+	// The arrivals: admitted[i] counts those admitted in cycles t..t+i.
+	// The cycles without arrivals are filled eight at a time, which spares
+	// a branch per cycle; the buffer has room for the overshoot.
+	admitted := &m.admitted
+	before := b.tot.Admitted
+	var filled int64 // admitted holds cycles t..t+filled-1
+	fill := func(to int64) {
+		v := int32(b.tot.Admitted - before)
+		for ; filled < to; filled += 8 {
+			*(*[8]int32)(admitted[filled:]) = [8]int32{v, v, v, v, v, v, v, v}
+		}
+		filled = to
+	}
+	for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
+		fill(c - t)
+		m.arrive(c)
+		fill(c - t + 1)
+	}
+	fill(end - t + 1)
+	// queued returns the queue's length at the end of cycle c's arrivals,
+	// given the dispatches so far.
+	dispatched := b.tot.Dispatched
+	queued := func(c int64) int64 { return q0 + int64(admitted[c-t]) - (b.tot.Dispatched - dispatched) }
+
+	// The completions, scaling evaluations and dispatches, cycle by cycle.
+	// The queue is longest just before a dispatch or at the end.
+	peak := b.tot.PeakQueue
+	for c := t; ; c++ {
+		c = min(b.wheel.next(c, end), m.nextScale)
+		if c > end {
+			break
+		}
+		if c > t {
+			peak = max(peak, queued(c-1))
+		}
+		if b.wheel.has(c) {
+			b.work(c)
+		}
+		if c == m.nextScale {
+			b.scaleFor(int(queued(c)))
+			m.nextScale += cfg.Cooldown
+		}
+		if b.idle.n > 0 {
+			b.dispatch(c)
+		}
+		b.tot.ServersMin = min(b.tot.ServersMin, b.live)
+		b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
+	}
+	b.tot.PeakQueue = max(peak, queued(end))
+	m.cycle = end
+	return true
 }
 
 // skipAhead advances over the cycles after the current one and before

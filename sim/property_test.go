@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -15,11 +16,19 @@ import (
 // -rapid.checks or RAPID_CHECKS says otherwise.
 const propertyChecks = 5000
 
-// rapidDefaults makes rapid deterministic (seed 1) and thorough unless the
-// command line or the environment chose a seed or a number of checks.
-func rapidDefaults(checks int) {
+// userFlags returns the flags the command line set.
+var userFlags = sync.OnceValue(func() map[string]bool {
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+})
+
+// rapidDefaults makes rapid deterministic (seed 1) and thorough unless the
+// command line or the environment chose a seed or a number of checks.
+// Each test gets its own number of checks: the flags the command line set
+// are read once, before any test sets them.
+func rapidDefaults(checks int) {
+	set := userFlags()
 	if _, env := os.LookupEnv("RAPID_SEED"); !set["rapid.seed"] && !env {
 		flag.Set("rapid.seed", "1")
 	}

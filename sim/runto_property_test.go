@@ -103,3 +103,38 @@ func TestRunToMatchesStepping(t *testing.T) {
 		}
 	})
 }
+
+// TestRunToSaturatedBound runs the cases where runSaturated's bound on
+// dispatches is nearly tight: every server finishes its requests in lock
+// step at the shortest time, the queue drains faster than requests arrive,
+// and scaling seldom adds a server. A stretch one cycle too long would
+// dispatch a request before it arrived.
+func TestRunToSaturatedBound(t *testing.T) {
+	for _, servers := range []int{1, 3, 20} {
+		for _, time := range []int{1, 2, 5} {
+			for _, perServer := range []int{4, 15, 60} {
+				cfg := DefaultConfig()
+				cfg.Seed, cfg.Cycles = 9, 3000
+				cfg.Servers, cfg.MinServers, cfg.MaxServers = servers, servers, servers+2
+				cfg.Service, cfg.MeanService = Constant, time
+				cfg.InitialPerServer = perServer
+				cfg.Rate, cfg.Wave = Rate(servers)*RateScale/Rate(2*time), false
+				cfg.Cooldown = 60
+				stepped, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				jumped, _ := New(cfg)
+				for _, stop := range []int64{7, 150, 1000, cfg.Cycles} {
+					for stepped.Cycle() < stop && stepped.Step() {
+					}
+					jumped.RunTo(stop)
+					if jumped.Hash() != stepped.Hash() || !reflect.DeepEqual(jumped.Summary(), stepped.Summary()) {
+						t.Fatalf("%d servers, time %d, %d each: at cycle %d RunTo and Step differ:\n%+v\n%+v",
+							servers, time, perServer, stop, jumped.Summary(), stepped.Summary())
+					}
+				}
+			}
+		}
+	}
+}
