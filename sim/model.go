@@ -267,12 +267,12 @@ func (m *Model) runSaturated(limit int64) bool {
 		for ; filled < to; filled += 8 {
 			*(*[8]int32)(admitted[filled:]) = [8]int32{v, v, v, v, v, v, v, v}
 		}
-		filled = to
 	}
 	for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
 		fill(c - t)
 		m.arrive(c)
-		fill(c - t + 1)
+		admitted[c-t] = int32(b.tot.Admitted - before)
+		filled = c - t + 1
 	}
 	fill(end - t + 1)
 	// queued returns the queue's length at the end of cycle c's arrivals,
