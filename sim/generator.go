@@ -49,9 +49,14 @@ type arrivals struct {
 	gap  [WaveStep + 2*gapChunk]uint64
 	gaps int
 	pj   float64 // p0^gaps
-	// cum[k] = ⌊P(count ≤ k | count ≥ 1)·2^64⌋ for 1 ≤ k < len(cum); a
-	// count that reaches len(cum) stops there (its tail is below 2^-64).
+	// cum[k] = ⌊P(count ≤ k | count ≥ 1)·2^64⌋ for 1 ≤ k < len(cum), filled
+	// in as counts first need them; a count that reaches the end stops
+	// there (its tail is below 2^-64).
 	cum []uint64
+	// growCum's running term, sum and normalization, and whether it has
+	// reached the end.
+	cumP, cumF, cumNorm float64
+	cumDone             bool
 	// With mean ≥ skipBelow: cdf[k] is one part's P(count ≤ k), k < kmax,
 	// summed term by term in the order an inversion would.
 	cdf []float64
@@ -152,13 +157,32 @@ func (a *arrivals) decide(from int64, r *rand.PCG) {
 	width := a.gap[g] - lo // gap[0] = 0 stands for 2^64, and wraps to it here
 	v := u - lo
 	n := 1
-	for n < len(a.cum) {
+	for n < len(a.cum) || a.growCum() {
 		if cut, _ := bits.Mul64(width, a.cum[n]); v < cut {
 			break
 		}
 		n++
 	}
 	a.n = n
+}
+
+// growCum appends the next entry of cum and reports whether there was one:
+// there is none once a cut rounds to 2^64 or the count reaches kmax. Most
+// blocks need only the first few.
+func (a *arrivals) growCum() bool {
+	k := len(a.cum)
+	if a.cumDone || k >= a.kmax {
+		return false
+	}
+	a.cumP = float64(a.cumP*a.mean) * reciprocal(k)
+	a.cumF += a.cumP
+	c := fixed64(float64(a.cumF * a.cumNorm))
+	if c == math.MaxUint64 {
+		a.cumDone = true
+		return false
+	}
+	a.cum = append(a.cum, c)
+	return true
 }
 
 // growGaps fills gap up to index j (at most its length).
@@ -211,19 +235,10 @@ func (a *arrivals) setMean(m float64) {
 		return
 	}
 	a.gaps, a.pj = 0, 1
-	// The count given at least one: P(k)/(1 − p0), cumulated, to the
-	// first k whose cut rounds to 2^64 (or kmax).
+	// The count given at least one: P(k)/(1 − p0), cumulated as growCum
+	// needs it.
 	a.cum = append(a.cum[:0], 0)
-	p, f, norm := a.p0, 0.0, 1/float64(1-a.p0)
-	for k := 1; k < a.kmax; k++ {
-		p = float64(p*m) * reciprocal(k)
-		f += p
-		c := fixed64(float64(f * norm))
-		if c == math.MaxUint64 {
-			break
-		}
-		a.cum = append(a.cum, c)
-	}
+	a.cumP, a.cumF, a.cumNorm, a.cumDone = a.p0, 0, 1/float64(1-a.p0), false
 }
 
 // uniform draws a float64 uniformly from [0, 1) with 53 random bits.
