@@ -157,6 +157,20 @@ func (a *arrivals) decide(from int64, r *rand.PCG) {
 	width := a.gap[g] - lo // gap[0] = 0 stands for 2^64, and wraps to it here
 	v := u - lo
 	n := 1
+	if len(a.cum) > 3 {
+		// Counts of 1 to 3 without a branch: the cuts rise, so the
+		// number of them at or below v is the count less one.
+		c1, _ := bits.Mul64(width, a.cum[1])
+		c2, _ := bits.Mul64(width, a.cum[2])
+		c3, _ := bits.Mul64(width, a.cum[3])
+		_, b1 := bits.Sub64(v, c1, 0)
+		_, b2 := bits.Sub64(v, c2, 0)
+		_, b3 := bits.Sub64(v, c3, 0)
+		if n = 4 - int(b1+b2+b3); n < 4 {
+			a.n = n
+			return
+		}
+	}
 	for n < len(a.cum) || a.growCum() {
 		if cut, _ := bits.Mul64(width, a.cum[n]); v < cut {
 			break
@@ -239,6 +253,8 @@ func (a *arrivals) setMean(m float64) {
 	// needs it.
 	a.cum = append(a.cum[:0], 0)
 	a.cumP, a.cumF, a.cumNorm, a.cumDone = a.p0, 0, 1/float64(1-a.p0), false
+	for len(a.cum) < 4 && a.growCum() {
+	}
 }
 
 // uniform draws a float64 uniformly from [0, 1) with 53 random bits.
