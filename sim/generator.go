@@ -35,7 +35,7 @@ const gapChunk = 8
 // compared with that interval cut in the count's proportions (cum). Every
 // probability is exact to within 2^-64, and the hot path has no floats.
 type arrivals struct {
-	block int64   // the block the cached values belong to; -1 = stale
+	end   int64   // the first cycle after the block the cached values belong to; 0 = stale
 	mean  float64 // mean of the current block
 	parts int     // the draw is the sum of this many Poisson draws …
 	p0    float64 // … each with mean mean/parts, whose P(0) is p0
@@ -74,32 +74,32 @@ func meanAt(cfg *Config, t int64) float64 {
 	return base * float64(1+float64(float64(cfg.WaveAmplitude)/100*s))
 }
 
-func (a *arrivals) invalidate() { a.block = -1 }
+func (a *arrivals) invalidate() { a.end = 0 }
 
 // due reports whether count must be asked at cycle t: false only when a
 // skip-ahead already knows that t has no arrivals.
 func (a *arrivals) due(t int64) bool {
-	return a.next <= t || t/WaveStep != a.block
+	return a.next <= t || t >= a.end
 }
 
 // nextDue returns the first cycle ≥ t at which count must be asked.
 func (a *arrivals) nextDue(t int64) int64 {
-	if a.next < t || t/WaveStep != a.block {
+	if a.next < t || t >= a.end {
 		return t
 	}
-	return min(a.next, (a.block+1)*WaveStep)
+	return min(a.next, a.end)
 }
 
 // count draws the number of arrivals at cycle t ≥ 1. Cycles must be asked
 // in increasing order.
 func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
-	if b := t / WaveStep; b != a.block {
-		a.block = b
+	if t >= a.end {
+		a.end = (t/WaveStep + 1) * WaveStep
 		a.setMean(meanAt(cfg, t))
 		a.next = -1 // the new block's mean decides afresh (Poisson is memoryless)
 	}
 	if a.mean <= 0 {
-		a.next = (t/WaveStep + 1) * WaveStep // nothing until the next block
+		a.next = a.end // nothing until the next block
 		return 0
 	}
 	if a.mean >= skipBelow {
@@ -118,7 +118,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	n := a.n
 	// Decide the next gap now, unless the next cycle starts a new block
 	// (whose mean must decide it).
-	if (t+1)/WaveStep == a.block {
+	if t+1 < a.end {
 		a.decide(t+1, r)
 	} else {
 		a.next = -1
@@ -131,7 +131,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 // where the next block decides afresh.
 func (a *arrivals) decide(from int64, r *rand.PCG) {
 	u := r.Uint64()
-	limit := int((from/WaveStep+1)*WaveStep - from) // cycles left in the block
+	limit := int(a.end - from) // cycles left in the block
 	g := 0
 	for g < limit {
 		if g+gapChunk > a.gaps {
