@@ -64,7 +64,7 @@ type Model struct {
 	events       []Event
 	recordEvents bool
 
-	admitted [maxSaturated + 8]int32 // runSaturated's running count of admissions
+	admitted [maxSaturated]int32 // runSaturated's running count of admissions
 }
 
 // Option adjusts how a Model records what happens; options never change
@@ -256,25 +256,18 @@ func (m *Model) runSaturated(limit int64) bool {
 		return false
 	}
 
-	// The arrivals: admitted[i] counts those admitted in cycles t..t+i.
-	// The cycles without arrivals are filled eight at a time, which spares
-	// a branch per cycle; the buffer has room for the overshoot.
-	admitted := &m.admitted
-	before := b.tot.Admitted
-	var filled int64 // admitted holds cycles t..t+filled-1
-	fill := func(to int64) {
-		v := int32(b.tot.Admitted - before)
-		for ; filled < to; filled += 8 {
-			*(*[8]int32)(admitted[filled:]) = [8]int32{v, v, v, v, v, v, v, v}
-		}
-	}
+	// The arrivals: admitted[i] counts those admitted in cycles t..t+i,
+	// summed up after the pass.
+	admitted := m.admitted[:end-t+1]
+	clear(admitted)
 	for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
-		fill(c - t)
+		before := b.tot.Admitted
 		m.arrive(c)
 		admitted[c-t] = int32(b.tot.Admitted - before)
-		filled = c - t + 1
 	}
-	fill(end - t + 1)
+	for i := 1; i < len(admitted); i++ {
+		admitted[i] += admitted[i-1]
+	}
 	// queued returns the queue's length at the end of cycle c's arrivals,
 	// given the dispatches so far.
 	dispatched := b.tot.Dispatched
