@@ -265,8 +265,10 @@ func (m *Model) runSaturated(limit int64) bool {
 		m.arrive(c)
 		admitted[c-t] = int32(b.tot.Admitted - before)
 	}
-	for i := 1; i < len(admitted); i++ {
-		admitted[i] += admitted[i-1]
+	var sum int32
+	for i, n := range admitted {
+		sum += n
+		admitted[i] = sum
 	}
 	// queued returns the queue's length at the end of cycle c's arrivals,
 	// given the dispatches so far.
