@@ -199,6 +199,53 @@ func (b *Balancer) dispatch(t int64) {
 	}
 }
 
+// turnover is work and dispatch at cycle t in their most common case:
+// exactly one request completes, on an active server, while no server is
+// idle and requests are queued, so the same server takes the oldest one.
+// It reports false, doing nothing, in any other case, and for the policies
+// whose pick keeps state of its own (swrr) or draws (random).
+func (b *Balancer) turnover(t int64) bool {
+	w := &b.wheel
+	i := t & w.mask
+	if len(w.buckets[i]) != 1 || b.idle.n > 0 || b.queue.n == 0 || b.m.recordEvents {
+		return false
+	}
+	policy := b.m.cfg.Policy
+	if policy != FirstIdle && policy != RoundRobin {
+		return false
+	}
+	id := int(w.buckets[i][0])
+	s := &b.srv[id-1]
+	if !s.busy || s.done != t || s.retiring {
+		return false
+	}
+	w.take(t)
+	b.tot.Completed++
+	b.last.Completed++
+	r := b.queue.popFront()
+	time := int64(r.time())
+	if time > w.mask {
+		s.busy = false
+		b.refitWheel(time) // a long geometric draw
+	}
+	s.req, s.done, s.busy = r, t+time, true
+	w.add(s.done, id)
+	if policy == RoundRobin {
+		b.rrLast = id // it would pick this server: the only idle one
+	}
+	wait := t - r.arrival()
+	if r.requeued() {
+		if at, ok := b.requeuedAt[r.id]; ok {
+			wait = t - at
+			delete(b.requeuedAt, r.id)
+		}
+	}
+	b.tot.Dispatched++
+	b.tot.TotalWait += wait
+	b.last.Dispatched++
+	return true
+}
+
 // pick chooses an idle active server by the dispatch policy; there is
 // one. It returns 0 when swrr finds only weight-0 servers idle.
 func (b *Balancer) pick() int {

@@ -286,6 +286,9 @@ func (m *Model) runSaturated(limit int64) bool {
 		if c > t {
 			peak = max(peak, queued(c-1))
 		}
+		if c != m.nextScale && b.turnover(c) {
+			continue // one server finished and took the next request
+		}
 		if b.wheel.has(c) {
 			b.work(c)
 		}
