@@ -86,8 +86,8 @@ func (b *Balancer) work(t int64) {
 }
 
 // admit passes one new request through the firewall and the queue's
-// capacity.
-func (b *Balancer) admit(r packed) {
+// capacity, and reports whether it was queued.
+func (b *Balancer) admit(r packed) bool {
 	b.tot.Generated++
 	b.last.Generated++
 	kind := Arrive
@@ -107,6 +107,7 @@ func (b *Balancer) admit(r packed) {
 	if b.m.recordEvents {
 		b.emit(kind, 0, 0, r.unpack())
 	}
+	return kind == Arrive
 }
 
 // scale is step c: at most one scale-up or scale-down.

@@ -261,9 +261,14 @@ func (m *Model) runSaturated(limit int64) bool {
 	admitted := m.admitted[:end-t+1]
 	clear(admitted)
 	for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
-		before := b.tot.Admitted
-		m.arrive(c)
-		admitted[c-t] = int32(b.tot.Admitted - before)
+		var in int32
+		for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- {
+			m.lastID++
+			if b.admit(m.makeRequest(m.lastID, c)) {
+				in++
+			}
+		}
+		admitted[c-t] = in
 	}
 	var sum int32
 	for i, n := range admitted {
