@@ -50,5 +50,10 @@
 // A cycle costs O(1) plus O(1) per arrival, dispatch, completion and scaling
 // action: completions sit in a timing wheel and idle servers in a bitset, so
 // neither busy nor idle servers are visited on cycles where nothing happens to
-// them.
+// them. Model.RunTo does better than stepping, with the same outcome: it
+// jumps over quiet cycles, admits arrivals in bulk while no server is idle,
+// and, while the queue is long enough that nothing arriving in a stretch of
+// cycles can be served within it, runs the stretch's arrivals and its
+// completions as two separate passes. The default run (20 servers, 100,000
+// cycles) then takes a few hundred steps; see BenchmarkDefaultRun.
 package sim
