@@ -95,7 +95,9 @@ func (a *arrivals) nextDue(t int64) int64 {
 func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	if t >= a.end {
 		a.end = (t/WaveStep + 1) * WaveStep
-		a.setMean(meanAt(cfg, t))
+		if m := meanAt(cfg, t); m != a.mean {
+			a.setMean(m) // the tables depend on the mean alone: keep them when it stays
+		}
 		a.next = -1 // the new block's mean decides afresh (Poisson is memoryless)
 	}
 	if a.mean <= 0 {
