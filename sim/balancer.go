@@ -115,21 +115,17 @@ func (b *Balancer) scale() { b.scaleFor(b.queue.Len()) }
 
 // scaleFor is scale with the queue holding queued requests.
 func (b *Balancer) scaleFor(queued int) {
-	cfg := &b.m.cfg
-	q := int64(queued)
-	s := int64(b.active.n)
-	if q*FactorScale > int64(cfg.ScaleUp)*s {
-		if b.live < cfg.MaxServers {
-			id := b.addServer()
-			b.tot.ScaleUps++
-			b.last.Scale = 1
-			if b.m.recordEvents {
-				b.emit(ScaleUp, id, 0, Request{})
-			}
-		}
+	up, acts := b.scaleActs(queued)
+	switch {
+	case !acts:
 		return
-	}
-	if q*FactorScale >= int64(cfg.ScaleDown)*s || s <= int64(cfg.MinServers) {
+	case up:
+		id := b.addServer()
+		b.tot.ScaleUps++
+		b.last.Scale = 1
+		if b.m.recordEvents {
+			b.emit(ScaleUp, id, 0, Request{})
+		}
 		return
 	}
 	b.tot.ScaleDowns++
@@ -151,6 +147,21 @@ func (b *Balancer) scaleFor(queued int) {
 	if b.m.recordEvents {
 		b.emit(Retire, id, 0, b.srv[id-1].req.unpack())
 	}
+}
+
+// scaleActs says whether scaling with queued requests in the queue acts,
+// and if so whether it scales up. Only the queue and the number of active
+// servers decide: it scales up when the queue exceeds ScaleUp per active
+// server and the pool is below MaxServers, and down when the queue is
+// below ScaleDown per active server and more than MinServers are active.
+func (b *Balancer) scaleActs(queued int) (up, acts bool) {
+	cfg := &b.m.cfg
+	q := int64(queued) * FactorScale
+	s := int64(b.active.n)
+	if q > int64(cfg.ScaleUp)*s {
+		return true, b.live < cfg.MaxServers
+	}
+	return false, q < int64(cfg.ScaleDown)*s && s > int64(cfg.MinServers)
 }
 
 func (b *Balancer) addServer() int {
@@ -200,52 +211,81 @@ func (b *Balancer) dispatch(t int64) {
 	}
 }
 
-// turnover is work and dispatch at cycle t in their most common case:
-// exactly one request completes, on an active server, while no server is
-// idle and requests are queued, so the same server takes the oldest one.
-// It reports false, doing nothing, in any other case, and for the policies
-// whose pick keeps state of its own (swrr) or draws (random).
+// turnover is work and dispatch at cycle t in their most common case: the
+// requests completing at t (at most maxTurnover) are on active servers, no
+// server is idle and the queue holds at least as many requests. Each of
+// those servers then takes one of the oldest requests, in the order the
+// policy would pick them: by ascending id, or for round-robin from the
+// first id after the last one picked. It reports false, doing nothing, in
+// any other case, and for the policies whose pick keeps state of its own
+// (swrr) or draws (random).
 func (b *Balancer) turnover(t int64) bool {
 	w := &b.wheel
-	i := t & w.mask
-	if len(w.buckets[i]) != 1 || b.idle.n > 0 || b.queue.n == 0 || b.m.recordEvents {
+	ids := w.buckets[t&w.mask]
+	k := len(ids)
+	if k == 0 || k > maxTurnover || b.idle.n > 0 || b.queue.n < k || b.m.recordEvents {
 		return false
 	}
 	policy := b.m.cfg.Policy
 	if policy != FirstIdle && policy != RoundRobin {
 		return false
 	}
-	id := int(w.buckets[i][0])
-	s := &b.srv[id-1]
-	if !s.busy || s.done != t || s.retiring {
-		return false
+	var order [maxTurnover]int32
+	for i, id := range ids {
+		s := &b.srv[id-1]
+		if !s.busy || s.done != t || s.retiring {
+			return false
+		}
+		// Insertion sort: k is small, and mostly 1.
+		j := i
+		for ; j > 0 && order[j-1] > id; j-- {
+			order[j] = order[j-1]
+		}
+		if j > 0 && order[j-1] == id {
+			return false // a stale entry: the server failed and was given a request due now again
+		}
+		order[j] = id
+	}
+	start := 0
+	if policy == RoundRobin {
+		for start < k && int(order[start]) <= b.rrLast {
+			start++
+		}
+		if start == k {
+			start = 0
+		}
+		b.rrLast = int(order[(start+k-1)%k])
 	}
 	w.take(t)
-	b.tot.Completed++
-	b.last.Completed++
-	r := b.queue.popFront()
-	time := int64(r.time())
-	if time > w.mask {
-		s.busy = false
-		b.refitWheel(time) // a long geometric draw
-	}
-	s.req, s.done, s.busy = r, t+time, true
-	w.add(s.done, id)
-	if policy == RoundRobin {
-		b.rrLast = id // it would pick this server: the only idle one
-	}
-	wait := t - r.arrival()
-	if r.requeued() {
-		if at, ok := b.requeuedAt[r.id]; ok {
-			wait = t - at
-			delete(b.requeuedAt, r.id)
+	b.tot.Completed += int64(k)
+	b.last.Completed += k
+	for i := range k {
+		id := int(order[(start+i)%k])
+		s := &b.srv[id-1]
+		r := b.queue.popFront()
+		time := int64(r.time())
+		if time > w.mask {
+			s.busy = false
+			b.refitWheel(time) // a long geometric draw
 		}
+		s.req, s.done, s.busy = r, t+time, true
+		w.add(s.done, id)
+		wait := t - r.arrival()
+		if r.requeued() {
+			if at, ok := b.requeuedAt[r.id]; ok {
+				wait = t - at
+				delete(b.requeuedAt, r.id)
+			}
+		}
+		b.tot.TotalWait += wait
 	}
-	b.tot.Dispatched++
-	b.tot.TotalWait += wait
-	b.last.Dispatched++
+	b.tot.Dispatched += int64(k)
+	b.last.Dispatched += k
 	return true
 }
+
+// maxTurnover bounds the completions turnover takes in one cycle.
+const maxTurnover = 8
 
 // pick chooses an idle active server by the dispatch policy; there is
 // one. It returns 0 when swrr finds only weight-0 servers idle.

@@ -291,15 +291,19 @@ func (m *Model) runSaturated(limit int64) bool {
 		if c > t {
 			peak = max(peak, queued(c-1))
 		}
-		if c != m.nextScale && b.turnover(c) {
-			continue // one server finished and took the next request
+		scales := false
+		if c == m.nextScale {
+			m.nextScale += cfg.Cooldown
+			_, scales = b.scaleActs(int(queued(c)))
+		}
+		if !scales && b.turnover(c) {
+			continue // the servers that finished took the next requests
 		}
 		if b.wheel.has(c) {
 			b.work(c)
 		}
-		if c == m.nextScale {
+		if scales {
 			b.scaleFor(int(queued(c)))
-			m.nextScale += cfg.Cooldown
 		}
 		if b.idle.n > 0 {
 			b.dispatch(c)

@@ -138,3 +138,26 @@ func TestRunToSaturatedBound(t *testing.T) {
 		}
 	}
 }
+
+// TestRunToDuplicateWheelEntry gives server 1 a second entry in the bucket
+// of its completion, as a server that failed and then took a request due
+// in the same cycle has: it must complete once, by RunTo as by Step.
+func TestRunToDuplicateWheelEntry(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles = 5, 3000
+	stepped, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jumped, _ := New(cfg)
+	for _, m := range []*Model{stepped, jumped} {
+		b := m.bal[0]
+		b.wheel.add(b.srv[0].done, 1)
+	}
+	for stepped.Step() {
+	}
+	jumped.Run()
+	if jumped.Hash() != stepped.Hash() || !reflect.DeepEqual(jumped.Summary(), stepped.Summary()) {
+		t.Fatalf("RunTo and Step differ:\n%+v\n%+v", jumped.Summary(), stepped.Summary())
+	}
+}
