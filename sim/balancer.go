@@ -246,21 +246,24 @@ func (b *Balancer) turnover(t int64) bool {
 		}
 		order[j] = id
 	}
-	start := 0
 	if policy == RoundRobin {
+		start := 0
 		for start < k && int(order[start]) <= b.rrLast {
 			start++
 		}
-		if start == k {
-			start = 0
+		if 0 < start && start < k { // it picks from the first id after the last one picked, round
+			var rotated [maxTurnover]int32
+			n := copy(rotated[:], order[start:k])
+			copy(rotated[n:], order[:start])
+			order = rotated
 		}
-		b.rrLast = int(order[(start+k-1)%k])
+		b.rrLast = int(order[k-1])
 	}
 	w.take(t)
 	b.tot.Completed += int64(k)
 	b.last.Completed += k
 	for i := range k {
-		id := int(order[(start+i)%k])
+		id := int(order[i])
 		s := &b.srv[id-1]
 		r := b.queue.popFront()
 		time := int64(r.time())
