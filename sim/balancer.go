@@ -185,23 +185,10 @@ func (b *Balancer) dispatch(t int64) {
 		if id == 0 {
 			return // only weight-0 servers are idle (swrr)
 		}
-		r := b.queue.popFront()
-		s := &b.srv[id-1]
-		time := int64(r.time())
-		if time > b.wheel.mask {
-			b.refitWheel(time) // a long geometric draw
-		}
-		s.req, s.done, s.busy = r, t+time, true
 		b.idle.remove(id)
+		r := b.queue.popFront()
+		wait := b.serve(id, r, t)
 		b.busy++
-		b.wheel.add(s.done, id)
-		wait := t - r.arrival()
-		if r.requeued() {
-			if at, ok := b.requeuedAt[r.id]; ok {
-				wait = t - at
-				delete(b.requeuedAt, r.id)
-			}
-		}
 		b.tot.Dispatched++
 		b.tot.TotalWait += wait
 		b.last.Dispatched++
@@ -209,6 +196,27 @@ func (b *Balancer) dispatch(t int64) {
 			b.emit(Dispatch, id, wait, r.unpack())
 		}
 	}
+}
+
+// serve gives request r to server id at cycle t (the server is not busy)
+// and returns how long r waited: since it arrived, or since it was
+// requeued.
+func (b *Balancer) serve(id int, r packed, t int64) (wait int64) {
+	s := &b.srv[id-1]
+	time := int64(r.time())
+	if time > b.wheel.mask {
+		b.refitWheel(time) // a long geometric draw
+	}
+	s.req, s.done, s.busy = r, t+time, true
+	b.wheel.add(s.done, id)
+	wait = t - r.arrival()
+	if r.requeued() {
+		if at, ok := b.requeuedAt[r.id]; ok {
+			wait = t - at
+			delete(b.requeuedAt, r.id)
+		}
+	}
+	return wait
 }
 
 // turnover is work and dispatch at cycle t in their most common case: the
@@ -262,25 +270,11 @@ func (b *Balancer) turnover(t int64) bool {
 	w.take(t)
 	b.tot.Completed += int64(k)
 	b.last.Completed += k
-	for i := range k {
-		id := int(order[i])
-		s := &b.srv[id-1]
-		r := b.queue.popFront()
-		time := int64(r.time())
-		if time > w.mask {
-			s.busy = false
-			b.refitWheel(time) // a long geometric draw
-		}
-		s.req, s.done, s.busy = r, t+time, true
-		w.add(s.done, id)
-		wait := t - r.arrival()
-		if r.requeued() {
-			if at, ok := b.requeuedAt[r.id]; ok {
-				wait = t - at
-				delete(b.requeuedAt, r.id)
-			}
-		}
-		b.tot.TotalWait += wait
+	for _, id := range order[:k] {
+		b.srv[id-1].busy = false // done, as work leaves them before dispatch
+	}
+	for _, id := range order[:k] {
+		b.tot.TotalWait += b.serve(int(id), b.queue.popFront(), t)
 	}
 	b.tot.Dispatched += int64(k)
 	b.last.Dispatched += k

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"reflect"
 	"slices"
 	"testing"
 
@@ -92,14 +91,7 @@ func TestRunToMatchesStepping(t *testing.T) {
 		}
 		slices.Sort(stops)
 		for _, stop := range stops {
-			for stepped.Cycle() < stop && stepped.Step() {
-			}
-			jumped.RunTo(stop)
-			if jumped.Cycle() != stepped.Cycle() || jumped.Hash() != stepped.Hash() ||
-				!reflect.DeepEqual(jumped.Summary(), stepped.Summary()) || jumped.Last() != stepped.Last() {
-				t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v", stop,
-					jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last())
-			}
+			stepAndJump(t, stepped, jumped, stop)
 		}
 	})
 }
@@ -125,14 +117,9 @@ func TestRunToSaturatedBound(t *testing.T) {
 					t.Fatal(err)
 				}
 				jumped, _ := New(cfg)
+				t.Logf("%d servers, time %d, %d requests each", servers, time, perServer)
 				for _, stop := range []int64{7, 150, 1000, cfg.Cycles} {
-					for stepped.Cycle() < stop && stepped.Step() {
-					}
-					jumped.RunTo(stop)
-					if jumped.Hash() != stepped.Hash() || !reflect.DeepEqual(jumped.Summary(), stepped.Summary()) {
-						t.Fatalf("%d servers, time %d, %d each: at cycle %d RunTo and Step differ:\n%+v\n%+v",
-							servers, time, perServer, stop, jumped.Summary(), stepped.Summary())
-					}
+					stepAndJump(t, stepped, jumped, stop)
 				}
 			}
 		}
@@ -154,10 +141,5 @@ func TestRunToDuplicateWheelEntry(t *testing.T) {
 		b := m.bal[0]
 		b.wheel.add(b.srv[0].done, 1)
 	}
-	for stepped.Step() {
-	}
-	jumped.Run()
-	if jumped.Hash() != stepped.Hash() || !reflect.DeepEqual(jumped.Summary(), stepped.Summary()) {
-		t.Fatalf("RunTo and Step differ:\n%+v\n%+v", jumped.Summary(), stepped.Summary())
-	}
+	stepAndJump(t, stepped, jumped, cfg.Cycles)
 }

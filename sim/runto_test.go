@@ -35,15 +35,23 @@ func TestRunToEqualsStepping(t *testing.T) {
 			stepped.Schedule(c.changes...)
 			jumped.Schedule(c.changes...)
 			for _, stop := range []int64{1, 17, 999, c.cfg.Cycles / 3, c.cfg.Cycles} {
-				for stepped.Cycle() < stop && stepped.Step() {
-				}
-				jumped.RunTo(stop)
-				if jumped.Cycle() != stepped.Cycle() || jumped.Hash() != stepped.Hash() ||
-					!reflect.DeepEqual(jumped.Summary(), stepped.Summary()) || jumped.Last() != stepped.Last() {
-					t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v", stop,
-						jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last())
-				}
+				stepAndJump(t, stepped, jumped, stop)
 			}
 		})
+	}
+}
+
+// stepAndJump brings stepped to cycle stop by Step and jumped by RunTo, and
+// fails unless the two agree on the cycle, the state, the summary and the
+// last row.
+func stepAndJump(t tester, stepped, jumped *Model, stop int64) {
+	t.Helper()
+	for stepped.Cycle() < stop && stepped.Step() {
+	}
+	jumped.RunTo(stop)
+	if jumped.Cycle() != stepped.Cycle() || jumped.Hash() != stepped.Hash() ||
+		!reflect.DeepEqual(jumped.Summary(), stepped.Summary()) || jumped.Last() != stepped.Last() {
+		t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v", stop,
+			jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last())
 	}
 }
