@@ -9,7 +9,7 @@ CYCLES    ?= 100000
 # Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN | grep -v '/e2e$$')
 
-.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-display test-e2e bench docs generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-display test-e2e bench bench-compare docs generate fmt clean
 
 all: build
 
@@ -84,6 +84,10 @@ test-e2e:
 ## bench: the model's benchmarks (compare runs with benchstat)
 bench:
 	$(GO) test -run '^$$' -bench . -count 6 ./sim/...
+
+## bench-compare: the core's benchmarks of REV against the working tree, run in turn (make bench-compare REV=main)
+bench-compare:
+	scripts/bench-compare.sh $(or $(REV),HEAD)
 
 ## docs: serve the API documentation on http://127.0.0.1:6060 (pkgsite, Go's own doc server)
 docs:
