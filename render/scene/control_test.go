@@ -2,6 +2,7 @@ package scene
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -468,4 +469,81 @@ func TestLinkWithPauseAt(t *testing.T) {
 			t.Errorf("pause-at %d: cycle %d paused %v replaying %v", at, st.Cycle, st.Paused, st.Replaying)
 		}
 	}
+}
+
+// TestPresentationFooterAndHelp: presentation mode drops the key line and
+// draws the legend and the help overlay larger, still on screen; in both
+// modes every legend name stands just after its shape.
+func TestPresentationFooterAndHelp(t *testing.T) {
+	s := drawn(t, 5)
+	s.Apply(ToggleHelp)
+	size := func(f *Frame, layer int, prefix string) (Text, bool) {
+		for _, tx := range f.Layers[layer].Texts {
+			if strings.HasPrefix(tx.S, prefix) {
+				return tx, true
+			}
+		}
+		return Text{}, false
+	}
+	for _, w := range [][2]int{{BaseW, BaseH}, {1920, 1080}, {1280, 657}} {
+		l := NewLayout(w[0], w[1], 1)
+		normal := copyFrame(s.Draw(w[0], w[1])) // Draw reuses its frame
+		s.Apply(TogglePresent)
+		present := copyFrame(s.Draw(w[0], w[1]))
+		s.Apply(TogglePresent)
+		if _, ok := size(normal, SceneLayer, "Tab focus"); !ok {
+			t.Errorf("%v: the key line is missing in the normal view", w)
+		}
+		if _, ok := size(present, SceneLayer, "Tab focus"); ok {
+			t.Errorf("%v: the key line is still drawn in presentation mode", w)
+		}
+		for _, name := range []string{"busy", "retiring", "P"} {
+			a, okA := size(normal, SceneLayer, name)
+			b, okB := size(present, SceneLayer, name)
+			if !okA || !okB || b.Size < 1.25*a.Size {
+				t.Errorf("%v: legend %q is %.1f in presentation mode, %.1f otherwise: want 1.25× at least", w, name, b.Size, a.Size)
+			}
+		}
+		a, _ := size(normal, TopLayer, "Space")
+		b, _ := size(present, TopLayer, "Space")
+		if b.Size < 1.15*a.Size {
+			t.Errorf("%v: help text %.1f in presentation mode, %.1f otherwise", w, b.Size, a.Size)
+		}
+		for _, f := range []*Frame{normal, present} {
+			box := f.Layers[TopLayer].Quads[0].P
+			if box[0].X < 0 || box[0].Y < 0 || box[2].X > float32(w[0]) || box[2].Y > float32(w[1]) {
+				t.Errorf("%v: the help overlay %v leaves the screen", w, box)
+			}
+			// Each legend name starts just after a shape that ends within
+			// 10 design pixels to its left, at the same height.
+			for _, tx := range f.Layers[SceneLayer].Texts {
+				if tx.Y < l.Footer.Y || tx.S == "" || strings.HasPrefix(tx.S, "Tab") {
+					continue
+				}
+				if tx.X < l.Footer.X {
+					t.Errorf("%v: legend %q starts at %.0f, left of the footer", w, tx.S, tx.X)
+				}
+				near := false
+				for _, q := range f.Layers[SceneLayer].Quads {
+					right := max(q.P[1].X, q.P[2].X)
+					if right <= tx.X && tx.X-right <= 10*l.Unit*presentScale && q.P[0].Y >= l.Footer.Y-2 {
+						near = true
+					}
+				}
+				if !near {
+					t.Errorf("%v: legend %q has no shape just before it", w, tx.S)
+				}
+			}
+		}
+	}
+}
+
+// copyFrame returns a copy of f that the next Draw leaves alone.
+func copyFrame(f *Frame) *Frame {
+	c := *f
+	for i := range c.Layers {
+		c.Layers[i].Quads = slices.Clone(f.Layers[i].Quads)
+		c.Layers[i].Texts = slices.Clone(f.Layers[i].Texts)
+	}
+	return &c
 }

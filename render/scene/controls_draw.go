@@ -221,8 +221,9 @@ func (s *Session) drawTheory(f *Frame, l Layout) {
 }
 
 // presentation makes the frame easier to read on a projector: larger bold
-// text (the footer's key line and legend and the help overlay keep their
-// size, which their layout needs), full-white text, black panels.
+// text, full-white text, black panels. The footer and the help overlay are
+// left at the size they were drawn at: they lay themselves out larger in
+// presentation mode (presentScale).
 func presentation(f *Frame) {
 	footer := f.Layout.Footer.Y - 1
 	for li := range f.Layers {

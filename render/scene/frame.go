@@ -488,32 +488,54 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 	}
 }
 
+// presentScale and helpPresentScale are how much larger presentation mode
+// draws the footer's legend and the help overlay, which lay themselves out
+// at that size (the overlay then still fits a 16:9 screen).
+const (
+	presentScale     = 1.3
+	helpPresentScale = 1.18
+)
+
+// drawFooter draws the key hint line at the left and the legend at the
+// right. In presentation mode the key line gives way (H still shows the
+// keys) and the legend is drawn larger.
 func (s *Session) drawFooter(f *Frame, l Layout) {
 	u := l.Unit
 	r := l.Footer
-	f.text(SceneLayer, "Tab focus · ←→ adjust · Space play · → step · R restart · S save · L load · K share · T theory · P present · H help", r.X, r.Y+2*u, 14*u, false, AlignStart, DimText)
-	// Legend, drawn with the same shapes as the scene.
-	x := r.X + r.W
-	y := r.Y + r.H/2
-	d := 12 * u
+	k := float32(1)
+	if s.present {
+		k = presentScale
+	} else {
+		f.text(SceneLayer, "Tab focus · ←→ adjust · Space play · → step · R restart · S save · L load · K share · T theory · P present · H help", r.X, r.Y+2*u, 14*u, false, AlignStart, DimText)
+	}
+	// The legend, drawn with the same shapes as the scene, each shape just
+	// before its name. Names are measured by an estimate of the font's
+	// advance (8.2 design pixels a letter at 15), so an error shows as a gap
+	// after a name, never between a shape and its name.
+	d, size, gap := 12*u*k, 15*u*k, 5*u*k
 	items := []struct {
 		name string
 		draw func(p Point)
 	}{
-		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
-		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectColor) }},
-		{"retiring", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, Retiring) }},
-		{"busy", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, BusyColor) }},
-		{"idle", func(p Point) { f.stroke(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, 2*u, IdleColor) }},
-		{"S", func(p Point) { f.request(SceneLayer, p, d, sim.Streaming, SColor) }},
 		{"P", func(p Point) { f.request(SceneLayer, p, d, sim.Processing, PColor) }},
+		{"S", func(p Point) { f.request(SceneLayer, p, d, sim.Streaming, SColor) }},
+		{"idle", func(p Point) { f.stroke(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, 2*u, IdleColor) }},
+		{"busy", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, BusyColor) }},
+		{"retiring", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, Retiring) }},
+		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectColor) }},
+		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
 	}
+	width := func(name string) float32 { return float32(len([]rune(name))) * 8.2 * u * k }
+	var total float32
 	for _, it := range items {
-		w := float32(len([]rune(it.name))) * 8.2 * u
-		f.text(SceneLayer, it.name, x, r.Y+2*u, 15*u, false, AlignEnd, DimText)
-		x -= w + d/2 + 4*u
-		it.draw(Point{x, y})
-		x -= d/2 + 14*u
+		total += d + gap + width(it.name) + 3*gap
+	}
+	x := r.X + r.W - total + 3*gap
+	y := r.Y + r.H/2
+	for _, it := range items {
+		it.draw(Point{x + d/2, y})
+		f.text(SceneLayer, it.name, x+d+gap, y-0.6*size, size, false, AlignStart, DimText)
+		x += d + gap + width(it.name) + 3*gap
 	}
 }
 
@@ -553,13 +575,17 @@ func (s *Session) drawOverlays(f *Frame, l Layout) {
 		}
 	}
 	if s.help {
-		h := float32(len(helpLines)+1)*26*u + 30*u
-		r := Rect{l.W/2 - 420*u, l.H/2 - h/2, 840 * u, h}
+		k := u // the overlay's unit: larger in presentation mode
+		if s.present {
+			k *= helpPresentScale
+		}
+		h := float32(len(helpLines)+1)*26*k + 30*k
+		r := Rect{l.W/2 - 420*k, l.H/2 - h/2, 840 * k, h}
 		f.rect(TopLayer, r, Overlay)
 		f.stroke(TopLayer, r, 2*u, DimText)
-		f.text(TopLayer, "lbsim — keys", r.X+24*u, r.Y+16*u, 26*u, true, AlignStart, TextColor)
+		f.text(TopLayer, "lbsim — keys", r.X+24*k, r.Y+16*k, 26*k, true, AlignStart, TextColor)
 		for i, line := range helpLines {
-			f.text(TopLayer, line, r.X+24*u, r.Y+56*u+float32(i)*26*u, 18*u, false, AlignStart, TextColor)
+			f.text(TopLayer, line, r.X+24*k, r.Y+56*k+float32(i)*26*k, 18*k, false, AlignStart, TextColor)
 		}
 	}
 }
