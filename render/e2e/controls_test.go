@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
@@ -388,4 +389,68 @@ func TestBrowserControls(t *testing.T) {
 	p.press("h", "KeyH", 72)
 	p.waitFrames(2)
 	p.screenshot("page-help.png")
+	p.press("Escape", "Escape", 27)
+
+	// The dice (D) restarts with a random seed.
+	p.press("d", "KeyD", 68)
+	p.waitFor("window.lbsim.state().seed != 42 && window.lbsim.state().error == ''", 30*time.Second)
+	diced := p.ctl()
+	t.Logf("dice: seed %s at cycle %d", diced.Seed, diced.Cycle)
+
+	// S downloads the run: the file the browser saves replays in the CLI
+	// to the page's summary.
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().paused", 30*time.Second)
+	downloads := t.TempDir()
+	if _, err := chromedp.Call(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: downloads,
+	}); err != nil {
+		t.Fatalf("download behaviour: %v", err)
+	}
+	paused := p.ctl()
+	p.press("s", "KeyS", 83)
+	downloaded := waitForFile(t, downloads, 60*time.Second)
+	out, err = exec.Command(p.lbsim, "replay", downloaded, "--json", "-").Output()
+	if err != nil {
+		t.Fatalf("lbsim replay of the downloaded snapshot: %v", err)
+	}
+	var fromFile, want map[string]any
+	json.Unmarshal(out, &fromFile)
+	json.Unmarshal(paused.Summary, &want)
+	if want == nil || !reflect.DeepEqual(fromFile, want) {
+		t.Errorf("lbsim replay of the downloaded snapshot:\n %v\npage %v", fromFile, want)
+	}
+	t.Logf("download: %s replays to the page's summary at cycle %d", filepath.Base(downloaded), paused.Cycle)
+
+	// Dropping a snapshot file on the page replays it.
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([new Uint8Array(%s)], "dropped.lbsnap"));
+		window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, cancelable: true }));
+	})()`, data))); err != nil {
+		t.Fatalf("drop: %v", err)
+	}
+	// The dropped snapshot is the run saved above, cut at its cycle.
+	p.waitFor(fmt.Sprintf("window.lbsim.state().replaying && window.lbsim.state().seed == 42 && window.lbsim.state().config.cycles == %d", saved.Cycle), 60*time.Second)
+	t.Logf("drop: replaying the run saved at cycle %d", saved.Cycle)
+}
+
+// waitForFile waits for a finished download in dir (Chromium writes a
+// .crdownload file first) and returns its path.
+func waitForFile(t *testing.T, dir string, d time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".crdownload") {
+				if info, err := e.Info(); err == nil && info.Size() > 0 {
+					return filepath.Join(dir, e.Name())
+				}
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("no download in %s after %v", dir, d)
+	return ""
 }
