@@ -4,9 +4,10 @@
 set -euo pipefail
 
 # command:package pairs; a package is needed when its command is missing.
-cmds=(gcc:gcc make:make node:nodejs)
+cmds=(gcc:gcc make:make node:nodejs xdotool:xdotool)
 # package-only entries, checked with dpkg: cgo headers for ebiten's desktop
-# build, Xvfb for the window tests, Chromium for the page test.
+# build, Xvfb for the window tests, Chromium for the page test. (xdotool, a
+# command above, types keys into the window.)
 pkgs=(libc6-dev libgl1-mesa-dev libx11-dev libxcursor-dev libxi-dev libxinerama-dev
   libxrandr-dev libxxf86vm-dev xvfb xauth chromium)
 
@@ -26,3 +27,9 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+# Seen on these machines: a package's scripts can leave /dev/null a plain
+# file, which breaks cgo builds. Put the device back.
+if [ ! -c /dev/null ]; then
+  $SUDO rm -f /dev/null
+  $SUDO mknod -m 666 /dev/null c 1 3
+fi
