@@ -288,10 +288,22 @@ func TestBrowserControls(t *testing.T) {
 	p.waitFor("window.lbsim.state().replaying && window.lbsim.state().done", 120*time.Second)
 	s = p.ctl()
 
-	// The page's share link replays in the CLI to the page's summary.
+	// The page's share link replays in the CLI to the page's summary. It
+	// also goes to the clipboard, which the page may write and, here, read.
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.Call(p.ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted,
+		}); err != nil {
+			t.Fatalf("permission %s: %v", name, err)
+		}
+	}
 	link, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`window.lbsim.share()`))
 	if err != nil || !strings.Contains(link, "#r=") {
 		t.Fatalf("share(): %q %v", link, err)
+	}
+	clip, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAsValue, chromedp.EvalAwaitPromise))
+	if err != nil || clip != link {
+		t.Errorf("the clipboard holds %q (%v), want the share link %q", clip, err, link)
 	}
 	hash, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`location.hash`))
 	if !strings.HasPrefix(hash, "#r=") || !strings.HasSuffix(link, hash) {
