@@ -257,7 +257,8 @@ func (m *Model) runSaturated(limit int64) bool {
 	}
 
 	// The arrivals: admitted[i] counts those admitted in cycles t..t+i,
-	// summed up after the pass.
+	// summed up after the pass (an int32 holds them: the mean is at most
+	// MaxRate, 10,000, for at most maxSaturated cycles).
 	admitted := m.admitted[:end-t+1]
 	clear(admitted)
 	for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
