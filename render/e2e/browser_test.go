@@ -3,10 +3,11 @@
 package e2e
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -19,6 +20,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/lbsim/lbsim/internal/pageserve"
 )
 
 // chromiumPath finds Debian's chromium (or LBSIM_CHROMIUM).
@@ -53,6 +56,7 @@ func builtPage(t *testing.T) string {
 		pageErr = "the build failed"
 		root := moduleRoot(t)
 		goBuild(t, filepath.Join(dir, "lbsim.wasm"), "./wasm", "GOOS=js", "GOARCH=wasm")
+		gzipFile(t, filepath.Join(dir, "lbsim.wasm")) // served compressed, as lbsim-serve does
 		goBuild(t, filepath.Join(dir, "lbsim"), "./cmd/lbsim")
 		copyFile(t, filepath.Join(root, "index.html"), filepath.Join(dir, "index.html"))
 		goroot, err := exec.Command("go", "env", "GOROOT").Output()
@@ -97,7 +101,7 @@ func newPage(t *testing.T) *page {
 		t.Skip("chromium is not installed: apt-get install chromium (.ci/run installs it) to run the browser test")
 	}
 	dir := builtPage(t)
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	srv := httptest.NewServer(pageserve.Handler(dir))
 	t.Cleanup(srv.Close)
 
 	opts := []chromedp.ExecAllocatorOption{
@@ -129,6 +133,24 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gzipFile writes the gzip copy name.gz beside the file name.
+func gzipFile(t *testing.T, name string) {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name+".gz", buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -249,6 +271,16 @@ func TestBrowserPage(t *testing.T) {
 
 	first := p.open("seed=42&servers=10&speed=20")
 	t.Logf("load to first frame: %v", first)
+	// The module came as its gzip copy, and the page knew its real size.
+	sizes, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`(() => {
+		const e = performance.getEntriesByType("resource").find((r) => r.name.endsWith("/lbsim.wasm"));
+		return e ? [e.encodedBodySize, e.decodedBodySize] : [];
+	})()`))
+	if err != nil || len(sizes) != 2 || sizes[0] <= 0 || sizes[0]*2 > sizes[1] {
+		t.Errorf("lbsim.wasm transferred as %v bytes (encoded, decoded), want the gzip copy: %v", sizes, err)
+	} else {
+		t.Logf("lbsim.wasm: %.1f MB sent for %.1f MB", sizes[0]/1048576, sizes[1]/1048576)
+	}
 	s := p.state()
 	if string(s.Seed) != "42" || len(s.Problems) != 0 {
 		t.Errorf("seed %s problems %v", s.Seed, s.Problems)
