@@ -8,10 +8,12 @@ BROTLI_Q  ?= 11
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm
 CYCLES    ?= 100000
+# The CPU profile that profile-guided optimization applies to bin/lbsim.
+PGO       := cmd/lbsim/default.pgo
 # Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN | grep -v '/e2e$$')
 
-.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-display test-e2e bench bench-compare docs generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-display test-e2e bench bench-compare pgo docs generate fmt clean
 
 all: build
 
@@ -86,9 +88,13 @@ test-e2e:
 	mkdir -p $(CURDIR)/test-output
 	$(GO) test -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
 
-## bench: the model's benchmarks (compare runs with benchstat)
+## bench: the model's benchmarks, built with the profile bin/lbsim is built with (compare runs with benchstat)
 bench:
-	$(GO) test -run '^$$' -bench . -count 6 ./sim/...
+	$(GO) test -run '^$$' -bench . -count 6 -pgo=$(PGO) ./sim/...
+
+## pgo: profile the core's benchmarks into $(PGO), which go build applies to bin/lbsim (profile-guided optimization)
+pgo:
+	$(GO) test -run '^$$' -bench 'DefaultRun|LargePool|SparseRun' -benchtime 3s -cpuprofile $(PGO) -o /dev/null ./sim/
 
 ## bench-compare: the core's benchmarks of REV against the working tree, run in turn (make bench-compare REV=main)
 bench-compare:
