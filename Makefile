@@ -94,7 +94,8 @@ bench:
 
 ## pgo: profile the core's benchmarks into $(PGO), which go build applies to bin/lbsim (profile-guided optimization)
 pgo:
-	$(GO) test -run '^$$' -bench 'DefaultRun|LargePool|SparseRun' -benchtime 3s -cpuprofile $(PGO) -o /dev/null ./sim/
+	mkdir -p $(BIN)
+	$(GO) test -run '^$$' -bench 'DefaultRun|LargePool|SparseRun' -benchtime 3s -cpuprofile $(PGO) -o $(BIN)/sim.test ./sim/
 
 ## bench-compare: the core's benchmarks of REV against the working tree, run in turn (make bench-compare REV=main)
 bench-compare:

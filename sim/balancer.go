@@ -353,7 +353,7 @@ func (b *Balancer) takeDown(id int, t int64) {
 	}
 	if s.busy {
 		r := s.req
-		r.meta |= 1 // requeued
+		r.meta |= packedRequeued
 		if b.requeuedAt == nil {
 			b.requeuedAt = map[int64]int64{}
 		}

@@ -21,18 +21,29 @@ type packed struct {
 }
 
 const (
+	packedRequeued     = 1 << 0 // meta's flag bits
+	packedStreaming    = 1 << 1
 	packedTimeShift    = 2
 	packedArrivalShift = 24
 	packedTimeMask     = 1<<(packedArrivalShift-packedTimeShift) - 1
 )
 
-// pack returns r packed; see packed for the bounds it relies on.
+// newPacked packs a request from its parts; flags are packedRequeued and
+// packedStreaming. See packed for the bounds it relies on.
+func newPacked(id int64, addr uint64, arrival int64, time uint32, flags uint64) packed {
+	return packed{id: id, addr: addr, meta: uint64(arrival)<<packedArrivalShift | uint64(time)<<packedTimeShift | flags}
+}
+
+// pack returns r packed.
 func pack(r Request) packed {
-	meta := uint64(r.Arrival)<<packedArrivalShift | uint64(r.Time)<<packedTimeShift | uint64(r.Type)<<1
-	if r.Requeued {
-		meta |= 1
+	var flags uint64
+	if r.Type == Streaming {
+		flags |= packedStreaming
 	}
-	return packed{id: r.ID, addr: uint64(r.Src)<<32 | uint64(r.Dst), meta: meta}
+	if r.Requeued {
+		flags |= packedRequeued
+	}
+	return newPacked(r.ID, uint64(r.Src)<<32|uint64(r.Dst), r.Arrival, r.Time, flags)
 }
 
 // time returns the request's processing time.
@@ -42,19 +53,25 @@ func (p packed) time() uint32 { return uint32(p.meta>>packedTimeShift) & packedT
 func (p packed) arrival() int64 { return int64(p.meta >> packedArrivalShift) }
 
 // requeued reports whether the request was taken back from a failed server.
-func (p packed) requeued() bool { return p.meta&1 != 0 }
+func (p packed) requeued() bool { return p.meta&packedRequeued != 0 }
+
+// streaming reports whether the request is of type S.
+func (p packed) streaming() bool { return p.meta&packedStreaming != 0 }
 
 // unpack returns the Request that p packs.
 func (p packed) unpack() Request {
-	return Request{
+	r := Request{
 		ID:       p.id,
 		Arrival:  p.arrival(),
 		Src:      uint32(p.addr >> 32),
 		Dst:      uint32(p.addr),
 		Time:     p.time(),
-		Type:     Type(p.meta >> 1 & 1),
 		Requeued: p.requeued(),
 	}
+	if p.streaming() {
+		r.Type = Streaming
+	}
+	return r
 }
 
 func (q *fifo) Len() int { return q.n }

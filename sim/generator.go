@@ -320,9 +320,9 @@ func (m *Model) makeRequest(id, t int64) packed {
 	r := m.pcg // the concrete generator: its calls inline (m.rng draws the same stream)
 	addr := r.Uint64()
 	y := r.Uint64()
-	var flags uint64 // bit 1: streaming
+	var flags uint64
 	if y>>32 < m.streamCut {
-		flags = 2
+		flags = packedStreaming
 	}
 	var time uint32
 	if m.cfg.Service == Uniform {
@@ -330,7 +330,7 @@ func (m *Model) makeRequest(id, t int64) packed {
 	} else {
 		time = m.serviceTime()
 	}
-	return packed{id: id, addr: addr, meta: uint64(t)<<packedArrivalShift | uint64(time)<<packedTimeShift | flags}
+	return newPacked(id, addr, t, time, flags)
 }
 
 // uniformBelow maps the 32 random bits x to a uniform integer in [0, n),
@@ -345,22 +345,20 @@ func (m *Model) uniformBelow(x, n uint32) uint32 {
 	return uint32(prod >> 32)
 }
 
-// serviceTime draws one processing time from the configured distribution.
+// serviceTime draws one processing time of the geometric or constant
+// distribution (makeRequest draws uniform times itself).
 func (m *Model) serviceTime() uint32 {
 	cfg := &m.cfg
-	switch cfg.Service {
-	case Constant:
+	if cfg.Service == Constant {
 		return uint32(cfg.MeanService)
-	case Geometric:
-		if cfg.MeanService <= 1 {
-			return 1
-		}
-		// Inversion: k = 1 + ⌊ln U / ln(1−p)⌋ for U uniform in (0, 1].
-		u := float64(m.pcg.Uint64()>>11+1) * 0x1p-53
-		k := 1 + math.Floor(detmath.Log(u)/m.geoLog)
-		return uint32(min(k, MaxTaskTime))
 	}
-	return uint32(cfg.TaskMin) + m.uniformBelow(uint32(m.pcg.Uint64()), uint32(cfg.TaskMax-cfg.TaskMin+1))
+	if cfg.MeanService <= 1 {
+		return 1
+	}
+	// Geometric, by inversion: k = 1 + ⌊ln U / ln(1−p)⌋ for U uniform in (0, 1].
+	u := float64(m.pcg.Uint64()>>11+1) * 0x1p-53
+	k := 1 + math.Floor(detmath.Log(u)/m.geoLog)
+	return uint32(min(k, MaxTaskTime))
 }
 
 // poissonDraw draws one Poisson count of the given mean.

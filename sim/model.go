@@ -391,8 +391,8 @@ func (m *Model) admitRow(t int64, row TraceRow) {
 // admit hands a new request to the balancer of its type.
 func (m *Model) admit(r packed) {
 	b := m.bal[0]
-	if len(m.bal) == 2 && r.meta&2 != 0 {
-		b = m.bal[1] // streaming
+	if len(m.bal) == 2 && r.streaming() {
+		b = m.bal[1]
 	}
 	b.admit(r)
 }

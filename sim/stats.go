@@ -215,12 +215,19 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		FaultsSkipped:   t.FaultsSkipped,
 		ServersDown:     int64(p.Down),
 	}
-	if t.Dispatched > 0 {
-		s.AvgWait = float64(t.TotalWait) / float64(t.Dispatched)
+	s.Derive()
+	return s
+}
+
+// Derive sets the fields that follow from the counts: AvgWait (0 before
+// the first dispatch) and Consistent (both accounting lines hold).
+func (s *Summary) Derive() {
+	s.AvgWait = 0
+	if s.Dispatched > 0 {
+		s.AvgWait = float64(s.TotalWait) / float64(s.Dispatched)
 	}
 	arrivals, admissions := s.Books()
 	s.Consistent = arrivals && admissions
-	return s
 }
 
 // Books reports whether the two accounting lines of SPEC §2 hold:

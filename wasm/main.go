@@ -52,14 +52,8 @@ func main() {
 	}
 	installHook(g, p.Problems)
 	g.SetPlatform(browser{})
-	if h := js.Global().Get("location").Get("hash").String(); strings.HasPrefix(h, "#r=") {
-		g.Do(func(s *scene.Session) {
-			if err := s.LoadLink(h); err != nil {
-				showProblems([]string{err.Error()})
-			}
-		})
-	}
-	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
+	// A share link in the address replays, on opening and when it changes.
+	loadHash := func() {
 		if h := js.Global().Get("location").Get("hash").String(); strings.HasPrefix(h, "#r=") {
 			g.Do(func(s *scene.Session) {
 				if err := s.LoadLink(h); err != nil {
@@ -67,6 +61,10 @@ func main() {
 				}
 			})
 		}
+	}
+	loadHash()
+	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
+		loadHash()
 		return nil
 	}))
 	ebiten.SetWindowTitle("lbsim — load balancer simulator")
@@ -130,14 +128,7 @@ func installHook(g *render.Game, problems []string) {
 		for i, c := range st.Changes {
 			changes[i] = c.String()
 		}
-		controls := make([]any, len(st.Controls))
-		for i, c := range st.Controls {
-			controls[i] = map[string]any{"id": c.ID, "x": float64(c.R.X), "y": float64(c.R.Y), "w": float64(c.R.W), "h": float64(c.R.H), "value": c.Value}
-		}
-		servers := make([]any, len(st.Servers))
-		for i, c := range st.Servers {
-			servers[i] = map[string]any{"id": c.ID, "x": float64(c.R.X), "y": float64(c.R.Y), "w": float64(c.R.W), "h": float64(c.R.H), "value": c.Value}
-		}
+		controls, servers := rects(st.Controls), rects(st.Servers)
 		cfg := st.Config
 		return map[string]any{
 			"cycle":     float64(st.Cycle),
@@ -237,4 +228,14 @@ func installHook(g *render.Game, problems []string) {
 	obj.Set("loadLink", loadLink)
 	obj.Set("share", share)
 	js.Global().Set("lbsim", obj)
+}
+
+// rects gives the controls or server boxes to JavaScript as objects with
+// id, x, y, w, h and value.
+func rects(cs []scene.Control) []any {
+	out := make([]any, len(cs))
+	for i, c := range cs {
+		out[i] = map[string]any{"id": c.ID, "x": float64(c.R.X), "y": float64(c.R.Y), "w": float64(c.R.W), "h": float64(c.R.H), "value": c.Value}
+	}
+	return out
 }

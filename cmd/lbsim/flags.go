@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -89,6 +91,31 @@ func (v changeList) Set(s string) error {
 	}
 	*v.changes = append(*v.changes, c)
 	return nil
+}
+
+// printedHelp prints text and the flags on stdout when err is a request for
+// help (-h, --help), and reports whether it was.
+func (c *cli) printedHelp(fs *flag.FlagSet, err error, text string) bool {
+	if !errors.Is(err, flag.ErrHelp) {
+		return false
+	}
+	fmt.Fprint(c.stdout, text)
+	fs.SetOutput(c.stdout)
+	fs.PrintDefaults()
+	return true
+}
+
+// writeJSON writes v as indented JSON to stdout when path is "-", else to
+// file (the --json output opened before the run), if any, and returns it.
+func (c *cli) writeJSON(v any, path string, file *atomicFile) []byte {
+	js, _ := json.MarshalIndent(v, "", "  ")
+	js = append(js, '\n')
+	if path == "-" {
+		c.stdout.Write(js)
+	} else if file != nil {
+		file.w.Write(js)
+	}
+	return js
 }
 
 // flagError rewrites the flag package's "-name" into the "--name" spelling

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -51,10 +50,7 @@ func (c *cli) mmc(args []string) int {
 	}
 	cfg.Servers, cfg.Rate, cfg.MeanService = p.Servers, p.Rate, p.MeanService
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(c.stdout, mmcHelp)
-			fs.SetOutput(c.stdout)
-			fs.PrintDefaults()
+		if c.printedHelp(fs, err, mmcHelp) {
 			return exitOK
 		}
 		return fail("%s", flagError(err))

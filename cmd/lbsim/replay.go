@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -75,10 +74,7 @@ func (c *cli) replay(args []string) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(c.stdout, replayHelp)
-			fs.SetOutput(c.stdout)
-			fs.PrintDefaults()
+		if c.printedHelp(fs, err, replayHelp) {
 			return exitOK
 		}
 		return usage("%s", flagError(err))
@@ -161,13 +157,7 @@ func (c *cli) replay(args []string) int {
 	fmt.Fprintf(hw, "Replay\n  reproduced exactly: %d state hashes, the final state and the summary match\n", len(snap.Hashes)+1)
 	hw.Flush()
 
-	js, _ := json.MarshalIndent(m.Summary(), "", "  ")
-	js = append(js, '\n')
-	if jsonPath == "-" {
-		c.stdout.Write(js)
-	} else if jsonFile != nil {
-		jsonFile.w.Write(js)
-	}
+	c.writeJSON(m.Summary(), jsonPath, jsonFile)
 	if err := outs.commit(); err != nil {
 		return fail(exitFailed, "%v", err)
 	}
@@ -185,10 +175,7 @@ func (c *cli) share(args []string) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(c.stdout, shareHelp)
-			fs.SetOutput(c.stdout)
-			fs.PrintDefaults()
+		if c.printedHelp(fs, err, shareHelp) {
 			return exitOK
 		}
 		return fail("%s\nRun 'lbsim share --help' for the flags and an example.", flagError(err))

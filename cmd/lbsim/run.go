@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -104,10 +103,7 @@ func (c *cli) run(args []string) int {
 	blocks := &blockList{cfg: &o.cfg}
 	fs := c.runFlags(&o, blocks)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(c.stdout, runHelp)
-			fs.SetOutput(c.stdout)
-			fs.PrintDefaults()
+		if c.printedHelp(fs, err, runHelp) {
 			return exitOK
 		}
 		return c.usageError("%s", flagError(err))
@@ -286,8 +282,9 @@ func (c *cli) execute(o *runOptions) int {
 	}
 	cycleDone()
 	// With nothing to write for every cycle, the model may jump over
-	// quiet cycles; it stops at each status line and progress update.
-	perCycle := timeline != nil || rec != nil || events != nil || o.verbose
+	// quiet cycles; it stops at each status line, progress update and
+	// snapshot hash.
+	perCycle := timeline != nil || events != nil || o.verbose
 	for !m.Done() {
 		if perCycle {
 			m.Step()
@@ -295,6 +292,9 @@ func (c *cli) execute(o *runOptions) int {
 			next := (m.Cycle() | 4095) + 1
 			if o.statusEvery > 0 {
 				next = min(next, (m.Cycle()/o.statusEvery+1)*o.statusEvery)
+			}
+			if rec != nil {
+				next = min(next, rec.Next())
 			}
 			m.RunTo(next)
 		}
@@ -311,13 +311,7 @@ func (c *cli) execute(o *runOptions) int {
 	hw.Write(text)
 	hw.Flush()
 
-	js, _ := json.MarshalIndent(sum, "", "  ")
-	js = append(js, '\n')
-	if o.jsonPath == "-" {
-		c.stdout.Write(js)
-	} else if jsonFile != nil {
-		jsonFile.w.Write(js)
-	}
+	js := c.writeJSON(sum, o.jsonPath, jsonFile)
 	if rec != nil {
 		snap, err := rec.Snapshot(m)
 		if err == nil {

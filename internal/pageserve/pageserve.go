@@ -36,36 +36,41 @@ func Handler(dir string) http.Handler {
 		h.Set("Cache-Control", "no-cache")
 		name := path.Clean("/" + r.URL.Path)
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			for _, e := range encodings {
-				if !accepts(r.Header.Get("Accept-Encoding"), e.token) {
-					continue
-				}
-				f, err := root.Open(name + e.suffix)
-				if err != nil {
-					continue
-				}
-				info, err := f.Stat()
-				if err != nil || info.IsDir() {
-					f.Close()
-					continue
-				}
-				h.Add("Vary", "Accept-Encoding")
-				h.Set("Content-Encoding", e.token)
-				h.Set("Content-Type", contentType(name))
-				if plain, err := root.Open(name); err == nil {
-					if pi, err := plain.Stat(); err == nil && !pi.IsDir() {
-						h.Set(DecodedLength, strconv.FormatInt(pi.Size(), 10))
-					}
-					plain.Close()
-				}
-				http.ServeContent(w, r, name, info.ModTime(), f)
-				f.Close()
-				return
-			}
 			h.Add("Vary", "Accept-Encoding")
+			accept := r.Header.Get("Accept-Encoding")
+			for _, e := range encodings {
+				if accepts(accept, e.token) && serveCopy(w, r, root, name, e.token, e.suffix) {
+					return
+				}
+			}
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// serveCopy serves name's precompressed copy name+suffix, if there is one,
+// as the coding token, and reports whether it did.
+func serveCopy(w http.ResponseWriter, r *http.Request, root http.Dir, name, token, suffix string) bool {
+	f, err := root.Open(name + suffix)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.IsDir() {
+		return false
+	}
+	h := w.Header()
+	h.Set("Content-Encoding", token)
+	h.Set("Content-Type", contentType(name))
+	if plain, err := root.Open(name); err == nil {
+		if pi, err := plain.Stat(); err == nil && !pi.IsDir() {
+			h.Set(DecodedLength, strconv.FormatInt(pi.Size(), 10))
+		}
+		plain.Close()
+	}
+	http.ServeContent(w, r, name, info.ModTime(), f)
+	return true
 }
 
 // contentType is the type of the file name as served uncompressed (the

@@ -43,7 +43,7 @@ var (
 	pageErr  string
 )
 
-// builtPage builds the wasm, the CLI and the page's files once for all the
+// builtPage builds the wasm and the page's files once for all the
 // browser tests of the package.
 func builtPage(t *testing.T) string {
 	t.Helper()
@@ -57,7 +57,6 @@ func builtPage(t *testing.T) string {
 		root := moduleRoot(t)
 		goBuild(t, filepath.Join(dir, "lbsim.wasm"), "./wasm", "GOOS=js", "GOARCH=wasm")
 		gzipFile(t, filepath.Join(dir, "lbsim.wasm")) // served compressed, as lbsim-serve does
-		goBuild(t, filepath.Join(dir, "lbsim"), "./cmd/lbsim")
 		copyFile(t, filepath.Join(root, "index.html"), filepath.Join(dir, "index.html"))
 		goroot, err := exec.Command("go", "env", "GOROOT").Output()
 		if err != nil {
@@ -78,6 +77,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if pageDir != "" {
 		os.RemoveAll(pageDir)
+	}
+	if commandDir != "" {
+		os.RemoveAll(commandDir)
 	}
 	os.Exit(code)
 }
@@ -123,7 +125,7 @@ func newPage(t *testing.T) *page {
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelC(); cancelA() })
-	return &page{t: t, ctx: ctx, url: srv.URL, dir: dir, lbsim: filepath.Join(dir, "lbsim")}
+	return &page{t: t, ctx: ctx, url: srv.URL, dir: dir, lbsim: builtCommand(t, "./cmd/lbsim")}
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -179,15 +181,7 @@ func (p *page) open(query string) time.Duration {
 
 func (p *page) state() state {
 	p.t.Helper()
-	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](`window.lbsim.state()`))
-	if err != nil {
-		p.t.Fatalf("state(): %v", err)
-	}
-	var s state
-	if err := json.Unmarshal(raw, &s); err != nil {
-		p.t.Fatalf("state(): %v: %s", err, raw)
-	}
-	return s
+	return p.ctl().state
 }
 
 // waitFor polls a JavaScript condition with a generous deadline: headless
@@ -226,23 +220,12 @@ func (p *page) press(key, code string, vk int64) {
 // cliSummary runs `lbsim run` with args and returns its JSON summary.
 func (p *page) cliSummary(args ...string) map[string]any {
 	p.t.Helper()
-	out, err := exec.Command(p.lbsim, append([]string{"run", "--json", "-"}, args...)...).Output()
-	if err != nil {
-		p.t.Fatalf("lbsim run %v: %v", args, err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(out, &m); err != nil {
-		p.t.Fatalf("lbsim run: %v", err)
-	}
-	return m
+	return cliJSON(p.t, p.lbsim, append([]string{"run", "--json", "-"}, args...)...)
 }
 
 func (p *page) checkSummary(s state, args ...string) {
 	p.t.Helper()
-	var got map[string]any
-	if err := json.Unmarshal(s.Summary, &got); err != nil {
-		p.t.Fatalf("summary: %v", err)
-	}
+	got := decodeJSON(p.t, s.Summary)
 	want := p.cliSummary(append(args, "--cycles", fmt.Sprint(s.Cycle))...)
 	if !reflect.DeepEqual(got, want) {
 		p.t.Errorf("state().summary at cycle %d differs from lbsim run %v:\n page %s\n  cli %v", s.Cycle, args, s.Summary, want)

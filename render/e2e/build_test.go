@@ -4,11 +4,13 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -31,6 +33,34 @@ func goBuild(t *testing.T, out, pkg string, env ...string) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
 	}
+}
+
+var (
+	commandMu  sync.Mutex
+	commandDir string                // where builtCommand puts its binaries; TestMain removes it
+	commands   = map[string]string{} // package → built binary
+)
+
+// builtCommand builds the native command pkg ("./cmd/lbsim") once for all
+// the tests of the package and returns the binary's path.
+func builtCommand(t *testing.T, pkg string) string {
+	t.Helper()
+	commandMu.Lock()
+	defer commandMu.Unlock()
+	if bin, ok := commands[pkg]; ok {
+		return bin
+	}
+	if commandDir == "" {
+		dir, err := os.MkdirTemp("", "lbsim-e2e-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		commandDir = dir
+	}
+	bin := filepath.Join(commandDir, filepath.Base(pkg))
+	goBuild(t, bin, pkg)
+	commands[pkg] = bin
+	return bin
 }
 
 // outDir is where screenshots go: -test.outputdir when given, else a
@@ -69,4 +99,24 @@ func blankness(t *testing.T, pngData []byte) (colours int, nonBackground float64
 	}
 	total := (b.Dx() + 1) / 2 * ((b.Dy() + 1) / 2)
 	return len(seen), float64(diff) / float64(total)
+}
+
+// cliJSON runs the CLI and decodes the JSON summary it prints.
+func cliJSON(t *testing.T, cli string, args ...string) map[string]any {
+	t.Helper()
+	out, err := exec.Command(cli, args...).Output()
+	if err != nil {
+		t.Fatalf("lbsim %v: %v", args, err)
+	}
+	return decodeJSON(t, out)
+}
+
+// decodeJSON decodes a JSON object, failing the test if it is not one.
+func decodeJSON(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(data, &v); err != nil || v == nil {
+		t.Fatalf("not a JSON object (%v): %s", err, data)
+	}
+	return v
 }

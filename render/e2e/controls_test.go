@@ -162,8 +162,7 @@ func TestBrowserControls(t *testing.T) {
 	s = p.ctl()
 	p.checkCtl(s, "--seed", "42", "--servers", "10")
 	// ... and the counters moved away from the run without the change.
-	var got map[string]any
-	json.Unmarshal(s.Summary, &got)
+	got := decodeJSON(t, s.Summary)
 	without := p.cliSummary("--seed", "42", "--servers", "10", "--cycles", fmt.Sprint(s.Cycle))
 	if reflect.DeepEqual(got["generated"], without["generated"]) {
 		t.Errorf("the rate change did not change the generated count (%v)", got["generated"])
@@ -238,16 +237,11 @@ func TestBrowserControls(t *testing.T) {
 		bytes = append(bytes, byte(n))
 	}
 	file := filepath.Join(t.TempDir(), "saved.lbsnap")
-	os.WriteFile(file, bytes, 0o644)
-	if out, err := exec.Command(p.lbsim, "replay", file, "--json", "-").Output(); err != nil {
-		t.Errorf("lbsim replay of the saved snapshot: %v", err)
-	} else {
-		var rep map[string]any
-		json.Unmarshal(out, &rep)
-		json.Unmarshal(saved.Summary, &got)
-		if !reflect.DeepEqual(rep, got) {
-			t.Errorf("lbsim replay of the saved snapshot:\n %v\npage %v", rep, got)
-		}
+	if err := os.WriteFile(file, bytes, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep, page := cliJSON(t, p.lbsim, "replay", file, "--json", "-"), decodeJSON(t, saved.Summary); !reflect.DeepEqual(rep, page) {
+		t.Errorf("lbsim replay of the saved snapshot:\n %v\npage %v", rep, page)
 	}
 	msg, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](fmt.Sprintf(`window.lbsim.load(new Uint8Array(%s))`, data)))
 	if err != nil || msg != "" {
@@ -309,15 +303,8 @@ func TestBrowserControls(t *testing.T) {
 	if !strings.HasPrefix(hash, "#r=") || !strings.HasSuffix(link, hash) {
 		t.Errorf("location.hash %q, link %q", hash, link)
 	}
-	out, err := exec.Command(p.lbsim, "replay", "--link", link, "--json", "-").Output()
-	if err != nil {
-		t.Fatalf("lbsim replay --link: %v", err)
-	}
-	var rep map[string]any
-	json.Unmarshal(out, &rep)
-	json.Unmarshal(s.Summary, &got)
-	if !reflect.DeepEqual(rep, got) {
-		t.Errorf("lbsim replay --link of the page's link:\n %v\npage %v", rep, got)
+	if rep, page := cliJSON(t, p.lbsim, "replay", "--link", link, "--json", "-"), decodeJSON(t, s.Summary); !reflect.DeepEqual(rep, page) {
+		t.Errorf("lbsim replay --link of the page's link:\n %v\npage %v", rep, page)
 	}
 
 	// A share link from the CLI, opened in a fresh page, replays to the
@@ -339,14 +326,8 @@ func TestBrowserControls(t *testing.T) {
 	}
 	tab.waitFor("window.lbsim && window.lbsim.state().replaying && window.lbsim.state().done", 120*time.Second)
 	s = tab.ctl()
-	out, err = exec.Command(p.lbsim, "replay", snap, "--json", "-").Output()
-	if err != nil {
-		t.Fatalf("lbsim replay: %v", err)
-	}
-	json.Unmarshal(out, &rep)
-	json.Unmarshal(s.Summary, &got)
-	if !reflect.DeepEqual(rep, got) || s.Cycle != 3000 {
-		t.Errorf("share link at cycle %d:\n page %v\n  cli %v", s.Cycle, got, rep)
+	if rep, page := cliJSON(t, p.lbsim, "replay", snap, "--json", "-"), decodeJSON(t, s.Summary); !reflect.DeepEqual(rep, page) || s.Cycle != 3000 {
+		t.Errorf("share link at cycle %d:\n page %v\n  cli %v", s.Cycle, page, rep)
 	}
 	if !strings.Contains(s.Message, "reproduced exactly") {
 		t.Errorf("the replay's end says %q", s.Message)
@@ -422,15 +403,8 @@ func TestBrowserControls(t *testing.T) {
 	paused := p.ctl()
 	p.press("s", "KeyS", 83)
 	downloaded := waitForFile(t, downloads, 60*time.Second)
-	out, err = exec.Command(p.lbsim, "replay", downloaded, "--json", "-").Output()
-	if err != nil {
-		t.Fatalf("lbsim replay of the downloaded snapshot: %v", err)
-	}
-	var fromFile, want map[string]any
-	json.Unmarshal(out, &fromFile)
-	json.Unmarshal(paused.Summary, &want)
-	if want == nil || !reflect.DeepEqual(fromFile, want) {
-		t.Errorf("lbsim replay of the downloaded snapshot:\n %v\npage %v", fromFile, want)
+	if fromFile, page := cliJSON(t, p.lbsim, "replay", downloaded, "--json", "-"), decodeJSON(t, paused.Summary); !reflect.DeepEqual(fromFile, page) {
+		t.Errorf("lbsim replay of the downloaded snapshot:\n %v\npage %v", fromFile, page)
 	}
 	t.Logf("download: %s replays to the page's summary at cycle %d", filepath.Base(downloaded), paused.Cycle)
 

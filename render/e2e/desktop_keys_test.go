@@ -5,7 +5,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,16 +31,16 @@ func TestDesktopSaveAndShareKeys(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	bin, cli := filepath.Join(dir, "lbsim-desktop"), filepath.Join(dir, "lbsim")
-	goBuild(t, bin, "./cmd/lbsim-desktop")
-	goBuild(t, cli, "./cmd/lbsim")
+	bin, cli := builtCommand(t, "./cmd/lbsim-desktop"), builtCommand(t, "./cmd/lbsim")
 	display := startXvfb(t)
 	env := append(os.Environ(), "DISPLAY="+display)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 
 	saves := filepath.Join(dir, "saves")
-	os.Mkdir(saves, 0o755)
+	if err := os.Mkdir(saves, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	app := exec.CommandContext(ctx, bin, "--seed", "42", "--servers", "10", "--speed", "200", "--save-dir", saves)
 	app.Env = env
 	var stderr syncBuffer
@@ -106,20 +105,6 @@ func TestDesktopSaveAndShareKeys(t *testing.T) {
 		t.Errorf("the link K printed replays to\n%v\nwant the run cut at cycle %.0f:\n%v", sum, cycles, again)
 	}
 	t.Logf("S saved %s; K printed a link of %d characters", filepath.Base(saved), len(link))
-}
-
-// cliJSON runs the CLI and decodes the JSON summary it prints.
-func cliJSON(t *testing.T, cli string, args ...string) map[string]any {
-	t.Helper()
-	out, err := exec.Command(cli, args...).Output()
-	if err != nil {
-		t.Fatalf("lbsim %v: %v", args, err)
-	}
-	var v map[string]any
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("lbsim %v: %v\n%s", args, err, out)
-	}
-	return v
 }
 
 // startXvfb starts an X server on a free display, stopped when the test

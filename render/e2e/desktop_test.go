@@ -17,19 +17,8 @@ import (
 // no DISPLAY), lets it draw 90 frames, has it save its last frame and close
 // itself, and checks the frame is not blank and the exit is clean.
 func TestDesktopWindow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped under -short: builds the desktop command with cgo")
-	}
-	var prefix []string
-	if os.Getenv("DISPLAY") == "" {
-		if _, err := exec.LookPath("xvfb-run"); err != nil {
-			t.Skip("no DISPLAY and no xvfb-run: install xvfb and xauth (make deps) to run the desktop smoke test")
-		}
-		prefix = []string{"xvfb-run", "-a"}
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "lbsim-desktop")
-	goBuild(t, bin, "./cmd/lbsim-desktop")
+	prefix := desktopPrefix(t)
+	bin := builtCommand(t, "./cmd/lbsim-desktop")
 	shot := filepath.Join(outDir(t), "desktop.png")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -55,20 +44,9 @@ func TestDesktopWindow(t *testing.T) {
 // --snapshot` with --replay, lets it replay at max speed and exit at the
 // end, and checks the summary it prints is the one `lbsim replay` prints.
 func TestDesktopReplay(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped under -short: builds the desktop command with cgo")
-	}
-	var prefix []string
-	if os.Getenv("DISPLAY") == "" {
-		if _, err := exec.LookPath("xvfb-run"); err != nil {
-			t.Skip("no DISPLAY and no xvfb-run: install xvfb and xauth (make deps) to run the desktop test")
-		}
-		prefix = []string{"xvfb-run", "-a"}
-	}
+	prefix := desktopPrefix(t)
 	dir := t.TempDir()
-	bin, cli := filepath.Join(dir, "lbsim-desktop"), filepath.Join(dir, "lbsim")
-	goBuild(t, bin, "./cmd/lbsim-desktop")
-	goBuild(t, cli, "./cmd/lbsim")
+	bin, cli := builtCommand(t, "./cmd/lbsim-desktop"), builtCommand(t, "./cmd/lbsim")
 	snap := filepath.Join(dir, "run.lbsnap")
 	if out, err := exec.Command(cli, "run", "--seed", "9", "--servers", "8", "--cycles", "20000", "--set", "2000:rate=0.8",
 		"--set", "5000:down=3", "--set", "6000:up=3", "--quiet", "--snapshot", snap).CombinedOutput(); err != nil {
@@ -98,11 +76,32 @@ func TestDesktopReplay(t *testing.T) {
 	}
 	// A damaged file is refused with a message and exit status 2.
 	bad := filepath.Join(dir, "bad.lbsnap")
-	os.WriteFile(bad, []byte("not a snapshot"), 0o644)
-	out, err := exec.CommandContext(ctx, append(prefix, bin, "--replay", bad)[0], append(prefix, bin, "--replay", bad)[1:]...).CombinedOutput()
+	if err := os.WriteFile(bad, []byte("not a snapshot"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args = append(prefix, bin, "--replay", bad)
+	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
 	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "--replay") {
 		t.Errorf("a damaged snapshot: exit %d, %s", code, out)
 	}
+}
+
+// desktopPrefix skips the test under -short (the desktop command is a cgo
+// build) or when there is no screen to open a window on, and otherwise
+// returns what to run the window under: nothing with a DISPLAY, else
+// xvfb-run.
+func desktopPrefix(t *testing.T) []string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("skipped under -short: builds the desktop command with cgo")
+	}
+	if os.Getenv("DISPLAY") != "" {
+		return nil
+	}
+	if _, err := exec.LookPath("xvfb-run"); err != nil {
+		t.Skip("no DISPLAY and no xvfb-run: install xvfb and xauth (make deps) to run the desktop tests")
+	}
+	return []string{"xvfb-run", "-a"}
 }
 
 func exitCode(err error) int {

@@ -180,20 +180,17 @@ func (s *Session) setControl(w widget, v int64) {
 // the next cycle, as a slider does. During a replay it first forks a new
 // run from the cycle shown.
 func (s *Session) Set(name, value string) error {
-	if _, err := sim.NewChange(s.m.Cycle()+1, name, value); err != nil {
+	c, err := sim.NewChange(s.m.Cycle()+1, name, value)
+	if err != nil {
 		return err
 	}
 	if s.replay != nil {
-		if err := s.fork(); err != nil {
+		if err := s.fork(); err != nil { // the fork stays at the cycle shown
 			return err
 		}
 	}
 	if s.m.Done() {
 		return errors.New("the run has ended: R restarts it")
-	}
-	c, err := sim.NewChange(s.m.Cycle()+1, name, value)
-	if err != nil {
-		return err
 	}
 	if err := s.m.Schedule(c); err != nil {
 		return fmt.Errorf("%s = %s: %w", name, value, err)

@@ -14,20 +14,19 @@ type Intent uint8
 
 // The intents.
 const (
-	TogglePause    Intent = iota // Space
-	StepOne                      // →: pause if running, then one cycle
-	Faster                       // +
-	Slower                       // −
-	Restart                      // R: the same run again from cycle 0
-	ToggleHelp                   // H
-	DismissMessage               // any key hides the problems banner
-	Dice                         // D: restart with a random seed
-	Save                         // S: save the run (the platform writes or downloads it)
-	Load                         // L: load a snapshot (the platform asks for a file)
-	Share                        // K: put the run in a share link
-	ToggleTheory                 // T: the Erlang C panel
-	TogglePresent                // P: presentation mode
-	Fullscreen                   // F: handled by the platform
+	TogglePause   Intent = iota // Space
+	StepOne                     // →: pause if running, then one cycle
+	Faster                      // +
+	Slower                      // −
+	Restart                     // R: the same run again from cycle 0
+	ToggleHelp                  // H
+	Dice                        // D: restart with a random seed
+	Save                        // S: save the run (the platform writes or downloads it)
+	Load                        // L: load a snapshot (the platform asks for a file)
+	Share                       // K: put the run in a share link
+	ToggleTheory                // T: the Erlang C panel
+	TogglePresent               // P: presentation mode
+	Fullscreen                  // F: handled by the platform
 )
 
 // Options start a Session.
@@ -56,15 +55,14 @@ type Session struct {
 	paused  bool
 	pauseAt int64
 
-	tick      int64 // Updates so far
-	frames    int64 // Draws so far
-	drawn     bool  // a frame was drawn since the last fast-forward stepping
-	anim      animator
-	hist      History
-	rate      rateMeter
-	help      bool
-	banner    bool
-	lastSteps int64 // cycles stepped by the last Update
+	tick   int64 // Updates so far
+	frames int64 // Draws so far
+	drawn  bool  // a frame was drawn since the last fast-forward stepping
+	anim   animator
+	hist   History
+	rate   rateMeter
+	help   bool
+	banner bool
 
 	frame Frame // reused by Draw
 
@@ -229,7 +227,6 @@ func (s *Session) restartWithSeed(seed uint64) {
 func (s *Session) Update(now func() time.Duration) {
 	s.tick++
 	s.anim.prune(s.tick)
-	s.lastSteps = 0
 	if s.paused || s.m.Done() {
 		s.rate.sample(now(), s.m.Cycle())
 		return
@@ -264,7 +261,6 @@ func (s *Session) step(n int64, animate bool) {
 			break
 		}
 		s.observe()
-		s.lastSteps++
 		s.hist.Add(s.m.Last())
 		if animate {
 			s.anim.spawn(s.m, s.tick, tpc)

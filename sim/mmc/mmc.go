@@ -114,7 +114,7 @@ func (p Params) Validate() error {
 
 type batch struct {
 	waits, waited, n     int64
-	sojourn, service     int64
+	service              int64
 	queue, busy, samples int64
 	arrivals             int64
 }
@@ -165,7 +165,6 @@ func Run(p Params) (Report, error) {
 				b.service += int64(e.Request.Time)
 				b.n++
 				b.waits += e.Wait
-				b.sojourn += e.Wait + int64(e.Request.Time)
 				if e.Wait > 0 {
 					b.waited++
 				}
@@ -182,12 +181,11 @@ func Run(p Params) (Report, error) {
 // measure turns the batches into point estimates and intervals.
 func (r *Report) measure(bs []batch, c float64) error {
 	var tot batch
-	wq, lq, pw := mustBatch(), mustBatch(), mustBatch()
+	var wq, lq, pw queueing.BatchMeans // fed whole batches: AddBatch needs no size
 	for _, b := range bs {
 		tot.n += b.n
 		tot.waits += b.waits
 		tot.waited += b.waited
-		tot.sojourn += b.sojourn
 		tot.service += b.service
 		tot.arrivals += b.arrivals
 		tot.queue += b.queue
@@ -206,7 +204,7 @@ func (r *Report) measure(bs []batch, c float64) error {
 	if tot.n > 0 {
 		ms.Wq = float64(tot.waits) / float64(tot.n)
 		ms.PWait = float64(tot.waited) / float64(tot.n)
-		ms.W = float64(tot.sojourn) / float64(tot.n)
+		ms.W = float64(tot.waits+tot.service) / float64(tot.n) // sojourn = wait + service
 		ms.MeanService = float64(tot.service) / float64(tot.n)
 	}
 	if tot.samples > 0 {
@@ -220,7 +218,7 @@ func (r *Report) measure(bs []batch, c float64) error {
 	for _, ci := range []struct {
 		bm  *queueing.BatchMeans
 		dst *[2]float64
-	}{{wq, &ms.WqCI}, {lq, &ms.LqCI}, {pw, &ms.PWaitCI}} {
+	}{{&wq, &ms.WqCI}, {&lq, &ms.LqCI}, {&pw, &ms.PWaitCI}} {
 		iv, err := ci.bm.Interval()
 		if err != nil {
 			return fmt.Errorf("too few measurements for an interval (%d requests dispatched after the warm-up): run longer", tot.n)
@@ -228,14 +226,6 @@ func (r *Report) measure(bs []batch, c float64) error {
 		*ci.dst = [2]float64{iv.Low, iv.High}
 	}
 	return nil
-}
-
-func mustBatch() *queueing.BatchMeans {
-	b, err := queueing.NewBatchMeans(1)
-	if err != nil {
-		panic(err) // size 1 is always valid
-	}
-	return b
 }
 
 // FitInput describes a simulator configuration for queueing.CheckFit, so a

@@ -148,7 +148,7 @@ func CheckFit(in FitInput) Fit {
 	}
 
 	q := MMC{Servers: in.Servers, Lambda: in.Lambda, MeanService: in.MeanService}
-	_, err := q.Metrics() // the same validation as the theory side, overflow included
+	m, err := q.Metrics() // the same validation as the theory side, overflow included
 	var ie *InputError
 	switch {
 	case errors.As(err, &ie):
@@ -156,9 +156,8 @@ func CheckFit(in FitInput) Fit {
 	case errors.Is(err, ErrUnstable):
 		reason(strings.TrimPrefix(err.Error(), "queueing: "))
 	case err == nil:
-		rho := in.Lambda * in.MeanService / float64(in.Servers)
-		if rho >= 0.85 {
-			caveat("ρ = " + short(rho) + " is close to 1: the measured Wq settles very slowly (a simulation at " +
+		if m.Rho >= 0.85 {
+			caveat("ρ = " + short(m.Rho) + " is close to 1: the measured Wq settles very slowly (a simulation at " +
 				"c = 5, ρ = 0.9, m = 100 was still 8.7% off after 4 million cycles); judge it by the " +
 				"batch-means interval, not by a single number")
 		}

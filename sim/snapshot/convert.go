@@ -335,12 +335,7 @@ func (w *wireCounts) sim(seed uint64, cycles int64) sim.Summary {
 		FaultsSkipped:   w.FaultsSkipped,
 		ServersDown:     w.ServersDown,
 	}
-	// As the model computes them (sim.Totals.summary).
-	if s.Dispatched > 0 {
-		s.AvgWait = float64(s.TotalWait) / float64(s.Dispatched)
-	}
-	arrivals, admissions := s.Books()
-	s.Consistent = arrivals && admissions
+	s.Derive()
 	return s
 }
 

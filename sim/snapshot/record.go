@@ -46,6 +46,10 @@ func NewRecorder(cfg sim.Config) *Recorder {
 	return &Recorder{cfg: cfg.Clone(), every: every, next: every}
 }
 
+// Next returns the next cycle Observe must see: a caller that jumps
+// (Model.RunTo) stops there.
+func (r *Recorder) Next() int64 { return r.next }
+
 // Observe notes the model's state after a cycle. It must see every cycle
 // that is a multiple of the hash interval.
 func (r *Recorder) Observe(m *sim.Model) {
@@ -97,7 +101,8 @@ func Record(cfg sim.Config, changes []sim.Change) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	r := NewRecorder(cfg)
-	for m.Step() {
+	for !m.Done() {
+		m.RunTo(r.Next()) // RunTo gives exactly the state stepping gives
 		r.Observe(m)
 	}
 	return r.Snapshot(m)
@@ -144,9 +149,12 @@ func Replay(s Snapshot, each func(*sim.Model)) (*sim.Model, error) {
 		each(m)
 	}
 	next, i := s.Every, 0
-	for m.Step() {
+	for !m.Done() {
 		if each != nil {
+			m.Step()
 			each(m)
+		} else {
+			m.RunTo(next) // RunTo gives exactly the state stepping gives
 		}
 		if t := m.Cycle(); t == next && t < n {
 			if got := uint32(m.Hash()); got != s.Hashes[i] {

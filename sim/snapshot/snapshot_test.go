@@ -182,7 +182,10 @@ func TestSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, _ := Encode(s)
+	data, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
 	link := "https://lbsim.example/" + Fragment(data)
 	t.Logf("default run: %d bytes, link %d characters", len(data), len(link))
 	if len(data) > 512 {
@@ -196,7 +199,9 @@ func TestSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, _ = Encode(s)
+	if data, err = Encode(s); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("1,000 changes: %d bytes", len(data))
 	if len(data) > 8<<10 {
 		t.Errorf("snapshot with 1,000 changes: %d bytes, want ≤ 8 KiB", len(data))

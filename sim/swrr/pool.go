@@ -52,11 +52,9 @@ type Pool struct {
 func New(weights []int) (*Pool, error) {
 	p := &Pool{peers: make([]peer, 0, len(weights))}
 	for i, w := range weights {
-		if err := checkWeight(w); err != nil {
+		if _, err := p.Add(w); err != nil {
 			return nil, fmt.Errorf("backend %d: %w", i, err)
 		}
-		p.peers = append(p.peers, peer{weight: int64(w)})
-		p.total += int64(w)
 	}
 	return p, nil
 }
