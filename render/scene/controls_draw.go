@@ -3,10 +3,6 @@ package scene
 import (
 	"fmt"
 	"image/color"
-	"strings"
-
-	"github.com/lbsim/lbsim/sim/mmc"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 // Colours of the controls.
@@ -18,13 +14,6 @@ var (
 	InfoPane = color.RGBA{0x12, 0x3a, 0x5c, 0xf0}
 	ReplayCo = color.RGBA{0x8a, 0x5c, 0xf6, 0xff} // the replay banner
 )
-
-// rowTwoWidths are the widths in design pixels of the second row's
-// controls, in widgets order after the sliders.
-var rowTwoWidths = map[string]float32{
-	WPolicy: 200, WSeed: 200, WDice: 62, WPlay: 86, WStep: 62, WRestart: 80,
-	WSave: 62, WLoad: 62, WShare: 66, WTheory: 100, WPresent: 110, WHelp: 60,
-}
 
 // controlRects places the controls of s.controls() in l: the sliders in
 // the first row of the control bar, the rest in the second, the scrub bar
@@ -46,7 +35,7 @@ func (s *Session) controlRects(l Layout) []Rect {
 			b := replayBanner(l)
 			rs[i] = Rect{b.X + b.W*0.55, b.Y + 2*u, b.W*0.45 - 8*u, b.H - 4*u}
 		default:
-			ww := rowTwoWidths[w.id] * u
+			ww := w.width * u
 			rs[i] = Rect{x, c.Y + rowH + 8*u, ww, rowH}
 			x += ww + 8*u
 		}
@@ -76,32 +65,28 @@ func (s *Session) drawControls(f *Frame, l Layout) {
 		case kSlider:
 			f.rect(OverlayLayer, r, Panel)
 			f.text(OverlayLayer, w.label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
-			f.text(OverlayLayer, s.valueText(w), r.X+r.W-8*u, r.Y+2*u, 15*u, true, AlignEnd, TextColor)
+			f.text(OverlayLayer, s.valueText(i, w), r.X+r.W-8*u, r.Y+2*u, 15*u, true, AlignEnd, TextColor)
 			t := sliderTrack(r, u)
 			f.rect(OverlayLayer, t, Track)
-			v := s.setting(w.id)
-			if s.dragging == i {
-				v = s.dragVal
-			}
-			fr := sliderFrac(w, v)
+			fr := sliderFrac(w, s.value(i, w))
 			f.rect(OverlayLayer, Rect{t.X, t.Y, t.W * fr, t.H}, BusyColor)
 			f.rect(OverlayLayer, Rect{t.X + t.W*fr - 4*u, t.Y - 5*u, 8 * u, t.H + 10*u}, Knob)
 		case kChoice:
 			f.rect(OverlayLayer, r, Button)
-			f.text(OverlayLayer, w.label+"  < "+s.valueText(w)+" >", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, TextColor)
+			f.text(OverlayLayer, w.label+"  < "+s.valueText(i, w)+" >", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, TextColor)
 		case kField:
 			f.rect(OverlayLayer, r, Button)
 			f.text(OverlayLayer, "seed", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
 			box := Rect{r.X + 58*u, r.Y + 5*u, r.W - 64*u, r.H - 10*u}
 			f.rect(OverlayLayer, box, Background)
-			txt := s.valueText(w)
+			txt := s.valueText(i, w)
 			if s.seedEdit.editing && focused {
 				txt += "_"
 			}
 			f.text(OverlayLayer, txt, box.X+6*u, r.Y+9*u, 16*u, true, AlignStart, TextColor)
 		case kButton:
 			f.rect(OverlayLayer, r, Button)
-			f.text(OverlayLayer, s.valueText(w), r.X+r.W/2, r.Y+9*u, 16*u, false, AlignCenter, TextColor)
+			f.text(OverlayLayer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u, 16*u, false, AlignCenter, TextColor)
 		}
 		if focused {
 			f.stroke(OverlayLayer, r.Inset(-2*u), 2*u, FocusCol)
@@ -147,79 +132,6 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// TheoryLines returns the theory panel's text for the settings in effect:
-// Erlang C beside the measured values, or why M/M/c does not apply.
-func (s *Session) TheoryLines() []string {
-	cfg := s.m.Config()
-	in := mmc.FitInput(cfg)
-	fit := queueing.CheckFit(in)
-	lines := []string{"M/M/c theory (Erlang C) for the settings now"}
-	if !fit.Applies {
-		lines = append(lines, "does not apply to this run, because:")
-		for _, r := range fit.Reasons {
-			lines = append(lines, wrap("• "+r, 58)...)
-		}
-		return lines
-	}
-	th, err := queueing.MMC{Servers: in.Servers, Lambda: in.Lambda, MeanService: in.MeanService}.Metrics()
-	if err != nil {
-		return append(lines, wrap("no steady state: "+err.Error(), 58)...)
-	}
-	n := max(s.meas.cycles, 1)
-	t := s.m.Totals()
-	wq := 0.0
-	if t.Dispatched > 0 {
-		wq = float64(t.TotalWait) / float64(t.Dispatched)
-	}
-	util := 0.0
-	if s.meas.live > 0 {
-		util = float64(s.meas.busy) / float64(s.meas.live)
-	}
-	lines = append(lines,
-		"\ttheory\tmeasured",
-		fmt.Sprintf("load ρ (busy share)\t%.3f\t%.3f", th.Rho, util),
-		fmt.Sprintf("wait Wq (cycles)\t%.2f\t%.2f", th.Wq, wq),
-		fmt.Sprintf("queue Lq\t%.2f\t%.2f", th.Lq, float64(s.meas.queue)/float64(n)),
-		fmt.Sprintf("P(wait)\t%.3f\t%s", th.PWait, s.measuredPWait()),
-		"measured: averages since cycle 0, initial queue included")
-	return lines
-}
-
-func wrap(s string, n int) []string {
-	var out []string
-	r := []rune(s)
-	for len(r) > n {
-		cut := n
-		for cut > n/2 && r[cut] != ' ' {
-			cut--
-		}
-		out = append(out, string(r[:cut]))
-		r = append([]rune("  "), r[cut:]...)
-	}
-	return append(out, string(r))
-}
-
-func (s *Session) drawTheory(f *Frame, l Layout) {
-	if !s.theory {
-		return
-	}
-	u := l.Unit
-	lines := s.TheoryLines()
-	r := l.Charts[1]
-	h := max(r.H, float32(len(lines))*17*u+12*u)
-	r = Rect{r.X, r.Y + r.H - h, r.W, h}
-	f.rect(OverlayLayer, r, Background)
-	f.stroke(OverlayLayer, r, 2*u, BusyColor)
-	for i, line := range lines {
-		y := r.Y + 6*u + float32(i)*17*u
-		cells := strings.Split(line, "\t")
-		f.text(OverlayLayer, cells[0], r.X+10*u, y, 14*u, i == 0, AlignStart, TextColor)
-		for k, c := range cells[1:] {
-			f.text(OverlayLayer, c, r.X+r.W*(0.55+0.2*float32(k)), y, 14*u, i == 1, AlignEnd, TextColor)
-		}
-	}
-}
-
 // presentation makes the frame easier to read on a projector: larger bold
 // text, full-white text, black panels. The footer and the help overlay are
 // left at the size they were drawn at: they lay themselves out larger in
@@ -245,13 +157,4 @@ func presentation(f *Frame) {
 			}
 		}
 	}
-}
-
-// measuredPWait is the share of dispatched requests that waited at least
-// one cycle, or "—" before the first dispatch.
-func (s *Session) measuredPWait() string {
-	if s.meas.dispatched == 0 {
-		return "—"
-	}
-	return fmt.Sprintf("%.3f", float64(s.meas.waited)/float64(s.meas.dispatched))
 }

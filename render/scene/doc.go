@@ -6,7 +6,8 @@
 // coloured quads and text runs that package render paints with ebiten.
 //
 // A Session is the model on screen. Update advances it by one tick (ebiten's
-// fixed 1/TPS step); Draw only reads it. The model is stepped by whole
+// fixed 1/TPS step); Draw never steps the model or changes a setting: it
+// builds the frame and remembers the screen size for hit-testing. The model is stepped by whole
 // cycles: a speed is an integer number of cycles per second, turned into
 // cycles per tick by an integer accumulator (Pacer), so the model never sees
 // a time delta and a run on screen is the same run as `lbsim run` with the
@@ -16,8 +17,11 @@
 // Motion is cosmetic: flights of requests are interpolated from tick counts
 // and jittered by the Session's own random generator, never the model's.
 //
-// The controls are here too: HandleInput takes one tick of pointer and
-// keyboard input (Input, Key) and drives the sliders, the policy selector,
+// The controls are here too, each one entry of a table that carries its
+// value, its action and its formatter (controls.go): HandleInput takes one
+// tick of pointer and keyboard input (Input, Key; every key is given its
+// meaning here, package render only names the platform's keys) and drives
+// the sliders, the policy selector,
 // the seed field and the buttons (focus with Tab, hit-testing from pointer
 // coordinates), clicks on servers and the shortcuts. A change of a setting
 // is scheduled for the next cycle, exactly like `lbsim run --set`, and a

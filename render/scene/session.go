@@ -8,8 +8,8 @@ import (
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
-// Intent is what the viewer asked for; package render turns keys into
-// intents, so nothing here knows about keys.
+// Intent is what the viewer asked for: a shortcut key (see shortcuts) or a
+// button gives one, and Apply carries it out.
 type Intent uint8
 
 // The intents.
@@ -44,53 +44,36 @@ type Options struct {
 	Changes []sim.Change
 }
 
-// Session is one run on screen: the model, its pace, the animations and the
-// charts' history. It is not safe for concurrent use.
+// Session is one run on screen: the model and, each in its own file and
+// struct, its pacing (pacing.go), its controls (controls.go), its replay
+// and recording (replay.go) and its theory panel (theory.go). It is not
+// safe for concurrent use.
 type Session struct {
-	opts    Options
-	m       *sim.Model
-	speed   int64
-	pace    Pacer
-	budget  Budget
-	paused  bool
-	pauseAt int64
+	opts Options
+	m    *sim.Model
 
-	tick   int64 // Updates so far
-	frames int64 // Draws so far
-	drawn  bool  // a frame was drawn since the last fast-forward stepping
-	anim   animator
-	hist   History
-	rate   rateMeter
-	help   bool
-	banner bool
+	pacing
+	controlState
+	replayState
+	theoryState
 
-	frame Frame // reused by Draw
-
-	cfg     sim.Config         // the configuration the model started from
-	rec     *snapshot.Recorder // records the run being shown
-	replay  *snapshot.Snapshot // the snapshot being replayed, or nil
-	verdict string             // how the replay ended
-	meas    measured           // time averages for the theory panel
-
-	focus    int // index into the controls, −1 for none
-	dragging int // the slider being dragged, −1 for none
-	dragVal  int64
-	seedEdit seedField
-	lastW    int // size of the last Draw, for hit-testing
-	lastH    int
-	theory   bool
-	present  bool
-	message  string // info or error shown in a banner
-	isError  bool
-	errText  string // the last load or link error, for the hook
-	requests []Intent
-	dice     *rand.Rand
+	anim    animator
+	hist    History
+	help    bool
+	banner  bool
+	present bool
+	message string // info or error shown in a banner
+	isError bool
+	frame   Frame // reused by Draw
+	dice    *rand.Rand
 }
 
 // New builds the model from opts.Config and returns the session at cycle 0.
 func New(opts Options) (*Session, error) {
-	s := &Session{opts: opts, speed: opts.Speed, budget: NewBudget(), anim: newAnimator(), banner: len(opts.Problems) > 0,
-		focus: -1, dragging: -1, dice: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))}
+	s := &Session{opts: opts, anim: newAnimator(), banner: len(opts.Problems) > 0,
+		dice: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))}
+	s.speed, s.budget = opts.Speed, NewBudget()
+	s.focus, s.dragging = -1, -1
 	if s.speed == 0 {
 		s.speed = 5
 	}
@@ -133,15 +116,6 @@ func (s *Session) build(cfg sim.Config, changes []sim.Change, to int64) error {
 	s.anim.reset()
 	s.rate = rateMeter{}
 	return nil
-}
-
-func (s *Session) setStride() {
-	switch {
-	case s.speed == MaxSpeed:
-		s.hist.SetStride(1000)
-	default:
-		s.hist.SetStride(max(s.speed/20, 1))
-	}
 }
 
 // Model returns the model being shown (read-only use).
@@ -195,12 +169,6 @@ func (s *Session) TakeRequests() []Intent {
 	return r
 }
 
-func (s *Session) setSpeed(sp int64) {
-	s.speed = sp
-	s.setStride()
-	s.budget.Reset()
-}
-
 func (s *Session) randomSeed() uint64 {
 	if s.opts.RandomSeed != nil {
 		return s.opts.RandomSeed()
@@ -219,74 +187,6 @@ func (s *Session) restartWithSeed(seed uint64) {
 	_ = s.restart() // only the seed changed
 	s.pauseAt = -1
 	s.paused = false
-}
-
-// Update advances one tick: at a fixed speed the Pacer's whole cycles, in
-// fast-forward as many cycles as the frame's Budget allows (reading the
-// wall clock through now). It never passes the pause-at cycle.
-func (s *Session) Update(now func() time.Duration) {
-	s.tick++
-	s.anim.prune(s.tick)
-	if s.paused || s.m.Done() {
-		s.rate.sample(now(), s.m.Cycle())
-		return
-	}
-	if s.speed == MaxSpeed {
-		if !s.drawn {
-			return // step once per frame, not once per catch-up tick
-		}
-		s.drawn = false
-		start := now()
-		budget := s.budget.Start(start)
-		for now()-start < budget && !s.m.Done() && !s.paused {
-			s.step(256, false)
-		}
-		s.budget.End(now())
-	} else {
-		s.pace.Speed = s.speed
-		s.step(s.pace.Tick(), s.speed <= AnimatedSpeed)
-	}
-	s.rate.sample(now(), s.m.Cycle())
-}
-
-// step advances up to n cycles, stopping at pause-at and at the end of the
-// run; animate spawns the flights of each cycle.
-func (s *Session) step(n int64, animate bool) {
-	if s.pauseAt >= 0 {
-		n = min(n, s.pauseAt-s.m.Cycle())
-	}
-	tpc := TicksPerCycle(s.speed)
-	for range max(n, 0) {
-		if !s.m.Step() {
-			break
-		}
-		s.observe()
-		s.hist.Add(s.m.Last())
-		if animate {
-			s.anim.spawn(s.m, s.tick, tpc)
-		}
-	}
-	s.checkPauseAt()
-}
-
-func (s *Session) checkPauseAt() {
-	if s.pauseAt >= 0 && s.m.Cycle() >= s.pauseAt {
-		s.paused = true
-		s.pauseAt = -1
-		s.pace.Reset()
-	}
-	if s.m.Done() {
-		if !s.paused {
-			s.endOfReplay()
-		}
-		s.paused = true
-	}
-}
-
-// FrameDrawn counts a frame as drawn; the renderer calls it after painting.
-func (s *Session) FrameDrawn() {
-	s.frames++
-	s.drawn = true
 }
 
 // State is what the browser hook and the tests observe.
@@ -335,14 +235,15 @@ func (s *Session) State() State {
 	if st.Message == "" {
 		st.Message = s.verdict
 	}
-	if s.focus >= 0 && s.focus < len(s.controls()) {
-		st.Focus = s.controls()[s.focus].id
+	ws := s.controls()
+	if s.focus >= 0 && s.focus < len(ws) {
+		st.Focus = ws[s.focus].id
 	}
 	if s.lastW > 0 {
 		l := NewLayout(s.lastW, s.lastH, len(s.m.Balancers()))
 		rs := s.controlRects(l)
-		for i, w := range s.controls() {
-			st.Controls = append(st.Controls, Control{ID: w.id, R: rs[i], Value: s.valueText(w)})
+		for i, w := range ws {
+			st.Controls = append(st.Controls, Control{ID: w.id, R: rs[i], Value: s.valueText(i, w)})
 		}
 		for bi, b := range s.m.Balancers() {
 			pl := b.Pool()
@@ -360,32 +261,9 @@ func (s *Session) State() State {
 	return st
 }
 
-// Paused reports whether the model is not advancing.
-func (s *Session) Paused() bool { return s.paused }
+// Say shows a message in the banner (an error in red).
+func (s *Session) Say(msg string, isError bool) { s.say(msg, isError) }
 
-// Speed returns the speed in cycles per second, or MaxSpeed.
-func (s *Session) Speed() int64 { return s.speed }
-
-// rateMeter measures the model's cycles per second of wall time over
-// windows of at least one second.
-type rateMeter struct {
-	start      time.Duration
-	startCycle int64
-	started    bool
-	rate       int64
+func (s *Session) say(msg string, isError bool) {
+	s.message, s.isError = msg, isError
 }
-
-func (r *rateMeter) sample(now time.Duration, cycle int64) {
-	if !r.started {
-		r.start, r.startCycle, r.started = now, cycle, true
-		return
-	}
-	if d := now - r.start; d >= time.Second {
-		r.rate = int64(float64(cycle-r.startCycle) * float64(time.Second) / float64(d))
-		r.start, r.startCycle = now, cycle
-	}
-}
-
-// Rate returns the cycles per second of wall time measured over the last
-// complete window (0 before the first).
-func (s *Session) Rate() int64 { return s.rate.rate }

@@ -125,3 +125,130 @@ func (b *Budget) End(now time.Duration) { b.lastEnd, b.started = now, true }
 
 // Reset forgets the measurements (after a pause).
 func (b *Budget) Reset() { b.started = false }
+
+// pacing is the pace side of a Session: the speed, pause and pause-at,
+// the tick and frame counters and the measured rate.
+type pacing struct {
+	speed   int64
+	pace    Pacer
+	budget  Budget
+	paused  bool
+	pauseAt int64
+	tick    int64 // Updates so far
+	frames  int64 // Draws so far
+	drawn   bool  // a frame was drawn since the last fast-forward stepping
+	rate    rateMeter
+}
+
+func (s *Session) setStride() {
+	switch {
+	case s.speed == MaxSpeed:
+		s.hist.SetStride(1000)
+	default:
+		s.hist.SetStride(max(s.speed/20, 1))
+	}
+}
+
+func (s *Session) setSpeed(sp int64) {
+	s.speed = sp
+	s.setStride()
+	s.budget.Reset()
+}
+
+// Update advances one tick: at a fixed speed the Pacer's whole cycles, in
+// fast-forward as many cycles as the frame's Budget allows (reading the
+// wall clock through now). It never passes the pause-at cycle.
+func (s *Session) Update(now func() time.Duration) {
+	s.tick++
+	s.anim.prune(s.tick)
+	if s.paused || s.m.Done() {
+		s.rate.sample(now(), s.m.Cycle())
+		return
+	}
+	if s.speed == MaxSpeed {
+		if !s.drawn {
+			return // step once per frame, not once per catch-up tick
+		}
+		s.drawn = false
+		start := now()
+		budget := s.budget.Start(start)
+		for now()-start < budget && !s.m.Done() && !s.paused {
+			s.step(256, false)
+		}
+		s.budget.End(now())
+	} else {
+		s.pace.Speed = s.speed
+		s.step(s.pace.Tick(), s.speed <= AnimatedSpeed)
+	}
+	s.rate.sample(now(), s.m.Cycle())
+}
+
+// step advances up to n cycles, stopping at pause-at and at the end of the
+// run; animate spawns the flights of each cycle.
+func (s *Session) step(n int64, animate bool) {
+	if s.pauseAt >= 0 {
+		n = min(n, s.pauseAt-s.m.Cycle())
+	}
+	tpc := TicksPerCycle(s.speed)
+	for range max(n, 0) {
+		if !s.m.Step() {
+			break
+		}
+		s.observe()
+		s.hist.Add(s.m.Last())
+		if animate {
+			s.anim.spawn(s.m, s.tick, tpc)
+		}
+	}
+	s.checkPauseAt()
+}
+
+func (s *Session) checkPauseAt() {
+	if s.pauseAt >= 0 && s.m.Cycle() >= s.pauseAt {
+		s.paused = true
+		s.pauseAt = -1
+		s.pace.Reset()
+	}
+	if s.m.Done() {
+		if !s.paused {
+			s.endOfReplay()
+		}
+		s.paused = true
+	}
+}
+
+// FrameDrawn counts a frame as drawn; the renderer calls it after painting.
+func (s *Session) FrameDrawn() {
+	s.frames++
+	s.drawn = true
+}
+
+// Paused reports whether the model is not advancing.
+func (s *Session) Paused() bool { return s.paused }
+
+// Speed returns the speed in cycles per second, or MaxSpeed.
+func (s *Session) Speed() int64 { return s.speed }
+
+// rateMeter measures the model's cycles per second of wall time over
+// windows of at least one second.
+type rateMeter struct {
+	start      time.Duration
+	startCycle int64
+	started    bool
+	rate       int64
+}
+
+func (r *rateMeter) sample(now time.Duration, cycle int64) {
+	if !r.started {
+		r.start, r.startCycle, r.started = now, cycle, true
+		return
+	}
+	if d := now - r.start; d >= time.Second {
+		r.rate = int64(float64(cycle-r.startCycle) * float64(time.Second) / float64(d))
+		r.start, r.startCycle = now, cycle
+	}
+}
+
+// Rate returns the cycles per second of wall time measured over the last
+// complete window (0 before the first).
+func (s *Session) Rate() int64 { return s.rate.rate }

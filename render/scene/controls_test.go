@@ -549,3 +549,63 @@ func copyFrame(f *Frame) *Frame {
 	}
 	return &c
 }
+
+// TestRepeatedKeysMergeIntoOneChange presses → three times on the focused
+// rate slider while paused: one change at the next cycle, with the last
+// value, and the summary after it equals the run with that one change.
+func TestRepeatedKeysMergeIntoOneChange(t *testing.T) {
+	s := drawn(t, 30)
+	s.HandleInput(Input{Keys: []Key{KeyTab, KeyRight, KeyRight, KeyRight}})
+	p := s.m.Pending()
+	if len(p) != 1 || p[0].String() != "31:rate=0.6" {
+		t.Fatalf("three → on rate at 30: pending %v", p)
+	}
+	if s.m.Cycle() != 30 || !s.Paused() {
+		t.Fatalf("cycle %d paused %v after merging", s.m.Cycle(), s.Paused())
+	}
+	if v := control(t, s, WRate).Value; v != "0.6" {
+		t.Fatalf("the slider shows %q", v)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyEscape}})
+	for range 10 {
+		s.Apply(StepOne)
+	}
+	ch, _ := sim.ParseChange("31:rate=0.6")
+	if got, want := summaryJSON(s), summaryWith(t, testConfig(), 40, ch); got != want {
+		t.Errorf("summary at 40 differs from --set 31:rate=0.6:\n got %s\nwant %s", got, want)
+	}
+	if cs := s.m.Changes(); len(cs) != 1 {
+		t.Errorf("changes %v", cs)
+	}
+}
+
+// TestReplaySlidersShowTheValueInForce replays a run with a rate change at
+// cycle 60: before it the slider shows the starting rate, after it the new
+// one.
+func TestReplaySlidersShowTheValueInForce(t *testing.T) {
+	cfg := testConfig()
+	cfg.Cycles = 100
+	ch, _ := sim.ParseChange("60:rate=0.9")
+	snap, err := snapshot.Record(cfg, []sim.Change{ch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := snapshot.Encode(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := drawn(t, 1)
+	if err := s.Load(data); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cycle int64
+		want  string
+	}{{1, "0.45"}, {58, "0.45"}, {59, "0.45"}, {60, "0.9"}, {99, "0.9"}} {
+		s.SeekCycle(c.cycle)
+		s.Draw(BaseW, BaseH)
+		if v := control(t, s, WRate).Value; v != c.want {
+			t.Errorf("replay at cycle %d: the rate slider shows %s, want %s", c.cycle, v, c.want)
+		}
+	}
+}

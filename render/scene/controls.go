@@ -1,0 +1,629 @@
+package scene
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// Key is a key as the scene sees it: a named key, or a letter or digit
+// (RuneKey). Package render maps the platform's keys to these, so all
+// keyboard handling is tested without a GPU.
+type Key uint16
+
+// The named keys.
+const (
+	KeyNone Key = iota
+	KeyTab
+	KeyEnter
+	KeyEscape
+	KeyBackspace
+	KeyDelete
+	KeyLeft
+	KeyRight
+	KeyUp
+	KeyDown
+	KeyPageUp
+	KeyPageDown
+	KeyHome
+	KeyEnd
+	KeySpace
+	KeyPlus
+	KeyMinus
+	runeBase Key = 0x100
+)
+
+// RuneKey returns the Key of a letter (lower case) or digit.
+func RuneKey(r rune) Key { return runeBase + Key(r) }
+
+// Rune returns the letter or digit of k, or 0 for a named key.
+func (k Key) Rune() rune {
+	if k < runeBase {
+		return 0
+	}
+	return rune(k - runeBase)
+}
+
+// Input is what the viewer did during one tick: the pointer (in screen
+// pixels), the primary button, and the keys pressed since the last tick.
+type Input struct {
+	X, Y     float32
+	Down     bool // the button is held
+	Pressed  bool // the button went down this tick
+	Released bool // the button went up this tick
+	Keys     []Key
+	Shift    bool
+}
+
+// widgetKind is what a control is.
+type widgetKind uint8
+
+const (
+	kSlider widgetKind = iota // a value between min and max in steps; drag or ←/→
+	kChoice                   // one of a few names; click or ←/→ for the next
+	kField                    // the seed: digits, Backspace, Enter
+	kButton                   // click, Enter or Space
+)
+
+// Widget ids, also the names the browser hook reports rectangles under. A
+// control of a model setting has the setting's `--set` name.
+const (
+	WRate      = "rate"
+	WScaleUp   = "scale-up"
+	WScaleDown = "scale-down"
+	WCooldown  = "cooldown"
+	WTaskMin   = "task-min"
+	WTaskMax   = "task-max"
+	WSpeed     = "speed"
+	WPolicy    = "policy"
+	WSeed      = "seed"
+	WDice      = "dice"
+	WPlay      = "play"
+	WStep      = "step"
+	WRestart   = "restart"
+	WSave      = "save"
+	WLoad      = "load"
+	WShare     = "share"
+	WTheory    = "theory"
+	WPresent   = "present"
+	WHelp      = "help"
+	WScrub     = "scrub" // only during a replay
+)
+
+// widget is one control, carrying everything it does: its kind, id and
+// label, a slider's range in its own integer unit, how to read its value
+// (get), give it a new one (set) and write one for the screen (format), a
+// choice's names, and a button's intent. Adding a control is one entry in
+// widgets (and its width in rowTwoWidths when it sits in the second row).
+type widget struct {
+	id             string
+	kind           widgetKind
+	label          string
+	min, max, step int64
+	width          float32 // second-row width in design pixels
+
+	get     func(s *Session) int64    // the value shown (sliders and choices)
+	set     func(s *Session, v int64) // carry out a new value
+	format  func(v int64) string      // the value as shown; for a setting, as sim.NewChange reads it
+	choices func() []string           // a choice's names; the value is the index
+	intent  Intent                    // what a button does
+	text    func(s *Session) string   // a button's label when it shows a state
+}
+
+// settingSlider is a slider of the model's setting name (its `--set`
+// name): it shows the value in force at the next cycle and schedules a
+// change for the next cycle.
+func settingSlider(name, label string, lo, hi, step int64, read func(sim.Config) int64, format func(int64) string) widget {
+	if format == nil {
+		format = func(v int64) string { return strconv.FormatInt(v, 10) }
+	}
+	return widget{id: name, kind: kSlider, label: label, min: lo, max: hi, step: step,
+		get: func(s *Session) int64 { return s.settingValue(name, read) }, set: setSetting(name, format), format: format}
+}
+
+// settingChoice is a choice of the model's setting name among names; the
+// setting's integer value is the index of its name.
+func settingChoice(name, label string, width float32, names func() []string, read func(sim.Config) int64) widget {
+	format := func(v int64) string {
+		ns := names()
+		if v < 0 || v >= int64(len(ns)) {
+			return strconv.FormatInt(v, 10)
+		}
+		return ns[v]
+	}
+	return widget{id: name, kind: kChoice, label: label, width: width, choices: names,
+		get: func(s *Session) int64 { return s.settingValue(name, read) }, set: setSetting(name, format), format: format}
+}
+
+func setSetting(name string, format func(int64) string) func(*Session, int64) {
+	return func(s *Session, v int64) {
+		if err := s.Set(name, format(v)); err != nil {
+			s.say(err.Error(), true)
+		}
+	}
+}
+
+// button is a button that carries out in; text, when given, is its label
+// as it changes with the session's state.
+func button(id, label string, width float32, in Intent, text func(*Session) string) widget {
+	return widget{id: id, kind: kButton, label: label, width: width, intent: in, text: text}
+}
+
+func onOff(label string, on func(*Session) bool) func(*Session) string {
+	return func(s *Session) string {
+		if on(s) {
+			return label + ": on"
+		}
+		return label
+	}
+}
+
+// widgets are the controls: the sliders, then the second row, in Tab order.
+var widgets = []widget{
+	settingSlider(WRate, "arrival rate", 50_000, 3_000_000, 50_000,
+		func(c sim.Config) int64 { return int64(c.Rate) }, func(v int64) string { return sim.Rate(v).String() }),
+	settingSlider(WScaleUp, "scale-up U", 1_000, 200_000, 1_000,
+		func(c sim.Config) int64 { return int64(c.ScaleUp) }, func(v int64) string { return sim.Factor(v).String() }),
+	settingSlider(WScaleDown, "scale-down D", 0, 199_000, 1_000,
+		func(c sim.Config) int64 { return int64(c.ScaleDown) }, func(v int64) string { return sim.Factor(v).String() }),
+	settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil),
+	settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil),
+	settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil),
+	{id: WSpeed, kind: kSlider, label: "speed", min: 0, max: int64(len(ladder) - 1), step: 1,
+		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
+		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
+		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
+	settingChoice(WPolicy, "policy", 200, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) }),
+	{id: WSeed, kind: kField, label: "seed", width: 200},
+	button(WDice, "dice", 62, Dice, nil),
+	button(WPlay, "play", 86, TogglePause, func(s *Session) string {
+		if s.paused {
+			return "► play"
+		}
+		return "|| pause"
+	}),
+	button(WStep, "step", 62, StepOne, nil),
+	button(WRestart, "restart", 80, Restart, nil),
+	button(WSave, "save", 62, Save, nil),
+	button(WLoad, "load", 62, Load, nil),
+	button(WShare, "share", 66, Share, nil),
+	button(WTheory, "theory", 100, ToggleTheory, onOff("theory", func(s *Session) bool { return s.theory })),
+	button(WPresent, "present", 110, TogglePresent, onOff("present", func(s *Session) bool { return s.present })),
+	button(WHelp, "help", 60, ToggleHelp, nil),
+}
+
+// scrubWidget is the replay's scrub bar; controls sets its range.
+var scrubWidget = widget{id: WScrub, kind: kSlider, label: "replay cycle",
+	get:    func(s *Session) int64 { return s.m.Cycle() },
+	set:    func(s *Session, v int64) { s.SeekCycle(v) },
+	format: Commas}
+
+// numSliders is the number of sliders in the first row.
+const numSliders = 7
+
+// sliderValueAt maps a pointer x over a track to a value of w: the
+// nearest step, clamped to the range.
+func sliderValueAt(w widget, track Rect, x float32) int64 {
+	if track.W <= 0 || w.max <= w.min {
+		return w.min
+	}
+	f := float64((x - track.X) / track.W)
+	f = min(max(f, 0), 1)
+	steps := (w.max - w.min) / w.step
+	k := int64(f*float64(steps) + 0.5)
+	return w.min + k*w.step
+}
+
+// sliderFrac is the knob's position of v on w's track, 0 … 1.
+func sliderFrac(w widget, v int64) float32 {
+	if w.max <= w.min {
+		return 0
+	}
+	return min(max(float32(v-w.min)/float32(w.max-w.min), 0), 1)
+}
+
+// sliderKey returns the value after key k on a slider at v, and whether
+// the key is one a slider takes.
+func sliderKey(w widget, v int64, k Key) (int64, bool) {
+	big := max(w.step, (w.max-w.min)/10/w.step*w.step)
+	switch k {
+	case KeyLeft, KeyDown:
+		v -= w.step
+	case KeyRight, KeyUp:
+		v += w.step
+	case KeyPageDown:
+		v -= big
+	case KeyPageUp:
+		v += big
+	case KeyHome:
+		v = w.min
+	case KeyEnd:
+		v = w.max
+	default:
+		return v, false
+	}
+	return min(max(v, w.min), w.max), true
+}
+
+// seedField is the text of the seed field while it is being edited.
+type seedField struct {
+	text    string
+	editing bool
+}
+
+// maxSeedDigits bounds the field: every 19-digit number fits a uint64.
+const maxSeedDigits = 19
+
+// key edits the field. It returns done and the seed when Enter was pressed
+// on a valid number; consumed reports whether the field took the key.
+func (f *seedField) key(k Key) (seed uint64, done, consumed bool) {
+	switch {
+	case k.Rune() >= '0' && k.Rune() <= '9':
+		if !f.editing {
+			f.text, f.editing = "", true
+		}
+		if len(f.text) < maxSeedDigits {
+			f.text += string(k.Rune())
+		}
+		return 0, false, true
+	case k == KeyBackspace || k == KeyDelete:
+		if !f.editing {
+			f.text, f.editing = "", true
+		}
+		if f.text != "" {
+			f.text = f.text[:len(f.text)-1]
+		}
+		return 0, false, true
+	case k == KeyEnter:
+		n, err := strconv.ParseUint(f.text, 10, 64)
+		if !f.editing || err != nil {
+			f.editing = false
+			return 0, false, true
+		}
+		f.editing = false
+		return n, true, true
+	case k == KeyEscape:
+		f.editing = false
+		return 0, false, true
+	}
+	return 0, false, false
+}
+
+// nextFocus moves the focus one control forward (or back) in Tab order
+// over n controls; -1 is no focus.
+func nextFocus(cur, n int, back bool) int {
+	if n == 0 {
+		return -1
+	}
+	if cur < 0 {
+		if back {
+			return n - 1
+		}
+		return 0
+	}
+	if back {
+		return (cur - 1 + n) % n
+	}
+	return (cur + 1) % n
+}
+
+// controlState is the controls' side of a Session: the keyboard focus, a
+// drag in progress, the seed being typed and the intents waiting for the
+// platform.
+type controlState struct {
+	focus    int // index into the controls, −1 for none
+	dragging int // the slider being dragged, −1 for none
+	dragVal  int64
+	seedEdit seedField
+	lastW    int // size of the last Draw, for hit-testing
+	lastH    int
+	requests []Intent
+}
+
+// shortcuts maps keys to intents when no control has the focus (and the
+// focused control does not take the key); the help overlay lists them.
+// Digits start typing a seed, Tab moves the focus, Esc hides help and
+// messages. This and the focused control are the only places a key is
+// given a meaning (package render only names the platform's keys).
+var shortcuts = map[Key]Intent{
+	KeySpace:     TogglePause,
+	KeyRight:     StepOne,
+	KeyPlus:      Faster,
+	KeyUp:        Faster,
+	KeyMinus:     Slower,
+	KeyDown:      Slower,
+	RuneKey('r'): Restart,
+	RuneKey('h'): ToggleHelp,
+	RuneKey('d'): Dice,
+	RuneKey('s'): Save,
+	RuneKey('l'): Load,
+	RuneKey('k'): Share,
+	RuneKey('t'): ToggleTheory,
+	RuneKey('p'): TogglePresent,
+	RuneKey('f'): Fullscreen,
+}
+
+// controls returns the controls on screen, in Tab order.
+func (s *Session) controls() []widget {
+	if s.replay == nil {
+		return widgets
+	}
+	w := scrubWidget
+	w.min, w.max, w.step = 0, s.replay.Config.Cycles, max(s.replay.Config.Cycles/100, 1)
+	return append(slices.Clip(widgets), w)
+}
+
+// settingValue returns the value of the setting name as the controls show
+// it: the value in force at the current cycle, or the viewer's change
+// already scheduled for the next cycle. Recorded changes (a replay's, or
+// the page's set= parameters) are not shown before their cycle.
+func (s *Session) settingValue(name string, read func(sim.Config) int64) int64 {
+	v := read(s.m.Config())
+	if s.replay != nil {
+		return v
+	}
+	next := s.m.Cycle() + 1
+	for _, c := range s.m.Pending() {
+		if c.Cycle == next && c.Setting.String() == name && !slices.Contains(s.opts.Changes, c) {
+			v = c.Value
+		}
+	}
+	return v
+}
+
+// value is what a slider or a choice shows: the dragged value during a
+// drag, else its get.
+func (s *Session) value(i int, w widget) int64 {
+	if s.dragging == i && s.dragging >= 0 {
+		return s.dragVal
+	}
+	if w.get == nil {
+		return 0
+	}
+	return w.get(s)
+}
+
+// valueText is what control i shows as its value.
+func (s *Session) valueText(i int, w widget) string {
+	switch w.kind {
+	case kSlider, kChoice:
+		return w.format(s.value(i, w))
+	case kField:
+		if s.seedEdit.editing {
+			return s.seedEdit.text
+		}
+		return strconv.FormatUint(s.cfg.Seed, 10)
+	}
+	if w.text != nil {
+		return w.text(s)
+	}
+	return w.label
+}
+
+// setControl gives a slider or a choice a new value through its set,
+// unless it has that value already.
+func (s *Session) setControl(w widget, v int64) {
+	if w.id != WScrub && v == w.get(s) {
+		return
+	}
+	w.set(s, v)
+}
+
+// Set schedules the setting name (a `lbsim run --set` name) to value at
+// the next cycle, as a slider does. During a replay it first forks a new
+// run from the cycle shown. A change of the same setting already
+// scheduled for the next cycle (pressing → three times while paused) is
+// replaced, so one cycle holds one change per setting.
+func (s *Session) Set(name, value string) error {
+	c, err := sim.NewChange(s.m.Cycle()+1, name, value)
+	if err != nil {
+		return err
+	}
+	if s.replay != nil {
+		if err := s.fork(); err != nil { // the fork stays at the cycle shown
+			return err
+		}
+	}
+	if s.m.Done() {
+		return errors.New("the run has ended: R restarts it")
+	}
+	if err := s.schedule(c); err != nil {
+		return fmt.Errorf("%s = %s: %w", name, value, err)
+	}
+	return nil
+}
+
+// schedule adds c to the model's pending changes, first dropping a pending
+// change of the same setting at the same cycle (faults excepted: each
+// click on a server is its own change). Dropping one rebuilds the model to
+// the current cycle without it.
+func (s *Session) schedule(c sim.Change) error {
+	pend := s.m.Pending()
+	same := func(p sim.Change) bool { return !c.IsFault() && p.Cycle == c.Cycle && p.Setting == c.Setting }
+	if !slices.ContainsFunc(pend, same) {
+		return s.m.Schedule(c)
+	}
+	kept := append(s.m.Changes(), slices.DeleteFunc(pend, same)...)
+	m, err := sim.New(s.cfg)
+	if err == nil {
+		err = m.Schedule(append(slices.Clone(kept), c)...)
+	}
+	if err != nil {
+		return err
+	}
+	paused, pauseAt := s.paused, s.pauseAt
+	if err := s.build(s.cfg, append(kept, c), s.m.Cycle()); err != nil {
+		return err
+	}
+	s.paused, s.pauseAt = paused, pauseAt
+	return nil
+}
+
+// HandleInput carries out one tick of pointer and keyboard input: the
+// controls first (pointer over a control, or the focused control for a
+// key), then clicks on servers, then the shortcuts.
+func (s *Session) HandleInput(in Input) {
+	ws := s.controls()
+	if s.focus >= len(ws) {
+		s.focus = -1
+	}
+	var rs []Rect
+	var l Layout
+	if s.lastW > 0 {
+		l = NewLayout(s.lastW, s.lastH, len(s.m.Balancers()))
+		rs = s.controlRects(l)
+	}
+	if in.Pressed && rs != nil {
+		s.press(ws, rs, l, in)
+	}
+	if s.dragging >= 0 && s.dragging < len(ws) && rs != nil {
+		w := ws[s.dragging]
+		if in.Down || in.Released {
+			s.dragVal = sliderValueAt(w, sliderTrack(rs[s.dragging], l.Unit), in.X)
+		}
+		if in.Released || !in.Down {
+			s.dragging = -1
+			s.setControl(w, s.dragVal)
+		}
+	}
+	for _, k := range in.Keys {
+		s.key(ws, k, in.Shift)
+	}
+}
+
+func (s *Session) press(ws []widget, rs []Rect, l Layout, in Input) {
+	p := Point{in.X, in.Y}
+	for i, r := range rs {
+		if !inside(r, p) {
+			continue
+		}
+		w := ws[i]
+		s.banner = false
+		if s.focus != i && s.seedEdit.editing {
+			s.seedEdit.editing = false
+		}
+		s.focus = i
+		switch w.kind {
+		case kSlider:
+			s.dragging = i
+			s.dragVal = sliderValueAt(w, sliderTrack(r, l.Unit), in.X)
+		case kChoice:
+			s.setControl(w, (w.get(s)+1)%int64(len(w.choices())))
+		case kField:
+			s.seedEdit = seedField{text: "", editing: true}
+		case kButton:
+			s.Apply(w.intent)
+		}
+		return
+	}
+	s.focus = -1
+	s.seedEdit.editing = false
+	s.clickServer(l, p)
+}
+
+func inside(r Rect, p Point) bool {
+	return p.X >= r.X && p.X < r.X+r.W && p.Y >= r.Y && p.Y < r.Y+r.H
+}
+
+// key carries out one key: Tab moves the focus, the focused control takes
+// what it understands, the rest are shortcuts.
+func (s *Session) key(ws []widget, k Key, shift bool) {
+	s.banner = false
+	if k == KeyTab {
+		s.seedEdit.editing = false
+		s.focus = nextFocus(s.focus, len(ws), shift)
+		return
+	}
+	if s.focus >= 0 && s.focusedKey(ws[s.focus], k) {
+		return
+	}
+	if r := k.Rune(); r >= '0' && r <= '9' {
+		// Typing digits edits the seed.
+		s.focus = slices.IndexFunc(ws, func(w widget) bool { return w.id == WSeed })
+		s.seedEdit = seedField{}
+		s.seedEdit.key(k)
+		return
+	}
+	if k == KeyEscape {
+		s.help = false
+		s.message = ""
+		return
+	}
+	if in, ok := shortcuts[k]; ok {
+		s.Apply(in)
+	}
+}
+
+// focusedKey gives k to the focused control w and reports whether it took
+// it; Esc leaves the focus.
+func (s *Session) focusedKey(w widget, k Key) bool {
+	switch w.kind {
+	case kSlider:
+		if v, ok := sliderKey(w, w.get(s), k); ok {
+			s.setControl(w, v)
+			return true
+		}
+	case kChoice:
+		n := int64(len(w.choices()))
+		switch k {
+		case KeyRight, KeyUp, KeyEnter, KeySpace:
+			s.setControl(w, (w.get(s)+1)%n)
+			return true
+		case KeyLeft, KeyDown:
+			s.setControl(w, (w.get(s)+n-1)%n)
+			return true
+		}
+	case kField:
+		seed, done, ok := s.seedEdit.key(k)
+		if done {
+			s.focus = -1
+			s.restartWithSeed(seed)
+		}
+		if ok {
+			if k == KeyEscape {
+				s.focus = -1
+			}
+			return true
+		}
+	case kButton:
+		if k == KeyEnter || k == KeySpace {
+			s.Apply(w.intent)
+			return true
+		}
+	}
+	if k == KeyEscape {
+		s.focus = -1
+		return true
+	}
+	return false
+}
+
+// clickServer takes the clicked server down, or a down one up again, at
+// the next cycle.
+func (s *Session) clickServer(l Layout, p Point) {
+	for bi, b := range s.m.Balancers() {
+		if bi >= len(l.Lanes) {
+			break
+		}
+		pl := b.Pool()
+		g := NewGrid(l.Lanes[bi].Pool, pl.Live+pl.Down, l.Unit)
+		i := 0
+		for v := range b.Servers() {
+			if inside(g.BoxAt(i), p) {
+				name := "down"
+				if v.State == sim.Failed {
+					name = "up"
+				}
+				ref := sim.MakeServerRef(bi, v.ID)
+				if err := s.Set(name, ref.String()); err != nil {
+					s.say(err.Error(), true)
+				}
+				return
+			}
+			i++
+		}
+	}
+}
