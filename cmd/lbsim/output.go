@@ -28,7 +28,9 @@ var eventColors = map[sim.EventKind]string{
 	sim.Requeue:   "\x1b[33m",   // yellow
 }
 
-func writeEvent(w io.StringWriter, m *sim.Model, e sim.Event, color bool) {
+// writeEvent writes one event's log line. With blocked (the verbose log),
+// a rejection names the blocked range that matched its source.
+func writeEvent(w io.StringWriter, m *sim.Model, e sim.Event, color bool, blocked []sim.Range) {
 	if color {
 		w.WriteString(eventColors[e.Kind])
 	}
@@ -36,13 +38,21 @@ func writeEvent(w io.StringWriter, m *sim.Model, e sim.Event, color bool) {
 		w.WriteString("[" + bs[e.Balancer].Name() + "] ")
 	}
 	w.WriteString(e.String())
+	if e.Kind == sim.Reject && blocked != nil {
+		for _, r := range blocked {
+			if r.Contains(e.Request.Src) {
+				w.WriteString(" (blocked by " + r.String() + ")")
+				break
+			}
+		}
+	}
 	if color {
 		w.WriteString("\x1b[0m")
 	}
 	w.WriteString("\n")
 }
 
-// timelineHeader is SPEC §4's header, with a balancer column in a switch.
+// timelineHeader is the timeline's header, with a balancer column in a switch.
 func timelineHeader(cfg *sim.Config) string {
 	if cfg.Switch {
 		h, rest, _ := strings.Cut(sim.TimelineHeader, ",")

@@ -255,6 +255,8 @@ func (c *cli) execute(o *runOptions) int {
 	if timeline != nil {
 		timeline.w.WriteString(timelineHeader(&o.cfg) + "\n")
 	}
+	fw := sim.NewFirewall(o.cfg.Blocked)
+	blocked := fw.Ranges() // the verbose log names the range that rejected a request
 	bar := newProgress(c.stderr, c.stderrTTY && !o.verbose && !o.noProgress, o.cfg.Cycles)
 	cycleDone := func() {
 		if rec != nil {
@@ -266,10 +268,10 @@ func (c *cli) execute(o *runOptions) int {
 		}
 		for _, e := range m.Events() {
 			if o.verbose {
-				writeEvent(hw, m, e, color)
+				writeEvent(hw, m, e, color, blocked)
 			}
 			if events != nil {
-				writeEvent(events.w, m, e, false)
+				writeEvent(events.w, m, e, false, nil)
 			}
 		}
 		if t := m.Cycle(); !o.verbose && o.statusEvery > 0 && t > 0 && t%o.statusEvery == 0 {

@@ -329,3 +329,35 @@ func TestMMCCommand(t *testing.T) {
 		t.Errorf("bad warmup: exit %d %s", code, stderr)
 	}
 }
+
+// TestVerboseNamesTheBlockingRange checks that every rejection in the
+// verbose log names a blocked range that holds its source, and that the
+// events log keeps its plain lines.
+func TestVerboseNamesTheBlockingRange(t *testing.T) {
+	var out bytes.Buffer
+	c := &cli{stdin: strings.NewReader(""), stdout: &out, stderr: &bytes.Buffer{}}
+	if code := c.main([]string{"run", "--cycles", "30", "--servers", "2", "--verbose", "--seed", "1", "--block", "10.0.0.0/8", "--block", "240.0.0.0/4"}); code != 0 {
+		t.Fatal(code)
+	}
+	n := 0
+	for _, line := range strings.Split(out.String(), "\n") {
+		if !strings.Contains(line, " reject ") {
+			continue
+		}
+		n++
+		src := strings.Fields(line)[3]
+		src, _, _ = strings.Cut(src, "→")
+		a, err := sim.ParseIPv4(src)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		_, rng, ok := strings.Cut(line, "(blocked by ")
+		r, err := sim.ParseRange(strings.TrimSuffix(rng, ")"))
+		if !ok || err != nil || !r.Contains(a) {
+			t.Errorf("%q does not name a range holding %s", line, src)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no rejections in 30 cycles")
+	}
+}

@@ -196,6 +196,9 @@ func (s *Session) status() string {
 		return "|| paused · " + SpeedName(s.speed)
 	case s.speed == MaxSpeed:
 		return "► max · " + Commas(s.rate.rate) + " cycles/s"
+	case s.rate.rate > 0 && s.rate.rate < s.speed*9/10:
+		// The machine cannot keep up: say what it achieves.
+		return "► " + SpeedName(s.speed) + " · achieved " + Commas(s.rate.rate)
 	}
 	return "► " + SpeedName(s.speed)
 }
@@ -207,40 +210,16 @@ func (s *Session) statusColor() color.RGBA {
 	return DoneColor
 }
 
-// SpeedName formats a speed for the HUD: "5 cycles/s", "max".
+// SpeedName formats a speed, always in cycles per second: "5 cycles/s",
+// "3,000 cycles/s", "max speed".
 func SpeedName(sp int64) string {
 	switch {
 	case sp == MaxSpeed:
 		return "max speed"
 	case sp == 1:
 		return "1 cycle/s"
-	case sp > TPS && sp%TPS == 0:
-		return Commas(sp/TPS) + " cycles/frame"
 	}
 	return Commas(sp) + " cycles/s"
-}
-
-func (s *Session) drawGate(f *Frame, l Layout) {
-	u := l.Unit
-	g := l.Gate
-	f.text(SceneLayer, "firewall", g.X+g.W/2, g.Y-24*u, 16*u, true, AlignCenter, GateColor)
-	f.rect(SceneLayer, g, Panel)
-	// Bricks: a wall with gaps the admitted requests pass through.
-	rows := max(int(g.H/(22*u)), 1)
-	bh := g.H / float32(rows)
-	for r := range rows {
-		off := float32(0)
-		if r%2 == 1 {
-			off = g.W / 4
-		}
-		f.rect(SceneLayer, Rect{g.X + off, g.Y + float32(r)*bh + 2*u, g.W/2 - 3*u, bh - 4*u}, fade(GateColor, 0.85))
-	}
-	t := s.m.Totals()
-	pct := 0.0
-	if t.Generated > 0 {
-		pct = 100 * float64(t.Rejected) / float64(t.Generated)
-	}
-	f.text(SceneLayer, fmt.Sprintf("%.1f%%", pct), g.X+g.W/2, g.Y+g.H+2*u, 15*u, true, AlignCenter, RejectColor)
 }
 
 func (s *Session) drawLaneTitles(f *Frame, lane Lane, b *sim.Balancer, named bool) {
@@ -414,8 +393,8 @@ func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []Gr
 			}
 			f.request(SceneLayer, p, d, fl.typ, col)
 		case flyReject, flyDiscard:
-			turn := gate
-			c2 := RejectColor
+			turn := Point{l.Gate.X, y}
+			c2 := RejectFlash
 			if fl.kind == flyDiscard {
 				turn = q.SlotAt(min(fl.slot, max(q.Shown-1, 0))).Center()
 				turn.X -= q.Pitch
@@ -426,7 +405,11 @@ func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []Gr
 				f.request(SceneLayer, lerp(entry, turn, smooth(t/0.5)), d, fl.typ, col)
 			} else {
 				k := (t - 0.5) / 0.5
-				f.request(SceneLayer, lerp(turn, back, smooth(k)), d*(1+0.3*k), fl.typ, fade(mix(col, c2, k*3), 1-k))
+				a := 1 - k
+				if fl.kind == flyReject {
+					a = 1 - 0.6*k // stays bright: it must read against the wall
+				}
+				f.request(SceneLayer, lerp(turn, back, smooth(k)), d*(1+0.4*k), fl.typ, fade(mix(col, c2, k*3), a))
 			}
 		case flyDispatch:
 			box, ok := boxOf(fl.bal, fl.server)
@@ -443,47 +426,6 @@ func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []Gr
 			c := box.Center()
 			to := Point{l.W + d, c.Y + fl.jit*30*u}
 			f.request(SceneLayer, lerp(c, to, t*t), d, fl.typ, fade(DoneColor, 1-t*0.6))
-		}
-	}
-}
-
-func (s *Session) drawCharts(f *Frame, l Layout) {
-	u := l.Unit
-	n := s.hist.Len()
-	span := s.hist.Stride() * HistoryLen
-	titles := [2]string{"queue length", "live servers"}
-	for ci, r := range l.Charts {
-		f.rect(SceneLayer, r, Panel)
-		maxV := 1
-		for i := range n {
-			smp := s.hist.At(i)
-			maxV = max(maxV, [2]int{smp.Queue, smp.Servers}[ci])
-		}
-		f.text(SceneLayer, titles[ci]+" · last "+Commas(span)+" cycles", r.X+8*u, r.Y+4*u, 15*u, true, AlignStart, TextColor)
-		f.text(SceneLayer, "max "+Commas(int64(maxV)), r.X+r.W-8*u, r.Y+4*u, 15*u, false, AlignEnd, DimText)
-		plot := Rect{r.X + 8*u, r.Y + 26*u, r.W - 16*u, r.H - 34*u}
-		f.rect(SceneLayer, Rect{plot.X, plot.Y + plot.H, plot.W, max(u, 1)}, Grid)
-		bw := plot.W / HistoryLen
-		col := PColor
-		if ci == 1 {
-			col = BusyColor
-		}
-		x0 := plot.X + plot.W - float32(n)*bw
-		for i := range n {
-			smp := s.hist.At(i)
-			v := [2]int{smp.Queue, smp.Servers}[ci]
-			hgt := plot.H * float32(v) / float32(maxV)
-			x := x0 + float32(i)*bw
-			f.rect(SceneLayer, Rect{x, plot.Y + plot.H - hgt, max(bw-0.5, 1), hgt}, col)
-			m := 5 * u
-			if smp.Ups > 0 {
-				f.rect(SceneLayer, Rect{x, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.25))
-				f.triangle(SceneLayer, Point{x + bw/2, plot.Y}, Point{x + bw/2 + m, plot.Y + m*1.6}, Point{x + bw/2 - m, plot.Y + m*1.6}, UpMark)
-			}
-			if smp.Downs > 0 {
-				f.rect(SceneLayer, Rect{x, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.25))
-				f.triangle(SceneLayer, Point{x + bw/2, plot.Y + plot.H}, Point{x + bw/2 - m, plot.Y + plot.H - m*1.6}, Point{x + bw/2 + m, plot.Y + plot.H - m*1.6}, DownMark)
-			}
 		}
 	}
 }
@@ -522,7 +464,8 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"idle", func(p Point) { f.stroke(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, 2*u, IdleColor) }},
 		{"busy", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, BusyColor) }},
 		{"retiring", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, Retiring) }},
-		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectColor) }},
+		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectFlash) }},
+		{"done", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DoneColor) }},
 		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
 	}
 	width := func(name string) float32 { return float32(len([]rune(name))) * 8.2 * u * k }

@@ -2,71 +2,94 @@ package scene
 
 import "github.com/lbsim/lbsim/sim"
 
-// HistoryLen is the number of points a chart shows.
+// HistoryLen is the most points a chart holds; when it is full, pairs of
+// neighbours merge and each point covers twice as many cycles, so the
+// charts always show the whole run so far with between HistoryLen/2 and
+// HistoryLen points.
 const HistoryLen = 240
 
-// Sample is one point of the charts: the largest end-of-cycle queue and live pool over a
-// bucket of Stride cycles, and the scale events in it.
+// Sample is one point of the charts over a bucket of cycles: the largest
+// end-of-cycle queue and live pool, the scale events, and the scaling
+// thresholds and pool limits in force at the bucket's end.
 type Sample struct {
-	First      int64 // first cycle of the bucket
-	Queue      int
-	Servers    int
-	Ups, Downs int
+	First, Last int64   // first and last cycle of the bucket
+	Queue       int     // largest queue
+	Servers     int     // largest live pool
+	Ups, Downs  int     // scale-ups and scale-downs
+	UpLine      float32 // U·S: the queue above which the pool grows (S active servers)
+	DownLine    float32 // D·S: the queue below which it shrinks
+	MinServers  int
+	MaxServers  int
 }
 
-// History keeps the last HistoryLen samples for the charts. Each sample
-// covers Stride cycles; the stride follows the speed so that the charts
-// always span a few seconds of viewing.
+// merge returns the sample covering a and then b.
+func merge(a, b Sample) Sample {
+	return Sample{First: a.First, Last: b.Last, Queue: max(a.Queue, b.Queue), Servers: max(a.Servers, b.Servers),
+		Ups: a.Ups + b.Ups, Downs: a.Downs + b.Downs, UpLine: b.UpLine, DownLine: b.DownLine,
+		MinServers: b.MinServers, MaxServers: b.MaxServers}
+}
+
+// History keeps the charts' samples of the whole run so far.
 type History struct {
-	stride int64
+	stride int64 // cycles per complete sample
 	buf    [HistoryLen]Sample
-	n      int // samples held
-	head   int // index of the oldest
+	n      int // complete samples held
 	cur    Sample
 	curN   int64 // cycles in cur
 }
 
-// SetStride changes the cycles per sample; the samples already held stay.
-func (h *History) SetStride(s int64) { h.stride = max(s, 1) }
-
 // Stride returns the cycles per sample.
 func (h *History) Stride() int64 { return max(h.stride, 1) }
 
-// Add records the end-of-cycle row of one cycle.
-func (h *History) Add(c sim.CycleStats) {
-	if h.curN == 0 {
-		h.cur = Sample{First: c.Cycle}
-	}
-	h.cur.Queue = max(h.cur.Queue, c.Queue)
-	h.cur.Servers = max(h.cur.Servers, c.Servers)
+// Add records the end-of-cycle row of one cycle and the settings in force
+// during it.
+func (h *History) Add(c sim.CycleStats, cfg *sim.Config) {
+	active := float32(c.Servers - c.Retiring)
+	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers,
+		UpLine: float32(cfg.ScaleUp.Float()) * active, DownLine: float32(cfg.ScaleDown.Float()) * active,
+		MinServers: cfg.MinServers, MaxServers: cfg.MaxServers}
 	switch {
 	case c.Scale > 0:
-		h.cur.Ups++
+		smp.Ups = 1
 	case c.Scale < 0:
-		h.cur.Downs++
+		smp.Downs = 1
+	}
+	if h.curN == 0 {
+		h.cur = smp
+	} else {
+		h.cur = merge(h.cur, smp)
 	}
 	h.curN++
-	if h.curN >= h.Stride() {
-		h.push(h.cur)
-		h.curN = 0
-	}
-}
-
-func (h *History) push(s Sample) {
-	if h.n < HistoryLen {
-		h.buf[(h.head+h.n)%HistoryLen] = s
-		h.n++
+	if h.curN < h.Stride() {
 		return
 	}
-	h.buf[h.head] = s
-	h.head = (h.head + 1) % HistoryLen
+	h.buf[h.n] = h.cur
+	h.n++
+	h.curN = 0
+	if h.n == HistoryLen {
+		for i := range HistoryLen / 2 {
+			h.buf[i] = merge(h.buf[2*i], h.buf[2*i+1])
+		}
+		h.n = HistoryLen / 2
+		h.stride = h.Stride() * 2
+	}
 }
 
-// Len returns the number of complete samples held.
-func (h *History) Len() int { return h.n }
+// Len returns the number of samples held, the one being filled included.
+func (h *History) Len() int {
+	if h.curN > 0 {
+		return h.n + 1
+	}
+	return h.n
+}
 
-// At returns the i-th sample, 0 = oldest.
-func (h *History) At(i int) Sample { return h.buf[(h.head+i)%HistoryLen] }
+// At returns the i-th sample, 0 = oldest; the last may be partial.
+func (h *History) At(i int) Sample {
+	if i == h.n {
+		return h.cur
+	}
+	return h.buf[i]
+}
 
 // Reset empties the history.
-func (h *History) Reset() { *h = History{stride: h.stride} }
+func (h *History) Reset() { *h = History{} }

@@ -24,7 +24,7 @@ type Layout struct {
 	HUD      Rect    // two lines of text at the top
 	Gate     Rect    // the firewall, at the left of every lane
 	Lanes    []Lane  // one per balancer, top to bottom
-	Charts   [2]Rect // queue length, then pool size
+	Charts   []Rect  // one per entry of charts, left to right
 	Controls Rect    // two rows: the sliders, then the selector, seed field and buttons
 	Footer   Rect    // the key hint line
 }
@@ -41,11 +41,14 @@ func NewLayout(w, h, balancers int) Layout {
 	l.Controls = Rect{m, l.Footer.Y - 4*u - ControlsH*u, W - 2*m, ControlsH * u}
 	chartH := 118 * u
 	chartY := l.Controls.Y - 8*u - chartH
-	cw := (W - 3*m) / 2
-	l.Charts = [2]Rect{{m, chartY, cw, chartH}, {2*m + cw, chartY, cw, chartH}}
+	nc := float32(len(charts))
+	cw := (W - (nc+1)*m) / nc
+	for i := range charts {
+		l.Charts = append(l.Charts, Rect{m + float32(i)*(cw+m), chartY, cw, chartH})
+	}
 	top := l.HUD.Y + l.HUD.H + 10*u
 	bottom := chartY - 12*u
-	l.Gate = Rect{m, top + 26*u, 56 * u, bottom - top - 26*u}
+	l.Gate = Rect{m, top + 26*u, gateWidthUnits * u, bottom - top - 26*u}
 	queueX := l.Gate.X + l.Gate.W + 22*u
 	poolX := float32(math.Round(float64(0.47 * W)))
 	n := max(balancers, 1)

@@ -140,18 +140,8 @@ type pacing struct {
 	rate    rateMeter
 }
 
-func (s *Session) setStride() {
-	switch {
-	case s.speed == MaxSpeed:
-		s.hist.SetStride(1000)
-	default:
-		s.hist.SetStride(max(s.speed/20, 1))
-	}
-}
-
 func (s *Session) setSpeed(sp int64) {
 	s.speed = sp
-	s.setStride()
 	s.budget.Reset()
 }
 
@@ -195,7 +185,6 @@ func (s *Session) step(n int64, animate bool) {
 			break
 		}
 		s.observe()
-		s.hist.Add(s.m.Last())
 		if animate {
 			s.anim.spawn(s.m, s.tick, tpc)
 		}

@@ -30,6 +30,9 @@ var (
 	ErrorPanel  = color.RGBA{0x5c, 0x16, 0x16, 0xf0}
 	Overlay     = color.RGBA{0x08, 0x0b, 0x10, 0xe8}
 	DownColor   = color.RGBA{0x7a, 0x1c, 0x1c, 0xff} // a failed server: dark red with a cross
+	RejectFlash = color.RGBA{0xff, 0xe0, 0x66, 0xff} // a rejected request bouncing off the firewall, and its counter
+	UpLineCol   = color.RGBA{0x7e, 0xe7, 0x87, 0xff} // the chart's U·S line and the pool's max
+	DownLineCol = color.RGBA{0xff, 0xb4, 0x4d, 0xff} // the chart's D·S line and the pool's min
 )
 
 // Shape is how a server box is drawn besides its colour.

@@ -59,6 +59,7 @@ type Session struct {
 
 	anim    animator
 	hist    History
+	fw      firewallState
 	help    bool
 	banner  bool
 	present bool
@@ -103,13 +104,11 @@ func (s *Session) build(cfg sim.Config, changes []sim.Change, to int64) error {
 	s.m, s.cfg = m, cfg.Clone()
 	s.rec = snapshot.NewRecorder(cfg)
 	s.meas = measured{}
-	s.observe()
 	s.hist.Reset()
-	s.setStride()
-	s.hist.Add(m.Last())
+	s.fw.reset(s.m.Config())
+	s.observe()
 	for m.Cycle() < to && m.Step() {
 		s.observe()
-		s.hist.Add(m.Last())
 	}
 	s.pace.Reset()
 	s.budget.Reset()
@@ -266,4 +265,26 @@ func (s *Session) Say(msg string, isError bool) { s.say(msg, isError) }
 
 func (s *Session) say(msg string, isError bool) {
 	s.message, s.isError = msg, isError
+}
+
+// observe records the cycle just completed: the snapshot recorder, the
+// charts' history, the firewall's counts and the time averages.
+func (s *Session) observe() {
+	s.rec.Observe(s.m)
+	cfg := s.m.Config()
+	s.hist.Add(s.m.Last(), &cfg)
+	s.fw.observe(s.m.Events())
+	p := s.m.Pool()
+	s.meas.cycles++
+	s.meas.queue += int64(s.m.QueueLen())
+	s.meas.busy += int64(p.Busy)
+	s.meas.live += int64(p.Live)
+	for _, e := range s.m.Events() {
+		if e.Kind == sim.Dispatch {
+			s.meas.dispatched++
+			if e.Wait > 0 {
+				s.meas.waited++
+			}
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/mmc"
 	"github.com/lbsim/lbsim/sim/queueing"
 )
@@ -21,25 +20,6 @@ type measured struct {
 	cycles             int64
 	queue, busy, live  int64
 	dispatched, waited int64 // dispatches, and those that had waited ≥ 1 cycle
-}
-
-// observe records the cycle just completed: the snapshot recorder and the
-// time averages.
-func (s *Session) observe() {
-	s.rec.Observe(s.m)
-	p := s.m.Pool()
-	s.meas.cycles++
-	s.meas.queue += int64(s.m.QueueLen())
-	s.meas.busy += int64(p.Busy)
-	s.meas.live += int64(p.Live)
-	for _, e := range s.m.Events() {
-		if e.Kind == sim.Dispatch {
-			s.meas.dispatched++
-			if e.Wait > 0 {
-				s.meas.waited++
-			}
-		}
-	}
 }
 
 // TheoryLines returns the theory panel's text for the settings in effect:

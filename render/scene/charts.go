@@ -1,0 +1,181 @@
+package scene
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+)
+
+// chartSpec is one chart under the scene: its title (with the unit of its
+// y-axis), the bars it draws for each sample, the lines it draws over them
+// (thresholds that move with the run) and whether it marks scale events.
+// The charts are the entries of charts; a new chart is one more entry.
+type chartSpec struct {
+	title string
+	unit  string // the y-axis' unit, shown after the title
+	bars  chartSeries
+	lines []chartSeries
+	marks bool // green bands with ▲ for scale-ups, amber with ▼ for scale-downs
+}
+
+// chartSeries is a named value of a Sample drawn in a colour.
+type chartSeries struct {
+	name  string
+	col   color.RGBA
+	value func(Sample) float32
+}
+
+// charts are the charts, left to right.
+var charts = []chartSpec{
+	{title: "queue", unit: "requests",
+		bars: chartSeries{"queue", PColor, func(s Sample) float32 { return float32(s.Queue) }},
+		lines: []chartSeries{
+			{"U·S scale-up line", UpLineCol, func(s Sample) float32 { return s.UpLine }},
+			{"D·S scale-down line", DownLineCol, func(s Sample) float32 { return s.DownLine }},
+		},
+		marks: true},
+	{title: "live servers", unit: "servers",
+		bars: chartSeries{"live", BusyColor, func(s Sample) float32 { return float32(s.Servers) }},
+		lines: []chartSeries{
+			{"max", UpLineCol, func(s Sample) float32 { return float32(s.MaxServers) }},
+			{"min", DownLineCol, func(s Sample) float32 { return float32(s.MinServers) }},
+		},
+		marks: true},
+}
+
+// NiceStep returns a step of 1, 2 or 5 times a power of ten such that
+// [0, span] holds at most n steps.
+func NiceStep(span float64, n int) float64 {
+	if span <= 0 || n < 1 {
+		return 1
+	}
+	raw := span / float64(n)
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, k := range []float64{1, 2, 5, 10} {
+		if k*p >= raw {
+			return k * p
+		}
+	}
+	return 10 * p
+}
+
+// tickLabel writes a tick value of an axis whose ticks are step apart:
+// in thousands ("20k") when the step is a round thousand, else with
+// thousands separators.
+func tickLabel(v, step float64) string {
+	n := int64(math.Round(v))
+	if int64(step)%1000 == 0 && step >= 1000 {
+		if n == 0 {
+			return "0"
+		}
+		return Commas(n/1000) + "k"
+	}
+	if v != math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return Commas(n)
+}
+
+// chartPlot is the plotting area of chart rectangle r: room at the left
+// for the y labels, at the top for the title and legend, at the bottom for
+// the x labels.
+func chartPlot(r Rect, u float32) Rect {
+	return Rect{r.X + 46*u, r.Y + 24*u, r.W - 54*u, r.H - 24*u - 18*u}
+}
+
+func (s *Session) drawCharts(f *Frame, l Layout) {
+	u := l.Unit
+	n := s.hist.Len()
+	end := max(s.m.Cycle(), 1) // the x-axis covers cycles 0 … end
+	for ci, spec := range charts {
+		if ci >= len(l.Charts) {
+			break
+		}
+		r := l.Charts[ci]
+		f.rect(SceneLayer, r, Panel)
+		plot := chartPlot(r, u)
+		maxV := float32(1)
+		for i := range n {
+			smp := s.hist.At(i)
+			maxV = max(maxV, spec.bars.value(smp))
+			for _, ln := range spec.lines {
+				maxV = max(maxV, ln.value(smp))
+			}
+		}
+		// Title and legend.
+		x := r.X + 8*u
+		title := spec.title + " (" + spec.unit + ")"
+		f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+		x += TextWidth(title, 14*u, true) + 12*u
+		for _, ln := range spec.lines {
+			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
+			f.text(SceneLayer, ln.name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+			x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
+		}
+		if spec.marks {
+			m := 4 * u
+			f.triangle(SceneLayer, Point{x + m, r.Y + 7*u}, Point{x + 2*m, r.Y + 7*u + m*1.6}, Point{x, r.Y + 7*u + m*1.6}, UpMark)
+			f.triangle(SceneLayer, Point{x + 3*m, r.Y + 7*u + m*1.6}, Point{x + 2*m, r.Y + 7*u}, Point{x + 4*m, r.Y + 7*u}, DownMark)
+			f.text(SceneLayer, "scaling", x+4*m+4*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		}
+		// Axes, ticks and labels.
+		f.rect(SceneLayer, Rect{plot.X, plot.Y + plot.H, plot.W, max(u, 1)}, Grid)
+		f.rect(SceneLayer, Rect{plot.X - max(u, 1), plot.Y, max(u, 1), plot.H}, Grid)
+		ys := NiceStep(float64(maxV), 3)
+		for v := 0.0; v <= float64(maxV)+1e-9; v += ys {
+			y := plot.Y + plot.H - plot.H*float32(v)/maxV
+			f.rect(SceneLayer, Rect{plot.X - 4*u, y, plot.W + 4*u, max(u*0.6, 1)}, fade(Grid, 0.7))
+			f.text(SceneLayer, tickLabel(v, ys), plot.X-6*u, y-6*u, 11*u, false, AlignEnd, DimText)
+		}
+		xs := NiceStep(float64(end), max(int(plot.W/(90*u)), 1))
+		for v := 0.0; v <= float64(end)+1e-9; v += xs {
+			x := plot.X + plot.W*float32(v)/float32(end)
+			f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4 * u}, Grid)
+			al := AlignCenter
+			if v == 0 {
+				al = AlignStart
+			}
+			f.text(SceneLayer, tickLabel(v, xs), x, plot.Y+plot.H+5*u, 11*u, false, al, DimText)
+		}
+		f.text(SceneLayer, "cycle", r.X+r.W-4*u, plot.Y+plot.H+5*u, 11*u, false, AlignEnd, DimText)
+		// Bars, scale marks and lines.
+		xAt := func(c int64) float32 { return plot.X + plot.W*float32(c)/float32(end) }
+		for i := range n {
+			smp := s.hist.At(i)
+			x0, x1 := xAt(smp.First), xAt(smp.Last+1)
+			bw := max(x1-x0, 1)
+			hgt := plot.H * spec.bars.value(smp) / maxV
+			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H - hgt, max(bw-0.5, 1), hgt}, spec.bars.col)
+			if spec.marks {
+				m := 4 * u
+				if smp.Ups > 0 {
+					f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.25))
+					f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y}, Point{x0 + bw/2 + m, plot.Y + m*1.6}, Point{x0 + bw/2 - m, plot.Y + m*1.6}, UpMark)
+				}
+				if smp.Downs > 0 {
+					f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.25))
+					f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y + plot.H}, Point{x0 + bw/2 - m, plot.Y + plot.H - m*1.6}, Point{x0 + bw/2 + m, plot.Y + plot.H - m*1.6}, DownMark)
+				}
+			}
+			for _, ln := range spec.lines {
+				y := plot.Y + plot.H - plot.H*ln.value(smp)/maxV
+				f.rect(SceneLayer, Rect{x0, y - u, bw, max(2*u, 1.5)}, ln.col)
+			}
+		}
+	}
+}
+
+// TextWidth estimates the width of s drawn at size: the Go fonts' average
+// advance, a little generous so that a layout checked with it does not
+// overlap on screen.
+func TextWidth(s string, size float32, bold bool) float32 {
+	k := float32(0.56)
+	if bold {
+		k = 0.6
+	}
+	n := 0
+	for range s {
+		n++
+	}
+	return float32(n) * size * k
+}

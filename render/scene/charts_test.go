@@ -1,0 +1,103 @@
+package scene
+
+import (
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// TestHistoryCoversTheRun feeds 10,000 cycles: the samples cover cycles
+// 0 … 9,999 without gaps, number between HistoryLen/2 and HistoryLen, and
+// keep the largest queue and every scale event.
+func TestHistoryCoversTheRun(t *testing.T) {
+	var h History
+	cfg := sim.DefaultConfig()
+	ups := 0
+	for c := range int64(10_000) {
+		st := sim.CycleStats{Cycle: c, Queue: int(c % 977), Servers: 20, Retiring: 2}
+		if c%50 == 0 {
+			st.Scale = 1
+			ups++
+		}
+		h.Add(st, &cfg)
+	}
+	if h.Len() < HistoryLen/2 || h.Len() > HistoryLen {
+		t.Fatalf("%d samples", h.Len())
+	}
+	next, got, maxQ := int64(0), 0, 0
+	for i := range h.Len() {
+		s := h.At(i)
+		if s.First != next {
+			t.Fatalf("sample %d starts at %d, want %d", i, s.First, next)
+		}
+		next = s.Last + 1
+		got += s.Ups
+		maxQ = max(maxQ, s.Queue)
+		if s.UpLine != 80*18 || s.DownLine != 50*18 {
+			t.Fatalf("sample %d: lines %v %v, want U·S 1440 and D·S 900 (18 active)", i, s.UpLine, s.DownLine)
+		}
+	}
+	if next != 10_000 || got != ups || maxQ != 976 {
+		t.Errorf("covered to %d, %d of %d scale-ups, largest queue %d", next, got, ups, maxQ)
+	}
+}
+
+func TestNiceStepAndTickLabels(t *testing.T) {
+	for _, c := range []struct {
+		span float64
+		n    int
+		want float64
+	}{{100_000, 6, 20_000}, {23_900, 6, 5_000}, {4, 3, 2}, {1, 3, 0.5}, {2_145, 3, 1_000}, {0, 3, 1}} {
+		if got := NiceStep(c.span, c.n); got != c.want {
+			t.Errorf("NiceStep(%v, %d) = %v, want %v", c.span, c.n, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		v, step float64
+		want    string
+	}{{20_000, 5_000, "20k"}, {0, 5_000, "0"}, {500, 250, "500"}, {2_500, 500, "2,500"}, {0.5, 0.5, "0.5"}} {
+		if got := tickLabel(c.v, c.step); got != c.want {
+			t.Errorf("tickLabel(%v, %v) = %q, want %q", c.v, c.step, got, c.want)
+		}
+	}
+}
+
+// TestFirewallCountsPerRange runs the default block list: the per-range
+// counts add up to the model's rejections, and the ranges read compactly.
+func TestFirewallCountsPerRange(t *testing.T) {
+	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 300 {
+		s.Apply(StepOne)
+	}
+	var sum int64
+	var names []string
+	for i, r := range s.fw.ranges {
+		sum += s.fw.counts[i]
+		names = append(names, CompactRange(r))
+	}
+	if rej := s.m.Totals().Rejected; sum != rej || rej == 0 {
+		t.Errorf("per-range counts add to %d, the model rejected %d", sum, rej)
+	}
+	want := []string{"0/8", "10/8", "127/8", "172.16/12", "192.168/16", "240/4"}
+	if len(names) != len(want) {
+		t.Fatalf("ranges %v", names)
+	}
+	for i := range want {
+		if names[i] != want[i] {
+			t.Errorf("range %d reads %q, want %q", i, names[i], want[i])
+		}
+	}
+	rs := s.fw.ranges
+	for _, c := range []struct {
+		addr string
+		want int
+	}{{"10.1.2.3", 1}, {"11.0.0.0", -1}, {"255.255.255.255", 5}, {"0.0.0.0", 0}, {"172.31.255.255", 3}} {
+		a, _ := sim.ParseIPv4(c.addr)
+		if got := RangeOf(rs, a); got != c.want {
+			t.Errorf("RangeOf(%s) = %d, want %d", c.addr, got, c.want)
+		}
+	}
+}
