@@ -41,13 +41,15 @@ type Platform interface {
 	// window explains how to give it one.
 	Load() string
 	// Share shows the share link of an encoded snapshot (the page puts it
-	// in its address and the clipboard).
-	Share(data []byte) (string, error)
+	// in its address and the clipboard); keepView keeps the view's speed
+	// and pause-at in the link's query.
+	Share(data []byte, keepView bool) (string, error)
 }
 
 // NewGame builds the model of p and the view of it.
 func NewGame(p preset.Preset) (*Game, error) {
-	sess, err := scene.New(scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems, RandomSeed: preset.RandomSeed, Changes: p.Changes})
+	sess, err := scene.New(scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems,
+		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption})
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
@@ -128,10 +130,10 @@ func (g *Game) carryOut(r scene.Intent) {
 			g.sess.Say(msg, false)
 		}
 	case scene.Share:
-		data, err := g.sess.Snapshot()
+		data, err := g.sess.ShareSnapshot()
 		if err == nil {
 			var msg string
-			if msg, err = g.platform.Share(data); err == nil {
+			if msg, err = g.platform.Share(data, g.sess.ShareKeepView()); err == nil {
 				g.sess.Say(msg, false)
 			}
 		}

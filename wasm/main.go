@@ -218,7 +218,7 @@ func installHook(g *render.Game, problems []string) {
 		if err != nil {
 			return js.Global().Get("Error").New(err.Error())
 		}
-		return shareLink(data)
+		return shareLink(data, true)
 	})
 	obj := js.Global().Get("Object").New()
 	obj.Set("state", state)

@@ -27,8 +27,10 @@ import (
 	"image/png"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -51,7 +53,11 @@ type options struct {
 	replay        string
 	jsonPath      string
 	saveDir       string
+	base          string
 }
+
+// defaultBase is the page `make serve` serves; the K key's links open it.
+const defaultBase = "http://127.0.0.1:8080/"
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lbsim-desktop", flag.ContinueOnError)
@@ -70,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.replay, "replay", "", "replay the snapshot `file` (.lbsnap)")
 	fs.StringVar(&o.jsonPath, "json", "", "on exit, write the JSON summary to `file` ('-' = stdout)")
 	fs.StringVar(&o.saveDir, "save-dir", ".", "the S key saves snapshots into this `directory`")
+	fs.StringVar(&o.base, "base", defaultBase, "the K key prints share links to the page at this `address` (make serve's by default)")
 	fs.IntVar(&o.width, "width", 1280, "window width in pixels")
 	fs.IntVar(&o.height, "height", 720, "window height in pixels")
 	if err := fs.Parse(args); err != nil {
@@ -97,7 +104,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lbsim-desktop:", err)
 		return 1
 	}
-	g.SetPlatform(desktop{dir: o.saveDir, stderr: stderr})
+	g.SetPlatform(desktop{dir: o.saveDir, stderr: stderr, base: o.base, view: viewQuery(params)})
 	if o.replay != "" {
 		data, err := snapshot.ReadFile(o.replay)
 		if err == nil {
@@ -142,10 +149,34 @@ func run(args []string, stdout, stderr io.Writer) int {
 type desktop struct {
 	dir    string
 	stderr io.Writer
+	base   string // the page's address
+	view   string // the view settings given (speed, pause-at, …) as a query, or ""
+}
+
+// viewQuery writes the view-only settings among params as a query string.
+func viewQuery(params []preset.Param) string {
+	q := url.Values{}
+	var names []string
+	for _, p := range params {
+		if slices.Contains(preset.ViewOnlyNames(), p.Name) {
+			if !q.Has(p.Name) {
+				names = append(names, p.Name)
+			}
+			q.Set(p.Name, p.Value)
+		}
+	}
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, url.QueryEscape(n)+"="+url.QueryEscape(q.Get(n)))
+	}
+	return strings.Join(parts, "&")
 }
 
 func (d desktop) Save(data []byte, name string) (string, error) {
 	path := filepath.Join(d.dir, name)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("save: %w", err)
 	}
@@ -157,10 +188,26 @@ func (d desktop) Load() string {
 	return "drop a .lbsnap file on the window, or start it with --replay FILE"
 }
 
-func (d desktop) Share(data []byte) (string, error) {
-	frag := snapshot.Fragment(data)
-	fmt.Fprintln(d.stderr, "lbsim-desktop: share link fragment (append to the page's address):", frag)
-	return fmt.Sprintf("share link printed on the terminal (%d characters)", len(frag)), nil
+// Share prints the whole link: the page's address (--base), the view
+// settings when the dialog keeps them, and the #r= fragment.
+func (d desktop) Share(data []byte, keepView bool) (string, error) {
+	link := shareLink(d.base, d.view, keepView, snapshot.Fragment(data))
+	fmt.Fprintln(d.stderr, "lbsim-desktop: share link:", link)
+	return fmt.Sprintf("share link printed on the terminal (%d characters)", len(link)), nil
+}
+
+// shareLink joins the page's address, the view query (when kept) and the
+// fragment; a query already in base is kept.
+func shareLink(base, view string, keepView bool, frag string) string {
+	base, _, _ = strings.Cut(base, "#")
+	if keepView && view != "" {
+		sep := "?"
+		if strings.Contains(base, "?") {
+			sep = "&"
+		}
+		base += sep + view
+	}
+	return base + frag
 }
 
 // window adds the smoke-test controls to the game.

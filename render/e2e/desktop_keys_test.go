@@ -94,11 +94,18 @@ func TestDesktopSaveAndShareKeys(t *testing.T) {
 		t.Errorf("the file S saved replays to\n%v\nwant the run cut at cycle %s:\n%v", got, m[1], want)
 	}
 
+	// K opens the share dialog, K again makes the link (the whole run, by
+	// default): a whole link to the page make serve serves.
 	var link string
 	until("k", func() bool {
-		link = regexp.MustCompile(`#r=\S+`).FindString(stderr.String())
+		link = regexp.MustCompile(`share link: (http://127\.0\.0\.1:8080/#r=\S+)`).FindString(stderr.String())
 		return link != ""
 	})
+	link = link[strings.Index(link, "#r="):]
+	if !filepath.IsAbs(saved) || !strings.Contains(stderr.String(), "saved "+saved) {
+		t.Errorf("the window did not print the saved file's full path %s:\n%s", saved, stderr.String())
+	}
+
 	sum := cliJSON(t, cli, "replay", "--link", "http://localhost/"+link, "--json", "-")
 	cycles, _ := sum["cycles"].(float64)
 	if again := cliJSON(t, cli, "run", "--seed", "42", "--servers", "10", "--cycles", strconv.FormatFloat(cycles, 'f', 0, 64), "--json", "-"); !reflect.DeepEqual(sum, again) {

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
 )
@@ -36,18 +37,45 @@ type Preset struct {
 	// Changes are the set= and fault= parameters, as --set and --fault
 	// give them: settings changed, or servers failing, at given cycles.
 	Changes []sim.Change
+	// Present and Theory open the view in presentation mode and with the
+	// theory panel (present=1, theory=1), so a teacher's link opens ready
+	// to project.
+	Present, Theory bool
+	// Lesson is the lesson named by lesson=NAME (see package lesson), or
+	// "": its preset is applied first, and its caption shown.
+	Lesson string
+	// Caption is the lesson's caption, shown over the scene.
+	Caption []string
 	// Problems are readable messages about the parameters that were
 	// ignored; empty when every parameter was used.
 	Problems []string
 }
 
 // DefaultSpeed is the speed the view starts at without a speed parameter,
-// in cycles per second: slow enough to follow each request.
-const DefaultSpeed = 5
+// in cycles per second: fast enough that the default wave (20,000 cycles)
+// passes in about half a minute; − slows it down to follow each request.
+const DefaultSpeed = 600
 
 // ViewNames lists the parameters of the view itself, beside the settings of
 // sim.ConfigNames.
-func ViewNames() []string { return []string{"speed", "pause-at", "set", "fault"} }
+func ViewNames() []string {
+	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson"}
+}
+
+// ViewOnlyNames lists the parameters that change only how the run is
+// shown, never the run: a share link may drop them.
+func ViewOnlyNames() []string { return []string{"speed", "pause-at", "present", "theory"} }
+
+// parseOnOff reads a switch parameter: 1, true, on or yes; 0, false, off or no.
+func parseOnOff(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "on", "yes", "":
+		return true, nil
+	case "0", "false", "off", "no":
+		return false, nil
+	}
+	return false, errors.New("want 1 or 0 (true or false)")
+}
 
 // Read builds a preset from the parameters; seed supplies the random seed
 // used when none is given (RandomSeed in production, a constant in tests).
@@ -57,6 +85,24 @@ func Read(params []Param, seed func() uint64) Preset {
 	seen := map[string]bool{}
 	var blocks []string // repeated block parameters add up, as repeated --block flags do
 	allowed := append(sim.ConfigNames(), ViewNames()...)
+	// A lesson's settings come first; the other parameters apply after them.
+	for _, q := range params {
+		if strings.TrimLeft(q.Name, "-") != "lesson" {
+			continue
+		}
+		l, err := lesson.Find(strings.TrimSpace(q.Value))
+		if err != nil {
+			p.Problems = append(p.Problems, "parameter lesson: "+err.Error())
+			break
+		}
+		p.Lesson, p.Caption = l.Name, l.Caption
+		var ps []Param
+		for _, kv := range l.Params() {
+			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
+		}
+		params = append(ps, params...)
+		break
+	}
 	for _, q := range params {
 		name := strings.TrimLeft(q.Name, "-")
 		switch name {
@@ -93,6 +139,18 @@ func Read(params []Param, seed func() uint64) Preset {
 				}
 				continue
 			}
+		case "present", "theory":
+			on, err := parseOnOff(q.Value)
+			if err != nil {
+				p.problem(name, q.Value, err.Error())
+				continue
+			}
+			if name == "present" {
+				p.Present = on
+			} else {
+				p.Theory = on
+			}
+		case "lesson": // read above
 		case "pause-at":
 			n, err := strconv.ParseInt(strings.TrimSpace(q.Value), 10, 64)
 			if err != nil || n < 0 {

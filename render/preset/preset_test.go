@@ -89,3 +89,42 @@ func TestReadRefusesChangesThatDoNotFit(t *testing.T) {
 		t.Errorf("a change after the last cycle: changes %v, problems %q", p.Changes, p.Problems)
 	}
 }
+
+func TestViewSwitchesAndLessons(t *testing.T) {
+	p := Read([]Param{{"present", "1"}, {"theory", "true"}, {"seed", "4"}}, seven)
+	if !p.Present || !p.Theory || len(p.Problems) != 0 {
+		t.Errorf("present=1&theory=true: %+v", p)
+	}
+	p = Read([]Param{{"present", "maybe"}}, seven)
+	if p.Present || len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "present") {
+		t.Errorf("present=maybe: problems %q", p.Problems)
+	}
+	// A lesson's settings apply first, the page's own after them.
+	p = Read([]Param{{"lesson", "firewall"}, {"seed", "9"}}, seven)
+	if p.Lesson != "firewall" || len(p.Caption) == 0 || p.Config.Seed != 9 || len(p.Config.Blocked) != 1 || len(p.Problems) != 0 {
+		t.Errorf("lesson=firewall&seed=9: lesson %q seed %d blocked %v problems %q", p.Lesson, p.Config.Seed, p.Config.Blocked, p.Problems)
+	}
+	p = Read([]Param{{"lesson", "nope"}}, seven)
+	if p.Lesson != "" || len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "scaling-band") {
+		t.Errorf("lesson=nope: problems %q", p.Problems)
+	}
+	for _, name := range []string{"scaling-band", "firewall", "server-fails", "erlang", "overload"} {
+		if p := Read([]Param{{"lesson", name}}, seven); len(p.Problems) != 0 || p.Lesson != name {
+			t.Errorf("lesson %s: problems %q", name, p.Problems)
+		}
+	}
+}
+
+// FuzzRead feeds any parameters: Read never panics, and the configuration
+// it returns is valid.
+func FuzzRead(f *testing.F) {
+	f.Add("lesson", "firewall", "present", "1")
+	f.Add("speed", "max", "theory", "0")
+	f.Add("set", "5:rate=2", "block", "10.0.0.0/8")
+	f.Fuzz(func(t *testing.T, n1, v1, n2, v2 string) {
+		p := Read([]Param{{n1, v1}, {n2, v2}}, seven)
+		if err := p.Config.Validate(); err != nil {
+			t.Errorf("%s=%q&%s=%q: invalid config: %v", n1, v1, n2, v2, err)
+		}
+	})
+}

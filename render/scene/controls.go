@@ -103,7 +103,8 @@ type widget struct {
 	kind           widgetKind
 	label          string
 	min, max, step int64
-	width          float32 // second-row width in design pixels
+	width          float32 // width in design pixels in the second row and the dialog
+	row            int     // where it sits: rowSliders, rowButtons, rowBanner or rowDialog
 
 	get     func(s *Session) int64    // the value shown (sliders and choices)
 	set     func(s *Session, v int64) // carry out a new value
@@ -134,7 +135,7 @@ func settingChoice(name, label string, width float32, names func() []string, rea
 		}
 		return ns[v]
 	}
-	return widget{id: name, kind: kChoice, label: label, width: width, choices: names,
+	return widget{id: name, kind: kChoice, label: label, width: width, row: rowButtons, choices: names,
 		get: func(s *Session) int64 { return s.settingValue(name, read) }, set: setSetting(name, format), format: format}
 }
 
@@ -149,7 +150,7 @@ func setSetting(name string, format func(int64) string) func(*Session, int64) {
 // button is a button that carries out in; text, when given, is its label
 // as it changes with the session's state.
 func button(id, label string, width float32, in Intent, text func(*Session) string) widget {
-	return widget{id: id, kind: kButton, label: label, width: width, intent: in, text: text}
+	return widget{id: id, kind: kButton, label: label, width: width, row: rowButtons, intent: in, text: text}
 }
 
 func onOff(label string, on func(*Session) bool) func(*Session) string {
@@ -177,7 +178,7 @@ var widgets = []widget{
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
 	settingChoice(WPolicy, "policy", 200, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) }),
-	{id: WSeed, kind: kField, label: "seed", width: 200},
+	{id: WSeed, kind: kField, label: "seed", width: 200, row: rowButtons},
 	button(WDice, "dice", 62, Dice, nil),
 	button(WPlay, "play", 86, TogglePause, func(s *Session) string {
 		if s.paused {
@@ -189,20 +190,25 @@ var widgets = []widget{
 	button(WRestart, "restart", 80, Restart, nil),
 	button(WSave, "save", 62, Save, nil),
 	button(WLoad, "load", 62, Load, nil),
-	button(WShare, "share", 66, Share, nil),
+	button(WShare, "share", 66, OpenShare, nil),
 	button(WTheory, "theory", 100, ToggleTheory, onOff("theory", func(s *Session) bool { return s.theory })),
 	button(WPresent, "present", 110, TogglePresent, onOff("present", func(s *Session) bool { return s.present })),
 	button(WHelp, "help", 60, ToggleHelp, nil),
 }
 
 // scrubWidget is the replay's scrub bar; controls sets its range.
-var scrubWidget = widget{id: WScrub, kind: kSlider, label: "replay cycle",
+var scrubWidget = widget{id: WScrub, kind: kSlider, label: "replay cycle", row: rowBanner,
 	get:    func(s *Session) int64 { return s.m.Cycle() },
 	set:    func(s *Session, v int64) { s.SeekCycle(v) },
 	format: Commas}
 
-// numSliders is the number of sliders in the first row.
-const numSliders = 7
+// Where a control sits.
+const (
+	rowSliders = iota // the first row of the control bar, equal widths
+	rowButtons        // the second row, each its own width
+	rowBanner         // the replay banner
+	rowDialog         // the share dialog
+)
 
 // sliderValueAt maps a pointer x over a track to a value of w: the
 // nearest step, clamped to the range.
@@ -340,14 +346,18 @@ var shortcuts = map[Key]Intent{
 	RuneKey('d'): Dice,
 	RuneKey('s'): Save,
 	RuneKey('l'): Load,
-	RuneKey('k'): Share,
+	RuneKey('k'): OpenShare,
 	RuneKey('t'): ToggleTheory,
 	RuneKey('p'): TogglePresent,
 	RuneKey('f'): Fullscreen,
 }
 
-// controls returns the controls on screen, in Tab order.
+// controls returns the controls on screen, in Tab order: the share
+// dialog's alone while it is open.
 func (s *Session) controls() []widget {
+	if s.share.open {
+		return shareWidgets
+	}
 	if s.replay == nil {
 		return widgets
 	}
@@ -473,7 +483,7 @@ func (s *Session) HandleInput(in Input) {
 	var rs []Rect
 	var l Layout
 	if s.lastW > 0 {
-		l = NewLayout(s.lastW, s.lastH, len(s.m.Balancers()))
+		l = s.layout(s.lastW, s.lastH)
 		rs = s.controlRects(l)
 	}
 	if in.Pressed && rs != nil {
@@ -537,6 +547,10 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 		s.focus = nextFocus(s.focus, len(ws), shift)
 		return
 	}
+	if s.share.open && (k == KeyEscape || k == RuneKey('k')) {
+		s.Apply(map[bool]Intent{true: CloseShare, false: Share}[k == KeyEscape])
+		return
+	}
 	if s.focus >= 0 && s.focusedKey(ws[s.focus], k) {
 		return
 	}
@@ -546,6 +560,12 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 		s.seedEdit = seedField{}
 		s.seedEdit.key(k)
 		return
+	}
+	if s.share.open {
+		if k == KeyEnter {
+			s.Apply(Share)
+		}
+		return // the dialog is modal
 	}
 	if k == KeyEscape {
 		s.help = false

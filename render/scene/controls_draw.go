@@ -25,33 +25,36 @@ func (s *Session) controlRects(l Layout) []Rect {
 	rs := make([]Rect, len(ws))
 	gap := 10 * u
 	rowH := 36 * u
-	sw := (c.W - gap*(numSliders-1)) / numSliders
+	n := 0
+	for _, w := range ws {
+		if w.row == rowSliders {
+			n++
+		}
+	}
+	sw := (c.W - gap*float32(n-1)) / float32(max(n, 1))
 	x := c.X
+	k := 0
 	for i, w := range ws {
-		switch {
-		case i < numSliders:
-			rs[i] = Rect{c.X + float32(i)*(sw+gap), c.Y, sw, rowH}
-		case w.id == WScrub:
-			b := replayBanner(l)
-			rs[i] = Rect{b.X + b.W*0.55, b.Y + 2*u, b.W*0.45 - 8*u, b.H - 4*u}
-		default:
+		switch w.row {
+		case rowSliders:
+			rs[i] = Rect{c.X + float32(k)*(sw+gap), c.Y, sw, rowH}
+			k++
+		case rowBanner:
+			b := l.Banner
+			rs[i] = Rect{b.X + b.W*0.5, b.Y + 2*u, b.W*0.5 - 4*u, b.H - 4*u}
+		case rowButtons:
 			ww := w.width * u
 			rs[i] = Rect{x, c.Y + rowH + 8*u, ww, rowH}
 			x += ww + 8*u
 		}
 	}
+	dialogRects(l, ws, rs)
 	return rs
 }
 
 // sliderTrack is the track of a slider drawn in r.
 func sliderTrack(r Rect, u float32) Rect {
 	return Rect{r.X + 8*u, r.Y + r.H - 11*u, r.W - 16*u, 6 * u}
-}
-
-// replayBanner is the strip under the HUD that says a replay is playing.
-func replayBanner(l Layout) Rect {
-	u := l.Unit
-	return Rect{l.HUD.X, l.HUD.Y + l.HUD.H + 2*u, l.HUD.W, 32 * u}
 }
 
 func (s *Session) drawControls(f *Frame, l Layout) {
@@ -61,35 +64,44 @@ func (s *Session) drawControls(f *Frame, l Layout) {
 	for i, w := range ws {
 		r := rs[i]
 		focused := i == s.focus
+		layer := OverlayLayer
+		if w.row == rowDialog {
+			layer = TopLayer
+		}
 		switch w.kind {
 		case kSlider:
-			f.rect(OverlayLayer, r, Panel)
-			f.text(OverlayLayer, w.label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
-			f.text(OverlayLayer, s.valueText(i, w), r.X+r.W-8*u, r.Y+2*u, 15*u, true, AlignEnd, TextColor)
+			f.rect(layer, r, Panel)
+			f.text(layer, w.label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
+			f.text(layer, s.valueText(i, w), r.X+r.W-8*u, r.Y+2*u, 15*u, true, AlignEnd, TextColor)
 			t := sliderTrack(r, u)
-			f.rect(OverlayLayer, t, Track)
+			f.rect(layer, t, Track)
 			fr := sliderFrac(w, s.value(i, w))
-			f.rect(OverlayLayer, Rect{t.X, t.Y, t.W * fr, t.H}, BusyColor)
-			f.rect(OverlayLayer, Rect{t.X + t.W*fr - 4*u, t.Y - 5*u, 8 * u, t.H + 10*u}, Knob)
+			f.rect(layer, Rect{t.X, t.Y, t.W * fr, t.H}, BusyColor)
+			f.rect(layer, Rect{t.X + t.W*fr - 4*u, t.Y - 5*u, 8 * u, t.H + 10*u}, Knob)
 		case kChoice:
-			f.rect(OverlayLayer, r, Button)
-			f.text(OverlayLayer, w.label+"  < "+s.valueText(i, w)+" >", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, TextColor)
+			f.rect(layer, r, Button)
+			if w.row == rowDialog {
+				f.text(layer, w.label, r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
+				f.text(layer, "< "+s.valueText(i, w)+" >", r.X+r.W-10*u, r.Y+9*u, 16*u, true, AlignEnd, TextColor)
+				break
+			}
+			f.text(layer, w.label+"  < "+s.valueText(i, w)+" >", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, TextColor)
 		case kField:
-			f.rect(OverlayLayer, r, Button)
-			f.text(OverlayLayer, "seed", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
+			f.rect(layer, r, Button)
+			f.text(layer, "seed", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
 			box := Rect{r.X + 58*u, r.Y + 5*u, r.W - 64*u, r.H - 10*u}
-			f.rect(OverlayLayer, box, Background)
+			f.rect(layer, box, Background)
 			txt := s.valueText(i, w)
 			if s.seedEdit.editing && focused {
 				txt += "_"
 			}
-			f.text(OverlayLayer, txt, box.X+6*u, r.Y+9*u, 16*u, true, AlignStart, TextColor)
+			f.text(layer, txt, box.X+6*u, r.Y+9*u, 16*u, true, AlignStart, TextColor)
 		case kButton:
-			f.rect(OverlayLayer, r, Button)
-			f.text(OverlayLayer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u, 16*u, false, AlignCenter, TextColor)
+			f.rect(layer, r, Button)
+			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u, 16*u, false, AlignCenter, TextColor)
 		}
 		if focused {
-			f.stroke(OverlayLayer, r.Inset(-2*u), 2*u, FocusCol)
+			f.stroke(layer, r.Inset(-2*u), 2*u, FocusCol)
 		}
 	}
 }
@@ -99,14 +111,16 @@ func (s *Session) drawReplay(f *Frame, l Layout) {
 		return
 	}
 	u := l.Unit
-	b := replayBanner(l)
+	b := l.Banner
 	f.rect(OverlayLayer, b, fade(ReplayCo, 0.9))
-	txt := fmt.Sprintf("REPLAY · seed %d · %s cycles · %d changes — move a control to take over",
-		s.replay.Config.Seed, Commas(s.replay.Config.Cycles), len(s.replay.Changes))
+	line1 := fmt.Sprintf("REPLAY · seed %d · %s cycles · %s", s.replay.Config.Seed, Commas(s.replay.Config.Cycles),
+		Plural(len(s.replay.Changes), "change", "changes"))
+	line2 := "move a control to take over from here"
 	if s.verdict != "" {
-		txt = s.verdict
+		line2 = s.verdict
 	}
-	f.text(OverlayLayer, txt, b.X+10*u, b.Y+8*u, 16*u, true, AlignStart, TextColor)
+	f.text(OverlayLayer, line1, b.X+10*u, b.Y+3*u, 15*u, true, AlignStart, TextColor)
+	f.text(OverlayLayer, line2, b.X+10*u, b.Y+21*u, 13*u, false, AlignStart, TextColor)
 }
 
 func (s *Session) drawMessage(f *Frame, l Layout) {
@@ -157,4 +171,12 @@ func presentation(f *Frame) {
 			}
 		}
 	}
+}
+
+// Plural writes n with the singular or plural noun: "1 change", "3 changes".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Commas(int64(n)) + " " + many
 }

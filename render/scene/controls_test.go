@@ -276,7 +276,12 @@ func TestButtonsAndServerClick(t *testing.T) {
 		t.Fatalf("click on down server 1: %v", p)
 	}
 	// Requests for the platform.
+	// K opens the share dialog (modal: L is not seen), K again makes the link.
 	s.HandleInput(Input{Keys: []Key{RuneKey('s'), RuneKey('k'), RuneKey('l')}})
+	if st := s.State(); st.Focus != WShareMake || len(st.Controls) != len(shareWidgets) {
+		t.Fatalf("K: focus %q, %d controls; want the share dialog", st.Focus, len(st.Controls))
+	}
+	s.HandleInput(Input{Keys: []Key{RuneKey('k'), RuneKey('l')}})
 	if r := s.TakeRequests(); len(r) != 3 || r[0] != Save || r[1] != Share || r[2] != Load {
 		t.Fatalf("requests %v", r)
 	}
@@ -607,5 +612,54 @@ func TestReplaySlidersShowTheValueInForce(t *testing.T) {
 		if v := control(t, s, WRate).Value; v != c.want {
 			t.Errorf("replay at cycle %d: the rate slider shows %s, want %s", c.cycle, v, c.want)
 		}
+	}
+}
+
+// TestShareDialogChoices opens the dialog with the share button, picks
+// "up to this cycle" and "keep" with the keyboard, and checks what
+// ShareSnapshot encodes for each choice.
+func TestShareDialogChoices(t *testing.T) {
+	s := drawn(t, 40)
+	if err := s.Set("rate", "0.9"); err != nil {
+		t.Fatal(err)
+	}
+	s.Apply(StepOne)
+	b := control(t, s, WShare)
+	s.HandleInput(Input{X: b.R.X + 2, Y: b.R.Y + 2, Pressed: true, Down: true})
+	s.HandleInput(Input{Released: true})
+	if !s.share.open {
+		t.Fatal("the share button did not open the dialog")
+	}
+	for _, id := range []string{WShareWhat, WShareView, WShareMake, WShareBack} {
+		c := control(t, s, id)
+		if !shareDialog(NewLayout(BaseW, BaseH, 1)).Contains(c.R) {
+			t.Errorf("%s %v outside the dialog", id, c.R)
+		}
+	}
+	// The whole run: the snapshot runs to the last cycle with the change.
+	whole, err := s.ShareSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := snapshot.Decode(whole)
+	if err != nil || snap.Config.Cycles != testConfig().Cycles || len(snap.Changes) != 1 {
+		t.Fatalf("whole run: %v cycles %d changes %v", err, snap.Config.Cycles, snap.Changes)
+	}
+	// The focus starts on "make the link": Tab Tab reaches the first choice,
+	// → picks "up to this cycle"; Tab, → "keep".
+	s.HandleInput(Input{Keys: []Key{KeyTab, KeyTab, KeyRight, KeyTab, KeyRight}})
+	if !s.share.upToNow || !s.ShareKeepView() {
+		t.Fatalf("choices: up to now %v keep view %v", s.share.upToNow, s.ShareKeepView())
+	}
+	cut, err := s.ShareSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap, err = snapshot.Decode(cut); err != nil || snap.Config.Cycles != 41 {
+		t.Fatalf("up to now: %v cycles %d", err, snap.Config.Cycles)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyEscape}})
+	if s.share.open || len(s.TakeRequests()) != 0 {
+		t.Error("Esc did not close the dialog without a request")
 	}
 }

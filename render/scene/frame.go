@@ -103,11 +103,21 @@ func (f *Frame) request(layer int, p Point, d float32, t sim.Type, c color.RGBA)
 	f.rect(layer, Rect{p.X - d/2, p.Y - d/2, d, d}, c)
 }
 
+// layout places the scene on a w×h screen, with the replay banner during
+// a replay.
+func (s *Session) layout(w, h int) Layout {
+	l := NewLayout(w, h, len(s.m.Balancers()))
+	if s.replay != nil {
+		l = l.WithBanner()
+	}
+	return l
+}
+
 // Draw lays the session out on a w×h screen and returns what to paint. The
 // Frame is reused by the next Draw. Draw only reads the model.
 func (s *Session) Draw(w, h int) *Frame {
 	bals := s.m.Balancers()
-	l := NewLayout(w, h, len(bals))
+	l := s.layout(w, h)
 	f := &s.frame
 	f.reset(w, h, l)
 	s.lastW, s.lastH = w, h
@@ -138,6 +148,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawCharts(f, l)
 	s.drawFooter(f, l)
 	s.drawTheory(f, l)
+	s.drawShareDialog(f, l)
 	s.drawControls(f, l)
 	s.drawReplay(f, l)
 	s.drawMessage(f, l)

@@ -27,6 +27,36 @@ type Layout struct {
 	Charts   []Rect  // one per entry of charts, left to right
 	Controls Rect    // two rows: the sliders, then the selector, seed field and buttons
 	Footer   Rect    // the key hint line
+	Banner   Rect    // the replay's strip under the HUD (empty unless WithBanner)
+}
+
+// BannerUnits is the height of the replay banner in design pixels.
+const BannerUnits = 44
+
+// WithBanner returns the layout with a strip under the HUD for the replay
+// banner: the gate and the lanes move down to make room, so the banner
+// hides nothing.
+func (l Layout) WithBanner() Layout {
+	u := l.Unit
+	h := BannerUnits * u
+	l.Banner = Rect{l.HUD.X, l.HUD.Y + l.HUD.H + 4*u, l.HUD.W, h - 4*u}
+	l.Gate.Y += h
+	l.Gate.H -= h
+	lanes := make([]Lane, len(l.Lanes))
+	n := float32(len(l.Lanes))
+	for i, ln := range l.Lanes {
+		// Each lane gives up its share of the strip.
+		dy := h * (1 - float32(i)/n)
+		sh := h / n
+		ln.Title.Y += dy
+		ln.Queue.Y += dy
+		ln.Queue.H -= sh
+		ln.Pool.Y += dy
+		ln.Pool.H -= sh
+		lanes[i] = ln
+	}
+	l.Lanes = lanes
+	return l
 }
 
 // NewLayout places the scene on a w×h screen for the given number of

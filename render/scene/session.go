@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/lbsim/lbsim/sim"
@@ -23,10 +24,12 @@ const (
 	Dice                        // D: restart with a random seed
 	Save                        // S: save the run (the platform writes or downloads it)
 	Load                        // L: load a snapshot (the platform asks for a file)
-	Share                       // K: put the run in a share link
+	Share                       // make the share link the dialog chose (the platform shows it)
 	ToggleTheory                // T: the Erlang C panel
 	TogglePresent               // P: presentation mode
 	Fullscreen                  // F: handled by the platform
+	OpenShare                   // K: open the share dialog
+	CloseShare                  // Esc in the share dialog
 )
 
 // Options start a Session.
@@ -42,6 +45,12 @@ type Options struct {
 	// starting settings: the page's set= and fault= parameters, like
 	// --set and --fault.
 	Changes []sim.Change
+	// Present and Theory start the view in presentation mode and with the
+	// theory panel shown.
+	Present, Theory bool
+	// Caption is shown in a box over the scene until hidden (a lesson's
+	// text); empty for none.
+	Caption []string
 }
 
 // Session is one run on screen: the model and, each in its own file and
@@ -56,6 +65,7 @@ type Session struct {
 	controlState
 	replayState
 	theoryState
+	share shareState
 
 	anim    animator
 	hist    History
@@ -75,6 +85,7 @@ func New(opts Options) (*Session, error) {
 		dice: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))}
 	s.speed, s.budget = opts.Speed, NewBudget()
 	s.focus, s.dragging = -1, -1
+	s.present, s.theory = opts.Present, opts.Theory
 	if s.speed == 0 {
 		s.speed = 5
 	}
@@ -155,7 +166,16 @@ func (s *Session) Apply(in Intent) {
 		s.theory = !s.theory
 	case TogglePresent:
 		s.present = !s.present
-	case Save, Load, Share, Fullscreen:
+	case OpenShare:
+		s.share.open = true
+		s.dragging = -1
+		s.focus = slices.IndexFunc(shareWidgets, func(w widget) bool { return w.id == WShareMake })
+	case CloseShare:
+		s.share.open, s.focus = false, -1
+	case Share:
+		s.share.open, s.focus = false, -1
+		s.requests = append(s.requests, in)
+	case Save, Load, Fullscreen:
 		s.requests = append(s.requests, in)
 	}
 }
@@ -239,7 +259,7 @@ func (s *Session) State() State {
 		st.Focus = ws[s.focus].id
 	}
 	if s.lastW > 0 {
-		l := NewLayout(s.lastW, s.lastH, len(s.m.Balancers()))
+		l := s.layout(s.lastW, s.lastH)
 		rs := s.controlRects(l)
 		for i, w := range ws {
 			st.Controls = append(st.Controls, Control{ID: w.id, R: rs[i], Value: s.valueText(i, w)})

@@ -1,0 +1,153 @@
+// Package lesson holds the view's ready scenarios for a class: each a name
+// (for the page's ?lesson=NAME and the desktop's --lesson NAME), a title, a
+// caption that says what to watch, the settings that make it happen, and a
+// check of what the caption claims, made on the run's summary (the same
+// summary `lbsim run --json` prints; the lessons' tests run the CLI).
+//
+// A lesson is one entry of All. Its Query is written like the page's query
+// string; the page's own parameters apply after it, so
+// ?lesson=firewall&seed=9 is the firewall lesson with seed 9.
+package lesson
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/queueing"
+)
+
+// Lesson is one ready scenario.
+type Lesson struct {
+	Name    string   // lower-case, for ?lesson=NAME
+	Title   string   // a few words, for the lessons menu
+	Caption []string // what to watch, a short line each
+	// Query is the lesson's settings as query parameters (named like the
+	// `lbsim run` flags, plus the view's speed, pause-at, present, theory).
+	Query string
+	// Check reports whether a run's summary shows what the caption claims.
+	Check func(s sim.Summary) error
+}
+
+// All are the lessons, in the order of the menu.
+var All = []Lesson{
+	{
+		Name:  "scaling-band",
+		Title: "the scaling band: why U = 80, D = 50 mean long waits",
+		Caption: []string{
+			"The pool grows when the queue passes U·S (green line) and shrinks below D·S (amber line).",
+			"With U = 80 and D = 50 the queue is held at 50–80 requests per server, so each request",
+			"waits behind 50–80 others per server: about 3,000 cycles (avg wait in the HUD), all run long.",
+		},
+		Query: "seed=1&speed=3000",
+		Check: func(s sim.Summary) error {
+			if s.AvgWait < 2_000 || s.AvgWait > 4_500 {
+				return fmt.Errorf("average wait %.0f cycles, the caption says about 3,000", s.AvgWait)
+			}
+			if s.ScaleUps < 20 || s.ScaleDowns < 20 {
+				return fmt.Errorf("%d scale-ups and %d scale-downs: the pool should follow the wave", s.ScaleUps, s.ScaleDowns)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "firewall",
+		Title: "the firewall's cost: half the traffic blocked",
+		Caption: []string{
+			"The firewall blocks 0.0.0.0/1: half of all addresses, and nothing else.",
+			"Watch the gate's counter and its list of ranges: about half of the requests",
+			"bounce off (bright yellow), and only the other half reach the queue.",
+		},
+		Query: "seed=3&block=0.0.0.0/1&speed=3000",
+		Check: func(s sim.Summary) error {
+			share := float64(s.Rejected) / float64(max(s.Generated, 1))
+			if share < 0.47 || share > 0.53 {
+				return fmt.Errorf("%.1f%% rejected, the caption says about half", 100*share)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "server-fails",
+		Title: "a server fails and its request is re-queued",
+		Caption: []string{
+			"Ten servers, no autoscaling. Server 3 fails at cycle 300 (dark red, crossed): the request",
+			"it was serving goes back to the head of the queue (re-queued) and is served by another;",
+			"the other nine carry the load until server 3 comes back at cycle 900.",
+		},
+		Query: "seed=5&servers=10&min-servers=10&max-servers=10&initial-per-server=2&wave=false&rate=0.2&task-min=30&task-max=60&fault=down:3@300&fault=up:3@900&cycles=2000&speed=20",
+		Check: func(s sim.Summary) error {
+			if s.Down != 1 || s.Up != 1 || s.Requeued != 1 || s.FaultsSkipped != 0 {
+				return fmt.Errorf("down %d, up %d, requeued %d, skipped %d: want one failure whose request is re-queued, and the return",
+					s.Down, s.Up, s.Requeued, s.FaultsSkipped)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "erlang",
+		Title: "a fixed pool against Erlang C (M/M/c)",
+		Caption: []string{
+			"A fixed pool of 10, Poisson arrivals of 0.4 a cycle, geometric task times of mean 20:",
+			"the load is ρ = 0.8. The theory panel sets Erlang C's prediction beside the measured",
+			"values: the measured wait settles near the predicted Wq (about 4 cycles) as the run goes on.",
+		},
+		Query: "seed=42&servers=10&min-servers=10&max-servers=10&wave=false&service=geometric&mean-service=20&rate=0.4&block=none&scale-down=0&initial-per-server=0&cycles=200000&speed=3000&theory=1",
+		Check: func(s sim.Summary) error {
+			th, err := queueing.MMC{Servers: 10, Lambda: 0.4, MeanService: 20}.Metrics()
+			if err != nil {
+				return err
+			}
+			if th.Wq < 3.5 || th.Wq > 4.5 || s.AvgWait < th.Wq*0.85 || s.AvgWait > th.Wq*1.15 {
+				return fmt.Errorf("average wait %.2f cycles, Erlang C predicts %.2f (the caption says about 4)", s.AvgWait, th.Wq)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "overload",
+		Title: "overload: a pool capped below the traffic",
+		Caption: []string{
+			"Arrivals of 1 a cycle with tasks of 45 cycles on average need about 45 servers,",
+			"but the pool may grow only to 20: it reaches its max (green line, servers chart)",
+			"and the queue grows without bound — the waits with it.",
+		},
+		Query: "seed=2&wave=false&rate=1&max-servers=20&cycles=20000&speed=600",
+		Check: func(s sim.Summary) error {
+			if s.ServersPeak != 20 || s.FinalQueue < 8_000 {
+				return fmt.Errorf("peak pool %d, final queue %d: want the pool at its max of 20 and a queue in the thousands", s.ServersPeak, s.FinalQueue)
+			}
+			return nil
+		},
+	},
+}
+
+// Find returns the lesson named name.
+func Find(name string) (Lesson, error) {
+	for _, l := range All {
+		if l.Name == name {
+			return l, nil
+		}
+	}
+	return Lesson{}, fmt.Errorf("no lesson %q: the lessons are %s", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the lessons' names in menu order.
+func Names() []string {
+	ns := make([]string, len(All))
+	for i, l := range All {
+		ns[i] = l.Name
+	}
+	return ns
+}
+
+// Params splits the lesson's Query into name, value pairs, in order.
+func (l Lesson) Params() [][2]string {
+	var ps [][2]string
+	for _, kv := range strings.Split(l.Query, "&") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			ps = append(ps, [2]string{k, v})
+		}
+	}
+	return ps
+}
