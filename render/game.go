@@ -1,8 +1,10 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -48,8 +50,7 @@ type Platform interface {
 
 // NewGame builds the model of p and the view of it.
 func NewGame(p preset.Preset) (*Game, error) {
-	sess, err := scene.New(scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems,
-		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption})
+	sess, err := scene.New(options(p))
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
@@ -61,6 +62,20 @@ func NewGame(p preset.Preset) (*Game, error) {
 	g.now = func() time.Duration { return time.Since(g.start) }
 	g.publish()
 	return g, nil
+}
+
+// options are the scene's options for preset p; the lessons menu reads
+// a lesson's preset the way ?lesson=NAME does.
+func options(p preset.Preset) scene.Options {
+	return scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems,
+		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption,
+		Lesson: func(name string) (scene.Options, error) {
+			lp := preset.Read([]preset.Param{{Name: "lesson", Value: name}}, preset.RandomSeed)
+			if len(lp.Problems) > 0 {
+				return scene.Options{}, errors.New(strings.Join(lp.Problems, "; "))
+			}
+			return options(lp), nil
+		}}
 }
 
 // Update reads the keyboard and advances the session by one tick.

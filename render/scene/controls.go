@@ -90,6 +90,7 @@ const (
 	WTheory    = "theory"
 	WPresent   = "present"
 	WHelp      = "help"
+	WLessons   = "lessons"
 	WScrub     = "scrub" // only during a replay
 )
 
@@ -111,6 +112,7 @@ type widget struct {
 	format  func(v int64) string      // the value as shown; for a setting, as sim.NewChange reads it
 	choices func() []string           // a choice's names; the value is the index
 	intent  Intent                    // what a button does
+	act     func(s *Session)          // or, when set, what it does instead
 	text    func(s *Session) string   // a button's label when it shows a state
 }
 
@@ -177,8 +179,8 @@ var widgets = []widget{
 		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
-	settingChoice(WPolicy, "policy", 200, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) }),
-	{id: WSeed, kind: kField, label: "seed", width: 200, row: rowButtons},
+	settingChoice(WPolicy, "policy", 180, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) }),
+	{id: WSeed, kind: kField, label: "seed", width: 160, row: rowButtons},
 	button(WDice, "dice", 62, Dice, nil),
 	button(WPlay, "play", 86, TogglePause, func(s *Session) string {
 		if s.paused {
@@ -191,9 +193,10 @@ var widgets = []widget{
 	button(WSave, "save", 62, Save, nil),
 	button(WLoad, "load", 62, Load, nil),
 	button(WShare, "share", 66, OpenShare, nil),
-	button(WTheory, "theory", 100, ToggleTheory, onOff("theory", func(s *Session) bool { return s.theory })),
-	button(WPresent, "present", 110, TogglePresent, onOff("present", func(s *Session) bool { return s.present })),
-	button(WHelp, "help", 60, ToggleHelp, nil),
+	button(WTheory, "theory", 92, ToggleTheory, onOff("theory", func(s *Session) bool { return s.theory })),
+	button(WPresent, "present", 100, TogglePresent, onOff("present", func(s *Session) bool { return s.present })),
+	button(WLessons, "lessons", 76, OpenLessons, nil),
+	button(WHelp, "help", 56, ToggleHelp, nil),
 }
 
 // scrubWidget is the replay's scrub bar; controls sets its range.
@@ -355,8 +358,11 @@ var shortcuts = map[Key]Intent{
 // controls returns the controls on screen, in Tab order: the share
 // dialog's alone while it is open.
 func (s *Session) controls() []widget {
-	if s.share.open {
+	switch s.dialog {
+	case dialogShare:
 		return shareWidgets
+	case dialogLessons:
+		return lessonWidgets
 	}
 	if s.replay == nil {
 		return widgets
@@ -525,7 +531,7 @@ func (s *Session) press(ws []widget, rs []Rect, l Layout, in Input) {
 		case kField:
 			s.seedEdit = seedField{text: "", editing: true}
 		case kButton:
-			s.Apply(w.intent)
+			s.press1(w)
 		}
 		return
 	}
@@ -547,8 +553,12 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 		s.focus = nextFocus(s.focus, len(ws), shift)
 		return
 	}
-	if s.share.open && (k == KeyEscape || k == RuneKey('k')) {
-		s.Apply(map[bool]Intent{true: CloseShare, false: Share}[k == KeyEscape])
+	if s.dialog != dialogNone && k == KeyEscape {
+		s.Apply(CloseDialog)
+		return
+	}
+	if s.dialog == dialogShare && k == RuneKey('k') {
+		s.Apply(Share)
 		return
 	}
 	if s.focus >= 0 && s.focusedKey(ws[s.focus], k) {
@@ -561,15 +571,13 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 		s.seedEdit.key(k)
 		return
 	}
-	if s.share.open {
-		if k == KeyEnter {
-			s.Apply(Share)
-		}
-		return // the dialog is modal
+	if s.dialog != dialogNone {
+		return // a dialog is modal
 	}
 	if k == KeyEscape {
 		s.help = false
 		s.message = ""
+		s.caption = nil
 		return
 	}
 	if in, ok := shortcuts[k]; ok {
@@ -610,7 +618,7 @@ func (s *Session) focusedKey(w widget, k Key) bool {
 		}
 	case kButton:
 		if k == KeyEnter || k == KeySpace {
-			s.Apply(w.intent)
+			s.press1(w)
 			return true
 		}
 	}
@@ -646,4 +654,13 @@ func (s *Session) clickServer(l Layout, p Point) {
 			i++
 		}
 	}
+}
+
+// press1 carries out a button: its act, or its intent.
+func (s *Session) press1(w widget) {
+	if w.act != nil {
+		w.act(s)
+		return
+	}
+	s.Apply(w.intent)
 }

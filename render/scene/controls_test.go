@@ -627,7 +627,7 @@ func TestShareDialogChoices(t *testing.T) {
 	b := control(t, s, WShare)
 	s.HandleInput(Input{X: b.R.X + 2, Y: b.R.Y + 2, Pressed: true, Down: true})
 	s.HandleInput(Input{Released: true})
-	if !s.share.open {
+	if s.dialog != dialogShare {
 		t.Fatal("the share button did not open the dialog")
 	}
 	for _, id := range []string{WShareWhat, WShareView, WShareMake, WShareBack} {
@@ -659,7 +659,47 @@ func TestShareDialogChoices(t *testing.T) {
 		t.Fatalf("up to now: %v cycles %d", err, snap.Config.Cycles)
 	}
 	s.HandleInput(Input{Keys: []Key{KeyEscape}})
-	if s.share.open || len(s.TakeRequests()) != 0 {
+	if s.dialog != dialogNone || len(s.TakeRequests()) != 0 {
 		t.Error("Esc did not close the dialog without a request")
+	}
+}
+
+// TestLessonsMenu opens the menu with its button, picks the second lesson
+// with the keyboard and checks that the session restarted with the
+// lesson's options and shows its caption in a strip that moves the lanes
+// down; Esc hides the caption.
+func TestLessonsMenu(t *testing.T) {
+	var asked string
+	cfg := testConfig()
+	cfg.Seed = 31
+	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: 5, Lesson: func(name string) (Options, error) {
+		asked = name
+		return Options{Config: cfg, Speed: 20, PauseAt: -1, Caption: []string{"watch this", "and that"}}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Draw(BaseW, BaseH)
+	plain := s.layout(BaseW, BaseH).Lanes[0].Pool
+	b := control(t, s, WLessons)
+	s.HandleInput(Input{X: b.R.X + 2, Y: b.R.Y + 2, Pressed: true, Down: true})
+	if st := s.State(); len(st.Controls) != len(lessonWidgets) || st.Focus != lessonWidgets[0].id {
+		t.Fatalf("the menu: %d controls, focus %q", len(st.Controls), st.Focus)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyTab, KeyEnter}})
+	if asked != lessonWidgets[1].id[len(WLessonPrefix):] {
+		t.Fatalf("asked for lesson %q", asked)
+	}
+	if st := s.State(); st.Seed != 31 || st.Speed != 20 || st.Cycle != 0 || st.Focus != "" || len(st.Controls) != len(widgets) {
+		t.Fatalf("after the lesson: seed %d speed %d cycle %d focus %q", st.Seed, st.Speed, st.Cycle, st.Focus)
+	}
+	s.Draw(BaseW, BaseH)
+	l := s.layout(BaseW, BaseH)
+	if l.Caption.H == 0 || l.Caption.Overlaps(l.Lanes[0].Pool) || l.Lanes[0].Pool.Y <= plain.Y {
+		t.Errorf("caption %v, pool %v (was %v)", l.Caption, l.Lanes[0].Pool, plain)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyEscape}})
+	if len(s.caption) != 0 {
+		t.Error("Esc did not hide the caption")
 	}
 }

@@ -107,10 +107,7 @@ func (f *Frame) request(layer int, p Point, d float32, t sim.Type, c color.RGBA)
 // a replay.
 func (s *Session) layout(w, h int) Layout {
 	l := NewLayout(w, h, len(s.m.Balancers()))
-	if s.replay != nil {
-		l = l.WithBanner()
-	}
-	return l
+	return l.WithStrip(s.replay != nil, len(s.caption))
 }
 
 // Draw lays the session out on a w×h screen and returns what to paint. The
@@ -149,6 +146,8 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawFooter(f, l)
 	s.drawTheory(f, l)
 	s.drawShareDialog(f, l)
+	s.drawLessonsDialog(f, l)
+	s.drawCaption(f, l)
 	s.drawControls(f, l)
 	s.drawReplay(f, l)
 	s.drawMessage(f, l)

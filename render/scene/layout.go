@@ -27,19 +27,35 @@ type Layout struct {
 	Charts   []Rect  // one per entry of charts, left to right
 	Controls Rect    // two rows: the sliders, then the selector, seed field and buttons
 	Footer   Rect    // the key hint line
-	Banner   Rect    // the replay's strip under the HUD (empty unless WithBanner)
+	Banner   Rect    // the replay's strip under the HUD (empty unless WithStrip)
+	Caption  Rect    // the lesson's caption, under the banner (empty unless WithStrip)
 }
 
-// BannerUnits is the height of the replay banner in design pixels.
-const BannerUnits = 44
+// BannerUnits is the height of the replay banner in design pixels, and
+// CaptionLineUnits that of a line of a lesson's caption.
+const (
+	BannerUnits      = 44
+	CaptionLineUnits = 18
+)
 
-// WithBanner returns the layout with a strip under the HUD for the replay
-// banner: the gate and the lanes move down to make room, so the banner
-// hides nothing.
-func (l Layout) WithBanner() Layout {
+// WithStrip returns the layout with a strip under the HUD for the replay
+// banner (when banner) and a caption of captionLines lines: the gate and
+// the lanes move down to make room, so the strip hides nothing.
+func (l Layout) WithStrip(banner bool, captionLines int) Layout {
 	u := l.Unit
-	h := BannerUnits * u
-	l.Banner = Rect{l.HUD.X, l.HUD.Y + l.HUD.H + 4*u, l.HUD.W, h - 4*u}
+	y := l.HUD.Y + l.HUD.H + 4*u
+	if banner {
+		l.Banner = Rect{l.HUD.X, y, l.HUD.W, (BannerUnits - 4) * u}
+		y += BannerUnits * u
+	}
+	if captionLines > 0 {
+		l.Caption = Rect{l.HUD.X, y, l.HUD.W, (float32(captionLines)*CaptionLineUnits + 8) * u}
+		y += l.Caption.H + 4*u
+	}
+	h := y - (l.HUD.Y + l.HUD.H + 4*u)
+	if h == 0 {
+		return l
+	}
 	l.Gate.Y += h
 	l.Gate.H -= h
 	lanes := make([]Lane, len(l.Lanes))

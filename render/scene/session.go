@@ -29,7 +29,8 @@ const (
 	TogglePresent               // P: presentation mode
 	Fullscreen                  // F: handled by the platform
 	OpenShare                   // K: open the share dialog
-	CloseShare                  // Esc in the share dialog
+	OpenLessons                 // the lessons menu
+	CloseDialog                 // Esc in a dialog
 )
 
 // Options start a Session.
@@ -48,9 +49,12 @@ type Options struct {
 	// Present and Theory start the view in presentation mode and with the
 	// theory panel shown.
 	Present, Theory bool
-	// Caption is shown in a box over the scene until hidden (a lesson's
-	// text); empty for none.
+	// Caption is shown in a strip under the HUD until Esc hides it (a
+	// lesson's text); empty for none.
 	Caption []string
+	// Lesson returns the options of the lesson named name, for the
+	// lessons menu (nil: no menu).
+	Lesson func(name string) (Options, error)
 }
 
 // Session is one run on screen: the model and, each in its own file and
@@ -65,7 +69,9 @@ type Session struct {
 	controlState
 	replayState
 	theoryState
-	share shareState
+	share   shareState
+	dialog  int      // the open dialog (modal), or dialogNone
+	caption []string // the lesson's caption, until Esc hides it
 
 	anim    animator
 	hist    History
@@ -86,6 +92,7 @@ func New(opts Options) (*Session, error) {
 	s.speed, s.budget = opts.Speed, NewBudget()
 	s.focus, s.dragging = -1, -1
 	s.present, s.theory = opts.Present, opts.Theory
+	s.caption = opts.Caption
 	if s.speed == 0 {
 		s.speed = 5
 	}
@@ -167,13 +174,14 @@ func (s *Session) Apply(in Intent) {
 	case TogglePresent:
 		s.present = !s.present
 	case OpenShare:
-		s.share.open = true
-		s.dragging = -1
+		s.dialog, s.dragging = dialogShare, -1
 		s.focus = slices.IndexFunc(shareWidgets, func(w widget) bool { return w.id == WShareMake })
-	case CloseShare:
-		s.share.open, s.focus = false, -1
+	case OpenLessons:
+		s.dialog, s.dragging, s.focus = dialogLessons, -1, 0
+	case CloseDialog:
+		s.dialog, s.focus = dialogNone, -1
 	case Share:
-		s.share.open, s.focus = false, -1
+		s.dialog, s.focus = dialogNone, -1
 		s.requests = append(s.requests, in)
 	case Save, Load, Fullscreen:
 		s.requests = append(s.requests, in)

@@ -9,7 +9,6 @@ import (
 // shareState is the share dialog: K (or the share button) opens it, and
 // the viewer chooses what the link carries before it is made.
 type shareState struct {
-	open     bool
 	upToNow  bool // share the run cut at the current cycle, not the whole run
 	keepView bool // keep the page's speed and pause-at in the link
 }
@@ -40,7 +39,7 @@ var shareWidgets = []widget{
 	boolChoice(WShareWhat, "share", [2]string{"the whole run", "up to this cycle"}, func(s *Session) *bool { return &s.share.upToNow }),
 	boolChoice(WShareView, "view settings (speed, pause-at)", [2]string{"drop", "keep"}, func(s *Session) *bool { return &s.share.keepView }),
 	{id: WShareMake, kind: kButton, label: "make the link (K)", row: rowDialog, width: 220, intent: Share},
-	{id: WShareBack, kind: kButton, label: "cancel (Esc)", row: rowDialog, width: 160, intent: CloseShare},
+	{id: WShareBack, kind: kButton, label: "cancel (Esc)", row: rowDialog, width: 160, intent: CloseDialog},
 }
 
 // shareDialog is the dialog's rectangle.
@@ -54,6 +53,17 @@ func shareDialog(l Layout) Rect {
 // buttons side by side at the bottom.
 func dialogRects(l Layout, ws []widget, rs []Rect) {
 	u := l.Unit
+	if len(ws) > 0 && ws[0].id == lessonWidgets[0].id {
+		d := lessonsDialog(l)
+		for i, w := range ws {
+			ww := d.W - 32*u
+			if w.width > 0 {
+				ww = w.width * u
+			}
+			rs[i] = Rect{d.X + 16*u, d.Y + 48*u + float32(i)*42*u, ww, 36 * u}
+		}
+		return
+	}
 	d := shareDialog(l)
 	y := d.Y + 44*u
 	x := d.X + 16*u
@@ -72,7 +82,7 @@ func dialogRects(l Layout, ws []widget, rs []Rect) {
 }
 
 func (s *Session) drawShareDialog(f *Frame, l Layout) {
-	if !s.share.open {
+	if s.dialog != dialogShare {
 		return
 	}
 	u := l.Unit

@@ -1,0 +1,83 @@
+package scene
+
+import (
+	"github.com/lbsim/lbsim/render/lesson"
+)
+
+// The dialogs; one at most is open, and it takes all input.
+const (
+	dialogNone = iota
+	dialogShare
+	dialogLessons
+)
+
+// WLessonPrefix starts the ids of the lessons menu's entries: "lesson:NAME".
+const WLessonPrefix = "lesson:"
+
+// lessonWidgets are the lessons menu: one entry per lesson, then cancel.
+var lessonWidgets = func() []widget {
+	var ws []widget
+	for _, l := range lesson.All {
+		ws = append(ws, widget{id: WLessonPrefix + l.Name, kind: kButton, label: l.Title, row: rowDialog, width: -1,
+			act: func(s *Session) { s.OpenLesson(l.Name) }})
+	}
+	return append(ws, widget{id: "lesson-cancel", kind: kButton, label: "cancel (Esc)", row: rowDialog, width: 160, intent: CloseDialog})
+}()
+
+// lessonsDialog is the lessons menu's rectangle.
+func lessonsDialog(l Layout) Rect {
+	u := l.Unit
+	w, h := 760*u, float32(len(lessonWidgets))*42*u+60*u
+	return Rect{l.W/2 - w/2, l.H/2 - h/2, w, h}
+}
+
+// OpenLesson restarts with the lesson's settings (through Options.Lesson,
+// which the platform supplies) and shows its caption.
+func (s *Session) OpenLesson(name string) {
+	s.dialog, s.focus = dialogNone, -1
+	if s.opts.Lesson == nil {
+		s.say("lessons are not available here", true)
+		return
+	}
+	o, err := s.opts.Lesson(name)
+	if err == nil {
+		o.Lesson, o.RandomSeed = s.opts.Lesson, s.opts.RandomSeed
+		var n *Session
+		if n, err = New(o); err == nil {
+			keep := s.controlState
+			frames, tick := s.frames, s.tick
+			*s = *n
+			s.controlState = keep
+			s.focus, s.dragging = -1, -1
+			s.frames, s.tick = frames, tick
+			return
+		}
+	}
+	s.say("lesson "+name+": "+err.Error(), true)
+}
+
+func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
+	if s.dialog != dialogLessons {
+		return
+	}
+	u := l.Unit
+	d := lessonsDialog(l)
+	f.rect(TopLayer, d, Overlay)
+	f.stroke(TopLayer, d, 2*u, BusyColor)
+	f.text(TopLayer, "lessons: each a ready scenario with a caption that says what to watch", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+}
+
+// drawCaption shows the lesson's caption in its strip under the HUD.
+func (s *Session) drawCaption(f *Frame, l Layout) {
+	if len(s.caption) == 0 {
+		return
+	}
+	u := l.Unit
+	r := l.Caption
+	f.rect(OverlayLayer, r, InfoPane)
+	f.stroke(OverlayLayer, r, max(u, 1), BusyColor)
+	for i, line := range s.caption {
+		f.text(OverlayLayer, line, r.X+10*u, r.Y+5*u+float32(i)*CaptionLineUnits*u, 14*u, i == 0 && false, AlignStart, TextColor)
+	}
+	f.text(OverlayLayer, "Esc hides", r.X+r.W-10*u, r.Y+5*u, 12*u, false, AlignEnd, DimText)
+}
