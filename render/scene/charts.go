@@ -80,11 +80,11 @@ func tickLabel(v, step float64) string {
 // for the y labels, at the top for the title and legend, at the bottom for
 // the x labels.
 func chartPlot(r Rect, u float32) Rect {
-	return Rect{r.X + 46*u, r.Y + 24*u, r.W - 54*u, r.H - 24*u - 18*u}
+	return Rect{r.X + 46*u, r.Y + 28*u, r.W - 54*u, r.H - 28*u - 18*u}
 }
 
 func (s *Session) drawCharts(f *Frame, l Layout) {
-	u := l.Unit
+	u := l.T
 	n := s.hist.Len()
 	end := max(s.m.Cycle(), 1) // the x-axis covers cycles 0 … end
 	for ci, spec := range charts {
@@ -128,16 +128,23 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			f.text(SceneLayer, tickLabel(v, ys), plot.X-6*u, y-6*u, 11*u, false, AlignEnd, DimText)
 		}
 		xs := NiceStep(float64(end), max(int(plot.W/(90*u)), 1))
+		lastRight := plot.X - 4*u
 		for v := 0.0; v <= float64(end)+1e-9; v += xs {
 			x := plot.X + plot.W*float32(v)/float32(end)
 			f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4 * u}, Grid)
-			al := AlignCenter
+			label := tickLabel(v, xs)
+			w := TextWidth(label, 11*u, false)
+			left := x - w/2
 			if v == 0 {
-				al = AlignStart
+				left = x
 			}
-			f.text(SceneLayer, tickLabel(v, xs), x, plot.Y+plot.H+5*u, 11*u, false, al, DimText)
+			if left < lastRight+6*u || left+w > r.X+r.W-2*u {
+				continue // no room for this label
+			}
+			f.text(SceneLayer, label, left, plot.Y+plot.H+5*u, 11*u, false, AlignStart, DimText)
+			lastRight = left + w
 		}
-		f.text(SceneLayer, "cycle", r.X+r.W-4*u, plot.Y+plot.H+5*u, 11*u, false, AlignEnd, DimText)
+		f.text(SceneLayer, "cycle", r.X+2*u, plot.Y+plot.H+5*u, 10*u, false, AlignStart, DimText)
 		// Bars, scale marks and lines.
 		xAt := func(c int64) float32 { return plot.X + plot.W*float32(c)/float32(end) }
 		for i := range n {
@@ -165,17 +172,31 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 	}
 }
 
-// TextWidth estimates the width of s drawn at size: the Go fonts' average
-// advance, a little generous so that a layout checked with it does not
-// overlap on screen.
+// advances are the Go fonts' advances of the printable ASCII characters
+// (from ' ' to '~'), in thousandths of the font size, rounded up.
+var advances = [2][95]uint16{
+	{278, 278, 355, 557, 557, 890, 667, 191, 334, 334, 584, 584, 317, 584, 317, 278, 557, 557, 557, 557, 557, 557, 557, 557, 557, 557, 307, 307, 584, 584, 584, 557, 1016, 667, 667, 723, 723, 667, 611, 778, 723, 399, 496, 667, 557, 834, 723, 778, 667, 778, 723, 667, 611, 723, 667, 944, 667, 667, 611, 278, 278, 278, 469, 557, 334, 557, 557, 500, 557, 557, 278, 557, 557, 247, 254, 500, 268, 834, 557, 557, 557, 557, 334, 500, 283, 557, 500, 723, 500, 500, 500, 334, 260, 334, 584},
+	{278, 334, 475, 557, 557, 890, 723, 238, 334, 334, 559, 584, 278, 584, 278, 278, 557, 557, 557, 557, 557, 557, 557, 557, 557, 557, 334, 334, 584, 584, 584, 611, 976, 723, 723, 723, 723, 667, 611, 778, 723, 454, 557, 723, 611, 834, 723, 778, 667, 778, 723, 667, 611, 723, 667, 944, 667, 667, 611, 334, 278, 334, 584, 557, 334, 557, 611, 557, 611, 557, 334, 611, 611, 290, 288, 557, 299, 890, 611, 611, 611, 611, 390, 557, 334, 611, 557, 778, 557, 557, 500, 390, 280, 390, 584},
+}
+
+// TextWidth returns the width of s drawn at size, from the Go fonts'
+// advances (other characters count as one em), so that a layout checked
+// with it does not overlap on screen.
 func TextWidth(s string, size float32, bold bool) float32 {
-	k := float32(0.56)
+	b := 0
 	if bold {
-		k = 0.6
+		b = 1
 	}
-	n := 0
-	for range s {
-		n++
+	var w int
+	for _, r := range s {
+		switch {
+		case r >= ' ' && r <= '~':
+			w += int(advances[b][r-' '])
+		case r == '·':
+			w += 400
+		default:
+			w += 1000
+		}
 	}
-	return float32(n) * size * k
+	return float32(w) * size / 1000
 }

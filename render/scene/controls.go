@@ -143,7 +143,18 @@ func settingChoice(name, label string, width float32, names func() []string, rea
 
 func setSetting(name string, format func(int64) string) func(*Session, int64) {
 	return func(s *Session, v int64) {
-		if err := s.Set(name, format(v)); err != nil {
+		err := s.Set(name, format(v))
+		switch {
+		case err == nil:
+		case name == WScaleUp || name == WScaleDown:
+			cfg := s.m.Config()
+			how := "move D down first"
+			if name == WScaleDown {
+				how = "move U up first"
+			}
+			s.say(fmt.Sprintf("%s = %s refused: scale-down D (%s) must stay below scale-up U (%s); %s",
+				name, format(v), cfg.ScaleDown, cfg.ScaleUp, how), true)
+		default:
 			s.say(err.Error(), true)
 		}
 	}
@@ -498,7 +509,7 @@ func (s *Session) HandleInput(in Input) {
 	if s.dragging >= 0 && s.dragging < len(ws) && rs != nil {
 		w := ws[s.dragging]
 		if in.Down || in.Released {
-			s.dragVal = sliderValueAt(w, sliderTrack(rs[s.dragging], l.Unit), in.X)
+			s.dragVal = sliderValueAt(w, sliderTrack(rs[s.dragging], l.T), in.X)
 		}
 		if in.Released || !in.Down {
 			s.dragging = -1
@@ -525,7 +536,7 @@ func (s *Session) press(ws []widget, rs []Rect, l Layout, in Input) {
 		switch w.kind {
 		case kSlider:
 			s.dragging = i
-			s.dragVal = sliderValueAt(w, sliderTrack(r, l.Unit), in.X)
+			s.dragVal = sliderValueAt(w, sliderTrack(r, l.T), in.X)
 		case kChoice:
 			s.setControl(w, (w.get(s)+1)%int64(len(w.choices())))
 		case kField:

@@ -19,7 +19,7 @@ var (
 // the first row of the control bar, the rest in the second, the scrub bar
 // in the replay banner under the HUD.
 func (s *Session) controlRects(l Layout) []Rect {
-	u := l.Unit
+	u := l.T
 	c := l.Controls
 	ws := s.controls()
 	rs := make([]Rect, len(ws))
@@ -32,6 +32,19 @@ func (s *Session) controlRects(l Layout) []Rect {
 		}
 	}
 	sw := (c.W - gap*float32(n-1)) / float32(max(n, 1))
+	// The second row's widths, narrowed together when they do not fit.
+	var row2 float32
+	m := 0
+	for _, w := range ws {
+		if w.row == rowButtons {
+			row2 += w.width * u
+			m++
+		}
+	}
+	squeeze := float32(1)
+	if avail := c.W - 8*u*float32(max(m-1, 0)); row2 > avail && row2 > 0 {
+		squeeze = avail / row2
+	}
 	x := c.X
 	k := 0
 	for i, w := range ws {
@@ -43,7 +56,7 @@ func (s *Session) controlRects(l Layout) []Rect {
 			b := l.Banner
 			rs[i] = Rect{b.X + b.W*0.5, b.Y + 2*u, b.W*0.5 - 4*u, b.H - 4*u}
 		case rowButtons:
-			ww := w.width * u
+			ww := w.width * u * squeeze
 			rs[i] = Rect{x, c.Y + rowH + 8*u, ww, rowH}
 			x += ww + 8*u
 		}
@@ -58,7 +71,7 @@ func sliderTrack(r Rect, u float32) Rect {
 }
 
 func (s *Session) drawControls(f *Frame, l Layout) {
-	u := l.Unit
+	u := l.T
 	ws := s.controls()
 	rs := s.controlRects(l)
 	for i, w := range ws {
@@ -72,7 +85,8 @@ func (s *Session) drawControls(f *Frame, l Layout) {
 		case kSlider:
 			f.rect(layer, r, Panel)
 			f.text(layer, w.label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
-			f.text(layer, s.valueText(i, w), r.X+r.W-8*u, r.Y+2*u, 15*u, true, AlignEnd, TextColor)
+			room := r.W - 24*u - TextWidth(w.label, 13*u, false)
+			f.text(layer, s.valueText(i, w), r.X+r.W-8*u, r.Y+2*u, fitSize(s.valueText(i, w), 15*u, true, room), true, AlignEnd, TextColor)
 			t := sliderTrack(r, u)
 			f.rect(layer, t, Track)
 			fr := sliderFrac(w, s.value(i, w))
@@ -85,7 +99,9 @@ func (s *Session) drawControls(f *Frame, l Layout) {
 				f.text(layer, "< "+s.valueText(i, w)+" >", r.X+r.W-10*u, r.Y+9*u, 16*u, true, AlignEnd, TextColor)
 				break
 			}
-			f.text(layer, w.label+"  < "+s.valueText(i, w)+" >", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, TextColor)
+			f.text(layer, w.label, r.X+8*u, r.Y+2*u, 11*u, false, AlignStart, DimText)
+			v := "< " + s.valueText(i, w) + " >"
+			f.text(layer, v, r.X+8*u, r.Y+15*u, fitSize(v, 16*u, true, r.W-16*u), true, AlignStart, TextColor)
 		case kField:
 			f.rect(layer, r, Button)
 			f.text(layer, "seed", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
@@ -98,7 +114,7 @@ func (s *Session) drawControls(f *Frame, l Layout) {
 			f.text(layer, txt, box.X+6*u, r.Y+9*u, 16*u, true, AlignStart, TextColor)
 		case kButton:
 			f.rect(layer, r, Button)
-			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u, 16*u, false, AlignCenter, TextColor)
+			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u, fitSize(s.valueText(i, w), 16*u, false, r.W-10*u), false, AlignCenter, TextColor)
 		}
 		if focused {
 			f.stroke(layer, r.Inset(-2*u), 2*u, FocusCol)
@@ -110,7 +126,7 @@ func (s *Session) drawReplay(f *Frame, l Layout) {
 	if s.replay == nil {
 		return
 	}
-	u := l.Unit
+	u := l.T
 	b := l.Banner
 	f.rect(OverlayLayer, b, fade(ReplayCo, 0.9))
 	line1 := fmt.Sprintf("REPLAY · seed %d · %s cycles · %s", s.replay.Config.Seed, Commas(s.replay.Config.Cycles),
@@ -123,19 +139,34 @@ func (s *Session) drawReplay(f *Frame, l Layout) {
 	f.text(OverlayLayer, line2, b.X+10*u, b.Y+21*u, 13*u, false, AlignStart, TextColor)
 }
 
+// messageTicks is how long a message stays before it fades (8 s).
+const messageTicks = 8 * TPS
+
+// drawMessage shows the banner's message above the control bar, wrapped,
+// over everything; it fades out after messageTicks.
 func (s *Session) drawMessage(f *Frame, l Layout) {
 	if s.message == "" {
 		return
 	}
-	u := l.Unit
-	r := Rect{l.W * 0.1, l.Controls.Y - 50*u, l.W * 0.8, 40 * u}
+	age := s.tick - s.messageTick
+	a := float32(1)
+	if age > messageTicks {
+		a = max(1-float32(age-messageTicks)/TPS, 0)
+	}
+	u := l.T
+	size := 16 * u
+	lines := wrapWidth(s.message+"  (Esc hides)", size, l.W*0.8-24*u)
+	h := float32(len(lines))*20*u + 16*u
+	r := Rect{l.W * 0.1, l.Controls.Y - h - 10*u, l.W * 0.8, h}
 	bg, edge := InfoPane, BusyColor
 	if s.isError {
 		bg, edge = ErrorPanel, RejectColor
 	}
-	f.rect(OverlayLayer, r, bg)
-	f.stroke(OverlayLayer, r, 2*u, edge)
-	f.text(OverlayLayer, clip(s.message, 110)+"   (Esc hides)", r.X+12*u, r.Y+11*u, 16*u, true, AlignStart, TextColor)
+	f.rect(TopLayer, r, fade(bg, a))
+	f.stroke(TopLayer, r, 2*u, fade(edge, a))
+	for i, line := range lines {
+		f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*20*u, size, true, AlignStart, fade(TextColor, a))
+	}
 }
 
 func clip(s string, n int) string {
@@ -146,20 +177,14 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// presentation makes the frame easier to read on a projector: larger bold
-// text, full-white text, black panels. The footer and the help overlay are
-// left at the size they were drawn at: they lay themselves out larger in
-// presentation mode (presentScale).
+// presentation makes the frame easier to read on a projector: full-white
+// text on black panels. The text is larger because the layout's text unit
+// is (NewLayoutScaled with PresentScale), so everything grows together.
 func presentation(f *Frame) {
-	footer := f.Layout.Footer.Y - 1
 	for li := range f.Layers {
 		l := &f.Layers[li]
 		for i := range l.Texts {
 			t := &l.Texts[i]
-			if t.Y < footer && li != TopLayer {
-				t.Size *= 1.18
-				t.Bold = true
-			}
 			if t.C == DimText || t.C == TextColor {
 				t.C = color.RGBA{0xff, 0xff, 0xff, 0xff}
 			}

@@ -82,7 +82,7 @@ func CompactRange(r sim.Range) string {
 const gateWidthUnits = 104
 
 func (s *Session) drawGate(f *Frame, l Layout) {
-	u := l.Unit
+	u := l.T
 	g := l.Gate
 	t := s.m.Totals()
 	pct := 0.0

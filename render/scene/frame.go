@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"strings"
 	"image/color"
 	"strconv"
 
@@ -93,6 +94,40 @@ func (f *Frame) text(layer int, s string, x, y, size float32, bold bool, al Alig
 	f.Layers[layer].Texts = append(f.Layers[layer].Texts, Text{S: s, X: x, Y: y, Size: size, Bold: bold, Align: al, C: c})
 }
 
+// fitSize returns size, or the smaller size at which s fits in width w.
+func fitSize(s string, size float32, bold bool, w float32) float32 {
+	tw := TextWidth(s, size, bold)
+	if tw <= w || tw == 0 {
+		return size
+	}
+	return size * max(w, 0) / tw
+}
+
+// textRow draws items from x across width w with equal gaps (at least
+// two spaces), at size or smaller so that they fit.
+func (f *Frame) textRow(layer int, items []string, x, y, w, size float32, bold bool, c color.RGBA) {
+	var total float32
+	for _, it := range items {
+		total += TextWidth(it, size, bold)
+	}
+	minGap := TextWidth("  ", size, bold)
+	if n := float32(len(items) - 1); total+n*minGap > w && total > 0 {
+		size *= w / (total + n*minGap)
+		total = 0
+		for _, it := range items {
+			total += TextWidth(it, size, bold)
+		}
+	}
+	gap := float32(0)
+	if len(items) > 1 {
+		gap = (w - total) / float32(len(items)-1)
+	}
+	for _, it := range items {
+		f.text(layer, it, x, y, size, bold, AlignStart, c)
+		x += TextWidth(it, size, bold) + gap
+	}
+}
+
 // request draws a request marker of side d centred on p: a square for P, a
 // diamond for S.
 func (f *Frame) request(layer int, p Point, d float32, t sim.Type, c color.RGBA) {
@@ -106,8 +141,22 @@ func (f *Frame) request(layer int, p Point, d float32, t sim.Type, c color.RGBA)
 // layout places the scene on a w×h screen, with the replay banner during
 // a replay.
 func (s *Session) layout(w, h int) Layout {
-	l := NewLayout(w, h, len(s.m.Balancers()))
-	return l.WithStrip(s.replay != nil, len(s.caption))
+	k := float32(1)
+	if s.present {
+		k = PresentScale
+	}
+	l := NewLayoutScaled(w, h, len(s.m.Balancers()), k).WithStrip(s.replay != nil, len(s.caption))
+	if s.theory {
+		// The theory panel takes the bottom of the last pool: the server
+		// boxes shrink to fit above it, nothing is hidden.
+		last := &l.Lanes[len(l.Lanes)-1]
+		t := l.T
+		n := len(theoryText(s.TheoryLines(), 13*t, last.Pool.W-20*t))
+		ph := min(float32(n)*theoryLineUnits*t+10*t, last.Pool.H*0.8)
+		l.Theory = Rect{last.Pool.X, last.Pool.Y + last.Pool.H - ph, last.Pool.W, ph}
+		last.Pool.H -= ph + 6*l.Unit
+	}
+	return l
 }
 
 // Draw lays the session out on a w×h screen and returns what to paint. The
@@ -159,14 +208,18 @@ func (s *Session) Draw(w, h int) *Frame {
 }
 
 func (s *Session) drawHUD(f *Frame, l Layout) {
-	u := l.Unit
+	u := l.T
 	h := l.HUD
 	cfg := s.m.Config()
 	f.rect(SceneLayer, h, Panel)
 	y1 := h.Y + 4*u
-	f.text(SceneLayer, "cycle "+Commas(s.m.Cycle())+" / "+Commas(cfg.Cycles), h.X+10*u, y1, 24*u, true, AlignStart, TextColor)
-	f.text(SceneLayer, "seed "+strconv.FormatUint(cfg.Seed, 10), h.X+h.W*0.42, y1, 24*u, true, AlignStart, TextColor)
-	f.text(SceneLayer, s.status(), h.X+h.W-10*u, y1, 24*u, true, AlignEnd, s.statusColor())
+	top := []string{"cycle " + Commas(s.m.Cycle()) + " / " + Commas(cfg.Cycles), "seed " + strconv.FormatUint(cfg.Seed, 10), s.status()}
+	size := fitSize(strings.Join(top, "      "), 24*u, true, h.W-20*u)
+	f.text(SceneLayer, top[0], h.X+10*u, y1, size, true, AlignStart, TextColor)
+	f.text(SceneLayer, top[1], h.X+h.W*0.42, y1, size, true, AlignStart, TextColor)
+	// The status never reaches the seed.
+	ss := min(size, fitSize(top[2], size, true, h.X+h.W-10*u-(h.X+h.W*0.42+TextWidth(top[1], size, true)+20*u)))
+	f.text(SceneLayer, top[2], h.X+h.W-10*u, y1, ss, true, AlignEnd, s.statusColor())
 
 	t := s.m.Totals()
 	p := s.m.Pool()
@@ -182,19 +235,15 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		{"rejected " + Commas(t.Rejected), 1},
 		{"queued " + Commas(int64(s.m.QueueLen())), 1},
 		{"completed " + Commas(t.Completed), 1.1},
-		{fmt.Sprintf("avg wait %.1f", avg), 0.95},
+		{"avg wait " + Sig3(avg) + " cycles", 0.95},
 		{fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy), 1.55},
 		{fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)), 0.9},
 	}
-	var total float32
-	for _, it := range items {
-		total += it.w
+	texts := make([]string, len(items))
+	for i, it := range items {
+		texts[i] = it.s
 	}
-	x := h.X + 10*u
-	for _, it := range items {
-		f.text(SceneLayer, it.s, x, h.Y+33*u, 17*u, false, AlignStart, TextColor)
-		x += (h.W - 20*u) * it.w / total
-	}
+	f.textRow(SceneLayer, texts, h.X+10*u, h.Y+33*u, h.W-20*u, 17*u, false, TextColor)
 }
 
 // status is the HUD's play state: paused, end of run, or the speed.
@@ -238,13 +287,25 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, b *sim.Balancer, named boo
 	if named {
 		name = b.Name() + " balancer · "
 	}
-	f.text(SceneLayer, name+"queue "+Commas(int64(b.QueueLen())), lane.Queue.X, lane.Title.Y, 18*u, true, AlignStart, TextColor)
+	q := name + "queue " + Commas(int64(b.QueueLen()))
+	room := lane.Pool.X - lane.Queue.X - 20*u
+	size := fitSize(q, 18*u, true, room)
+	f.text(SceneLayer, q, lane.Queue.X, lane.Title.Y, size, true, AlignStart, TextColor)
+	// What the thresholds mean for this queue now: it grows the pool above
+	// U·S and shrinks it below D·S.
+	cfg := s.m.Config()
 	p := b.Pool()
+	act := float64(p.Active)
+	th := fmt.Sprintf("grows above U·S %s · shrinks below D·S %s", Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act))
+	x := lane.Queue.X + TextWidth(q, size, true) + 10*u
+	if w := lane.Pool.X - 20*u - x; w > 40*u {
+		f.text(SceneLayer, th, x, lane.Title.Y+4*u, fitSize(th, 13*u, false, w), false, AlignStart, DimText)
+	}
 	txt := fmt.Sprintf("servers: live %d · active %d · busy %d", p.Live, p.Active, p.Busy)
 	if p.Retiring > 0 {
 		txt += fmt.Sprintf(" · retiring %d", p.Retiring)
 	}
-	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, 18*u, true, AlignStart, TextColor)
+	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, fitSize(txt, 18*u, true, lane.Title.X+lane.Title.W-lane.Pool.X), true, AlignStart, TextColor)
 }
 
 // hiddenSlot reports whether queue slot i of balancer b is in flight.
@@ -280,7 +341,7 @@ func (s *Session) drawQueue(f *Frame, q QueueSpec, b *sim.Balancer, bi int) {
 		}
 		size := min(16*u, bl.W/5)
 		f.text(SceneLayer, "+"+Commas(int64(q.Hidden)), bl.X+bl.W/2, bl.Y+bl.H/2-size*0.6, size, true, AlignCenter, TextColor)
-		f.text(SceneLayer, "more", bl.X+bl.W/2, bl.Y+bl.H/2+size*0.5, size*0.8, false, AlignCenter, TextColor)
+		f.text(SceneLayer, "more", bl.X+bl.W/2, bl.Y+bl.H/2+size*0.56, size*0.8, false, AlignCenter, TextColor)
 	}
 }
 
@@ -440,31 +501,14 @@ func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []Gr
 	}
 }
 
-// presentScale and helpPresentScale are how much larger presentation mode
-// draws the footer's legend and the help overlay, which lay themselves out
-// at that size (the overlay then still fits a 16:9 screen).
-const (
-	presentScale     = 1.3
-	helpPresentScale = 1.18
-)
-
 // drawFooter draws the key hint line at the left and the legend at the
-// right. In presentation mode the key line gives way (H still shows the
-// keys) and the legend is drawn larger.
+// right; the hint gives up its last items when the legend needs the room.
 func (s *Session) drawFooter(f *Frame, l Layout) {
-	u := l.Unit
+	u := l.T
 	r := l.Footer
-	k := float32(1)
-	if s.present {
-		k = presentScale
-	} else {
-		f.text(SceneLayer, "Tab focus · ←→ adjust · Space play · → step · R restart · S save · L load · K share · T theory · P present · H help", r.X, r.Y+2*u, 14*u, false, AlignStart, DimText)
-	}
 	// The legend, drawn with the same shapes as the scene, each shape just
-	// before its name. Names are measured by an estimate of the font's
-	// advance (8.2 design pixels a letter at 15), so an error shows as a gap
-	// after a name, never between a shape and its name.
-	d, size, gap := 12*u*k, 15*u*k, 5*u*k
+	// before its name.
+	d, size, gap := 12*u, 15*u, 5*u
 	items := []struct {
 		name string
 		draw func(p Point)
@@ -478,19 +522,34 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"done", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DoneColor) }},
 		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
 	}
-	width := func(name string) float32 { return float32(len([]rune(name))) * 8.2 * u * k }
 	var total float32
 	for _, it := range items {
-		total += d + gap + width(it.name) + 3*gap
+		total += d + gap + TextWidth(it.name, size, false) + 3*gap
 	}
 	x := r.X + r.W - total + 3*gap
+	legendX := x
 	y := r.Y + r.H/2
 	for _, it := range items {
 		it.draw(Point{x + d/2, y})
 		f.text(SceneLayer, it.name, x+d+gap, y-0.6*size, size, false, AlignStart, DimText)
-		x += d + gap + width(it.name) + 3*gap
+		x += d + gap + TextWidth(it.name, size, false) + 3*gap
 	}
+	hint := ""
+	for _, part := range footerHint {
+		next := part
+		if hint != "" {
+			next = hint + " · " + part
+		}
+		if r.X+TextWidth(next, 14*u, false) > legendX-4*gap {
+			break
+		}
+		hint = next
+	}
+	f.text(SceneLayer, hint, r.X, r.Y+2*u, 14*u, false, AlignStart, DimText)
 }
+
+// footerHint are the key hint line's items, most useful first.
+var footerHint = []string{"H help", "Space play", "→ step", "Tab focus", "←→ adjust", "K share", "T theory", "P present", "R restart", "S save", "L load"}
 
 // HelpLines are the lines of the help overlay.
 var helpLines = [...]string{
@@ -503,6 +562,7 @@ var helpLines = [...]string{
 	"D — dice: a random seed     S — save the run (.lbsnap)",
 	"L — load a snapshot (or drop a file)     K — share link (#r=…)",
 	"T — theory panel (Erlang C)     P — presentation mode     F — fullscreen",
+	"lessons (button) — ready scenarios with a caption; Esc hides the caption",
 	"Click a server — take it down at the next cycle; click again — up",
 	"Every change takes effect at the next cycle and is recorded.",
 	"",
@@ -510,13 +570,16 @@ var helpLines = [...]string{
 	"the rest wait in the FIFO queue (front at the right) and fly to idle",
 	"servers. P = cyan square, S = pink diamond. Servers: idle = hollow green,",
 	"busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
+	"Scaling, every K cycles (cooldown): with S active servers, the pool grows by one",
+	"when the queue is above U·S and shrinks by one when it is below D·S (charts: lines).",
+	"Times are in cycles; the arrival rate is requests per cycle.",
 }
 
 // HelpLines returns the help overlay's text.
 func HelpLines() []string { return helpLines[:] }
 
 func (s *Session) drawOverlays(f *Frame, l Layout) {
-	u := l.Unit
+	u := l.T
 	if s.banner && len(s.opts.Problems) > 0 {
 		lines := append(append([]string{}, s.opts.Problems...), "press any key to hide this message")
 		h := float32(len(lines))*24*u + 16*u
@@ -528,10 +591,7 @@ func (s *Session) drawOverlays(f *Frame, l Layout) {
 		}
 	}
 	if s.help {
-		k := u // the overlay's unit: larger in presentation mode
-		if s.present {
-			k *= helpPresentScale
-		}
+		k := min(u, l.H/((float32(len(helpLines)+1)*26+40)), l.W/880) // the overlay's unit: as large as fits
 		h := float32(len(helpLines)+1)*26*k + 30*k
 		r := Rect{l.W/2 - 420*k, l.H/2 - h/2, 840 * k, h}
 		f.rect(TopLayer, r, Overlay)

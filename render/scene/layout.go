@@ -21,6 +21,7 @@ type Lane struct {
 type Layout struct {
 	W, H     float32
 	Unit     float32 // pixels per design pixel: min(W/1280, H/720)
+	T        float32 // pixels per design pixel of text and of the strips that hold it: Unit, larger in presentation mode
 	HUD      Rect    // two lines of text at the top
 	Gate     Rect    // the firewall, at the left of every lane
 	Lanes    []Lane  // one per balancer, top to bottom
@@ -29,6 +30,7 @@ type Layout struct {
 	Footer   Rect    // the key hint line
 	Banner   Rect    // the replay's strip under the HUD (empty unless WithStrip)
 	Caption  Rect    // the lesson's caption, under the banner (empty unless WithStrip)
+	Theory   Rect    // the theory panel, under the last pool (empty unless the session shows it)
 }
 
 // BannerUnits is the height of the replay banner in design pixels, and
@@ -42,7 +44,7 @@ const (
 // banner (when banner) and a caption of captionLines lines: the gate and
 // the lanes move down to make room, so the strip hides nothing.
 func (l Layout) WithStrip(banner bool, captionLines int) Layout {
-	u := l.Unit
+	u := l.T
 	y := l.HUD.Y + l.HUD.H + 4*u
 	if banner {
 		l.Banner = Rect{l.HUD.X, y, l.HUD.W, (BannerUnits - 4) * u}
@@ -77,15 +79,25 @@ func (l Layout) WithStrip(banner bool, captionLines int) Layout {
 
 // NewLayout places the scene on a w×h screen for the given number of
 // balancers (1, or 2 in a switch).
-func NewLayout(w, h, balancers int) Layout {
+func NewLayout(w, h, balancers int) Layout { return NewLayoutScaled(w, h, balancers, 1) }
+
+// PresentScale is how much larger presentation mode draws text and the
+// strips that hold it (HUD, charts, controls, footer, banners).
+const PresentScale = 1.25
+
+// NewLayoutScaled is NewLayout with text and its strips k times as large
+// (k = PresentScale in presentation mode); the model's parts (queue slots,
+// server boxes) take the room that is left.
+func NewLayoutScaled(w, h, balancers int, k float32) Layout {
 	W, H := float32(max(w, 1)), float32(max(h, 1))
 	u := min(W/BaseW, H/BaseH)
-	l := Layout{W: W, H: H, Unit: u}
+	t := u * k
+	l := Layout{W: W, H: H, Unit: u, T: t}
 	m := 16 * u // margin
-	l.HUD = Rect{m, 8 * u, W - 2*m, 58 * u}
-	l.Footer = Rect{m, H - 26*u, W - 2*m, 22 * u}
-	l.Controls = Rect{m, l.Footer.Y - 4*u - ControlsH*u, W - 2*m, ControlsH * u}
-	chartH := 118 * u
+	l.HUD = Rect{m, 8 * u, W - 2*m, 58 * t}
+	l.Footer = Rect{m, H - 4*u - 22*t, W - 2*m, 22 * t}
+	l.Controls = Rect{m, l.Footer.Y - 4*u - ControlsH*t, W - 2*m, ControlsH * t}
+	chartH := 118 * t
 	chartY := l.Controls.Y - 8*u - chartH
 	nc := float32(len(charts))
 	cw := (W - (nc+1)*m) / nc
@@ -94,16 +106,16 @@ func NewLayout(w, h, balancers int) Layout {
 	}
 	top := l.HUD.Y + l.HUD.H + 10*u
 	bottom := chartY - 12*u
-	l.Gate = Rect{m, top + 26*u, gateWidthUnits * u, bottom - top - 26*u}
+	l.Gate = Rect{m, top + 26*t, gateWidthUnits * t, bottom - top - 26*t}
 	queueX := l.Gate.X + l.Gate.W + 22*u
 	poolX := float32(math.Round(float64(0.47 * W)))
 	n := max(balancers, 1)
 	laneH := (bottom - top) / float32(n)
 	for i := range n {
 		y := top + float32(i)*laneH
-		title := Rect{queueX, y, W - m - queueX, 24 * u}
-		body := y + 26*u
-		bh := laneH - 26*u - 6*u
+		title := Rect{queueX, y, W - m - queueX, 24 * t}
+		body := y + 26*t
+		bh := laneH - 26*t - 6*u
 		l.Lanes = append(l.Lanes, Lane{
 			Title: title,
 			Queue: Rect{queueX, body, poolX - 20*u - queueX, bh},

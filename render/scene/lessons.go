@@ -26,7 +26,7 @@ var lessonWidgets = func() []widget {
 
 // lessonsDialog is the lessons menu's rectangle.
 func lessonsDialog(l Layout) Rect {
-	u := l.Unit
+	u := l.T
 	w, h := 760*u, float32(len(lessonWidgets))*42*u+60*u
 	return Rect{l.W/2 - w/2, l.H/2 - h/2, w, h}
 }
@@ -60,7 +60,7 @@ func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 	if s.dialog != dialogLessons {
 		return
 	}
-	u := l.Unit
+	u := l.T
 	d := lessonsDialog(l)
 	f.rect(TopLayer, d, Overlay)
 	f.stroke(TopLayer, d, 2*u, BusyColor)
@@ -72,7 +72,7 @@ func (s *Session) drawCaption(f *Frame, l Layout) {
 	if len(s.caption) == 0 {
 		return
 	}
-	u := l.Unit
+	u := l.T
 	r := l.Caption
 	f.rect(OverlayLayer, r, InfoPane)
 	f.stroke(OverlayLayer, r, max(u, 1), BusyColor)

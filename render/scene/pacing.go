@@ -151,6 +151,9 @@ func (s *Session) setSpeed(sp int64) {
 func (s *Session) Update(now func() time.Duration) {
 	s.tick++
 	s.anim.prune(s.tick)
+	if s.message != "" && s.tick-s.messageTick > messageTicks+TPS {
+		s.message = "" // it has faded
+	}
 	if s.paused || s.m.Done() {
 		s.rate.sample(now(), s.m.Cycle())
 		return

@@ -81,6 +81,9 @@ type Session struct {
 	present bool
 	message string // info or error shown in a banner
 	isError bool
+	// messageTick is the tick the message appeared at; it fades after
+	// messageTicks.
+	messageTick int64
 	frame   Frame // reused by Draw
 	dice    *rand.Rand
 }
@@ -292,7 +295,7 @@ func (s *Session) State() State {
 func (s *Session) Say(msg string, isError bool) { s.say(msg, isError) }
 
 func (s *Session) say(msg string, isError bool) {
-	s.message, s.isError = msg, isError
+	s.message, s.isError, s.messageTick = msg, isError, s.tick
 }
 
 // observe records the cycle just completed: the snapshot recorder, the
@@ -302,17 +305,5 @@ func (s *Session) observe() {
 	cfg := s.m.Config()
 	s.hist.Add(s.m.Last(), &cfg)
 	s.fw.observe(s.m.Events())
-	p := s.m.Pool()
-	s.meas.cycles++
-	s.meas.queue += int64(s.m.QueueLen())
-	s.meas.busy += int64(p.Busy)
-	s.meas.live += int64(p.Live)
-	for _, e := range s.m.Events() {
-		if e.Kind == sim.Dispatch {
-			s.meas.dispatched++
-			if e.Wait > 0 {
-				s.meas.waited++
-			}
-		}
-	}
+	s.meas.add(s.m)
 }

@@ -44,7 +44,7 @@ var shareWidgets = []widget{
 
 // shareDialog is the dialog's rectangle.
 func shareDialog(l Layout) Rect {
-	u := l.Unit
+	u := l.T
 	w, h := 560*u, 200*u
 	return Rect{l.W/2 - w/2, l.H/2 - h/2, w, h}
 }
@@ -52,7 +52,7 @@ func shareDialog(l Layout) Rect {
 // dialogRects places the dialog's controls: the choices one a row, the
 // buttons side by side at the bottom.
 func dialogRects(l Layout, ws []widget, rs []Rect) {
-	u := l.Unit
+	u := l.T
 	if len(ws) > 0 && ws[0].id == lessonWidgets[0].id {
 		d := lessonsDialog(l)
 		for i, w := range ws {
@@ -85,7 +85,7 @@ func (s *Session) drawShareDialog(f *Frame, l Layout) {
 	if s.dialog != dialogShare {
 		return
 	}
-	u := l.Unit
+	u := l.T
 	d := shareDialog(l)
 	f.rect(TopLayer, d, Overlay)
 	f.stroke(TopLayer, d, 2*u, BusyColor)

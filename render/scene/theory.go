@@ -2,7 +2,11 @@ package scene
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
+
+	"github.com/lbsim/lbsim/sim"
 
 	"github.com/lbsim/lbsim/sim/mmc"
 	"github.com/lbsim/lbsim/sim/queueing"
@@ -15,11 +19,54 @@ type theoryState struct {
 	meas   measured
 }
 
-// measured holds the time averages the theory panel sets beside Erlang C.
+// measured holds the time averages the theory panel sets beside Erlang
+// C, over a window that starts when the initial queue has drained (the
+// first cycle that ends with an empty queue), so the start-up does not
+// weigh on them; before that, since cycle 0.
 type measured struct {
+	from               int64 // first cycle of the window
+	drained            bool  // the window has started after the initial queue
 	cycles             int64
 	queue, busy, live  int64
 	dispatched, waited int64 // dispatches, and those that had waited ≥ 1 cycle
+	waitSum            int64
+}
+
+// add records one cycle of m.
+func (ms *measured) add(m *sim.Model) {
+	if !ms.drained && m.Cycle() > 0 && m.QueueLen() == 0 {
+		*ms = measured{from: m.Cycle() + 1, drained: true}
+		return
+	}
+	p := m.Pool()
+	ms.cycles++
+	ms.queue += int64(m.QueueLen())
+	ms.busy += int64(p.Busy)
+	ms.live += int64(p.Live)
+	for _, e := range m.Events() {
+		if e.Kind == sim.Dispatch {
+			ms.dispatched++
+			ms.waitSum += e.Wait
+			if e.Wait > 0 {
+				ms.waited++
+			}
+		}
+	}
+}
+
+// Sig3 writes x with three significant digits: 0.0412, 4.12, 41.2, 412,
+// 4,120.
+func Sig3(x float64) string {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	e := int(math.Floor(math.Log10(math.Abs(x))))
+	p := math.Pow(10, float64(e-2))
+	r := math.Round(x/p) * p
+	if e >= 2 {
+		return Commas(int64(r))
+	}
+	return strconv.FormatFloat(r, 'f', 2-e, 64)
 }
 
 // TheoryLines returns the theory panel's text for the settings in effect:
@@ -32,65 +79,97 @@ func (s *Session) TheoryLines() []string {
 	if !fit.Applies {
 		lines = append(lines, "does not apply to this run, because:")
 		for _, r := range fit.Reasons {
-			lines = append(lines, wrap("• "+r, 58)...)
+			lines = append(lines, "• "+r)
 		}
 		return lines
 	}
 	th, err := queueing.MMC{Servers: in.Servers, Lambda: in.Lambda, MeanService: in.MeanService}.Metrics()
 	if err != nil {
-		return append(lines, wrap("no steady state: "+err.Error(), 58)...)
+		return append(lines, "no steady state: "+err.Error())
 	}
-	n := max(s.meas.cycles, 1)
-	t := s.m.Totals()
-	wq := 0.0
-	if t.Dispatched > 0 {
-		wq = float64(t.TotalWait) / float64(t.Dispatched)
+	ms := s.meas
+	n := max(ms.cycles, 1)
+	wq, util := 0.0, 0.0
+	if ms.dispatched > 0 {
+		wq = float64(ms.waitSum) / float64(ms.dispatched)
 	}
-	util := 0.0
-	if s.meas.live > 0 {
-		util = float64(s.meas.busy) / float64(s.meas.live)
+	if ms.live > 0 {
+		util = float64(ms.busy) / float64(ms.live)
+	}
+	window := fmt.Sprintf("measured: cycles %s–%s", Commas(ms.from), Commas(s.m.Cycle()))
+	if ms.drained {
+		window += ", after the initial queue drained"
+	} else {
+		window += " (the initial queue has not drained yet)"
 	}
 	lines = append(lines,
 		"\ttheory\tmeasured",
-		fmt.Sprintf("load ρ (busy share)\t%.3f\t%.3f", th.Rho, util),
-		fmt.Sprintf("wait Wq (cycles)\t%.2f\t%.2f", th.Wq, wq),
-		fmt.Sprintf("queue Lq\t%.2f\t%.2f", th.Lq, float64(s.meas.queue)/float64(n)),
-		fmt.Sprintf("P(wait)\t%.3f\t%s", th.PWait, s.measuredPWait()),
-		"measured: averages since cycle 0, initial queue included")
+		"load ρ (busy share)\t"+Sig3(th.Rho)+"\t"+Sig3(util),
+		"wait Wq (cycles)\t"+Sig3(th.Wq)+"\t"+Sig3(wq),
+		"queue Lq (requests)\t"+Sig3(th.Lq)+"\t"+Sig3(float64(ms.queue)/float64(n)),
+		"P(wait)\t"+Sig3(th.PWait)+"\t"+s.measuredPWait(),
+		window)
 	return lines
 }
 
-func wrap(s string, n int) []string {
+
+// theoryLineUnits is the pitch of the theory panel's lines.
+const theoryLineUnits = 16
+
+// theoryText wraps the theory panel's lines to width w at the panel's
+// text size.
+func theoryText(lines []string, size, w float32) []string {
 	var out []string
-	r := []rune(s)
-	for len(r) > n {
-		cut := n
-		for cut > n/2 && r[cut] != ' ' {
-			cut--
+	for _, line := range lines {
+		if strings.Contains(line, "\t") {
+			out = append(out, line)
+			continue
 		}
-		out = append(out, string(r[:cut]))
-		r = append([]rune("  "), r[cut:]...)
+		out = append(out, wrapWidth(line, size, w)...)
 	}
-	return append(out, string(r))
+	return out
 }
 
+// wrapWidth breaks s at spaces into lines no wider than w at size; a
+// continuation line is indented.
+func wrapWidth(s string, size, w float32) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		next := word
+		if line != "" {
+			next = line + " " + word
+		}
+		if line != "" && TextWidth(next, size, false) > w {
+			out = append(out, line)
+			next = "   " + word
+		}
+		line = next
+	}
+	return append(out, line)
+}
+
+// drawTheory draws the theory panel in its own place (Layout.Theory, under
+// the servers), so it hides nothing.
 func (s *Session) drawTheory(f *Frame, l Layout) {
-	if !s.theory {
+	if !s.theory || l.Theory.H <= 0 {
 		return
 	}
-	u := l.Unit
-	lines := s.TheoryLines()
-	r := l.Charts[1]
-	h := max(r.H, float32(len(lines))*17*u+12*u)
-	r = Rect{r.X, r.Y + r.H - h, r.W, h}
+	u := l.T
+	r := l.Theory
+	size := 13 * u
+	lines := theoryText(s.TheoryLines(), size, r.W-20*u)
 	f.rect(OverlayLayer, r, Background)
-	f.stroke(OverlayLayer, r, 2*u, BusyColor)
+	f.stroke(OverlayLayer, r, max(u, 1), BusyColor)
 	for i, line := range lines {
-		y := r.Y + 6*u + float32(i)*17*u
+		y := r.Y + 5*u + float32(i)*theoryLineUnits*u
+		if y+size > r.Y+r.H {
+			break
+		}
 		cells := strings.Split(line, "\t")
-		f.text(OverlayLayer, cells[0], r.X+10*u, y, 14*u, i == 0, AlignStart, TextColor)
+		f.text(OverlayLayer, cells[0], r.X+10*u, y, size, i == 0, AlignStart, TextColor)
 		for k, c := range cells[1:] {
-			f.text(OverlayLayer, c, r.X+r.W*(0.55+0.2*float32(k)), y, 14*u, i == 1, AlignEnd, TextColor)
+			f.text(OverlayLayer, c, r.X+r.W*(0.7+0.14*float32(k)), y, size, i == 1, AlignEnd, TextColor)
 		}
 	}
 }
@@ -101,5 +180,5 @@ func (s *Session) measuredPWait() string {
 	if s.meas.dispatched == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%.3f", float64(s.meas.waited)/float64(s.meas.dispatched))
+	return Sig3(float64(s.meas.waited) / float64(s.meas.dispatched))
 }

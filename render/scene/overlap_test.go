@@ -1,0 +1,106 @@
+package scene
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
+)
+
+// textBox estimates the rectangle a text run covers on screen, with the
+// advance TextWidth uses and a line box 1.1 times the size.
+func textBox(t Text) Rect {
+	w := TextWidth(t.S, t.Size, t.Bold)
+	x := t.X
+	switch t.Align {
+	case AlignCenter:
+		x -= w / 2
+	case AlignEnd:
+		x -= w
+	}
+	return Rect{x, t.Y, w, t.Size * 1.1}
+}
+
+// overlaps lists the pairs of text runs of the scene and overlay layers
+// whose boxes overlap; the top layer (help, dialogs) is modal and covers
+// the rest on purpose.
+func overlaps(f *Frame) []string {
+	var ts []Text
+	for _, li := range []int{SceneLayer, OverlayLayer} {
+		ts = append(ts, f.Layers[li].Texts...)
+	}
+	var out []string
+	screen := Rect{0, 0, float32(f.W), float32(f.H)}
+	for _, l := range f.Layers {
+		for _, t := range l.Texts {
+			if b := textBox(t); !screen.Contains(b) {
+				out = append(out, fmt.Sprintf("%q %v leaves the screen", t.S, b))
+			}
+		}
+	}
+	for i := range ts {
+		a := textBox(ts[i])
+		for j := i + 1; j < len(ts); j++ {
+			if b := textBox(ts[j]); a.Overlaps(b) {
+				out = append(out, fmt.Sprintf("%q %v overlaps %q %v", ts[i].S, a, ts[j].S, b))
+			}
+		}
+	}
+	return out
+}
+
+// TestNoTextOverlaps draws a run with a replay banner, a lesson's caption
+// and the theory panel, and without, at three screen sizes in both modes,
+// and fails on any two overlapping text boxes.
+func TestNoTextOverlaps(t *testing.T) {
+	cfg := testConfig()
+	cfg.Cycles = 3_000
+	data := func() []byte {
+		ch, _ := sim.ParseChange("1000:rate=0.9")
+		snap, err := snapshot.Record(cfg, []sim.Change{ch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := snapshot.Encode(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}()
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
+		for _, present := range []bool{false, true} {
+			for _, extra := range []string{"plain", "replay, caption, theory"} {
+				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
+				s, err := New(Options{Config: cfg, Speed: 600, PauseAt: 1_500, Present: present,
+					Caption: []string{"a caption line that says what to watch, about as long as the lessons' lines are"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if extra == "plain" {
+					s.caption = nil
+				} else {
+					s.theory = true
+					if err := s.Load(data); err != nil {
+						t.Fatal(err)
+					}
+					s.SeekCycle(1_500)
+				}
+				now := clock()
+				for s.m.Cycle() < 1_500 {
+					s.Update(now)
+				}
+				s.Set("rate", "0.5") // a pending change, an info message
+				f := s.Draw(size[0], size[1])
+				for _, o := range overlaps(f) {
+					t.Errorf("%s: %s", name, o)
+				}
+				for _, c := range s.State().Controls {
+					if !(Rect{0, 0, float32(size[0]), float32(size[1])}).Contains(c.R) {
+						t.Errorf("%s: control %s %v leaves the screen", name, c.ID, c.R)
+					}
+				}
+			}
+		}
+	}
+}
