@@ -45,7 +45,11 @@ func main() {
 	search := js.Global().Get("location").Get("search").String()
 	p := preset.Read(queryParams(search), preset.RandomSeed)
 	showProblems(p.Problems)
-	g, err := render.NewGame(p)
+	// The page shows the problems in its own box (#message, wrapped): the
+	// canvas does not repeat them in a second one.
+	shown := p
+	shown.Problems = nil
+	g, err := render.NewGame(shown)
 	if err != nil {
 		showProblems([]string{err.Error()})
 		return
@@ -58,6 +62,7 @@ func main() {
 			g.Do(func(s *scene.Session) {
 				if err := s.LoadLink(h); err != nil {
 					showProblems([]string{err.Error()})
+					s.Say("", false) // one box: the page's
 				}
 			})
 		}

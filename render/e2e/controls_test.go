@@ -28,6 +28,8 @@ type ctlState struct {
 	Changes   []string       `json:"changes"`
 	Config    map[string]any `json:"config"`
 	Focus     string         `json:"focus"`
+	Present   bool           `json:"present"`
+	Theory    bool           `json:"theory"`
 	Controls  []ctlRect      `json:"controls"`
 	Servers   []ctlRect      `json:"servers"`
 }
@@ -371,14 +373,28 @@ func TestBrowserControls(t *testing.T) {
 	}
 	p.waitFor("window.lbsim.state().replaying && window.lbsim.state().config.cycles == 3000 && window.lbsim.state().error == ''", 30*time.Second)
 
-	// Presentation mode and the theory panel, by their keys, on a run that
-	// is an M/M/c queue.
-	p.open("seed=42&servers=10&speed=60&wave=false&service=geometric&mean-service=20&rate=0.4&block=none&min-servers=10&max-servers=10&scale-down=0")
-	p.press("t", "KeyT", 84)
-	p.press("p", "KeyP", 80)
-	p.waitFor("window.lbsim.state().present && window.lbsim.state().theory", 30*time.Second)
-	p.waitFor("window.lbsim.state().cycle > 200", 60*time.Second)
+	// A lesson opened ready to project: ?lesson=erlang (an M/M/c run whose
+	// preset opens the theory panel) with present=1; its summary is the
+	// CLI's with the lesson's settings. T turns the panel off and on again;
+	// K opens the share dialog and Esc closes it.
+	p.open("lesson=erlang&present=1&pause-at=300")
+	p.waitFor("window.lbsim.state().paused", 60*time.Second)
+	ls := p.ctl()
+	if !ls.Present || !ls.Theory || ls.Cycle != 300 {
+		t.Errorf("lesson=erlang&present=1: present %v theory %v cycle %d", ls.Present, ls.Theory, ls.Cycle)
+	}
+	p.checkSummary(ls.state, "--seed", "42", "--servers", "10", "--min-servers", "10", "--max-servers", "10", "--wave=false",
+		"--service", "geometric", "--mean-service", "20", "--rate", "0.4", "--block", "none", "--scale-down", "0", "--initial-per-server", "0")
 	p.screenshot("page-present-theory.png")
+	p.press("t", "KeyT", 84)
+	p.waitFor("!window.lbsim.state().theory", 30*time.Second)
+	p.press("t", "KeyT", 84)
+	p.waitFor("window.lbsim.state().theory", 30*time.Second)
+	p.press("k", "KeyK", 75)
+	p.waitFor("window.lbsim.state().focus == 'share-make'", 30*time.Second)
+	p.screenshot("page-share.png")
+	p.press("Escape", "Escape", 27)
+	p.waitFor("window.lbsim.state().focus == ''", 30*time.Second)
 	p.press("h", "KeyH", 72)
 	p.waitFrames(2)
 	p.screenshot("page-help.png")

@@ -2,9 +2,9 @@ package scene
 
 import (
 	"fmt"
-	"strings"
 	"image/color"
 	"strconv"
+	"strings"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -581,17 +581,22 @@ func HelpLines() []string { return helpLines[:] }
 func (s *Session) drawOverlays(f *Frame, l Layout) {
 	u := l.T
 	if s.banner && len(s.opts.Problems) > 0 {
-		lines := append(append([]string{}, s.opts.Problems...), "press any key to hide this message")
+		size := 18 * u
+		var lines []string
+		for _, p := range s.opts.Problems {
+			lines = append(lines, wrapWidth(p, size, l.W*0.8-24*u)...)
+		}
+		lines = append(lines, "press any key to hide this message")
 		h := float32(len(lines))*24*u + 16*u
 		r := Rect{l.W * 0.1, l.HUD.Y + l.HUD.H + 12*u, l.W * 0.8, h}
 		f.rect(TopLayer, r, ErrorPanel)
 		f.stroke(TopLayer, r, 2*u, RejectColor)
 		for i, line := range lines {
-			f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*24*u, 18*u, i < len(lines)-1, AlignStart, TextColor)
+			f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*24*u, size, false, AlignStart, TextColor)
 		}
 	}
 	if s.help {
-		k := min(u, l.H/((float32(len(helpLines)+1)*26+40)), l.W/880) // the overlay's unit: as large as fits
+		k := min(u, l.H/(float32(len(helpLines)+1)*26+40), l.W/880) // the overlay's unit: as large as fits
 		h := float32(len(helpLines)+1)*26*k + 30*k
 		r := Rect{l.W/2 - 420*k, l.H/2 - h/2, 840 * k, h}
 		f.rect(TopLayer, r, Overlay)

@@ -84,8 +84,8 @@ type Session struct {
 	// messageTick is the tick the message appeared at; it fades after
 	// messageTicks.
 	messageTick int64
-	frame   Frame // reused by Draw
-	dice    *rand.Rand
+	frame       Frame // reused by Draw
+	dice        *rand.Rand
 }
 
 // New builds the model from opts.Config and returns the session at cycle 0.

@@ -112,7 +112,6 @@ func (s *Session) TheoryLines() []string {
 	return lines
 }
 
-
 // theoryLineUnits is the pitch of the theory panel's lines.
 const theoryLineUnits = 16
 
