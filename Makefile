@@ -8,6 +8,8 @@ BROTLI_Q  ?= 11
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm
 CYCLES    ?= 100000
+# The run's seed; empty: a random one, printed (the README's figures are seed 1).
+SEED      ?=
 # The CPU profile that profile-guided optimization applies to bin/lbsim.
 PGO       := cmd/lbsim/default.pgo
 # Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
@@ -21,9 +23,10 @@ all: build
 build:
 	$(GO) build -o $(BIN)/lbsim ./cmd/lbsim
 
-## run: the required run: 20 servers, 100,000 cycles, quiet, writes logs/
+## run: the required run: 20 servers, 100,000 cycles, quiet, writes logs/ (SEED=1 gives the README's figures)
 run: build
-	$(BIN)/lbsim run --servers 20 --cycles $(CYCLES) --quiet --log-dir logs --timeline logs/timeline.csv
+	$(BIN)/lbsim run --servers 20 --cycles $(CYCLES) --quiet --log-dir logs --timeline logs/timeline.csv $(if $(SEED),--seed $(SEED))
+	@echo "make run: logs in $(CURDIR)/logs (summary, events, timeline.csv); the seed is printed above$(if $(SEED),, (random): make run SEED=1 gives the figures the README quotes)"
 
 ## demo: a short verbose run in colour
 demo: build

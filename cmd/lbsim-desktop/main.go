@@ -14,6 +14,12 @@
 // then writes the summary, as `lbsim replay --json` does. --screenshot FILE
 // writes the last frame as a PNG, for smoke tests and documentation.
 //
+// The window library starts before main and needs a display; a check that
+// runs before it (nodisplay.go) prints the help for -h/--help, and says how
+// to get a display when there is none, instead of a panic. The flags live
+// in package internal/cli; `go generate` writes their help into
+// help_text.h for that check.
+//
 // It needs cgo and the X11/OpenGL development packages to build (see
 // docs/render.md, `make deps`).
 package main
@@ -35,50 +41,20 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/lbsim/lbsim/cmd/lbsim-desktop/internal/cli"
 	"github.com/lbsim/lbsim/render"
 	"github.com/lbsim/lbsim/render/preset"
 	"github.com/lbsim/lbsim/render/scene"
-	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// options are the window's own flags.
-type options struct {
-	exitAfter     int64
-	exitAtEnd     bool
-	screenshot    string
-	width, height int
-	replay        string
-	jsonPath      string
-	saveDir       string
-	base          string
-}
-
-// defaultBase is the page `make serve` serves; the K key's links open it.
-const defaultBase = "http://127.0.0.1:8080/"
+//go:generate go run ./internal/cli/genhelp
 
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("lbsim-desktop", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var params []preset.Param
-	for _, name := range append(sim.ConfigNames(), preset.ViewNames()...) {
-		fs.Func(name, "as `lbsim run --"+name+"` (speed: cycles per second or max; pause-at: a cycle)", func(v string) error {
-			params = append(params, preset.Param{Name: name, Value: v})
-			return nil
-		})
-	}
-	var o options
-	fs.Int64Var(&o.exitAfter, "exit-after", 0, "close the window after this many frames (0 = never)")
-	fs.StringVar(&o.screenshot, "screenshot", "", "write the last frame to this PNG `file` on exit")
-	fs.BoolVar(&o.exitAtEnd, "exit-at-end", false, "close the window when the run or the replay reaches its last cycle")
-	fs.StringVar(&o.replay, "replay", "", "replay the snapshot `file` (.lbsnap)")
-	fs.StringVar(&o.jsonPath, "json", "", "on exit, write the JSON summary to `file` ('-' = stdout)")
-	fs.StringVar(&o.saveDir, "save-dir", ".", "the S key saves snapshots into this `directory`")
-	fs.StringVar(&o.base, "base", defaultBase, "the K key prints share links to the page at this `address` (make serve's by default)")
-	fs.IntVar(&o.width, "width", 1280, "window width in pixels")
-	fs.IntVar(&o.height, "height", 720, "window height in pixels")
+	fs, o := cli.NewFlagSet(stderr)
+	params := &o.Params
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -86,17 +62,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
-	case fs.NArg() == 1 && strings.HasSuffix(fs.Arg(0), ".lbsnap") && o.replay == "":
-		o.replay = fs.Arg(0) // lbsim-desktop run.lbsnap
+	case fs.NArg() == 1 && strings.HasSuffix(fs.Arg(0), ".lbsnap") && o.Replay == "":
+		o.Replay = fs.Arg(0) // lbsim-desktop run.lbsnap
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "lbsim-desktop: unexpected argument %q: every setting is a flag, like --servers 20 (a snapshot to replay ends in .lbsnap)\n", fs.Arg(0))
 		return 2
 	}
-	p := preset.Read(params, preset.RandomSeed)
+	p := preset.Read(*params, preset.RandomSeed)
 	for _, msg := range p.Problems {
 		fmt.Fprintln(stderr, "lbsim-desktop:", msg)
 	}
-	if !p.SeedGiven && o.replay == "" {
+	if !p.SeedGiven && o.Replay == "" {
 		fmt.Fprintf(stderr, "lbsim-desktop: seed %d (random; repeat with --seed %d)\n", p.Config.Seed, p.Config.Seed)
 	}
 	g, err := render.NewGame(p)
@@ -104,20 +80,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lbsim-desktop:", err)
 		return 1
 	}
-	g.SetPlatform(desktop{dir: o.saveDir, stderr: stderr, base: o.base, view: viewQuery(params)})
-	if o.replay != "" {
-		data, err := snapshot.ReadFile(o.replay)
+	g.SetPlatform(desktop{dir: o.SaveDir, stderr: stderr, base: o.Base, view: viewQuery(*params)})
+	if o.Replay != "" {
+		data, err := snapshot.ReadFile(o.Replay)
 		if err == nil {
 			g.Do(func(s *scene.Session) { err = s.Load(data) })
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "lbsim-desktop: --replay %s: %v\n", o.replay, err)
+			fmt.Fprintf(stderr, "lbsim-desktop: --replay %s: %v\n", o.Replay, err)
 			return 2
 		}
 	}
-	w := &window{Game: g, opts: o}
+	w := &window{Game: g, opts: *o}
 	ebiten.SetWindowTitle("lbsim — load balancer simulator")
-	ebiten.SetWindowSize(o.width, o.height)
+	ebiten.SetWindowSize(o.Width, o.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	if err := ebiten.RunGame(w); err != nil {
 		fmt.Fprintln(stderr, "lbsim-desktop:", err)
@@ -132,12 +108,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if st.Message != "" {
 		fmt.Fprintln(stderr, "lbsim-desktop:", st.Message)
 	}
-	if o.jsonPath != "" {
+	if o.JSONPath != "" {
 		js, _ := json.MarshalIndent(st.Summary, "", "  ")
 		js = append(js, '\n')
-		if o.jsonPath == "-" {
+		if o.JSONPath == "-" {
 			stdout.Write(js)
-		} else if err := os.WriteFile(o.jsonPath, js, 0o644); err != nil {
+		} else if err := os.WriteFile(o.JSONPath, js, 0o644); err != nil {
 			fmt.Fprintln(stderr, "lbsim-desktop: --json:", err)
 			return 1
 		}
@@ -213,7 +189,7 @@ func shareLink(base, view string, keepView bool, frag string) string {
 // window adds the smoke-test controls to the game.
 type window struct {
 	*render.Game
-	opts options
+	opts cli.Options
 	err  error
 }
 
@@ -245,9 +221,9 @@ func (w *window) loadDropped(files fs.FS) {
 func (w *window) Draw(screen *ebiten.Image) {
 	w.Game.Draw(screen)
 	st := w.Game.State()
-	if (w.opts.exitAfter > 0 && st.Frames == w.opts.exitAfter) || (w.opts.exitAtEnd && st.Done) {
-		if w.opts.screenshot != "" {
-			w.err = savePNG(screen, w.opts.screenshot)
+	if (w.opts.ExitAfter > 0 && st.Frames == w.opts.ExitAfter) || (w.opts.ExitAtEnd && st.Done) {
+		if w.opts.Screenshot != "" {
+			w.err = savePNG(screen, w.opts.Screenshot)
 		}
 		w.Game.Quit()
 	}

@@ -38,6 +38,28 @@ func TestDesktopWindow(t *testing.T) {
 		t.Errorf("the window's frame looks blank: %d colours, %.1f%% non-background", colours, 100*frac)
 	}
 	t.Logf("screenshot %s: %d colours, %.0f%% non-background", shot, colours, 100*frac)
+
+	// Without a display: --help prints the help and exits 0, anything else
+	// says how to get a display and exits 2, never the window library's
+	// panic.
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
+			env = append(env, kv)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{{[]string{"--help"}, 0, "-lesson NAME"}, {[]string{"--seed", "3"}, 2, "xvfb-run -a"}} {
+		cmd := exec.CommandContext(ctx, bin, c.args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if code := exitCode(err); code != c.code || !strings.Contains(string(out), c.want) || strings.Contains(string(out), "panic") {
+			t.Errorf("lbsim-desktop %v without a display: exit %d, want %d and %q:\n%s", c.args, code, c.code, c.want, out)
+		}
+	}
 }
 
 // TestDesktopReplay gives the window a snapshot written by `lbsim run
