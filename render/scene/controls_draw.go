@@ -18,10 +18,12 @@ var (
 // controlRects places the controls of s.controls() in l: the sliders in
 // the first row of the control bar, the rest in the second, the scrub bar
 // in the replay banner under the HUD.
-func (s *Session) controlRects(l Layout) []Rect {
+func (s *Session) controlRects(l Layout) []Rect { return controlRectsOf(l, s.controls()) }
+
+// controlRectsOf places the controls ws in l.
+func controlRectsOf(l Layout, ws []widget) []Rect {
 	u := l.T
 	c := l.Controls
-	ws := s.controls()
 	rs := make([]Rect, len(ws))
 	gap := 10 * u
 	rowH := 36 * u
@@ -70,13 +72,24 @@ func sliderTrack(r Rect, u float32) Rect {
 	return Rect{r.X + 8*u, r.Y + r.H - 11*u, r.W - 16*u, 6 * u}
 }
 
+// drawControls draws the controls; while a dialog is open, the control bar
+// is drawn under it (not taking input) and the dialog's controls over it.
 func (s *Session) drawControls(f *Frame, l Layout) {
+	if s.dialog != dialogNone {
+		d := s.dialog
+		s.dialog = dialogNone
+		s.drawWidgets(f, l, s.controls(), -1)
+		s.dialog = d
+	}
+	s.drawWidgets(f, l, s.controls(), s.focus)
+}
+
+func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 	u := l.T
-	ws := s.controls()
-	rs := s.controlRects(l)
+	rs := controlRectsOf(l, ws)
 	for i, w := range ws {
 		r := rs[i]
-		focused := i == s.focus
+		focused := i == focus
 		layer := OverlayLayer
 		if w.row == rowDialog {
 			layer = TopLayer

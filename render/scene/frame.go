@@ -197,8 +197,8 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawShareDialog(f, l)
 	s.drawLessonsDialog(f, l)
 	s.drawCaption(f, l)
+	s.drawReplay(f, l) // under the scrub bar
 	s.drawControls(f, l)
-	s.drawReplay(f, l)
 	s.drawMessage(f, l)
 	s.drawOverlays(f, l)
 	if s.present {

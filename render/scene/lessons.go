@@ -62,7 +62,7 @@ func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := lessonsDialog(l)
-	f.rect(TopLayer, d, Overlay)
+	f.rect(TopLayer, d, Background)
 	f.stroke(TopLayer, d, 2*u, BusyColor)
 	f.text(TopLayer, "lessons: each a ready scenario with a caption that says what to watch", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }
