@@ -26,10 +26,21 @@ const (
 	SetQueueCap
 	SetDown // a server fails: Value is a ServerRef
 	SetUp   // a failed server comes back: Value is a ServerRef
+	// SetBlock adds a range to the firewall's block list, SetUnblock
+	// removes one that is in it: Value is RangeValue(range).
+	SetBlock
+	SetUnblock
 	numSettings
 )
 
-var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap", "down", "up"}
+var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap", "down", "up", "block", "unblock"}
+
+// RangeValue packs a range into a Change's Value: First in the high 32
+// bits, Last in the low 32.
+func RangeValue(r Range) int64 { return int64(uint64(r.First)<<32 | uint64(r.Last)) }
+
+// ValueRange unpacks RangeValue.
+func ValueRange(v int64) Range { return Range{First: uint32(uint64(v) >> 32), Last: uint32(uint64(v))} }
 
 // ServerRef names a server in a Change's Value: the balancer's index (0, or
 // 1 for S in a switch) in the high 32 bits and the server id in the low 32.
@@ -116,6 +127,8 @@ func (c Change) ValueString() string {
 		return Policy(c.Value).String()
 	case SetDown, SetUp:
 		return ServerRef(c.Value).String()
+	case SetBlock, SetUnblock:
+		return ValueRange(c.Value).String()
 	}
 	return strconv.FormatInt(c.Value, 10)
 }
@@ -187,6 +200,10 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 		var r ServerRef
 		r, err = ParseServerRef(value)
 		c.Value = int64(r)
+	case SetBlock, SetUnblock:
+		var r Range
+		r, err = ParseRange(value)
+		c.Value = RangeValue(r)
 	default:
 		c.Value, err = strconv.ParseInt(value, 10, 64)
 		if err != nil {
@@ -225,6 +242,11 @@ func (c Change) apply(cfg *Config) {
 		cfg.MaxServers = clampInt(v)
 	case SetQueueCap:
 		cfg.QueueCap = clampInt(v)
+	case SetBlock:
+		cfg.Blocked = append(slices.Clone(cfg.Blocked), ValueRange(v))
+	case SetUnblock:
+		r := ValueRange(v)
+		cfg.Blocked = slices.DeleteFunc(slices.Clone(cfg.Blocked), func(b Range) bool { return b == r })
 	}
 }
 
@@ -242,6 +264,15 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 				return cfg, fmt.Errorf("change %v: no such server: name a server id ≥ 1, with S: only in a switch", c)
 			}
 			continue
+		}
+		if c.Setting == SetBlock || c.Setting == SetUnblock {
+			r := ValueRange(c.Value)
+			if r.First > r.Last {
+				return cfg, fmt.Errorf("change at cycle %d: %s: the range's first address is after its last", c.Cycle, c.Setting)
+			}
+			if c.Setting == SetUnblock && !slices.Contains(cfg.Blocked, r) {
+				return cfg, fmt.Errorf("change %v: %v is not in the block list (%v)", c, r, cfg.Blocked)
+			}
 		}
 		if c.Setting == SetWave && c.Value != 0 && c.Value != 1 {
 			return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, intErr("wave", c.Value, "must be 0 (false) or 1 (true)"))

@@ -80,7 +80,7 @@ func FuzzParseTrace(f *testing.F) {
 
 func FuzzParseChange(f *testing.F) {
 	for _, s := range []string{"500:rate=0.6", " 7 : scale-up = 2.5 ", "1:wave=false", "9:policy=round-robin",
-		"3:cooldown=4", "3:task-max=-5", "0:rate=1", "5:speed=3", "+8:queue-cap=12"} {
+		"3:cooldown=4", "3:task-max=-5", "0:rate=1", "5:speed=3", "+8:queue-cap=12", "9:block=10.0.0.0/8", "4:unblock=1.2.3.4-1.2.9.9"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

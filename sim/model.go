@@ -479,6 +479,9 @@ func (m *Model) applyPending(t int64) {
 		if c.IsFault() {
 			m.fault(c, t)
 		}
+		if c.Setting == SetBlock || c.Setting == SetUnblock {
+			m.fw = NewFirewall(m.cfg.Blocked)
+		}
 	}
 }
 

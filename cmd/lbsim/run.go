@@ -255,8 +255,6 @@ func (c *cli) execute(o *runOptions) int {
 	if timeline != nil {
 		timeline.w.WriteString(timelineHeader(&o.cfg) + "\n")
 	}
-	fw := sim.NewFirewall(o.cfg.Blocked)
-	blocked := fw.Ranges() // the verbose log names the range that rejected a request
 	bar := newProgress(c.stderr, c.stderrTTY && !o.verbose && !o.noProgress, o.cfg.Cycles)
 	cycleDone := func() {
 		if rec != nil {
@@ -265,6 +263,10 @@ func (c *cli) execute(o *runOptions) int {
 		if timeline != nil {
 			line = appendTimeline(line[:0], m)
 			timeline.w.Write(line)
+		}
+		var blocked []sim.Range // the verbose log names the range that rejected a request
+		if o.verbose {
+			blocked = m.Config().Blocked // --set may change the block list
 		}
 		for _, e := range m.Events() {
 			if o.verbose {

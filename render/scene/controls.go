@@ -222,6 +222,7 @@ const (
 	rowButtons        // the second row, each its own width
 	rowBanner         // the replay banner
 	rowDialog         // the share dialog
+	rowList           // a dialog's list: the lessons menu, the firewall's block list
 )
 
 // sliderValueAt maps a pointer x over a track to a value of w: the
@@ -364,6 +365,7 @@ var shortcuts = map[Key]Intent{
 	RuneKey('t'): ToggleTheory,
 	RuneKey('p'): TogglePresent,
 	RuneKey('f'): Fullscreen,
+	RuneKey('b'): OpenFirewall,
 }
 
 // controls returns the controls on screen, in Tab order: the share
@@ -374,6 +376,8 @@ func (s *Session) controls() []widget {
 		return shareWidgets
 	case dialogLessons:
 		return lessonWidgets
+	case dialogFirewall:
+		return s.firewallWidgets()
 	}
 	if s.replay == nil {
 		return widgets
@@ -469,7 +473,8 @@ func (s *Session) Set(name, value string) error {
 // the current cycle without it.
 func (s *Session) schedule(c sim.Change) error {
 	pend := s.m.Pending()
-	same := func(p sim.Change) bool { return !c.IsFault() && p.Cycle == c.Cycle && p.Setting == c.Setting }
+	listy := c.IsFault() || c.Setting == sim.SetBlock || c.Setting == sim.SetUnblock // each its own change
+	same := func(p sim.Change) bool { return !listy && p.Cycle == c.Cycle && p.Setting == c.Setting }
 	if !slices.ContainsFunc(pend, same) {
 		return s.m.Schedule(c)
 	}
@@ -548,6 +553,14 @@ func (s *Session) press(ws []widget, rs []Rect, l Layout, in Input) {
 	}
 	s.focus = -1
 	s.seedEdit.editing = false
+	if s.dialog != dialogNone {
+		s.Apply(CloseDialog) // a click outside a dialog closes it
+		return
+	}
+	if inside(l.Gate, p) {
+		s.Apply(OpenFirewall)
+		return
+	}
 	s.clickServer(l, p)
 }
 

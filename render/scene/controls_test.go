@@ -698,3 +698,47 @@ func TestLessonsMenu(t *testing.T) {
 		t.Error("Esc did not hide the caption")
 	}
 }
+
+// TestFirewallDialogRecordsAChange clicks the gate, blocks 0.0.0.0/1 from
+// its list at the next cycle, and checks the change, the run (against a
+// model with the same --set) and the gate's list with its count.
+func TestFirewallDialogRecordsAChange(t *testing.T) {
+	s := drawn(t, 30)
+	g := s.layout(BaseW, BaseH).Gate
+	s.HandleInput(Input{X: g.X + g.W/2, Y: g.Y + g.H - 5, Pressed: true, Down: true})
+	s.HandleInput(Input{Released: true})
+	if s.dialog != dialogFirewall {
+		t.Fatal("a click on the gate did not open the firewall dialog")
+	}
+	half := control(t, s, WFirewallPrefix+"0.0.0.0/1")
+	if !strings.Contains(half.Value, "allowed") {
+		t.Fatalf("0.0.0.0/1 shows %q", half.Value)
+	}
+	s.HandleInput(Input{X: half.R.X + 5, Y: half.R.Y + 5, Pressed: true, Down: true})
+	s.HandleInput(Input{Released: true})
+	if v := control(t, s, WFirewallPrefix+"0.0.0.0/1").Value; !strings.Contains(v, "blocked") {
+		t.Fatalf("after the click 0.0.0.0/1 shows %q", v)
+	}
+	if p := s.m.Pending(); len(p) != 1 || p[0].String() != "31:block=0.0.0.0/1" {
+		t.Fatalf("pending %v", p)
+	}
+	s.HandleInput(Input{Keys: []Key{KeyEscape}})
+	for range 40 {
+		s.Apply(StepOne)
+	}
+	ch, _ := sim.ParseChange("31:block=0.0.0.0/1")
+	if got, want := summaryJSON(s), summaryWith(t, testConfig(), 70, ch); got != want {
+		t.Errorf("summary at 70 differs from --set 31:block=0.0.0.0/1:\n got %s\nwant %s", got, want)
+	}
+	var sum int64
+	found := false
+	for i, r := range s.fw.ranges {
+		sum += s.fw.counts[i]
+		if CompactRange(r) == "0/1" && s.fw.counts[i] > 0 {
+			found = true
+		}
+	}
+	if !found || sum != s.m.Totals().Rejected {
+		t.Errorf("gate ranges %v counts %v (sum %d, rejected %d)", s.fw.ranges, s.fw.counts, sum, s.m.Totals().Rejected)
+	}
+}

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,19 +10,35 @@ import (
 )
 
 // firewallState counts the requests each blocked range rejected, for the
-// gate's list of ranges.
+// gate's list of ranges. A request is counted for the first range of the
+// block list that holds its source.
 type firewallState struct {
-	ranges []sim.Range // the blocked ranges in force, merged, ascending
+	ranges []sim.Range // the block list in force, in its order
 	counts []int64     // rejections per range
 	last   int64       // rejections in the last cycle, for the gate's flash
 }
 
 // reset starts counting for the block list of cfg.
 func (f *firewallState) reset(cfg sim.Config) {
-	fw := sim.NewFirewall(cfg.Blocked)
-	f.ranges = fw.Ranges()
+	*f = firewallState{}
+	f.follow(cfg.Blocked)
+}
+
+// follow takes a new block list (a block or unblock change), keeping the
+// counts of the ranges that stay.
+func (f *firewallState) follow(blocked []sim.Range) {
+	if f.ranges != nil && slices.Equal(f.ranges, blocked) {
+		return
+	}
+	old := map[sim.Range]int64{}
+	for i, r := range f.ranges {
+		old[r] += f.counts[i]
+	}
+	f.ranges = append([]sim.Range{}, blocked...)
 	f.counts = make([]int64, len(f.ranges))
-	f.last = 0
+	for i, r := range f.ranges {
+		f.counts[i] = old[r]
+	}
 }
 
 // observe counts the rejections among one cycle's events.
@@ -38,20 +55,13 @@ func (f *firewallState) observe(evs []sim.Event) {
 	}
 }
 
-// RangeOf returns the index of the range of ranges (ascending, disjoint)
-// that holds addr, or −1.
+// RangeOf returns the index of the first range of ranges that holds addr,
+// or −1.
 func RangeOf(ranges []sim.Range, addr uint32) int {
-	lo, hi := 0, len(ranges)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if ranges[mid].Last < addr {
-			lo = mid + 1
-		} else {
-			hi = mid
+	for i, r := range ranges {
+		if r.Contains(addr) {
+			return i
 		}
-	}
-	if lo < len(ranges) && ranges[lo].First <= addr {
-		return lo
 	}
 	return -1
 }
@@ -129,4 +139,78 @@ func (s *Session) drawGate(f *Frame, l Layout) {
 		f.text(SceneLayer, Commas(s.fw.counts[i]), g.X+g.W-8*u, y+14*u, 12*u, false, AlignEnd, DimText)
 		y += 34 * u
 	}
+}
+
+// WFirewallPrefix starts the ids of the firewall dialog's entries:
+// "range:10.0.0.0/8".
+const WFirewallPrefix = "range:"
+
+// candidateRanges are offered in the firewall dialog besides the ranges
+// blocked now: the default list and a few large blocks.
+var candidateRanges = func() []sim.Range {
+	rs := sim.DefaultBlocked()
+	for _, s := range []string{"0.0.0.0/1", "128.0.0.0/1", "64.0.0.0/2", "100.64.0.0/10"} {
+		r, err := sim.ParseRange(s)
+		if err == nil {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}()
+
+// blockedNext reports whether r will be in the block list at the next
+// cycle: in force now, or blocked or unblocked by a change the viewer made
+// for the next cycle.
+func (s *Session) blockedNext(r sim.Range) bool {
+	on := slices.Contains(s.m.Config().Blocked, r)
+	next := s.m.Cycle() + 1
+	for _, c := range s.m.Pending() {
+		if c.Cycle == next && (c.Setting == sim.SetBlock || c.Setting == sim.SetUnblock) && sim.ValueRange(c.Value) == r {
+			on = c.Setting == sim.SetBlock
+		}
+	}
+	return on
+}
+
+// firewallWidgets are the firewall dialog's entries: each range blocked
+// now or offered, which a click blocks or allows at the next cycle (a
+// block or unblock change, recorded like any other), then close.
+func (s *Session) firewallWidgets() []widget {
+	rs := slices.Clone(s.m.Config().Blocked)
+	for _, r := range candidateRanges {
+		if !slices.Contains(rs, r) {
+			rs = append(rs, r)
+		}
+	}
+	var ws []widget
+	for _, r := range rs {
+		ws = append(ws, widget{id: WFirewallPrefix + r.String(), kind: kButton, row: rowList, label: r.String(),
+			text: func(s *Session) string {
+				if s.blockedNext(r) {
+					return r.String() + ": blocked — click to allow"
+				}
+				return r.String() + ": allowed — click to block"
+			},
+			act: func(s *Session) {
+				name := "block"
+				if s.blockedNext(r) {
+					name = "unblock"
+				}
+				if err := s.Set(name, r.String()); err != nil {
+					s.say(err.Error(), true)
+				}
+			}})
+	}
+	return append(ws, widget{id: "firewall-close", kind: kButton, label: "close (Esc)", row: rowList, width: 160, intent: CloseDialog})
+}
+
+func (s *Session) drawFirewallDialog(f *Frame, l Layout) {
+	if s.dialog != dialogFirewall {
+		return
+	}
+	u := l.T
+	d := listDialog(l, len(s.controls()))
+	f.rect(TopLayer, d, Background)
+	f.stroke(TopLayer, d, 2*u, BusyColor)
+	f.text(TopLayer, "the firewall's block list: changes apply at the next cycle and are recorded", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }

@@ -196,6 +196,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawTheory(f, l)
 	s.drawShareDialog(f, l)
 	s.drawLessonsDialog(f, l)
+	s.drawFirewallDialog(f, l)
 	s.drawCaption(f, l)
 	s.drawReplay(f, l) // under the scrub bar
 	s.drawControls(f, l)
@@ -564,6 +565,7 @@ var helpLines = [...]string{
 	"T — theory panel (Erlang C)     P — presentation mode     F — fullscreen",
 	"lessons (button) — ready scenarios with a caption; Esc hides the caption",
 	"Click a server — take it down at the next cycle; click again — up",
+	"B or click the firewall — block or allow address ranges at the next cycle",
 	"Every change takes effect at the next cycle and is recorded.",
 	"",
 	"Requests enter at the left: the firewall rejects blocked sources (red),",

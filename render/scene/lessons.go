@@ -9,6 +9,7 @@ const (
 	dialogNone = iota
 	dialogShare
 	dialogLessons
+	dialogFirewall
 )
 
 // WLessonPrefix starts the ids of the lessons menu's entries: "lesson:NAME".
@@ -18,16 +19,17 @@ const WLessonPrefix = "lesson:"
 var lessonWidgets = func() []widget {
 	var ws []widget
 	for _, l := range lesson.All {
-		ws = append(ws, widget{id: WLessonPrefix + l.Name, kind: kButton, label: l.Title, row: rowDialog, width: -1,
+		ws = append(ws, widget{id: WLessonPrefix + l.Name, kind: kButton, label: l.Title, row: rowList,
 			act: func(s *Session) { s.OpenLesson(l.Name) }})
 	}
-	return append(ws, widget{id: "lesson-cancel", kind: kButton, label: "cancel (Esc)", row: rowDialog, width: 160, intent: CloseDialog})
+	return append(ws, widget{id: "lesson-cancel", kind: kButton, label: "cancel (Esc)", row: rowList, width: 160, intent: CloseDialog})
 }()
 
-// lessonsDialog is the lessons menu's rectangle.
-func lessonsDialog(l Layout) Rect {
+// listDialog is the rectangle of a dialog that lists n entries (the
+// lessons menu, the firewall's block list).
+func listDialog(l Layout, n int) Rect {
 	u := l.T
-	w, h := 760*u, float32(len(lessonWidgets))*42*u+60*u
+	w, h := 760*u, float32(n)*42*u+60*u
 	return Rect{l.W/2 - w/2, l.H/2 - h/2, w, h}
 }
 
@@ -61,7 +63,7 @@ func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 		return
 	}
 	u := l.T
-	d := lessonsDialog(l)
+	d := listDialog(l, len(lessonWidgets))
 	f.rect(TopLayer, d, Background)
 	f.stroke(TopLayer, d, 2*u, BusyColor)
 	f.text(TopLayer, "lessons: each a ready scenario with a caption that says what to watch", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)

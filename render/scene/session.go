@@ -30,6 +30,7 @@ const (
 	Fullscreen                  // F: handled by the platform
 	OpenShare                   // K: open the share dialog
 	OpenLessons                 // the lessons menu
+	OpenFirewall                // B, or a click on the gate: the firewall's block list
 	CloseDialog                 // Esc in a dialog
 )
 
@@ -181,6 +182,8 @@ func (s *Session) Apply(in Intent) {
 		s.focus = slices.IndexFunc(shareWidgets, func(w widget) bool { return w.id == WShareMake })
 	case OpenLessons:
 		s.dialog, s.dragging, s.focus = dialogLessons, -1, 0
+	case OpenFirewall:
+		s.dialog, s.dragging, s.focus = dialogFirewall, -1, 0
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
 	case Share:
@@ -304,6 +307,7 @@ func (s *Session) observe() {
 	s.rec.Observe(s.m)
 	cfg := s.m.Config()
 	s.hist.Add(s.m.Last(), &cfg)
+	s.fw.follow(cfg.Blocked)
 	s.fw.observe(s.m.Events())
 	s.meas.add(s.m)
 }

@@ -53,14 +53,19 @@ func shareDialog(l Layout) Rect {
 // buttons side by side at the bottom.
 func dialogRects(l Layout, ws []widget, rs []Rect) {
 	u := l.T
-	if len(ws) > 0 && ws[0].id == lessonWidgets[0].id {
-		d := lessonsDialog(l)
+	if n := countRow(ws, rowList); n > 0 {
+		d := listDialog(l, n)
+		k := 0
 		for i, w := range ws {
+			if w.row != rowList {
+				continue
+			}
 			ww := d.W - 32*u
 			if w.width > 0 {
 				ww = w.width * u
 			}
-			rs[i] = Rect{d.X + 16*u, d.Y + 48*u + float32(i)*42*u, ww, 36 * u}
+			rs[i] = Rect{d.X + 16*u, d.Y + 48*u + float32(k)*42*u, ww, 36 * u}
+			k++
 		}
 		return
 	}
@@ -121,4 +126,15 @@ func (s *Session) WholeRun() ([]byte, error) {
 		return nil, fmt.Errorf("share: %w", err)
 	}
 	return snapshot.Encode(snap)
+}
+
+// countRow counts the controls of ws in row.
+func countRow(ws []widget, row int) int {
+	n := 0
+	for _, w := range ws {
+		if w.row == row {
+			n++
+		}
+	}
+	return n
 }
