@@ -164,9 +164,26 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 					f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y + plot.H}, Point{x0 + bw/2 - m, plot.Y + plot.H - m*1.6}, Point{x0 + bw/2 + m, plot.Y + plot.H - m*1.6}, DownMark)
 				}
 			}
-			for _, ln := range spec.lines {
+		}
+		// Each line as runs of equal height, one quad a run.
+		for _, ln := range spec.lines {
+			runX, runY := float32(0), float32(-1)
+			flush := func(x float32) {
+				if runY >= 0 && x > runX {
+					f.rect(SceneLayer, Rect{runX, runY - u, x - runX, max(2*u, 1.5)}, ln.col)
+				}
+			}
+			for i := range n {
+				smp := s.hist.At(i)
 				y := plot.Y + plot.H - plot.H*ln.value(smp)/maxV
-				f.rect(SceneLayer, Rect{x0, y - u, bw, max(2*u, 1.5)}, ln.col)
+				if y != runY {
+					x := xAt(smp.First)
+					flush(x)
+					runX, runY = x, y
+				}
+			}
+			if n > 0 {
+				flush(xAt(s.hist.At(n-1).Last + 1))
 			}
 		}
 	}
