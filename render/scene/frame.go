@@ -160,7 +160,8 @@ func (s *Session) layout(w, h int) Layout {
 }
 
 // Draw lays the session out on a w×h screen and returns what to paint. The
-// Frame is reused by the next Draw. Draw only reads the model.
+// Frame is reused by the next Draw. Draw never steps the model or changes
+// a setting.
 func (s *Session) Draw(w, h int) *Frame {
 	bals := s.m.Balancers()
 	l := s.layout(w, h)
@@ -228,21 +229,16 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if t.Dispatched > 0 {
 		avg = float64(t.TotalWait) / float64(t.Dispatched)
 	}
-	items := []struct {
-		s string
-		w float32
-	}{
-		{"generated " + Commas(t.Generated), 1.1},
-		{"rejected " + Commas(t.Rejected), 1},
-		{"queued " + Commas(int64(s.m.QueueLen())), 1},
-		{"completed " + Commas(t.Completed), 1.1},
-		{"avg wait " + Sig3(avg) + " cycles", 0.95},
-		{fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy), 1.55},
-		{fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)), 0.9},
-	}
-	texts := make([]string, len(items))
-	for i, it := range items {
-		texts[i] = it.s
+	// The counters, spread over the line; a p95 wait or another counter
+	// is one more entry.
+	texts := []string{
+		"generated " + Commas(t.Generated),
+		"rejected " + Commas(t.Rejected),
+		"queued " + Commas(int64(s.m.QueueLen())),
+		"completed " + Commas(t.Completed),
+		"avg wait " + Sig3(avg) + " cycles",
+		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
+		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
 	f.textRow(SceneLayer, texts, h.X+10*u, h.Y+33*u, h.W-20*u, 17*u, false, TextColor)
 }
