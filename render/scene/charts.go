@@ -86,7 +86,7 @@ func chartPlot(r Rect, u float32) Rect {
 func (s *Session) drawCharts(f *Frame, l Layout) {
 	u := l.T
 	n := s.hist.Len()
-	end := max(s.m.Cycle(), 1) // the x-axis covers cycles 0 … end
+	end := s.m.Cycle() + 1 // the x-axis covers cycles 0 … end (a sample covers First … Last+1)
 	for ci, spec := range charts {
 		if ci >= len(l.Charts) {
 			break

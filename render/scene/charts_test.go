@@ -101,3 +101,33 @@ func TestFirewallCountsPerRange(t *testing.T) {
 		}
 	}
 }
+
+// TestChartsStayInside draws the charts early in a run and later: every
+// quad of the chart area lies inside its chart.
+func TestChartsStayInside(t *testing.T) {
+	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, steps := range []int{0, 1, 3, 700} {
+		for range steps {
+			s.Apply(StepOne)
+		}
+		f := s.Draw(BaseW, BaseH)
+		l := f.Layout
+		band := Rect{0, l.Charts[0].Y, float32(f.W), l.Charts[0].H}
+		for _, q := range f.Layers[SceneLayer].Quads {
+			r := Rect{q.P[0].X, q.P[0].Y, q.P[2].X - q.P[0].X, q.P[2].Y - q.P[0].Y}
+			if !band.Contains(Rect{r.X, r.Y, 0, 0}) {
+				continue
+			}
+			in := false
+			for _, c := range l.Charts {
+				in = in || c.Contains(r)
+			}
+			if !in {
+				t.Fatalf("cycle %d: quad %v outside the charts %v", s.m.Cycle(), r, l.Charts)
+			}
+		}
+	}
+}

@@ -564,7 +564,7 @@ var helpLines = [...]string{
 	"B or click the firewall — block or allow address ranges at the next cycle",
 	"Every change takes effect at the next cycle and is recorded.",
 	"",
-	"Requests enter at the left: the firewall rejects blocked sources (red),",
+	"Requests enter at the left: the firewall rejects blocked sources (yellow),",
 	"the rest wait in the FIFO queue (front at the right) and fly to idle",
 	"servers. P = cyan square, S = pink diamond. Servers: idle = hollow green,",
 	"busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
