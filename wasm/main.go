@@ -194,6 +194,7 @@ func installHook(g *render.Game, problems []string) {
 		g.Do(func(s *scene.Session) {
 			if err := s.Load(data); err != nil {
 				msg = err.Error()
+				s.Say("", false) // one box: the page's
 			}
 		})
 		if msg != "" {
@@ -209,6 +210,7 @@ func installHook(g *render.Game, problems []string) {
 		g.Do(func(s *scene.Session) {
 			if err := s.LoadLink(args[0].String()); err != nil {
 				msg = err.Error()
+				s.Say("", false) // one box: the page's
 			}
 		})
 		if msg != "" {
