@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
@@ -73,7 +74,7 @@ func TestNoTextOverlaps(t *testing.T) {
 			for _, extra := range []string{"plain", "replay, caption, theory"} {
 				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
 				s, err := New(Options{Config: cfg, Speed: 600, PauseAt: 1_500, Present: present,
-					Caption: []string{"a caption line that says what to watch, about as long as the lessons' lines are"}})
+					Caption: longestCaption()})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,7 +101,35 @@ func TestNoTextOverlaps(t *testing.T) {
 						t.Errorf("%s: control %s %v leaves the screen", name, c.ID, c.R)
 					}
 				}
+				// Each dialog: its own texts do not overlap.
+				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall} {
+					s.Apply(in)
+					f := s.Draw(size[0], size[1])
+					ts := f.Layers[TopLayer].Texts
+					for i := range ts {
+						for j := i + 1; j < len(ts); j++ {
+							if a, b := textBox(ts[i]), textBox(ts[j]); a.Overlaps(b) {
+								t.Errorf("%s, dialog %d: %q %v overlaps %q %v", name, in, ts[i].S, a, ts[j].S, b)
+							}
+						}
+					}
+					s.Apply(CloseDialog)
+				}
 			}
 		}
 	}
+}
+
+// longestCaption is the lessons' caption with the longest line.
+func longestCaption() []string {
+	var best []string
+	n := 0
+	for _, l := range lesson.All {
+		for _, line := range l.Caption {
+			if len([]rune(line)) > n {
+				n, best = len([]rune(line)), l.Caption
+			}
+		}
+	}
+	return best
 }

@@ -1,0 +1,37 @@
+package lesson_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lbsim/lbsim/render/lesson"
+	"github.com/lbsim/lbsim/render/preset"
+)
+
+// TestLessonsReadCleanly reads every lesson the way ?lesson=NAME does:
+// no problems, its caption kept, names unique and lower-case. Their claims
+// are checked against the CLI in cmd/lbsim/lessons_test.go.
+func TestLessonsReadCleanly(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range lesson.All {
+		if seen[l.Name] || l.Name != strings.ToLower(l.Name) || strings.ContainsAny(l.Name, " &=?#") {
+			t.Errorf("lesson name %q: want unique, lower-case, usable in a query", l.Name)
+		}
+		seen[l.Name] = true
+		p := preset.Read([]preset.Param{{Name: "lesson", Value: l.Name}}, func() uint64 { return 1 })
+		if len(p.Problems) != 0 || p.Lesson != l.Name || len(p.Caption) != len(l.Caption) {
+			t.Errorf("lesson %s: problems %q, caption %d lines", l.Name, p.Problems, len(p.Caption))
+		}
+		for _, line := range l.Caption {
+			if len([]rune(line)) > 100 {
+				t.Errorf("lesson %s: caption line of %d characters (at most 100 fit the strip)", l.Name, len([]rune(line)))
+			}
+		}
+		if got, err := lesson.Find(l.Name); err != nil || got.Name != l.Name {
+			t.Errorf("Find(%q) = %v, %v", l.Name, got.Name, err)
+		}
+	}
+	if _, err := lesson.Find("nope"); err == nil || !strings.Contains(err.Error(), lesson.All[0].Name) {
+		t.Errorf("Find(nope): %v", err)
+	}
+}
