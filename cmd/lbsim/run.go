@@ -94,7 +94,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
 	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
-	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up")
+	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up, block, unblock (a range: 500:block=0.0.0.0/1)")
 	return fs
 }
 
