@@ -28,6 +28,7 @@ type Game struct {
 	keys     []ebiten.Key
 	scale    float64
 	platform Platform
+	onLesson func(name string)
 
 	painter painter
 	state   atomic.Pointer[scene.State]
@@ -50,23 +51,24 @@ type Platform interface {
 
 // NewGame builds the model of p and the view of it.
 func NewGame(p preset.Preset) (*Game, error) {
-	sess, err := scene.New(options(p))
-	if err != nil {
-		return nil, fmt.Errorf("render: %w", err)
-	}
 	pt, err := newPainter()
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{sess: sess, start: time.Now(), painter: pt, scale: 1}
+	g := &Game{start: time.Now(), painter: pt, scale: 1}
+	sess, err := scene.New(g.options(p))
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	g.sess = sess
 	g.now = func() time.Duration { return time.Since(g.start) }
 	g.publish()
 	return g, nil
 }
 
 // options are the scene's options for preset p; the lessons menu reads
-// a lesson's preset the way ?lesson=NAME does.
-func options(p preset.Preset) scene.Options {
+// a lesson's preset the way ?lesson=NAME does, and tells OnLesson.
+func (g *Game) options(p preset.Preset) scene.Options {
 	return scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems,
 		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption,
 		Lesson: func(name string) (scene.Options, error) {
@@ -74,9 +76,16 @@ func options(p preset.Preset) scene.Options {
 			if len(lp.Problems) > 0 {
 				return scene.Options{}, errors.New(strings.Join(lp.Problems, "; "))
 			}
-			return options(lp), nil
+			if g.onLesson != nil {
+				g.onLesson(name)
+			}
+			return g.options(lp), nil
 		}}
 }
+
+// OnLesson sets what to do when the viewer opens a lesson from the menu
+// (the page puts ?lesson=NAME in its address, so the link can be copied).
+func (g *Game) OnLesson(f func(name string)) { g.onLesson = f }
 
 // Update reads the keyboard and advances the session by one tick.
 func (g *Game) Update() error {

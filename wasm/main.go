@@ -56,6 +56,10 @@ func main() {
 	}
 	installHook(g, p.Problems)
 	g.SetPlatform(browser{})
+	g.OnLesson(func(name string) {
+		// The address says which lesson is open, ready to copy.
+		js.Global().Get("history").Call("replaceState", js.Null(), "", "?lesson="+url.QueryEscape(name))
+	})
 	// A share link in the address replays, on opening and when it changes.
 	loadHash := func() {
 		if h := js.Global().Get("location").Get("hash").String(); strings.HasPrefix(h, "#r=") {
