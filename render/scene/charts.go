@@ -156,11 +156,11 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			if spec.marks {
 				m := 4 * u
 				if smp.Ups > 0 {
-					f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.25))
+					f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.14))
 					f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y}, Point{x0 + bw/2 + m, plot.Y + m*1.6}, Point{x0 + bw/2 - m, plot.Y + m*1.6}, UpMark)
 				}
 				if smp.Downs > 0 {
-					f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.25))
+					f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.14))
 					f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y + plot.H}, Point{x0 + bw/2 - m, plot.Y + plot.H - m*1.6}, Point{x0 + bw/2 + m, plot.Y + plot.H - m*1.6}, DownMark)
 				}
 			}
