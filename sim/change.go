@@ -27,7 +27,8 @@ const (
 	SetDown // a server fails: Value is a ServerRef
 	SetUp   // a failed server comes back: Value is a ServerRef
 	// SetBlock adds a range to the firewall's block list, SetUnblock
-	// removes one that is in it: Value is RangeValue(range).
+	// removes one that is in it: Value is RangeValue(range). The numbers
+	// are stored in snapshots: new settings go at the end.
 	SetBlock
 	SetUnblock
 	numSettings

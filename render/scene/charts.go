@@ -83,108 +83,142 @@ func chartPlot(r Rect, u float32) Rect {
 	return Rect{r.X + 46*u, r.Y + 28*u, r.W - 54*u, r.H - 28*u - 18*u}
 }
 
+// chartView is one chart being drawn: its spec, rectangle, plotting area
+// and scales.
+type chartView struct {
+	spec chartSpec
+	r    Rect
+	plot Rect
+	u    float32
+	maxV float32 // the y-axis' top
+	end  int64   // the x-axis covers cycles 0 … end
+}
+
+func (c *chartView) xAt(cycle int64) float32 {
+	return c.plot.X + c.plot.W*float32(cycle)/float32(c.end)
+}
+
+func (c *chartView) yAt(v float32) float32 { return c.plot.Y + c.plot.H - c.plot.H*v/c.maxV }
+
+// drawCharts draws each chart of charts: title and legend, axes, then the
+// data.
 func (s *Session) drawCharts(f *Frame, l Layout) {
-	u := l.T
 	n := s.hist.Len()
-	end := s.m.Cycle() + 1 // the x-axis covers cycles 0 … end (a sample covers First … Last+1)
 	for ci, spec := range charts {
 		if ci >= len(l.Charts) {
 			break
 		}
-		r := l.Charts[ci]
-		f.rect(SceneLayer, r, Panel)
-		plot := chartPlot(r, u)
-		maxV := float32(1)
+		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: 1, end: s.m.Cycle() + 1}
+		c.plot = chartPlot(c.r, c.u)
 		for i := range n {
 			smp := s.hist.At(i)
-			maxV = max(maxV, spec.bars.value(smp))
+			c.maxV = max(c.maxV, spec.bars.value(smp))
 			for _, ln := range spec.lines {
-				maxV = max(maxV, ln.value(smp))
+				c.maxV = max(c.maxV, ln.value(smp))
 			}
 		}
-		// Title and legend.
-		x := r.X + 8*u
-		title := spec.title + " (" + spec.unit + ")"
-		f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
-		x += TextWidth(title, 14*u, true) + 12*u
-		for _, ln := range spec.lines {
-			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
-			f.text(SceneLayer, ln.name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
-			x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
+		f.rect(SceneLayer, c.r, Panel)
+		c.legend(f)
+		c.axes(f)
+		s.chartData(f, &c)
+	}
+}
+
+// legend draws the title with its unit, then each line's and the scale
+// marks' key.
+func (c *chartView) legend(f *Frame) {
+	r, u := c.r, c.u
+	x := r.X + 8*u
+	title := c.spec.title + " (" + c.spec.unit + ")"
+	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+	x += TextWidth(title, 14*u, true) + 12*u
+	for _, ln := range c.spec.lines {
+		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
+		f.text(SceneLayer, ln.name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
+	}
+	if c.spec.marks {
+		m := 4 * u
+		f.triangle(SceneLayer, Point{x + m, r.Y + 7*u}, Point{x + 2*m, r.Y + 7*u + m*1.6}, Point{x, r.Y + 7*u + m*1.6}, UpMark)
+		f.triangle(SceneLayer, Point{x + 3*m, r.Y + 7*u + m*1.6}, Point{x + 2*m, r.Y + 7*u}, Point{x + 4*m, r.Y + 7*u}, DownMark)
+		f.text(SceneLayer, "scaling", x+4*m+4*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+	}
+}
+
+// axes draws both axes with their ticks: about three on the y-axis, one
+// every 90 design pixels or more on the x-axis, labels that do not fit
+// left out.
+func (c *chartView) axes(f *Frame) {
+	r, plot, u := c.r, c.plot, c.u
+	f.rect(SceneLayer, Rect{plot.X, plot.Y + plot.H, plot.W, max(u, 1)}, Grid)
+	f.rect(SceneLayer, Rect{plot.X - max(u, 1), plot.Y, max(u, 1), plot.H}, Grid)
+	ys := NiceStep(float64(c.maxV), 3)
+	for v := 0.0; v <= float64(c.maxV)+1e-9; v += ys {
+		y := c.yAt(float32(v))
+		f.rect(SceneLayer, Rect{plot.X - 4*u, y, plot.W + 4*u, max(u*0.6, 1)}, fade(Grid, 0.7))
+		f.text(SceneLayer, tickLabel(v, ys), plot.X-6*u, y-6*u, 11*u, false, AlignEnd, DimText)
+	}
+	xs := NiceStep(float64(c.end), max(int(plot.W/(90*u)), 1))
+	lastRight := plot.X - 4*u
+	for v := 0.0; v <= float64(c.end)+1e-9; v += xs {
+		x := plot.X + plot.W*float32(v)/float32(c.end)
+		f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4 * u}, Grid)
+		label := tickLabel(v, xs)
+		w := TextWidth(label, 11*u, false)
+		left := x - w/2
+		if v == 0 {
+			left = x
 		}
-		if spec.marks {
-			m := 4 * u
-			f.triangle(SceneLayer, Point{x + m, r.Y + 7*u}, Point{x + 2*m, r.Y + 7*u + m*1.6}, Point{x, r.Y + 7*u + m*1.6}, UpMark)
-			f.triangle(SceneLayer, Point{x + 3*m, r.Y + 7*u + m*1.6}, Point{x + 2*m, r.Y + 7*u}, Point{x + 4*m, r.Y + 7*u}, DownMark)
-			f.text(SceneLayer, "scaling", x+4*m+4*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		if left < lastRight+6*u || left+w > r.X+r.W-2*u {
+			continue // no room for this label
 		}
-		// Axes, ticks and labels.
-		f.rect(SceneLayer, Rect{plot.X, plot.Y + plot.H, plot.W, max(u, 1)}, Grid)
-		f.rect(SceneLayer, Rect{plot.X - max(u, 1), plot.Y, max(u, 1), plot.H}, Grid)
-		ys := NiceStep(float64(maxV), 3)
-		for v := 0.0; v <= float64(maxV)+1e-9; v += ys {
-			y := plot.Y + plot.H - plot.H*float32(v)/maxV
-			f.rect(SceneLayer, Rect{plot.X - 4*u, y, plot.W + 4*u, max(u*0.6, 1)}, fade(Grid, 0.7))
-			f.text(SceneLayer, tickLabel(v, ys), plot.X-6*u, y-6*u, 11*u, false, AlignEnd, DimText)
+		f.text(SceneLayer, label, left, plot.Y+plot.H+5*u, 11*u, false, AlignStart, DimText)
+		lastRight = left + w
+	}
+	f.text(SceneLayer, "cycle", r.X+2*u, plot.Y+plot.H+5*u, 10*u, false, AlignStart, DimText)
+}
+
+// chartData draws the bars with their scale marks, then each line as runs
+// of equal height (one quad a run).
+func (s *Session) chartData(f *Frame, c *chartView) {
+	n := s.hist.Len()
+	plot, u := c.plot, c.u
+	for i := range n {
+		smp := s.hist.At(i)
+		x0, x1 := c.xAt(smp.First), c.xAt(smp.Last+1)
+		bw := max(x1-x0, 1)
+		y := c.yAt(c.spec.bars.value(smp))
+		f.rect(SceneLayer, Rect{x0, y, max(bw-0.5, 1), plot.Y + plot.H - y}, c.spec.bars.col)
+		if !c.spec.marks {
+			continue
 		}
-		xs := NiceStep(float64(end), max(int(plot.W/(90*u)), 1))
-		lastRight := plot.X - 4*u
-		for v := 0.0; v <= float64(end)+1e-9; v += xs {
-			x := plot.X + plot.W*float32(v)/float32(end)
-			f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4 * u}, Grid)
-			label := tickLabel(v, xs)
-			w := TextWidth(label, 11*u, false)
-			left := x - w/2
-			if v == 0 {
-				left = x
+		m := 4 * u
+		if smp.Ups > 0 {
+			f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.14))
+			f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y}, Point{x0 + bw/2 + m, plot.Y + m*1.6}, Point{x0 + bw/2 - m, plot.Y + m*1.6}, UpMark)
+		}
+		if smp.Downs > 0 {
+			f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.14))
+			f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y + plot.H}, Point{x0 + bw/2 - m, plot.Y + plot.H - m*1.6}, Point{x0 + bw/2 + m, plot.Y + plot.H - m*1.6}, DownMark)
+		}
+	}
+	for _, ln := range c.spec.lines {
+		runX, runY := float32(0), float32(-1)
+		flush := func(x float32) {
+			if runY >= 0 && x > runX {
+				f.rect(SceneLayer, Rect{runX, runY - u, x - runX, max(2*u, 1.5)}, ln.col)
 			}
-			if left < lastRight+6*u || left+w > r.X+r.W-2*u {
-				continue // no room for this label
-			}
-			f.text(SceneLayer, label, left, plot.Y+plot.H+5*u, 11*u, false, AlignStart, DimText)
-			lastRight = left + w
 		}
-		f.text(SceneLayer, "cycle", r.X+2*u, plot.Y+plot.H+5*u, 10*u, false, AlignStart, DimText)
-		// Bars, scale marks and lines.
-		xAt := func(c int64) float32 { return plot.X + plot.W*float32(c)/float32(end) }
 		for i := range n {
 			smp := s.hist.At(i)
-			x0, x1 := xAt(smp.First), xAt(smp.Last+1)
-			bw := max(x1-x0, 1)
-			hgt := plot.H * spec.bars.value(smp) / maxV
-			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H - hgt, max(bw-0.5, 1), hgt}, spec.bars.col)
-			if spec.marks {
-				m := 4 * u
-				if smp.Ups > 0 {
-					f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.14))
-					f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y}, Point{x0 + bw/2 + m, plot.Y + m*1.6}, Point{x0 + bw/2 - m, plot.Y + m*1.6}, UpMark)
-				}
-				if smp.Downs > 0 {
-					f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.14))
-					f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y + plot.H}, Point{x0 + bw/2 - m, plot.Y + plot.H - m*1.6}, Point{x0 + bw/2 + m, plot.Y + plot.H - m*1.6}, DownMark)
-				}
+			if y := c.yAt(ln.value(smp)); y != runY {
+				x := c.xAt(smp.First)
+				flush(x)
+				runX, runY = x, y
 			}
 		}
-		// Each line as runs of equal height, one quad a run.
-		for _, ln := range spec.lines {
-			runX, runY := float32(0), float32(-1)
-			flush := func(x float32) {
-				if runY >= 0 && x > runX {
-					f.rect(SceneLayer, Rect{runX, runY - u, x - runX, max(2*u, 1.5)}, ln.col)
-				}
-			}
-			for i := range n {
-				smp := s.hist.At(i)
-				y := plot.Y + plot.H - plot.H*ln.value(smp)/maxV
-				if y != runY {
-					x := xAt(smp.First)
-					flush(x)
-					runX, runY = x, y
-				}
-			}
-			if n > 0 {
-				flush(xAt(s.hist.At(n-1).Last + 1))
-			}
+		if n > 0 {
+			flush(c.xAt(s.hist.At(n-1).Last + 1))
 		}
 	}
 }
