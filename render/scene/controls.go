@@ -344,29 +344,49 @@ type controlState struct {
 	requests []Intent
 }
 
-// shortcuts maps keys to intents when no control has the focus (and the
-// focused control does not take the key); the help overlay lists them.
-// Digits start typing a seed, Tab moves the focus, Esc hides help and
-// messages. This and the focused control are the only places a key is
-// given a meaning (package render only names the platform's keys).
-var shortcuts = map[Key]Intent{
-	KeySpace:     TogglePause,
-	KeyRight:     StepOne,
-	KeyPlus:      Faster,
-	KeyUp:        Faster,
-	KeyMinus:     Slower,
-	KeyDown:      Slower,
-	RuneKey('r'): Restart,
-	RuneKey('h'): ToggleHelp,
-	RuneKey('d'): Dice,
-	RuneKey('s'): Save,
-	RuneKey('l'): Load,
-	RuneKey('k'): OpenShare,
-	RuneKey('t'): ToggleTheory,
-	RuneKey('p'): TogglePresent,
-	RuneKey('f'): Fullscreen,
-	RuneKey('b'): OpenFirewall,
+// binding is a shortcut: the keys, how the help and the footer name them,
+// the intent, and what it does in words.
+type binding struct {
+	keys  []Key
+	label string // the keys as the help shows them
+	short string // the footer's word, or "" to leave it out of the footer
+	in    Intent
+	what  string
 }
+
+// bindings are the shortcuts, taken when no control has the focus (or the
+// focused control does not take the key), in the order the footer and the
+// help list them. Digits start typing a seed, Tab moves the focus, Esc
+// hides help, messages and the caption. This table and the focused control
+// are the only places a key is given a meaning (package render only names
+// the platform's keys); the help and the footer are derived from it.
+var bindings = []binding{
+	{[]Key{RuneKey('h')}, "H", "help", ToggleHelp, "this help"},
+	{[]Key{KeySpace}, "Space", "play", TogglePause, "play / pause"},
+	{[]Key{KeyRight}, "→", "step", StepOne, "one cycle (pauses first)"},
+	{[]Key{KeyPlus, KeyUp}, "+ ↑", "", Faster, "faster"},
+	{[]Key{KeyMinus, KeyDown}, "− ↓", "", Slower, "slower"},
+	{[]Key{RuneKey('k')}, "K", "share", OpenShare, "share link (#r=…): a dialog"},
+	{[]Key{RuneKey('t')}, "T", "theory", ToggleTheory, "theory panel (Erlang C)"},
+	{[]Key{RuneKey('p')}, "P", "present", TogglePresent, "presentation mode"},
+	{[]Key{RuneKey('r')}, "R", "restart", Restart, "restart (a replay: from its start)"},
+	{[]Key{RuneKey('s')}, "S", "save", Save, "save the run (.lbsnap)"},
+	{[]Key{RuneKey('l')}, "L", "load", Load, "load a snapshot (or drop a file)"},
+	{[]Key{RuneKey('b')}, "B", "firewall", OpenFirewall, "the firewall's block list"},
+	{[]Key{RuneKey('d')}, "D", "", Dice, "dice: a random seed"},
+	{[]Key{RuneKey('f')}, "F", "", Fullscreen, "fullscreen"},
+}
+
+// shortcuts maps each key of bindings to its intent.
+var shortcuts = func() map[Key]Intent {
+	m := map[Key]Intent{}
+	for _, b := range bindings {
+		for _, k := range b.keys {
+			m[k] = b.in
+		}
+	}
+	return m
+}()
 
 // controls returns the controls on screen, in Tab order: the share
 // dialog's alone while it is open.

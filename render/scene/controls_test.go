@@ -508,7 +508,7 @@ func TestPresentationFooterAndHelp(t *testing.T) {
 				t.Errorf("%v: legend %q is %.1f in presentation mode, %.1f otherwise: want 1.25× at least", w, name, b.Size, a.Size)
 			}
 		}
-		if _, ok := size(present, TopLayer, "Space"); !ok {
+		if _, ok := size(present, TopLayer, "H — "); !ok {
 			t.Errorf("%v: no help text in presentation mode", w)
 		}
 		for _, f := range []*Frame{normal, present} {

@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -545,36 +546,54 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 	f.text(SceneLayer, hint, r.X, r.Y+2*u, 14*u, false, AlignStart, DimText)
 }
 
-// footerHint are the key hint line's items, most useful first.
-var footerHint = []string{"H help", "Space play", "→ step", "Tab focus", "←→ adjust", "K share", "T theory", "P present", "R restart", "S save", "L load"}
+// footerHint are the key hint line's items, most useful first: from
+// bindings, with Tab and the arrows on a focused control.
+var footerHint = func() []string {
+	var h []string
+	for i, b := range bindings {
+		if b.short == "" {
+			continue
+		}
+		h = append(h, b.label+" "+b.short)
+		if i == 2 {
+			h = append(h, "Tab focus", "←→ adjust")
+		}
+	}
+	return h
+}()
 
-// HelpLines are the lines of the help overlay.
-var helpLines = [...]string{
-	"Space — play / pause          → — one cycle (pauses first)",
-	"+ / − (↑ ↓) — faster / slower  R — restart (a replay: from its start)",
-	"Tab / Shift+Tab — move the focus over the controls (yellow frame)",
-	"  slider: ← → (↑ ↓) one step, PgUp/PgDn ten, Home/End; or drag it",
-	"  policy: ← → or click;  buttons: Enter or Space;  Esc leaves the focus",
-	"0–9 — type a seed (or click the seed field), Enter restarts with it",
-	"D — dice: a random seed     S — save the run (.lbsnap)",
-	"L — load a snapshot (or drop a file)     K — share link (#r=…)",
-	"T — theory panel (Erlang C)     P — presentation mode     F — fullscreen",
-	"lessons (button) — ready scenarios with a caption; Esc hides the caption",
-	"Click a server — take it down at the next cycle; click again — up",
-	"B or click the firewall — block or allow address ranges at the next cycle",
-	"Every change takes effect at the next cycle and is recorded.",
-	"",
-	"Requests enter at the left: the firewall rejects blocked sources (yellow),",
-	"the rest wait in the FIFO queue (front at the right) and fly to idle",
-	"servers. P = cyan square, S = pink diamond. Servers: idle = hollow green,",
-	"busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
-	"Scaling, every K cycles (cooldown): with S active servers, the pool grows by one",
-	"when the queue is above U·S and shrinks by one when it is below D·S (charts: lines).",
-	"Times are in cycles; the arrival rate is requests per cycle.",
-}
+// helpLines are the lines of the help overlay: the shortcuts two a line,
+// then the keys of a focused control, the mouse, and the picture.
+var helpLines = func() []string {
+	var lines []string
+	for i := 0; i < len(bindings); i += 2 {
+		line := bindings[i].label + " — " + bindings[i].what
+		if i+1 < len(bindings) {
+			line += "     " + bindings[i+1].label + " — " + bindings[i+1].what
+		}
+		lines = append(lines, line)
+	}
+	return append(lines,
+		"Tab / Shift+Tab — move the focus over the controls (yellow frame)",
+		"  slider: ← → (↑ ↓) one step, PgUp/PgDn ten, Home/End; or drag it",
+		"  policy: ← → or click;  buttons: Enter or Space;  Esc leaves the focus",
+		"0–9 — type a seed (or click the seed field), Enter restarts with it",
+		"lessons (button) — ready scenarios with a caption; Esc hides the caption",
+		"Click a server — take it down at the next cycle; click again — up",
+		"Click the firewall (or B) — block or allow address ranges at the next cycle",
+		"Every change takes effect at the next cycle and is recorded.",
+		"",
+		"Requests enter at the left: the firewall rejects blocked sources (yellow),",
+		"the rest wait in the FIFO queue (front at the right) and fly to idle",
+		"servers. P = cyan square, S = pink diamond. Servers: idle = hollow green,",
+		"busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
+		"Scaling, every K cycles (cooldown): with S active servers, the pool grows by one",
+		"when the queue is above U·S and shrinks by one when it is below D·S (charts: lines).",
+		"Times are in cycles; the arrival rate is requests per cycle.")
+}()
 
 // HelpLines returns the help overlay's text.
-func HelpLines() []string { return helpLines[:] }
+func HelpLines() []string { return slices.Clone(helpLines) }
 
 func (s *Session) drawOverlays(f *Frame, l Layout) {
 	u := l.T

@@ -9,7 +9,7 @@ import (
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
-// Intent is what the viewer asked for: a shortcut key (see shortcuts) or a
+// Intent is what the viewer asked for: a shortcut key (see bindings) or a
 // button gives one, and Apply carries it out.
 type Intent uint8
 
