@@ -133,3 +133,28 @@ func longestCaption() []string {
 	}
 	return best
 }
+
+// TestHelpFitsItsBox draws the help overlay at three sizes in both modes:
+// every line lies inside the overlay's box, and the box on screen.
+func TestHelpFitsItsBox(t *testing.T) {
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}, {1280, 657}} {
+		for _, present := range []bool{false, true} {
+			s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: 0, Present: present})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Apply(ToggleHelp)
+			f := s.Draw(size[0], size[1])
+			q := f.Layers[TopLayer].Quads[0].P
+			box := Rect{q[0].X, q[0].Y, q[2].X - q[0].X, q[2].Y - q[0].Y}
+			if !(Rect{0, 0, float32(size[0]), float32(size[1])}).Contains(box) {
+				t.Errorf("%v present=%v: the help box %v leaves the screen", size, present, box)
+			}
+			for _, tx := range f.Layers[TopLayer].Texts {
+				if b := textBox(tx); !box.Contains(b) {
+					t.Errorf("%v present=%v: %q %v outside the help box %v", size, present, tx.S, b, box)
+				}
+			}
+		}
+	}
+}
