@@ -77,6 +77,8 @@ func (c *cli) main(args []string) int {
 		return c.mmc(args[1:])
 	case "replay":
 		return c.replay(args[1:])
+	case "sweep":
+		return c.sweep(args[1:])
 	case "share":
 		return c.share(args[1:])
 	case "wrr":
