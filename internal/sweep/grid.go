@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxRuns bounds a grid's number of runs (points × replications), so that
@@ -54,14 +56,33 @@ func ParseVary(s string) (Dimension, error) {
 	if len(d.Values) == 0 {
 		return Dimension{}, fmt.Errorf("--vary %s: no values: give at least one, like %s=1,2 or %s=1:10:1", s, name, name)
 	}
+	if !printable(name) {
+		return Dimension{}, fmt.Errorf("--vary %q: the name holds bytes that are not printable text", s)
+	}
 	seen := map[string]bool{}
 	for _, v := range d.Values {
+		if !printable(v) {
+			return Dimension{}, fmt.Errorf("--vary %q: the value %q holds bytes that are not printable text", s, v)
+		}
 		if seen[v] {
 			return Dimension{}, fmt.Errorf("--vary %s: the value %s is listed twice", s, v)
 		}
 		seen[v] = true
 	}
 	return d, nil
+}
+
+// printable reports whether s is valid UTF-8 without control characters.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // isDecimal reports whether s is a plain decimal number: an optional sign,
