@@ -87,6 +87,8 @@ func (c *cli) main(args []string) int {
 		return c.sweep(args[1:])
 	case "aggregate":
 		return c.aggregate(args[1:])
+	case "plot":
+		return c.plot(args[1:])
 	case "share":
 		return c.share(args[1:])
 	case "wrr":
