@@ -3,8 +3,8 @@ package main
 import (
 	"encoding/xml"
 	"errors"
-	"io"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
