@@ -9,6 +9,8 @@ require (
 	github.com/tinylib/msgp v1.6.5
 	golang.org/x/image v0.30.0
 	golang.org/x/term v0.48.0
+	gonum.org/v1/plot v0.17.0
+	gopkg.in/yaml.v3 v3.0.1
 	pgregory.net/rapid v1.3.0
 )
 
@@ -31,7 +33,6 @@ require (
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
-	gonum.org/v1/plot v0.17.0 // indirect
 )
 
 tool github.com/tinylib/msgp
