@@ -11,6 +11,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -85,4 +86,17 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Legend.Left = true
 	p.Add(gridLines())
 	return p
+}
+
+// roomForLegend raises the top of the y axis so that the legend, in the
+// top left corner, sits above the data rather than over it.
+func roomForLegend(p *plot.Plot, entries int) {
+	span := p.Y.Max - p.Y.Min
+	if span <= 0 {
+		span = 1
+	}
+	top := p.Y.Max + span*0.09*float64(entries)
+	// Round up to a multiple of half a power of ten, so the ticks are round.
+	step := math.Pow(10, math.Floor(math.Log10(top-p.Y.Min))) / 2
+	p.Y.Max = p.Y.Min + math.Ceil((top-p.Y.Min)/step)*step
 }

@@ -50,6 +50,7 @@ func (s *Sweep) Write(out io.Writer, format string, w, h int) error {
 		p.Add(l, pts)
 		p.Legend.Add(sr.Label, l, pts)
 	}
+	roomForLegend(p, len(s.Series))
 	return write(out, format, w, h, func(dc draw.Canvas) { p.Draw(dc) })
 }
 

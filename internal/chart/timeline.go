@@ -98,6 +98,8 @@ func (t *Timeline) Write(out io.Writer, format string, w, h int) error {
 	top.X.Min, top.X.Max = bottom.X.Min, bottom.X.Max
 	bottom.Y.Min = 0
 	top.Y.Min = 0
+	roomForLegend(top, 3)
+	roomForLegend(bottom, 3)
 	return write(out, format, w, h, func(dc draw.Canvas) {
 		rows := plot.Align([][]*plot.Plot{{top}, {bottom}}, draw.Tiles{Rows: 2, Cols: 1, PadX: vg.Points(4), PadY: vg.Points(4),
 			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}, dc)
