@@ -100,7 +100,7 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 		return nil
 	})
 	fs.IntVar(&so.replications, "replications", 1, "runs per grid point, with seeds seed, seed+1, …")
-	fs.IntVar(&so.jobs, "jobs", runtime.NumCPU(), "runs at a time")
+	fs.IntVar(&so.jobs, "jobs", runtime.GOMAXPROCS(0), "runs at a time; the default is the cores Go may use, which follows a container's CPU limit")
 	fs.StringVar(&so.out, "out", "", "the results `file` (JSON Lines)")
 	fs.StringVar(&so.shard, "shard", "0/1", "run only part `I/N` of the runs: those whose number is ≡ I mod N")
 	fs.BoolVar(&so.resume, "resume", false, "keep the runs already complete in --out and run the others")
@@ -170,8 +170,8 @@ func (c *cli) sweepGrid(so *sweepOptions, inputs *flag.FlagSet, probe *runOption
 	if err != nil {
 		return nil, shard, err
 	}
-	if so.out == "" {
-		return nil, shard, errors.New("--out FILE is required: the results go there, one JSON line per run")
+	if so.out == "" || so.out == "-" {
+		return nil, shard, errors.New("--out FILE is required: the results go to a file, one JSON line per run, so that an interrupted sweep can be resumed")
 	}
 	if so.jobs < 1 {
 		return nil, shard, fmt.Errorf("--jobs %d: want at least 1", so.jobs)

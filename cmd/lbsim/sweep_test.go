@@ -187,6 +187,7 @@ func TestSweepRefusesBadGrids(t *testing.T) {
 		{[]string{"--rate", "x"}, "--rate"},
 		{[]string{"--out", existing, "--seed", "1"}, "already holds results"},
 		{[]string{"--out", ""}, "--out FILE is required"},
+		{[]string{"--out", "-"}, "--out FILE is required"},
 		{[]string{"extra"}, "unexpected argument"},
 	} {
 		args := append([]string{"sweep", "--cycles", "10", "--out", filepath.Join(t.TempDir(), "s.jsonl")}, tc.args...)
@@ -298,5 +299,25 @@ func TestAggregateCommand(t *testing.T) {
 		if _, stderr, code := runCLI(t, "", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, %s", args, code, stderr)
 		}
+	}
+}
+
+func TestSweepProgressBar(t *testing.T) {
+	var buf strings.Builder
+	bar := newRunBar(&buf, true, 40)
+	for n := int64(1); n <= 40; n++ {
+		bar.update(n)
+	}
+	bar.clear()
+	out := buf.String()
+	if !strings.Contains(out, "40/40 runs") || !strings.Contains(out, "runs/s") || !strings.Contains(out, "eta") || !strings.HasSuffix(out, "\r") {
+		t.Errorf("bar: %q", out)
+	}
+	var quiet strings.Builder
+	off := newRunBar(&quiet, false, 40)
+	off.update(40)
+	off.clear()
+	if quiet.Len() != 0 || off.done != 40 {
+		t.Errorf("a disabled bar wrote %q", quiet.String())
 	}
 }

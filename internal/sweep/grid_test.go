@@ -165,3 +165,20 @@ func FuzzParseVary(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseShard(f *testing.F) {
+	f.Add("0/1")
+	f.Add("3/4")
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := ParseShard(s)
+		if err != nil {
+			return
+		}
+		if sh.N < 1 || sh.I < 0 || sh.I >= sh.N {
+			t.Fatalf("ParseShard(%q) = %+v", s, sh)
+		}
+		if n := int64(1000); sh.Size(n) != (n+sh.N-1-sh.I)/sh.N {
+			t.Fatalf("%+v: size %d of %d", sh, sh.Size(n), n)
+		}
+	})
+}
