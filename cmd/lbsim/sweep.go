@@ -35,7 +35,8 @@ points in the order the --vary flags are listed (the first changes slowest,
 the last fastest), each point's replications innermost. Replication r uses
 seed --seed + r at every point (paired). --shard I/N runs only the runs whose
 number is ≡ I mod N, so N shards together write exactly the unsharded lines.
-The file only ever grows by whole lines; --resume completes an interrupted one.
+Each line is written in one piece as its run ends; --resume completes an
+interrupted sweep (and drops a partial last line a crash may leave).
 
 Example:
   lbsim sweep --cycles 5000 --seed 1 --vary rate=0.3:0.9:0.1 \
