@@ -154,7 +154,8 @@ func (c *cli) sweep(args []string) int {
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs; %s holds whole lines only: add --resume to complete it\n", bar.done, so.out)
+			fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it\n",
+				bar.done, so.out, g.BaseSeed)
 		} else {
 			fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, so.out, bar.done)
 		}
