@@ -70,3 +70,41 @@ func TestSweepResumeAfterKill(t *testing.T) {
 		t.Error("--resume of a complete file changed it")
 	}
 }
+
+func TestSweepInterruptStopsCleanly(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"sweep", "--servers", "3", "--cycles", "100000", "--seed", "5", "--vary", "rate=0.1:1:0.1",
+		"--replications", "4", "--jobs", "2", "--no-progress"}
+	whole := filepath.Join(dir, "whole.jsonl")
+	if _, stderr, code := runCLI(t, "", append(args, "--out", whole)...); code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	out := filepath.Join(dir, "stopped.jsonl")
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, append(args, "--out", out)...)...)
+	cmd.Env = append(os.Environ(), "LBSIM_AS_COMMAND=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		data, _ := os.ReadFile(out)
+		if bytes.Count(data, []byte("\n")) >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	got, want := readFile(t, out), readFile(t, whole)
+	if bytes.Equal(got, want) {
+		t.Fatal("the sweep ended before the interrupt reached it: make it longer")
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFailed || !strings.Contains(stderr.String(), "--resume --seed 5") {
+		t.Errorf("interrupted: %v, stderr %s", err, stderr.String())
+	}
+	if len(got) == 0 || got[len(got)-1] != '\n' || !bytes.HasPrefix(want, got) {
+		t.Errorf("after the interrupt the file is not whole lines of the sweep, in order")
+	}
+}
