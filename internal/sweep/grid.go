@@ -291,9 +291,6 @@ func (p Point) String() string {
 // Shard is the part I of N of a grid's runs: those whose number is ≡ I mod N.
 type Shard struct{ I, N int64 }
 
-// All is the whole grid as one shard.
-var All = Shard{0, 1}
-
 // ParseShard reads I/N with 0 ≤ I < N.
 func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(s, "/")
