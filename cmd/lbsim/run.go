@@ -139,12 +139,7 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	if !o.seedGiven {
 		cfg.Seed = randomSeed()
 	}
-	if !seen["max-servers"] {
-		cfg.MaxServers = sim.DefaultMaxServers(cfg.Servers)
-	}
-	if !seen["policy"] && cfg.Queues == sim.PerServer {
-		cfg.Policy = sim.RoundRobin // nginx's default
-	}
+	cfg.FillDefaults(func(name string) bool { return seen[name] })
 	if o.tracePath != "" {
 		f, err := os.Open(o.tracePath)
 		if err != nil {
