@@ -12,6 +12,8 @@ import (
 type Setting uint8
 
 // The settings a Change may alter. Their names are the run flags' names.
+// A Setting's number is stored in snapshots and share links: the list is
+// append-only. Never reorder or remove one; add new ones at the end.
 const (
 	SetRate Setting = iota
 	SetWave

@@ -97,8 +97,11 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("min-servers", "fewest active servers", func() string { return itoa(def.MinServers) })
 	add("max-servers", "most live servers (default: 5 × servers, at least 100)", nil)
 	add("queue-cap", "queue capacity; 0 = unbounded", nil)
-	add("policy", "dispatch policy: "+strings.Join(sim.PolicyNames(), ", "), def.Policy.String)
-	add("weights", "swrr server weights, `W1,W2,…` for servers 1, 2, …; others weigh 1", nil)
+	add("queues", "where requests wait: pooled (one central queue) or per-server (routed at arrival to\neach server's own queue)", func() string { return "pooled" })
+	add("policy", policyHelp(), nil)
+	add("choices", "p2c: how many candidates to draw (1..100)", func() string { return strconv.Itoa(sim.DefaultChoices) })
+	add("weights", "server weights for swrr and least-connections, `W1,W2,…` for servers 1, 2, …; others weigh 1", nil)
+	add("speeds", "server speeds, `V1,V2,…` for servers 1, 2, … (0.01..100, two decimals); others 1;\na request of time T takes ⌈T/V⌉ cycles", nil)
 	fs.Var(boolSetting{setting{cfg, "switch", func() string { return "false" }}}, "switch", "P/S switch: P requests to one balancer, S requests to another, each with --servers servers")
 	add("mtbf", "random faults: mean cycles between failures of each server (0 = none)", func() string { return "0" })
 	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
@@ -145,9 +148,7 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	if !o.seedGiven {
 		cfg.Seed = randomSeed()
 	}
-	if !seen["max-servers"] {
-		cfg.MaxServers = sim.DefaultMaxServers(cfg.Servers)
-	}
+	cfg.FillDefaults(func(name string) bool { return seen[name] })
 	if o.tracePath != "" {
 		f, err := os.Open(o.tracePath)
 		if err != nil {
@@ -179,6 +180,26 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 		o.statusEvery = max(cfg.Cycles/10, 1)
 	}
 	return nil
+}
+
+// policyHelp describes every policy in both queue modes, from the one
+// table of policies.
+func policyHelp() string {
+	var b strings.Builder
+	b.WriteString("how a server is chosen (default first-idle, round-robin with --queues per-server):")
+	for _, name := range sim.PolicyNames() {
+		p, _ := sim.ParsePolicy(name)
+		info := p.Info()
+		pooled, per := info.Pooled, info.PerServer
+		if pooled == "" {
+			pooled = "refused"
+		}
+		if per == "" {
+			per = "refused"
+		}
+		fmt.Fprintf(&b, "\n  %-18s pooled: %s; per-server: %s", name, pooled, per)
+	}
+	return b.String()
 }
 
 // fieldError spells a sim.FieldError with the flag's dashes.

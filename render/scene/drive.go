@@ -399,7 +399,7 @@ func (s *Session) press(ws []widget, rs []Rect, l Layout, in Input) {
 			s.dragging = i
 			s.dragVal = sliderValueAt(w, sliderTrack(r, l.Unit), in.X)
 		case kChoice:
-			s.setControl(w, (s.setting(w.id)+1)%int64(len(sim.PolicyNames())))
+			s.setControl(w, nextPolicy(s.setting(w.id), 1, s.m.Config().Queues))
 		case kField:
 			s.seedEdit = seedField{text: "", editing: true}
 		case kButton:
@@ -460,13 +460,12 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 				return
 			}
 		case kChoice:
-			n := int64(len(sim.PolicyNames()))
 			switch k {
 			case KeyRight, KeyUp, KeyEnter, KeySpace:
-				s.setControl(w, (s.setting(w.id)+1)%n)
+				s.setControl(w, nextPolicy(s.setting(w.id), 1, s.m.Config().Queues))
 				return
 			case KeyLeft, KeyDown:
-				s.setControl(w, (s.setting(w.id)+n-1)%n)
+				s.setControl(w, nextPolicy(s.setting(w.id), -1, s.m.Config().Queues))
 				return
 			}
 		case kField:
@@ -534,4 +533,17 @@ func (s *Session) clickServer(l Layout, p Point) {
 			i++
 		}
 	}
+}
+
+// nextPolicy returns the policy step places after cur (−1: before it),
+// wrapping, among those the queue mode q runs.
+func nextPolicy(cur int64, step int, q sim.QueueMode) int64 {
+	ps := sim.PoliciesFor(q)
+	i := 0
+	for j, p := range ps {
+		if int64(p) == cur {
+			i = j
+		}
+	}
+	return int64(ps[(i+step+len(ps))%len(ps)])
 }

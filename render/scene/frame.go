@@ -125,7 +125,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	grids := make([]GridSpec, len(bals))
 	for i, b := range bals {
 		lane := l.Lanes[i]
-		q := NewQueue(lane.Queue, b.QueueLen(), u)
+		q := NewQueue(lane.Queue, b.CentralLen(), u)
 		queues[i] = q
 		pl := b.Pool()
 		g := NewGrid(lane.Pool, pl.Live+pl.Down, u)
@@ -173,6 +173,7 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		{"queued " + Commas(int64(s.m.QueueLen())), 1},
 		{"completed " + Commas(t.Completed), 1.1},
 		{fmt.Sprintf("avg wait %.1f", avg), 0.95},
+		{fmt.Sprintf("p95 wait %d", s.m.Summary().WaitP95), 0.9},
 		{fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy), 1.55},
 		{fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)), 0.9},
 	}
@@ -358,7 +359,14 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 		if shape == Hollow {
 			c = IdleColor
 		}
-		f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.08, min(r.H*0.32, 22*r.H/96), true, AlignStart, c)
+		size := min(r.H*0.32, 22*r.H/96)
+		f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.08, size, true, AlignStart, c)
+		if v.Speed != sim.SpeedScale {
+			f.text(SceneLayer, "×"+v.Speed.String(), r.X+r.W*0.9, r.Y+r.H*0.08, size*0.8, false, AlignEnd, c)
+		}
+		if v.Queued > 0 {
+			f.text(SceneLayer, "+"+Commas(int64(v.Queued)), r.X+r.W*0.1, r.Y+r.H*0.62, size*0.9, true, AlignStart, TextColor)
+		}
 	}
 }
 
