@@ -111,11 +111,11 @@ docs-pictures: build
 	$(BIN)/lbsim plot run --servers 4 --cycles 6000 --rate 1.2 --wave-period 3000 --initial-per-server 0 --block none \
 		--task-min 2 --task-max 18 --scale-up 4 --scale-down 1 --cooldown 20 --seed 7 --out docs/timeline.png
 	rm -f $(BIN)/sweep.jsonl
-	$(BIN)/lbsim sweep --servers 10 --min-servers 10 --max-servers 10 --initial-per-server 0 --wave=false --block none \
-		--task-min 1 --task-max 19 --cycles 20000 --seed 1 --vary rate=0.3:0.9:0.1 --vary policy=round-robin,random \
-		--replications 5 --no-progress --out $(BIN)/sweep.jsonl
-	$(BIN)/lbsim aggregate $(BIN)/sweep.jsonl --metric avg_wait,peak_queue | scripts/readme-block.sh README.md sweep-table
-	$(BIN)/lbsim plot sweep $(BIN)/sweep.jsonl --metric avg_wait --x rate --out docs/sweep.png
+	$(BIN)/lbsim sweep --queues per-server --servers 10 --min-servers 10 --max-servers 10 --initial-per-server 0 --wave=false \
+		--block none --task-min 1 --task-max 19 --cycles 20000 --seed 1 --vary rate=0.3:0.9:0.1 \
+		--vary policy=round-robin,p2c,least-connections --replications 20 --no-progress --out $(BIN)/sweep.jsonl
+	$(BIN)/lbsim aggregate $(BIN)/sweep.jsonl --metric avg_wait,wait_p99 | scripts/readme-block.sh README.md sweep-table
+	$(BIN)/lbsim plot sweep $(BIN)/sweep.jsonl --metric wait_p99 --x rate --out docs/sweep.png
 
 ## generate: regenerate committed generated code (msgp)
 generate:
