@@ -80,72 +80,92 @@ func Aggregate(inputs []Input, metrics []string, precision float64) (*Report, er
 	if len(metrics) == 0 {
 		return nil, fmt.Errorf("--metric: name at least one summary key, like avg_wait")
 	}
-	rep := &Report{Metrics: metrics, Precision: precision}
-	var entries []entry
-	var names []string
-	seen := map[Key]uint64{} // key → hash of the summary
-	seeds := map[uint64]bool{}
+	m := &merger{rep: &Report{Metrics: metrics, Precision: precision}, seen: map[Key]uint64{}, seeds: map[uint64]bool{}}
 	for fi, in := range inputs {
 		c, err := ReadFile(in.R, func(n int, l Line) error {
-			ns, vs, err := pointValues(l.Point)
-			if err != nil {
+			if err := m.add(fi, n, l); err != nil {
 				return fmt.Errorf("line %d: %v", n, err)
 			}
-			if names == nil {
-				names = ns
-			} else if !slices.Equal(names, ns) {
-				return fmt.Errorf("line %d varies %s, but the first line varies %s: these are different sweeps",
-					n, strings.Join(ns, ", "), strings.Join(names, ", "))
-			}
-			k := l.Key()
-			h := fnv.New64a()
-			var buf bytes.Buffer
-			json.Compact(&buf, l.Summary)
-			h.Write(buf.Bytes())
-			sum := h.Sum64()
-			if prev, dup := seen[k]; dup {
-				if prev == sum {
-					rep.Duplicates = append(rep.Duplicates, k)
-				} else {
-					rep.Conflicts = append(rep.Conflicts, k)
-				}
-				return nil
-			}
-			seen[k] = sum
-			seeds[l.Seed-uint64(l.Replication)] = true
-			ms, err := metricValues(l.Summary, metrics)
-			if err != nil {
-				return fmt.Errorf("line %d: %v", n, err)
-			}
-			entries = append(entries, entry{pos: n, file: fi, key: k, values: vs, metrics: ms})
-			rep.Replications = max(rep.Replications, l.Replication+1)
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", in.Name, err)
 		}
 		if c.Partial {
-			rep.Partial = append(rep.Partial, in.Name)
+			m.rep.Partial = append(m.rep.Partial, in.Name)
 		}
 	}
-	if len(entries) == 0 {
+	if len(m.entries) == 0 {
 		return nil, fmt.Errorf("no runs in %s", inputNames(inputs))
 	}
-	for s := range seeds {
+	return m.report(), nil
+}
+
+// merger collects the lines of the files being aggregated.
+type merger struct {
+	rep     *Report
+	names   []string // the varied settings, from the first line
+	entries []entry
+	seen    map[Key]uint64 // each run's key → a hash of its summary
+	seeds   map[uint64]bool
+}
+
+// add takes in line n of file fi.
+func (m *merger) add(fi, n int, l Line) error {
+	names, values, err := pointValues(l.Point)
+	if err != nil {
+		return err
+	}
+	if m.names == nil {
+		m.names = names
+	} else if !slices.Equal(m.names, names) {
+		return fmt.Errorf("it varies %s, but the first line varies %s: these are different sweeps",
+			strings.Join(names, ", "), strings.Join(m.names, ", "))
+	}
+	k := l.Key()
+	var buf bytes.Buffer
+	json.Compact(&buf, l.Summary)
+	h := fnv.New64a()
+	h.Write(buf.Bytes())
+	sum := h.Sum64()
+	if prev, dup := m.seen[k]; dup {
+		if prev == sum {
+			m.rep.Duplicates = append(m.rep.Duplicates, k)
+		} else {
+			m.rep.Conflicts = append(m.rep.Conflicts, k)
+		}
+		return nil
+	}
+	m.seen[k] = sum
+	ms, err := metricValues(l.Summary, m.rep.Metrics)
+	if err != nil {
+		return err
+	}
+	m.seeds[l.Seed-uint64(l.Replication)] = true
+	m.entries = append(m.entries, entry{pos: n, file: fi, key: k, values: values, metrics: ms})
+	m.rep.Replications = max(m.rep.Replications, l.Replication+1)
+	return nil
+}
+
+// report puts the entries in run order, finds each setting's values in
+// that order, and builds the report.
+func (m *merger) report() *Report {
+	rep := m.rep
+	for s := range m.seeds {
 		rep.BaseSeeds = append(rep.BaseSeeds, s)
 	}
 	slices.Sort(rep.BaseSeeds)
-	slices.SortStableFunc(entries, func(a, b entry) int {
+	slices.SortStableFunc(m.entries, func(a, b entry) int {
 		return cmp.Or(cmp.Compare(a.pos, b.pos), cmp.Compare(a.file, b.file))
 	})
-	rep.Runs = len(entries)
-	rep.Dims = make([]Dimension, len(names))
-	index := make([]map[string]int, len(names))
-	for i, n := range names {
+	rep.Runs = len(m.entries)
+	rep.Dims = make([]Dimension, len(m.names))
+	index := make([]map[string]int, len(m.names))
+	for i, n := range m.names {
 		rep.Dims[i].Name = n
 		index[i] = map[string]int{}
 	}
-	for _, e := range entries {
+	for _, e := range m.entries {
 		for i, v := range e.values {
 			if _, ok := index[i][v]; !ok {
 				index[i][v] = len(rep.Dims[i].Values)
@@ -153,8 +173,8 @@ func Aggregate(inputs []Input, metrics []string, precision float64) (*Report, er
 			}
 		}
 	}
-	rep.build(entries, index)
-	return rep, nil
+	rep.build(m.entries, index)
+	return rep
 }
 
 // build groups the entries by point, in grid order, and lists the missing runs.
