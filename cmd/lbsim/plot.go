@@ -23,7 +23,7 @@ draws its timeline: above, the queue with the scaling thresholds U·S and D·S
 (S = active servers; the pool grows when the queue is above U·S and shrinks
 when it is below D·S); below, the live servers with each scale-up and
 scale-down marked. Long runs are drawn in buckets of cycles (the queue's
-peak in each).
+peak in each, one mark per kind of scale event), so memory stays small.
 
 'plot sweep' draws a metric of sweep results against one varied setting (--x,
 by default the first whose values are numbers), one line per value of the

@@ -55,8 +55,11 @@ func TestTimelineBuckets(t *testing.T) {
 	tl := NewTimeline("t", last)
 	for c := int64(0); c <= last; c++ {
 		scale := 0
-		if c == 4321 {
+		if c == 4321 || c == 4322 { // one bucket: one mark
 			scale = 1
+		}
+		if c >= 9000 && c%2 == 0 { // every bucket from 9000: a mark in each
+			scale = -1
 		}
 		q := int(c % 7)
 		if c == 4322 {
@@ -64,8 +67,8 @@ func TestTimelineBuckets(t *testing.T) {
 		}
 		tl.Add(Cycle{Cycle: c, Queue: q, Live: int(c / 1000), Up: 1, Down: 0.5, Scale: scale})
 	}
-	if tl.Every() != 6 || len(tl.queue) > MaxPoints+1 || len(tl.ups) != 1 || tl.ups[0].X != 4321 {
-		t.Fatalf("every %d, %d points, events %v", tl.Every(), len(tl.queue), tl.ups)
+	if tl.Every() != 6 || len(tl.queue) > MaxPoints+1 || len(tl.ups) != 1 || tl.ups[0].X != 4321 || len(tl.downs) != 1000/6+1 {
+		t.Fatalf("every %d, %d points, scale-ups %v, %d scale-downs", tl.Every(), len(tl.queue), tl.ups, len(tl.downs))
 	}
 	peak := 0.0
 	for _, xy := range tl.queue {

@@ -26,8 +26,8 @@ type Cycle struct {
 
 // Timeline collects a run's cycles for the chart, in constant memory: with
 // more cycles than MaxPoints it keeps, per bucket of Every cycles, the
-// largest queue and the last cycle's servers and thresholds. Scale events
-// are all kept.
+// largest queue and the last cycle's servers and thresholds, and marks the
+// first scale-up and the first scale-down of the bucket.
 type Timeline struct {
 	Title                 string
 	every                 int64
@@ -46,13 +46,13 @@ func (t *Timeline) Every() int64 { return t.every }
 // Add records the next cycle; cycles must come in order.
 func (t *Timeline) Add(c Cycle) {
 	x := float64(c.Cycle)
+	bucket := c.Cycle / t.every
 	switch c.Scale {
 	case 1:
-		t.ups = append(t.ups, plotter.XY{X: x, Y: float64(c.Live)})
+		t.ups = addEvent(t.ups, x, float64(c.Live), t.every)
 	case -1:
-		t.downs = append(t.downs, plotter.XY{X: x, Y: float64(c.Live)})
+		t.downs = addEvent(t.downs, x, float64(c.Live), t.every)
 	}
-	bucket := c.Cycle / t.every
 	if n := len(t.queue); n > 0 && int64(t.queue[n-1].X)/t.every == bucket {
 		t.queue[n-1].X = x
 		t.queue[n-1].Y = math.Max(t.queue[n-1].Y, float64(c.Queue))
@@ -65,6 +65,15 @@ func (t *Timeline) Add(c Cycle) {
 	t.live = append(t.live, plotter.XY{X: x, Y: float64(c.Live)})
 	t.up = append(t.up, plotter.XY{X: x, Y: c.Up})
 	t.down = append(t.down, plotter.XY{X: x, Y: c.Down})
+}
+
+// addEvent marks an event at (x, y) unless the last mark is in the same
+// bucket of every cycles.
+func addEvent(marks plotter.XYs, x, y float64, every int64) plotter.XYs {
+	if n := len(marks); n > 0 && int64(marks[n-1].X)/every == int64(x)/every {
+		return marks
+	}
+	return append(marks, plotter.XY{X: x, Y: y})
 }
 
 // Series names of the timeline chart, as its legends show them.
