@@ -57,6 +57,9 @@ func TestSweepShardsMakeTheWholeSweep(t *testing.T) {
 	if len(whole) != 12 {
 		t.Fatalf("%d lines, want 12", len(whole))
 	}
+	if one := sweepTo(t, filepath.Join(dir, "one.jsonl"), "--jobs", "1"); !slices.Equal(one, whole) {
+		t.Error("one job and two write different files")
+	}
 	for _, n := range []string{"2", "5", "12", "13"} {
 		var union []string
 		for i := range atoi(t, n) {
