@@ -6,15 +6,35 @@ import (
 	"github.com/lbsim/lbsim/sim/swrr"
 )
 
-// Balancer is one FIFO queue and its server pool. A Model has one, or two
-// when it runs as a P/S switch (one for each request type). Its methods are
-// read-only views; the Model drives it through the clock.
+// Balancer is one server pool and where its requests wait: one central
+// FIFO (pooled) or a FIFO per server and a lobby (per-server). A Model has
+// one, or two when it runs as a P/S switch (one for each request type). Its
+// methods are read-only views; the Model drives it through the clock.
 type Balancer struct {
 	m     *Model
 	index int    // position in Model.Balancers
 	name  string // "" for the central queue, "P" or "S" in a switch
 
-	queue fifo
+	queue fifo // the central queue (pooled)
+
+	// Per-server mode (perServer): each server's queue, the lobby, the
+	// total queued (lobby included), the idle candidates with an empty
+	// queue (free), the idle servers with a non-empty queue (ready), the
+	// candidates as a dense array for uniform draws, and the routing
+	// policy's index of loads or work, or its hash ring.
+	perServer bool
+	sq        []squeue // by id−1
+	lobby     fifo
+	queued    int
+	free      idset
+	ready     idset
+	cands     cands
+	ix        *ltree // least-connections, least-work (and pooled least-work with speeds)
+	ring      ring
+
+	// waits and resps are the latency histograms of dispatched and
+	// completed requests.
+	waits, resps latency
 
 	srv       []server // index id-1; removed servers stay as gone
 	firstLive int      // no server below index firstLive is live
@@ -39,11 +59,20 @@ type Balancer struct {
 
 type server struct {
 	req      packed // the request in service, when busy
-	done     int64  // cycle the request completes; it started done − req.time()
+	done     int64  // cycle the request completes
+	speed    Speed
+	weight   int32
 	busy     bool
 	retiring bool
 	down     bool // failed; not live until it comes back
 	gone     bool
+}
+
+// squeue is one server's own queue (per-server mode) and the service
+// cycles, at the server's speed, of the requests in it.
+type squeue struct {
+	q    fifo
+	work int64
 }
 
 // repair is a failed server's scheduled comeback (random faults).
@@ -67,10 +96,13 @@ func (b *Balancer) work(t int64) {
 		}
 		s.busy = false
 		b.busy--
-		b.tot.Completed++
-		b.last.Completed++
+		b.complete(s.req, t)
 		if b.m.recordEvents {
 			b.emit(Complete, id, 0, s.req.unpack())
+		}
+		if b.perServer {
+			b.freed(id, t)
+			continue
 		}
 		if s.retiring {
 			s.retiring, s.gone = false, true
@@ -81,13 +113,23 @@ func (b *Balancer) work(t int64) {
 			}
 			continue
 		}
-		b.idle.add(id)
+		b.setIdle(id)
 	}
 }
 
-// admit passes one new request through the firewall and the queue's
-// capacity, and reports whether it was queued.
-func (b *Balancer) admit(r packed) bool {
+// complete counts request r completing at cycle t.
+func (b *Balancer) complete(r packed, t int64) {
+	b.tot.Completed++
+	b.last.Completed++
+	resp := t - r.arrival()
+	b.tot.TotalResponse += resp
+	b.resps.add(resp)
+}
+
+// admit passes one new request arriving at cycle t through the firewall
+// and the queue's capacity (per-server: routes it), and reports whether it
+// was queued.
+func (b *Balancer) admit(r packed, t int64) bool {
 	b.tot.Generated++
 	b.last.Generated++
 	kind := Arrive
@@ -96,6 +138,8 @@ func (b *Balancer) admit(r packed) bool {
 		b.tot.Rejected++
 		b.last.Rejected++
 		kind = Reject
+	case b.perServer:
+		return b.route(r, t, true)
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -111,7 +155,16 @@ func (b *Balancer) admit(r packed) bool {
 }
 
 // scale is step c: at most one scale-up or scale-down.
-func (b *Balancer) scale() { b.scaleFor(b.queue.Len()) }
+func (b *Balancer) scale() { b.scaleFor(b.queueLen()) }
+
+// queueLen returns the number of queued requests: the central queue's, or
+// every server queue's and the lobby's.
+func (b *Balancer) queueLen() int {
+	if b.perServer {
+		return b.queued
+	}
+	return b.queue.Len()
+}
 
 // scaleFor is scale with the queue holding queued requests.
 func (b *Balancer) scaleFor(queued int) {
@@ -130,9 +183,13 @@ func (b *Balancer) scaleFor(queued int) {
 	}
 	b.tot.ScaleDowns++
 	b.last.Scale = -1
-	if id := b.idle.last(); id != 0 {
-		b.idle.remove(id)
-		b.active.remove(id)
+	idle := &b.idle
+	if b.perServer {
+		idle = &b.free // idle with an empty queue
+	}
+	if id := idle.last(); id != 0 {
+		b.unsetIdle(id)
+		b.uncandidate(id)
 		b.srv[id-1].gone = true
 		b.live--
 		if b.m.recordEvents {
@@ -141,7 +198,8 @@ func (b *Balancer) scaleFor(queued int) {
 		return
 	}
 	id := b.active.last()
-	b.active.remove(id)
+	b.uncandidate(id)
+	b.unsetIdle(id) // per-server: it may be idle with a queue
 	b.srv[id-1].retiring = true
 	b.retiring++
 	if b.m.recordEvents {
@@ -165,27 +223,102 @@ func (b *Balancer) scaleActs(queued int) (up, acts bool) {
 }
 
 func (b *Balancer) addServer() int {
-	b.srv = append(b.srv, server{})
-	id := len(b.srv)
-	w := 1
+	id := len(b.srv) + 1
+	w, v := 1, Speed(SpeedScale)
 	if ws := b.m.cfg.Weights; id <= len(ws) {
 		w = ws[id-1]
 	}
+	if vs := b.m.cfg.Speeds; id <= len(vs) {
+		v = vs[id-1]
+	}
+	b.srv = append(b.srv, server{speed: v, weight: int32(w)})
+	if b.perServer {
+		b.sq = append(b.sq, squeue{})
+		b.ring.stale = true
+	}
 	b.weighted.Add(w) // cannot fail: weights were validated
 	b.live++
-	b.active.add(id)
-	b.idle.add(id)
+	b.candidate(id, b.m.cycle)
+	b.setIdle(id)
 	return id
 }
 
-// dispatch is step d: the oldest requests go to idle active servers.
+// candidate makes server id, just added or back from a fault, a candidate
+// for requests (active, and in per-server mode routable) at cycle t.
+func (b *Balancer) candidate(id int, t int64) {
+	b.active.add(id)
+	if !b.perServer {
+		if ix := b.ix; ix != nil {
+			ix.ensure(id)
+			ix.key[id-1] = -int64(b.srv[id-1].speed) // the fastest first
+		}
+		return
+	}
+	b.cands.add(id)
+	b.free.add(id)
+	if ix := b.ix; ix != nil {
+		ix.ensure(id)
+		if b.m.cfg.Policy == LeastWork {
+			ix.key[id-1] = t
+			ix.set(id, false) // free servers wait outside the tree
+		} else {
+			ix.key[id-1], ix.weight[id-1] = 0, int64(b.srv[id-1].weight)
+			ix.set(id, b.srv[id-1].weight > 0)
+		}
+	}
+}
+
+// uncandidate takes server id out of the candidates (it retires, leaves
+// or fails).
+func (b *Balancer) uncandidate(id int) {
+	b.active.remove(id)
+	if !b.perServer {
+		return
+	}
+	b.cands.remove(id)
+	b.free.remove(id)
+	if b.ix != nil {
+		b.ix.set(id, false)
+	}
+}
+
+// setIdle and unsetIdle add server id to the idle active servers and take
+// it out, keeping the pooled least-work index with them.
+func (b *Balancer) setIdle(id int) {
+	b.idle.add(id)
+	if b.ix != nil && !b.perServer {
+		b.ix.set(id, true)
+	}
+}
+
+func (b *Balancer) unsetIdle(id int) {
+	b.idle.remove(id)
+	if b.ix != nil && !b.perServer {
+		b.ix.set(id, false)
+	}
+}
+
+// dispatchAll is step d, in either queue mode.
+func (b *Balancer) dispatchAll(t int64) {
+	switch {
+	case b.perServer:
+		if b.ready.n > 0 {
+			b.dispatchEach(t)
+		}
+	case b.queue.n > 0 && b.idle.n > 0:
+		b.dispatch(t)
+	}
+}
+
+// dispatch is step d (pooled): the oldest requests go to idle active
+// servers.
 func (b *Balancer) dispatch(t int64) {
 	for b.queue.Len() > 0 && b.idle.n > 0 {
 		id := b.pick()
 		if id == 0 {
 			return // only weight-0 servers are idle (swrr)
 		}
-		b.idle.remove(id)
+		b.unsetIdle(id)
 		r := b.queue.popFront()
 		wait := b.serve(id, r, t)
 		b.busy++
@@ -200,12 +333,12 @@ func (b *Balancer) dispatch(t int64) {
 
 // serve gives request r to server id at cycle t (the server is not busy)
 // and returns how long r waited: since it arrived, or since it was
-// requeued.
+// requeued. The wait goes into the histogram.
 func (b *Balancer) serve(id int, r packed, t int64) (wait int64) {
 	s := &b.srv[id-1]
-	time := int64(r.time())
+	time := int64(s.speed.Cycles(r.time()))
 	if time > b.wheel.mask {
-		b.refitWheel(time) // a long geometric draw
+		b.refitWheel(time) // a long draw, or a slow server
 	}
 	s.req, s.done, s.busy = r, t+time, true
 	b.wheel.add(s.done, id)
@@ -216,6 +349,7 @@ func (b *Balancer) serve(id int, r packed, t int64) (wait int64) {
 			delete(b.requeuedAt, r.id)
 		}
 	}
+	b.waits.add(wait)
 	return wait
 }
 
@@ -223,10 +357,11 @@ func (b *Balancer) serve(id int, r packed, t int64) (wait int64) {
 // requests completing at t (at most maxTurnover) are on active servers, no
 // server is idle and the queue holds at least as many requests. Each of
 // those servers then takes one of the oldest requests, in the order the
-// policy would pick them: by ascending id, or for round-robin from the
-// first id after the last one picked. It reports false, doing nothing, in
-// any other case, and for the policies whose pick keeps state of its own
-// (swrr) or draws (random).
+// policy would pick them: by ascending id (policies that take the lowest
+// idle id), or for round-robin from the first id after the last one
+// picked. It reports false, doing nothing, in any other case, and for the
+// policies whose pick keeps state of its own (swrr), draws, or prefers
+// faster servers.
 func (b *Balancer) turnover(t int64) bool {
 	w := &b.wheel
 	ids := w.buckets[t&w.mask]
@@ -235,7 +370,7 @@ func (b *Balancer) turnover(t int64) bool {
 		return false
 	}
 	policy := b.m.cfg.Policy
-	if policy != FirstIdle && policy != RoundRobin {
+	if !b.lowestIdle() && policy != RoundRobin {
 		return false
 	}
 	var order [maxTurnover]int32
@@ -268,10 +403,10 @@ func (b *Balancer) turnover(t int64) bool {
 		b.rrLast = int(order[k-1])
 	}
 	w.take(t)
-	b.tot.Completed += int64(k)
-	b.last.Completed += k
 	for _, id := range order[:k] {
-		b.srv[id-1].busy = false // done, as work leaves them before dispatch
+		s := &b.srv[id-1]
+		s.busy = false // done, as work leaves them before dispatch
+		b.complete(s.req, t)
 	}
 	for _, id := range order[:k] {
 		b.tot.TotalWait += b.serve(int(id), b.queue.popFront(), t)
@@ -284,8 +419,14 @@ func (b *Balancer) turnover(t int64) bool {
 // maxTurnover bounds the completions turnover takes in one cycle.
 const maxTurnover = 8
 
-// pick chooses an idle active server by the dispatch policy; there is
-// one. It returns 0 when swrr finds only weight-0 servers idle.
+// lowestIdle reports whether the pooled policy in force always picks the
+// idle server with the lowest id.
+func (b *Balancer) lowestIdle() bool {
+	return b.m.cfg.Policy.Info().LowestIdle && b.ix == nil
+}
+
+// pick chooses an idle active server by the dispatch policy (pooled); there
+// is one. It returns 0 when swrr finds only weight-0 servers idle.
 func (b *Balancer) pick() int {
 	switch b.m.cfg.Policy {
 	case SWRR:
@@ -301,15 +442,19 @@ func (b *Balancer) pick() int {
 		}
 		b.rrLast = id
 		return id
-	case Random:
-		return b.idle.nth(b.m.rng.IntN(b.idle.n))
+	case Random, P2C:
+		return b.idle.nth(b.m.rrng.IntN(b.idle.n))
+	case LeastWork:
+		if b.ix != nil {
+			return b.ix.best() // the fastest, then the lowest id
+		}
 	}
 	return b.idle.first()
 }
 
 // record is step e: the levels at the end of the cycle.
 func (b *Balancer) record() {
-	q := b.queue.Len()
+	q := b.queueLen()
 	b.last.Queue, b.last.Servers, b.last.Busy, b.last.Retiring = q, b.live, b.busy, b.retiring
 	b.tot.PeakQueue = max(b.tot.PeakQueue, int64(q))
 	b.tot.ServersMin = min(b.tot.ServersMin, b.live)
@@ -343,7 +488,8 @@ func (b *Balancer) faultCheck(id int, up bool) string {
 }
 
 // takeDown fails server id at cycle t, which must be live: its request in
-// service goes back to the head of the queue with its arrival kept. A
+// service goes back to the head of the queue with its arrival kept
+// (per-server: it and then the server's queue are routed again). A
 // retiring server that fails has finished retiring: it leaves the pool.
 func (b *Balancer) takeDown(id int, t int64) {
 	s := &b.srv[id-1]
@@ -351,41 +497,67 @@ func (b *Balancer) takeDown(id int, t int64) {
 	if b.m.recordEvents {
 		b.emit(Down, id, 0, Request{})
 	}
+	if !s.retiring {
+		b.uncandidate(id)
+		b.unsetIdle(id)
+	}
+	var again []packed // per-server: the requests to route again
 	if s.busy {
 		r := s.req
-		r.meta |= packedRequeued
-		if b.requeuedAt == nil {
-			b.requeuedAt = map[int64]int64{}
-		}
-		b.requeuedAt[r.id] = t
-		b.queue.pushFront(r)
 		s.busy = false
 		b.busy--
-		b.tot.Requeued++
-		if b.m.recordEvents {
-			b.emit(Requeue, id, 0, r.unpack())
+		if b.perServer {
+			again = append(again, r)
+		} else {
+			b.requeue(r, id, t)
+			b.queue.pushFront(r.requeue())
 		}
+	}
+	if b.perServer {
+		q := &b.sq[id-1]
+		b.queued -= q.q.Len()
+		for q.q.Len() > 0 {
+			again = append(again, q.q.popFront())
+		}
+		q.work = 0
+		b.ready.remove(id)
 	}
 	b.live--
 	if s.retiring {
 		s.retiring, s.gone = false, true
 		b.retiring--
-		return
+	} else {
+		s.down = true
+		b.down++
 	}
-	b.active.remove(id)
-	b.idle.remove(id)
-	s.down = true
-	b.down++
+	for _, r := range again {
+		b.requeue(r, id, t)
+		b.route(r.requeue(), t, false)
+	}
 }
 
-// bringUp returns failed server id to the pool, idle, with the same id.
-func (b *Balancer) bringUp(id int) {
+// requeue counts request r taken back from failed server id at cycle t;
+// its next wait counts from t.
+func (b *Balancer) requeue(r packed, id int, t int64) {
+	if b.requeuedAt == nil {
+		b.requeuedAt = map[int64]int64{}
+	}
+	b.requeuedAt[r.id] = t
+	b.tot.Requeued++
+	if b.m.recordEvents {
+		b.emit(Requeue, id, 0, r.requeue().unpack())
+	}
+}
+
+// bringUp returns failed server id to the pool at cycle t, idle, with the
+// same id.
+func (b *Balancer) bringUp(id int, t int64) {
 	s := &b.srv[id-1]
 	s.down = false
 	b.down--
 	b.live++
-	b.active.add(id)
-	b.idle.add(id)
+	b.candidate(id, t)
+	b.setIdle(id)
 	b.tot.Ups++
 	if b.m.recordEvents {
 		b.emit(Up, id, 0, Request{})
@@ -406,11 +578,35 @@ func (b *Balancer) Pool() Pool {
 	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy, Retiring: b.retiring, Down: b.down}
 }
 
-// QueueLen returns the number of queued requests.
-func (b *Balancer) QueueLen() int { return b.queue.Len() }
+// QueueLen returns the number of queued requests: the central queue's, or
+// in per-server mode every server queue's and the lobby's.
+func (b *Balancer) QueueLen() int { return b.queueLen() }
 
-// QueueAt returns the i-th oldest queued request, 0 ≤ i < QueueLen().
-func (b *Balancer) QueueAt(i int) Request { return b.queue.at(i).unpack() }
+// PerServer reports whether the balancer routes requests at arrival to
+// queues of their own per server.
+func (b *Balancer) PerServer() bool { return b.perServer }
+
+// CentralLen returns the length of the central queue (pooled) or of the
+// lobby (per-server): the requests QueueAt reads.
+func (b *Balancer) CentralLen() int {
+	if b.perServer {
+		return b.lobby.Len()
+	}
+	return b.queue.Len()
+}
+
+// QueueAt returns the i-th oldest request of the central queue (pooled) or
+// of the lobby (per-server), 0 ≤ i < CentralLen().
+func (b *Balancer) QueueAt(i int) Request {
+	if b.perServer {
+		return b.lobby.at(i).unpack()
+	}
+	return b.queue.at(i).unpack()
+}
+
+// ServerQueueAt returns the i-th oldest request queued at server id
+// (per-server mode), 0 ≤ i < its ServerView's Queued.
+func (b *Balancer) ServerQueueAt(id, i int) Request { return b.sq[id-1].q.at(i).unpack() }
 
 // Servers yields the live servers and the failed ones, in ascending id
 // order; a failed server's State is Failed.
@@ -437,7 +633,10 @@ func (b *Balancer) Server(id int) (ServerView, bool) {
 
 func (b *Balancer) view(id int) ServerView {
 	s := &b.srv[id-1]
-	v := ServerView{ID: id}
+	v := ServerView{ID: id, Speed: s.speed}
+	if b.perServer {
+		v.Queued = b.sq[id-1].q.Len()
+	}
 	switch {
 	case s.down:
 		v.State = Failed
@@ -448,12 +647,26 @@ func (b *Balancer) view(id int) ServerView {
 	}
 	if s.busy {
 		v.Request, v.Done = s.req.unpack(), s.done
-		v.Start = s.done - int64(v.Request.Time)
+		v.Start = s.done - int64(s.speed.Cycles(v.Request.Time))
 	}
 	return v
 }
 
 // Summary reports this balancer as of the last cycle completed.
 func (b *Balancer) Summary() Summary {
-	return b.tot.summary(b.m.cfg.Seed, b.m.cycle, b.Pool(), int64(b.queue.Len()))
+	s := b.tot.summary(b.m.cfg.Seed, b.m.cycle, b.Pool(), int64(b.queueLen()))
+	s.ServerQueueMax = b.serverQueueMax()
+	s.Lobby = int64(b.lobby.Len())
+	s.setTail(tail(&b.waits, &b.resps))
+	return s
+}
+
+// serverQueueMax returns the longest server queue, retiring servers'
+// included (0 when pooled).
+func (b *Balancer) serverQueueMax() int64 {
+	n := 0
+	for i := range b.sq {
+		n = max(n, b.sq[i].q.Len())
+	}
+	return int64(n)
 }

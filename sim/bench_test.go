@@ -77,3 +77,24 @@ func BenchmarkSparseRun(b *testing.B) {
 	cfg.Cooldown = 1000
 	benchRun(b, cfg)
 }
+
+// BenchmarkPerServer routes per-server runs under every policy: the large
+// pool's 10,000 servers about 80% busy (speeds 2, 1, 0.5 for the first
+// three), and the default run's 20 servers.
+func BenchmarkPerServer(b *testing.B) {
+	for _, p := range PoliciesFor(PerServer) {
+		large := DefaultConfig()
+		large.Seed, large.Cycles = 1, 20_000
+		large.Servers, large.MinServers, large.MaxServers = 10_000, 10_000, 10_000
+		large.TaskMin, large.TaskMax = 10, 90
+		large.Rate, large.Wave = 160*RateScale, false
+		large.InitialPerServer, large.Blocked = 1, nil
+		large.Queues, large.Policy, large.Speeds = PerServer, p, []Speed{200, 100, 50}
+		if p != SWRR { // swrr is nginx's O(servers) pick: measured at 20 servers only
+			b.Run("10000/"+p.String(), func(b *testing.B) { benchRun(b, large) })
+		}
+		small := defaultSeed1()
+		small.Queues, small.Policy = PerServer, p
+		b.Run("20/"+p.String(), func(b *testing.B) { benchRun(b, small) })
+	}
+}

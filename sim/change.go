@@ -12,6 +12,8 @@ import (
 type Setting uint8
 
 // The settings a Change may alter. Their names are the run flags' names.
+// A Setting's number is stored in snapshots and share links: the list is
+// append-only. Never reorder or remove one; add new ones at the end.
 const (
 	SetRate Setting = iota
 	SetWave
@@ -27,8 +29,7 @@ const (
 	SetDown // a server fails: Value is a ServerRef
 	SetUp   // a failed server comes back: Value is a ServerRef
 	// SetBlock adds a range to the firewall's block list, SetUnblock
-	// removes one that is in it: Value is RangeValue(range). The numbers
-	// are stored in snapshots: new settings go at the end.
+	// removes one that is in it: Value is RangeValue(range).
 	SetBlock
 	SetUnblock
 	numSettings

@@ -34,10 +34,20 @@ type Config struct {
 	MinServers int    // the pool never shrinks below this many active servers
 	MaxServers int    // the pool never grows beyond this many live servers
 	QueueCap   int    // 0 = unbounded; otherwise arrivals finding the queue full are discarded
-	Policy     Policy // dispatch policy
-	// Weights are the swrr policy's server weights: server i+1 has
-	// Weights[i]; servers beyond the list (autoscaling's too) weigh 1. A
-	// weight-0 server never gets work under swrr.
+	Policy     Policy // dispatch (pooled) or routing (per-server) policy
+
+	// Queues is where admitted requests wait: one central queue (Pooled)
+	// or one queue per server, routed at arrival (PerServer).
+	Queues QueueMode
+	// Choices is how many candidates the p2c policy draws (d ≥ 1; 0
+	// means DefaultChoices).
+	Choices int
+	// Speeds are the servers' speeds: server i+1 has Speeds[i]; servers
+	// beyond the list (autoscaling's too) have speed 1.
+	Speeds []Speed
+	// Weights are the server weights of swrr and least-connections: server
+	// i+1 has Weights[i]; servers beyond the list (autoscaling's too)
+	// weigh 1. A weight-0 server never gets work under those policies.
 	Weights []int
 
 	// Switch runs two balancers behind the firewall: P requests go to
@@ -70,6 +80,8 @@ const (
 	MaxRate            Rate   = 10_000 * RateScale
 	MaxFactor          Factor = 1_000_000 * FactorScale
 	MaxQueueCap               = 100_000_000
+	MaxChoices                = 100
+	DefaultChoices            = 2
 )
 
 // DefaultBlocked is the firewall's default block list: address blocks that
@@ -105,6 +117,7 @@ func DefaultConfig() Config {
 		MinServers:       1,
 		MaxServers:       100,
 		Policy:           FirstIdle,
+		Choices:          DefaultChoices,
 	}
 }
 
@@ -146,6 +159,12 @@ func (c *Config) Validate() error {
 		return intErr("max-servers", int64(c.MaxServers), "must be from servers (%d) to %d", c.Servers, MaxServersLimit)
 	case len(c.Weights) > MaxServersLimit:
 		return intErr("weights", int64(len(c.Weights)), "at most %d weights", MaxServersLimit)
+	case len(c.Speeds) > MaxServersLimit:
+		return intErr("speeds", int64(len(c.Speeds)), "at most %d speeds", MaxServersLimit)
+	case c.Queues >= numQueueModes:
+		return &FieldError{Field: "queues", Value: c.Queues.String(), Allowed: "must be one of " + strings.Join(queueModeNames[:], ", ")}
+	case c.Choices < 0 || c.Choices > MaxChoices:
+		return intErr("choices", int64(c.Choices), "must be a whole number from 1 to %d", MaxChoices)
 	case c.Service >= numServices:
 		return &FieldError{Field: "service", Value: c.Service.String(), Allowed: "must be one of " + strings.Join(serviceNames[:], ", ")}
 	case c.Service != Uniform && (c.MeanService < 1 || c.MeanService > MaxTaskTime/20):
@@ -156,6 +175,11 @@ func (c *Config) Validate() error {
 		return intErr("mttr", c.MTTR, "must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)
 	case c.MTBF == 0 && c.MTTR != 0:
 		return intErr("mttr", c.MTTR, "needs mtbf: set both for random faults")
+	}
+	for i, v := range c.Speeds {
+		if v < MinSpeed || v > MaxSpeed {
+			return &FieldError{Field: "speeds", Value: v.String(), Allowed: fmt.Sprintf("server %d's speed must be from 0.01 to 100, with at most two decimals", i+1)}
+		}
 	}
 	for i, w := range c.Weights {
 		if w < 0 || w > swrr.MaxWeight {
@@ -222,7 +246,9 @@ func (c *Config) validateDynamic() error {
 	case c.QueueCap < 0 || c.QueueCap > MaxQueueCap:
 		return intErr("queue-cap", int64(c.QueueCap), "must be 0 (unbounded) or up to %d", MaxQueueCap)
 	case c.Policy >= numPolicies:
-		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "must be one of " + fmt.Sprint(PolicyNames())}
+		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "must be one of " + strings.Join(PolicyNames(), ", ")}
+	case c.Policy.Allowed(c.Queues) != "":
+		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: c.Policy.Allowed(c.Queues)}
 	}
 	return nil
 }
@@ -232,6 +258,7 @@ func (c Config) Clone() Config {
 	c.Blocked = slices.Clone(c.Blocked)
 	c.Trace = slices.Clone(c.Trace)
 	c.Weights = slices.Clone(c.Weights)
+	c.Speeds = slices.Clone(c.Speeds)
 	return c
 }
 

@@ -33,8 +33,9 @@ func (k EventKind) String() string {
 }
 
 // Event is one thing that happened during a cycle. Request is set for the
-// request events, Server for the server ones and Dispatch/Complete; Wait is
-// the queueing time of a Dispatch.
+// request events, Server for the server ones and Dispatch/Complete (and, in
+// per-server mode, for Arrive and Discard: the server the request was
+// routed to, 0 for the lobby); Wait is the queueing time of a Dispatch.
 type Event struct {
 	Cycle    int64
 	Kind     EventKind

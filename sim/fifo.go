@@ -55,6 +55,9 @@ func (p packed) arrival() int64 { return int64(p.meta >> packedArrivalShift) }
 // requeued reports whether the request was taken back from a failed server.
 func (p packed) requeued() bool { return p.meta&packedRequeued != 0 }
 
+// requeue returns the request marked as taken back from a failed server.
+func (p packed) requeue() packed { p.meta |= packedRequeued; return p }
+
 // streaming reports whether the request is of type S.
 func (p packed) streaming() bool { return p.meta&packedStreaming != 0 }
 

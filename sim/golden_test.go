@@ -179,6 +179,18 @@ func hashConfigs() map[string]struct {
 	geo.Seed, geo.Cycles, geo.Wave, geo.Rate = 9, 50_000, false, 160_000
 	geo.MinServers, geo.MaxServers, geo.Service, geo.MeanService = 20, 20, Geometric, 100
 	runs["geometric-service"] = run{cfg: geo}
+
+	// Per-server queues under every policy that routes, over servers of
+	// unequal speed and weight, with scaling, a fault and a policy change.
+	for _, p := range PoliciesFor(PerServer) {
+		ps := DefaultConfig()
+		ps.Seed, ps.Cycles, ps.Queues, ps.Policy = 11, 8_000, PerServer, p
+		ps.Servers, ps.Speeds, ps.Weights, ps.Choices = 6, []Speed{200, 100, 50}, []int{3, 1, 1, 2}, 3
+		runs["per-server-"+p.String()] = run{cfg: ps, changes: []Change{
+			{Cycle: 1500, Setting: SetDown, Value: int64(MakeServerRef(0, 2))},
+			{Cycle: 2500, Setting: SetUp, Value: int64(MakeServerRef(0, 2))},
+		}}
+	}
 	return runs
 }
 

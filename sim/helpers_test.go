@@ -153,7 +153,9 @@ func (h *harness) after() {
 		for _, e := range m.Events() {
 			h.log = append(h.log, formatEvent(e))
 		}
-		h.sh.cycle(t, m)
+		if m.cfg.Queues == Pooled {
+			h.sh.cycle(t, m)
+		}
 	}
 }
 
@@ -199,14 +201,22 @@ func checkInvariants(t tester, m *Model) {
 // checkBalancer checks one balancer's books, sets, wheel and views.
 func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	tot := b.Totals()
-	q := int64(b.queue.Len())
+	q := int64(b.queueLen())
+	if b.perServer {
+		checkPerServer(fail, m, b, c)
+	}
 	if tot.Generated != tot.Rejected+tot.Discarded+tot.Admitted {
 		fail("generated %d != rejected %d + discarded %d + admitted %d", tot.Generated, tot.Rejected, tot.Discarded, tot.Admitted)
 	}
 	if tot.Admitted != tot.Completed+q+int64(b.busy) {
 		fail("admitted %d != completed %d + queued %d + in service %d", tot.Admitted, tot.Completed, q, b.busy)
 	}
-	if tot.Dispatched != tot.Completed+int64(b.busy)+tot.Requeued {
+	if b.perServer {
+		// Requeued counts queued requests routed again too, never dispatched.
+		if d := tot.Dispatched - tot.Completed - int64(b.busy); d < 0 || d > tot.Requeued {
+			fail("dispatched %d − completed %d − in service %d = %d, want 0..requeued %d", tot.Dispatched, tot.Completed, b.busy, d, tot.Requeued)
+		}
+	} else if tot.Dispatched != tot.Completed+int64(b.busy)+tot.Requeued {
 		fail("dispatched %d != completed %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, b.busy, tot.Requeued)
 	}
 
@@ -229,7 +239,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		live++
 		if s.busy {
 			busy++
-			if start := s.done - int64(s.req.time()); s.done <= c || start > c || s.req.time() < 1 {
+			if start := s.done - int64(s.speed.Cycles(s.req.time())); s.done <= c || start > c || s.req.time() < 1 {
 				fail("server %d: request %v dispatched at %d completes at %d (now %d)", id, s.req.unpack(), start, s.done, c)
 			}
 			if !slices.Contains(b.wheel.buckets[s.done&b.wheel.mask], int32(id)) {
@@ -241,7 +251,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 		if s.retiring {
 			retiring++
-			if !s.busy {
+			if !s.busy && !b.perServer {
 				fail("server %d is retiring but not busy", id)
 			}
 		}
@@ -332,7 +342,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	}
 
 	last := b.Last()
-	want := CycleStats{Cycle: c, Queue: b.queue.Len(), Servers: live, Busy: busy, Retiring: retiring}
+	want := CycleStats{Cycle: c, Queue: b.queueLen(), Servers: live, Busy: busy, Retiring: retiring}
 	if last.Cycle != want.Cycle || last.Queue != want.Queue || last.Servers != want.Servers || last.Busy != want.Busy || last.Retiring != want.Retiring {
 		fail("Last() levels = %+v, want %+v", last, want)
 	}
@@ -342,7 +352,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if len(m.bal) > 1 {
 		return // the event counts below are per model, not per balancer
 	}
-	if last.Generated != last.Rejected+last.Discarded+countEvents(m, Arrive) && m.recordEvents {
+	if last.Generated != last.Rejected+last.Discarded+countEvents(m, Arrive) && m.recordEvents && !b.perServer {
 		fail("cycle counts %+v disagree with %d arrive events", last, countEvents(m, Arrive))
 	}
 	if m.recordEvents {
@@ -362,6 +372,93 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy) || s.ServersIdle != int64(live-busy) {
 		fail("Summary() = %+v inconsistent with the model", s)
 	}
+}
+
+// checkPerServer checks a per-server balancer's queues, sets and index.
+func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
+	n := b.lobby.Len()
+	for i := range b.srv {
+		id, s, sq := i+1, &b.srv[i], &b.sq[i]
+		n += sq.q.Len()
+		var work int64
+		for j := range sq.q.Len() {
+			work += int64(s.speed.Cycles(sq.q.at(j).time()))
+		}
+		if work != sq.work {
+			fail("server %d: queue work %d, its requests add up to %d", id, sq.work, work)
+		}
+		if (s.gone || s.down) && sq.q.Len() > 0 {
+			fail("server %d is gone or down with %d queued", id, sq.q.Len())
+		}
+		if !s.gone && !s.down && !s.busy && sq.q.Len() > 0 {
+			fail("server %d is idle with %d queued after dispatch", id, sq.q.Len())
+		}
+		if s.retiring && !s.busy {
+			fail("server %d is retiring, idle, and has not left", id)
+		}
+		free := !s.gone && !s.down && !s.busy && !s.retiring && sq.q.Len() == 0
+		if b.free.has(id) != free {
+			fail("server %d: in the free set = %v, want %v", id, b.free.has(id), free)
+		}
+		if b.ready.has(id) {
+			fail("server %d is ready after dispatch", id)
+		}
+		if (b.cands.pos[i] != 0) != b.active.has(id) {
+			fail("server %d: candidate %v, active %v", id, b.cands.pos[i] != 0, b.active.has(id))
+		}
+	}
+	if n != b.queued {
+		fail("queued %d, but the queues and the lobby hold %d", b.queued, n)
+	}
+	if len(b.cands.ids) != b.active.n {
+		fail("%d candidates in the dense array, %d active", len(b.cands.ids), b.active.n)
+	}
+	if ix := b.ix; ix != nil {
+		want := 0
+		for id := 1; id <= len(b.srv); id++ {
+			s := &b.srv[id-1]
+			if !b.active.has(id) {
+				continue
+			}
+			switch m.cfg.Policy {
+			case LeastConnections:
+				if s.weight == 0 {
+					continue
+				}
+				if ix.key[id-1] != b.load(id) {
+					fail("server %d: indexed load %d, load %d", id, ix.key[id-1], b.load(id))
+				}
+				if want == 0 || b.load(id)*int64(b.srv[want-1].weight) < b.load(want)*int64(s.weight) {
+					want = id
+				}
+			case LeastWork:
+				if b.free.has(id) {
+					continue
+				}
+				at := max(c, s.done) + b.sq[id-1].work
+				if !s.busy {
+					at = c + b.sq[id-1].work
+				}
+				if ix.key[id-1] != at {
+					fail("server %d: indexed free-at %d, want %d", id, ix.key[id-1], at)
+				}
+				if want == 0 || at < ix.key[want-1] {
+					want = id
+				}
+			}
+		}
+		if got := ix.best(); got != want {
+			fail("the index's best server is %d, want %d", got, want)
+		}
+	}
+}
+
+// speedOf returns server id's speed under cfg.
+func speedOf(cfg Config, id int) Speed {
+	if id <= len(cfg.Speeds) {
+		return cfg.Speeds[id-1]
+	}
+	return SpeedScale
 }
 
 func btoi(b bool) int {
@@ -516,8 +613,15 @@ func (s *shadow) cycle(t tester, m *Model) {
 			}
 			var want int
 			switch cfg.Policy {
-			case FirstIdle:
+			case FirstIdle, LeastConnections:
 				want = idle[0]
+			case LeastWork:
+				want = idle[0]
+				for _, id := range idle {
+					if speedOf(cfg, id) > speedOf(cfg, want) {
+						want = id
+					}
+				}
 			case RoundRobin:
 				want = idle[0]
 				for _, id := range idle {
@@ -527,7 +631,7 @@ func (s *shadow) cycle(t tester, m *Model) {
 					}
 				}
 				s.rrLast = e.Server
-			case Random, SWRR:
+			case Random, SWRR, P2C:
 				want = e.Server // any idle active server (swrr is checked in swrr_policy_test.go)
 			}
 			if e.Server != want {
@@ -544,8 +648,8 @@ func (s *shadow) cycle(t tester, m *Model) {
 			if v == nil || !v.busy || v.req != e.Request {
 				fail(e, "the server does not serve that request")
 			}
-			if v.start+int64(v.req.Time) != c {
-				fail(e, "dispatched at %d with time %d, so it must complete at %d", v.start, v.req.Time, v.start+int64(v.req.Time))
+			if svc := int64(speedOf(cfg, e.Server).Cycles(v.req.Time)); v.start+svc != c {
+				fail(e, "dispatched at %d with time %d at speed %v, so it must complete at %d", v.start, v.req.Time, speedOf(cfg, e.Server), v.start+svc)
 			}
 			v.busy = false
 		case Leave:
@@ -584,7 +688,7 @@ func (s *shadow) cycle(t tester, m *Model) {
 			t.Fatalf("cycle %d: retiring server %d completed but did not leave", c, id)
 		}
 	}
-	if len(s.queue) > 0 && len(s.ids(idleActive)) > 0 {
+	if len(s.queue) > 0 && len(s.ids(idleActive)) > 0 && cfg.Policy != SWRR {
 		t.Fatalf("cycle %d: dispatch stopped with %d queued and idle servers %v", c, len(s.queue), s.ids(idleActive))
 	}
 	busy := len(s.ids(func(v *shadowServer) bool { return v.busy }))

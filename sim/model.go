@@ -14,7 +14,11 @@ import (
 // only when a run with the same configuration and changes would come out
 // differently, so snapshots and share links of ordinary releases keep
 // working.
-const ModelVersion = 1
+//
+// Version 2: routing draws (the random and p2c policies) come from a
+// generator of their own, so the request stream no longer depends on the
+// policy; per-server queues, speeds and the new policies.
+const ModelVersion = 2
 
 // streamConst is the PCG stream constant of every run; the seed is the other
 // half of the generator's state.
@@ -22,6 +26,10 @@ const streamConst = 0x6c6273696d2d3031 // "lbsim-01"
 
 // faultStream is the stream constant of the random faults' generator.
 const faultStream = 0x6c6273696d2d6674 // "lbsim-ft"
+
+// routeStream is the stream constant of the routing generator (the random
+// and p2c policies).
+const routeStream = 0x6c6273696d2d7274 // "lbsim-rt"
 
 // Model is one simulation: its configuration, random generator, firewall and
 // balancers (one central queue, or two behind a P/S switch), advanced one
@@ -34,6 +42,10 @@ type Model struct {
 	// leaves the request stream unchanged.
 	fpcg *rand.PCG
 	frng *rand.Rand
+	// rpcg and rrng draw routing choices only, so the request stream
+	// depends on the seed and the arrival settings alone.
+	rpcg *rand.PCG
+	rrng *rand.Rand
 	fw   Firewall
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
@@ -89,6 +101,8 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	m.rng = rand.New(m.pcg)
 	m.fpcg = rand.NewPCG(cfg.Seed, faultStream)
 	m.frng = rand.New(m.fpcg)
+	m.rpcg = rand.NewPCG(cfg.Seed, routeStream)
+	m.rrng = rand.New(m.rpcg)
 	m.fw = NewFirewall(cfg.Blocked)
 	m.streamCut = shareCut(cfg.StreamShare)
 	m.nextScale = cfg.Cooldown
@@ -108,8 +122,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		span = max(span, int64(r.Time))
 	}
 	for i, name := range names {
-		b := &Balancer{m: m, index: i, name: name}
+		b := &Balancer{m: m, index: i, name: name, perServer: cfg.Queues == PerServer}
 		b.wheel.fit(span)
+		b.buildIndex()
 		for range cfg.Servers {
 			b.addServer()
 		}
@@ -124,12 +139,12 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	} else {
 		for range cfg.Servers * cfg.InitialPerServer {
 			m.lastID++
-			m.admit(m.makeRequest(m.lastID, 0))
+			m.admit(m.makeRequest(m.lastID, 0), 0)
 		}
 	}
 	for _, b := range m.bal {
-		b.tot.InitialQueue = int64(b.queue.Len())
-		b.dispatch(0)
+		b.tot.InitialQueue = int64(b.queueLen())
+		b.dispatchAll(0)
 		b.tot.ServersMin = b.live
 	}
 	m.serversMin = len(m.bal) * cfg.Servers
@@ -163,6 +178,11 @@ func (m *Model) Step() bool {
 			b.work(t)
 		}
 	}
+	for _, b := range m.bal {
+		if b.lobby.n > 0 {
+			b.drainLobby(t)
+		}
+	}
 	if m.cfg.Trace != nil || m.arr.due(t) {
 		m.arrive(t)
 	}
@@ -173,9 +193,7 @@ func (m *Model) Step() bool {
 		m.nextScale += m.cfg.Cooldown
 	}
 	for _, b := range m.bal {
-		if b.queue.n > 0 && b.idle.n > 0 {
-			b.dispatch(t)
-		}
+		b.dispatchAll(t)
 	}
 	m.record()
 	return true
@@ -222,11 +240,11 @@ const (
 // It reports whether it advanced.
 func (m *Model) runSaturated(limit int64) bool {
 	cfg := &m.cfg
-	if len(m.bal) != 1 || cfg.QueueCap > 0 || cfg.Trace != nil || cfg.MTBF > 0 || cfg.Policy == Random || m.recordEvents {
+	if len(m.bal) != 1 || cfg.QueueCap > 0 || cfg.Trace != nil || cfg.MTBF > 0 || m.recordEvents {
 		return false
 	}
 	b := m.bal[0]
-	if b.idle.n > 0 {
+	if b.perServer || cfg.Policy.Info().Draws || b.idle.n > 0 {
 		return false
 	}
 	t := m.cycle + 1
@@ -243,6 +261,9 @@ func (m *Model) runSaturated(limit int64) bool {
 		shortest = int64(cfg.TaskMin)
 	case Constant:
 		shortest = int64(cfg.MeanService)
+	}
+	for _, v := range cfg.Speeds {
+		shortest = min(shortest, int64(v.Cycles(uint32(shortest))))
 	}
 	q0 := int64(b.queue.Len())
 	for end-t+1 >= minSaturated {
@@ -265,7 +286,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		var in int32
 		for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- {
 			m.lastID++
-			if b.admit(m.makeRequest(m.lastID, c)) {
+			if b.admit(m.makeRequest(m.lastID, c), c) {
 				in++
 			}
 		}
@@ -330,6 +351,15 @@ func (m *Model) skipAhead(limit int64) {
 	}
 	admit := m.cfg.Trace == nil
 	for _, b := range m.bal {
+		if b.perServer {
+			switch {
+			case b.lobby.n > 0 && b.active.n > 0, b.ready.n > 0:
+				return // the lobby drains, or a dispatch is due
+			case b.free.n > 0:
+				admit = false // an arrival might be dispatched at once
+			}
+			continue
+		}
 		if b.idle.n > 0 {
 			if b.queue.n > 0 {
 				return // a dispatch is due
@@ -379,22 +409,23 @@ func (m *Model) arrive(t int64) {
 	}
 	for n := m.arr.count(&m.cfg, t, m.pcg); n > 0; n-- {
 		m.lastID++
-		m.admit(m.makeRequest(m.lastID, t))
+		m.admit(m.makeRequest(m.lastID, t), t)
 	}
 }
 
 func (m *Model) admitRow(t int64, row TraceRow) {
 	m.lastID++
-	m.admit(pack(Request{ID: m.lastID, Arrival: t, Src: row.Src, Dst: row.Dst, Time: row.Time, Type: row.Type}))
+	m.admit(pack(Request{ID: m.lastID, Arrival: t, Src: row.Src, Dst: row.Dst, Time: row.Time, Type: row.Type}), t)
 }
 
-// admit hands a new request to the balancer of its type.
-func (m *Model) admit(r packed) {
+// admit hands a new request arriving at cycle t to the balancer of its
+// type.
+func (m *Model) admit(r packed, t int64) {
 	b := m.bal[0]
 	if len(m.bal) == 2 && r.streaming() {
 		b = m.bal[1]
 	}
-	b.admit(r)
+	b.admit(r, t)
 }
 
 // notePeaks takes the queue's peak over the current levels, without
@@ -402,8 +433,8 @@ func (m *Model) admit(r packed) {
 func (m *Model) notePeaks() {
 	q := 0
 	for _, b := range m.bal {
-		b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queue.Len()))
-		q += b.queue.Len()
+		b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queueLen()))
+		q += b.queueLen()
 	}
 	if len(m.bal) > 1 {
 		m.peakQueue = max(m.peakQueue, int64(q))
@@ -419,7 +450,7 @@ func (m *Model) record() {
 	var q, live int
 	for _, b := range m.bal {
 		b.record()
-		q += b.queue.Len()
+		q += b.queueLen()
 		live += b.live
 	}
 	m.peakQueue = max(m.peakQueue, int64(q))
@@ -461,6 +492,7 @@ func (m *Model) applyPending(t int64) {
 		j++
 	}
 	batch := m.pending[:j]
+	old := m.cfg
 	cfg, err := applyChanges(m.cfg, batch)
 	if err != nil {
 		panic("sim: a scheduled change was validated but no longer applies: " + err.Error())
@@ -474,6 +506,9 @@ func (m *Model) applyPending(t int64) {
 	m.nextScale = (t + m.cfg.Cooldown - 1) / m.cfg.Cooldown * m.cfg.Cooldown
 	for _, b := range m.bal {
 		b.refitWheel(int64(m.cfg.TaskMax))
+		if m.cfg.Policy != old.Policy {
+			b.buildIndex()
+		}
 	}
 	for _, c := range batch {
 		if c.IsFault() {
@@ -500,7 +535,7 @@ func (m *Model) fault(c Change, t int64) {
 		return
 	}
 	if up {
-		b.bringUp(ref.ID())
+		b.bringUp(ref.ID(), t)
 		return
 	}
 	b.takeDown(ref.ID(), t)
@@ -514,7 +549,7 @@ func (m *Model) randomFaults(t int64) {
 		due := 0
 		for due < len(b.repairs) && b.repairs[due].cycle == t {
 			if id := b.repairs[due].id; b.faultCheck(id, true) == "" {
-				b.bringUp(id)
+				b.bringUp(id, t)
 			} else {
 				b.tot.FaultsSkipped++
 			}
@@ -608,11 +643,12 @@ func (m *Model) Pool() Pool {
 	return p
 }
 
-// QueueLen returns the number of queued requests in all balancers.
+// QueueLen returns the number of queued requests in all balancers (every
+// server queue and lobby, in per-server mode).
 func (m *Model) QueueLen() int {
 	n := 0
 	for _, b := range m.bal {
-		n += b.queue.Len()
+		n += b.queueLen()
 	}
 	return n
 }
@@ -620,11 +656,20 @@ func (m *Model) QueueLen() int {
 // Summary reports the run as of the last cycle completed. In a switch, the
 // balancers' own summaries are under P and S.
 func (m *Model) Summary() Summary {
-	s := m.Totals().summary(m.cfg.Seed, m.cycle, m.Pool(), int64(m.QueueLen()))
-	if len(m.bal) == 2 {
-		p, q := m.bal[0].Summary(), m.bal[1].Summary()
-		s.P, s.S = &p, &q
+	if len(m.bal) == 1 {
+		return m.bal[0].Summary()
 	}
+	s := m.Totals().summary(m.cfg.Seed, m.cycle, m.Pool(), int64(m.QueueLen()))
+	var waits, resps latency
+	for _, b := range m.bal {
+		waits.merge(&b.waits)
+		resps.merge(&b.resps)
+		s.ServerQueueMax = max(s.ServerQueueMax, b.serverQueueMax())
+		s.Lobby += int64(b.lobby.Len())
+	}
+	s.setTail(tail(&waits, &resps))
+	p, q := m.bal[0].Summary(), m.bal[1].Summary()
+	s.P, s.S = &p, &q
 	return s
 }
 
@@ -646,7 +691,8 @@ func (m *Model) Hash() uint64 {
 		t := b.tot
 		for _, v := range []int64{t.Generated, t.Rejected, t.Discarded, t.Admitted, t.Completed,
 			t.Dispatched, t.TotalWait, t.ScaleUps, t.ScaleDowns, t.Requeued, t.Downs, t.Ups, t.PeakQueue,
-			int64(b.queue.Len()), int64(b.live), int64(b.busy), int64(b.retiring), int64(b.active.n), int64(b.rrLast)} {
+			int64(b.queueLen()), int64(b.live), int64(b.busy), int64(b.retiring), int64(b.active.n), int64(b.rrLast),
+			t.TotalResponse, int64(b.lobby.Len())} {
 			put(v)
 		}
 		if n := b.queue.Len(); n > 0 {
@@ -657,6 +703,8 @@ func (m *Model) Hash() uint64 {
 	state, _ := m.pcg.MarshalBinary()
 	h.Write(state)
 	state, _ = m.fpcg.MarshalBinary()
+	h.Write(state)
+	state, _ = m.rpcg.MarshalBinary()
 	h.Write(state)
 	return h.Sum64()
 }

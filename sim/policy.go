@@ -5,45 +5,196 @@ import (
 	"strings"
 )
 
-// Policy chooses which idle active server gets the oldest queued request.
+// Policy chooses the server that gets a request: in the pooled mode the
+// idle active server that takes the oldest queued request, in the
+// per-server mode the candidate whose queue a new request joins.
+//
+// A Policy's number is stored in snapshots and share links: the list is
+// append-only. Never reorder or remove a policy; add new ones at the end.
 type Policy uint8
 
-// The dispatch policies of the central queue.
+// The policies. Each one's behaviour in both queue modes is in its
+// PolicyInfo (Info).
 const (
-	// FirstIdle gives the request to the idle active server with the lowest id.
+	// FirstIdle gives the request to the idle active server with the lowest
+	// id (pooled mode only).
 	FirstIdle Policy = iota
-	// RoundRobin gives it to the idle active server that comes next by id,
-	// wrapping, after the last server that was given a request, even if that
-	// server has since left; the first request goes to the lowest id.
+	// RoundRobin takes the server that comes next by id, wrapping, after the
+	// last server given a request, even if that server has since left; the
+	// first request goes to the lowest id.
 	RoundRobin
-	// Random picks uniformly among the idle active servers, with the run's
-	// seeded generator.
+	// Random picks uniformly, with the run's routing generator.
 	Random
-	// SWRR is nginx's smooth weighted round-robin over the idle active
-	// servers only (package swrr); Config.Weights gives the weights.
+	// SWRR is nginx's smooth weighted round-robin (package swrr) over the
+	// idle active servers (pooled) or the candidates (per-server);
+	// Config.Weights gives the weights.
 	SWRR
+	// LeastConnections picks the least load (queued + in service) per
+	// weight; pooled, it is FirstIdle.
+	LeastConnections
+	// P2C draws Config.Choices distinct candidates and takes the least
+	// loaded (power of d choices); pooled, it is Random.
+	P2C
+	// LeastWork picks the least remaining work in cycles at the server's
+	// speed; pooled, the fastest idle server.
+	LeastWork
+	// Hash routes by consistent hashing of the source address (per-server
+	// mode only).
+	Hash
 	numPolicies
 )
 
-var policyNames = [numPolicies]string{"first-idle", "round-robin", "random", "swrr"}
+// PolicyInfo describes a policy: its name, what it does in each queue
+// mode, and the properties the model's fast paths ask of it.
+type PolicyInfo struct {
+	Name string
+	// Pooled and PerServer say what the policy does in each mode, in a
+	// line; Refused, when set, is the message given when the policy is
+	// asked for in a mode it does not support (empty Pooled or
+	// PerServer).
+	Pooled, PerServer string
+	PooledRefused     string
+	PerServerRefused  string
+	// Draws reports whether the policy draws random numbers (routing
+	// generator) in the pooled mode.
+	Draws bool
+	// LowestIdle reports whether, in the pooled mode, the policy always
+	// picks the idle server with the lowest id (when every server has the
+	// same speed).
+	LowestIdle bool
+	// Weighted reports whether Config.Weights affect it.
+	Weighted bool
+}
+
+// policies is the one table of policies: the flag help, the page's
+// selector, the theory code and the snapshot codec read it.
+var policies = [numPolicies]PolicyInfo{
+	FirstIdle: {Name: "first-idle",
+		Pooled:           "the idle server with the lowest id",
+		PerServerRefused: "first-idle needs the pooled queue; use least-connections",
+		LowestIdle:       true},
+	RoundRobin: {Name: "round-robin",
+		Pooled:    "the next idle server by id after the last one picked",
+		PerServer: "the next candidate by id after the last one picked"},
+	Random: {Name: "random",
+		Pooled:    "uniform over the idle servers",
+		PerServer: "uniform over the candidates",
+		Draws:     true},
+	SWRR: {Name: "swrr",
+		Pooled:    "smooth weighted round-robin over the idle servers",
+		PerServer: "smooth weighted round-robin over the candidates",
+		Weighted:  true},
+	LeastConnections: {Name: "least-connections",
+		Pooled:     "as first-idle",
+		PerServer:  "the least load (queued + in service) per weight",
+		LowestIdle: true, Weighted: true},
+	P2C: {Name: "p2c",
+		Pooled:    "uniform over the idle servers",
+		PerServer: "the least loaded of --choices candidates drawn at random",
+		Draws:     true},
+	LeastWork: {Name: "least-work",
+		Pooled:     "the fastest idle server",
+		PerServer:  "the least remaining work in cycles at each server's speed",
+		LowestIdle: true},
+	Hash: {Name: "hash",
+		PooledRefused: "hash routes at arrival: use --queues per-server",
+		PerServer:     "consistent hashing of the source address"},
+}
+
+// Info returns the policy's description and properties.
+func (p Policy) Info() PolicyInfo {
+	if p < numPolicies {
+		return policies[p]
+	}
+	return PolicyInfo{Name: p.String()}
+}
+
+// Allowed returns "" when the policy runs in queue mode q, or the message
+// that refuses it.
+func (p Policy) Allowed(q QueueMode) string {
+	info := p.Info()
+	switch {
+	case p >= numPolicies:
+		return fmt.Sprintf("unknown policy number %d: allowed %s", uint8(p), strings.Join(PolicyNames(), ", "))
+	case q == PerServer && info.PerServerRefused != "":
+		return info.PerServerRefused
+	case q == Pooled && info.PooledRefused != "":
+		return info.PooledRefused
+	}
+	return ""
+}
 
 // String returns the policy's name as the --policy flag spells it.
 func (p Policy) String() string {
 	if p < numPolicies {
-		return policyNames[p]
+		return policies[p].Name
 	}
 	return fmt.Sprintf("Policy(%d)", uint8(p))
 }
 
-// PolicyNames lists the accepted policy names.
-func PolicyNames() []string { return policyNames[:] }
+// PolicyNames lists the policy names in their numbering order.
+func PolicyNames() []string {
+	names := make([]string, numPolicies)
+	for i, p := range policies {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// PoliciesFor lists the policies that run in queue mode q, in numbering
+// order.
+func PoliciesFor(q QueueMode) []Policy {
+	var ps []Policy
+	for p := range numPolicies {
+		if p.Allowed(q) == "" {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
 
 // ParsePolicy reads a policy name.
 func ParsePolicy(s string) (Policy, error) {
-	for i, n := range policyNames {
-		if s == n {
+	for i, p := range policies {
+		if s == p.Name {
 			return Policy(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown policy %q: allowed %s", s, strings.Join(policyNames[:], ", "))
+	return 0, fmt.Errorf("unknown policy %q: allowed %s", s, strings.Join(PolicyNames(), ", "))
+}
+
+// QueueMode is where admitted requests wait: one central queue, or one
+// queue per server. Its number is stored in snapshots: append-only.
+type QueueMode uint8
+
+// The queue modes.
+const (
+	// Pooled is one central FIFO feeding idle servers (the default).
+	Pooled QueueMode = iota
+	// PerServer routes each request at arrival to a server's own FIFO.
+	PerServer
+	numQueueModes
+)
+
+var queueModeNames = [numQueueModes]string{"pooled", "per-server"}
+
+// String returns the name the --queues flag takes.
+func (q QueueMode) String() string {
+	if q < numQueueModes {
+		return queueModeNames[q]
+	}
+	return fmt.Sprintf("QueueMode(%d)", uint8(q))
+}
+
+// QueueModeNames lists the queue modes' names in their numbering order.
+func QueueModeNames() []string { return queueModeNames[:] }
+
+// ParseQueueMode reads a queue mode's name.
+func ParseQueueMode(s string) (QueueMode, error) {
+	for i, n := range queueModeNames {
+		if s == n {
+			return QueueMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown queue mode %q: allowed %s", s, strings.Join(queueModeNames[:], ", "))
 }

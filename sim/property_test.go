@@ -60,8 +60,18 @@ func genConfig(t *rapid.T) Config {
 		Cooldown:         rapid.Int64Range(1, 5).Draw(t, "cooldown"),
 		MinServers:       rapid.IntRange(1, servers).Draw(t, "minServers"),
 		MaxServers:       rapid.IntRange(servers, servers+5).Draw(t, "maxServers"),
-		Policy:           Policy(rapid.IntRange(0, int(numPolicies)-1).Draw(t, "policy")),
 	}
+	if rapid.Bool().Draw(t, "perServer") {
+		cfg.Queues = PerServer
+	}
+	cfg.Policy = rapid.SampledFrom(PoliciesFor(cfg.Queues)).Draw(t, "policy")
+	for range rapid.IntRange(0, 3).Draw(t, "speeds") {
+		cfg.Speeds = append(cfg.Speeds, Speed(rapid.SampledFrom([]int{25, 50, 100, 150, 200, 300}).Draw(t, "speed")))
+	}
+	for range rapid.IntRange(0, 3).Draw(t, "weights") {
+		cfg.Weights = append(cfg.Weights, rapid.IntRange(0, 3).Draw(t, "weight"))
+	}
+	cfg.Choices = rapid.IntRange(0, 4).Draw(t, "choices")
 	if rapid.Bool().Draw(t, "capped") {
 		cfg.QueueCap = rapid.IntRange(1, 12).Draw(t, "queueCap")
 	}

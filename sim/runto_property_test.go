@@ -26,7 +26,13 @@ func genBusyConfig(t *rapid.T) Config {
 	cfg.ScaleUp = Factor(rapid.Int64Range(1, 100_000).Draw(t, "scaleUp"))
 	cfg.ScaleDown = Factor(rapid.Int64Range(0, int64(cfg.ScaleUp)-1).Draw(t, "scaleDown"))
 	cfg.Cooldown = rapid.Int64Range(1, 60).Draw(t, "cooldown")
-	cfg.Policy = Policy(rapid.IntRange(0, int(numPolicies)-1).Draw(t, "policy"))
+	if rapid.IntRange(0, 2).Draw(t, "perServer") == 0 {
+		cfg.Queues = PerServer
+	}
+	cfg.Policy = rapid.SampledFrom(PoliciesFor(cfg.Queues)).Draw(t, "policy")
+	if rapid.IntRange(0, 2).Draw(t, "speeds") == 0 {
+		cfg.Speeds = []Speed{Speed(rapid.IntRange(50, 300).Draw(t, "speed1")), Speed(rapid.IntRange(50, 300).Draw(t, "speed2"))}
+	}
 	switch rapid.IntRange(0, 2).Draw(t, "service") {
 	case 1:
 		cfg.Service, cfg.MeanService = Geometric, rapid.IntRange(1, 40).Draw(t, "meanService")

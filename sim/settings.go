@@ -67,6 +67,34 @@ func (c *Config) Set(name, value string) error {
 		}
 		c.Weights = ws
 		return nil
+	case "choices":
+		if err := whole(&c.Choices); err != nil {
+			return err
+		}
+		if c.Choices < 1 || c.Choices > MaxChoices {
+			return &FieldError{Field: name, Value: value, Allowed: fmt.Sprintf("must be a whole number from 1 to %d", MaxChoices)}
+		}
+		return nil
+	case "speeds":
+		var vs []Speed
+		if value != "" {
+			for _, f := range strings.Split(value, ",") {
+				v, err := ParseSpeed(f)
+				if err != nil {
+					return &FieldError{Field: name, Value: strconv.Quote(strings.TrimSpace(f)), Allowed: "want speeds from 0.01 to 100 (at most two decimals) separated by commas, like 2,1,0.5"}
+				}
+				vs = append(vs, v)
+			}
+		}
+		c.Speeds = vs
+		return nil
+	case "queues":
+		q, err := ParseQueueMode(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want one of " + strings.Join(QueueModeNames(), ", ")}
+		}
+		c.Queues = q
+		return nil
 	case "service":
 		v, err := ParseService(value)
 		if err != nil {
@@ -140,7 +168,21 @@ func (c *Config) Set(name, value string) error {
 func ConfigNames() []string {
 	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
 		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
-		"min-servers", "max-servers", "queue-cap", "policy", "weights", "switch", "mtbf", "mttr", "service", "mean-service"}
+		"min-servers", "max-servers", "queue-cap", "queues", "policy", "choices", "weights", "speeds", "switch", "mtbf", "mttr", "service", "mean-service"}
+}
+
+// FillDefaults sets the defaults that depend on other settings, for those
+// not given (given reports whether a setting, by its flag name, was set):
+// max-servers follows servers (DefaultMaxServers), and per-server queues
+// route by round-robin (nginx's default) rather than first-idle. The
+// command line and the page's query parameters both apply it.
+func (c *Config) FillDefaults(given func(name string) bool) {
+	if !given("max-servers") {
+		c.MaxServers = DefaultMaxServers(c.Servers)
+	}
+	if !given("policy") && c.Queues == PerServer {
+		c.Policy = RoundRobin
+	}
 }
 
 // DefaultMaxServers is the max-servers used when none is given: five times

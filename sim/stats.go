@@ -28,6 +28,10 @@ func (s ServerState) String() string {
 type ServerView struct {
 	ID    int
 	State ServerState
+	Speed Speed // 100 = speed 1
+	// Queued is the length of the server's own queue (per-server mode;
+	// always 0 when pooled).
+	Queued int
 	// Request is the request in service when State is Busy or Retiring;
 	// it was dispatched at cycle Start and completes at cycle Done.
 	Request     Request
@@ -60,6 +64,7 @@ type Totals struct {
 	Completed     int64
 	Dispatched    int64
 	TotalWait     int64 // sum of the waits of dispatched requests, in cycles
+	TotalResponse int64 // sum of the response times of completed requests, in cycles
 	ScaleUps      int64
 	ScaleDowns    int64
 	Requeued      int64 // requests taken back from failed servers
@@ -148,7 +153,28 @@ type Summary struct {
 	Up              int64   `json:"up"`
 	FaultsSkipped   int64   `json:"faults_skipped"`
 	ServersDown     int64   `json:"servers_down"`
-	Consistent      bool    `json:"consistent"`
+	// ServerQueueMax is the longest single server queue at the end and
+	// Lobby the lobby's length (per-server mode; 0 when pooled).
+	ServerQueueMax int64 `json:"server_queue_max"`
+	Lobby          int64 `json:"lobby"`
+	// The latency percentiles (nearest rank, in cycles): waits of
+	// dispatched requests, response times (completion − arrival) of
+	// completed ones. AvgResponse is their mean.
+	WaitP50     int64   `json:"wait_p50"`
+	WaitP90     int64   `json:"wait_p90"`
+	WaitP95     int64   `json:"wait_p95"`
+	WaitP99     int64   `json:"wait_p99"`
+	WaitMax     int64   `json:"wait_max"`
+	AvgResponse float64 `json:"avg_response"`
+	// TotalResponse is the sum of the completed requests' response
+	// times; it is not printed (AvgResponse is).
+	TotalResponse int64 `json:"-"`
+	ResponseP50   int64 `json:"response_p50"`
+	ResponseP90   int64 `json:"response_p90"`
+	ResponseP95   int64 `json:"response_p95"`
+	ResponseP99   int64 `json:"response_p99"`
+	ResponseMax   int64 `json:"response_max"`
+	Consistent    bool  `json:"consistent"`
 
 	// P and S are the two balancers of a switch (nil otherwise).
 	P *Summary `json:"P,omitempty"`
@@ -164,6 +190,7 @@ func (t *Totals) add(u Totals) {
 	t.Completed += u.Completed
 	t.Dispatched += u.Dispatched
 	t.TotalWait += u.TotalWait
+	t.TotalResponse += u.TotalResponse
 	t.ScaleUps += u.ScaleUps
 	t.ScaleDowns += u.ScaleDowns
 	t.Requeued += u.Requeued
@@ -200,6 +227,7 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		InService:       int64(p.Busy),
 		Dispatched:      t.Dispatched,
 		TotalWait:       t.TotalWait,
+		TotalResponse:   t.TotalResponse,
 		PeakQueue:       t.PeakQueue,
 		ScaleUps:        t.ScaleUps,
 		ScaleDowns:      t.ScaleDowns,
@@ -220,11 +248,15 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 }
 
 // Derive sets the fields that follow from the counts: AvgWait (0 before
-// the first dispatch) and Consistent (both accounting lines hold).
+// the first dispatch), AvgResponse (0 before the first completion) and
+// Consistent (both accounting lines hold).
 func (s *Summary) Derive() {
-	s.AvgWait = 0
+	s.AvgWait, s.AvgResponse = 0, 0
 	if s.Dispatched > 0 {
 		s.AvgWait = float64(s.TotalWait) / float64(s.Dispatched)
+	}
+	if s.Completed > 0 {
+		s.AvgResponse = float64(s.TotalResponse) / float64(s.Completed)
 	}
 	arrivals, admissions := s.Books()
 	s.Consistent = arrivals && admissions

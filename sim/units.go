@@ -101,3 +101,42 @@ func formatFixed(v, scale int64) string {
 	}
 	return sign + s
 }
+
+// Speed is a server's speed in hundredths: Speed(100) is speed 1, the
+// speed every request's time is given at; Speed(200) serves twice as
+// fast.
+type Speed int32
+
+// SpeedScale is the number of Speed units in speed 1.
+const SpeedScale = 100
+
+// Limits of a server's speed: 0.01 to 100.
+const (
+	MinSpeed Speed = 1
+	MaxSpeed Speed = 100 * SpeedScale
+)
+
+// String formats v as a decimal with no trailing zeros, as ParseSpeed
+// reads it.
+func (v Speed) String() string { return formatFixed(int64(v), SpeedScale) }
+
+// ParseSpeed reads a speed from 0.01 to 100 with at most two decimals.
+func ParseSpeed(s string) (Speed, error) {
+	v, err := parseFixed(s, SpeedScale, 2)
+	if err != nil {
+		return 0, err
+	}
+	if v < int64(MinSpeed) || v > int64(MaxSpeed) {
+		return 0, fmt.Errorf("%q is outside 0.01..100", strings.TrimSpace(s))
+	}
+	return Speed(v), nil
+}
+
+// Cycles returns how many cycles a request of the given time (its work at
+// speed 1) takes at speed v: ⌈time·100 ÷ v⌉, in integers.
+func (v Speed) Cycles(time uint32) uint32 {
+	if v == SpeedScale {
+		return time
+	}
+	return uint32((uint64(time)*SpeedScale + uint64(v) - 1) / uint64(v))
+}

@@ -43,6 +43,9 @@ func (c *cli) mmc(args []string) int {
 	fs.Var(int64Flag{&p.Warmup}, "warmup", "cycles discarded at the start (default: cycles/20)")
 	fs.Var(setting{&cfg, "seed", nil}, "seed", "random seed (default: a random one, printed)")
 	fs.IntVar(&p.Batches, "batches", p.Batches, "batches for the confidence intervals (2..1000)")
+	fs.Var(setting{&cfg, "queues", func() string { return "pooled" }}, "queues", "pooled (M/M/c, Erlang C) or per-server (requests routed at arrival by --policy)")
+	fs.Var(setting{&cfg, "policy", nil}, "policy", "routing with --queues per-server: random (c × M/M/1), p2c (supermarket model),\nround-robin or least-connections (bounds); default round-robin")
+	fs.Var(setting{&cfg, "choices", func() string { return "2" }}, "choices", "p2c: how many queues to draw (d)")
 	fs.StringVar(&jsonPath, "json", "", "write the JSON report to `file` ('-' = stdout, then nothing else goes there)")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim mmc: "+format+"\nRun 'lbsim mmc --help' for the flags and what they allow.\n", a...)
@@ -60,6 +63,10 @@ func (c *cli) mmc(args []string) int {
 	}
 	seedGiven = visited(fs)["seed"]
 	p.Servers, p.Rate, p.MeanService, p.Seed = cfg.Servers, cfg.Rate, cfg.MeanService, cfg.Seed
+	p.Queues, p.Policy, p.Choices = cfg.Queues, cfg.Policy, cfg.Choices
+	if seen := visited(fs); !seen["policy"] && p.Queues == sim.PerServer {
+		p.Policy = sim.RoundRobin
+	}
 	if !seedGiven {
 		p.Seed = randomSeed()
 	}
@@ -102,8 +109,12 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 	}
 	fmt.Fprintf(&b, "M/M/c check: c = %d servers, λ = %g arrivals/cycle, m = %d cycles (geometric), %d cycles (warm-up %d), seed %s\n",
 		r.Servers, r.Rate, r.MeanService, r.Cycles, r.Warmup, seed)
-	fmt.Fprintf(&b, "%d requests measured in %d batches; the run realized λ = %.5g and m = %.4g.\n\n",
+	fmt.Fprintf(&b, "%d requests measured in %d batches; the run realized λ = %.5g and m = %.4g.\n",
 		r.Measured.Dispatched, r.Measured.Batches, r.Measured.Lambda, r.Measured.MeanService)
+	fmt.Fprintf(&b, "Queues %s, policy %s.\n\n", r.Queues, r.Policy)
+	if bd := r.Bounds; bd != nil {
+		fmt.Fprintf(&b, "%s:\n  %.4g ≤ Wq ≤ %.4g (measured %.4g)\n\n", bd.Note, bd.WqLow, bd.WqHigh, r.Measured.Wq)
+	}
 	ms := r.Measured
 	if r.Theory == nil {
 		fmt.Fprintf(&b, "Theory does not apply: %s\n\n", r.TheoryError)
@@ -138,7 +149,7 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 	line("Lq (requests)", func(t *mmc.Theory) float64 { return t.Lq }, ms.Lq, &ms.LqCI)
 	line("W (cycles)", func(t *mmc.Theory) float64 { return t.W }, ms.W, nil)
 	line("L (requests)", func(t *mmc.Theory) float64 { return t.L }, ms.L, nil)
-	if ms.Lambda > 0 && ms.MeanService > 0 {
+	if ms.Lambda > 0 && ms.MeanService > 0 && r.Queues == sim.Pooled.String() {
 		if th, err := (queueing.MMC{Servers: r.Servers, Lambda: ms.Lambda, MeanService: ms.MeanService}).Metrics(); err == nil {
 			fmt.Fprintf(&b, "\nAt the λ and m this run realized, Erlang C gives P(wait) = %.4g, Wq = %.4g, Lq = %.4g:\n"+
 				"the measured Wq is %+.1f%% from it (the rest of the difference above is the inputs' sampling noise).\n",

@@ -119,6 +119,14 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	if cfg.Trace == nil {
 		fmt.Fprintf(&w, "  task time           %d..%d cycles\n", cfg.TaskMin, cfg.TaskMax)
 	}
+	fmt.Fprintf(&w, "  queues, policy      %v, %v\n", cfg.Queues, cfg.Policy)
+	if len(cfg.Speeds) > 0 {
+		vs := make([]string, len(cfg.Speeds))
+		for i, v := range cfg.Speeds {
+			vs[i] = v.String()
+		}
+		fmt.Fprintf(&w, "  server speeds       %s (others 1)\n", strings.Join(vs, ","))
+	}
 	row := func(label string, f func(sim.Summary) string) {
 		fmt.Fprintf(&w, "  %-20s", label)
 		for _, c := range cols {
@@ -149,6 +157,18 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	row("dispatched", num(func(c sim.Summary) int64 { return c.Dispatched }))
 	row("total wait", num(func(c sim.Summary) int64 { return c.TotalWait }))
 	row("average wait", func(c sim.Summary) string { return fmt.Sprintf("%.2f", c.AvgWait) })
+	quantiles := func(p50, p95, p99, mx func(sim.Summary) int64) func(sim.Summary) string {
+		return func(c sim.Summary) string { return fmt.Sprintf("%d/%d/%d/%d", p50(c), p95(c), p99(c), mx(c)) }
+	}
+	row("wait p50/95/99/max", quantiles(func(c sim.Summary) int64 { return c.WaitP50 }, func(c sim.Summary) int64 { return c.WaitP95 },
+		func(c sim.Summary) int64 { return c.WaitP99 }, func(c sim.Summary) int64 { return c.WaitMax }))
+	row("average response", func(c sim.Summary) string { return fmt.Sprintf("%.2f", c.AvgResponse) })
+	row("response p50/95/99", quantiles(func(c sim.Summary) int64 { return c.ResponseP50 }, func(c sim.Summary) int64 { return c.ResponseP95 },
+		func(c sim.Summary) int64 { return c.ResponseP99 }, func(c sim.Summary) int64 { return c.ResponseMax }))
+	if cfg.Queues == sim.PerServer {
+		row("longest server queue", num(func(c sim.Summary) int64 { return c.ServerQueueMax }))
+		row("lobby", num(func(c sim.Summary) int64 { return c.Lobby }))
+	}
 	w.WriteString("Servers\n")
 	row("live at the end", num(func(c sim.Summary) int64 { return c.ServersFinal }))
 	row("  busy", num(func(c sim.Summary) int64 { return c.ServersBusy }))

@@ -325,6 +325,18 @@ func TestBrowserPage(t *testing.T) {
 	p.checkSummary(s, "--seed", "9", "--servers", "6", "--set", "100:rate=1.5", "--set", "250:scale-up=60",
 		"--fault", "down:2@150", "--fault", "up:2@300", "--block", "10.0.0.0/8", "--block", "64.0.0.0/2")
 
+	// Per-server queues with p2c over servers of unequal speed: the page's
+	// summary, tail latency included, is the CLI's.
+	p.open("seed=12&servers=5&speed=600&pause-at=600&queues=per-server&policy=p2c&choices=3&speeds=2,1,0.5&rate=0.3")
+	p.waitFor("window.lbsim.state().paused", 120*time.Second)
+	s = p.state()
+	if s.Cycle != 600 {
+		t.Fatalf("pause-at=600 per-server: cycle %d", s.Cycle)
+	}
+	p.checkSummary(s, "--seed", "12", "--servers", "5", "--queues", "per-server", "--policy", "p2c", "--choices", "3",
+		"--speeds", "2,1,0.5", "--rate", "0.3")
+	p.screenshot("page-per-server.png")
+
 	// A bad parameter: a readable message, and the page runs with defaults.
 	p.open("seed=7&servers=abc&speed=30")
 	s = p.state()

@@ -176,9 +176,7 @@ func Read(params []Param, seed func() uint64) Preset {
 	if !p.SeedGiven {
 		cfg.Seed = seed()
 	}
-	if !seen["max-servers"] {
-		cfg.MaxServers = sim.DefaultMaxServers(cfg.Servers)
-	}
+	cfg.FillDefaults(func(name string) bool { return seen[name] })
 	if err := cfg.Validate(); err == nil && len(p.Changes) > 0 {
 		// The changes must fit the settings, as the CLI checks --set.
 		if m, err := sim.New(*cfg); err == nil {

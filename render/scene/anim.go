@@ -106,9 +106,10 @@ func (a *animator) spawn(m *sim.Model, now, tpc int64) {
 	bals := m.Balancers()
 	dur := max(tpc, 6)
 	// Arrivals this cycle per balancer, to find each one's queue slot.
+	// (Per-server: only the lobby's, the others fly to their server.)
 	var arrivals [2]int
 	for _, e := range evs {
-		if e.Kind == sim.Arrive && e.Balancer < 2 {
+		if e.Kind == sim.Arrive && e.Balancer < 2 && e.Server == 0 {
 			arrivals[e.Balancer]++
 		}
 	}
@@ -117,8 +118,12 @@ func (a *animator) spawn(m *sim.Model, now, tpc int64) {
 		b := min(e.Balancer, 1)
 		switch e.Kind {
 		case sim.Arrive:
+			if e.Server != 0 { // routed at arrival: straight to its server's queue
+				a.add(flight{kind: flyDispatch, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur})
+				continue
+			}
 			seen[b]++
-			slot := bals[e.Balancer].QueueLen() - (arrivals[b] - seen[b]) - 1
+			slot := bals[e.Balancer].CentralLen() - (arrivals[b] - seen[b]) - 1
 			d := dur
 			if slot < 0 {
 				d = max(dur/2, 3) // dispatched in the same cycle: half the way to the queue
@@ -127,8 +132,11 @@ func (a *animator) spawn(m *sim.Model, now, tpc int64) {
 		case sim.Reject:
 			a.add(flight{kind: flyReject, bal: b, typ: e.Request.Type, start: now, dur: max(dur*3/2, 30)})
 		case sim.Discard:
-			a.add(flight{kind: flyDiscard, bal: b, typ: e.Request.Type, slot: bals[e.Balancer].QueueLen(), start: now, dur: max(dur*3/2, 30)})
+			a.add(flight{kind: flyDiscard, bal: b, typ: e.Request.Type, slot: bals[e.Balancer].CentralLen(), start: now, dur: max(dur*3/2, 30)})
 		case sim.Dispatch:
+			if bals[e.Balancer].PerServer() {
+				continue // from the server's own queue into service: no flight
+			}
 			f := flight{kind: flyDispatch, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur}
 			if e.Request.Arrival == e.Cycle && e.Cycle > 0 {
 				h := max(dur/2, 3)

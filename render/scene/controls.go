@@ -107,13 +107,14 @@ type widget struct {
 	width          float32 // width in design pixels in the second row and the dialog
 	row            int     // where it sits: rowSliders, rowButtons, rowBanner or rowDialog
 
-	get     func(s *Session) int64    // the value shown (sliders and choices)
-	set     func(s *Session, v int64) // carry out a new value
-	format  func(v int64) string      // the value as shown; for a setting, as sim.NewChange reads it
-	choices func() []string           // a choice's names; the value is the index
-	intent  Intent                    // what a button does
-	act     func(s *Session)          // or, when set, what it does instead
-	text    func(s *Session) string   // a button's label when it shows a state
+	get     func(s *Session) int64                      // the value shown (sliders and choices)
+	set     func(s *Session, v int64)                   // carry out a new value
+	format  func(v int64) string                        // the value as shown; for a setting, as sim.NewChange reads it
+	choices func() []string                             // a choice's names; the value is the index
+	next    func(s *Session, cur int64, step int) int64 // a choice's value step places after cur (−1: before); nil: the next name, wrapping
+	intent  Intent                                      // what a button does
+	act     func(s *Session)                            // or, when set, what it does instead
+	text    func(s *Session) string                     // a button's label when it shows a state
 }
 
 // settingSlider is a slider of the model's setting name (its `--set`
@@ -128,8 +129,10 @@ func settingSlider(name, label string, lo, hi, step int64, read func(sim.Config)
 }
 
 // settingChoice is a choice of the model's setting name among names; the
-// setting's integer value is the index of its name.
-func settingChoice(name, label string, width float32, names func() []string, read func(sim.Config) int64) widget {
+// setting's integer value is the index of its name. next, when not nil,
+// says which values the choice offers.
+func settingChoice(name, label string, width float32, names func() []string, read func(sim.Config) int64,
+	next func(s *Session, cur int64, step int) int64) widget {
 	format := func(v int64) string {
 		ns := names()
 		if v < 0 || v >= int64(len(ns)) {
@@ -137,7 +140,7 @@ func settingChoice(name, label string, width float32, names func() []string, rea
 		}
 		return ns[v]
 	}
-	return widget{id: name, kind: kChoice, label: label, width: width, row: rowButtons, choices: names,
+	return widget{id: name, kind: kChoice, label: label, width: width, row: rowButtons, choices: names, next: next,
 		get: func(s *Session) int64 { return s.settingValue(name, read) }, set: setSetting(name, format), format: format}
 }
 
@@ -190,7 +193,8 @@ var widgets = []widget{
 		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
-	settingChoice(WPolicy, "policy", 180, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) }),
+	settingChoice(WPolicy, "policy", 180, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) },
+		func(s *Session, cur int64, step int) int64 { return nextPolicy(cur, step, s.m.Config().Queues) }),
 	{id: WSeed, kind: kField, label: "seed", width: 160, row: rowButtons},
 	button(WDice, "dice", 62, Dice, nil),
 	button(WPlay, "play", 86, TogglePause, func(s *Session) string {
@@ -563,7 +567,7 @@ func (s *Session) press(ws []widget, rs []Rect, l Layout, in Input) {
 			s.dragging = i
 			s.dragVal = sliderValueAt(w, sliderTrack(r, l.T), in.X)
 		case kChoice:
-			s.setControl(w, (w.get(s)+1)%int64(len(w.choices())))
+			s.setControl(w, w.stepChoice(s, 1))
 		case kField:
 			s.seedEdit = seedField{text: "", editing: true}
 		case kButton:
@@ -639,13 +643,12 @@ func (s *Session) focusedKey(w widget, k Key) bool {
 			return true
 		}
 	case kChoice:
-		n := int64(len(w.choices()))
 		switch k {
 		case KeyRight, KeyUp, KeyEnter, KeySpace:
-			s.setControl(w, (w.get(s)+1)%n)
+			s.setControl(w, w.stepChoice(s, 1))
 			return true
 		case KeyLeft, KeyDown:
-			s.setControl(w, (w.get(s)+n-1)%n)
+			s.setControl(w, w.stepChoice(s, -1))
 			return true
 		}
 	case kField:
@@ -707,4 +710,28 @@ func (s *Session) press1(w widget) {
 		return
 	}
 	s.Apply(w.intent)
+}
+
+// stepChoice returns the value of choice w one place after its value now (step
+// 1) or before it (−1), wrapping.
+func (w widget) stepChoice(s *Session, step int) int64 {
+	cur := w.get(s)
+	if w.next != nil {
+		return w.next(s, cur, step)
+	}
+	n := int64(len(w.choices()))
+	return (cur + int64(step) + n) % n
+}
+
+// nextPolicy returns the policy step places after cur (−1: before it),
+// wrapping, among those the queue mode q runs.
+func nextPolicy(cur int64, step int, q sim.QueueMode) int64 {
+	ps := sim.PoliciesFor(q)
+	i := 0
+	for j, p := range ps {
+		if int64(p) == cur {
+			i = j
+		}
+	}
+	return int64(ps[(i+step+len(ps))%len(ps)])
 }

@@ -742,3 +742,28 @@ func TestFirewallDialogRecordsAChange(t *testing.T) {
 		t.Errorf("gate ranges %v counts %v (sum %d, rejected %d)", s.fw.ranges, s.fw.counts, sum, s.m.Totals().Rejected)
 	}
 }
+
+// TestNextPolicy: the policy control cycles through the policies the queue
+// mode runs, both ways, never offering one the mode refuses.
+func TestNextPolicy(t *testing.T) {
+	for _, q := range []sim.QueueMode{sim.Pooled, sim.PerServer} {
+		ps := sim.PoliciesFor(q)
+		cur := int64(ps[0])
+		for range ps {
+			next := nextPolicy(cur, 1, q)
+			if sim.Policy(next).Allowed(q) != "" {
+				t.Fatalf("%v: after %v comes %v, which the mode refuses", q, sim.Policy(cur), sim.Policy(next))
+			}
+			if back := nextPolicy(next, -1, q); back != cur {
+				t.Fatalf("%v: back from %v gives %v, want %v", q, sim.Policy(next), sim.Policy(back), sim.Policy(cur))
+			}
+			cur = next
+		}
+		if cur != int64(ps[0]) {
+			t.Errorf("%v: %d steps did not come round to %v", q, len(ps), ps[0])
+		}
+	}
+	if got := nextPolicy(int64(sim.FirstIdle), 1, sim.PerServer); sim.Policy(got).Allowed(sim.PerServer) != "" {
+		t.Errorf("from first-idle in per-server mode: %v", sim.Policy(got))
+	}
+}

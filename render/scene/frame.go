@@ -183,7 +183,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	grids := make([]GridSpec, len(bals))
 	for i, b := range bals {
 		lane := l.Lanes[i]
-		q := NewQueue(lane.Queue, b.QueueLen(), u)
+		q := NewQueue(lane.Queue, b.CentralLen(), u)
 		queues[i] = q
 		pl := b.Pool()
 		g := NewGrid(lane.Pool, pl.Live+pl.Down, u)
@@ -230,14 +230,15 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if t.Dispatched > 0 {
 		avg = float64(t.TotalWait) / float64(t.Dispatched)
 	}
-	// The counters, spread over the line; a p95 wait or another counter
-	// is one more entry.
+	// The counters, spread over the line; another counter is one more
+	// entry.
 	texts := []string{
 		"generated " + Commas(t.Generated),
 		"rejected " + Commas(t.Rejected),
 		"queued " + Commas(int64(s.m.QueueLen())),
 		"completed " + Commas(t.Completed),
 		"avg wait " + Sig3(avg) + " cycles",
+		"p95 wait " + Commas(s.m.Summary().WaitP95),
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
@@ -406,7 +407,14 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 		if shape == Hollow {
 			c = IdleColor
 		}
-		f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.08, min(r.H*0.32, 22*r.H/96), true, AlignStart, c)
+		size := min(r.H*0.32, 22*r.H/96)
+		f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.08, size, true, AlignStart, c)
+		if v.Speed != sim.SpeedScale {
+			f.text(SceneLayer, "×"+v.Speed.String(), r.X+r.W*0.9, r.Y+r.H*0.08, size*0.8, false, AlignEnd, c)
+		}
+		if v.Queued > 0 {
+			f.text(SceneLayer, "+"+Commas(int64(v.Queued)), r.X+r.W*0.1, r.Y+r.H*0.62, size*0.9, true, AlignStart, TextColor)
+		}
 	}
 }
 

@@ -34,6 +34,11 @@ type Params struct {
 	Warmup      int64    // cycles discarded at the start
 	Seed        uint64
 	Batches     int // batches for the intervals (default 20)
+	// Queues and Policy choose the pooled queue (first-idle: M/M/c) or
+	// per-server queues routed by Policy; Choices is p2c's d (0 = 2).
+	Queues  sim.QueueMode
+	Policy  sim.Policy
+	Choices int
 }
 
 // Config returns the simulator configuration of the check.
@@ -46,7 +51,7 @@ func (p Params) Config() sim.Config {
 	c.Service, c.MeanService = sim.Geometric, p.MeanService
 	c.Blocked = nil
 	c.QueueCap = 0
-	c.Policy = sim.FirstIdle
+	c.Queues, c.Policy, c.Choices = p.Queues, p.Policy, p.Choices
 	return c
 }
 
@@ -86,16 +91,28 @@ type Theory struct {
 // Report is a check's outcome. Theory is nil when it does not apply (ρ ≥ 1);
 // TheoryError then says why, and the measurement is still made.
 type Report struct {
-	Servers     int      `json:"servers"`
-	Rate        float64  `json:"rate"`
-	MeanService int      `json:"mean_service"`
-	Cycles      int64    `json:"cycles"`
-	Warmup      int64    `json:"warmup"`
-	Seed        uint64   `json:"seed"`
-	Theory      *Theory  `json:"theory"`
-	TheoryError string   `json:"theory_error,omitempty"`
-	Measured    Measured `json:"measured"`
-	Notes       []string `json:"notes,omitempty"`
+	Servers     int     `json:"servers"`
+	Rate        float64 `json:"rate"`
+	MeanService int     `json:"mean_service"`
+	Cycles      int64   `json:"cycles"`
+	Warmup      int64   `json:"warmup"`
+	Seed        uint64  `json:"seed"`
+	Queues      string  `json:"queues"`
+	Policy      string  `json:"policy"`
+	Theory      *Theory `json:"theory"`
+	TheoryError string  `json:"theory_error,omitempty"`
+	// Bounds, when theory has no closed form for the routing policy,
+	// bracket its mean wait between known models.
+	Bounds   *Bounds  `json:"bounds,omitempty"`
+	Measured Measured `json:"measured"`
+	Notes    []string `json:"notes,omitempty"`
+}
+
+// Bounds bracket a mean wait Wq between two known models, and say which.
+type Bounds struct {
+	WqLow  float64 `json:"wq_low"`
+	WqHigh float64 `json:"wq_high"`
+	Note   string  `json:"note"`
 }
 
 // Validate checks the parameters, naming the flag that is wrong.
@@ -128,14 +145,8 @@ func Run(p Params) (Report, error) {
 		return Report{}, err
 	}
 	r := Report{Servers: p.Servers, Rate: p.Rate.PerCycle(), MeanService: p.MeanService,
-		Cycles: p.Cycles, Warmup: p.Warmup, Seed: p.Seed}
-	th, err := queueing.MMC{Servers: p.Servers, Lambda: r.Rate, MeanService: float64(p.MeanService)}.Metrics()
-	switch {
-	case err == nil:
-		r.Theory = &Theory{Rho: th.Rho, PWait: th.PWait, Wq: th.Wq, Lq: th.Lq, W: th.W, L: th.L, Utilisation: th.Utilisation}
-	case errors.Is(err, queueing.ErrUnstable):
-		r.TheoryError = err.Error()
-	default:
+		Cycles: p.Cycles, Warmup: p.Warmup, Seed: p.Seed, Queues: p.Queues.String(), Policy: p.Policy.String()}
+	if err := r.theory(p); err != nil {
 		return Report{}, err
 	}
 	if p.MeanService < 100 {
@@ -176,6 +187,68 @@ func Run(p Params) (Report, error) {
 		b.samples++
 	}
 	return r, r.measure(bs, float64(p.Servers))
+}
+
+// theory fills in what queueing theory says of the configuration: Erlang
+// C for the pooled queue, c × M/M/1 for random routing, the supermarket
+// model for p2c (a large-c limit), and bounds where no closed form exists.
+func (r *Report) theory(p Params) error {
+	q := queueing.MMC{Servers: p.Servers, Lambda: r.Rate, MeanService: float64(p.MeanService)}
+	pooled, err := q.Metrics()
+	switch {
+	case errors.Is(err, queueing.ErrUnstable):
+		r.TheoryError = err.Error()
+		return nil
+	case err != nil:
+		return err
+	}
+	set := func(m queueing.Metrics) {
+		r.Theory = &Theory{Rho: m.Rho, PWait: m.PWait, Wq: m.Wq, Lq: m.Lq, W: m.W, L: m.L, Utilisation: m.Utilisation}
+	}
+	if p.Queues == sim.Pooled {
+		set(pooled)
+		return nil
+	}
+	split, err := q.Split()
+	if err != nil {
+		return err
+	}
+	d := p.Choices
+	if d == 0 {
+		d = sim.DefaultChoices
+	}
+	market := -1.0
+	if t, err := queueing.Supermarket(max(d, 2), pooled.Rho, float64(p.MeanService)); err == nil {
+		market = t - float64(p.MeanService)
+	}
+	switch {
+	case p.Policy == sim.Random || (p.Policy == sim.P2C && d == 1):
+		set(split)
+		r.Notes = append(r.Notes, "random routing splits the traffic into c independent M/M/1 queues, each fed λ/c: Wq = ρ·m/(1−ρ)")
+	case p.Policy == sim.P2C:
+		m := split
+		m.Wq, m.W = market, market+float64(p.MeanService)
+		m.Lq, m.L = r.Rate*m.Wq, r.Rate*m.W
+		m.PWait = pooled.Rho * pooled.Rho // P(the shorter of two queues is busy) in the limit: ρ^d
+		for range d - 2 {
+			m.PWait *= pooled.Rho
+		}
+		set(m)
+		r.Notes = append(r.Notes, fmt.Sprintf("p2c: the supermarket model (Mitzenmacher), T = m·Σ ρ^((d^i−d)/(d−1)) with d = %d; a limit for large c: with few servers the measured wait lies above it", d))
+	case p.Policy == sim.RoundRobin:
+		r.Bounds = &Bounds{WqLow: pooled.Wq, WqHigh: split.Wq,
+			Note: "no closed form: round-robin (each server fed an Erlang-c arrival stream) waits less than random routing (c × M/M/1) and more than the pooled queue (Erlang C)"}
+	case p.Policy == sim.LeastConnections:
+		hi := split.Wq
+		if market >= 0 {
+			hi = market
+		}
+		r.Bounds = &Bounds{WqLow: pooled.Wq, WqHigh: hi,
+			Note: "no closed form: least-connections (join the shortest queue) waits more than the pooled queue (Erlang C) and less than p2c (its supermarket limit shown as the upper bound)"}
+	default:
+		r.TheoryError = fmt.Sprintf("no queueing model is known here for %v routing to per-server queues", p.Policy)
+	}
+	return nil
 }
 
 // measure turns the batches into point estimates and intervals.

@@ -42,6 +42,9 @@ func fromConfig(c *sim.Config) wireConfig {
 		MTTR:             c.MTTR,
 		Service:          int64(c.Service),
 		MeanService:      int64(c.MeanService),
+		Queues:           int64(c.Queues),
+		Choices:          int64(c.Choices),
+		Speeds:           appendSpeeds(nil, c.Speeds),
 	}
 	return w
 }
@@ -82,6 +85,11 @@ func (w *wireConfig) sim() (sim.Config, error) {
 		MTTR:             w.MTTR,
 		Service:          sim.Service(n("service", w.Service)),
 		MeanService:      n("mean-service", w.MeanService),
+		Queues:           sim.QueueMode(n("queues", w.Queues)),
+		Choices:          n("choices", w.Choices),
+	}
+	if w.Queues < 0 || w.Queues >= int64(len(sim.QueueModeNames())) {
+		err = cmpErr(err, fmt.Errorf("config queue mode number %d is unknown: this lbsim knows 0..%d (%v)", w.Queues, len(sim.QueueModeNames())-1, sim.QueueModeNames()))
 	}
 	if w.Service < 0 || w.Service > 255 {
 		err = cmpErr(err, fmt.Errorf("config service number %d is unknown", w.Service))
@@ -96,6 +104,9 @@ func (w *wireConfig) sim() (sim.Config, error) {
 		return sim.Config{}, err
 	}
 	if c.Weights, err = readWeights(w.Weights); err != nil {
+		return sim.Config{}, err
+	}
+	if c.Speeds, err = readSpeeds(w.Speeds); err != nil {
 		return sim.Config{}, err
 	}
 	if w.TraceMode {
@@ -303,6 +314,19 @@ func fromCounts(s *sim.Summary) wireCounts {
 		Up:              s.Up,
 		FaultsSkipped:   s.FaultsSkipped,
 		ServersDown:     s.ServersDown,
+		ServerQueueMax:  s.ServerQueueMax,
+		Lobby:           s.Lobby,
+		TotalResponse:   s.TotalResponse,
+		WaitP50:         s.WaitP50,
+		WaitP90:         s.WaitP90,
+		WaitP95:         s.WaitP95,
+		WaitP99:         s.WaitP99,
+		WaitMax:         s.WaitMax,
+		ResponseP50:     s.ResponseP50,
+		ResponseP90:     s.ResponseP90,
+		ResponseP95:     s.ResponseP95,
+		ResponseP99:     s.ResponseP99,
+		ResponseMax:     s.ResponseMax,
 	}
 }
 
@@ -334,6 +358,19 @@ func (w *wireCounts) sim(seed uint64, cycles int64) sim.Summary {
 		Up:              w.Up,
 		FaultsSkipped:   w.FaultsSkipped,
 		ServersDown:     w.ServersDown,
+		ServerQueueMax:  w.ServerQueueMax,
+		Lobby:           w.Lobby,
+		TotalResponse:   w.TotalResponse,
+		WaitP50:         w.WaitP50,
+		WaitP90:         w.WaitP90,
+		WaitP95:         w.WaitP95,
+		WaitP99:         w.WaitP99,
+		WaitMax:         w.WaitMax,
+		ResponseP50:     w.ResponseP50,
+		ResponseP90:     w.ResponseP90,
+		ResponseP95:     w.ResponseP95,
+		ResponseP99:     w.ResponseP99,
+		ResponseMax:     w.ResponseMax,
 	}
 	s.Derive()
 	return s
@@ -363,4 +400,29 @@ func readWeights(b []byte) ([]int, error) {
 		b = b[n:]
 	}
 	return ws, nil
+}
+
+// appendSpeeds writes the speeds, in hundredths, as unsigned varints.
+func appendSpeeds(b []byte, vs []sim.Speed) []byte {
+	for _, v := range vs {
+		b = binary.AppendUvarint(b, uint64(max(v, 0)))
+	}
+	return b
+}
+
+// readSpeeds reads appendSpeeds's form; Validate checks each speed's range.
+func readSpeeds(b []byte) ([]sim.Speed, error) {
+	var vs []sim.Speed
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("config speeds: bad entry %d", len(vs)+1)
+		}
+		if len(vs) >= sim.MaxServersLimit {
+			return nil, fmt.Errorf("config speeds: more than %d", sim.MaxServersLimit)
+		}
+		vs = append(vs, sim.Speed(v))
+		b = b[n:]
+	}
+	return vs, nil
 }

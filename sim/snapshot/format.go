@@ -69,6 +69,9 @@ type wireConfig struct {
 	MTTR             int64  `msg:"mttr,omitempty"`
 	Service          int64  `msg:"svc,omitempty"`
 	MeanService      int64  `msg:"ms,omitempty"`
+	Queues           int64  `msg:"q,omitempty"`                 // sim.QueueMode's number
+	Choices          int64  `msg:"ch,omitempty"`                // p2c's d; 0 = the default
+	Speeds           []byte `msg:"spd,omitempty,limit=1000000"` // speeds in hundredths as uvarints, see appendSpeeds
 }
 
 // wireHashes are the state hashes (sim.Model.Hash) of the recording: the
@@ -116,4 +119,17 @@ type wireCounts struct {
 	Up              int64 `msg:"up,omitempty"`
 	FaultsSkipped   int64 `msg:"fs,omitempty"`
 	ServersDown     int64 `msg:"sdn,omitempty"`
+	ServerQueueMax  int64 `msg:"sqm,omitempty"`
+	Lobby           int64 `msg:"lb,omitempty"`
+	TotalResponse   int64 `msg:"tr,omitempty"`
+	WaitP50         int64 `msg:"w50,omitempty"`
+	WaitP90         int64 `msg:"w90,omitempty"`
+	WaitP95         int64 `msg:"w95,omitempty"`
+	WaitP99         int64 `msg:"w99,omitempty"`
+	WaitMax         int64 `msg:"wmx,omitempty"`
+	ResponseP50     int64 `msg:"r50,omitempty"`
+	ResponseP90     int64 `msg:"r90,omitempty"`
+	ResponseP95     int64 `msg:"r95,omitempty"`
+	ResponseP99     int64 `msg:"r99,omitempty"`
+	ResponseMax     int64 `msg:"rmx,omitempty"`
 }

@@ -331,8 +331,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(27)
-	var zb0001Mask uint32 /* 27 bits */
+	zb0001Len := uint32(30)
+	var zb0001Mask uint32 /* 30 bits */
 	_ = zb0001Mask
 	if z.Servers == 0 {
 		zb0001Len--
@@ -441,6 +441,18 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.MeanService == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x4000000
+	}
+	if z.Queues == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x8000000
+	}
+	if z.Choices == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x10000000
+	}
+	if z.Speeds == nil {
+		zb0001Len--
+		zb0001Mask |= 0x20000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -581,6 +593,21 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "ms"
 			o = append(o, 0xa2, 0x6d, 0x73)
 			o = msgp.AppendInt64(o, z.MeanService)
+		}
+		if (zb0001Mask & 0x8000000) == 0 { // if not omitted
+			// string "q"
+			o = append(o, 0xa1, 0x71)
+			o = msgp.AppendInt64(o, z.Queues)
+		}
+		if (zb0001Mask & 0x10000000) == 0 { // if not omitted
+			// string "ch"
+			o = append(o, 0xa2, 0x63, 0x68)
+			o = msgp.AppendInt64(o, z.Choices)
+		}
+		if (zb0001Mask & 0x20000000) == 0 { // if not omitted
+			// string "spd"
+			o = append(o, 0xa3, 0x73, 0x70, 0x64)
+			o = msgp.AppendBytes(o, z.Speeds)
 		}
 	}
 	return
@@ -818,6 +845,40 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "MeanService")
 				return
 			}
+		case "q":
+			z.Queues, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Queues")
+				return
+			}
+		case "ch":
+			z.Choices, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Choices")
+				return
+			}
+		case "spd":
+			var zb0005 uint32
+			zb0005, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Speeds")
+				return
+			}
+			if zb0005 > 1000000 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if z.Speeds == nil || uint32(cap(z.Speeds)) < zb0005 {
+				z.Speeds = make([]byte, zb0005)
+			} else {
+				z.Speeds = z.Speeds[:zb0005]
+			}
+			if uint32(len(bts)) < zb0005 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			copy(z.Speeds, bts[:zb0005])
+			bts = bts[zb0005:]
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -832,7 +893,7 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireConfig) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds)
 	return
 }
 
@@ -840,8 +901,8 @@ func (z *wireConfig) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(24)
-	var zb0001Mask uint32 /* 24 bits */
+	zb0001Len := uint32(37)
+	var zb0001Mask uint64 /* 37 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -938,6 +999,58 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ServersDown == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x800000
+	}
+	if z.ServerQueueMax == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x1000000
+	}
+	if z.Lobby == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x2000000
+	}
+	if z.TotalResponse == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x4000000
+	}
+	if z.WaitP50 == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x8000000
+	}
+	if z.WaitP90 == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x10000000
+	}
+	if z.WaitP95 == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x20000000
+	}
+	if z.WaitP99 == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x40000000
+	}
+	if z.WaitMax == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x80000000
+	}
+	if z.ResponseP50 == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x100000000
+	}
+	if z.ResponseP90 == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x200000000
+	}
+	if z.ResponseP95 == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x400000000
+	}
+	if z.ResponseP99 == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x800000000
+	}
+	if z.ResponseMax == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x1000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1063,6 +1176,71 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "sdn"
 			o = append(o, 0xa3, 0x73, 0x64, 0x6e)
 			o = msgp.AppendInt64(o, z.ServersDown)
+		}
+		if (zb0001Mask & 0x1000000) == 0 { // if not omitted
+			// string "sqm"
+			o = append(o, 0xa3, 0x73, 0x71, 0x6d)
+			o = msgp.AppendInt64(o, z.ServerQueueMax)
+		}
+		if (zb0001Mask & 0x2000000) == 0 { // if not omitted
+			// string "lb"
+			o = append(o, 0xa2, 0x6c, 0x62)
+			o = msgp.AppendInt64(o, z.Lobby)
+		}
+		if (zb0001Mask & 0x4000000) == 0 { // if not omitted
+			// string "tr"
+			o = append(o, 0xa2, 0x74, 0x72)
+			o = msgp.AppendInt64(o, z.TotalResponse)
+		}
+		if (zb0001Mask & 0x8000000) == 0 { // if not omitted
+			// string "w50"
+			o = append(o, 0xa3, 0x77, 0x35, 0x30)
+			o = msgp.AppendInt64(o, z.WaitP50)
+		}
+		if (zb0001Mask & 0x10000000) == 0 { // if not omitted
+			// string "w90"
+			o = append(o, 0xa3, 0x77, 0x39, 0x30)
+			o = msgp.AppendInt64(o, z.WaitP90)
+		}
+		if (zb0001Mask & 0x20000000) == 0 { // if not omitted
+			// string "w95"
+			o = append(o, 0xa3, 0x77, 0x39, 0x35)
+			o = msgp.AppendInt64(o, z.WaitP95)
+		}
+		if (zb0001Mask & 0x40000000) == 0 { // if not omitted
+			// string "w99"
+			o = append(o, 0xa3, 0x77, 0x39, 0x39)
+			o = msgp.AppendInt64(o, z.WaitP99)
+		}
+		if (zb0001Mask & 0x80000000) == 0 { // if not omitted
+			// string "wmx"
+			o = append(o, 0xa3, 0x77, 0x6d, 0x78)
+			o = msgp.AppendInt64(o, z.WaitMax)
+		}
+		if (zb0001Mask & 0x100000000) == 0 { // if not omitted
+			// string "r50"
+			o = append(o, 0xa3, 0x72, 0x35, 0x30)
+			o = msgp.AppendInt64(o, z.ResponseP50)
+		}
+		if (zb0001Mask & 0x200000000) == 0 { // if not omitted
+			// string "r90"
+			o = append(o, 0xa3, 0x72, 0x39, 0x30)
+			o = msgp.AppendInt64(o, z.ResponseP90)
+		}
+		if (zb0001Mask & 0x400000000) == 0 { // if not omitted
+			// string "r95"
+			o = append(o, 0xa3, 0x72, 0x39, 0x35)
+			o = msgp.AppendInt64(o, z.ResponseP95)
+		}
+		if (zb0001Mask & 0x800000000) == 0 { // if not omitted
+			// string "r99"
+			o = append(o, 0xa3, 0x72, 0x39, 0x39)
+			o = msgp.AppendInt64(o, z.ResponseP99)
+		}
+		if (zb0001Mask & 0x1000000000) == 0 { // if not omitted
+			// string "rmx"
+			o = append(o, 0xa3, 0x72, 0x6d, 0x78)
+			o = msgp.AppendInt64(o, z.ResponseMax)
 		}
 	}
 	return
@@ -1234,6 +1412,84 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "ServersDown")
 				return
 			}
+		case "sqm":
+			z.ServerQueueMax, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServerQueueMax")
+				return
+			}
+		case "lb":
+			z.Lobby, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Lobby")
+				return
+			}
+		case "tr":
+			z.TotalResponse, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "TotalResponse")
+				return
+			}
+		case "w50":
+			z.WaitP50, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WaitP50")
+				return
+			}
+		case "w90":
+			z.WaitP90, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WaitP90")
+				return
+			}
+		case "w95":
+			z.WaitP95, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WaitP95")
+				return
+			}
+		case "w99":
+			z.WaitP99, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WaitP99")
+				return
+			}
+		case "wmx":
+			z.WaitMax, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WaitMax")
+				return
+			}
+		case "r50":
+			z.ResponseP50, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ResponseP50")
+				return
+			}
+		case "r90":
+			z.ResponseP90, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ResponseP90")
+				return
+			}
+		case "r95":
+			z.ResponseP95, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ResponseP95")
+				return
+			}
+		case "r99":
+			z.ResponseP99, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ResponseP99")
+				return
+			}
+		case "rmx":
+			z.ResponseMax, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ResponseMax")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1248,7 +1504,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
 	return
 }
 

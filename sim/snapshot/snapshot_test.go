@@ -81,10 +81,19 @@ func cases() []runCase {
 			c.ScaleUp, c.ScaleDown = 3*sim.FactorScale, 1*sim.FactorScale
 		})},
 	}
-	for _, p := range sim.PolicyNames() {
-		pol, _ := sim.ParsePolicy(p)
+	for _, pol := range sim.PoliciesFor(sim.Pooled) {
+		p := pol.String()
 		cs = append(cs, runCase{name: "policy-" + p, cfg: with(base(11, 5_000), func(c *sim.Config) { c.Policy = pol })})
 		cs = append(cs, runCase{name: "switch-" + p, cfg: with(base(12, 5_000), func(c *sim.Config) { c.Policy = pol; c.Switch = true })})
+	}
+	for _, pol := range sim.PoliciesFor(sim.PerServer) {
+		p := pol.String()
+		cs = append(cs, runCase{name: "per-server-" + p, cfg: with(base(14, 5_000), func(c *sim.Config) {
+			c.Queues, c.Policy, c.Speeds, c.Weights, c.Choices = sim.PerServer, pol, []sim.Speed{200, 50, 125}, []int{2, 1, 0}, 3
+		})})
+		cs = append(cs, runCase{name: "per-server-switch-faults-" + p, cfg: with(base(15, 5_000), func(c *sim.Config) {
+			c.Queues, c.Policy, c.Switch, c.MTBF, c.MTTR, c.QueueCap = sim.PerServer, pol, true, 700, 40, 30
+		})})
 	}
 	cs = append(cs, runCase{name: "empty-trace", cfg: with(base(1, 50), func(c *sim.Config) { c.Trace = []sim.TraceRow{} })})
 	cs = append(cs, runCase{name: "one-cycle", cfg: base(9, 1)})
@@ -224,7 +233,8 @@ func thousandChanges(cycles int64) []sim.Change {
 		case 3:
 			c = sim.Change{Cycle: cycle, Setting: sim.SetTaskMax, Value: 10 + r.Int64N(200)}
 		case 4:
-			c = sim.Change{Cycle: cycle, Setting: sim.SetPolicy, Value: r.Int64N(int64(len(sim.PolicyNames())))}
+			pooled := sim.PoliciesFor(sim.Pooled)
+			c = sim.Change{Cycle: cycle, Setting: sim.SetPolicy, Value: int64(pooled[r.IntN(len(pooled))])}
 		}
 		cs = append(cs, c)
 	}
@@ -410,6 +420,23 @@ func payloadOf(t *testing.T, data []byte) []byte {
 		t.Fatal(err)
 	}
 	return env.Payload
+}
+
+// TestModelVersion1 replays a snapshot recorded by model version 1 (before
+// routing had a generator of its own): it is refused, naming both versions.
+func TestModelVersion1(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "model-v1.lbsnap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Decode(data)
+	var ve *VersionError
+	if !errors.As(err, &ve) || ve.Got != 1 || ve.Want != ModelVersion {
+		t.Fatalf("Decode(model-v1.lbsnap) = %v, want a model VersionError 1 vs %d", err, ModelVersion)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "model version 1") || !strings.Contains(msg, fmt.Sprintf("model version %d", ModelVersion)) {
+		t.Errorf("%q does not name both versions", msg)
+	}
 }
 
 func TestVersions(t *testing.T) {

@@ -1,0 +1,269 @@
+package sim
+
+// This file is the per-server queue mode: routing at arrival, each
+// server's own FIFO, the lobby, and dispatch from each server's queue.
+
+// route sends request r, admitted at cycle t, to the candidate the policy
+// picks, or to the lobby when there is none. A fresh arrival is counted
+// admitted, or discarded when the chosen queue already holds QueueCap
+// requests (the policy has picked by then, so its state has moved on);
+// a request taken back from a failed server or out of the lobby was
+// admitted before and is never discarded. It reports whether r was queued.
+func (b *Balancer) route(r packed, t int64, fresh bool) bool {
+	id := 0
+	if b.active.n > 0 {
+		id = b.pickRoute(r, t)
+	}
+	var q *fifo
+	if id == 0 {
+		q = &b.lobby
+	} else {
+		q = &b.sq[id-1].q
+	}
+	if fresh {
+		if c := b.m.cfg.QueueCap; c > 0 && q.Len() >= c {
+			b.tot.Discarded++
+			b.last.Discarded++
+			if b.m.recordEvents {
+				b.emit(Discard, id, 0, r.unpack())
+			}
+			return false
+		}
+		b.tot.Admitted++
+		if b.m.recordEvents {
+			b.emit(Arrive, id, 0, r.unpack())
+		}
+	}
+	b.queued++
+	if id == 0 {
+		q.pushBack(r)
+		return true
+	}
+	b.enqueue(id, r, t)
+	return true
+}
+
+// enqueue puts r at the tail of server id's queue at cycle t.
+func (b *Balancer) enqueue(id int, r packed, t int64) {
+	s, sq := &b.srv[id-1], &b.sq[id-1]
+	svc := int64(s.speed.Cycles(r.time()))
+	sq.q.pushBack(r)
+	sq.work += svc
+	if !s.busy {
+		b.ready.add(id)
+	}
+	ix := b.ix
+	if ix == nil {
+		b.free.remove(id)
+		return
+	}
+	if b.m.cfg.Policy == LeastWork {
+		if b.free.has(id) {
+			b.free.remove(id)
+			ix.key[id-1] = t
+		}
+		ix.key[id-1] += svc // the cycle the server will have done all it holds
+		ix.set(id, true)
+		return
+	}
+	b.free.remove(id)
+	ix.key[id-1]++ // one more request queued
+	ix.set(id, s.weight > 0)
+}
+
+// freed is step a for server id of a per-server balancer, whose request
+// completed at cycle t: a retiring server with an empty queue leaves; any
+// other server with a queue is ready to take its next request in step d;
+// an active one with an empty queue is free.
+func (b *Balancer) freed(id int, t int64) {
+	s := &b.srv[id-1]
+	empty := b.sq[id-1].q.Len() == 0
+	if s.retiring {
+		if empty {
+			s.retiring, s.gone = false, true
+			b.retiring--
+			b.live--
+			if b.m.recordEvents {
+				b.emit(Leave, id, 0, Request{})
+			}
+			return
+		}
+		b.ready.add(id)
+		return
+	}
+	b.setIdle(id)
+	if !empty {
+		b.ready.add(id)
+	} else {
+		b.free.add(id)
+	}
+	if ix := b.ix; ix != nil {
+		if b.m.cfg.Policy == LeastWork {
+			if empty {
+				ix.key[id-1] = t
+				ix.set(id, false)
+			}
+			return
+		}
+		ix.key[id-1]--
+		ix.set(id, s.weight > 0)
+	}
+}
+
+// dispatchEach is step d in per-server mode: every idle server whose queue
+// is non-empty takes its oldest request, in id order.
+func (b *Balancer) dispatchEach(t int64) {
+	for id := b.ready.first(); id != 0; id = b.ready.next(id + 1) {
+		sq := &b.sq[id-1]
+		r := sq.q.popFront()
+		s := &b.srv[id-1]
+		sq.work -= int64(s.speed.Cycles(r.time()))
+		b.queued--
+		b.ready.remove(id)
+		if !s.retiring {
+			b.unsetIdle(id)
+		}
+		wait := b.serve(id, r, t)
+		b.busy++
+		b.tot.Dispatched++
+		b.tot.TotalWait += wait
+		b.last.Dispatched++
+		if b.m.recordEvents {
+			b.emit(Dispatch, id, wait, r.unpack())
+		}
+	}
+}
+
+// drainLobby routes the lobby's requests, oldest first, while there are
+// candidates; one the policy cannot place (every candidate weighs 0) stays,
+// and so do the ones behind it.
+func (b *Balancer) drainLobby(t int64) {
+	for b.lobby.Len() > 0 && b.active.n > 0 {
+		r := b.lobby.at(0)
+		id := b.pickRoute(r, t)
+		if id == 0 {
+			return
+		}
+		b.lobby.popFront()
+		b.enqueue(id, r, t)
+	}
+}
+
+// load returns the requests queued at server id plus the one in service.
+func (b *Balancer) load(id int) int64 {
+	n := int64(b.sq[id-1].q.Len())
+	if b.srv[id-1].busy {
+		n++
+	}
+	return n
+}
+
+// pickRoute chooses the candidate for request r at cycle t by the policy,
+// or 0 when it can place it nowhere. There is at least one candidate.
+func (b *Balancer) pickRoute(r packed, t int64) int {
+	switch b.m.cfg.Policy {
+	case RoundRobin:
+		id := b.active.next(b.rrLast + 1)
+		if id == 0 {
+			id = b.active.first()
+		}
+		b.rrLast = id
+		return id
+	case Random:
+		return int(b.cands.ids[b.m.rrng.IntN(len(b.cands.ids))])
+	case SWRR:
+		i, ok := b.weighted.PickAvailable(func(i int) bool { return b.active.has(i + 1) })
+		if !ok {
+			return 0
+		}
+		return i + 1
+	case P2C:
+		return b.pickOfChoices()
+	case LeastConnections:
+		return b.ix.best()
+	case LeastWork:
+		if id := b.free.first(); id != 0 {
+			return id // no work at all: the lowest id
+		}
+		return b.ix.best()
+	case Hash:
+		if b.ring.stale {
+			b.ring.rebuild(b)
+		}
+		return b.ring.owner(HashKey(uint32(r.addr>>32)), b.active.has)
+	}
+	panic("sim: policy " + b.m.cfg.Policy.String() + " cannot route")
+}
+
+// pickOfChoices draws Choices distinct candidates uniformly (all of them
+// when there are fewer) and returns the least loaded, the first drawn on a
+// tie.
+func (b *Balancer) pickOfChoices() int {
+	n := len(b.cands.ids)
+	d := b.m.cfg.Choices
+	if d == 0 {
+		d = DefaultChoices
+	}
+	d = min(d, n)
+	var drawn [MaxChoices]int // drawn indices into cands, ascending
+	best, bestLoad := 0, int64(0)
+	for j := range d {
+		// A uniform index among the n − j not drawn yet: draw below n − j,
+		// then step over the drawn ones at or below it.
+		x := b.m.rrng.IntN(n - j)
+		k := 0
+		for k < j && drawn[k] <= x {
+			x++
+			k++
+		}
+		copy(drawn[k+1:j+1], drawn[k:j])
+		drawn[k] = x
+		id := int(b.cands.ids[x])
+		if l := b.load(id); best == 0 || l < bestLoad {
+			best, bestLoad = id, l
+		}
+	}
+	return best
+}
+
+// buildIndex makes the index the policy in force needs, from the current
+// state: per-server least-connections (loads and weights) or least-work
+// (the cycle each server will have done all it holds), or pooled
+// least-work with unequal speeds (the idle servers by speed). Other
+// policies need none.
+func (b *Balancer) buildIndex() {
+	b.ix = nil
+	p := b.m.cfg.Policy
+	t := b.m.cycle
+	switch {
+	case b.perServer && p == LeastConnections:
+		ix := &ltree{load: true}
+		ix.ensure(len(b.srv))
+		for id := 1; id <= len(b.srv); id++ {
+			ix.key[id-1], ix.weight[id-1] = b.load(id), int64(b.srv[id-1].weight)
+			ix.set(id, b.active.has(id) && b.srv[id-1].weight > 0)
+		}
+		b.ix = ix
+	case b.perServer && p == LeastWork:
+		ix := &ltree{}
+		ix.ensure(len(b.srv))
+		for id := 1; id <= len(b.srv); id++ {
+			s := &b.srv[id-1]
+			at := t
+			if s.busy {
+				at = s.done
+			}
+			ix.key[id-1] = at + b.sq[id-1].work
+			ix.set(id, b.active.has(id) && !b.free.has(id))
+		}
+		b.ix = ix
+	case !b.perServer && p == LeastWork && len(b.m.cfg.Speeds) > 0:
+		ix := &ltree{}
+		ix.ensure(len(b.srv))
+		for id := 1; id <= len(b.srv); id++ {
+			ix.key[id-1] = -int64(b.srv[id-1].speed)
+			ix.set(id, b.idle.has(id))
+		}
+		b.ix = ix
+	}
+}

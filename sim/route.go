@@ -1,0 +1,224 @@
+package sim
+
+import (
+	"hash/fnv"
+	"slices"
+)
+
+// ltree is a tournament tree over server ids: each leaf holds a server
+// that takes part (or 0), each inner node the better of its two children,
+// so the best server is at the root and a change of one server's key costs
+// one walk from its leaf to the root (log₂ of the ids). Ties go to the
+// lower id, which the left child always has.
+//
+// In load mode a server's key is its load and better means a lower
+// load/weight (compared as load(a)·w(b) < load(b)·w(a)); otherwise better
+// means a lower key.
+type ltree struct {
+	node   []int32 // node[1] is the root; leaves at len(node)/2 …
+	key    []int64 // by id−1
+	weight []int64 // by id−1, in load mode
+	load   bool
+}
+
+// better returns the better of servers a and b (0 = none), a < b.
+func (t *ltree) better(a, b int32) int32 {
+	switch {
+	case a == 0:
+		return b
+	case b == 0:
+		return a
+	}
+	ka, kb := t.key[a-1], t.key[b-1]
+	if t.load {
+		ka, kb = ka*t.weight[b-1], kb*t.weight[a-1]
+	}
+	if kb < ka {
+		return b
+	}
+	return a
+}
+
+// set makes server id take part (in) or not, with its key already in
+// t.key, and updates the path to the root.
+func (t *ltree) set(id int, in bool) {
+	leaves := len(t.node) / 2
+	if id > leaves {
+		t.grow(id)
+		leaves = len(t.node) / 2
+	}
+	i := leaves + id - 1
+	v := int32(0)
+	if in {
+		v = int32(id)
+	}
+	if t.node[i] == v && !in {
+		return
+	}
+	t.node[i] = v
+	for i > 1 {
+		i >>= 1
+		t.node[i] = t.better(t.node[2*i], t.node[2*i+1])
+	}
+}
+
+// grow doubles the leaves until id fits, rebuilding the inner nodes.
+func (t *ltree) grow(id int) {
+	leaves := max(len(t.node)/2, 64)
+	for leaves < id {
+		leaves *= 2
+	}
+	old := t.node
+	t.node = make([]int32, 2*leaves)
+	if len(old) > 0 {
+		copy(t.node[leaves:], old[len(old)/2:])
+	}
+	for i := leaves - 1; i >= 1; i-- {
+		t.node[i] = t.better(t.node[2*i], t.node[2*i+1])
+	}
+}
+
+// best returns the best server taking part, or 0.
+func (t *ltree) best() int {
+	if len(t.node) < 2 {
+		return 0
+	}
+	return int(t.node[1])
+}
+
+// ensure sizes the key arrays for id.
+func (t *ltree) ensure(id int) {
+	for len(t.key) < id {
+		t.key = append(t.key, 0)
+		t.weight = append(t.weight, 1)
+	}
+}
+
+// cands is the set of candidates as a dense array, for uniform draws in
+// constant time: order is that of additions, with a removal moving the last
+// one into the gap.
+type cands struct {
+	ids []int32
+	pos []int32 // by id−1: index in ids + 1, or 0
+}
+
+func (c *cands) add(id int) {
+	for len(c.pos) < id {
+		c.pos = append(c.pos, 0)
+	}
+	if c.pos[id-1] != 0 {
+		return
+	}
+	c.ids = append(c.ids, int32(id))
+	c.pos[id-1] = int32(len(c.ids))
+}
+
+func (c *cands) remove(id int) {
+	if id > len(c.pos) || c.pos[id-1] == 0 {
+		return
+	}
+	i := c.pos[id-1] - 1
+	last := c.ids[len(c.ids)-1]
+	c.ids[i] = last
+	c.pos[last-1] = i + 1
+	c.ids = c.ids[:len(c.ids)-1]
+	c.pos[id-1] = 0
+}
+
+// mix is MurmurHash3's 64-bit finalizer.
+func mix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// fnv8 is FNV-1a-64 of the 8 bytes of a and b, big-endian.
+func fnv8(a, b uint32) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte{byte(a >> 24), byte(a >> 16), byte(a >> 8), byte(a), byte(b >> 24), byte(b >> 16), byte(b >> 8), byte(b)})
+	return h.Sum64()
+}
+
+// fnv4 is FNV-1a-64 of the 4 bytes of a, big-endian, written out so that
+// a request's key costs no allocation.
+func fnv4(a uint32) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for _, c := range [4]byte{byte(a >> 24), byte(a >> 16), byte(a >> 8), byte(a)} {
+		h ^= uint64(c)
+		h *= prime
+	}
+	return h
+}
+
+// RingPoints is the number of points each server has on the hash ring.
+const RingPoints = 64
+
+// RingPoint returns the position on the hash ring of server id's point k:
+// mix(FNV-1a-64(id ‖ k)), both as 4 bytes big-endian.
+func RingPoint(id, k int) uint64 { return mix(fnv8(uint32(id), uint32(k))) }
+
+// HashKey returns the ring position of a request from source address src:
+// mix(FNV-1a-64(src's 4 bytes a.b.c.d)).
+func HashKey(src uint32) uint64 { return mix(fnv4(src)) }
+
+// ringPoint is one point of the ring.
+type ringPoint struct {
+	at uint64
+	id int32
+	k  int32
+}
+
+// ring is the consistent-hashing ring of the live servers' points, sorted
+// by position, then id, then k. It is rebuilt when a server joins; a point
+// whose server is not a candidate is passed over.
+type ring struct {
+	points []ringPoint
+	stale  bool
+}
+
+func (r *ring) rebuild(b *Balancer) {
+	r.points = r.points[:0]
+	for id := 1; id <= len(b.srv); id++ {
+		if s := &b.srv[id-1]; !s.gone {
+			for k := range RingPoints {
+				r.points = append(r.points, ringPoint{RingPoint(id, k), int32(id), int32(k)})
+			}
+		}
+	}
+	slices.SortFunc(r.points, func(a, b ringPoint) int {
+		switch {
+		case a.at != b.at:
+			if a.at < b.at {
+				return -1
+			}
+			return 1
+		case a.id != b.id:
+			return int(a.id - b.id)
+		}
+		return int(a.k - b.k)
+	})
+	r.stale = false
+}
+
+// owner returns the candidate owning the first point at or after key,
+// wrapping, or 0 when no point belongs to a candidate.
+func (r *ring) owner(key uint64, candidate func(int) bool) int {
+	n := len(r.points)
+	i, _ := slices.BinarySearchFunc(r.points, key, func(p ringPoint, k uint64) int {
+		if p.at < k {
+			return -1
+		}
+		return 1 // the first point ≥ key
+	})
+	for j := 0; j < n; j++ {
+		p := r.points[(i+j)%n]
+		if candidate(int(p.id)) {
+			return int(p.id)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,124 @@
+package sim
+
+import "math/bits"
+
+// exactBelow is the bound below which a latency histogram counts every
+// value exactly; above it values share log-linear buckets.
+const exactBelow = 1 << 16
+
+// subBuckets is the number of buckets per power of two above exactBelow,
+// so a bucket spans at most 1/256 of its values.
+const subBuckets = 256
+
+// latency is a histogram of non-negative whole-cycle latencies (waits or
+// response times) with bounded memory: one counter per value below
+// exactBelow (grown as values appear), and above it 256 log-linear buckets
+// per power of two. Quantiles are exact below exactBelow and within 1/256
+// relative above; the maximum is always exact.
+type latency struct {
+	exact []uint64 // exact[v]: how many values equal v, for v < len(exact)
+	log   []uint64 // log[i]: the bucket of index logIndex(v)
+	n     int64
+	max   int64
+}
+
+// logIndex returns the bucket of v ≥ exactBelow: its power of two above
+// 2^16 and its top eight bits below the leading one.
+func logIndex(v int64) int {
+	e := 63 - bits.LeadingZeros64(uint64(v)) // 2^e ≤ v < 2^(e+1), e ≥ 16
+	return (e-16)*subBuckets + int(uint64(v)>>(e-8)&(subBuckets-1))
+}
+
+// logLow returns the smallest value of bucket i.
+func logLow(i int) int64 {
+	e := i/subBuckets + 16
+	return int64(1)<<e | int64(i%subBuckets)<<(e-8)
+}
+
+// add counts one value v ≥ 0.
+func (h *latency) add(v int64) {
+	h.n++
+	h.max = max(h.max, v)
+	if v < exactBelow {
+		if int(v) >= len(h.exact) {
+			h.grow(int(v))
+		}
+		h.exact[v]++
+		return
+	}
+	i := logIndex(v)
+	for i >= len(h.log) {
+		h.log = append(h.log, 0)
+	}
+	h.log[i]++
+}
+
+func (h *latency) grow(v int) {
+	n := min(max(2*len(h.exact), v+1, 64), exactBelow)
+	h.exact = append(h.exact, make([]uint64, n-len(h.exact))...)
+}
+
+// merge adds every value of o.
+func (h *latency) merge(o *latency) {
+	if len(o.exact) > len(h.exact) {
+		h.grow(len(o.exact) - 1)
+	}
+	for v, c := range o.exact {
+		h.exact[v] += c
+	}
+	for len(h.log) < len(o.log) {
+		h.log = append(h.log, 0)
+	}
+	for i, c := range o.log {
+		h.log[i] += c
+	}
+	h.n += o.n
+	h.max = max(h.max, o.max)
+}
+
+// quantile returns the nearest-rank p-quantile for p = num/den: the
+// smallest value v such that at least ⌈p·n⌉ of the n values are ≤ v (the
+// smallest value when that rank is 0), or 0 with no values. Above
+// exactBelow it returns the low end of v's bucket, never more than the
+// maximum.
+func (h *latency) quantile(num, den int64) int64 {
+	if h.n == 0 {
+		return 0
+	}
+	rank := max((h.n*num+den-1)/den, 1) // ⌈p·n⌉, in integers
+	var seen int64
+	for v, c := range h.exact {
+		if seen += int64(c); seen >= rank {
+			return int64(v)
+		}
+	}
+	for i, c := range h.log {
+		if seen += int64(c); seen >= rank {
+			return min(logLow(i), h.max)
+		}
+	}
+	return h.max
+}
+
+// Tail holds a run's latency percentiles, in cycles: waits of dispatched
+// requests and response times (completion − arrival) of completed ones.
+type Tail struct {
+	WaitP50, WaitP90, WaitP95, WaitP99, WaitMax                     int64
+	ResponseP50, ResponseP90, ResponseP95, ResponseP99, ResponseMax int64
+}
+
+// tail reads the percentiles of the two histograms.
+func tail(wait, resp *latency) Tail {
+	return Tail{
+		WaitP50: wait.quantile(50, 100), WaitP90: wait.quantile(90, 100), WaitP95: wait.quantile(95, 100),
+		WaitP99: wait.quantile(99, 100), WaitMax: wait.max,
+		ResponseP50: resp.quantile(50, 100), ResponseP90: resp.quantile(90, 100), ResponseP95: resp.quantile(95, 100),
+		ResponseP99: resp.quantile(99, 100), ResponseMax: resp.max,
+	}
+}
+
+// setTail fills in the percentile fields.
+func (s *Summary) setTail(t Tail) {
+	s.WaitP50, s.WaitP90, s.WaitP95, s.WaitP99, s.WaitMax = t.WaitP50, t.WaitP90, t.WaitP95, t.WaitP99, t.WaitMax
+	s.ResponseP50, s.ResponseP90, s.ResponseP95, s.ResponseP99, s.ResponseMax = t.ResponseP50, t.ResponseP90, t.ResponseP95, t.ResponseP99, t.ResponseMax
+}
