@@ -6,7 +6,9 @@
 //
 // A lesson is one entry of All. Its Query is written like the page's query
 // string; the page's own parameters apply after it, so
-// ?lesson=firewall&seed=9 is the firewall lesson with seed 9.
+// ?lesson=firewall&seed=9 is the firewall lesson with seed 9. A caption
+// that compares (pooled against per-server queues, two policies) names
+// the comparison in Versus, which the check runs too.
 package lesson
 
 import (
@@ -25,8 +27,13 @@ type Lesson struct {
 	// Query is the lesson's settings as query parameters (named like the
 	// `lbsim run` flags, plus the view's speed, pause-at, present, theory).
 	Query string
-	// Check reports whether a run's summary shows what the caption claims.
-	Check func(s sim.Summary) error
+	// Versus, when not empty, is a comparison the caption makes: parameters
+	// that change the lesson's settings (say policy=least-connections),
+	// for a second run of the same requests.
+	Versus string
+	// Check reports whether the run's summary (and, with Versus, the
+	// comparison run's) shows what the caption claims.
+	Check func(run, versus sim.Summary) error
 }
 
 // All are the lessons, in the order of the menu.
@@ -40,7 +47,7 @@ var All = []Lesson{
 			"waits behind 50–80 others per server: about 3,000 cycles (avg wait in the HUD), all run long.",
 		},
 		Query: "seed=1&speed=3000",
-		Check: func(s sim.Summary) error {
+		Check: func(s, _ sim.Summary) error {
 			if s.AvgWait < 2_000 || s.AvgWait > 4_500 {
 				return fmt.Errorf("average wait %.0f cycles, the caption says about 3,000", s.AvgWait)
 			}
@@ -59,7 +66,7 @@ var All = []Lesson{
 			"bounce off (bright yellow), and only the other half reach the queue.",
 		},
 		Query: "seed=3&block=0.0.0.0/1&speed=3000",
-		Check: func(s sim.Summary) error {
+		Check: func(s, _ sim.Summary) error {
 			share := float64(s.Rejected) / float64(max(s.Generated, 1))
 			if share < 0.47 || share > 0.53 {
 				return fmt.Errorf("%.1f%% rejected, the caption says about half", 100*share)
@@ -76,7 +83,7 @@ var All = []Lesson{
 			"the other nine carry the load until server 3 comes back at cycle 900.",
 		},
 		Query: "seed=5&servers=10&min-servers=10&max-servers=10&initial-per-server=2&wave=false&rate=0.2&task-min=30&task-max=60&fault=down:3@300&fault=up:3@900&cycles=2000&speed=20",
-		Check: func(s sim.Summary) error {
+		Check: func(s, _ sim.Summary) error {
 			if s.Down != 1 || s.Up != 1 || s.Requeued != 1 || s.FaultsSkipped != 0 {
 				return fmt.Errorf("down %d, up %d, requeued %d, skipped %d: want one failure whose request is re-queued, and the return",
 					s.Down, s.Up, s.Requeued, s.FaultsSkipped)
@@ -93,7 +100,7 @@ var All = []Lesson{
 			"values: the measured wait settles near the predicted Wq (about 4 cycles) as the run goes on.",
 		},
 		Query: "seed=42&servers=10&min-servers=10&max-servers=10&wave=false&service=geometric&mean-service=20&rate=0.4&block=none&scale-down=0&initial-per-server=0&cycles=200000&speed=3000&theory=1",
-		Check: func(s sim.Summary) error {
+		Check: func(s, _ sim.Summary) error {
 			th, err := queueing.MMC{Servers: 10, Lambda: 0.4, MeanService: 20}.Metrics()
 			if err != nil {
 				return err
@@ -113,9 +120,43 @@ var All = []Lesson{
 			"and the queue grows without bound — the waits with it.",
 		},
 		Query: "seed=2&wave=false&rate=1&max-servers=20&cycles=20000&speed=600",
-		Check: func(s sim.Summary) error {
+		Check: func(s, _ sim.Summary) error {
 			if s.ServersPeak != 20 || s.FinalQueue < 8_000 {
 				return fmt.Errorf("peak pool %d, final queue %d: want the pool at its max of 20 and a queue in the thousands", s.ServersPeak, s.FinalQueue)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "queues",
+		Title: "pooled vs per-server queues",
+		Caption: []string{
+			"Three equal servers, each with its own queue; requests are routed at random when they arrive,",
+			"so one may wait behind a long line while another server idles: p95 wait about 550 cycles.",
+			"The same requests in one pooled queue (?queues=pooled) wait about a third as long: p95 about 170.",
+		},
+		Query:  "seed=4&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.06&initial-per-server=0&cycles=50000&queues=per-server&policy=random&speed=3000",
+		Versus: "queues=pooled",
+		Check: func(run, pooled sim.Summary) error {
+			if run.WaitP95 < 450 || run.WaitP95 > 650 || pooled.WaitP95 < 140 || pooled.WaitP95 > 200 || run.WaitP95 < 2*pooled.WaitP95 {
+				return fmt.Errorf("p95 wait %d per-server, %d pooled: the caption says about 550 and about 170", run.WaitP95, pooled.WaitP95)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "speeds",
+		Title: "policies over servers of unequal speed",
+		Caption: []string{
+			"Servers of speeds 2, 1 and 1, each with its own queue. Round-robin gives each a third of the work:",
+			"the two slow ones get more than they can do, their queues (+N in their boxes) grow while the fast",
+			"one idles: p95 wait about 7,000 cycles. With least-connections (the policy selector) about 100.",
+		},
+		Query:  "seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&cycles=100000&queues=per-server&policy=round-robin&speeds=2,1,1&speed=3000",
+		Versus: "policy=least-connections",
+		Check: func(rr, lc sim.Summary) error {
+			if rr.WaitP95 < 6_000 || rr.WaitP95 > 8_000 || lc.WaitP95 < 80 || lc.WaitP95 > 130 {
+				return fmt.Errorf("p95 wait %d with round-robin, %d with least-connections: the caption says about 7,000 and about 100", rr.WaitP95, lc.WaitP95)
 			}
 			return nil
 		},
@@ -142,9 +183,15 @@ func Names() []string {
 }
 
 // Params splits the lesson's Query into name, value pairs, in order.
-func (l Lesson) Params() [][2]string {
+func (l Lesson) Params() [][2]string { return split(l.Query) }
+
+// VersusParams are the comparison run's parameters: the lesson's, then
+// Versus's (which override them).
+func (l Lesson) VersusParams() [][2]string { return append(split(l.Query), split(l.Versus)...) }
+
+func split(query string) [][2]string {
 	var ps [][2]string
-	for _, kv := range strings.Split(l.Query, "&") {
+	for _, kv := range strings.Split(query, "&") {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			ps = append(ps, [2]string{k, v})
 		}
