@@ -413,7 +413,7 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 			f.text(SceneLayer, "×"+v.Speed.String(), r.X+r.W*0.9, r.Y+r.H*0.08, size*0.8, false, AlignEnd, c)
 		}
 		if v.Queued > 0 {
-			f.text(SceneLayer, "+"+Commas(int64(v.Queued)), r.X+r.W*0.1, r.Y+r.H*0.62, size*0.9, true, AlignStart, TextColor)
+			f.text(SceneLayer, "+"+Commas(int64(v.Queued)), r.X+r.W*0.1, r.Y+r.H*0.4, size*0.9, true, AlignStart, TextColor) // above the progress bar
 		}
 	}
 }

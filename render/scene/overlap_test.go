@@ -71,14 +71,25 @@ func TestNoTextOverlaps(t *testing.T) {
 	}()
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
-			for _, extra := range []string{"plain", "replay, caption, theory"} {
+			for _, extra := range []string{"plain", "replay, caption, theory", "per-server"} {
 				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
-				s, err := New(Options{Config: cfg, Speed: 600, PauseAt: 1_500, Present: present,
+				c := cfg
+				if extra == "per-server" {
+					// Three servers of unequal speed with their own queues:
+					// each box shows its id, its speed and its queue.
+					for _, kv := range [][2]string{{"servers", "3"}, {"min-servers", "3"}, {"max-servers", "3"}, {"queues", "per-server"},
+						{"policy", "round-robin"}, {"speeds", "2,1,1"}, {"rate", "0.2"}, {"wave", "false"}} {
+						if err := c.Set(kv[0], kv[1]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				s, err := New(Options{Config: c, Speed: 600, PauseAt: 1_500, Present: present,
 					Caption: longestCaption()})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if extra == "plain" {
+				if extra != "replay, caption, theory" {
 					s.caption = nil
 				} else {
 					s.theory = true
