@@ -408,12 +408,12 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 			c = IdleColor
 		}
 		size := min(r.H*0.32, 22*r.H/96)
-		f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.08, size, true, AlignStart, c)
+		f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
 		if v.Speed != sim.SpeedScale {
-			f.text(SceneLayer, "×"+v.Speed.String(), r.X+r.W*0.9, r.Y+r.H*0.08, size*0.8, false, AlignEnd, c)
+			f.text(SceneLayer, "×"+v.Speed.String(), r.X+r.W*0.1, r.Y+r.H*0.315, size*0.75, false, AlignStart, c) // under the id
 		}
 		if v.Queued > 0 {
-			f.text(SceneLayer, "+"+Commas(int64(v.Queued)), r.X+r.W*0.1, r.Y+r.H*0.4, size*0.9, true, AlignStart, TextColor) // above the progress bar
+			f.text(SceneLayer, "+"+Commas(int64(v.Queued)), r.X+r.W*0.1, r.Y+r.H*0.51, size*0.9, true, AlignStart, TextColor) // above the progress bar
 		}
 	}
 }
