@@ -131,3 +131,28 @@ func TestChartsStayInside(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeedInOneUnit: every speed reads in cycles per second, and the HUD
+// adds the achieved rate when the machine does not keep up.
+func TestSpeedInOneUnit(t *testing.T) {
+	for _, c := range []struct {
+		sp   int64
+		want string
+	}{{1, "1 cycle/s"}, {5, "5 cycles/s"}, {3000, "3,000 cycles/s"}, {MaxFixedSpeed, "6,000,000 cycles/s"}, {MaxSpeed, "max speed"}} {
+		if got := SpeedName(c.sp); got != c.want {
+			t.Errorf("SpeedName(%d) = %q, want %q", c.sp, got, c.want)
+		}
+	}
+	s, err := New(Options{Config: testConfig(), Speed: 3000, PauseAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.rate.rate = 2_950
+	if st := s.status(); st != "► 3,000 cycles/s" {
+		t.Errorf("keeping up: %q", st)
+	}
+	s.rate.rate = 1_200
+	if st := s.status(); st != "► 3,000 cycles/s · achieved 1,200" {
+		t.Errorf("falling behind: %q", st)
+	}
+}
