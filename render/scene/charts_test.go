@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
@@ -154,5 +155,47 @@ func TestSpeedInOneUnit(t *testing.T) {
 	s.rate.rate = 1_200
 	if st := s.status(); st != "► 3,000 cycles/s · achieved 1,200" {
 		t.Errorf("falling behind: %q", st)
+	}
+}
+
+func TestSig3(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{{3065.7, "3,070"}, {4.0934, "4.09"}, {0.79321, "0.793"}, {0.041234, "0.0412"}, {41.26, "41.3"}, {412.6, "413"}, {0, "0"}, {1, "1.00"}} {
+		if got := Sig3(c.x); got != c.want {
+			t.Errorf("Sig3(%v) = %q, want %q", c.x, got, c.want)
+		}
+	}
+}
+
+// TestMeasuredWindowStartsAfterTheInitialQueue: with an initial queue, the
+// theory panel's measurements restart at the first cycle that ends with an
+// empty queue, and the panel names the window.
+func TestMeasuredWindowStartsAfterTheInitialQueue(t *testing.T) {
+	cfg := testConfig()
+	for _, kv := range [][2]string{{"wave", "false"}, {"service", "geometric"}, {"mean-service", "20"}, {"rate", "0.2"}, {"block", "none"},
+		{"initial-per-server", "5"}, {"scale-up", "100000"}, {"scale-down", "0"}, {"min-servers", "10"}, {"max-servers", "10"}} {
+		if err := cfg.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drained := int64(-1)
+	for range 2_000 {
+		s.Apply(StepOne)
+		if drained < 0 && s.m.QueueLen() == 0 {
+			drained = s.m.Cycle()
+		}
+	}
+	if drained < 0 || !s.meas.drained || s.meas.from != drained+1 || s.meas.cycles != s.m.Cycle()-drained {
+		t.Fatalf("drained at %d; window from %d over %d cycles (drained %v) at cycle %d", drained, s.meas.from, s.meas.cycles, s.meas.drained, s.m.Cycle())
+	}
+	lines := s.TheoryLines()
+	if last := lines[len(lines)-1]; !strings.Contains(last, "cycles "+Commas(drained+1)+"–"+Commas(s.m.Cycle())+", after the initial queue drained") {
+		t.Errorf("window line %q", last)
 	}
 }
