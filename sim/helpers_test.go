@@ -70,6 +70,8 @@ type harness struct {
 	sumDis int64
 	sumCmp int64
 	sumDsp int64
+	sumLiv int64
+	sumBsy int64
 	ups    int64
 	downs  int64
 }
@@ -127,6 +129,8 @@ func (h *harness) after() {
 	h.sumDis += int64(last.Discarded)
 	h.sumCmp += int64(last.Completed)
 	h.sumDsp += int64(last.Dispatched)
+	h.sumLiv += int64(last.Servers)
+	h.sumBsy += int64(last.Busy)
 	switch last.Scale {
 	case 1:
 		h.ups++
@@ -143,10 +147,11 @@ func (h *harness) after() {
 	sums := [...][2]int64{
 		{tot.Generated, h.sumGen}, {tot.Rejected, h.sumRej}, {tot.Discarded, h.sumDis},
 		{tot.Completed, h.sumCmp}, {tot.Dispatched, h.sumDsp}, {tot.ScaleUps, h.ups}, {tot.ScaleDowns, h.downs},
+		{tot.ServerCycles, h.sumLiv}, {tot.BusyCycles, h.sumBsy},
 	}
 	for i, s := range sums {
 		if s[0] != s[1] {
-			t.Fatalf("cycle %d: total #%d (generated, rejected, discarded, completed, dispatched, ups, downs) = %d, want the timeline's sum %d", m.Cycle(), i, s[0], s[1])
+			t.Fatalf("cycle %d: total #%d (generated, rejected, discarded, completed, dispatched, ups, downs, server-cycles, busy server-cycles) = %d, want the timeline's sum %d", m.Cycle(), i, s[0], s[1])
 		}
 	}
 	if m.recordEvents {

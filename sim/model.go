@@ -122,7 +122,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		span = max(span, int64(r.Time))
 	}
 	for i, name := range names {
-		b := &Balancer{m: m, index: i, name: name, perServer: cfg.Queues == PerServer}
+		b := &Balancer{m: m, index: i, name: name, perServer: cfg.Queues == PerServer, intAt: -1}
 		b.wheel.fit(span)
 		b.buildIndex()
 		for range cfg.Servers {
@@ -166,6 +166,7 @@ func (m *Model) Step() bool {
 	m.events = m.events[:0]
 	for _, b := range m.bal {
 		b.last = CycleStats{Cycle: t}
+		b.catchUp(t - 1) // the cycles skipped before this one
 	}
 	if len(m.pending) > 0 && m.pending[0].Cycle == t {
 		m.applyPending(t)
@@ -313,6 +314,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		if c > t {
 			peak = max(peak, queued(c-1))
 		}
+		b.catchUp(c - 1)
 		scales := false
 		if c == m.nextScale {
 			m.nextScale += cfg.Cooldown
@@ -332,6 +334,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		}
 		b.tot.ServersMin = min(b.tot.ServersMin, b.live)
 		b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
+		b.catchUp(c)
 	}
 	b.tot.PeakQueue = max(peak, queued(end))
 	m.cycle = end
@@ -596,7 +599,7 @@ func (m *Model) Balancers() []*Balancer { return m.bal }
 func (m *Model) Totals() Totals {
 	var t Totals
 	for _, b := range m.bal {
-		t.add(b.tot)
+		t.add(b.totals())
 	}
 	if len(m.bal) > 1 {
 		t.PeakQueue, t.ServersMin, t.ServersPeak = m.peakQueue, m.serversMin, m.serversPeak

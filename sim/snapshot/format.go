@@ -132,4 +132,6 @@ type wireCounts struct {
 	ResponseP95     int64 `msg:"r95,omitempty"`
 	ResponseP99     int64 `msg:"r99,omitempty"`
 	ResponseMax     int64 `msg:"rmx,omitempty"`
+	ServerCycles    int64 `msg:"sc,omitempty"`
+	BusyCycles      int64 `msg:"bc,omitempty"`
 }
