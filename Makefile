@@ -13,7 +13,7 @@ PGO       := cmd/lbsim/default.pgo
 # Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN | grep -v '/e2e$$')
 
-.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-display test-e2e bench bench-compare pgo docs generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-display test-e2e bench bench-compare pgo docs docs-pictures generate fmt clean
 
 all: build
 
@@ -105,6 +105,17 @@ bench-compare:
 docs:
 	@echo "API documentation: http://127.0.0.1:6060/github.com/lbsim/lbsim/sim"
 	$(GO) run golang.org/x/pkgsite/cmd/pkgsite@v0.6.0 -http 127.0.0.1:6060 .
+
+## docs-pictures: remake the README's timeline chart, sweep table and sweep chart with the commands the README shows
+docs-pictures: build
+	$(BIN)/lbsim plot run --servers 4 --cycles 6000 --rate 1.2 --wave-period 3000 --initial-per-server 0 --block none \
+		--task-min 2 --task-max 18 --scale-up 4 --scale-down 1 --cooldown 20 --seed 7 --out docs/timeline.png
+	rm -f $(BIN)/sweep.jsonl
+	$(BIN)/lbsim sweep --queues per-server --servers 10 --min-servers 10 --max-servers 10 --initial-per-server 0 --wave=false \
+		--block none --task-min 1 --task-max 19 --cycles 20000 --seed 1 --vary rate=0.3:0.9:0.1 \
+		--vary policy=round-robin,p2c,least-connections --replications 20 --no-progress --out $(BIN)/sweep.jsonl
+	$(BIN)/lbsim aggregate $(BIN)/sweep.jsonl --metric avg_wait,wait_p99 | scripts/readme-block.sh README.md sweep-table
+	$(BIN)/lbsim plot sweep $(BIN)/sweep.jsonl --metric wait_p99 --x rate --out docs/sweep.png
 
 ## generate: regenerate committed generated code (msgp)
 generate:

@@ -2,6 +2,9 @@
 //
 //	lbsim run [flags]      one run (lbsim run --help lists the flags)
 //	lbsim replay FILE      re-run a snapshot and check it reproduces
+//	lbsim sweep [flags]    many runs over a grid of settings, one JSON line each
+//	lbsim aggregate FILE…  means and 95% intervals per grid point of sweep results
+//	lbsim plot KIND        SVG or PNG charts of a run's timeline or of a sweep
 //	lbsim share FILE       print a snapshot's share link
 //	lbsim wrr              smooth weighted round-robin, a line protocol on stdin
 //	lbsim help             this overview
@@ -51,6 +54,9 @@ Usage:
   lbsim run [flags]        run a simulation and print its summary
   lbsim mmc [flags]        M/M/c: Erlang C theory beside a simulated fixed pool
   lbsim replay FILE        re-run a snapshot (--snapshot) and check it reproduces
+  lbsim sweep [flags]      many runs over a grid of settings (--vary), one JSON line per run
+  lbsim aggregate FILE…    merge sweep results: mean and 95% interval per grid point
+  lbsim plot run|sweep     draw a run's timeline or a sweep's metric as SVG or PNG
   lbsim share FILE         print a snapshot's share link (#r=…)
   lbsim wrr [--explain]    smooth weighted round-robin: POOL/PICK/PICKN on stdin
   lbsim help               show this text
@@ -77,6 +83,12 @@ func (c *cli) main(args []string) int {
 		return c.mmc(args[1:])
 	case "replay":
 		return c.replay(args[1:])
+	case "sweep":
+		return c.sweep(args[1:])
+	case "aggregate":
+		return c.aggregate(args[1:])
+	case "plot":
+		return c.plot(args[1:])
 	case "share":
 		return c.share(args[1:])
 	case "wrr":
@@ -85,6 +97,6 @@ func (c *cli) main(args []string) int {
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed run, replay, share, mmc, wrr, help\n\n%s", args[0], usage)
+	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed run, replay, share, mmc, sweep, aggregate, plot, wrr, help\n\n%s", args[0], usage)
 	return exitUsage
 }

@@ -52,6 +52,24 @@ Flags:
 func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	inputFlags(fs, o, blocks)
+	// Where the results go and how they are shown: none of these changes
+	// the summary.
+	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
+	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file`")
+	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share")
+	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
+	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
+	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
+	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
+	return fs
+}
+
+// inputFlags defines the run flags that decide a run's outcome: its
+// settings, its trace and the changes made during it. `lbsim sweep` takes
+// the same flags, and any of them may be varied with --vary.
+func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	cfg := &o.cfg
 	def := sim.DefaultConfig()
 	add := func(name, usage string, get func() string) {
@@ -89,16 +107,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
 	fs.Var(faultList{&o.changes}, "fault", "take a server down or up at a cycle: `down:ID@CYCLE` or up:ID@CYCLE; with --switch\nname the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
-	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
-	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file`")
-	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share")
-	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
-	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
-	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
-	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
-	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
 	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up")
-	return fs
 }
 
 func (c *cli) run(args []string) int {
@@ -211,20 +220,30 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:])%999_999_999 + 1
 }
 
+// newModel makes the run's model with its changes scheduled; an error
+// names the flag at fault.
+func newModel(o *runOptions, opts ...sim.Option) (*sim.Model, error) {
+	m, err := sim.New(o.cfg, opts...)
+	if err != nil {
+		return nil, fieldError(err)
+	}
+	if err := m.Schedule(o.changes...); err != nil {
+		return nil, fmt.Errorf("--set/--fault: %v", fieldError(err))
+	}
+	if err := checkFaults(o, m.Pending()); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // execute runs the simulation and writes every requested output.
 func (c *cli) execute(o *runOptions) int {
 	var opts []sim.Option
 	if o.verbose || o.logDir != "" {
 		opts = append(opts, sim.WithEvents())
 	}
-	m, err := sim.New(o.cfg, opts...)
+	m, err := newModel(o, opts...)
 	if err != nil {
-		return c.usageError("%v", fieldError(err))
-	}
-	if err := m.Schedule(o.changes...); err != nil {
-		return c.usageError("--set/--fault: %v", fieldError(err))
-	}
-	if err := checkFaults(o, m.Pending()); err != nil {
 		return c.usageError("%v", err)
 	}
 

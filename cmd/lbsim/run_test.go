@@ -279,7 +279,7 @@ func TestRunSwitchJSONAndTimeline(t *testing.T) {
 }
 
 func TestHelpHasExamples(t *testing.T) {
-	for _, cmd := range []string{"run", "wrr"} {
+	for _, cmd := range []string{"run", "wrr", "sweep", "aggregate", "plot"} {
 		stdout, _, code := runCLI(t, "", cmd, "--help")
 		if code != 0 || !strings.Contains(stdout, "Example") {
 			t.Errorf("%s --help: exit %d, no example:\n%s", cmd, code, stdout)

@@ -1,0 +1,294 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lbsim/lbsim/internal/sweep"
+)
+
+const aggregateHelp = `Usage: lbsim aggregate FILE… [flags]
+
+Merges the results files of a sweep (its shards, in any number) and prints,
+per grid point, each metric's mean over the replications with its 95%
+Student t interval. Runs missing from the grid, runs found twice and files
+ending in a partial line are reported on stderr; missing runs and runs found
+twice with different results make the exit code 1.
+
+A metric is a key of the run summary (lbsim run --json), like avg_wait or
+peak_queue; P.avg_wait reaches into a switch's P balancer.
+
+Example:
+  lbsim aggregate shard-*.jsonl --metric avg_wait,peak_queue --precision 0.05
+
+Flags:
+`
+
+// aggregateOptions is everything `lbsim aggregate` was asked to do.
+type aggregateOptions struct {
+	metrics   string
+	csv, json bool
+	precision float64
+}
+
+func (c *cli) aggregate(args []string) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim aggregate: "+format+"\nRun 'lbsim aggregate --help' for the flags and what they allow.\n", a...)
+		return exitUsage
+	}
+	var o aggregateOptions
+	fs := flag.NewFlagSet("aggregate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.metrics, "metric", "avg_wait,peak_queue,servers_peak", "summary keys to aggregate, `a,b,…`")
+	fs.BoolVar(&o.csv, "csv", false, "print CSV: one row per point, mean, low, high and half-width per metric")
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+	fs.Float64Var(&o.precision, "precision", 0, "flag intervals wider than this `fraction` of the mean (like 0.05), with the replications needed")
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		if c.printedHelp(fs, err, aggregateHelp) {
+			return exitOK
+		}
+		return fail("%s", flagError(err))
+	}
+	switch {
+	case len(files) == 0:
+		return fail("name the results files, like: lbsim aggregate sweep.jsonl")
+	case o.csv && o.json:
+		return fail("--csv and --json exclude each other: choose one")
+	case o.precision < 0 || o.precision >= 1 || math.IsNaN(o.precision):
+		return fail("--precision %v: want a fraction of the mean from 0 (none) to below 1, like 0.05", o.precision)
+	}
+	rep, err := aggregateFiles(files, splitList(o.metrics), o.precision)
+	if err != nil {
+		return fail("%v", err)
+	}
+	switch {
+	case o.csv:
+		writeAggregateCSV(c.stdout, rep)
+	case o.json:
+		js, _ := json.MarshalIndent(aggregateJSON(rep), "", "  ")
+		c.stdout.Write(append(js, '\n'))
+	default:
+		writeAggregateTable(c.stdout, rep)
+	}
+	return c.reportMerge(rep)
+}
+
+// parseInterleaved parses flags that may come before, between or after
+// the file names, and returns the file names.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return files, nil
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for p := range strings.SplitSeq(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// aggregateFiles opens the files and aggregates them.
+func aggregateFiles(files []string, metrics []string, precision float64) (*sweep.Report, error) {
+	var inputs []sweep.Input
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		inputs = append(inputs, sweep.Input{Name: name, R: f})
+	}
+	return sweep.Aggregate(inputs, metrics, precision)
+}
+
+// reportMerge says on stderr what is wrong with the set of runs, and
+// returns the exit code.
+func (c *cli) reportMerge(rep *sweep.Report) int {
+	list := func(what string, keys []sweep.Key) {
+		if len(keys) == 0 {
+			return
+		}
+		fmt.Fprintf(c.stderr, "lbsim aggregate: %d %s:", len(keys), what)
+		for i, k := range keys {
+			if i == 10 {
+				fmt.Fprintf(c.stderr, " … and %d more", len(keys)-10)
+				break
+			}
+			fmt.Fprintf(c.stderr, "\n  %s replication %d", k.Point, k.Replication)
+		}
+		fmt.Fprintln(c.stderr)
+	}
+	list("runs missing (no file holds them)", rep.Missing)
+	list("runs found more than once with the same result (counted once)", rep.Duplicates)
+	list("runs found more than once with different results (the first is used): these files are not one sweep", rep.Conflicts)
+	for _, name := range rep.Partial {
+		fmt.Fprintf(c.stderr, "lbsim aggregate: %s ends in a partial line (an interrupted sweep), which is ignored: lbsim sweep --resume completes it\n", name)
+	}
+	if len(rep.BaseSeeds) > 1 {
+		fmt.Fprintf(c.stderr, "lbsim aggregate: the files use %d different base seeds %v: runs of different sweeps are mixed\n", len(rep.BaseSeeds), rep.BaseSeeds)
+	}
+	if rep.Wide > 0 {
+		fmt.Fprintf(c.stderr, "lbsim aggregate: %d intervals are wider than %g of their mean (marked *); the number after 'need' is about how many replications would do\n", rep.Wide, rep.Precision)
+	}
+	if len(rep.Missing) > 0 || len(rep.Conflicts) > 0 || len(rep.BaseSeeds) > 1 {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// num formats a statistic compactly.
+func num(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return strconv.FormatFloat(x, 'g', 5, 64)
+}
+
+func writeAggregateTable(w io.Writer, rep *sweep.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var head []string
+	for _, d := range rep.Dims {
+		head = append(head, d.Name)
+	}
+	head = append(head, "runs")
+	for _, m := range rep.Metrics {
+		head = append(head, m+" (mean ± 95%)")
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, p := range rep.Points {
+		var row []string
+		for _, s := range p.Point {
+			row = append(row, s.Value)
+		}
+		row = append(row, strconv.Itoa(p.Runs))
+		for _, st := range p.Stats {
+			cell := num(st.Mean)
+			if !math.IsNaN(st.HalfWidth) {
+				cell += " ± " + num(st.HalfWidth)
+			}
+			if st.Wide {
+				cell += " *need " + neededText(st.Needed)
+			}
+			row = append(row, cell)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+}
+
+func neededText(n int) string {
+	if n < 0 {
+		return "∞"
+	}
+	return strconv.Itoa(n)
+}
+
+func writeAggregateCSV(w io.Writer, rep *sweep.Report) {
+	cw := csv.NewWriter(w)
+	var head []string
+	for _, d := range rep.Dims {
+		head = append(head, d.Name)
+	}
+	head = append(head, "runs")
+	for _, m := range rep.Metrics {
+		head = append(head, m+"_mean", m+"_low", m+"_high", m+"_half_width")
+		if rep.Precision > 0 {
+			head = append(head, m+"_needed")
+		}
+	}
+	cw.Write(head)
+	for _, p := range rep.Points {
+		var row []string
+		for _, s := range p.Point {
+			row = append(row, s.Value)
+		}
+		row = append(row, strconv.Itoa(p.Runs))
+		for _, st := range p.Stats {
+			for _, x := range []float64{st.Mean, st.Low, st.High, st.HalfWidth} {
+				if math.IsNaN(x) {
+					row = append(row, "")
+				} else {
+					row = append(row, strconv.FormatFloat(x, 'g', -1, 64))
+				}
+			}
+			if rep.Precision > 0 {
+				n := ""
+				if st.Wide {
+					n = strconv.Itoa(st.Needed)
+				}
+				row = append(row, n)
+			}
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+}
+
+// aggregateJSON is the --json form of a report; an interval that cannot be
+// computed (one replication) is null.
+func aggregateJSON(rep *sweep.Report) any {
+	type stat struct {
+		Mean      float64  `json:"mean"`
+		Low       *float64 `json:"low"`
+		High      *float64 `json:"high"`
+		HalfWidth *float64 `json:"half_width"`
+		N         int      `json:"n"`
+		Wide      bool     `json:"wide,omitempty"`
+		Needed    int      `json:"needed,omitempty"`
+	}
+	type point struct {
+		Point   json.RawMessage `json:"point"`
+		Runs    int             `json:"runs"`
+		Metrics map[string]stat `json:"metrics"`
+	}
+	type run struct {
+		Point       json.RawMessage `json:"point"`
+		Replication int             `json:"replication"`
+	}
+	runs := func(keys []sweep.Key) []run {
+		out := []run{}
+		for _, k := range keys {
+			out = append(out, run{json.RawMessage(k.Point), k.Replication})
+		}
+		return out
+	}
+	opt := func(x float64) *float64 {
+		if math.IsNaN(x) {
+			return nil
+		}
+		return &x
+	}
+	var points []point
+	for _, p := range rep.Points {
+		pt := point{Point: p.Point.AppendJSON(nil), Runs: p.Runs, Metrics: map[string]stat{}}
+		for i, st := range p.Stats {
+			pt.Metrics[rep.Metrics[i]] = stat{st.Mean, opt(st.Low), opt(st.High), opt(st.HalfWidth), st.N, st.Wide, st.Needed}
+		}
+		points = append(points, pt)
+	}
+	return map[string]any{
+		"metrics": rep.Metrics, "replications": rep.Replications, "runs": rep.Runs, "points": points,
+		"missing": runs(rep.Missing), "duplicates": runs(rep.Duplicates), "conflicts": runs(rep.Conflicts),
+	}
+}

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/lbsim/lbsim/internal/chart"
+	"github.com/lbsim/lbsim/internal/sweep"
+	"github.com/lbsim/lbsim/sim"
+)
+
+const plotHelp = `Usage:
+  lbsim plot run [run flags] --out FILE.svg|.png [--size WxH]
+  lbsim plot sweep FILE… --metric NAME [--x SETTING] --out FILE.svg|.png [--size WxH]
+
+'plot run' runs the simulation (as 'lbsim run' with the same flags would) and
+draws its timeline: above, the queue with the scaling thresholds U·S and D·S
+(S = active servers; the pool grows when the queue is above U·S and shrinks
+when it is below D·S); below, the live servers with each scale-up and
+scale-down marked. Long runs are drawn in buckets of cycles (the queue's
+peak in each, one mark per kind of scale event), so memory stays small.
+
+'plot sweep' draws a metric of sweep results against one varied setting (--x,
+by default the first whose values are numbers), one line per value of the
+other varied settings, each with its 95% interval as a band.
+
+The format follows the extension of --out: .svg or .png.
+
+Example:
+  lbsim plot run --servers 10 --cycles 3000 --rate 0.5 --seed 3 --out timeline.svg
+  lbsim plot sweep sweep.jsonl --metric avg_wait --x rate --out sweep.png
+
+Flags:
+`
+
+// plotOutput is the chart's file and size, common to both kinds.
+type plotOutput struct {
+	out, size string
+	format    string
+	w, h      int
+}
+
+func (po *plotOutput) define(fs *flag.FlagSet) {
+	fs.StringVar(&po.out, "out", "", "the chart `file`: .svg or .png")
+	fs.StringVar(&po.size, "size", "900x560", "the chart's size, `WxH` in pixels (PNG) or points (SVG)")
+}
+
+func (po *plotOutput) check() error {
+	if po.out == "" {
+		return errors.New("--out FILE.svg or FILE.png is required")
+	}
+	var err error
+	if po.format, err = chart.Format(po.out); err != nil {
+		return fmt.Errorf("--out %v", err)
+	}
+	po.w, po.h, err = chart.ParseSize(po.size)
+	return err
+}
+
+// save writes a chart through an atomic file: a failed chart leaves nothing.
+func (po *plotOutput) save(write func(w io.Writer, format string, width, height int) error) error {
+	var outs outputs
+	defer outs.abort()
+	f, err := outs.create(po.out)
+	if err != nil {
+		return err
+	}
+	if err := write(f.w, po.format, po.w, po.h); err != nil {
+		return err
+	}
+	return outs.commit()
+}
+
+func (c *cli) plot(args []string) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim plot: "+format+"\nRun 'lbsim plot --help' for the flags and what they allow.\n", a...)
+		return exitUsage
+	}
+	if len(args) == 0 {
+		return fail("say what to plot: 'lbsim plot run [run flags]' or 'lbsim plot sweep FILE…'")
+	}
+	var code int
+	var err error
+	switch args[0] {
+	case "run":
+		code, err = c.plotRun(args[1:])
+	case "sweep":
+		code, err = c.plotSweep(args[1:])
+	case "help", "-h", "-help", "--help":
+		fs := flag.NewFlagSet("plot", flag.ContinueOnError)
+		(&plotOutput{}).define(fs)
+		c.printedHelp(fs, flag.ErrHelp, plotHelp)
+		return exitOK
+	default:
+		return fail("unknown chart %q: allowed run, sweep", args[0])
+	}
+	if err != nil {
+		if code == exitUsage {
+			return fail("%v", err)
+		}
+		fmt.Fprintf(c.stderr, "lbsim plot: %v\n", err)
+	}
+	return code
+}
+
+// plotRun runs the simulation and draws its timeline.
+func (c *cli) plotRun(args []string) (int, error) {
+	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+	fs := flag.NewFlagSet("plot run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	inputFlags(fs, o, &blockList{cfg: &o.cfg})
+	var po plotOutput
+	po.define(fs)
+	if err := fs.Parse(args); err != nil {
+		if c.printedHelp(fs, err, plotHelp) {
+			return exitOK, nil
+		}
+		return exitUsage, errors.New(flagError(err))
+	}
+	if fs.NArg() > 0 {
+		return exitUsage, fmt.Errorf("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
+	}
+	if err := po.check(); err != nil {
+		return exitUsage, err
+	}
+	if err := c.complete(o, visited(fs)); err != nil {
+		return exitUsage, err
+	}
+	if o.cfg.Switch {
+		return exitUsage, errors.New("--switch: the timeline chart draws one balancer; run without --switch")
+	}
+	m, err := newModel(o)
+	if err != nil {
+		return exitUsage, err
+	}
+	tl := chart.NewTimeline(fmt.Sprintf("%d servers, rate %v, policy %v, seed %d", o.cfg.Servers, o.cfg.Rate, o.cfg.Policy, o.cfg.Seed), o.cfg.Cycles)
+	observe := func() {
+		cfg, p := m.Config(), m.Pool()
+		tl.Add(chart.Cycle{Cycle: m.Cycle(), Queue: m.QueueLen(), Live: p.Live, Scale: m.Last().Scale,
+			Up: cfg.ScaleUp.Float() * float64(p.Active), Down: cfg.ScaleDown.Float() * float64(p.Active)})
+	}
+	observe()
+	for !m.Done() {
+		m.Step()
+		observe()
+	}
+	if err := po.save(tl.Write); err != nil {
+		return exitFailed, err
+	}
+	fmt.Fprintf(c.stdout, "lbsim plot: the timeline of %d cycles is in %s\n", o.cfg.Cycles, po.out)
+	return exitOK, nil
+}
+
+// plotSweep draws a metric of sweep results against one varied setting.
+func (c *cli) plotSweep(args []string) (int, error) {
+	fs := flag.NewFlagSet("plot sweep", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	metric := fs.String("metric", "avg_wait", "the summary key to draw, like avg_wait")
+	xName := fs.String("x", "", "the varied `setting` along the x axis (default: the first whose values are numbers)")
+	title := fs.String("title", "", "the chart's title (default: the metric and the runs it comes from)")
+	var po plotOutput
+	po.define(fs)
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		if c.printedHelp(fs, err, plotHelp) {
+			return exitOK, nil
+		}
+		return exitUsage, errors.New(flagError(err))
+	}
+	if len(files) == 0 {
+		return exitUsage, errors.New("name the sweep's results files, like: lbsim plot sweep sweep.jsonl --out sweep.svg")
+	}
+	if err := po.check(); err != nil {
+		return exitUsage, err
+	}
+	rep, err := aggregateFiles(files, []string{*metric}, 0)
+	if err != nil {
+		return exitUsage, err
+	}
+	ch, err := sweepChart(rep, *xName)
+	if err != nil {
+		return exitUsage, err
+	}
+	if *title != "" {
+		ch.Title = *title
+	}
+	if err := po.save(ch.Write); err != nil {
+		return exitFailed, err
+	}
+	if code := c.reportMerge(rep); code != exitOK {
+		return code, nil
+	}
+	fmt.Fprintf(c.stdout, "lbsim plot: %s against %s, %d lines, is in %s\n", *metric, ch.XLabel, len(ch.Series), po.out)
+	return exitOK, nil
+}
+
+// sweepChart lays out an aggregate as a chart: the x dimension along the
+// axis, one series per combination of the other dimensions.
+func sweepChart(rep *sweep.Report, xName string) (*chart.Sweep, error) {
+	xi := -1
+	var names []string
+	for i, d := range rep.Dims {
+		names = append(names, d.Name)
+		if (xName == "" && xi < 0 && numeric(d.Values)) || d.Name == xName {
+			xi = i
+		}
+	}
+	switch {
+	case xi < 0 && xName != "":
+		return nil, fmt.Errorf("--x %s: the sweep varies %s", xName, strings.Join(names, ", "))
+	case xi < 0:
+		return nil, fmt.Errorf("the sweep varies no setting with numeric values (%s): nothing to put along the x axis", strings.Join(names, ", "))
+	case !numeric(rep.Dims[xi].Values):
+		return nil, fmt.Errorf("--x %s: its values (%s) are not numbers", xName, strings.Join(rep.Dims[xi].Values, ", "))
+	}
+	metric := rep.Metrics[0]
+	ch := &chart.Sweep{
+		Title:  fmt.Sprintf("%s: mean of %d replications with 95%% interval", metric, rep.Replications),
+		XLabel: rep.Dims[xi].Name,
+		YLabel: metric,
+	}
+	index := map[string]int{}
+	for _, p := range rep.Points {
+		var label []string
+		var x float64
+		for i, s := range p.Point {
+			if i == xi {
+				x, _ = strconv.ParseFloat(s.Value, 64)
+			} else {
+				label = append(label, s.Name+"="+s.Value)
+			}
+		}
+		key := strings.Join(label, ", ")
+		if key == "" {
+			key = metric
+		}
+		i, ok := index[key]
+		if !ok {
+			i = len(ch.Series)
+			index[key] = i
+			ch.Series = append(ch.Series, chart.Series{Label: key})
+		}
+		st := p.Stats[0]
+		sr := &ch.Series[i]
+		sr.X, sr.Mean = append(sr.X, x), append(sr.Mean, st.Mean)
+		sr.Low, sr.High = append(sr.Low, st.Low), append(sr.High, st.High)
+	}
+	return ch, nil
+}
+
+// numeric reports whether every value is a finite number.
+func numeric(values []string) bool {
+	for _, v := range values {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return false
+		}
+	}
+	return len(values) > 0
+}

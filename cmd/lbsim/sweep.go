@@ -1,0 +1,394 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lbsim/lbsim/internal/sweep"
+	"github.com/lbsim/lbsim/sim"
+)
+
+const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl [flags]
+
+Runs the simulation over a grid of settings and writes one JSON line per run:
+  {"point": {NAME: value, …}, "replication": r, "seed": s, "summary": {…}}
+where summary is exactly what 'lbsim run --json' prints for that run.
+
+Every 'lbsim run' flag that decides the outcome is accepted and may be varied:
+  --vary NAME=V1,V2,…        a list (use ';' between values holding commas: weights=3,1;1,1)
+  --vary NAME=FROM:TO:STEP   a range of decimal numbers, both ends included
+The grid is the product of the --vary flags. Runs come in a fixed order: grid
+points in the order the --vary flags are listed (the first changes slowest,
+the last fastest), each point's replications innermost. Replication r uses
+seed --seed + r at every point (paired). --shard I/N runs only the runs whose
+number is ≡ I mod N, so N shards together write exactly the unsharded lines.
+Each line is written in one piece as its run ends; --resume completes an
+interrupted sweep (and drops a partial last line a crash may leave).
+
+Example:
+  lbsim sweep --cycles 5000 --seed 1 --vary rate=0.3:0.9:0.1 \
+    --vary policy=round-robin,random --replications 10 --out sweep.jsonl
+  lbsim aggregate sweep.jsonl --metric avg_wait,peak_queue
+
+Flags:
+`
+
+// sweepOptions is everything `lbsim sweep` was asked to do besides the run
+// flags.
+type sweepOptions struct {
+	vary         []string
+	replications int
+	jobs         int
+	out          string
+	shard        string
+	resume       bool
+	noProgress   bool
+}
+
+// recorded is a run flag as the sweep takes it: the value is checked as
+// `lbsim run` checks it and its spelling is kept, to be passed on to every
+// run.
+type recorded struct {
+	flag.Value
+	name string
+	args *[]string
+}
+
+func (r recorded) Set(s string) error {
+	if err := r.Value.Set(s); err != nil {
+		return err
+	}
+	*r.args = append(*r.args, "--"+r.name+"="+s)
+	return nil
+}
+
+// recordedBool is a recorded flag that may be given without a value.
+type recordedBool struct{ recorded }
+
+func (recordedBool) IsBoolFlag() bool { return true }
+
+// sweepFlags defines the run's input flags (recording them into base) and
+// the sweep's own flags; inputs is a flag set of the run's input flags alone.
+func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, probe *runOptions) {
+	probe = &runOptions{cfg: sim.DefaultConfig()}
+	inputs = flag.NewFlagSet("run", flag.ContinueOnError)
+	inputFlags(inputs, probe, &blockList{cfg: &probe.cfg})
+	fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	inputs.VisitAll(func(f *flag.Flag) {
+		r := recorded{f.Value, f.Name, base}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			fs.Var(recordedBool{r}, f.Name, f.Usage)
+		} else {
+			fs.Var(r, f.Name, f.Usage)
+		}
+	})
+	fs.Func("vary", "a setting to vary: `NAME=V1,V2,…` or NAME=FROM:TO:STEP (repeatable; the grid is their product)", func(s string) error {
+		so.vary = append(so.vary, s)
+		return nil
+	})
+	fs.IntVar(&so.replications, "replications", 1, "runs per grid point, with seeds seed, seed+1, …")
+	fs.IntVar(&so.jobs, "jobs", runtime.GOMAXPROCS(0), "runs at a time; the default is the cores Go may use, which follows a container's CPU limit")
+	fs.StringVar(&so.out, "out", "", "the results `file` (JSON Lines)")
+	fs.StringVar(&so.shard, "shard", "0/1", "run only part `I/N` of the runs: those whose number is ≡ I mod N")
+	fs.BoolVar(&so.resume, "resume", false, "keep the runs already complete in --out and run the others")
+	fs.BoolVar(&so.noProgress, "no-progress", false, "never draw the progress bar")
+	return fs, inputs, probe
+}
+
+func (c *cli) sweep(args []string) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim sweep: "+format+"\nRun 'lbsim sweep --help' for the flags and what they allow.\n", a...)
+		return exitUsage
+	}
+	var so sweepOptions
+	var base []string
+	fs, inputs, probe := sweepFlags(&so, &base)
+	if err := fs.Parse(args); err != nil {
+		if c.printedHelp(fs, err, sweepHelp) {
+			return exitOK
+		}
+		return fail("%s", flagError(err))
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
+	}
+	seen := visited(fs)
+	g, shard, err := c.sweepGrid(&so, inputs, probe, seen)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if err := c.checkPoints(g, base); err != nil {
+		return fail("%v", err)
+	}
+	f, done, err := openResults(&so, g, shard)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer f.Close()
+
+	todo := shard.Size(g.Runs()) - int64(len(done))
+	fmt.Fprintf(c.stderr, "lbsim sweep: %d points × %d replications = %d runs, seed %d; shard %d/%d: %d runs, %d already done; %d jobs\n",
+		g.Points(), g.Replications, g.Runs(), g.BaseSeed, shard.I, shard.N, shard.Size(g.Runs()), len(done), so.jobs)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	bar := newRunBar(c.stderr, c.stderrTTY && !so.noProgress, todo)
+	start := time.Now()
+	err = sweep.Execute(ctx, g, pending(g, shard, done), so.jobs, c.sweepRun(base), f, bar.update)
+	bar.clear()
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it\n",
+				bar.done, so.out, g.BaseSeed)
+		} else {
+			fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, so.out, bar.done)
+		}
+		return exitFailed
+	}
+	el := time.Since(start)
+	fmt.Fprintf(c.stdout, "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, so.out, el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
+	return exitOK
+}
+
+// sweepGrid checks the sweep's own flags and makes its grid.
+func (c *cli) sweepGrid(so *sweepOptions, inputs *flag.FlagSet, probe *runOptions, seen map[string]bool) (*sweep.Grid, sweep.Shard, error) {
+	shard, err := sweep.ParseShard(so.shard)
+	if err != nil {
+		return nil, shard, err
+	}
+	if so.out == "" || so.out == "-" {
+		return nil, shard, errors.New("--out FILE is required: the results go to a file, one JSON line per run, so that an interrupted sweep can be resumed")
+	}
+	if so.jobs < 1 {
+		return nil, shard, fmt.Errorf("--jobs %d: want at least 1", so.jobs)
+	}
+	var dims []sweep.Dimension
+	for _, v := range so.vary {
+		d, err := sweep.ParseVary(v)
+		if err != nil {
+			return nil, shard, err
+		}
+		switch {
+		case d.Name == "seed":
+			return nil, shard, errors.New("--vary seed: the seeds are --seed + replication; use --seed and --replications")
+		case inputs.Lookup(d.Name) == nil:
+			return nil, shard, fmt.Errorf("--vary %s: %s is not a run setting; allowed: %s", v, d.Name, strings.Join(flagNames(inputs, "seed"), ", "))
+		}
+		dims = append(dims, d)
+	}
+	seed := probe.cfg.Seed
+	if !seen["seed"] {
+		if shard.N > 1 || so.resume {
+			return nil, shard, errors.New("--shard and --resume need --seed: every part of a sweep must use the same seeds")
+		}
+		seed = randomSeed()
+	}
+	g, err := sweep.NewGrid(dims, so.replications, seed)
+	return g, shard, err
+}
+
+// flagNames lists a flag set's names but the excluded ones.
+func flagNames(fs *flag.FlagSet, exclude ...string) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(exclude, f.Name) {
+			names = append(names, f.Name)
+		}
+	})
+	return names
+}
+
+// maxChecked is how many grid points are checked one by one before any run;
+// beyond it each value is checked on its own.
+const maxChecked = 10_000
+
+// checkPoints parses every point's flags as `lbsim run` would, so that a
+// value it refuses stops the sweep before it starts.
+func (c *cli) checkPoints(g *sweep.Grid, base []string) error {
+	check := func(pt sweep.Point) error {
+		_, err := c.parseRun(pointArgs(base, pt, g.BaseSeed))
+		if err != nil && len(pt) > 0 {
+			return fmt.Errorf("at %v: %v", pt, err)
+		}
+		return err
+	}
+	if g.Points() <= maxChecked {
+		for p := range g.Points() {
+			if err := check(g.Point(p)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := check(nil); err != nil {
+		return err
+	}
+	for _, d := range g.Dims {
+		for _, v := range d.Values {
+			if err := check(sweep.Point{{Name: d.Name, Value: v}}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pointArgs is the `lbsim run` command line of a grid point with a seed.
+func pointArgs(base []string, pt sweep.Point, seed uint64) []string {
+	args := slices.Clone(base)
+	for _, s := range pt {
+		args = append(args, "--"+s.Name+"="+s.Value)
+	}
+	return append(args, "--seed="+strconv.FormatUint(seed, 10))
+}
+
+// parseRun reads run flags as `lbsim run` does, defaults and checks included.
+func (c *cli) parseRun(args []string) (*runOptions, error) {
+	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+	fs := c.runFlags(o, &blockList{cfg: &o.cfg})
+	if err := fs.Parse(args); err != nil {
+		return nil, errors.New(flagError(err))
+	}
+	if err := c.complete(o, visited(fs)); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// sweepRun performs one run of the sweep as `lbsim run` with the point's
+// flags and seed would, and returns its JSON summary.
+func (c *cli) sweepRun(base []string) sweep.RunFunc {
+	return func(r sweep.Run) ([]byte, error) {
+		o, err := c.parseRun(pointArgs(base, r.Point, r.Seed))
+		if err != nil {
+			return nil, err
+		}
+		m, err := newModel(o)
+		if err != nil {
+			return nil, err
+		}
+		m.Run()
+		sum := m.Summary()
+		if !sum.Consistent {
+			return nil, errors.New("the accounting does not hold; this is a bug in lbsim")
+		}
+		return json.Marshal(sum)
+	}
+}
+
+// openResults opens --out for appending. Without --resume it must be new or
+// empty; with --resume its runs are checked to belong to this sweep and
+// shard, a partial last line is cut off, and the runs done are returned.
+func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard) (*os.File, map[int64]bool, error) {
+	done := map[int64]bool{}
+	f, err := os.OpenFile(so.out, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--out: %v", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("--out: %v", err)
+	}
+	if st.Size() > 0 && !so.resume {
+		f.Close()
+		return nil, nil, fmt.Errorf("--out %s already holds results: add --resume to complete it, or remove it first", so.out)
+	}
+	contents, err := sweep.ReadFile(f, func(n int, l sweep.Line) error {
+		k, ok := g.RunOf(l)
+		switch {
+		case !ok || l.Seed != g.BaseSeed+uint64(l.Replication):
+			return fmt.Errorf("line %d is not a run of this sweep (its point, replication or seed differ): resume with the same flags", n)
+		case !shard.Has(k):
+			return fmt.Errorf("line %d is run %d, which is not in shard %d/%d", n, k, shard.I, shard.N)
+		case done[k]:
+			return fmt.Errorf("line %d repeats run %d", n, k)
+		}
+		done[k] = true
+		return nil
+	})
+	if err == nil && contents.Partial {
+		err = f.Truncate(contents.Complete)
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekEnd)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("--out %s: %v", so.out, err)
+	}
+	return f, done, nil
+}
+
+// pending yields the shard's run numbers that are not done, in order.
+func pending(g *sweep.Grid, shard sweep.Shard, done map[int64]bool) iter.Seq[int64] {
+	return func(yield func(int64) bool) {
+		for k := shard.I; k < g.Runs(); k += shard.N {
+			if !done[k] && !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// runBar draws the sweep's progress on a terminal's stderr: runs done, the
+// rate and an estimate of the time left.
+type runBar struct {
+	w       io.Writer
+	enabled bool
+	active  bool
+	total   int64
+	done    int64
+	start   time.Time
+	last    time.Time
+}
+
+func newRunBar(w io.Writer, enabled bool, total int64) *runBar {
+	now := time.Now()
+	return &runBar{w: w, enabled: enabled, total: max(total, 1), start: now}
+}
+
+// update records that done runs are written and redraws the bar at most
+// ten times a second.
+func (b *runBar) update(done int64) {
+	b.done = done
+	if !b.enabled {
+		return
+	}
+	now := time.Now()
+	if now.Sub(b.last) < 100*time.Millisecond && done < b.total {
+		return
+	}
+	b.last = now
+	const width = 30
+	n := int(int64(width) * done / b.total)
+	el := now.Sub(b.start)
+	rate := float64(done) / max(el.Seconds(), 1e-9)
+	eta := time.Duration(float64(b.total-done) / max(rate, 1e-9) * float64(time.Second))
+	fmt.Fprintf(b.w, "\r[%s%s] %3d%%  %d/%d runs  %.1f runs/s  eta %s ", strings.Repeat("=", n), strings.Repeat(" ", width-n),
+		100*done/b.total, done, b.total, rate, eta.Round(time.Second))
+	b.active = true
+}
+
+func (b *runBar) clear() {
+	if b.active {
+		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", 90))
+		b.active = false
+	}
+}
