@@ -166,6 +166,8 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	row("  retiring", num(func(c sim.Summary) int64 { return c.ServersRetiring }))
 	row("pool min", num(func(c sim.Summary) int64 { return c.ServersMin }))
 	row("pool peak", num(func(c sim.Summary) int64 { return c.ServersPeak }))
+	row("server-cycles", num(func(c sim.Summary) int64 { return c.ServerCycles }))
+	row("utilisation", func(c sim.Summary) string { return fmt.Sprintf("%.3f", c.Utilisation) })
 	row("scale-ups", num(func(c sim.Summary) int64 { return c.ScaleUps }))
 	row("scale-downs", num(func(c sim.Summary) int64 { return c.ScaleDowns }))
 	if s.Down+s.Up+s.Requeued+s.FaultsSkipped > 0 || cfg.MTBF > 0 {
@@ -198,11 +200,12 @@ type progress struct {
 	total   int64
 	start   time.Time
 	last    time.Time
+	unit    string // what is counted: "cycle" unless set
 }
 
 func newProgress(w io.Writer, enabled bool, total int64) *progress {
 	now := time.Now()
-	return &progress{w: w, enabled: enabled, total: total, start: now, last: now}
+	return &progress{w: w, enabled: enabled, total: total, start: now, last: now, unit: "cycle"}
 }
 
 // update redraws the bar at most ten times a second; flush is flushed first
@@ -221,8 +224,8 @@ func (p *progress) update(done int64, flush interface{ Flush() error }) {
 	n := int(int64(width) * done / p.total)
 	elapsed := now.Sub(p.start)
 	eta := time.Duration(float64(elapsed) * float64(p.total-done) / float64(max(done, 1)))
-	fmt.Fprintf(p.w, "\r[%s%s] %3d%%  cycle %d/%d  eta %s ", strings.Repeat("=", n), strings.Repeat(" ", width-n),
-		100*done/p.total, done, p.total, eta.Round(time.Second))
+	fmt.Fprintf(p.w, "\r[%s%s] %3d%%  %s %d/%d  eta %s ", strings.Repeat("=", n), strings.Repeat(" ", width-n),
+		100*done/p.total, p.unit, done, p.total, eta.Round(time.Second))
 	p.active = true
 }
 
