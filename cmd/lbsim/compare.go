@@ -356,10 +356,10 @@ type comparison struct {
 // summary, each metric's mean and interval, and its paired difference from
 // the first variant.
 type variantResult struct {
-	Label      string                   `json:"label"`
-	Flags      []string                 `json:"flags"`
-	Summary    *sim.Summary             `json:"summary,omitempty"`
-	Runs       []replicationRun         `json:"runs,omitempty"`
+	Label      string              `json:"label"`
+	Flags      []string            `json:"flags"`
+	Summary    *sim.Summary        `json:"summary,omitempty"`
+	Runs       []replicationRun    `json:"runs,omitempty"`
 	Metrics    map[string]interval `json:"metrics,omitempty"`
 	Difference map[string]interval `json:"difference,omitempty"`
 }
