@@ -72,6 +72,8 @@ type harness struct {
 	sumDsp int64
 	sumLiv int64
 	sumBsy int64
+	// faulted is set once a server has failed: the shadow model stops.
+	faulted bool
 	ups    int64
 	downs  int64
 }
@@ -158,7 +160,12 @@ func (h *harness) after() {
 		for _, e := range m.Events() {
 			h.log = append(h.log, formatEvent(e))
 		}
-		if m.cfg.Queues == Pooled {
+		for _, e := range m.Events() {
+			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue {
+				h.faulted = true // the shadow model knows no faults
+			}
+		}
+		if m.cfg.Queues == Pooled && !h.faulted {
 			h.sh.cycle(t, m)
 		}
 	}
