@@ -74,8 +74,8 @@ type harness struct {
 	sumBsy int64
 	// faulted is set once a server has failed: the shadow model stops.
 	faulted bool
-	ups    int64
-	downs  int64
+	ups     int64
+	downs   int64
 }
 
 func newHarness(t tester, cfg Config, opts ...Option) *harness {
