@@ -15,6 +15,7 @@ import (
 
 	"github.com/lbsim/lbsim/internal/sweep"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 const compareHelp = `Usage: lbsim compare [run flags] --variant SPEC [--variant SPEC …]
@@ -37,6 +38,9 @@ from the first with its own interval: a difference is taken seed by seed, so the
 noise both runs share cancels and that interval is far narrower than the gap
 between two separate intervals suggests.
 
+--snapshot FILE records the comparison (one run of each of at most 4 variants) for
+'lbsim replay', 'lbsim share' and the page's compare view.
+
 Examples:
   lbsim compare --seed 1 --queues per-server --speeds 2,1,1 --variant policy=round-robin \
     --variant policy=p2c --variant policy=least-connections
@@ -47,7 +51,7 @@ Flags (besides the run flags, 'lbsim run --help'):
 `
 
 // notWithCompare are the run flags that have no meaning for a comparison.
-var notWithCompare = []string{"timeline", "snapshot", "log-dir", "verbose", "quiet", "status-every"}
+var notWithCompare = []string{"timeline", "log-dir", "verbose", "quiet", "status-every"}
 
 // variant is one column of a comparison: its label and its settings, as
 // run flags without dashes, in the order given.
@@ -138,6 +142,7 @@ type compareOptions struct {
 	replications int
 	jobs         int
 	jsonPath     string
+	snapshotPath string
 	noProgress   bool
 }
 
@@ -186,7 +191,7 @@ func (c *cli) compare(args []string) int {
 		}
 		return fail("%s", flagError(err))
 	}
-	o.jsonPath, o.noProgress = probe.jsonPath, probe.noProgress
+	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
 	seen := visited(fs)
 	switch {
 	case fs.NArg() > 0:
@@ -198,12 +203,17 @@ func (c *cli) compare(args []string) int {
 	case o.jobs < 1:
 		return fail("--jobs %d: want at least 1", o.jobs)
 	}
+	if o.snapshotPath != "" && (o.replications > 1 || len(o.variants) > snapshot.MaxLanes) {
+		return fail("--snapshot holds one run of each of at most %d variants: leave out --replications, or --snapshot", snapshot.MaxLanes)
+	}
 	for _, name := range notWithCompare {
 		if seen[name] {
 			return fail("--%s has no meaning for a comparison: run the variant with 'lbsim run' for it", name)
 		}
 	}
-	o.base = slices.DeleteFunc(o.base, func(kv [2]string) bool { return kv[0] == "json" || kv[0] == "no-progress" })
+	o.base = slices.DeleteFunc(o.base, func(kv [2]string) bool {
+		return kv[0] == "json" || kv[0] == "no-progress" || kv[0] == "snapshot"
+	})
 	seed := probe.cfg.Seed
 	if !seen["seed"] {
 		seed = randomSeed()
@@ -214,13 +224,19 @@ func (c *cli) compare(args []string) int {
 			return fail("variant %q: %v", v.Label, err)
 		}
 	}
-	var out *atomicFile
+	var out, snapFile *atomicFile
 	var outs outputs
 	defer outs.abort()
 	if o.jsonPath != "" && o.jsonPath != "-" {
 		var err error
 		if out, err = outs.create(o.jsonPath); err != nil {
 			return fail("--json: %v", err)
+		}
+	}
+	if o.snapshotPath != "" {
+		var err error
+		if snapFile, err = outs.create(o.snapshotPath); err != nil {
+			return fail("--snapshot: %v", err)
 		}
 	}
 	res, err := c.runVariants(&o, seed)
@@ -234,12 +250,80 @@ func (c *cli) compare(args []string) int {
 	}
 	report := newComparison(&o, seed, res)
 	fmt.Fprint(human, report.table())
-	if o.jsonPath != "" {
-		c.writeJSON(report, o.jsonPath, out)
-		if err := outs.commit(); err != nil {
-			fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
+	if snapFile != nil {
+		data, err := c.recordComparison(&o, seed)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "lbsim compare: --snapshot: %v\n", err)
 			return exitFailed
 		}
+		snapFile.w.Write(data)
+	}
+	if o.jsonPath != "" {
+		c.writeJSON(report, o.jsonPath, out)
+	}
+	if err := outs.commit(); err != nil {
+		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// recordComparison records every variant's run (with the first seed) as
+// one comparison snapshot.
+func (c *cli) recordComparison(o *compareOptions, seed uint64) ([]byte, error) {
+	var specs []snapshot.LaneSpec
+	for _, v := range o.variants {
+		ro, err := c.parseRun(o.args(v, seed))
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, snapshot.LaneSpec{Label: v.Label, Config: ro.cfg, Changes: ro.changes})
+	}
+	cmp, err := snapshot.RecordComparison(specs)
+	if err != nil {
+		return nil, err
+	}
+	return snapshot.EncodeComparison(cmp)
+}
+
+// replayComparison is lbsim replay of a comparison: every lane is re-run
+// and checked, then shown as lbsim compare shows it.
+func (c *cli) replayComparison(name string, data []byte, jsonPath string) int {
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
+		return code
+	}
+	cmp, err := snapshot.DecodeComparison(data)
+	if err != nil {
+		return fail(exitUsage, "%s: %v", name, err)
+	}
+	var outs outputs
+	defer outs.abort()
+	var out *atomicFile
+	if jsonPath != "" && jsonPath != "-" {
+		if out, err = outs.create(jsonPath); err != nil {
+			return fail(exitUsage, "--json: %v", err)
+		}
+	}
+	sums, err := snapshot.VerifyComparison(cmp)
+	if err != nil {
+		return fail(exitFailed, "%s: %v", name, err)
+	}
+	report := &comparison{Seed: cmp.Lanes[0].Config.Seed}
+	for i, l := range cmp.Lanes {
+		report.Variants = append(report.Variants, variantResult{Label: l.Label, Summary: &sums[i]})
+	}
+	human := c.stdout
+	if jsonPath == "-" {
+		human = c.stderr
+	}
+	fmt.Fprintf(human, "lbsim replay: %s: a comparison of %d runs, each reproduced exactly\n", name, len(cmp.Lanes))
+	fmt.Fprint(human, report.table())
+	if jsonPath != "" {
+		c.writeJSON(report, jsonPath, out)
+	}
+	if err := outs.commit(); err != nil {
+		return fail(exitFailed, "%v", err)
 	}
 	return exitOK
 }

@@ -205,3 +205,39 @@ func FuzzParseVariant(f *testing.F) {
 		}
 	})
 }
+
+// TestCompareSnapshotReplays: --snapshot records the comparison; lbsim
+// replay re-runs every lane to the same summaries, from the file and from
+// its share link; --replications cannot be recorded.
+func TestCompareSnapshotReplays(t *testing.T) {
+	path := t.TempDir() + "/cmp.lbsnap"
+	c := compareJSON(t, "--seed", "4", "--cycles", "2500", "--snapshot", path,
+		"--variant", "rr:queues=per-server,policy=round-robin", "--variant", "lc:queues=per-server,policy=least-connections")
+	out, errs, code := runCLI(t, "", "replay", path, "--json", "-")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errs)
+	}
+	var back comparisonJSON
+	if err := json.Unmarshal([]byte(out), &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Variants) != 2 {
+		t.Fatalf("replayed %d lanes", len(back.Variants))
+	}
+	for i, v := range back.Variants {
+		if v.Label != c.Variants[i].Label || !reflect.DeepEqual(v.Summary, c.Variants[i].Summary) {
+			t.Errorf("lane %d: replayed %s %v, compared %s %v", i, v.Label, v.Summary, c.Variants[i].Label, c.Variants[i].Summary)
+		}
+	}
+	link, _, code := runCLI(t, "", "share", "--base", "http://x/", path)
+	if code != 0 || !strings.Contains(link, "#r=") {
+		t.Fatalf("share: exit %d %q", code, link)
+	}
+	if _, errs, code := runCLI(t, "", "replay", "--link", strings.TrimSpace(link)); code != 0 {
+		t.Errorf("replay --link: exit %d: %s", code, errs)
+	}
+	_, errs, code = runCLI(t, "", "compare", "--cycles", "100", "--replications", "3", "--snapshot", path, "--variant", "policy=random")
+	if code != exitUsage || !strings.Contains(errs, "--snapshot holds one run") {
+		t.Errorf("--snapshot with --replications: exit %d %q", code, errs)
+	}
+}

@@ -86,7 +86,10 @@ func (c *cli) replay(args []string) int {
 	switch {
 	case link != "" && len(pos) == 0:
 		name = "--link"
-		if snap, err = snapshot.ParseLink(link); err != nil {
+		if snap, err = snapshot.ParseLink(link); errors.Is(err, snapshot.ErrComparison) {
+			data, _ := snapshot.LinkData(link)
+			return c.replayComparison(name, data, jsonPath)
+		} else if err != nil {
 			return fail(exitUsage, "--link: %v", err)
 		}
 	case link == "" && len(pos) == 1:
@@ -95,7 +98,9 @@ func (c *cli) replay(args []string) int {
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
-		if snap, err = snapshot.Decode(data); err != nil {
+		if snap, err = snapshot.Decode(data); errors.Is(err, snapshot.ErrComparison) {
+			return c.replayComparison(name, data, jsonPath)
+		} else if err != nil {
 			return fail(exitUsage, "%s: %v", name, err)
 		}
 	default:
@@ -190,7 +195,7 @@ func (c *cli) share(args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if _, err := snapshot.Decode(data); err != nil {
+	if _, err := snapshot.DecodeComparison(data); err != nil { // a single run or a comparison
 		return fail("%s: %v", pos[0], err)
 	}
 	if base != "" {
