@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -53,6 +54,18 @@ func (r ServerRef) String() string {
 	return strconv.Itoa(r.ID())
 }
 
+// maxServerID is the largest server id a ServerRef may name.
+const maxServerID = 1<<31 - 1
+
+// valid reports whether r names balancer 0 (or 1 in a switch) and a server
+// id from 1 to maxServerID, as ParseServerRef makes it: a value decoded
+// from a snapshot may be anything.
+func (r ServerRef) valid(inSwitch bool) bool {
+	bal := int64(r) >> 32
+	id := int64(r) & 0xffff_ffff
+	return (bal == 0 || (bal == 1 && inSwitch)) && id >= 1 && id <= maxServerID
+}
+
 // ParseServerRef reads "3", "P:3" or "S:3".
 func ParseServerRef(s string) (ServerRef, error) {
 	bal := 0
@@ -67,7 +80,7 @@ func ParseServerRef(s string) (ServerRef, error) {
 		s = rest
 	}
 	id, err := strconv.Atoi(s)
-	if err != nil || id < 1 || id > 1<<31-1 {
+	if err != nil || id < 1 || id > maxServerID {
 		return 0, fmt.Errorf("server %q: want a server id ≥ 1, like 3 or S:3 in a switch", s)
 	}
 	return MakeServerRef(bal, id), nil
@@ -238,8 +251,8 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 			return cfg, fmt.Errorf("change at cycle %d: unknown setting number %d", c.Cycle, c.Setting)
 		}
 		if c.IsFault() {
-			if r := ServerRef(c.Value); r.Balancer() > 1 || (r.Balancer() == 1 && !cfg.Switch) || r.ID() < 1 {
-				return cfg, fmt.Errorf("change %v: no such server: name a server id ≥ 1, with S: only in a switch", c)
+			if !ServerRef(c.Value).valid(cfg.Switch) {
+				return cfg, fmt.Errorf("change at cycle %d: %s value %d names no server: want a server id from 1 to %d, with S: only in a switch", c.Cycle, c.Setting, c.Value, maxServerID)
 			}
 			continue
 		}
@@ -252,4 +265,38 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, err)
 	}
 	return cfg, nil
+}
+
+// ValidateChanges checks a change log against the configuration it starts
+// from, as Model.Schedule would after New: every cycle from 1 to
+// cfg.Cycles, every setting known, every value one its flag could give, and
+// the settings valid after each cycle's batch. A snapshot's changes pass
+// here before they are replayed.
+func ValidateChanges(cfg Config, changes []Change) error {
+	for _, c := range changes {
+		if c.Cycle < 1 || c.Cycle > cfg.Cycles {
+			return fmt.Errorf("change %v: its cycle must be from 1 to %d", c, cfg.Cycles)
+		}
+	}
+	_, err := checkSchedule(cfg, changes)
+	return err
+}
+
+// checkSchedule validates changes (taken in cycle order, stably) batch by
+// batch from cfg and returns them sorted.
+func checkSchedule(cfg Config, changes []Change) ([]Change, error) {
+	sorted := slices.Clone(changes)
+	slices.SortStableFunc(sorted, func(a, b Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+	for i := 0; i < len(sorted); {
+		j := i
+		for j < len(sorted) && sorted[j].Cycle == sorted[i].Cycle {
+			j++
+		}
+		var err error
+		if cfg, err = applyChanges(cfg, sorted[i:j]); err != nil {
+			return nil, err
+		}
+		i = j
+	}
+	return sorted, nil
 }

@@ -65,10 +65,13 @@ type Model struct {
 	recordEvents bool
 
 	admitted [maxSaturated]int32 // runSaturated's running count of admissions
+
+	maxQueued int   // bound on queued requests (WithMaxQueued)
+	stopped   error // why the run stopped early (Err)
 }
 
 // Option adjusts how a Model records what happens; options never change
-// the outcome of a run.
+// the outcome of a run (WithMaxQueued may only stop it early).
 type Option func(*Model)
 
 // WithEvents makes the model keep each cycle's events for Events.
@@ -81,7 +84,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg.Clone()}
+	m := &Model{cfg: cfg.Clone(), maxQueued: DefaultMaxQueued}
 	for _, o := range opts {
 		o(m)
 	}
@@ -134,6 +137,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	}
 	m.serversMin = len(m.bal) * cfg.Servers
 	m.record()
+	m.checkQueued(0)
 	return m, nil
 }
 
@@ -141,9 +145,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 // package documentation: scheduled changes, a work, b arrivals, c scaling
 // (when t is a multiple of the cooldown), d dispatch, e record. With two
 // balancers each step runs for P, then for S. Step returns false, doing
-// nothing, once Cycle() has reached the configured Cycles.
+// nothing, once Done.
 func (m *Model) Step() bool {
-	if m.cycle >= m.cfg.Cycles {
+	if m.Done() {
 		return false
 	}
 	t := m.cycle + 1
@@ -178,6 +182,7 @@ func (m *Model) Step() bool {
 		}
 	}
 	m.record()
+	m.checkQueued(t)
 	return true
 }
 
@@ -192,7 +197,7 @@ func (m *Model) Run() { m.RunTo(m.cfg.Cycles) }
 // always stepped.
 func (m *Model) RunTo(cycle int64) {
 	cycle = min(cycle, m.cfg.Cycles)
-	for m.cycle < cycle {
+	for m.cycle < cycle && m.stopped == nil {
 		if !m.runSaturated(cycle) {
 			m.skipAhead(cycle)
 		}
@@ -230,7 +235,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		return false
 	}
 	t := m.cycle + 1
-	end := min(limit-1, t+maxSaturated-1)
+	end := min(limit-1, t+maxSaturated-1, m.cycle+m.quietSpan())
 	if len(m.pending) > 0 {
 		end = min(end, m.pending[0].Cycle-1)
 	}
@@ -342,6 +347,9 @@ func (m *Model) skipAhead(limit int64) {
 	if len(m.pending) > 0 {
 		end = min(end, m.pending[0].Cycle-1)
 	}
+	if admit {
+		end = min(end, m.cycle+m.quietSpan())
+	}
 	if !admit {
 		if tr := m.cfg.Trace; tr != nil {
 			if m.tracePos < len(tr) {
@@ -437,19 +445,9 @@ func (m *Model) Schedule(changes ...Change) error {
 			return fmt.Errorf("change %v: its cycle must be from %d to %d", c, m.cycle+1, m.cfg.Cycles)
 		}
 	}
-	merged := append(slices.Clone(m.pending), changes...)
-	slices.SortStableFunc(merged, func(a, b Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
-	cfg := m.cfg
-	for i := 0; i < len(merged); {
-		j := i
-		for j < len(merged) && merged[j].Cycle == merged[i].Cycle {
-			j++
-		}
-		var err error
-		if cfg, err = applyChanges(cfg, merged[i:j]); err != nil {
-			return err
-		}
-		i = j
+	merged, err := checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
+	if err != nil {
+		return err
 	}
 	m.pending = merged
 	return nil
@@ -540,8 +538,9 @@ func (m *Model) FaultError() error { return m.faultErr }
 // Cycle returns the last cycle completed: 0 right after New.
 func (m *Model) Cycle() int64 { return m.cycle }
 
-// Done reports whether the configured last cycle has been reached.
-func (m *Model) Done() bool { return m.cycle >= m.cfg.Cycles }
+// Done reports whether the model steps no further: the configured last
+// cycle has been reached, or the run was stopped early (Err).
+func (m *Model) Done() bool { return m.cycle >= m.cfg.Cycles || m.stopped != nil }
 
 // Config returns the configuration in effect, changes included. Its slices
 // are shared with the model and must not be modified.

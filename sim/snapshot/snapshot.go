@@ -170,6 +170,9 @@ func Encode(s Snapshot) ([]byte, error) {
 		}
 		prev = c.Cycle
 	}
+	if err := sim.ValidateChanges(s.Config, s.Changes); err != nil {
+		return nil, fmt.Errorf("snapshot changes: %w", err)
+	}
 	// Validate checked the rows' order (from cycle 0), times and types;
 	// the encoding also bounds their cycles.
 	for i, r := range s.Config.Trace {
@@ -256,6 +259,10 @@ func Decode(data []byte) (Snapshot, error) {
 	n := s.Config.Cycles
 	if s.Changes, err = readChanges(b.Changes, n); err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot %w", err)
+	}
+	// Every change's value passes the checks a --set or --fault gets.
+	if err := sim.ValidateChanges(s.Config, s.Changes); err != nil {
+		return Snapshot{}, fmt.Errorf("snapshot changes: %w", err)
 	}
 	if s.Every < 1 || s.Every > n {
 		return Snapshot{}, fmt.Errorf("snapshot hashes: interval %d: want 1 to the run's %d cycles", s.Every, n)
