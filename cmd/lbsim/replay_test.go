@@ -52,7 +52,7 @@ const trace = `cycle,src,dst,time,type
 // summary (text and JSON) and timeline.
 func TestRunSnapshotReplay(t *testing.T) {
 	dir := t.TempDir()
-	tracePath := filepath.Join(dir, "trace.csv")
+	tracePath := filepath.Join(t.TempDir(), "trace.csv") // not beside the outputs: trace.csv is one
 	os.WriteFile(tracePath, []byte(trace), 0o644)
 	tests := []struct {
 		name string

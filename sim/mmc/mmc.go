@@ -34,6 +34,10 @@ type Params struct {
 	Warmup      int64    // cycles discarded at the start
 	Seed        uint64
 	Batches     int // batches for the intervals (default 20)
+	// MaxQueued bounds the queued requests (sim.WithMaxQueued; 0 means
+	// sim.DefaultMaxQueued): an offered load beyond the pool's capacity
+	// stops the run with a *sim.QueueLimitError instead of filling memory.
+	MaxQueued int
 }
 
 // Config returns the simulator configuration of the check.
@@ -145,7 +149,7 @@ func Run(p Params) (Report, error) {
 		r.Notes = append(r.Notes, "ρ ≥ 0.85: the measured Wq wanders for a long time; judge it by its interval, and run longer to narrow it")
 	}
 
-	m, err := sim.New(p.Config(), sim.WithEvents())
+	m, err := sim.New(p.Config(), sim.WithEvents(), sim.WithMaxQueued(p.MaxQueued))
 	if err != nil {
 		return Report{}, err
 	}
@@ -174,6 +178,9 @@ func Run(p Params) (Report, error) {
 		b.queue += int64(last.Queue)
 		b.busy += int64(last.Busy)
 		b.samples++
+	}
+	if err := m.Err(); err != nil {
+		return Report{}, err
 	}
 	return r, r.measure(bs, float64(p.Servers))
 }

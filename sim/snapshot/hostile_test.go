@@ -91,19 +91,30 @@ func TestHostileChangeValues(t *testing.T) {
 	}
 }
 
-// FuzzReplay decodes and then replays: a snapshot that decodes must run
+// FuzzReplay decodes and then replays (the payload behind a correct
+// checksum): a snapshot that decodes must run
 // (its first cycles, with a small bound on queued requests) without a
 // panic, and replay to its end or stop with an error when it is short.
 func FuzzReplay(f *testing.F) {
-	for _, s := range seeds(f) {
-		f.Add(s)
-	}
 	cfg := sim.DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer, cfg.Switch = 9, 120, 3, 2, true
-	f.Add(craft(f, cfg, []sim.Change{{Cycle: 50, Setting: sim.SetDown, Value: 1<<32 | 2}, {Cycle: 60, Setting: sim.SetUp, Value: 1<<32 | 2}}))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 1<<16 {
+	switchRun := craft(f, cfg, []sim.Change{{Cycle: 50, Setting: sim.SetDown, Value: 1<<32 | 2}, {Cycle: 60, Setting: sim.SetUp, Value: 1<<32 | 2}})
+	for _, s := range append(seeds(f), switchRun) {
+		var env envelope
+		if _, err := env.UnmarshalMsg(s); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(env.Payload)
+	}
+	// The payload is sealed with a correct checksum, so mutations reach
+	// the field decoders and the model, as a crafted file would.
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		if len(payload) > 1<<16 {
 			return
+		}
+		data, err := seal(FormatVersion, payload)
+		if err != nil {
+			t.Fatal(err)
 		}
 		s, err := Decode(data)
 		if err != nil {
@@ -140,4 +151,26 @@ func FuzzReplay(f *testing.F) {
 		for m.Step() {
 		}
 	})
+}
+
+// TestCheckBeforeRun: what Encode would refuse at the end of a run, Check
+// refuses before it.
+func TestCheckBeforeRun(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Seed, cfg.Blocked = 1, nil
+	far := cfg
+	far.Trace = []sim.TraceRow{{Cycle: 0, Time: 1}, {Cycle: 1<<63 - 1, Time: 1}}
+	many := cfg
+	many.Trace = make([]sim.TraceRow, MaxTraceRows+1)
+	for i := range many.Trace {
+		many.Trace[i].Time = 1
+	}
+	for name, c := range map[string]sim.Config{"row at cycle 2^63-1": far, "too many rows": many} {
+		if err := Check(c, nil); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := Check(cfg, nil); err != nil {
+		t.Errorf("the default configuration: %v", err)
+	}
 }

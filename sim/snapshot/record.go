@@ -137,12 +137,17 @@ func (e *DivergenceError) Error() string {
 // A replay is bounded like any run (sim.DefaultMaxQueued queued requests):
 // one that exceeds the bound stops with the model's *sim.QueueLimitError.
 func Replay(s Snapshot, each func(*sim.Model)) (*sim.Model, error) {
-	return ReplayWith(s, each)
+	var stepEach func(*sim.Model) error
+	if each != nil {
+		stepEach = func(m *sim.Model) error { each(m); return nil }
+	}
+	return ReplayWith(s, stepEach)
 }
 
 // ReplayWith is Replay with options for the model, such as a lower
-// sim.WithMaxQueued in the page.
-func ReplayWith(s Snapshot, each func(*sim.Model), opts ...sim.Option) (*sim.Model, error) {
+// sim.WithMaxQueued, and a per-cycle callback that may stop the replay by
+// returning an error, which ReplayWith then returns with the model.
+func ReplayWith(s Snapshot, each func(*sim.Model) error, opts ...sim.Option) (*sim.Model, error) {
 	if s.Model != ModelVersion {
 		return nil, &VersionError{What: "model", Got: uint64(s.Model), Want: ModelVersion}
 	}
@@ -158,13 +163,17 @@ func ReplayWith(s Snapshot, each func(*sim.Model), opts ...sim.Option) (*sim.Mod
 		return nil, fmt.Errorf("snapshot changes: %w", err)
 	}
 	if each != nil {
-		each(m)
+		if err := each(m); err != nil {
+			return m, err
+		}
 	}
 	next, i := s.Every, 0
 	for !m.Done() {
 		if each != nil {
 			m.Step()
-			each(m)
+			if err := each(m); err != nil {
+				return m, err
+			}
 		} else {
 			m.RunTo(next) // RunTo gives exactly the state stepping gives
 		}
