@@ -75,13 +75,13 @@ func ParseServerRef(s string) (ServerRef, error) {
 		case "S", "s":
 			bal = 1
 		default:
-			return 0, fmt.Errorf("server %q: the balancer before ':' must be P or S", s)
+			return 0, fmt.Errorf("server %q: the balancer before ':' must be P or S", quoted(s))
 		}
 		s = rest
 	}
 	id, err := strconv.Atoi(s)
 	if err != nil || id < 1 || id > maxServerID {
-		return 0, fmt.Errorf("server %q: want a server id ≥ 1, like 3 or S:3 in a switch", s)
+		return 0, fmt.Errorf("server %q: want a server id ≥ 1, like 3 or S:3 in a switch", quoted(s))
 	}
 	return MakeServerRef(bal, id), nil
 }
@@ -138,15 +138,15 @@ func ParseChange(s string) (Change, error) {
 	cs, rest, ok := strings.Cut(s, ":")
 	name, value, ok2 := strings.Cut(rest, "=")
 	if !ok || !ok2 {
-		return Change{}, fmt.Errorf("%q: want CYCLE:NAME=VALUE, like 500:rate=0.6", s)
+		return Change{}, fmt.Errorf("%q: want CYCLE:NAME=VALUE, like 500:rate=0.6", quoted(s))
 	}
 	cycle, err := strconv.ParseInt(strings.TrimSpace(cs), 10, 64)
 	if err != nil || cycle < 1 {
-		return Change{}, fmt.Errorf("%q: the cycle %q must be a whole number ≥ 1", s, cs)
+		return Change{}, fmt.Errorf("%q: the cycle %q must be a whole number ≥ 1", quoted(s), quoted(cs))
 	}
 	c, err := NewChange(cycle, strings.TrimSpace(name), strings.TrimSpace(value))
 	if err != nil {
-		return Change{}, fmt.Errorf("%q: %w", s, err)
+		return Change{}, fmt.Errorf("%q: %w", quoted(s), err)
 	}
 	return c, nil
 }
@@ -160,11 +160,11 @@ func ParseFault(s string) (Change, error) {
 	}
 	kind, ref, ok2 := strings.Cut(what, ":")
 	if !ok || !ok2 || (kind != "down" && kind != "up") {
-		return Change{}, fmt.Errorf("%q: want down:ID@CYCLE or up:ID@CYCLE (down:S:3@500 in a switch)", s)
+		return Change{}, fmt.Errorf("%q: want down:ID@CYCLE or up:ID@CYCLE (down:S:3@500 in a switch)", quoted(s))
 	}
 	cycle, err := strconv.ParseInt(cs, 10, 64)
 	if err != nil || cycle < 1 {
-		return Change{}, fmt.Errorf("%q: the cycle after @ must be a whole number ≥ 1", s)
+		return Change{}, fmt.Errorf("%q: the cycle after @ must be a whole number ≥ 1", quoted(s))
 	}
 	return NewChange(cycle, kind, ref)
 }
@@ -173,7 +173,7 @@ func ParseFault(s string) (Change, error) {
 func NewChange(cycle int64, name, value string) (Change, error) {
 	i := slices.Index(settingNames[:], name)
 	if i < 0 {
-		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", name, strings.Join(settingNames[:], ", "))
+		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", quoted(name), strings.Join(settingNames[:], ", "))
 	}
 	c := Change{Cycle: cycle, Setting: Setting(i)}
 	var err error
@@ -203,7 +203,7 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 	default:
 		c.Value, err = strconv.ParseInt(value, 10, 64)
 		if err != nil {
-			err = fmt.Errorf("%q is not a whole number", value)
+			err = fmt.Errorf("%q is not a whole number", quoted(value))
 		}
 	}
 	if err != nil {

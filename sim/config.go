@@ -268,5 +268,5 @@ func ParseService(s string) (Service, error) {
 			return Service(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown service distribution %q: allowed %s", s, strings.Join(serviceNames[:], ", "))
+	return 0, fmt.Errorf("unknown service distribution %q: allowed %s", quoted(s), strings.Join(serviceNames[:], ", "))
 }

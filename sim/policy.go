@@ -45,5 +45,5 @@ func ParsePolicy(s string) (Policy, error) {
 			return Policy(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown policy %q: allowed %s", s, strings.Join(policyNames[:], ", "))
+	return 0, fmt.Errorf("unknown policy %q: allowed %s", quoted(s), strings.Join(policyNames[:], ", "))
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -133,20 +132,6 @@ func visited(fs *flag.FlagSet) map[string]bool {
 	return seen
 }
 
-// maxQuoted is how many bytes of an input quoteCut keeps.
-const maxQuoted = 80
-
 // quoteCut quotes text that came from a file, a link or the command line
-// for an error message: control characters and terminal escapes are
-// escaped, and a long text is cut to its first maxQuoted bytes with its
-// length noted.
-func quoteCut(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := s[:maxQuoted]
-	for !utf8.ValidString(cut) && len(cut) > maxQuoted-4 {
-		cut = cut[:len(cut)-1]
-	}
-	return strconv.Quote(cut) + fmt.Sprintf("… (%d bytes)", len(s))
-}
+// for a message: escaped and cut (sim.QuoteInput).
+func quoteCut(s string) string { return sim.QuoteInput(s) }

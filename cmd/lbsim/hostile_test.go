@@ -276,3 +276,23 @@ func TestRunSnapshotLimitsFirst(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestReplayEngineEscaped: a snapshot's engine string reaches the terminal
+// quoted, its escape sequences escaped.
+func TestReplayEngineEscaped(t *testing.T) {
+	dir := t.TempDir()
+	good := recordSmall(t, filepath.Join(dir, "good.lbsnap"))
+	bad, err := snaptest.Apply(good, snaptest.Edit{Engine: "evil\x1b]0;pwned\x07\x1b[2J"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "engine.lbsnap")
+	os.WriteFile(path, bad, 0o644)
+	code, stdout, stderr := runArgs(t, "replay", path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.ContainsAny(stdout+stderr, "\x1b\x07") || !strings.Contains(stdout, `"evil\x1b]0;pwned\a\x1b[2J"`) {
+		t.Errorf("the engine string reached the terminal raw or not at all:\n%q", stdout)
+	}
+}

@@ -23,6 +23,8 @@ type Edit struct {
 	Config map[string]int64
 	// Changes, when not nil, replaces the change log, written as is.
 	Changes []sim.Change
+	// Engine, when not "", replaces the engine version string.
+	Engine string
 	// Every, when > 0, replaces the hash interval and drops the periodic
 	// hashes (set it to the run's cycles for a consistent file).
 	Every int64
@@ -65,6 +67,8 @@ func Apply(data []byte, e Edit) ([]byte, error) {
 				}
 				return msgp.AppendInt64(out, nv), nil
 			}, keysOf(e.Config))
+		case key == "e" && e.Engine != "":
+			return msgp.AppendString(out, e.Engine), nil
 		case key == "ch" && e.Changes != nil:
 			return msgp.AppendBytes(out, changeLog(e.Changes)), nil
 		case key == "h" && e.Every > 0:
