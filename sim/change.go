@@ -188,7 +188,9 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 		c.Value = int64(f)
 	case SetWave:
 		var b bool
-		b, err = strconv.ParseBool(value)
+		if b, err = strconv.ParseBool(value); err != nil {
+			err = fmt.Errorf("%q: want true or false", quoted(value))
+		}
 		if b {
 			c.Value = 1
 		}
@@ -262,9 +264,39 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 		c.apply(&cfg)
 	}
 	if err := cfg.validateDynamic(); err != nil {
-		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, err)
+		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, blameChange(err, batch, &cfg))
 	}
 	return cfg, nil
+}
+
+// blameChange rewrites a validation error to name what the batch changed:
+// the value as given, not as clamped into an int, and max-servers when
+// lowering it below min-servers is what the batch did.
+func blameChange(err error, batch []Change, cfg *Config) error {
+	fe, ok := err.(*FieldError)
+	if !ok {
+		return err
+	}
+	changed := func(s Setting) (Change, bool) {
+		for i := len(batch) - 1; i >= 0; i-- {
+			if batch[i].Setting == s {
+				return batch[i], true
+			}
+		}
+		return Change{}, false
+	}
+	if fe.Field == "min-servers" {
+		_, minChanged := changed(SetMinServers)
+		if c, ok := changed(SetMaxServers); ok && !minChanged {
+			return intErr("max-servers", c.Value, "must be from min-servers (%d) to %d", cfg.MinServers, MaxServersLimit)
+		}
+	}
+	for i := len(batch) - 1; i >= 0; i-- {
+		if batch[i].Setting.String() == fe.Field {
+			return &FieldError{Field: fe.Field, Value: batch[i].ValueString(), Allowed: fe.Allowed}
+		}
+	}
+	return err
 }
 
 // ValidateChanges checks a change log against the configuration it starts

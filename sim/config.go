@@ -215,10 +215,10 @@ func (c *Config) validateDynamic() error {
 		return &FieldError{Field: "scale-down", Value: c.ScaleDown.String(), Allowed: "must be ≥ 0 and below scale-up (" + c.ScaleUp.String() + ")"}
 	case c.Cooldown < 1 || c.Cooldown > MaxCycles:
 		return intErr("cooldown", c.Cooldown, "must be a whole number of cycles from 1 to %d", MaxCycles)
+	case c.MaxServers < 1 || c.MaxServers > MaxServersLimit:
+		return intErr("max-servers", int64(c.MaxServers), "must be from min-servers (%d) to %d", c.MinServers, MaxServersLimit)
 	case c.MinServers < 1 || c.MinServers > c.MaxServers:
 		return intErr("min-servers", int64(c.MinServers), "must be from 1 to max-servers (%d)", c.MaxServers)
-	case c.MaxServers > MaxServersLimit:
-		return intErr("max-servers", int64(c.MaxServers), "must be at most %d", MaxServersLimit)
 	case c.QueueCap < 0 || c.QueueCap > MaxQueueCap:
 		return intErr("queue-cap", int64(c.QueueCap), "must be 0 (unbounded) or up to %d", MaxQueueCap)
 	case c.Policy >= numPolicies:

@@ -296,3 +296,52 @@ func TestReplayEngineEscaped(t *testing.T) {
 		t.Errorf("the engine string reached the terminal raw or not at all:\n%q", stdout)
 	}
 }
+
+// TestMessagesNameWhatWasGiven: each message names the flag and the value
+// as given, and says what is allowed; flags that would be ignored are
+// refused.
+func TestMessagesNameWhatWasGiven(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    []string
+		notWant string
+	}{
+		{[]string{"run", "--set", "5:wave=maybe"}, []string{"want true or false"}, "strconv"},
+		{[]string{"run", "--set", "5:max-servers=0"}, []string{"change at cycle 5", "max-servers = 0"}, "min-servers 1"},
+		{[]string{"run", "--set", "5:task-min=99999999999"}, []string{"task-min = 99999999999", "from 1 to 1000000"}, "2147483647"},
+		{[]string{"run", "--wave", "false"}, []string{"--wave=false"}, ""},
+		{[]string{"mmc", "--cycles", "0"}, []string{"--cycles 0"}, "--warmup"},
+		{[]string{"mmc", "--batches", "0"}, []string{"--batches 0", "from 2 to 1000"}, ""},
+		{[]string{"replay"}, []string{"name the snapshot"}, "not both"},
+		{[]string{"run", "--mean-service", "5"}, []string{"--mean-service", "geometric or constant"}, ""},
+		{[]string{"run", "--weights", "1,2"}, []string{"--weights", "swrr"}, ""},
+		{[]string{"run", "--block", "10.0.0.0/8", "--block", "none"}, []string{"cannot be combined"}, ""},
+		{[]string{"run", "--timeline", "-"}, []string{"--timeline -", "only for --json"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, stderr := runArgs(t, tt.args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want 2: %s", code, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+			if tt.notWant != "" && strings.Contains(stderr, tt.notWant) {
+				t.Errorf("stderr %q has %q", stderr, tt.notWant)
+			}
+		})
+	}
+	// Weights with a --set that switches to swrr are used, so accepted.
+	if code, _, stderr := runArgs(t, "run", "--cycles", "100", "--seed", "1", "--weights", "1,2", "--set", "50:policy=swrr", "--quiet"); code != exitOK {
+		t.Errorf("--weights with a switch to swrr: exit %d: %s", code, stderr)
+	}
+	for _, cmd := range []string{"run", "mmc"} {
+		_, stdout, _ := runArgs(t, cmd, "--help")
+		if strings.Contains(stdout, "(default -1)") {
+			t.Errorf("%s --help shows (default -1):\n%s", cmd, stdout)
+		}
+	}
+}

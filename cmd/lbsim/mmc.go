@@ -68,6 +68,9 @@ func (c *cli) mmc(args []string) int {
 	if p.Warmup == -1 {
 		p.Warmup = p.Cycles / 20
 	}
+	if p.Batches < 2 || p.Batches > 1000 {
+		return fail("--batches %d is not allowed: must be from 2 to 1000", p.Batches)
+	}
 	if p.MaxQueued < 1 || p.MaxQueued > sim.MaxQueuedLimit {
 		return fail("--max-queued %d is not allowed: must be from 1 to %d", p.MaxQueued, sim.MaxQueuedLimit)
 	}

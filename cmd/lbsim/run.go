@@ -111,7 +111,7 @@ func (c *cli) run(args []string) int {
 		return c.usageError("%s", flagError(err))
 	}
 	if fs.NArg() > 0 {
-		return c.usageError("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
+		return c.usageError("%s", unexpectedArg(fs, args))
 	}
 	seen := visited(fs)
 	if len(args) == 0 && c.stdinTTY && c.stdoutTTY {
@@ -162,6 +162,9 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	if err := cfg.Validate(); err != nil {
 		return fieldError(err)
 	}
+	if err := ignoredFlags(o, seen); err != nil {
+		return err
+	}
 	if o.verbose && o.quiet {
 		return errors.New("--verbose and --quiet exclude each other: choose one")
 	}
@@ -176,6 +179,28 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	}
 	return nil
 }
+
+// ignoredFlags refuses flags that the rest of the command line would make
+// do nothing, rather than accept them silently.
+func ignoredFlags(o *runOptions, seen map[string]bool) error {
+	cfg := &o.cfg
+	if seen["mean-service"] && cfg.Service == sim.Uniform {
+		return errors.New("--mean-service applies to --service geometric or constant; uniform service times run from --task-min to --task-max")
+	}
+	if seen["weights"] && !weightedPolicy(cfg.Policy) {
+		weighted := false
+		for _, c := range o.changes {
+			weighted = weighted || (c.Setting == sim.SetPolicy && weightedPolicy(sim.Policy(c.Value)))
+		}
+		if !weighted {
+			return fmt.Errorf("--weights apply to --policy swrr, and the policy is %v: add --policy swrr (or a --set that switches to it), or drop --weights", cfg.Policy)
+		}
+	}
+	return nil
+}
+
+// weightedPolicy reports whether a policy reads Config.Weights.
+func weightedPolicy(p sim.Policy) bool { return p == sim.SWRR }
 
 // fieldError spells a sim.FieldError with the flag's dashes.
 func fieldError(err error) error {
@@ -278,7 +303,7 @@ func (c *cli) execute(o *runOptions) int {
 		return c.usageError("%v", fieldError(err))
 	}
 	if err := m.Schedule(o.changes...); err != nil {
-		return c.usageError("--set/--fault: %v", fieldError(err))
+		return c.usageError("--set/--fault: %v", err)
 	}
 	if err := checkFaults(o, m.Pending()); err != nil {
 		return c.usageError("%v", err)

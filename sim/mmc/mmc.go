@@ -105,6 +105,8 @@ type Report struct {
 // Validate checks the parameters, naming the flag that is wrong.
 func (p Params) Validate() error {
 	switch {
+	case p.Cycles < 1 || p.Cycles > sim.MaxCycles:
+		return fmt.Errorf("--cycles %d: must be a whole number from 1 to %d", p.Cycles, sim.MaxCycles)
 	case p.Warmup < 0 || p.Warmup >= p.Cycles:
 		return fmt.Errorf("--warmup %d: must be from 0 to below --cycles (%d)", p.Warmup, p.Cycles)
 	case p.Batches != 0 && (p.Batches < 2 || p.Batches > 1000):
