@@ -31,7 +31,7 @@ type Balancer struct {
 	// requeuedAt holds, for each queued request taken back from a failed
 	// server, the cycle it was requeued; its next wait counts from there.
 	requeuedAt map[int64]int64
-	repairs    []repair // random faults' pending comebacks, by cycle
+	repairs    repairQueue // random faults' pending comebacks, by cycle
 
 	tot  Totals
 	last CycleStats
@@ -44,12 +44,6 @@ type server struct {
 	retiring bool
 	down     bool // failed; not live until it comes back
 	gone     bool
-}
-
-// repair is a failed server's scheduled comeback (random faults).
-type repair struct {
-	cycle int64
-	id    int
 }
 
 func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {

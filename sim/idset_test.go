@@ -59,3 +59,44 @@ func TestIdsetAgainstSortedSlice(t *testing.T) {
 		}
 	})
 }
+
+// TestRepairQueueOrder: comebacks come out by cycle and, within a cycle, in
+// the order they were scheduled, as a sorted insertion after every
+// comeback of the same cycle gives them.
+func TestRepairQueueOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var q repairQueue
+		var ref []repair
+		now := int64(1)
+		for range rapid.IntRange(1, 300).Draw(t, "ops") {
+			if rapid.IntRange(0, 2).Draw(t, "op") > 0 {
+				back := now + rapid.Int64Range(1, 20).Draw(t, "delay")
+				id := len(ref) + 1000
+				q.push(back, id)
+				i, _ := slices.BinarySearchFunc(ref, back, func(r repair, c int64) int {
+					if r.cycle <= c {
+						return -1
+					}
+					return 1
+				})
+				ref = slices.Insert(ref, i, repair{cycle: back, id: id})
+				continue
+			}
+			now++
+			for {
+				id, ok := q.popDue(now)
+				wantOK := len(ref) > 0 && ref[0].cycle == now
+				if ok != wantOK || (ok && id != ref[0].id) {
+					t.Fatalf("cycle %d: popDue = %d, %v; want %v", now, id, ok, ref[:min(len(ref), 3)])
+				}
+				if !ok {
+					break
+				}
+				ref = ref[1:]
+			}
+			if q.Len() != len(ref) {
+				t.Fatalf("Len %d, want %d", q.Len(), len(ref))
+			}
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -506,25 +505,18 @@ func (m *Model) fault(c Change, t int64) {
 // time drawn uniformly from 1..2·MTTR−1.
 func (m *Model) randomFaults(t int64) {
 	for _, b := range m.bal {
-		due := 0
-		for due < len(b.repairs) && b.repairs[due].cycle == t {
-			if id := b.repairs[due].id; b.faultCheck(id, true) == "" {
+		for id, ok := b.repairs.popDue(t); ok; id, ok = b.repairs.popDue(t) {
+			if b.faultCheck(id, true) == "" {
 				b.bringUp(id)
 			} else {
 				b.tot.FaultsSkipped++
 			}
-			due++
 		}
-		b.repairs = b.repairs[due:]
 		n := poissonDraw(float64(b.active.n)/float64(m.cfg.MTBF), m.fpcg)
 		for ; n > 0 && b.active.n > 0; n-- {
 			id := b.active.nth(m.frng.IntN(b.active.n))
 			b.takeDown(id, t)
-			back := t + 1 + m.frng.Int64N(2*m.cfg.MTTR-1)
-			i, _ := slices.BinarySearchFunc(b.repairs, back, func(r repair, c int64) int {
-				return cmp.Compare(r.cycle, c+1) // after every repair due at back
-			})
-			b.repairs = slices.Insert(b.repairs, i, repair{cycle: back, id: id})
+			b.repairs.push(t+1+m.frng.Int64N(2*m.cfg.MTTR-1), id)
 		}
 	}
 }
