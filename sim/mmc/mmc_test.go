@@ -156,3 +156,32 @@ func TestFitInput(t *testing.T) {
 		t.Errorf("λ after a firewall blocking half = %v, want 0.02", in.Lambda)
 	}
 }
+
+// TestEstimateInsideItsInterval: every point estimate lies inside its own
+// interval, and batches too small to carry information are merged, not
+// counted (before, P(wait) fell outside its interval with 1,000 batches,
+// and empty batches counted).
+func TestEstimateInsideItsInterval(t *testing.T) {
+	for _, p := range []Params{
+		{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 100_000, Warmup: 5_000, Seed: 1, Batches: 1000},
+		{Servers: 5, Rate: 300, MeanService: 100, Cycles: 400_000, Warmup: 20_000, Seed: 1, Batches: 100},
+	} {
+		r, err := Run(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := r.Measured
+		for _, c := range []struct {
+			name string
+			v    float64
+			ci   [2]float64
+		}{{"p_wait", ms.PWait, ms.PWaitCI}, {"wq", ms.Wq, ms.WqCI}, {"lq", ms.Lq, ms.LqCI}} {
+			if c.v < c.ci[0] || c.v > c.ci[1] {
+				t.Errorf("batches %d: %s = %g outside its interval %v", p.Batches, c.name, c.v, c.ci)
+			}
+		}
+		if ms.Batches >= p.Batches || ms.Dispatched < int64(ms.Batches)*minBatchDispatches || len(r.Notes) == 0 {
+			t.Errorf("batches %d: %d used for %d dispatches, notes %q", p.Batches, ms.Batches, ms.Dispatched, r.Notes)
+		}
+	}
+}
