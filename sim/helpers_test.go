@@ -172,7 +172,7 @@ func formatEvent(e Event) string {
 }
 
 // checkInvariants checks, white-box, everything that must hold at the end
-// of every cycle (SPEC §2 Accounting and the model's own bookkeeping).
+// of every cycle (the accounting lines and the model's own bookkeeping).
 func checkInvariants(t tester, m *Model) {
 	t.Helper()
 	c := m.Cycle()
@@ -382,7 +382,7 @@ func countEvents(m *Model, k EventKind) int {
 }
 
 // shadow is a reference model rebuilt from the event stream alone. It
-// checks that every event is allowed by the clock of SPEC §2: phases in
+// checks that every event is allowed by the clock (package doc): phases in
 // order, FIFO dispatch to idle active servers chosen by the policy, exact
 // completion cycles, the scaling decision, retiring servers leaving after
 // their request.

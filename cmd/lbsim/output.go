@@ -105,7 +105,7 @@ func holds(ok bool) string {
 	return "DOES NOT HOLD"
 }
 
-// appendSummaryText writes the readable summary of SPEC §2/§4, ending with
+// appendSummaryText writes the readable summary (docs/cli.md), ending with
 // the two accounting lines. A switch gets a column per balancer and a total.
 func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) []byte {
 	s := m.Summary()

@@ -76,7 +76,7 @@ type Measured struct {
 	MeanService float64 `json:"mean_service"`
 }
 
-// Theory is Erlang C's prediction, with the JSON names of SPEC §4.
+// Theory is Erlang C's prediction, with the JSON names of docs/cli.md.
 type Theory struct {
 	Rho         float64 `json:"rho"`
 	PWait       float64 `json:"p_wait"`

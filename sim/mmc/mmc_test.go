@@ -19,7 +19,7 @@ import (
 // Why not exact: the clock has whole cycles. A server freed in step a is
 // reused in step d of the same cycle, arrivals come in bunches at cycle
 // boundaries, and a dispatched request starts losing time one cycle later.
-// These shift Wq by roughly 1/m relative (SPEC §3 quotes −2.8% to −4.8% at
+// These shift Wq by roughly 1/m relative (an independent simulation measured −2.8% to −4.8% at
 // m = 25 from an independent simulation); with m = 100 that is about 1%,
 // well inside the tolerance. Near ρ = 0.9 the measurement converges slowly,
 // which the intervals account for honestly (they widen).
