@@ -146,4 +146,3 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("files left: %v", n)
 	}
 }
-
