@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // exitInterrupted is the exit code of a run stopped by SIGINT or SIGTERM,
@@ -12,12 +13,15 @@ const exitInterrupted = 130
 
 // watchInterrupts turns SIGINT and SIGTERM into a request to stop that the
 // run's loop sees (interrupted), so it returns and its deferred abort
-// removes the temporary files. A second signal removes them at once and
-// exits. The returned function stops watching. Tests set c.signals to
-// send their own.
+// removes the temporary files. A second signal, or a command that has not
+// returned within a grace period (mmc's run does not look), removes them at
+// once and exits. The returned function stops watching. Tests set c.signals
+// to send their own (and get no grace period, which would end the test).
 func (c *cli) watchInterrupts(outs *outputs) (stop func()) {
 	ch := c.signals
+	grace := time.Duration(0)
 	if ch == nil {
+		grace = 2 * time.Second
 		sys := make(chan os.Signal, 2)
 		signal.Notify(sys, os.Interrupt, syscall.SIGTERM)
 		defer func() {
@@ -35,9 +39,15 @@ func (c *cli) watchInterrupts(outs *outputs) (stop func()) {
 				return
 			}
 			c.stopFlag.Store(true)
-			if n > 0 {
+			quit := func() {
 				outs.abort()
 				os.Exit(exitInterrupted)
+			}
+			if n > 0 {
+				quit()
+			}
+			if grace > 0 {
+				time.AfterFunc(grace, quit)
 			}
 		}
 	}()

@@ -80,6 +80,8 @@ func (c *cli) mmc(args []string) int {
 	// The output is opened before the run, so a bad path fails at once.
 	var outs outputs
 	defer outs.abort()
+	stop := c.watchInterrupts(&outs)
+	defer stop()
 	var jsonFile *atomicFile
 	if jsonPath != "" && jsonPath != "-" {
 		if err := outs.check("--json", jsonPath); err != nil {

@@ -181,26 +181,14 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 }
 
 // ignoredFlags refuses flags that the rest of the command line would make
-// do nothing, rather than accept them silently.
+// do nothing (sim.CheckUnused), rather than accept them silently.
 func ignoredFlags(o *runOptions, seen map[string]bool) error {
-	cfg := &o.cfg
-	if seen["mean-service"] && cfg.Service == sim.Uniform {
-		return errors.New("--mean-service applies to --service geometric or constant; uniform service times run from --task-min to --task-max")
-	}
-	if seen["weights"] && !weightedPolicy(cfg.Policy) {
-		weighted := false
-		for _, c := range o.changes {
-			weighted = weighted || (c.Setting == sim.SetPolicy && weightedPolicy(sim.Policy(c.Value)))
-		}
-		if !weighted {
-			return fmt.Errorf("--weights apply to --policy swrr, and the policy is %v: add --policy swrr (or a --set that switches to it), or drop --weights", cfg.Policy)
-		}
+	var ue *sim.UnusedError
+	if err := sim.CheckUnused(&o.cfg, seen, o.changes); errors.As(err, &ue) {
+		return fmt.Errorf("--%s %s", ue.Field, ue.Why)
 	}
 	return nil
 }
-
-// weightedPolicy reports whether a policy reads Config.Weights.
-func weightedPolicy(p sim.Policy) bool { return p == sim.SWRR }
 
 // fieldError spells a sim.FieldError with the flag's dashes.
 func fieldError(err error) error {
