@@ -99,7 +99,9 @@ func FuzzReplay(f *testing.F) {
 	cfg := sim.DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer, cfg.Switch = 9, 120, 3, 2, true
 	switchRun := craft(f, cfg, []sim.Change{{Cycle: 50, Setting: sim.SetDown, Value: 1<<32 | 2}, {Cycle: 60, Setting: sim.SetUp, Value: 1<<32 | 2}})
-	for _, s := range append(seeds(f), switchRun) {
+	// Before every value was checked, this one decoded and then panicked.
+	minusOne := craft(f, cfg, []sim.Change{{Cycle: 50, Setting: sim.SetDown, Value: -1<<32 | 2}})
+	for _, s := range append(seeds(f), switchRun, minusOne) {
 		var env envelope
 		if _, err := env.UnmarshalMsg(s); err != nil {
 			f.Fatal(err)
