@@ -37,6 +37,15 @@ func TestOutputTargets(t *testing.T) {
 		t.Error("the link's target did not get the JSON")
 	}
 
+	// A dangling link: its target is created, the link kept.
+	os.Symlink(p("new.json"), p("dangling.json"))
+	if code, stderr := run("--json", p("dangling.json")); code != exitOK {
+		t.Fatalf("--json dangling link: exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Lstat(p("dangling.json")); err != nil || fi.Mode()&os.ModeSymlink == 0 || !bytes.Contains(readFile(t, p("new.json")), []byte(`"seed": 2`)) {
+		t.Errorf("dangling link: replaced, or its target not written (%v)", err)
+	}
+
 	// A FIFO is written through, never replaced; one with no reader is
 	// refused at once.
 	fifo := p("fifo")

@@ -52,6 +52,22 @@ func resolve(flag, path string) target {
 	if err != nil {
 		abs = filepath.Clean(path)
 	}
+	// A dangling symbolic link names the file it would create: follow
+	// links by hand as far as they go (a bounded number of hops).
+	for range 40 {
+		fi, err := os.Lstat(abs)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		target, err := os.Readlink(abs)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		abs = filepath.Clean(target)
+	}
 	t.resolved = abs
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		t.resolved = r
