@@ -52,6 +52,12 @@ func resolve(flag, path string) target {
 	if err != nil {
 		abs = filepath.Clean(path)
 	}
+	// A device, FIFO or socket (through links too: /dev/stdout) is
+	// written through the name given.
+	if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		t.resolved, t.info = abs, fi
+		return t
+	}
 	// A dangling symbolic link names the file it would create: follow
 	// links by hand as far as they go (a bounded number of hops).
 	for range 40 {
