@@ -29,7 +29,7 @@ func TestQueueBoundStopsWithAMessage(t *testing.T) {
 		}
 	}
 	st := s.State()
-	if !st.Done || !st.Paused || !strings.Contains(st.Error, "stopped at cycle") || !strings.Contains(st.Message, "R restarts") {
+	if !st.Done || !st.Paused || !strings.Contains(st.Error, "stopped at cycle") || !strings.Contains(st.Message, "over the limit of 3,000") {
 		t.Fatalf("state after the bound: done %v paused %v error %q message %q", st.Done, st.Paused, st.Error, st.Message)
 	}
 	s.Draw(1280, 720)

@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -296,7 +298,13 @@ func (s *Session) checkPauseAt() {
 	if err := s.m.Err(); err != nil {
 		if s.errText != err.Error() {
 			s.errText = err.Error()
-			s.say(err.Error()+" — R restarts, or change the settings", true)
+			msg := err.Error()
+			var le *sim.QueueLimitError
+			if errors.As(err, &le) { // short enough for the banner
+				msg = fmt.Sprintf("stopped at cycle %s: %s requests queued, over the limit of %s: lower the rate or add servers",
+					Commas(le.Cycle), Commas(int64(le.Queued)), Commas(int64(le.Limit)))
+			}
+			s.say(msg, true)
 		}
 		s.paused = true
 		return
