@@ -207,3 +207,17 @@ func TestMessagesNameWhatWasGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestMMCJSONCheckedFirst: mmc checks its --json path before the run, like
+// run: a directory is refused with exit 2 (it was found only after the
+// run, which then exited 1).
+func TestMMCJSONCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runArgs(t, "mmc", "--cycles", "20000", "--seed", "1", "--json", dir)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "is a directory") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if names := listDir(t, dir); len(names) != 0 {
+		t.Errorf("files left: %v", names)
+	}
+}
