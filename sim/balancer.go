@@ -16,10 +16,10 @@ type Balancer struct {
 
 	queue fifo
 
-	srv       []server // index id-1; removed servers stay as gone
-	firstLive int      // no server below index firstLive is live
-	idle      idset    // idle active servers
-	active    idset    // live servers that are not retiring
+	srv       []server  // index id-1; removed servers stay as gone
+	firstLive int       // no server below index firstLive is live
+	idle      idset     // idle active servers
+	active    rankedSet // live servers that are not retiring (random faults draw from them)
 	live      int
 	busy      int
 	retiring  int

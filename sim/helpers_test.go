@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -261,10 +262,27 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 	}
 	// No bit beyond the servers slice.
-	for _, set := range []*idset{&b.idle, &b.active} {
+	for _, set := range []*idset{&b.idle, &b.active.idset} {
 		for id := len(b.srv) + 1; id <= len(set.w)*64; id++ {
 			if set.has(id) {
 				fail("id %d is in a set but no such server exists", id)
+			}
+		}
+	}
+	// The active set's counts per word agree with its words.
+	if f := b.active.fen; f != nil {
+		for wi := range b.active.w {
+			sum := int32(0)
+			for i := wi + 1; i > 0; i -= i & -i {
+				sum += f[i]
+			}
+			want := 0
+			for _, w := range b.active.w[:wi+1] {
+				want += bits.OnesCount64(w)
+			}
+			if int(sum) != want {
+				fail("the active set's Fenwick tree counts %d members up to word %d, the words %d", sum, wi, want)
+				break
 			}
 		}
 	}

@@ -10,8 +10,31 @@ import (
 // TestIdsetAgainstSortedSlice runs random additions and removals, across
 // many words and both levels, and checks every query against a sorted slice.
 func TestIdsetAgainstSortedSlice(t *testing.T) {
+	t.Run("idset", func(t *testing.T) { checkSetAgainstSortedSlice(t, &idset{}) })
+	t.Run("rankedSet", func(t *testing.T) { checkSetAgainstSortedSlice(t, &rankedSet{}) })
+}
+
+// orderedSet is what idset and rankedSet share.
+type orderedSet interface {
+	add(int)
+	remove(int)
+	has(int) bool
+	first() int
+	last() int
+	next(int) int
+	nth(int) int
+	size() int
+}
+
+func (s *idset) size() int     { return s.n }
+func (s *rankedSet) size() int { return s.n }
+
+func checkSetAgainstSortedSlice(t *testing.T, proto orderedSet) {
 	rapid.Check(t, func(t *rapid.T) {
-		var s idset
+		var s orderedSet = &idset{}
+		if _, ok := proto.(*rankedSet); ok {
+			s = &rankedSet{}
+		}
 		var ref []int
 		maxID := rapid.SampledFrom([]int{70, 5000, 300_000}).Draw(t, "max")
 		id := rapid.IntRange(1, maxID)
@@ -29,8 +52,8 @@ func TestIdsetAgainstSortedSlice(t *testing.T) {
 					ref = slices.Delete(ref, i, i+1)
 				}
 			}
-			if s.n != len(ref) {
-				t.Fatalf("n = %d, want %d", s.n, len(ref))
+			if s.size() != len(ref) {
+				t.Fatalf("n = %d, want %d", s.size(), len(ref))
 			}
 			first, last := 0, 0
 			if len(ref) > 0 {
