@@ -36,10 +36,10 @@ type Balancer struct {
 	// completed requests.
 	waits, resps latency
 
-	srv       []server // index id-1; removed servers stay as gone
-	firstLive int      // no server below index firstLive is live
-	idle      idset    // idle active servers
-	active    idset    // live servers that are not retiring
+	srv       []server  // index id-1; removed servers stay as gone
+	firstLive int       // no server below index firstLive is live
+	idle      idset     // idle active servers
+	active    rankedSet // live servers that are not retiring (random faults draw from them)
 	live      int
 	busy      int
 	retiring  int
@@ -51,7 +51,7 @@ type Balancer struct {
 	// requeuedAt holds, for each queued request taken back from a failed
 	// server, the cycle it was requeued; its next wait counts from there.
 	requeuedAt map[int64]int64
-	repairs    []repair // random faults' pending comebacks, by cycle
+	repairs    repairQueue // random faults' pending comebacks, by cycle
 
 	tot  Totals
 	last CycleStats
@@ -76,12 +76,6 @@ type server struct {
 type squeue struct {
 	q    fifo
 	work int64
-}
-
-// repair is a failed server's scheduled comeback (random faults).
-type repair struct {
-	cycle int64
-	id    int
 }
 
 func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {

@@ -18,7 +18,7 @@ func rows(n int, r TraceRow) []TraceRow {
 
 func cat(parts ...[]TraceRow) []TraceRow { return slices.Concat(parts...) }
 
-// TestClock checks each rule of the clock (SPEC §2) on a small trace, by
+// TestClock checks each rule of the clock (the package doc) on a small trace, by
 // the exact event log of the run: which request, which server, which cycle.
 func TestClock(t *testing.T) {
 	tests := []struct {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -186,7 +187,7 @@ func formatEvent(e Event) string {
 }
 
 // checkInvariants checks, white-box, everything that must hold at the end
-// of every cycle (SPEC §2 Accounting and the model's own bookkeeping).
+// of every cycle (the accounting lines and the model's own bookkeeping).
 func checkInvariants(t tester, m *Model) {
 	t.Helper()
 	c := m.Cycle()
@@ -283,10 +284,27 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 	}
 	// No bit beyond the servers slice.
-	for _, set := range []*idset{&b.idle, &b.active} {
+	for _, set := range []*idset{&b.idle, &b.active.idset} {
 		for id := len(b.srv) + 1; id <= len(set.w)*64; id++ {
 			if set.has(id) {
 				fail("id %d is in a set but no such server exists", id)
+			}
+		}
+	}
+	// The active set's counts per word agree with its words.
+	if f := b.active.fen; f != nil {
+		for wi := range b.active.w {
+			sum := int32(0)
+			for i := wi + 1; i > 0; i -= i & -i {
+				sum += f[i]
+			}
+			want := 0
+			for _, w := range b.active.w[:wi+1] {
+				want += bits.OnesCount64(w)
+			}
+			if int(sum) != want {
+				fail("the active set's Fenwick tree counts %d members up to word %d, the words %d", sum, wi, want)
+				break
 			}
 		}
 	}
@@ -491,7 +509,7 @@ func countEvents(m *Model, k EventKind) int {
 }
 
 // shadow is a reference model rebuilt from the event stream alone. It
-// checks that every event is allowed by the clock of SPEC §2: phases in
+// checks that every event is allowed by the clock (package doc): phases in
 // order, FIFO dispatch to idle active servers chosen by the policy, exact
 // completion cycles, the scaling decision, retiring servers leaving after
 // their request.

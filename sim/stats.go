@@ -126,7 +126,7 @@ func appendInt(b []byte, v int64) []byte {
 }
 
 // Summary is the end-of-run report; its JSON form is the --json output of
-// SPEC §4, keys in the specified order.
+// docs/cli.md, keys in the documented order.
 type Summary struct {
 	Seed            uint64  `json:"seed"`
 	Cycles          int64   `json:"cycles"`
@@ -223,7 +223,7 @@ func (c *CycleStats) add(d *CycleStats) {
 	c.Scale += d.Scale
 }
 
-// summary builds the report of SPEC §4 from counters and end levels.
+// summary builds the JSON summary from counters and end levels.
 func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 	s := Summary{
 		Seed:             seed,
@@ -279,7 +279,7 @@ func (s *Summary) Derive() {
 	s.Consistent = arrivals && admissions
 }
 
-// Books reports whether the two accounting lines of SPEC §2 hold:
+// Books reports whether the two accounting lines hold:
 // generated = rejected + discarded + admitted, and admitted = completed +
 // queued + in service. Consistent is both.
 func (s *Summary) Books() (arrivals, admissions bool) {

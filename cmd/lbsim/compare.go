@@ -18,7 +18,7 @@ import (
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
-const compareHelp = `Usage: lbsim compare [run flags] --variant SPEC [--variant SPEC …]
+const compareHelp = `Usage: lbsim compare [run flags] --variant VARIANT [--variant VARIANT …]
 
 Runs the run flags' configuration once per variant and prints the summaries side
 by side, one column per variant. A variant is LABEL:NAME=VALUE[,NAME=VALUE…] (or
@@ -336,6 +336,9 @@ func summarize(o *runOptions) (sim.Summary, error) {
 		return sim.Summary{}, err
 	}
 	m.Run()
+	if err := m.Err(); err != nil {
+		return sim.Summary{}, err
+	}
 	return m.Summary(), nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/term"
 )
@@ -34,9 +35,14 @@ type cli struct {
 	stdout, stderr                 io.Writer
 	stdinTTY, stdoutTTY, stderrTTY bool
 	noColor                        bool
+	// signals, when set, replaces SIGINT and SIGTERM (tests send on it);
+	// stopFlag is set when one arrives.
+	signals  chan os.Signal
+	stopFlag atomic.Bool
 }
 
-// Exit codes of SPEC §4.
+// Exit codes: 0 success, 1 the run failed or did not reproduce, 2 bad usage
+// or bad input (docs/cli.md).
 const (
 	exitOK     = 0
 	exitFailed = 1

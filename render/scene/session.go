@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -42,6 +44,24 @@ type Options struct {
 	// starting settings: the page's set= and fault= parameters, like
 	// --set and --fault.
 	Changes []sim.Change
+	// MaxQueued bounds the queued requests of every run shown (0:
+	// PageMaxQueued). A run that exceeds it stops with a message; the
+	// page stays usable.
+	MaxQueued int
+}
+
+// PageMaxQueued is the bound on queued requests in the page and the
+// window unless Options say otherwise: 2 million requests take about 50 MB,
+// which a browser tab holds well beside the renderer.
+const PageMaxQueued = 2_000_000
+
+// modelOptions are the options of every model the session builds.
+func (s *Session) modelOptions() []sim.Option {
+	limit := s.opts.MaxQueued
+	if limit == 0 {
+		limit = PageMaxQueued
+	}
+	return []sim.Option{sim.WithEvents(), sim.WithMaxQueued(limit)}
 }
 
 // Session is one run on screen: the model, its pace, the animations and the
@@ -110,7 +130,7 @@ func (s *Session) restart() error {
 // it up to cycle to (headless, recording every cycle), then resets the
 // view's pacing, animations and charts.
 func (s *Session) build(cfg sim.Config, changes []sim.Change, to int64) error {
-	m, err := sim.New(cfg, sim.WithEvents())
+	m, err := sim.New(cfg, s.modelOptions()...)
 	if err != nil {
 		return err
 	}
@@ -274,6 +294,20 @@ func (s *Session) checkPauseAt() {
 		s.paused = true
 		s.pauseAt = -1
 		s.pace.Reset()
+	}
+	if err := s.m.Err(); err != nil {
+		if s.errText != err.Error() {
+			s.errText = err.Error()
+			msg := err.Error()
+			var le *sim.QueueLimitError
+			if errors.As(err, &le) { // short enough for the banner
+				msg = fmt.Sprintf("stopped at cycle %s: %s requests queued, over the limit of %s: lower the rate or add servers",
+					Commas(le.Cycle), Commas(int64(le.Queued)), Commas(int64(le.Limit)))
+			}
+			s.say(msg, true)
+		}
+		s.paused = true
+		return
 	}
 	if s.m.Done() {
 		if !s.paused {

@@ -138,6 +138,36 @@ var ErrChecksum = errors.New("snapshot checksum mismatch: the file or link is da
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// Check reports, before a run, whether a snapshot of a run of cfg with
+// these changes could be written: the trace, the blocked ranges and the
+// change log within the limits, every trace row's cycle within what the
+// format holds, and the trace small enough for MaxSize. A run recorded for
+// a snapshot checks this first, so it never fails only at the end.
+func Check(cfg sim.Config, changes []sim.Change) error {
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("snapshot config: %w", err)
+	}
+	switch {
+	case len(cfg.Trace) > MaxTraceRows:
+		return fmt.Errorf("the trace has %d rows; a snapshot holds at most %d", len(cfg.Trace), MaxTraceRows)
+	case len(cfg.Blocked) > MaxBlocked:
+		return fmt.Errorf("%d blocked ranges; a snapshot holds at most %d", len(cfg.Blocked), MaxBlocked)
+	case len(changes) > MaxChanges:
+		return fmt.Errorf("%d changes; a snapshot holds at most %d", len(changes), MaxChanges)
+	}
+	// Validate checked the rows' order (from cycle 0), times and types;
+	// the encoding also bounds their cycles.
+	for i, r := range cfg.Trace {
+		if r.Cycle > maxTraceCycle {
+			return fmt.Errorf("trace row %d: cycle %d is beyond %d, the largest a snapshot holds", i+1, r.Cycle, int64(maxTraceCycle))
+		}
+	}
+	if n := len(appendTrace(nil, cfg.Trace)) + len(appendChanges(nil, changes)) + 8*len(cfg.Blocked); n > MaxSize-4096 {
+		return fmt.Errorf("the trace, changes and blocked ranges take %d bytes; a snapshot holds at most %d", n, MaxSize)
+	}
+	return nil
+}
+
 // Encode returns the .lbsnap bytes of s, after checking that s is
 // complete and within the limits.
 func Encode(s Snapshot) ([]byte, error) {
@@ -167,17 +197,11 @@ func sealed(format uint32, payload []byte) ([]byte, error) {
 // body checks that s is complete and within the limits and returns its
 // wire form.
 func (s *Snapshot) body() (body, error) {
-	if err := s.Config.Validate(); err != nil {
-		return body{}, fmt.Errorf("snapshot config: %w", err)
+	if err := Check(s.Config, s.Changes); err != nil {
+		return body{}, fmt.Errorf("snapshot: %w", err)
 	}
 	n := s.Config.Cycles
 	switch {
-	case len(s.Config.Trace) > MaxTraceRows:
-		return body{}, fmt.Errorf("snapshot: the trace has %d rows; a snapshot holds at most %d", len(s.Config.Trace), MaxTraceRows)
-	case len(s.Config.Blocked) > MaxBlocked:
-		return body{}, fmt.Errorf("snapshot: %d blocked ranges; a snapshot holds at most %d", len(s.Config.Blocked), MaxBlocked)
-	case len(s.Changes) > MaxChanges:
-		return body{}, fmt.Errorf("snapshot: %d changes; a snapshot holds at most %d", len(s.Changes), MaxChanges)
 	case s.Every < 1:
 		return body{}, fmt.Errorf("snapshot: hash interval %d: want ≥ 1", s.Every)
 	case int64(len(s.Hashes)) != checkpoints(n, s.Every):
@@ -196,12 +220,8 @@ func (s *Snapshot) body() (body, error) {
 		}
 		prev = c.Cycle
 	}
-	// Validate checked the rows' order (from cycle 0), times and types;
-	// the encoding also bounds their cycles.
-	for i, r := range s.Config.Trace {
-		if r.Cycle > maxTraceCycle {
-			return body{}, fmt.Errorf("snapshot: trace row %d is out of range or order", i+1)
-		}
+	if err := sim.ValidateChanges(s.Config, s.Changes); err != nil {
+		return body{}, fmt.Errorf("snapshot changes: %w", err)
 	}
 
 	b := body{
@@ -282,6 +302,10 @@ func (b *body) snapshot() (Snapshot, error) {
 	n := s.Config.Cycles
 	if s.Changes, err = readChanges(b.Changes, n); err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot %w", err)
+	}
+	// Every change's value passes the checks a --set or --fault gets.
+	if err := sim.ValidateChanges(s.Config, s.Changes); err != nil {
+		return Snapshot{}, fmt.Errorf("snapshot changes: %w", err)
 	}
 	if s.Every < 1 || s.Every > n {
 		return Snapshot{}, fmt.Errorf("snapshot hashes: interval %d: want 1 to the run's %d cycles", s.Every, n)
