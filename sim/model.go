@@ -473,17 +473,30 @@ func (m *Model) record() {
 // of one cycle apply in the order given. The whole future of settings is
 // validated first; on error nothing is scheduled.
 func (m *Model) Schedule(changes ...Change) error {
-	for _, c := range changes {
-		if c.Cycle <= m.cycle || c.Cycle > m.cfg.Cycles {
-			return fmt.Errorf("change %v: its cycle must be from %d to %d", c, m.cycle+1, m.cfg.Cycles)
-		}
-	}
-	merged, err := checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
+	merged, err := m.merged(changes)
 	if err != nil {
 		return err
 	}
 	m.pending = merged
 	return nil
+}
+
+// CanSchedule reports, as an error, whether Schedule would accept changes,
+// without scheduling them.
+func (m *Model) CanSchedule(changes ...Change) error {
+	_, err := m.merged(changes)
+	return err
+}
+
+// merged returns the pending changes with changes added, in cycle order,
+// after checking the whole future of settings.
+func (m *Model) merged(changes []Change) ([]Change, error) {
+	for _, c := range changes {
+		if c.Cycle <= m.cycle || c.Cycle > m.cfg.Cycles {
+			return nil, fmt.Errorf("change %v: its cycle must be from %d to %d", c, m.cycle+1, m.cfg.Cycles)
+		}
+	}
+	return checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
 }
 
 func (m *Model) applyPending(t int64) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lbsim/lbsim/internal/sweep"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
@@ -53,44 +54,8 @@ Flags (besides the run flags, 'lbsim run --help'):
 // notWithCompare are the run flags that have no meaning for a comparison.
 var notWithCompare = []string{"timeline", "log-dir", "verbose", "quiet", "status-every"}
 
-// variant is one column of a comparison: its label and its settings, as
-// run flags without dashes, in the order given.
-type variant struct {
-	Label string
-	Sets  [][2]string
-}
-
-// parseVariant reads LABEL:NAME=VALUE[,NAME=VALUE…] or the bare list.
-// allowed says which names are run flags a variant may set.
-func parseVariant(s string, allowed func(string) bool) (variant, error) {
-	v := variant{Label: s}
-	list := s
-	if colon, eq := strings.Index(s, ":"), strings.Index(s, "="); colon >= 0 && (eq < 0 || colon < eq) {
-		v.Label, list = strings.TrimSpace(s[:colon]), s[colon+1:]
-	}
-	if v.Label == "" {
-		return v, fmt.Errorf("--variant %q: the label before ':' is empty", s)
-	}
-	for _, piece := range strings.Split(list, ",") {
-		name, value, ok := strings.Cut(piece, "=")
-		if !ok {
-			if len(v.Sets) == 0 {
-				return v, fmt.Errorf("--variant %q: %q is not NAME=VALUE; want LABEL:NAME=VALUE[,NAME=VALUE…], like p2c:policy=p2c,choices=3", s, piece)
-			}
-			v.Sets[len(v.Sets)-1][1] += "," + piece // a value with commas: speeds=2,1,1
-			continue
-		}
-		name = strings.TrimSpace(name)
-		if !allowed(name) {
-			return v, fmt.Errorf("--variant %q: %q is not a setting a variant can change; use a 'lbsim run' flag name without dashes, like policy, queues, speeds or rate", s, name)
-		}
-		v.Sets = append(v.Sets, [2]string{name, strings.TrimSpace(value)})
-	}
-	if len(v.Sets) == 0 {
-		return v, fmt.Errorf("--variant %q: no NAME=VALUE setting", s)
-	}
-	return v, nil
-}
+// variant is one column of a comparison (see lanes.ParseVariant).
+type variant = lanes.Variant
 
 // variantList collects --variant flags.
 type variantList struct {
@@ -101,7 +66,7 @@ type variantList struct {
 func (l variantList) String() string { return "" }
 
 func (l variantList) Set(s string) error {
-	v, err := parseVariant(s, l.allowed)
+	v, err := lanes.ParseVariant(s, l.allowed)
 	if err != nil {
 		return errors.New(strings.TrimPrefix(err.Error(), "--variant "))
 	}

@@ -167,45 +167,6 @@ func TestCompareRefusesBadInput(t *testing.T) {
 	}
 }
 
-func TestParseVariant(t *testing.T) {
-	any := func(string) bool { return true }
-	for _, c := range []struct {
-		in    string
-		label string
-		sets  [][2]string
-	}{
-		{"policy=p2c", "policy=p2c", [][2]string{{"policy", "p2c"}}},
-		{"fast:speeds=2,1,1,policy=least-work", "fast", [][2]string{{"speeds", "2,1,1"}, {"policy", "least-work"}}},
-		{"a b: policy = p2c , choices=3", "a b", [][2]string{{"policy", "p2c"}, {"choices", "3"}}},
-		{"set=500:rate=0.9", "set=500:rate=0.9", [][2]string{{"set", "500:rate=0.9"}}},
-	} {
-		v, err := parseVariant(c.in, any)
-		if err != nil || v.Label != c.label || !slices.Equal(v.Sets, c.sets) {
-			t.Errorf("parseVariant(%q) = %+v, %v; want %q %v", c.in, v, err, c.label, c.sets)
-		}
-	}
-}
-
-func FuzzParseVariant(f *testing.F) {
-	for _, s := range []string{"policy=p2c", "fast:speeds=2,1,1,policy=least-work", "x:", ":a=b", "a=b,c", ",,,", "set=1:rate=2"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		v, err := parseVariant(s, func(string) bool { return true })
-		if err != nil {
-			return
-		}
-		if v.Label == "" || len(v.Sets) == 0 {
-			t.Fatalf("parseVariant(%q) = %+v: accepted without a label or a setting", s, v)
-		}
-		for _, kv := range v.Sets {
-			if strings.ContainsAny(kv[0], "=") {
-				t.Fatalf("parseVariant(%q): name %q holds '='", s, kv[0])
-			}
-		}
-	})
-}
-
 // TestCompareSnapshotReplays: --snapshot records the comparison; lbsim
 // replay re-runs every lane to the same summaries, from the file and from
 // its share link; --replications cannot be recorded.
