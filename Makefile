@@ -15,7 +15,7 @@ PGO       := cmd/lbsim/default.pgo
 # Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN | grep -v '/e2e$$')
 
-.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-display test-e2e bench bench-compare pgo docs docs-pictures generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures generate fmt clean
 
 all: build
 
@@ -65,7 +65,7 @@ deps:
 
 ## test: every test: vet, native and wasm tests, the ebiten tests under Xvfb, the page in headless Chromium, the desktop window
 test: deps
-	$(MAKE) vet test-native test-wasm test-display test-e2e
+	$(MAKE) vet test-native test-wasm test-arm64 test-display test-e2e
 
 vet:
 	$(GO) vet ./...
@@ -80,6 +80,12 @@ test-native:
 # -short shortens the M/M/c runs (same checks, wider intervals).
 test-wasm:
 	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -short $(PURE)
+
+# The model's golden tests on a third architecture, arm64 under qemu-user
+# (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so
+# "the same results everywhere" is tested, not assumed. -short, as for wasm.
+test-arm64:
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./sim/ ./sim/internal/detmath/ ./sim/snapshot/
 
 # Packages that import ebiten need a display: their tests carry the
 # `display` build tag and run under Xvfb.

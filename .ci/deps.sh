@@ -4,11 +4,12 @@
 set -euo pipefail
 
 # command:package pairs; a package is needed when its command is missing.
-cmds=(gcc:gcc make:make node:nodejs xdotool:xdotool brotli:brotli parallel:parallel)
+cmds=(gcc:gcc make:make node:nodejs xdotool:xdotool brotli:brotli parallel:parallel qemu-aarch64:qemu-user)
 # package-only entries, checked with dpkg: cgo headers for ebiten's desktop
 # build, Xvfb for the window tests, Chromium for the page test. (xdotool, a
 # command above, types keys into the window; brotli compresses the page in
-# `make web`; GNU parallel runs the scale-out recipe's test.)
+# `make web`; GNU parallel runs the scale-out recipe's test; qemu-aarch64
+# runs the arm64 golden tests of `make test-arm64`.)
 pkgs=(libc6-dev libgl1-mesa-dev libx11-dev libxcursor-dev libxi-dev libxinerama-dev
   libxrandr-dev libxxf86vm-dev xvfb xauth chromium)
 

@@ -36,10 +36,10 @@ type Balancer struct {
 	// completed requests.
 	waits, resps latency
 
-	srv       []server // index id-1; removed servers stay as gone
-	firstLive int      // no server below index firstLive is live
-	idle      idset    // idle active servers
-	active    idset    // live servers that are not retiring
+	srv       []server  // index id-1; removed servers stay as gone
+	firstLive int       // no server below index firstLive is live
+	idle      idset     // idle active servers
+	active    rankedSet // live servers that are not retiring (random faults draw from them)
 	live      int
 	busy      int
 	retiring  int
@@ -51,10 +51,13 @@ type Balancer struct {
 	// requeuedAt holds, for each queued request taken back from a failed
 	// server, the cycle it was requeued; its next wait counts from there.
 	requeuedAt map[int64]int64
-	repairs    []repair // random faults' pending comebacks, by cycle
+	repairs    repairQueue // random faults' pending comebacks, by cycle
 
 	tot  Totals
 	last CycleStats
+	// intAt is the last cycle whose end-of-cycle levels are in
+	// tot.ServerCycles and tot.BusyCycles (see catchUp).
+	intAt int64
 }
 
 type server struct {
@@ -73,12 +76,6 @@ type server struct {
 type squeue struct {
 	q    fifo
 	work int64
-}
-
-// repair is a failed server's scheduled comeback (random faults).
-type repair struct {
-	cycle int64
-	id    int
 }
 
 func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
@@ -452,8 +449,32 @@ func (b *Balancer) pick() int {
 	return b.idle.first()
 }
 
+// catchUp adds the end-of-cycle live and busy counts of the cycles after
+// intAt up to c to the server-cycle totals, with the levels as they are
+// now: callers make sure nothing changed them since intAt (the start of a
+// cycle, before anything happens in it, or the end of a cycle).
+func (b *Balancer) catchUp(c int64) {
+	if n := c - b.intAt; n > 0 {
+		b.tot.ServerCycles += n * int64(b.live)
+		b.tot.BusyCycles += n * int64(b.busy)
+		b.intAt = c
+	}
+}
+
+// totals returns the counters with the server-cycles of the cycles not
+// yet caught up (levels unchanged since then) added in.
+func (b *Balancer) totals() Totals {
+	t := b.tot
+	if n := b.m.cycle - b.intAt; n > 0 {
+		t.ServerCycles += n * int64(b.live)
+		t.BusyCycles += n * int64(b.busy)
+	}
+	return t
+}
+
 // record is step e: the levels at the end of the cycle.
 func (b *Balancer) record() {
+	b.catchUp(b.m.cycle)
 	q := b.queueLen()
 	b.last.Queue, b.last.Servers, b.last.Busy, b.last.Retiring = q, b.live, b.busy, b.retiring
 	b.tot.PeakQueue = max(b.tot.PeakQueue, int64(q))
@@ -568,7 +589,7 @@ func (b *Balancer) bringUp(id int, t int64) {
 func (b *Balancer) Name() string { return b.name }
 
 // Totals returns this balancer's counters since cycle 0.
-func (b *Balancer) Totals() Totals { return b.tot }
+func (b *Balancer) Totals() Totals { return b.totals() }
 
 // Last returns this balancer's timeline row of the last cycle completed.
 func (b *Balancer) Last() CycleStats { return b.last }
@@ -654,7 +675,7 @@ func (b *Balancer) view(id int) ServerView {
 
 // Summary reports this balancer as of the last cycle completed.
 func (b *Balancer) Summary() Summary {
-	s := b.tot.summary(b.m.cfg.Seed, b.m.cycle, b.Pool(), int64(b.queueLen()))
+	s := b.totals().summary(b.m.cfg.Seed, b.m.cycle, b.Pool(), int64(b.queueLen()))
 	s.ServerQueueMax = b.serverQueueMax()
 	s.Lobby = int64(b.lobby.Len())
 	s.setTail(tail(&b.waits, &b.resps))

@@ -41,6 +41,34 @@ func BenchmarkLargePool(b *testing.B) {
 	benchRun(b, cfg)
 }
 
+// BenchmarkRandomFaultsLargePool fails and repairs servers of a pool of
+// 100,000 every cycle (mtbf 1, mttr 1; no initial queue), then lets them
+// stay down long (mtbf 10, mttr 10,000): each failure picks a random
+// active server and schedules its comeback, which must not cost a scan of
+// the pool or of the servers already down.
+func BenchmarkRandomFaultsLargePool(b *testing.B) {
+	for _, c := range []struct {
+		name       string
+		mtbf, mttr int64
+		cycles     int64
+	}{{"mtbf1-mttr1", 1, 1, 100}, {"mtbf10-mttr10000", 10, 10_000, 2_000}} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Seed, cfg.Cycles = 1, c.cycles
+			cfg.Servers, cfg.MaxServers = 100_000, 100_000
+			cfg.InitialPerServer = 0
+			cfg.MTBF, cfg.MTTR = c.mtbf, c.mttr
+			for b.Loop() {
+				m, err := New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m.Run()
+			}
+		})
+	}
+}
+
 // BenchmarkQueueMemory pushes a million requests into a fifo and reports
 // the heap the queue keeps per request.
 func BenchmarkQueueMemory(b *testing.B) {

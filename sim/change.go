@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -66,6 +67,18 @@ func (r ServerRef) String() string {
 	return strconv.Itoa(r.ID())
 }
 
+// maxServerID is the largest server id a ServerRef may name.
+const maxServerID = 1<<31 - 1
+
+// valid reports whether r names balancer 0 (or 1 in a switch) and a server
+// id from 1 to maxServerID, as ParseServerRef makes it: a value decoded
+// from a snapshot may be anything.
+func (r ServerRef) valid(inSwitch bool) bool {
+	bal := int64(r) >> 32
+	id := int64(r) & 0xffff_ffff
+	return (bal == 0 || (bal == 1 && inSwitch)) && id >= 1 && id <= maxServerID
+}
+
 // ParseServerRef reads "3", "P:3" or "S:3".
 func ParseServerRef(s string) (ServerRef, error) {
 	bal := 0
@@ -75,13 +88,13 @@ func ParseServerRef(s string) (ServerRef, error) {
 		case "S", "s":
 			bal = 1
 		default:
-			return 0, fmt.Errorf("server %q: the balancer before ':' must be P or S", s)
+			return 0, fmt.Errorf("server %q: the balancer before ':' must be P or S", quoted(s))
 		}
 		s = rest
 	}
 	id, err := strconv.Atoi(s)
-	if err != nil || id < 1 || id > 1<<31-1 {
-		return 0, fmt.Errorf("server %q: want a server id ≥ 1, like 3 or S:3 in a switch", s)
+	if err != nil || id < 1 || id > maxServerID {
+		return 0, fmt.Errorf("server %q: want a server id ≥ 1, like 3 or S:3 in a switch", quoted(s))
 	}
 	return MakeServerRef(bal, id), nil
 }
@@ -140,15 +153,15 @@ func ParseChange(s string) (Change, error) {
 	cs, rest, ok := strings.Cut(s, ":")
 	name, value, ok2 := strings.Cut(rest, "=")
 	if !ok || !ok2 {
-		return Change{}, fmt.Errorf("%q: want CYCLE:NAME=VALUE, like 500:rate=0.6", s)
+		return Change{}, fmt.Errorf("%q: want CYCLE:NAME=VALUE, like 500:rate=0.6", quoted(s))
 	}
 	cycle, err := strconv.ParseInt(strings.TrimSpace(cs), 10, 64)
 	if err != nil || cycle < 1 {
-		return Change{}, fmt.Errorf("%q: the cycle %q must be a whole number ≥ 1", s, cs)
+		return Change{}, fmt.Errorf("%q: the cycle %q must be a whole number ≥ 1", quoted(s), quoted(cs))
 	}
 	c, err := NewChange(cycle, strings.TrimSpace(name), strings.TrimSpace(value))
 	if err != nil {
-		return Change{}, fmt.Errorf("%q: %w", s, err)
+		return Change{}, fmt.Errorf("%q: %w", quoted(s), err)
 	}
 	return c, nil
 }
@@ -162,11 +175,11 @@ func ParseFault(s string) (Change, error) {
 	}
 	kind, ref, ok2 := strings.Cut(what, ":")
 	if !ok || !ok2 || (kind != "down" && kind != "up") {
-		return Change{}, fmt.Errorf("%q: want down:ID@CYCLE or up:ID@CYCLE (down:S:3@500 in a switch)", s)
+		return Change{}, fmt.Errorf("%q: want down:ID@CYCLE or up:ID@CYCLE (down:S:3@500 in a switch)", quoted(s))
 	}
 	cycle, err := strconv.ParseInt(cs, 10, 64)
 	if err != nil || cycle < 1 {
-		return Change{}, fmt.Errorf("%q: the cycle after @ must be a whole number ≥ 1", s)
+		return Change{}, fmt.Errorf("%q: the cycle after @ must be a whole number ≥ 1", quoted(s))
 	}
 	return NewChange(cycle, kind, ref)
 }
@@ -175,7 +188,7 @@ func ParseFault(s string) (Change, error) {
 func NewChange(cycle int64, name, value string) (Change, error) {
 	i := slices.Index(settingNames[:], name)
 	if i < 0 {
-		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", name, strings.Join(settingNames[:], ", "))
+		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", quoted(name), strings.Join(settingNames[:], ", "))
 	}
 	c := Change{Cycle: cycle, Setting: Setting(i)}
 	var err error
@@ -190,7 +203,9 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 		c.Value = int64(f)
 	case SetWave:
 		var b bool
-		b, err = strconv.ParseBool(value)
+		if b, err = strconv.ParseBool(value); err != nil {
+			err = fmt.Errorf("%q: want true or false", quoted(value))
+		}
 		if b {
 			c.Value = 1
 		}
@@ -209,7 +224,7 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 	default:
 		c.Value, err = strconv.ParseInt(value, 10, 64)
 		if err != nil {
-			err = fmt.Errorf("%q is not a whole number", value)
+			err = fmt.Errorf("%q is not a whole number", quoted(value))
 		}
 	}
 	if err != nil {
@@ -262,8 +277,8 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 			return cfg, fmt.Errorf("change at cycle %d: unknown setting number %d", c.Cycle, c.Setting)
 		}
 		if c.IsFault() {
-			if r := ServerRef(c.Value); r.Balancer() > 1 || (r.Balancer() == 1 && !cfg.Switch) || r.ID() < 1 {
-				return cfg, fmt.Errorf("change %v: no such server: name a server id ≥ 1, with S: only in a switch", c)
+			if !ServerRef(c.Value).valid(cfg.Switch) {
+				return cfg, fmt.Errorf("change at cycle %d: %s value %d names no server: want a server id from 1 to %d, with S: only in a switch", c.Cycle, c.Setting, c.Value, maxServerID)
 			}
 			continue
 		}
@@ -282,7 +297,71 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 		c.apply(&cfg)
 	}
 	if err := cfg.validateDynamic(); err != nil {
-		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, err)
+		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, blameChange(err, batch, &cfg))
 	}
 	return cfg, nil
+}
+
+// blameChange rewrites a validation error to name what the batch changed:
+// the value as given, not as clamped into an int, and max-servers when
+// lowering it below min-servers is what the batch did.
+func blameChange(err error, batch []Change, cfg *Config) error {
+	fe, ok := err.(*FieldError)
+	if !ok {
+		return err
+	}
+	changed := func(s Setting) (Change, bool) {
+		for i := len(batch) - 1; i >= 0; i-- {
+			if batch[i].Setting == s {
+				return batch[i], true
+			}
+		}
+		return Change{}, false
+	}
+	if fe.Field == "min-servers" {
+		_, minChanged := changed(SetMinServers)
+		if c, ok := changed(SetMaxServers); ok && !minChanged {
+			return intErr("max-servers", c.Value, "must be from min-servers (%d) to %d", cfg.MinServers, MaxServersLimit)
+		}
+	}
+	for i := len(batch) - 1; i >= 0; i-- {
+		if batch[i].Setting.String() == fe.Field {
+			return &FieldError{Field: fe.Field, Value: batch[i].ValueString(), Allowed: fe.Allowed}
+		}
+	}
+	return err
+}
+
+// ValidateChanges checks a change log against the configuration it starts
+// from, as Model.Schedule would after New: every cycle from 1 to
+// cfg.Cycles, every setting known, every value one its flag could give, and
+// the settings valid after each cycle's batch. A snapshot's changes pass
+// here before they are replayed.
+func ValidateChanges(cfg Config, changes []Change) error {
+	for _, c := range changes {
+		if c.Cycle < 1 || c.Cycle > cfg.Cycles {
+			return fmt.Errorf("change %v: its cycle must be from 1 to %d", c, cfg.Cycles)
+		}
+	}
+	_, err := checkSchedule(cfg, changes)
+	return err
+}
+
+// checkSchedule validates changes (taken in cycle order, stably) batch by
+// batch from cfg and returns them sorted.
+func checkSchedule(cfg Config, changes []Change) ([]Change, error) {
+	sorted := slices.Clone(changes)
+	slices.SortStableFunc(sorted, func(a, b Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+	for i := 0; i < len(sorted); {
+		j := i
+		for j < len(sorted) && sorted[j].Cycle == sorted[i].Cycle {
+			j++
+		}
+		var err error
+		if cfg, err = applyChanges(cfg, sorted[i:j]); err != nil {
+			return nil, err
+		}
+		i = j
+	}
+	return sorted, nil
 }

@@ -18,7 +18,7 @@ func rows(n int, r TraceRow) []TraceRow {
 
 func cat(parts ...[]TraceRow) []TraceRow { return slices.Concat(parts...) }
 
-// TestClock checks each rule of the clock (SPEC §2) on a small trace, by
+// TestClock checks each rule of the clock (the package doc) on a small trace, by
 // the exact event log of the run: which request, which server, which cycle.
 func TestClock(t *testing.T) {
 	tests := []struct {
@@ -107,6 +107,12 @@ func TestClock(t *testing.T) {
 				if tot.ScaleDowns != 1 || tot.ServersMin != 1 || tot.ServersPeak != 2 {
 					t.Errorf("ScaleDowns, ServersMin, ServersPeak = %d, %d, %d, want 1, 1, 2", tot.ScaleDowns, tot.ServersMin, tot.ServersPeak)
 				}
+				// Live at the ends of cycles 0..11: 2, 2, 2, then 1 from cycle 3
+				// (server 2 left); busy: 2, 2, 2, then 1 through cycle 10 (#3
+				// follows #1 at once), 0 at 11.
+				if tot.ServerCycles != 3*2+9*1 || tot.BusyCycles != 3*2+8*1 {
+					t.Errorf("server-cycles %d, busy %d, want 15 and 14", tot.ServerCycles, tot.BusyCycles)
+				}
 			},
 		},
 		{
@@ -124,7 +130,7 @@ func TestClock(t *testing.T) {
 				got := m.Summary()
 				want := Summary{Seed: 1, Cycles: 3, InitialQueue: 2, FinalQueue: 1, Generated: 2, Admitted: 2,
 					InService: 1, Dispatched: 1, PeakQueue: 1, ServersFinal: 1, ServersBusy: 1, ServersMin: 1,
-					ServersPeak: 1, Consistent: true}
+					ServersPeak: 1, ServerCycles: 4, BusyServerCycles: 4, Utilisation: 1, Consistent: true}
 				if got != want {
 					t.Errorf("Summary() = %+v\nwant %+v", got, want)
 				}

@@ -137,7 +137,8 @@ func intErr(field string, v int64, allowed string, args ...any) error {
 	return &FieldError{Field: field, Value: strconv.FormatInt(v, 10), Allowed: fmt.Sprintf(allowed, args...)}
 }
 
-// Validate checks every field against SPEC §2 and the limits above, and
+// Validate checks every field against the model's rules (the package
+// documentation) and the limits above, and
 // returns the first problem found as a *FieldError.
 func (c *Config) Validate() error {
 	switch {
@@ -239,10 +240,10 @@ func (c *Config) validateDynamic() error {
 		return &FieldError{Field: "scale-down", Value: c.ScaleDown.String(), Allowed: "must be ≥ 0 and below scale-up (" + c.ScaleUp.String() + ")"}
 	case c.Cooldown < 1 || c.Cooldown > MaxCycles:
 		return intErr("cooldown", c.Cooldown, "must be a whole number of cycles from 1 to %d", MaxCycles)
+	case c.MaxServers < 1 || c.MaxServers > MaxServersLimit:
+		return intErr("max-servers", int64(c.MaxServers), "must be from min-servers (%d) to %d", c.MinServers, MaxServersLimit)
 	case c.MinServers < 1 || c.MinServers > c.MaxServers:
 		return intErr("min-servers", int64(c.MinServers), "must be from 1 to max-servers (%d)", c.MaxServers)
-	case c.MaxServers > MaxServersLimit:
-		return intErr("max-servers", int64(c.MaxServers), "must be at most %d", MaxServersLimit)
 	case c.QueueCap < 0 || c.QueueCap > MaxQueueCap:
 		return intErr("queue-cap", int64(c.QueueCap), "must be 0 (unbounded) or up to %d", MaxQueueCap)
 	case c.Policy >= numPolicies:
@@ -295,5 +296,5 @@ func ParseService(s string) (Service, error) {
 			return Service(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown service distribution %q: allowed %s", s, strings.Join(serviceNames[:], ", "))
+	return 0, fmt.Errorf("unknown service distribution %q: allowed %s", quoted(s), strings.Join(serviceNames[:], ", "))
 }

@@ -15,7 +15,8 @@
 // Every random draw comes from the run's own PCG generator seeded with
 // Config.Seed. Anything that feeds the state is integer arithmetic or plain
 // IEEE-754 operations (rates are held in millionths, thresholds in
-// thousandths, e^-x is computed by package detmath), so the same Config and
+// thousandths, e^-x, ln x and the wave's sine are computed by package
+// detmath), so the same Config and
 // changes give bit-identical results natively and in WebAssembly.
 //
 // # The clock
@@ -44,6 +45,14 @@
 //   - e. Record: the levels at the end of the cycle (Last, peaks).
 //
 // The run stops after cycle N without draining the queue.
+//
+// # Bounded memory
+//
+// Queued requests take memory, so a Model bounds them (DefaultMaxQueued,
+// or WithMaxQueued): a run whose queue exceeds the bound at the end of a
+// cycle stops there, Done and with Err a *QueueLimitError naming the cycle.
+// RunTo stops at the same cycle as stepping would. Every other input is
+// bounded by Validate's limits.
 //
 // # Cost
 //

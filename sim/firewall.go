@@ -44,7 +44,7 @@ func ParseRange(s string) (Range, error) {
 	if strings.Contains(s, "/") {
 		p, err := netip.ParsePrefix(s)
 		if err != nil || !p.Addr().Is4() {
-			return Range{}, fmt.Errorf("%q is not an IPv4 CIDR block: want a.b.c.d/n with n from 0 to 32", s)
+			return Range{}, fmt.Errorf("%q is not an IPv4 CIDR block: want a.b.c.d/n with n from 0 to 32", quoted(s))
 		}
 		first := addrValue(p.Masked().Addr())
 		size := uint64(1) << (32 - p.Bits())
@@ -53,14 +53,14 @@ func ParseRange(s string) (Range, error) {
 	if lo, hi, ok := strings.Cut(s, "-"); ok {
 		a, err := ParseIPv4(strings.TrimSpace(lo))
 		if err != nil {
-			return Range{}, fmt.Errorf("range %q: start: %w", s, err)
+			return Range{}, fmt.Errorf("range %q: start: %w", quoted(s), err)
 		}
 		b, err := ParseIPv4(strings.TrimSpace(hi))
 		if err != nil {
-			return Range{}, fmt.Errorf("range %q: end: %w", s, err)
+			return Range{}, fmt.Errorf("range %q: end: %w", quoted(s), err)
 		}
 		if a > b {
-			return Range{}, fmt.Errorf("range %q: start is after end; write the lower address first", s)
+			return Range{}, fmt.Errorf("range %q: start is after end; write the lower address first", quoted(s))
 		}
 		return Range{First: a, Last: b}, nil
 	}
@@ -75,7 +75,7 @@ func ParseRange(s string) (Range, error) {
 func ParseIPv4(s string) (uint32, error) {
 	a, err := netip.ParseAddr(s)
 	if err != nil || !a.Is4() {
-		return 0, fmt.Errorf("%q is not an IPv4 address: want four numbers 0-255 joined by dots, like 192.0.2.7", s)
+		return 0, fmt.Errorf("%q is not an IPv4 address: want four numbers 0-255 joined by dots, like 192.0.2.7", quoted(s))
 	}
 	return addrValue(a), nil
 }

@@ -70,7 +70,7 @@ func meanAt(cfg *Config, t int64) float64 {
 	}
 	start := t / WaveStep * WaveStep
 	phase := float64(start%cfg.WavePeriod) / float64(cfg.WavePeriod)
-	s := math.Sin(float64(2*math.Pi) * phase)
+	s := detmath.Sin(float64(2*math.Pi) * phase) // math.Sin bit for bit on amd64, and the same everywhere
 	return base * float64(1+float64(float64(cfg.WaveAmplitude)/100*s))
 }
 

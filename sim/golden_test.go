@@ -62,7 +62,7 @@ func defaultSeed1() Config {
 // TestGoldenDefaultRun pins the default run with seed 1: its summary, and
 // its timeline (every 100th row in the clear, the whole CSV by SHA-256).
 // The run is checked cycle by cycle by the invariant checker and the shadow
-// model, and must show what SPEC §2 asks of the defaults.
+// model, and must show what the README promises of the defaults.
 func TestGoldenDefaultRun(t *testing.T) {
 	h := newHarness(t, defaultSeed1())
 	var full, sampled bytes.Buffer
@@ -106,7 +106,7 @@ func TestGoldenDefaultRun(t *testing.T) {
 	if !s.Consistent || s.Cycles != 100_000 {
 		t.Errorf("summary cycles %d consistent %v", s.Cycles, s.Consistent)
 	}
-	// SPEC §2: the pool grows and shrinks repeatedly; the firewall rejects a
+	// The defaults: the pool grows and shrinks repeatedly; the firewall rejects a
 	// visible minority.
 	if ups < 3 || downs < 3 {
 		t.Errorf("the pool turned from shrinking to growing %d times and back %d times, want it to grow and shrink repeatedly", ups, downs)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -70,8 +71,12 @@ type harness struct {
 	sumDis int64
 	sumCmp int64
 	sumDsp int64
-	ups    int64
-	downs  int64
+	sumLiv int64
+	sumBsy int64
+	// faulted is set once a server has failed: the shadow model stops.
+	faulted bool
+	ups     int64
+	downs   int64
 }
 
 func newHarness(t tester, cfg Config, opts ...Option) *harness {
@@ -127,6 +132,8 @@ func (h *harness) after() {
 	h.sumDis += int64(last.Discarded)
 	h.sumCmp += int64(last.Completed)
 	h.sumDsp += int64(last.Dispatched)
+	h.sumLiv += int64(last.Servers)
+	h.sumBsy += int64(last.Busy)
 	switch last.Scale {
 	case 1:
 		h.ups++
@@ -143,17 +150,23 @@ func (h *harness) after() {
 	sums := [...][2]int64{
 		{tot.Generated, h.sumGen}, {tot.Rejected, h.sumRej}, {tot.Discarded, h.sumDis},
 		{tot.Completed, h.sumCmp}, {tot.Dispatched, h.sumDsp}, {tot.ScaleUps, h.ups}, {tot.ScaleDowns, h.downs},
+		{tot.ServerCycles, h.sumLiv}, {tot.BusyCycles, h.sumBsy},
 	}
 	for i, s := range sums {
 		if s[0] != s[1] {
-			t.Fatalf("cycle %d: total #%d (generated, rejected, discarded, completed, dispatched, ups, downs) = %d, want the timeline's sum %d", m.Cycle(), i, s[0], s[1])
+			t.Fatalf("cycle %d: total #%d (generated, rejected, discarded, completed, dispatched, ups, downs, server-cycles, busy server-cycles) = %d, want the timeline's sum %d", m.Cycle(), i, s[0], s[1])
 		}
 	}
 	if m.recordEvents {
 		for _, e := range m.Events() {
 			h.log = append(h.log, formatEvent(e))
 		}
-		if m.cfg.Queues == Pooled {
+		for _, e := range m.Events() {
+			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue {
+				h.faulted = true // the shadow model knows no faults
+			}
+		}
+		if m.cfg.Queues == Pooled && !h.faulted {
 			h.sh.cycle(t, m)
 		}
 	}
@@ -174,7 +187,7 @@ func formatEvent(e Event) string {
 }
 
 // checkInvariants checks, white-box, everything that must hold at the end
-// of every cycle (SPEC §2 Accounting and the model's own bookkeeping).
+// of every cycle (the accounting lines and the model's own bookkeeping).
 func checkInvariants(t tester, m *Model) {
 	t.Helper()
 	c := m.Cycle()
@@ -271,10 +284,27 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 	}
 	// No bit beyond the servers slice.
-	for _, set := range []*idset{&b.idle, &b.active} {
+	for _, set := range []*idset{&b.idle, &b.active.idset} {
 		for id := len(b.srv) + 1; id <= len(set.w)*64; id++ {
 			if set.has(id) {
 				fail("id %d is in a set but no such server exists", id)
+			}
+		}
+	}
+	// The active set's counts per word agree with its words.
+	if f := b.active.fen; f != nil {
+		for wi := range b.active.w {
+			sum := int32(0)
+			for i := wi + 1; i > 0; i -= i & -i {
+				sum += f[i]
+			}
+			want := 0
+			for _, w := range b.active.w[:wi+1] {
+				want += bits.OnesCount64(w)
+			}
+			if int(sum) != want {
+				fail("the active set's Fenwick tree counts %d members up to word %d, the words %d", sum, wi, want)
+				break
 			}
 		}
 	}
@@ -479,7 +509,7 @@ func countEvents(m *Model, k EventKind) int {
 }
 
 // shadow is a reference model rebuilt from the event stream alone. It
-// checks that every event is allowed by the clock of SPEC §2: phases in
+// checks that every event is allowed by the clock (package doc): phases in
 // order, FIFO dispatch to idle active servers chosen by the policy, exact
 // completion cycles, the scaling decision, retiring servers leaving after
 // their request.

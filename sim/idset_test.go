@@ -10,8 +10,31 @@ import (
 // TestIdsetAgainstSortedSlice runs random additions and removals, across
 // many words and both levels, and checks every query against a sorted slice.
 func TestIdsetAgainstSortedSlice(t *testing.T) {
+	t.Run("idset", func(t *testing.T) { checkSetAgainstSortedSlice(t, &idset{}) })
+	t.Run("rankedSet", func(t *testing.T) { checkSetAgainstSortedSlice(t, &rankedSet{}) })
+}
+
+// orderedSet is what idset and rankedSet share.
+type orderedSet interface {
+	add(int)
+	remove(int)
+	has(int) bool
+	first() int
+	last() int
+	next(int) int
+	nth(int) int
+	size() int
+}
+
+func (s *idset) size() int     { return s.n }
+func (s *rankedSet) size() int { return s.n }
+
+func checkSetAgainstSortedSlice(t *testing.T, proto orderedSet) {
 	rapid.Check(t, func(t *rapid.T) {
-		var s idset
+		var s orderedSet = &idset{}
+		if _, ok := proto.(*rankedSet); ok {
+			s = &rankedSet{}
+		}
 		var ref []int
 		maxID := rapid.SampledFrom([]int{70, 5000, 300_000}).Draw(t, "max")
 		id := rapid.IntRange(1, maxID)
@@ -29,8 +52,8 @@ func TestIdsetAgainstSortedSlice(t *testing.T) {
 					ref = slices.Delete(ref, i, i+1)
 				}
 			}
-			if s.n != len(ref) {
-				t.Fatalf("n = %d, want %d", s.n, len(ref))
+			if s.size() != len(ref) {
+				t.Fatalf("n = %d, want %d", s.size(), len(ref))
 			}
 			first, last := 0, 0
 			if len(ref) > 0 {
@@ -55,6 +78,47 @@ func TestIdsetAgainstSortedSlice(t *testing.T) {
 				if got := s.nth(k); got != ref[k] {
 					t.Fatalf("nth(%d) = %d, want %d", k, got, ref[k])
 				}
+			}
+		}
+	})
+}
+
+// TestRepairQueueOrder: comebacks come out by cycle and, within a cycle, in
+// the order they were scheduled, as a sorted insertion after every
+// comeback of the same cycle gives them.
+func TestRepairQueueOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var q repairQueue
+		var ref []repair
+		now := int64(1)
+		for range rapid.IntRange(1, 300).Draw(t, "ops") {
+			if rapid.IntRange(0, 2).Draw(t, "op") > 0 {
+				back := now + rapid.Int64Range(1, 20).Draw(t, "delay")
+				id := len(ref) + 1000
+				q.push(back, id)
+				i, _ := slices.BinarySearchFunc(ref, back, func(r repair, c int64) int {
+					if r.cycle <= c {
+						return -1
+					}
+					return 1
+				})
+				ref = slices.Insert(ref, i, repair{cycle: back, id: id})
+				continue
+			}
+			now++
+			for {
+				id, ok := q.popDue(now)
+				wantOK := len(ref) > 0 && ref[0].cycle == now
+				if ok != wantOK || (ok && id != ref[0].id) {
+					t.Fatalf("cycle %d: popDue = %d, %v; want %v", now, id, ok, ref[:min(len(ref), 3)])
+				}
+				if !ok {
+					break
+				}
+				ref = ref[1:]
+			}
+			if q.Len() != len(ref) {
+				t.Fatalf("Len %d, want %d", q.Len(), len(ref))
 			}
 		}
 	})

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -77,10 +76,13 @@ type Model struct {
 	recordEvents bool
 
 	admitted [maxSaturated]int32 // runSaturated's running count of admissions
+
+	maxQueued int   // bound on queued requests (WithMaxQueued)
+	stopped   error // why the run stopped early (Err)
 }
 
 // Option adjusts how a Model records what happens; options never change
-// the outcome of a run.
+// the outcome of a run (WithMaxQueued may only stop it early).
 type Option func(*Model)
 
 // WithEvents makes the model keep each cycle's events for Events.
@@ -93,7 +95,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg.Clone()}
+	m := &Model{cfg: cfg.Clone(), maxQueued: DefaultMaxQueued}
 	for _, o := range opts {
 		o(m)
 	}
@@ -122,7 +124,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		span = max(span, int64(r.Time))
 	}
 	for i, name := range names {
-		b := &Balancer{m: m, index: i, name: name, perServer: cfg.Queues == PerServer}
+		b := &Balancer{m: m, index: i, name: name, perServer: cfg.Queues == PerServer, intAt: -1}
 		b.wheel.fit(span)
 		b.buildIndex()
 		for range cfg.Servers {
@@ -149,6 +151,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	}
 	m.serversMin = len(m.bal) * cfg.Servers
 	m.record()
+	m.checkQueued(0)
 	return m, nil
 }
 
@@ -156,9 +159,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 // package documentation: scheduled changes, a work, b arrivals, c scaling
 // (when t is a multiple of the cooldown), d dispatch, e record. With two
 // balancers each step runs for P, then for S. Step returns false, doing
-// nothing, once Cycle() has reached the configured Cycles.
+// nothing, once Done.
 func (m *Model) Step() bool {
-	if m.cycle >= m.cfg.Cycles {
+	if m.Done() {
 		return false
 	}
 	t := m.cycle + 1
@@ -166,6 +169,7 @@ func (m *Model) Step() bool {
 	m.events = m.events[:0]
 	for _, b := range m.bal {
 		b.last = CycleStats{Cycle: t}
+		b.catchUp(t - 1) // the cycles skipped before this one
 	}
 	if len(m.pending) > 0 && m.pending[0].Cycle == t {
 		m.applyPending(t)
@@ -196,6 +200,7 @@ func (m *Model) Step() bool {
 		b.dispatchAll(t)
 	}
 	m.record()
+	m.checkQueued(t)
 	return true
 }
 
@@ -210,7 +215,7 @@ func (m *Model) Run() { m.RunTo(m.cfg.Cycles) }
 // always stepped.
 func (m *Model) RunTo(cycle int64) {
 	cycle = min(cycle, m.cfg.Cycles)
-	for m.cycle < cycle {
+	for m.cycle < cycle && m.stopped == nil {
 		if !m.runSaturated(cycle) {
 			m.skipAhead(cycle)
 		}
@@ -248,7 +253,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		return false
 	}
 	t := m.cycle + 1
-	end := min(limit-1, t+maxSaturated-1)
+	end := min(limit-1, t+maxSaturated-1, m.cycle+m.quietSpan())
 	if len(m.pending) > 0 {
 		end = min(end, m.pending[0].Cycle-1)
 	}
@@ -313,6 +318,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		if c > t {
 			peak = max(peak, queued(c-1))
 		}
+		b.catchUp(c - 1)
 		scales := false
 		if c == m.nextScale {
 			m.nextScale += cfg.Cooldown
@@ -332,6 +338,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		}
 		b.tot.ServersMin = min(b.tot.ServersMin, b.live)
 		b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
+		b.catchUp(c)
 	}
 	b.tot.PeakQueue = max(peak, queued(end))
 	m.cycle = end
@@ -371,6 +378,9 @@ func (m *Model) skipAhead(limit int64) {
 	end := min(limit-1, m.nextScale-1)
 	if len(m.pending) > 0 {
 		end = min(end, m.pending[0].Cycle-1)
+	}
+	if admit {
+		end = min(end, m.cycle+m.quietSpan())
 	}
 	if !admit {
 		if tr := m.cfg.Trace; tr != nil {
@@ -463,27 +473,30 @@ func (m *Model) record() {
 // of one cycle apply in the order given. The whole future of settings is
 // validated first; on error nothing is scheduled.
 func (m *Model) Schedule(changes ...Change) error {
-	for _, c := range changes {
-		if c.Cycle <= m.cycle || c.Cycle > m.cfg.Cycles {
-			return fmt.Errorf("change %v: its cycle must be from %d to %d", c, m.cycle+1, m.cfg.Cycles)
-		}
-	}
-	merged := append(slices.Clone(m.pending), changes...)
-	slices.SortStableFunc(merged, func(a, b Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
-	cfg := m.cfg
-	for i := 0; i < len(merged); {
-		j := i
-		for j < len(merged) && merged[j].Cycle == merged[i].Cycle {
-			j++
-		}
-		var err error
-		if cfg, err = applyChanges(cfg, merged[i:j]); err != nil {
-			return err
-		}
-		i = j
+	merged, err := m.merged(changes)
+	if err != nil {
+		return err
 	}
 	m.pending = merged
 	return nil
+}
+
+// CanSchedule reports, as an error, whether Schedule would accept changes,
+// without scheduling them.
+func (m *Model) CanSchedule(changes ...Change) error {
+	_, err := m.merged(changes)
+	return err
+}
+
+// merged returns the pending changes with changes added, in cycle order,
+// after checking the whole future of settings.
+func (m *Model) merged(changes []Change) ([]Change, error) {
+	for _, c := range changes {
+		if c.Cycle <= m.cycle || c.Cycle > m.cfg.Cycles {
+			return nil, fmt.Errorf("change %v: its cycle must be from %d to %d", c, m.cycle+1, m.cfg.Cycles)
+		}
+	}
+	return checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
 }
 
 func (m *Model) applyPending(t int64) {
@@ -546,25 +559,18 @@ func (m *Model) fault(c Change, t int64) {
 // time drawn uniformly from 1..2·MTTR−1.
 func (m *Model) randomFaults(t int64) {
 	for _, b := range m.bal {
-		due := 0
-		for due < len(b.repairs) && b.repairs[due].cycle == t {
-			if id := b.repairs[due].id; b.faultCheck(id, true) == "" {
+		for id, ok := b.repairs.popDue(t); ok; id, ok = b.repairs.popDue(t) {
+			if b.faultCheck(id, true) == "" {
 				b.bringUp(id, t)
 			} else {
 				b.tot.FaultsSkipped++
 			}
-			due++
 		}
-		b.repairs = b.repairs[due:]
 		n := poissonDraw(float64(b.active.n)/float64(m.cfg.MTBF), m.fpcg)
 		for ; n > 0 && b.active.n > 0; n-- {
 			id := b.active.nth(m.frng.IntN(b.active.n))
 			b.takeDown(id, t)
-			back := t + 1 + m.frng.Int64N(2*m.cfg.MTTR-1)
-			i, _ := slices.BinarySearchFunc(b.repairs, back, func(r repair, c int64) int {
-				return cmp.Compare(r.cycle, c+1) // after every repair due at back
-			})
-			b.repairs = slices.Insert(b.repairs, i, repair{cycle: back, id: id})
+			b.repairs.push(t+1+m.frng.Int64N(2*m.cfg.MTTR-1), id)
 		}
 	}
 }
@@ -578,8 +584,9 @@ func (m *Model) FaultError() error { return m.faultErr }
 // Cycle returns the last cycle completed: 0 right after New.
 func (m *Model) Cycle() int64 { return m.cycle }
 
-// Done reports whether the configured last cycle has been reached.
-func (m *Model) Done() bool { return m.cycle >= m.cfg.Cycles }
+// Done reports whether the model steps no further: the configured last
+// cycle has been reached, or the run was stopped early (Err).
+func (m *Model) Done() bool { return m.cycle >= m.cfg.Cycles || m.stopped != nil }
 
 // Config returns the configuration in effect, changes included. Its slices
 // are shared with the model and must not be modified.
@@ -599,7 +606,7 @@ func (m *Model) Balancers() []*Balancer { return m.bal }
 func (m *Model) Totals() Totals {
 	var t Totals
 	for _, b := range m.bal {
-		t.add(b.tot)
+		t.add(b.totals())
 	}
 	if len(m.bal) > 1 {
 		t.PeakQueue, t.ServersMin, t.ServersPeak = m.peakQueue, m.serversMin, m.serversPeak

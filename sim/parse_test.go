@@ -307,3 +307,25 @@ func TestParseChange(t *testing.T) {
 		}
 	}
 }
+
+// TestLongInputCutInMessages: a huge trace field or flag value is quoted
+// and cut in the error, with its length noted, and control characters are
+// escaped.
+func TestLongInputCutInMessages(t *testing.T) {
+	huge := strings.Repeat("9x", 5<<20)
+	trace := "cycle,src,dst,time\n" + huge + ",1.1.1.1,2.2.2.2,3\n"
+	_, err := ParseTrace(strings.NewReader(trace))
+	if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "(10485760 bytes)") {
+		t.Errorf("trace: error of %d bytes: %.300v", len(err.Error()), err)
+	}
+	for _, f := range []func() error{
+		func() error { _, err := ParseRange(huge); return err },
+		func() error { _, err := ParseChange("5:rate=" + huge); return err },
+		func() error { _, err := ParsePolicy("\x1b[2J" + huge); return err },
+	} {
+		err := f()
+		if err == nil || len(err.Error()) > 300 || strings.Contains(err.Error(), "\x1b") {
+			t.Errorf("error of %d bytes: %.300q", len(err.Error()), err)
+		}
+	}
+}

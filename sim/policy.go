@@ -160,7 +160,7 @@ func ParsePolicy(s string) (Policy, error) {
 			return Policy(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown policy %q: allowed %s", s, strings.Join(PolicyNames(), ", "))
+	return 0, fmt.Errorf("unknown policy %q: allowed %s", quoted(s), strings.Join(PolicyNames(), ", "))
 }
 
 // QueueMode is where admitted requests wait: one central queue, or one
@@ -196,5 +196,5 @@ func ParseQueueMode(s string) (QueueMode, error) {
 			return QueueMode(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown queue mode %q: allowed %s", s, strings.Join(queueModeNames[:], ", "))
+	return 0, fmt.Errorf("unknown queue mode %q: allowed %s", quoted(s), strings.Join(queueModeNames[:], ", "))
 }

@@ -72,6 +72,9 @@ func genConfig(t *rapid.T) Config {
 		cfg.Weights = append(cfg.Weights, rapid.IntRange(0, 3).Draw(t, "weight"))
 	}
 	cfg.Choices = rapid.IntRange(0, 4).Draw(t, "choices")
+	if rapid.IntRange(0, 3).Draw(t, "faulty") == 0 {
+		cfg.MTBF, cfg.MTTR = rapid.Int64Range(1, 40).Draw(t, "mtbf"), rapid.Int64Range(1, 8).Draw(t, "mttr")
+	}
 	if rapid.Bool().Draw(t, "capped") {
 		cfg.QueueCap = rapid.IntRange(1, 12).Draw(t, "queueCap")
 	}
@@ -135,6 +138,8 @@ func genChanges(t *rapid.T, after, n int64) []Change {
 			lo, hi = 0, 12
 		case SetQueueCap:
 			lo, hi = -1, 12
+		case SetDown, SetUp:
+			lo, hi = 1, 8 // server ids of balancer 0, live or not
 		}
 		cs = append(cs, Change{
 			Cycle:   rapid.Int64Range(after, n+1).Draw(t, "cycle"),

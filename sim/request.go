@@ -27,7 +27,7 @@ func ParseType(s string) (Type, error) {
 	case "S", "s":
 		return Streaming, nil
 	}
-	return 0, fmt.Errorf("type %q is not allowed: want P (processing) or S (streaming)", s)
+	return 0, fmt.Errorf("type %q is not allowed: want P (processing) or S (streaming)", quoted(s))
 }
 
 // Request is one unit of work. It is 32 bytes, so a queue of a million

@@ -6,32 +6,38 @@ import (
 )
 
 // ltree is a tournament tree over server ids: each leaf holds a server
-// that takes part (or 0), each inner node the better of its two children,
-// so the best server is at the root and a change of one server's key costs
-// one walk from its leaf to the root (log₂ of the ids). Ties go to the
-// lower id, which the left child always has.
+// that takes part (or none), each inner node the better of its two
+// children, so the best server is at the root and a change of one server's
+// key costs one walk from its leaf to the root (log₂ of the ids). Ties go
+// to the lower id, which the left child always has.
 //
 // In load mode a server's key is its load and better means a lower
 // load/weight (compared as load(a)·w(b) < load(b)·w(a)); otherwise better
-// means a lower key.
+// means a lower key. A node is the server's key and id packed in one word,
+// key<<32 | id, so that while every weight is equal and every key below
+// 2^32 one unsigned comparison orders two servers, ties included; beyond
+// that (mixed) the comparison reads the exact keys and weights.
 type ltree struct {
-	node   []int32 // node[1] is the root; leaves at len(node)/2 …
-	key    []int64 // by id−1
-	weight []int64 // by id−1, in load mode
+	node   []uint64 // node[1] is the root; leaves at len(node)/2 …; none = all ones
+	key    []int64  // by id−1
+	weight []int64  // by id−1, in load mode
 	load   bool
+	mixed  bool  // weights differ, or a key reached 2^32
+	w0     int64 // the first weight seen
 }
 
-// better returns the better of servers a and b (0 = none), a < b.
-func (t *ltree) better(a, b int32) int32 {
-	switch {
-	case a == 0:
-		return b
-	case b == 0:
-		return a
+const noNode = ^uint64(0)
+
+// better returns the better of nodes a and b, where a's id is the lower
+// (so a wins ties).
+func (t *ltree) better(a, b uint64) uint64 {
+	if !t.mixed || a == noNode || b == noNode {
+		return min(a, b)
 	}
-	ka, kb := t.key[a-1], t.key[b-1]
+	ia, ib := a&(1<<32-1)-1, b&(1<<32-1)-1
+	ka, kb := t.key[ia], t.key[ib]
 	if t.load {
-		ka, kb = ka*t.weight[b-1], kb*t.weight[a-1]
+		ka, kb = ka*t.weight[ib], kb*t.weight[ia]
 	}
 	if kb < ka {
 		return b
@@ -48,17 +54,40 @@ func (t *ltree) set(id int, in bool) {
 		leaves = len(t.node) / 2
 	}
 	i := leaves + id - 1
-	v := int32(0)
+	v := noNode
 	if in {
-		v = int32(id)
-	}
-	if t.node[i] == v && !in {
+		k := t.key[id-1]
+		if !t.mixed && (k < 0 || k >= 1<<32-1 || t.load && t.w0 != 0 && t.weight[id-1] != t.w0) {
+			t.mixed = true
+			t.rebuild()
+		}
+		if t.w0 == 0 {
+			t.w0 = t.weight[id-1]
+		}
+		v = uint64(min(max(k, 0), 1<<32-1))<<32 | uint64(id)
+	} else if t.node[i] == noNode {
 		return
 	}
-	t.node[i] = v
+	node := t.node
+	node[i] = v
+	if !t.mixed {
+		for i > 1 { // the common case, written out: one comparison a level
+			i >>= 1
+			w := min(node[2*i], node[2*i+1])
+			if node[i] == w {
+				return // the same winner with the same key: nothing above changes
+			}
+			node[i] = w
+		}
+		return
+	}
 	for i > 1 {
 		i >>= 1
-		t.node[i] = t.better(t.node[2*i], t.node[2*i+1])
+		w := t.better(node[2*i], node[2*i+1])
+		if node[i] == w {
+			return
+		}
+		node[i] = w
 	}
 }
 
@@ -69,21 +98,29 @@ func (t *ltree) grow(id int) {
 		leaves *= 2
 	}
 	old := t.node
-	t.node = make([]int32, 2*leaves)
+	t.node = make([]uint64, 2*leaves)
+	for i := range t.node {
+		t.node[i] = noNode
+	}
 	if len(old) > 0 {
 		copy(t.node[leaves:], old[len(old)/2:])
 	}
-	for i := leaves - 1; i >= 1; i-- {
+	t.rebuild()
+}
+
+// rebuild recomputes every inner node from the leaves.
+func (t *ltree) rebuild() {
+	for i := len(t.node)/2 - 1; i >= 1; i-- {
 		t.node[i] = t.better(t.node[2*i], t.node[2*i+1])
 	}
 }
 
 // best returns the best server taking part, or 0.
 func (t *ltree) best() int {
-	if len(t.node) < 2 {
+	if len(t.node) < 2 || t.node[1] == noNode {
 		return 0
 	}
-	return int(t.node[1])
+	return int(t.node[1] & (1<<32 - 1))
 }
 
 // ensure sizes the key arrays for id.
@@ -174,11 +211,17 @@ type ringPoint struct {
 
 // ring is the consistent-hashing ring of the live servers' points, sorted
 // by position, then id, then k. It is rebuilt when a server joins; a point
-// whose server is not a candidate is passed over.
+// whose server is not a candidate is passed over. start[b] is the index of
+// the first point whose top ringBits bits are ≥ b, so a lookup searches
+// only its own slice of the ring (a few points) instead of all of it.
 type ring struct {
 	points []ringPoint
+	start  []int32
 	stale  bool
 }
+
+// ringBits is how many top bits of a position index the ring.
+const ringBits = 12
 
 func (r *ring) rebuild(b *Balancer) {
 	r.points = r.points[:0]
@@ -201,6 +244,15 @@ func (r *ring) rebuild(b *Balancer) {
 		}
 		return int(a.k - b.k)
 	})
+	r.start = r.start[:0]
+	i := 0
+	for b := range uint64(1 << ringBits) {
+		for i < len(r.points) && r.points[i].at>>(64-ringBits) < b {
+			i++
+		}
+		r.start = append(r.start, int32(i))
+	}
+	r.start = append(r.start, int32(len(r.points)))
 	r.stale = false
 }
 
@@ -208,12 +260,15 @@ func (r *ring) rebuild(b *Balancer) {
 // wrapping, or 0 when no point belongs to a candidate.
 func (r *ring) owner(key uint64, candidate func(int) bool) int {
 	n := len(r.points)
-	i, _ := slices.BinarySearchFunc(r.points, key, func(p ringPoint, k uint64) int {
+	b := key >> (64 - ringBits)
+	lo, hi := int(r.start[b]), int(r.start[b+1])
+	i, _ := slices.BinarySearchFunc(r.points[lo:hi], key, func(p ringPoint, k uint64) int {
 		if p.at < k {
 			return -1
 		}
 		return 1 // the first point ≥ key
 	})
+	i += lo
 	for j := 0; j < n; j++ {
 		p := r.points[(i+j)%n]
 		if candidate(int(p.id)) {

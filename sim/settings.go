@@ -159,7 +159,7 @@ func (c *Config) Set(name, value string) error {
 		}
 		c.Blocked = rs
 	default:
-		return fmt.Errorf("unknown setting %q: allowed %s", name, strings.Join(ConfigNames(), ", "))
+		return fmt.Errorf("unknown setting %q: allowed %s", quoted(name), strings.Join(ConfigNames(), ", "))
 	}
 	return nil
 }

@@ -65,6 +65,8 @@ type Totals struct {
 	Dispatched    int64
 	TotalWait     int64 // sum of the waits of dispatched requests, in cycles
 	TotalResponse int64 // sum of the response times of completed requests, in cycles
+	ServerCycles  int64 // live servers summed over the ends of cycles 0, 1, … (the pool's cost)
+	BusyCycles    int64 // busy servers summed likewise
 	ScaleUps      int64
 	ScaleDowns    int64
 	Requeued      int64 // requests taken back from failed servers
@@ -124,7 +126,7 @@ func appendInt(b []byte, v int64) []byte {
 }
 
 // Summary is the end-of-run report; its JSON form is the --json output of
-// SPEC §4, keys in the specified order.
+// docs/cli.md, keys in the documented order.
 type Summary struct {
 	Seed            uint64  `json:"seed"`
 	Cycles          int64   `json:"cycles"`
@@ -174,7 +176,14 @@ type Summary struct {
 	ResponseP95   int64 `json:"response_p95"`
 	ResponseP99   int64 `json:"response_p99"`
 	ResponseMax   int64 `json:"response_max"`
-	Consistent    bool  `json:"consistent"`
+	// ServerCycles is the pool's cost: the live servers summed over the
+	// ends of cycles 0 … cycles (the timeline's servers column);
+	// BusyServerCycles sums the busy ones, and Utilisation is their
+	// ratio (0 with no server-cycles).
+	ServerCycles     int64   `json:"server_cycles"`
+	BusyServerCycles int64   `json:"busy_server_cycles"`
+	Utilisation      float64 `json:"utilisation"`
+	Consistent       bool    `json:"consistent"`
 
 	// P and S are the two balancers of a switch (nil otherwise).
 	P *Summary `json:"P,omitempty"`
@@ -191,6 +200,8 @@ func (t *Totals) add(u Totals) {
 	t.Dispatched += u.Dispatched
 	t.TotalWait += u.TotalWait
 	t.TotalResponse += u.TotalResponse
+	t.ServerCycles += u.ServerCycles
+	t.BusyCycles += u.BusyCycles
 	t.ScaleUps += u.ScaleUps
 	t.ScaleDowns += u.ScaleDowns
 	t.Requeued += u.Requeued
@@ -212,36 +223,38 @@ func (c *CycleStats) add(d *CycleStats) {
 	c.Scale += d.Scale
 }
 
-// summary builds the report of SPEC §4 from counters and end levels.
+// summary builds the JSON summary from counters and end levels.
 func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 	s := Summary{
-		Seed:            seed,
-		Cycles:          cycle,
-		InitialQueue:    t.InitialQueue,
-		FinalQueue:      queue,
-		Generated:       t.Generated,
-		Rejected:        t.Rejected,
-		Discarded:       t.Discarded,
-		Admitted:        t.Admitted,
-		Completed:       t.Completed,
-		InService:       int64(p.Busy),
-		Dispatched:      t.Dispatched,
-		TotalWait:       t.TotalWait,
-		TotalResponse:   t.TotalResponse,
-		PeakQueue:       t.PeakQueue,
-		ScaleUps:        t.ScaleUps,
-		ScaleDowns:      t.ScaleDowns,
-		ServersFinal:    int64(p.Live),
-		ServersBusy:     int64(p.Busy),
-		ServersIdle:     int64(p.Idle),
-		ServersRetiring: int64(p.Retiring),
-		ServersMin:      int64(t.ServersMin),
-		ServersPeak:     int64(t.ServersPeak),
-		Requeued:        t.Requeued,
-		Down:            t.Downs,
-		Up:              t.Ups,
-		FaultsSkipped:   t.FaultsSkipped,
-		ServersDown:     int64(p.Down),
+		Seed:             seed,
+		Cycles:           cycle,
+		InitialQueue:     t.InitialQueue,
+		FinalQueue:       queue,
+		Generated:        t.Generated,
+		Rejected:         t.Rejected,
+		Discarded:        t.Discarded,
+		Admitted:         t.Admitted,
+		Completed:        t.Completed,
+		InService:        int64(p.Busy),
+		Dispatched:       t.Dispatched,
+		TotalWait:        t.TotalWait,
+		TotalResponse:    t.TotalResponse,
+		ServerCycles:     t.ServerCycles,
+		BusyServerCycles: t.BusyCycles,
+		PeakQueue:        t.PeakQueue,
+		ScaleUps:         t.ScaleUps,
+		ScaleDowns:       t.ScaleDowns,
+		ServersFinal:     int64(p.Live),
+		ServersBusy:      int64(p.Busy),
+		ServersIdle:      int64(p.Idle),
+		ServersRetiring:  int64(p.Retiring),
+		ServersMin:       int64(t.ServersMin),
+		ServersPeak:      int64(t.ServersPeak),
+		Requeued:         t.Requeued,
+		Down:             t.Downs,
+		Up:               t.Ups,
+		FaultsSkipped:    t.FaultsSkipped,
+		ServersDown:      int64(p.Down),
 	}
 	s.Derive()
 	return s
@@ -258,11 +271,15 @@ func (s *Summary) Derive() {
 	if s.Completed > 0 {
 		s.AvgResponse = float64(s.TotalResponse) / float64(s.Completed)
 	}
+	s.Utilisation = 0
+	if s.ServerCycles > 0 {
+		s.Utilisation = float64(s.BusyServerCycles) / float64(s.ServerCycles)
+	}
 	arrivals, admissions := s.Books()
 	s.Consistent = arrivals && admissions
 }
 
-// Books reports whether the two accounting lines of SPEC §2 hold:
+// Books reports whether the two accounting lines hold:
 // generated = rejected + discarded + admitted, and admitted = completed +
 // queued + in service. Consistent is both.
 func (s *Summary) Books() (arrivals, admissions bool) {

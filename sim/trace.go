@@ -51,16 +51,16 @@ func ParseTrace(r io.Reader) ([]TraceRow, error) {
 		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 		j, ok := col[h]
 		if !ok {
-			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("unknown column %q: the header is cycle,src,dst,time and optionally type", h)}
+			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("unknown column %q: the header is cycle,src,dst,time and optionally type", quoted(h))}
 		}
 		if j >= 0 {
-			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("column %q appears twice", h)}
+			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("column %q appears twice", quoted(h))}
 		}
 		col[h] = i
 	}
 	for _, need := range []string{"cycle", "src", "dst", "time"} {
 		if col[need] < 0 {
-			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("missing column %q: the header is cycle,src,dst,time and optionally type", need)}
+			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("missing column %q: the header is cycle,src,dst,time and optionally type", quoted(need))}
 		}
 	}
 	var rows []TraceRow
@@ -96,7 +96,7 @@ func parseTraceRow(rec []string, col map[string]int) (TraceRow, string) {
 	var row TraceRow
 	c, err := strconv.ParseInt(strings.TrimSpace(rec[col["cycle"]]), 10, 64)
 	if err != nil || c < 0 {
-		return row, fmt.Sprintf("cycle %q: want a whole number ≥ 0", rec[col["cycle"]])
+		return row, fmt.Sprintf("cycle %q: want a whole number ≥ 0", quoted(rec[col["cycle"]]))
 	}
 	row.Cycle = c
 	if row.Src, err = ParseIPv4(strings.TrimSpace(rec[col["src"]])); err != nil {
@@ -107,7 +107,7 @@ func parseTraceRow(rec []string, col map[string]int) (TraceRow, string) {
 	}
 	tm, err := strconv.ParseInt(strings.TrimSpace(rec[col["time"]]), 10, 64)
 	if err != nil || tm < 1 || tm > MaxTaskTime {
-		return row, fmt.Sprintf("time %q: want a whole number of cycles from 1 to %d", rec[col["time"]], MaxTaskTime)
+		return row, fmt.Sprintf("time %q: want a whole number of cycles from 1 to %d", quoted(rec[col["time"]]), MaxTaskTime)
 	}
 	row.Time = uint32(tm)
 	if i := col["type"]; i >= 0 {

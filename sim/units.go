@@ -52,24 +52,24 @@ func parseFixed(s string, scale int64, places int) (int64, error) {
 	s = strings.TrimSpace(s)
 	whole, frac, _ := strings.Cut(s, ".")
 	if whole == "" && frac == "" || strings.ContainsAny(whole, "+-") || strings.ContainsAny(frac, "+-") {
-		return 0, fmt.Errorf("%q is not a non-negative decimal number", s)
+		return 0, fmt.Errorf("%q is not a non-negative decimal number", quoted(s))
 	}
 	if len(frac) > places {
-		return 0, fmt.Errorf("%q has more than %d decimal places", s, places)
+		return 0, fmt.Errorf("%q has more than %d decimal places", quoted(s), places)
 	}
 	var w int64
 	if whole != "" {
 		var err error
 		w, err = strconv.ParseInt(whole, 10, 64)
 		if err != nil || w > (1<<62)/scale {
-			return 0, fmt.Errorf("%q is not a non-negative decimal number of sensible size", s)
+			return 0, fmt.Errorf("%q is not a non-negative decimal number of sensible size", quoted(s))
 		}
 	}
 	var f int64
 	if frac != "" {
 		v, err := strconv.ParseInt(frac, 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("%q is not a non-negative decimal number", s)
+			return 0, fmt.Errorf("%q is not a non-negative decimal number", quoted(s))
 		}
 		for i := len(frac); i < places; i++ {
 			v *= 10

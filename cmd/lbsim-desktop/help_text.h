@@ -32,7 +32,7 @@ static const char lbsim_help_text[] =
 	"  -json file\n"
 	"    \ton exit, write the JSON summary to file ('-' = stdout)\n"
 	"  -lesson NAME\n"
-	"    \topen a lesson, a ready scenario with a caption: NAME is one of scaling-band, firewall, server-fails, erlang, overload\n"
+	"    \topen a lesson, a ready scenario with a caption: NAME is one of scaling-band, firewall, server-fails, erlang, overload, queues, speeds\n"
 	"  -max-servers value\n"
 	"    \tthe run's setting, as lbsim run --max-servers\n"
 	"  -mean-service value\n"

@@ -44,16 +44,24 @@ func checkFaults(o *runOptions, scheduled []sim.Change) error {
 	if last == 0 {
 		return nil
 	}
+	// The trial run stops at the last fault, so it takes only the changes
+	// up to there (the whole log was validated by the real model's Schedule).
 	cfg := o.cfg
 	cfg.Cycles = min(cfg.Cycles, last)
-	m, err := sim.New(cfg)
+	m, err := sim.New(cfg, sim.WithMaxQueued(o.maxQueued))
 	if err != nil {
 		return err
 	}
-	if err := m.Schedule(o.changes...); err != nil {
+	var early []sim.Change
+	for _, c := range o.changes {
+		if c.Cycle <= cfg.Cycles {
+			early = append(early, c)
+		}
+	}
+	if err := m.Schedule(early...); err != nil {
 		return err
 	}
 	for m.FaultError() == nil && m.Step() {
 	}
-	return m.FaultError()
+	return m.FaultError() // a trial stopped at the bound is reported by the run
 }

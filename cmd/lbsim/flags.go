@@ -46,15 +46,22 @@ func (boolSetting) IsBoolFlag() bool { return true }
 type blockList struct {
 	cfg  *sim.Config
 	list []string
+	none bool // "none" was given
 }
 
 func (v *blockList) String() string { return strings.Join(v.list, ",") }
 
 func (v *blockList) Set(s string) error {
-	if _, err := sim.ParseRange(s); err != nil && strings.TrimSpace(s) != "none" {
+	isNone := strings.TrimSpace(s) == "none"
+	if _, err := sim.ParseRange(s); err != nil && !isNone {
 		return err
 	}
-	if strings.TrimSpace(s) != "none" {
+	if v.none || (isNone && len(v.list) > 0) {
+		return errors.New("'none' blocks nothing and cannot be combined with ranges: give either ranges or none")
+	}
+	if isNone {
+		v.none = true
+	} else {
 		v.list = append(v.list, s)
 	}
 	return v.cfg.Set("block", strings.Join(v.list, ","))
@@ -63,9 +70,11 @@ func (v *blockList) Set(s string) error {
 // int64Flag is a plain whole-number flag with a clear message.
 type int64Flag struct{ p *int64 }
 
+// String is "" for a negative value, which stands for a default the
+// flag's usage describes ("cycles/10"), so help does not print it.
 func (v int64Flag) String() string {
-	if v.p == nil {
-		return "0"
+	if v.p == nil || *v.p < 0 {
+		return ""
 	}
 	return strconv.FormatInt(*v.p, 10)
 }
@@ -125,9 +134,30 @@ func flagError(err error) string {
 	return strings.Replace(s, " for -", " for --", 1)
 }
 
+// unexpectedArg describes the first positional argument of a command that
+// takes none; after a true/false flag it suggests the --flag=value form
+// (the flag package reads "--wave false" as --wave and an argument).
+func unexpectedArg(fs *flag.FlagSet, args []string) string {
+	arg := fs.Arg(0)
+	i := len(args) - fs.NArg()
+	if _, err := strconv.ParseBool(arg); err == nil && i > 0 {
+		name := strings.TrimLeft(args[i-1], "-")
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				return fmt.Sprintf("unexpected argument %s after --%s: a true/false flag takes its value with '=': --%s=%s", quoteCut(arg), name, name, arg)
+			}
+		}
+	}
+	return fmt.Sprintf("unexpected argument %s: every setting is a flag, like --servers 20", quoteCut(arg))
+}
+
 // visited returns the names of the flags given on the command line.
 func visited(fs *flag.FlagSet) map[string]bool {
 	seen := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { seen[f.Name] = true })
 	return seen
 }
+
+// quoteCut quotes text that came from a file, a link or the command line
+// for a message: escaped and cut (sim.QuoteInput).
+func quoteCut(s string) string { return sim.QuoteInput(s) }

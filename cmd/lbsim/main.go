@@ -1,13 +1,8 @@
 // Command lbsim runs the load-balancer simulator from the command line.
 //
-//	lbsim run [flags]      one run (lbsim run --help lists the flags)
-//	lbsim replay FILE      re-run a snapshot and check it reproduces
-//	lbsim sweep [flags]    many runs over a grid of settings, one JSON line each
-//	lbsim aggregate FILE…  means and 95% intervals per grid point of sweep results
-//	lbsim plot KIND        SVG or PNG charts of a run's timeline or of a sweep
-//	lbsim share FILE       print a snapshot's share link
-//	lbsim wrr              smooth weighted round-robin, a line protocol on stdin
-//	lbsim help             this overview
+// `lbsim help` lists the subcommands (see commands); `lbsim run` runs one
+// simulation, `lbsim compare` several balancers on the same requests,
+// `lbsim sweep` a grid of settings.
 //
 // With no arguments on a terminal, lbsim asks for the main settings.
 package main
@@ -16,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"sync/atomic"
 
 	"golang.org/x/term"
 )
@@ -38,65 +35,87 @@ type cli struct {
 	stdout, stderr                 io.Writer
 	stdinTTY, stdoutTTY, stderrTTY bool
 	noColor                        bool
+	// signals, when set, replaces SIGINT and SIGTERM (tests send on it);
+	// stopFlag is set when one arrives.
+	signals  chan os.Signal
+	stopFlag atomic.Bool
 }
 
-// Exit codes of SPEC §4.
+// Exit codes: 0 success, 1 the run failed or did not reproduce, 2 bad usage
+// or bad input (docs/cli.md).
 const (
 	exitOK     = 0
 	exitFailed = 1
 	exitUsage  = 2
 )
 
-const usage = `lbsim simulates a load balancer: requests pass a firewall, wait in a FIFO
-queue and are served by a pool of servers that grows and shrinks with the queue.
+// command is one subcommand: its name, its synopsis and one line of help.
+type command struct {
+	name, synopsis, help string
+	run                  func(c *cli, args []string) int
+}
+
+// commands is the one list of subcommands: the usage text, the dispatch
+// and the error for an unknown command all read it.
+var commands = []command{
+	{"run", "run [flags]", "run a simulation and print its summary", (*cli).run},
+	{"compare", "compare [flags]", "the same requests under several balancers (--variant), side by side", (*cli).compare},
+	{"mmc", "mmc [flags]", "queueing theory (Erlang C, c × M/M/1, supermarket) beside a simulated fixed pool", (*cli).mmc},
+	{"replay", "replay FILE", "re-run a snapshot (--snapshot) and check it reproduces", (*cli).replay},
+	{"sweep", "sweep [flags]", "many runs over a grid of settings (--vary), one JSON line per run", (*cli).sweep},
+	{"aggregate", "aggregate FILE…", "merge sweep results: mean and 95% interval per grid point", (*cli).aggregate},
+	{"plot", "plot run|sweep", "draw a run's timeline or a sweep's metric as SVG or PNG", (*cli).plot},
+	{"share", "share FILE", "print a snapshot's share link (#r=…)", (*cli).share},
+	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
+		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
+	{"help", "help", "show this text", nil}, // main prints usage (it reads this list)
+}
+
+// usage is the overview `lbsim help` prints.
+func usage() string {
+	var b strings.Builder
+	b.WriteString(`lbsim simulates a load balancer: requests pass a firewall, wait in a FIFO
+queue (or a queue per server) and are served by a pool of servers that grows and
+shrinks with the queue.
 
 Usage:
-  lbsim run [flags]        run a simulation and print its summary
-  lbsim mmc [flags]        M/M/c: Erlang C theory beside a simulated fixed pool
-  lbsim replay FILE        re-run a snapshot (--snapshot) and check it reproduces
-  lbsim sweep [flags]      many runs over a grid of settings (--vary), one JSON line per run
-  lbsim aggregate FILE…    merge sweep results: mean and 95% interval per grid point
-  lbsim plot run|sweep     draw a run's timeline or a sweep's metric as SVG or PNG
-  lbsim share FILE         print a snapshot's share link (#r=…)
-  lbsim wrr [--explain]    smooth weighted round-robin: POOL/PICK/PICKN on stdin
-  lbsim help               show this text
-
+`)
+	for _, cmd := range commands {
+		fmt.Fprintf(&b, "  lbsim %-18s %s\n", cmd.synopsis, cmd.help)
+	}
+	b.WriteString(`
 Run 'lbsim <command> --help' for a command's flags and an example.
 With no arguments on a terminal, lbsim asks for the main settings.
 
 Example:
   lbsim run --servers 20 --cycles 100000 --seed 42 --json -
-`
+`)
+	return b.String()
+}
 
 func (c *cli) main(args []string) int {
 	if len(args) == 0 {
 		if c.stdinTTY && c.stdoutTTY {
 			return c.run(nil)
 		}
-		fmt.Fprint(c.stderr, usage)
+		fmt.Fprint(c.stderr, usage())
 		return exitUsage
 	}
 	switch args[0] {
-	case "run":
-		return c.run(args[1:])
-	case "mmc":
-		return c.mmc(args[1:])
-	case "replay":
-		return c.replay(args[1:])
-	case "sweep":
-		return c.sweep(args[1:])
-	case "aggregate":
-		return c.aggregate(args[1:])
-	case "plot":
-		return c.plot(args[1:])
-	case "share":
-		return c.share(args[1:])
-	case "wrr":
-		return runWRR(args[1:], c.stdin, c.stdout, c.stderr)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(c.stdout, usage)
-		return exitOK
+	case "-h", "-help", "--help":
+		args[0] = "help"
 	}
-	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed run, replay, share, mmc, sweep, aggregate, plot, wrr, help\n\n%s", args[0], usage)
+	names := make([]string, len(commands))
+	for i, cmd := range commands {
+		switch {
+		case cmd.name == args[0] && cmd.run == nil:
+			fmt.Fprint(c.stdout, usage())
+			return exitOK
+		case cmd.name == args[0]:
+			return cmd.run(c, args[1:])
+		}
+		names[i] = cmd.name
+	}
+	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed %s\n\n%s", args[0], strings.Join(names, ", "), usage())
 	return exitUsage
 }

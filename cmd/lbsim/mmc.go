@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,7 +31,7 @@ Flags:
 `
 
 func (c *cli) mmc(args []string) int {
-	p := mmc.Params{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 2_000_000, Warmup: -1, Batches: 20}
+	p := mmc.Params{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 2_000_000, Warmup: -1, Batches: 20, MaxQueued: sim.DefaultMaxQueued}
 	var jsonPath string
 	seedGiven := false
 	fs := flag.NewFlagSet("mmc", flag.ContinueOnError)
@@ -46,6 +47,7 @@ func (c *cli) mmc(args []string) int {
 	fs.Var(setting{&cfg, "queues", func() string { return "pooled" }}, "queues", "pooled (M/M/c, Erlang C) or per-server (requests routed at arrival by --policy)")
 	fs.Var(setting{&cfg, "policy", nil}, "policy", "routing with --queues per-server: random (c × M/M/1), p2c (supermarket model),\nround-robin or least-connections (bounds); default round-robin")
 	fs.Var(setting{&cfg, "choices", func() string { return "2" }}, "choices", "p2c: how many queues to draw (d)")
+	fs.IntVar(&p.MaxQueued, "max-queued", p.MaxQueued, fmt.Sprintf("stop (exit 1) when more requests than this are queued: the offered load exceeds the pool (1..%d)", sim.MaxQueuedLimit))
 	fs.StringVar(&jsonPath, "json", "", "write the JSON report to `file` ('-' = stdout, then nothing else goes there)")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim mmc: "+format+"\nRun 'lbsim mmc --help' for the flags and what they allow.\n", a...)
@@ -73,7 +75,38 @@ func (c *cli) mmc(args []string) int {
 	if p.Warmup == -1 {
 		p.Warmup = p.Cycles / 20
 	}
+	if p.Batches < 2 || p.Batches > 1000 {
+		return fail("--batches %d is not allowed: must be from 2 to 1000", p.Batches)
+	}
+	if p.MaxQueued < 1 || p.MaxQueued > sim.MaxQueuedLimit {
+		return fail("--max-queued %d is not allowed: must be from 1 to %d", p.MaxQueued, sim.MaxQueuedLimit)
+	}
+	if err := p.Validate(); err != nil {
+		return fail("%v", fieldError(err))
+	}
+	// The output is opened before the run, so a bad path fails at once.
+	var outs outputs
+	defer outs.abort()
+	stop := c.watchInterrupts(&outs)
+	defer stop()
+	var jsonFile *atomicFile
+	if jsonPath != "" && jsonPath != "-" {
+		if err := outs.check("--json", jsonPath); err != nil {
+			return fail("%v", err)
+		}
+		var err error
+		if jsonFile, err = outs.create(jsonPath); err != nil {
+			return fail("--json: %v", err)
+		}
+	}
 	r, err := mmc.Run(p)
+	var le *sim.QueueLimitError
+	if errors.As(err, &le) {
+		fmt.Fprintf(c.stderr, "lbsim mmc: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
+			"the offered load λ·m exceeds the %d servers. Lower --rate or --mean-service, add --servers, or raise --max-queued (up to %d).\n",
+			le.Cycle, le.Queued, le.Limit, p.Servers, sim.MaxQueuedLimit)
+		return exitFailed
+	}
 	if err != nil {
 		return fail("%v", fieldError(err))
 	}
@@ -84,13 +117,7 @@ func (c *cli) mmc(args []string) int {
 			c.stdout.Write(js)
 			return exitOK
 		}
-		var outs outputs
-		defer outs.abort()
-		f, err := outs.create(jsonPath)
-		if err != nil {
-			return fail("--json: %v", err)
-		}
-		f.w.Write(js)
+		jsonFile.w.Write(js)
 		if err := outs.commit(); err != nil {
 			fmt.Fprintf(c.stderr, "lbsim mmc: %v\n", err)
 			return exitFailed

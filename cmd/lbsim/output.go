@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -52,13 +49,30 @@ func writeEvent(w io.StringWriter, m *sim.Model, e sim.Event, color bool, blocke
 	w.WriteString("\n")
 }
 
-// timelineHeader is the timeline's header, with a balancer column in a switch.
-func timelineHeader(cfg *sim.Config) string {
+// timelineOut writes the timeline CSV of a run or a replay: one row per
+// cycle, or in a switch one row per balancer with a balancer column. It is
+// the one timeline writer, so run and replay write the same file.
+type timelineOut struct {
+	af   *atomicFile
+	line []byte
+}
+
+// newTimelineOut writes the header for a run of cfg.
+func newTimelineOut(af *atomicFile, cfg *sim.Config) *timelineOut {
+	t := &timelineOut{af: af}
+	header := sim.TimelineHeader
 	if cfg.Switch {
 		h, rest, _ := strings.Cut(sim.TimelineHeader, ",")
-		return h + ",balancer," + rest
+		header = h + ",balancer," + rest
 	}
-	return sim.TimelineHeader
+	af.w.WriteString(header + "\n")
+	return t
+}
+
+// write appends the last cycle's row (or rows).
+func (t *timelineOut) write(m *sim.Model) {
+	t.line = appendTimeline(t.line[:0], m)
+	t.af.w.Write(t.line)
 }
 
 // appendTimeline appends the last cycle's timeline row (one per balancer
@@ -69,9 +83,11 @@ func appendTimeline(b []byte, m *sim.Model) []byte {
 		return append(m.Last().AppendCSV(b), '\n')
 	}
 	for _, bal := range bs {
-		row := bal.Last().AppendCSV(nil)
-		cycle, rest, _ := strings.Cut(string(row), ",")
-		b = append(b, cycle...)
+		start := len(b)
+		b = bal.Last().AppendCSV(b)
+		row := string(b[start:])
+		cycle, rest, _ := strings.Cut(row, ",")
+		b = append(b[:start], cycle...)
 		b = append(b, ","+bal.Name()+","...)
 		b = append(b, rest...)
 		b = append(b, '\n')
@@ -99,7 +115,7 @@ func holds(ok bool) string {
 	return "DOES NOT HOLD"
 }
 
-// appendSummaryText writes the readable summary of SPEC §2/§4, ending with
+// appendSummaryText writes the readable summary (docs/cli.md), ending with
 // the two accounting lines. A switch gets a column per balancer and a total.
 func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) []byte {
 	s := m.Summary()
@@ -176,6 +192,8 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	row("  retiring", num(func(c sim.Summary) int64 { return c.ServersRetiring }))
 	row("pool min", num(func(c sim.Summary) int64 { return c.ServersMin }))
 	row("pool peak", num(func(c sim.Summary) int64 { return c.ServersPeak }))
+	row("server-cycles", num(func(c sim.Summary) int64 { return c.ServerCycles }))
+	row("utilisation", func(c sim.Summary) string { return fmt.Sprintf("%.3f", c.Utilisation) })
 	row("scale-ups", num(func(c sim.Summary) int64 { return c.ScaleUps }))
 	row("scale-downs", num(func(c sim.Summary) int64 { return c.ScaleDowns }))
 	if s.Down+s.Up+s.Requeued+s.FaultsSkipped > 0 || cfg.MTBF > 0 {
@@ -208,11 +226,12 @@ type progress struct {
 	total   int64
 	start   time.Time
 	last    time.Time
+	unit    string // what is counted: "cycle" unless set
 }
 
 func newProgress(w io.Writer, enabled bool, total int64) *progress {
 	now := time.Now()
-	return &progress{w: w, enabled: enabled, total: total, start: now, last: now}
+	return &progress{w: w, enabled: enabled, total: total, start: now, last: now, unit: "cycle"}
 }
 
 // update redraws the bar at most ten times a second; flush is flushed first
@@ -231,8 +250,8 @@ func (p *progress) update(done int64, flush interface{ Flush() error }) {
 	n := int(int64(width) * done / p.total)
 	elapsed := now.Sub(p.start)
 	eta := time.Duration(float64(elapsed) * float64(p.total-done) / float64(max(done, 1)))
-	fmt.Fprintf(p.w, "\r[%s%s] %3d%%  cycle %d/%d  eta %s ", strings.Repeat("=", n), strings.Repeat(" ", width-n),
-		100*done/p.total, done, p.total, eta.Round(time.Second))
+	fmt.Fprintf(p.w, "\r[%s%s] %3d%%  %s %d/%d  eta %s ", strings.Repeat("=", n), strings.Repeat(" ", width-n),
+		100*done/p.total, p.unit, done, p.total, eta.Round(time.Second))
 	p.active = true
 }
 
@@ -241,58 +260,4 @@ func (p *progress) clear() {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 100))
 		p.active = false
 	}
-}
-
-// atomicFile is an output written to a temporary file beside its target and
-// renamed into place only when complete, so a failed run never leaves a
-// partial file that looks finished.
-type atomicFile struct {
-	f    *os.File
-	w    *bufio.Writer
-	path string
-}
-
-// outputs is the set of files a run writes; they are committed together.
-type outputs struct{ files []*atomicFile }
-
-func (o *outputs) create(path string) (*atomicFile, error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return nil, fmt.Errorf("cannot write %s: %v", path, err)
-	}
-	af := &atomicFile{f: f, w: bufio.NewWriterSize(f, 256<<10), path: path}
-	o.files = append(o.files, af)
-	return af, nil
-}
-
-func (o *outputs) commit() error {
-	for _, af := range o.files {
-		if err := af.w.Flush(); err != nil {
-			return fmt.Errorf("writing %s: %v", af.path, err)
-		}
-		if err := af.f.Chmod(0o644); err != nil {
-			return fmt.Errorf("writing %s: %v", af.path, err)
-		}
-		if err := af.f.Close(); err != nil {
-			return fmt.Errorf("writing %s: %v", af.path, err)
-		}
-		if err := os.Rename(af.f.Name(), af.path); err != nil {
-			return fmt.Errorf("writing %s: %v", af.path, err)
-		}
-	}
-	o.files = nil
-	return nil
-}
-
-// abort removes every temporary file not yet committed.
-func (o *outputs) abort() {
-	for _, af := range o.files {
-		af.f.Close()
-		os.Remove(af.f.Name())
-	}
-	o.files = nil
 }

@@ -17,7 +17,7 @@ func TestREADMEChartsAreMadeByMake(t *testing.T) {
 	if !ok {
 		t.Fatal("the README has no sweeps section")
 	}
-	shown := commands(section, "$ ")
+	shown := commandLines(section, "$ ")
 	mk := string(readFile(t, "../../Makefile"))
 	_, recipe, ok := strings.Cut(mk, "\ndocs-pictures:")
 	recipe, _, _ = strings.Cut(recipe, "\n\n")
@@ -25,7 +25,7 @@ func TestREADMEChartsAreMadeByMake(t *testing.T) {
 		t.Fatal("the Makefile has no docs-pictures target")
 	}
 	var made []string
-	for _, c := range commands(recipe, "\t") {
+	for _, c := range commandLines(recipe, "\t") {
 		c = strings.ReplaceAll(c, "$(BIN)/", "")
 		c, _, _ = strings.Cut(c, " | scripts/readme-block.sh")
 		if strings.HasPrefix(c, "lbsim ") {
@@ -39,9 +39,9 @@ func TestREADMEChartsAreMadeByMake(t *testing.T) {
 	}
 }
 
-// commands returns the command lines that start with prefix, continuation
+// commandLines returns the command lines that start with prefix, continuation
 // lines joined and spaces collapsed.
-func commands(text, prefix string) []string {
+func commandLines(text, prefix string) []string {
 	text = regexp.MustCompile(`\\\n\s*`).ReplaceAllString(text, " ")
 	var out []string
 	for line := range strings.SplitSeq(text, "\n") {

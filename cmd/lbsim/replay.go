@@ -62,9 +62,11 @@ func (c *cli) replay(args []string) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var jsonPath, timelinePath, link string
+	maxQueued := sim.DefaultMaxQueued
 	fs.StringVar(&jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file`")
 	fs.StringVar(&link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file")
+	fs.IntVar(&maxQueued, "max-queued", maxQueued, fmt.Sprintf("stop the replay (exit 1) when more requests than this are queued (1..%d)", sim.MaxQueuedLimit))
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
 		return code
@@ -79,56 +81,92 @@ func (c *cli) replay(args []string) int {
 		}
 		return usage("%s", flagError(err))
 	}
+	if maxQueued < 1 || maxQueued > sim.MaxQueuedLimit {
+		return usage("--max-queued %d is not allowed: must be from 1 to %d", maxQueued, sim.MaxQueuedLimit)
+	}
 	var (
 		name string
 		snap snapshot.Snapshot
+		outs outputs
 	)
 	switch {
 	case link != "" && len(pos) == 0:
 		name = "--link"
-		if snap, err = snapshot.ParseLink(link); err != nil {
+		if snap, err = snapshot.ParseLink(link); errors.Is(err, snapshot.ErrComparison) {
+			data, _ := snapshot.LinkData(link)
+			return c.replayComparison(name, data, jsonPath)
+		} else if err != nil {
 			return fail(exitUsage, "--link: %v", err)
 		}
 	case link == "" && len(pos) == 1:
 		name = pos[0]
+		outs.addInput("the snapshot", name)
 		data, err := snapshot.ReadFile(name)
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
-		if snap, err = snapshot.Decode(data); err != nil {
+		if snap, err = snapshot.Decode(data); errors.Is(err, snapshot.ErrComparison) {
+			return c.replayComparison(name, data, jsonPath)
+		} else if err != nil {
 			return fail(exitUsage, "%s: %v", name, err)
 		}
+	case link == "" && len(pos) == 0:
+		return usage("name the snapshot to replay: lbsim replay FILE, or lbsim replay --link URL")
+	case link != "" && len(pos) > 0:
+		return usage("give a snapshot FILE or --link URL, not both (got %s and --link)", quoteCut(pos[0]))
 	default:
-		return usage("want one snapshot FILE or --link URL, not both (got %d files and --link %q)", len(pos), link)
+		return usage("want one snapshot FILE, got %d: %s", len(pos), quoteCut(strings.Join(pos, " ")))
 	}
 
-	var outs outputs
 	defer outs.abort()
-	var timeline, jsonFile *atomicFile
-	if timelinePath != "" {
-		if timeline, err = outs.create(timelinePath); err != nil {
-			return fail(exitUsage, "--timeline: %v", err)
+	stop := c.watchInterrupts(&outs)
+	defer stop()
+	var timelineFile, jsonFile *atomicFile
+	for _, o := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--timeline", timelinePath, &timelineFile}, {"--json", jsonPath, &jsonFile}} {
+		if o.path == "" || (o.flag == "--json" && o.path == "-") {
+			continue
 		}
-		timeline.w.WriteString(sim.TimelineHeader + "\n")
-	}
-	if jsonPath != "" && jsonPath != "-" {
-		if jsonFile, err = outs.create(jsonPath); err != nil {
-			return fail(exitUsage, "--json: %v", err)
-		}
-	}
-	var each func(*sim.Model)
-	if timeline != nil {
-		var line []byte
-		each = func(m *sim.Model) {
-			line = m.Last().AppendCSV(line[:0])
-			line = append(line, '\n')
-			timeline.w.Write(line)
+		if err := outs.check(o.flag, o.path); err != nil {
+			return usage("%v", err)
 		}
 	}
-	m, err := snapshot.Replay(snap, each)
+	for _, o := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--timeline", timelinePath, &timelineFile}, {"--json", jsonPath, &jsonFile}} {
+		if o.path == "" || (o.flag == "--json" && o.path == "-") {
+			continue
+		}
+		if *o.dst, err = outs.create(o.path); err != nil {
+			return fail(exitUsage, "%s: %v", o.flag, err)
+		}
+	}
+	interrupted := errors.New("interrupted")
+	var each func(*sim.Model) error
+	if timelineFile != nil {
+		timeline := newTimelineOut(timelineFile, &snap.Config)
+		each = func(m *sim.Model) error {
+			timeline.write(m)
+			if c.interrupted() {
+				return interrupted
+			}
+			return nil
+		}
+	}
+	m, err := snapshot.ReplayWith(snap, each, sim.WithMaxQueued(maxQueued))
 	var de *snapshot.DivergenceError
-	if errors.As(err, &de) {
+	var le *sim.QueueLimitError
+	switch {
+	case errors.Is(err, interrupted):
+		return fail(exitInterrupted, "interrupted at cycle %d; no output was written", m.Cycle())
+	case errors.As(err, &de):
 		return fail(exitFailed, "%s: %v", name, err)
+	case errors.As(err, &le):
+		return fail(exitFailed, "%s: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; raise --max-queued (up to %d) to replay it. No output was written.",
+			name, le.Cycle, le.Queued, le.Limit, sim.MaxQueuedLimit)
 	}
 	if err != nil {
 		return fail(exitUsage, "%s: %v", name, err)
@@ -152,7 +190,7 @@ func (c *cli) replay(args []string) int {
 		mode += fmt.Sprintf(", trace of %d rows", len(cfg.Trace))
 	}
 	fmt.Fprintf(hw, "lbsim replay: %s: %d servers, %d cycles, seed %d, policy %v%s, %s; recorded by %s\n",
-		name, cfg.Servers, cfg.Cycles, cfg.Seed, cfg.Policy, mode, changes, snap.Engine)
+		name, cfg.Servers, cfg.Cycles, cfg.Seed, cfg.Policy, mode, changes, quoteCut(snap.Engine))
 	hw.Write(appendSummaryText(nil, cfg, true, m))
 	fmt.Fprintf(hw, "Replay\n  reproduced exactly: %d state hashes, the final state and the summary match\n", len(snap.Hashes)+1)
 	hw.Flush()
@@ -190,7 +228,7 @@ func (c *cli) share(args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if _, err := snapshot.Decode(data); err != nil {
+	if _, err := snapshot.DecodeComparison(data); err != nil { // a single run or a comparison
 		return fail("%s: %v", pos[0], err)
 	}
 	if base != "" {

@@ -52,7 +52,7 @@ const trace = `cycle,src,dst,time,type
 // summary (text and JSON) and timeline.
 func TestRunSnapshotReplay(t *testing.T) {
 	dir := t.TempDir()
-	tracePath := filepath.Join(dir, "trace.csv")
+	tracePath := filepath.Join(t.TempDir(), "trace.csv") // not beside the outputs: trace.csv is one
 	os.WriteFile(tracePath, []byte(trace), 0o644)
 	tests := []struct {
 		name string
@@ -63,6 +63,7 @@ func TestRunSnapshotReplay(t *testing.T) {
 		{"round-robin", []string{"--seed", "8", "--cycles", "5000", "--policy", "round-robin"}},
 		{"random", []string{"--seed", "9", "--cycles", "5000", "--policy", "random", "--queue-cap", "500"}},
 		{"trace", []string{"--seed", "1", "--cycles", "60", "--trace", tracePath}},
+		{"switch", []string{"--seed", "3", "--cycles", "3000", "--switch"}}, // a row per balancer, as run writes
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

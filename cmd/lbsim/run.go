@@ -32,6 +32,7 @@ type runOptions struct {
 	quiet        bool
 	statusEvery  int64
 	noProgress   bool
+	maxQueued    int
 }
 
 const runHelp = `Usage: lbsim run [flags]
@@ -107,6 +108,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
 	fs.Var(faultList{&o.changes}, "fault", "take a server down or up at a cycle: `down:ID@CYCLE` or up:ID@CYCLE; with --switch\nname the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
+	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 40 bytes each)", sim.MaxQueuedLimit))
 	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up, block, unblock (a range: 500:block=0.0.0.0/1)")
 }
 
@@ -121,7 +123,7 @@ func (c *cli) run(args []string) int {
 		return c.usageError("%s", flagError(err))
 	}
 	if fs.NArg() > 0 {
-		return c.usageError("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
+		return c.usageError("%s", unexpectedArg(fs, args))
 	}
 	seen := visited(fs)
 	if len(args) == 0 && c.stdinTTY && c.stdoutTTY {
@@ -170,8 +172,14 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	if err := cfg.Validate(); err != nil {
 		return fieldError(err)
 	}
+	if err := ignoredFlags(o, seen); err != nil {
+		return err
+	}
 	if o.verbose && o.quiet {
 		return errors.New("--verbose and --quiet exclude each other: choose one")
+	}
+	if o.maxQueued < 1 || o.maxQueued > sim.MaxQueuedLimit {
+		return fmt.Errorf("--max-queued %d is not allowed: must be from 1 to %d", o.maxQueued, sim.MaxQueuedLimit)
 	}
 	if o.statusEvery < -1 {
 		return fmt.Errorf("--status-every %d: want 0 (no status lines) or a number of cycles", o.statusEvery)
@@ -202,6 +210,16 @@ func policyHelp() string {
 	return b.String()
 }
 
+// ignoredFlags refuses flags that the rest of the command line would make
+// do nothing (sim.CheckUnused), rather than accept them silently.
+func ignoredFlags(o *runOptions, seen map[string]bool) error {
+	var ue *sim.UnusedError
+	if err := sim.CheckUnused(&o.cfg, seen, o.changes); errors.As(err, &ue) {
+		return fmt.Errorf("--%s %s", ue.Field, ue.Why)
+	}
+	return nil
+}
+
 // fieldError spells a sim.FieldError with the flag's dashes.
 func fieldError(err error) error {
 	var fe *sim.FieldError
@@ -223,12 +241,12 @@ func randomSeed() uint64 {
 // newModel makes the run's model with its changes scheduled; an error
 // names the flag at fault.
 func newModel(o *runOptions, opts ...sim.Option) (*sim.Model, error) {
-	m, err := sim.New(o.cfg, opts...)
+	m, err := sim.New(o.cfg, append([]sim.Option{sim.WithMaxQueued(o.maxQueued)}, opts...)...)
 	if err != nil {
 		return nil, fieldError(err)
 	}
 	if err := m.Schedule(o.changes...); err != nil {
-		return nil, fmt.Errorf("--set/--fault: %v", fieldError(err))
+		return nil, fmt.Errorf("--set/--fault: %v", err)
 	}
 	if err := checkFaults(o, m.Pending()); err != nil {
 		return nil, err
@@ -236,7 +254,79 @@ func newModel(o *runOptions, opts ...sim.Option) (*sim.Model, error) {
 	return m, nil
 }
 
-// execute runs the simulation and writes every requested output.
+// runFiles are the outputs of a run, opened before it starts.
+type runFiles struct {
+	outs                    outputs
+	timeline                *timelineOut
+	events, snap, json      *atomicFile
+	summaryTxt, summaryJSON *atomicFile
+}
+
+// openOutputs checks every output path first (exit 2 with nothing touched
+// when one is bad), then creates them all.
+func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
+	outs := &files.outs
+	if o.tracePath != "" {
+		outs.addInput("--trace", o.tracePath)
+	}
+	type out struct {
+		flag, path string
+		dst        **atomicFile
+	}
+	var list []out
+	if o.logDir != "" {
+		if fi, err := os.Stat(o.logDir); err == nil && !fi.IsDir() {
+			return fmt.Errorf("--log-dir %s: not a directory", o.logDir)
+		}
+		list = append(list,
+			out{"--log-dir", filepath.Join(o.logDir, "events.log"), &files.events},
+			out{"--log-dir", filepath.Join(o.logDir, "summary.txt"), &files.summaryTxt},
+			out{"--log-dir", filepath.Join(o.logDir, "summary.json"), &files.summaryJSON})
+	}
+	var timeline *atomicFile
+	if o.timelinePath != "" {
+		list = append(list, out{"--timeline", o.timelinePath, &timeline})
+	}
+	if o.snapshotPath != "" {
+		list = append(list, out{"--snapshot", o.snapshotPath, &files.snap})
+	}
+	if o.jsonPath != "" && o.jsonPath != "-" {
+		list = append(list, out{"--json", o.jsonPath, &files.json})
+	}
+	// The log directory may not exist yet: paths in it count as new
+	// files, and it is made only once every path passed.
+	logDirMissing := false
+	if o.logDir != "" {
+		if _, err := os.Stat(o.logDir); err != nil {
+			logDirMissing = true
+			outs.newDir = resolve("", o.logDir).resolved
+		}
+	}
+	for _, f := range list {
+		if err := outs.check(f.flag, f.path); err != nil {
+			return err
+		}
+	}
+	if logDirMissing {
+		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
+			return fmt.Errorf("--log-dir: %v", err)
+		}
+	}
+	for _, f := range list {
+		af, err := outs.create(f.path)
+		if err != nil {
+			return fmt.Errorf("%s: %v", f.flag, err)
+		}
+		*f.dst = af
+	}
+	if timeline != nil {
+		files.timeline = newTimelineOut(timeline, &o.cfg)
+	}
+	return nil
+}
+
+// execute runs the simulation and writes every requested output: build the
+// model, open the outputs, run, finish.
 func (c *cli) execute(o *runOptions) int {
 	var opts []sim.Option
 	if o.verbose || o.logDir != "" {
@@ -246,39 +336,20 @@ func (c *cli) execute(o *runOptions) int {
 	if err != nil {
 		return c.usageError("%v", err)
 	}
-
-	// Open every output before the run, so a bad path fails early, and
-	// commit them only when the run is complete.
-	var outs outputs
-	defer outs.abort()
-	var timeline, events *atomicFile
-	if o.logDir != "" {
-		// First, so that other outputs may go into it (make run does).
-		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
-			return c.usageError("--log-dir: %v", err)
-		}
-		if events, err = outs.create(filepath.Join(o.logDir, "events.log")); err != nil {
-			return c.usageError("--log-dir: %v", err)
-		}
-	}
-	if o.timelinePath != "" {
-		if timeline, err = outs.create(o.timelinePath); err != nil {
-			return c.usageError("--timeline: %v", err)
-		}
-	}
-	var snapFile *atomicFile
 	var rec *snapshot.Recorder
 	if o.snapshotPath != "" {
-		if snapFile, err = outs.create(o.snapshotPath); err != nil {
+		if err := snapshot.Check(o.cfg, o.changes); err != nil {
 			return c.usageError("--snapshot: %v", err)
 		}
 		rec = snapshot.NewRecorder(o.cfg)
 	}
-	var jsonFile *atomicFile
-	if o.jsonPath != "" && o.jsonPath != "-" {
-		if jsonFile, err = outs.create(o.jsonPath); err != nil {
-			return c.usageError("--json: %v", err)
-		}
+
+	var files runFiles
+	defer files.outs.abort()
+	stop := c.watchInterrupts(&files.outs)
+	defer stop()
+	if err := c.openOutputs(o, &files); err != nil {
+		return c.usageError("%v", err)
 	}
 
 	human := c.stdout
@@ -288,21 +359,24 @@ func (c *cli) execute(o *runOptions) int {
 	}
 	hw := bufio.NewWriterSize(human, 64<<10)
 	defer hw.Flush()
-	color := humanTTY && !c.noColor
 	fmt.Fprintln(hw, runHeader(o))
-
-	var line []byte
-	if timeline != nil {
-		timeline.w.WriteString(timelineHeader(&o.cfg) + "\n")
+	if code := c.loop(o, m, rec, &files, hw, humanTTY && !c.noColor); code != exitOK {
+		return code
 	}
+	return c.finish(o, m, rec, &files, hw)
+}
+
+// loop steps the model to its end, writing what each cycle asks for. It
+// returns exitOK, or the exit code of a run that was interrupted or
+// stopped at the bound on queued requests.
+func (c *cli) loop(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files *runFiles, hw *bufio.Writer, color bool) int {
 	bar := newProgress(c.stderr, c.stderrTTY && !o.verbose && !o.noProgress, o.cfg.Cycles)
 	cycleDone := func() {
 		if rec != nil {
 			rec.Observe(m)
 		}
-		if timeline != nil {
-			line = appendTimeline(line[:0], m)
-			timeline.w.Write(line)
+		if files.timeline != nil {
+			files.timeline.write(m)
 		}
 		var blocked []sim.Range // the verbose log names the range that rejected a request
 		if o.verbose {
@@ -312,8 +386,8 @@ func (c *cli) execute(o *runOptions) int {
 			if o.verbose {
 				writeEvent(hw, m, e, color, blocked)
 			}
-			if events != nil {
-				writeEvent(events.w, m, e, false, nil)
+			if files.events != nil {
+				writeEvent(files.events.w, m, e, false, nil)
 			}
 		}
 		if t := m.Cycle(); !o.verbose && o.statusEvery > 0 && t > 0 && t%o.statusEvery == 0 {
@@ -328,8 +402,8 @@ func (c *cli) execute(o *runOptions) int {
 	// With nothing to write for every cycle, the model may jump over
 	// quiet cycles; it stops at each status line, progress update and
 	// snapshot hash.
-	perCycle := timeline != nil || events != nil || o.verbose
-	for !m.Done() {
+	perCycle := files.timeline != nil || files.events != nil || o.verbose
+	for !m.Done() && !c.interrupted() {
 		if perCycle {
 			m.Step()
 		} else {
@@ -348,20 +422,36 @@ func (c *cli) execute(o *runOptions) int {
 		}
 	}
 	bar.clear()
+	if c.interrupted() {
+		hw.Flush()
+		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; no output was written\n", m.Cycle())
+		return exitInterrupted
+	}
+	var le *sim.QueueLimitError
+	if errors.As(m.Err(), &le) {
+		hw.Flush()
+		fmt.Fprintf(c.stderr, "lbsim run: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
+			"the arrivals outpace the servers. Lower --rate, add --servers, set --queue-cap, or raise --max-queued (up to %d). "+
+			"No output was written.\n", le.Cycle, le.Queued, le.Limit, sim.MaxQueuedLimit)
+		return exitFailed
+	}
+	return exitOK
+}
 
+// finish prints the summary and writes and commits every output.
+func (c *cli) finish(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files *runFiles, hw *bufio.Writer) int {
 	sum := m.Summary()
-	var text []byte
-	text = appendSummaryText(text, &o.cfg, o.seedGiven, m)
+	text := appendSummaryText(nil, &o.cfg, o.seedGiven, m)
 	hw.Write(text)
 	hw.Flush()
 
-	js := c.writeJSON(sum, o.jsonPath, jsonFile)
+	js := c.writeJSON(sum, o.jsonPath, files.json)
 	if rec != nil {
 		snap, err := rec.Snapshot(m)
 		if err == nil {
 			var data []byte
 			if data, err = snapshot.Encode(snap); err == nil {
-				snapFile.w.Write(data)
+				files.snap.w.Write(data)
 			}
 		}
 		if err != nil {
@@ -369,17 +459,11 @@ func (c *cli) execute(o *runOptions) int {
 			return exitFailed
 		}
 	}
-	if o.logDir != "" {
-		for name, data := range map[string][]byte{"summary.txt": text, "summary.json": js} {
-			f, err := outs.create(filepath.Join(o.logDir, name))
-			if err != nil {
-				fmt.Fprintf(c.stderr, "lbsim run: --log-dir: %v\n", err)
-				return exitFailed
-			}
-			f.w.Write(data)
-		}
+	if files.summaryTxt != nil {
+		files.summaryTxt.w.Write(text)
+		files.summaryJSON.w.Write(js)
 	}
-	if err := outs.commit(); err != nil {
+	if err := files.outs.commit(); err != nil {
 		fmt.Fprintf(c.stderr, "lbsim run: %v\n", err)
 		return exitFailed
 	}

@@ -284,6 +284,9 @@ func (c *cli) sweepRun(base []string) sweep.RunFunc {
 			return nil, err
 		}
 		m.Run()
+		if err := m.Err(); err != nil {
+			return nil, err
+		}
 		sum := m.Summary()
 		if !sum.Consistent {
 			return nil, errors.New("the accounting does not hold; this is a bug in lbsim")

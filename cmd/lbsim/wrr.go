@@ -11,8 +11,8 @@ import (
 
 const wrrUsage = `usage: lbsim wrr [--explain]
 
-Reads smooth weighted round-robin commands (SPEC §5) on standard input, one a
-line, and answers each on standard output:
+Reads smooth weighted round-robin commands on standard input, one a line, and
+answers each on standard output (the protocol: docs/cli.md in the source):
 
   POOL <entry> …   replace the pool (all scores 0); answers OK.
                    An entry is ADDRESS or ADDRESS=WEIGHT (split at the last

@@ -166,7 +166,7 @@ func Read(params []Param, seed func() uint64) Preset {
 				p.problem(name, q.Value, fe.Allowed)
 				continue
 			case err != nil:
-				p.Problems = append(p.Problems, fmt.Sprintf("unknown parameter %q: allowed are %s", name, strings.Join(allowed, ", ")))
+				p.Problems = append(p.Problems, fmt.Sprintf("unknown parameter %s: allowed are %s", sim.QuoteInput(name), strings.Join(allowed, ", ")))
 				continue
 			}
 		}
@@ -179,12 +179,15 @@ func Read(params []Param, seed func() uint64) Preset {
 	cfg.FillDefaults(func(name string) bool { return seen[name] })
 	if err := cfg.Validate(); err == nil && len(p.Changes) > 0 {
 		// The changes must fit the settings, as the CLI checks --set.
-		if m, err := sim.New(*cfg); err == nil {
+		if m, err := sim.New(*cfg, sim.WithMaxQueued(scene.PageMaxQueued)); err == nil {
 			if err := m.Schedule(p.Changes...); err != nil {
 				p.Problems = append(p.Problems, fmt.Sprintf("set/fault: %v; running without the changes", err))
 				p.Changes = nil
 			}
 		}
+	}
+	if err := sim.CheckUnused(cfg, seen, p.Changes); err != nil {
+		p.Problems = append(p.Problems, fmt.Sprintf("parameter %v; ignored", err))
 	}
 	if err := cfg.Validate(); err != nil {
 		msg := err.Error()
@@ -202,7 +205,7 @@ func Read(params []Param, seed func() uint64) Preset {
 }
 
 func (p *Preset) problem(name, value, allowed string) {
-	p.Problems = append(p.Problems, fmt.Sprintf("parameter %s = %q is not allowed: %s; ignored", name, value, allowed))
+	p.Problems = append(p.Problems, fmt.Sprintf("parameter %s = %s is not allowed: %s; ignored", name, sim.QuoteInput(value), allowed))
 }
 
 // ParseSpeed reads a speed: a whole number of cycles per second from 1 to

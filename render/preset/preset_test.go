@@ -128,3 +128,22 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestIgnoredAndLongParameters: a parameter the others make do nothing is
+// reported, as the command line refuses it, and a huge value comes back
+// cut in the message.
+func TestIgnoredAndLongParameters(t *testing.T) {
+	for _, c := range []struct {
+		params []Param
+		want   string
+	}{
+		{[]Param{{"mean-service", "5"}}, "mean-service"},
+		{[]Param{{"weights", "1,2"}}, "weights"},
+		{[]Param{{"rate", strings.Repeat("9", 1<<20)}}, "(1048576 bytes)"},
+	} {
+		p := Read(c.params, func() uint64 { return 1 })
+		if len(p.Problems) != 1 || !strings.Contains(p.Problems[0], c.want) || len(p.Problems[0]) > 400 {
+			t.Errorf("%v: problems %.400q", c.params[0].Name, p.Problems)
+		}
+	}
+}

@@ -503,7 +503,7 @@ func (s *Session) schedule(c sim.Change) error {
 		return s.m.Schedule(c)
 	}
 	kept := append(s.m.Changes(), slices.DeleteFunc(pend, same)...)
-	m, err := sim.New(s.cfg)
+	m, err := sim.New(s.cfg, s.modelOptions()...)
 	if err == nil {
 		err = m.Schedule(append(slices.Clone(kept), c)...)
 	}

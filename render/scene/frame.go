@@ -248,6 +248,8 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 // status is the HUD's play state: paused, end of run, or the speed.
 func (s *Session) status() string {
 	switch {
+	case s.m.Err() != nil:
+		return "stopped: too many requests queued · R restarts"
 	case s.m.Done():
 		return "end of run · R restarts"
 	case s.paused:

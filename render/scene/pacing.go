@@ -1,6 +1,12 @@
 package scene
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lbsim/lbsim/sim"
+)
 
 // TPS is the number of ticks (Updates) per second the view runs at; speeds
 // are converted to cycles per tick with it.
@@ -200,6 +206,20 @@ func (s *Session) checkPauseAt() {
 		s.paused = true
 		s.pauseAt = -1
 		s.pace.Reset()
+	}
+	if err := s.m.Err(); err != nil {
+		if s.errText != err.Error() {
+			s.errText = err.Error()
+			msg := err.Error()
+			var le *sim.QueueLimitError
+			if errors.As(err, &le) { // short enough for the banner
+				msg = fmt.Sprintf("stopped at cycle %s: %s requests queued, over the limit of %s: lower the rate or add servers",
+					Commas(le.Cycle), Commas(int64(le.Queued)), Commas(int64(le.Limit)))
+			}
+			s.say(msg, true)
+		}
+		s.paused = true
+		return
 	}
 	if s.m.Done() {
 		if !s.paused {

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -95,9 +96,9 @@ func (s *Session) loadSnapshot(snap snapshot.Snapshot) error {
 		return s.loadFailed("snapshot", fmt.Errorf("it was recorded by model version %d, this is version %d", snap.Model, snapshot.ModelVersion))
 	}
 	// Check it runs before leaving the current run.
-	m, err := sim.New(snap.Config)
+	m, err := sim.New(snap.Config, s.modelOptions()...)
 	if err == nil {
-		err = m.Schedule(snap.Changes...)
+		err = cmp.Or(m.Err(), m.Schedule(snap.Changes...))
 	}
 	if err != nil {
 		return s.loadFailed("snapshot", err)

@@ -56,6 +56,24 @@ type Options struct {
 	// Lesson returns the options of the lesson named name, for the
 	// lessons menu (nil: no menu).
 	Lesson func(name string) (Options, error)
+	// MaxQueued bounds the queued requests of every run shown (0:
+	// PageMaxQueued). A run that exceeds it stops with a message; the
+	// page stays usable.
+	MaxQueued int
+}
+
+// PageMaxQueued is the bound on queued requests in the page and the
+// window unless Options say otherwise: 2 million requests take about 50 MB,
+// which a browser tab holds well beside the renderer.
+const PageMaxQueued = 2_000_000
+
+// modelOptions are the options of every model the session builds.
+func (s *Session) modelOptions() []sim.Option {
+	limit := s.opts.MaxQueued
+	if limit == 0 {
+		limit = PageMaxQueued
+	}
+	return []sim.Option{sim.WithEvents(), sim.WithMaxQueued(limit)}
 }
 
 // Session is one run on screen: the model and, each in its own file and
@@ -116,7 +134,7 @@ func (s *Session) restart() error {
 // it up to cycle to (headless, recording every cycle), then resets the
 // view's pacing, animations and charts.
 func (s *Session) build(cfg sim.Config, changes []sim.Change, to int64) error {
-	m, err := sim.New(cfg, sim.WithEvents())
+	m, err := sim.New(cfg, s.modelOptions()...)
 	if err != nil {
 		return err
 	}

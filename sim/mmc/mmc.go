@@ -39,6 +39,10 @@ type Params struct {
 	Queues  sim.QueueMode
 	Policy  sim.Policy
 	Choices int
+	// MaxQueued bounds the queued requests (sim.WithMaxQueued; 0 means
+	// sim.DefaultMaxQueued): an offered load beyond the pool's capacity
+	// stops the run with a *sim.QueueLimitError instead of filling memory.
+	MaxQueued int
 }
 
 // Config returns the simulator configuration of the check.
@@ -77,7 +81,7 @@ type Measured struct {
 	MeanService float64 `json:"mean_service"`
 }
 
-// Theory is Erlang C's prediction, with the JSON names of SPEC §4.
+// Theory is Erlang C's prediction, with the JSON names of docs/cli.md.
 type Theory struct {
 	Rho         float64 `json:"rho"`
 	PWait       float64 `json:"p_wait"`
@@ -118,6 +122,8 @@ type Bounds struct {
 // Validate checks the parameters, naming the flag that is wrong.
 func (p Params) Validate() error {
 	switch {
+	case p.Cycles < 1 || p.Cycles > sim.MaxCycles:
+		return fmt.Errorf("--cycles %d: must be a whole number from 1 to %d", p.Cycles, sim.MaxCycles)
 	case p.Warmup < 0 || p.Warmup >= p.Cycles:
 		return fmt.Errorf("--warmup %d: must be from 0 to below --cycles (%d)", p.Warmup, p.Cycles)
 	case p.Batches != 0 && (p.Batches < 2 || p.Batches > 1000):
@@ -156,7 +162,7 @@ func Run(p Params) (Report, error) {
 		r.Notes = append(r.Notes, "ρ ≥ 0.85: the measured Wq wanders for a long time; judge it by its interval, and run longer to narrow it")
 	}
 
-	m, err := sim.New(p.Config(), sim.WithEvents())
+	m, err := sim.New(p.Config(), sim.WithEvents(), sim.WithMaxQueued(p.MaxQueued))
 	if err != nil {
 		return Report{}, err
 	}
@@ -185,6 +191,9 @@ func Run(p Params) (Report, error) {
 		b.queue += int64(last.Queue)
 		b.busy += int64(last.Busy)
 		b.samples++
+	}
+	if err := m.Err(); err != nil {
+		return Report{}, err
 	}
 	return r, r.measure(bs, float64(p.Servers))
 }
@@ -251,19 +260,60 @@ func (r *Report) theory(p Params) error {
 	return nil
 }
 
-// measure turns the batches into point estimates and intervals.
+// minBatchDispatches is the fewest dispatches a batch must hold to carry
+// information of its own; smaller batches are merged (mergeSmall).
+const minBatchDispatches = 10
+
+func (b *batch) add(o batch) {
+	b.n += o.n
+	b.waits += o.waits
+	b.waited += o.waited
+	b.service += o.service
+	b.arrivals += o.arrivals
+	b.queue += o.queue
+	b.busy += o.busy
+	b.samples += o.samples
+}
+
+// mergeSmall merges every batch with fewer than minBatchDispatches
+// dispatches into the next one (a short last one into the one before), so
+// that no batch is empty or nearly so: such a batch's ratio is noise, and an
+// empty one would count as a batch without a measurement.
+func mergeSmall(bs []batch) []batch {
+	var out []batch
+	var carry batch
+	for _, b := range bs {
+		carry.add(b)
+		if carry.n >= minBatchDispatches {
+			out = append(out, carry)
+			carry = batch{}
+		}
+	}
+	if carry.samples > 0 {
+		if len(out) == 0 {
+			return []batch{carry}
+		}
+		out[len(out)-1].add(carry)
+	}
+	return out
+}
+
+// measure turns the batches into point estimates and intervals. Each
+// estimate is the pooled ratio over the whole window (total wait ÷
+// dispatches, and so on), and its interval is centred on it with the
+// half-width of the batch means: so an estimate always lies inside its own
+// interval.
 func (r *Report) measure(bs []batch, c float64) error {
 	var tot batch
+	for _, b := range bs {
+		tot.add(b)
+	}
+	asked := len(bs)
+	if bs = mergeSmall(bs); len(bs) < asked {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d of the %d batches held fewer than %d dispatches and were merged with their neighbours: the intervals use %d batches", asked-len(bs), asked, minBatchDispatches, len(bs)))
+	}
 	var wq, lq, pw queueing.BatchMeans // fed whole batches: AddBatch needs no size
 	for _, b := range bs {
-		tot.n += b.n
-		tot.waits += b.waits
-		tot.waited += b.waited
-		tot.service += b.service
-		tot.arrivals += b.arrivals
-		tot.queue += b.queue
-		tot.busy += b.busy
-		tot.samples += b.samples
 		if b.n > 0 {
 			wq.AddBatch(float64(b.waits), int(b.n))
 			pw.AddBatch(float64(b.waited), int(b.n))
@@ -289,14 +339,15 @@ func (r *Report) measure(bs []batch, c float64) error {
 		ms.Lambda = float64(tot.arrivals) / float64(tot.samples)
 	}
 	for _, ci := range []struct {
-		bm  *queueing.BatchMeans
-		dst *[2]float64
-	}{{&wq, &ms.WqCI}, {&lq, &ms.LqCI}, {&pw, &ms.PWaitCI}} {
+		bm       *queueing.BatchMeans
+		estimate float64
+		dst      *[2]float64
+	}{{&wq, ms.Wq, &ms.WqCI}, {&lq, ms.Lq, &ms.LqCI}, {&pw, ms.PWait, &ms.PWaitCI}} {
 		iv, err := ci.bm.Interval()
 		if err != nil {
-			return fmt.Errorf("too few measurements for an interval (%d requests dispatched after the warm-up): run longer", tot.n)
+			return fmt.Errorf("too few measurements for an interval (%d requests dispatched after the warm-up, in %d batches of at least %d): run longer or use fewer --batches", tot.n, len(bs), minBatchDispatches)
 		}
-		*ci.dst = [2]float64{iv.Low, iv.High}
+		*ci.dst = [2]float64{ci.estimate - iv.HalfWidth, ci.estimate + iv.HalfWidth}
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ const (
 	ServiceConstant  = "constant"  // every request takes exactly m cycles
 )
 
-// Dispatch policies understood by [CheckFit], as lbsim names them (SPEC §3).
+// Dispatch policies understood by [CheckFit], as lbsim names them (lbsim run --policy).
 // All four pick an idle server for the oldest request of one central queue,
 // so none of them changes how long requests wait.
 const (
@@ -82,7 +82,7 @@ func (f Fit) String() string {
 // down the comparison without invalidating it:
 //
 //   - m < 100: lbsim's whole-cycle clock makes the measured Wq lower than
-//     Erlang C by roughly 1/m relative (SPEC §3: −2.8% to −4.8% at m = 25);
+//     Erlang C by roughly 1/m relative (an independent simulation: −2.8% to −4.8% at m = 25);
 //   - ρ ≥ 0.85: the measured Wq converges slowly; trust the batch-means
 //     interval, not a single number;
 //   - swrr: a server of weight 0 never gets work.

@@ -29,8 +29,18 @@ type envelope struct {
 	Sum     uint32 `msg:"crc"`
 }
 
-// body is the checksummed payload.
+// compareBody is the checksummed payload of a comparison (format version
+// 2): two to MaxLanes runs on the same requests, each a body with its
+// label.
+type compareBody struct {
+	Model  uint32 `msg:"m"`
+	Engine string `msg:"e,omitempty"`
+	Lanes  []body `msg:"lanes"`
+}
+
+// body is the checksummed payload of one run, or one lane of a comparison.
 type body struct {
+	Label   string      `msg:"lb,omitempty"`                // the lane's label (comparisons only)
 	Model   uint32      `msg:"m"`                           // ModelVersion of the recording
 	Engine  string      `msg:"e,omitempty"`                 // EngineVersion of the recording, informational
 	Config  wireConfig  `msg:"c"`                           // the run's starting configuration
@@ -132,4 +142,6 @@ type wireCounts struct {
 	ResponseP95     int64 `msg:"r95,omitempty"`
 	ResponseP99     int64 `msg:"r99,omitempty"`
 	ResponseMax     int64 `msg:"rmx,omitempty"`
+	ServerCycles    int64 `msg:"sc,omitempty"`
+	BusyCycles      int64 `msg:"bc,omitempty"`
 }

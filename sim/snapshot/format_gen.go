@@ -16,26 +16,35 @@ const (
 func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(6)
-	var zb0001Mask uint8 /* 6 bits */
+	zb0001Len := uint32(7)
+	var zb0001Mask uint8 /* 7 bits */
 	_ = zb0001Mask
+	if z.Label == "" {
+		zb0001Len--
+		zb0001Mask |= 0x1
+	}
 	if z.Engine == "" {
 		zb0001Len--
-		zb0001Mask |= 0x2
+		zb0001Mask |= 0x4
 	}
 	if z.Changes == nil {
 		zb0001Len--
-		zb0001Mask |= 0x8
+		zb0001Mask |= 0x10
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
 
 	// skip if no fields are to be emitted
 	if zb0001Len != 0 {
+		if (zb0001Mask & 0x1) == 0 { // if not omitted
+			// string "lb"
+			o = append(o, 0xa2, 0x6c, 0x62)
+			o = msgp.AppendString(o, z.Label)
+		}
 		// string "m"
 		o = append(o, 0xa1, 0x6d)
 		o = msgp.AppendUint32(o, z.Model)
-		if (zb0001Mask & 0x2) == 0 { // if not omitted
+		if (zb0001Mask & 0x4) == 0 { // if not omitted
 			// string "e"
 			o = append(o, 0xa1, 0x65)
 			o = msgp.AppendString(o, z.Engine)
@@ -47,7 +56,7 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 			err = msgp.WrapError(err, "Config")
 			return
 		}
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
+		if (zb0001Mask & 0x10) == 0 { // if not omitted
 			// string "ch"
 			o = append(o, 0xa2, 0x63, 0x68)
 			o = msgp.AppendBytes(o, z.Changes)
@@ -112,6 +121,12 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			return
 		}
 		switch msgp.UnsafeString(field) {
+		case "lb":
+			z.Label, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Label")
+				return
+			}
 		case "m":
 			z.Model, bts, err = msgp.ReadUint32Bytes(bts)
 			if err != nil {
@@ -233,7 +248,123 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *body) Msgsize() (s int) {
-	s = 1 + 2 + msgp.Uint32Size + 2 + msgp.StringPrefixSize + len(z.Engine) + 2 + z.Config.Msgsize() + 3 + msgp.BytesPrefixSize + len(z.Changes) + 2 + 1 + 6 + msgp.Int64Size + 5 + msgp.BytesPrefixSize + len(z.Hashes.Sums) + 6 + msgp.Uint64Size + 2 + z.Summary.Msgsize()
+	s = 1 + 3 + msgp.StringPrefixSize + len(z.Label) + 2 + msgp.Uint32Size + 2 + msgp.StringPrefixSize + len(z.Engine) + 2 + z.Config.Msgsize() + 3 + msgp.BytesPrefixSize + len(z.Changes) + 2 + 1 + 6 + msgp.Int64Size + 5 + msgp.BytesPrefixSize + len(z.Hashes.Sums) + 6 + msgp.Uint64Size + 2 + z.Summary.Msgsize()
+	return
+}
+
+// MarshalMsg implements msgp.Marshaler
+func (z *compareBody) MarshalMsg(b []byte) (o []byte, err error) {
+	o = msgp.Require(b, z.Msgsize())
+	// check for omitted fields
+	zb0001Len := uint32(3)
+	var zb0001Mask uint8 /* 3 bits */
+	_ = zb0001Mask
+	if z.Engine == "" {
+		zb0001Len--
+		zb0001Mask |= 0x2
+	}
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "m"
+		o = append(o, 0xa1, 0x6d)
+		o = msgp.AppendUint32(o, z.Model)
+		if (zb0001Mask & 0x2) == 0 { // if not omitted
+			// string "e"
+			o = append(o, 0xa1, 0x65)
+			o = msgp.AppendString(o, z.Engine)
+		}
+		// string "lanes"
+		o = append(o, 0xa5, 0x6c, 0x61, 0x6e, 0x65, 0x73)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.Lanes)))
+		for za0001 := range z.Lanes {
+			o, err = z.Lanes[za0001].MarshalMsg(o)
+			if err != nil {
+				err = msgp.WrapError(err, "Lanes", za0001)
+				return
+			}
+		}
+	}
+	return
+}
+
+// UnmarshalMsg implements msgp.Unmarshaler
+func (z *compareBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
+	var field []byte
+	_ = field
+	var zb0001 uint32
+	zb0001, bts, err = msgp.ReadMapHeaderBytes(bts)
+	if err != nil {
+		err = msgp.WrapError(err)
+		return
+	}
+	if zb0001 > z95d4eaf5limitMaps {
+		err = msgp.ErrLimitExceeded
+		return
+	}
+	for zb0001 > 0 {
+		zb0001--
+		field, bts, err = msgp.ReadMapKeyZC(bts)
+		if err != nil {
+			err = msgp.WrapError(err)
+			return
+		}
+		switch msgp.UnsafeString(field) {
+		case "m":
+			z.Model, bts, err = msgp.ReadUint32Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Model")
+				return
+			}
+		case "e":
+			z.Engine, bts, err = msgp.ReadStringBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Engine")
+				return
+			}
+		case "lanes":
+			var zb0002 uint32
+			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Lanes")
+				return
+			}
+			if zb0002 > z95d4eaf5limitArrays {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if cap(z.Lanes) >= int(zb0002) {
+				z.Lanes = (z.Lanes)[:zb0002]
+			} else {
+				z.Lanes = make([]body, zb0002)
+			}
+			for za0001 := range z.Lanes {
+				bts, err = z.Lanes[za0001].UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Lanes", za0001)
+					return
+				}
+			}
+		default:
+			bts, err = msgp.Skip(bts)
+			if err != nil {
+				err = msgp.WrapError(err)
+				return
+			}
+		}
+	}
+	o = bts
+	return
+}
+
+// Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
+func (z *compareBody) Msgsize() (s int) {
+	s = 1 + 2 + msgp.Uint32Size + 2 + msgp.StringPrefixSize + len(z.Engine) + 6 + msgp.ArrayHeaderSize
+	for za0001 := range z.Lanes {
+		s += z.Lanes[za0001].Msgsize()
+	}
 	return
 }
 
@@ -901,8 +1032,8 @@ func (z *wireConfig) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(37)
-	var zb0001Mask uint64 /* 37 bits */
+	zb0001Len := uint32(39)
+	var zb0001Mask uint64 /* 39 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -1051,6 +1182,14 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ResponseMax == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x1000000000
+	}
+	if z.ServerCycles == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x2000000000
+	}
+	if z.BusyCycles == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x4000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1241,6 +1380,16 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "rmx"
 			o = append(o, 0xa3, 0x72, 0x6d, 0x78)
 			o = msgp.AppendInt64(o, z.ResponseMax)
+		}
+		if (zb0001Mask & 0x2000000000) == 0 { // if not omitted
+			// string "sc"
+			o = append(o, 0xa2, 0x73, 0x63)
+			o = msgp.AppendInt64(o, z.ServerCycles)
+		}
+		if (zb0001Mask & 0x4000000000) == 0 { // if not omitted
+			// string "bc"
+			o = append(o, 0xa2, 0x62, 0x63)
+			o = msgp.AppendInt64(o, z.BusyCycles)
 		}
 	}
 	return
@@ -1490,6 +1639,18 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "ResponseMax")
 				return
 			}
+		case "sc":
+			z.ServerCycles, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServerCycles")
+				return
+			}
+		case "bc":
+			z.BusyCycles, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "BusyCycles")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1504,7 +1665,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size
 	return
 }
 

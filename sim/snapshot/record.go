@@ -73,6 +73,9 @@ func (r *Recorder) Snapshot(m *sim.Model) (Snapshot, error) {
 	if r.err != nil {
 		return Snapshot{}, r.err
 	}
+	if err := m.Err(); err != nil {
+		return Snapshot{}, err
+	}
 	if !m.Done() {
 		return Snapshot{}, fmt.Errorf("snapshot recorder: the run stopped at cycle %d of %d", m.Cycle(), r.cfg.Cycles)
 	}
@@ -130,7 +133,21 @@ func (e *DivergenceError) Error() string {
 // summary. It returns the model at the end. A run that does not reproduce
 // gives a *DivergenceError (and the model where it stopped); a snapshot
 // that cannot be run at all gives another error.
+//
+// A replay is bounded like any run (sim.DefaultMaxQueued queued requests):
+// one that exceeds the bound stops with the model's *sim.QueueLimitError.
 func Replay(s Snapshot, each func(*sim.Model)) (*sim.Model, error) {
+	var stepEach func(*sim.Model) error
+	if each != nil {
+		stepEach = func(m *sim.Model) error { each(m); return nil }
+	}
+	return ReplayWith(s, stepEach)
+}
+
+// ReplayWith is Replay with options for the model, such as a lower
+// sim.WithMaxQueued, and a per-cycle callback that may stop the replay by
+// returning an error, which ReplayWith then returns with the model.
+func ReplayWith(s Snapshot, each func(*sim.Model) error, opts ...sim.Option) (*sim.Model, error) {
 	if s.Model != ModelVersion {
 		return nil, &VersionError{What: "model", Got: uint64(s.Model), Want: ModelVersion}
 	}
@@ -138,7 +155,7 @@ func Replay(s Snapshot, each func(*sim.Model)) (*sim.Model, error) {
 	if s.Every < 1 || int64(len(s.Hashes)) != checkpoints(n, s.Every) {
 		return nil, fmt.Errorf("snapshot hashes: %d hashes every %d cycles do not fit a run of %d cycles", len(s.Hashes), s.Every, n)
 	}
-	m, err := sim.New(s.Config)
+	m, err := sim.New(s.Config, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot config: %w", err)
 	}
@@ -146,15 +163,22 @@ func Replay(s Snapshot, each func(*sim.Model)) (*sim.Model, error) {
 		return nil, fmt.Errorf("snapshot changes: %w", err)
 	}
 	if each != nil {
-		each(m)
+		if err := each(m); err != nil {
+			return m, err
+		}
 	}
 	next, i := s.Every, 0
 	for !m.Done() {
 		if each != nil {
 			m.Step()
-			each(m)
+			if err := each(m); err != nil {
+				return m, err
+			}
 		} else {
 			m.RunTo(next) // RunTo gives exactly the state stepping gives
+		}
+		if err := m.Err(); err != nil {
+			return m, err
 		}
 		if t := m.Cycle(); t == next && t < n {
 			if got := uint32(m.Hash()); got != s.Hashes[i] {
@@ -164,6 +188,9 @@ func Replay(s Snapshot, each func(*sim.Model)) (*sim.Model, error) {
 			next += s.Every
 			i++
 		}
+	}
+	if err := m.Err(); err != nil {
+		return m, err // stopped at cycle 0
 	}
 	matched := (n - 1) / s.Every * s.Every
 	if got := m.Hash(); got != s.Final {

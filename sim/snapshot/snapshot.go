@@ -138,44 +138,90 @@ var ErrChecksum = errors.New("snapshot checksum mismatch: the file or link is da
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// Check reports, before a run, whether a snapshot of a run of cfg with
+// these changes could be written: the trace, the blocked ranges and the
+// change log within the limits, every trace row's cycle within what the
+// format holds, and the trace small enough for MaxSize. A run recorded for
+// a snapshot checks this first, so it never fails only at the end.
+func Check(cfg sim.Config, changes []sim.Change) error {
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("snapshot config: %w", err)
+	}
+	switch {
+	case len(cfg.Trace) > MaxTraceRows:
+		return fmt.Errorf("the trace has %d rows; a snapshot holds at most %d", len(cfg.Trace), MaxTraceRows)
+	case len(cfg.Blocked) > MaxBlocked:
+		return fmt.Errorf("%d blocked ranges; a snapshot holds at most %d", len(cfg.Blocked), MaxBlocked)
+	case len(changes) > MaxChanges:
+		return fmt.Errorf("%d changes; a snapshot holds at most %d", len(changes), MaxChanges)
+	}
+	// Validate checked the rows' order (from cycle 0), times and types;
+	// the encoding also bounds their cycles.
+	for i, r := range cfg.Trace {
+		if r.Cycle > maxTraceCycle {
+			return fmt.Errorf("trace row %d: cycle %d is beyond %d, the largest a snapshot holds", i+1, r.Cycle, int64(maxTraceCycle))
+		}
+	}
+	if n := len(appendTrace(nil, cfg.Trace)) + len(appendChanges(nil, changes)) + 8*len(cfg.Blocked); n > MaxSize-4096 {
+		return fmt.Errorf("the trace, changes and blocked ranges take %d bytes; a snapshot holds at most %d", n, MaxSize)
+	}
+	return nil
+}
+
 // Encode returns the .lbsnap bytes of s, after checking that s is
 // complete and within the limits.
 func Encode(s Snapshot) ([]byte, error) {
-	if err := s.Config.Validate(); err != nil {
-		return nil, fmt.Errorf("snapshot config: %w", err)
+	b, err := s.body()
+	if err != nil {
+		return nil, err
+	}
+	payload, err := b.MarshalMsg(nil)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	return sealed(FormatVersion, payload)
+}
+
+// sealed wraps a payload in the envelope and checks the whole size.
+func sealed(format uint32, payload []byte) ([]byte, error) {
+	out, err := seal(format, payload)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	if len(out) > MaxSize {
+		return nil, fmt.Errorf("snapshot: %d bytes; at most %d allowed (a long trace or change log?)", len(out), MaxSize)
+	}
+	return out, nil
+}
+
+// body checks that s is complete and within the limits and returns its
+// wire form.
+func (s *Snapshot) body() (body, error) {
+	if err := Check(s.Config, s.Changes); err != nil {
+		return body{}, fmt.Errorf("snapshot: %w", err)
 	}
 	n := s.Config.Cycles
 	switch {
-	case len(s.Config.Trace) > MaxTraceRows:
-		return nil, fmt.Errorf("snapshot: the trace has %d rows; a snapshot holds at most %d", len(s.Config.Trace), MaxTraceRows)
-	case len(s.Config.Blocked) > MaxBlocked:
-		return nil, fmt.Errorf("snapshot: %d blocked ranges; a snapshot holds at most %d", len(s.Config.Blocked), MaxBlocked)
-	case len(s.Changes) > MaxChanges:
-		return nil, fmt.Errorf("snapshot: %d changes; a snapshot holds at most %d", len(s.Changes), MaxChanges)
 	case s.Every < 1:
-		return nil, fmt.Errorf("snapshot: hash interval %d: want ≥ 1", s.Every)
+		return body{}, fmt.Errorf("snapshot: hash interval %d: want ≥ 1", s.Every)
 	case int64(len(s.Hashes)) != checkpoints(n, s.Every):
-		return nil, fmt.Errorf("snapshot: %d periodic hashes, want %d (one every %d cycles below cycle %d)", len(s.Hashes), checkpoints(n, s.Every), s.Every, n)
+		return body{}, fmt.Errorf("snapshot: %d periodic hashes, want %d (one every %d cycles below cycle %d)", len(s.Hashes), checkpoints(n, s.Every), s.Every, n)
 	case len(s.Hashes) > MaxHashes:
-		return nil, fmt.Errorf("snapshot: %d periodic hashes; at most %d allowed: choose a longer interval", len(s.Hashes), MaxHashes)
+		return body{}, fmt.Errorf("snapshot: %d periodic hashes; at most %d allowed: choose a longer interval", len(s.Hashes), MaxHashes)
 	}
 	prev := int64(1)
 	known := sim.Setting(len(sim.SettingNames()))
 	for i, c := range s.Changes {
 		if c.Cycle < prev || c.Cycle > n {
-			return nil, fmt.Errorf("snapshot: change %d (%v): cycles must be from 1 to %d in non-decreasing order", i+1, c, n)
+			return body{}, fmt.Errorf("snapshot: change %d (%v): cycles must be from 1 to %d in non-decreasing order", i+1, c, n)
 		}
 		if c.Setting >= known {
-			return nil, fmt.Errorf("snapshot: change %d: unknown setting number %d", i+1, c.Setting)
+			return body{}, fmt.Errorf("snapshot: change %d: unknown setting number %d", i+1, c.Setting)
 		}
 		prev = c.Cycle
 	}
-	// Validate checked the rows' order (from cycle 0), times and types;
-	// the encoding also bounds their cycles.
-	for i, r := range s.Config.Trace {
-		if r.Cycle > maxTraceCycle {
-			return nil, fmt.Errorf("snapshot: trace row %d is out of range or order", i+1)
-		}
+	if err := sim.ValidateChanges(s.Config, s.Changes); err != nil {
+		return body{}, fmt.Errorf("snapshot changes: %w", err)
 	}
 
 	b := body{
@@ -191,18 +237,7 @@ func Encode(s Snapshot) ([]byte, error) {
 		sums = append(sums, byte(h), byte(h>>8), byte(h>>16), byte(h>>24))
 	}
 	b.Hashes.Sums = sums
-	payload, err := b.MarshalMsg(nil)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
-	}
-	out, err := seal(FormatVersion, payload)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
-	}
-	if len(out) > MaxSize {
-		return nil, fmt.Errorf("snapshot: %d bytes; at most %d allowed (a long trace or change log?)", len(out), MaxSize)
-	}
-	return out, nil
+	return b, nil
 }
 
 // seal wraps a payload in the envelope with its checksum.
@@ -221,8 +256,12 @@ func Decode(data []byte) (Snapshot, error) {
 	if len(data) > MaxSize {
 		return Snapshot{}, fmt.Errorf("snapshot: %d bytes; at most %d allowed", len(data), MaxSize)
 	}
-	if err := checkMagic(data); err != nil {
+	format, err := checkMagic(data)
+	if err != nil {
 		return Snapshot{}, err
+	}
+	if format == FormatComparison {
+		return Snapshot{}, ErrComparison
 	}
 	var env envelope
 	rest, err := env.UnmarshalMsg(data)
@@ -243,6 +282,13 @@ func Decode(data []byte) (Snapshot, error) {
 	if len(rest) > 0 {
 		return Snapshot{}, fmt.Errorf("snapshot payload: %d unexpected bytes after the end", len(rest))
 	}
+	return b.snapshot()
+}
+
+// snapshot checks the model version and every field of a decoded body and
+// returns its run.
+func (b *body) snapshot() (Snapshot, error) {
+	var err error
 	if b.Model != ModelVersion {
 		return Snapshot{}, &VersionError{What: "model", Got: uint64(b.Model), Want: ModelVersion}
 	}
@@ -256,6 +302,10 @@ func Decode(data []byte) (Snapshot, error) {
 	n := s.Config.Cycles
 	if s.Changes, err = readChanges(b.Changes, n); err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot %w", err)
+	}
+	// Every change's value passes the checks a --set or --fault gets.
+	if err := sim.ValidateChanges(s.Config, s.Changes); err != nil {
+		return Snapshot{}, fmt.Errorf("snapshot changes: %w", err)
 	}
 	if s.Every < 1 || s.Every > n {
 		return Snapshot{}, fmt.Errorf("snapshot hashes: interval %d: want 1 to the run's %d cycles", s.Every, n)
@@ -280,24 +330,24 @@ func Decode(data []byte) (Snapshot, error) {
 
 // checkMagic reads the first key and the format version before anything
 // else, so that other files and newer formats get a precise error.
-func checkMagic(data []byte) error {
+func checkMagic(data []byte) (uint64, error) {
 	const notOurs = "not an lbsim snapshot: it does not start with the lbsnap magic"
 	_, rest, err := msgp.ReadMapHeaderBytes(data)
 	if err != nil {
-		return errors.New(notOurs)
+		return 0, errors.New(notOurs)
 	}
 	key, rest, err := msgp.ReadMapKeyZC(rest)
 	if err != nil || string(key) != "lbsnap" {
-		return errors.New(notOurs)
+		return 0, errors.New(notOurs)
 	}
 	v, _, err := msgp.ReadUint64Bytes(rest)
 	if err != nil {
-		return fmt.Errorf("snapshot: bad format version: %w", msgpError(err))
+		return 0, fmt.Errorf("snapshot: bad format version: %w", msgpError(err))
 	}
-	if v < 1 || v > FormatVersion {
-		return &VersionError{What: "format", Got: v, Want: FormatVersion}
+	if v < 1 || v > FormatComparison {
+		return 0, &VersionError{What: "format", Got: v, Want: FormatComparison}
 	}
-	return nil
+	return v, nil
 }
 
 // msgpError shortens msgp's errors to their cause.

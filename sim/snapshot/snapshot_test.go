@@ -443,13 +443,13 @@ func TestVersions(t *testing.T) {
 	data := smallSnapshot(t)
 	payload := payloadOf(t, data)
 
-	newer, _ := seal(FormatVersion+1, payload)
+	newer, _ := seal(FormatComparison+1, payload)
 	_, err := Decode(newer)
 	var ve *VersionError
 	if !errors.As(err, &ve) || ve.What != "format" {
 		t.Fatalf("newer format: %v", err)
 	}
-	if msg := err.Error(); !strings.Contains(msg, fmt.Sprint("format version ", FormatVersion+1)) || !strings.Contains(msg, fmt.Sprint(FormatVersion)) {
+	if msg := err.Error(); !strings.Contains(msg, fmt.Sprint("format version ", FormatComparison+1)) || !strings.Contains(msg, fmt.Sprint(FormatComparison)) {
 		t.Errorf("newer format: %q does not name both versions", msg)
 	}
 

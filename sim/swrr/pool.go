@@ -1,4 +1,5 @@
-// Package swrr implements nginx's smooth weighted round-robin (SPEC §5).
+// Package swrr implements nginx's smooth weighted round-robin (docs/cli.md
+// describes it and the protocol).
 //
 // Contract. Every backend of a [Pool] has a fixed integer weight in
 // [0, MaxWeight] and a running score, current, that starts at 0. One pick:
@@ -21,7 +22,7 @@
 // Nothing in this package keeps global state, and a Pool is not safe for
 // concurrent use.
 //
-// [Serve] speaks the `lbsim wrr` line protocol of SPEC §5 on top of a Pool.
+// [Serve] speaks the `lbsim wrr` line protocol (docs/cli.md) on top of a Pool.
 package swrr
 
 import "fmt"

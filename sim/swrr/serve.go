@@ -16,7 +16,7 @@ import (
 // skipped, so memory stays bounded whatever the input.
 const MaxLine = 1 << 20
 
-// Serve runs the `lbsim wrr` line protocol of SPEC §5: it reads one command a
+// Serve runs the `lbsim wrr` line protocol (docs/cli.md): it reads one command a
 // line from r and writes one answer line for each to w.
 //
 //	POOL <entry> …   replace the pool, all scores 0; answers OK.

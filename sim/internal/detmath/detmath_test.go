@@ -1,7 +1,10 @@
 package detmath
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -60,5 +63,61 @@ func TestLogSubnormal(t *testing.T) {
 	// log(2^-1074) = -1074·ln 2.
 	if got, want := Log(math.SmallestNonzeroFloat64), -1074*0.6931471805599453; math.Abs(got-want) > 1e-12 {
 		t.Errorf("Log(2^-1074) = %v, want %v", got, want)
+	}
+}
+
+// sinGolden is the digest of Sin's bits over sinPoints, computed on amd64.
+const sinGolden = 0xe465a770d85ee578
+
+// sinPoints returns every phase the wave evaluates for periods of 20,000
+// and 7,919 cycles, and random arguments up to 10^6.
+func sinPoints() []float64 {
+	var xs []float64
+	for _, period := range []int64{20_000, 7_919} {
+		for start := int64(0); start < period; start += 100 {
+			xs = append(xs, float64(2*math.Pi)*(float64(start)/float64(period)))
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100_000 {
+		xs = append(xs, (r.Float64()*2-1)*1e6)
+	}
+	return xs
+}
+
+// TestSinGolden: Sin gives the same bits on every GOARCH (make test-arm64
+// and the wasm tests run it), as the model's wave needs.
+func TestSinGolden(t *testing.T) {
+	h := fnv.New64a()
+	for _, x := range sinPoints() {
+		binary.Write(h, binary.LittleEndian, math.Float64bits(Sin(x)))
+	}
+	if got := h.Sum64(); got != sinGolden {
+		t.Errorf("Sin's digest is %#x, want %#x (amd64's)", got, uint64(sinGolden))
+	}
+}
+
+// TestSinMatchesMathWithinOneUlp compares Sin with math.Sin over the wave's
+// range and beyond: within one ulp everywhere (math.Sin itself may fuse on
+// some CPUs), and bit for bit on amd64 (sin_amd64_test.go).
+func TestSinMatchesMathWithinOneUlp(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 1_000_000 {
+		x := (r.Float64()*2 - 1) * 4 * math.Pi
+		if i%4 == 0 {
+			x = r.Float64() * 1e6
+		}
+		got, want := Sin(x), math.Sin(x)
+		if got != want && math.Abs(got-want) > math.Abs(math.Nextafter(want, math.Inf(1))-want) {
+			t.Fatalf("Sin(%v) = %v, math.Sin %v", x, got, want)
+		}
+	}
+	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1 << 29, -(1 << 30)} {
+		if !math.IsNaN(Sin(x)) {
+			t.Errorf("Sin(%v) = %v, want NaN", x, Sin(x))
+		}
+	}
+	if s := Sin(math.Copysign(0, -1)); s != 0 || !math.Signbit(s) {
+		t.Errorf("Sin(-0) = %v", s)
 	}
 }

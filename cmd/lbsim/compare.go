@@ -1,0 +1,567 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/lbsim/lbsim/internal/sweep"
+	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/lanes"
+	"github.com/lbsim/lbsim/sim/snapshot"
+)
+
+const compareHelp = `Usage: lbsim compare [run flags] --variant VARIANT [--variant VARIANT …]
+
+Runs the run flags' configuration once per variant and prints the summaries side
+by side, one column per variant. A variant is LABEL:NAME=VALUE[,NAME=VALUE…] (or
+just the NAME=VALUE list, which is then its label); NAME is a 'lbsim run' flag
+without dashes: policy, queues, choices, weights, speeds, servers, min-servers,
+max-servers, scale-up, scale-down, cooldown, queue-cap, the arrival settings and
+the rest. A value may itself hold commas (speeds=2,1,1): a piece without '='
+continues the value before it.
+
+Variants that differ only in balancer settings see the same requests: the request
+stream depends only on the seed and the arrival settings.
+
+With --replications R (≥ 2) every variant runs with the seeds seed, seed+1, …,
+seed+R−1 (the same seeds for all: paired), in parallel over --jobs, and each
+metric gets its mean and 95% t-interval, and each variant its paired difference
+from the first with its own interval: a difference is taken seed by seed, so the
+noise both runs share cancels and that interval is far narrower than the gap
+between two separate intervals suggests.
+
+--snapshot FILE records the comparison (one run of each of at most 4 variants) for
+'lbsim replay', 'lbsim share' and the page's compare view.
+
+Examples:
+  lbsim compare --seed 1 --queues per-server --speeds 2,1,1 --variant policy=round-robin \
+    --variant policy=p2c --variant policy=least-connections
+  lbsim compare --seed 1 --replications 20 --variant pooled:queues=pooled \
+    --variant split:queues=per-server,policy=random --json compare.json
+
+Flags (besides the run flags, 'lbsim run --help'):
+`
+
+// notWithCompare are the run flags that have no meaning for a comparison.
+var notWithCompare = []string{"timeline", "log-dir", "verbose", "quiet", "status-every"}
+
+// variant is one column of a comparison (see lanes.ParseVariant).
+type variant = lanes.Variant
+
+// variantList collects --variant flags.
+type variantList struct {
+	list    *[]variant
+	allowed func(string) bool
+}
+
+func (l variantList) String() string { return "" }
+
+func (l variantList) Set(s string) error {
+	v, err := lanes.ParseVariant(s, l.allowed)
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "--variant "))
+	}
+	for _, w := range *l.list {
+		if w.Label == v.Label {
+			return fmt.Errorf("%q: the label %q is taken by another variant", s, v.Label)
+		}
+	}
+	*l.list = append(*l.list, v)
+	return nil
+}
+
+// recorder wraps a run flag to remember, in order, every value the command
+// line gives it, so the base flags can be passed on to each variant's run.
+type recorder struct {
+	flag.Value
+	name string
+	sink *[][2]string
+}
+
+func (r recorder) Set(s string) error {
+	if err := r.Value.Set(s); err != nil {
+		return err
+	}
+	*r.sink = append(*r.sink, [2]string{r.name, s})
+	return nil
+}
+
+// boolRecorder is a recorder for a flag given without a value (--wave).
+type boolRecorder struct{ recorder }
+
+func (boolRecorder) IsBoolFlag() bool { return true }
+
+// compareOptions is everything `lbsim compare` was asked to do.
+type compareOptions struct {
+	base         [][2]string // the run flags given, in order
+	variants     []variant
+	replications int
+	jobs         int
+	jsonPath     string
+	snapshotPath string
+	noProgress   bool
+}
+
+// args returns variant v's run flags with the seed given.
+func (o *compareOptions) args(v variant, seed uint64) []string {
+	var args []string
+	for _, kv := range o.base {
+		if kv[0] != "seed" {
+			args = append(args, "--"+kv[0]+"="+kv[1])
+		}
+	}
+	args = append(args, "--seed="+strconv.FormatUint(seed, 10))
+	for _, kv := range v.Sets {
+		args = append(args, "--"+kv[0]+"="+kv[1])
+	}
+	return args
+}
+
+func (c *cli) compare(args []string) int {
+	var o compareOptions
+	probe := runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+	fs := c.runFlags(&probe, &blockList{cfg: &probe.cfg})
+	runNames := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) {
+		runNames[f.Name] = true
+		r := recorder{f.Value, f.Name, &o.base}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			f.Value = boolRecorder{r}
+		} else {
+			f.Value = r
+		}
+	})
+	allowed := func(name string) bool {
+		return runNames[name] && name != "seed" && name != "json" && name != "no-progress" && !slices.Contains(notWithCompare, name)
+	}
+	fs.Var(variantList{&o.variants, allowed}, "variant", "a variant, `LABEL:NAME=VALUE[,NAME=VALUE…]` (repeatable; at least one)")
+	fs.IntVar(&o.replications, "replications", 1, "runs per variant with seeds seed … seed+R−1 (paired across variants); R ≥ 2 adds means, intervals and paired differences")
+	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at once")
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim compare: "+format+"\nRun 'lbsim compare --help' for the flags and what they allow.\n", a...)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		if c.printedHelp(fs, err, compareHelp) {
+			return exitOK
+		}
+		return fail("%s", flagError(err))
+	}
+	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
+	seen := visited(fs)
+	switch {
+	case fs.NArg() > 0:
+		return fail("unexpected argument %q: every setting is a flag", fs.Arg(0))
+	case len(o.variants) == 0:
+		return fail("no --variant: give at least one, like --variant policy=p2c")
+	case seen["replications"] && (o.replications < 2 || o.replications > 10_000):
+		return fail("--replications %d: want 2 to 10000 (leave it out for a single run per variant)", o.replications)
+	case o.jobs < 1:
+		return fail("--jobs %d: want at least 1", o.jobs)
+	}
+	if o.snapshotPath != "" && (o.replications > 1 || len(o.variants) > snapshot.MaxLanes) {
+		return fail("--snapshot holds one run of each of at most %d variants: leave out --replications, or --snapshot", snapshot.MaxLanes)
+	}
+	for _, name := range notWithCompare {
+		if seen[name] {
+			return fail("--%s has no meaning for a comparison: run the variant with 'lbsim run' for it", name)
+		}
+	}
+	o.base = slices.DeleteFunc(o.base, func(kv [2]string) bool {
+		return kv[0] == "json" || kv[0] == "no-progress" || kv[0] == "snapshot"
+	})
+	seed := probe.cfg.Seed
+	if !seen["seed"] {
+		seed = randomSeed()
+	}
+	// Every variant's flags are checked before anything runs.
+	for _, v := range o.variants {
+		if _, err := c.parseRun(o.args(v, seed)); err != nil {
+			return fail("variant %q: %v", v.Label, err)
+		}
+	}
+	var out, snapFile *atomicFile
+	var outs outputs
+	defer outs.abort()
+	if o.jsonPath != "" && o.jsonPath != "-" {
+		var err error
+		if out, err = outs.create(o.jsonPath); err != nil {
+			return fail("--json: %v", err)
+		}
+	}
+	if o.snapshotPath != "" {
+		var err error
+		if snapFile, err = outs.create(o.snapshotPath); err != nil {
+			return fail("--snapshot: %v", err)
+		}
+	}
+	res, err := c.runVariants(&o, seed)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
+		return exitFailed
+	}
+	human := c.stdout
+	if o.jsonPath == "-" {
+		human = c.stderr
+	}
+	report := newComparison(&o, seed, res)
+	fmt.Fprint(human, report.table())
+	if snapFile != nil {
+		data, err := c.recordComparison(&o, seed)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "lbsim compare: --snapshot: %v\n", err)
+			return exitFailed
+		}
+		snapFile.w.Write(data)
+	}
+	if o.jsonPath != "" {
+		c.writeJSON(report, o.jsonPath, out)
+	}
+	if err := outs.commit(); err != nil {
+		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// recordComparison records every variant's run (with the first seed) as
+// one comparison snapshot.
+func (c *cli) recordComparison(o *compareOptions, seed uint64) ([]byte, error) {
+	var specs []snapshot.LaneSpec
+	for _, v := range o.variants {
+		ro, err := c.parseRun(o.args(v, seed))
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, snapshot.LaneSpec{Label: v.Label, Config: ro.cfg, Changes: ro.changes})
+	}
+	cmp, err := snapshot.RecordComparison(specs)
+	if err != nil {
+		return nil, err
+	}
+	return snapshot.EncodeComparison(cmp)
+}
+
+// replayComparison is lbsim replay of a comparison: every lane is re-run
+// and checked, then shown as lbsim compare shows it.
+func (c *cli) replayComparison(name string, data []byte, jsonPath string) int {
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
+		return code
+	}
+	cmp, err := snapshot.DecodeComparison(data)
+	if err != nil {
+		return fail(exitUsage, "%s: %v", name, err)
+	}
+	var outs outputs
+	defer outs.abort()
+	var out *atomicFile
+	if jsonPath != "" && jsonPath != "-" {
+		if out, err = outs.create(jsonPath); err != nil {
+			return fail(exitUsage, "--json: %v", err)
+		}
+	}
+	sums, err := snapshot.VerifyComparison(cmp)
+	if err != nil {
+		return fail(exitFailed, "%s: %v", name, err)
+	}
+	report := &comparison{Seed: cmp.Lanes[0].Config.Seed}
+	for i, l := range cmp.Lanes {
+		report.Variants = append(report.Variants, variantResult{Label: l.Label, Summary: &sums[i]})
+	}
+	human := c.stdout
+	if jsonPath == "-" {
+		human = c.stderr
+	}
+	fmt.Fprintf(human, "lbsim replay: %s: a comparison of %d runs, each reproduced exactly\n", name, len(cmp.Lanes))
+	fmt.Fprint(human, report.table())
+	if jsonPath != "" {
+		c.writeJSON(report, jsonPath, out)
+	}
+	if err := outs.commit(); err != nil {
+		return fail(exitFailed, "%v", err)
+	}
+	return exitOK
+}
+
+// summarize runs o's configuration and changes to the end, as 'lbsim run'
+// does, and returns the summary.
+func summarize(o *runOptions) (sim.Summary, error) {
+	m, err := newModel(o)
+	if err != nil {
+		return sim.Summary{}, err
+	}
+	m.Run()
+	if err := m.Err(); err != nil {
+		return sim.Summary{}, err
+	}
+	return m.Summary(), nil
+}
+
+// runVariants runs every variant for every replication, --jobs at a time,
+// and returns the summaries by variant, then replication.
+func (c *cli) runVariants(o *compareOptions, seed uint64) ([][]sim.Summary, error) {
+	type task struct{ v, r int }
+	res := make([][]sim.Summary, len(o.variants))
+	for i := range res {
+		res[i] = make([]sim.Summary, o.replications)
+	}
+	total := int64(len(o.variants) * o.replications)
+	tasks := make(chan task)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := int64(0)
+	bar := newProgress(c.stderr, c.stderrTTY && !o.noProgress, total)
+	bar.unit = "run"
+	for range min(o.jobs, int(total)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range tasks {
+				v := o.variants[t.v]
+				ro, err := c.parseRun(o.args(v, seed+uint64(t.r)))
+				var s sim.Summary
+				if err == nil {
+					s, err = summarize(ro)
+				}
+				if err != nil {
+					cancel(fmt.Errorf("variant %q, seed %d: %w", v.Label, seed+uint64(t.r), err))
+					continue
+				}
+				res[t.v][t.r] = s
+				mu.Lock()
+				done++
+				bar.update(done, nopFlusher{})
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for r := range o.replications { // replication by replication: every variant's first seed first
+		for v := range o.variants {
+			select {
+			case tasks <- task{v, r}:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+	}
+	close(tasks)
+	wg.Wait()
+	bar.clear()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+type nopFlusher struct{}
+
+func (nopFlusher) Flush() error { return nil }
+
+// metric is one row of the comparison: a name, its JSON key and how to
+// read and print it.
+type metric struct {
+	Name, Key string
+	Value     func(*sim.Summary) float64
+	Whole     bool // printed without decimals
+}
+
+// metrics are the rows of the comparison table, in order.
+var metrics = []metric{
+	{"generated", "generated", func(s *sim.Summary) float64 { return float64(s.Generated) }, true},
+	{"rejected", "rejected", func(s *sim.Summary) float64 { return float64(s.Rejected) }, true},
+	{"completed", "completed", func(s *sim.Summary) float64 { return float64(s.Completed) }, true},
+	{"avg wait", "avg_wait", func(s *sim.Summary) float64 { return s.AvgWait }, false},
+	{"wait p50", "wait_p50", func(s *sim.Summary) float64 { return float64(s.WaitP50) }, true},
+	{"wait p95", "wait_p95", func(s *sim.Summary) float64 { return float64(s.WaitP95) }, true},
+	{"wait p99", "wait_p99", func(s *sim.Summary) float64 { return float64(s.WaitP99) }, true},
+	{"avg response", "avg_response", func(s *sim.Summary) float64 { return s.AvgResponse }, false},
+	{"utilisation", "utilisation", func(s *sim.Summary) float64 { return s.Utilisation }, false},
+	{"server-cycles", "server_cycles", func(s *sim.Summary) float64 { return float64(s.ServerCycles) }, true},
+	{"scale-ups", "scale_ups", func(s *sim.Summary) float64 { return float64(s.ScaleUps) }, true},
+	{"scale-downs", "scale_downs", func(s *sim.Summary) float64 { return float64(s.ScaleDowns) }, true},
+	{"peak queue", "peak_queue", func(s *sim.Summary) float64 { return float64(s.PeakQueue) }, true},
+}
+
+// comparison is the outcome of lbsim compare, as its JSON prints it.
+type comparison struct {
+	Seed         uint64          `json:"seed"`
+	Replications int             `json:"replications,omitempty"`
+	Variants     []variantResult `json:"variants"`
+	Note         string          `json:"note,omitempty"`
+}
+
+// variantResult is one variant: its label, the run flags it stands for
+// (with the first seed), and its summary, or with replications every run's
+// summary, each metric's mean and interval, and its paired difference from
+// the first variant.
+type variantResult struct {
+	Label      string              `json:"label"`
+	Flags      []string            `json:"flags"`
+	Summary    *sim.Summary        `json:"summary,omitempty"`
+	Runs       []replicationRun    `json:"runs,omitempty"`
+	Metrics    map[string]interval `json:"metrics,omitempty"`
+	Difference map[string]interval `json:"difference,omitempty"`
+}
+
+type replicationRun struct {
+	Seed    uint64      `json:"seed"`
+	Summary sim.Summary `json:"summary"`
+}
+
+const pairingNote = "differences are paired by seed: both runs of a pair see the same requests, so the noise they share cancels and a difference's interval is far narrower than the two means' intervals"
+
+func newComparison(o *compareOptions, seed uint64, res [][]sim.Summary) *comparison {
+	cmp := &comparison{Seed: seed}
+	if o.replications > 1 {
+		cmp.Replications, cmp.Note = o.replications, pairingNote
+	}
+	for vi, v := range o.variants {
+		vr := variantResult{Label: v.Label, Flags: o.args(v, seed)}
+		if o.replications == 1 {
+			vr.Summary = &res[vi][0]
+			cmp.Variants = append(cmp.Variants, vr)
+			continue
+		}
+		vr.Metrics, vr.Difference = map[string]interval{}, map[string]interval{}
+		for r := range res[vi] {
+			vr.Runs = append(vr.Runs, replicationRun{Seed: seed + uint64(r), Summary: res[vi][r]})
+		}
+		for _, m := range metrics {
+			xs, ds := make([]float64, len(res[vi])), make([]float64, len(res[vi]))
+			for r := range res[vi] {
+				xs[r] = m.Value(&res[vi][r])
+				ds[r] = xs[r] - m.Value(&res[0][r])
+			}
+			vr.Metrics[m.Key] = intervalOf(xs)
+			if vi > 0 {
+				vr.Difference[m.Key] = intervalOf(ds)
+			}
+		}
+		if vi == 0 {
+			vr.Difference = nil
+		}
+		cmp.Variants = append(cmp.Variants, vr)
+	}
+	return cmp
+}
+
+// table prints the comparison: one column per variant, and with
+// replications the means ± half-widths and the paired differences.
+func (cmp *comparison) table() string {
+	var b strings.Builder
+	labels := make([]string, len(cmp.Variants))
+	for i, v := range cmp.Variants {
+		labels[i] = v.Label
+	}
+	format := func(m metric, x float64) string {
+		if m.Whole && x == float64(int64(x)) {
+			return strconv.FormatInt(int64(x), 10)
+		}
+		return strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	g := readable
+	var cells [][]string // a row per metric, a cell per column
+	switch {
+	case cmp.Replications <= 1:
+		fmt.Fprintf(&b, "Compare: seed %d, one run per variant\n\n", cmp.Seed)
+		for _, m := range metrics {
+			var row []string
+			for _, v := range cmp.Variants {
+				row = append(row, format(m, m.Value(v.Summary)))
+			}
+			cells = append(cells, row)
+		}
+	default:
+		fmt.Fprintf(&b, "Compare: %d replications per variant, seeds %d to %d; mean ± half-width of the 95%% t-interval\n\n",
+			cmp.Replications, cmp.Seed, cmp.Seed+uint64(cmp.Replications)-1)
+		for _, m := range metrics {
+			var row []string
+			for _, v := range cmp.Variants {
+				iv := v.Metrics[m.Key]
+				row = append(row, g(iv.Mean)+" ± "+g((iv.High-iv.Low)/2))
+			}
+			cells = append(cells, row)
+		}
+	}
+	writeTable(&b, labels, cells)
+	if cmp.Replications > 1 && len(cmp.Variants) > 1 {
+		fmt.Fprintf(&b, "\nPaired difference from %q (variant − %s), mean [95%% interval]:\n\n", labels[0], labels[0])
+		cells = cells[:0]
+		for _, m := range metrics {
+			var row []string
+			for _, v := range cmp.Variants[1:] {
+				d := v.Difference[m.Key]
+				row = append(row, g(d.Mean)+" ["+g(d.Low)+", "+g(d.High)+"]")
+			}
+			cells = append(cells, row)
+		}
+		writeTable(&b, labels[1:], cells)
+		fmt.Fprintf(&b, "\nThe %s.\n", pairingNote)
+	}
+	return b.String()
+}
+
+// readable formats x with about four significant digits and never an
+// exponent: 43791, 2959, 837.1, 21.96, 0.9725.
+func readable(x float64) string {
+	a := math.Abs(x)
+	switch {
+	case a >= 1000 || x == math.Trunc(x):
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case a >= 100:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	case a >= 10:
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// writeTable writes the metrics' rows under the column heads, each
+// column as wide as its widest cell.
+func writeTable(b *strings.Builder, heads []string, cells [][]string) {
+	width := make([]int, len(heads))
+	for i, h := range heads {
+		width[i] = utf8.RuneCountInString(h)
+		for _, row := range cells {
+			width[i] = max(width[i], utf8.RuneCountInString(row[i]))
+		}
+	}
+	line := func(name string, row []string) {
+		fmt.Fprintf(b, "%-14s", name)
+		for i, c := range row {
+			fmt.Fprintf(b, "  %s%s", strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)), c)
+		}
+		b.WriteString("\n")
+	}
+	line("", heads)
+	for i, m := range metrics {
+		line(m.Name, cells[i])
+	}
+}
+
+// interval is a mean with its 95% t-interval, as the JSON prints it.
+type interval struct {
+	Mean float64 `json:"mean"`
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+// intervalOf returns the mean of xs (two or more) with its 95% Student t
+// interval, as lbsim aggregate computes it.
+func intervalOf(xs []float64) interval {
+	st := sweep.Summarize(xs, 0)
+	return interval{Mean: st.Mean, Low: st.Low, High: st.High}
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// atomicFile is one output. A regular file (or a new path) is written to a
+// temporary file beside its target and renamed into place only when
+// complete, so a failed run never leaves a partial file that looks
+// finished. A device or FIFO (/dev/null, a pipe) is written through: it is
+// never replaced by a regular file.
+type atomicFile struct {
+	f       *os.File
+	w       *bufio.Writer
+	path    string // the target, symbolic links resolved
+	through bool   // written in place, not renamed
+}
+
+// outputs is the set of files a command writes. Every path is checked by
+// check before anything is created (a directory, a path named twice or an
+// output that is also an input is refused), then create opens them, and
+// they are committed together or aborted together.
+type outputs struct {
+	mu      sync.Mutex // abort may run from the signal handler
+	files   []*atomicFile
+	inputs  []target // input files no output may name
+	claimed []target // outputs checked so far
+	// newDir is a directory that will be made before the outputs are
+	// created (--log-dir): a path in it counts as a new file.
+	newDir string
+}
+
+// target is a path as the file system resolves it, and the file it names
+// (nil when it does not exist yet).
+type target struct {
+	flag, path string
+	resolved   string
+	info       fs.FileInfo
+}
+
+// resolve makes path absolute with its symbolic links resolved (those of
+// its directory, when the file does not exist yet).
+func resolve(flag, path string) target {
+	t := target{flag: flag, path: path}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = filepath.Clean(path)
+	}
+	// A device, FIFO or socket (through links too: /dev/stdout) is
+	// written through the name given.
+	if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		t.resolved, t.info = abs, fi
+		return t
+	}
+	// A dangling symbolic link names the file it would create: follow
+	// links by hand as far as they go (a bounded number of hops).
+	for range 40 {
+		fi, err := os.Lstat(abs)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		target, err := os.Readlink(abs)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		abs = filepath.Clean(target)
+	}
+	t.resolved = abs
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		t.resolved = r
+	} else if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		t.resolved = filepath.Join(d, filepath.Base(abs))
+	}
+	if fi, err := os.Stat(t.resolved); err == nil {
+		t.info = fi
+	}
+	return t
+}
+
+func (t target) same(u target) bool {
+	if t.info != nil && u.info != nil {
+		return os.SameFile(t.info, u.info)
+	}
+	return t.resolved == u.resolved
+}
+
+// special reports whether the target is a device, FIFO or socket.
+func (t target) special() bool {
+	return t.info != nil && !t.info.Mode().IsRegular() && !t.info.IsDir()
+}
+
+// addInput records an input file that no output may overwrite.
+func (o *outputs) addInput(flag, path string) {
+	o.inputs = append(o.inputs, resolve(flag, path))
+}
+
+// check refuses an output path that cannot be written as a whole file: a
+// directory, a path whose directory is missing, a path another output or
+// an input already names. It creates nothing.
+func (o *outputs) check(flag, path string) error {
+	if path == "-" {
+		return fmt.Errorf("%s -: '-' (standard output) is only for --json; name a file", flag)
+	}
+	t := resolve(flag, path)
+	switch {
+	case t.info != nil && t.info.IsDir():
+		return fmt.Errorf("%s %s: is a directory; name a file", flag, path)
+	case t.info == nil && (o.newDir == "" || filepath.Dir(t.resolved) != o.newDir):
+		if d, err := os.Stat(filepath.Dir(t.resolved)); err != nil || !d.IsDir() {
+			return fmt.Errorf("%s %s: directory %s does not exist", flag, path, filepath.Dir(path))
+		}
+	}
+	if !t.special() { // two outputs may both be /dev/null
+		for _, u := range o.claimed {
+			if t.same(u) {
+				return fmt.Errorf("%s %s and %s %s name the same file: give each output its own", u.flag, u.path, flag, path)
+			}
+		}
+	}
+	for _, u := range o.inputs {
+		if t.same(u) {
+			return fmt.Errorf("%s %s is the input %s %s: the output would overwrite it; name another file", flag, path, u.flag, u.path)
+		}
+	}
+	o.claimed = append(o.claimed, t)
+	return nil
+}
+
+// create opens the output at path (checked before with check).
+func (o *outputs) create(path string) (*atomicFile, error) {
+	t := resolve("", path)
+	af := &atomicFile{path: t.resolved}
+	if t.special() {
+		f, err := openThrough(t.resolved)
+		if err != nil {
+			return nil, fmt.Errorf("cannot write %s: %v", path, err)
+		}
+		af.f, af.through = f, true
+	} else {
+		dir, base := filepath.Split(t.resolved)
+		f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+		if err != nil {
+			return nil, fmt.Errorf("cannot write %s: %v", path, err)
+		}
+		af.f = f
+	}
+	af.w = bufio.NewWriterSize(af.f, 256<<10)
+	o.mu.Lock()
+	o.files = append(o.files, af)
+	o.mu.Unlock()
+	return af, nil
+}
+
+// commit puts every output in place, in the order created.
+func (o *outputs) commit() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, af := range o.files {
+		err := af.w.Flush()
+		if !af.through {
+			err = errors.Join(err, af.f.Chmod(0o644))
+		}
+		err = errors.Join(err, af.f.Close())
+		if err == nil && !af.through {
+			err = os.Rename(af.f.Name(), af.path)
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %v", af.path, err)
+		}
+	}
+	o.files = nil
+	return nil
+}
+
+// abort removes every temporary file not yet committed. It is safe to call
+// from another goroutine (an interrupt) while the run writes.
+func (o *outputs) abort() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, af := range o.files {
+		af.f.Close()
+		if !af.through {
+			os.Remove(af.f.Name())
+		}
+	}
+	o.files = nil
+}
