@@ -238,7 +238,7 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		"queued " + Commas(int64(s.m.QueueLen())),
 		"completed " + Commas(t.Completed),
 		"avg wait " + Sig3(avg) + " cycles",
-		"p95 wait " + Commas(s.m.Summary().WaitP95),
+		"p95 wait " + Commas(s.m.Summary().WaitP95) + " cycles",
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
