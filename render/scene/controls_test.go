@@ -767,3 +767,37 @@ func TestNextPolicy(t *testing.T) {
 		t.Errorf("from first-idle in per-server mode: %v", sim.Policy(got))
 	}
 }
+
+// TestTheoryPanelPerServer: per-server queues get their own model: random
+// routing is c × M/M/1 (Wq = ρ·m/(1−ρ)), round-robin gets bounds, and
+// swrr routing no model.
+func TestTheoryPanelPerServer(t *testing.T) {
+	lines := func(policy string) []string {
+		cfg := testConfig()
+		for _, kv := range [][2]string{{"wave", "false"}, {"service", "geometric"}, {"mean-service", "20"}, {"scale-up", "100000"},
+			{"scale-down", "0"}, {"rate", "0.4"}, {"block", "none"}, {"min-servers", "10"}, {"max-servers", "10"},
+			{"queues", "per-server"}, {"policy", policy}} {
+			if err := cfg.Set(kv[0], kv[1]); err != nil {
+				t.Fatal(kv, err)
+			}
+		}
+		s, err := New(Options{Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.TheoryLines()
+	}
+	// c = 10, λ = 0.4, m = 20: ρ = 0.8, Wq = 0.8·20/0.2 = 80.
+	random := lines("random")
+	if !strings.Contains(random[0], "c × M/M/1") || !slices.ContainsFunc(random, func(l string) bool { return strings.HasPrefix(l, "wait Wq (cycles)\t80.0\t") }) {
+		t.Errorf("random routing: %q", random)
+	}
+	rr := lines("round-robin")
+	if len(rr) < 3 || rr[1] != "\tbounds\tmeasured" || !strings.Contains(rr[2], "–80.0") {
+		t.Errorf("round-robin routing: want bounds up to random's 80, got %q", rr)
+	}
+	sw := lines("swrr")
+	if len(sw) < 3 || sw[1] != "does not apply to this run, because:" || !strings.Contains(sw[2], "swrr") {
+		t.Errorf("swrr routing: %q", sw)
+	}
+}

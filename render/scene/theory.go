@@ -70,12 +70,19 @@ func Sig3(x float64) string {
 }
 
 // TheoryLines returns the theory panel's text for the settings in effect:
-// Erlang C beside the measured values, or why M/M/c does not apply.
+// the queueing model's prediction (Erlang C for the central queue, c ×
+// M/M/1 or the supermarket model for per-server queues, bounds where no
+// closed form exists) beside the measured values, or why no model
+// applies.
 func (s *Session) TheoryLines() []string {
 	cfg := s.m.Config()
 	in := mmc.FitInput(cfg)
 	fit := queueing.CheckFit(in)
-	lines := []string{"M/M/c theory (Erlang C) for the settings now"}
+	title := "M/M/c theory (Erlang C) for the settings now"
+	if cfg.Queues == sim.PerServer {
+		title = "queueing theory for " + cfg.Policy.String() + " routing to per-server queues"
+	}
+	lines := []string{title}
 	if !fit.Applies {
 		lines = append(lines, "does not apply to this run, because:")
 		for _, r := range fit.Reasons {
@@ -83,9 +90,12 @@ func (s *Session) TheoryLines() []string {
 		}
 		return lines
 	}
-	th, err := queueing.MMC{Servers: in.Servers, Lambda: in.Lambda, MeanService: in.MeanService}.Metrics()
-	if err != nil {
+	pr, err := mmc.Predict(in.Servers, in.Lambda, in.MeanService, cfg.Queues, cfg.Policy, cfg.Choices)
+	switch {
+	case err != nil:
 		return append(lines, "no steady state: "+err.Error())
+	case pr.Why != "":
+		return append(lines, pr.Why)
 	}
 	ms := s.meas
 	n := max(ms.cycles, 1)
@@ -101,6 +111,19 @@ func (s *Session) TheoryLines() []string {
 		window += ", after the initial queue drained"
 	} else {
 		window += " (the initial queue has not drained yet)"
+	}
+	if b := pr.Bounds; b != nil {
+		lines = append(lines,
+			"\tbounds\tmeasured",
+			"wait Wq (cycles)\t"+Sig3(b.WqLow)+"–"+Sig3(b.WqHigh)+"\t"+Sig3(wq),
+			"load ρ (busy share)\t\t"+Sig3(util),
+			b.Note,
+			window)
+		return lines
+	}
+	th := pr.Theory
+	if cfg.Queues == sim.PerServer {
+		lines[0] += " · " + pr.Model
 	}
 	lines = append(lines,
 		"\ttheory\tmeasured",

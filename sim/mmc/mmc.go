@@ -198,66 +198,87 @@ func Run(p Params) (Report, error) {
 	return r, r.measure(bs, float64(p.Servers))
 }
 
-// theory fills in what queueing theory says of the configuration: Erlang
-// C for the pooled queue, c × M/M/1 for random routing, the supermarket
-// model for p2c (a large-c limit), and bounds where no closed form exists.
+// theory fills in what queueing theory says of the configuration (see
+// Predict).
 func (r *Report) theory(p Params) error {
-	q := queueing.MMC{Servers: p.Servers, Lambda: r.Rate, MeanService: float64(p.MeanService)}
-	pooled, err := q.Metrics()
-	switch {
-	case errors.Is(err, queueing.ErrUnstable):
-		r.TheoryError = err.Error()
-		return nil
-	case err != nil:
-		return err
-	}
-	set := func(m queueing.Metrics) {
-		r.Theory = &Theory{Rho: m.Rho, PWait: m.PWait, Wq: m.Wq, Lq: m.Lq, W: m.W, L: m.L, Utilisation: m.Utilisation}
-	}
-	if p.Queues == sim.Pooled {
-		set(pooled)
-		return nil
-	}
-	split, err := q.Split()
+	pr, err := Predict(p.Servers, r.Rate, float64(p.MeanService), p.Queues, p.Policy, p.Choices)
 	if err != nil {
 		return err
 	}
-	d := p.Choices
+	r.Theory, r.Bounds, r.TheoryError = pr.Theory, pr.Bounds, pr.Why
+	r.Notes = append(r.Notes, pr.Notes...)
+	return nil
+}
+
+// Prediction is what queueing theory says of a fixed pool: the numbers of
+// a model (Theory), or where no closed form exists, Bounds on the mean
+// wait; Why says why there is neither.
+type Prediction struct {
+	Model  string // the model used, in words
+	Theory *Theory
+	Bounds *Bounds
+	Notes  []string
+	Why    string
+}
+
+// Predict returns the theory for c servers, λ arrivals and mean service m
+// per cycle, in queue mode q with the given policy (and p2c's d; 0 means
+// 2): Erlang C for the pooled queue, c × M/M/1 for random routing, the
+// supermarket model for p2c (a large-c limit), and bounds for round-robin
+// and least-connections. An unstable load (ρ ≥ 1) gives Why, not an error;
+// the error is for invalid numbers.
+func Predict(c int, lambda, m float64, q sim.QueueMode, policy sim.Policy, d int) (Prediction, error) {
+	mm := queueing.MMC{Servers: c, Lambda: lambda, MeanService: m}
+	pooled, err := mm.Metrics()
+	switch {
+	case errors.Is(err, queueing.ErrUnstable):
+		return Prediction{Why: err.Error()}, nil
+	case err != nil:
+		return Prediction{}, err
+	}
+	th := func(x queueing.Metrics) *Theory {
+		return &Theory{Rho: x.Rho, PWait: x.PWait, Wq: x.Wq, Lq: x.Lq, W: x.W, L: x.L, Utilisation: x.Utilisation}
+	}
+	if q == sim.Pooled {
+		return Prediction{Model: "M/M/c (Erlang C)", Theory: th(pooled)}, nil
+	}
+	split, err := mm.Split()
+	if err != nil {
+		return Prediction{}, err
+	}
 	if d == 0 {
 		d = sim.DefaultChoices
 	}
 	market := -1.0
-	if t, err := queueing.Supermarket(max(d, 2), pooled.Rho, float64(p.MeanService)); err == nil {
-		market = t - float64(p.MeanService)
+	if t, err := queueing.Supermarket(max(d, 2), pooled.Rho, m); err == nil {
+		market = t - m
 	}
 	switch {
-	case p.Policy == sim.Random || (p.Policy == sim.P2C && d == 1):
-		set(split)
-		r.Notes = append(r.Notes, "random routing splits the traffic into c independent M/M/1 queues, each fed λ/c: Wq = ρ·m/(1−ρ)")
-	case p.Policy == sim.P2C:
-		m := split
-		m.Wq, m.W = market, market+float64(p.MeanService)
-		m.Lq, m.L = r.Rate*m.Wq, r.Rate*m.W
-		m.PWait = pooled.Rho * pooled.Rho // P(the shorter of two queues is busy) in the limit: ρ^d
-		for range d - 2 {
-			m.PWait *= pooled.Rho
+	case policy == sim.Random || (policy == sim.P2C && d == 1):
+		return Prediction{Model: "c × M/M/1", Theory: th(split),
+			Notes: []string{"random routing splits the traffic into c independent M/M/1 queues, each fed λ/c: Wq = ρ·m/(1−ρ)"}}, nil
+	case policy == sim.P2C:
+		x := split
+		x.Wq, x.W = market, market+m
+		x.Lq, x.L = lambda*x.Wq, lambda*x.W
+		x.PWait = pooled.Rho // P(the least loaded of d is busy) in the limit: ρ^d
+		for range d - 1 {
+			x.PWait *= pooled.Rho
 		}
-		set(m)
-		r.Notes = append(r.Notes, fmt.Sprintf("p2c: the supermarket model (Mitzenmacher), T = m·Σ ρ^((d^i−d)/(d−1)) with d = %d; a limit for large c: with few servers the measured wait lies above it", d))
-	case p.Policy == sim.RoundRobin:
-		r.Bounds = &Bounds{WqLow: pooled.Wq, WqHigh: split.Wq,
-			Note: "no closed form: round-robin (each server fed an Erlang-c arrival stream) waits less than random routing (c × M/M/1) and more than the pooled queue (Erlang C)"}
-	case p.Policy == sim.LeastConnections:
+		return Prediction{Model: fmt.Sprintf("supermarket, d = %d", d), Theory: th(x),
+			Notes: []string{fmt.Sprintf("p2c: the supermarket model (Mitzenmacher), T = m·Σ ρ^((d^i−d)/(d−1)) with d = %d; a limit for large c: with few servers the measured wait lies above it", d)}}, nil
+	case policy == sim.RoundRobin:
+		return Prediction{Model: "bounds", Bounds: &Bounds{WqLow: pooled.Wq, WqHigh: split.Wq,
+			Note: "no closed form: round-robin (each server fed an Erlang-c arrival stream) waits less than random routing (c × M/M/1) and more than the pooled queue (Erlang C)"}}, nil
+	case policy == sim.LeastConnections:
 		hi := split.Wq
 		if market >= 0 {
 			hi = market
 		}
-		r.Bounds = &Bounds{WqLow: pooled.Wq, WqHigh: hi,
-			Note: "no closed form: least-connections (join the shortest queue) waits more than the pooled queue (Erlang C) and less than p2c (its supermarket limit shown as the upper bound)"}
-	default:
-		r.TheoryError = fmt.Sprintf("no queueing model is known here for %v routing to per-server queues", p.Policy)
+		return Prediction{Model: "bounds", Bounds: &Bounds{WqLow: pooled.Wq, WqHigh: hi,
+			Note: "no closed form: least-connections (join the shortest queue) waits more than the pooled queue (Erlang C) and less than p2c (its supermarket limit shown as the upper bound)"}}, nil
 	}
-	return nil
+	return Prediction{Why: fmt.Sprintf("no queueing model is known here for %v routing to per-server queues", policy)}, nil
 }
 
 // minBatchDispatches is the fewest dispatches a batch must hold to carry
@@ -366,6 +387,10 @@ func FitInput(cfg sim.Config) queueing.FitInput {
 		Switch:      cfg.Switch,
 		QueueCap:    cfg.QueueCap,
 		Policy:      cfg.Policy.String(),
+		PerServer:   cfg.Queues == sim.PerServer,
+	}
+	for _, v := range cfg.Speeds {
+		in.UnequalSpeeds = in.UnequalSpeeds || v != sim.SpeedScale
 	}
 	switch cfg.Service {
 	case sim.Uniform:

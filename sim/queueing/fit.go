@@ -14,13 +14,18 @@ const (
 )
 
 // Dispatch policies understood by [CheckFit], as lbsim names them (lbsim run --policy).
-// All four pick an idle server for the oldest request of one central queue,
-// so none of them changes how long requests wait.
+// With one central queue every one of them picks an idle server for the
+// oldest request, so none changes how long requests wait. With per-server
+// queues they route at arrival, and the queueing model depends on them.
 const (
-	PolicyFirstIdle  = "first-idle"
-	PolicyRoundRobin = "round-robin"
-	PolicySWRR       = "swrr"
-	PolicyRandom     = "random"
+	PolicyFirstIdle        = "first-idle"
+	PolicyRoundRobin       = "round-robin"
+	PolicySWRR             = "swrr"
+	PolicyRandom           = "random"
+	PolicyLeastConnections = "least-connections"
+	PolicyP2C              = "p2c"
+	PolicyLeastWork        = "least-work"
+	PolicyHash             = "hash"
 )
 
 // FitInput describes the parts of an lbsim run's configuration that decide
@@ -38,6 +43,11 @@ type FitInput struct {
 	Switch      bool    // switch mode: two balancers, each with its own queue and pool
 	QueueCap    int     // queue capacity; 0 means unbounded
 	Policy      string  // dispatch policy; "" means the default, PolicyFirstIdle
+	// PerServer is set when requests are routed at arrival to per-server
+	// queues instead of waiting in one central queue.
+	PerServer bool
+	// UnequalSpeeds is set when the servers do not all serve at speed 1.
+	UnequalSpeeds bool
 }
 
 // Fit is the answer of [CheckFit].
@@ -137,14 +147,36 @@ func CheckFit(in FitInput) Fit {
 		reason("queue capacity " + strconv.Itoa(in.QueueCap) + " is negative; allowed: 0 (unbounded) or more")
 	}
 
-	switch in.Policy {
-	case "", PolicyFirstIdle, PolicyRoundRobin, PolicyRandom:
-	case PolicySWRR:
-		caveat("with swrr every server needs a weight ≥ 1: a server of weight 0 never gets work, " +
-			"so fewer than c servers really serve")
+	if in.UnequalSpeeds {
+		reason("the servers run at different speeds; the queueing models here assume identical servers")
+	}
+	switch {
+	case in.PerServer:
+		switch in.Policy {
+		case PolicyRandom:
+			caveat("random routing to per-server queues is c independent M/M/1 queues, each fed λ/c: " +
+				"theory is Wq = ρ·m/(1−ρ), not Erlang C")
+		case PolicyP2C:
+			caveat("p2c's theory is the supermarket model (Mitzenmacher), a limit for many servers: " +
+				"with few servers the measured wait lies above it")
+		case PolicyRoundRobin, PolicyLeastConnections:
+			caveat(in.Policy + " routing has no closed form: theory gives bounds (between the pooled queue's " +
+				"Erlang C and random routing, or p2c's limit for least-connections)")
+		default:
+			reason("no queueing model is known for " + strconv.Quote(in.Policy) + " routing to per-server queues " +
+				"(random, p2c, round-robin and least-connections have one)")
+		}
 	default:
-		reason("dispatch policy " + strconv.Quote(in.Policy) + " is not known; allowed: " +
-			PolicyFirstIdle + ", " + PolicyRoundRobin + ", " + PolicySWRR + ", " + PolicyRandom)
+		switch in.Policy {
+		case "", PolicyFirstIdle, PolicyRoundRobin, PolicyRandom, PolicyLeastConnections, PolicyP2C, PolicyLeastWork:
+		case PolicySWRR:
+			caveat("with swrr every server needs a weight ≥ 1: a server of weight 0 never gets work, " +
+				"so fewer than c servers really serve")
+		default:
+			reason("dispatch policy " + strconv.Quote(in.Policy) + " is not known with the pooled queue; allowed: " +
+				strings.Join([]string{PolicyFirstIdle, PolicyRoundRobin, PolicySWRR, PolicyRandom,
+					PolicyLeastConnections, PolicyP2C, PolicyLeastWork}, ", "))
+		}
 	}
 
 	q := MMC{Servers: in.Servers, Lambda: in.Lambda, MeanService: in.MeanService}
