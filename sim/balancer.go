@@ -29,8 +29,11 @@ type Balancer struct {
 	free      idset
 	ready     idset
 	cands     cands
-	ix        *ltree // least-connections, least-work (and pooled least-work with speeds)
-	ring      ring
+	ix        *ltree // per-server least-connections and least-work
+	// fastest orders the idle servers by speed (pooled least-work with
+	// unequal speeds).
+	fastest *ltree
+	ring    ring
 
 	// waits and resps are the latency histograms of dispatched and
 	// completed requests.
@@ -93,7 +96,11 @@ func (b *Balancer) work(t int64) {
 		}
 		s.busy = false
 		b.busy--
-		b.complete(s.req, t)
+		resp := t - s.req.arrival() // a completion: counted, its response time kept
+		b.tot.Completed++
+		b.tot.TotalResponse += resp
+		b.last.Completed++
+		b.resps.add(resp)
 		if b.m.recordEvents {
 			b.emit(Complete, id, 0, s.req.unpack())
 		}
@@ -110,17 +117,11 @@ func (b *Balancer) work(t int64) {
 			}
 			continue
 		}
-		b.setIdle(id)
+		b.idle.add(id) // setIdle, written out
+		if b.fastest != nil {
+			b.fastest.set(id, true)
+		}
 	}
-}
-
-// complete counts request r completing at cycle t.
-func (b *Balancer) complete(r packed, t int64) {
-	b.tot.Completed++
-	b.last.Completed++
-	resp := t - r.arrival()
-	b.tot.TotalResponse += resp
-	b.resps.add(resp)
 }
 
 // admit passes one new request arriving at cycle t through the firewall
@@ -245,9 +246,9 @@ func (b *Balancer) addServer() int {
 func (b *Balancer) candidate(id int, t int64) {
 	b.active.add(id)
 	if !b.perServer {
-		if ix := b.ix; ix != nil {
-			ix.ensure(id)
-			ix.key[id-1] = -int64(b.srv[id-1].speed) // the fastest first
+		if f := b.fastest; f != nil {
+			f.ensure(id)
+			f.key[id-1] = -int64(b.srv[id-1].speed) // the fastest first
 		}
 		return
 	}
@@ -283,15 +284,15 @@ func (b *Balancer) uncandidate(id int) {
 // it out, keeping the pooled least-work index with them.
 func (b *Balancer) setIdle(id int) {
 	b.idle.add(id)
-	if b.ix != nil && !b.perServer {
-		b.ix.set(id, true)
+	if b.fastest != nil {
+		b.fastest.set(id, true)
 	}
 }
 
 func (b *Balancer) unsetIdle(id int) {
 	b.idle.remove(id)
-	if b.ix != nil && !b.perServer {
-		b.ix.set(id, false)
+	if b.fastest != nil {
+		b.fastest.set(id, false)
 	}
 }
 
@@ -315,7 +316,10 @@ func (b *Balancer) dispatch(t int64) {
 		if id == 0 {
 			return // only weight-0 servers are idle (swrr)
 		}
-		b.unsetIdle(id)
+		b.idle.remove(id) // unsetIdle, written out
+		if b.fastest != nil {
+			b.fastest.set(id, false)
+		}
 		r := b.queue.popFront()
 		wait := b.serve(id, r, t)
 		b.busy++
@@ -402,8 +406,12 @@ func (b *Balancer) turnover(t int64) bool {
 	w.take(t)
 	for _, id := range order[:k] {
 		s := &b.srv[id-1]
-		s.busy = false // done, as work leaves them before dispatch
-		b.complete(s.req, t)
+		s.busy = false              // done, as work leaves them before dispatch
+		resp := t - s.req.arrival() // a completion: counted, its response time kept
+		b.tot.Completed++
+		b.tot.TotalResponse += resp
+		b.last.Completed++
+		b.resps.add(resp)
 	}
 	for _, id := range order[:k] {
 		b.tot.TotalWait += b.serve(int(id), b.queue.popFront(), t)
@@ -419,7 +427,7 @@ const maxTurnover = 8
 // lowestIdle reports whether the pooled policy in force always picks the
 // idle server with the lowest id.
 func (b *Balancer) lowestIdle() bool {
-	return b.m.cfg.Policy.Info().LowestIdle && b.ix == nil
+	return b.m.cfg.Policy.lowestIdle() && b.fastest == nil
 }
 
 // pick chooses an idle active server by the dispatch policy (pooled); there
@@ -442,8 +450,8 @@ func (b *Balancer) pick() int {
 	case Random, P2C:
 		return b.idle.nth(b.m.rrng.IntN(b.idle.n))
 	case LeastWork:
-		if b.ix != nil {
-			return b.ix.best() // the fastest, then the lowest id
+		if b.fastest != nil {
+			return b.fastest.best() // the fastest, then the lowest id
 		}
 	}
 	return b.idle.first()

@@ -249,7 +249,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		return false
 	}
 	b := m.bal[0]
-	if b.perServer || cfg.Policy.Info().Draws || b.idle.n > 0 {
+	if b.perServer || cfg.Policy.draws() || b.idle.n > 0 {
 		return false
 	}
 	t := m.cycle + 1

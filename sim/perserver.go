@@ -232,7 +232,7 @@ func (b *Balancer) pickOfChoices() int {
 // least-work with unequal speeds (the idle servers by speed). Other
 // policies need none.
 func (b *Balancer) buildIndex() {
-	b.ix = nil
+	b.ix, b.fastest = nil, nil
 	p := b.m.cfg.Policy
 	t := b.m.cycle
 	switch {
@@ -264,6 +264,6 @@ func (b *Balancer) buildIndex() {
 			ix.key[id-1] = -int64(b.srv[id-1].speed)
 			ix.set(id, b.idle.has(id))
 		}
-		b.ix = ix
+		b.fastest = ix
 	}
 }

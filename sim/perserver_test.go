@@ -288,7 +288,7 @@ func TestLatencyQuantiles(t *testing.T) {
 		for _, v := range c.values {
 			h.add(v)
 		}
-		got := []int64{h.quantile(50, 100), h.quantile(90, 100), h.quantile(99, 100), h.max}
+		got := []int64{h.quantile(50, 100), h.quantile(90, 100), h.quantile(99, 100), h.maximum()}
 		want := []int64{c.p50, c.p90, c.p99, c.max}
 		if !slices.Equal(got, want) {
 			t.Errorf("%v: p50/p90/p99/max = %v, want %v", c.values, got, want)
@@ -381,4 +381,22 @@ func TestPerServerTakesNoSaturatedStretch(t *testing.T) {
 	if m, _ = New(cfg); !m.runSaturated(cfg.Cycles) {
 		t.Fatal("runSaturated did not advance the same pooled run: the check above proves nothing")
 	}
+}
+
+// TestPercentilesAgreeWithQuantile: the one-pass percentiles are the
+// nearest-rank quantiles, on random lists with values on both sides of
+// the exact table's bound.
+func TestPercentilesAgreeWithQuantile(t *testing.T) {
+	rapidDefaults(300)
+	rapid.Check(t, func(t *rapid.T) {
+		var h latency
+		for range rapid.IntRange(0, 200).Draw(t, "n") {
+			h.add(rapid.SampledFrom([]int64{0, 1, 7, 100, 65535, 65536, 70000, 1 << 30}).Draw(t, "v") + rapid.Int64Range(0, 3).Draw(t, "d"))
+		}
+		p50, p90, p95, p99, mx := h.percentiles()
+		want := []int64{h.quantile(50, 100), h.quantile(90, 100), h.quantile(95, 100), h.quantile(99, 100), h.maximum()}
+		if got := []int64{p50, p90, p95, p99, mx}; !slices.Equal(got, want) {
+			t.Fatalf("percentiles %v, quantiles %v", got, want)
+		}
+	})
 }

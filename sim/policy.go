@@ -109,6 +109,10 @@ func (p Policy) Info() PolicyInfo {
 	return PolicyInfo{Name: p.String()}
 }
 
+// draws and lowestIdle read the properties without copying the info.
+func (p Policy) draws() bool      { return p < numPolicies && policies[p].Draws }
+func (p Policy) lowestIdle() bool { return p < numPolicies && policies[p].LowestIdle }
+
 // Allowed returns "" when the policy runs in queue mode q, or the message
 // that refuses it.
 func (p Policy) Allowed(q QueueMode) string {

@@ -18,8 +18,11 @@ const subBuckets = 256
 type latency struct {
 	exact []uint64 // exact[v]: how many values equal v, for v < len(exact)
 	log   []uint64 // log[i]: the bucket of index logIndex(v)
-	n     int64
-	max   int64
+	// slow counts the values added outside exact (grown or logged) and
+	// slowMax is the largest of them; count and maximum follow from these
+	// and exact, so the common add is one increment.
+	slow    int64
+	slowMax int64
 }
 
 // logIndex returns the bucket of v ≥ exactBelow: its power of two above
@@ -35,22 +38,51 @@ func logLow(i int) int64 {
 	return int64(1)<<e | int64(i%subBuckets)<<(e-8)
 }
 
-// add counts one value v ≥ 0.
+// add counts one value v ≥ 0. The common case, a value the exact table
+// already covers, is one increment (and inlines).
 func (h *latency) add(v int64) {
-	h.n++
-	h.max = max(h.max, v)
-	if v < exactBelow {
-		if int(v) >= len(h.exact) {
-			h.grow(int(v))
-		}
+	if uint64(v) < uint64(len(h.exact)) {
 		h.exact[v]++
 		return
 	}
+	h.addSlow(v)
+}
+
+func (h *latency) addSlow(v int64) {
+	if v < exactBelow {
+		h.grow(int(v))
+		h.exact[v]++
+		return
+	}
+	h.slow++
+	h.slowMax = max(h.slowMax, v)
 	i := logIndex(v)
 	for i >= len(h.log) {
 		h.log = append(h.log, 0)
 	}
 	h.log[i]++
+}
+
+// count returns how many values were added.
+func (h *latency) count() int64 {
+	n := h.slow
+	for _, c := range h.exact {
+		n += int64(c)
+	}
+	return n
+}
+
+// maximum returns the largest value added, or 0.
+func (h *latency) maximum() int64 {
+	if h.slow > 0 {
+		return h.slowMax
+	}
+	for v := len(h.exact) - 1; v >= 0; v-- {
+		if h.exact[v] > 0 {
+			return int64(v)
+		}
+	}
+	return 0
 }
 
 func (h *latency) grow(v int) {
@@ -72,8 +104,8 @@ func (h *latency) merge(o *latency) {
 	for i, c := range o.log {
 		h.log[i] += c
 	}
-	h.n += o.n
-	h.max = max(h.max, o.max)
+	h.slow += o.slow
+	h.slowMax = max(h.slowMax, o.slowMax)
 }
 
 // quantile returns the nearest-rank p-quantile for p = num/den: the
@@ -82,10 +114,11 @@ func (h *latency) merge(o *latency) {
 // exactBelow it returns the low end of v's bucket, never more than the
 // maximum.
 func (h *latency) quantile(num, den int64) int64 {
-	if h.n == 0 {
+	n := h.count()
+	if n == 0 {
 		return 0
 	}
-	rank := max((h.n*num+den-1)/den, 1) // ⌈p·n⌉, in integers
+	rank := max((n*num+den-1)/den, 1) // ⌈p·n⌉, in integers
 	var seen int64
 	for v, c := range h.exact {
 		if seen += int64(c); seen >= rank {
@@ -94,10 +127,10 @@ func (h *latency) quantile(num, den int64) int64 {
 	}
 	for i, c := range h.log {
 		if seen += int64(c); seen >= rank {
-			return min(logLow(i), h.max)
+			return min(logLow(i), h.slowMax)
 		}
 	}
-	return h.max
+	return h.maximum()
 }
 
 // Tail holds a run's latency percentiles, in cycles: waits of dispatched
@@ -107,14 +140,47 @@ type Tail struct {
 	ResponseP50, ResponseP90, ResponseP95, ResponseP99, ResponseMax int64
 }
 
+// percentiles returns the nearest-rank 50th, 90th, 95th and 99th
+// percentiles and the maximum in one pass over the histogram (see
+// quantile).
+func (h *latency) percentiles() (p50, p90, p95, p99, mx int64) {
+	n := h.count()
+	if n == 0 {
+		return 0, 0, 0, 0, 0
+	}
+	pcts := [4]int64{50, 90, 95, 99}
+	var out [4]int64
+	var rank [4]int64
+	for i, p := range pcts {
+		rank[i] = max((n*p+99)/100, 1)
+	}
+	k, seen := 0, int64(0)
+	for v, c := range h.exact {
+		if c == 0 {
+			continue
+		}
+		seen += int64(c)
+		for k < 4 && seen >= rank[k] {
+			out[k] = int64(v)
+			k++
+		}
+	}
+	for i, c := range h.log {
+		seen += int64(c)
+		for k < 4 && seen >= rank[k] {
+			out[k] = min(logLow(i), h.slowMax)
+			k++
+		}
+	}
+	return out[0], out[1], out[2], out[3], h.maximum()
+}
+
 // tail reads the percentiles of the two histograms.
 func tail(wait, resp *latency) Tail {
-	return Tail{
-		WaitP50: wait.quantile(50, 100), WaitP90: wait.quantile(90, 100), WaitP95: wait.quantile(95, 100),
-		WaitP99: wait.quantile(99, 100), WaitMax: wait.max,
-		ResponseP50: resp.quantile(50, 100), ResponseP90: resp.quantile(90, 100), ResponseP95: resp.quantile(95, 100),
-		ResponseP99: resp.quantile(99, 100), ResponseMax: resp.max,
-	}
+	var t Tail
+	t.WaitP50, t.WaitP90, t.WaitP95, t.WaitP99, t.WaitMax = wait.percentiles()
+	t.ResponseP50, t.ResponseP90, t.ResponseP95, t.ResponseP99, t.ResponseMax = resp.percentiles()
+	return t
 }
 
 // setTail fills in the percentile fields.
