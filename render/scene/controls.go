@@ -79,6 +79,7 @@ const (
 	WTaskMax   = "task-max"
 	WSpeed     = "speed"
 	WPolicy    = "policy"
+	WQueues    = "queues"
 	WSeed      = "seed"
 	WDice      = "dice"
 	WPlay      = "play"
@@ -144,6 +145,21 @@ func settingChoice(name, label string, width float32, names func() []string, rea
 		get: func(s *Session) int64 { return s.settingValue(name, read) }, set: setSetting(name, format), format: format}
 }
 
+// startChoice is a choice of a starting setting (one the model cannot
+// change during a run, like the queue mode): choosing a value restarts the
+// run of the starting settings with it (see restartWith).
+func startChoice(name, label string, width float32, names func() []string, read func(sim.Config) int64,
+	apply func(*sim.Config, int64)) widget {
+	w := settingChoice(name, label, width, names, read, nil)
+	w.get = func(s *Session) int64 { return read(s.m.Config()) }
+	w.set = func(s *Session, v int64) {
+		if err := s.restartWith(func(c *sim.Config) { apply(c, v) }); err != nil {
+			s.say(fmt.Sprintf("%s = %s refused: %v", name, w.format(v), err), true)
+		}
+	}
+	return w
+}
+
 func setSetting(name string, format func(int64) string) func(*Session, int64) {
 	return func(s *Session, v int64) {
 		err := s.Set(name, format(v))
@@ -195,6 +211,8 @@ var widgets = []widget{
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
 	settingChoice(WPolicy, "policy", 180, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) },
 		func(s *Session, cur int64, step int) int64 { return nextPolicy(cur, step, s.m.Config().Queues) }),
+	startChoice(WQueues, "queues", 150, sim.QueueModeNames, func(c sim.Config) int64 { return int64(c.Queues) },
+		func(c *sim.Config, v int64) { c.Queues = sim.QueueMode(v) }),
 	{id: WSeed, kind: kField, label: "seed", width: 160, row: rowButtons},
 	button(WDice, "dice", 62, Dice, nil),
 	button(WPlay, "play", 86, TogglePause, func(s *Session) string {

@@ -358,7 +358,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			c := r.Center()
 			r = Rect{c.X - r.W*gr/2, c.Y - r.H*gr/2, r.W * gr, r.H * gr}
 		}
-		s.drawServer(f, r, v, cycle, frac, label)
+		s.drawServer(f, r, v, b, cycle, frac, label)
 	}
 	for _, gh := range s.anim.ghosts {
 		if gh.bal != bi {
@@ -373,7 +373,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 	}
 }
 
-func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, frac float32, label bool) {
+func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer, cycle int64, frac float32, label bool) {
 	col, shape := ServerLook(v.State)
 	bw := max(r.W*0.08, 1.5)
 	switch shape {
@@ -414,9 +414,40 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 		if v.Speed != sim.SpeedScale {
 			f.text(SceneLayer, "×"+v.Speed.String(), r.X+r.W*0.1, r.Y+r.H*0.315, size*0.75, false, AlignStart, c) // under the id
 		}
-		if v.Queued > 0 {
-			f.text(SceneLayer, "+"+Commas(int64(v.Queued)), r.X+r.W*0.1, r.Y+r.H*0.51, size*0.9, true, AlignStart, TextColor) // above the progress bar
+	}
+	if v.Queued > 0 {
+		drawServerQueue(f, r, v, b, label)
+	}
+}
+
+// serverQueueMarks is how many of a server's queued requests its box draws
+// at most; the rest are counted in a "+N".
+const serverQueueMarks = 4
+
+// drawServerQueue draws a server's own queue (per-server mode) in the band
+// above its progress bar: its oldest requests as small marks, front first,
+// and "+N" for those not drawn. Boxes too small for marks show only "+N"
+// (when labelled) or nothing.
+func drawServerQueue(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer, label bool) {
+	d := r.W * 0.13
+	band := Rect{r.X + r.W*0.1, r.Y + r.H*0.52, r.W * 0.85, r.H * 0.2}
+	marks := 0
+	if r.W >= 24 {
+		marks = min(v.Queued, serverQueueMarks)
+		if v.Queued > marks {
+			marks = min(marks, 2) // leave room for the count
 		}
+	}
+	x := band.X
+	for i := range marks {
+		req := b.ServerQueueAt(v.ID, i)
+		f.request(SceneLayer, Point{x + d/2, band.Y + band.H/2}, d, req.Type, RequestColor(req.Type))
+		x += d * 1.3
+	}
+	if rest := v.Queued - marks; rest > 0 && label {
+		t := "+" + Commas(int64(rest))
+		size := fitSize(t, min(r.H*0.32, 22*r.H/96)*0.9, true, band.X+band.W-x)
+		f.text(SceneLayer, t, x, band.Y+(band.H-size)/2, size, true, AlignStart, TextColor)
 	}
 }
 

@@ -2,6 +2,8 @@ package scene
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/render/lesson"
@@ -106,6 +108,9 @@ func TestNoTextOverlaps(t *testing.T) {
 				f := s.Draw(size[0], size[1])
 				for _, o := range overlaps(f) {
 					t.Errorf("%s: %s", name, o)
+				}
+				if extra == "per-server" && !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return strings.HasPrefix(x.S, "+") && len(x.S) > 1 && strings.Trim(x.S[1:], "0123456789,") == "" }) {
+					t.Errorf("%s: no server box counts its long queue (+N)", name)
 				}
 				for _, c := range s.State().Controls {
 					if !(Rect{0, 0, float32(size[0]), float32(size[1])}).Contains(c.R) {

@@ -240,6 +240,39 @@ func (s *Session) restartWithSeed(seed uint64) {
 	s.paused = false
 }
 
+// restartWith starts a new run of the starting settings changed by apply
+// (leaving any replay), from cycle 0 and running. A policy the new
+// settings refuse (say least-work when the queues become pooled) falls
+// back to the mode's default: round-robin per server, first-idle pooled.
+// On error the run on screen goes on.
+func (s *Session) restartWith(apply func(*sim.Config)) error {
+	cfg, changes := s.opts.Config.Clone(), s.opts.Changes
+	if s.replay != nil {
+		cfg, changes = s.forkConfig(), nil
+	}
+	apply(&cfg)
+	if cfg.Policy.Allowed(cfg.Queues) != "" {
+		cfg.Policy = sim.FirstIdle
+		if cfg.Queues == sim.PerServer {
+			cfg.Policy = sim.RoundRobin
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	old := s.opts
+	s.opts.Config, s.opts.Changes = cfg, changes
+	if err := s.restart(); err != nil {
+		s.opts = old
+		_ = s.restart() // the old settings ran
+		return err
+	}
+	s.replay, s.verdict, s.message = nil, "", ""
+	s.pauseAt = -1
+	s.paused = false
+	return nil
+}
+
 // State is what the browser hook and the tests observe.
 type State struct {
 	Cycle   int64
