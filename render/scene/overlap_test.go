@@ -109,7 +109,9 @@ func TestNoTextOverlaps(t *testing.T) {
 				for _, o := range overlaps(f) {
 					t.Errorf("%s: %s", name, o)
 				}
-				if extra == "per-server" && !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return strings.HasPrefix(x.S, "+") && len(x.S) > 1 && strings.Trim(x.S[1:], "0123456789,") == "" }) {
+				if extra == "per-server" && !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+					return strings.HasPrefix(x.S, "+") && len(x.S) > 1 && strings.Trim(x.S[1:], "0123456789,") == ""
+				}) {
 					t.Errorf("%s: no server box counts its long queue (+N)", name)
 				}
 				for _, c := range s.State().Controls {
