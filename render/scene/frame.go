@@ -146,7 +146,7 @@ func (s *Session) layout(w, h int) Layout {
 	if s.present {
 		k = PresentScale
 	}
-	l := NewLayoutScaled(w, h, len(s.m.Balancers()), k).WithStrip(s.replay != nil, len(s.caption))
+	l := NewLayoutScaled(w, h, len(s.shown()), k).WithStrip(s.replay != nil, len(s.caption))
 	if s.theory {
 		// The theory panel takes the bottom of the last pool: the server
 		// boxes shrink to fit above it, nothing is hidden.
@@ -164,7 +164,7 @@ func (s *Session) layout(w, h int) Layout {
 // Frame is reused by the next Draw. Draw never steps the model or changes
 // a setting.
 func (s *Session) Draw(w, h int) *Frame {
-	bals := s.m.Balancers()
+	bals := s.shown()
 	l := s.layout(w, h)
 	f := &s.frame
 	f.reset(w, h, l)
@@ -181,16 +181,16 @@ func (s *Session) Draw(w, h int) *Frame {
 
 	queues := make([]QueueSpec, len(bals))
 	grids := make([]GridSpec, len(bals))
-	for i, b := range bals {
+	for i, sb := range bals {
 		lane := l.Lanes[i]
-		q := NewQueue(lane.Queue, b.CentralLen(), u)
+		q := NewQueue(lane.Queue, sb.b.CentralLen(), u)
 		queues[i] = q
-		pl := b.Pool()
+		pl := sb.b.Pool()
 		g := NewGrid(lane.Pool, pl.Live+pl.Down, u)
 		grids[i] = g
-		s.drawLaneTitles(f, lane, b, len(bals) == 2)
-		s.drawQueue(f, q, b, i)
-		s.drawPool(f, g, b, i, frac)
+		s.drawLaneTitles(f, lane, sb)
+		s.drawQueue(f, q, sb.b, i)
+		s.drawPool(f, g, sb.b, i, frac)
 	}
 	s.drawFlights(f, l, queues, grids)
 	s.drawCharts(f, l)
@@ -242,7 +242,22 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
+	if s.Comparing() {
+		texts = s.compareTexts()
+	}
 	f.textRow(SceneLayer, texts, h.X+10*u, h.Y+33*u, h.W-20*u, 17*u, false, TextColor)
+}
+
+// compareTexts is the HUD's second line in the compare view: the requests
+// all lanes share, then each lane's p95 wait and server-cycles (its cost).
+func (s *Session) compareTexts() []string {
+	sums := s.laneStates()
+	texts := []string{"generated " + Commas(sums[0].Summary.Generated)}
+	for _, l := range sums {
+		texts = append(texts, fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label,
+			Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles)))
+	}
+	return texts
 }
 
 // status is the HUD's play state: paused, end of run, or the speed.
@@ -282,11 +297,16 @@ func SpeedName(sp int64) string {
 	return Commas(sp) + " cycles/s"
 }
 
-func (s *Session) drawLaneTitles(f *Frame, lane Lane, b *sim.Balancer, named bool) {
+func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer) {
+	b := sb.b
 	u := lane.Title.H / 24
 	name := ""
-	if named {
+	if len(sb.m.Balancers()) == 2 {
 		name = b.Name() + " balancer · "
+	}
+	if s.Comparing() {
+		name = s.set.Lanes[sb.lane].Label + " · " + name
+		s.drawLaneMark(f, lane, sb)
 	}
 	q := name + "queue " + Commas(int64(b.QueueLen()))
 	room := lane.Pool.X - lane.Queue.X - 20*u
@@ -294,10 +314,14 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, b *sim.Balancer, named boo
 	f.text(SceneLayer, q, lane.Queue.X, lane.Title.Y, size, true, AlignStart, TextColor)
 	// What the thresholds mean for this queue now: it grows the pool above
 	// U·S and shrinks it below D·S.
-	cfg := s.m.Config()
+	cfg := sb.m.Config()
 	p := b.Pool()
 	act := float64(p.Active)
 	th := fmt.Sprintf("grows above U·S %s · shrinks below D·S %s", Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act))
+	if s.Comparing() {
+		sum := sb.b.Summary()
+		th = fmt.Sprintf("%s · p95 wait %s · server-cycles %s", cfg.Policy, Commas(sum.WaitP95), Commas(sum.ServerCycles))
+	}
 	x := lane.Queue.X + TextWidth(q, size, true) + 10*u
 	if w := lane.Pool.X - 20*u - x; w > 40*u {
 		f.text(SceneLayer, th, x, lane.Title.Y+4*u, fitSize(th, 13*u, false, w), false, AlignStart, DimText)
@@ -307,6 +331,17 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, b *sim.Balancer, named boo
 		txt += fmt.Sprintf(" · retiring %d", p.Retiring)
 	}
 	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, fitSize(txt, 18*u, true, lane.Title.X+lane.Title.W-lane.Pool.X), true, AlignStart, TextColor)
+}
+
+// drawLaneMark draws the compare view's bar at the left of a lane: yellow
+// for the focused lane (a balancer setting changes it), dim for the others.
+func (s *Session) drawLaneMark(f *Frame, lane Lane, sb shownBalancer) {
+	u := lane.Title.H / 24
+	c := Grid
+	if sb.lane == s.lane {
+		c = FocusCol
+	}
+	f.rect(SceneLayer, Rect{lane.Queue.X - 12*u, lane.Title.Y, 4 * u, lane.Pool.Y + lane.Pool.H - lane.Title.Y}, c)
 }
 
 // hiddenSlot reports whether queue slot i of balancer b is in flight.
@@ -458,9 +493,9 @@ func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []Gr
 	u := l.Unit
 	// Box index by id for each balancer, built only when something flies
 	// to or from a server.
-	var ids [2][]int
-	for bi, b := range s.m.Balancers() {
-		for v := range b.Servers() {
+	ids := make([][]int, len(grids))
+	for bi, sb := range s.shown() {
+		for v := range sb.b.Servers() {
 			ids[bi] = append(ids[bi], v.ID)
 		}
 	}
