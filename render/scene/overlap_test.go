@@ -73,7 +73,7 @@ func TestNoTextOverlaps(t *testing.T) {
 	}()
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
-			for _, extra := range []string{"plain", "replay, caption, theory", "per-server"} {
+			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare"} {
 				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
 				c := cfg
 				if extra == "per-server" {
@@ -86,8 +86,13 @@ func TestNoTextOverlaps(t *testing.T) {
 						}
 					}
 				}
-				s, err := New(Options{Config: c, Speed: 600, PauseAt: 1_500, Present: present,
-					Caption: longestCaption()})
+				opts := Options{Config: c, Speed: 600, PauseAt: 1_500, Present: present, Caption: longestCaption()}
+				if extra == "compare" {
+					// Four lanes, the most the view shows.
+					o := compareOptions(t, "round-robin:policy=round-robin;p2c:policy=p2c,choices=3;least-connections:policy=least-connections;random:policy=random")
+					opts.Config, opts.Lanes = o.Config, o.Lanes
+				}
+				s, err := New(opts)
 				if err != nil {
 					t.Fatal(err)
 				}
