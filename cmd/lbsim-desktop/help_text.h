@@ -15,6 +15,8 @@ static const char lbsim_help_text[] =
 	"    \tthe run's setting, as lbsim run --block\n"
 	"  -choices value\n"
 	"    \tthe run's setting, as lbsim run --choices\n"
+	"  -compare VARIANTS\n"
+	"    \topen the compare view: two to four lanes on the same requests, VARIANTS like 'rr:policy=round-robin;p2c:policy=p2c' (each the run of the other flags plus its settings)\n"
 	"  -cooldown value\n"
 	"    \tthe run's setting, as lbsim run --cooldown\n"
 	"  -cycles value\n"
