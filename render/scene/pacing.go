@@ -226,7 +226,7 @@ func (s *Session) checkPauseAt() {
 		return
 	}
 	if s.m.Done() {
-		if !s.paused {
+		if s.verdict == "" { // once, also when pause-at is the last cycle
 			s.endOfReplay()
 		}
 		s.paused = true
