@@ -121,7 +121,19 @@ func TestBrowserCompare(t *testing.T) {
 	if err := chromedp.Do(p.ctx, chromedp.Navigate(strings.Replace(link, "speed=600", "speed=max", 1))); err != nil {
 		t.Fatal(err)
 	}
-	p.waitFor("window.lbsim && window.lbsim.state().done", 120*time.Second)
+	// The poll may start while the new document replaces the old one:
+	// an error then means "not yet".
+	deadline := time.Now().Add(120 * time.Second)
+	for {
+		done, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`!!(window.lbsim && window.lbsim.state().done)`))
+		if err == nil && done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the share link's replay did not end: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	r := p.compareState()
 	if !r.Replaying || r.Cycle != 700 || !strings.Contains(r.Message, "reproduced exactly") {
 		t.Errorf("the share link: replaying %v at cycle %d, %q", r.Replaying, r.Cycle, r.Message)
