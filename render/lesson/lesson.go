@@ -198,3 +198,50 @@ func split(query string) [][2]string {
 	}
 	return ps
 }
+
+// Comparison is a ready-made comparison for the page's compare view: a
+// name, a title, and the page's query (compare=VARIANT;VARIANT… and the
+// base run's parameters). The README links each one.
+type Comparison struct {
+	Name  string
+	Title string
+	Query string
+}
+
+// Comparisons are the ready-made comparisons, each the page's version of
+// a `lbsim compare` command in the README.
+var Comparisons = []Comparison{
+	{
+		Name:  "pooled-vs-split",
+		Title: "one central queue against split queues (random, round-robin), ten servers at ρ ≈ 0.84",
+		Query: "compare=central:queues=pooled;split-random:queues=per-server,policy=random;split-rr:queues=per-server,policy=round-robin" +
+			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.2&initial-per-server=0&speed=3000",
+	},
+	{
+		Name:  "unequal-speeds",
+		Title: "round-robin, p2c and least-connections over servers of speeds 2, 1, 1",
+		Query: "compare=round-robin:policy=round-robin;p2c:policy=p2c;least-connections:policy=least-connections" +
+			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&queues=per-server&speeds=2,1,1&speed=3000",
+	},
+	{
+		Name:  "swrr-weights",
+		Title: "swrr with weights matched (3,1,1) and mismatched (1,1,3) to speeds 3, 1, 1",
+		Query: "compare=matched:policy=swrr,weights=3,1,1;mismatched:policy=swrr,weights=1,1,3" +
+			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.09&initial-per-server=0&queues=per-server&speeds=3,1,1&speed=3000",
+	},
+}
+
+// Params splits c's Query into name, value pairs, in order.
+func (c Comparison) Params() [][2]string { return split(c.Query) }
+
+// FindComparison returns the ready-made comparison named name.
+func FindComparison(name string) (Comparison, error) {
+	var names []string
+	for _, c := range Comparisons {
+		if c.Name == name {
+			return c, nil
+		}
+		names = append(names, c.Name)
+	}
+	return Comparison{}, fmt.Errorf("no comparison %q: the comparisons are %s", name, strings.Join(names, ", "))
+}

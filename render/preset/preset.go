@@ -68,7 +68,7 @@ const DefaultSpeed = 600
 // ViewNames lists the parameters of the view itself, beside the settings of
 // sim.ConfigNames.
 func ViewNames() []string {
-	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson", "compare"}
+	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson", "compare", "comparison"}
 }
 
 // ViewOnlyNames lists the parameters that change only how the run is
@@ -108,6 +108,23 @@ func Read(params []Param, seed func() uint64) Preset {
 		p.Lesson, p.Caption = l.Name, l.Caption
 		var ps []Param
 		for _, kv := range l.Params() {
+			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
+		}
+		params = append(ps, params...)
+		break
+	}
+	// So do a ready-made comparison's.
+	for _, q := range params {
+		if strings.TrimLeft(q.Name, "-") != "comparison" {
+			continue
+		}
+		c, err := lesson.FindComparison(strings.TrimSpace(q.Value))
+		if err != nil {
+			p.Problems = append(p.Problems, "parameter comparison: "+err.Error())
+			break
+		}
+		var ps []Param
+		for _, kv := range c.Params() {
 			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
 		}
 		params = append(ps, params...)
@@ -160,7 +177,7 @@ func Read(params []Param, seed func() uint64) Preset {
 			} else {
 				p.Theory = on
 			}
-		case "lesson": // read above
+		case "lesson", "comparison": // read above
 		case "compare":
 			compare = q.Value
 		case "pause-at":

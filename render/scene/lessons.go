@@ -83,3 +83,12 @@ func (s *Session) drawCaption(f *Frame, l Layout) {
 	}
 	f.text(OverlayLayer, "Esc hides", r.X+r.W-10*u, r.Y+5*u, 12*u, false, AlignEnd, DimText)
 }
+
+// comparisonNames lists the ready-made comparisons (lesson.Comparisons).
+func comparisonNames() []string {
+	var ns []string
+	for _, c := range lesson.Comparisons {
+		ns = append(ns, c.Name)
+	}
+	return ns
+}
