@@ -210,3 +210,36 @@ func TestCompareToggle(t *testing.T) {
 		t.Errorf("after C again: %d lanes, policy %s; want one run of the focused lane's %s", len(st.Lanes), st.Config.Policy, want)
 	}
 }
+
+// BenchmarkFrameLanes measures the scene's work per frame (Update and
+// building the frame) of one lane and of two lanes at the same speed:
+// ten servers with their own queues at 600 cycles per second.
+func BenchmarkFrameLanes(b *testing.B) {
+	cfg := testConfig()
+	if err := cfg.Set("queues", "per-server"); err != nil {
+		b.Fatal(err)
+	}
+	cfg.Policy, cfg.Cycles = sim.RoundRobin, 1_000_000_000
+	p2c := cfg.Clone()
+	p2c.Policy = sim.P2C
+	for _, tc := range []struct {
+		name  string
+		lanes []snapshot.LaneSpec
+	}{
+		{"one", nil},
+		{"two", []snapshot.LaneSpec{{Label: "rr", Config: cfg}, {Label: "p2c", Config: p2c}}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			s, err := New(Options{Config: cfg, Lanes: tc.lanes, Speed: 600, PauseAt: -1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			now := clock()
+			for b.Loop() {
+				s.Update(now)
+				s.Draw(1280, 720)
+				s.FrameDrawn()
+			}
+		})
+	}
+}
