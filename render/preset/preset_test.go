@@ -122,10 +122,20 @@ func FuzzRead(f *testing.F) {
 	f.Add("lesson", "firewall", "present", "1")
 	f.Add("speed", "max", "theory", "0")
 	f.Add("set", "5:rate=2", "block", "10.0.0.0/8")
+	f.Add("compare", "a:policy=p2c,choices=3;b:queues=per-server,speeds=2,1", "queues", "per-server")
+	f.Add("comparison", "swrr-weights", "seed", "3")
 	f.Fuzz(func(t *testing.T, n1, v1, n2, v2 string) {
 		p := Read([]Param{{n1, v1}, {n2, v2}}, seven)
 		if err := p.Config.Validate(); err != nil {
 			t.Errorf("%s=%q&%s=%q: invalid config: %v", n1, v1, n2, v2, err)
+		}
+		if p.Lanes != nil && (len(p.Lanes) < 2 || len(p.Lanes) > 4) {
+			t.Errorf("%s=%q&%s=%q: %d lanes", n1, v1, n2, v2, len(p.Lanes))
+		}
+		for _, l := range p.Lanes {
+			if err := l.Config.Validate(); err != nil {
+				t.Errorf("%s=%q&%s=%q: lane %q: invalid config: %v", n1, v1, n2, v2, l.Label, err)
+			}
 		}
 	})
 }

@@ -243,3 +243,54 @@ func BenchmarkFrameLanes(b *testing.B) {
 		})
 	}
 }
+
+// FuzzLoad feeds any bytes to Load and LoadLink: a snapshot of one run or
+// of a comparison replays, anything else is refused with an error, never a
+// panic, and the run on screen goes on.
+func FuzzLoad(f *testing.F) {
+	c, err := snapshot.RecordComparison([]snapshot.LaneSpec{
+		{Label: "a", Config: smallConfig()}, {Label: "b", Config: smallConfig()}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	data, err := snapshot.EncodeComparison(c)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	one, err := snapshot.Encode(c.Lanes[0].Snapshot)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(one)
+	f.Add([]byte("not a snapshot"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := New(Options{Config: smallConfig(), Speed: 600, PauseAt: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, load := range []func() error{
+			func() error { return s.Load(data) },
+			func() error { return s.LoadLink(snapshot.Link("http://x/", data)) },
+		} {
+			if err := load(); err != nil {
+				if s.State().Error == "" {
+					t.Errorf("refused (%v) without an error for the hook", err)
+				}
+				continue
+			}
+			if !s.State().Replaying {
+				t.Error("loaded, not replaying")
+			}
+			s.step(3, true)
+			s.Draw(640, 360)
+		}
+	})
+}
+
+// smallConfig is a short run for the fuzzer.
+func smallConfig() sim.Config {
+	c := testConfig()
+	c.Cycles = 200
+	return c
+}
