@@ -446,7 +446,10 @@ func (s *Session) settingValue(name string, read func(sim.Config) int64) int64 {
 		return v
 	}
 	next := m.Cycle() + 1
-	given := s.startSpecs()[min(s.lane, len(s.set.Lanes)-1)].Changes
+	given := s.opts.Changes
+	if i := min(s.lane, len(s.set.Lanes)-1); len(s.opts.Lanes) > i {
+		given = s.opts.Lanes[i].Changes
+	}
 	for _, c := range m.Pending() {
 		if c.Cycle == next && c.Setting.String() == name && !slices.Contains(given, c) {
 			v = c.Value
