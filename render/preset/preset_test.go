@@ -216,6 +216,26 @@ func TestCompare(t *testing.T) {
 		if len(p.Problems) != 0 || len(p.Lanes) < 2 {
 			t.Errorf("comparison %s: problems %q, %d lanes", c.Name, p.Problems, len(p.Lanes))
 		}
+		// Its claim holds on the lanes run to the end.
+		var sums []sim.Summary
+		for _, l := range p.Lanes {
+			m, err := sim.New(l.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Run()
+			sums = append(sums, m.Summary())
+		}
+		if err := c.Check(sums); err != nil {
+			t.Errorf("comparison %s: %v", c.Name, err)
+		} else {
+			t.Logf("comparison %s: p95 waits %v", c.Name, func() (w []int64) {
+				for _, x := range sums {
+					w = append(w, x.WaitP95)
+				}
+				return
+			}())
+		}
 		// comparison=NAME opens the same.
 		q := Read([]Param{{"comparison", c.Name}}, seven)
 		if len(q.Problems) != 0 || len(q.Lanes) != len(p.Lanes) || q.Lanes[1].Config.Policy != p.Lanes[1].Config.Policy {
