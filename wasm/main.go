@@ -59,9 +59,9 @@ func main() {
 	}
 	installHook(g, p.Problems)
 	g.SetPlatform(browser{})
-	g.OnLesson(func(name string) {
-		// The address says which lesson is open, ready to copy.
-		js.Global().Get("history").Call("replaceState", js.Null(), "", "?lesson="+url.QueryEscape(name))
+	g.OnLesson(func(query string) {
+		// The address says which lesson or comparison is open, ready to copy.
+		js.Global().Get("history").Call("replaceState", js.Null(), "", "?"+query)
 	})
 	// A share link in the address replays, on opening and when it changes.
 	loadHash := func() {

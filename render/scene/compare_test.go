@@ -2,8 +2,10 @@ package scene
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
@@ -293,4 +295,38 @@ func smallConfig() sim.Config {
 	c := testConfig()
 	c.Cycles = 200
 	return c
+}
+
+// TestMenuOpensComparisons: the lessons menu lists the ready-made
+// comparisons, and choosing one opens its compare view.
+func TestMenuOpensComparisons(t *testing.T) {
+	asked := ""
+	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: -1,
+		Comparison: func(name string) (Options, error) {
+			asked = name
+			return compareOptions(t, "rr:policy=round-robin;p2c:policy=p2c"), nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Draw(1280, 720)
+	s.Apply(OpenLessons)
+	var ids []string
+	for _, c := range s.State().Controls {
+		ids = append(ids, c.ID)
+	}
+	for _, c := range lesson.Comparisons {
+		i := slices.Index(ids, WComparisonPrefix+c.Name)
+		if i < 0 {
+			t.Fatalf("the menu %v has no entry for comparison %s", ids, c.Name)
+		}
+		if c.Name != lesson.Comparisons[0].Name {
+			continue
+		}
+		r := s.State().Controls[i].R
+		s.HandleInput(Input{X: r.X + r.W/2, Y: r.Y + r.H/2, Pressed: true, Down: true})
+	}
+	if st := s.State(); asked != lesson.Comparisons[0].Name || len(st.Lanes) != 2 || s.dialog != dialogNone {
+		t.Errorf("clicked %s: asked %q, %d lanes, dialog %d", lesson.Comparisons[0].Name, asked, len(st.Lanes), s.dialog)
+	}
 }

@@ -60,6 +60,9 @@ type Options struct {
 	// Lesson returns the options of the lesson named name, for the
 	// lessons menu (nil: no menu).
 	Lesson func(name string) (Options, error)
+	// Comparison returns the options of the ready-made comparison named
+	// name (lesson.Comparisons), for the same menu (nil: not offered).
+	Comparison func(name string) (Options, error)
 	// MaxQueued bounds the queued requests of every run shown (0:
 	// PageMaxQueued). A run that exceeds it stops with a message; the
 	// page stays usable.
