@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -28,7 +29,7 @@ type Game struct {
 	keys     []ebiten.Key
 	scale    float64
 	platform Platform
-	onLesson func(name string)
+	onLesson func(query string)
 
 	painter painter
 	state   atomic.Pointer[scene.State]
@@ -70,22 +71,30 @@ func NewGame(p preset.Preset) (*Game, error) {
 // a lesson's preset the way ?lesson=NAME does, and tells OnLesson.
 func (g *Game) options(p preset.Preset) scene.Options {
 	return scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems,
-		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption,
-		Lesson: func(name string) (scene.Options, error) {
-			lp := preset.Read([]preset.Param{{Name: "lesson", Value: name}}, preset.RandomSeed)
-			if len(lp.Problems) > 0 {
-				return scene.Options{}, errors.New(strings.Join(lp.Problems, "; "))
-			}
-			if g.onLesson != nil {
-				g.onLesson(name)
-			}
-			return g.options(lp), nil
-		}}
+		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption, Lanes: p.Lanes,
+		Lesson: g.opener("lesson"), Comparison: g.opener("comparison")}
 }
 
-// OnLesson sets what to do when the viewer opens a lesson from the menu
-// (the page puts ?lesson=NAME in its address, so the link can be copied).
-func (g *Game) OnLesson(f func(name string)) { g.onLesson = f }
+// opener returns what opens a lesson or a ready-made comparison from the
+// menu: the preset of ?param=NAME, and OnLesson told "param=NAME".
+func (g *Game) opener(param string) func(name string) (scene.Options, error) {
+	return func(name string) (scene.Options, error) {
+		lp := preset.Read([]preset.Param{{Name: param, Value: name}}, preset.RandomSeed)
+		if len(lp.Problems) > 0 {
+			return scene.Options{}, errors.New(strings.Join(lp.Problems, "; "))
+		}
+		if g.onLesson != nil {
+			g.onLesson(param + "=" + url.QueryEscape(name))
+		}
+		return g.options(lp), nil
+	}
+}
+
+// OnLesson sets what to do when the viewer opens a lesson or a ready-made
+// comparison from the menu; f is given its query, "lesson=NAME" or
+// "comparison=NAME" (the page puts it in its address, so the link can be
+// copied).
+func (g *Game) OnLesson(f func(query string)) { g.onLesson = f }
 
 // Update reads the keyboard and advances the session by one tick.
 func (g *Game) Update() error {

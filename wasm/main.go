@@ -18,7 +18,10 @@
 // "CYCLE:NAME=VALUE"), config (the settings in effect), controls (each
 // control's id, rectangle in canvas pixels and value), servers (the same
 // for the first 64 server boxes of each balancer, value = idle, busy,
-// retiring or down), focus, present and theory.
+// retiring or down; in the compare view "LANE/ID"), focus, present,
+// theory, lanes (the compare view's lanes, each {label, summary}: the
+// summary as `lbsim compare --json` gives it at this cycle; empty for a
+// single run) and lane (the focused lane, from 0).
 //
 // window.lbsim.saveBytes() returns the run's snapshot as a Uint8Array (or
 // throws); save() downloads it; load(bytes) replays a snapshot and
@@ -56,9 +59,9 @@ func main() {
 	}
 	installHook(g, p.Problems)
 	g.SetPlatform(browser{})
-	g.OnLesson(func(name string) {
-		// The address says which lesson is open, ready to copy.
-		js.Global().Get("history").Call("replaceState", js.Null(), "", "?lesson="+url.QueryEscape(name))
+	g.OnLesson(func(query string) {
+		// The address says which lesson or comparison is open, ready to copy.
+		js.Global().Get("history").Call("replaceState", js.Null(), "", "?"+query)
 	})
 	// A share link in the address replays, on opening and when it changes.
 	loadHash := func() {
@@ -138,6 +141,11 @@ func installHook(g *render.Game, problems []string) {
 			changes[i] = c.String()
 		}
 		controls, servers := rects(st.Controls), rects(st.Servers)
+		lanes := make([]any, len(st.Lanes))
+		for i, l := range st.Lanes {
+			ls, _ := json.Marshal(l.Summary)
+			lanes[i] = map[string]any{"label": l.Label, "summary": jsonParse.Invoke(string(ls))}
+		}
 		cfg := st.Config
 		return map[string]any{
 			"cycle":     float64(st.Cycle),
@@ -159,6 +167,8 @@ func installHook(g *render.Game, problems []string) {
 			"focus":     st.Focus,
 			"present":   st.Present,
 			"theory":    st.Theory,
+			"lanes":     lanes,
+			"lane":      float64(st.Lane),
 			"config": map[string]any{
 				"rate": cfg.Rate.String(), "scale-up": cfg.ScaleUp.String(), "scale-down": cfg.ScaleDown.String(),
 				"cooldown": float64(cfg.Cooldown), "task-min": float64(cfg.TaskMin), "task-max": float64(cfg.TaskMax),

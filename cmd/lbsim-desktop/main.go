@@ -9,9 +9,14 @@
 // too. S saves the run
 // into --save-dir, K prints its share link on stderr.
 //
+// --compare 'LABEL:NAME=VALUE,…;…' opens the compare view: two to four
+// lanes, each the run of the other flags plus its variant's settings, on
+// the same requests (as the page's compare parameter).
+//
 // --exit-after N closes the window after N frames, --exit-at-end when the
 // run (or the replay) reaches its last cycle; --json FILE ('-' = stdout)
-// then writes the summary, as `lbsim replay --json` does. --screenshot FILE
+// then writes the summary, as `lbsim replay --json` does (a comparison's
+// lanes in the shape of `lbsim replay --json` of a comparison). --screenshot FILE
 // writes the last frame as a PNG, for smoke tests and documentation.
 //
 // The window library starts before main and needs a display; a check that
@@ -45,6 +50,7 @@ import (
 	"github.com/lbsim/lbsim/render"
 	"github.com/lbsim/lbsim/render/preset"
 	"github.com/lbsim/lbsim/render/scene"
+	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
@@ -109,7 +115,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lbsim-desktop:", st.Message)
 	}
 	if o.JSONPath != "" {
-		js, _ := json.MarshalIndent(st.Summary, "", "  ")
+		js, _ := json.MarshalIndent(summaryJSON(st), "", "  ")
 		js = append(js, '\n')
 		if o.JSONPath == "-" {
 			stdout.Write(js)
@@ -245,4 +251,29 @@ func savePNG(screen *ebiten.Image, path string) error {
 		return fmt.Errorf("--screenshot: %w", err)
 	}
 	return nil
+}
+
+// laneJSON is one lane in the compare view's JSON.
+type laneJSON struct {
+	Label   string       `json:"label"`
+	Flags   []string     `json:"flags"`
+	Summary *sim.Summary `json:"summary"`
+}
+
+// summaryJSON is what --json writes: the run's summary, or in the compare
+// view every lane's, in the shape `lbsim replay --json` gives a comparison
+// ({"seed", "variants": [{"label", "flags", "summary"}]}).
+func summaryJSON(st scene.State) any {
+	if len(st.Lanes) == 0 {
+		return st.Summary
+	}
+	var out struct {
+		Seed     uint64     `json:"seed"`
+		Variants []laneJSON `json:"variants"`
+	}
+	out.Seed = st.Seed
+	for _, l := range st.Lanes {
+		out.Variants = append(out.Variants, laneJSON{Label: l.Label, Summary: &l.Summary})
+	}
+	return out
 }

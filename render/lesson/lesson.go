@@ -198,3 +198,82 @@ func split(query string) [][2]string {
 	}
 	return ps
 }
+
+// Comparison is a ready-made comparison for the page's compare view: a
+// name, a title, and the page's query (compare=VARIANT;VARIANT… and the
+// base run's parameters). The README links each one.
+type Comparison struct {
+	Name  string
+	Title string
+	Query string
+	// Check reports whether the lanes' summaries (in the order of the
+	// compare parameter, each run to the end) show what the title and the
+	// README claim.
+	Check func(lanes []sim.Summary) error
+}
+
+// lower checks that the p95 waits rise from lane to lane in the order of
+// the lanes named by index.
+func lower(sums []sim.Summary, order ...int) error {
+	for k := 1; k < len(order); k++ {
+		a, b := sums[order[k-1]], sums[order[k]]
+		if a.WaitP95 >= b.WaitP95 {
+			return fmt.Errorf("lane %d's p95 wait %d is not below lane %d's %d", order[k-1], a.WaitP95, order[k], b.WaitP95)
+		}
+	}
+	return nil
+}
+
+// Comparisons are the ready-made comparisons, each the page's version of
+// a `lbsim compare` command in the README.
+var Comparisons = []Comparison{
+	{
+		Name:  "pooled-vs-split",
+		Title: "one central queue against split queues (random, round-robin), ten servers at ρ ≈ 0.84",
+		Query: "compare=central:queues=pooled;split-random:queues=per-server,policy=random;split-rr:queues=per-server,policy=round-robin" +
+			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.2&initial-per-server=0&speed=3000",
+		// The central queue waits least, split random most.
+		Check: func(s []sim.Summary) error { return lower(s, 0, 2, 1) },
+	},
+	{
+		Name:  "unequal-speeds",
+		Title: "round-robin, p2c and least-connections over servers of speeds 2, 1, 1",
+		Query: "compare=round-robin:policy=round-robin;p2c:policy=p2c;least-connections:policy=least-connections" +
+			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&queues=per-server&speeds=2,1,1&speed=3000",
+		// Round-robin ignores the speeds and waits longest.
+		Check: func(s []sim.Summary) error { return cmpErr(lower(s, 2, 0), lower(s, 1, 0)) },
+	},
+	{
+		Name:  "swrr-weights",
+		Title: "swrr with weights matched (3,1,1) and mismatched (1,1,3) to speeds 3, 1, 1",
+		Query: "compare=matched:policy=swrr,weights=3,1,1;mismatched:policy=swrr,weights=1,1,3" +
+			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.09&initial-per-server=0&queues=per-server&speeds=3,1,1&speed=3000",
+		// Weights must stand for capacity.
+		Check: func(s []sim.Summary) error { return lower(s, 0, 1) },
+	},
+}
+
+// Params splits c's Query into name, value pairs, in order.
+func (c Comparison) Params() [][2]string { return split(c.Query) }
+
+// cmpErr returns the first error that is not nil.
+func cmpErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FindComparison returns the ready-made comparison named name.
+func FindComparison(name string) (Comparison, error) {
+	var names []string
+	for _, c := range Comparisons {
+		if c.Name == name {
+			return c, nil
+		}
+		names = append(names, c.Name)
+	}
+	return Comparison{}, fmt.Errorf("no comparison %q: the comparisons are %s", name, strings.Join(names, ", "))
+}

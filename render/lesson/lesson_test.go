@@ -1,6 +1,7 @@
 package lesson_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -33,5 +34,19 @@ func TestLessonsReadCleanly(t *testing.T) {
 	}
 	if _, err := lesson.Find("nope"); err == nil || !strings.Contains(err.Error(), lesson.All[0].Name) {
 		t.Errorf("Find(nope): %v", err)
+	}
+}
+
+// TestREADMELinksTheComparisons: the README's page links to the ready-made
+// comparisons are these comparisons' queries.
+func TestREADMELinksTheComparisons(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range lesson.Comparisons {
+		if link := "http://127.0.0.1:8080/?" + c.Query; !strings.Contains(string(b), link) {
+			t.Errorf("the README does not link comparison %s as %s", c.Name, link)
+		}
 	}
 }

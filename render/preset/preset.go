@@ -17,12 +17,15 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/lanes"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 // Param is one name=value pair, a query parameter or a flag.
@@ -46,6 +49,12 @@ type Preset struct {
 	Lesson string
 	// Caption is the lesson's caption, shown over the scene.
 	Caption []string
+	// Lanes are the compare view's lanes (compare=VARIANT;VARIANT…, see
+	// lanes.ParseVariants), each the run of the other parameters plus its
+	// variant's settings and the set= and fault= changes, exactly as
+	// `lbsim compare` runs it; nil for a single run. Config and Changes
+	// are then the first lane's.
+	Lanes []snapshot.LaneSpec
 	// Problems are readable messages about the parameters that were
 	// ignored; empty when every parameter was used.
 	Problems []string
@@ -59,7 +68,7 @@ const DefaultSpeed = 600
 // ViewNames lists the parameters of the view itself, beside the settings of
 // sim.ConfigNames.
 func ViewNames() []string {
-	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson"}
+	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson", "compare", "comparison"}
 }
 
 // ViewOnlyNames lists the parameters that change only how the run is
@@ -83,6 +92,7 @@ func Read(params []Param, seed func() uint64) Preset {
 	p := Preset{Config: sim.DefaultConfig(), Speed: DefaultSpeed, PauseAt: -1}
 	cfg := &p.Config
 	seen := map[string]bool{}
+	compare := ""       // the compare parameter, read at the end
 	var blocks []string // repeated block parameters add up, as repeated --block flags do
 	allowed := append(sim.ConfigNames(), ViewNames()...)
 	// A lesson's settings come first; the other parameters apply after them.
@@ -98,6 +108,23 @@ func Read(params []Param, seed func() uint64) Preset {
 		p.Lesson, p.Caption = l.Name, l.Caption
 		var ps []Param
 		for _, kv := range l.Params() {
+			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
+		}
+		params = append(ps, params...)
+		break
+	}
+	// So do a ready-made comparison's.
+	for _, q := range params {
+		if strings.TrimLeft(q.Name, "-") != "comparison" {
+			continue
+		}
+		c, err := lesson.FindComparison(strings.TrimSpace(q.Value))
+		if err != nil {
+			p.Problems = append(p.Problems, "parameter comparison: "+err.Error())
+			break
+		}
+		var ps []Param
+		for _, kv := range c.Params() {
 			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
 		}
 		params = append(ps, params...)
@@ -150,7 +177,9 @@ func Read(params []Param, seed func() uint64) Preset {
 			} else {
 				p.Theory = on
 			}
-		case "lesson": // read above
+		case "lesson", "comparison": // read above
+		case "compare":
+			compare = q.Value
 		case "pause-at":
 			n, err := strconv.ParseInt(strings.TrimSpace(q.Value), 10, 64)
 			if err != nil || n < 0 {
@@ -176,6 +205,7 @@ func Read(params []Param, seed func() uint64) Preset {
 	if !p.SeedGiven {
 		cfg.Seed = seed()
 	}
+	raw := cfg.Clone() // the variants apply to the settings given, before their defaults
 	cfg.FillDefaults(func(name string) bool { return seen[name] })
 	if err := cfg.Validate(); err == nil && len(p.Changes) > 0 {
 		// The changes must fit the settings, as the CLI checks --set.
@@ -200,8 +230,39 @@ func Read(params []Param, seed func() uint64) Preset {
 		p.Config = sim.DefaultConfig()
 		p.Config.Seed = s
 		p.Config.MaxServers = sim.DefaultMaxServers(p.Config.Servers)
+		return p
+	}
+	if compare != "" {
+		lanes, err := compareLanes(compare, raw, func(name string) bool { return seen[name] }, p.Changes)
+		if err != nil {
+			p.Problems = append(p.Problems, fmt.Sprintf("parameter compare: %v; showing one run", err))
+		} else {
+			p.Lanes, p.Config = lanes, lanes[0].Config.Clone()
+		}
 	}
 	return p
+}
+
+// compareLanes reads the compare parameter: each variant's settings
+// applied to base (the settings given, given reports which), with the
+// changes on every lane. Every lane must start and take its changes.
+func compareLanes(s string, base sim.Config, given func(string) bool, changes []sim.Change) ([]snapshot.LaneSpec, error) {
+	vs, err := lanes.ParseVariants(s)
+	if err != nil {
+		return nil, err
+	}
+	specs := make([]snapshot.LaneSpec, len(vs))
+	for i, v := range vs {
+		cfg, err := v.Apply(base, given)
+		if err != nil {
+			return nil, err
+		}
+		specs[i] = snapshot.LaneSpec{Label: v.Label, Config: cfg, Changes: slices.Clone(changes)}
+	}
+	if _, err := lanes.New(specs, sim.WithMaxQueued(scene.PageMaxQueued)); err != nil {
+		return nil, err
+	}
+	return specs, nil
 }
 
 func (p *Preset) problem(name, value, allowed string) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
 )
@@ -121,10 +122,20 @@ func FuzzRead(f *testing.F) {
 	f.Add("lesson", "firewall", "present", "1")
 	f.Add("speed", "max", "theory", "0")
 	f.Add("set", "5:rate=2", "block", "10.0.0.0/8")
+	f.Add("compare", "a:policy=p2c,choices=3;b:queues=per-server,speeds=2,1", "queues", "per-server")
+	f.Add("comparison", "swrr-weights", "seed", "3")
 	f.Fuzz(func(t *testing.T, n1, v1, n2, v2 string) {
 		p := Read([]Param{{n1, v1}, {n2, v2}}, seven)
 		if err := p.Config.Validate(); err != nil {
 			t.Errorf("%s=%q&%s=%q: invalid config: %v", n1, v1, n2, v2, err)
+		}
+		if p.Lanes != nil && (len(p.Lanes) < 2 || len(p.Lanes) > 4) {
+			t.Errorf("%s=%q&%s=%q: %d lanes", n1, v1, n2, v2, len(p.Lanes))
+		}
+		for _, l := range p.Lanes {
+			if err := l.Config.Validate(); err != nil {
+				t.Errorf("%s=%q&%s=%q: lane %q: invalid config: %v", n1, v1, n2, v2, l.Label, err)
+			}
 		}
 	})
 }
@@ -144,6 +155,91 @@ func TestIgnoredAndLongParameters(t *testing.T) {
 		p := Read(c.params, func() uint64 { return 1 })
 		if len(p.Problems) != 1 || !strings.Contains(p.Problems[0], c.want) || len(p.Problems[0]) > 400 {
 			t.Errorf("%v: problems %.400q", c.params[0].Name, p.Problems)
+		}
+	}
+}
+
+// TestCompare: compare= gives one lane per variant, each the base run
+// plus its settings with the defaults that follow from them (as `lbsim
+// compare` runs it); a bad one is reported and the page shows one run;
+// the ready-made comparisons all read.
+func TestCompare(t *testing.T) {
+	for _, tc := range []struct {
+		query   string
+		labels  []string
+		policy  []sim.Policy
+		problem string
+	}{
+		{"compare=policy=round-robin;p2c:policy=p2c&queues=per-server&speeds=2,1,1&seed=3",
+			[]string{"policy=round-robin", "p2c"}, []sim.Policy{sim.RoundRobin, sim.P2C}, ""},
+		// A pooled base and a per-server variant without a policy: the
+		// variant routes round-robin, as `lbsim run --queues per-server`.
+		{"compare=pooled:queues=pooled;split:queues=per-server&seed=3",
+			[]string{"pooled", "split"}, []sim.Policy{sim.FirstIdle, sim.RoundRobin}, ""},
+		{"compare=policy=p2c&seed=3", nil, nil, "want 2 to 4 lanes"},
+		{"compare=a:policy=p2c;b:seed=4&seed=3", nil, nil, "not a setting a variant can change"},
+		{"compare=a:policy=hash;b:policy=p2c&seed=3", nil, nil, "policy"}, // hash needs per-server queues
+	} {
+		var ps []Param
+		for _, kv := range strings.Split(tc.query, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			ps = append(ps, Param{k, v})
+		}
+		p := Read(ps, seven)
+		if tc.problem != "" {
+			if len(p.Problems) != 1 || !strings.Contains(p.Problems[0], tc.problem) || p.Lanes != nil {
+				t.Errorf("%s: problems %q, %d lanes; want one problem saying %q and one run", tc.query, p.Problems, len(p.Lanes), tc.problem)
+			}
+			continue
+		}
+		if len(p.Problems) != 0 || len(p.Lanes) != len(tc.labels) {
+			t.Fatalf("%s: problems %q, %d lanes", tc.query, p.Problems, len(p.Lanes))
+		}
+		for i, l := range p.Lanes {
+			if l.Label != tc.labels[i] || l.Config.Policy != tc.policy[i] || l.Config.Seed != 3 {
+				t.Errorf("%s: lane %d %q policy %s seed %d; want %q %s seed 3", tc.query, i, l.Label, l.Config.Policy, l.Config.Seed, tc.labels[i], tc.policy[i])
+			}
+		}
+		if p.Config.Policy != p.Lanes[0].Config.Policy {
+			t.Errorf("%s: Config is not the first lane's", tc.query)
+		}
+	}
+	if p := Read([]Param{{"comparison", "nope"}}, seven); len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "pooled-vs-split") {
+		t.Errorf("comparison=nope: %q", p.Problems)
+	}
+	for _, c := range lesson.Comparisons {
+		var ps []Param
+		for _, kv := range c.Params() {
+			ps = append(ps, Param{kv[0], kv[1]})
+		}
+		p := Read(ps, seven)
+		if len(p.Problems) != 0 || len(p.Lanes) < 2 {
+			t.Errorf("comparison %s: problems %q, %d lanes", c.Name, p.Problems, len(p.Lanes))
+		}
+		// Its claim holds on the lanes run to the end.
+		var sums []sim.Summary
+		for _, l := range p.Lanes {
+			m, err := sim.New(l.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Run()
+			sums = append(sums, m.Summary())
+		}
+		if err := c.Check(sums); err != nil {
+			t.Errorf("comparison %s: %v", c.Name, err)
+		} else {
+			t.Logf("comparison %s: p95 waits %v", c.Name, func() (w []int64) {
+				for _, x := range sums {
+					w = append(w, x.WaitP95)
+				}
+				return
+			}())
+		}
+		// comparison=NAME opens the same.
+		q := Read([]Param{{"comparison", c.Name}}, seven)
+		if len(q.Problems) != 0 || len(q.Lanes) != len(p.Lanes) || q.Lanes[1].Config.Policy != p.Lanes[1].Config.Policy {
+			t.Errorf("comparison=%s: problems %q, %d lanes", c.Name, q.Problems, len(q.Lanes))
 		}
 	}
 }

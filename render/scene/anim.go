@@ -99,9 +99,11 @@ func (a *animator) add(f flight) {
 	}
 }
 
-// spawn turns one cycle's events into animations starting at tick now,
-// each flight lasting about one cycle on screen (tpc ticks).
-func (a *animator) spawn(m *sim.Model, now, tpc int64) {
+// spawn turns one cycle's events of m into animations starting at tick
+// now, each flight lasting about one cycle on screen (tpc ticks). base is
+// the layout lane of m's first balancer (the compare view draws several
+// models, one under the other).
+func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 	evs := m.Events()
 	bals := m.Balancers()
 	dur := max(tpc, 6)
@@ -115,15 +117,16 @@ func (a *animator) spawn(m *sim.Model, now, tpc int64) {
 	}
 	var seen [2]int
 	for _, e := range evs {
-		b := min(e.Balancer, 1)
+		bi := min(e.Balancer, 1)
+		b := base + bi
 		switch e.Kind {
 		case sim.Arrive:
 			if e.Server != 0 { // routed at arrival: straight to its server's queue
 				a.add(flight{kind: flyDispatch, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur})
 				continue
 			}
-			seen[b]++
-			slot := bals[e.Balancer].CentralLen() - (arrivals[b] - seen[b]) - 1
+			seen[bi]++
+			slot := bals[e.Balancer].CentralLen() - (arrivals[bi] - seen[bi]) - 1
 			d := dur
 			if slot < 0 {
 				d = max(dur/2, 3) // dispatched in the same cycle: half the way to the queue

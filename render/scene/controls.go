@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/lanes"
 )
 
 // Key is a key as the scene sees it: a named key, or a letter or digit
@@ -79,6 +80,7 @@ const (
 	WTaskMax   = "task-max"
 	WSpeed     = "speed"
 	WPolicy    = "policy"
+	WQueues    = "queues"
 	WSeed      = "seed"
 	WDice      = "dice"
 	WPlay      = "play"
@@ -91,6 +93,7 @@ const (
 	WPresent   = "present"
 	WHelp      = "help"
 	WLessons   = "lessons"
+	WCompare   = "compare"
 	WScrub     = "scrub" // only during a replay
 )
 
@@ -144,13 +147,28 @@ func settingChoice(name, label string, width float32, names func() []string, rea
 		get: func(s *Session) int64 { return s.settingValue(name, read) }, set: setSetting(name, format), format: format}
 }
 
+// startChoice is a choice of a starting setting (one the model cannot
+// change during a run, like the queue mode): choosing a value restarts the
+// run of the starting settings with it (see restartWith).
+func startChoice(name, label string, width float32, names func() []string, read func(sim.Config) int64,
+	apply func(*sim.Config, int64)) widget {
+	w := settingChoice(name, label, width, names, read, nil)
+	w.get = func(s *Session) int64 { return read(s.focused().Config()) }
+	w.set = func(s *Session, v int64) {
+		if err := s.restartWith(func(c *sim.Config) { apply(c, v) }); err != nil {
+			s.say(fmt.Sprintf("%s = %s refused: %v", name, w.format(v), err), true)
+		}
+	}
+	return w
+}
+
 func setSetting(name string, format func(int64) string) func(*Session, int64) {
 	return func(s *Session, v int64) {
 		err := s.Set(name, format(v))
 		switch {
 		case err == nil:
 		case name == WScaleUp || name == WScaleDown:
-			cfg := s.m.Config()
+			cfg := s.focused().Config()
 			how := "move D down first"
 			if name == WScaleDown {
 				how = "move U up first"
@@ -194,7 +212,9 @@ var widgets = []widget{
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
 	settingChoice(WPolicy, "policy", 180, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) },
-		func(s *Session, cur int64, step int) int64 { return nextPolicy(cur, step, s.m.Config().Queues) }),
+		func(s *Session, cur int64, step int) int64 { return nextPolicy(cur, step, s.focused().Config().Queues) }),
+	startChoice(WQueues, "queues", 150, sim.QueueModeNames, func(c sim.Config) int64 { return int64(c.Queues) },
+		func(c *sim.Config, v int64) { c.Queues = sim.QueueMode(v) }),
 	{id: WSeed, kind: kField, label: "seed", width: 160, row: rowButtons},
 	button(WDice, "dice", 62, Dice, nil),
 	button(WPlay, "play", 86, TogglePause, func(s *Session) string {
@@ -211,6 +231,7 @@ var widgets = []widget{
 	button(WTheory, "theory", 92, ToggleTheory, onOff("theory", func(s *Session) bool { return s.theory })),
 	button(WPresent, "present", 100, TogglePresent, onOff("present", func(s *Session) bool { return s.present })),
 	button(WLessons, "lessons", 76, OpenLessons, nil),
+	button(WCompare, "compare", 86, ToggleCompare, onOff("compare", func(s *Session) bool { return s.Comparing() })),
 	button(WHelp, "help", 56, ToggleHelp, nil),
 }
 
@@ -377,6 +398,8 @@ var bindings = []binding{
 	{[]Key{RuneKey('s')}, "S", "save", Save, "save the run (.lbsnap)"},
 	{[]Key{RuneKey('l')}, "L", "load", Load, "load a snapshot (or drop a file)"},
 	{[]Key{RuneKey('b')}, "B", "firewall", OpenFirewall, "the firewall's block list"},
+	{[]Key{RuneKey('c')}, "C", "", ToggleCompare, "compare with the next policy (again: back)"},
+	{[]Key{RuneKey('n')}, "N", "", FocusNextLane, "compare: focus the next lane"},
 	{[]Key{RuneKey('d')}, "D", "", Dice, "dice: a random seed"},
 	{[]Key{RuneKey('f')}, "F", "", Fullscreen, "fullscreen"},
 }
@@ -407,7 +430,8 @@ func (s *Session) controls() []widget {
 		return widgets
 	}
 	w := scrubWidget
-	w.min, w.max, w.step = 0, s.replay.Config.Cycles, max(s.replay.Config.Cycles/100, 1)
+	cycles := s.replay.Lanes[0].Config.Cycles
+	w.min, w.max, w.step = 0, cycles, max(cycles/100, 1)
 	return append(slices.Clip(widgets), w)
 }
 
@@ -416,13 +440,18 @@ func (s *Session) controls() []widget {
 // already scheduled for the next cycle. Recorded changes (a replay's, or
 // the page's set= parameters) are not shown before their cycle.
 func (s *Session) settingValue(name string, read func(sim.Config) int64) int64 {
-	v := read(s.m.Config())
+	m := s.focused()
+	v := read(m.Config())
 	if s.replay != nil {
 		return v
 	}
-	next := s.m.Cycle() + 1
-	for _, c := range s.m.Pending() {
-		if c.Cycle == next && c.Setting.String() == name && !slices.Contains(s.opts.Changes, c) {
+	next := m.Cycle() + 1
+	given := s.opts.Changes
+	if i := min(s.lane, len(s.set.Lanes)-1); len(s.opts.Lanes) > i {
+		given = s.opts.Lanes[i].Changes
+	}
+	for _, c := range m.Pending() {
+		if c.Cycle == next && c.Setting.String() == name && !slices.Contains(given, c) {
 			v = c.Value
 		}
 	}
@@ -491,30 +520,53 @@ func (s *Session) Set(name, value string) error {
 	return nil
 }
 
-// schedule adds c to the model's pending changes, first dropping a pending
-// change of the same setting at the same cycle (faults excepted: each
-// click on a server is its own change). Dropping one rebuilds the model to
-// the current cycle without it.
+// schedule adds c to the pending changes of the lanes it goes to (see
+// targets: every lane for an arrival or firewall setting, else the focused
+// lane), first dropping a pending change of the same setting at the same
+// cycle (faults excepted: each click on a server is its own change).
+// Dropping one rebuilds the lanes to the current cycle without it.
 func (s *Session) schedule(c sim.Change) error {
-	pend := s.m.Pending()
 	listy := c.IsFault() || c.Setting == sim.SetBlock || c.Setting == sim.SetUnblock // each its own change
 	same := func(p sim.Change) bool { return !listy && p.Cycle == c.Cycle && p.Setting == c.Setting }
-	if !slices.ContainsFunc(pend, same) {
-		return s.m.Schedule(c)
+	targets := s.targets(c)
+	replace := false
+	for _, i := range targets {
+		replace = replace || slices.ContainsFunc(s.set.Lanes[i].Model.Pending(), same)
 	}
-	kept := append(s.m.Changes(), slices.DeleteFunc(pend, same)...)
-	m, err := sim.New(s.cfg, s.modelOptions()...)
-	if err == nil {
-		err = m.Schedule(append(slices.Clone(kept), c)...)
+	if !replace {
+		return s.scheduleOn(c, targets)
 	}
-	if err != nil {
+	specs := s.runSpecs()
+	for _, i := range targets {
+		specs[i].Changes = append(slices.DeleteFunc(specs[i].Changes, same), c)
+	}
+	if _, err := lanes.New(specs); err != nil { // check before leaving the lanes shown
 		return err
 	}
 	paused, pauseAt := s.paused, s.pauseAt
-	if err := s.build(s.cfg, append(kept, c), s.m.Cycle()); err != nil {
+	if err := s.build(specs, s.m.Cycle()); err != nil {
 		return err
 	}
 	s.paused, s.pauseAt = paused, pauseAt
+	return nil
+}
+
+// scheduleOn schedules c on the lanes targets through lanes.Set.Schedule:
+// on every lane or none.
+func (s *Session) scheduleOn(c sim.Change, targets []int) error {
+	if len(targets) == 1 || lanes.Arrival(c.Setting) {
+		return s.set.Schedule(c, targets[0])
+	}
+	for _, i := range targets { // the firewall's lists: check all first
+		if err := s.set.Lanes[i].Model.CanSchedule(c); err != nil {
+			return err
+		}
+	}
+	for _, i := range targets {
+		if err := s.set.Schedule(c, i); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -677,28 +729,35 @@ func (s *Session) focusedKey(w widget, k Key) bool {
 }
 
 // clickServer takes the clicked server down, or a down one up again, at
-// the next cycle.
+// the next cycle; in the compare view it also focuses the server's lane.
+// A click elsewhere in a lane focuses that lane.
 func (s *Session) clickServer(l Layout, p Point) {
-	for bi, b := range s.m.Balancers() {
-		if bi >= len(l.Lanes) {
+	for k, sb := range s.shown() {
+		if k >= len(l.Lanes) {
 			break
 		}
-		pl := b.Pool()
-		g := NewGrid(l.Lanes[bi].Pool, pl.Live+pl.Down, l.Unit)
+		pl := sb.b.Pool()
+		g := NewGrid(l.Lanes[k].Pool, pl.Live+pl.Down, l.Unit)
 		i := 0
-		for v := range b.Servers() {
+		for v := range sb.b.Servers() {
 			if inside(g.BoxAt(i), p) {
 				name := "down"
 				if v.State == sim.Failed {
 					name = "up"
 				}
-				ref := sim.MakeServerRef(bi, v.ID)
+				s.lane = sb.lane
+				ref := sim.MakeServerRef(sb.bal, v.ID)
 				if err := s.Set(name, ref.String()); err != nil {
 					s.say(err.Error(), true)
 				}
 				return
 			}
 			i++
+		}
+		ln := l.Lanes[k]
+		if inside(Rect{ln.Queue.X, ln.Title.Y, ln.Pool.X + ln.Pool.W - ln.Queue.X, ln.Pool.Y + ln.Pool.H - ln.Title.Y}, p) {
+			s.lane = sb.lane
+			return
 		}
 	}
 }

@@ -142,8 +142,13 @@ func (s *Session) drawReplay(f *Frame, l Layout) {
 	u := l.T
 	b := l.Banner
 	f.rect(OverlayLayer, b, fade(ReplayCo, 0.9))
-	line1 := fmt.Sprintf("REPLAY · seed %d · %s cycles · %s", s.replay.Config.Seed, Commas(s.replay.Config.Cycles),
-		Plural(len(s.replay.Changes), "change", "changes"))
+	r0 := s.replay.Lanes[0]
+	what := "REPLAY"
+	if len(s.replay.Lanes) > 1 {
+		what = fmt.Sprintf("REPLAY of %d lanes", len(s.replay.Lanes))
+	}
+	line1 := fmt.Sprintf("%s · seed %d · %s cycles · %s", what, r0.Config.Seed, Commas(r0.Config.Cycles),
+		Plural(len(r0.Changes), "change", "changes"))
 	line2 := "move a control to take over from here"
 	if s.verdict != "" {
 		line2 = s.verdict

@@ -801,3 +801,40 @@ func TestTheoryPanelPerServer(t *testing.T) {
 		t.Errorf("swrr routing: %q", sw)
 	}
 }
+
+// TestQueuesChoiceRestarts: the queues control restarts the run in the
+// other mode, keeping a policy the mode runs and falling back to the
+// mode's default for one it refuses.
+func TestQueuesChoiceRestarts(t *testing.T) {
+	for _, tc := range []struct {
+		from, policy string
+		to           sim.QueueMode
+		want         sim.Policy
+	}{
+		{"pooled", "first-idle", sim.PerServer, sim.RoundRobin}, // first-idle needs a central queue
+		{"pooled", "random", sim.PerServer, sim.Random},
+		{"per-server", "hash", sim.Pooled, sim.FirstIdle}, // hash routes at arrival
+		{"per-server", "round-robin", sim.Pooled, sim.RoundRobin},
+	} {
+		cfg := testConfig()
+		for _, kv := range [][2]string{{"queues", tc.from}, {"policy", tc.policy}} {
+			if err := cfg.Set(kv[0], kv[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.step(50, false)
+		s.setControl(widgetByID(WQueues), int64(tc.to))
+		got := s.m.Config()
+		if got.Queues != tc.to || got.Policy != tc.want || s.m.Cycle() != 0 || s.paused {
+			t.Errorf("%s %s → %s: queues %s policy %s at cycle %d paused %v; want policy %s, cycle 0, running",
+				tc.from, tc.policy, tc.to, got.Queues, got.Policy, s.m.Cycle(), s.paused, tc.want)
+		}
+		if v := s.valueText(slices.IndexFunc(widgets, func(w widget) bool { return w.id == WQueues }), widgetByID(WQueues)); v != tc.to.String() {
+			t.Errorf("the control shows %q, want %q", v, tc.to)
+		}
+	}
+}

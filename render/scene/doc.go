@@ -31,9 +31,15 @@
 // SeekCycle, and a fork when the viewer takes control). Save, Load, Share
 // and Fullscreen need the platform and are handed out by TakeRequests.
 //
+// Every run on screen is a sim/lanes.Set: one lane for a single run, two
+// to four in the compare view (compare.go), where the lanes share one
+// request stream and one firewall, an arrival or firewall setting changes
+// every lane and any other the focused lane, and Save, Load and Share
+// hold every lane in one comparison snapshot.
+//
 // The Session's jobs have their own files: pacing.go, controls.go (and
 // controls_draw.go), replay.go, share.go, lessons.go, firewall.go,
-// charts.go and theory.go.
+// charts.go, theory.go and compare.go.
 //
 // The package imports no ebiten, so it is tested with plain `go test`,
 // natively and under GOOS=js GOARCH=wasm.

@@ -146,7 +146,7 @@ func (s *Session) layout(w, h int) Layout {
 	if s.present {
 		k = PresentScale
 	}
-	l := NewLayoutScaled(w, h, len(s.m.Balancers()), k).WithStrip(s.replay != nil, len(s.caption))
+	l := NewLayoutScaled(w, h, len(s.shown()), k).WithStrip(s.replay != nil, len(s.caption))
 	if s.theory {
 		// The theory panel takes the bottom of the last pool: the server
 		// boxes shrink to fit above it, nothing is hidden.
@@ -164,7 +164,7 @@ func (s *Session) layout(w, h int) Layout {
 // Frame is reused by the next Draw. Draw never steps the model or changes
 // a setting.
 func (s *Session) Draw(w, h int) *Frame {
-	bals := s.m.Balancers()
+	bals := s.shown()
 	l := s.layout(w, h)
 	f := &s.frame
 	f.reset(w, h, l)
@@ -181,16 +181,16 @@ func (s *Session) Draw(w, h int) *Frame {
 
 	queues := make([]QueueSpec, len(bals))
 	grids := make([]GridSpec, len(bals))
-	for i, b := range bals {
+	for i, sb := range bals {
 		lane := l.Lanes[i]
-		q := NewQueue(lane.Queue, b.CentralLen(), u)
+		q := NewQueue(lane.Queue, sb.b.CentralLen(), u)
 		queues[i] = q
-		pl := b.Pool()
+		pl := sb.b.Pool()
 		g := NewGrid(lane.Pool, pl.Live+pl.Down, u)
 		grids[i] = g
-		s.drawLaneTitles(f, lane, b, len(bals) == 2)
-		s.drawQueue(f, q, b, i)
-		s.drawPool(f, g, b, i, frac)
+		s.drawLaneTitles(f, lane, sb)
+		s.drawQueue(f, q, sb.b, i)
+		s.drawPool(f, g, sb.b, i, frac)
 	}
 	s.drawFlights(f, l, queues, grids)
 	s.drawCharts(f, l)
@@ -242,7 +242,22 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
+	if s.Comparing() {
+		texts = s.compareTexts()
+	}
 	f.textRow(SceneLayer, texts, h.X+10*u, h.Y+33*u, h.W-20*u, 17*u, false, TextColor)
+}
+
+// compareTexts is the HUD's second line in the compare view: the requests
+// all lanes share, then each lane's p95 wait and server-cycles (its cost).
+func (s *Session) compareTexts() []string {
+	sums := s.laneStates()
+	texts := []string{"generated " + Commas(sums[0].Summary.Generated)}
+	for _, l := range sums {
+		texts = append(texts, fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label,
+			Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles)))
+	}
+	return texts
 }
 
 // status is the HUD's play state: paused, end of run, or the speed.
@@ -282,11 +297,16 @@ func SpeedName(sp int64) string {
 	return Commas(sp) + " cycles/s"
 }
 
-func (s *Session) drawLaneTitles(f *Frame, lane Lane, b *sim.Balancer, named bool) {
+func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer) {
+	b := sb.b
 	u := lane.Title.H / 24
 	name := ""
-	if named {
+	if len(sb.m.Balancers()) == 2 {
 		name = b.Name() + " balancer · "
+	}
+	if s.Comparing() {
+		name = s.set.Lanes[sb.lane].Label + " · " + name
+		s.drawLaneMark(f, lane, sb)
 	}
 	q := name + "queue " + Commas(int64(b.QueueLen()))
 	room := lane.Pool.X - lane.Queue.X - 20*u
@@ -294,10 +314,14 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, b *sim.Balancer, named boo
 	f.text(SceneLayer, q, lane.Queue.X, lane.Title.Y, size, true, AlignStart, TextColor)
 	// What the thresholds mean for this queue now: it grows the pool above
 	// U·S and shrinks it below D·S.
-	cfg := s.m.Config()
+	cfg := sb.m.Config()
 	p := b.Pool()
 	act := float64(p.Active)
 	th := fmt.Sprintf("grows above U·S %s · shrinks below D·S %s", Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act))
+	if s.Comparing() {
+		sum := sb.b.Summary()
+		th = fmt.Sprintf("%s · p95 wait %s · server-cycles %s", cfg.Policy, Commas(sum.WaitP95), Commas(sum.ServerCycles))
+	}
 	x := lane.Queue.X + TextWidth(q, size, true) + 10*u
 	if w := lane.Pool.X - 20*u - x; w > 40*u {
 		f.text(SceneLayer, th, x, lane.Title.Y+4*u, fitSize(th, 13*u, false, w), false, AlignStart, DimText)
@@ -307,6 +331,17 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, b *sim.Balancer, named boo
 		txt += fmt.Sprintf(" · retiring %d", p.Retiring)
 	}
 	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, fitSize(txt, 18*u, true, lane.Title.X+lane.Title.W-lane.Pool.X), true, AlignStart, TextColor)
+}
+
+// drawLaneMark draws the compare view's bar at the left of a lane: yellow
+// for the focused lane (a balancer setting changes it), dim for the others.
+func (s *Session) drawLaneMark(f *Frame, lane Lane, sb shownBalancer) {
+	u := lane.Title.H / 24
+	c := Grid
+	if sb.lane == s.lane {
+		c = FocusCol
+	}
+	f.rect(SceneLayer, Rect{lane.Queue.X - 12*u, lane.Title.Y, 4 * u, lane.Pool.Y + lane.Pool.H - lane.Title.Y}, c)
 }
 
 // hiddenSlot reports whether queue slot i of balancer b is in flight.
@@ -358,7 +393,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			c := r.Center()
 			r = Rect{c.X - r.W*gr/2, c.Y - r.H*gr/2, r.W * gr, r.H * gr}
 		}
-		s.drawServer(f, r, v, cycle, frac, label)
+		s.drawServer(f, r, v, b, cycle, frac, label)
 	}
 	for _, gh := range s.anim.ghosts {
 		if gh.bal != bi {
@@ -373,7 +408,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 	}
 }
 
-func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, frac float32, label bool) {
+func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer, cycle int64, frac float32, label bool) {
 	col, shape := ServerLook(v.State)
 	bw := max(r.W*0.08, 1.5)
 	switch shape {
@@ -414,9 +449,40 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 		if v.Speed != sim.SpeedScale {
 			f.text(SceneLayer, "×"+v.Speed.String(), r.X+r.W*0.1, r.Y+r.H*0.315, size*0.75, false, AlignStart, c) // under the id
 		}
-		if v.Queued > 0 {
-			f.text(SceneLayer, "+"+Commas(int64(v.Queued)), r.X+r.W*0.1, r.Y+r.H*0.51, size*0.9, true, AlignStart, TextColor) // above the progress bar
+	}
+	if v.Queued > 0 {
+		drawServerQueue(f, r, v, b, label)
+	}
+}
+
+// serverQueueMarks is how many of a server's queued requests its box draws
+// at most; the rest are counted in a "+N".
+const serverQueueMarks = 4
+
+// drawServerQueue draws a server's own queue (per-server mode) in the band
+// above its progress bar: its oldest requests as small marks, front first,
+// and "+N" for those not drawn. Boxes too small for marks show only "+N"
+// (when labelled) or nothing.
+func drawServerQueue(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer, label bool) {
+	d := r.W * 0.13
+	band := Rect{r.X + r.W*0.1, r.Y + r.H*0.52, r.W * 0.85, r.H * 0.2}
+	marks := 0
+	if r.W >= 24 {
+		marks = min(v.Queued, serverQueueMarks)
+		if v.Queued > marks {
+			marks = min(marks, 2) // leave room for the count
 		}
+	}
+	x := band.X
+	for i := range marks {
+		req := b.ServerQueueAt(v.ID, i)
+		f.request(SceneLayer, Point{x + d/2, band.Y + band.H/2}, d, req.Type, RequestColor(req.Type))
+		x += d * 1.3
+	}
+	if rest := v.Queued - marks; rest > 0 && label {
+		t := "+" + Commas(int64(rest))
+		size := fitSize(t, min(r.H*0.32, 22*r.H/96)*0.9, true, band.X+band.W-x)
+		f.text(SceneLayer, t, x, band.Y+(band.H-size)/2, size, true, AlignStart, TextColor)
 	}
 }
 
@@ -427,9 +493,9 @@ func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []Gr
 	u := l.Unit
 	// Box index by id for each balancer, built only when something flies
 	// to or from a server.
-	var ids [2][]int
-	for bi, b := range s.m.Balancers() {
-		for v := range b.Servers() {
+	ids := make([][]int, len(grids))
+	for bi, sb := range s.shown() {
+		for v := range sb.b.Servers() {
 			ids[bi] = append(ids[bi], v.ID)
 		}
 	}
@@ -589,6 +655,9 @@ var helpLines = func() []string {
 		"  policy: ← → or click;  buttons: Enter or Space;  Esc leaves the focus",
 		"0–9 — type a seed (or click the seed field), Enter restarts with it",
 		"lessons (button) — ready scenarios with a caption; Esc hides the caption",
+		"compare (C) — lanes on the same requests: arrival sliders change every lane,",
+		"  the others the focused lane (N, or click a lane). Ready-made: in the lessons",
+		"  menu, or ?comparison="+strings.Join(comparisonNames(), " | "),
 		"Click a server — take it down at the next cycle; click again — up",
 		"Click the firewall (or B) — block or allow address ranges at the next cycle",
 		"Every change takes effect at the next cycle and is recorded.",

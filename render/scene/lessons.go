@@ -12,8 +12,12 @@ const (
 	dialogFirewall
 )
 
-// WLessonPrefix starts the ids of the lessons menu's entries: "lesson:NAME".
-const WLessonPrefix = "lesson:"
+// WLessonPrefix starts the ids of the lessons menu's entries: "lesson:NAME";
+// WComparisonPrefix those of its ready-made comparisons: "comparison:NAME".
+const (
+	WLessonPrefix     = "lesson:"
+	WComparisonPrefix = "comparison:"
+)
 
 // lessonWidgets are the lessons menu: one entry per lesson, then cancel.
 var lessonWidgets = func() []widget {
@@ -21,6 +25,10 @@ var lessonWidgets = func() []widget {
 	for _, l := range lesson.All {
 		ws = append(ws, widget{id: WLessonPrefix + l.Name, kind: kButton, label: l.Title, row: rowList,
 			act: func(s *Session) { s.OpenLesson(l.Name) }})
+	}
+	for _, c := range lesson.Comparisons {
+		ws = append(ws, widget{id: WComparisonPrefix + c.Name, kind: kButton, label: "compare: " + c.Title, row: rowList,
+			act: func(s *Session) { s.OpenComparison(c.Name) }})
 	}
 	return append(ws, widget{id: "lesson-cancel", kind: kButton, label: "cancel (Esc)", row: rowList, width: 160, intent: CloseDialog})
 }()
@@ -35,15 +43,23 @@ func listDialog(l Layout, n int) Rect {
 
 // OpenLesson restarts with the lesson's settings (through Options.Lesson,
 // which the platform supplies) and shows its caption.
-func (s *Session) OpenLesson(name string) {
+func (s *Session) OpenLesson(name string) { s.openPreset("lesson", name, s.opts.Lesson) }
+
+// OpenComparison opens the ready-made comparison's compare view (through
+// Options.Comparison, which the platform supplies).
+func (s *Session) OpenComparison(name string) { s.openPreset("comparison", name, s.opts.Comparison) }
+
+// openPreset restarts with the options open gives for name, keeping the
+// controls' state and the frame counters.
+func (s *Session) openPreset(what, name string, open func(string) (Options, error)) {
 	s.dialog, s.focus = dialogNone, -1
-	if s.opts.Lesson == nil {
-		s.say("lessons are not available here", true)
+	if open == nil {
+		s.say(what+"s are not available here", true)
 		return
 	}
-	o, err := s.opts.Lesson(name)
+	o, err := open(name)
 	if err == nil {
-		o.Lesson, o.RandomSeed = s.opts.Lesson, s.opts.RandomSeed
+		o.Lesson, o.Comparison, o.RandomSeed = s.opts.Lesson, s.opts.Comparison, s.opts.RandomSeed
 		var n *Session
 		if n, err = New(o); err == nil {
 			keep := s.controlState
@@ -55,7 +71,7 @@ func (s *Session) OpenLesson(name string) {
 			return
 		}
 	}
-	s.say("lesson "+name+": "+err.Error(), true)
+	s.say(what+" "+name+": "+err.Error(), true)
 }
 
 func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
@@ -66,7 +82,7 @@ func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 	d := listDialog(l, len(lessonWidgets))
 	f.rect(TopLayer, d, Background)
 	f.stroke(TopLayer, d, 2*u, BusyColor)
-	f.text(TopLayer, "lessons: each a ready scenario with a caption that says what to watch", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+	f.text(TopLayer, "lessons: ready scenarios with a caption, and ready-made comparisons", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }
 
 // drawCaption shows the lesson's caption in its strip under the HUD.
@@ -82,4 +98,13 @@ func (s *Session) drawCaption(f *Frame, l Layout) {
 		f.text(OverlayLayer, line, r.X+10*u, r.Y+5*u+float32(i)*CaptionLineUnits*u, 14*u, i == 0 && false, AlignStart, TextColor)
 	}
 	f.text(OverlayLayer, "Esc hides", r.X+r.W-10*u, r.Y+5*u, 12*u, false, AlignEnd, DimText)
+}
+
+// comparisonNames lists the ready-made comparisons (lesson.Comparisons).
+func comparisonNames() []string {
+	var ns []string
+	for _, c := range lesson.Comparisons {
+		ns = append(ns, c.Name)
+	}
+	return ns
 }

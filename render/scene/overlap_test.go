@@ -2,6 +2,8 @@ package scene
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/render/lesson"
@@ -71,7 +73,7 @@ func TestNoTextOverlaps(t *testing.T) {
 	}()
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
-			for _, extra := range []string{"plain", "replay, caption, theory", "per-server"} {
+			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare"} {
 				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
 				c := cfg
 				if extra == "per-server" {
@@ -84,8 +86,13 @@ func TestNoTextOverlaps(t *testing.T) {
 						}
 					}
 				}
-				s, err := New(Options{Config: c, Speed: 600, PauseAt: 1_500, Present: present,
-					Caption: longestCaption()})
+				opts := Options{Config: c, Speed: 600, PauseAt: 1_500, Present: present, Caption: longestCaption()}
+				if extra == "compare" {
+					// Four lanes, the most the view shows.
+					o := compareOptions(t, "round-robin:policy=round-robin;p2c:policy=p2c,choices=3;least-connections:policy=least-connections;random:policy=random")
+					opts.Config, opts.Lanes = o.Config, o.Lanes
+				}
+				s, err := New(opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -106,6 +113,11 @@ func TestNoTextOverlaps(t *testing.T) {
 				f := s.Draw(size[0], size[1])
 				for _, o := range overlaps(f) {
 					t.Errorf("%s: %s", name, o)
+				}
+				if extra == "per-server" && !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+					return strings.HasPrefix(x.S, "+") && len(x.S) > 1 && strings.Trim(x.S[1:], "0123456789,") == ""
+				}) {
+					t.Errorf("%s: no server box counts its long queue (+N)", name)
 				}
 				for _, c := range s.State().Controls {
 					if !(Rect{0, 0, float32(size[0]), float32(size[1])}).Contains(c.R) {

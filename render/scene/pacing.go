@@ -190,12 +190,16 @@ func (s *Session) step(n int64, animate bool) {
 	}
 	tpc := TicksPerCycle(s.speed)
 	for range max(n, 0) {
-		if !s.m.Step() {
+		if !s.set.Step() {
 			break
 		}
 		s.observe()
 		if animate {
-			s.anim.spawn(s.m, s.tick, tpc)
+			base := 0
+			for _, l := range s.set.Lanes {
+				s.anim.spawn(l.Model, base, s.tick, tpc)
+				base += len(l.Model.Balancers())
+			}
 		}
 	}
 	s.checkPauseAt()
@@ -222,7 +226,7 @@ func (s *Session) checkPauseAt() {
 		return
 	}
 	if s.m.Done() {
-		if !s.paused {
+		if s.verdict == "" { // once, also when pause-at is the last cycle
 			s.endOfReplay()
 		}
 		s.paused = true

@@ -7,38 +7,48 @@ import (
 	"slices"
 
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
-// replayState is the replay's side of a Session: the recorder of the run
-// shown and the snapshot being replayed.
+// replayState is the replay's side of a Session: the starting settings of
+// the first lane and the recording being replayed.
 type replayState struct {
-	cfg     sim.Config         // the configuration the model started from
-	rec     *snapshot.Recorder // records the run being shown
-	replay  *snapshot.Snapshot // the snapshot being replayed, or nil
-	verdict string             // how the replay ended
-	errText string             // the last load or link error, for the hook
+	cfg     sim.Config           // the configuration the first lane started from
+	replay  *snapshot.Comparison // the recording being replayed (one lane for a single run), or nil
+	verdict string               // how the replay ended
+	errText string               // the last load or link error, for the hook
 }
 
-// forkConfig is the configuration of a run forked from the replay: the
-// snapshot's, run for at least as many cycles as the page's own.
-func (s *Session) forkConfig() sim.Config {
-	cfg := s.replay.Config.Clone()
-	cfg.Cycles = max(cfg.Cycles, s.opts.Config.Cycles)
-	return cfg
+// forkSpecs are the lanes of a run forked from the replay: the
+// recording's settings, run for at least as many cycles as the page's
+// own, with the changes made up to the cycle shown (withChanges) or none.
+func (s *Session) forkSpecs(withChanges bool) []snapshot.LaneSpec {
+	specs := make([]snapshot.LaneSpec, len(s.replay.Lanes))
+	for i, l := range s.replay.Lanes {
+		cfg := l.Config.Clone()
+		cfg.Cycles = max(cfg.Cycles, s.opts.Config.Cycles)
+		specs[i] = snapshot.LaneSpec{Label: l.Label, Config: cfg}
+		if withChanges && i < len(s.set.Lanes) {
+			specs[i].Changes = s.set.Lanes[i].Model.Changes()
+		}
+	}
+	return specs
 }
 
-// fork leaves the replay: a new run of the snapshot's settings with the
+// fork leaves the replay: a new run of the recording's settings with the
 // changes made up to the cycle shown, re-simulated to that cycle and
 // recorded from the start, which the viewer then drives.
 func (s *Session) fork() error {
 	at := s.m.Cycle()
-	changes := s.m.Changes()
-	cfg := s.forkConfig()
-	if err := s.build(cfg, changes, at); err != nil {
+	specs := s.forkSpecs(true)
+	if err := s.build(specs, at); err != nil {
 		return fmt.Errorf("taking control of the replay: %w", err)
 	}
-	s.opts.Config, s.opts.Changes = cfg, nil // the fork's changes are in its model
+	for i := range specs {
+		specs[i].Changes = nil // the fork's changes are in its models
+	}
+	s.setStartSpecs(specs)
 	s.replay, s.verdict = nil, ""
 	s.say(fmt.Sprintf("you took control at cycle %s: a new run, recorded from here on", Commas(at)), false)
 	return nil
@@ -47,15 +57,16 @@ func (s *Session) fork() error {
 // SeekCycle shows cycle t of the replay (or of the run so far), re-simulating
 // from cycle 0 with the recorded changes; it pauses there.
 func (s *Session) SeekCycle(t int64) {
-	cfg, changes := s.cfg, s.m.Changes()
+	specs := s.runSpecs()
 	if s.replay != nil {
-		changes = s.replay.Changes
+		for i, l := range s.replay.Lanes {
+			specs[i].Changes = l.Changes
+		}
 	} else {
-		changes = append(changes, s.m.Pending()...)
 		t = min(t, s.m.Cycle())
 	}
-	t = min(max(t, 0), cfg.Cycles)
-	if err := s.build(cfg, changes, t); err != nil {
+	t = min(max(t, 0), s.cfg.Cycles)
+	if err := s.build(specs, t); err != nil {
 		s.say("seek: "+err.Error(), true)
 		return
 	}
@@ -64,24 +75,28 @@ func (s *Session) SeekCycle(t int64) {
 	s.checkPauseAt()
 }
 
-// Load starts replaying an encoded snapshot (.lbsnap bytes). A bad one is
-// refused with a message; the run on screen goes on.
+// Load starts replaying an encoded snapshot (.lbsnap bytes) of one run or
+// of a comparison (shown in the compare view). A bad one is refused with a
+// message; the run on screen goes on.
 func (s *Session) Load(data []byte) error {
-	snap, err := snapshot.Decode(data)
+	c, err := snapshot.DecodeComparison(data)
 	if err != nil {
 		return s.loadFailed("snapshot", err)
 	}
-	return s.loadSnapshot(snap)
+	return s.loadComparison(c)
 }
 
 // LoadLink starts replaying the snapshot of a share link (or its #r=
-// fragment).
+// fragment), a single run or a comparison.
 func (s *Session) LoadLink(link string) error {
-	snap, err := snapshot.ParseLink(link)
-	if err != nil {
-		return s.loadFailed("share link", err)
+	data, err := snapshot.LinkData(link)
+	if err == nil {
+		var c snapshot.Comparison
+		if c, err = snapshot.DecodeComparison(data); err == nil {
+			return s.loadComparison(c)
+		}
 	}
-	return s.loadSnapshot(snap)
+	return s.loadFailed("share link", err)
 }
 
 func (s *Session) loadFailed(what string, err error) error {
@@ -91,29 +106,39 @@ func (s *Session) loadFailed(what string, err error) error {
 	return err
 }
 
-func (s *Session) loadSnapshot(snap snapshot.Snapshot) error {
-	if snap.Model != snapshot.ModelVersion {
-		return s.loadFailed("snapshot", fmt.Errorf("it was recorded by model version %d, this is version %d", snap.Model, snapshot.ModelVersion))
+func (s *Session) loadComparison(c snapshot.Comparison) error {
+	specs := make([]snapshot.LaneSpec, len(c.Lanes))
+	for i, l := range c.Lanes {
+		if l.Model != snapshot.ModelVersion {
+			return s.loadFailed("snapshot", fmt.Errorf("it was recorded by model version %d, this is version %d", l.Model, snapshot.ModelVersion))
+		}
+		specs[i] = snapshot.LaneSpec{Label: l.Label, Config: l.Config, Changes: l.Changes}
 	}
 	// Check it runs before leaving the current run.
-	m, err := sim.New(snap.Config, s.modelOptions()...)
+	set, err := lanes.New(specs, s.modelOptions()...)
 	if err == nil {
-		err = cmp.Or(m.Err(), m.Schedule(snap.Changes...))
+		for _, l := range set.Lanes {
+			err = cmp.Or(err, l.Model.Err())
+		}
 	}
 	if err != nil {
 		return s.loadFailed("snapshot", err)
 	}
 	s.errText = ""
-	s.startReplay(snap)
+	s.startReplay(c)
 	return nil
 }
 
-func (s *Session) startReplay(snap snapshot.Snapshot) {
-	if err := s.build(snap.Config, snap.Changes, 0); err != nil {
+func (s *Session) startReplay(c snapshot.Comparison) {
+	specs := make([]snapshot.LaneSpec, len(c.Lanes))
+	for i, l := range c.Lanes {
+		specs[i] = snapshot.LaneSpec{Label: l.Label, Config: l.Config, Changes: l.Changes}
+	}
+	if err := s.build(specs, 0); err != nil {
 		s.loadFailed("snapshot", err)
 		return
 	}
-	s.replay = &snap
+	s.replay = &c
 	s.verdict = ""
 	s.paused = false
 	s.message = ""
@@ -123,44 +148,61 @@ func (s *Session) startReplay(snap snapshot.Snapshot) {
 	s.checkPauseAt()
 }
 
-// endOfReplay checks the replay's end against the recording.
+// endOfReplay checks the replay's end against the recording, every lane.
 func (s *Session) endOfReplay() {
 	if s.replay == nil {
 		return
 	}
-	switch {
-	case s.m.Hash() != s.replay.Final || !slices.Equal(s.m.Changes(), s.replay.Changes):
-		s.verdict = "replay ended: it did NOT reproduce the recorded final state"
-	default:
-		s.verdict = "replay ended: reproduced exactly (same final state hash)"
+	s.verdict = "replay ended: reproduced exactly (same final state hash)"
+	for i, l := range s.replay.Lanes {
+		m := s.set.Lanes[i].Model
+		if m.Hash() != l.Final || !slices.Equal(m.Changes(), l.Changes) {
+			s.verdict = "replay ended: it did NOT reproduce the recorded final state"
+		}
 	}
 }
 
 // Snapshot encodes the run shown so far: the whole run when it has ended,
 // else the run cut at the current cycle (its changes so far), so loading it
-// replays to exactly this state.
+// replays to exactly this state. The compare view's lanes make one
+// comparison snapshot.
 func (s *Session) Snapshot() ([]byte, error) {
-	var (
-		snap snapshot.Snapshot
-		err  error
-	)
-	switch {
-	case s.m.Done():
-		snap, err = s.rec.Snapshot(s.m)
-	case s.m.Cycle() == 0:
+	if s.m.Cycle() == 0 && !s.m.Done() {
 		return nil, errors.New("nothing to save yet: the run is at cycle 0")
-	default:
-		cfg := s.cfg.Clone()
-		cfg.Cycles = s.m.Cycle()
-		snap, err = snapshot.Record(cfg, s.m.Changes())
+	}
+	var (
+		c   snapshot.Comparison
+		err error
+	)
+	if s.m.Done() {
+		c, err = s.set.Comparison()
+	} else {
+		specs := s.runSpecs()
+		for i, l := range s.set.Lanes {
+			specs[i].Config.Cycles = s.m.Cycle()
+			specs[i].Changes = l.Model.Changes()
+		}
+		c, err = snapshot.RecordComparison(specs)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("save: %w", err)
 	}
-	return snapshot.Encode(snap)
+	return encode(c)
+}
+
+// encode writes c as a single-run snapshot when it holds one lane (the
+// format every version reads), else as a comparison.
+func encode(c snapshot.Comparison) ([]byte, error) {
+	if len(c.Lanes) == 1 {
+		return snapshot.Encode(c.Lanes[0].Snapshot)
+	}
+	return snapshot.EncodeComparison(c)
 }
 
 // SnapshotName is a file name for the snapshot of the run shown.
 func (s *Session) SnapshotName() string {
+	if s.Comparing() {
+		return fmt.Sprintf("lbsim-compare-seed%d-cycle%d.lbsnap", s.cfg.Seed, s.m.Cycle())
+	}
 	return fmt.Sprintf("lbsim-seed%d-cycle%d.lbsnap", s.cfg.Seed, s.m.Cycle())
 }

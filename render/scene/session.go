@@ -3,9 +3,11 @@ package scene
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
@@ -32,6 +34,8 @@ const (
 	OpenLessons                 // the lessons menu
 	OpenFirewall                // B, or a click on the gate: the firewall's block list
 	CloseDialog                 // Esc in a dialog
+	ToggleCompare               // C: the run beside the next policy, or back to one run
+	FocusNextLane               // N: in the compare view, the lane the controls change
 )
 
 // Options start a Session.
@@ -56,10 +60,18 @@ type Options struct {
 	// Lesson returns the options of the lesson named name, for the
 	// lessons menu (nil: no menu).
 	Lesson func(name string) (Options, error)
+	// Comparison returns the options of the ready-made comparison named
+	// name (lesson.Comparisons), for the same menu (nil: not offered).
+	Comparison func(name string) (Options, error)
 	// MaxQueued bounds the queued requests of every run shown (0:
 	// PageMaxQueued). A run that exceeds it stops with a message; the
 	// page stays usable.
 	MaxQueued int
+	// Lanes, two to snapshot.MaxLanes of them, open the compare view:
+	// each lane's label, settings and changes (Config and Changes are
+	// then the first lane's). The lanes must differ only in balancer
+	// settings to see the same requests.
+	Lanes []snapshot.LaneSpec
 }
 
 // PageMaxQueued is the bound on queued requests in the page and the
@@ -85,6 +97,7 @@ type Session struct {
 	m    *sim.Model
 
 	pacing
+	laneState
 	controlState
 	replayState
 	theoryState
@@ -127,27 +140,31 @@ func New(opts Options) (*Session, error) {
 }
 
 func (s *Session) restart() error {
-	return s.build(s.opts.Config, s.opts.Changes, 0)
+	return s.build(s.startSpecs(), 0)
 }
 
-// build starts a model of cfg with the changes scheduled and re-simulates
-// it up to cycle to (headless, recording every cycle), then resets the
-// view's pacing, animations and charts.
-func (s *Session) build(cfg sim.Config, changes []sim.Change, to int64) error {
-	m, err := sim.New(cfg, s.modelOptions()...)
+// build starts the lanes of specs (one for a single run) with their changes
+// scheduled and re-simulates them up to cycle to (headless, each lane
+// recording every cycle), then resets the view's pacing, animations and
+// charts.
+func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
+	set, err := lanes.New(specs, s.modelOptions()...)
 	if err != nil {
 		return err
 	}
-	if err := m.Schedule(changes...); err != nil {
-		return err
+	for _, l := range set.Lanes {
+		if err := l.Model.Err(); err != nil {
+			return err
+		}
 	}
-	s.m, s.cfg = m, cfg.Clone()
-	s.rec = snapshot.NewRecorder(cfg)
+	s.set, s.start = set, cloneSpecs(specs)
+	s.m, s.cfg = set.Lanes[0].Model, specs[0].Config.Clone()
+	s.lane = min(s.lane, len(set.Lanes)-1)
 	s.meas = measured{}
 	s.hist.Reset()
 	s.fw.reset(s.m.Config())
 	s.observe()
-	for m.Cycle() < to && m.Step() {
+	for s.m.Cycle() < to && s.set.Step() {
 		s.observe()
 	}
 	s.pace.Reset()
@@ -204,6 +221,10 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging, s.focus = dialogFirewall, -1, 0
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
+	case ToggleCompare:
+		s.toggleCompare()
+	case FocusNextLane:
+		s.NextLane()
 	case Share:
 		s.dialog, s.focus = dialogNone, -1
 		s.requests = append(s.requests, in)
@@ -231,13 +252,50 @@ func (s *Session) randomSeed() uint64 {
 // leaving any replay.
 func (s *Session) restartWithSeed(seed uint64) {
 	if s.replay != nil {
-		s.opts.Config, s.opts.Changes = s.forkConfig(), nil
+		s.setStartSpecs(s.forkSpecs(false))
 	}
 	s.opts.Config.Seed = seed
+	for i := range s.opts.Lanes {
+		s.opts.Lanes[i].Config.Seed = seed
+	}
 	s.replay, s.verdict, s.message = nil, "", ""
 	_ = s.restart() // only the seed changed
 	s.pauseAt = -1
 	s.paused = false
+}
+
+// restartWith starts a new run of the starting settings changed by apply
+// (leaving any replay), from cycle 0 and running. A policy the new
+// settings refuse (say least-work when the queues become pooled) falls
+// back to the mode's default: round-robin per server, first-idle pooled.
+// On error the run on screen goes on.
+func (s *Session) restartWith(apply func(*sim.Config)) error {
+	specs := s.startSpecs()
+	if s.replay != nil {
+		specs = s.forkSpecs(false)
+	}
+	cfg := &specs[min(s.lane, len(specs)-1)].Config // the focused lane's
+	apply(cfg)
+	if cfg.Policy.Allowed(cfg.Queues) != "" {
+		cfg.Policy = sim.FirstIdle
+		if cfg.Queues == sim.PerServer {
+			cfg.Policy = sim.RoundRobin
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	old := s.opts
+	s.setStartSpecs(specs)
+	if err := s.restart(); err != nil {
+		s.opts = old
+		_ = s.restart() // the old settings ran
+		return err
+	}
+	s.replay, s.verdict, s.message = nil, "", ""
+	s.pauseAt = -1
+	s.paused = false
+	return nil
 }
 
 // State is what the browser hook and the tests observe.
@@ -262,6 +320,8 @@ type State struct {
 	Focus     string       // the focused control's id, or ""
 	Present   bool         // presentation mode
 	Theory    bool         // the theory panel is shown
+	Lanes     []LaneState  // the compare view's lanes, or nil for a single run
+	Lane      int          // the focused lane (0 for a single run)
 }
 
 // maxServerBoxes bounds State.Servers per balancer.
@@ -281,6 +341,7 @@ func (s *Session) State() State {
 		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
 		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
 		Changes: s.m.Changes(), Present: s.present, Theory: s.theory,
+		Lanes: s.laneStates(), Lane: s.lane,
 	}
 	st.Message = s.message
 	if st.Message == "" {
@@ -296,15 +357,19 @@ func (s *Session) State() State {
 		for i, w := range ws {
 			st.Controls = append(st.Controls, Control{ID: w.id, R: rs[i], Value: s.valueText(i, w)})
 		}
-		for bi, b := range s.m.Balancers() {
-			pl := b.Pool()
-			g := NewGrid(l.Lanes[bi].Pool, pl.Live+pl.Down, l.Unit)
+		for k, sb := range s.shown() {
+			pl := sb.b.Pool()
+			g := NewGrid(l.Lanes[k].Pool, pl.Live+pl.Down, l.Unit)
 			i := 0
-			for v := range b.Servers() {
+			for v := range sb.b.Servers() {
 				if i >= maxServerBoxes {
 					break
 				}
-				st.Servers = append(st.Servers, Control{ID: sim.MakeServerRef(bi, v.ID).String(), R: g.BoxAt(i), Value: v.State.String()})
+				id := sim.MakeServerRef(sb.bal, v.ID).String()
+				if s.Comparing() {
+					id = strconv.Itoa(sb.lane+1) + "/" + id // lane/server
+				}
+				st.Servers = append(st.Servers, Control{ID: id, R: g.BoxAt(i), Value: v.State.String()})
 				i++
 			}
 		}
@@ -319,10 +384,9 @@ func (s *Session) say(msg string, isError bool) {
 	s.message, s.isError, s.messageTick = msg, isError, s.tick
 }
 
-// observe records the cycle just completed: the snapshot recorder, the
-// charts' history, the firewall's counts and the time averages.
+// observe records the cycle just completed (the lanes record themselves):
+// the charts' history, the firewall's counts and the time averages.
 func (s *Session) observe() {
-	s.rec.Observe(s.m)
 	cfg := s.m.Config()
 	s.hist.Add(s.m.Last(), &cfg)
 	s.fw.follow(cfg.Blocked)

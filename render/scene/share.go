@@ -117,15 +117,15 @@ func (s *Session) ShareSnapshot() ([]byte, error) {
 func (s *Session) WholeRun() ([]byte, error) {
 	switch {
 	case s.replay != nil:
-		return snapshot.Encode(*s.replay)
+		return encode(*s.replay)
 	case s.m.Done():
 		return s.Snapshot()
 	}
-	snap, err := snapshot.Record(s.cfg, append(s.m.Changes(), s.m.Pending()...))
+	c, err := snapshot.RecordComparison(s.runSpecs())
 	if err != nil {
 		return nil, fmt.Errorf("share: %w", err)
 	}
-	return snapshot.Encode(snap)
+	return encode(c)
 }
 
 // countRow counts the controls of ws in row.

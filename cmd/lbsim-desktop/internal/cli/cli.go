@@ -60,6 +60,10 @@ func settingHelp(name string) string {
 		return "1: open in presentation mode (larger text for a projector)"
 	case "theory":
 		return "1: open with the theory panel (Erlang C) shown"
+	case "compare":
+		return "open the compare view: two to four lanes on the same requests, `VARIANTS` like 'rr:policy=round-robin;p2c:policy=p2c' (each the run of the other flags plus its settings)"
+	case "comparison":
+		return "open a ready-made comparison: `NAME` is one of " + strings.Join(comparisonNames(), ", ")
 	case "lesson":
 		return "open a lesson, a ready scenario with a caption: `NAME` is one of " + strings.Join(lesson.Names(), ", ")
 	}
@@ -130,4 +134,12 @@ func CHeader() string {
 	}
 	b.WriteString(";\n")
 	return b.String()
+}
+
+func comparisonNames() []string {
+	var ns []string
+	for _, c := range lesson.Comparisons {
+		ns = append(ns, c.Name)
+	}
+	return ns
 }
