@@ -212,16 +212,14 @@ type ringPoint struct {
 // ring is the consistent-hashing ring of the live servers' points, sorted
 // by position, then id, then k. It is rebuilt when a server joins; a point
 // whose server is not a candidate is passed over. start[b] is the index of
-// the first point whose top ringBits bits are ≥ b, so a lookup searches
+// the first point whose top bits bits are ≥ b, so a lookup searches
 // only its own slice of the ring (a few points) instead of all of it.
 type ring struct {
 	points []ringPoint
 	start  []int32
+	bits   uint // how many top bits of a position index the ring
 	stale  bool
 }
-
-// ringBits is how many top bits of a position index the ring.
-const ringBits = 12
 
 func (r *ring) rebuild(b *Balancer) {
 	r.points = r.points[:0]
@@ -244,10 +242,15 @@ func (r *ring) rebuild(b *Balancer) {
 		}
 		return int(a.k - b.k)
 	})
+	// About four points a bucket: a lookup reads a cache line or two.
+	r.bits = 4
+	for r.bits < 16 && 4<<r.bits < len(r.points) {
+		r.bits++
+	}
 	r.start = r.start[:0]
 	i := 0
-	for b := range uint64(1 << ringBits) {
-		for i < len(r.points) && r.points[i].at>>(64-ringBits) < b {
+	for b := range uint64(1) << r.bits {
+		for i < len(r.points) && r.points[i].at>>(64-r.bits) < b {
 			i++
 		}
 		r.start = append(r.start, int32(i))
@@ -260,7 +263,7 @@ func (r *ring) rebuild(b *Balancer) {
 // wrapping, or 0 when no point belongs to a candidate.
 func (r *ring) owner(key uint64, candidate func(int) bool) int {
 	n := len(r.points)
-	b := key >> (64 - ringBits)
+	b := key >> (64 - r.bits)
 	lo, hi := int(r.start[b]), int(r.start[b+1])
 	i, _ := slices.BinarySearchFunc(r.points[lo:hi], key, func(p ringPoint, k uint64) int {
 		if p.at < k {
