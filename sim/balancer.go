@@ -232,7 +232,7 @@ func (b *Balancer) addServer() int {
 	b.srv = append(b.srv, server{speed: v, weight: int32(w)})
 	if b.perServer {
 		b.sq = append(b.sq, squeue{})
-		b.ring.stale = true
+		b.ring.insert(b, id)
 	}
 	b.weighted.Add(w) // cannot fail: weights were validated
 	b.live++

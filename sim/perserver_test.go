@@ -400,3 +400,36 @@ func TestPercentilesAgreeWithQuantile(t *testing.T) {
 		}
 	})
 }
+
+// TestRingInsertEqualsRebuild: growing the ring one server at a time (with
+// servers leaving) gives the ring built from scratch.
+func TestRingInsertEqualsRebuild(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Policy = 5, 3000, PerServer, Hash
+	cfg.Servers, cfg.Cooldown = 3, 5
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := m.Balancers()[0]
+	inserts := 0
+	for m.Step() {
+		if !b.ring.stale && len(b.ring.points) > 0 && m.Last().Scale == 1 {
+			inserts++
+			var fresh ring
+			fresh.rebuild(b)
+			var live []ringPoint
+			for _, p := range b.ring.points {
+				if !b.srv[p.id-1].gone {
+					live = append(live, p)
+				}
+			}
+			if !slices.Equal(live, fresh.points) {
+				t.Fatalf("cycle %d: the merged ring differs from the rebuilt one", m.Cycle())
+			}
+		}
+	}
+	if inserts == 0 {
+		t.Fatal("no scale-up happened: the test proves nothing")
+	}
+}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"hash/fnv"
 	"slices"
 )
 
@@ -172,24 +171,24 @@ func mix(x uint64) uint64 {
 	return x
 }
 
-// fnv8 is FNV-1a-64 of the 8 bytes of a and b, big-endian.
-func fnv8(a, b uint32) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte{byte(a >> 24), byte(a >> 16), byte(a >> 8), byte(a), byte(b >> 24), byte(b >> 16), byte(b >> 8), byte(b)})
-	return h.Sum64()
-}
+// FNV-1a-64's offset basis and prime.
+const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 
-// fnv4 is FNV-1a-64 of the 4 bytes of a, big-endian, written out so that
-// a request's key costs no allocation.
-func fnv4(a uint32) uint64 {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
+// fnvAdd continues FNV-1a-64 hash h over the 4 bytes of a, big-endian.
+func fnvAdd(h uint64, a uint32) uint64 {
 	for _, c := range [4]byte{byte(a >> 24), byte(a >> 16), byte(a >> 8), byte(a)} {
 		h ^= uint64(c)
-		h *= prime
+		h *= fnvPrime
 	}
 	return h
 }
+
+// fnv8 is FNV-1a-64 of the 8 bytes of a and b, big-endian.
+func fnv8(a, b uint32) uint64 { return fnvAdd(fnvAdd(fnvOffset, a), b) }
+
+// fnv4 is FNV-1a-64 of the 4 bytes of a, big-endian (no allocation, unlike
+// hash/fnv: a request's key is taken for every arrival).
+func fnv4(a uint32) uint64 { return fnvAdd(fnvOffset, a) }
 
 // RingPoints is the number of points each server has on the hash ring.
 const RingPoints = 64
@@ -225,23 +224,63 @@ func (r *ring) rebuild(b *Balancer) {
 	r.points = r.points[:0]
 	for id := 1; id <= len(b.srv); id++ {
 		if s := &b.srv[id-1]; !s.gone {
-			for k := range RingPoints {
-				r.points = append(r.points, ringPoint{RingPoint(id, k), int32(id), int32(k)})
-			}
+			r.points = appendPoints(r.points, id)
 		}
 	}
-	slices.SortFunc(r.points, func(a, b ringPoint) int {
-		switch {
-		case a.at != b.at:
-			if a.at < b.at {
-				return -1
-			}
-			return 1
-		case a.id != b.id:
-			return int(a.id - b.id)
+	slices.SortFunc(r.points, cmpPoints)
+	r.index()
+}
+
+// appendPoints appends server id's points.
+func appendPoints(ps []ringPoint, id int) []ringPoint {
+	for k := range RingPoints {
+		ps = append(ps, ringPoint{RingPoint(id, k), int32(id), int32(k)})
+	}
+	return ps
+}
+
+// cmpPoints orders points by position, then id, then k.
+func cmpPoints(a, b ringPoint) int {
+	switch {
+	case a.at != b.at:
+		if a.at < b.at {
+			return -1
 		}
-		return int(a.k - b.k)
-	})
+		return 1
+	case a.id != b.id:
+		return int(a.id - b.id)
+	}
+	return int(a.k - b.k)
+}
+
+// insert adds server id, just created, to a built ring in one merge pass
+// (dropping the points of servers that have left on the way), instead of
+// sorting the whole ring again: scaling up costs O(points).
+func (r *ring) insert(b *Balancer, id int) {
+	if r.stale || len(r.points) == 0 {
+		r.stale = true // built in full at the next lookup
+		return
+	}
+	add := appendPoints(make([]ringPoint, 0, RingPoints), id)
+	slices.SortFunc(add, cmpPoints)
+	merged := make([]ringPoint, 0, len(r.points)+len(add))
+	i := 0
+	for _, p := range r.points {
+		if b.srv[p.id-1].gone {
+			continue
+		}
+		for i < len(add) && cmpPoints(add[i], p) < 0 {
+			merged = append(merged, add[i])
+			i++
+		}
+		merged = append(merged, p)
+	}
+	r.points = append(merged, add[i:]...)
+	r.index()
+}
+
+// index sizes and fills the bucket index of the sorted points.
+func (r *ring) index() {
 	// About four points a bucket: a lookup reads a cache line or two.
 	r.bits = 4
 	for r.bits < 16 && 4<<r.bits < len(r.points) {
