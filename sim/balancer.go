@@ -109,12 +109,7 @@ func (b *Balancer) work(t int64) {
 			continue
 		}
 		if s.retiring {
-			s.retiring, s.gone = false, true
-			b.retiring--
-			b.live--
-			if b.m.recordEvents {
-				b.emit(Leave, id, 0, Request{})
-			}
+			b.leave(id)
 			continue
 		}
 		b.idle.add(id) // setIdle, written out
@@ -562,6 +557,17 @@ func (b *Balancer) takeDown(id int, t int64) {
 	for _, r := range again {
 		b.requeue(r, id, t)
 		b.route(r.requeue(), t, false)
+	}
+}
+
+// leave takes retiring server id, which has just completed its last
+// request, out of the pool.
+func (b *Balancer) leave(id int) {
+	b.srv[id-1].retiring, b.srv[id-1].gone = false, true
+	b.retiring--
+	b.live--
+	if b.m.recordEvents {
+		b.emit(Leave, id, 0, Request{})
 	}
 }
 

@@ -80,12 +80,7 @@ func (b *Balancer) freed(id int, t int64) {
 	empty := b.sq[id-1].q.Len() == 0
 	if s.retiring {
 		if empty {
-			s.retiring, s.gone = false, true
-			b.retiring--
-			b.live--
-			if b.m.recordEvents {
-				b.emit(Leave, id, 0, Request{})
-			}
+			b.leave(id)
 			return
 		}
 		b.ready.add(id)

@@ -79,30 +79,9 @@ func (l variantList) Set(s string) error {
 	return nil
 }
 
-// recorder wraps a run flag to remember, in order, every value the command
-// line gives it, so the base flags can be passed on to each variant's run.
-type recorder struct {
-	flag.Value
-	name string
-	sink *[][2]string
-}
-
-func (r recorder) Set(s string) error {
-	if err := r.Value.Set(s); err != nil {
-		return err
-	}
-	*r.sink = append(*r.sink, [2]string{r.name, s})
-	return nil
-}
-
-// boolRecorder is a recorder for a flag given without a value (--wave).
-type boolRecorder struct{ recorder }
-
-func (boolRecorder) IsBoolFlag() bool { return true }
-
 // compareOptions is everything `lbsim compare` was asked to do.
 type compareOptions struct {
-	base         [][2]string // the run flags given, in order
+	base         []string // the run flags given, in order, as --name=value (see recorded)
 	variants     []variant
 	replications int
 	jobs         int
@@ -114,9 +93,9 @@ type compareOptions struct {
 // args returns variant v's run flags with the seed given.
 func (o *compareOptions) args(v variant, seed uint64) []string {
 	var args []string
-	for _, kv := range o.base {
-		if kv[0] != "seed" {
-			args = append(args, "--"+kv[0]+"="+kv[1])
+	for _, a := range o.base {
+		if !strings.HasPrefix(a, "--seed=") {
+			args = append(args, a)
 		}
 	}
 	args = append(args, "--seed="+strconv.FormatUint(seed, 10))
@@ -133,9 +112,9 @@ func (c *cli) compare(args []string) int {
 	runNames := map[string]bool{}
 	fs.VisitAll(func(f *flag.Flag) {
 		runNames[f.Name] = true
-		r := recorder{f.Value, f.Name, &o.base}
+		r := recorded{f.Value, f.Name, &o.base}
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			f.Value = boolRecorder{r}
+			f.Value = recordedBool{r}
 		} else {
 			f.Value = r
 		}
@@ -176,8 +155,8 @@ func (c *cli) compare(args []string) int {
 			return fail("--%s has no meaning for a comparison: run the variant with 'lbsim run' for it", name)
 		}
 	}
-	o.base = slices.DeleteFunc(o.base, func(kv [2]string) bool {
-		return kv[0] == "json" || kv[0] == "no-progress" || kv[0] == "snapshot"
+	o.base = slices.DeleteFunc(o.base, func(a string) bool { // the outputs are the comparison's
+		return strings.HasPrefix(a, "--json=") || strings.HasPrefix(a, "--no-progress=") || strings.HasPrefix(a, "--snapshot=")
 	})
 	seed := probe.cfg.Seed
 	if !seen["seed"] {
