@@ -315,22 +315,15 @@ func (b *Balancer) dispatch(t int64) {
 		if b.fastest != nil {
 			b.fastest.set(id, false)
 		}
-		r := b.queue.popFront()
-		wait := b.serve(id, r, t)
-		b.busy++
-		b.tot.Dispatched++
-		b.tot.TotalWait += wait
-		b.last.Dispatched++
-		if b.m.recordEvents {
-			b.emit(Dispatch, id, wait, r.unpack())
-		}
+		b.serve(id, b.queue.popFront(), t)
 	}
 }
 
 // serve gives request r to server id at cycle t (the server is not busy)
-// and returns how long r waited: since it arrived, or since it was
-// requeued. The wait goes into the histogram.
-func (b *Balancer) serve(id int, r packed, t int64) (wait int64) {
+// and counts the dispatch, in either queue mode: its wait (since it
+// arrived, or since it was requeued) goes into the totals and the
+// histogram, and the event into the cycle's events.
+func (b *Balancer) serve(id int, r packed, t int64) {
 	s := &b.srv[id-1]
 	time := int64(s.speed.Cycles(r.time()))
 	if time > b.wheel.mask {
@@ -338,15 +331,21 @@ func (b *Balancer) serve(id int, r packed, t int64) (wait int64) {
 	}
 	s.req, s.done, s.busy = r, t+time, true
 	b.wheel.add(s.done, id)
-	wait = t - r.arrival()
+	wait := t - r.arrival()
 	if r.requeued() {
 		if at, ok := b.requeuedAt[r.id]; ok {
 			wait = t - at
 			delete(b.requeuedAt, r.id)
 		}
 	}
+	b.busy++
+	b.tot.Dispatched++
+	b.tot.TotalWait += wait
+	b.last.Dispatched++
 	b.waits.add(wait)
-	return wait
+	if b.m.recordEvents {
+		b.emit(Dispatch, id, wait, r.unpack())
+	}
 }
 
 // turnover is work and dispatch at cycle t in their most common case: the
@@ -408,11 +407,10 @@ func (b *Balancer) turnover(t int64) bool {
 		b.last.Completed++
 		b.resps.add(resp)
 	}
+	b.busy -= k // the k completions; serve counts the k dispatches
 	for _, id := range order[:k] {
-		b.tot.TotalWait += b.serve(int(id), b.queue.popFront(), t)
+		b.serve(int(id), b.queue.popFront(), t)
 	}
-	b.tot.Dispatched += int64(k)
-	b.last.Dispatched += k
 	return true
 }
 

@@ -118,14 +118,7 @@ func (b *Balancer) dispatchEach(t int64) {
 		if !s.retiring {
 			b.unsetIdle(id)
 		}
-		wait := b.serve(id, r, t)
-		b.busy++
-		b.tot.Dispatched++
-		b.tot.TotalWait += wait
-		b.last.Dispatched++
-		if b.m.recordEvents {
-			b.emit(Dispatch, id, wait, r.unpack())
-		}
+		b.serve(id, r, t)
 	}
 }
 
