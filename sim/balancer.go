@@ -475,8 +475,15 @@ func (b *Balancer) totals() Totals {
 
 // record is step e: the levels at the end of the cycle.
 func (b *Balancer) record() {
-	b.catchUp(b.m.cycle)
-	q := b.queueLen()
+	if n := b.m.cycle - b.intAt; n > 0 { // catchUp, written out
+		b.tot.ServerCycles += n * int64(b.live)
+		b.tot.BusyCycles += n * int64(b.busy)
+		b.intAt = b.m.cycle
+	}
+	q := b.queue.Len()
+	if b.perServer {
+		q = b.queued
+	}
 	b.last.Queue, b.last.Servers, b.last.Busy, b.last.Retiring = q, b.live, b.busy, b.retiring
 	b.tot.PeakQueue = max(b.tot.PeakQueue, int64(q))
 	b.tot.ServersMin = min(b.tot.ServersMin, b.live)

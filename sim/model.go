@@ -181,9 +181,10 @@ func (m *Model) Step() bool {
 		if b.wheel.has(t) {
 			b.work(t)
 		}
-	}
-	for _, b := range m.bal {
 		if b.lobby.n > 0 {
+			// The lobby drains at the start of step b; balancers share
+			// nothing in step a, so draining each after its own work is
+			// the same.
 			b.drainLobby(t)
 		}
 	}
@@ -197,7 +198,14 @@ func (m *Model) Step() bool {
 		m.nextScale += m.cfg.Cooldown
 	}
 	for _, b := range m.bal {
-		b.dispatchAll(t)
+		switch { // dispatchAll, written out: Step is the hot path of a stepped run
+		case b.perServer:
+			if b.ready.n > 0 {
+				b.dispatchEach(t)
+			}
+		case b.queue.n > 0 && b.idle.n > 0:
+			b.dispatch(t)
+		}
 	}
 	m.record()
 	m.checkQueued(t)
