@@ -434,12 +434,7 @@ func (b *Balancer) pick() int {
 		}
 		return i + 1
 	case RoundRobin:
-		id := b.idle.next(b.rrLast + 1)
-		if id == 0 {
-			id = b.idle.first()
-		}
-		b.rrLast = id
-		return id
+		return b.roundRobin(&b.idle)
 	case Random, P2C:
 		return b.idle.nth(b.m.rrng.IntN(b.idle.n))
 	case LeastWork:
@@ -473,17 +468,22 @@ func (b *Balancer) totals() Totals {
 	return t
 }
 
+// roundRobin picks the member of set that comes next by id after the last
+// server given a request, wrapping (the idle servers when pooled, the
+// candidates per-server), and remembers it.
+func (b *Balancer) roundRobin(set *idset) int {
+	id := set.next(b.rrLast + 1)
+	if id == 0 {
+		id = set.first()
+	}
+	b.rrLast = id
+	return id
+}
+
 // record is step e: the levels at the end of the cycle.
 func (b *Balancer) record() {
-	if n := b.m.cycle - b.intAt; n > 0 { // catchUp, written out
-		b.tot.ServerCycles += n * int64(b.live)
-		b.tot.BusyCycles += n * int64(b.busy)
-		b.intAt = b.m.cycle
-	}
-	q := b.queue.Len()
-	if b.perServer {
-		q = b.queued
-	}
+	b.catchUp(b.m.cycle)
+	q := b.queueLen()
 	b.last.Queue, b.last.Servers, b.last.Busy, b.last.Retiring = q, b.live, b.busy, b.retiring
 	b.tot.PeakQueue = max(b.tot.PeakQueue, int64(q))
 	b.tot.ServersMin = min(b.tot.ServersMin, b.live)

@@ -198,14 +198,7 @@ func (m *Model) Step() bool {
 		m.nextScale += m.cfg.Cooldown
 	}
 	for _, b := range m.bal {
-		switch { // dispatchAll, written out: Step is the hot path of a stepped run
-		case b.perServer:
-			if b.ready.n > 0 {
-				b.dispatchEach(t)
-			}
-		case b.queue.n > 0 && b.idle.n > 0:
-			b.dispatch(t)
-		}
+		b.dispatchAll(t)
 	}
 	m.record()
 	m.checkQueued(t)
@@ -275,9 +268,11 @@ func (m *Model) runSaturated(limit int64) bool {
 	case Constant:
 		shortest = int64(cfg.MeanService)
 	}
+	fastest := Speed(SpeedScale) // servers beyond the list serve at speed 1
 	for _, v := range cfg.Speeds {
-		shortest = min(shortest, int64(v.Cycles(uint32(shortest))))
+		fastest = max(fastest, v)
 	}
+	shortest = int64(fastest.Cycles(uint32(shortest)))
 	q0 := int64(b.queue.Len())
 	for end-t+1 >= minSaturated {
 		span := end - t + 1

@@ -151,12 +151,7 @@ func (b *Balancer) load(id int) int64 {
 func (b *Balancer) pickRoute(r packed, t int64) int {
 	switch b.m.cfg.Policy {
 	case RoundRobin:
-		id := b.active.next(b.rrLast + 1)
-		if id == 0 {
-			id = b.active.first()
-		}
-		b.rrLast = id
-		return id
+		return b.roundRobin(&b.active.idset)
 	case Random:
 		return int(b.cands.ids[b.m.rrng.IntN(len(b.cands.ids))])
 	case SWRR:

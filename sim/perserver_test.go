@@ -433,3 +433,29 @@ func TestRingInsertEqualsRebuild(t *testing.T) {
 		t.Fatal("no scale-up happened: the test proves nothing")
 	}
 }
+
+// quantile is the reference the one-pass percentiles are checked
+// against: it returns the nearest-rank p-quantile for p = num/den: the
+// smallest value v such that at least ⌈p·n⌉ of the n values are ≤ v (the
+// smallest value when that rank is 0), or 0 with no values. Above
+// exactBelow it returns the low end of v's bucket, never more than the
+// maximum.
+func (h *latency) quantile(num, den int64) int64 {
+	n := h.count()
+	if n == 0 {
+		return 0
+	}
+	rank := max((n*num+den-1)/den, 1) // ⌈p·n⌉, in integers
+	var seen int64
+	for v, c := range h.exact {
+		if seen += int64(c); seen >= rank {
+			return int64(v)
+		}
+	}
+	for i, c := range h.log {
+		if seen += int64(c); seen >= rank {
+			return min(logLow(i), h.slowMax)
+		}
+	}
+	return h.maximum()
+}

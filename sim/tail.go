@@ -108,31 +108,6 @@ func (h *latency) merge(o *latency) {
 	h.slowMax = max(h.slowMax, o.slowMax)
 }
 
-// quantile returns the nearest-rank p-quantile for p = num/den: the
-// smallest value v such that at least ⌈p·n⌉ of the n values are ≤ v (the
-// smallest value when that rank is 0), or 0 with no values. Above
-// exactBelow it returns the low end of v's bucket, never more than the
-// maximum.
-func (h *latency) quantile(num, den int64) int64 {
-	n := h.count()
-	if n == 0 {
-		return 0
-	}
-	rank := max((n*num+den-1)/den, 1) // ⌈p·n⌉, in integers
-	var seen int64
-	for v, c := range h.exact {
-		if seen += int64(c); seen >= rank {
-			return int64(v)
-		}
-	}
-	for i, c := range h.log {
-		if seen += int64(c); seen >= rank {
-			return min(logLow(i), h.slowMax)
-		}
-	}
-	return h.maximum()
-}
-
 // Tail holds a run's latency percentiles, in cycles: waits of dispatched
 // requests and response times (completion − arrival) of completed ones.
 type Tail struct {
@@ -141,8 +116,10 @@ type Tail struct {
 }
 
 // percentiles returns the nearest-rank 50th, 90th, 95th and 99th
-// percentiles and the maximum in one pass over the histogram (see
-// quantile).
+// percentiles and the maximum in one pass over the histogram. A
+// p-quantile is the smallest value v such that at least ⌈p·n⌉ of the n
+// values are ≤ v (0 with no values); above exactBelow it is the low end of
+// v's bucket, never more than the maximum.
 func (h *latency) percentiles() (p50, p90, p95, p99, mx int64) {
 	n := h.count()
 	if n == 0 {
