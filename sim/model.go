@@ -217,7 +217,7 @@ func (m *Model) Run() { m.RunTo(m.cfg.Cycles) }
 func (m *Model) RunTo(cycle int64) {
 	cycle = min(cycle, m.cfg.Cycles)
 	for m.cycle < cycle && m.stopped == nil {
-		if !m.runSaturated(cycle) {
+		if !m.runSaturated(cycle) && !m.runRouted(cycle) {
 			m.skipAhead(cycle)
 		}
 		m.Step()

@@ -250,3 +250,109 @@ func (b *Balancer) buildIndex() {
 		b.fastest = ix
 	}
 }
+
+// runRouted steps a per-server run over the cycles after the current one,
+// before limit, visiting only those in which something happens: a
+// completion, an arrival or a scaling evaluation. Each one runs steps a to
+// d as Step does, with one shortcut: a server that completes with requests
+// in its queue takes the next one at once (workEach), since step d would
+// give it the same request whatever arrives in between. The cycles in
+// between change nothing but the server-cycle totals, which catchUp adds.
+// Events and the last cycle's row are left to Step, which RunTo always
+// runs for the last cycle.
+//
+// It applies to per-server runs without a trace, random faults or events,
+// while no lobby is waiting to drain, and stops before the next pending
+// change and before the queued requests could pass their bound. It
+// reports whether it advanced.
+func (m *Model) runRouted(limit int64) bool {
+	cfg := &m.cfg
+	if cfg.Queues != PerServer || cfg.Trace != nil || cfg.MTBF > 0 || m.recordEvents {
+		return false
+	}
+	end := min(limit-1, m.cycle+m.quietSpan())
+	if len(m.pending) > 0 {
+		end = min(end, m.pending[0].Cycle-1)
+	}
+	// A capped queue compares its length with the cap at arrival, and
+	// scaling the queued requests, so neither may see the head gone early.
+	early := cfg.QueueCap == 0
+	start := m.cycle
+	for m.cycle < end {
+		t := m.cycle + 1
+		c := min(m.arr.nextDue(t), m.nextScale, end+1)
+		for _, b := range m.bal {
+			if b.lobby.n > 0 && b.active.n > 0 {
+				return m.cycle > start // the lobby drains every cycle: Step does it
+			}
+			if b.busy > 0 {
+				c = b.wheel.next(t, c-1)
+			}
+		}
+		if c > end {
+			m.cycle = end
+			break
+		}
+		m.cycle = c
+		scales := c == m.nextScale
+		for _, b := range m.bal {
+			b.catchUp(c - 1)
+			if b.wheel.has(c) {
+				b.workEach(c, early && !scales)
+			}
+		}
+		if m.arr.due(c) {
+			m.arrive(c)
+		}
+		if scales {
+			for _, b := range m.bal {
+				b.scale()
+			}
+			m.nextScale += cfg.Cooldown
+		}
+		for _, b := range m.bal {
+			if b.ready.n > 0 {
+				b.dispatchEach(c)
+			}
+		}
+		m.record()
+	}
+	return m.cycle > start
+}
+
+// workEach is step a for a per-server balancer at cycle t. With early set,
+// a server whose queue holds requests takes its oldest one now rather than
+// in step d: nothing in between reads that request, the server's load
+// (its queue plus the request in service) is one less either way, and the
+// cycle it will have done all it holds stays, so step d would dispatch the
+// same. Its entry in the timing wheel may then come before those of the
+// servers step d dispatches in the same cycle; nothing but the order of
+// events (which runRouted does not record) reads that order.
+func (b *Balancer) workEach(t int64, early bool) {
+	for _, id32 := range b.wheel.take(t) {
+		id := int(id32)
+		s := &b.srv[id-1]
+		if !s.busy || s.done != t {
+			continue // stale entry
+		}
+		resp := t - s.req.arrival()
+		b.tot.Completed++
+		b.tot.TotalResponse += resp
+		b.last.Completed++
+		b.resps.add(resp)
+		s.busy = false
+		b.busy--
+		if sq := &b.sq[id-1]; early && sq.q.n > 0 {
+			r := sq.q.popFront()
+			sq.work -= int64(s.speed.Cycles(r.time()))
+			b.queued--
+			b.serve(id, r, t)
+			if ix := b.ix; ix != nil && !s.retiring && b.m.cfg.Policy == LeastConnections {
+				ix.key[id-1]-- // one request fewer, as freed counts it
+				ix.set(id, s.weight > 0)
+			}
+			continue
+		}
+		b.freed(id, t)
+	}
+}

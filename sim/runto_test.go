@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +27,20 @@ func TestRunToEqualsStepping(t *testing.T) {
 		"switch":  {cfg: sw, changes: []Change{{Cycle: 900, Setting: SetDown, Value: int64(MakeServerRef(1, 3))}}},
 		"default": {cfg: defaultSeed1()},
 	}
+	for _, p := range PoliciesFor(PerServer) {
+		ps := defaultSeed1()
+		ps.Queues, ps.Policy, ps.Speeds = PerServer, p, []Speed{200, 100, 50}
+		cases["per-server/"+p.String()] = struct {
+			cfg     Config
+			changes []Change
+		}{cfg: ps, changes: []Change{{Cycle: 20_000, Setting: SetDown, Value: int64(MakeServerRef(0, 2))}, {Cycle: 30_000, Setting: SetUp, Value: int64(MakeServerRef(0, 2))}}}
+	}
+	capped := defaultSeed1()
+	capped.Queues, capped.Policy, capped.QueueCap = PerServer, LeastConnections, 60
+	cases["per-server/capped"] = struct {
+		cfg     Config
+		changes []Change
+	}{cfg: capped}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			stepped, err := New(c.cfg)
@@ -54,4 +70,29 @@ func stepAndJump(t tester, stepped, jumped *Model, stop int64) {
 		t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v", stop,
 			jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last())
 	}
+	if a, b := poolState(jumped), poolState(stepped); a != b {
+		t.Fatalf("at cycle %d: RunTo and Step leave different servers and queues:\n%s\n%s", stop, a, b)
+	}
+	checkInvariants(t, jumped)
+}
+
+// poolState describes every server of every balancer (state, request in
+// service, completion cycle, own queue) and every queue's requests, for
+// comparing two models beyond Hash.
+func poolState(m *Model) string {
+	var s strings.Builder
+	for _, b := range m.bal {
+		fmt.Fprintf(&s, "[%s] rr %d:", b.name, b.rrLast)
+		for i := range b.CentralLen() {
+			fmt.Fprintf(&s, " %d", b.QueueAt(i).ID)
+		}
+		for v := range b.Servers() {
+			fmt.Fprintf(&s, "\n  %d %v %d@%d:", v.ID, v.State, v.Request.ID, v.Done)
+			for i := range v.Queued {
+				fmt.Fprintf(&s, " %d", b.ServerQueueAt(v.ID, i).ID)
+			}
+		}
+		s.WriteString("\n")
+	}
+	return s.String()
 }
