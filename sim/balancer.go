@@ -49,7 +49,10 @@ type Balancer struct {
 	down      int // failed servers
 	wheel     wheel
 	rrLast    int       // last server given a request under RoundRobin
-	weighted  swrr.Pool // one backend per server ever created (index id-1), for SWRR
+	weighted  swrr.Pool // pooled swrr: one backend per server ever created (index id-1)
+	// wrr is swrr per-server, where the candidates are the available
+	// backends: one per server ever created (index id−1).
+	wrr swrr.Index
 
 	// requeuedAt holds, for each queued request taken back from a failed
 	// server, the cycle it was requeued; its next wait counts from there.
@@ -228,8 +231,10 @@ func (b *Balancer) addServer() int {
 	if b.perServer {
 		b.sq = append(b.sq, squeue{})
 		b.ring.insert(b, id)
+		b.wrr.Add(w) // cannot fail: weights were validated
+	} else {
+		b.weighted.Add(w)
 	}
-	b.weighted.Add(w) // cannot fail: weights were validated
 	b.live++
 	b.candidate(id, b.m.cycle)
 	b.setIdle(id)
@@ -249,6 +254,7 @@ func (b *Balancer) candidate(id int, t int64) {
 	}
 	b.cands.add(id)
 	b.free.add(id)
+	b.wrr.SetAvailable(id-1, true)
 	if ix := b.ix; ix != nil {
 		ix.ensure(id)
 		if b.m.cfg.Policy == LeastWork {
@@ -270,6 +276,7 @@ func (b *Balancer) uncandidate(id int) {
 	}
 	b.cands.remove(id)
 	b.free.remove(id)
+	b.wrr.SetAvailable(id-1, false)
 	if b.ix != nil {
 		b.ix.set(id, false)
 	}

@@ -118,9 +118,7 @@ func BenchmarkPerServer(b *testing.B) {
 		large.Rate, large.Wave = 160*RateScale, false
 		large.InitialPerServer, large.Blocked = 1, nil
 		large.Queues, large.Policy, large.Speeds = PerServer, p, []Speed{200, 100, 50}
-		if p != SWRR { // swrr is nginx's O(servers) pick: measured at 20 servers only
-			b.Run("10000/"+p.String(), func(b *testing.B) { benchRun(b, large) })
-		}
+		b.Run("10000/"+p.String(), func(b *testing.B) { benchRun(b, large) })
 		small := defaultSeed1()
 		small.Queues, small.Policy = PerServer, p
 		b.Run("20/"+p.String(), func(b *testing.B) { benchRun(b, small) })

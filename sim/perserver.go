@@ -155,7 +155,7 @@ func (b *Balancer) pickRoute(r packed, t int64) int {
 	case Random:
 		return int(b.cands.ids[b.m.rrng.IntN(len(b.cands.ids))])
 	case SWRR:
-		i, ok := b.weighted.PickAvailable(func(i int) bool { return b.active.has(i + 1) })
+		i, ok := b.wrr.Pick() // the candidates are its available backends
 		if !ok {
 			return 0
 		}

@@ -19,8 +19,9 @@
 // and the total subtracted from the winner is the total over them.
 //
 // Picking costs O(n) time in the number of backends and allocates nothing.
-// Nothing in this package keeps global state, and a Pool is not safe for
-// concurrent use.
+// [Index] gives the same picks in O(g + log n), for g distinct weights, when
+// availability changes seldom. Nothing in this package keeps global state,
+// and neither type is safe for concurrent use.
 //
 // [Serve] speaks the `lbsim wrr` line protocol (docs/cli.md) on top of a Pool.
 package swrr

@@ -1,0 +1,188 @@
+package swrr
+
+// Index gives exactly the picks of [Pool.PickAvailable] when the set of
+// available backends changes seldom compared with the picks (the
+// simulator's per-server queues: a server is available while it is a
+// candidate, and that changes only when the pool scales or a server fails).
+// It costs O(g + log n) per pick instead of O(n), for n backends of g
+// distinct positive weights, and O(log n) per change of availability.
+//
+// The idea: between two changes of availability, every available backend's
+// score grows by its weight at each pick, so with k the number of picks so
+// far its score is base + weight·k, and only the winner's base moves (it
+// loses the total). Backends of one weight keep their order by base, so a
+// tournament tree per weight finds the best of that weight (the highest
+// base, the earliest-listed on a tie), and the pick compares the g winners'
+// scores. An unavailable backend keeps its score itself, frozen.
+//
+// The zero value is an empty index, ready to use. An Index is not safe for
+// concurrent use.
+type Index struct {
+	weight []int64
+	base   []int64 // score − weight·k while available, the score itself while not
+	avail  []bool
+	class  []int32 // by backend: its weight's class, or −1 for weight 0
+	pos    []int32 // by backend: its leaf in its class's tree
+	k      int64   // picks since the last rebase
+	total  int64   // sum of the available backends' weights
+	cls    []wclass
+	byW    map[int64]int32
+}
+
+// wclass is the backends of one positive weight, in index order, and their
+// tournament tree.
+type wclass struct {
+	weight  int64
+	members []int32 // backend indexes, ascending
+	tree    []int32 // tree[1] is the root; leaves from len(tree)/2; −1 = none
+}
+
+// rebaseAt bounds k, so that weight·k stays far from overflowing int64
+// (MaxWeight · 2^31 < 2^61).
+const rebaseAt = 1 << 31
+
+// Add appends an unavailable backend with the given weight and a score of
+// 0, and returns its index. It fails, changing nothing, if the weight is
+// negative or larger than MaxWeight. Amortised O(log n).
+func (x *Index) Add(weight int) (int, error) {
+	if err := checkWeight(weight); err != nil {
+		return 0, err
+	}
+	i := len(x.weight)
+	w := int64(weight)
+	x.weight = append(x.weight, w)
+	x.base = append(x.base, 0)
+	x.avail = append(x.avail, false)
+	if w == 0 {
+		x.class = append(x.class, -1)
+		x.pos = append(x.pos, -1)
+		return i, nil
+	}
+	if x.byW == nil {
+		x.byW = map[int64]int32{}
+	}
+	c, ok := x.byW[w]
+	if !ok {
+		c = int32(len(x.cls))
+		x.byW[w] = c
+		x.cls = append(x.cls, wclass{weight: w})
+	}
+	cl := &x.cls[c]
+	x.class = append(x.class, c)
+	x.pos = append(x.pos, int32(len(cl.members)))
+	cl.members = append(cl.members, int32(i))
+	if leaves := len(cl.tree) / 2; len(cl.members) > leaves {
+		cl.grow()
+		for p := range cl.members {
+			if x.avail[cl.members[p]] {
+				x.fix(cl, p)
+			}
+		}
+	}
+	return i, nil
+}
+
+// grow doubles the class's tree (at least 1 leaf), all leaves empty.
+func (c *wclass) grow() {
+	leaves := max(1, len(c.tree)/2*2)
+	for leaves < len(c.members) {
+		leaves *= 2
+	}
+	c.tree = make([]int32, 2*leaves)
+	for i := range c.tree {
+		c.tree[i] = -1
+	}
+}
+
+// Len returns the number of backends.
+func (x *Index) Len() int { return len(x.weight) }
+
+// Available reports whether backend i takes part in picks.
+func (x *Index) Available(i int) bool { return x.avail[i] }
+
+// SetAvailable makes backend i take part in picks or not; its score
+// carries over. O(log n).
+func (x *Index) SetAvailable(i int, on bool) {
+	if x.avail[i] == on {
+		return
+	}
+	w := x.weight[i]
+	if on {
+		x.base[i] -= w * x.k
+		x.total += w
+	} else {
+		x.base[i] += w * x.k
+		x.total -= w
+	}
+	x.avail[i] = on
+	if c := x.class[i]; c >= 0 {
+		x.fix(&x.cls[c], int(x.pos[i]))
+	}
+}
+
+// Score returns backend i's current score.
+func (x *Index) Score(i int) int64 {
+	if x.avail[i] {
+		return x.base[i] + x.weight[i]*x.k
+	}
+	return x.base[i]
+}
+
+// Pick performs one pick among the available backends, exactly as
+// [Pool.PickAvailable] with the same scores and availability would, and
+// returns the winner's index. It returns ok == false, changing nothing,
+// when no available backend has a positive weight.
+func (x *Index) Pick() (index int, ok bool) {
+	if x.total == 0 {
+		return -1, false
+	}
+	if x.k == rebaseAt {
+		x.rebase()
+	}
+	x.k++
+	best, bestScore := -1, int64(0)
+	for c := range x.cls {
+		cl := &x.cls[c]
+		i := int(cl.tree[1])
+		if i < 0 {
+			continue
+		}
+		s := x.base[i] + cl.weight*x.k
+		if best < 0 || s > bestScore || s == bestScore && i < best {
+			best, bestScore = i, s
+		}
+	}
+	x.base[best] -= x.total
+	x.fix(&x.cls[x.class[best]], int(x.pos[best]))
+	return best, true
+}
+
+// rebase folds the picks so far into the available backends' bases. O(n),
+// once every 2^31 picks.
+func (x *Index) rebase() {
+	for i, on := range x.avail {
+		if on {
+			x.base[i] += x.weight[i] * x.k
+		}
+	}
+	x.k = 0
+}
+
+// fix updates the tree of class c from leaf p (member p) to the root.
+func (x *Index) fix(c *wclass, p int) {
+	leaves := len(c.tree) / 2
+	n := leaves + p
+	c.tree[n] = -1
+	if i := c.members[p]; x.avail[i] {
+		c.tree[n] = i
+	}
+	for n > 1 {
+		n /= 2
+		a, b := c.tree[2*n], c.tree[2*n+1]
+		// a lists first; it wins ties.
+		if a < 0 || b >= 0 && x.base[b] > x.base[a] {
+			a = b
+		}
+		c.tree[n] = a
+	}
+}

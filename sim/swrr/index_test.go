@@ -1,0 +1,122 @@
+package swrr
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestIndexMatchesPickAvailable runs random sequences of additions,
+// availability changes and picks on an Index and on a Pool picking with
+// PickAvailable: every pick and every score must agree.
+func TestIndexMatchesPickAvailable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var x Index
+		var p Pool
+		var avail []bool
+		weight := rapid.OneOf(rapid.IntRange(0, 4), rapid.SampledFrom([]int{1, 7, MaxWeight}))
+		for step := range rapid.IntRange(1, 400).Draw(t, "steps") {
+			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			case op == 0 || len(avail) == 0:
+				w := weight.Draw(t, "weight")
+				i, err := x.Add(w)
+				j, _ := p.Add(w)
+				if err != nil || i != j {
+					t.Fatalf("Add(%d) = %d, %v; the pool gave %d", w, i, err, j)
+				}
+				avail = append(avail, false)
+			case op <= 2:
+				i := rapid.IntRange(0, len(avail)-1).Draw(t, "backend")
+				avail[i] = !avail[i]
+				x.SetAvailable(i, avail[i])
+			default:
+				got, gok := x.Pick()
+				want, wok := p.PickAvailable(func(i int) bool { return avail[i] })
+				if got != want || gok != wok {
+					t.Fatalf("step %d: Index picked %d %v, PickAvailable %d %v", step, got, gok, want, wok)
+				}
+			}
+			scores := p.Scores(nil)
+			for i, s := range scores {
+				if x.Score(i) != s || x.Available(i) != avail[i] {
+					t.Fatalf("step %d: backend %d: score %d available %v, want %d %v", step, i, x.Score(i), x.Available(i), s, avail[i])
+				}
+			}
+		}
+	})
+}
+
+// TestIndexRebase runs picks across the rebase of the pick count with
+// weights of 1, 2 and MaxWeight: the scores must stay those of the Pool.
+func TestIndexRebase(t *testing.T) {
+	weights := []int{1, 2, MaxWeight, 0, 2}
+	var x Index
+	p := mustNew(t, weights...)
+	for i, w := range weights {
+		x.Add(w)
+		x.SetAvailable(i, true)
+	}
+	x.k = rebaseAt - 5 // as if 2^31 − 5 picks had left every score where it is now
+	for i := range weights {
+		x.base[i] -= x.weight[i] * x.k
+	}
+	for n := range 20 {
+		got, _ := x.Pick()
+		want, _ := p.Pick()
+		if got != want {
+			t.Fatalf("pick %d: %d, want %d", n, got, want)
+		}
+	}
+	if x.k >= rebaseAt {
+		t.Fatalf("k = %d: the index did not rebase", x.k)
+	}
+	var scores []int64
+	for i := range weights {
+		scores = append(scores, x.Score(i))
+	}
+	if want := p.Scores(nil); !slices.Equal(scores, want) {
+		t.Fatalf("scores %v, want %v", scores, want)
+	}
+}
+
+// ExampleIndex: weights 5, 1, 1 give nginx's sequence a a b a c a a; with
+// the first backend unavailable the other two alternate.
+func ExampleIndex() {
+	var x Index
+	for i, w := range []int{5, 1, 1} {
+		x.Add(w)
+		x.SetAvailable(i, true)
+	}
+	name := "abc"
+	var seq []byte
+	for range 7 {
+		i, _ := x.Pick()
+		seq = append(seq, name[i])
+	}
+	x.SetAvailable(0, false)
+	seq = append(seq, ' ')
+	for range 4 {
+		i, _ := x.Pick()
+		seq = append(seq, name[i])
+	}
+	fmt.Println(string(seq))
+	// Output: aabacaa bcbc
+}
+
+// BenchmarkIndexPick picks among n available backends of weights 1 to 10.
+func BenchmarkIndexPick(b *testing.B) {
+	for _, n := range []int{3, 100, 10_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			var x Index
+			for i, w := range benchWeights(n) {
+				x.Add(w)
+				x.SetAvailable(i, true)
+			}
+			for b.Loop() {
+				x.Pick()
+			}
+		})
+	}
+}
