@@ -23,13 +23,17 @@ type Balancer struct {
 	// candidates as a dense array for uniform draws, and the routing
 	// policy's index of loads or work, or its hash ring.
 	perServer bool
-	sq        []squeue // by id−1
-	lobby     fifo
-	queued    int
-	free      idset
-	ready     idset
-	cands     cands
-	ix        *ltree // per-server least-connections and least-work
+	// serveNow: an arrival routed to an idle server is dispatched at
+	// once rather than in step d (runRouted sets it in the cycles where
+	// nothing in between can tell).
+	serveNow bool
+	sq       []squeue // by id−1
+	lobby    fifo
+	queued   int
+	free     idset
+	ready    idset
+	cands    cands
+	ix       *ltree // per-server least-connections and least-work
 	// fastest orders the idle servers by speed (pooled least-work with
 	// unequal speeds).
 	fastest *ltree
@@ -51,7 +55,9 @@ type Balancer struct {
 	rrLast    int       // last server given a request under RoundRobin
 	weighted  swrr.Pool // pooled swrr: one backend per server ever created (index id-1)
 	// wrr is swrr per-server, where the candidates are the available
-	// backends: one per server ever created (index id−1).
+	// backends: one per server ever created (index id−1). Availability
+	// is kept while the policy is swrr, and set afresh when it becomes
+	// swrr; scores move only with picks, so they carry over.
 	wrr swrr.Index
 
 	// requeuedAt holds, for each queued request taken back from a failed
@@ -254,7 +260,9 @@ func (b *Balancer) candidate(id int, t int64) {
 	}
 	b.cands.add(id)
 	b.free.add(id)
-	b.wrr.SetAvailable(id-1, true)
+	if b.m.cfg.Policy == SWRR {
+		b.wrr.SetAvailable(id-1, true)
+	}
 	if ix := b.ix; ix != nil {
 		ix.ensure(id)
 		if b.m.cfg.Policy == LeastWork {
@@ -276,15 +284,21 @@ func (b *Balancer) uncandidate(id int) {
 	}
 	b.cands.remove(id)
 	b.free.remove(id)
-	b.wrr.SetAvailable(id-1, false)
+	if b.m.cfg.Policy == SWRR {
+		b.wrr.SetAvailable(id-1, false)
+	}
 	if b.ix != nil {
 		b.ix.set(id, false)
 	}
 }
 
 // setIdle and unsetIdle add server id to the idle active servers and take
-// it out, keeping the pooled least-work index with them.
+// it out, keeping the pooled least-work index with them. Per-server
+// balancers keep no idle set: free and ready say what they need.
 func (b *Balancer) setIdle(id int) {
+	if b.perServer {
+		return
+	}
 	b.idle.add(id)
 	if b.fastest != nil {
 		b.fastest.set(id, true)
@@ -292,6 +306,9 @@ func (b *Balancer) setIdle(id int) {
 }
 
 func (b *Balancer) unsetIdle(id int) {
+	if b.perServer {
+		return
+	}
 	b.idle.remove(id)
 	if b.fastest != nil {
 		b.fastest.set(id, false)

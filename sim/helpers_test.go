@@ -268,7 +268,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 				fail("server %d is retiring but not busy", id)
 			}
 		}
-		wantIdle := !s.busy && !s.retiring
+		wantIdle := !s.busy && !s.retiring && !b.perServer // per-server keeps free and ready instead
 		wantActive := !s.retiring
 		if b.idle.has(id) != wantIdle {
 			fail("server %d: in idle set = %v, want %v (busy %v, retiring %v)", id, b.idle.has(id), wantIdle, s.busy, s.retiring)
@@ -316,7 +316,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: live - busy, Retiring: retiring, Down: down}) {
 		fail("Pool() = %+v, want live %d active %d busy %d idle %d retiring %d", p, live, active, busy, live-busy, retiring)
 	}
-	if p.Idle != idle {
+	if p.Idle != idle && !b.perServer {
 		fail("idle = live − busy = %d, but %d servers are idle", p.Idle, idle)
 	}
 	n := 0

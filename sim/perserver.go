@@ -43,32 +43,38 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 	return true
 }
 
-// enqueue puts r at the tail of server id's queue at cycle t.
+// enqueue puts r at the tail of server id's queue at cycle t. When
+// serveNow is set (runRouted, see there) and the server is idle, the
+// server takes r at once, as step d would.
 func (b *Balancer) enqueue(id int, r packed, t int64) {
 	s, sq := &b.srv[id-1], &b.sq[id-1]
 	svc := int64(s.speed.Cycles(r.time()))
-	sq.q.pushBack(r)
-	sq.work += svc
-	if !s.busy {
-		b.ready.add(id)
+	now := b.serveNow && !s.busy
+	if !now {
+		sq.q.pushBack(r)
+		sq.work += svc
+		if !s.busy {
+			b.ready.add(id)
+		}
 	}
-	ix := b.ix
-	if ix == nil {
+	if ix := b.ix; ix == nil {
 		b.free.remove(id)
-		return
-	}
-	if b.m.cfg.Policy == LeastWork {
+	} else if b.m.cfg.Policy == LeastWork {
 		if b.free.has(id) {
 			b.free.remove(id)
 			ix.key[id-1] = t
 		}
 		ix.key[id-1] += svc // the cycle the server will have done all it holds
 		ix.set(id, true)
-		return
+	} else {
+		b.free.remove(id)
+		ix.key[id-1]++ // one more request queued
+		ix.set(id, s.weight > 0)
 	}
-	b.free.remove(id)
-	ix.key[id-1]++ // one more request queued
-	ix.set(id, s.weight > 0)
+	if now {
+		b.queued--
+		b.serve(id, r, t)
+	}
 }
 
 // freed is step a for server id of a per-server balancer, whose request
@@ -86,7 +92,6 @@ func (b *Balancer) freed(id int, t int64) {
 		b.ready.add(id)
 		return
 	}
-	b.setIdle(id)
 	if !empty {
 		b.ready.add(id)
 	} else {
@@ -115,9 +120,6 @@ func (b *Balancer) dispatchEach(t int64) {
 		sq.work -= int64(s.speed.Cycles(r.time()))
 		b.queued--
 		b.ready.remove(id)
-		if !s.retiring {
-			b.unsetIdle(id)
-		}
 		b.serve(id, r, t)
 	}
 }
@@ -219,6 +221,10 @@ func (b *Balancer) buildIndex() {
 	p := b.m.cfg.Policy
 	t := b.m.cycle
 	switch {
+	case b.perServer && p == SWRR:
+		for id := 1; id <= b.wrr.Len(); id++ {
+			b.wrr.SetAvailable(id-1, b.active.has(id))
+		}
 	case b.perServer && p == LeastConnections:
 		ix := &ltree{load: true}
 		ix.ensure(len(b.srv))
@@ -302,7 +308,13 @@ func (m *Model) runRouted(limit int64) bool {
 			}
 		}
 		if m.arr.due(c) {
+			for _, b := range m.bal {
+				b.serveNow = early && !scales
+			}
 			m.arrive(c)
+			for _, b := range m.bal {
+				b.serveNow = false
+			}
 		}
 		if scales {
 			for _, b := range m.bal {
@@ -322,7 +334,8 @@ func (m *Model) runRouted(limit int64) bool {
 
 // workEach is step a for a per-server balancer at cycle t. With early set,
 // a server whose queue holds requests takes its oldest one now rather than
-// in step d: nothing in between reads that request, the server's load
+// in step d (runRouted's arrivals likewise go straight to an idle server,
+// see serveNow): nothing in between reads that request, the server's load
 // (its queue plus the request in service) is one less either way, and the
 // cycle it will have done all it holds stays, so step d would dispatch the
 // same. Its entry in the timing wheel may then come before those of the
