@@ -140,11 +140,7 @@ func (a *arrivals) decide(from int64, r *rand.PCG) {
 			a.growGaps(g + gapChunk)
 		}
 		// The thresholds fall, so those above u are a prefix: count them.
-		var above uint64
-		for _, th := range a.gap[g+1 : g+1+gapChunk] {
-			_, borrow := bits.Sub64(u, th, 0)
-			above += borrow
-		}
+		above := countAbove(u, (*[gapChunk]uint64)(a.gap[g+1:]))
 		g += int(above)
 		if above < gapChunk {
 			break
@@ -180,6 +176,20 @@ func (a *arrivals) decide(from int64, r *rand.PCG) {
 		n++
 	}
 	a.n = n
+}
+
+// countAbove returns how many of the thresholds th exceed u, without a
+// branch (written out: the compiler does not unroll the loop).
+func countAbove(u uint64, th *[gapChunk]uint64) uint64 {
+	_, b0 := bits.Sub64(u, th[0], 0)
+	_, b1 := bits.Sub64(u, th[1], 0)
+	_, b2 := bits.Sub64(u, th[2], 0)
+	_, b3 := bits.Sub64(u, th[3], 0)
+	_, b4 := bits.Sub64(u, th[4], 0)
+	_, b5 := bits.Sub64(u, th[5], 0)
+	_, b6 := bits.Sub64(u, th[6], 0)
+	_, b7 := bits.Sub64(u, th[7], 0)
+	return b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7
 }
 
 // growCum appends the next entry of cum and reports whether there was one:

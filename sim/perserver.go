@@ -260,74 +260,77 @@ func (b *Balancer) buildIndex() {
 // runRouted steps a per-server run over the cycles after the current one,
 // before limit, visiting only those in which something happens: a
 // completion, an arrival or a scaling evaluation. Each one runs steps a to
-// d as Step does, with one shortcut: a server that completes with requests
-// in its queue takes the next one at once (workEach), since step d would
-// give it the same request whatever arrives in between. The cycles in
-// between change nothing but the server-cycle totals, which catchUp adds.
-// Events and the last cycle's row are left to Step, which RunTo always
-// runs for the last cycle.
+// d as Step does, with two shortcuts where nothing in between can tell
+// (cycles without a scaling evaluation, queues without a cap): a server
+// that completes with requests in its queue takes the next one at once
+// (workEach), and an arrival routed to an idle server goes into service
+// at once (serveNow). The cycles in between change nothing but the
+// server-cycle totals, which catchUp adds. Events and the last cycle's row
+// are left to Step, which RunTo always runs for the last cycle.
 //
-// It applies to per-server runs without a trace, random faults or events,
-// while no lobby is waiting to drain, and stops before the next pending
-// change and before the queued requests could pass their bound. It
-// reports whether it advanced.
+// It applies to per-server runs of one balancer without a trace, random
+// faults or events, while no lobby is waiting to drain, and stops before
+// the next pending change and before the queued requests could pass their
+// bound. It reports whether it advanced.
 func (m *Model) runRouted(limit int64) bool {
 	cfg := &m.cfg
-	if cfg.Queues != PerServer || cfg.Trace != nil || cfg.MTBF > 0 || m.recordEvents {
+	if cfg.Queues != PerServer || len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF > 0 || m.recordEvents {
 		return false
 	}
+	b := m.bal[0]
 	end := min(limit-1, m.cycle+m.quietSpan())
 	if len(m.pending) > 0 {
 		end = min(end, m.pending[0].Cycle-1)
 	}
 	// A capped queue compares its length with the cap at arrival, and
-	// scaling the queued requests, so neither may see the head gone early.
+	// scaling counts the queued requests, so neither may see a request
+	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
 	for m.cycle < end {
+		if b.lobby.n > 0 && b.active.n > 0 {
+			break // the lobby drains every cycle: Step does it
+		}
 		t := m.cycle + 1
 		c := min(m.arr.nextDue(t), m.nextScale, end+1)
-		for _, b := range m.bal {
-			if b.lobby.n > 0 && b.active.n > 0 {
-				return m.cycle > start // the lobby drains every cycle: Step does it
-			}
-			if b.busy > 0 {
-				c = b.wheel.next(t, c-1)
-			}
+		if b.busy > 0 {
+			c = b.wheel.next(t, c-1)
 		}
 		if c > end {
 			m.cycle = end
 			break
 		}
 		m.cycle = c
+		b.catchUp(c - 1)
 		scales := c == m.nextScale
-		for _, b := range m.bal {
-			b.catchUp(c - 1)
-			if b.wheel.has(c) {
-				b.workEach(c, early && !scales)
-			}
+		if b.wheel.has(c) {
+			b.workEach(c, early && !scales)
 		}
-		if m.arr.due(c) {
-			for _, b := range m.bal {
-				b.serveNow = early && !scales
+		arrives := m.arr.due(c)
+		if arrives {
+			b.serveNow = early && !scales
+			for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- { // arrive, for one balancer
+				m.lastID++
+				b.admit(m.makeRequest(m.lastID, c), c)
 			}
-			m.arrive(c)
-			for _, b := range m.bal {
-				b.serveNow = false
-			}
+			b.serveNow = false
 		}
 		if scales {
-			for _, b := range m.bal {
-				b.scale()
-			}
+			b.scale()
 			m.nextScale += cfg.Cooldown
 		}
-		for _, b := range m.bal {
-			if b.ready.n > 0 {
-				b.dispatchEach(c)
-			}
+		if b.ready.n > 0 {
+			b.dispatchEach(c)
 		}
-		m.record()
+		// The end of the cycle: only arrivals raise the queue, and only
+		// scaling changes the pool; the server-cycles are caught up at
+		// the start of the next cycle visited.
+		switch {
+		case scales:
+			b.record()
+		case arrives:
+			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
+		}
 	}
 	return m.cycle > start
 }
