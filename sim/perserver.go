@@ -175,7 +175,7 @@ func (b *Balancer) pickRoute(r packed, t int64) int {
 		if b.ring.stale {
 			b.ring.rebuild(b)
 		}
-		return b.ring.owner(HashKey(uint32(r.addr>>32)), b.active.has)
+		return b.ring.owner(HashKey(uint32(r.addr>>32)), &b.active)
 	}
 	panic("sim: policy " + b.m.cfg.Policy.String() + " cannot route")
 }

@@ -215,20 +215,49 @@ type ringPoint struct {
 // only its own slice of the ring (a few points) instead of all of it.
 type ring struct {
 	points []ringPoint
+	spare  []ringPoint // the buffer insert merges into, swapped with points
 	start  []int32
 	bits   uint // how many top bits of a position index the ring
 	stale  bool
 }
 
+// rebuild builds the ring of the servers that have not left: a counting
+// sort by the index's buckets (the positions are hashes, so a bucket holds
+// a few points), then an insertion sort of each bucket.
 func (r *ring) rebuild(b *Balancer) {
-	r.points = r.points[:0]
+	all := r.spare[:0]
 	for id := 1; id <= len(b.srv); id++ {
 		if s := &b.srv[id-1]; !s.gone {
-			r.points = appendPoints(r.points, id)
+			all = appendPoints(all, id)
 		}
 	}
-	slices.SortFunc(r.points, cmpPoints)
-	r.index()
+	r.size(len(all))
+	shift := 64 - r.bits
+	clear(r.start)
+	for i := range all {
+		r.start[all[i].at>>shift+1]++
+	}
+	for b := 1; b < len(r.start); b++ {
+		r.start[b] += r.start[b-1]
+	}
+	// r.start[b] is now the first index of bucket b; place each point.
+	pts := slices.Grow(r.points[:0], len(all))[:len(all)]
+	next := slices.Clone(r.start[:len(r.start)-1])
+	for _, p := range all {
+		bk := p.at >> shift
+		pts[next[bk]] = p
+		next[bk]++
+	}
+	for bk := range len(r.start) - 1 {
+		seg := pts[r.start[bk]:r.start[bk+1]]
+		for i := 1; i < len(seg); i++ {
+			for j := i; j > 0 && before(&seg[j], &seg[j-1]); j-- {
+				seg[j], seg[j-1] = seg[j-1], seg[j]
+			}
+		}
+	}
+	r.points, r.spare = pts, all
+	r.stale = false
 }
 
 // appendPoints appends server id's points.
@@ -253,6 +282,12 @@ func cmpPoints(a, b ringPoint) int {
 	return int(a.k - b.k)
 }
 
+// before reports whether point a comes before point b (cmpPoints < 0),
+// small enough to inline.
+func before(a, b *ringPoint) bool {
+	return a.at < b.at || a.at == b.at && (a.id < b.id || a.id == b.id && a.k < b.k)
+}
+
 // insert adds server id, just created, to a built ring in one merge pass
 // (dropping the points of servers that have left on the way), instead of
 // sorting the whole ring again: scaling up costs O(points).
@@ -261,61 +296,72 @@ func (r *ring) insert(b *Balancer, id int) {
 		r.stale = true // built in full at the next lookup
 		return
 	}
-	add := appendPoints(make([]ringPoint, 0, RingPoints), id)
+	var buf [RingPoints]ringPoint
+	add := appendPoints(buf[:0], id)
 	slices.SortFunc(add, cmpPoints)
-	merged := make([]ringPoint, 0, len(r.points)+len(add))
+	merged := r.spare[:0]
 	i := 0
-	for _, p := range r.points {
+	for j := range r.points {
+		p := &r.points[j]
 		if b.srv[p.id-1].gone {
 			continue
 		}
-		for i < len(add) && cmpPoints(add[i], p) < 0 {
+		for i < len(add) && before(&add[i], p) {
 			merged = append(merged, add[i])
 			i++
 		}
-		merged = append(merged, p)
+		merged = append(merged, *p)
 	}
-	r.points = append(merged, add[i:]...)
+	r.points, r.spare = append(merged, add[i:]...), r.points
 	r.index()
+}
+
+// maxRingBits bounds the bucket index at 2^17 entries (512 KB).
+const maxRingBits = 17
+
+// size chooses the index's bits for n points, about four points a bucket
+// (a lookup reads a cache line or two), and sizes start to match.
+func (r *ring) size(n int) {
+	r.bits = 4
+	for r.bits < maxRingBits && 4<<r.bits < n {
+		r.bits++
+	}
+	r.start = slices.Grow(r.start[:0], 1<<r.bits+1)[:1<<r.bits+1]
 }
 
 // index sizes and fills the bucket index of the sorted points.
 func (r *ring) index() {
-	// About four points a bucket: a lookup reads a cache line or two.
-	r.bits = 4
-	for r.bits < 16 && 4<<r.bits < len(r.points) {
-		r.bits++
-	}
-	r.start = r.start[:0]
+	r.size(len(r.points))
+	n := len(r.start)
 	i := 0
+	shift := 64 - r.bits
 	for b := range uint64(1) << r.bits {
-		for i < len(r.points) && r.points[i].at>>(64-r.bits) < b {
+		for i < len(r.points) && r.points[i].at>>shift < b {
 			i++
 		}
-		r.start = append(r.start, int32(i))
+		r.start[b] = int32(i)
 	}
-	r.start = append(r.start, int32(len(r.points)))
+	r.start[n-1] = int32(len(r.points))
 	r.stale = false
 }
 
-// owner returns the candidate owning the first point at or after key,
-// wrapping, or 0 when no point belongs to a candidate.
-func (r *ring) owner(key uint64, candidate func(int) bool) int {
-	n := len(r.points)
+// owner returns the candidate (a member of active) owning the first point
+// at or after key, wrapping, or 0 when no point belongs to a candidate.
+func (r *ring) owner(key uint64, active *rankedSet) int {
 	b := key >> (64 - r.bits)
-	lo, hi := int(r.start[b]), int(r.start[b+1])
-	i, _ := slices.BinarySearchFunc(r.points[lo:hi], key, func(p ringPoint, k uint64) int {
-		if p.at < k {
-			return -1
+	i, hi := int(r.start[b]), int(r.start[b+1])
+	ps := r.points
+	for i < hi && ps[i].at < key {
+		i++ // a bucket holds a few points: a scan beats a search
+	}
+	for range ps {
+		if i == len(ps) {
+			i = 0
 		}
-		return 1 // the first point ≥ key
-	})
-	i += lo
-	for j := 0; j < n; j++ {
-		p := r.points[(i+j)%n]
-		if candidate(int(p.id)) {
-			return int(p.id)
+		if id := int(ps[i].id); active.has(id) {
+			return id
 		}
+		i++
 	}
 	return 0
 }
