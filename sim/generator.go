@@ -140,7 +140,18 @@ func (a *arrivals) decide(from int64, r *rand.PCG) {
 			a.growGaps(g + gapChunk)
 		}
 		// The thresholds fall, so those above u are a prefix: count them.
-		above := countAbove(u, (*[gapChunk]uint64)(a.gap[g+1:]))
+		// Written out: the compiler neither unrolls the loop nor inlines
+		// a function doing this.
+		th := (*[gapChunk]uint64)(a.gap[g+1:])
+		_, b0 := bits.Sub64(u, th[0], 0)
+		_, b1 := bits.Sub64(u, th[1], 0)
+		_, b2 := bits.Sub64(u, th[2], 0)
+		_, b3 := bits.Sub64(u, th[3], 0)
+		_, b4 := bits.Sub64(u, th[4], 0)
+		_, b5 := bits.Sub64(u, th[5], 0)
+		_, b6 := bits.Sub64(u, th[6], 0)
+		_, b7 := bits.Sub64(u, th[7], 0)
+		above := b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7
 		g += int(above)
 		if above < gapChunk {
 			break
@@ -176,20 +187,6 @@ func (a *arrivals) decide(from int64, r *rand.PCG) {
 		n++
 	}
 	a.n = n
-}
-
-// countAbove returns how many of the thresholds th exceed u, without a
-// branch (written out: the compiler does not unroll the loop).
-func countAbove(u uint64, th *[gapChunk]uint64) uint64 {
-	_, b0 := bits.Sub64(u, th[0], 0)
-	_, b1 := bits.Sub64(u, th[1], 0)
-	_, b2 := bits.Sub64(u, th[2], 0)
-	_, b3 := bits.Sub64(u, th[3], 0)
-	_, b4 := bits.Sub64(u, th[4], 0)
-	_, b5 := bits.Sub64(u, th[5], 0)
-	_, b6 := bits.Sub64(u, th[6], 0)
-	_, b7 := bits.Sub64(u, th[7], 0)
-	return b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7
 }
 
 // growCum appends the next entry of cum and reports whether there was one:
