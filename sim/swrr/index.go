@@ -1,5 +1,7 @@
 package swrr
 
+import "math"
+
 // Index gives exactly the picks of [Pool.PickAvailable] when the set of
 // available backends changes seldom compared with the picks (the
 // simulator's per-server queues: a server is available while it is a
@@ -34,8 +36,17 @@ type Index struct {
 type wclass struct {
 	weight  int64
 	members []int32 // backend indexes, ascending
-	tree    []int32 // tree[1] is the root; leaves from len(tree)/2; −1 = none
+	tree    []node  // tree[1] is the root; leaves from len(tree)/2
 }
+
+// node is a backend's base and index, or none (an unavailable backend or
+// an empty leaf), whose base is below every available backend's.
+type node struct {
+	base int64
+	i    int32
+}
+
+var none = node{base: math.MinInt64, i: -1}
 
 // rebaseAt bounds k, so that weight·k stays far from overflowing int64
 // (MaxWeight · 2^31 < 2^61).
@@ -88,9 +99,9 @@ func (c *wclass) grow() {
 	for leaves < len(c.members) {
 		leaves *= 2
 	}
-	c.tree = make([]int32, 2*leaves)
+	c.tree = make([]node, 2*leaves)
 	for i := range c.tree {
-		c.tree[i] = -1
+		c.tree[i] = none
 	}
 }
 
@@ -143,11 +154,11 @@ func (x *Index) Pick() (index int, ok bool) {
 	best, bestScore := -1, int64(0)
 	for c := range x.cls {
 		cl := &x.cls[c]
-		i := int(cl.tree[1])
-		if i < 0 {
+		root := cl.tree[1]
+		if root.i < 0 {
 			continue
 		}
-		s := x.base[i] + cl.weight*x.k
+		i, s := int(root.i), root.base+cl.weight*x.k
 		if best < 0 || s > bestScore || s == bestScore && i < best {
 			best, bestScore = i, s
 		}
@@ -165,24 +176,32 @@ func (x *Index) rebase() {
 			x.base[i] += x.weight[i] * x.k
 		}
 	}
+	for c := range x.cls {
+		cl := &x.cls[c]
+		for n := range cl.tree {
+			if cl.tree[n].i >= 0 { // the same shift for the whole class
+				cl.tree[n].base += cl.weight * x.k
+			}
+		}
+	}
 	x.k = 0
 }
 
 // fix updates the tree of class c from leaf p (member p) to the root.
 func (x *Index) fix(c *wclass, p int) {
-	leaves := len(c.tree) / 2
-	n := leaves + p
-	c.tree[n] = -1
+	tree := c.tree
+	n := len(tree)/2 + p
+	v := none
 	if i := c.members[p]; x.avail[i] {
-		c.tree[n] = i
+		v = node{x.base[i], i}
 	}
+	tree[n] = v
 	for n > 1 {
 		n /= 2
-		a, b := c.tree[2*n], c.tree[2*n+1]
-		// a lists first; it wins ties.
-		if a < 0 || b >= 0 && x.base[b] > x.base[a] {
+		a, b := tree[2*n], tree[2*n+1]
+		if b.base > a.base { // a lists first: it wins ties
 			a = b
 		}
-		c.tree[n] = a
+		tree[n] = a
 	}
 }
