@@ -83,7 +83,7 @@ func (q *fifo) Len() int { return q.n }
 func (q *fifo) at(i int) packed { return q.buf[(q.head+i)&(len(q.buf)-1)] }
 
 func (q *fifo) grow() {
-	size := max(2*len(q.buf), 64)
+	size := max(2*len(q.buf), 4) // per-server queues are mostly short: start small
 	buf := make([]packed, size)
 	for i := range q.n {
 		buf[i] = q.at(i)
