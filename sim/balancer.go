@@ -73,10 +73,14 @@ type Balancer struct {
 }
 
 type server struct {
-	req      packed // the request in service, when busy
-	done     int64  // cycle the request completes
-	speed    Speed
-	weight   int32
+	req    packed // the request in service, when busy
+	done   int64  // cycle the request completes
+	speed  Speed
+	weight int32
+	// queued is the length of the server's own queue (per-server mode),
+	// sq[id−1].q.Len(), kept here too so that a load or a completion reads
+	// one cache line of a large pool, not two.
+	queued   int32
 	busy     bool
 	retiring bool
 	down     bool // failed; not live until it comes back
@@ -572,7 +576,7 @@ func (b *Balancer) takeDown(id int, t int64) {
 		for q.q.Len() > 0 {
 			again = append(again, q.q.popFront())
 		}
-		q.work = 0
+		q.work, s.queued = 0, 0
 		b.ready.remove(id)
 	}
 	b.live--

@@ -414,6 +414,9 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		for j := range sq.q.Len() {
 			work += int64(s.speed.Cycles(sq.q.at(j).time()))
 		}
+		if int(s.queued) != sq.q.Len() {
+			fail("server %d: queued %d, its queue holds %d", id, s.queued, sq.q.Len())
+		}
 		if work != sq.work {
 			fail("server %d: queue work %d, its requests add up to %d", id, sq.work, work)
 		}

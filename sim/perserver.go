@@ -53,6 +53,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 	if !now {
 		sq.q.pushBack(r)
 		sq.work += svc
+		s.queued++
 		if !s.busy {
 			b.ready.add(id)
 		}
@@ -83,7 +84,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 // an active one with an empty queue is free.
 func (b *Balancer) freed(id int, t int64) {
 	s := &b.srv[id-1]
-	empty := b.sq[id-1].q.Len() == 0
+	empty := s.queued == 0
 	if s.retiring {
 		if empty {
 			b.leave(id)
@@ -117,6 +118,7 @@ func (b *Balancer) dispatchEach(t int64) {
 		sq := &b.sq[id-1]
 		r := sq.q.popFront()
 		s := &b.srv[id-1]
+		s.queued--
 		sq.work -= int64(s.speed.Cycles(r.time()))
 		b.queued--
 		b.ready.remove(id)
@@ -141,8 +143,9 @@ func (b *Balancer) drainLobby(t int64) {
 
 // load returns the requests queued at server id plus the one in service.
 func (b *Balancer) load(id int) int64 {
-	n := int64(b.sq[id-1].q.Len())
-	if b.srv[id-1].busy {
+	s := &b.srv[id-1]
+	n := int64(s.queued)
+	if s.busy {
 		n++
 	}
 	return n
@@ -358,8 +361,10 @@ func (b *Balancer) workEach(t int64, early bool) {
 		b.resps.add(resp)
 		s.busy = false
 		b.busy--
-		if sq := &b.sq[id-1]; early && sq.q.n > 0 {
+		if early && s.queued > 0 {
+			sq := &b.sq[id-1]
 			r := sq.q.popFront()
+			s.queued--
 			sq.work -= int64(s.speed.Cycles(r.time()))
 			b.queued--
 			b.serve(id, r, t)
