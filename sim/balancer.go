@@ -33,7 +33,11 @@ type Balancer struct {
 	free     idset
 	ready    idset
 	cands    cands
-	ix       *ltree // per-server least-connections and least-work
+	// loads is each server's load (its queue and the request in service)
+	// under p2c, by id−1: a compact array, so that the choices of a large
+	// pool cost no reads of their servers.
+	loads []int32
+	ix    *ltree // per-server least-connections and least-work
 	// fastest orders the idle servers by speed (pooled least-work with
 	// unequal speeds).
 	fastest *ltree
@@ -118,6 +122,9 @@ func (b *Balancer) work(t int64) {
 			b.emit(Complete, id, 0, s.req.unpack())
 		}
 		if b.perServer {
+			if b.loads != nil {
+				b.loads[id-1]--
+			}
 			b.freed(id, t)
 			continue
 		}
@@ -264,6 +271,11 @@ func (b *Balancer) candidate(id int, t int64) {
 	}
 	b.cands.add(id)
 	b.free.add(id)
+	if b.loads != nil {
+		for len(b.loads) < id {
+			b.loads = append(b.loads, 0)
+		}
+	}
 	if b.m.cfg.Policy == SWRR {
 		b.wrr.SetAvailable(id-1, true)
 	}
@@ -577,6 +589,9 @@ func (b *Balancer) takeDown(id int, t int64) {
 			again = append(again, q.q.popFront())
 		}
 		q.work, s.queued = 0, 0
+		if b.loads != nil {
+			b.loads[id-1] = 0
+		}
 		b.ready.remove(id)
 	}
 	b.live--

@@ -50,6 +50,9 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 	s, sq := &b.srv[id-1], &b.sq[id-1]
 	svc := int64(s.speed.Cycles(r.time()))
 	now := b.serveNow && !s.busy
+	if b.loads != nil {
+		b.loads[id-1]++
+	}
 	if !now {
 		sq.q.pushBack(r)
 		sq.work += svc
@@ -194,7 +197,7 @@ func (b *Balancer) pickOfChoices() int {
 	}
 	d = min(d, n)
 	var drawn [MaxChoices]int // drawn indices into cands, ascending
-	best, bestLoad := 0, int64(0)
+	best, bestLoad := 0, int32(0)
 	for j := range d {
 		// A uniform index among the n − j not drawn yet: draw below n − j,
 		// then step over the drawn ones at or below it.
@@ -207,7 +210,7 @@ func (b *Balancer) pickOfChoices() int {
 		copy(drawn[k+1:j+1], drawn[k:j])
 		drawn[k] = x
 		id := int(b.cands.ids[x])
-		if l := b.load(id); best == 0 || l < bestLoad {
+		if l := b.loads[id-1]; best == 0 || l < bestLoad {
 			best, bestLoad = id, l
 		}
 	}
@@ -220,10 +223,15 @@ func (b *Balancer) pickOfChoices() int {
 // least-work with unequal speeds (the idle servers by speed). Other
 // policies need none.
 func (b *Balancer) buildIndex() {
-	b.ix, b.fastest = nil, nil
+	b.ix, b.fastest, b.loads = nil, nil, nil
 	p := b.m.cfg.Policy
 	t := b.m.cycle
 	switch {
+	case b.perServer && p == P2C:
+		b.loads = make([]int32, len(b.srv))
+		for id := range len(b.srv) {
+			b.loads[id] = int32(b.load(id + 1))
+		}
 	case b.perServer && p == SWRR:
 		for id := 1; id <= b.wrr.Len(); id++ {
 			b.wrr.SetAvailable(id-1, b.active.has(id))
@@ -361,6 +369,9 @@ func (b *Balancer) workEach(t int64, early bool) {
 		b.resps.add(resp)
 		s.busy = false
 		b.busy--
+		if b.loads != nil {
+			b.loads[id-1]--
+		}
 		if early && s.queued > 0 {
 			sq := &b.sq[id-1]
 			r := sq.q.popFront()
