@@ -38,6 +38,9 @@ type Balancer struct {
 	// pool cost no reads of their servers.
 	loads []int32
 	ix    *ltree // per-server least-connections and least-work
+	// zeroWeight: some server has weight 0, which least-connections
+	// never picks, idle or not.
+	zeroWeight bool
 	// fastest orders the idle servers by speed (pooled least-work with
 	// unequal speeds).
 	fastest *ltree

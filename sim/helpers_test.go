@@ -483,7 +483,13 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 				}
 			}
 		}
-		if got := ix.best(); got != want {
+		got := ix.best() // brings the inner nodes up to date
+		for i := len(ix.node)/2 - 1; i >= 1; i-- {
+			if w := ix.better(ix.node[2*i], ix.node[2*i+1]); ix.node[i] != w {
+				fail("index node %d holds %x, the better of its children is %x", i, ix.node[i], w)
+			}
+		}
+		if got != want {
 			fail("the index's best server is %d, want %d", got, want)
 		}
 	}

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file is the per-server queue mode: routing at arrival, each
 // server's own FIFO, the lobby, and dispatch from each server's queue.
 
@@ -171,6 +173,9 @@ func (b *Balancer) pickRoute(r packed, t int64) int {
 	case P2C:
 		return b.pickOfChoices()
 	case LeastConnections:
+		if id := b.free.first(); id != 0 && !b.zeroWeight {
+			return id // load 0, the least there is: the lowest id of those
+		}
 		return b.ix.best()
 	case LeastWork:
 		if id := b.free.first(); id != 0 {
@@ -237,6 +242,7 @@ func (b *Balancer) buildIndex() {
 			b.wrr.SetAvailable(id-1, b.active.has(id))
 		}
 	case b.perServer && p == LeastConnections:
+		b.zeroWeight = slices.Contains(b.m.cfg.Weights, 0)
 		ix := &ltree{load: true}
 		ix.ensure(len(b.srv))
 		for id := 1; id <= len(b.srv); id++ {

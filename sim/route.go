@@ -10,6 +10,11 @@ import (
 // key costs one walk from its leaf to the root (log₂ of the ids). Ties go
 // to the lower id, which the left child always has.
 //
+// The walks wait until the root is read: a change writes its leaf and
+// notes it, and best brings the inner nodes up to date first. A pool that
+// is seldom asked (least-connections finds an idle server without it) then
+// pays one write a change; one asked at every arrival pays what it did.
+//
 // In load mode a server's key is its load and better means a lower
 // load/weight (compared as load(a)·w(b) < load(b)·w(a)); otherwise better
 // means a lower key. A node is the server's key and id packed in one word,
@@ -23,6 +28,9 @@ type ltree struct {
 	load   bool
 	mixed  bool  // weights differ, or a key reached 2^32
 	w0     int64 // the first weight seen
+	// dirty lists the leaves written since the inner nodes were last
+	// brought up to date (see settle).
+	dirty []int32
 }
 
 const noNode = ^uint64(0)
@@ -45,7 +53,7 @@ func (t *ltree) better(a, b uint64) uint64 {
 }
 
 // set makes server id take part (in) or not, with its key already in
-// t.key, and updates the path to the root.
+// t.key: it writes the leaf, and best walks from it later.
 func (t *ltree) set(id int, in bool) {
 	leaves := len(t.node) / 2
 	if id > leaves {
@@ -67,27 +75,43 @@ func (t *ltree) set(id int, in bool) {
 	} else if t.node[i] == noNode {
 		return
 	}
+	if t.node[i] == v && !t.mixed {
+		return // mixed: the key may have changed beyond what the node shows
+	}
+	t.node[i] = v
+	t.dirty = append(t.dirty, int32(i))
+	if len(t.dirty) > leaves {
+		t.rebuild() // cheaper than a walk for each
+	}
+}
+
+// settle brings the inner nodes up to date with the leaves written since
+// the last time: a walk from each towards the root, which stops where a
+// node keeps its value (the same winner with the same key: nothing above
+// changes). Walking them one after another is exact: a walk that reads a
+// sibling not brought up to date yet is redone from below when that
+// sibling's own walk changes it.
+func (t *ltree) settle() {
 	node := t.node
-	node[i] = v
-	if !t.mixed {
-		for i > 1 { // the common case, written out: one comparison a level
-			i >>= 1
-			w := min(node[2*i], node[2*i+1])
-			if node[i] == w {
-				return // the same winner with the same key: nothing above changes
+	for _, leaf := range t.dirty {
+		i := int(leaf)
+		if !t.mixed {
+			for i > 1 { // the common case, written out: one comparison a level
+				i >>= 1
+				w := min(node[2*i], node[2*i+1])
+				if node[i] == w {
+					break
+				}
+				node[i] = w
 			}
-			node[i] = w
+			continue
 		}
-		return
-	}
-	for i > 1 {
-		i >>= 1
-		w := t.better(node[2*i], node[2*i+1])
-		if node[i] == w {
-			return
+		for i > 1 { // mixed: to the root, as a node shows a key only up to 2^32
+			i >>= 1
+			node[i] = t.better(node[2*i], node[2*i+1])
 		}
-		node[i] = w
 	}
+	t.dirty = t.dirty[:0]
 }
 
 // grow doubles the leaves until id fits, rebuilding the inner nodes.
@@ -112,10 +136,14 @@ func (t *ltree) rebuild() {
 	for i := len(t.node)/2 - 1; i >= 1; i-- {
 		t.node[i] = t.better(t.node[2*i], t.node[2*i+1])
 	}
+	t.dirty = t.dirty[:0]
 }
 
 // best returns the best server taking part, or 0.
 func (t *ltree) best() int {
+	if len(t.dirty) > 0 {
+		t.settle()
+	}
 	if len(t.node) < 2 || t.node[1] == noNode {
 		return 0
 	}
