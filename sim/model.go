@@ -305,10 +305,10 @@ func (m *Model) runSaturated(limit int64) bool {
 		sum += n
 		admitted[i] = sum
 	}
-	// queued returns the queue's length at the end of cycle c's arrivals,
-	// given the dispatches so far.
-	dispatched := b.tot.Dispatched
-	queued := func(c int64) int64 { return q0 + int64(admitted[c-t]) - (b.tot.Dispatched - dispatched) }
+	// The queue's length at the end of cycle c's arrivals, given the
+	// dispatches so far, is base + admitted[c−t] − b.tot.Dispatched
+	// (written out below: a closure would not inline).
+	base := q0 + b.tot.Dispatched
 
 	// The completions, scaling evaluations and dispatches, cycle by cycle.
 	// The queue is longest just before a dispatch or at the end.
@@ -319,13 +319,13 @@ func (m *Model) runSaturated(limit int64) bool {
 			break
 		}
 		if c > t {
-			peak = max(peak, queued(c-1))
+			peak = max(peak, base+int64(admitted[c-1-t])-b.tot.Dispatched)
 		}
 		b.catchUp(c - 1)
 		scales := false
 		if c == m.nextScale {
 			m.nextScale += cfg.Cooldown
-			_, scales = b.scaleActs(int(queued(c)))
+			_, scales = b.scaleActs(int(base + int64(admitted[c-t]) - b.tot.Dispatched))
 		}
 		if !scales && b.turnover(c) {
 			continue // the servers that finished took the next requests
@@ -334,7 +334,7 @@ func (m *Model) runSaturated(limit int64) bool {
 			b.work(c)
 		}
 		if scales {
-			b.scaleFor(int(queued(c)))
+			b.scaleFor(int(base + int64(admitted[c-t]) - b.tot.Dispatched))
 		}
 		if b.idle.n > 0 {
 			b.dispatch(c)
@@ -343,7 +343,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
 		b.catchUp(c)
 	}
-	b.tot.PeakQueue = max(peak, queued(end))
+	b.tot.PeakQueue = max(peak, base+int64(admitted[end-t])-b.tot.Dispatched)
 	m.cycle = end
 	return true
 }
