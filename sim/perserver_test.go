@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"sort"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -364,22 +365,39 @@ func TestRequestStreamIdentical(t *testing.T) {
 	})
 }
 
-// TestPerServerTakesNoSaturatedStretch: RunTo's saturated stretch runs the
-// central queue only; per-server runs always step (or skip quiet cycles).
-func TestPerServerTakesNoSaturatedStretch(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Policy = 3, 2000, PerServer, RoundRobin
-	cfg.InitialPerServer = 500 // a long queue: the pooled run would take stretches
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.runSaturated(cfg.Cycles) {
-		t.Fatal("runSaturated advanced a per-server run")
-	}
-	cfg.Queues, cfg.Policy = Pooled, FirstIdle
-	if m, _ = New(cfg); !m.runSaturated(cfg.Cycles) {
-		t.Fatal("runSaturated did not advance the same pooled run: the check above proves nothing")
+// TestPerServerFastPaths: RunTo's saturated stretch runs the central
+// queue only, and runRouted per-server runs of one balancer only, without
+// events, faults or a trace (RunTo equals stepping in all of them: see
+// TestRunToMatchesStepping).
+func TestPerServerFastPaths(t *testing.T) {
+	base := DefaultConfig()
+	base.Seed, base.Cycles, base.Queues, base.Policy = 3, 2000, PerServer, RoundRobin
+	base.InitialPerServer = 500 // a long queue: the pooled run takes stretches
+	for _, c := range []struct {
+		name             string
+		change           func(*Config)
+		opts             []Option
+		saturated, route bool
+	}{
+		{"per-server", func(*Config) {}, nil, false, true},
+		{"pooled", func(c *Config) { c.Queues, c.Policy = Pooled, FirstIdle }, nil, true, false},
+		{"switch", func(c *Config) { c.Switch = true }, nil, false, false},
+		{"faults", func(c *Config) { c.MTBF, c.MTTR = 500, 10 }, nil, false, false},
+		{"trace", func(c *Config) { c.Trace = []TraceRow{row(5, 3)} }, nil, false, false},
+		{"events", func(*Config) {}, []Option{WithEvents()}, false, false},
+	} {
+		cfg := base
+		c.change(&cfg)
+		m, err := New(cfg, c.opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := m.runSaturated(cfg.Cycles); got != c.saturated {
+			t.Errorf("%s: runSaturated advanced = %v, want %v", c.name, got, c.saturated)
+		}
+		if m, _ = New(cfg, c.opts...); m.runRouted(cfg.Cycles) != c.route {
+			t.Errorf("%s: runRouted advanced = %v, want %v", c.name, !c.route, c.route)
+		}
 	}
 }
 
@@ -399,6 +417,70 @@ func TestPercentilesAgreeWithQuantile(t *testing.T) {
 			t.Fatalf("percentiles %v, quantiles %v", got, want)
 		}
 	})
+}
+
+// sortedRing returns the live servers' points sorted by a comparison
+// sort, the reference for the ring's counting sort and merges.
+func sortedRing(b *Balancer) []ringPoint {
+	var ps []ringPoint
+	for id := 1; id <= len(b.srv); id++ {
+		if !b.srv[id-1].gone {
+			ps = appendPoints(ps, id)
+		}
+	}
+	slices.SortFunc(ps, cmpPoints)
+	return ps
+}
+
+// checkRingIndex fails unless start[k] is the first point whose top bits
+// are ≥ k, for every bucket k.
+func checkRingIndex(t *testing.T, r *ring) {
+	t.Helper()
+	if len(r.start) != 1<<r.bits+1 {
+		t.Fatalf("the index has %d entries for %d bits", len(r.start), r.bits)
+	}
+	for k := range r.start {
+		want := sort.Search(len(r.points), func(i int) bool { return r.points[i].at>>(64-r.bits) >= uint64(k) })
+		if int(r.start[k]) != want {
+			t.Fatalf("start[%d] = %d, want %d", k, r.start[k], want)
+		}
+	}
+}
+
+// TestRingRebuildSorts: the ring built by the counting sort of its buckets
+// is the comparison sort's, ties of position included, for pools from 1 to
+// 3,000 servers with some gone.
+func TestRingRebuildSorts(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 64, 3000} {
+		cfg := DefaultConfig()
+		cfg.Queues, cfg.Policy = PerServer, Hash
+		cfg.Servers, cfg.MaxServers = n, n
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := m.Balancers()[0]
+		for id := 2; id <= n; id += 3 {
+			b.srv[id-1].gone = true
+		}
+		var r ring
+		r.rebuild(b)
+		if want := sortedRing(b); !slices.Equal(r.points, want) {
+			t.Fatalf("%d servers: the rebuilt ring differs from the sorted points", n)
+		}
+		checkRingIndex(t, &r)
+	}
+	tie := []ringPoint{{5, 2, 1}, {5, 1, 3}, {5, 1, 2}, {3, 9, 0}}
+	want := slices.Clone(tie)
+	slices.SortFunc(want, cmpPoints)
+	for i := 1; i < len(tie); i++ { // the insertion sort a bucket gets
+		for j := i; j > 0 && before(&tie[j], &tie[j-1]); j-- {
+			tie[j], tie[j-1] = tie[j-1], tie[j]
+		}
+	}
+	if !slices.Equal(tie, want) {
+		t.Fatalf("ties sort as %v, want %v", tie, want)
+	}
 }
 
 // TestRingInsertEqualsRebuild: growing the ring one server at a time (with
@@ -424,9 +506,10 @@ func TestRingInsertEqualsRebuild(t *testing.T) {
 					live = append(live, p)
 				}
 			}
-			if !slices.Equal(live, fresh.points) {
+			if !slices.Equal(live, fresh.points) || !slices.Equal(live, sortedRing(b)) {
 				t.Fatalf("cycle %d: the merged ring differs from the rebuilt one", m.Cycle())
 			}
+			checkRingIndex(t, &b.ring)
 		}
 	}
 	if inserts == 0 {
