@@ -479,7 +479,7 @@ func (b *Balancer) pick() int {
 	case RoundRobin:
 		return b.roundRobin(&b.idle)
 	case Random, P2C:
-		return b.idle.nth(b.m.rrng.IntN(b.idle.n))
+		return b.idle.nth(b.m.routeDraw(b.idle.n))
 	case LeastWork:
 		if b.fastest != nil {
 			return b.fastest.best() // the fastest, then the lowest id

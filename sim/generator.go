@@ -340,6 +340,25 @@ func (m *Model) makeRequest(id, t int64) packed {
 	return newPacked(id, addr, t, time, flags)
 }
 
+// routeDraw returns a uniform integer in [0, n), n ≥ 1, from the routing
+// generator: exactly what rand.New(m.rpcg).IntN(n) returns on every
+// platform (the standard library's 64-bit computation, which its 32-bit one
+// is documented to match), drawn from the concrete generator so that it
+// inlines.
+func (m *Model) routeDraw(n int) int {
+	un := uint64(n)
+	if un&(un-1) == 0 {
+		return int(m.rpcg.Uint64() & (un - 1))
+	}
+	hi, lo := bits.Mul64(m.rpcg.Uint64(), un)
+	if lo < un {
+		for thresh := -un % un; lo < thresh; {
+			hi, lo = bits.Mul64(m.rpcg.Uint64(), un)
+		}
+	}
+	return int(hi)
+}
+
 // uniformBelow maps the 32 random bits x to a uniform integer in [0, n),
 // exactly (Lemire's multiply-shift; the rare biased x are redrawn).
 func (m *Model) uniformBelow(x, n uint32) uint32 {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // drawCounts asks arrivals for cycles 1..cycles as the model does, skipping
@@ -168,4 +170,21 @@ func TestInvertMatchesPoisson(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRouteDrawIsIntN: the routing draw gives rand.Rand.IntN's values and
+// leaves the generator where IntN leaves it, for sizes with and without
+// rejections (powers of two, small, near 2^63) and random seeds.
+func TestRouteDrawIsIntN(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		m := &Model{rpcg: rand.NewPCG(seed, routeStream)}
+		ref := rand.New(rand.NewPCG(seed, routeStream))
+		for i := range rapid.IntRange(1, 50).Draw(t, "draws") {
+			n := rapid.OneOf(rapid.IntRange(1, 20), rapid.SampledFrom([]int{64, 1 << 20, 3 << 61, 1<<63 - 1})).Draw(t, "n")
+			if got, want := m.routeDraw(n), ref.IntN(n); got != want {
+				t.Fatalf("draw %d of [0, %d): %d, IntN gives %d", i, n, got, want)
+			}
+		}
+	})
 }

@@ -41,10 +41,9 @@ type Model struct {
 	// leaves the request stream unchanged.
 	fpcg *rand.PCG
 	frng *rand.Rand
-	// rpcg and rrng draw routing choices only, so the request stream
+	// rpcg draws routing choices only (routeDraw), so the request stream
 	// depends on the seed and the arrival settings alone.
 	rpcg *rand.PCG
-	rrng *rand.Rand
 	fw   Firewall
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
@@ -104,7 +103,6 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	m.fpcg = rand.NewPCG(cfg.Seed, faultStream)
 	m.frng = rand.New(m.fpcg)
 	m.rpcg = rand.NewPCG(cfg.Seed, routeStream)
-	m.rrng = rand.New(m.rpcg)
 	m.fw = NewFirewall(cfg.Blocked)
 	m.streamCut = shareCut(cfg.StreamShare)
 	m.nextScale = cfg.Cooldown

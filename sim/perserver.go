@@ -163,7 +163,7 @@ func (b *Balancer) pickRoute(r packed, t int64) int {
 	case RoundRobin:
 		return b.roundRobin(&b.active.idset)
 	case Random:
-		return int(b.cands.ids[b.m.rrng.IntN(len(b.cands.ids))])
+		return int(b.cands.ids[b.m.routeDraw(len(b.cands.ids))])
 	case SWRR:
 		i, ok := b.wrr.Pick() // the candidates are its available backends
 		if !ok {
@@ -206,7 +206,7 @@ func (b *Balancer) pickOfChoices() int {
 	for j := range d {
 		// A uniform index among the n − j not drawn yet: draw below n − j,
 		// then step over the drawn ones at or below it.
-		x := b.m.rrng.IntN(n - j)
+		x := b.m.routeDraw(n - j)
 		k := 0
 		for k < j && drawn[k] <= x {
 			x++
