@@ -33,11 +33,7 @@ type Balancer struct {
 	free     idset
 	ready    idset
 	cands    cands
-	// loads is each server's load (its queue and the request in service)
-	// under p2c, by id−1: a compact array, so that the choices of a large
-	// pool cost no reads of their servers.
-	loads []int32
-	ix    *ltree // per-server least-connections and least-work
+	ix       *ltree // per-server least-connections and least-work
 	// zeroWeight: some server has weight 0, which least-connections
 	// never picks, idle or not.
 	zeroWeight bool
@@ -125,9 +121,7 @@ func (b *Balancer) work(t int64) {
 			b.emit(Complete, id, 0, s.req.unpack())
 		}
 		if b.perServer {
-			if b.loads != nil {
-				b.loads[id-1]--
-			}
+			b.cands.addLoad(id, -1)
 			b.freed(id, t)
 			continue
 		}
@@ -274,11 +268,6 @@ func (b *Balancer) candidate(id int, t int64) {
 	}
 	b.cands.add(id)
 	b.free.add(id)
-	if b.loads != nil {
-		for len(b.loads) < id {
-			b.loads = append(b.loads, 0)
-		}
-	}
 	if b.m.cfg.Policy == SWRR {
 		b.wrr.SetAvailable(id-1, true)
 	}
@@ -592,9 +581,6 @@ func (b *Balancer) takeDown(id int, t int64) {
 			again = append(again, q.q.popFront())
 		}
 		q.work, s.queued = 0, 0
-		if b.loads != nil {
-			b.loads[id-1] = 0
-		}
 		b.ready.remove(id)
 	}
 	b.live--

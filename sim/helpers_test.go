@@ -414,8 +414,8 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		for j := range sq.q.Len() {
 			work += int64(s.speed.Cycles(sq.q.at(j).time()))
 		}
-		if b.loads != nil && int64(b.loads[i]) != int64(sq.q.Len())+int64(btoi(s.busy)) {
-			fail("server %d: load %d under p2c, queue %d busy %v", id, b.loads[i], sq.q.Len(), s.busy)
+		if p := b.cands.pos[i]; b.cands.loads && p != 0 && int64(b.cands.load[p-1]) != b.load(id) {
+			fail("server %d: load %d under p2c, queue %d busy %v", id, b.cands.load[p-1], sq.q.Len(), s.busy)
 		}
 		if int(s.queued) != sq.q.Len() {
 			fail("server %d: queued %d, its queue holds %d", id, s.queued, sq.q.Len())

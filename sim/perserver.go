@@ -52,9 +52,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 	s, sq := &b.srv[id-1], &b.sq[id-1]
 	svc := int64(s.speed.Cycles(r.time()))
 	now := b.serveNow && !s.busy
-	if b.loads != nil {
-		b.loads[id-1]++
-	}
+	b.cands.addLoad(id, 1)
 	if !now {
 		sq.q.pushBack(r)
 		sq.work += svc
@@ -201,6 +199,15 @@ func (b *Balancer) pickOfChoices() int {
 		d = DefaultChoices
 	}
 	d = min(d, n)
+	if d == 2 { // the usual case, without branches the draws would mispredict
+		x := b.m.routeDraw(n)
+		y := b.m.routeDraw(n - 1)
+		y += int(btou(y >= x)) // step over x: uniform among the others
+		if b.cands.load[y] < b.cands.load[x] {
+			x = y
+		}
+		return int(b.cands.ids[x])
+	}
 	var drawn [MaxChoices]int // drawn indices into cands, ascending
 	best, bestLoad := 0, int32(0)
 	for j := range d {
@@ -214,12 +221,20 @@ func (b *Balancer) pickOfChoices() int {
 		}
 		copy(drawn[k+1:j+1], drawn[k:j])
 		drawn[k] = x
-		id := int(b.cands.ids[x])
-		if l := b.loads[id-1]; best == 0 || l < bestLoad {
-			best, bestLoad = id, l
+		if l := b.cands.load[x]; best == 0 || l < bestLoad {
+			best, bestLoad = int(b.cands.ids[x]), l
 		}
 	}
 	return best
+}
+
+// btou is 1 for true and 0 for false, without a branch.
+func btou(v bool) uint {
+	var u uint
+	if v {
+		u = 1
+	}
+	return u
 }
 
 // buildIndex makes the index the policy in force needs, from the current
@@ -228,15 +243,17 @@ func (b *Balancer) pickOfChoices() int {
 // least-work with unequal speeds (the idle servers by speed). Other
 // policies need none.
 func (b *Balancer) buildIndex() {
-	b.ix, b.fastest, b.loads = nil, nil, nil
+	b.ix, b.fastest = nil, nil
 	p := b.m.cfg.Policy
 	t := b.m.cycle
-	switch {
-	case b.perServer && p == P2C:
-		b.loads = make([]int32, len(b.srv))
-		for id := range len(b.srv) {
-			b.loads[id] = int32(b.load(id + 1))
+	b.cands.loads = b.perServer && p == P2C
+	b.cands.load = b.cands.load[:0]
+	if b.cands.loads {
+		for _, id := range b.cands.ids {
+			b.cands.load = append(b.cands.load, int32(b.load(int(id))))
 		}
+	}
+	switch {
 	case b.perServer && p == SWRR:
 		for id := 1; id <= b.wrr.Len(); id++ {
 			b.wrr.SetAvailable(id-1, b.active.has(id))
@@ -375,9 +392,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 		b.resps.add(resp)
 		s.busy = false
 		b.busy--
-		if b.loads != nil {
-			b.loads[id-1]--
-		}
+		b.cands.addLoad(id, -1)
 		if early && s.queued > 0 {
 			sq := &b.sq[id-1]
 			r := sq.q.popFront()
