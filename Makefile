@@ -101,10 +101,10 @@ test-e2e:
 bench:
 	$(GO) test -run '^$$' -bench . -count 6 -pgo=$(PGO) ./sim/...
 
-## pgo: profile the core's benchmarks into $(PGO), which go build applies to bin/lbsim (profile-guided optimization)
+## pgo: profile the core's benchmarks (pooled and per-server) into $(PGO), which go build applies to bin/lbsim (profile-guided optimization)
 pgo:
 	mkdir -p $(BIN)
-	$(GO) test -run '^$$' -bench 'DefaultRun|LargePool|SparseRun' -benchtime 3s -cpuprofile $(PGO) -o $(BIN)/sim.test ./sim/
+	$(GO) test -run '^$$' -bench 'DefaultRun|LargePool|SparseRun|PerServer' -benchtime 2s -cpuprofile $(PGO) -o $(BIN)/sim.test ./sim/
 
 ## bench-compare: the core's benchmarks of REV against the working tree, run in turn (make bench-compare REV=main)
 bench-compare:
