@@ -64,5 +64,9 @@
 // and, while the queue is long enough that nothing arriving in a stretch of
 // cycles can be served within it, runs the stretch's arrivals and its
 // completions as two separate passes. The default run (20 servers, 100,000
-// cycles) then takes a few hundred steps; see BenchmarkDefaultRun.
+// cycles) then takes a few hundred steps; see BenchmarkDefaultRun. Per-server
+// runs visit only the cycles with a completion, an arrival or a scaling
+// evaluation, and there a server that completes with a queue, or an
+// arrival routed to an idle server, goes into service at once, as step d
+// would put it (runRouted); see BenchmarkPerServer.
 package sim

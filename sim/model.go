@@ -320,19 +320,22 @@ func (m *Model) runSaturated(limit int64) bool {
 			peak = max(peak, base+int64(admitted[c-1-t])-b.tot.Dispatched)
 		}
 		b.catchUp(c - 1)
-		scales := false
-		if c == m.nextScale {
+		queued := int(base + int64(admitted[c-t]) - b.tot.Dispatched)
+		evaluates, scales := c == m.nextScale, false
+		if evaluates {
 			m.nextScale += cfg.Cooldown
-			_, scales = b.scaleActs(int(base + int64(admitted[c-t]) - b.tot.Dispatched))
+			_, scales = b.scaleActs(queued)
 		}
+		// turnover completes no retiring server, so the pool it leaves is
+		// the one scaling was just asked about.
 		if !scales && b.turnover(c) {
 			continue // the servers that finished took the next requests
 		}
 		if b.wheel.has(c) {
-			b.work(c)
+			b.work(c) // a retiring server may leave: ask scaling after it
 		}
-		if scales {
-			b.scaleFor(int(base + int64(admitted[c-t]) - b.tot.Dispatched))
+		if evaluates {
+			b.scaleFor(queued)
 		}
 		if b.idle.n > 0 {
 			b.dispatch(c)

@@ -326,7 +326,8 @@ func (m *Model) runRouted(limit int64) bool {
 			break // the lobby drains every cycle: Step does it
 		}
 		t := m.cycle + 1
-		c := min(m.arr.nextDue(t), m.nextScale, end+1)
+		due := m.arr.nextDue(t) // the next cycle that may have arrivals
+		c := min(due, m.nextScale, end+1)
 		if b.busy > 0 {
 			c = b.wheel.next(t, c-1)
 		}
@@ -336,11 +337,12 @@ func (m *Model) runRouted(limit int64) bool {
 		}
 		m.cycle = c
 		b.catchUp(c - 1)
+		live := b.live // a retiring server that completes its last request leaves
 		scales := c == m.nextScale
 		if b.wheel.has(c) {
 			b.workEach(c, early && !scales)
 		}
-		arrives := m.arr.due(c)
+		arrives := c == due
 		if arrives {
 			b.serveNow = early && !scales
 			for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- { // arrive, for one balancer
@@ -349,18 +351,21 @@ func (m *Model) runRouted(limit int64) bool {
 			}
 			b.serveNow = false
 		}
+		acts := false
 		if scales {
-			b.scale()
 			m.nextScale += cfg.Cooldown
+			if _, acts = b.scaleActs(b.queued); acts {
+				b.scale()
+			}
 		}
 		if b.ready.n > 0 {
 			b.dispatchEach(c)
 		}
 		// The end of the cycle: only arrivals raise the queue, and only
-		// scaling changes the pool; the server-cycles are caught up at
-		// the start of the next cycle visited.
+		// scaling and leaving change the pool; the server-cycles are
+		// caught up at the start of the next cycle visited.
 		switch {
-		case scales:
+		case acts || b.live != live:
 			b.record()
 		case arrives:
 			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))

@@ -96,3 +96,28 @@ func poolState(m *Model) string {
 	}
 	return s.String()
 }
+
+// TestRunToScalesAfterALeave: at cycle 38 of this run a retiring server
+// completes its last request and leaves, and scaling, asked after that in
+// step c, finds the pool below its maximum and adds a server, which takes a
+// request at once. A saturated stretch once asked scaling before the
+// completions and missed the scale-up (found by TestRunToMatchesStepping).
+func TestRunToScalesAfterALeave(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles = 1, 39
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 1, 1, 2
+	cfg.TaskMin, cfg.TaskMax = 30, 30
+	cfg.InitialPerServer = 0
+	cfg.Rate, cfg.Wave = 379855, false
+	cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown = 2, 1, 1
+	cfg.Speeds = []Speed{50, 50}
+	stepped, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jumped, _ := New(cfg)
+	stepAndJump(t, stepped, jumped, cfg.Cycles)
+	if s := stepped.Summary(); s.ScaleUps != 3 || s.ServersFinal != 2 {
+		t.Fatalf("the run no longer scales up after the leave (%d scale-ups, %d servers): the test proves nothing", s.ScaleUps, s.ServersFinal)
+	}
+}
