@@ -104,6 +104,10 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 
 // work is step a: every request whose completion cycle is t completes.
 func (b *Balancer) work(t int64) {
+	if b.perServer {
+		b.workEach(t, false)
+		return
+	}
 	for _, id32 := range b.wheel.take(t) {
 		id := int(id32)
 		s := &b.srv[id-1]
@@ -119,11 +123,6 @@ func (b *Balancer) work(t int64) {
 		b.resps.add(resp)
 		if b.m.recordEvents {
 			b.emit(Complete, id, 0, s.req.unpack())
-		}
-		if b.perServer {
-			b.cands.addLoad(id, -1)
-			b.freed(id, t)
-			continue
 		}
 		if s.retiring {
 			b.leave(id)
