@@ -429,17 +429,17 @@ func (b *Balancer) turnover(t int64) bool {
 		b.rrLast = int(order[k-1])
 	}
 	w.take(t)
+	// Each server completes, then takes the next request: as work then
+	// dispatch would, since a server's completion touches no other.
+	b.busy -= k // the k completions; serve counts the k dispatches
+	b.tot.Completed += int64(k)
+	b.last.Completed += k
 	for _, id := range order[:k] {
 		s := &b.srv[id-1]
-		s.busy = false              // done, as work leaves them before dispatch
-		resp := t - s.req.arrival() // a completion: counted, its response time kept
-		b.tot.Completed++
+		resp := t - s.req.arrival() // its response time kept
 		b.tot.TotalResponse += resp
-		b.last.Completed++
 		b.resps.add(resp)
-	}
-	b.busy -= k // the k completions; serve counts the k dispatches
-	for _, id := range order[:k] {
+		s.busy = false
 		b.serve(int(id), b.queue.popFront(), t)
 	}
 	return true

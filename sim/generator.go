@@ -333,7 +333,14 @@ func (m *Model) makeRequest(id, t int64) packed {
 	}
 	var time uint32
 	if m.cfg.Service == Uniform {
-		time = uint32(m.cfg.TaskMin) + m.uniformBelow(uint32(y), uint32(m.cfg.TaskMax-m.cfg.TaskMin+1))
+		// Uniform in [0, n) from the low 32 bits of y, exactly: Lemire's
+		// multiply-shift, with the rare biased draws redrawn (unbias).
+		n := uint32(m.cfg.TaskMax - m.cfg.TaskMin + 1)
+		prod := uint64(uint32(y)) * uint64(n)
+		if uint32(prod) < n {
+			prod = m.unbias(prod, n)
+		}
+		time = uint32(m.cfg.TaskMin) + uint32(prod>>32)
 	} else {
 		time = m.serviceTime()
 	}
@@ -359,16 +366,14 @@ func (m *Model) routeDraw(n int) int {
 	return int(hi)
 }
 
-// uniformBelow maps the 32 random bits x to a uniform integer in [0, n),
-// exactly (Lemire's multiply-shift; the rare biased x are redrawn).
-func (m *Model) uniformBelow(x, n uint32) uint32 {
-	prod := uint64(x) * uint64(n)
-	if low := uint32(prod); low < n {
-		for thresh := -n % n; low < thresh; low = uint32(prod) {
-			prod = uint64(uint32(m.pcg.Uint64())) * uint64(n)
-		}
+// unbias takes the product prod of 32 random bits and n, whose low half is
+// below n, and returns it or a redrawn one whose low half is at least
+// 2^32 mod n: the top half is then uniform in [0, n).
+func (m *Model) unbias(prod uint64, n uint32) uint64 {
+	for thresh := -n % n; uint32(prod) < thresh; {
+		prod = uint64(uint32(m.pcg.Uint64())) * uint64(n)
 	}
-	return uint32(prod >> 32)
+	return prod
 }
 
 // serviceTime draws one processing time of the geometric or constant

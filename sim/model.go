@@ -319,7 +319,6 @@ func (m *Model) runSaturated(limit int64) bool {
 		if c > t {
 			peak = max(peak, base+int64(admitted[c-1-t])-b.tot.Dispatched)
 		}
-		b.catchUp(c - 1)
 		queued := int(base + int64(admitted[c-t]) - b.tot.Dispatched)
 		evaluates, scales := c == m.nextScale, false
 		if evaluates {
@@ -327,10 +326,13 @@ func (m *Model) runSaturated(limit int64) bool {
 			_, scales = b.scaleActs(queued)
 		}
 		// turnover completes no retiring server, so the pool it leaves is
-		// the one scaling was just asked about.
+		// the one scaling was just asked about; and as many servers are
+		// busy after it as before, so the server-cycles need no catching
+		// up for it.
 		if !scales && b.turnover(c) {
 			continue // the servers that finished took the next requests
 		}
+		b.catchUp(c - 1)
 		if b.wheel.has(c) {
 			b.work(c) // a retiring server may leave: ask scaling after it
 		}
