@@ -75,15 +75,13 @@ type Balancer struct {
 	intAt int64
 }
 
+// server is one server's state, in 40 bytes: a large pool's servers
+// share the cache with its queues and timing wheel. Its weight lives in
+// the policies that read it (weightOf).
 type server struct {
-	req    packed // the request in service, when busy
-	done   int64  // cycle the request completes
-	speed  Speed
-	weight int32
-	// queued is the length of the server's own queue (per-server mode),
-	// sq[id−1].q.Len(), kept here too so that a load or a completion reads
-	// one cache line of a large pool, not two.
-	queued   int32
+	req      packed // the request in service, when busy
+	done     int64  // cycle the request completes
+	speed    Speed
 	busy     bool
 	retiring bool
 	down     bool // failed; not live until it comes back
@@ -231,16 +229,22 @@ func (b *Balancer) scaleActs(queued int) (up, acts bool) {
 	return false, q < int64(cfg.ScaleDown)*s && s > int64(cfg.MinServers)
 }
 
+// weightOf returns server id's weight: Config.Weights gives the first
+// ones, and the rest weigh 1.
+func (b *Balancer) weightOf(id int) int {
+	if ws := b.m.cfg.Weights; id <= len(ws) {
+		return ws[id-1]
+	}
+	return 1
+}
+
 func (b *Balancer) addServer() int {
 	id := len(b.srv) + 1
-	w, v := 1, Speed(SpeedScale)
-	if ws := b.m.cfg.Weights; id <= len(ws) {
-		w = ws[id-1]
-	}
+	w, v := b.weightOf(id), Speed(SpeedScale)
 	if vs := b.m.cfg.Speeds; id <= len(vs) {
 		v = vs[id-1]
 	}
-	b.srv = append(b.srv, server{speed: v, weight: int32(w)})
+	b.srv = append(b.srv, server{speed: v})
 	if b.perServer {
 		b.sq = append(b.sq, squeue{})
 		b.ring.insert(b, id)
@@ -276,8 +280,8 @@ func (b *Balancer) candidate(id int, t int64) {
 			ix.key[id-1] = t
 			ix.set(id, false) // free servers wait outside the tree
 		} else {
-			ix.key[id-1], ix.weight[id-1] = 0, int64(b.srv[id-1].weight)
-			ix.set(id, b.srv[id-1].weight > 0)
+			ix.key[id-1], ix.weight[id-1] = 0, int64(b.weightOf(id))
+			ix.set(id, ix.weight[id-1] > 0)
 		}
 	}
 }
@@ -579,7 +583,7 @@ func (b *Balancer) takeDown(id int, t int64) {
 		for q.q.Len() > 0 {
 			again = append(again, q.q.popFront())
 		}
-		q.work, s.queued = 0, 0
+		q.work = 0
 		b.ready.remove(id)
 	}
 	b.live--

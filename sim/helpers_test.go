@@ -417,9 +417,6 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		if p := b.cands.pos[i]; b.cands.loads && p != 0 && int64(b.cands.load[p-1]) != b.load(id) {
 			fail("server %d: load %d under p2c, queue %d busy %v", id, b.cands.load[p-1], sq.q.Len(), s.busy)
 		}
-		if int(s.queued) != sq.q.Len() {
-			fail("server %d: queued %d, its queue holds %d", id, s.queued, sq.q.Len())
-		}
 		if work != sq.work {
 			fail("server %d: queue work %d, its requests add up to %d", id, sq.work, work)
 		}
@@ -458,13 +455,13 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 			}
 			switch m.cfg.Policy {
 			case LeastConnections:
-				if s.weight == 0 {
+				if b.weightOf(id) == 0 {
 					continue
 				}
 				if ix.key[id-1] != b.load(id) {
 					fail("server %d: indexed load %d, load %d", id, ix.key[id-1], b.load(id))
 				}
-				if want == 0 || b.load(id)*int64(b.srv[want-1].weight) < b.load(want)*int64(s.weight) {
+				if want == 0 || b.load(id)*int64(b.weightOf(want)) < b.load(want)*int64(b.weightOf(id)) {
 					want = id
 				}
 			case LeastWork:

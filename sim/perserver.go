@@ -56,7 +56,6 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 	if !now {
 		sq.q.pushBack(r)
 		sq.work += svc
-		s.queued++
 		if !s.busy {
 			b.ready.add(id)
 		}
@@ -73,7 +72,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 	} else {
 		b.free.remove(id)
 		ix.key[id-1]++ // one more request queued
-		ix.set(id, s.weight > 0)
+		ix.set(id, ix.weight[id-1] > 0)
 	}
 	if now {
 		b.queued--
@@ -87,7 +86,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 // an active one with an empty queue is free.
 func (b *Balancer) freed(id int, t int64) {
 	s := &b.srv[id-1]
-	empty := s.queued == 0
+	empty := b.sq[id-1].q.n == 0
 	if s.retiring {
 		if empty {
 			b.leave(id)
@@ -110,7 +109,7 @@ func (b *Balancer) freed(id int, t int64) {
 			return
 		}
 		ix.key[id-1]--
-		ix.set(id, s.weight > 0)
+		ix.set(id, ix.weight[id-1] > 0)
 	}
 }
 
@@ -121,7 +120,6 @@ func (b *Balancer) dispatchEach(t int64) {
 		sq := &b.sq[id-1]
 		r := sq.q.popFront()
 		s := &b.srv[id-1]
-		s.queued--
 		sq.work -= int64(s.speed.Cycles(r.time()))
 		b.queued--
 		b.ready.remove(id)
@@ -146,9 +144,8 @@ func (b *Balancer) drainLobby(t int64) {
 
 // load returns the requests queued at server id plus the one in service.
 func (b *Balancer) load(id int) int64 {
-	s := &b.srv[id-1]
-	n := int64(s.queued)
-	if s.busy {
+	n := int64(b.sq[id-1].q.n)
+	if b.srv[id-1].busy {
 		n++
 	}
 	return n
@@ -263,8 +260,8 @@ func (b *Balancer) buildIndex() {
 		ix := &ltree{load: true}
 		ix.ensure(len(b.srv))
 		for id := 1; id <= len(b.srv); id++ {
-			ix.key[id-1], ix.weight[id-1] = b.load(id), int64(b.srv[id-1].weight)
-			ix.set(id, b.active.has(id) && b.srv[id-1].weight > 0)
+			ix.key[id-1], ix.weight[id-1] = b.load(id), int64(b.weightOf(id))
+			ix.set(id, b.active.has(id) && ix.weight[id-1] > 0)
 		}
 		b.ix = ix
 	case b.perServer && p == LeastWork:
@@ -405,16 +402,14 @@ func (b *Balancer) workEach(t int64, early bool) {
 		s.busy = false
 		b.busy--
 		b.cands.addLoad(id, -1)
-		if early && s.queued > 0 {
-			sq := &b.sq[id-1]
+		if sq := &b.sq[id-1]; early && sq.q.n > 0 {
 			r := sq.q.popFront()
-			s.queued--
 			sq.work -= int64(s.speed.Cycles(r.time()))
 			b.queued--
 			b.serve(id, r, t)
 			if ix := b.ix; ix != nil && !s.retiring && b.m.cfg.Policy == LeastConnections {
 				ix.key[id-1]-- // one request fewer, as freed counts it
-				ix.set(id, s.weight > 0)
+				ix.set(id, ix.weight[id-1] > 0)
 			}
 			continue
 		}
