@@ -319,10 +319,10 @@ func (m *Model) runSaturated(limit int64) bool {
 		if c > t {
 			peak = max(peak, base+int64(admitted[c-1-t])-b.tot.Dispatched)
 		}
-		queued := int(base + int64(admitted[c-t]) - b.tot.Dispatched)
-		evaluates, scales := c == m.nextScale, false
+		evaluates, scales, queued := c == m.nextScale, false, 0
 		if evaluates {
 			m.nextScale += cfg.Cooldown
+			queued = int(base + int64(admitted[c-t]) - b.tot.Dispatched) // no completion changes it
 			_, scales = b.scaleActs(queued)
 		}
 		// turnover completes no retiring server, so the pool it leaves is

@@ -167,21 +167,13 @@ func num(x float64) string {
 
 func writeAggregateTable(w io.Writer, rep *sweep.Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	var head []string
-	for _, d := range rep.Dims {
-		head = append(head, d.Name)
-	}
-	head = append(head, "runs")
+	head := dimsHead(rep)
 	for _, m := range rep.Metrics {
 		head = append(head, m+" (mean ± 95%)")
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, p := range rep.Points {
-		var row []string
-		for _, s := range p.Point {
-			row = append(row, s.Value)
-		}
-		row = append(row, strconv.Itoa(p.Runs))
+		row := pointCells(p)
 		for _, st := range p.Stats {
 			cell := num(st.Mean)
 			if !math.IsNaN(st.HalfWidth) {
@@ -197,6 +189,25 @@ func writeAggregateTable(w io.Writer, rep *sweep.Report) {
 	tw.Flush()
 }
 
+// dimsHead returns the first columns of a report's table: one a varied
+// setting, then runs.
+func dimsHead(rep *sweep.Report) []string {
+	var head []string
+	for _, d := range rep.Dims {
+		head = append(head, d.Name)
+	}
+	return append(head, "runs")
+}
+
+// pointCells returns a point's first cells, under dimsHead.
+func pointCells(p sweep.PointStats) []string {
+	var row []string
+	for _, s := range p.Point {
+		row = append(row, s.Value)
+	}
+	return append(row, strconv.Itoa(p.Runs))
+}
+
 func neededText(n int) string {
 	if n < 0 {
 		return "∞"
@@ -206,11 +217,7 @@ func neededText(n int) string {
 
 func writeAggregateCSV(w io.Writer, rep *sweep.Report) {
 	cw := csv.NewWriter(w)
-	var head []string
-	for _, d := range rep.Dims {
-		head = append(head, d.Name)
-	}
-	head = append(head, "runs")
+	head := dimsHead(rep)
 	for _, m := range rep.Metrics {
 		head = append(head, m+"_mean", m+"_low", m+"_high", m+"_half_width")
 		if rep.Precision > 0 {
@@ -219,11 +226,7 @@ func writeAggregateCSV(w io.Writer, rep *sweep.Report) {
 	}
 	cw.Write(head)
 	for _, p := range rep.Points {
-		var row []string
-		for _, s := range p.Point {
-			row = append(row, s.Value)
-		}
-		row = append(row, strconv.Itoa(p.Runs))
+		row := pointCells(p)
 		for _, st := range p.Stats {
 			for _, x := range []float64{st.Mean, st.Low, st.High, st.HalfWidth} {
 				if math.IsNaN(x) {

@@ -122,24 +122,24 @@ func (c *cli) replay(args []string) int {
 	stop := c.watchInterrupts(&outs)
 	defer stop()
 	var timelineFile, jsonFile *atomicFile
-	for _, o := range []struct {
+	type outFile struct {
 		flag, path string
 		dst        **atomicFile
-	}{{"--timeline", timelinePath, &timelineFile}, {"--json", jsonPath, &jsonFile}} {
-		if o.path == "" || (o.flag == "--json" && o.path == "-") {
-			continue
-		}
+	}
+	var files []outFile
+	if timelinePath != "" {
+		files = append(files, outFile{"--timeline", timelinePath, &timelineFile})
+	}
+	if jsonPath != "" && jsonPath != "-" { // "-" is standard output
+		files = append(files, outFile{"--json", jsonPath, &jsonFile})
+	}
+	// Every path is checked before any file is created.
+	for _, o := range files {
 		if err := outs.check(o.flag, o.path); err != nil {
 			return usage("%v", err)
 		}
 	}
-	for _, o := range []struct {
-		flag, path string
-		dst        **atomicFile
-	}{{"--timeline", timelinePath, &timelineFile}, {"--json", jsonPath, &jsonFile}} {
-		if o.path == "" || (o.flag == "--json" && o.path == "-") {
-			continue
-		}
+	for _, o := range files {
 		if *o.dst, err = outs.create(o.path); err != nil {
 			return fail(exitUsage, "%s: %v", o.flag, err)
 		}

@@ -27,22 +27,10 @@ func TestSweepResumeAfterKill(t *testing.T) {
 	want := readFile(t, whole)
 
 	out := filepath.Join(dir, "killed.jsonl")
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, append(args, "--out", out)...)...)
-	cmd.Env = append(os.Environ(), "LBSIM_AS_COMMAND=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		data, _ := os.ReadFile(out)
-		if bytes.Count(data, []byte("\n")) >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("the sweep wrote no 3 lines in 60 s")
-		}
-		time.Sleep(5 * time.Millisecond)
+	cmd := startSweep(t, args, out)
+	if !waitForLines(out, 3) {
+		cmd.Process.Kill()
+		t.Fatal("the sweep wrote no 3 lines in 60 s")
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
@@ -80,21 +68,9 @@ func TestSweepInterruptStopsCleanly(t *testing.T) {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
 	out := filepath.Join(dir, "stopped.jsonl")
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, append(args, "--out", out)...)...)
-	cmd.Env = append(os.Environ(), "LBSIM_AS_COMMAND=1")
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		data, _ := os.ReadFile(out)
-		if bytes.Count(data, []byte("\n")) >= 2 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	cmd := startSweep(t, args, out, &stderr)
+	waitForLines(out, 2) // if not, the check below that it did not end fails
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
 	got, want := readFile(t, out), readFile(t, whole)
@@ -107,4 +83,30 @@ func TestSweepInterruptStopsCleanly(t *testing.T) {
 	if len(got) == 0 || got[len(got)-1] != '\n' || !bytes.HasPrefix(want, got) {
 		t.Errorf("after the interrupt the file is not whole lines of the sweep, in order")
 	}
+}
+
+// startSweep starts this test binary as the lbsim command running args
+// with --out out, its standard error into stderr when given.
+func startSweep(t *testing.T, args []string, out string, stderr ...*bytes.Buffer) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, append(args, "--out", out)...)...)
+	cmd.Env = append(os.Environ(), "LBSIM_AS_COMMAND=1")
+	if len(stderr) > 0 {
+		cmd.Stderr = stderr[0]
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// waitForLines polls the file for n complete lines, for at most 60 s, and
+// reports whether they came.
+func waitForLines(path string, n int) bool {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if data, _ := os.ReadFile(path); bytes.Count(data, []byte("\n")) >= n {
+			return true
+		}
+	}
+	return false
 }

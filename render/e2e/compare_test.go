@@ -29,15 +29,7 @@ type compareState struct {
 
 func (p *page) compareState() compareState {
 	p.t.Helper()
-	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](`window.lbsim.state()`))
-	if err != nil {
-		p.t.Fatalf("state(): %v", err)
-	}
-	var s compareState
-	if err := json.Unmarshal(raw, &s); err != nil {
-		p.t.Fatalf("state(): %v: %s", err, raw)
-	}
-	return s
+	return stateAs[compareState](p)
 }
 
 // cliVariants decodes the variants of `lbsim compare --json` or `lbsim

@@ -45,11 +45,17 @@ type ctlRect struct {
 
 func (p *page) ctl() ctlState {
 	p.t.Helper()
+	return stateAs[ctlState](p)
+}
+
+// stateAs reads window.lbsim.state() into the part of it a test reads.
+func stateAs[T any](p *page) T {
+	p.t.Helper()
 	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](`window.lbsim.state()`))
 	if err != nil {
 		p.t.Fatalf("state(): %v", err)
 	}
-	var s ctlState
+	var s T
 	if err := json.Unmarshal(raw, &s); err != nil {
 		p.t.Fatalf("state(): %v: %s", err, raw)
 	}

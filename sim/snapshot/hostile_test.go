@@ -101,25 +101,12 @@ func FuzzReplay(f *testing.F) {
 	switchRun := craft(f, cfg, []sim.Change{{Cycle: 50, Setting: sim.SetDown, Value: 1<<32 | 2}, {Cycle: 60, Setting: sim.SetUp, Value: 1<<32 | 2}})
 	// Before every value was checked, this one decoded and then panicked.
 	minusOne := craft(f, cfg, []sim.Change{{Cycle: 50, Setting: sim.SetDown, Value: -1<<32 | 2}})
-	for _, s := range append(seeds(f), switchRun, minusOne) {
-		var env envelope
-		if _, err := env.UnmarshalMsg(s); err != nil {
-			f.Fatal(err)
-		}
-		f.Add(env.Payload)
-	}
+	addPayloads(f, append(seeds(f), switchRun, minusOne))
 	// The payload is sealed with a correct checksum, so mutations reach
 	// the field decoders and the model, as a crafted file would.
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		if len(payload) > 1<<16 {
-			return
-		}
-		data, err := seal(FormatVersion, payload)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Decode(data)
-		if err != nil {
+		s, ok := decodeSealed(t, payload)
+		if !ok {
 			return
 		}
 		c := s.Config
