@@ -1,6 +1,10 @@
 package swrr
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Index gives exactly the picks of [Pool.PickAvailable] when the set of
 // available backends changes seldom compared with the picks (the
@@ -17,6 +21,13 @@ import "math"
 // base, the earliest-listed on a tie), and the pick compares the g winners'
 // scores. An unavailable backend keeps its score itself, frozen.
 //
+// With a single weight (no weights given, the common case) the picks settle
+// into a rotation: once the available backends' bases lie within the total
+// of each other, the winner's base falls below every other's, so each pick
+// takes the next backend in the order of their bases. The index then picks
+// from that order in O(1), leaving the trees to be rebuilt at the next
+// change (see rotate).
+//
 // The zero value is an empty index, ready to use. An Index is not safe for
 // concurrent use.
 type Index struct {
@@ -29,6 +40,12 @@ type Index struct {
 	total  int64   // sum of the available backends' weights
 	cls    []wclass
 	byW    map[int64]int32
+	// rot is the available backends in the order they are picked, while
+	// rotating (the trees are then out of date); at is the next one.
+	rot      []int32
+	at       int
+	rotating bool
+	calm     int // picks since the backends or their availability last changed
 }
 
 // wclass is the backends of one positive weight, in index order, and their
@@ -59,6 +76,7 @@ func (x *Index) Add(weight int) (int, error) {
 	if err := checkWeight(weight); err != nil {
 		return 0, err
 	}
+	x.unrotate()
 	i := len(x.weight)
 	w := int64(weight)
 	x.weight = append(x.weight, w)
@@ -117,6 +135,7 @@ func (x *Index) SetAvailable(i int, on bool) {
 	if x.avail[i] == on {
 		return
 	}
+	x.unrotate()
 	w := x.weight[i]
 	if on {
 		x.base[i] -= w * x.k
@@ -151,6 +170,14 @@ func (x *Index) Pick() (index int, ok bool) {
 		x.rebase()
 	}
 	x.k++
+	if x.rotating {
+		i := x.rot[x.at]
+		if x.at++; x.at == len(x.rot) {
+			x.at = 0
+		}
+		x.base[i] -= x.total
+		return int(i), true
+	}
 	best, bestScore := -1, int64(0)
 	for c := range x.cls {
 		cl := &x.cls[c]
@@ -165,7 +192,67 @@ func (x *Index) Pick() (index int, ok bool) {
 	}
 	x.base[best] -= x.total
 	x.fix(&x.cls[x.class[best]], int(x.pos[best]))
+	if x.calm++; x.calm >= 2*len(x.weight) && len(x.cls) == 1 {
+		x.rotate()
+	}
 	return best, true
+}
+
+// rotate starts rotating if the single class's available backends' bases
+// lie within the total of each other: then the winner, the highest base
+// (the lowest index on a tie), drops below the lowest (base − total <
+// min), and so does each next winner below the one before, so the picks
+// go round in the order of the bases, highest first, ties by index. If not,
+// it asks again after as many picks as there are backends, which pays for
+// its O(n) look (and the sort, and the rebuild when rotating ends).
+func (x *Index) rotate() {
+	x.calm = 0
+	x.rot = x.rot[:0]
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, i := range x.cls[0].members {
+		if x.avail[i] {
+			x.rot = append(x.rot, i)
+			lo, hi = min(lo, x.base[i]), max(hi, x.base[i])
+		}
+	}
+	if len(x.rot) == 0 || hi-lo >= x.total {
+		return
+	}
+	slices.SortFunc(x.rot, func(a, b int32) int {
+		if c := cmp.Compare(x.base[b], x.base[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	x.at, x.rotating = 0, true
+}
+
+// unrotate ends rotating before a change: it brings the trees up to date
+// with the bases.
+func (x *Index) unrotate() {
+	x.calm = 0
+	if !x.rotating {
+		return
+	}
+	x.rotating = false
+	for c := range x.cls {
+		cl := &x.cls[c]
+		leaves := len(cl.tree) / 2
+		for p, i := range cl.members {
+			v := none
+			if x.avail[i] {
+				v = node{x.base[i], i}
+			}
+			cl.tree[leaves+p] = v
+		}
+		for n := leaves - 1; n >= 1; n-- {
+			a, b := cl.tree[2*n], cl.tree[2*n+1]
+			if b.base > a.base {
+				a = b
+			}
+			cl.tree[n] = a
+		}
+	}
 }
 
 // rebase folds the picks so far into the available backends' bases. O(n),
@@ -177,6 +264,9 @@ func (x *Index) rebase() {
 		}
 	}
 	for c := range x.cls {
+		if x.rotating {
+			break // the trees are rebuilt from the bases when rotating ends
+		}
 		cl := &x.cls[c]
 		for n := range cl.tree {
 			if cl.tree[n].i >= 0 { // the same shift for the whole class

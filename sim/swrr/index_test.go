@@ -13,39 +13,67 @@ import (
 // PickAvailable: every pick and every score must agree.
 func TestIndexMatchesPickAvailable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var x Index
-		var p Pool
-		var avail []bool
 		weight := rapid.OneOf(rapid.IntRange(0, 4), rapid.SampledFrom([]int{1, 7, MaxWeight}))
-		for step := range rapid.IntRange(1, 400).Draw(t, "steps") {
-			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
-			case op == 0 || len(avail) == 0:
-				w := weight.Draw(t, "weight")
-				i, err := x.Add(w)
-				j, _ := p.Add(w)
-				if err != nil || i != j {
-					t.Fatalf("Add(%d) = %d, %v; the pool gave %d", w, i, err, j)
+		checkIndex(t, weight, 1)
+	})
+}
+
+// TestIndexRotationMatchesPickAvailable is the same with one positive weight
+// (and 0), in runs of picks long enough for the index to rotate: the
+// rotation's picks and scores must agree too, and some runs must rotate.
+func TestIndexRotationMatchesPickAvailable(t *testing.T) {
+	rotated := 0
+	rapid.Check(t, func(t *rapid.T) {
+		w := rapid.SampledFrom([]int{1, 3, MaxWeight}).Draw(t, "w")
+		weight := rapid.SampledFrom([]int{w, w, w, 0})
+		rotated += checkIndex(t, weight, rapid.IntRange(1, 40).Draw(t, "burst"))
+	})
+	if rotated == 0 {
+		t.Fatal("no run picked while rotating")
+	}
+}
+
+// checkIndex runs one random sequence of additions, availability changes
+// and bursts of picks on an Index and a Pool, comparing every pick and
+// every score. It returns how many picks the index made while rotating.
+func checkIndex(t *rapid.T, weight *rapid.Generator[int], burst int) (rotated int) {
+	var x Index
+	var p Pool
+	var avail []bool
+	for step := range rapid.IntRange(1, 400).Draw(t, "steps") {
+		switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+		case op == 0 || len(avail) == 0:
+			w := weight.Draw(t, "weight")
+			i, err := x.Add(w)
+			j, _ := p.Add(w)
+			if err != nil || i != j {
+				t.Fatalf("Add(%d) = %d, %v; the pool gave %d", w, i, err, j)
+			}
+			avail = append(avail, false)
+		case op <= 2:
+			i := rapid.IntRange(0, len(avail)-1).Draw(t, "backend")
+			avail[i] = !avail[i]
+			x.SetAvailable(i, avail[i])
+		default:
+			for range burst {
+				if x.rotating {
+					rotated++
 				}
-				avail = append(avail, false)
-			case op <= 2:
-				i := rapid.IntRange(0, len(avail)-1).Draw(t, "backend")
-				avail[i] = !avail[i]
-				x.SetAvailable(i, avail[i])
-			default:
 				got, gok := x.Pick()
 				want, wok := p.PickAvailable(func(i int) bool { return avail[i] })
 				if got != want || gok != wok {
-					t.Fatalf("step %d: Index picked %d %v, PickAvailable %d %v", step, got, gok, want, wok)
-				}
-			}
-			scores := p.Scores(nil)
-			for i, s := range scores {
-				if x.Score(i) != s || x.Available(i) != avail[i] {
-					t.Fatalf("step %d: backend %d: score %d available %v, want %d %v", step, i, x.Score(i), x.Available(i), s, avail[i])
+					t.Fatalf("step %d: Index picked %d %v (rotating %v), PickAvailable %d %v", step, got, gok, x.rotating, want, wok)
 				}
 			}
 		}
-	})
+		scores := p.Scores(nil)
+		for i, s := range scores {
+			if x.Score(i) != s || x.Available(i) != avail[i] {
+				t.Fatalf("step %d: backend %d: score %d available %v, want %d %v", step, i, x.Score(i), x.Available(i), s, avail[i])
+			}
+		}
+	}
+	return rotated
 }
 
 // TestIndexRebase runs picks across the rebase of the pick count with
@@ -113,6 +141,55 @@ func BenchmarkIndexPick(b *testing.B) {
 			}
 			for b.Loop() {
 				x.Pick()
+			}
+		})
+	}
+}
+
+// TestIndexRotatesOnlyWhenExact asks the index to rotate right after
+// changes (it asks by itself only after a calm spell, by which time the
+// scores have mostly come within the total): it must rotate exactly when
+// the available scores lie within the total of each other (less than the
+// total apart), and its picks must agree with the Pool's either way.
+func TestIndexRotatesOnlyWhenExact(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		picks  int   // picks with all three available
+		off    []int // then made unavailable
+		rotate bool
+	}{
+		{"fresh", 0, nil, true},
+		{"one pick", 1, nil, false},                    // −2, 1, 1: spread 3, not below total 3
+		{"winner kept, third off", 1, []int{2}, false}, // −2, 1: spread 3 ≥ total 2
+		{"third off", 3, []int{2}, true},               // 0, 0: spread 0
+		{"first off", 1, []int{0}, true},               // 1, 1
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var x Index
+			p := mustNew(t, 1, 1, 1)
+			avail := []bool{true, true, true}
+			for i := range avail {
+				x.Add(1)
+				x.SetAvailable(i, true)
+			}
+			for range c.picks {
+				x.Pick()
+				p.Pick()
+			}
+			for _, i := range c.off {
+				x.SetAvailable(i, false)
+				avail[i] = false
+			}
+			x.rotate()
+			if x.rotating != c.rotate {
+				t.Fatalf("rotating = %v, want %v (scores %v)", x.rotating, c.rotate, p.Scores(nil))
+			}
+			for n := range 12 {
+				got, _ := x.Pick()
+				want, _ := p.PickAvailable(func(i int) bool { return avail[i] })
+				if got != want {
+					t.Fatalf("pick %d: %d, want %d", n, got, want)
+				}
 			}
 		})
 	}
