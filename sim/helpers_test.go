@@ -481,9 +481,13 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 			}
 		}
 		got := ix.best() // brings the inner nodes up to date
-		for i := len(ix.node)/2 - 1; i >= 1; i-- {
-			if w := ix.better(ix.node[2*i], ix.node[2*i+1]); ix.node[i] != w {
-				fail("index node %d holds %x, the better of its children is %x", i, ix.node[i], w)
+		if ix.bucketed {
+			checkBuckets(ix, fail)
+		} else {
+			for i := len(ix.node)/2 - 1; i >= 1; i-- {
+				if w := ix.better(ix.node[2*i], ix.node[2*i+1]); ix.node[i] != w {
+					fail("index node %d holds %x, the better of its children is %x", i, ix.node[i], w)
+				}
 			}
 		}
 		if got != want {
@@ -733,5 +737,33 @@ func (s *shadow) cycle(t tester, m *Model) {
 	busy := len(s.ids(func(v *shadowServer) bool { return v.busy }))
 	if p := m.Pool(); len(s.servers) != p.Live || busy != p.Busy || len(s.queue) != m.QueueLen() {
 		t.Fatalf("cycle %d: events give live %d busy %d queue %d, the model %d %d %d", c, len(s.servers), busy, len(s.queue), p.Live, p.Busy, m.QueueLen())
+	}
+}
+
+// checkBuckets checks a bucketed index against its leaves: each server
+// taking part is in the bucket of its load and no other, and no bucket
+// below lo holds one.
+func checkBuckets(ix *ltree, fail func(string, ...any)) {
+	leaves := len(ix.node) / 2
+	members := 0
+	for k := range ix.bucket {
+		members += ix.bucket[k].n
+		if k < ix.lo && ix.bucket[k].n > 0 {
+			fail("bucket %d holds servers, below the lowest %d", k, ix.lo)
+		}
+	}
+	in := 0
+	for id := 1; id <= leaves; id++ {
+		leaf := ix.node[leaves+id-1]
+		if leaf == noNode {
+			continue
+		}
+		in++
+		if k := int(leaf >> 32); k >= len(ix.bucket) || !ix.bucket[k].has(id) || ix.key[id-1] != int64(k) {
+			fail("server %d: leaf %x, key %d, not in its bucket", id, leaf, ix.key[id-1])
+		}
+	}
+	if members != in || ix.members != in {
+		fail("buckets hold %d servers (counted %d), the leaves %d", members, ix.members, in)
 	}
 }

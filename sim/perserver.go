@@ -71,8 +71,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 		ix.set(id, true)
 	} else {
 		b.free.remove(id)
-		ix.key[id-1]++ // one more request queued
-		ix.set(id, ix.weight[id-1] > 0)
+		ix.bump(id, 1) // one more request queued
 	}
 	if now {
 		b.queued--
@@ -108,8 +107,7 @@ func (b *Balancer) freed(id int, t int64) {
 			}
 			return
 		}
-		ix.key[id-1]--
-		ix.set(id, ix.weight[id-1] > 0)
+		ix.bump(id, -1)
 	}
 }
 
@@ -257,7 +255,7 @@ func (b *Balancer) buildIndex() {
 		}
 	case b.perServer && p == LeastConnections:
 		b.zeroWeight = slices.Contains(b.m.cfg.Weights, 0)
-		ix := &ltree{load: true}
+		ix := newLoadTree()
 		ix.ensure(len(b.srv))
 		for id := 1; id <= len(b.srv); id++ {
 			ix.key[id-1], ix.weight[id-1] = b.load(id), int64(b.weightOf(id))
@@ -408,8 +406,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 			b.queued--
 			b.serve(id, r, t)
 			if ix := b.ix; ix != nil && !s.retiring && b.m.cfg.Policy == LeastConnections {
-				ix.key[id-1]-- // one request fewer, as freed counts it
-				ix.set(id, ix.weight[id-1] > 0)
+				ix.bump(id, -1) // one request fewer, as freed counts it
 			}
 			continue
 		}

@@ -21,6 +21,14 @@ import (
 // key<<32 | id, so that while every weight is equal and every key below
 // 2^32 one unsigned comparison orders two servers, ties included; beyond
 // that (mixed) the comparison reads the exact keys and weights.
+//
+// In load mode, while every weight is equal and every load below
+// maxBucket, the servers are instead kept in buckets by load (bucketed):
+// a change of load moves a server from one bucket to the next, and the
+// best server is the lowest id of the lowest non-empty bucket, with no
+// walk at all. The leaves are written either way, so leaving the buckets
+// (a weight that differs, a load that reaches maxBucket) rebuilds the
+// tree from them.
 type ltree struct {
 	node   []uint64 // node[1] is the root; leaves at len(node)/2 …; none = all ones
 	key    []int64  // by id−1
@@ -31,7 +39,22 @@ type ltree struct {
 	// dirty lists the leaves written since the inner nodes were last
 	// brought up to date (see settle).
 	dirty []int32
+	// bucketed: bucket[k] holds the servers taking part whose load is k,
+	// and no bucket below lo holds one (the lowest load may be higher).
+	// The buckets move with each change (the tree's walks wait for best).
+	bucketed bool
+	bucket   []idset
+	lo       int
+	members  int
 }
+
+// maxBucket bounds the loads kept in buckets: a load that reaches it turns
+// the buckets into the tree.
+const maxBucket = 1 << 16
+
+// newLoadTree returns an empty tree in load mode, bucketed until told
+// otherwise.
+func newLoadTree() *ltree { return &ltree{load: true, bucketed: true} }
 
 const noNode = ^uint64(0)
 
@@ -66,6 +89,11 @@ func (t *ltree) set(id int, in bool) {
 		k := t.key[id-1]
 		if !t.mixed && (k < 0 || k >= 1<<32-1 || t.load && t.w0 != 0 && t.weight[id-1] != t.w0) {
 			t.mixed = true
+			t.unbucket()
+			t.rebuild()
+		}
+		if t.bucketed && k >= maxBucket {
+			t.unbucket()
 			t.rebuild()
 		}
 		if t.w0 == 0 {
@@ -78,11 +106,83 @@ func (t *ltree) set(id int, in bool) {
 	if t.node[i] == v && !t.mixed {
 		return // mixed: the key may have changed beyond what the node shows
 	}
+	if t.bucketed {
+		old := t.node[i]
+		t.node[i] = v
+		t.move(id, old, v)
+		return
+	}
 	t.node[i] = v
 	t.dirty = append(t.dirty, int32(i))
 	if len(t.dirty) > leaves {
 		t.rebuild() // cheaper than a walk for each
 	}
+}
+
+// bump adds d to server id's load (load mode) and has it take part when
+// its weight is positive. A server in the buckets that stays in them
+// moves from one to the other here; anything else goes through set.
+func (t *ltree) bump(id int, d int64) {
+	k := t.key[id-1] + d
+	t.key[id-1] = k
+	if i := len(t.node)/2 + id - 1; t.bucketed && id <= len(t.node)/2 && uint64(k) < maxBucket {
+		if old := t.node[i]; old != noNode {
+			t.node[i] = uint64(k)<<32 | uint64(id)
+			t.bucket[old>>32].remove(id)
+			for int(k) >= len(t.bucket) {
+				t.bucket = append(t.bucket, idset{})
+			}
+			t.bucket[k].add(id)
+			t.lo = min(t.lo, int(k))
+			return
+		}
+	}
+	t.set(id, t.weight[id-1] > 0)
+}
+
+// move takes server id out of the bucket of leaf old and puts it into that
+// of leaf new (either may be noNode: not taking part).
+func (t *ltree) move(id int, old, new uint64) {
+	if old != noNode {
+		t.bucket[old>>32].remove(id)
+		t.members--
+	}
+	if new != noNode {
+		t.into(id, int(new>>32))
+	}
+}
+
+// into puts server id, in no bucket, into bucket k.
+func (t *ltree) into(id, k int) {
+	for k >= len(t.bucket) {
+		t.bucket = append(t.bucket, idset{})
+	}
+	t.bucket[k].add(id)
+	t.members++
+	t.lo = min(t.lo, k)
+}
+
+// rebuildBuckets empties the buckets and fills them from the leaves.
+func (t *ltree) rebuildBuckets() {
+	for k := range t.bucket {
+		b := &t.bucket[k]
+		clear(b.w)
+		b.n, b.low = 0, 0
+	}
+	t.members, t.lo = 0, 0
+	leaves := len(t.node) / 2
+	for id := 1; id <= leaves; id++ {
+		if v := t.node[leaves+id-1]; v != noNode {
+			t.into(id, int(v>>32))
+		}
+	}
+	t.dirty = t.dirty[:0]
+}
+
+// unbucket leaves the buckets for the tree, which rebuild then builds
+// from the leaves.
+func (t *ltree) unbucket() {
+	t.bucketed, t.bucket, t.lo, t.members = false, nil, 0, 0
 }
 
 // settle brings the inner nodes up to date with the leaves written since
@@ -131,8 +231,12 @@ func (t *ltree) grow(id int) {
 	t.rebuild()
 }
 
-// rebuild recomputes every inner node from the leaves.
+// rebuild recomputes every inner node from the leaves (or the buckets).
 func (t *ltree) rebuild() {
+	if t.bucketed {
+		t.rebuildBuckets()
+		return
+	}
 	for i := len(t.node)/2 - 1; i >= 1; i-- {
 		t.node[i] = t.better(t.node[2*i], t.node[2*i+1])
 	}
@@ -141,6 +245,15 @@ func (t *ltree) rebuild() {
 
 // best returns the best server taking part, or 0.
 func (t *ltree) best() int {
+	if t.bucketed {
+		if t.members == 0 {
+			return 0
+		}
+		for t.bucket[t.lo].n == 0 {
+			t.lo++
+		}
+		return t.bucket[t.lo].first()
+	}
 	if len(t.dirty) > 0 {
 		t.settle()
 	}

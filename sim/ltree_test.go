@@ -1,0 +1,78 @@
+package sim
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestLtreeBest runs random changes on an index of loads or keys and
+// compares its best server after each with a scan: the lowest
+// load/weight (or key), the lowest id on a tie. Loads move by one mostly,
+// now and then jump (past maxBucket too), and weights differ in some runs,
+// so the buckets, the tree and the change from one to the other all run.
+func TestLtreeBest(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		load := rapid.Bool().Draw(t, "load")
+		var ix *ltree
+		if load {
+			ix = newLoadTree()
+		} else {
+			ix = &ltree{}
+		}
+		n := rapid.OneOf(rapid.IntRange(1, 6), rapid.IntRange(60, 150)).Draw(t, "servers")
+		weights := rapid.SampledFrom([][]int64{{1}, {3}, {1, 2}, {0, 1}}).Draw(t, "weights")
+		ix.ensure(n)
+		in := make([]bool, n)
+		for id := 1; id <= n; id++ {
+			ix.weight[id-1] = weights[(id-1)%len(weights)]
+			ix.key[id-1] = 0
+		}
+		for step := range rapid.IntRange(1, 300).Draw(t, "steps") {
+			id := rapid.IntRange(1, n).Draw(t, "id")
+			op := rapid.IntRange(0, 9).Draw(t, "op")
+			bumped := false
+			switch {
+			case op < 6: // a load goes up or down by one
+				d := int64(1)
+				if ix.key[id-1] > 0 && rapid.Bool().Draw(t, "down") {
+					d = -1
+				}
+				if load && in[id-1] {
+					ix.bump(id, d) // as the balancer counts a request in or out
+					bumped = true
+					break
+				}
+				ix.key[id-1] += d
+			case op == 6:
+				ix.key[id-1] = rapid.SampledFrom([]int64{0, 7, maxBucket - 1, maxBucket, 1<<32 + 5}).Draw(t, "jump")
+			default:
+				in[id-1] = !in[id-1]
+			}
+			if !bumped {
+				ix.set(id, in[id-1] && (!load || ix.weight[id-1] > 0))
+			}
+			want := 0
+			for j := 1; j <= n; j++ {
+				if !in[j-1] || load && ix.weight[j-1] == 0 {
+					continue
+				}
+				kj := ix.key[j-1]
+				if want == 0 {
+					want = j
+					continue
+				}
+				kw := ix.key[want-1]
+				if load {
+					kj, kw = kj*ix.weight[want-1], kw*ix.weight[j-1]
+				}
+				if kj < kw {
+					want = j
+				}
+			}
+			if got := ix.best(); got != want {
+				t.Fatalf("step %d: best %d, want %d (bucketed %v, mixed %v)", step, got, want, ix.bucketed, ix.mixed)
+			}
+		}
+	})
+}
