@@ -343,12 +343,13 @@ func mix(x uint64) uint64 {
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 
 // fnvAdd continues FNV-1a-64 hash h over the 4 bytes of a, big-endian.
+// Written out: a loop over the four bytes costs each request's key
+// about 20 instructions more.
 func fnvAdd(h uint64, a uint32) uint64 {
-	for _, c := range [4]byte{byte(a >> 24), byte(a >> 16), byte(a >> 8), byte(a)} {
-		h ^= uint64(c)
-		h *= fnvPrime
-	}
-	return h
+	h = (h ^ uint64(a>>24)) * fnvPrime
+	h = (h ^ uint64(a>>16&0xff)) * fnvPrime
+	h = (h ^ uint64(a>>8&0xff)) * fnvPrime
+	return (h ^ uint64(a&0xff)) * fnvPrime
 }
 
 // fnv8 is FNV-1a-64 of the 8 bytes of a and b, big-endian.
@@ -456,31 +457,28 @@ func before(a, b *ringPoint) bool {
 	return a.at < b.at || a.at == b.at && (a.id < b.id || a.id == b.id && a.k < b.k)
 }
 
-// insert adds server id, just created, to a built ring in one merge pass
-// (dropping the points of servers that have left on the way), instead of
-// sorting the whole ring again: scaling up costs O(points).
+// insert adds server id, just created, to a built ring: each of its points
+// goes in where a binary search puts it, and the points between move in
+// one copy, so scaling up costs a copy of the ring and 64 searches. The
+// points of servers that have left stay (a lookup passes over them, as over
+// any server that is not a candidate) until they are as many as the live
+// servers' points; then the ring is built afresh at the next lookup.
 func (r *ring) insert(b *Balancer, id int) {
-	if r.stale || len(r.points) == 0 {
+	if r.stale || len(r.points) == 0 || len(r.points) > 2*RingPoints*b.live {
 		r.stale = true // built in full at the next lookup
 		return
 	}
 	var buf [RingPoints]ringPoint
 	add := appendPoints(buf[:0], id)
 	slices.SortFunc(add, cmpPoints)
-	merged := r.spare[:0]
-	i := 0
-	for j := range r.points {
-		p := &r.points[j]
-		if b.srv[p.id-1].gone {
-			continue
-		}
-		for i < len(add) && before(&add[i], p) {
-			merged = append(merged, add[i])
-			i++
-		}
-		merged = append(merged, *p)
+	merged := slices.Grow(r.spare[:0], len(r.points)+len(add))
+	rest := r.points
+	for _, p := range add {
+		j, _ := slices.BinarySearchFunc(rest, p, cmpPoints) // no two points are equal
+		merged = append(append(merged, rest[:j]...), p)
+		rest = rest[j:]
 	}
-	r.points, r.spare = append(merged, add[i:]...), r.points
+	r.points, r.spare = append(merged, rest...), r.points
 	r.index()
 }
 
@@ -497,19 +495,19 @@ func (r *ring) size(n int) {
 	r.start = slices.Grow(r.start[:0], 1<<r.bits+1)[:1<<r.bits+1]
 }
 
-// index sizes and fills the bucket index of the sorted points.
+// index sizes and fills the bucket index of the sorted points: it counts
+// the points of each bucket, then sums the counts.
 func (r *ring) index() {
 	r.size(len(r.points))
-	n := len(r.start)
-	i := 0
 	shift := 64 - r.bits
-	for b := range uint64(1) << r.bits {
-		for i < len(r.points) && r.points[i].at>>shift < b {
-			i++
-		}
-		r.start[b] = int32(i)
+	start := r.start // in locals: through r, each access would load them again
+	clear(start)
+	for _, p := range r.points {
+		start[p.at>>shift+1]++
 	}
-	r.start[n-1] = int32(len(r.points))
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
 	r.stale = false
 }
 
