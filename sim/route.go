@@ -216,7 +216,7 @@ func (t *ltree) settle() {
 
 // grow doubles the leaves until id fits, rebuilding the inner nodes.
 func (t *ltree) grow(id int) {
-	leaves := max(len(t.node)/2, 64)
+	leaves := max(len(t.node)/2, 1)
 	for leaves < id {
 		leaves *= 2
 	}
