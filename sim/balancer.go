@@ -27,7 +27,7 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
-	sq       []squeue // by id−1
+	sq       []fifo // per-server mode: each server's own queue, by id−1
 	lobby    fifo
 	queued   int
 	free     idset
@@ -86,13 +86,6 @@ type server struct {
 	retiring bool
 	down     bool // failed; not live until it comes back
 	gone     bool
-}
-
-// squeue is one server's own queue (per-server mode) and the service
-// cycles, at the server's speed, of the requests in it.
-type squeue struct {
-	q    fifo
-	work int64
 }
 
 func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
@@ -246,7 +239,7 @@ func (b *Balancer) addServer() int {
 	}
 	b.srv = append(b.srv, server{speed: v})
 	if b.perServer {
-		b.sq = append(b.sq, squeue{})
+		b.sq = append(b.sq, fifo{})
 		b.ring.insert(b, id)
 		b.wrr.Add(w) // cannot fail: weights were validated
 	} else {
@@ -579,11 +572,10 @@ func (b *Balancer) takeDown(id int, t int64) {
 	}
 	if b.perServer {
 		q := &b.sq[id-1]
-		b.queued -= q.q.Len()
-		for q.q.Len() > 0 {
-			again = append(again, q.q.popFront())
+		b.queued -= q.Len()
+		for q.Len() > 0 {
+			again = append(again, q.popFront())
 		}
-		q.work = 0
 		b.ready.remove(id)
 	}
 	b.live--
@@ -681,7 +673,7 @@ func (b *Balancer) QueueAt(i int) Request {
 
 // ServerQueueAt returns the i-th oldest request queued at server id
 // (per-server mode), 0 ≤ i < its ServerView's Queued.
-func (b *Balancer) ServerQueueAt(id, i int) Request { return b.sq[id-1].q.at(i).unpack() }
+func (b *Balancer) ServerQueueAt(id, i int) Request { return b.sq[id-1].at(i).unpack() }
 
 // Servers yields the live servers and the failed ones, in ascending id
 // order; a failed server's State is Failed.
@@ -710,7 +702,7 @@ func (b *Balancer) view(id int) ServerView {
 	s := &b.srv[id-1]
 	v := ServerView{ID: id, Speed: s.speed}
 	if b.perServer {
-		v.Queued = b.sq[id-1].q.Len()
+		v.Queued = b.sq[id-1].Len()
 	}
 	switch {
 	case s.down:
@@ -741,7 +733,7 @@ func (b *Balancer) Summary() Summary {
 func (b *Balancer) serverQueueMax() int64 {
 	n := 0
 	for i := range b.sq {
-		n = max(n, b.sq[i].q.Len())
+		n = max(n, b.sq[i].Len())
 	}
 	return int64(n)
 }

@@ -409,27 +409,20 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	n := b.lobby.Len()
 	for i := range b.srv {
 		id, s, sq := i+1, &b.srv[i], &b.sq[i]
-		n += sq.q.Len()
-		var work int64
-		for j := range sq.q.Len() {
-			work += int64(s.speed.Cycles(sq.q.at(j).time()))
-		}
+		n += sq.Len()
 		if p := b.cands.pos[i]; b.cands.loads && p != 0 && int64(b.cands.load[p-1]) != b.load(id) {
-			fail("server %d: load %d under p2c, queue %d busy %v", id, b.cands.load[p-1], sq.q.Len(), s.busy)
+			fail("server %d: load %d under p2c, queue %d busy %v", id, b.cands.load[p-1], sq.Len(), s.busy)
 		}
-		if work != sq.work {
-			fail("server %d: queue work %d, its requests add up to %d", id, sq.work, work)
+		if (s.gone || s.down) && sq.Len() > 0 {
+			fail("server %d is gone or down with %d queued", id, sq.Len())
 		}
-		if (s.gone || s.down) && sq.q.Len() > 0 {
-			fail("server %d is gone or down with %d queued", id, sq.q.Len())
-		}
-		if !s.gone && !s.down && !s.busy && sq.q.Len() > 0 {
-			fail("server %d is idle with %d queued after dispatch", id, sq.q.Len())
+		if !s.gone && !s.down && !s.busy && sq.Len() > 0 {
+			fail("server %d is idle with %d queued after dispatch", id, sq.Len())
 		}
 		if s.retiring && !s.busy {
 			fail("server %d is retiring, idle, and has not left", id)
 		}
-		free := !s.gone && !s.down && !s.busy && !s.retiring && sq.q.Len() == 0
+		free := !s.gone && !s.down && !s.busy && !s.retiring && sq.Len() == 0
 		if b.free.has(id) != free {
 			fail("server %d: in the free set = %v, want %v", id, b.free.has(id), free)
 		}
@@ -468,9 +461,13 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 				if b.free.has(id) {
 					continue
 				}
-				at := max(c, s.done) + b.sq[id-1].work
+				var work int64 // the service cycles of its queue, added up here
+				for j := range b.sq[id-1].Len() {
+					work += int64(s.speed.Cycles(b.sq[id-1].at(j).time()))
+				}
+				at := max(c, s.done) + work
 				if !s.busy {
-					at = c + b.sq[id-1].work
+					at = c + work
 				}
 				if ix.key[id-1] != at {
 					fail("server %d: indexed free-at %d, want %d", id, ix.key[id-1], at)

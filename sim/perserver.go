@@ -16,11 +16,9 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 	if b.active.n > 0 {
 		id = b.pickRoute(r, t)
 	}
-	var q *fifo
-	if id == 0 {
-		q = &b.lobby
-	} else {
-		q = &b.sq[id-1].q
+	q := &b.lobby
+	if id != 0 {
+		q = &b.sq[id-1]
 	}
 	if fresh {
 		if c := b.m.cfg.QueueCap; c > 0 && q.Len() >= c {
@@ -49,13 +47,11 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 // serveNow is set (runRouted, see there) and the server is idle, the
 // server takes r at once, as step d would.
 func (b *Balancer) enqueue(id int, r packed, t int64) {
-	s, sq := &b.srv[id-1], &b.sq[id-1]
-	svc := int64(s.speed.Cycles(r.time()))
+	s := &b.srv[id-1]
 	now := b.serveNow && !s.busy
 	b.cands.addLoad(id, 1)
 	if !now {
-		sq.q.pushBack(r)
-		sq.work += svc
+		b.sq[id-1].pushBack(r)
 		if !s.busy {
 			b.ready.add(id)
 		}
@@ -67,7 +63,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 			b.free.remove(id)
 			ix.key[id-1] = t
 		}
-		ix.key[id-1] += svc // the cycle the server will have done all it holds
+		ix.key[id-1] += int64(s.speed.Cycles(r.time())) // the cycle the server will have done all it holds
 		ix.set(id, true)
 	} else {
 		b.free.remove(id)
@@ -85,7 +81,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 // an active one with an empty queue is free.
 func (b *Balancer) freed(id int, t int64) {
 	s := &b.srv[id-1]
-	empty := b.sq[id-1].q.n == 0
+	empty := b.sq[id-1].n == 0
 	if s.retiring {
 		if empty {
 			b.leave(id)
@@ -115,10 +111,7 @@ func (b *Balancer) freed(id int, t int64) {
 // is non-empty takes its oldest request, in id order.
 func (b *Balancer) dispatchEach(t int64) {
 	for id := b.ready.first(); id != 0; id = b.ready.next(id + 1) {
-		sq := &b.sq[id-1]
-		r := sq.q.popFront()
-		s := &b.srv[id-1]
-		sq.work -= int64(s.speed.Cycles(r.time()))
+		r := b.sq[id-1].popFront()
 		b.queued--
 		b.ready.remove(id)
 		b.serve(id, r, t)
@@ -140,9 +133,21 @@ func (b *Balancer) drainLobby(t int64) {
 	}
 }
 
+// queuedWork returns the service cycles, at server id's speed, of the requests in
+// its queue. Only least-work needs them, and reads them this way only when
+// it comes into force; from then on its index keeps them.
+func (b *Balancer) queuedWork(id int) int64 {
+	q, speed := &b.sq[id-1], b.srv[id-1].speed
+	var w int64
+	for i := range q.n {
+		w += int64(speed.Cycles(q.at(i).time()))
+	}
+	return w
+}
+
 // load returns the requests queued at server id plus the one in service.
 func (b *Balancer) load(id int) int64 {
-	n := int64(b.sq[id-1].q.n)
+	n := int64(b.sq[id-1].n)
 	if b.srv[id-1].busy {
 		n++
 	}
@@ -271,7 +276,7 @@ func (b *Balancer) buildIndex() {
 			if s.busy {
 				at = s.done
 			}
-			ix.key[id-1] = at + b.sq[id-1].work
+			ix.key[id-1] = at + b.queuedWork(id)
 			ix.set(id, b.active.has(id) && !b.free.has(id))
 		}
 		b.ix = ix
@@ -400,9 +405,8 @@ func (b *Balancer) workEach(t int64, early bool) {
 		s.busy = false
 		b.busy--
 		b.cands.addLoad(id, -1)
-		if sq := &b.sq[id-1]; early && sq.q.n > 0 {
-			r := sq.q.popFront()
-			sq.work -= int64(s.speed.Cycles(r.time()))
+		if sq := &b.sq[id-1]; early && sq.n > 0 {
+			r := sq.popFront()
 			b.queued--
 			b.serve(id, r, t)
 			if ix := b.ix; ix != nil && !s.retiring && b.m.cfg.Policy == LeastConnections {

@@ -542,3 +542,36 @@ func (h *latency) quantile(num, den int64) int64 {
 	}
 	return h.maximum()
 }
+
+// TestPolicyBecomesLeastWork switches a per-server run with queues at
+// servers of speeds 2, 1 and 0.5 to least-work: its index must start from
+// each queue's service cycles at that server's speed (the invariants add
+// them up each cycle), and route as least-work from then on.
+func TestPolicyBecomesLeastWork(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles = 3, 300
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 3, 3, 3
+	cfg.Queues, cfg.Policy, cfg.Speeds = PerServer, RoundRobin, []Speed{200, 100, 50}
+	cfg.InitialPerServer, cfg.Blocked = 6, nil
+	h := newHarness(t, cfg)
+	const at = 20
+	if err := h.m.Schedule(Change{Cycle: at, Setting: SetPolicy, Value: int64(LeastWork)}); err != nil {
+		t.Fatal(err)
+	}
+	h.stepTo(at - 1)
+	b := h.m.bal[0]
+	queued := 0
+	for id := 1; id <= 3; id++ {
+		if b.srv[id-1].speed != SpeedScale {
+			queued += b.sq[id-1].Len()
+		}
+	}
+	if queued == 0 {
+		t.Fatal("no request waits at a server of speed 2 or 0.5 when the policy changes: the test proves nothing")
+	}
+	for h.step() {
+	}
+	if b.ix == nil || h.m.cfg.Policy != LeastWork {
+		t.Fatal("the run did not end under least-work with its index")
+	}
+}
