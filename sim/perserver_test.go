@@ -433,11 +433,11 @@ func sortedRing(b *Balancer) []ringPoint {
 }
 
 // checkRingIndex fails unless start[k] is the first point whose top bits
-// are ≥ k, for every bucket k.
+// are ≥ k, for every bucket k, with as many bits as the points call for.
 func checkRingIndex(t *testing.T, r *ring) {
 	t.Helper()
-	if len(r.start) != 1<<r.bits+1 {
-		t.Fatalf("the index has %d entries for %d bits", len(r.start), r.bits)
+	if len(r.start) != 1<<r.bits+1 || r.bits != ringBits(len(r.points)) {
+		t.Fatalf("the index has %d entries for %d bits, %d points", len(r.start), r.bits, len(r.points))
 	}
 	for k := range r.start {
 		want := sort.Search(len(r.points), func(i int) bool { return r.points[i].at>>(64-r.bits) >= uint64(k) })

@@ -458,8 +458,10 @@ func before(a, b *ringPoint) bool {
 }
 
 // insert adds server id, just created, to a built ring: each of its points
-// goes in where a binary search puts it, and the points between move in
-// one copy, so scaling up costs a copy of the ring and 64 searches. The
+// goes in after the points of its bucket that come before it, the points
+// between move in one copy, and each bucket's start moves up by the new
+// points below it. Scaling up costs a copy of the ring and a pass over the
+// index (or the index built afresh, when the ring outgrows its bits). The
 // points of servers that have left stay (a lookup passes over them, as over
 // any server that is not a candidate) until they are as many as the live
 // servers' points; then the ring is built afresh at the next lookup.
@@ -471,27 +473,49 @@ func (r *ring) insert(b *Balancer, id int) {
 	var buf [RingPoints]ringPoint
 	add := appendPoints(buf[:0], id)
 	slices.SortFunc(add, cmpPoints)
-	merged := slices.Grow(r.spare[:0], len(r.points)+len(add))
-	rest := r.points
-	for _, p := range add {
-		j, _ := slices.BinarySearchFunc(rest, p, cmpPoints) // no two points are equal
-		merged = append(append(merged, rest[:j]...), p)
-		rest = rest[j:]
+	pts, start, shift := r.points, r.start, 64-r.bits
+	merged := slices.Grow(r.spare[:0], len(pts)+len(add))
+	from := 0
+	for i := range add {
+		p := &add[i]
+		bk := p.at >> shift
+		j, end := max(int(start[bk]), from), int(start[bk+1])
+		for j < end && before(&pts[j], p) {
+			j++ // a bucket holds a few points
+		}
+		merged = append(append(merged, pts[from:j]...), *p)
+		from = j
 	}
-	r.points, r.spare = append(merged, rest...), r.points
-	r.index()
+	r.points, r.spare = append(merged, pts[from:]...), pts
+	if ringBits(len(r.points)) != r.bits {
+		r.index()
+		return
+	}
+	k := 0
+	for bk := range start {
+		for k < len(add) && add[k].at>>shift < uint64(bk) {
+			k++
+		}
+		start[bk] += int32(k)
+	}
 }
 
 // maxRingBits bounds the bucket index at 2^17 entries (512 KB).
 const maxRingBits = 17
 
-// size chooses the index's bits for n points, about four points a bucket
-// (a lookup reads a cache line or two), and sizes start to match.
-func (r *ring) size(n int) {
-	r.bits = 4
-	for r.bits < maxRingBits && 4<<r.bits < n {
-		r.bits++
+// ringBits returns the index's bits for n points: about four points a
+// bucket, so that a lookup reads a cache line or two.
+func ringBits(n int) uint {
+	bits := uint(4)
+	for bits < maxRingBits && 4<<bits < n {
+		bits++
 	}
+	return bits
+}
+
+// size sets the index's bits for n points and sizes start to match.
+func (r *ring) size(n int) {
+	r.bits = ringBits(n)
 	r.start = slices.Grow(r.start[:0], 1<<r.bits+1)[:1<<r.bits+1]
 }
 
