@@ -124,3 +124,28 @@ func BenchmarkPerServer(b *testing.B) {
 		b.Run("20/"+p.String(), func(b *testing.B) { benchRun(b, small) })
 	}
 }
+
+// BenchmarkHashLookup looks up random source addresses on the ring of
+// 10,000 servers (640,000 points, 10 MB): the part of a hash-routed
+// request that the ring's size makes slow.
+func BenchmarkHashLookup(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 10_000, 10_000, 10_000
+	cfg.Queues, cfg.Policy = PerServer, Hash
+	m, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bal := m.bal[0]
+	bal.ring.rebuild(bal)
+	src, owners := uint32(1), 0
+	for b.Loop() {
+		src = src*1664525 + 1013904223 // a full-period LCG: every source once per 2^32
+		if bal.ring.owner(HashKey(src), &bal.active) != 0 {
+			owners++
+		}
+	}
+	if owners == 0 {
+		b.Fatal("no lookup found an owner")
+	}
+}
