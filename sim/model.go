@@ -75,6 +75,7 @@ type Model struct {
 	recordEvents bool
 
 	admitted [maxSaturated]int32 // runSaturated's running count of admissions
+	win      *window             // runWindow's scratch space
 
 	maxQueued int   // bound on queued requests (WithMaxQueued)
 	stopped   error // why the run stopped early (Err)

@@ -325,6 +325,10 @@ func (m *Model) runRouted(limit int64) bool {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
 		}
+		if m.windowed(b) {
+			m.runWindow(b, min(m.nextScale, end))
+			continue
+		}
 		t := m.cycle + 1
 		due := m.arr.nextDue(t) // the next cycle that may have arrivals
 		c := min(due, m.nextScale, end+1)

@@ -64,6 +64,10 @@ type PolicyInfo struct {
 	LowestIdle bool
 	// Weighted reports whether Config.Weights affect it.
 	Weighted bool
+	// LoadBlind reports whether, in the per-server mode, its picks read
+	// neither the servers' loads nor their work: they depend only on the
+	// arrivals and the candidates.
+	LoadBlind bool
 }
 
 // policies is the one table of policies: the flag help, the page's
@@ -75,15 +79,16 @@ var policies = [numPolicies]PolicyInfo{
 		LowestIdle:       true},
 	RoundRobin: {Name: "round-robin",
 		Pooled:    "the next idle server by id after the last one picked",
-		PerServer: "the next candidate by id after the last one picked"},
+		PerServer: "the next candidate by id after the last one picked",
+		LoadBlind: true},
 	Random: {Name: "random",
 		Pooled:    "uniform over the idle servers",
 		PerServer: "uniform over the candidates",
-		Draws:     true},
+		Draws:     true, LoadBlind: true},
 	SWRR: {Name: "swrr",
 		Pooled:    "smooth weighted round-robin over the idle servers",
 		PerServer: "smooth weighted round-robin over the candidates",
-		Weighted:  true},
+		Weighted:  true, LoadBlind: true},
 	LeastConnections: {Name: "least-connections",
 		Pooled:     "as first-idle",
 		PerServer:  "the least load (queued + in service) per weight",
@@ -98,7 +103,8 @@ var policies = [numPolicies]PolicyInfo{
 		LowestIdle: true},
 	Hash: {Name: "hash",
 		PooledRefused: "hash routes at arrival: use --queues per-server",
-		PerServer:     "consistent hashing of the source address"},
+		PerServer:     "consistent hashing of the source address",
+		LoadBlind:     true},
 }
 
 // Info returns the policy's description and properties.
@@ -112,6 +118,7 @@ func (p Policy) Info() PolicyInfo {
 // draws and lowestIdle read the properties without copying the info.
 func (p Policy) draws() bool      { return p < numPolicies && policies[p].Draws }
 func (p Policy) lowestIdle() bool { return p < numPolicies && policies[p].LowestIdle }
+func (p Policy) loadBlind() bool  { return p < numPolicies && policies[p].LoadBlind }
 
 // Allowed returns "" when the policy runs in queue mode q, or the message
 // that refuses it.

@@ -35,6 +35,16 @@ func TestRunToEqualsStepping(t *testing.T) {
 			changes []Change
 		}{cfg: ps, changes: []Change{{Cycle: 20_000, Setting: SetDown, Value: int64(MakeServerRef(0, 2))}, {Cycle: 30_000, Setting: SetUp, Value: int64(MakeServerRef(0, 2))}}}
 	}
+	// Windows as long as they get (a scaling evaluation every 5,000 cycles),
+	// with services long enough that a window's last entries can wrap
+	// around the timing wheel.
+	long := defaultSeed1()
+	long.Queues, long.Policy, long.Speeds = PerServer, RoundRobin, []Speed{50}
+	long.Cooldown, long.TaskMax, long.Rate, long.Cycles = 5000, 3000, 20_000, 60_000
+	cases["per-server/long windows"] = struct {
+		cfg     Config
+		changes []Change
+	}{cfg: long}
 	capped := defaultSeed1()
 	capped.Queues, capped.Policy, capped.QueueCap = PerServer, LeastConnections, 60
 	cases["per-server/capped"] = struct {

@@ -123,6 +123,10 @@ func (c *wclass) grow() {
 	}
 }
 
+// Total returns the sum of the available backends' weights: Pick fails
+// when it is 0.
+func (x *Index) Total() int64 { return x.total }
+
 // Len returns the number of backends.
 func (x *Index) Len() int { return len(x.weight) }
 

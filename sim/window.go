@@ -1,0 +1,266 @@
+package sim
+
+// This file runs a per-server balancer whose policy routes blind to the
+// servers' loads (round-robin, random, swrr, hash) over a window of cycles
+// in two passes, instead of cycle by cycle.
+//
+// Such a policy's picks depend only on the arrivals and the candidates, and
+// the candidates change only when scaling acts or a server fails or comes
+// back. Within a window that ends at the next scaling evaluation, every
+// arrival can therefore be routed first (pass 1), in order, as Step would
+// route it. Each server then serves its own queue as a single FIFO server
+// (pass 2): its next request starts at max(its arrival, the cycle the
+// server became free), the Lindley recursion. That is Step's order too: a
+// request that completes at cycle c frees its server in step a, and the
+// server takes the next request in step a (early, runRouted) or step d of c
+// if it had arrived by then, or in the cycle it arrives otherwise. At the
+// window's last cycle the servers free to take a request are left ready,
+// as Step leaves them before step c, and step d dispatches them after
+// scaling has looked at the queue.
+//
+// The servers do not see each other within a window, so pass 2 takes them
+// one at a time; the totals are sums, the histograms counts. The
+// server-cycles are counted from the intervals of service, and the peak of
+// the queue from the arrivals and dispatches of each cycle.
+
+// maxWindow bounds a window's cycles (its per-cycle counts).
+const maxWindow = 4096
+
+// window is runWindow's scratch space, kept between windows.
+type window struct {
+	arrived    []arrivalCount // the cycles with admissions, in order
+	dispatched []int32        // by cycle in the window, while peaks are counted
+	peaks      bool           // the queue might pass its peak: count dispatches
+	woke       []int32        // servers free at the start that got a request
+	late       []lateEntry
+	longest    int64 // the longest service among the late entries
+	// The changes to the server-cycles: the levels at the start, held to
+	// the end of the window's last cycle but one, plus these.
+	busyCycles, liveCycles int64
+}
+
+// arrivalCount is how many requests were admitted in a cycle of a window.
+type arrivalCount struct {
+	cycle int64
+	n     int32
+}
+
+// lateEntry is a wheel entry that pass 2 adds after it has read the
+// window's buckets (one it added while reading could land in a bucket it
+// has yet to read, which wraps around to a later cycle).
+type lateEntry struct {
+	id   int32
+	done int64
+}
+
+// windowed reports whether b can run a window now: a per-server balancer
+// of a load-blind policy with no queue cap, no lobby waiting, no server
+// waiting for step d, and a candidate that can take every request.
+func (m *Model) windowed(b *Balancer) bool {
+	cfg := &m.cfg
+	return cfg.Policy.loadBlind() && cfg.QueueCap == 0 && b.lobby.n == 0 && b.ready.n == 0 &&
+		b.active.n > 0 && (cfg.Policy != SWRR || b.wrr.Total() > 0)
+}
+
+// runWindow runs the cycles after the current one up to e, the next
+// scaling evaluation or an earlier end (see runRouted), in two passes (see
+// above), e included; m.windowed(b) holds.
+func (m *Model) runWindow(b *Balancer, e int64) {
+	cfg := &m.cfg
+	c0 := m.cycle
+	e = min(e, c0+maxWindow)
+	n := int(e - c0)
+	if m.win == nil {
+		m.win = &window{}
+	}
+	w := m.win
+	w.arrived, w.woke, w.late = w.arrived[:0], w.woke[:0], w.late[:0]
+	w.busyCycles, w.liveCycles, w.longest = 0, 0, 0
+	b.catchUp(c0)
+	busy0, live0, q0 := int64(b.busy), int64(b.live), int64(b.queued)
+
+	// Pass 1: route every arrival, in order, into its server's queue.
+	admitted := int64(0)
+	for c := m.arr.nextDue(c0 + 1); c <= e; c = m.arr.nextDue(c + 1) {
+		in := int32(0)
+		for k := m.arr.count(cfg, c, m.pcg); k > 0; k-- {
+			m.lastID++
+			r := m.makeRequest(m.lastID, c)
+			b.tot.Generated++
+			b.last.Generated++
+			if m.fw.Blocks(uint32(r.addr >> 32)) {
+				b.tot.Rejected++
+				b.last.Rejected++
+				continue
+			}
+			id := b.pickRoute(r, c)
+			b.tot.Admitted++
+			b.queued++
+			b.sq[id-1].pushBack(r)
+			if b.free.has(id) {
+				b.free.remove(id)
+				w.woke = append(w.woke, int32(id))
+			}
+			in++
+		}
+		if in > 0 {
+			w.arrived = append(w.arrived, arrivalCount{c, in})
+			admitted += int64(in)
+		}
+	}
+	// The queue can pass its peak within the window only if it could
+	// without a dispatch; only then are the dispatches counted by cycle.
+	w.peaks = q0+admitted > b.tot.PeakQueue
+	if w.peaks {
+		w.dispatched = resize(w.dispatched, n)
+	}
+
+	// Pass 2: each server's queue, from the cycle it is free. The
+	// server-cycles start from the levels at c0 held to the end of e−1, and
+	// each change adds or takes away its cycles up to there.
+	for _, id := range w.woke {
+		b.serveQueue(int(id), c0, c0, e)
+	}
+	for c := c0 + 1; ; c++ {
+		if c = b.wheel.next(c, e); c > e {
+			break
+		}
+		for _, id32 := range b.wheel.take(c) { // pass 2 adds to the wheel only after it
+
+			id := int(id32)
+			if s := &b.srv[id-1]; !s.busy || s.done != c {
+				continue // stale
+			}
+			w.busyCycles -= e - c // busy since before the window, held to e−1 above
+			b.serveQueue(id, c, c, e)
+		}
+	}
+	if w.longest > b.wheel.mask {
+		b.refitWheel(w.longest) // re-adds every busy server, the late ones too
+	} else {
+		for _, l := range w.late {
+			b.wheel.add(l.done, int(l.id))
+		}
+	}
+	b.tot.ServerCycles += live0*(e-1-c0) + w.liveCycles
+	b.tot.BusyCycles += busy0*(e-1-c0) + w.busyCycles
+	b.intAt = e - 1
+
+	// The queue's peak at the end of the cycles before e.
+	if w.peaks {
+		q, peak, a := q0, b.tot.PeakQueue, 0
+		for c := c0 + 1; c < e; c++ {
+			if a < len(w.arrived) && w.arrived[a].cycle == c {
+				q += int64(w.arrived[a].n)
+				a++
+			}
+			q -= int64(w.dispatched[c-c0-1])
+			peak = max(peak, q)
+		}
+		b.tot.PeakQueue = peak
+	}
+	b.tot.ServersMin = min(b.tot.ServersMin, b.live)
+
+	// Cycle e: scaling, then step d for the servers left ready.
+	m.cycle = e
+	acts := false
+	if e == m.nextScale {
+		m.nextScale += cfg.Cooldown
+		if _, acts = b.scaleActs(b.queued); acts {
+			b.scale()
+		}
+	}
+	if b.ready.n > 0 {
+		b.dispatchEach(e)
+	}
+	if acts || int64(b.live) != live0 {
+		b.record()
+	} else {
+		b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
+	}
+}
+
+// serveQueue runs server id's queue from cycle at to the end of cycle e
+// (pass 2), pass 2 having read the wheel up to cycle now: a server still in
+// service completes its request at at, then each request starts at the
+// later of its arrival and the cycle the one before it completed, and
+// completes, if by e. At cycle e the server is left ready instead of
+// starting one, and step d takes it: at a scaling evaluation it must wait
+// until scaling has counted the queue, and at any other cycle step d gives
+// it the same request at the same cycle. A server left in service gets its wheel entry, after pass 2 if
+// the entry could fall in a bucket not read yet; one left with nothing to
+// do is free, or leaves if it was retiring.
+func (b *Balancer) serveQueue(id int, now, at, e int64) {
+	s, q := &b.srv[id-1], &b.sq[id-1]
+	w, c0 := b.m.win, b.m.cycle
+	if s.busy {
+		b.completeAt(s, at)
+	}
+	for q.n > 0 {
+		r := q.at(0)
+		start := max(r.arrival(), at)
+		if start == e {
+			b.ready.add(id)
+			return
+		}
+		q.popFront()
+		b.queued--
+		time := int64(s.speed.Cycles(r.time()))
+		s.req, s.done, s.busy = r, start+time, true
+		wait := start - r.arrival()
+		if r.requeued() {
+			if t, ok := b.requeuedAt[r.id]; ok {
+				wait = start - t
+				delete(b.requeuedAt, r.id)
+			}
+		}
+		b.busy++
+		b.tot.Dispatched++
+		b.tot.TotalWait += wait
+		b.last.Dispatched++
+		b.waits.add(wait)
+		if w.peaks {
+			w.dispatched[start-c0-1]++
+		}
+		w.busyCycles += min(s.done, e) - start
+		if s.done > e {
+			if s.done-now <= b.wheel.mask {
+				b.wheel.add(s.done, id) // past every bucket left to read
+			} else {
+				w.late = append(w.late, lateEntry{int32(id), s.done})
+				w.longest = max(w.longest, time)
+			}
+			return
+		}
+		at = s.done
+		b.completeAt(s, at)
+	}
+	if s.retiring {
+		b.leave(id) // its last request done
+		w.liveCycles -= e - at
+		return
+	}
+	b.free.add(id)
+}
+
+// completeAt completes server s's request at cycle t, counted as work
+// counts one.
+func (b *Balancer) completeAt(s *server, t int64) {
+	resp := t - s.req.arrival()
+	b.tot.Completed++
+	b.tot.TotalResponse += resp
+	b.last.Completed++
+	b.resps.add(resp)
+	s.busy = false
+	b.busy--
+}
+
+// resize returns s with length n, zeroed.
+func resize(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
