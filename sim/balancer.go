@@ -222,6 +222,16 @@ func (b *Balancer) scaleActs(queued int) (up, acts bool) {
 	return false, q < int64(cfg.ScaleDown)*s && s > int64(cfg.MinServers)
 }
 
+// scaleQuiet reports whether scaling would not act with any number of
+// queued requests from lo to hi, the pool as it is.
+func (b *Balancer) scaleQuiet(lo, hi int64) bool {
+	cfg := &b.m.cfg
+	s := int64(b.active.n)
+	up := hi*FactorScale > int64(cfg.ScaleUp)*s && b.live < cfg.MaxServers
+	down := lo*FactorScale < int64(cfg.ScaleDown)*s && s > int64(cfg.MinServers)
+	return !up && !down
+}
+
 // weightOf returns server id's weight: Config.Weights gives the first
 // ones, and the rest weigh 1.
 func (b *Balancer) weightOf(id int) int {

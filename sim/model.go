@@ -260,18 +260,7 @@ func (m *Model) runSaturated(limit int64) bool {
 	// A server takes at most 1 + span/shortest requests in span cycles
 	// (one at the start, then one per completion), and scaling adds at
 	// most one server per evaluation; the queue must hold them all.
-	shortest := int64(1) // geometric
-	switch cfg.Service {
-	case Uniform:
-		shortest = int64(cfg.TaskMin)
-	case Constant:
-		shortest = int64(cfg.MeanService)
-	}
-	fastest := Speed(SpeedScale) // servers beyond the list serve at speed 1
-	for _, v := range cfg.Speeds {
-		fastest = max(fastest, v)
-	}
-	shortest = int64(fastest.Cycles(uint32(shortest)))
+	shortest := shortestService(cfg)
 	q0 := int64(b.queue.Len())
 	for end-t+1 >= minSaturated {
 		span := end - t + 1
@@ -350,6 +339,23 @@ func (m *Model) runSaturated(limit int64) bool {
 	b.tot.PeakQueue = max(peak, base+int64(admitted[end-t])-b.tot.Dispatched)
 	m.cycle = end
 	return true
+}
+
+// shortestService returns the fewest cycles a generated request can take
+// at the fastest server under cfg (at least 1).
+func shortestService(cfg *Config) int64 {
+	shortest := int64(1) // geometric
+	switch cfg.Service {
+	case Uniform:
+		shortest = int64(cfg.TaskMin)
+	case Constant:
+		shortest = int64(cfg.MeanService)
+	}
+	fastest := Speed(SpeedScale) // servers beyond the list serve at speed 1
+	for _, v := range cfg.Speeds {
+		fastest = max(fastest, v)
+	}
+	return max(int64(fastest.Cycles(uint32(shortest))), 1)
 }
 
 // skipAhead advances over the cycles after the current one and before

@@ -326,7 +326,7 @@ func (m *Model) runRouted(limit int64) bool {
 			break // the lobby drains every cycle: Step does it
 		}
 		if m.windowed(b) {
-			m.runWindow(b, min(m.nextScale, end))
+			m.runWindow(b, end)
 			continue
 		}
 		t := m.cycle + 1

@@ -45,6 +45,18 @@ func TestRunToEqualsStepping(t *testing.T) {
 		cfg     Config
 		changes []Change
 	}{cfg: long}
+	// A server retires with a queue, then the arrivals surge: scaling up
+	// must wait for it to leave (the pool is at its maximum until then),
+	// and act at the first evaluation after.
+	retiring := defaultSeed1()
+	retiring.Queues, retiring.Policy, retiring.Wave, retiring.Blocked = PerServer, Random, false, nil
+	retiring.Servers, retiring.MinServers, retiring.MaxServers = 3, 1, 3
+	retiring.InitialPerServer, retiring.Rate, retiring.Cycles = 5, 0, 3000
+	retiring.ScaleDown, retiring.ScaleUp, retiring.Cooldown = 10*FactorScale, 20*FactorScale, 10
+	cases["per-server/retiring"] = struct {
+		cfg     Config
+		changes []Change
+	}{cfg: retiring, changes: []Change{{Cycle: 15, Setting: SetRate, Value: 1 * RateScale}}}
 	capped := defaultSeed1()
 	capped.Queues, capped.Policy, capped.QueueCap = PerServer, LeastConnections, 60
 	cases["per-server/capped"] = struct {

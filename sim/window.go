@@ -62,14 +62,16 @@ func (m *Model) windowed(b *Balancer) bool {
 		b.active.n > 0 && (cfg.Policy != SWRR || b.wrr.Total() > 0)
 }
 
-// runWindow runs the cycles after the current one up to e, the next
-// scaling evaluation or an earlier end (see runRouted), in two passes (see
-// above), e included; m.windowed(b) holds.
-func (m *Model) runWindow(b *Balancer, e int64) {
+// runWindow runs the cycles after the current one, up to the next scaling
+// evaluation or end, in two passes (see above); m.windowed(b) holds. The
+// window goes on past an evaluation when no queue it could see would make
+// scaling act: the queue then holds between the requests there were and
+// came, less as many as the servers could have taken (each at most one at
+// the start and one a shortest service after), and all of them.
+func (m *Model) runWindow(b *Balancer, end int64) {
 	cfg := &m.cfg
 	c0 := m.cycle
-	e = min(e, c0+maxWindow)
-	n := int(e - c0)
+	end = min(end, c0+maxWindow)
 	if m.win == nil {
 		m.win = &window{}
 	}
@@ -78,10 +80,25 @@ func (m *Model) runWindow(b *Balancer, e int64) {
 	w.busyCycles, w.liveCycles, w.longest = 0, 0, 0
 	b.catchUp(c0)
 	busy0, live0, q0 := int64(b.busy), int64(b.live), int64(b.queued)
+	shortest := shortestService(cfg)
 
 	// Pass 1: route every arrival, in order, into its server's queue.
 	admitted := int64(0)
-	for c := m.arr.nextDue(c0 + 1); c <= e; c = m.arr.nextDue(c + 1) {
+	e := min(m.nextScale, end)
+	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
+		for ; c > e; e = min(m.nextScale, end) {
+			if e != m.nextScale || b.retiring > 0 {
+				break
+			}
+			most := live0 * (1 + (e-1-c0)/shortest) // dispatches before e
+			if !b.scaleQuiet(max(q0+admitted-most, 0), q0+admitted) {
+				break
+			}
+			m.nextScale += cfg.Cooldown // an evaluation that does not act
+		}
+		if c > e {
+			break
+		}
 		in := int32(0)
 		for k := m.arr.count(cfg, c, m.pcg); k > 0; k-- {
 			m.lastID++
@@ -108,6 +125,7 @@ func (m *Model) runWindow(b *Balancer, e int64) {
 			admitted += int64(in)
 		}
 	}
+	n := int(e - c0)
 	// The queue can pass its peak within the window only if it could
 	// without a dispatch; only then are the dispatches counted by cycle.
 	w.peaks = q0+admitted > b.tot.PeakQueue
