@@ -199,7 +199,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 }
 
 // serveQueue runs server id's queue from cycle at to the end of cycle e
-// (pass 2), pass 2 having read the wheel up to cycle now: a server still in
+// (pass 2), pass 2 having read the wheel up to cycle now: a server in
 // service completes its request at at, then each request starts at the
 // later of its arrival and the cycle the one before it completed, and
 // completes, if by e. At cycle e the server is left ready instead of
@@ -211,10 +211,19 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 func (b *Balancer) serveQueue(id int, now, at, e int64) {
 	s, q := &b.srv[id-1], &b.sq[id-1]
 	w, c0 := b.m.win, b.m.cycle
-	if s.busy {
-		b.completeAt(s, at)
-	}
-	for q.n > 0 {
+	for {
+		if s.busy { // its request completes at at, counted as work counts one
+			resp := at - s.req.arrival()
+			b.tot.Completed++
+			b.tot.TotalResponse += resp
+			b.last.Completed++
+			b.resps.add(resp)
+			s.busy = false
+			b.busy--
+		}
+		if q.n == 0 {
+			break
+		}
 		r := q.at(0)
 		start := max(r.arrival(), at)
 		if start == e {
@@ -251,7 +260,6 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 			return
 		}
 		at = s.done
-		b.completeAt(s, at)
 	}
 	if s.retiring {
 		b.leave(id) // its last request done
@@ -259,18 +267,6 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		return
 	}
 	b.free.add(id)
-}
-
-// completeAt completes server s's request at cycle t, counted as work
-// counts one.
-func (b *Balancer) completeAt(s *server, t int64) {
-	resp := t - s.req.arrival()
-	b.tot.Completed++
-	b.tot.TotalResponse += resp
-	b.last.Completed++
-	b.resps.add(resp)
-	s.busy = false
-	b.busy--
 }
 
 // resize returns s with length n, zeroed.
