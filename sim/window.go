@@ -26,6 +26,11 @@ package sim
 // maxWindow bounds a window's cycles (its per-cycle counts).
 const maxWindow = 4096
 
+// windowRequests bounds the requests a window admits before it stops at the
+// next scaling evaluation: pass 2 reads what pass 1 wrote, and the queues
+// of a large pool would leave the cache.
+const windowRequests = 512
+
 // window is runWindow's scratch space, kept between windows.
 type window struct {
 	arrived    []arrivalCount // the cycles with admissions, in order
@@ -87,7 +92,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	e := min(m.nextScale, end)
 	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
 		for ; c > e; e = min(m.nextScale, end) {
-			if e != m.nextScale || b.retiring > 0 {
+			if e != m.nextScale || b.retiring > 0 || admitted >= windowRequests {
 				break
 			}
 			most := live0 * (1 + (e-1-c0)/shortest) // dispatches before e
