@@ -46,6 +46,7 @@ type Index struct {
 	at       int
 	rotating bool
 	calm     int // picks since the backends or their availability last changed
+	on       int // available backends
 }
 
 // wclass is the backends of one positive weight, in index order, and their
@@ -144,9 +145,11 @@ func (x *Index) SetAvailable(i int, on bool) {
 	if on {
 		x.base[i] -= w * x.k
 		x.total += w
+		x.on++
 	} else {
 		x.base[i] += w * x.k
 		x.total -= w
+		x.on--
 	}
 	x.avail[i] = on
 	if c := x.class[i]; c >= 0 {
@@ -196,7 +199,7 @@ func (x *Index) Pick() (index int, ok bool) {
 	}
 	x.base[best] -= x.total
 	x.fix(&x.cls[x.class[best]], int(x.pos[best]))
-	if x.calm++; x.calm >= 2*len(x.weight) && len(x.cls) == 1 {
+	if x.calm++; x.calm >= x.on/2+len(x.weight)/16 && len(x.cls) == 1 {
 		x.rotate()
 	}
 	return best, true
@@ -206,9 +209,11 @@ func (x *Index) Pick() (index int, ok bool) {
 // lie within the total of each other: then the winner, the highest base
 // (the lowest index on a tie), drops below the lowest (base − total <
 // min), and so does each next winner below the one before, so the picks
-// go round in the order of the bases, highest first, ties by index. If not,
-// it asks again after as many picks as there are backends, which pays for
-// its O(n) look (and the sort, and the rebuild when rotating ends).
+// go round in the order of the bases, highest first, ties by index. It is
+// asked after half as many calm picks as there are available backends,
+// plus a sixteenth of all of them: its look at every backend and its sort
+// of the available ones (and the rebuild of the trees when rotating ends)
+// then cost at most about 16 + 2·log₂(available) steps a pick.
 func (x *Index) rotate() {
 	x.calm = 0
 	x.rot = x.rot[:0]
