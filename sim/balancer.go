@@ -369,21 +369,37 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	}
 	s.req, s.done, s.busy = r, t+time, true
 	b.wheel.add(s.done, id)
-	wait := t - r.arrival()
-	if r.requeued() {
-		if at, ok := b.requeuedAt[r.id]; ok {
-			wait = t - at
-			delete(b.requeuedAt, r.id)
-		}
-	}
+	wait := b.dispatched(r, t)
 	b.busy++
-	b.tot.Dispatched++
-	b.tot.TotalWait += wait
-	b.last.Dispatched++
 	b.waits.add(wait)
 	if b.m.recordEvents {
 		b.emit(Dispatch, id, wait, r.unpack())
 	}
+}
+
+// dispatched counts request r dispatched at cycle t and returns its wait
+// (from its arrival, or from when it was taken back from a failed server);
+// the caller counts its server busy and adds the wait to the histogram
+// (small enough to inline, with those outside).
+func (b *Balancer) dispatched(r packed, t int64) int64 {
+	wait := t - r.arrival()
+	if r.requeued() {
+		wait = b.requeuedWait(r, t, wait)
+	}
+	b.tot.Dispatched++
+	b.tot.TotalWait += wait
+	b.last.Dispatched++
+	return wait
+}
+
+// requeuedWait returns the wait at cycle t of request r, taken back from a
+// failed server: from when it was taken back (wait, if that is not known).
+func (b *Balancer) requeuedWait(r packed, t, wait int64) int64 {
+	if at, ok := b.requeuedAt[r.id]; ok {
+		delete(b.requeuedAt, r.id)
+		return t - at
+	}
+	return wait
 }
 
 // turnover is work and dispatch at cycle t in their most common case: the

@@ -320,12 +320,13 @@ func (m *Model) runRouted(limit int64) bool {
 	// scaling counts the queued requests, so neither may see a request
 	// leave its queue early.
 	early := cfg.QueueCap == 0
+	blind := early && cfg.Policy.loadBlind() // windows: see runWindow
 	start := m.cycle
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
 		}
-		if m.windowed(b) {
+		if blind && m.windowed(b) {
 			m.runWindow(b, end)
 			continue
 		}

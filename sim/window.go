@@ -58,13 +58,11 @@ type lateEntry struct {
 	done int64
 }
 
-// windowed reports whether b can run a window now: a per-server balancer
-// of a load-blind policy with no queue cap, no lobby waiting, no server
+// windowed reports whether per-server balancer b, of a load-blind policy
+// and no queue cap, can run a window now: no lobby waiting, no server
 // waiting for step d, and a candidate that can take every request.
 func (m *Model) windowed(b *Balancer) bool {
-	cfg := &m.cfg
-	return cfg.Policy.loadBlind() && cfg.QueueCap == 0 && b.lobby.n == 0 && b.ready.n == 0 &&
-		b.active.n > 0 && (cfg.Policy != SWRR || b.wrr.Total() > 0)
+	return b.lobby.n == 0 && b.ready.n == 0 && b.active.n > 0 && (m.cfg.Policy != SWRR || b.wrr.Total() > 0)
 }
 
 // runWindow runs the cycles after the current one, up to the next scaling
@@ -239,18 +237,8 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		b.queued--
 		time := int64(s.speed.Cycles(r.time()))
 		s.req, s.done, s.busy = r, start+time, true
-		wait := start - r.arrival()
-		if r.requeued() {
-			if t, ok := b.requeuedAt[r.id]; ok {
-				wait = start - t
-				delete(b.requeuedAt, r.id)
-			}
-		}
 		b.busy++
-		b.tot.Dispatched++
-		b.tot.TotalWait += wait
-		b.last.Dispatched++
-		b.waits.add(wait)
+		b.waits.add(b.dispatched(r, start))
 		if w.peaks {
 			w.dispatched[start-c0-1]++
 		}
