@@ -369,8 +369,8 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	}
 	s.req, s.done, s.busy = r, t+time, true
 	b.wheel.add(s.done, id)
-	wait := b.dispatched(r, t)
 	b.busy++
+	wait := b.dispatched(r, t)
 	b.waits.add(wait)
 	if b.m.recordEvents {
 		b.emit(Dispatch, id, wait, r.unpack())
