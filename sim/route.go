@@ -541,6 +541,13 @@ func (r *ring) owner(key uint64, active *rankedSet) int {
 	b := key >> (64 - r.bits)
 	i, hi := int(r.start[b]), int(r.start[b+1])
 	ps := r.points
+	if i+4 <= len(ps) {
+		// The first four points from the bucket's start, counted without a
+		// branch (how many lie below the key is a coin the processor
+		// cannot call); the points past the bucket lie above the key.
+		p := (*[4]ringPoint)(ps[i:])
+		i += int(btou(p[0].at < key) + btou(p[1].at < key) + btou(p[2].at < key) + btou(p[3].at < key))
+	}
 	for i < hi && ps[i].at < key {
 		i++ // a bucket holds a few points: a scan beats a search
 	}
