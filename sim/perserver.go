@@ -163,6 +163,9 @@ func (b *Balancer) pickRoute(r packed, t int64) int {
 	case Random:
 		return int(b.cands.ids[b.m.routeDraw(len(b.cands.ids))])
 	case SWRR:
+		if i, ok := b.wrr.PickRotating(); ok {
+			return i + 1
+		}
 		i, ok := b.wrr.Pick() // the candidates are its available backends
 		if !ok {
 			return 0

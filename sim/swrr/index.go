@@ -176,15 +176,10 @@ func (x *Index) Pick() (index int, ok bool) {
 	if x.k == rebaseAt {
 		x.rebase()
 	}
-	x.k++
-	if x.rotating {
-		i := x.rot[x.at]
-		if x.at++; x.at == len(x.rot) {
-			x.at = 0
-		}
-		x.base[i] -= x.total
-		return int(i), true
+	if i, ok := x.PickRotating(); ok {
+		return i, true
 	}
+	x.k++
 	best, bestScore := -1, int64(0)
 	for c := range x.cls {
 		cl := &x.cls[c]
@@ -262,6 +257,22 @@ func (x *Index) unrotate() {
 			cl.tree[n] = a
 		}
 	}
+}
+
+// PickRotating makes Pick's pick while the index rotates (see Index),
+// small enough to inline; it returns ok == false, changing nothing, when
+// the index does not rotate or must rebase first: then call Pick.
+func (x *Index) PickRotating() (index int, ok bool) {
+	if !x.rotating || x.k == rebaseAt {
+		return -1, false
+	}
+	x.k++
+	i := x.rot[x.at]
+	if x.at++; x.at == len(x.rot) {
+		x.at = 0
+	}
+	x.base[i] -= x.total
+	return int(i), true
 }
 
 // rebase folds the picks so far into the available backends' bases. O(n),
