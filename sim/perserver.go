@@ -323,15 +323,33 @@ func (m *Model) runRouted(limit int64) bool {
 	// scaling counts the queued requests, so neither may see a request
 	// leave its queue early.
 	early := cfg.QueueCap == 0
-	blind := early && cfg.Policy.loadBlind() // windows: see runWindow
+	start := m.cycle
+	if !early || !cfg.Policy.loadBlind() {
+		m.routeCycles(b, end, early)
+		return m.cycle > start
+	}
+	// A load-blind policy runs windows (see runWindow), and a cycle at a
+	// time while it cannot.
+	for m.cycle < end {
+		if m.windowed(b) {
+			m.runWindow(b, end)
+		} else if !m.routeCycles(b, m.cycle+1, early) {
+			break
+		}
+	}
+	return m.cycle > start
+}
+
+// routeCycles is runRouted's loop over the cycles after the current one up
+// to end, visiting those in which something happens (see runRouted), for
+// a policy that reads loads or work, or a capped queue. It reports whether
+// it advanced.
+func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
+	cfg := &m.cfg
 	start := m.cycle
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
-		}
-		if blind && m.windowed(b) {
-			m.runWindow(b, end)
-			continue
 		}
 		t := m.cycle + 1
 		due := m.arr.nextDue(t) // the next cycle that may have arrivals
