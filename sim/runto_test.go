@@ -143,3 +143,27 @@ func TestRunToScalesAfterALeave(t *testing.T) {
 		t.Fatalf("the run no longer scales up after the leave (%d scale-ups, %d servers): the test proves nothing", s.ScaleUps, s.ServersFinal)
 	}
 }
+
+// TestWindowsRunForLoadBlindPolicies: RunTo runs the default per-server
+// run in windows under the policies blind to loads, and a cycle at a time
+// under the others (the equality tests above check both against Step).
+func TestWindowsRunForLoadBlindPolicies(t *testing.T) {
+	for _, p := range PoliciesFor(PerServer) {
+		cfg := defaultSeed1()
+		cfg.Queues, cfg.Policy, cfg.Cycles = PerServer, p, 5000
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Run()
+		if windows := m.win != nil; windows != p.loadBlind() {
+			t.Errorf("%s: ran in windows = %v, want %v", p, windows, p.loadBlind())
+		}
+	}
+	capped := defaultSeed1()
+	capped.Queues, capped.Policy, capped.QueueCap, capped.Cycles = PerServer, RoundRobin, 50, 5000
+	m, _ := New(capped)
+	if m.Run(); m.win != nil {
+		t.Error("a capped queue ran in windows: its cap must see each request leave")
+	}
+}
