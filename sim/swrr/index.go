@@ -194,7 +194,7 @@ func (x *Index) Pick() (index int, ok bool) {
 	}
 	x.base[best] -= x.total
 	x.fix(&x.cls[x.class[best]], int(x.pos[best]))
-	if x.calm++; x.calm >= x.on/2+len(x.weight)/16 && len(x.cls) == 1 {
+	if x.calm++; x.calm >= x.on/4+len(x.weight)/32 && len(x.cls) == 1 {
 		x.rotate()
 	}
 	return best, true
@@ -205,10 +205,11 @@ func (x *Index) Pick() (index int, ok bool) {
 // (the lowest index on a tie), drops below the lowest (base − total <
 // min), and so does each next winner below the one before, so the picks
 // go round in the order of the bases, highest first, ties by index. It is
-// asked after half as many calm picks as there are available backends,
-// plus a sixteenth of all of them: its look at every backend and its sort
-// of the available ones (and the rebuild of the trees when rotating ends)
-// then cost at most about 16 + 2·log₂(available) steps a pick.
+// asked after a quarter as many calm picks as there are available
+// backends, plus a thirty-second of all of them: its look at every backend
+// and its sort of the available ones (and the rebuild of the trees when
+// rotating ends) then cost at most about 32 + 4·log₂(available) steps a
+// pick.
 func (x *Index) rotate() {
 	x.calm = 0
 	x.rot = x.rot[:0]
