@@ -200,16 +200,19 @@ func (x *Index) Pick() (index int, ok bool) {
 	return best, true
 }
 
-// rotate starts rotating if the single class's available backends' bases
-// lie within the total of each other: then the winner, the highest base
-// (the lowest index on a tie), drops below the lowest (base − total <
-// min), and so does each next winner below the one before, so the picks
-// go round in the order of the bases, highest first, ties by index. It is
-// asked after a quarter as many calm picks as there are available
-// backends, plus a thirty-second of all of them: its look at every backend
-// and its sort of the available ones (and the rebuild of the trees when
-// rotating ends) then cost at most about 32 + 4·log₂(available) steps a
-// pick.
+// rotate starts rotating if the picks of the single class's available
+// backends go round. In the order of their bases, highest first, ties by
+// index, the first is the next winner; it goes round if its base less the
+// total comes after the last in that order (below its base, or equal with a
+// higher index), and then so does each next winner after the one before:
+// the picks follow that order for good. That holds when the bases lie
+// within the total of each other, and at exactly the total it depends on
+// the indexes (a pool that has just picked some of its backends once is
+// such a case). It is asked after a quarter as many calm picks as there are
+// available backends, plus a thirty-second of all of them: its look at
+// every backend and its sort of the available ones (and the rebuild of the
+// trees when rotating ends) then cost at most about 32 + 4·log₂(available)
+// steps a pick.
 func (x *Index) rotate() {
 	x.calm = 0
 	x.rot = x.rot[:0]
@@ -220,7 +223,7 @@ func (x *Index) rotate() {
 			lo, hi = min(lo, x.base[i]), max(hi, x.base[i])
 		}
 	}
-	if len(x.rot) == 0 || hi-lo >= x.total {
+	if len(x.rot) == 0 || hi-lo > x.total {
 		return
 	}
 	slices.SortFunc(x.rot, func(a, b int32) int {
@@ -229,6 +232,10 @@ func (x *Index) rotate() {
 		}
 		return cmp.Compare(a, b)
 	})
+	first, last := x.rot[0], x.rot[len(x.rot)-1]
+	if hi-lo == x.total && first < last {
+		return // the first winner would come back before the last
+	}
 	x.at, x.rotating = 0, true
 }
 

@@ -149,8 +149,7 @@ func BenchmarkIndexPick(b *testing.B) {
 // TestIndexRotatesOnlyWhenExact asks the index to rotate right after
 // changes (it asks by itself only after a calm spell, by which time the
 // scores have mostly come within the total): it must rotate exactly when
-// the available scores lie within the total of each other (less than the
-// total apart), and its picks must agree with the Pool's either way.
+// the picks go round, and its picks must agree with the Pool's either way.
 func TestIndexRotatesOnlyWhenExact(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -159,7 +158,7 @@ func TestIndexRotatesOnlyWhenExact(t *testing.T) {
 		rotate bool
 	}{
 		{"fresh", 0, nil, true},
-		{"one pick", 1, nil, false},                    // −2, 1, 1: spread 3, not below total 3
+		{"one pick", 1, nil, true},                     // −2, 1, 1: spread 3 = total 3, and the first winner (1) comes back after the last (0)
 		{"winner kept, third off", 1, []int{2}, false}, // −2, 1: spread 3 ≥ total 2
 		{"third off", 3, []int{2}, true},               // 0, 0: spread 0
 		{"first off", 1, []int{0}, true},               // 1, 1
