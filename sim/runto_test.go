@@ -167,3 +167,26 @@ func TestWindowsRunForLoadBlindPolicies(t *testing.T) {
 		t.Error("a capped queue ran in windows: its cap must see each request leave")
 	}
 }
+
+// TestRunToPoolLowAtWindowEnd is a run TestRunToMatchesStepping found (seed
+// 2): in a window a retiring server leaves at the last cycle, where
+// scaling adds one. The pool's low point counts the ends of cycles, not the
+// middle of that one.
+func TestRunToPoolLowAtWindowEnd(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.MinServers, cfg.MaxServers = 13515, 43, 10, 1, 10
+	cfg.TaskMin, cfg.TaskMax, cfg.InitialPerServer, cfg.Rate, cfg.Wave = 1, 1, 2, 78024, false
+	cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown = 2, 1, 1
+	cfg.Queues, cfg.Policy, cfg.Speeds = PerServer, Hash, []Speed{50, 50}
+	cfg.Service, cfg.MeanService = Geometric, 18
+	changes := []Change{{Cycle: 1, Setting: SetCooldown, Value: 1}, {Cycle: 1, Setting: SetCooldown, Value: 1},
+		{Cycle: 2, Setting: SetCooldown, Value: 1}, {Cycle: 3, Setting: SetCooldown, Value: 1}}
+	stepped, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jumped, _ := New(cfg)
+	stepped.Schedule(changes...)
+	jumped.Schedule(changes...)
+	stepAndJump(t, stepped, jumped, cfg.Cycles)
+}

@@ -42,6 +42,7 @@ type window struct {
 	// The changes to the server-cycles: the levels at the start, held to
 	// the end of the window's last cycle but one, plus these.
 	busyCycles, liveCycles int64
+	leftBefore             int // retiring servers that left before the last cycle
 }
 
 // arrivalCount is how many requests were admitted in a cycle of a window.
@@ -80,7 +81,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	}
 	w := m.win
 	w.arrived, w.woke, w.late = w.arrived[:0], w.woke[:0], w.late[:0]
-	w.busyCycles, w.liveCycles, w.longest = 0, 0, 0
+	w.busyCycles, w.liveCycles, w.longest, w.leftBefore = 0, 0, 0, 0
 	b.catchUp(c0)
 	busy0, live0, q0 := int64(b.busy), int64(b.live), int64(b.queued)
 	shortest := shortestService(cfg)
@@ -180,7 +181,9 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 		}
 		b.tot.PeakQueue = peak
 	}
-	b.tot.ServersMin = min(b.tot.ServersMin, b.live)
+	// The pool's low point at the end of the cycles before e (at e,
+	// scaling may make up for a server that leaves then: record sees it).
+	b.tot.ServersMin = min(b.tot.ServersMin, int(live0)-w.leftBefore)
 
 	// Cycle e: scaling, then step d for the servers left ready.
 	m.cycle = e
@@ -257,6 +260,9 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 	if s.retiring {
 		b.leave(id) // its last request done
 		w.liveCycles -= e - at
+		if at < e {
+			w.leftBefore++
+		}
 		return
 	}
 	b.free.add(id)
