@@ -15,7 +15,7 @@ PGO       := cmd/lbsim/default.pgo
 # Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN | grep -v '/e2e$$')
 
-.PHONY: all build run demo switch web serve desktop deps test vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures generate fmt clean
 
 all: build
 
@@ -75,6 +75,11 @@ vet:
 # Everything that needs no display; the e2e tests run in test-e2e.
 test-native:
 	$(GO) test $$($(GO) list ./... | grep -v '/e2e$$')
+
+## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 2 minutes)
+test-long:
+	for seed in 2 3 4; do $(GO) test ./sim -run 'TestRunToMatchesStepping$$' -rapid.checks 10000 -rapid.seed $$seed || exit 1; done
+	$(GO) test ./sim -run 'TestProperties$$' -rapid.checks 20000 -rapid.seed 3
 
 # Packages that do not import ebiten run under Node with go_js_wasm_exec;
 # -short shortens the M/M/c runs (same checks, wider intervals).
