@@ -107,11 +107,7 @@ func (b *Balancer) work(t int64) {
 		}
 		s.busy = false
 		b.busy--
-		resp := t - s.req.arrival() // a completion: counted, its response time kept
-		b.tot.Completed++
-		b.tot.TotalResponse += resp
-		b.last.Completed++
-		b.resps.add(resp)
+		b.resps.add(b.completed(s, t))
 		if b.m.recordEvents {
 			b.emit(Complete, id, 0, s.req.unpack())
 		}
@@ -225,11 +221,13 @@ func (b *Balancer) scaleActs(queued int) (up, acts bool) {
 // scaleQuiet reports whether scaling would not act with any number of
 // queued requests from lo to hi, the pool as it is.
 func (b *Balancer) scaleQuiet(lo, hi int64) bool {
-	cfg := &b.m.cfg
-	s := int64(b.active.n)
-	up := hi*FactorScale > int64(cfg.ScaleUp)*s && b.live < cfg.MaxServers
-	down := lo*FactorScale < int64(cfg.ScaleDown)*s && s > int64(cfg.MinServers)
-	return !up && !down
+	// Scaling up acts from some queue on, and down up to some queue: the
+	// two ends decide.
+	if up, acts := b.scaleActs(int(hi)); up && acts {
+		return false
+	}
+	up, acts := b.scaleActs(int(lo))
+	return up || !acts
 }
 
 // weightOf returns server id's weight: Config.Weights gives the first
@@ -375,6 +373,17 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	if b.m.recordEvents {
 		b.emit(Dispatch, id, wait, r.unpack())
 	}
+}
+
+// completed counts the completion at cycle t of server s's request and
+// returns its response time; the caller marks the server free and adds the
+// time to the histogram (small enough to inline, with those outside).
+func (b *Balancer) completed(s *server, t int64) int64 {
+	resp := t - s.req.arrival()
+	b.tot.Completed++
+	b.tot.TotalResponse += resp
+	b.last.Completed++
+	return resp
 }
 
 // dispatched counts request r dispatched at cycle t and returns its wait

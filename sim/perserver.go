@@ -342,8 +342,8 @@ func (m *Model) runRouted(limit int64) bool {
 
 // routeCycles is runRouted's loop over the cycles after the current one up
 // to end, visiting those in which something happens (see runRouted), for
-// a policy that reads loads or work, or a capped queue. It reports whether
-// it advanced.
+// a policy that reads loads or work, a capped queue, or a load-blind policy
+// while it cannot run a window. It reports whether it advanced.
 func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	cfg := &m.cfg
 	start := m.cycle
@@ -418,13 +418,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 		if !s.busy || s.done != t {
 			continue // stale entry
 		}
-		// A completion, counted as work counts one (written out in both:
-		// a call per completion would cost the large pools).
-		resp := t - s.req.arrival()
-		b.tot.Completed++
-		b.tot.TotalResponse += resp
-		b.last.Completed++
-		b.resps.add(resp)
+		b.resps.add(b.completed(s, t))
 		if b.m.recordEvents {
 			b.emit(Complete, id, 0, s.req.unpack())
 		}

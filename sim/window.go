@@ -148,7 +148,6 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			break
 		}
 		for _, id32 := range b.wheel.take(c) { // pass 2 adds to the wheel only after it
-
 			id := int(id32)
 			if s := &b.srv[id-1]; !s.busy || s.done != c {
 				continue // stale
@@ -218,12 +217,8 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 	s, q := &b.srv[id-1], &b.sq[id-1]
 	w, c0 := b.m.win, b.m.cycle
 	for {
-		if s.busy { // its request completes at at, counted as work counts one
-			resp := at - s.req.arrival()
-			b.tot.Completed++
-			b.tot.TotalResponse += resp
-			b.last.Completed++
-			b.resps.add(resp)
+		if s.busy { // its request completes at at
+			b.resps.add(b.completed(s, at))
 			s.busy = false
 			b.busy--
 		}
