@@ -575,3 +575,15 @@ func TestPolicyBecomesLeastWork(t *testing.T) {
 		t.Fatal("the run did not end under least-work with its index")
 	}
 }
+
+// TestAppendPointsMatchesRingPoint checks the ring's shortcut hashing
+// against the definition, for ids whose bytes are all used.
+func TestAppendPointsMatchesRingPoint(t *testing.T) {
+	for _, id := range []int{1, 2, 255, 256, 65_537, 1<<24 + 3, 1<<31 - 1} {
+		for _, p := range appendPoints(nil, id) {
+			if want := RingPoint(id, int(p.k)); p.at != want || int(p.id) != id {
+				t.Fatalf("server %d point %d at %#x, want %#x", id, p.k, p.at, want)
+			}
+		}
+	}
+}

@@ -190,3 +190,32 @@ func TestRunToPoolLowAtWindowEnd(t *testing.T) {
 	jumped.Schedule(changes...)
 	stepAndJump(t, stepped, jumped, cfg.Cycles)
 }
+
+// TestTouchedRingRoutesAsStepping runs hash routing over a ring large
+// enough that pass 1 touches it before routing each cycle's arrivals
+// (touchRingPoints), with scaling that grows the ring and a server that
+// fails and comes back, and checks RunTo against Step.
+func TestTouchedRingRoutesAsStepping(t *testing.T) {
+	cfg := defaultSeed1()
+	cfg.Queues, cfg.Policy, cfg.Wave = PerServer, Hash, false
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 1100, 1000, 1200
+	cfg.TaskMin, cfg.TaskMax, cfg.InitialPerServer = 10, 90, 1
+	cfg.Rate, cfg.Cycles, cfg.Cooldown = 21*RateScale, 3000, 50
+	stepped, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jumped, _ := New(cfg)
+	changes := []Change{{Cycle: 700, Setting: SetDown, Value: int64(MakeServerRef(0, 5))}, {Cycle: 1500, Setting: SetUp, Value: int64(MakeServerRef(0, 5))}}
+	stepped.Schedule(changes...)
+	jumped.Schedule(changes...)
+	for _, stop := range []int64{1, 400, 1600, cfg.Cycles} {
+		stepAndJump(t, stepped, jumped, stop)
+	}
+	if jumped.win == nil || jumped.win.touched == 0 {
+		t.Fatal("no window touched the ring")
+	}
+	if s := jumped.Summary(); s.ServersPeak == s.ServersMin {
+		t.Fatalf("the pool stayed at %d servers: the ring never grew", s.ServersPeak)
+	}
+}

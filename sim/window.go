@@ -42,7 +42,9 @@ type window struct {
 	// The changes to the server-cycles: the levels at the start, held to
 	// the end of the window's last cycle but one, plus these.
 	busyCycles, liveCycles int64
-	leftBefore             int // retiring servers that left before the last cycle
+	leftBefore             int      // retiring servers that left before the last cycle
+	batch                  []packed // a cycle's admitted requests, before routing
+	touched                uint64   // what touchRing read, kept so that it reads
 }
 
 // arrivalCount is how many requests were admitted in a cycle of a window.
@@ -87,6 +89,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	shortest := shortestService(cfg)
 
 	// Pass 1: route every arrival, in order, into its server's queue.
+	touch := cfg.Policy == Hash && len(b.ring.points) >= touchRingPoints
 	admitted := int64(0)
 	e := min(m.nextScale, end)
 	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
@@ -104,7 +107,11 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			break
 		}
 		in := int32(0)
-		for k := m.arr.count(cfg, c, m.pcg); k > 0; k-- {
+		k := m.arr.count(cfg, c, m.pcg)
+		if touch {
+			in, k = m.routeTouched(b, c, k), 0
+		}
+		for ; k > 0; k-- {
 			m.lastID++
 			r := m.makeRequest(m.lastID, c)
 			b.tot.Generated++
@@ -114,6 +121,8 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 				b.last.Rejected++
 				continue
 			}
+			// windowRoute, written out: the call costs round-robin at
+			// 20 servers 2% (57.9 against 56.8 ns a request).
 			id := b.pickRoute(r, c)
 			b.tot.Admitted++
 			b.queued++
@@ -203,6 +212,45 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	}
 }
 
+// routeTouched generates the k requests arriving at cycle c, touches the
+// ring where their lookups will read it (touchRing), then routes the
+// admitted ones (windowRoute), and returns how many it admitted: pass 1
+// for a large ring.
+func (m *Model) routeTouched(b *Balancer, c int64, k int) int32 {
+	batch := m.win.batch[:0]
+	for ; k > 0; k-- {
+		m.lastID++
+		r := m.makeRequest(m.lastID, c)
+		b.tot.Generated++
+		b.last.Generated++
+		if m.fw.Blocks(uint32(r.addr >> 32)) {
+			b.tot.Rejected++
+			b.last.Rejected++
+			continue
+		}
+		batch = append(batch, r)
+	}
+	m.win.batch = batch
+	m.win.touched += b.touchRing(batch)
+	for _, r := range batch {
+		b.windowRoute(r, c)
+	}
+	return int32(len(batch))
+}
+
+// windowRoute routes request r, admitted at cycle c, in pass 1: into the
+// queue of the server the policy picks, noting a server that was free.
+func (b *Balancer) windowRoute(r packed, c int64) {
+	id := b.pickRoute(r, c)
+	b.tot.Admitted++
+	b.queued++
+	b.sq[id-1].pushBack(r)
+	if b.free.has(id) {
+		b.free.remove(id)
+		b.m.win.woke = append(b.m.win.woke, int32(id))
+	}
+}
+
 // serveQueue runs server id's queue from cycle at to the end of cycle e
 // (pass 2), pass 2 having read the wheel up to cycle now: a server in
 // service completes its request at at, then each request starts at the
@@ -271,4 +319,34 @@ func resize(s []int32, n int) []int32 {
 	s = s[:n]
 	clear(s)
 	return s
+}
+
+// touchRingPoints is the ring's size (1,024 servers' points, 1 MB) from
+// which pass 1 touches the ring before routing a cycle's arrivals: a
+// smaller ring stays in the cache, and touching it only costs.
+const touchRingPoints = 1024 * RingPoints
+
+// touchRing reads the ring where the lookups of batch's keys will read it,
+// first every key's bucket index, then every bucket's first point, and
+// returns a sum of what it read. The ring of a large pool does not stay in
+// the cache; loads that do not wait on one another overlap their misses,
+// where a lookup at a time waits for each in turn.
+func (b *Balancer) touchRing(batch []packed) uint64 {
+	r := &b.ring
+	if r.stale {
+		r.rebuild(b)
+	}
+	if len(batch) < 2 || len(r.points) == 0 {
+		return 0
+	}
+	shift, sum := 64-r.bits, uint64(0)
+	for _, q := range batch {
+		sum += uint64(r.start[HashKey(uint32(q.addr>>32))>>shift])
+	}
+	last := len(r.points) - 1
+	for _, q := range batch {
+		i := int(r.start[HashKey(uint32(q.addr>>32))>>shift])
+		sum += r.points[min(i, last)].at + r.points[min(i+4, last)].at
+	}
+	return sum
 }
