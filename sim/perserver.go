@@ -324,12 +324,12 @@ func (m *Model) runRouted(limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || !cfg.Policy.loadBlind() {
+	if !early || cfg.Policy.reads() == ReadsLoads {
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
-	// A load-blind policy runs windows (see runWindow), and a cycle at a
-	// time while it cannot.
+	// A policy whose picks pass 1 can work out runs windows (see
+	// runWindow), and a cycle at a time while it cannot.
 	for m.cycle < end {
 		if m.windowed(b) {
 			m.runWindow(b, end)
@@ -342,8 +342,8 @@ func (m *Model) runRouted(limit int64) bool {
 
 // routeCycles is runRouted's loop over the cycles after the current one up
 // to end, visiting those in which something happens (see runRouted), for
-// a policy that reads loads or work, a capped queue, or a load-blind policy
-// while it cannot run a window. It reports whether it advanced.
+// a policy that reads loads, a capped queue, or any other policy while it
+// cannot run a window. It reports whether it advanced.
 func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	cfg := &m.cfg
 	start := m.cycle

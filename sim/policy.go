@@ -64,11 +64,31 @@ type PolicyInfo struct {
 	LowestIdle bool
 	// Weighted reports whether Config.Weights affect it.
 	Weighted bool
-	// LoadBlind reports whether, in the per-server mode, its picks read
-	// neither the servers' loads nor their work: they depend only on the
-	// arrivals and the candidates.
-	LoadBlind bool
+	// Reads says what, in the per-server mode, its picks read of the
+	// servers beyond who the candidates are (nothing, for a policy that
+	// the mode refuses).
+	Reads Reads
 }
+
+// Reads is what a policy's per-server picks read of the servers. RunTo
+// routes a window of arrivals before serving them (sim/window.go) when
+// what the picks read is known without serving them: for every kind but
+// ReadsLoads.
+type Reads uint8
+
+// What a per-server policy reads.
+const (
+	// ReadsNothing: the picks depend only on the arrivals and the
+	// candidates.
+	ReadsNothing Reads = iota
+	// ReadsWork: each server's remaining work, as the cycle it will have
+	// done all it holds. Only routing moves that cycle, until the server
+	// reaches it and is free.
+	ReadsWork
+	// ReadsLoads: the loads of the candidates (all of them, or a few
+	// drawn at random), which completions change.
+	ReadsLoads
+)
 
 // policies is the one table of policies: the flag help, the page's
 // selector, the theory code and the snapshot codec read it.
@@ -79,32 +99,30 @@ var policies = [numPolicies]PolicyInfo{
 		LowestIdle:       true},
 	RoundRobin: {Name: "round-robin",
 		Pooled:    "the next idle server by id after the last one picked",
-		PerServer: "the next candidate by id after the last one picked",
-		LoadBlind: true},
+		PerServer: "the next candidate by id after the last one picked"},
 	Random: {Name: "random",
 		Pooled:    "uniform over the idle servers",
 		PerServer: "uniform over the candidates",
-		Draws:     true, LoadBlind: true},
+		Draws:     true},
 	SWRR: {Name: "swrr",
 		Pooled:    "smooth weighted round-robin over the idle servers",
 		PerServer: "smooth weighted round-robin over the candidates",
-		Weighted:  true, LoadBlind: true},
+		Weighted:  true},
 	LeastConnections: {Name: "least-connections",
 		Pooled:     "as first-idle",
 		PerServer:  "the least load (queued + in service) per weight",
-		LowestIdle: true, Weighted: true},
+		LowestIdle: true, Weighted: true, Reads: ReadsLoads},
 	P2C: {Name: "p2c",
 		Pooled:    "uniform over the idle servers",
 		PerServer: "the least loaded of --choices candidates drawn at random",
-		Draws:     true},
+		Draws:     true, Reads: ReadsLoads},
 	LeastWork: {Name: "least-work",
 		Pooled:     "the fastest idle server",
 		PerServer:  "the least remaining work in cycles at each server's speed",
-		LowestIdle: true},
+		LowestIdle: true, Reads: ReadsWork},
 	Hash: {Name: "hash",
 		PooledRefused: "hash routes at arrival: use --queues per-server",
-		PerServer:     "consistent hashing of the source address",
-		LoadBlind:     true},
+		PerServer:     "consistent hashing of the source address"},
 }
 
 // Info returns the policy's description and properties.
@@ -115,10 +133,16 @@ func (p Policy) Info() PolicyInfo {
 	return PolicyInfo{Name: p.String()}
 }
 
-// draws and lowestIdle read the properties without copying the info.
+// draws, lowestIdle and reads read the properties without copying the
+// info.
 func (p Policy) draws() bool      { return p < numPolicies && policies[p].Draws }
 func (p Policy) lowestIdle() bool { return p < numPolicies && policies[p].LowestIdle }
-func (p Policy) loadBlind() bool  { return p < numPolicies && policies[p].LoadBlind }
+func (p Policy) reads() Reads {
+	if p < numPolicies {
+		return policies[p].Reads
+	}
+	return ReadsLoads
+}
 
 // Allowed returns "" when the policy runs in queue mode q, or the message
 // that refuses it.

@@ -79,6 +79,21 @@ func (t *ltree) better(a, b uint64) uint64 {
 // t.key: it writes the leaf, and best walks from it later.
 func (t *ltree) set(id int, in bool) {
 	leaves := len(t.node) / 2
+	if in && !t.load && !t.mixed && id <= leaves {
+		// The common case of a tree by key (least-work), written out: a
+		// leaf takes part with a key one comparison orders.
+		if k := uint64(t.key[id-1]); k < 1<<32-1 {
+			i := leaves + id - 1
+			if v := k<<32 | uint64(id); t.node[i] != v {
+				t.node[i] = v
+				t.dirty = append(t.dirty, int32(i))
+				if len(t.dirty) > leaves {
+					t.rebuild() // cheaper than a walk for each
+				}
+			}
+			return
+		}
+	}
 	if id > leaves {
 		t.grow(id)
 		leaves = len(t.node) / 2
@@ -196,13 +211,15 @@ func (t *ltree) settle() {
 	for _, leaf := range t.dirty {
 		i := int(leaf)
 		if !t.mixed {
-			for i > 1 { // the common case, written out: one comparison a level
+			// The common case, written out: the better of the node just
+			// brought up to date (v) and its sibling, one level up.
+			for v := node[i]; i > 1; {
+				v = min(v, node[i^1])
 				i >>= 1
-				w := min(node[2*i], node[2*i+1])
-				if node[i] == w {
+				if node[i] == v {
 					break
 				}
-				node[i] = w
+				node[i] = v
 			}
 			continue
 		}

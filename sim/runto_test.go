@@ -144,10 +144,11 @@ func TestRunToScalesAfterALeave(t *testing.T) {
 	}
 }
 
-// TestWindowsRunForLoadBlindPolicies: RunTo runs the default per-server
-// run in windows under the policies blind to loads, and a cycle at a time
-// under the others (the equality tests above check both against Step).
-func TestWindowsRunForLoadBlindPolicies(t *testing.T) {
+// TestWindowsRunByWhatPoliciesRead: RunTo runs the default per-server run
+// (saturated: no server is ever free) in windows under the policies whose
+// picks pass 1 can work out, and a cycle at a time under those that read
+// loads (the equality tests above check both against Step).
+func TestWindowsRunByWhatPoliciesRead(t *testing.T) {
 	for _, p := range PoliciesFor(PerServer) {
 		cfg := defaultSeed1()
 		cfg.Queues, cfg.Policy, cfg.Cycles = PerServer, p, 5000
@@ -156,8 +157,9 @@ func TestWindowsRunForLoadBlindPolicies(t *testing.T) {
 			t.Fatal(err)
 		}
 		m.Run()
-		if windows := m.win != nil; windows != p.loadBlind() {
-			t.Errorf("%s: ran in windows = %v, want %v", p, windows, p.loadBlind())
+		want := p.reads() != ReadsLoads
+		if windows := m.win != nil; windows != want {
+			t.Errorf("%s: ran in windows = %v, want %v", p, windows, want)
 		}
 	}
 	capped := defaultSeed1()
@@ -217,5 +219,29 @@ func TestTouchedRingRoutesAsStepping(t *testing.T) {
 	}
 	if s := jumped.Summary(); s.ServersPeak == s.ServersMin {
 		t.Fatalf("the pool stayed at %d servers: the ring never grew", s.ServersPeak)
+	}
+}
+
+// TestLeastWorkWindowsFree: least-work windows start with every server
+// busy; at 91% utilisation servers run out of work within a window, pass 1
+// frees them, and later arrivals go to them. RunTo stops every 37 cycles,
+// so that the index is checked at many windows' ends (runWindow frees the
+// servers pass 2 left without work).
+func TestLeastWorkWindowsFree(t *testing.T) {
+	cfg := defaultSeed1()
+	cfg.Queues, cfg.Policy, cfg.Wave, cfg.Blocked = PerServer, LeastWork, false, nil
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 4, 4, 4
+	cfg.Speeds, cfg.InitialPerServer = []Speed{200, 100, 50}, 3
+	cfg.Rate, cfg.Cooldown, cfg.Cycles = 90_000, 400, 20_000
+	stepped, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jumped, _ := New(cfg)
+	for stop := int64(1); stop <= cfg.Cycles; stop += 37 {
+		stepAndJump(t, stepped, jumped, stop)
+	}
+	if jumped.win == nil {
+		t.Fatal("no window ran")
 	}
 }
