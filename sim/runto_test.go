@@ -194,8 +194,8 @@ func TestRunToPoolLowAtWindowEnd(t *testing.T) {
 }
 
 // TestTouchedRingRoutesAsStepping runs hash routing over a ring large
-// enough that pass 1 touches it before routing each cycle's arrivals
-// (touchRingPoints), with scaling that grows the ring and a server that
+// enough that pass 1 looks each cycle's arrivals up together (ringOwners,
+// touchRingPoints), with scaling that grows the ring and a server that
 // fails and comes back, and checks RunTo against Step.
 func TestTouchedRingRoutesAsStepping(t *testing.T) {
 	cfg := defaultSeed1()
