@@ -128,11 +128,8 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			break
 		}
 		in := int32(0)
-		k := m.arr.count(cfg, c, m.pcg)
-		if batched {
-			in, k = m.routeBatch(b, c, k), 0
-		}
-		for ; k > 0; k-- {
+		w.batch = w.batch[:0]
+		for k := m.arr.count(cfg, c, m.pcg); k > 0; k-- {
 			m.lastID++
 			r := m.makeRequest(m.lastID, c)
 			b.tot.Generated++
@@ -140,6 +137,10 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			if m.fw.Blocks(uint32(r.addr >> 32)) {
 				b.tot.Rejected++
 				b.last.Rejected++
+				continue
+			}
+			if batched {
+				w.batch = append(w.batch, r) // routed below, together
 				continue
 			}
 			// pickRoute and place, but place written out for the
@@ -154,6 +155,10 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 				w.woke = append(w.woke, int32(id))
 			}
 			in++
+		}
+		if len(w.batch) > 0 {
+			b.routeBatch(w.batch, c)
+			in = int32(len(w.batch))
 		}
 		if in > 0 {
 			w.arrived = append(w.arrived, arrivalCount{c, in})
@@ -237,37 +242,21 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	}
 }
 
-// routeBatch generates the k requests arriving at cycle c, then routes the
-// admitted ones, and returns how many it admitted: pass 1 for a policy
-// that reads more than the candidates, or a large ring. Hash looks their
-// owners up together (ringOwners); least-work first frees the servers that
-// have done all they hold by c (freeDone).
-func (m *Model) routeBatch(b *Balancer, c int64, k int) int32 {
-	batch := m.win.batch[:0]
-	for ; k > 0; k-- {
-		m.lastID++
-		r := m.makeRequest(m.lastID, c)
-		b.tot.Generated++
-		b.last.Generated++
-		if m.fw.Blocks(uint32(r.addr >> 32)) {
-			b.tot.Rejected++
-			b.last.Rejected++
-			continue
-		}
-		batch = append(batch, r)
-	}
-	m.win.batch = batch
-	if m.cfg.Policy == Hash {
+// routeBatch routes batch, the requests admitted at cycle c, in order:
+// pass 1 for a policy that reads more than the candidates, or a large
+// ring. Hash looks their owners up together (ringOwners); least-work first
+// frees the servers that have done all they hold by c (freeDone).
+func (b *Balancer) routeBatch(batch []packed, c int64) {
+	if b.m.cfg.Policy == Hash {
 		for j, id := range b.ringOwners(batch) {
 			b.place(batch[j], int(id), c)
 		}
-		return int32(len(batch))
+		return
 	}
 	b.freeDone(c) // least-work
 	for _, r := range batch {
 		b.place(r, b.pickRoute(r, c), c)
 	}
-	return int32(len(batch))
 }
 
 // place puts request r, admitted at cycle c, into server id's queue in
