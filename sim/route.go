@@ -134,6 +134,34 @@ func (t *ltree) set(id int, in bool) {
 	}
 }
 
+// update has server id take part with its key in t.key, as set(id, true)
+// does, but walks to the root at once: for a tree whose best is read after
+// every change (least-work's windows while saturated), where the walk
+// that best would take anyway costs less without the dirty list. Walks
+// still waiting may be taken after it, as settle says.
+func (t *ltree) update(id int) {
+	leaves := len(t.node) / 2
+	k := uint64(t.key[id-1])
+	if t.load || t.mixed || id > leaves || k >= 1<<32-1 {
+		t.set(id, true)
+		return
+	}
+	node, i := t.node, leaves+id-1
+	v := k<<32 | uint64(id)
+	if node[i] == v {
+		return
+	}
+	node[i] = v
+	for i > 1 { // as settle
+		v = min(v, node[i^1])
+		i >>= 1
+		if node[i] == v {
+			break
+		}
+		node[i] = v
+	}
+}
+
 // bump adds d to server id's load (load mode) and has it take part when
 // its weight is positive. A server in the buckets that stays in them
 // moves from one to the other here; anything else goes through set.

@@ -273,7 +273,7 @@ func (b *Balancer) place(r packed, id int, c int64) {
 			ix.key[id-1] = c
 		}
 		ix.key[id-1] += int64(s.speed.Cycles(r.time())) // the cycle it will have done all it holds
-		ix.set(id, true)
+		ix.update(id)
 	}
 	b.free.remove(id)
 	b.tot.Admitted++
