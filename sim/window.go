@@ -13,7 +13,9 @@ package sim
 // which routing alone moves (by the request's service at that server's
 // speed) until the server reaches it: pass 1 frees a server when an
 // arrival comes at or after that cycle (freeDone), as its last completion
-// would have freed it. Each server then serves its own queue as a single FIFO server
+// would have freed it.
+//
+// Each server then serves its own queue as a single FIFO server
 // (pass 2): its next request starts at max(its arrival, the cycle the
 // server became free), the Lindley recursion. That is Step's order too: a
 // request that completes at cycle c frees its server in step a, and the
