@@ -59,11 +59,8 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 	if ix := b.ix; ix == nil {
 		b.free.remove(id)
 	} else if b.m.cfg.Policy == LeastWork {
-		if b.free.has(id) {
-			b.free.remove(id)
-			ix.key[id-1] = t
-		}
-		ix.key[id-1] += int64(s.speed.Cycles(r.time())) // the cycle the server will have done all it holds
+		b.addWork(id, int64(s.speed.Cycles(r.time())), t)
+		b.free.remove(id)
 		ix.set(id, true)
 	} else {
 		b.free.remove(id)
@@ -73,6 +70,17 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 		b.queued--
 		b.serve(id, r, t)
 	}
+}
+
+// addWork moves least-work's key for server id, the cycle it will have
+// done all it holds, on by work cycles routed to it at cycle t: from t
+// when the server is free (it holds nothing).
+func (b *Balancer) addWork(id int, work, t int64) {
+	k := &b.ix.key[id-1]
+	if b.free.has(id) {
+		*k = t
+	}
+	*k += work
 }
 
 // freed is step a for server id of a per-server balancer, whose request
@@ -402,15 +410,14 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 
 // workEach is step a for a per-server balancer at cycle t: every request
 // whose completion cycle is t completes, and its server is freed. With
-// early set,
-// a server whose queue holds requests takes its oldest one now rather than
-// in step d (runRouted's arrivals likewise go straight to an idle server,
-// see serveNow): nothing in between reads that request, the server's load
-// (its queue plus the request in service) is one less either way, and the
-// cycle it will have done all it holds stays, so step d would dispatch the
-// same. Its entry in the timing wheel may then come before those of the
-// servers step d dispatches in the same cycle; nothing but the order of
-// events (which runRouted does not record) reads that order.
+// early set, a server whose queue holds requests takes its oldest one now
+// rather than in step d (runRouted's arrivals likewise go straight to an
+// idle server, see serveNow): nothing in between reads that request, the
+// server's load (its queue plus the request in service) is one less either
+// way, and the cycle it will have done all it holds stays, so step d would
+// dispatch the same. Its entry in the timing wheel may then come before
+// those of the servers step d dispatches in the same cycle; nothing but the
+// order of events (which runRouted does not record) reads that order.
 func (b *Balancer) workEach(t int64, early bool) {
 	for _, id32 := range b.wheel.take(t) {
 		id := int(id32)

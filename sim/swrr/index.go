@@ -258,11 +258,7 @@ func (x *Index) unrotate() {
 			cl.tree[leaves+p] = v
 		}
 		for n := leaves - 1; n >= 1; n-- {
-			a, b := cl.tree[2*n], cl.tree[2*n+1]
-			if b.base > a.base {
-				a = b
-			}
-			cl.tree[n] = a
+			cl.tree[n] = better(cl.tree[2*n], cl.tree[2*n+1])
 		}
 	}
 }
@@ -316,10 +312,15 @@ func (x *Index) fix(c *wclass, p int) {
 	tree[n] = v
 	for n > 1 {
 		n /= 2
-		a, b := tree[2*n], tree[2*n+1]
-		if b.base > a.base { // a lists first: it wins ties
-			a = b
-		}
-		tree[n] = a
+		tree[n] = better(tree[2*n], tree[2*n+1])
 	}
+}
+
+// better returns the node with the higher base of a and b, a on a tie (a
+// lists first).
+func better(a, b node) node {
+	if b.base > a.base {
+		return b
+	}
+	return a
 }
