@@ -177,6 +177,21 @@ func walk(node []uint64, i int) {
 	}
 }
 
+// climb is walk without its stop: it brings every node above node i up
+// to date, writing each without reading it first. That is exact for any
+// change of a leaf while no walk waits, and costs less than walk where
+// every node above changes anyway, as when the best server's key rises.
+// The indices are masked by the tree's size (a power of two) so that they
+// need no bounds checks: least-work at 20 servers took 864 instructions a
+// request with them, 851 without.
+func climb(node []uint64, i int) {
+	mask := len(node) - 1
+	for v := node[i&mask]; i > 1; i >>= 1 {
+		v = min(v, node[(i^1)&mask])
+		node[(i>>1)&mask] = v
+	}
+}
+
 // bump adds d to server id's load (load mode) and has it take part when
 // its weight is positive. A server in the buckets that stays in them
 // moves from one to the other here; anything else goes through set.
