@@ -86,3 +86,41 @@ func TestLtreeBest(t *testing.T) {
 		}
 	})
 }
+
+// TestClimbMatchesRebuild changes one leaf of a settled tree by key at a
+// time, to any value (a rise of the best, as least-work's windows make,
+// or anything else, none included), climbs from it, and compares every
+// inner node with the tree rebuilt from its leaves.
+func TestClimbMatchesRebuild(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 130).Draw(t, "servers")
+		ix := &ltree{}
+		ix.ensure(n)
+		for id := 1; id <= n; id++ {
+			ix.key[id-1] = rapid.Int64Range(0, 50).Draw(t, "key")
+			ix.set(id, rapid.Bool().Draw(t, "in"))
+		}
+		ix.best() // settles
+		leaves := len(ix.node) / 2
+		for range rapid.IntRange(1, 50).Draw(t, "steps") {
+			id := rapid.IntRange(1, n).Draw(t, "id")
+			if best := ix.best(); best != 0 && rapid.Bool().Draw(t, "best") {
+				id = best // least-work's case: the best's key rises
+			}
+			v := noNode
+			if rapid.IntRange(0, 4).Draw(t, "none") > 0 {
+				v = uint64(rapid.Int64Range(0, 60).Draw(t, "new"))<<32 | uint64(id)
+			}
+			i := leaves + id - 1
+			ix.node[i] = v
+			climb(ix.node, i)
+			want := &ltree{node: append([]uint64(nil), ix.node...)}
+			want.rebuild()
+			for j := 1; j < leaves; j++ {
+				if ix.node[j] != want.node[j] {
+					t.Fatalf("node %d after climbing from server %d: %#x, rebuilt %#x", j, id, ix.node[j], want.node[j])
+				}
+			}
+		}
+	})
+}
