@@ -214,9 +214,10 @@ func (b *Balancer) pickOfChoices() int {
 		x := b.m.routeDraw(n)
 		y := b.m.routeDraw(n - 1)
 		y += int(btou(y >= x)) // step over x
-		if b.cands.load[y] < b.cands.load[x] {
-			x = y
-		}
+		// y if it is less loaded, without a branch: which one is, is a
+		// coin the processor cannot call.
+		load := b.cands.load
+		x += (y - x) & -int(btou(load[y] < load[x]))
 		return int(b.cands.ids[x])
 	}
 	var drawn [MaxChoices]int // drawn indices into cands, ascending
