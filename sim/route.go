@@ -638,14 +638,18 @@ func (r *ring) owner(key uint64, active *rankedSet) int {
 	b := key >> (64 - r.bits)
 	i, hi := int(r.start[b]), int(r.start[b+1])
 	ps := r.points
+	scan := true
 	if i+4 <= len(ps) {
 		// The first four points from the bucket's start, counted without a
 		// branch (how many lie below the key is a coin the processor
 		// cannot call); the points past the bucket lie above the key.
+		// Fewer than four below: the next point is the one.
 		p := (*[4]ringPoint)(ps[i:])
-		i += int(btou(p[0].at < key) + btou(p[1].at < key) + btou(p[2].at < key) + btou(p[3].at < key))
+		n := btou(p[0].at < key) + btou(p[1].at < key) + btou(p[2].at < key) + btou(p[3].at < key)
+		i += int(n)
+		scan = n == 4
 	}
-	for i < hi && ps[i].at < key {
+	for scan && i < hi && ps[i].at < key {
 		i++ // a bucket holds a few points: a scan beats a search
 	}
 	for range ps {
