@@ -220,6 +220,12 @@ func (b *Balancer) pickOfChoices() int {
 		x += (y - x) & -int(btou(load[y] < load[x]))
 		return int(b.cands.ids[x])
 	}
+	return b.pickDrawn(n, d)
+}
+
+// pickDrawn is pickOfChoices for any d ≤ n: d distinct candidates of the
+// n drawn in turn, the least loaded of them, the first drawn on a tie.
+func (b *Balancer) pickDrawn(n, d int) int {
 	var drawn [MaxChoices]int // drawn indices into cands, ascending
 	best, bestLoad := 0, int32(0)
 	for j := range d {

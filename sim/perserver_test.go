@@ -587,3 +587,35 @@ func TestAppendPointsMatchesRingPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestPickOfTwoMatchesDrawn checks p2c's written-out choice of two
+// against the general draw of d distinct candidates with d = 2: from the
+// same routing generator, over loads with many ties, both pick the same
+// server (the first drawn on a tie) and leave the generator in the same
+// state.
+func TestPickOfTwoMatchesDrawn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := DefaultConfig()
+		cfg.Queues, cfg.Policy, cfg.Choices = PerServer, P2C, 2
+		cfg.Seed = rapid.Uint64().Draw(t, "seed")
+		cfg.Servers = rapid.IntRange(2, 40).Draw(t, "servers")
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := m.bal[0]
+		for i := range b.cands.load {
+			b.cands.load[i] = int32(rapid.IntRange(0, 2).Draw(t, "load"))
+		}
+		for range 50 {
+			before := *m.rpcg
+			got := b.pickOfChoices()
+			after := *m.rpcg
+			*m.rpcg = before
+			want := b.pickDrawn(len(b.cands.ids), 2)
+			if got != want || *m.rpcg != after {
+				t.Fatalf("the choice of two picked server %d, the general draw %d (generators equal after: %v)", got, want, *m.rpcg == after)
+			}
+		}
+	})
+}
