@@ -11,9 +11,8 @@ import (
 // load/weight (or key), the lowest id on a tie. Loads move by one mostly,
 // now and then jump (past maxBucket too), and weights differ in some runs,
 // so the buckets, the tree and the change from one to the other all run.
-// A change that has a server take part is sometimes an update, which
-// walks at once, and the best is sometimes left unread, so that updates
-// meet walks still waiting.
+// The best is sometimes left unread, so that changes meet walks still
+// waiting.
 func TestLtreeBest(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		load := rapid.Bool().Draw(t, "load")
@@ -54,8 +53,6 @@ func TestLtreeBest(t *testing.T) {
 			}
 			switch taking := in[id-1] && (!load || ix.weight[id-1] > 0); {
 			case bumped:
-			case taking && rapid.Bool().Draw(t, "update"):
-				ix.update(id) // as least-work's windows do
 			default:
 				ix.set(id, taking)
 			}

@@ -134,23 +134,6 @@ func (t *ltree) set(id int, in bool) {
 	}
 }
 
-// update has server id take part with its key in t.key, as set(id, true)
-// does, but walks to the root at once: for a tree whose best is read after
-// every change (least-work's windows while saturated), where the walk
-// that best would take anyway costs less without the dirty list. Walks
-// still waiting may be taken after it, as settle says.
-func (t *ltree) update(id int) {
-	i, v, ok := t.plainLeaf(id)
-	if !ok {
-		t.set(id, true)
-		return
-	}
-	if node := t.node; node[i] != v {
-		node[i] = v
-		walk(node, i)
-	}
-}
-
 // plainLeaf returns server id's leaf and the node it takes part with, in
 // the common case of a tree by key (least-work): one the tree holds, whose
 // key one comparison orders (ok); set's general case takes the others.

@@ -251,11 +251,7 @@ func (x *Index) unrotate() {
 		cl := &x.cls[c]
 		leaves := len(cl.tree) / 2
 		for p, i := range cl.members {
-			v := none
-			if x.avail[i] {
-				v = node{x.base[i], i}
-			}
-			cl.tree[leaves+p] = v
+			cl.tree[leaves+p] = x.leaf(i)
 		}
 		for n := leaves - 1; n >= 1; n-- {
 			cl.tree[n] = better(cl.tree[2*n], cl.tree[2*n+1])
@@ -277,6 +273,14 @@ func (x *Index) PickRotating() (index int, ok bool) {
 	}
 	x.base[i] -= x.total
 	return int(i), true
+}
+
+// leaf returns backend i's leaf: its base, or none while unavailable.
+func (x *Index) leaf(i int32) node {
+	if x.avail[i] {
+		return node{x.base[i], i}
+	}
+	return none
 }
 
 // rebase folds the picks so far into the available backends' bases. O(n),
@@ -305,11 +309,7 @@ func (x *Index) rebase() {
 func (x *Index) fix(c *wclass, p int) {
 	tree := c.tree
 	n := len(tree)/2 + p
-	v := none
-	if i := c.members[p]; x.avail[i] {
-		v = node{x.base[i], i}
-	}
-	tree[n] = v
+	tree[n] = x.leaf(c.members[p])
 	for n > 1 {
 		n /= 2
 		tree[n] = better(tree[2*n], tree[2*n+1])
