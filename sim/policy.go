@@ -62,8 +62,9 @@ type PolicyInfo struct {
 	// picks the idle server with the lowest id (when every server has the
 	// same speed).
 	LowestIdle bool
-	// Weighted reports whether Config.Weights affect it.
-	Weighted bool
+	// Weights says in which queue modes Config.Weights affect it, and
+	// Choices in which Config.Choices does (see ReadsWeights, ReadsChoices).
+	Weights, Choices modes
 	// Reads says what, in the per-server mode, its picks read of the
 	// servers beyond who the candidates are (nothing, for a policy that
 	// the mode refuses).
@@ -107,15 +108,15 @@ var policies = [numPolicies]PolicyInfo{
 	SWRR: {Name: "swrr",
 		Pooled:    "smooth weighted round-robin over the idle servers",
 		PerServer: "smooth weighted round-robin over the candidates",
-		Weighted:  true},
+		Weights:   bothModes},
 	LeastConnections: {Name: "least-connections",
 		Pooled:     "as first-idle",
 		PerServer:  "the least load (queued + in service) per weight",
-		LowestIdle: true, Weighted: true, Reads: ReadsLoads},
+		LowestIdle: true, Weights: perServerOnly, Reads: ReadsLoads},
 	P2C: {Name: "p2c",
 		Pooled:    "uniform over the idle servers",
 		PerServer: "the least loaded of --choices candidates drawn at random",
-		Draws:     true, Reads: ReadsLoads},
+		Draws:     true, Choices: perServerOnly, Reads: ReadsLoads},
 	LeastWork: {Name: "least-work",
 		Pooled:     "the fastest idle server",
 		PerServer:  "the least remaining work in cycles at each server's speed",
@@ -123,6 +124,42 @@ var policies = [numPolicies]PolicyInfo{
 	Hash: {Name: "hash",
 		PooledRefused: "hash routes at arrival: use --queues per-server",
 		PerServer:     "consistent hashing of the source address"},
+}
+
+// modes is a set of queue modes, one bit each.
+type modes uint8
+
+const (
+	perServerOnly = modes(1 << PerServer)
+	bothModes     = modes(1<<Pooled | 1<<PerServer)
+)
+
+func (s modes) has(q QueueMode) bool { return s&(1<<q) != 0 }
+
+// ReadsWeights reports whether the policy reads Config.Weights in queue
+// mode q.
+func (p Policy) ReadsWeights(q QueueMode) bool { return p.Info().Weights.has(q) }
+
+// ReadsChoices reports whether the policy reads Config.Choices in queue
+// mode q.
+func (p Policy) ReadsChoices(q QueueMode) bool { return p.Info().Choices.has(q) }
+
+// PoliciesReading lists, as "name (mode)" or "name", the policies for which
+// reads reports true in some queue mode: the policies a setting applies to.
+func PoliciesReading(reads func(Policy, QueueMode) bool) []string {
+	var names []string
+	for p := range numPolicies {
+		pooled, each := reads(p, Pooled), reads(p, PerServer)
+		switch {
+		case pooled && each:
+			names = append(names, p.String())
+		case pooled:
+			names = append(names, p.String()+" (pooled)")
+		case each:
+			names = append(names, p.String()+" (per-server)")
+		}
+	}
+	return names
 }
 
 // Info returns the policy's description and properties.

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // UnusedError reports a setting that was given but that the rest of the
 // configuration makes do nothing.
@@ -14,22 +17,35 @@ func (e *UnusedError) Error() string { return e.Field + ": " + e.Why }
 
 // CheckUnused reports the first setting named in given that cfg, with the
 // changes scheduled, would ignore: mean-service with uniform service times,
-// weights without a policy that reads them. The command line refuses such
-// a setting and the page warns, rather than accept it silently.
+// weights or choices without a policy that reads them in the queue mode
+// (the policy table says which do). The command line refuses such a
+// setting and the page warns, rather than accept it silently.
 func CheckUnused(cfg *Config, given map[string]bool, changes []Change) error {
 	if given["mean-service"] && cfg.Service == Uniform {
 		return &UnusedError{"mean-service", "applies to service geometric or constant; uniform service times run from task-min to task-max"}
 	}
-	if given["weights"] && !cfg.Policy.weighted() {
-		for _, c := range changes {
-			if c.Setting == SetPolicy && Policy(c.Value).weighted() {
-				return nil
-			}
+	for _, u := range []struct {
+		field string
+		reads func(Policy, QueueMode) bool
+	}{{"weights", Policy.ReadsWeights}, {"choices", Policy.ReadsChoices}} {
+		if given[u.field] && !readByAny(cfg, changes, u.reads) {
+			return &UnusedError{u.field, fmt.Sprintf("apply to policy %s, and the policy is %v with %v queues: choose one of those (or a change that switches to one), or drop --%s",
+				strings.Join(PoliciesReading(u.reads), ", "), cfg.Policy, cfg.Queues, u.field)}
 		}
-		return &UnusedError{"weights", fmt.Sprintf("apply to policy swrr, and the policy is %v: choose swrr (or a change that switches to it), or drop the weights", cfg.Policy)}
 	}
 	return nil
 }
 
-// weighted reports whether the policy reads Config.Weights.
-func (p Policy) weighted() bool { return p == SWRR }
+// readByAny reports whether the policy of cfg, or one that changes switch
+// to, reads a setting in cfg's queue mode.
+func readByAny(cfg *Config, changes []Change, reads func(Policy, QueueMode) bool) bool {
+	if reads(cfg.Policy, cfg.Queues) {
+		return true
+	}
+	for _, c := range changes {
+		if c.Setting == SetPolicy && reads(Policy(c.Value), cfg.Queues) {
+			return true
+		}
+	}
+	return false
+}

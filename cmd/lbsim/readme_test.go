@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lbsim/lbsim/sim"
 )
 
 // TestREADMEChartsAreMadeByMake checks that `make docs-pictures` runs the
@@ -50,4 +54,62 @@ func commandLines(text, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// TestDocsNameEveryListedThing: README.md, docs/cli.md and `lbsim run
+// --help` each mention every policy, every --set name and every summary
+// key, all read from the tables they come from, so a policy, setting or
+// key added to a table without its documentation fails here.
+func TestDocsNameEveryListedThing(t *testing.T) {
+	help, _, code := runCLI(t, "", "run", "--help")
+	if code != 0 {
+		t.Fatalf("run --help: exit %d", code)
+	}
+	docs := map[string]string{
+		"README.md":   string(readFile(t, "../../README.md")),
+		"docs/cli.md": string(readFile(t, "../../docs/cli.md")),
+		"run --help":  help,
+	}
+	keys := summaryKeys(t)
+	for name, text := range docs {
+		for _, list := range []struct {
+			what  string
+			names []string
+		}{{"policy", sim.PolicyNames()}, {"--set name", sim.SettingNames()}, {"summary key", keys}} {
+			if name == "run --help" && list.what == "summary key" {
+				continue // the help points to the docs for the summary's keys
+			}
+			for _, n := range list.names {
+				if !strings.Contains(text, "`"+n+"`") && !regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).MatchString(text) {
+					t.Errorf("%s does not mention the %s %q", name, list.what, n)
+				}
+			}
+		}
+	}
+}
+
+// summaryKeys returns the JSON keys of a run's summary (a switch's, whose
+// P and S objects hold the single balancer's keys).
+func summaryKeys(t *testing.T) []string {
+	t.Helper()
+	cfg := sim.DefaultConfig()
+	cfg.Cycles, cfg.Seed = 10, 1
+	m, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Run()
+	data, err := json.Marshal(m.Summary())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		t.Fatal(err)
+	}
+	keys := slices.Sorted(maps.Keys(obj))
+	if len(keys) < 20 {
+		t.Fatalf("only %d summary keys: %v", len(keys), keys)
+	}
+	return keys
 }

@@ -387,6 +387,7 @@ func FitInput(cfg sim.Config) queueing.FitInput {
 		Switch:      cfg.Switch,
 		QueueCap:    cfg.QueueCap,
 		Policy:      cfg.Policy.String(),
+		Choices:     cfg.Choices,
 		PerServer:   cfg.Queues == sim.PerServer,
 	}
 	for _, v := range cfg.Speeds {

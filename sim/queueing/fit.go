@@ -43,6 +43,7 @@ type FitInput struct {
 	Switch      bool    // switch mode: two balancers, each with its own queue and pool
 	QueueCap    int     // queue capacity; 0 means unbounded
 	Policy      string  // dispatch policy; "" means the default, PolicyFirstIdle
+	Choices     int     // p2c's d, the queues it draws; 0 means 2
 	// PerServer is set when requests are routed at arrival to per-server
 	// queues instead of waiting in one central queue.
 	PerServer bool
@@ -152,14 +153,14 @@ func CheckFit(in FitInput) Fit {
 	}
 	switch {
 	case in.PerServer:
-		switch in.Policy {
-		case PolicyRandom:
-			caveat("random routing to per-server queues is c independent M/M/1 queues, each fed λ/c: " +
-				"theory is Wq = ρ·m/(1−ρ), not Erlang C")
-		case PolicyP2C:
+		switch {
+		case in.Policy == PolicyRandom || in.Policy == PolicyP2C && in.Choices == 1:
+			caveat("random routing to per-server queues (and p2c drawing one queue) is c independent M/M/1 " +
+				"queues, each fed λ/c: theory is Wq = ρ·m/(1−ρ), not Erlang C")
+		case in.Policy == PolicyP2C:
 			caveat("p2c's theory is the supermarket model (Mitzenmacher), a limit for many servers: " +
 				"with few servers the measured wait lies above it")
-		case PolicyRoundRobin, PolicyLeastConnections:
+		case in.Policy == PolicyRoundRobin || in.Policy == PolicyLeastConnections:
 			caveat(in.Policy + " routing has no closed form: theory gives bounds (between the pooled queue's " +
 				"Erlang C and random routing, or p2c's limit for least-connections)")
 		default:

@@ -142,3 +142,20 @@ func anyContains(list []string, sub string) bool {
 	}
 	return false
 }
+
+// TestCheckFitP2COneChoiceIsRandom: p2c drawing one queue routes as random
+// does, so its note is c × M/M/1's (as mmc.Predict's model), not the
+// supermarket model's.
+func TestCheckFitP2COneChoiceIsRandom(t *testing.T) {
+	in := FitInput{Servers: 4, Lambda: 0.02, MeanService: 100, Service: ServiceGeometric, Policy: PolicyP2C, PerServer: true}
+	for _, c := range []struct {
+		choices int
+		want    string
+	}{{1, "M/M/1"}, {2, "supermarket"}, {0, "supermarket"}} {
+		in.Choices = c.choices
+		fit := CheckFit(in)
+		if !fit.Applies || !strings.Contains(strings.Join(fit.Caveats, " "), c.want) {
+			t.Errorf("choices %d: applies %v, caveats %q, want one naming %s", c.choices, fit.Applies, fit.Caveats, c.want)
+		}
+	}
+}

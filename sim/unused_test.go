@@ -1,0 +1,51 @@
+package sim
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestCheckUnusedReadsThePolicyTable: weights and choices are refused
+// exactly where no policy in force reads them, and the message names the
+// policies that do (from the policy table).
+func TestCheckUnusedReadsThePolicyTable(t *testing.T) {
+	cases := []struct {
+		name    string
+		queues  QueueMode
+		policy  Policy
+		given   string
+		changes []Change
+		refused string // "" when accepted; else a part of the message
+	}{
+		{"weighted least-connections", PerServer, LeastConnections, "weights", nil, ""},
+		{"swrr pooled", Pooled, SWRR, "weights", nil, ""},
+		{"swrr per-server", PerServer, SWRR, "weights", nil, ""},
+		{"least-connections pooled is first-idle", Pooled, LeastConnections, "weights", nil,
+			"apply to policy swrr, least-connections (per-server), and the policy is least-connections with pooled queues"},
+		{"round-robin", PerServer, RoundRobin, "weights", nil, "apply to policy swrr, least-connections (per-server)"},
+		{"a switch to least-connections", PerServer, RoundRobin, "weights",
+			[]Change{{Cycle: 5, Setting: SetPolicy, Value: int64(LeastConnections)}}, ""},
+		{"a switch to least-connections, pooled", Pooled, RoundRobin, "weights",
+			[]Change{{Cycle: 5, Setting: SetPolicy, Value: int64(LeastConnections)}}, "weights"},
+		{"p2c per-server", PerServer, P2C, "choices", nil, ""},
+		{"p2c pooled draws one", Pooled, P2C, "choices", nil, "apply to policy p2c (per-server)"},
+		{"random", PerServer, Random, "choices", nil, "choices: apply to policy p2c (per-server), and the policy is random"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Queues, cfg.Policy = c.queues, c.policy
+			err := CheckUnused(&cfg, map[string]bool{c.given: true}, c.changes)
+			var ue *UnusedError
+			switch {
+			case c.refused == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.refused != "" && !errors.As(err, &ue):
+				t.Fatalf("accepted, want an UnusedError with %q", c.refused)
+			case c.refused != "" && (ue.Field != c.given || !strings.Contains(err.Error(), c.refused)):
+				t.Fatalf("got %q (field %q), want field %q and %q", err, ue.Field, c.given, c.refused)
+			}
+		})
+	}
+}
