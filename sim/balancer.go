@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"iter"
-
-	"github.com/lbsim/lbsim/sim/swrr"
-)
+import "iter"
 
 // Balancer is one server pool and where its requests wait: one central
 // FIFO (pooled) or a FIFO per server and a lobby (per-server). A Model has
@@ -17,11 +13,16 @@ type Balancer struct {
 
 	queue fifo // the central queue (pooled)
 
+	// rt is the router of the policy in force (routers keeps each
+	// policy's, made when first used), caps its capabilities.
+	rt      router
+	caps    Caps
+	routers [numPolicies]router
+
 	// Per-server mode (perServer): each server's queue, the lobby, the
 	// total queued (lobby included), the idle candidates with an empty
-	// queue (free), the idle servers with a non-empty queue (ready), the
-	// candidates as a dense array for uniform draws, and the routing
-	// policy's index of loads or work, or its hash ring.
+	// queue (free), the idle servers with a non-empty queue (ready), and
+	// the candidates as a dense array for uniform draws.
 	perServer bool
 	// serveNow: an arrival routed to an idle server is dispatched at
 	// once rather than in step d (runRouted sets it in the cycles where
@@ -33,14 +34,6 @@ type Balancer struct {
 	free     idset
 	ready    idset
 	cands    cands
-	ix       *ltree // per-server least-connections and least-work
-	// zeroWeight: some server has weight 0, which least-connections
-	// never picks, idle or not.
-	zeroWeight bool
-	// fastest orders the idle servers by speed (pooled least-work with
-	// unequal speeds).
-	fastest *ltree
-	ring    ring
 
 	// waits and resps are the latency histograms of dispatched and
 	// completed requests.
@@ -55,13 +48,6 @@ type Balancer struct {
 	retiring  int
 	down      int // failed servers
 	wheel     wheel
-	rrLast    int       // last server given a request under RoundRobin
-	weighted  swrr.Pool // pooled swrr: one backend per server ever created (index id-1)
-	// wrr is swrr per-server, where the candidates are the available
-	// backends: one per server ever created (index id−1). Availability
-	// is kept while the policy is swrr, and set afresh when it becomes
-	// swrr; scores move only with picks, so they carry over.
-	wrr swrr.Index
 
 	// requeuedAt holds, for each queued request taken back from a failed
 	// server, the cycle it was requeued; its next wait counts from there.
@@ -116,8 +102,8 @@ func (b *Balancer) work(t int64) {
 			continue
 		}
 		b.idle.add(id) // setIdle, written out
-		if b.fastest != nil {
-			b.fastest.set(id, true)
+		if b.caps.TracksIdle {
+			b.rt.idle(id, true)
 		}
 	}
 }
@@ -241,17 +227,13 @@ func (b *Balancer) weightOf(id int) int {
 
 func (b *Balancer) addServer() int {
 	id := len(b.srv) + 1
-	w, v := b.weightOf(id), Speed(SpeedScale)
+	v := Speed(SpeedScale)
 	if vs := b.m.cfg.Speeds; id <= len(vs) {
 		v = vs[id-1]
 	}
 	b.srv = append(b.srv, server{speed: v})
 	if b.perServer {
 		b.sq = append(b.sq, fifo{})
-		b.ring.insert(b, id)
-		b.wrr.Add(w) // cannot fail: weights were validated
-	} else {
-		b.weighted.Add(w)
 	}
 	b.live++
 	b.candidate(id, b.m.cycle)
@@ -263,57 +245,34 @@ func (b *Balancer) addServer() int {
 // for requests (active, and in per-server mode routable) at cycle t.
 func (b *Balancer) candidate(id int, t int64) {
 	b.active.add(id)
-	if !b.perServer {
-		if f := b.fastest; f != nil {
-			f.ensure(id)
-			f.key[id-1] = -int64(b.srv[id-1].speed) // the fastest first
-		}
-		return
+	if b.perServer {
+		b.cands.add(id)
+		b.free.add(id)
 	}
-	b.cands.add(id)
-	b.free.add(id)
-	if b.m.cfg.Policy == SWRR {
-		b.wrr.SetAvailable(id-1, true)
-	}
-	if ix := b.ix; ix != nil {
-		ix.ensure(id)
-		if b.m.cfg.Policy == LeastWork {
-			ix.key[id-1] = t
-			ix.set(id, false) // free servers wait outside the tree
-		} else {
-			ix.key[id-1], ix.weight[id-1] = 0, int64(b.weightOf(id))
-			ix.set(id, ix.weight[id-1] > 0)
-		}
-	}
+	b.rt.candidate(id, t)
 }
 
 // uncandidate takes server id out of the candidates (it retires, leaves
 // or fails).
 func (b *Balancer) uncandidate(id int) {
 	b.active.remove(id)
-	if !b.perServer {
-		return
+	if b.perServer {
+		b.cands.remove(id)
+		b.free.remove(id)
 	}
-	b.cands.remove(id)
-	b.free.remove(id)
-	if b.m.cfg.Policy == SWRR {
-		b.wrr.SetAvailable(id-1, false)
-	}
-	if b.ix != nil {
-		b.ix.set(id, false)
-	}
+	b.rt.uncandidate(id)
 }
 
 // setIdle and unsetIdle add server id to the idle active servers and take
-// it out, keeping the pooled least-work index with them. Per-server
-// balancers keep no idle set: free and ready say what they need.
+// it out, telling a router that tracks them. Per-server balancers keep no
+// idle set: free and ready say what they need.
 func (b *Balancer) setIdle(id int) {
 	if b.perServer {
 		return
 	}
 	b.idle.add(id)
-	if b.fastest != nil {
-		b.fastest.set(id, true)
+	if b.caps.TracksIdle {
+		b.rt.idle(id, true)
 	}
 }
 
@@ -322,8 +281,8 @@ func (b *Balancer) unsetIdle(id int) {
 		return
 	}
 	b.idle.remove(id)
-	if b.fastest != nil {
-		b.fastest.set(id, false)
+	if b.caps.TracksIdle {
+		b.rt.idle(id, false)
 	}
 }
 
@@ -343,13 +302,13 @@ func (b *Balancer) dispatchAll(t int64) {
 // servers.
 func (b *Balancer) dispatch(t int64) {
 	for b.queue.Len() > 0 && b.idle.n > 0 {
-		id := b.pick()
+		id := b.rt.pickIdle()
 		if id == 0 {
-			return // only weight-0 servers are idle (swrr)
+			return // the router picks none of the idle servers (weights 0)
 		}
 		b.idle.remove(id) // unsetIdle, written out
-		if b.fastest != nil {
-			b.fastest.set(id, false)
+		if b.caps.TracksIdle {
+			b.rt.idle(id, false)
 		}
 		b.serve(id, b.queue.popFront(), t)
 	}
@@ -370,6 +329,9 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	b.busy++
 	wait := b.dispatched(r, t)
 	b.waits.add(wait)
+	if b.caps.Starts {
+		b.rt.started(id, wait)
+	}
 	if b.m.recordEvents {
 		b.emit(Dispatch, id, wait, r.unpack())
 	}
@@ -411,103 +373,6 @@ func (b *Balancer) requeuedWait(r packed, t, wait int64) int64 {
 	return wait
 }
 
-// turnover is work and dispatch at cycle t in their most common case: the
-// requests completing at t (at most maxTurnover) are on active servers, no
-// server is idle and the queue holds at least as many requests. Each of
-// those servers then takes one of the oldest requests, in the order the
-// policy would pick them: by ascending id (policies that take the lowest
-// idle id), or for round-robin from the first id after the last one
-// picked. It reports false, doing nothing, in any other case, and for the
-// policies whose pick keeps state of its own (swrr), draws, or prefers
-// faster servers.
-func (b *Balancer) turnover(t int64) bool {
-	w := &b.wheel
-	ids := w.buckets[t&w.mask]
-	k := len(ids)
-	if k == 0 || k > maxTurnover || b.idle.n > 0 || b.queue.n < k || b.m.recordEvents {
-		return false
-	}
-	policy := b.m.cfg.Policy
-	if !b.lowestIdle() && policy != RoundRobin {
-		return false
-	}
-	var order [maxTurnover]int32
-	for i, id := range ids {
-		s := &b.srv[id-1]
-		if !s.busy || s.done != t || s.retiring {
-			return false
-		}
-		// Insertion sort: k is small, and mostly 1.
-		j := i
-		for ; j > 0 && order[j-1] > id; j-- {
-			order[j] = order[j-1]
-		}
-		if j > 0 && order[j-1] == id {
-			return false // a stale entry: the server failed and was given a request due now again
-		}
-		order[j] = id
-	}
-	if policy == RoundRobin {
-		start := 0
-		for start < k && int(order[start]) <= b.rrLast {
-			start++
-		}
-		if 0 < start && start < k { // it picks from the first id after the last one picked, round
-			var rotated [maxTurnover]int32
-			n := copy(rotated[:], order[start:k])
-			copy(rotated[n:], order[:start])
-			order = rotated
-		}
-		b.rrLast = int(order[k-1])
-	}
-	w.take(t)
-	// Each server completes, then takes the next request: as work then
-	// dispatch would, since a server's completion touches no other.
-	b.busy -= k // the k completions; serve counts the k dispatches
-	b.tot.Completed += int64(k)
-	b.last.Completed += k
-	for _, id := range order[:k] {
-		s := &b.srv[id-1]
-		resp := t - s.req.arrival() // its response time kept
-		b.tot.TotalResponse += resp
-		b.resps.add(resp)
-		s.busy = false
-		b.serve(int(id), b.queue.popFront(), t)
-	}
-	return true
-}
-
-// maxTurnover bounds the completions turnover takes in one cycle.
-const maxTurnover = 8
-
-// lowestIdle reports whether the pooled policy in force always picks the
-// idle server with the lowest id.
-func (b *Balancer) lowestIdle() bool {
-	return b.m.cfg.Policy.lowestIdle() && b.fastest == nil
-}
-
-// pick chooses an idle active server by the dispatch policy (pooled); there
-// is one. It returns 0 when swrr finds only weight-0 servers idle.
-func (b *Balancer) pick() int {
-	switch b.m.cfg.Policy {
-	case SWRR:
-		i, ok := b.weighted.PickAvailable(func(i int) bool { return b.idle.has(i + 1) })
-		if !ok {
-			return 0
-		}
-		return i + 1
-	case RoundRobin:
-		return b.roundRobin(&b.idle)
-	case Random, P2C:
-		return b.idle.nth(b.m.routeDraw(b.idle.n))
-	case LeastWork:
-		if b.fastest != nil {
-			return b.fastest.best() // the fastest, then the lowest id
-		}
-	}
-	return b.idle.first()
-}
-
 // catchUp adds the end-of-cycle live and busy counts of the cycles after
 // intAt up to c to the server-cycle totals, with the levels as they are
 // now: callers make sure nothing changed them since intAt (the start of a
@@ -529,18 +394,6 @@ func (b *Balancer) totals() Totals {
 		t.BusyCycles += n * int64(b.busy)
 	}
 	return t
-}
-
-// roundRobin picks the member of set that comes next by id after the last
-// server given a request, wrapping (the idle servers when pooled, the
-// candidates per-server), and remembers it.
-func (b *Balancer) roundRobin(set *idset) int {
-	id := set.next(b.rrLast + 1)
-	if id == 0 {
-		id = set.first()
-	}
-	b.rrLast = id
-	return id
 }
 
 // record is step e: the levels at the end of the cycle.

@@ -137,11 +137,12 @@ func BenchmarkHashLookup(b *testing.B) {
 		b.Fatal(err)
 	}
 	bal := m.bal[0]
-	bal.ring.rebuild(bal)
+	ring := &bal.rt.(*hashRouter).ring
+	ring.rebuild(bal)
 	src, owners := uint32(1), 0
 	for b.Loop() {
 		src = src*1664525 + 1013904223 // a full-period LCG: every source once per 2^32
-		if bal.ring.owner(HashKey(src), &bal.active) != 0 {
+		if ring.owner(HashKey(src), &bal.active) != 0 {
 			owners++
 		}
 	}

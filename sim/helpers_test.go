@@ -439,58 +439,15 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if len(b.cands.ids) != b.active.n {
 		fail("%d candidates in the dense array, %d active", len(b.cands.ids), b.active.n)
 	}
-	if ix := b.ix; ix != nil {
-		want := 0
-		for id := 1; id <= len(b.srv); id++ {
-			s := &b.srv[id-1]
-			if !b.active.has(id) {
-				continue
-			}
-			switch m.cfg.Policy {
-			case LeastConnections:
-				if b.weightOf(id) == 0 {
-					continue
-				}
-				if ix.key[id-1] != b.load(id) {
-					fail("server %d: indexed load %d, load %d", id, ix.key[id-1], b.load(id))
-				}
-				if want == 0 || b.load(id)*int64(b.weightOf(want)) < b.load(want)*int64(b.weightOf(id)) {
-					want = id
-				}
-			case LeastWork:
-				if b.free.has(id) {
-					continue
-				}
-				var work int64 // the service cycles of its queue, added up here
-				for j := range b.sq[id-1].Len() {
-					work += int64(s.speed.Cycles(b.sq[id-1].at(j).time()))
-				}
-				at := max(c, s.done) + work
-				if !s.busy {
-					at = c + work
-				}
-				if ix.key[id-1] != at {
-					fail("server %d: indexed free-at %d, want %d", id, ix.key[id-1], at)
-				}
-				if want == 0 || at < ix.key[want-1] {
-					want = id
-				}
-			}
-		}
-		got := ix.best() // brings the inner nodes up to date
-		if ix.bucketed {
-			checkBuckets(ix, fail)
-		} else {
-			for i := len(ix.node)/2 - 1; i >= 1; i-- {
-				if w := ix.better(ix.node[2*i], ix.node[2*i+1]); ix.node[i] != w {
-					fail("index node %d holds %x, the better of its children is %x", i, ix.node[i], w)
-				}
-			}
-		}
-		if got != want {
-			fail("the index's best server is %d, want %d", got, want)
-		}
+	if rc, ok := b.rt.(routerChecker); ok {
+		rc.check(fail, c)
 	}
+}
+
+// routerChecker is a router whose test file can check its state against
+// the balancer's after every cycle.
+type routerChecker interface {
+	check(fail func(string, ...any), c int64)
 }
 
 // speedOf returns server id's speed under cfg.

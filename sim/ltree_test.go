@@ -121,3 +121,22 @@ func TestClimbMatchesRebuild(t *testing.T) {
 		}
 	})
 }
+
+// checkTree checks that every inner node of ix is the better of its
+// children (or the buckets hold what the leaves say) and that the best
+// server is want.
+func checkTree(ix *ltree, want int, fail func(string, ...any)) {
+	got := ix.best() // brings the inner nodes up to date
+	if ix.bucketed {
+		checkBuckets(ix, fail)
+	} else {
+		for i := len(ix.node)/2 - 1; i >= 1; i-- {
+			if w := ix.better(ix.node[2*i], ix.node[2*i+1]); ix.node[i] != w {
+				fail("index node %d holds %x, the better of its children is %x", i, ix.node[i], w)
+			}
+		}
+	}
+	if got != want {
+		fail("the index's best server is %d, want %d", got, want)
+	}
+}

@@ -125,7 +125,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	for i, name := range names {
 		b := &Balancer{m: m, index: i, name: name, perServer: cfg.Queues == PerServer, intAt: -1}
 		b.wheel.fit(span)
-		b.buildIndex()
+		b.useRouter(0)
 		for range cfg.Servers {
 			b.addServer()
 		}
@@ -249,7 +249,7 @@ func (m *Model) runSaturated(limit int64) bool {
 		return false
 	}
 	b := m.bal[0]
-	if b.perServer || cfg.Policy.draws() || b.idle.n > 0 {
+	if b.perServer || b.caps.Draws || b.idle.n > 0 {
 		return false
 	}
 	t := m.cycle + 1
@@ -533,7 +533,7 @@ func (m *Model) applyPending(t int64) {
 	for _, b := range m.bal {
 		b.refitWheel(int64(m.cfg.TaskMax))
 		if m.cfg.Policy != old.Policy {
-			b.buildIndex()
+			b.useRouter(t)
 		}
 	}
 	for _, c := range batch {
@@ -711,7 +711,7 @@ func (m *Model) Hash() uint64 {
 		t := b.tot
 		for _, v := range []int64{t.Generated, t.Rejected, t.Discarded, t.Admitted, t.Completed,
 			t.Dispatched, t.TotalWait, t.ScaleUps, t.ScaleDowns, t.Requeued, t.Downs, t.Ups, t.PeakQueue,
-			int64(b.queueLen()), int64(b.live), int64(b.busy), int64(b.retiring), int64(b.active.n), int64(b.rrLast),
+			int64(b.queueLen()), int64(b.live), int64(b.busy), int64(b.retiring), int64(b.active.n), b.routerDigest(),
 			t.TotalResponse, int64(b.lobby.Len())} {
 			put(v)
 		}

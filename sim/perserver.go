@@ -1,7 +1,5 @@
 package sim
 
-import "slices"
-
 // This file is the per-server queue mode: routing at arrival, each
 // server's own FIFO, the lobby, and dispatch from each server's queue.
 
@@ -14,7 +12,7 @@ import "slices"
 func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 	id := 0
 	if b.active.n > 0 {
-		id = b.pickRoute(r, t)
+		id = b.rt.pick(r, t)
 	}
 	q := &b.lobby
 	if id != 0 {
@@ -49,38 +47,20 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 func (b *Balancer) enqueue(id int, r packed, t int64) {
 	s := &b.srv[id-1]
 	now := b.serveNow && !s.busy
-	b.cands.addLoad(id, 1)
+	if b.caps.Reads != ReadsNothing {
+		b.rt.joined(id, r, t) // before it leaves the free servers: least-work reads that
+	}
 	if !now {
 		b.sq[id-1].pushBack(r)
 		if !s.busy {
 			b.ready.add(id)
 		}
 	}
-	if ix := b.ix; ix == nil {
-		b.free.remove(id)
-	} else if b.m.cfg.Policy == LeastWork {
-		b.addWork(id, int64(s.speed.Cycles(r.time())), t)
-		b.free.remove(id)
-		ix.set(id, true)
-	} else {
-		b.free.remove(id)
-		ix.bump(id, 1) // one more request queued
-	}
+	b.free.remove(id)
 	if now {
 		b.queued--
 		b.serve(id, r, t)
 	}
-}
-
-// addWork moves least-work's key for server id, the cycle it will have
-// done all it holds, on by work cycles routed to it at cycle t: from t
-// when the server is free (it holds nothing).
-func (b *Balancer) addWork(id int, work, t int64) {
-	k := &b.ix.key[id-1]
-	if b.free.has(id) {
-		*k = t
-	}
-	*k += work
 }
 
 // freed is step a for server id of a per-server balancer, whose request
@@ -98,20 +78,13 @@ func (b *Balancer) freed(id int, t int64) {
 		b.ready.add(id)
 		return
 	}
+	if b.caps.Reads != ReadsNothing {
+		b.rt.completed(id, t, empty) // before it joins the free servers, as joined
+	}
 	if !empty {
 		b.ready.add(id)
 	} else {
 		b.free.add(id)
-	}
-	if ix := b.ix; ix != nil {
-		if b.m.cfg.Policy == LeastWork {
-			if empty {
-				ix.key[id-1] = t
-				ix.set(id, false)
-			}
-			return
-		}
-		ix.bump(id, -1)
 	}
 }
 
@@ -132,7 +105,7 @@ func (b *Balancer) dispatchEach(t int64) {
 func (b *Balancer) drainLobby(t int64) {
 	for b.lobby.Len() > 0 && b.active.n > 0 {
 		r := b.lobby.at(0)
-		id := b.pickRoute(r, t)
+		id := b.rt.pick(r, t)
 		if id == 0 {
 			return
 		}
@@ -160,153 +133,6 @@ func (b *Balancer) load(id int) int64 {
 		n++
 	}
 	return n
-}
-
-// pickRoute chooses the candidate for request r at cycle t by the policy,
-// or 0 when it can place it nowhere. There is at least one candidate.
-func (b *Balancer) pickRoute(r packed, t int64) int {
-	switch b.m.cfg.Policy {
-	case RoundRobin:
-		return b.roundRobin(&b.active.idset)
-	case Random:
-		return int(b.cands.ids[b.m.routeDraw(len(b.cands.ids))])
-	case SWRR:
-		if i, ok := b.wrr.PickRotating(); ok {
-			return i + 1
-		}
-		i, ok := b.wrr.Pick() // the candidates are its available backends
-		if !ok {
-			return 0
-		}
-		return i + 1
-	case P2C:
-		return b.pickOfChoices()
-	case LeastConnections:
-		if id := b.free.first(); id != 0 && !b.zeroWeight {
-			return id // load 0, the least there is: the lowest id of those
-		}
-		return b.ix.best()
-	case LeastWork:
-		if id := b.free.first(); id != 0 {
-			return id // no work at all: the lowest id
-		}
-		return b.ix.best()
-	case Hash:
-		if b.ring.stale {
-			b.ring.rebuild(b)
-		}
-		return b.ring.owner(HashKey(uint32(r.addr>>32)), &b.active)
-	}
-	panic("sim: policy " + b.m.cfg.Policy.String() + " cannot route")
-}
-
-// pickOfChoices draws Choices distinct candidates uniformly (all of them
-// when there are fewer) and returns the least loaded, the first drawn on a
-// tie.
-func (b *Balancer) pickOfChoices() int {
-	n := len(b.cands.ids)
-	d := b.m.cfg.Choices
-	if d == 0 {
-		d = DefaultChoices
-	}
-	d = min(d, n)
-	if d == 2 { // the usual case, written out (10,000 servers: 98 → 81 ns a request)
-		x := b.m.routeDraw(n)
-		y := b.m.routeDraw(n - 1)
-		y += int(btou(y >= x)) // step over x
-		// y if it is less loaded, without a branch: which one is, is a
-		// coin the processor cannot call.
-		load := b.cands.load
-		x += (y - x) & -int(btou(load[y] < load[x]))
-		return int(b.cands.ids[x])
-	}
-	return b.pickDrawn(n, d)
-}
-
-// pickDrawn is pickOfChoices for any d ≤ n: d distinct candidates of the
-// n drawn in turn, the least loaded of them, the first drawn on a tie.
-func (b *Balancer) pickDrawn(n, d int) int {
-	var drawn [MaxChoices]int // drawn indices into cands, ascending
-	best, bestLoad := 0, int32(0)
-	for j := range d {
-		// A uniform index among the n − j not drawn yet: draw below n − j,
-		// then step over the drawn ones at or below it.
-		x := b.m.routeDraw(n - j)
-		k := 0
-		for k < j && drawn[k] <= x {
-			x++
-			k++
-		}
-		copy(drawn[k+1:j+1], drawn[k:j])
-		drawn[k] = x
-		if l := b.cands.load[x]; best == 0 || l < bestLoad {
-			best, bestLoad = int(b.cands.ids[x]), l
-		}
-	}
-	return best
-}
-
-// btou is 1 for true and 0 for false, without a branch.
-func btou(v bool) uint {
-	var u uint
-	if v {
-		u = 1
-	}
-	return u
-}
-
-// buildIndex makes the index the policy in force needs, from the current
-// state: per-server least-connections (loads and weights) or least-work
-// (the cycle each server will have done all it holds), or pooled
-// least-work with unequal speeds (the idle servers by speed). Other
-// policies need none.
-func (b *Balancer) buildIndex() {
-	b.ix, b.fastest = nil, nil
-	p := b.m.cfg.Policy
-	t := b.m.cycle
-	b.cands.loads = b.perServer && p == P2C
-	b.cands.load = b.cands.load[:0]
-	if b.cands.loads {
-		for _, id := range b.cands.ids {
-			b.cands.load = append(b.cands.load, int32(b.load(int(id))))
-		}
-	}
-	switch {
-	case b.perServer && p == SWRR:
-		for id := 1; id <= b.wrr.Len(); id++ {
-			b.wrr.SetAvailable(id-1, b.active.has(id))
-		}
-	case b.perServer && p == LeastConnections:
-		b.zeroWeight = slices.Contains(b.m.cfg.Weights, 0)
-		ix := newLoadTree()
-		ix.ensure(len(b.srv))
-		for id := 1; id <= len(b.srv); id++ {
-			ix.key[id-1], ix.weight[id-1] = b.load(id), int64(b.weightOf(id))
-			ix.set(id, b.active.has(id) && ix.weight[id-1] > 0)
-		}
-		b.ix = ix
-	case b.perServer && p == LeastWork:
-		ix := &ltree{}
-		ix.ensure(len(b.srv))
-		for id := 1; id <= len(b.srv); id++ {
-			s := &b.srv[id-1]
-			at := t
-			if s.busy {
-				at = s.done
-			}
-			ix.key[id-1] = at + b.queuedWork(id)
-			ix.set(id, b.active.has(id) && !b.free.has(id))
-		}
-		b.ix = ix
-	case !b.perServer && p == LeastWork && len(b.m.cfg.Speeds) > 0:
-		ix := &ltree{}
-		ix.ensure(len(b.srv))
-		for id := 1; id <= len(b.srv); id++ {
-			ix.key[id-1] = -int64(b.srv[id-1].speed)
-			ix.set(id, b.idle.has(id))
-		}
-		b.fastest = ix
-	}
 }
 
 // runRouted steps a per-server run over the cycles after the current one,
@@ -339,7 +165,7 @@ func (m *Model) runRouted(limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || cfg.Policy.reads() == ReadsLoads {
+	if !early || b.caps.Reads == ReadsLoads {
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
@@ -438,14 +264,13 @@ func (b *Balancer) workEach(t int64, early bool) {
 		}
 		s.busy = false
 		b.busy--
-		b.cands.addLoad(id, -1)
 		if sq := &b.sq[id-1]; early && sq.n > 0 {
+			if !s.retiring && b.caps.Reads != ReadsNothing {
+				b.rt.completed(id, t, false) // one request fewer, as freed counts it
+			}
 			r := sq.popFront()
 			b.queued--
 			b.serve(id, r, t)
-			if ix := b.ix; ix != nil && !s.retiring && b.m.cfg.Policy == LeastConnections {
-				ix.bump(id, -1) // one request fewer, as freed counts it
-			}
 			continue
 		}
 		b.freed(id, t)

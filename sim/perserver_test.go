@@ -494,14 +494,15 @@ func TestRingInsertEqualsRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := m.Balancers()[0]
+	r := &b.rt.(*hashRouter).ring
 	inserts := 0
 	for m.Step() {
-		if !b.ring.stale && len(b.ring.points) > 0 && m.Last().Scale == 1 {
+		if !r.stale && len(r.points) > 0 && m.Last().Scale == 1 {
 			inserts++
 			var fresh ring
 			fresh.rebuild(b)
 			var live []ringPoint
-			for _, p := range b.ring.points {
+			for _, p := range r.points {
 				if !b.srv[p.id-1].gone {
 					live = append(live, p)
 				}
@@ -509,7 +510,7 @@ func TestRingInsertEqualsRebuild(t *testing.T) {
 			if !slices.Equal(live, fresh.points) || !slices.Equal(live, sortedRing(b)) {
 				t.Fatalf("cycle %d: the merged ring differs from the rebuilt one", m.Cycle())
 			}
-			checkRingIndex(t, &b.ring)
+			checkRingIndex(t, r)
 		}
 	}
 	if inserts == 0 {
@@ -571,7 +572,7 @@ func TestPolicyBecomesLeastWork(t *testing.T) {
 	}
 	for h.step() {
 	}
-	if b.ix == nil || h.m.cfg.Policy != LeastWork {
+	if lw, ok := b.rt.(*leastWork); !ok || lw.ix == nil {
 		t.Fatal("the run did not end under least-work with its index")
 	}
 }
@@ -604,15 +605,16 @@ func TestPickOfTwoMatchesDrawn(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := m.bal[0]
+		p := b.rt.(*p2c)
 		for i := range b.cands.load {
 			b.cands.load[i] = int32(rapid.IntRange(0, 2).Draw(t, "load"))
 		}
 		for range 50 {
 			before := *m.rpcg
-			got := b.pickOfChoices()
+			got := p.pick(packed{}, 0)
 			after := *m.rpcg
 			*m.rpcg = before
-			want := b.pickDrawn(len(b.cands.ids), 2)
+			want := p.pickDrawn(len(b.cands.ids), 2)
 			if got != want || *m.rpcg != after {
 				t.Fatalf("the choice of two picked server %d, the general draw %d (generators equal after: %v)", got, want, *m.rpcg == after)
 			}

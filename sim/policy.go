@@ -45,7 +45,8 @@ const (
 )
 
 // PolicyInfo describes a policy: its name, what it does in each queue
-// mode, and the properties the model's fast paths ask of it.
+// mode, the settings it reads, and how its router is made (the router
+// declares what its picks read: Caps).
 type PolicyInfo struct {
 	Name string
 	// Pooled and PerServer say what the policy does in each mode, in a
@@ -55,25 +56,16 @@ type PolicyInfo struct {
 	Pooled, PerServer string
 	PooledRefused     string
 	PerServerRefused  string
-	// Draws reports whether the policy draws random numbers (routing
-	// generator) in the pooled mode.
-	Draws bool
-	// LowestIdle reports whether, in the pooled mode, the policy always
-	// picks the idle server with the lowest id (when every server has the
-	// same speed).
-	LowestIdle bool
 	// Weights says in which queue modes Config.Weights affect it, and
 	// Choices in which Config.Choices does (see ReadsWeights, ReadsChoices).
 	Weights, Choices modes
-	// Reads says what, in the per-server mode, its picks read of the
-	// servers beyond who the candidates are (nothing, for a policy that
-	// the mode refuses).
-	Reads Reads
+	// newRouter makes the policy's router for a balancer (route_*.go).
+	newRouter func(b *Balancer) router
 }
 
-// Reads is what a policy's per-server picks read of the servers. RunTo
-// routes a window of arrivals before serving them (sim/window.go) when
-// what the picks read is known without serving them: for every kind but
+// Reads is what a router's per-server picks read of the servers. RunTo
+// routes a window of arrivals before serving them (window.go) when what
+// the picks read is known without serving them: for every kind but
 // ReadsLoads.
 type Reads uint8
 
@@ -92,36 +84,35 @@ const (
 )
 
 // policies is the one table of policies: the flag help, the page's
-// selector, the theory code and the snapshot codec read it.
+// selector, the theory code, the snapshot codec and the balancer (for each
+// policy's router) read it. Adding a policy takes an entry here and a
+// router file.
 var policies = [numPolicies]PolicyInfo{
-	FirstIdle: {Name: "first-idle",
+	FirstIdle: {Name: "first-idle", newRouter: newFirstIdle,
 		Pooled:           "the idle server with the lowest id",
-		PerServerRefused: "first-idle needs the pooled queue; use least-connections",
-		LowestIdle:       true},
-	RoundRobin: {Name: "round-robin",
+		PerServerRefused: "first-idle needs the pooled queue; use least-connections"},
+	RoundRobin: {Name: "round-robin", newRouter: newRoundRobin,
 		Pooled:    "the next idle server by id after the last one picked",
 		PerServer: "the next candidate by id after the last one picked"},
-	Random: {Name: "random",
+	Random: {Name: "random", newRouter: newRandom,
 		Pooled:    "uniform over the idle servers",
-		PerServer: "uniform over the candidates",
-		Draws:     true},
-	SWRR: {Name: "swrr",
+		PerServer: "uniform over the candidates"},
+	SWRR: {Name: "swrr", newRouter: newSWRR,
 		Pooled:    "smooth weighted round-robin over the idle servers",
 		PerServer: "smooth weighted round-robin over the candidates",
 		Weights:   bothModes},
-	LeastConnections: {Name: "least-connections",
-		Pooled:     "as first-idle",
-		PerServer:  "the least load (queued + in service) per weight",
-		LowestIdle: true, Weights: perServerOnly, Reads: ReadsLoads},
-	P2C: {Name: "p2c",
+	LeastConnections: {Name: "least-connections", newRouter: newLeastConnections,
+		Pooled:    "as first-idle",
+		PerServer: "the least load (queued + in service) per weight",
+		Weights:   perServerOnly},
+	P2C: {Name: "p2c", newRouter: newP2C,
 		Pooled:    "uniform over the idle servers",
 		PerServer: "the least loaded of --choices candidates drawn at random",
-		Draws:     true, Choices: perServerOnly, Reads: ReadsLoads},
-	LeastWork: {Name: "least-work",
-		Pooled:     "the fastest idle server",
-		PerServer:  "the least remaining work in cycles at each server's speed",
-		LowestIdle: true, Reads: ReadsWork},
-	Hash: {Name: "hash",
+		Choices:   perServerOnly},
+	LeastWork: {Name: "least-work", newRouter: newLeastWork,
+		Pooled:    "the fastest idle server",
+		PerServer: "the least remaining work in cycles at each server's speed"},
+	Hash: {Name: "hash", newRouter: newHash,
 		PooledRefused: "hash routes at arrival: use --queues per-server",
 		PerServer:     "consistent hashing of the source address"},
 }
@@ -168,17 +159,6 @@ func (p Policy) Info() PolicyInfo {
 		return policies[p]
 	}
 	return PolicyInfo{Name: p.String()}
-}
-
-// draws, lowestIdle and reads read the properties without copying the
-// info.
-func (p Policy) draws() bool      { return p < numPolicies && policies[p].Draws }
-func (p Policy) lowestIdle() bool { return p < numPolicies && policies[p].LowestIdle }
-func (p Policy) reads() Reads {
-	if p < numPolicies {
-		return policies[p].Reads
-	}
-	return ReadsLoads
 }
 
 // Allowed returns "" when the policy runs in queue mode q, or the message

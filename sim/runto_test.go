@@ -104,7 +104,7 @@ func stepAndJump(t tester, stepped, jumped *Model, stop int64) {
 func poolState(m *Model) string {
 	var s strings.Builder
 	for _, b := range m.bal {
-		fmt.Fprintf(&s, "[%s] rr %d:", b.name, b.rrLast)
+		fmt.Fprintf(&s, "[%s] rr %d:", b.name, b.routerDigest())
 		for i := range b.CentralLen() {
 			fmt.Fprintf(&s, " %d", b.QueueAt(i).ID)
 		}
@@ -157,7 +157,7 @@ func TestWindowsRunByWhatPoliciesRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		m.Run()
-		want := p.reads() != ReadsLoads
+		want := m.bal[0].caps.Reads != ReadsLoads
 		if windows := m.win != nil; windows != want {
 			t.Errorf("%s: ran in windows = %v, want %v", p, windows, want)
 		}
@@ -215,7 +215,7 @@ func TestTouchedRingRoutesAsStepping(t *testing.T) {
 	for _, stop := range []int64{1, 400, 1600, cfg.Cycles} {
 		stepAndJump(t, stepped, jumped, stop)
 	}
-	if jumped.win == nil || jumped.win.touched == 0 {
+	if h := jumped.bal[0].rt.(*hashRouter); jumped.win == nil || h.touched == 0 {
 		t.Fatal("no window touched the ring")
 	}
 	if s := jumped.Summary(); s.ScaleUps == 0 {

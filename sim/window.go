@@ -50,10 +50,7 @@ type window struct {
 	// the end of the window's last cycle but one, plus these.
 	busyCycles, liveCycles int64
 	leftBefore             int      // retiring servers that left before the last cycle
-	batch                  []packed // hash on a large ring: a cycle's admitted requests
-	keys                   []uint64 // hash: batch's keys on the ring
-	ids                    []int32  // hash: batch's owners
-	touched                uint64   // what ringOwners read, kept so that it reads
+	batch                  []packed // a batcher's cycle of admitted requests
 }
 
 // arrivalCount is how many requests were admitted in a cycle of a window.
@@ -70,23 +67,18 @@ type lateEntry struct {
 	done int64
 }
 
-// windowed reports whether per-server balancer b, of a policy that does
-// not read loads and no queue cap, can run a window now: no lobby waiting,
-// no server waiting for step d, and a candidate that can take every
-// request.
+// windowed reports whether per-server balancer b, whose router does not
+// read loads, with no queue cap, can run a window now: no lobby waiting, no
+// server waiting for step d, a candidate, a router that can place every
+// request (Caps.MayRefuse: placeable now, and so for the whole window, in
+// which the candidates do not change), and a router that reads work ready
+// for one.
 func (m *Model) windowed(b *Balancer) bool {
 	switch {
-	case b.lobby.n > 0 || b.ready.n > 0 || b.active.n == 0:
+	case b.lobby.n > 0 || b.ready.n > 0 || b.active.n == 0 || !b.placeable():
 		return false
-	case m.cfg.Policy == SWRR:
-		return b.wrr.Total() > 0
-	case m.cfg.Policy == LeastWork:
-		// Pass 1 reads the index's root at every arrival, to free the
-		// servers that have done all they hold; with servers free, the
-		// cycle loop picks the lowest free one and reads the index seldom
-		// (at 10,000 servers 80% busy, windows took 92 ns a request, the
-		// cycle loop 48).
-		return b.free.n == 0
+	case b.caps.Reads == ReadsWork:
+		return b.rt.(workPlacer).windowReady()
 	}
 	return true
 }
@@ -111,12 +103,17 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	busy0, live0, q0 := int64(b.busy), int64(b.live), int64(b.queued)
 	shortest := shortestService(cfg)
 
-	// Pass 1: route every arrival, in order, into its server's queue.
-	// Least-work places each one as it comes (placeWork), hash on a large
-	// ring looks a cycle's arrivals up together (ringOwners), and the
-	// policies that read nothing are placed in the drawing loop itself.
-	work := cfg.Policy.reads() == ReadsWork
-	batched := cfg.Policy == Hash && len(b.ring.points) >= touchRingPoints
+	// Pass 1: route every arrival, in order, into its server's queue. A
+	// router that reads work places each one as it comes (placeWork), a
+	// batcher looks a cycle's arrivals up together (owners), and the
+	// others are placed in the drawing loop itself.
+	var wp workPlacer
+	if b.caps.Reads == ReadsWork {
+		wp = b.rt.(workPlacer)
+	}
+	bt, batched := b.rt.(batcher)
+	batched = batched && bt.batching()
+	work := wp != nil
 	own := work || batched // placed their own way
 	admitted := int64(0)
 	e := min(m.nextScale, end)
@@ -138,7 +135,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 		w.batch = w.batch[:0]
 		k := m.arr.count(cfg, c, m.pcg)
 		if work && k > 0 {
-			b.freeDone(c) // before the cycle's arrivals, as completions come first
+			wp.freeDone(c) // before the cycle's arrivals, as completions come first
 		}
 		for ; k > 0; k-- {
 			m.lastID++
@@ -152,18 +149,18 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			}
 			if own { // one test in the loop for the others
 				if work {
-					b.placeWork(r, c)
+					wp.placeWork(r, c)
 					in++
 				} else {
 					w.batch = append(w.batch, r) // routed below, together
 				}
 				continue
 			}
-			// place, written out (the call costs round-robin at 20
-			// servers 2%: 57.9 against 56.8 ns a request), for the
-			// policies that read nothing: with no freeing in pass 1, the
-			// servers free at the window's start are those in free.
-			id := b.pickRoute(r, c)
+			// place, written out, for the routers that read nothing: with
+			// no freeing in pass 1, the servers free at the window's
+			// start are those in free; the router places every request
+			// (windowed).
+			id := b.rt.pick(r, c)
 			b.tot.Admitted++
 			b.queued++
 			b.sq[id-1].pushBack(r)
@@ -174,7 +171,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			in++
 		}
 		if len(w.batch) > 0 {
-			for j, id := range b.ringOwners(w.batch) {
+			for j, id := range bt.owners(w.batch) {
 				b.place(w.batch[j], int(id), c)
 			}
 			in = int32(len(w.batch))
@@ -211,8 +208,8 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			b.serveQueue(id, c, c, e)
 		}
 	}
-	if cfg.Policy == LeastWork {
-		b.freeDone(e) // the servers pass 2 freed leave the index
+	if work {
+		wp.freeDone(e) // the servers pass 2 freed leave the router's index
 	}
 	if w.longest > b.wheel.mask {
 		b.refitWheel(w.longest) // re-adds every busy server, the late ones too
@@ -261,76 +258,22 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	}
 }
 
-// placeWork places request r, admitted at cycle c, for least-work in
-// pass 1: on the lowest free server, or else on the one that will have
-// done all it holds first (the index's root), whose cycle moves on by the
-// request's service at its speed. The common case (a tree by key below
-// 2^32, with no walk waiting: freeDone, run before each cycle's arrivals,
-// leaves none, and the climb below none) is written out; any other goes
-// through pickRoute and place. Least-work at 20 servers took 945
-// instructions a request before this was written out, 806 after.
-func (b *Balancer) placeWork(r packed, c int64) {
-	ix := b.ix
-	node := ix.node
-	id, k := b.free.first(), c // a free server holds nothing: its work starts at c
-	if id == 0 && len(node) >= 2 && node[1] != noNode {
-		id = int(node[1] & (1<<32 - 1))
-		k = ix.key[id-1]
-	}
-	i := len(node)/2 + id - 1
-	if id == 0 || ix.mixed || len(ix.dirty) > 0 || i >= len(node) {
-		b.place(r, b.pickRoute(r, c), c)
-		return
-	}
-	if k += int64(b.srv[id-1].speed.Cycles(r.time())); k >= 1<<32-1 {
-		b.place(r, b.pickRoute(r, c), c) // the tree turns mixed
-		return
-	}
-	// No server it picks was free at the window's start (place's woke):
-	// least-work's windows start with none free and none ready, so every
-	// candidate was busy, and pass 1 frees only busy ones.
-	ix.key[id-1] = k
-	node[i] = uint64(k)<<32 | uint64(id)
-	climb(node, i)
-	b.free.remove(id)
-	b.tot.Admitted++
-	b.queued++
-	b.sq[id-1].pushBack(r)
-}
-
 // place puts request r, admitted at cycle c, into server id's queue in
 // pass 1. A server that was free at the window's start (idle with an
-// empty queue: pass 1 changes neither) is noted for pass 2. Least-work's
-// index moves on as enqueue moves it (placeWork's uncommon cases).
+// empty queue: pass 1 changes neither) is noted for pass 2. A router that
+// reads work hears of it as enqueue tells it (placeWork's uncommon cases).
 func (b *Balancer) place(r packed, id int, c int64) {
 	s := &b.srv[id-1]
 	if !s.busy && b.sq[id-1].n == 0 {
 		b.m.win.woke = append(b.m.win.woke, int32(id))
 	}
-	if b.m.cfg.Policy == LeastWork {
-		b.addWork(id, int64(s.speed.Cycles(r.time())), c)
-		b.ix.set(id, true)
+	if b.caps.Reads != ReadsNothing {
+		b.rt.joined(id, r, c)
 	}
 	b.free.remove(id)
 	b.tot.Admitted++
 	b.queued++
 	b.sq[id-1].pushBack(r)
-}
-
-// freeDone frees, for least-work, every server that will have done all it
-// holds by cycle c: its last request completes by then, so at c it is
-// free, as Step would have freed it at that completion. Its key is that
-// cycle, as freed sets it. Pass 1 calls it before routing the arrivals of
-// cycle c, and runWindow after pass 2 for the window's last cycle.
-func (b *Balancer) freeDone(c int64) {
-	ix := b.ix
-	if node := ix.node; !ix.mixed && len(ix.dirty) == 0 && len(node) >= 2 && int64(node[1]>>32) > c {
-		return // the usual case: the root's cycle (all ones for none) is after c
-	}
-	for id := ix.best(); id != 0 && ix.key[id-1] <= c; id = ix.best() {
-		ix.set(id, false)
-		b.free.add(id)
-	}
 }
 
 // serveQueue runs server id's queue from cycle at to the end of cycle e
@@ -401,38 +344,4 @@ func resize(s []int32, n int) []int32 {
 	s = s[:n]
 	clear(s)
 	return s
-}
-
-// touchRingPoints is the ring's size (1,024 servers' points, 1 MB) from
-// which pass 1 looks a cycle's arrivals up together (ringOwners): a
-// smaller ring stays in the cache, and touching it first only costs.
-const touchRingPoints = 1024 * RingPoints
-
-// ringOwners returns the owner of each of batch's sources, as pickRoute
-// would find it, in window.ids. A ring of a large pool does not stay in the
-// cache, so it reads the ring in three passes over the batch, where loads
-// that do not wait on one another overlap their misses: first each key and
-// its bucket's start, then each bucket's first points, then the lookups.
-func (b *Balancer) ringOwners(batch []packed) []int32 {
-	r, w := &b.ring, b.m.win
-	if r.stale {
-		r.rebuild(b)
-	}
-	keys, ids := w.keys[:0], w.ids[:0]
-	shift, sum := 64-r.bits, uint64(0)
-	for _, q := range batch {
-		key := HashKey(uint32(q.addr >> 32))
-		keys = append(keys, key)
-		sum += uint64(r.start[key>>shift])
-	}
-	last := len(r.points) - 1
-	for _, key := range keys {
-		i := int(r.start[key>>shift])
-		sum += r.points[min(i, last)].at + r.points[min(i+4, last)].at
-	}
-	for _, key := range keys {
-		ids = append(ids, int32(r.owner(key, &b.active)))
-	}
-	w.keys, w.ids, w.touched = keys, ids, w.touched+sum
-	return ids
 }

@@ -1,0 +1,85 @@
+package sim
+
+// hashRouter routes by consistent hashing of the source address: a ring of
+// RingPoints points per server (RingPoint), a request's key (HashKey) goes
+// to the candidate owning the first point at or after it, wrapping. So a
+// source always lands on the same server while that server is a
+// candidate, and only its keys move when the pool changes. The pooled
+// queue refuses it (its table entry says so).
+type hashRouter struct {
+	quietRouter
+	b    *Balancer
+	ring ring
+	// known is the highest server id whose points the ring holds (or will
+	// hold when it is built at the next lookup).
+	known int
+	// Scratch space for owners: a cycle's keys and their owners, and what
+	// the lookups read, kept so that they read it.
+	keys    []uint64
+	ids     []int32
+	touched uint64
+}
+
+func newHash(b *Balancer) router { return &hashRouter{b: b} }
+
+func (r *hashRouter) caps() Caps    { return Caps{} }
+func (r *hashRouter) pickIdle() int { return 0 }
+
+// activate has the ring built afresh at the next lookup: servers came and
+// went while another policy was in force.
+func (r *hashRouter) activate(int64) {
+	r.ring.stale = true
+	r.known = len(r.b.srv)
+}
+
+// candidate adds a server just created to the ring; one back from a fault
+// has its points there still.
+func (r *hashRouter) candidate(id int, _ int64) {
+	if id > r.known {
+		r.known = id
+		r.ring.insert(r.b, id)
+	}
+}
+
+func (r *hashRouter) pick(q packed, _ int64) int {
+	if r.ring.stale {
+		r.ring.rebuild(r.b)
+	}
+	return r.ring.owner(HashKey(uint32(q.addr>>32)), &r.b.active)
+}
+
+// touchRingPoints is the ring's size (1,024 servers' points, 1 MB) from
+// which a window looks a cycle's arrivals up together (owners): a smaller
+// ring stays in the cache, and touching it first only costs.
+const touchRingPoints = 1024 * RingPoints
+
+func (r *hashRouter) batching() bool { return len(r.ring.points) >= touchRingPoints }
+
+// owners returns the owner of each of batch's sources, as pick would find
+// it. A ring of a large pool does not stay in the cache, so it reads the
+// ring in three passes over the batch, where loads that do not wait on one
+// another overlap their misses: first each key and its bucket's start,
+// then each bucket's first points, then the lookups.
+func (r *hashRouter) owners(batch []packed) []int32 {
+	g := &r.ring
+	if g.stale {
+		g.rebuild(r.b)
+	}
+	keys, ids := r.keys[:0], r.ids[:0]
+	shift, sum := 64-g.bits, uint64(0)
+	for _, q := range batch {
+		key := HashKey(uint32(q.addr >> 32))
+		keys = append(keys, key)
+		sum += uint64(g.start[key>>shift])
+	}
+	last := len(g.points) - 1
+	for _, key := range keys {
+		i := int(g.start[key>>shift])
+		sum += g.points[min(i, last)].at + g.points[min(i+4, last)].at
+	}
+	for _, key := range keys {
+		ids = append(ids, int32(g.owner(key, &r.b.active)))
+	}
+	r.keys, r.ids, r.touched = keys, ids, r.touched+sum
+	return ids
+}

@@ -1,0 +1,68 @@
+package sim
+
+import "slices"
+
+// leastConnections routes, per-server, to the candidate with the least load
+// (requests queued + the one in service) per weight, compared as
+// load(a)·w(b) < load(b)·w(a), the lowest id on a tie; a server of weight
+// 0 is never chosen. It keeps the loads in a tournament tree (ltree, load
+// mode). Pooled, every idle server has load 0: it takes the lowest idle id,
+// as first-idle.
+type leastConnections struct {
+	quietRouter
+	b  *Balancer
+	ix *ltree // per-server: the candidates of positive weight by load
+	// zeroWeight: some server weighs 0, so a free server (load 0) is not
+	// necessarily a pick.
+	zeroWeight bool
+}
+
+func newLeastConnections(b *Balancer) router { return &leastConnections{b: b} }
+
+func (r *leastConnections) caps() Caps {
+	return Caps{Reads: ReadsLoads, Order: OrderLowestID, MayRefuse: r.zeroWeight}
+}
+
+func (r *leastConnections) activate(int64) {
+	b := r.b
+	if !b.perServer {
+		return
+	}
+	r.zeroWeight = slices.Contains(b.m.cfg.Weights, 0)
+	ix := newLoadTree()
+	ix.ensure(len(b.srv))
+	for id := 1; id <= len(b.srv); id++ {
+		ix.key[id-1], ix.weight[id-1] = b.load(id), int64(b.weightOf(id))
+		ix.set(id, b.active.has(id) && ix.weight[id-1] > 0)
+	}
+	r.ix = ix
+}
+
+func (r *leastConnections) candidate(id int, _ int64) {
+	if ix := r.ix; ix != nil {
+		ix.ensure(id)
+		ix.key[id-1], ix.weight[id-1] = 0, int64(r.b.weightOf(id)) // it holds nothing
+		ix.set(id, ix.weight[id-1] > 0)
+	}
+}
+
+func (r *leastConnections) uncandidate(id int) {
+	if r.ix != nil {
+		r.ix.set(id, false)
+	}
+}
+
+func (r *leastConnections) joined(id int, _ packed, _ int64)  { r.ix.bump(id, 1) }
+func (r *leastConnections) completed(id int, _ int64, _ bool) { r.ix.bump(id, -1) }
+
+// placeable reports whether some candidate weighs more than 0.
+func (r *leastConnections) placeable() bool { return !r.b.perServer || r.ix.best() != 0 }
+
+func (r *leastConnections) pickIdle() int { return r.b.idle.first() }
+
+func (r *leastConnections) pick(packed, int64) int {
+	if id := r.b.free.first(); id != 0 && !r.zeroWeight {
+		return id // load 0, the least there is: the lowest id of those
+	}
+	return r.ix.best()
+}

@@ -1,0 +1,91 @@
+package sim
+
+// p2c (the power of d choices) draws Config.Choices distinct candidates
+// uniformly with the routing generator (all of them when there are fewer)
+// and routes to the least loaded, the first drawn on a tie. It keeps each
+// candidate's load beside its id in the balancer's dense array of
+// candidates (cands.load), so that a choice reads one array at one index.
+// Pooled it picks uniformly among the idle servers, as random.
+type p2c struct {
+	quietRouter
+	b *Balancer
+}
+
+func newP2C(b *Balancer) router { return &p2c{b: b} }
+
+func (r *p2c) caps() Caps { return Caps{Reads: ReadsLoads, Draws: true} }
+
+// activate has the dense array keep the candidates' loads.
+func (r *p2c) activate(int64) {
+	c := &r.b.cands
+	if !r.b.perServer {
+		return
+	}
+	c.loads = true
+	c.load = c.load[:0]
+	for _, id := range c.ids {
+		c.load = append(c.load, int32(r.b.load(int(id))))
+	}
+}
+
+func (r *p2c) joined(id int, _ packed, _ int64)  { r.b.cands.addLoad(id, 1) }
+func (r *p2c) completed(id int, _ int64, _ bool) { r.b.cands.addLoad(id, -1) }
+
+func (r *p2c) pickIdle() int {
+	b := r.b
+	return b.idle.nth(b.m.routeDraw(b.idle.n))
+}
+
+func (r *p2c) pick(packed, int64) int {
+	b := r.b
+	n := len(b.cands.ids)
+	d := b.m.cfg.Choices
+	if d == 0 {
+		d = DefaultChoices
+	}
+	d = min(d, n)
+	if d == 2 { // the usual case, written out
+		x := b.m.routeDraw(n)
+		y := b.m.routeDraw(n - 1)
+		y += int(btou(y >= x)) // step over x
+		// y if it is less loaded, without a branch: which one is, is a
+		// coin the processor cannot call.
+		load := b.cands.load
+		x += (y - x) & -int(btou(load[y] < load[x]))
+		return int(b.cands.ids[x])
+	}
+	return r.pickDrawn(n, d)
+}
+
+// pickDrawn is pick for any d ≤ n: d distinct candidates of the n drawn in
+// turn, the least loaded of them, the first drawn on a tie.
+func (r *p2c) pickDrawn(n, d int) int {
+	b := r.b
+	var drawn [MaxChoices]int // drawn indices into cands, ascending
+	best, bestLoad := 0, int32(0)
+	for j := range d {
+		// A uniform index among the n − j not drawn yet: draw below n − j,
+		// then step over the drawn ones at or below it.
+		x := b.m.routeDraw(n - j)
+		k := 0
+		for k < j && drawn[k] <= x {
+			x++
+			k++
+		}
+		copy(drawn[k+1:j+1], drawn[k:j])
+		drawn[k] = x
+		if l := b.cands.load[x]; best == 0 || l < bestLoad {
+			best, bestLoad = int(b.cands.ids[x]), l
+		}
+	}
+	return best
+}
+
+// btou is 1 for true and 0 for false, without a branch.
+func btou(v bool) uint {
+	var u uint
+	if v {
+		u = 1
+	}
+	return u
+}

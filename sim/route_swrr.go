@@ -1,0 +1,82 @@
+package sim
+
+import "github.com/lbsim/lbsim/sim/swrr"
+
+// swrrRouter is nginx's smooth weighted round-robin (package swrr) over
+// the idle active servers (pooled) or the candidates (per-server), with
+// Config.Weights. It holds one backend per server ever created (index
+// id−1), each with its score; scores move only with picks, so they carry
+// over a switch of policy away and back. Per-server, a backend is
+// available while its server is a candidate.
+type swrrRouter struct {
+	quietRouter
+	b      *Balancer
+	pooled swrr.Pool
+	each   swrr.Index
+}
+
+func newSWRR(b *Balancer) router { return &swrrRouter{b: b} }
+
+func (r *swrrRouter) caps() Caps { return Caps{MayRefuse: true} }
+
+// sync adds the backends of the servers created since the router last
+// looked, up to id.
+func (r *swrrRouter) sync(id int) {
+	b := r.b
+	if b.perServer {
+		for r.each.Len() < id {
+			r.each.Add(b.weightOf(r.each.Len() + 1)) // cannot fail: weights were validated
+		}
+		return
+	}
+	for r.pooled.Len() < id {
+		r.pooled.Add(b.weightOf(r.pooled.Len() + 1))
+	}
+}
+
+func (r *swrrRouter) activate(int64) {
+	b := r.b
+	r.sync(len(b.srv))
+	if b.perServer {
+		for id := 1; id <= len(b.srv); id++ {
+			r.each.SetAvailable(id-1, b.active.has(id))
+		}
+	}
+}
+
+func (r *swrrRouter) candidate(id int, _ int64) {
+	r.sync(id)
+	if r.b.perServer {
+		r.each.SetAvailable(id-1, true)
+	}
+}
+
+func (r *swrrRouter) uncandidate(id int) {
+	if r.b.perServer {
+		r.each.SetAvailable(id-1, false)
+	}
+}
+
+// placeable reports whether a per-server pick finds a candidate: one
+// weighs more than 0.
+func (r *swrrRouter) placeable() bool { return !r.b.perServer || r.each.Total() > 0 }
+
+func (r *swrrRouter) pickIdle() int {
+	idle := &r.b.idle
+	i, ok := r.pooled.PickAvailable(func(i int) bool { return idle.has(i + 1) })
+	if !ok {
+		return 0 // only weight-0 servers are idle
+	}
+	return i + 1
+}
+
+func (r *swrrRouter) pick(packed, int64) int {
+	if i, ok := r.each.PickRotating(); ok {
+		return i + 1
+	}
+	i, ok := r.each.Pick()
+	if !ok {
+		return 0
+	}
+	return i + 1
+}
