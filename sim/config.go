@@ -42,6 +42,9 @@ type Config struct {
 	// Choices is how many candidates the p2c policy draws (d ≥ 1; 0
 	// means DefaultChoices).
 	Choices int
+	// EwmaDecay is τ, the cycles over which the peak-ewma policy's cost
+	// forgets a response (≥ 1; 0 means DefaultEwmaDecay).
+	EwmaDecay int64
 	// Speeds are the servers' speeds: server i+1 has Speeds[i]; servers
 	// beyond the list (autoscaling's too) have speed 1.
 	Speeds []Speed
@@ -82,6 +85,8 @@ const (
 	MaxQueueCap               = 100_000_000
 	MaxChoices                = 100
 	DefaultChoices            = 2
+	DefaultEwmaDecay          = 1000
+	MaxEwmaDecay              = 1_000_000_000
 )
 
 // DefaultBlocked is the firewall's default block list: address blocks that
@@ -118,6 +123,7 @@ func DefaultConfig() Config {
 		MaxServers:       100,
 		Policy:           FirstIdle,
 		Choices:          DefaultChoices,
+		EwmaDecay:        DefaultEwmaDecay,
 	}
 }
 
@@ -166,6 +172,8 @@ func (c *Config) Validate() error {
 		return &FieldError{Field: "queues", Value: c.Queues.String(), Allowed: "must be one of " + strings.Join(queueModeNames[:], ", ")}
 	case c.Choices < 0 || c.Choices > MaxChoices:
 		return intErr("choices", int64(c.Choices), "must be a whole number from 1 to %d", MaxChoices)
+	case c.EwmaDecay < 0 || c.EwmaDecay > MaxEwmaDecay:
+		return intErr("ewma-decay", c.EwmaDecay, "must be a whole number of cycles from 1 to %d", MaxEwmaDecay)
 	case c.Service >= numServices:
 		return &FieldError{Field: "service", Value: c.Service.String(), Allowed: "must be one of " + strings.Join(serviceNames[:], ", ")}
 	case c.Service != Uniform && (c.MeanService < 1 || c.MeanService > MaxTaskTime/20):

@@ -54,6 +54,14 @@ func (c *Config) Set(name, value string) error {
 		return whole(&c.MaxServers)
 	case "queue-cap":
 		return whole(&c.QueueCap)
+	case "ewma-decay":
+		if err := whole64(&c.EwmaDecay); err != nil {
+			return err
+		}
+		if c.EwmaDecay < 1 {
+			return &FieldError{Field: name, Value: value, Allowed: "want a whole number of cycles from 1 to " + strconv.Itoa(MaxEwmaDecay)}
+		}
+		return nil
 	case "weights":
 		var ws []int
 		if value != "" {
@@ -168,7 +176,7 @@ func (c *Config) Set(name, value string) error {
 func ConfigNames() []string {
 	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
 		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
-		"min-servers", "max-servers", "queue-cap", "queues", "policy", "choices", "weights", "speeds", "switch", "mtbf", "mttr", "service", "mean-service"}
+		"min-servers", "max-servers", "queue-cap", "queues", "policy", "choices", "ewma-decay", "weights", "speeds", "switch", "mtbf", "mttr", "service", "mean-service"}
 }
 
 // FillDefaults sets the defaults that depend on other settings, for those

@@ -69,3 +69,21 @@ func FuzzConfigSet(f *testing.F) {
 		}
 	})
 }
+
+// TestSetEwmaDecay: peak-ewma's τ takes whole cycles from 1 to
+// MaxEwmaDecay, and names the setting when refused.
+func TestSetEwmaDecay(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		ok    bool
+	}{{"1", true}, {"1000", true}, {"1000000000", true}, {"0", false}, {"-5", false}, {"1000000001", false}, {"1.5", false}, {"", false}} {
+		cfg := DefaultConfig()
+		err := cfg.Set("ewma-decay", c.value)
+		if err == nil {
+			err = cfg.Validate()
+		}
+		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "ewma-decay") {
+			t.Errorf("ewma-decay=%q: %v, want ok %v and an error naming the setting", c.value, err, c.ok)
+		}
+	}
+}

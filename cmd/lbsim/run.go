@@ -101,6 +101,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("queues", "where requests wait: pooled (one central queue) or per-server (routed at arrival to\neach server's own queue)", func() string { return "pooled" })
 	add("policy", policyHelp(), nil)
 	add("choices", "p2c: how many candidates to draw (1..100)", func() string { return strconv.Itoa(sim.DefaultChoices) })
+	add("ewma-decay", "peak-ewma: τ, the cycles over which a server's cost forgets a response (1..10⁹)", func() string { return strconv.Itoa(sim.DefaultEwmaDecay) })
 	add("weights", "server weights for swrr and least-connections, `W1,W2,…` for servers 1, 2, …; others weigh 1", nil)
 	add("speeds", "server speeds, `V1,V2,…` for servers 1, 2, … (0.01..100, two decimals); others 1;\na request of time T takes ⌈T/V⌉ cycles", nil)
 	fs.Var(boolSetting{setting{cfg, "switch", func() string { return "false" }}}, "switch", "P/S switch: P requests to one balancer, S requests to another, each with --servers servers")

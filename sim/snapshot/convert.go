@@ -44,6 +44,7 @@ func fromConfig(c *sim.Config) wireConfig {
 		MeanService:      int64(c.MeanService),
 		Queues:           int64(c.Queues),
 		Choices:          int64(c.Choices),
+		EwmaDecay:        c.EwmaDecay,
 		Speeds:           appendSpeeds(nil, c.Speeds),
 	}
 	return w
@@ -87,6 +88,7 @@ func (w *wireConfig) sim() (sim.Config, error) {
 		MeanService:      n("mean-service", w.MeanService),
 		Queues:           sim.QueueMode(n("queues", w.Queues)),
 		Choices:          n("choices", w.Choices),
+		EwmaDecay:        w.EwmaDecay,
 	}
 	if w.Queues < 0 || w.Queues >= int64(len(sim.QueueModeNames())) {
 		err = cmpErr(err, fmt.Errorf("config queue mode number %d is unknown: this lbsim knows 0..%d (%v)", w.Queues, len(sim.QueueModeNames())-1, sim.QueueModeNames()))

@@ -81,6 +81,7 @@ type wireConfig struct {
 	MeanService      int64  `msg:"ms,omitempty"`
 	Queues           int64  `msg:"q,omitempty"`                 // sim.QueueMode's number
 	Choices          int64  `msg:"ch,omitempty"`                // p2c's d; 0 = the default
+	EwmaDecay        int64  `msg:"ewd,omitempty"`               // peak-ewma's τ; 0 = the default
 	Speeds           []byte `msg:"spd,omitempty,limit=1000000"` // speeds in hundredths as uvarints, see appendSpeeds
 }
 

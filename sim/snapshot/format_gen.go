@@ -462,8 +462,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(30)
-	var zb0001Mask uint32 /* 30 bits */
+	zb0001Len := uint32(31)
+	var zb0001Mask uint32 /* 31 bits */
 	_ = zb0001Mask
 	if z.Servers == 0 {
 		zb0001Len--
@@ -581,9 +581,13 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x10000000
 	}
-	if z.Speeds == nil {
+	if z.EwmaDecay == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x20000000
+	}
+	if z.Speeds == nil {
+		zb0001Len--
+		zb0001Mask |= 0x40000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -736,6 +740,11 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendInt64(o, z.Choices)
 		}
 		if (zb0001Mask & 0x20000000) == 0 { // if not omitted
+			// string "ewd"
+			o = append(o, 0xa3, 0x65, 0x77, 0x64)
+			o = msgp.AppendInt64(o, z.EwmaDecay)
+		}
+		if (zb0001Mask & 0x40000000) == 0 { // if not omitted
 			// string "spd"
 			o = append(o, 0xa3, 0x73, 0x70, 0x64)
 			o = msgp.AppendBytes(o, z.Speeds)
@@ -988,6 +997,12 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Choices")
 				return
 			}
+		case "ewd":
+			z.EwmaDecay, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "EwmaDecay")
+				return
+			}
 		case "spd":
 			var zb0005 uint32
 			zb0005, bts, err = msgp.ReadBytesHeader(bts)
@@ -1024,7 +1039,7 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireConfig) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds)
+	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds)
 	return
 }
 
