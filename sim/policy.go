@@ -41,6 +41,9 @@ const (
 	// Hash routes by consistent hashing of the source address (per-server
 	// mode only).
 	Hash
+	// PeakEWMA draws two candidates and takes the lower peak-EWMA response
+	// time × (load + 1), as Finagle and Linkerd (per-server mode only).
+	PeakEWMA
 	numPolicies
 )
 
@@ -115,6 +118,9 @@ var policies = [numPolicies]PolicyInfo{
 	Hash: {Name: "hash", newRouter: newHash,
 		PooledRefused: "hash routes at arrival: use --queues per-server",
 		PerServer:     "consistent hashing of the source address"},
+	PeakEWMA: {Name: "peak-ewma", newRouter: newPeakEWMA,
+		PooledRefused: "peak-ewma routes at arrival: use --queues per-server",
+		PerServer:     "the lower cost × (load + 1) of two candidates drawn at random, cost the server's peak-EWMA response time"},
 }
 
 // modes is a set of queue modes, one bit each.

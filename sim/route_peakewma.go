@@ -1,0 +1,113 @@
+package sim
+
+import "github.com/lbsim/lbsim/sim/internal/detmath"
+
+// peakEWMA is Finagle's and Linkerd's balancer: each server keeps a cost,
+// the peak-EWMA of its response times (cycles from being routed there to
+// completion), and a request goes to the lower cost·(load + 1) of two
+// candidates drawn as p2c draws them, the first drawn on a tie. A cost
+// starts, when the server is created or the policy comes into force, at
+// the mean service time at speed 1, as Linkerd starts from a default round
+// trip so that a new server is not flooded before its first answer. On a
+// completion with response r, Δ cycles after the server's last update:
+// cost = r if r > cost, else cost + (r − cost)·(1 − e^(−Δ/τ)), τ =
+// Config.EwmaDecay, with the project's deterministic exp (the same bits
+// natively, in WebAssembly and on arm64). The pooled queue refuses it.
+type peakEWMA struct {
+	quietRouter
+	b      *Balancer
+	cost   []float64 // by id−1
+	at     []int64   // by id−1: the cycle of the cost's last update
+	routed map[int64]int64
+}
+
+func newPeakEWMA(b *Balancer) router { return &peakEWMA{b: b, routed: map[int64]int64{}} }
+
+func (r *peakEWMA) caps() Caps    { return Caps{Reads: ReadsLoads, Draws: true} }
+func (r *peakEWMA) pickIdle() int { return 0 }
+
+// start is a new cost's value: the mean service time at speed 1.
+func (r *peakEWMA) start() float64 {
+	cfg := &r.b.m.cfg
+	if cfg.Service == Uniform {
+		return float64(cfg.TaskMin+cfg.TaskMax) / 2
+	}
+	return float64(cfg.MeanService)
+}
+
+// activate starts every server's cost afresh at cycle t, and notes when
+// the requests already queued or in service were routed: the cycle they
+// started waiting (their arrival, or their requeue).
+func (r *peakEWMA) activate(t int64) {
+	b := r.b
+	r.cost, r.at = r.cost[:0], r.at[:0]
+	for range b.srv {
+		r.cost = append(r.cost, r.start())
+		r.at = append(r.at, t)
+	}
+	clear(r.routed)
+}
+
+// candidate starts the cost of a server just created at cycle t; one back
+// from a fault keeps its cost.
+func (r *peakEWMA) candidate(id int, t int64) {
+	for len(r.cost) < id {
+		r.cost = append(r.cost, r.start())
+		r.at = append(r.at, t)
+	}
+}
+
+// joined notes the cycle request q was routed to its server.
+func (r *peakEWMA) joined(_ int, q packed, t int64) { r.routed[q.id] = t }
+
+// completed updates server id's cost with the response of the request it
+// completed at cycle t (still its request in service).
+func (r *peakEWMA) completed(id int, t int64, _ bool) {
+	q := r.b.srv[id-1].req
+	from, ok := r.routed[q.id]
+	if !ok {
+		from = q.arrival() // routed before the policy came into force
+	}
+	delete(r.routed, q.id)
+	resp := float64(t - from)
+	cost := r.cost[id-1]
+	if resp > cost {
+		cost = resp
+	} else {
+		dt := float64(t - r.at[id-1])
+		// float64(…) rounds the product, so that no processor fuses it
+		// with the sum (arm64 would).
+		cost += float64((resp - cost) * (1 - detmath.ExpNeg(dt/float64(r.decay()))))
+	}
+	r.cost[id-1], r.at[id-1] = cost, t
+}
+
+func (r *peakEWMA) decay() int64 {
+	if d := r.b.m.cfg.EwmaDecay; d > 0 {
+		return d
+	}
+	return DefaultEwmaDecay
+}
+
+// score is server id's cost·(load + 1).
+func (r *peakEWMA) score(id int) float64 {
+	return r.cost[id-1] * float64(r.b.load(id)+1)
+}
+
+// pick draws two distinct candidates (one when there is one) as p2c does
+// and takes the lower score, the first drawn on a tie.
+func (r *peakEWMA) pick(packed, int64) int {
+	b := r.b
+	ids := b.cands.ids
+	n := len(ids)
+	x := b.m.routeDraw(n)
+	if n == 1 {
+		return int(ids[x])
+	}
+	y := b.m.routeDraw(n - 1)
+	y += int(btou(y >= x)) // step over x
+	if r.score(int(ids[y])) < r.score(int(ids[x])) {
+		return int(ids[y])
+	}
+	return int(ids[x])
+}

@@ -1,0 +1,63 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/lbsim/lbsim/sim/internal/detmath"
+)
+
+// TestPeakEWMATrace follows peak-ewma by hand over three requests on two
+// servers whose costs start at 10 (uniform 10..10): A (time 100) at cycle 1
+// goes to the first drawn of two equal scores; B (time 5) at cycle 2 to
+// the other (10·1 against A's server's 10·2); B completes at 7, 5 cycles
+// after it was routed, below the cost: 10 + (5 − 10)·(1 − e^(−7/1000)); A
+// completes at 101, 100 cycles after it was routed, above the cost: 100.
+// C at 102 then goes to B's server whichever is drawn first.
+func TestPeakEWMATrace(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Queues, cfg.Policy, cfg.Seed = PerServer, PeakEWMA, 3
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 2, 2, 2
+	cfg.TaskMin, cfg.TaskMax, cfg.Cycles = 10, 10, 103
+	cfg.Blocked = nil
+	cfg.Trace = []TraceRow{{Cycle: 1, Src: 1, Time: 100}, {Cycle: 2, Src: 2, Time: 5}, {Cycle: 102, Src: 3, Time: 7}}
+	m, err := New(cfg, WithEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := map[int64]int{} // request id → server
+	for m.Step() {
+		for _, e := range m.Events() {
+			if e.Kind == Dispatch {
+				to[e.Request.ID] = e.Server
+			}
+		}
+	}
+	a, b := to[1], to[2]
+	if a == 0 || b == 0 || a == b {
+		t.Fatalf("A went to server %d and B to %d: want both servers", a, b)
+	}
+	if to[3] != b {
+		t.Errorf("C went to server %d, want %d (B's, of the lower cost)", to[3], b)
+	}
+	r := m.bal[0].rt.(*peakEWMA)
+	wantB := 10 + (5-10)*(1-detmath.ExpNeg(7/1000.0))
+	if r.cost[a-1] != 100 || r.cost[b-1] != wantB {
+		t.Errorf("costs %v, %v; want 100 (A's server) and %v (B's)", r.cost[a-1], r.cost[b-1], wantB)
+	}
+	if PeakEWMA.Allowed(Pooled) == "" || PeakEWMA.Allowed(PerServer) != "" {
+		t.Error("peak-ewma must be refused pooled and allowed per-server")
+	}
+}
+
+// check: every server ever created has a cost, and a cost is a time: at
+// least 1 cycle.
+func (r *peakEWMA) check(fail func(string, ...any), _ int64) {
+	if len(r.cost) < len(r.b.srv) {
+		fail("peak-ewma has %d costs for %d servers", len(r.cost), len(r.b.srv))
+	}
+	for i, c := range r.cost {
+		if !(c >= 1) {
+			fail("server %d: peak-ewma cost %v", i+1, c)
+		}
+	}
+}
