@@ -78,9 +78,8 @@ func (t *ltree) set(id int, in bool) {
 	if in {
 		if i, v, ok := t.plainLeaf(id); ok { // the common case of a tree by key
 			if t.node[i] != v {
-				// The end of set, written out: least-work at 10,000
-				// servers takes 30 instructions a request more
-				// through a call.
+				// The end of set below, written out for this case: a
+				// leaf that takes part, no bucket, no mixed keys.
 				t.node[i] = v
 				t.dirty = append(t.dirty, int32(i))
 				if len(t.dirty) > leaves {
@@ -160,9 +159,8 @@ func walk(node []uint64, i int) {
 // to date, writing each without reading it first. That is exact for any
 // change of a leaf while no walk waits, and costs less than walk where
 // every node above changes anyway, as when the best server's key rises.
-// The indices are masked by the tree's size (a power of two) so that they
-// need no bounds checks: least-work at 20 servers took 864 instructions a
-// request with them, 851 without.
+// The indices are masked by the tree's size (a power of two), which keeps
+// them in the tree and lets the compiler drop the bounds checks.
 func climb(node []uint64, i int) {
 	mask := len(node) - 1
 	for v := node[i&mask]; i > 1; i >>= 1 {
@@ -179,9 +177,8 @@ func (t *ltree) bump(id int, d int64) {
 	t.key[id-1] = k
 	if i := len(t.node)/2 + id - 1; t.bucketed && id <= len(t.node)/2 && uint64(k) < maxBucket {
 		if old := t.node[i]; old != noNode {
-			// move, written out: through the call least-connections
-			// takes 1,118 instructions a request at 20 servers, 1,058
-			// without.
+			// move, written out for a server that stays in the
+			// buckets: out of its old bucket, into the next.
 			t.node[i] = uint64(k)<<32 | uint64(id)
 			t.bucket[old>>32].remove(id)
 			for int(k) >= len(t.bucket) {

@@ -365,10 +365,10 @@ func TestRequestStreamIdentical(t *testing.T) {
 	})
 }
 
-// TestPerServerFastPaths: RunTo's saturated stretch runs the central
-// queue only, and runRouted per-server runs of one balancer only, without
-// events, faults or a trace (RunTo equals stepping in all of them: see
-// TestRunToMatchesStepping).
+// TestPerServerFastPaths: the gate opens RunTo's saturated stretch to the
+// central queue only, and runRouted to per-server runs of one balancer
+// only, without events, faults or a trace (RunTo equals stepping in all of
+// them: see TestRunToMatchesStepping).
 func TestPerServerFastPaths(t *testing.T) {
 	base := DefaultConfig()
 	base.Seed, base.Cycles, base.Queues, base.Policy = 3, 2000, PerServer, RoundRobin
@@ -392,11 +392,18 @@ func TestPerServerFastPaths(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if got := m.runSaturated(cfg.Cycles); got != c.saturated {
-			t.Errorf("%s: runSaturated advanced = %v, want %v", c.name, got, c.saturated)
+		want := viaSkip
+		switch {
+		case c.saturated:
+			want = viaSaturated
+		case c.route:
+			want = viaRouted
 		}
-		if m, _ = New(cfg, c.opts...); m.runRouted(cfg.Cycles) != c.route {
-			t.Errorf("%s: runRouted advanced = %v, want %v", c.name, !c.route, c.route)
+		if got := m.gate(); got != want {
+			t.Fatalf("%s: the gate opens %d, want %d", c.name, got, want)
+		}
+		if c.saturated && !m.runSaturated(m.bal[0], cfg.Cycles) || c.route && !m.runRouted(m.bal[0], cfg.Cycles) {
+			t.Errorf("%s: the shortcut did not advance", c.name)
 		}
 	}
 }

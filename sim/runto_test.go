@@ -246,3 +246,31 @@ func TestLeastWorkWindowsFree(t *testing.T) {
 		t.Fatal("no window ran")
 	}
 }
+
+// TestPlainStepsEveryCycle: WithPlain keeps RunTo off every shortcut (no
+// window is ever run) and gives what the shortcuts give, for a per-server
+// run that takes windows and a pooled one that takes saturated stretches.
+func TestPlainStepsEveryCycle(t *testing.T) {
+	perServer := defaultSeed1()
+	perServer.Queues, perServer.Policy, perServer.Cycles = PerServer, RoundRobin, 5000
+	pooled := defaultSeed1()
+	pooled.Cycles = 5000
+	for _, cfg := range []Config{perServer, pooled} {
+		fast, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _ := New(cfg, WithPlain())
+		fast.Run()
+		plain.Run()
+		if plain.win != nil {
+			t.Errorf("%v: the plain run ran a window", cfg.Queues)
+		}
+		if cfg.Queues == PerServer && fast.win == nil {
+			t.Errorf("%v: the run took no window: the test proves nothing", cfg.Queues)
+		}
+		if fast.Hash() != plain.Hash() || fast.Summary() != plain.Summary() {
+			t.Errorf("%v: the plain run differs from the shortcuts'", cfg.Queues)
+		}
+	}
+}

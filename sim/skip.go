@@ -1,0 +1,64 @@
+package sim
+
+// skipAhead advances over the cycles after the current one and before
+// limit in which no change, completion, scaling evaluation or dispatch is
+// due. When no server is idle (so none could take an arrival), it admits
+// those cycles' arrivals as Step would; otherwise it stops before the next
+// cycle with arrivals. Skipped cycles change nothing else: the queue only
+// grows in them, so its peak is taken at their end, and the pool stays as it
+// is. The next cycle is left to Step.
+func (m *Model) skipAhead(limit int64) {
+	if m.cfg.MTBF > 0 {
+		return // random faults may strike any cycle
+	}
+	admit := m.cfg.Trace == nil
+	for _, b := range m.bal {
+		if b.perServer {
+			switch {
+			case b.lobby.n > 0 && b.active.n > 0, b.ready.n > 0:
+				return // the lobby drains, or a dispatch is due
+			case b.free.n > 0:
+				admit = false // an arrival might be dispatched at once
+			}
+			continue
+		}
+		if b.idle.n > 0 {
+			if b.queue.n > 0 {
+				return // a dispatch is due
+			}
+			admit = false // an arrival would be dispatched at once
+		}
+	}
+	t := m.cycle + 1
+	end := min(limit-1, m.nextScale-1)
+	if len(m.pending) > 0 {
+		end = min(end, m.pending[0].Cycle-1)
+	}
+	if admit {
+		end = min(end, m.cycle+m.quietSpan())
+	}
+	if !admit {
+		if tr := m.cfg.Trace; tr != nil {
+			if m.tracePos < len(tr) {
+				end = min(end, tr[m.tracePos].Cycle-1)
+			}
+		} else {
+			end = min(end, m.arr.nextDue(t)-1)
+		}
+	}
+	for _, b := range m.bal {
+		if b.busy > 0 && end >= t {
+			end = b.wheel.next(t, end) - 1 // a completion may be due at end+1
+		}
+	}
+	if end < t {
+		return
+	}
+	if admit {
+		for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
+			m.arrive(c)
+		}
+		m.notePeaks()
+	}
+	m.cycle = end
+}
