@@ -121,7 +121,7 @@ func DefaultConfig() Config {
 		Cooldown:         10,
 		MinServers:       1,
 		MaxServers:       100,
-		Policy:           FirstIdle,
+		Policy:           DefaultPolicy(Pooled),
 		Choices:          DefaultChoices,
 		EwmaDecay:        DefaultEwmaDecay,
 	}

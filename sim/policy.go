@@ -59,6 +59,9 @@ type PolicyInfo struct {
 	Pooled, PerServer string
 	PooledRefused     string
 	PerServerRefused  string
+	// DefaultIn says in which queue modes it is the policy used when none
+	// is given (DefaultPolicy): one policy a mode.
+	DefaultIn modes
 	// Weights says in which queue modes Config.Weights affect it, and
 	// Choices in which Config.Choices does (see ReadsWeights, ReadsChoices).
 	Weights, Choices modes
@@ -91,10 +94,10 @@ const (
 // policy's router) read it. Adding a policy takes an entry here and a
 // router file.
 var policies = [numPolicies]PolicyInfo{
-	FirstIdle: {Name: "first-idle", newRouter: newFirstIdle,
+	FirstIdle: {Name: "first-idle", newRouter: newFirstIdle, DefaultIn: pooledOnly,
 		Pooled:           "the idle server with the lowest id",
 		PerServerRefused: "first-idle needs the pooled queue; use least-connections"},
-	RoundRobin: {Name: "round-robin", newRouter: newRoundRobin,
+	RoundRobin: {Name: "round-robin", newRouter: newRoundRobin, DefaultIn: perServerOnly,
 		Pooled:    "the next idle server by id after the last one picked",
 		PerServer: "the next candidate by id after the last one picked"},
 	Random: {Name: "random", newRouter: newRandom,
@@ -127,11 +130,23 @@ var policies = [numPolicies]PolicyInfo{
 type modes uint8
 
 const (
+	pooledOnly    = modes(1 << Pooled)
 	perServerOnly = modes(1 << PerServer)
 	bothModes     = modes(1<<Pooled | 1<<PerServer)
 )
 
 func (s modes) has(q QueueMode) bool { return s&(1<<q) != 0 }
+
+// DefaultPolicy returns the policy used in queue mode q when none is given:
+// first-idle pooled, round-robin (nginx's default) per-server.
+func DefaultPolicy(q QueueMode) Policy {
+	for p := range numPolicies {
+		if policies[p].DefaultIn.has(q) {
+			return p
+		}
+	}
+	panic("sim: the policy table names no default for queue mode " + q.String())
+}
 
 // ReadsWeights reports whether the policy reads Config.Weights in queue
 // mode q.

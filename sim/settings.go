@@ -189,7 +189,7 @@ func (c *Config) FillDefaults(given func(name string) bool) {
 		c.MaxServers = DefaultMaxServers(c.Servers)
 	}
 	if !given("policy") && c.Queues == PerServer {
-		c.Policy = RoundRobin
+		c.Policy = DefaultPolicy(PerServer)
 	}
 }
 

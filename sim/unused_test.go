@@ -49,3 +49,22 @@ func TestCheckUnusedReadsThePolicyTable(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultPolicyPerMode: each queue mode has exactly one default in the
+// policy table, and it runs in that mode.
+func TestDefaultPolicyPerMode(t *testing.T) {
+	for q := range numQueueModes {
+		n := 0
+		for p := range numPolicies {
+			if policies[p].DefaultIn.has(q) {
+				n++
+			}
+		}
+		if p := DefaultPolicy(q); n != 1 || p.Allowed(q) != "" {
+			t.Errorf("%v: %d defaults in the table, DefaultPolicy %v (allowed: %q)", q, n, p, p.Allowed(q))
+		}
+	}
+	if DefaultPolicy(Pooled) != FirstIdle || DefaultPolicy(PerServer) != RoundRobin {
+		t.Errorf("defaults %v and %v, want first-idle pooled and round-robin per-server", DefaultPolicy(Pooled), DefaultPolicy(PerServer))
+	}
+}

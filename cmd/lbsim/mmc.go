@@ -67,7 +67,7 @@ func (c *cli) mmc(args []string) int {
 	p.Servers, p.Rate, p.MeanService, p.Seed = cfg.Servers, cfg.Rate, cfg.MeanService, cfg.Seed
 	p.Queues, p.Policy, p.Choices = cfg.Queues, cfg.Policy, cfg.Choices
 	if seen := visited(fs); !seen["policy"] && p.Queues == sim.PerServer {
-		p.Policy = sim.RoundRobin
+		p.Policy = sim.DefaultPolicy(sim.PerServer)
 	}
 	if !seedGiven {
 		p.Seed = randomSeed()

@@ -277,10 +277,7 @@ func (s *Session) restartWith(apply func(*sim.Config)) error {
 	cfg := &specs[min(s.lane, len(specs)-1)].Config // the focused lane's
 	apply(cfg)
 	if cfg.Policy.Allowed(cfg.Queues) != "" {
-		cfg.Policy = sim.FirstIdle
-		if cfg.Queues == sim.PerServer {
-			cfg.Policy = sim.RoundRobin
-		}
+		cfg.Policy = sim.DefaultPolicy(cfg.Queues)
 	}
 	if err := cfg.Validate(); err != nil {
 		return err
