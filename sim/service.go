@@ -302,3 +302,49 @@ func ServiceMoments(cfg *Config) Moments {
 	}
 	return Moments{s1, s2}
 }
+
+// Shape is the part of a Config that decides service times: the shape
+// and its parameters.
+type Shape struct {
+	Service                            Service
+	MeanService, TaskMin, TaskMax      int
+	ServiceMax                         int
+	ServiceCV, ServiceShape, LongShare Decimal
+	ServiceValues                      []int32
+}
+
+// Shape returns c's service shape.
+func (c *Config) Shape() Shape {
+	return Shape{Service: c.Service, MeanService: c.MeanService, TaskMin: c.TaskMin, TaskMax: c.TaskMax,
+		ServiceMax: c.ServiceMax, ServiceCV: c.ServiceCV, ServiceShape: c.ServiceShape, LongShare: c.LongShare,
+		ServiceValues: c.ServiceValues}
+}
+
+// SetShape gives c the service shape s.
+func (c *Config) SetShape(s Shape) {
+	c.Service, c.MeanService, c.TaskMin, c.TaskMax = s.Service, s.MeanService, s.TaskMin, s.TaskMax
+	c.ServiceMax, c.ServiceCV, c.ServiceShape, c.LongShare = s.ServiceMax, s.ServiceCV, s.ServiceShape, s.LongShare
+	c.ServiceValues = s.ServiceValues
+}
+
+// String describes the shape in the command line's words, e.g.
+// "lognormal, mean 100, cv 2, cut at 100000".
+func (s Shape) String() string {
+	c := Config{}
+	c.SetShape(s)
+	switch s.Service {
+	case Uniform:
+		return fmt.Sprintf("uniform %d..%d", s.TaskMin, s.TaskMax)
+	case Geometric, Constant:
+		return fmt.Sprintf("%v, mean %d", s.Service, s.MeanService)
+	case Lognormal:
+		return fmt.Sprintf("lognormal, mean %d, cv %v, cut at %d", s.MeanService, c.CV(), c.Cap())
+	case Pareto:
+		return fmt.Sprintf("pareto, mean %d, α %v, cut at %d", s.MeanService, c.Alpha(), c.Cap())
+	case Bimodal:
+		return fmt.Sprintf("bimodal, %d or %d with p = %v", s.TaskMin, s.TaskMax, s.LongShare)
+	case Empirical:
+		return fmt.Sprintf("empirical, %d values", len(s.ServiceValues))
+	}
+	return s.Service.String()
+}

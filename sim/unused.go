@@ -1,6 +1,10 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // UnusedError reports a setting that was given but that the rest of the
 // configuration makes do nothing.
@@ -17,8 +21,10 @@ func (e *UnusedError) Error() string { return e.Field + ": " + e.Why }
 // weights without a policy that reads them. The command line refuses such
 // a setting and the page warns, rather than accept it silently.
 func CheckUnused(cfg *Config, given map[string]bool, changes []Change) error {
-	if given["mean-service"] && cfg.Service == Uniform {
-		return &UnusedError{"mean-service", "applies to service geometric or constant; uniform service times run from task-min to task-max"}
+	for _, sp := range shapeParams {
+		if given[sp.name] && !slices.Contains(sp.shapes, cfg.Service) {
+			return &UnusedError{sp.name, fmt.Sprintf("applies to --service %s, and the service is %v", joinShapes(sp.shapes), cfg.Service)}
+		}
 	}
 	if given["weights"] && !cfg.Policy.weighted() {
 		for _, c := range changes {
@@ -33,3 +39,28 @@ func CheckUnused(cfg *Config, given map[string]bool, changes []Change) error {
 
 // weighted reports whether the policy reads Config.Weights.
 func (p Policy) weighted() bool { return p == SWRR }
+
+// shapeParams lists, for each shape parameter, the shapes that read it.
+var shapeParams = []struct {
+	name   string
+	shapes []Service
+}{
+	{"mean-service", []Service{Geometric, Constant, Lognormal, Pareto}},
+	{"service-cv", []Service{Lognormal}},
+	{"service-shape", []Service{Pareto}},
+	{"service-max", []Service{Lognormal, Pareto}},
+	{"long-share", []Service{Bimodal}},
+	{"service-file", []Service{Empirical}},
+}
+
+// joinShapes writes shapes as "a, b or c".
+func joinShapes(shapes []Service) string {
+	names := make([]string, len(shapes))
+	for i, s := range shapes {
+		names[i] = s.String()
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
