@@ -488,6 +488,9 @@ func runHeader(o *runOptions) string {
 		src += fmt.Sprintf(" ±%d%% wave", cfg.WaveAmplitude)
 	}
 	tasks := fmt.Sprintf("tasks %d..%d cycles", cfg.TaskMin, cfg.TaskMax)
+	if cfg.Service != sim.Uniform {
+		tasks = fmt.Sprintf("service %v", cfg.Shape())
+	}
 	if cfg.Trace != nil {
 		src = fmt.Sprintf("trace %s (%d rows)", o.tracePath, len(cfg.Trace))
 		tasks = "tasks from the trace"
