@@ -123,7 +123,7 @@ func (c *Config) validateShape() error {
 // most a bounded number of bytes, and its errors name the line.
 func ReadServiceValues(r io.Reader) ([]int32, error) {
 	sc := bufio.NewScanner(io.LimitReader(r, maxServiceFile+1))
-	sc.Buffer(make([]byte, 0, 4096), maxServiceLine)
+	sc.Buffer(make([]byte, 0, maxServiceLine), maxServiceLine)
 	var vs []int32
 	line, read := 0, 0
 	for sc.Scan() {
