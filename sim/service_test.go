@@ -68,8 +68,10 @@ func TestShapeMomentsMatchDraws(t *testing.T) {
 		tol  float64
 	}{
 		{"lognormal cv 0.5", func(c *Config) { c.Service, c.MeanService, c.ServiceCV = Lognormal, 20, 500_000 }, 0.005},
-		{"lognormal cv 2 cut at 300", func(c *Config) { c.Service, c.MeanService, c.ServiceCV, c.ServiceMax = Lognormal, 50, 2 * DecimalScale, 300 }, 0.01},
-		{"pareto α 3", func(c *Config) { c.Service, c.MeanService, c.ServiceShape = Pareto, 30, 3 * DecimalScale }, 0.01},
+		{"lognormal cv 2 cut at 300", func(c *Config) {
+			c.Service, c.MeanService, c.ServiceCV, c.ServiceMax = Lognormal, 50, 2*DecimalScale, 300
+		}, 0.01},
+		{"pareto α 3", func(c *Config) { c.Service, c.MeanService, c.ServiceShape = Pareto, 30, 3*DecimalScale }, 0.01},
 		{"pareto α 1.2 cut at 400", func(c *Config) { c.Service, c.MeanService, c.ServiceShape, c.ServiceMax = Pareto, 10, 1_200_000, 400 }, 0.02},
 		{"bimodal", func(c *Config) { c.Service, c.TaskMin, c.TaskMax, c.LongShare = Bimodal, 3, 40, 250_000 }, 0.01},
 		{"empirical", func(c *Config) { c.Service, c.ServiceValues = Empirical, []int32{2, 3, 10, 10, 41} }, 0.01},
@@ -115,7 +117,7 @@ func TestServiceMomentsExact(t *testing.T) {
 		{"geometric 10", func(c *Config) { c.Service, c.MeanService = Geometric, 10 }, 10, 190},
 		// Pareto with α = 2, mean 2: xm = 1, P(X > k) = 1/k², cut at 2:
 		// E[T] = 1 + 1, E[T²] = 1 + 3.
-		{"pareto cut at 2", func(c *Config) { c.Service, c.MeanService, c.ServiceShape, c.ServiceMax = Pareto, 2, 2 * DecimalScale, 2 }, 2, 4},
+		{"pareto cut at 2", func(c *Config) { c.Service, c.MeanService, c.ServiceShape, c.ServiceMax = Pareto, 2, 2*DecimalScale, 2 }, 2, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -265,12 +267,12 @@ func TestShapeValidation(t *testing.T) {
 		set   func(*Config)
 		field string
 	}{
-		{"cv above 10", func(c *Config) { c.Service, c.MeanService, c.ServiceCV = Lognormal, 10, 10*DecimalScale + 1 }, "service-cv"},
+		{"cv above 10", func(c *Config) { c.Service, c.MeanService, c.ServiceCV = Lognormal, 10, 10*DecimalScale+1 }, "service-cv"},
 		{"α of 1", func(c *Config) { c.Service, c.MeanService, c.ServiceShape = Pareto, 10, DecimalScale }, "service-shape"},
-		{"α above 100", func(c *Config) { c.Service, c.MeanService, c.ServiceShape = Pareto, 10, 100*DecimalScale + 1 }, "service-shape"},
-		{"share above 1", func(c *Config) { c.Service, c.LongShare = Bimodal, DecimalScale + 1 }, "long-share"},
+		{"α above 100", func(c *Config) { c.Service, c.MeanService, c.ServiceShape = Pareto, 10, 100*DecimalScale+1 }, "service-shape"},
+		{"share above 1", func(c *Config) { c.Service, c.LongShare = Bimodal, DecimalScale+1 }, "long-share"},
 		{"cut below the mean", func(c *Config) { c.Service, c.MeanService, c.ServiceMax = Lognormal, 10, 9 }, "service-max"},
-		{"cut above 10⁶", func(c *Config) { c.Service, c.MeanService, c.ServiceMax = Pareto, 10, MaxTaskTime + 1 }, "service-max"},
+		{"cut above 10⁶", func(c *Config) { c.Service, c.MeanService, c.ServiceMax = Pareto, 10, MaxTaskTime+1 }, "service-max"},
 		{"no values", func(c *Config) { c.Service = Empirical }, "service-file"},
 		{"a value of 0", func(c *Config) { c.Service, c.ServiceValues = Empirical, []int32{3, 0} }, "service-file"},
 		{"lognormal without a mean", func(c *Config) { c.Service = Lognormal }, "mean-service"},
