@@ -57,7 +57,11 @@ func (p Params) Config() sim.Config {
 	c.Rate, c.Wave = p.Rate, false
 	c.Service, c.MeanService = sim.Geometric, p.MeanService
 	if p.Shape != nil {
-		c.SetShape(*p.Shape)
+		sh := *p.Shape
+		if sh.TaskMin == 0 && sh.TaskMax == 0 { // a shape that does not read them
+			sh.TaskMin, sh.TaskMax = c.TaskMin, c.TaskMax
+		}
+		c.SetShape(sh)
 	}
 	c.Blocked = nil
 	c.QueueCap = 0
@@ -85,6 +89,9 @@ type Measured struct {
 	// separates the queue's behaviour from the sampling noise of its inputs.
 	Lambda      float64 `json:"lambda"`
 	MeanService float64 `json:"mean_service"`
+	// AvgService is the run's avg_service: the mean service cycles
+	// given at dispatch over the whole run, warm-up included.
+	AvgService float64 `json:"avg_service"`
 }
 
 // Theory is a queueing model's prediction, with the JSON names of
@@ -213,6 +220,7 @@ func Run(p Params) (Report, error) {
 	if err := m.Err(); err != nil {
 		return Report{}, err
 	}
+	r.Measured.AvgService = m.Summary().AvgService
 	return r, r.measure(bs, float64(p.Servers))
 }
 
