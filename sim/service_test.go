@@ -340,3 +340,33 @@ func FuzzReadServiceValues(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkShapeDraw measures one time of each shape, its random draw
+// included.
+func BenchmarkShapeDraw(b *testing.B) {
+	for _, name := range []string{"lognormal", "pareto", "bimodal", "empirical"} {
+		cfg := shapeConfigs()[name]
+		b.Run(name, func(b *testing.B) {
+			s := newSampler(&cfg)
+			r := rand.NewPCG(1, 2)
+			var sum uint32
+			for b.Loop() {
+				sum += s.draw(r.Uint64(), &cfg)
+			}
+			if sum == 0 {
+				b.Log(sum)
+			}
+		})
+	}
+	b.Run("geometric", func(b *testing.B) {
+		cfg := DefaultConfig()
+		cfg.Service, cfg.MeanService = Geometric, 100
+		m, err := New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			m.serviceTime()
+		}
+	})
+}
