@@ -9,6 +9,24 @@ const (
 	expMin = -745.133219101941108420
 )
 
+// expSteps is how many steps of 2^(1/expSteps) Exp's table holds.
+const expSteps = 64
+
+// expTable[j] is 2^(j/64), from a long Taylor series of e^(j·ln2/64) in
+// plain operations: the same bits everywhere.
+var expTable = func() [expSteps]float64 {
+	var t [expSteps]float64
+	for j := range t {
+		r := float64(float64(j)*ln2) / expSteps
+		p := 1.0
+		for n := 20; n >= 1; n-- {
+			p = 1 + float64(float64(r*p)*inverses[n])
+		}
+		t[j] = p
+	}
+	return t
+}()
+
 // Exp returns e^x, accurate to a few ulp, with plain IEEE operations only
 // (math.Exp uses assembly on amd64 and differs from wasm's in the last bit).
 // It is +Inf above about 709.78, 0 below about -745.13, and NaN for NaN.
@@ -23,17 +41,24 @@ func Exp(x float64) float64 {
 	case x == 0:
 		return 1
 	}
-	// e^x = 2^k · e^r with k the nearest integer to x/ln2 and
-	// r = x − k·ln2 in [−ln2/2, ln2/2].
-	k := math.Floor(float64(x*(1/ln2)) + 0.5)
-	r := float64(x-float64(k*ln2Hi)) - float64(k*ln2Lo)
-	// Taylor series in Horner form: 1 + r(1 + r/2(1 + r/3(…))). With
-	// |r| ≤ 0.347 the 15th term is below 1e-19.
-	p := 1.0
-	for n := 15; n >= 1; n-- {
-		p = 1 + float64(float64(r*p)*inverses[n])
+	// e^x = 2^m · 2^(j/64) · e^r with k = 64m + j the nearest integer to
+	// 64x/ln2 and r = x − k·ln2/64 in [−ln2/128, ln2/128]. ln2Hi/64 has
+	// trailing zero bits, so k·ln2Hi/64 is exact.
+	kf := math.Floor(float64(x*(expSteps/ln2)) + 0.5)
+	r := float64(x-float64(kf*(ln2Hi/expSteps))) - float64(kf*(ln2Lo/expSteps))
+	// e^r by Taylor to r⁶/6!: with |r| ≤ 0.0055 the next term is below
+	// 1e-19.
+	p := 1 + float64(r*(1+float64(r*(0.5+float64(r*(1.0/6+float64(r*(1.0/24+float64(r*(1.0/120+float64(r*(1.0/720))))))))))))
+	k := int(kf)
+	y := float64(expTable[k&(expSteps-1)] * p)
+	m := k >> 6 // floor(k/64)
+	switch {
+	case m < -1022:
+		return math.Ldexp(y, m) // subnormal: Ldexp rounds once
+	case m > 1023: // x just below expMax: 2^1024 is not a float64
+		return float64(float64(y*2) * 0x1p1023)
 	}
-	return math.Ldexp(p, int(k))
+	return float64(y * math.Float64frombits(uint64(m+1023)<<52))
 }
 
 // Coefficients of Wichura's algorithm AS 241 (PPND16), highest degree
