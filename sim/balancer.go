@@ -327,7 +327,7 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	s.req, s.done, s.busy = r, t+time, true
 	b.wheel.add(s.done, id)
 	b.busy++
-	wait := b.dispatched(r, t)
+	wait := b.dispatched(r, t, time)
 	b.waits.add(wait)
 	if b.caps.Starts {
 		b.rt.started(id, wait)
@@ -351,12 +351,14 @@ func (b *Balancer) completed(s *server, t int64) int64 {
 // dispatched counts request r dispatched at cycle t and returns its wait
 // (from its arrival, or from when it was taken back from a failed server);
 // the caller counts its server busy and adds the wait to the histogram
-// (small enough to inline, with those outside).
-func (b *Balancer) dispatched(r packed, t int64) int64 {
+// (small enough to inline, with those outside). time is the service cycles
+// it was given.
+func (b *Balancer) dispatched(r packed, t, time int64) int64 {
 	wait := t - r.arrival()
 	if r.requeued() {
 		wait = b.requeuedWait(r, t, wait)
 	}
+	b.tot.ServiceCycles += time
 	b.tot.Dispatched++
 	b.tot.TotalWait += wait
 	b.last.Dispatched++

@@ -15,10 +15,21 @@ type Config struct {
 	Servers          int     // S0: servers created at cycle 0
 	Cycles           int64   // N: the run stops after this cycle
 	TaskMin, TaskMax int     // processing time range in cycles, uniform, inclusive
-	Service          Service // processing-time distribution: uniform over TaskMin..TaskMax (default), geometric or constant
-	MeanService      int     // mean (geometric) or fixed (constant) processing time in cycles
-	Seed             uint64  // seeds the run's only random generator
-	InitialPerServer int     // initial queue: Servers × InitialPerServer requests at cycle 0
+	Service          Service // processing-time distribution (shape): uniform over TaskMin..TaskMax (default), or see Service
+	MeanService      int     // mean (geometric, lognormal, Pareto) or fixed (constant) processing time in cycles
+	// ServiceCV is the lognormal shape's coefficient of variation
+	// (0 < cv ≤ 10), ServiceShape the Pareto shape's α (1 < α ≤ 100)
+	// and LongShare the bimodal shape's share of TaskMax requests
+	// (0 ≤ p ≤ 1). ServiceCV and ServiceShape 0 stand for their
+	// defaults (CV and Alpha).
+	ServiceCV, ServiceShape, LongShare Decimal
+	// ServiceMax cuts lognormal and Pareto draws (0: 1000 × MeanService,
+	// at most MaxTaskTime); see Cap.
+	ServiceMax int
+	// ServiceValues are the empirical shape's times, drawn uniformly.
+	ServiceValues    []int32
+	Seed             uint64 // seeds the run's only random generator
+	InitialPerServer int    // initial queue: Servers × InitialPerServer requests at cycle 0
 
 	Rate          Rate  // mean arrivals per cycle (Poisson)
 	Wave          bool  // let the mean follow a slow sine wave around Rate
@@ -124,6 +135,7 @@ func DefaultConfig() Config {
 		Policy:           DefaultPolicy(Pooled),
 		Choices:          DefaultChoices,
 		EwmaDecay:        DefaultEwmaDecay,
+		LongShare:        DefaultLongShare,
 	}
 }
 
@@ -176,8 +188,6 @@ func (c *Config) Validate() error {
 		return intErr("ewma-decay", c.EwmaDecay, "must be a whole number of cycles from 1 to %d", MaxEwmaDecay)
 	case c.Service >= numServices:
 		return &FieldError{Field: "service", Value: c.Service.String(), Allowed: "must be one of " + strings.Join(serviceNames[:], ", ")}
-	case c.Service != Uniform && (c.MeanService < 1 || c.MeanService > MaxTaskTime/20):
-		return intErr("mean-service", int64(c.MeanService), "must be a whole number of cycles from 1 to %d with --service %v", MaxTaskTime/20, c.Service)
 	case c.MTBF < 0 || c.MTBF > MaxCycles:
 		return intErr("mtbf", c.MTBF, "must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)
 	case c.MTBF > 0 && (c.MTTR < 1 || c.MTTR > MaxCycles):
@@ -194,6 +204,9 @@ func (c *Config) Validate() error {
 		if w < 0 || w > swrr.MaxWeight {
 			return &FieldError{Field: "weights", Value: strconv.Itoa(w), Allowed: fmt.Sprintf("server %d's weight must be a whole number from 0 to %d", i+1, swrr.MaxWeight)}
 		}
+	}
+	if err := c.validateShape(); err != nil {
+		return err
 	}
 	if err := c.validateInputs(); err != nil {
 		return err
@@ -268,13 +281,15 @@ func (c Config) Clone() Config {
 	c.Trace = slices.Clone(c.Trace)
 	c.Weights = slices.Clone(c.Weights)
 	c.Speeds = slices.Clone(c.Speeds)
+	c.ServiceValues = slices.Clone(c.ServiceValues)
 	return c
 }
 
 // Service is the distribution of processing times.
 type Service uint8
 
-// The service-time distributions.
+// The service-time distributions (shapes). Their numbers are stored in
+// snapshots: append only.
 const (
 	// Uniform draws whole cycles from TaskMin to TaskMax.
 	Uniform Service = iota
@@ -284,10 +299,23 @@ const (
 	Geometric
 	// Constant makes every request take MeanService cycles.
 	Constant
+	// Lognormal draws min(⌈X⌉, Cap) with X lognormal of mean MeanService
+	// and coefficient of variation ServiceCV.
+	Lognormal
+	// Pareto draws min(⌈X⌉, Cap) with X Pareto of shape ServiceShape and
+	// mean MeanService.
+	Pareto
+	// Bimodal takes TaskMax with probability LongShare, else TaskMin.
+	Bimodal
+	// Empirical takes one of ServiceValues, uniformly.
+	Empirical
 	numServices
 )
 
-var serviceNames = [numServices]string{"uniform", "geometric", "constant"}
+var serviceNames = [numServices]string{"uniform", "geometric", "constant", "lognormal", "pareto", "bimodal", "empirical"}
+
+// ServiceNames lists the shapes' names, as --service takes them.
+func ServiceNames() []string { return serviceNames[:] }
 
 // String returns the name the --service flag takes.
 func (s Service) String() string {

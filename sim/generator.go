@@ -376,14 +376,20 @@ func (m *Model) unbias(prod uint64, n uint32) uint64 {
 	return prod
 }
 
-// serviceTime draws one processing time of the geometric or constant
-// distribution (makeRequest draws uniform times itself).
+// serviceTime draws one processing time of any shape but uniform
+// (makeRequest draws uniform times itself): no draw for constant, one
+// 64-bit draw for every other shape, whatever its parameters.
 func (m *Model) serviceTime() uint32 {
 	cfg := &m.cfg
-	if cfg.Service == Constant {
+	switch cfg.Service {
+	case Constant:
 		return uint32(cfg.MeanService)
+	case Geometric:
+	default:
+		return m.svc.draw(m.pcg.Uint64(), cfg)
 	}
 	if cfg.MeanService <= 1 {
+		m.pcg.Uint64() // the draw every geometric time takes
 		return 1
 	}
 	// Geometric, by inversion: k = 1 + ⌊ln U / ln(1−p)⌋ for U uniform in (0, 1].

@@ -17,7 +17,10 @@ import (
 // Version 2: routing draws (the random and p2c policies) come from a
 // generator of their own, so the request stream no longer depends on the
 // policy; per-server queues, speeds and the new policies.
-const ModelVersion = 2
+//
+// Version 3: the lognormal, Pareto, bimodal and empirical service shapes,
+// and a geometric draw of mean 1 takes its random value like any other.
+const ModelVersion = 3
 
 // streamConst is the PCG stream constant of every run; the seed is the other
 // half of the generator's state.
@@ -48,6 +51,7 @@ type Model struct {
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
 	geoLog float64
+	svc    sampler // the other shapes' draws
 	// streamCut: a request is of type S when 32 random bits fall below it
 	// (StreamShare percent of 2^32).
 	streamCut uint64
@@ -111,13 +115,14 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	if cfg.MeanService > 1 {
 		m.geoLog = detmath.Log(1 - 1/float64(cfg.MeanService))
 	}
+	m.svc = newSampler(&cfg)
 	m.arr.invalidate()
 	names := []string{""}
 	if cfg.Switch {
 		names = []string{"P", "S"}
 	}
 	span := int64(cfg.TaskMax)
-	if cfg.Service != Uniform {
+	if cfg.Service.usesMean() {
 		span = int64(cfg.MeanService) * 4
 	}
 	for _, r := range cfg.Trace {

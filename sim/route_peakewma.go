@@ -27,13 +27,7 @@ func (r *peakEWMA) caps() Caps    { return Caps{Reads: ReadsLoads, Draws: true} 
 func (r *peakEWMA) pickIdle() int { return 0 }
 
 // start is a new cost's value: the mean service time at speed 1.
-func (r *peakEWMA) start() float64 {
-	cfg := &r.b.m.cfg
-	if cfg.Service == Uniform {
-		return float64(cfg.TaskMin+cfg.TaskMax) / 2
-	}
-	return float64(cfg.MeanService)
-}
+func (r *peakEWMA) start() float64 { return r.b.m.cfg.NominalMean() }
 
 // activate starts every server's cost afresh at cycle t, and notes when
 // the requests already queued or in service were routed: the cycle they

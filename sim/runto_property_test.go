@@ -33,11 +33,23 @@ func genBusyConfig(t *rapid.T) Config {
 	if rapid.IntRange(0, 2).Draw(t, "speeds") == 0 {
 		cfg.Speeds = []Speed{Speed(rapid.IntRange(50, 300).Draw(t, "speed1")), Speed(rapid.IntRange(50, 300).Draw(t, "speed2"))}
 	}
-	switch rapid.IntRange(0, 2).Draw(t, "service") {
+	switch rapid.IntRange(0, 6).Draw(t, "service") {
 	case 1:
 		cfg.Service, cfg.MeanService = Geometric, rapid.IntRange(1, 40).Draw(t, "meanService")
 	case 2:
 		cfg.Service, cfg.MeanService = Constant, rapid.IntRange(1, 40).Draw(t, "meanService")
+	case 3:
+		cfg.Service, cfg.MeanService = Lognormal, rapid.IntRange(1, 40).Draw(t, "meanService")
+		cfg.ServiceCV = Decimal(rapid.Int64Range(1, int64(MaxServiceCV)).Draw(t, "cv"))
+	case 4:
+		cfg.Service, cfg.MeanService = Pareto, rapid.IntRange(1, 40).Draw(t, "meanService")
+		cfg.ServiceShape = Decimal(rapid.Int64Range(DecimalScale+1, 5*DecimalScale).Draw(t, "alpha"))
+		cfg.ServiceMax = rapid.IntRange(cfg.MeanService, 2000).Draw(t, "serviceMax")
+	case 5:
+		cfg.Service, cfg.LongShare = Bimodal, Decimal(rapid.Int64Range(0, DecimalScale).Draw(t, "longShare"))
+	case 6:
+		cfg.Service = Empirical
+		cfg.ServiceValues = rapid.SliceOfN(rapid.Int32Range(1, 300), 1, 20).Draw(t, "values")
 	}
 	if rapid.IntRange(0, 3).Draw(t, "switch") == 0 {
 		cfg.Switch = true

@@ -106,12 +106,34 @@ func (c *Config) Set(name, value string) error {
 	case "service":
 		v, err := ParseService(value)
 		if err != nil {
-			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want one of uniform, geometric, constant"}
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want one of " + strings.Join(ServiceNames(), ", ")}
 		}
 		c.Service = v
 		return nil
 	case "mean-service":
 		return whole(&c.MeanService)
+	case "service-max":
+		return whole(&c.ServiceMax)
+	case "service-cv", "service-shape", "long-share":
+		d, err := ParseDecimal(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: err.Error() + "; want a decimal like 1.5"}
+		}
+		switch name {
+		case "service-cv":
+			if d <= 0 || d > MaxServiceCV {
+				return &FieldError{Field: name, Value: value, Allowed: cvAllowed}
+			}
+			c.ServiceCV = d
+		case "service-shape":
+			if d <= DecimalScale || d > MaxServiceShape {
+				return &FieldError{Field: name, Value: value, Allowed: alphaAllowed}
+			}
+			c.ServiceShape = d
+		default:
+			c.LongShare = d
+		}
+		return nil
 	case "mtbf":
 		return whole64(&c.MTBF)
 	case "mttr":
@@ -176,7 +198,8 @@ func (c *Config) Set(name, value string) error {
 func ConfigNames() []string {
 	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
 		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
-		"min-servers", "max-servers", "queue-cap", "queues", "policy", "choices", "ewma-decay", "weights", "speeds", "switch", "mtbf", "mttr", "service", "mean-service"}
+		"min-servers", "max-servers", "queue-cap", "queues", "policy", "choices", "ewma-decay", "weights", "speeds", "switch", "mtbf", "mttr", "service", "mean-service",
+		"service-cv", "service-shape", "service-max", "long-share"}
 }
 
 // FillDefaults sets the defaults that depend on other settings, for those

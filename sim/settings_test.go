@@ -22,6 +22,12 @@ func TestConfigSet(t *testing.T) {
 		{"block", "none", func(c Config) bool { return len(c.Blocked) == 0 }},
 		{"weights", "5,1,0", func(c Config) bool { return len(c.Weights) == 3 && c.Weights[2] == 0 }},
 		{"service", "geometric", func(c Config) bool { return c.Service == Geometric }},
+		{"service", "lognormal", func(c Config) bool { return c.Service == Lognormal }},
+		{"service-cv", "2.5", func(c Config) bool { return c.ServiceCV == 2_500_000 }},
+		{"service-shape", "1.05", func(c Config) bool { return c.ServiceShape == 1_050_000 }},
+		{"service-max", "5000", func(c Config) bool { return c.ServiceMax == 5000 }},
+		{"long-share", "0.125", func(c Config) bool { return c.LongShare == 125_000 }},
+		{"long-share", "0", func(c Config) bool { return c.LongShare == 0 }},
 		{"seed", "18446744073709551615", func(c Config) bool { return c.Seed == 1<<64-1 }},
 	}
 	for _, tt := range tests {

@@ -64,6 +64,7 @@ type Totals struct {
 	Completed     int64
 	Dispatched    int64
 	TotalWait     int64 // sum of the waits of dispatched requests, in cycles
+	ServiceCycles int64 // sum of the service cycles given at dispatch (speed applied)
 	TotalResponse int64 // sum of the response times of completed requests, in cycles
 	ServerCycles  int64 // live servers summed over the ends of cycles 0, 1, … (the pool's cost)
 	BusyCycles    int64 // busy servers summed likewise
@@ -128,19 +129,24 @@ func appendInt(b []byte, v int64) []byte {
 // Summary is the end-of-run report; its JSON form is the --json output of
 // docs/cli.md, keys in the documented order.
 type Summary struct {
-	Seed            uint64  `json:"seed"`
-	Cycles          int64   `json:"cycles"`
-	InitialQueue    int64   `json:"initial_queue"`
-	FinalQueue      int64   `json:"final_queue"`
-	Generated       int64   `json:"generated"`
-	Rejected        int64   `json:"rejected"`
-	Discarded       int64   `json:"discarded"`
-	Admitted        int64   `json:"admitted"`
-	Completed       int64   `json:"completed"`
-	InService       int64   `json:"in_service"`
-	Dispatched      int64   `json:"dispatched"`
-	TotalWait       int64   `json:"total_wait"`
-	AvgWait         float64 `json:"avg_wait"`
+	Seed         uint64  `json:"seed"`
+	Cycles       int64   `json:"cycles"`
+	InitialQueue int64   `json:"initial_queue"`
+	FinalQueue   int64   `json:"final_queue"`
+	Generated    int64   `json:"generated"`
+	Rejected     int64   `json:"rejected"`
+	Discarded    int64   `json:"discarded"`
+	Admitted     int64   `json:"admitted"`
+	Completed    int64   `json:"completed"`
+	InService    int64   `json:"in_service"`
+	Dispatched   int64   `json:"dispatched"`
+	TotalWait    int64   `json:"total_wait"`
+	AvgWait      float64 `json:"avg_wait"`
+	// ServiceCycles sums the service cycles given at dispatch (speed
+	// applied); it is not printed (AvgService, their mean per dispatch,
+	// is).
+	ServiceCycles   int64   `json:"-"`
+	AvgService      float64 `json:"avg_service"`
 	PeakQueue       int64   `json:"peak_queue"`
 	ScaleUps        int64   `json:"scale_ups"`
 	ScaleDowns      int64   `json:"scale_downs"`
@@ -199,6 +205,7 @@ func (t *Totals) add(u Totals) {
 	t.Completed += u.Completed
 	t.Dispatched += u.Dispatched
 	t.TotalWait += u.TotalWait
+	t.ServiceCycles += u.ServiceCycles
 	t.TotalResponse += u.TotalResponse
 	t.ServerCycles += u.ServerCycles
 	t.BusyCycles += u.BusyCycles
@@ -238,6 +245,7 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		InService:        int64(p.Busy),
 		Dispatched:       t.Dispatched,
 		TotalWait:        t.TotalWait,
+		ServiceCycles:    t.ServiceCycles,
 		TotalResponse:    t.TotalResponse,
 		ServerCycles:     t.ServerCycles,
 		BusyServerCycles: t.BusyCycles,
@@ -260,13 +268,14 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 	return s
 }
 
-// Derive sets the fields that follow from the counts: AvgWait (0 before
-// the first dispatch), AvgResponse (0 before the first completion) and
+// Derive sets the fields that follow from the counts: AvgWait and
+// AvgService (0 before the first dispatch), AvgResponse (0 before the first completion) and
 // Consistent (both accounting lines hold).
 func (s *Summary) Derive() {
-	s.AvgWait, s.AvgResponse = 0, 0
+	s.AvgWait, s.AvgService, s.AvgResponse = 0, 0, 0
 	if s.Dispatched > 0 {
 		s.AvgWait = float64(s.TotalWait) / float64(s.Dispatched)
+		s.AvgService = float64(s.ServiceCycles) / float64(s.Dispatched)
 	}
 	if s.Completed > 0 {
 		s.AvgResponse = float64(s.TotalResponse) / float64(s.Completed)

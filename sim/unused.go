@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,13 +17,15 @@ type UnusedError struct {
 func (e *UnusedError) Error() string { return e.Field + ": " + e.Why }
 
 // CheckUnused reports the first setting named in given that cfg, with the
-// changes scheduled, would ignore: mean-service with uniform service times,
-// weights or choices without a policy that reads them in the queue mode
+// changes scheduled, would ignore: a shape parameter the service shape does
+// not read, weights or choices without a policy that reads them in the queue mode
 // (the policy table says which do). The command line refuses such a
 // setting and the page warns, rather than accept it silently.
 func CheckUnused(cfg *Config, given map[string]bool, changes []Change) error {
-	if given["mean-service"] && cfg.Service == Uniform {
-		return &UnusedError{"mean-service", "applies to service geometric or constant; uniform service times run from task-min to task-max"}
+	for _, sp := range shapeParams {
+		if given[sp.name] && !slices.Contains(sp.shapes, cfg.Service) {
+			return &UnusedError{sp.name, fmt.Sprintf("applies to --service %s, and the service is %v", joinShapes(sp.shapes), cfg.Service)}
+		}
 	}
 	for _, u := range []struct {
 		field string
@@ -48,4 +51,29 @@ func readByAny(cfg *Config, changes []Change, reads func(Policy, QueueMode) bool
 		}
 	}
 	return false
+}
+
+// shapeParams lists, for each shape parameter, the shapes that read it.
+var shapeParams = []struct {
+	name   string
+	shapes []Service
+}{
+	{"mean-service", []Service{Geometric, Constant, Lognormal, Pareto}},
+	{"service-cv", []Service{Lognormal}},
+	{"service-shape", []Service{Pareto}},
+	{"service-max", []Service{Lognormal, Pareto}},
+	{"long-share", []Service{Bimodal}},
+	{"service-file", []Service{Empirical}},
+}
+
+// joinShapes writes shapes as "a, b or c".
+func joinShapes(shapes []Service) string {
+	names := make([]string, len(shapes))
+	for i, s := range shapes {
+		names[i] = s.String()
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -309,7 +309,7 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		time := int64(s.speed.Cycles(r.time()))
 		s.req, s.done, s.busy = r, start+time, true
 		b.busy++
-		b.waits.add(b.dispatched(r, start))
+		b.waits.add(b.dispatched(r, start, time))
 		if w.peaks {
 			w.dispatched[start-c0-1]++
 		}

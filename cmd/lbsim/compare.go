@@ -363,6 +363,7 @@ var metrics = []metric{
 	{"rejected", "rejected", func(s *sim.Summary) float64 { return float64(s.Rejected) }, true},
 	{"completed", "completed", func(s *sim.Summary) float64 { return float64(s.Completed) }, true},
 	{"avg wait", "avg_wait", func(s *sim.Summary) float64 { return s.AvgWait }, false},
+	{"avg service", "avg_service", func(s *sim.Summary) float64 { return s.AvgService }, false},
 	{"wait p50", "wait_p50", func(s *sim.Summary) float64 { return float64(s.WaitP50) }, true},
 	{"wait p95", "wait_p95", func(s *sim.Summary) float64 { return float64(s.WaitP95) }, true},
 	{"wait p99", "wait_p99", func(s *sim.Summary) float64 { return float64(s.WaitP99) }, true},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -161,3 +162,47 @@ func visited(fs *flag.FlagSet) map[string]bool {
 // quoteCut quotes text that came from a file, a link or the command line
 // for a message: escaped and cut (sim.QuoteInput).
 func quoteCut(s string) string { return sim.QuoteInput(s) }
+
+// shapeFlags defines the service-shape flags, shared by lbsim run (and the
+// commands that take its flags) and lbsim mmc; path receives
+// --service-file's path.
+func shapeFlags(fs *flag.FlagSet, cfg *sim.Config, path *string) {
+	add := func(name, usage string, get func() string) {
+		fs.Var(setting{cfg, name, get}, name, usage)
+	}
+	add("service", "processing-time distribution: "+strings.Join(sim.ServiceNames(), ", ")+";\n"+
+		"uniform runs from task-min to task-max, bimodal takes task-min or (with --long-share) task-max", func() string { return cfg.Service.String() })
+	add("mean-service", "mean processing time in cycles (geometric, lognormal, pareto), or the fixed one (constant); 1..50000", nil)
+	add("service-cv", "lognormal: coefficient of variation (above 0, at most 10)", sim.DefaultServiceCV.String)
+	add("service-shape", "pareto: shape α (above 1, at most 100); the tail is heavier as α nears 1", sim.DefaultServiceShape.String)
+	add("service-max", "lognormal and pareto: the longest time a request may take (mean-service..1000000;\ndefault 1000 × mean-service, at most 1000000)", nil)
+	add("long-share", "bimodal: the share of requests that take task-max (0..1)", sim.DefaultLongShare.String)
+	fs.Var(serviceFile{cfg, path}, "service-file", fmt.Sprintf("empirical: a `file` of service times, one whole number of cycles (1..%d) a line,\n1..%d lines; each request takes one of them at random", sim.MaxTaskTime, sim.MaxServiceValues))
+}
+
+// serviceFile reads --service-file, the empirical shape's times.
+type serviceFile struct {
+	cfg  *sim.Config
+	path *string
+}
+
+func (v serviceFile) String() string {
+	if v.path == nil {
+		return ""
+	}
+	return *v.path
+}
+
+func (v serviceFile) Set(s string) error {
+	f, err := os.Open(s)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	vs, err := sim.ReadServiceValues(f)
+	if err != nil {
+		return fmt.Errorf("%s: %v", quoteCut(s), err)
+	}
+	v.cfg.ServiceValues, *v.path = vs, s
+	return nil
+}

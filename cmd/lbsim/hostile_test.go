@@ -175,7 +175,7 @@ func TestMessagesNameWhatWasGiven(t *testing.T) {
 		{[]string{"mmc", "--cycles", "0"}, []string{"--cycles 0"}, "--warmup"},
 		{[]string{"mmc", "--batches", "0"}, []string{"--batches 0", "from 2 to 1000"}, ""},
 		{[]string{"replay"}, []string{"name the snapshot"}, "not both"},
-		{[]string{"run", "--mean-service", "5"}, []string{"--mean-service", "geometric or constant"}, ""},
+		{[]string{"run", "--mean-service", "5"}, []string{"--mean-service", "geometric, constant, lognormal or pareto"}, ""},
 		{[]string{"run", "--weights", "1,2"}, []string{"--weights", "swrr"}, ""},
 		{[]string{"run", "--block", "10.0.0.0/8", "--block", "none"}, []string{"cannot be combined"}, ""},
 		{[]string{"run", "--timeline", "-"}, []string{"--timeline -", "only for --json"}, ""},

@@ -132,8 +132,12 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	}
 	fmt.Fprintf(&w, "\nSummary after %d cycles\n", s.Cycles)
 	fmt.Fprintf(&w, "  seed                %d%s\n", s.Seed, seedNote)
-	if cfg.Trace == nil {
+	switch {
+	case cfg.Trace != nil:
+	case cfg.Service == sim.Uniform:
 		fmt.Fprintf(&w, "  task time           %d..%d cycles\n", cfg.TaskMin, cfg.TaskMax)
+	default:
+		fmt.Fprintf(&w, "  service             %v\n", cfg.Shape())
 	}
 	fmt.Fprintf(&w, "  queues, policy      %v, %v\n", cfg.Queues, cfg.Policy)
 	if len(cfg.Speeds) > 0 {
@@ -173,6 +177,7 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	row("dispatched", num(func(c sim.Summary) int64 { return c.Dispatched }))
 	row("total wait", num(func(c sim.Summary) int64 { return c.TotalWait }))
 	row("average wait", func(c sim.Summary) string { return fmt.Sprintf("%.2f", c.AvgWait) })
+	row("average service", func(c sim.Summary) string { return fmt.Sprintf("%.2f", c.AvgService) })
 	quantiles := func(p50, p95, p99, mx func(sim.Summary) int64) func(sim.Summary) string {
 		return func(c sim.Summary) string { return fmt.Sprintf("%d/%d/%d/%d", p50(c), p95(c), p99(c), mx(c)) }
 	}

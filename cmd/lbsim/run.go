@@ -24,6 +24,7 @@ type runOptions struct {
 	changes      []sim.Change
 	seedGiven    bool
 	tracePath    string
+	servicePath  string // --service-file
 	jsonPath     string
 	timelinePath string
 	snapshotPath string
@@ -83,8 +84,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("task-min", "shortest processing time in cycles (≥ 1)", func() string { return itoa(def.TaskMin) })
 	add("task-max", "longest processing time in cycles (≥ task-min)", func() string { return itoa(def.TaskMax) })
 	add("seed", "random seed (default: a random one, printed)", nil)
-	add("service", "processing-time distribution: uniform (task-min..task-max), geometric or constant (mean-service)", func() string { return "uniform" })
-	add("mean-service", "mean (geometric) or fixed (constant) processing time in cycles", nil)
+	shapeFlags(fs, cfg, &o.servicePath)
 	add("initial-per-server", "initial queue per server", func() string { return itoa(def.InitialPerServer) })
 	add("rate", "mean arrivals per cycle (Poisson)", def.Rate.String)
 	fs.Var(boolSetting{setting{cfg, "wave", func() string { return strconv.FormatBool(def.Wave) }}}, "wave", "let the arrival rate follow a slow wave around --rate")
@@ -267,6 +267,9 @@ type runFiles struct {
 // when one is bad), then creates them all.
 func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 	outs := &files.outs
+	if o.servicePath != "" {
+		outs.addInput("--service-file", o.servicePath)
+	}
 	if o.tracePath != "" {
 		outs.addInput("--trace", o.tracePath)
 	}
@@ -486,6 +489,9 @@ func runHeader(o *runOptions) string {
 		src += fmt.Sprintf(" ±%d%% wave", cfg.WaveAmplitude)
 	}
 	tasks := fmt.Sprintf("tasks %d..%d cycles", cfg.TaskMin, cfg.TaskMax)
+	if cfg.Service != sim.Uniform {
+		tasks = fmt.Sprintf("service %v", cfg.Shape())
+	}
 	if cfg.Trace != nil {
 		src = fmt.Sprintf("trace %s (%d rows)", o.tracePath, len(cfg.Trace))
 		tasks = "tasks from the trace"

@@ -297,11 +297,14 @@ func TestMMCCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var r struct {
-		Theory   map[string]float64 `json:"theory"`
-		Measured map[string]any     `json:"measured"`
+		Theory   map[string]any `json:"theory"`
+		Measured map[string]any `json:"measured"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	if r.Theory["model"] != "M/M/c (Erlang C)" {
+		t.Errorf("theory model = %v, want M/M/c (Erlang C)", r.Theory["model"])
 	}
 	for _, k := range []string{"rho", "p_wait", "wq", "lq", "w"} {
 		if _, ok := r.Theory[k]; !ok {
@@ -314,7 +317,7 @@ func TestMMCCommand(t *testing.T) {
 	if ci, ok := r.Measured["wq_ci"].([]any); !ok || len(ci) != 2 {
 		t.Errorf("measured.wq_ci = %v, want [low, high]", r.Measured["wq_ci"])
 	}
-	if math.Abs(r.Theory["rho"]-0.5) > 1e-12 {
+	if rho, _ := r.Theory["rho"].(float64); math.Abs(rho-0.5) > 1e-12 {
 		t.Errorf("theory rho = %v, want 0.5", r.Theory["rho"])
 	}
 	text, _, code := runCLI(t, "", "mmc", "--servers", "2", "--rate", "0.01", "--cycles", "100000", "--seed", "3")

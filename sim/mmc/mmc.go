@@ -39,6 +39,9 @@ type Params struct {
 	Queues  sim.QueueMode
 	Policy  sim.Policy
 	Choices int
+	// Shape, when set, is the service shape (its MeanService replaces
+	// MeanService); nil means geometric with mean MeanService, M/M/c.
+	Shape *sim.Shape
 	// MaxQueued bounds the queued requests (sim.WithMaxQueued; 0 means
 	// sim.DefaultMaxQueued): an offered load beyond the pool's capacity
 	// stops the run with a *sim.QueueLimitError instead of filling memory.
@@ -53,6 +56,13 @@ func (p Params) Config() sim.Config {
 	c.InitialPerServer = 0
 	c.Rate, c.Wave = p.Rate, false
 	c.Service, c.MeanService = sim.Geometric, p.MeanService
+	if p.Shape != nil {
+		sh := *p.Shape
+		if sh.TaskMin == 0 && sh.TaskMax == 0 { // a shape that does not read them
+			sh.TaskMin, sh.TaskMax = c.TaskMin, c.TaskMax
+		}
+		c.SetShape(sh)
+	}
 	c.Blocked = nil
 	c.QueueCap = 0
 	c.Queues, c.Policy, c.Choices = p.Queues, p.Policy, p.Choices
@@ -79,10 +89,16 @@ type Measured struct {
 	// separates the queue's behaviour from the sampling noise of its inputs.
 	Lambda      float64 `json:"lambda"`
 	MeanService float64 `json:"mean_service"`
+	// AvgService is the run's avg_service: the mean service cycles
+	// given at dispatch over the whole run, warm-up included.
+	AvgService float64 `json:"avg_service"`
 }
 
-// Theory is Erlang C's prediction, with the JSON names of docs/cli.md.
+// Theory is a queueing model's prediction, with the JSON names of
+// docs/cli.md; Model names the model (and says when it is an
+// approximation).
 type Theory struct {
+	Model       string  `json:"model"`
 	Rho         float64 `json:"rho"`
 	PWait       float64 `json:"p_wait"`
 	Wq          float64 `json:"wq"`
@@ -98,13 +114,19 @@ type Report struct {
 	Servers     int     `json:"servers"`
 	Rate        float64 `json:"rate"`
 	MeanService int     `json:"mean_service"`
-	Cycles      int64   `json:"cycles"`
-	Warmup      int64   `json:"warmup"`
-	Seed        uint64  `json:"seed"`
-	Queues      string  `json:"queues"`
-	Policy      string  `json:"policy"`
-	Theory      *Theory `json:"theory"`
-	TheoryError string  `json:"theory_error,omitempty"`
+	// Service describes the service shape; ServiceMean and
+	// ServiceSecond are the exact moments E[S] and E[S²] of the times it
+	// draws, which the theory uses.
+	Service       string  `json:"service"`
+	ServiceMean   float64 `json:"service_mean"`
+	ServiceSecond float64 `json:"service_second_moment"`
+	Cycles        int64   `json:"cycles"`
+	Warmup        int64   `json:"warmup"`
+	Seed          uint64  `json:"seed"`
+	Queues        string  `json:"queues"`
+	Policy        string  `json:"policy"`
+	Theory        *Theory `json:"theory"`
+	TheoryError   string  `json:"theory_error,omitempty"`
 	// Bounds, when theory has no closed form for the routing policy,
 	// bracket its mean wait between known models.
 	Bounds   *Bounds  `json:"bounds,omitempty"`
@@ -150,19 +172,22 @@ func Run(p Params) (Report, error) {
 	if err := p.Validate(); err != nil {
 		return Report{}, err
 	}
-	r := Report{Servers: p.Servers, Rate: p.Rate.PerCycle(), MeanService: p.MeanService,
+	cfg := p.Config()
+	mom := sim.ServiceMoments(&cfg)
+	r := Report{Servers: p.Servers, Rate: p.Rate.PerCycle(), MeanService: cfg.MeanService,
+		Service: cfg.Shape().String(), ServiceMean: mom.Mean, ServiceSecond: mom.Second,
 		Cycles: p.Cycles, Warmup: p.Warmup, Seed: p.Seed, Queues: p.Queues.String(), Policy: p.Policy.String()}
-	if err := r.theory(p); err != nil {
+	if err := r.theory(p, cfg, mom); err != nil {
 		return Report{}, err
 	}
-	if p.MeanService < 100 {
+	if cfg.Service == sim.Geometric && p.MeanService < 100 {
 		r.Notes = append(r.Notes, fmt.Sprintf("m = %d < 100: the whole-cycle clock makes the measured Wq lower than Erlang C by roughly 1/m (%.1f%%); use --mean-service 100 or more for a match within 1-2%%", p.MeanService, 100/float64(p.MeanService)))
 	}
 	if r.Theory != nil && r.Theory.Rho >= 0.85 {
 		r.Notes = append(r.Notes, "ρ ≥ 0.85: the measured Wq wanders for a long time; judge it by its interval, and run longer to narrow it")
 	}
 
-	m, err := sim.New(p.Config(), sim.WithEvents(), sim.WithMaxQueued(p.MaxQueued))
+	m, err := sim.New(cfg, sim.WithEvents(), sim.WithMaxQueued(p.MaxQueued))
 	if err != nil {
 		return Report{}, err
 	}
@@ -195,13 +220,20 @@ func Run(p Params) (Report, error) {
 	if err := m.Err(); err != nil {
 		return Report{}, err
 	}
+	r.Measured.AvgService = m.Summary().AvgService
 	return r, r.measure(bs, float64(p.Servers))
 }
 
 // theory fills in what queueing theory says of the configuration (see
-// Predict).
-func (r *Report) theory(p Params) error {
-	pr, err := Predict(p.Servers, r.Rate, float64(p.MeanService), p.Queues, p.Policy, p.Choices)
+// Predict and PredictShape).
+func (r *Report) theory(p Params, cfg sim.Config, mom sim.Moments) error {
+	var pr Prediction
+	var err error
+	if cfg.Service == sim.Geometric {
+		pr, err = Predict(p.Servers, r.Rate, float64(cfg.MeanService), p.Queues, p.Policy, p.Choices)
+	} else {
+		pr, err = PredictShape(p.Servers, r.Rate, mom, cfg.Service, p.Queues, p.Policy)
+	}
 	if err != nil {
 		return err
 	}
@@ -236,11 +268,8 @@ func Predict(c int, lambda, m float64, q sim.QueueMode, policy sim.Policy, d int
 	case err != nil:
 		return Prediction{}, err
 	}
-	th := func(x queueing.Metrics) *Theory {
-		return &Theory{Rho: x.Rho, PWait: x.PWait, Wq: x.Wq, Lq: x.Lq, W: x.W, L: x.L, Utilisation: x.Utilisation}
-	}
 	if q == sim.Pooled {
-		return Prediction{Model: "M/M/c (Erlang C)", Theory: th(pooled)}, nil
+		return Prediction{Model: "M/M/c (Erlang C)", Theory: theoryOf(pooled, "M/M/c (Erlang C)")}, nil
 	}
 	split, err := mm.Split()
 	if err != nil {
@@ -255,7 +284,7 @@ func Predict(c int, lambda, m float64, q sim.QueueMode, policy sim.Policy, d int
 	}
 	switch {
 	case policy == sim.Random || (policy == sim.P2C && d == 1):
-		return Prediction{Model: "c × M/M/1", Theory: th(split),
+		return Prediction{Model: "c × M/M/1", Theory: theoryOf(split, "c × M/M/1"),
 			Notes: []string{"random routing splits the traffic into c independent M/M/1 queues, each fed λ/c: Wq = ρ·m/(1−ρ)"}}, nil
 	case policy == sim.P2C:
 		x := split
@@ -265,7 +294,7 @@ func Predict(c int, lambda, m float64, q sim.QueueMode, policy sim.Policy, d int
 		for range d - 1 {
 			x.PWait *= pooled.Rho
 		}
-		return Prediction{Model: fmt.Sprintf("supermarket, d = %d", d), Theory: th(x),
+		return Prediction{Model: fmt.Sprintf("supermarket, d = %d", d), Theory: theoryOf(x, fmt.Sprintf("supermarket, d = %d", d)),
 			Notes: []string{fmt.Sprintf("p2c: the supermarket model (Mitzenmacher), T = m·Σ ρ^((d^i−d)/(d−1)) with d = %d; a limit for large c: with few servers the measured wait lies above it", d)}}, nil
 	case policy == sim.RoundRobin:
 		return Prediction{Model: "bounds", Bounds: &Bounds{WqLow: pooled.Wq, WqHigh: split.Wq,
@@ -279,6 +308,49 @@ func Predict(c int, lambda, m float64, q sim.QueueMode, policy sim.Policy, d int
 			Note: "no closed form: least-connections (join the shortest queue) waits more than the pooled queue (Erlang C) and less than p2c (its supermarket limit shown as the upper bound)"}}, nil
 	}
 	return Prediction{Why: fmt.Sprintf("no queueing model is known here for %v routing to per-server queues", policy)}, nil
+}
+
+// theoryOf turns a model's metrics into a Theory labelled model.
+func theoryOf(x queueing.Metrics, model string) *Theory {
+	return &Theory{Model: model, Rho: x.Rho, PWait: x.PWait, Wq: x.Wq, Lq: x.Lq, W: x.W, L: x.L, Utilisation: x.Utilisation}
+}
+
+// The models of PredictShape, as Theory.Model names them.
+const (
+	ModelPollaczekKhinchine = "c × M/G/1 (Pollaczek–Khinchine)"
+	ModelAllenCunneen       = "M/G/c (Allen–Cunneen approximation)"
+)
+
+// PredictShape returns the theory for c servers, λ arrivals per cycle and
+// service times of the given shape with moments mom (sim.ServiceMoments):
+// for random routing to per-server queues, c independent M/G/1 queues by
+// Pollaczek–Khinchine (exact); for the pooled queue, the Allen–Cunneen
+// approximation, labelled so. Other routings have no model here (Why).
+func PredictShape(c int, lambda float64, mom sim.Moments, shape sim.Service, q sim.QueueMode, policy sim.Policy) (Prediction, error) {
+	g := queueing.MGC{Servers: c, Lambda: lambda, Mean: mom.Mean, Second: mom.Second}
+	var x queueing.Metrics
+	var err error
+	var pr Prediction
+	switch {
+	case q == sim.Pooled:
+		x, err = g.AllenCunneen()
+		pr = Prediction{Model: ModelAllenCunneen, Notes: []string{fmt.Sprintf(
+			"Allen–Cunneen is an approximation: Erlang C's Wq at the same mean, times (1 + cs²)/2 with cs² = %.4g the service times' squared coefficient of variation", g.SCV())}}
+	case policy == sim.Random:
+		x, err = g.Split()
+		pr = Prediction{Model: ModelPollaczekKhinchine, Notes: []string{
+			"random routing splits the traffic into c independent M/G/1 queues, each fed λ/c: Wq = λ₁·E[S²] ÷ (2(1 − ρ)), from the exact moments of the times drawn"}}
+	default:
+		return Prediction{Why: fmt.Sprintf("no queueing model is known here for %v routing to per-server queues with %v service times (random routing has one: c × M/G/1)", policy, shape)}, nil
+	}
+	switch {
+	case errors.Is(err, queueing.ErrUnstable):
+		return Prediction{Why: err.Error()}, nil
+	case err != nil:
+		return Prediction{}, err
+	}
+	pr.Theory = theoryOf(x, pr.Model)
+	return pr, nil
 }
 
 // minBatchDispatches is the fewest dispatches a batch must hold to carry

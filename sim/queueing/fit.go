@@ -2,6 +2,7 @@ package queueing
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,6 +13,11 @@ const (
 	ServiceUniform   = "uniform"   // whole cycles from tmin to tmax, lbsim's default
 	ServiceConstant  = "constant"  // every request takes exactly m cycles
 )
+
+// generalShapes are lbsim's other service shapes: M/G/c, for which
+// [MGC] has Pollaczek–Khinchine (random routing) and Allen–Cunneen (the
+// pooled queue), not Erlang C.
+var generalShapes = []string{"lognormal", "pareto", "bimodal", "empirical"}
 
 // Dispatch policies understood by [CheckFit], as lbsim names them (lbsim run --policy).
 // With one central queue every one of them picks an idle server for the
@@ -135,8 +141,14 @@ func CheckFit(in FitInput) Fit {
 	case "":
 		reason("the service-time distribution is not given; M/M/c needs geometric (discrete exponential) service times")
 	default:
+		if slices.Contains(generalShapes, in.Service) {
+			reason("service times are " + in.Service + ", not exponential (geometric): this is M/G/c, not M/M/c; " +
+				"lbsim mmc with the same shape sets random routing beside Pollaczek–Khinchine and the pooled queue " +
+				"beside the Allen–Cunneen approximation")
+			break
+		}
 		reason("service-time distribution " + strconv.Quote(in.Service) + " is not known; allowed: " +
-			ServiceGeometric + ", " + ServiceUniform + ", " + ServiceConstant)
+			strings.Join(append([]string{ServiceGeometric, ServiceUniform, ServiceConstant}, generalShapes...), ", "))
 	}
 
 	switch {

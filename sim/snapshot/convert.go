@@ -46,6 +46,11 @@ func fromConfig(c *sim.Config) wireConfig {
 		Choices:          int64(c.Choices),
 		EwmaDecay:        c.EwmaDecay,
 		Speeds:           appendSpeeds(nil, c.Speeds),
+		ServiceCV:        int64(c.ServiceCV),
+		ServiceShape:     int64(c.ServiceShape),
+		LongShare:        int64(c.LongShare),
+		ServiceMax:       int64(c.ServiceMax),
+		ServiceValues:    appendValues(nil, c.ServiceValues),
 	}
 	return w
 }
@@ -89,6 +94,10 @@ func (w *wireConfig) sim() (sim.Config, error) {
 		Queues:           sim.QueueMode(n("queues", w.Queues)),
 		Choices:          n("choices", w.Choices),
 		EwmaDecay:        w.EwmaDecay,
+		ServiceCV:        sim.Decimal(w.ServiceCV),
+		ServiceShape:     sim.Decimal(w.ServiceShape),
+		LongShare:        sim.Decimal(w.LongShare),
+		ServiceMax:       n("service-max", w.ServiceMax),
 	}
 	if w.Queues < 0 || w.Queues >= int64(len(sim.QueueModeNames())) {
 		err = cmpErr(err, fmt.Errorf("config queue mode number %d is unknown: this lbsim knows 0..%d (%v)", w.Queues, len(sim.QueueModeNames())-1, sim.QueueModeNames()))
@@ -109,6 +118,9 @@ func (w *wireConfig) sim() (sim.Config, error) {
 		return sim.Config{}, err
 	}
 	if c.Speeds, err = readSpeeds(w.Speeds); err != nil {
+		return sim.Config{}, err
+	}
+	if c.ServiceValues, err = readValues(w.ServiceValues); err != nil {
 		return sim.Config{}, err
 	}
 	if w.TraceMode {
@@ -302,6 +314,7 @@ func fromCounts(s *sim.Summary) wireCounts {
 		InService:       s.InService,
 		Dispatched:      s.Dispatched,
 		TotalWait:       s.TotalWait,
+		ServiceCycles:   s.ServiceCycles,
 		PeakQueue:       s.PeakQueue,
 		ScaleUps:        s.ScaleUps,
 		ScaleDowns:      s.ScaleDowns,
@@ -348,6 +361,7 @@ func (w *wireCounts) sim(seed uint64, cycles int64) sim.Summary {
 		InService:        w.InService,
 		Dispatched:       w.Dispatched,
 		TotalWait:        w.TotalWait,
+		ServiceCycles:    w.ServiceCycles,
 		PeakQueue:        w.PeakQueue,
 		ScaleUps:         w.ScaleUps,
 		ScaleDowns:       w.ScaleDowns,
@@ -428,6 +442,31 @@ func readSpeeds(b []byte) ([]sim.Speed, error) {
 			return nil, fmt.Errorf("config speeds: more than %d", sim.MaxServersLimit)
 		}
 		vs = append(vs, sim.Speed(v))
+		b = b[n:]
+	}
+	return vs, nil
+}
+
+// appendValues writes the empirical shape's times as unsigned varints.
+func appendValues(b []byte, vs []int32) []byte {
+	for _, v := range vs {
+		b = binary.AppendUvarint(b, uint64(max(v, 0)))
+	}
+	return b
+}
+
+// readValues reads appendValues's form; Validate checks each value's range.
+func readValues(b []byte) ([]int32, error) {
+	var vs []int32
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("config service values: bad entry %d", len(vs)+1)
+		}
+		if len(vs) >= sim.MaxServiceValues {
+			return nil, fmt.Errorf("config service values: more than %d", sim.MaxServiceValues)
+		}
+		vs = append(vs, int32(v))
 		b = b[n:]
 	}
 	return vs, nil

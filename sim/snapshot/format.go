@@ -83,6 +83,11 @@ type wireConfig struct {
 	Choices          int64  `msg:"ch,omitempty"`                // p2c's d; 0 = the default
 	EwmaDecay        int64  `msg:"ewd,omitempty"`               // peak-ewma's τ; 0 = the default
 	Speeds           []byte `msg:"spd,omitempty,limit=1000000"` // speeds in hundredths as uvarints, see appendSpeeds
+	ServiceCV        int64  `msg:"cv,omitempty"`                // sim.Decimal millionths; 0 = the default
+	ServiceShape     int64  `msg:"al,omitempty"`                // sim.Decimal millionths; 0 = the default
+	LongShare        int64  `msg:"ls,omitempty"`                // sim.Decimal millionths
+	ServiceMax       int64  `msg:"sm,omitempty"`                // 0 = the default
+	ServiceValues    []byte `msg:"sva,omitempty,limit=65536"`   // the empirical shape's times as uvarints, see appendValues
 }
 
 // wireHashes are the state hashes (sim.Model.Hash) of the recording: the
@@ -145,4 +150,5 @@ type wireCounts struct {
 	ResponseMax     int64 `msg:"rmx,omitempty"`
 	ServerCycles    int64 `msg:"sc,omitempty"`
 	BusyCycles      int64 `msg:"bc,omitempty"`
+	ServiceCycles   int64 `msg:"sv,omitempty"`
 }

@@ -462,8 +462,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(31)
-	var zb0001Mask uint32 /* 31 bits */
+	zb0001Len := uint32(36)
+	var zb0001Mask uint64 /* 36 bits */
 	_ = zb0001Mask
 	if z.Servers == 0 {
 		zb0001Len--
@@ -588,6 +588,26 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.Speeds == nil {
 		zb0001Len--
 		zb0001Mask |= 0x40000000
+	}
+	if z.ServiceCV == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x80000000
+	}
+	if z.ServiceShape == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x100000000
+	}
+	if z.LongShare == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x200000000
+	}
+	if z.ServiceMax == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x400000000
+	}
+	if z.ServiceValues == nil {
+		zb0001Len--
+		zb0001Mask |= 0x800000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -748,6 +768,31 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "spd"
 			o = append(o, 0xa3, 0x73, 0x70, 0x64)
 			o = msgp.AppendBytes(o, z.Speeds)
+		}
+		if (zb0001Mask & 0x80000000) == 0 { // if not omitted
+			// string "cv"
+			o = append(o, 0xa2, 0x63, 0x76)
+			o = msgp.AppendInt64(o, z.ServiceCV)
+		}
+		if (zb0001Mask & 0x100000000) == 0 { // if not omitted
+			// string "al"
+			o = append(o, 0xa2, 0x61, 0x6c)
+			o = msgp.AppendInt64(o, z.ServiceShape)
+		}
+		if (zb0001Mask & 0x200000000) == 0 { // if not omitted
+			// string "ls"
+			o = append(o, 0xa2, 0x6c, 0x73)
+			o = msgp.AppendInt64(o, z.LongShare)
+		}
+		if (zb0001Mask & 0x400000000) == 0 { // if not omitted
+			// string "sm"
+			o = append(o, 0xa2, 0x73, 0x6d)
+			o = msgp.AppendInt64(o, z.ServiceMax)
+		}
+		if (zb0001Mask & 0x800000000) == 0 { // if not omitted
+			// string "sva"
+			o = append(o, 0xa3, 0x73, 0x76, 0x61)
+			o = msgp.AppendBytes(o, z.ServiceValues)
 		}
 	}
 	return
@@ -1025,6 +1070,52 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			}
 			copy(z.Speeds, bts[:zb0005])
 			bts = bts[zb0005:]
+		case "cv":
+			z.ServiceCV, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServiceCV")
+				return
+			}
+		case "al":
+			z.ServiceShape, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServiceShape")
+				return
+			}
+		case "ls":
+			z.LongShare, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "LongShare")
+				return
+			}
+		case "sm":
+			z.ServiceMax, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServiceMax")
+				return
+			}
+		case "sva":
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServiceValues")
+				return
+			}
+			if zb0006 > 65536 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if z.ServiceValues == nil || uint32(cap(z.ServiceValues)) < zb0006 {
+				z.ServiceValues = make([]byte, zb0006)
+			} else {
+				z.ServiceValues = z.ServiceValues[:zb0006]
+			}
+			if uint32(len(bts)) < zb0006 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			copy(z.ServiceValues, bts[:zb0006])
+			bts = bts[zb0006:]
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1039,7 +1130,7 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireConfig) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds)
+	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.ServiceValues)
 	return
 }
 
@@ -1047,8 +1138,8 @@ func (z *wireConfig) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(39)
-	var zb0001Mask uint64 /* 39 bits */
+	zb0001Len := uint32(40)
+	var zb0001Mask uint64 /* 40 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -1205,6 +1296,10 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.BusyCycles == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x4000000000
+	}
+	if z.ServiceCycles == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x8000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1405,6 +1500,11 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "bc"
 			o = append(o, 0xa2, 0x62, 0x63)
 			o = msgp.AppendInt64(o, z.BusyCycles)
+		}
+		if (zb0001Mask & 0x8000000000) == 0 { // if not omitted
+			// string "sv"
+			o = append(o, 0xa2, 0x73, 0x76)
+			o = msgp.AppendInt64(o, z.ServiceCycles)
 		}
 	}
 	return
@@ -1666,6 +1766,12 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "BusyCycles")
 				return
 			}
+		case "sv":
+			z.ServiceCycles, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServiceCycles")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1680,7 +1786,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size
 	return
 }
 

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
@@ -161,5 +162,34 @@ func TestCheckBeforeRun(t *testing.T) {
 	}
 	if err := Check(cfg, nil); err != nil {
 		t.Errorf("the default configuration: %v", err)
+	}
+}
+
+// TestHostileServiceValues: a snapshot's empirical values are checked like
+// a --service-file's: bad varints, too many values and out-of-range times
+// are refused with an error that names them.
+func TestHostileServiceValues(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Service, cfg.ServiceValues = sim.Empirical, []int32{4}
+	tooMany := make([]byte, 0, sim.MaxServiceValues+1)
+	for range sim.MaxServiceValues + 1 {
+		tooMany = append(tooMany, 5)
+	}
+	for _, tt := range []struct {
+		name   string
+		values []byte
+		want   string
+	}{
+		{"a zero time", []byte{0}, "service-file"},
+		{"above 10⁶", binary.AppendUvarint(nil, sim.MaxTaskTime+1), "service-file"},
+		{"a cut varint", []byte{0x80}, "bad entry 1"},
+		{"too many", tooMany, "more than"},
+		{"none with empirical", nil, "service-file"},
+	} {
+		w := fromConfig(&cfg)
+		w.ServiceValues = tt.values
+		if _, err := w.sim(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one with %q", tt.name, err, tt.want)
+		}
 	}
 }

@@ -103,6 +103,21 @@ func cases() []runCase {
 	}), changes: []string{"100:down=3", "400:up=3", "600:down=1"}})
 	cs = append(cs, runCase{name: "switch-faults", cfg: with(base(14, 3_000), func(c *sim.Config) { c.Switch = true; c.Service, c.MeanService = sim.Constant, 30 }),
 		changes: []string{"50:down=S:2", "70:up=S:2"}})
+	// The service shapes: their parameters and the empirical values
+	// travel in the snapshot.
+	cs = append(cs, runCase{name: "shape-lognormal", cfg: with(base(16, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy = sim.PerServer, sim.LeastWork
+		c.Service, c.MeanService, c.ServiceCV, c.ServiceMax = sim.Lognormal, 30, 2_500_000, 900
+	})})
+	cs = append(cs, runCase{name: "shape-pareto", cfg: with(base(17, 4_000), func(c *sim.Config) {
+		c.Service, c.MeanService, c.ServiceShape = sim.Pareto, 30, 1_250_000
+	})})
+	cs = append(cs, runCase{name: "shape-bimodal", cfg: with(base(18, 4_000), func(c *sim.Config) {
+		c.Service, c.TaskMin, c.TaskMax, c.LongShare = sim.Bimodal, 5, 400, 0
+	}), changes: []string{"2000:task-max=600"}})
+	cs = append(cs, runCase{name: "shape-empirical", cfg: with(base(19, 4_000), func(c *sim.Config) {
+		c.Service, c.ServiceValues = sim.Empirical, []int32{1, 3, 3, 9, 250, 1_000_000}
+	})})
 	return cs
 }
 

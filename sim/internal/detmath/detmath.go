@@ -25,6 +25,11 @@ const (
 var inverses = [21]float64{0, 1, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8, 1.0 / 9, 1.0 / 10,
 	1.0 / 11, 1.0 / 12, 1.0 / 13, 1.0 / 14, 1.0 / 15, 1.0 / 16, 1.0 / 17, 1.0 / 18, 1.0 / 19, 1.0 / 20}
 
+// oddInverses[k] is 1/(2k+1), the same correctly rounded value a division
+// gives: Log multiplies and adds only.
+var oddInverses = [12]float64{1, 1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17,
+	1.0 / 19, 1.0 / 21, 1.0 / 23}
+
 // ExpNeg returns e^-x for x ≥ 0, accurate to a few ulp. Its cost is a
 // constant number of additions, multiplications and divisions.
 func ExpNeg(x float64) float64 {
@@ -72,7 +77,7 @@ func Log(x float64) float64 {
 	s2 := float64(s * s)
 	p := 1.0 / 25
 	for k := 11; k >= 0; k-- {
-		p = 1/float64(2*k+1) + float64(s2*p)
+		p = oddInverses[k] + float64(s2*p)
 	}
 	logf := float64(2 * float64(s*p))
 	ke := float64(e)

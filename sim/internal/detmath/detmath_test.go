@@ -121,3 +121,109 @@ func TestSinMatchesMathWithinOneUlp(t *testing.T) {
 		t.Errorf("Sin(-0) = %v", s)
 	}
 }
+
+// expGolden and quantileGolden are the digests of Exp's and
+// NormalQuantile's bits over expPoints and quantilePoints, computed on
+// amd64: wasm and arm64 must find the same (the service shapes draw with
+// them).
+const (
+	expGolden      = 0x212b051229798a84
+	quantileGolden = 0x1d9b3d58925529e5
+)
+
+// expPoints covers the arguments the lognormal and Pareto draws reach, and
+// the edges.
+func expPoints() []float64 {
+	xs := []float64{0, -0, 1, -1, 709.78, 709.782, 709.7827, 709.79, -708.39, -708.4, -745.13, -745.2,
+		math.NaN(), math.Inf(1), math.Inf(-1), 0x1p-60}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 100_000 {
+		xs = append(xs, (r.Float64()*2-1)*40, (r.Float64()*2-1)*740)
+	}
+	return xs
+}
+
+// quantilePoints covers the uniforms the lognormal draw feeds in: both
+// tails and the middle.
+func quantilePoints() []float64 {
+	xs := []float64{0, 1, 0.5, 0.075, 0.925, 0x1p-53, 1 - 0x1p-53, math.NaN(), -1, 2}
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 100_000 {
+		xs = append(xs, (float64(r.Uint64()>>11)+0.5)*0x1p-53, math.Ldexp(r.Float64(), -r.IntN(60)))
+	}
+	return xs
+}
+
+func digest(xs []float64, f func(float64) float64) uint64 {
+	h := fnv.New64a()
+	for _, x := range xs {
+		binary.Write(h, binary.LittleEndian, math.Float64bits(f(x)))
+	}
+	return h.Sum64()
+}
+
+// TestExpGolden and TestNormalQuantileGolden: the same bits on every
+// GOARCH (the wasm tests and make test-arm64 run them).
+func TestExpGolden(t *testing.T) {
+	if got := digest(expPoints(), Exp); got != expGolden {
+		t.Errorf("Exp's digest is %#x, want %#x (amd64's)", got, uint64(expGolden))
+	}
+}
+
+func TestNormalQuantileGolden(t *testing.T) {
+	if got := digest(quantilePoints(), NormalQuantile); got != quantileGolden {
+		t.Errorf("NormalQuantile's digest is %#x, want %#x (amd64's)", got, uint64(quantileGolden))
+	}
+}
+
+func TestExpMatchesMath(t *testing.T) {
+	for _, x := range expPoints() {
+		got, want := Exp(x), math.Exp(x)
+		switch {
+		case math.IsNaN(want):
+			if !math.IsNaN(got) {
+				t.Fatalf("Exp(%v) = %v, want NaN", x, got)
+			}
+		case math.IsInf(want, 1) && x < expMax:
+			// amd64's assembly overflows a little early (at 709.78):
+			// compare with e^(x−1)·e.
+			if w := math.Exp(x-1) * math.E; math.Abs(got-w) > 1e-15*w {
+				t.Fatalf("Exp(%v) = %v, want %v", x, got, w)
+			}
+		case math.IsInf(want, 1):
+			if !math.IsInf(got, 1) {
+				t.Fatalf("Exp(%v) = %v, want +Inf", x, got)
+			}
+		case want < 1e-300:
+			if math.Abs(got-want) > 1e-300 {
+				t.Fatalf("Exp(%v) = %v, want %v", x, got, want)
+			}
+		case math.Abs(got-want) > 1e-15*want:
+			t.Fatalf("Exp(%v) = %v, want %v (relative error %g)", x, got, want, math.Abs(got-want)/want)
+		}
+	}
+}
+
+// TestNormalQuantileInvertsErfc: Φ(NormalQuantile(p)) = p, with Φ from
+// math.Erfc, to about 1e-13 relative (Erfc's own conditioning in the
+// tails), and the table values.
+func TestNormalQuantileInvertsErfc(t *testing.T) {
+	for _, p := range quantilePoints() {
+		if p <= 0 || p >= 1 || p != p {
+			continue
+		}
+		z := NormalQuantile(p)
+		back := 0.5 * math.Erfc(-z/math.Sqrt2)
+		if q := min(p, 1-p); math.Abs(back-p) > 1e-13*q+1e-300 {
+			t.Fatalf("Φ(NormalQuantile(%v)) = %v", p, back)
+		}
+	}
+	for _, tt := range []struct{ p, z float64 }{{0.5, 0}, {0.975, 1.959963984540054}, {0.025, -1.959963984540054}, {0.8413447460685429, 1}} {
+		if got := NormalQuantile(tt.p); math.Abs(got-tt.z) > 1e-14 {
+			t.Errorf("NormalQuantile(%v) = %v, want %v", tt.p, got, tt.z)
+		}
+	}
+	if !math.IsInf(NormalQuantile(0), -1) || !math.IsInf(NormalQuantile(1), 1) || !math.IsNaN(NormalQuantile(2)) {
+		t.Error("NormalQuantile's edges: want -Inf at 0, +Inf at 1, NaN outside")
+	}
+}
