@@ -467,13 +467,14 @@ func (b *Balancer) takeDown(id int, t int64) {
 			again = append(again, q.popFront())
 		}
 		b.ready.remove(id)
+		*q = fifo{} // its buffer goes: a server down for long holds none
 	}
-	b.live--
 	if s.retiring {
-		s.retiring, s.gone = false, true
+		s.retiring, s.gone = false, true // it has finished retiring
 		b.retiring--
+		b.live--
 	} else {
-		s.down = true
+		s.down = true // it keeps its slot: live, not active
 		b.down++
 	}
 	for _, r := range again {
@@ -483,9 +484,12 @@ func (b *Balancer) takeDown(id int, t int64) {
 }
 
 // leave takes retiring server id, which has just completed its last
-// request, out of the pool.
+// request, out of the pool; its queue's buffer goes with it.
 func (b *Balancer) leave(id int) {
 	b.srv[id-1].retiring, b.srv[id-1].gone = false, true
+	if b.perServer {
+		b.sq[id-1] = fifo{}
+	}
 	b.retiring--
 	b.live--
 	if b.m.recordEvents {
@@ -512,7 +516,6 @@ func (b *Balancer) bringUp(id int, t int64) {
 	s := &b.srv[id-1]
 	s.down = false
 	b.down--
-	b.live++
 	b.candidate(id, t)
 	b.setIdle(id)
 	b.tot.Ups++
@@ -532,7 +535,7 @@ func (b *Balancer) Last() CycleStats { return b.last }
 
 // Pool returns the server counts at the end of the last cycle.
 func (b *Balancer) Pool() Pool {
-	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy, Retiring: b.retiring, Down: b.down}
+	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy - b.down, Retiring: b.retiring, Down: b.down}
 }
 
 // QueueLen returns the number of queued requests: the central queue's, or

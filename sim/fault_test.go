@@ -33,14 +33,13 @@ func assertBooks(t *testing.T, m *Model) {
 		for v := range b.Servers() {
 			switch v.State {
 			case Failed:
-				down++
-				continue
+				down++ // it keeps its slot: live
 			case Busy, Retiring:
 				busy++
 			}
 			live++
 		}
-		if p := b.Pool(); p.Busy != busy || p.Live != live || p.Down != down || p.Idle != live-busy {
+		if p := b.Pool(); p.Busy != busy || p.Live != live || p.Down != down || p.Idle != live-busy-down {
 			t.Fatalf("cycle %d: pool %+v, counted busy %d live %d down %d", m.Cycle(), p, busy, live, down)
 		}
 	}
@@ -138,8 +137,8 @@ func TestFaultDownThenUpComesBackIdleWithTheSameID(t *testing.T) {
 		if v, _ := b.Server(1); v.State != Failed && m.Cycle() >= 2 {
 			t.Fatalf("cycle %d: server 1 is %v, want down", m.Cycle(), v.State)
 		}
-		if p := b.Pool(); m.Cycle() >= 2 && (p.Live != 0 || p.Active != 0 || p.Down != 1) {
-			t.Fatalf("cycle %d: pool %+v, want nothing live and one down", m.Cycle(), p)
+		if p := b.Pool(); m.Cycle() >= 2 && (p.Live != 1 || p.Active != 0 || p.Idle != 0 || p.Down != 1) {
+			t.Fatalf("cycle %d: pool %+v, want one live server, down (it keeps its slot), nothing active or idle", m.Cycle(), p)
 		}
 	}
 	m.Step() // cycle 6: up, then dispatch of #1 again
@@ -240,5 +239,30 @@ func TestRandomFaultsLeaveTheRequestStreamAlone(t *testing.T) {
 	}
 	if f.Down == 0 {
 		t.Error("no random faults happened")
+	}
+}
+
+// TestDownServersKeepTheirSlot: a down server stays live (counted against
+// max-servers and in the cost) but not active, so random faults never let
+// scaling grow the pool past max-servers. Before, 5 servers with max 5
+// ended with 8 live, and max 1 grew without bound.
+func TestDownServersKeepTheirSlot(t *testing.T) {
+	for _, c := range []struct{ servers, max int }{{5, 5}, {1, 1}, {3, 6}} {
+		cfg := DefaultConfig()
+		cfg.Seed, cfg.Cycles = 1, 100_000
+		cfg.Servers, cfg.MinServers, cfg.MaxServers = c.servers, 1, c.max
+		cfg.MTBF, cfg.MTTR = 100, 10
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Run()
+		s := m.Summary()
+		if s.ServersPeak > int64(c.max) || s.Down == 0 {
+			t.Errorf("servers %d, max %d: pool peak %d after %d failures, want at most %d", c.servers, c.max, s.ServersPeak, s.Down, c.max)
+		}
+		if s.ServersIdle+s.ServersBusy+s.ServersDown != s.ServersFinal {
+			t.Errorf("servers %d, max %d: idle %d + busy %d + down %d != live %d", c.servers, c.max, s.ServersIdle, s.ServersBusy, s.ServersDown, s.ServersFinal)
+		}
 	}
 }

@@ -242,7 +242,8 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 				fail("gone or down server %d: busy %v retiring %v in idle set %v in active set %v", id, s.busy, s.retiring, b.idle.has(id), b.active.has(id))
 			}
 			if s.down {
-				down++
+				down++ // it keeps its slot: live, not active
+				live++
 			}
 			continue
 		}
@@ -313,19 +314,22 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 			live, busy, retiring, idle, active, b.live, b.busy, b.retiring, b.idle.n, b.active.n)
 	}
 	p := b.Pool()
-	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: live - busy, Retiring: retiring, Down: down}) {
-		fail("Pool() = %+v, want live %d active %d busy %d idle %d retiring %d", p, live, active, busy, live-busy, retiring)
+	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: live - busy - down, Retiring: retiring, Down: down}) {
+		fail("Pool() = %+v, want live %d active %d busy %d idle %d retiring %d down %d", p, live, active, busy, live-busy-down, retiring, down)
+	}
+	if b.last.Scale == 1 && live > b.m.cfg.MaxServers {
+		fail("scaled up to %d live servers (down ones included), more than max-servers %d", live, b.m.cfg.MaxServers)
 	}
 	if p.Idle != idle && !b.perServer {
-		fail("idle = live − busy = %d, but %d servers are idle", p.Idle, idle)
+		fail("idle = live − busy − down = %d, but %d servers are idle", p.Idle, idle)
 	}
 	n := 0
 	prev := 0
 	for v := range b.Servers() {
+		n++ // a failed server too: it keeps its slot
 		if v.State == Failed {
 			continue
 		}
-		n++
 		if v.ID <= prev {
 			fail("Servers() not in ascending id order: %d after %d", v.ID, prev)
 		}
@@ -399,7 +403,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 	}
 	s := b.Summary()
-	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy) || s.ServersIdle != int64(live-busy) {
+	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy) || s.ServersIdle != int64(live-busy-down) {
 		fail("Summary() = %+v inconsistent with the model", s)
 	}
 }

@@ -19,7 +19,10 @@ import (
 // policy; per-server queues, speeds and the new policies.
 //
 // Version 3: the lognormal, Pareto, bimodal and empirical service shapes,
-// and a geometric draw of mean 1 takes its random value like any other.
+// and a geometric draw of mean 1 takes its random value like any other; a
+// down server keeps its slot (live, in the cost and against the most
+// servers, not active), so faults no longer let scaling grow the pool past
+// its bound.
 const ModelVersion = 3
 
 // streamConst is the PCG stream constant of every run; the seed is the other

@@ -47,11 +47,13 @@ func (v ServerView) Remaining(now int64) int64 {
 	return max(v.Done-now, 0)
 }
 
-// Pool holds the server counts at the end of a cycle. Active = Live −
-// Retiring; Idle = Live − Busy (retiring servers are always busy).
+// Pool holds the server counts at the end of a cycle. A down server keeps
+// its slot: it is live (counted in the cost and against the most servers)
+// but not active. Active = Live − Retiring − Down; Idle = Live − Busy −
+// Down (retiring servers are always busy).
 type Pool struct {
 	Live, Active, Busy, Idle, Retiring int
-	Down                               int // failed servers, not live
+	Down                               int // failed servers, live but not active
 }
 
 // Totals are the counters accumulated since cycle 0.
