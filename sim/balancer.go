@@ -39,6 +39,14 @@ type Balancer struct {
 	// completed requests.
 	waits, resps latency
 
+	// grayServers counts the servers in a gray state, grayBusy the
+	// attempts in service that will not simply complete (dispatched to a
+	// failing or hanging server): RunTo's shortcuts wait for both to be 0.
+	grayServers, grayBusy int
+	// grayStart holds the dispatch cycle of each gray server's attempt in
+	// service (the views read it: its time is not the plain one).
+	grayStart map[int]int64
+
 	srv       []server  // index id-1; removed servers stay as gone
 	firstLive int       // no server below index firstLive is live
 	idle      idset     // idle active servers
@@ -66,12 +74,15 @@ type Balancer struct {
 // the policies that read it (weightOf).
 type server struct {
 	req      packed // the request in service, when busy
-	done     int64  // cycle the request completes
+	done     int64  // cycle the request completes (or ends in error)
 	speed    Speed
+	slow     Speed // the slow factor in hundredths, while gray is Slow
 	busy     bool
 	retiring bool
-	down     bool // failed; not live until it comes back
+	down     bool // failed; it keeps its slot until it comes back
 	gone     bool
+	gray     Gray    // its gray state
+	ends     outcome // how the attempt in service ends
 }
 
 func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
@@ -93,9 +104,13 @@ func (b *Balancer) work(t int64) {
 		}
 		s.busy = false
 		b.busy--
-		b.resps.add(b.completed(s, t))
-		if b.m.recordEvents {
-			b.emit(Complete, id, 0, s.req.unpack())
+		if s.ends != completes {
+			b.errored(id, t)
+		} else {
+			b.resps.add(b.completed(s, t))
+			if b.m.recordEvents {
+				b.emit(Complete, id, 0, s.req.unpack())
+			}
 		}
 		if s.retiring {
 			b.leave(id)
@@ -172,7 +187,7 @@ func (b *Balancer) scaleFor(queued int) {
 	if id := idle.last(); id != 0 {
 		b.unsetIdle(id)
 		b.uncandidate(id)
-		b.srv[id-1].gone = true
+		b.depart(id)
 		b.live--
 		if b.m.recordEvents {
 			b.emit(ScaleDown, id, 0, Request{})
@@ -320,11 +335,15 @@ func (b *Balancer) dispatch(t int64) {
 // histogram, and the event into the cycle's events.
 func (b *Balancer) serve(id int, r packed, t int64) {
 	s := &b.srv[id-1]
+	if s.gray != Healthy {
+		b.serveGray(id, r, t)
+		return
+	}
 	time := int64(s.speed.Cycles(r.time()))
 	if time > b.wheel.mask {
 		b.refitWheel(time) // a long draw, or a slow server
 	}
-	s.req, s.done, s.busy = r, t+time, true
+	s.req, s.done, s.busy, s.ends = r, t+time, true, completes
 	b.wheel.add(s.done, id)
 	b.busy++
 	wait := b.dispatched(r, t, time)
@@ -352,13 +371,16 @@ func (b *Balancer) completed(s *server, t int64) int64 {
 // (from its arrival, or from when it was taken back from a failed server);
 // the caller counts its server busy and adds the wait to the histogram
 // (small enough to inline, with those outside). time is the service cycles
-// it was given.
+// it was given, 0 for an attempt that will end in error or hang.
 func (b *Balancer) dispatched(r packed, t, time int64) int64 {
 	wait := t - r.arrival()
 	if r.requeued() {
 		wait = b.requeuedWait(r, t, wait)
 	}
-	b.tot.ServiceCycles += time
+	if time > 0 { // an attempt that ends in error or hangs counts none
+		b.tot.ServiceCycles += time
+		b.tot.ServiceCount++
+	}
 	b.tot.Dispatched++
 	b.tot.TotalWait += wait
 	b.last.Dispatched++
@@ -453,6 +475,10 @@ func (b *Balancer) takeDown(id int, t int64) {
 		r := s.req
 		s.busy = false
 		b.busy--
+		if s.ends != completes { // an attempt that would have ended in error, or hung
+			s.ends = completes
+			b.grayBusy--
+		}
 		if b.perServer {
 			again = append(again, r)
 		} else {
@@ -470,7 +496,8 @@ func (b *Balancer) takeDown(id int, t int64) {
 		*q = fifo{} // its buffer goes: a server down for long holds none
 	}
 	if s.retiring {
-		s.retiring, s.gone = false, true // it has finished retiring
+		s.retiring = false // it has finished retiring
+		b.depart(id)
 		b.retiring--
 		b.live--
 	} else {
@@ -486,7 +513,8 @@ func (b *Balancer) takeDown(id int, t int64) {
 // leave takes retiring server id, which has just completed its last
 // request, out of the pool; its queue's buffer goes with it.
 func (b *Balancer) leave(id int) {
-	b.srv[id-1].retiring, b.srv[id-1].gone = false, true
+	b.srv[id-1].retiring = false
+	b.depart(id)
 	if b.perServer {
 		b.sq[id-1] = fifo{}
 	}
@@ -605,9 +633,15 @@ func (b *Balancer) view(id int) ServerView {
 	case s.busy:
 		v.State = Busy
 	}
+	v.Gray, v.Slow = s.gray, s.slow
 	if s.busy {
 		v.Request, v.Done = s.req.unpack(), s.done
 		v.Start = s.done - int64(s.speed.Cycles(v.Request.Time))
+		if s.gray != Healthy || s.ends != completes { // dispatched gray: serveGray noted when
+			if at, ok := b.grayStart[id]; ok {
+				v.Start = at
+			}
+		}
 	}
 	return v
 }

@@ -33,10 +33,33 @@ const (
 	// removes one that is in it: Value is RangeValue(range).
 	SetBlock
 	SetUnblock
+	// The gray failures: a server turns slow (Value is SlowValue), fails
+	// every attempt after Config.FailTime, hangs, or heals (Value is a
+	// ServerRef). A server has one gray state; each replaces the last.
+	SetSlow
+	SetFail
+	SetHang
+	SetHeal
 	numSettings
 )
 
-var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap", "down", "up", "block", "unblock"}
+var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap", "down", "up", "block", "unblock", "slow", "fail", "hang", "heal"}
+
+// SlowValue packs a slow fault into a Change's Value: the server in the low
+// 33 bits (as ServerRef), the factor in hundredths above them.
+func SlowValue(ref ServerRef, factor Speed) int64 { return int64(factor)<<40 | int64(ref) }
+
+// ValueSlow unpacks SlowValue.
+func ValueSlow(v int64) (ServerRef, Speed) { return ServerRef(v & (1<<40 - 1)), Speed(v >> 40) }
+
+// faultRef returns the server a fault names (its whole Value but for slow).
+func (c Change) faultRef() ServerRef {
+	if c.Setting == SetSlow {
+		ref, _ := ValueSlow(c.Value)
+		return ref
+	}
+	return ServerRef(c.Value)
+}
 
 // RangeValue packs a range into a Change's Value: First in the high 32
 // bits, Last in the low 32.
@@ -99,9 +122,15 @@ func ParseServerRef(s string) (ServerRef, error) {
 	return MakeServerRef(bal, id), nil
 }
 
-// IsFault reports whether c takes a server down or up rather than changing
-// a setting.
-func (c Change) IsFault() bool { return c.Setting == SetDown || c.Setting == SetUp }
+// IsFault reports whether c takes a server down or up, or changes its gray
+// state, rather than changing a setting.
+func (c Change) IsFault() bool {
+	switch c.Setting {
+	case SetDown, SetUp, SetSlow, SetFail, SetHang, SetHeal:
+		return true
+	}
+	return false
+}
 
 // String returns the setting's flag name.
 func (s Setting) String() string {
@@ -140,8 +169,11 @@ func (c Change) ValueString() string {
 		return strconv.FormatBool(c.Value != 0)
 	case SetPolicy:
 		return Policy(c.Value).String()
-	case SetDown, SetUp:
+	case SetDown, SetUp, SetFail, SetHang, SetHeal:
 		return ServerRef(c.Value).String()
+	case SetSlow:
+		ref, f := ValueSlow(c.Value)
+		return ref.String() + "x" + f.String()
 	case SetBlock, SetUnblock:
 		return ValueRange(c.Value).String()
 	}
@@ -166,16 +198,22 @@ func ParseChange(s string) (Change, error) {
 	return c, nil
 }
 
-// ParseFault reads a fault as --fault writes it: "down:ID@CYCLE" or
-// "up:ID@CYCLE", with the balancer named in a switch ("down:S:3@500").
+// FaultKinds lists the kinds of fault --fault takes, as KIND:SERVER@CYCLE
+// (slow as slow:SERVERxFACTOR@CYCLE).
+func FaultKinds() []string { return []string{"down", "up", "slow", "fail", "hang", "heal"} }
+
+// ParseFault reads a fault as --fault writes it: "down:ID@CYCLE",
+// "up:ID@CYCLE", "slow:IDxF@CYCLE" (or ID×F), "fail:ID@CYCLE",
+// "hang:ID@CYCLE" or "heal:ID@CYCLE", with the balancer named in a switch
+// ("down:S:3@500").
 func ParseFault(s string) (Change, error) {
 	what, cs, ok := "", "", false
 	if i := strings.LastIndex(s, "@"); i >= 0 {
 		what, cs, ok = s[:i], s[i+1:], true
 	}
 	kind, ref, ok2 := strings.Cut(what, ":")
-	if !ok || !ok2 || (kind != "down" && kind != "up") {
-		return Change{}, fmt.Errorf("%q: want down:ID@CYCLE or up:ID@CYCLE (down:S:3@500 in a switch)", quoted(s))
+	if !ok || !ok2 || !slices.Contains(FaultKinds(), kind) {
+		return Change{}, fmt.Errorf("%q: want KIND:ID@CYCLE, KIND one of %s, like down:3@500 or slow:3x4@500 (down:S:3@500 in a switch)", quoted(s), strings.Join(FaultKinds(), ", "))
 	}
 	cycle, err := strconv.ParseInt(cs, 10, 64)
 	if err != nil || cycle < 1 {
@@ -213,10 +251,12 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 		var p Policy
 		p, err = ParsePolicy(value)
 		c.Value = int64(p)
-	case SetDown, SetUp:
+	case SetDown, SetUp, SetFail, SetHang, SetHeal:
 		var r ServerRef
 		r, err = ParseServerRef(value)
 		c.Value = int64(r)
+	case SetSlow:
+		c.Value, err = parseSlow(value)
 	case SetBlock, SetUnblock:
 		var r Range
 		r, err = ParseRange(value)
@@ -277,7 +317,12 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 			return cfg, fmt.Errorf("change at cycle %d: unknown setting number %d", c.Cycle, c.Setting)
 		}
 		if c.IsFault() {
-			if !ServerRef(c.Value).valid(cfg.Switch) {
+			if c.Setting == SetSlow {
+				if _, f := ValueSlow(c.Value); f < MinSpeed || f > MaxSpeed {
+					return cfg, fmt.Errorf("change at cycle %d: slow factor %v: want 0.01 to 100", c.Cycle, f)
+				}
+			}
+			if !c.faultRef().valid(cfg.Switch) {
 				return cfg, fmt.Errorf("change at cycle %d: %s value %d names no server: want a server id from 1 to %d, with S: only in a switch", c.Cycle, c.Setting, c.Value, maxServerID)
 			}
 			continue
@@ -364,4 +409,23 @@ func checkSchedule(cfg Config, changes []Change) ([]Change, error) {
 		i = j
 	}
 	return sorted, nil
+}
+
+// parseSlow reads "IDxF" (or "ID×F"): a server and the factor its attempts'
+// service is multiplied by, 0.01 to 100 with at most two decimals.
+func parseSlow(value string) (int64, error) {
+	value = strings.Replace(value, "×", "x", 1)
+	i := strings.LastIndex(value, "x")
+	if i < 0 {
+		return 0, fmt.Errorf("%q: want SERVERxFACTOR, like 3x4 or S:3x2.5", quoted(value))
+	}
+	ref, err := ParseServerRef(value[:i])
+	if err != nil {
+		return 0, err
+	}
+	f, err := ParseSpeed(value[i+1:])
+	if err != nil {
+		return 0, fmt.Errorf("factor %w (at most two decimals)", err)
+	}
+	return SlowValue(ref, f), nil
 }

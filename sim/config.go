@@ -56,6 +56,9 @@ type Config struct {
 	// EwmaDecay is τ, the cycles over which the peak-ewma policy's cost
 	// forgets a response (≥ 1; 0 means DefaultEwmaDecay).
 	EwmaDecay int64
+	// FailTime is how many cycles after its dispatch an attempt on a
+	// failing server ends in error (1 … MaxTaskTime; 0 means 1).
+	FailTime int64
 	// Speeds are the servers' speeds: server i+1 has Speeds[i]; servers
 	// beyond the list (autoscaling's too) have speed 1.
 	Speeds []Speed
@@ -184,6 +187,8 @@ func (c *Config) Validate() error {
 		return &FieldError{Field: "queues", Value: c.Queues.String(), Allowed: "must be one of " + strings.Join(queueModeNames[:], ", ")}
 	case c.Choices < 0 || c.Choices > MaxChoices:
 		return intErr("choices", int64(c.Choices), "must be a whole number from 1 to %d", MaxChoices)
+	case c.FailTime < 0 || c.FailTime > MaxTaskTime:
+		return intErr("fail-time", c.FailTime, "must be a whole number of cycles from 1 to %d", MaxTaskTime)
 	case c.EwmaDecay < 0 || c.EwmaDecay > MaxEwmaDecay:
 		return intErr("ewma-decay", c.EwmaDecay, "must be a whole number of cycles from 1 to %d", MaxEwmaDecay)
 	case c.Service >= numServices:

@@ -19,10 +19,12 @@ const (
 	Down                       // a server failed (fault injection)
 	Up                         // a failed server came back, idle
 	Requeue                    // a failed server's request went back to the head of the queue
+	Error                      // an attempt on a failing server ended in error
+	GrayFault                  // a gray fault changed a server's state (slow, fail, hang, heal)
 	numEventKinds
 )
 
-var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue"}
+var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray"}
 
 // String returns the kind's lower-case name, as logs print it.
 func (k EventKind) String() string {

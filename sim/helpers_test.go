@@ -221,22 +221,28 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if tot.Generated != tot.Rejected+tot.Discarded+tot.Admitted {
 		fail("generated %d != rejected %d + discarded %d + admitted %d", tot.Generated, tot.Rejected, tot.Discarded, tot.Admitted)
 	}
-	if tot.Admitted != tot.Completed+q+int64(b.busy) {
-		fail("admitted %d != completed %d + queued %d + in service %d", tot.Admitted, tot.Completed, q, b.busy)
+	if tot.Admitted != tot.Completed+tot.Errors+q+int64(b.busy) {
+		fail("admitted %d != completed %d + errors %d + queued %d + in service %d", tot.Admitted, tot.Completed, tot.Errors, q, b.busy)
 	}
 	if b.perServer {
 		// Requeued counts queued requests routed again too, never dispatched.
-		if d := tot.Dispatched - tot.Completed - int64(b.busy); d < 0 || d > tot.Requeued {
-			fail("dispatched %d − completed %d − in service %d = %d, want 0..requeued %d", tot.Dispatched, tot.Completed, b.busy, d, tot.Requeued)
+		if d := tot.Dispatched - tot.Completed - tot.Errors - int64(b.busy); d < 0 || d > tot.Requeued {
+			fail("dispatched %d − completed %d − errors %d − in service %d = %d, want 0..requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, d, tot.Requeued)
 		}
-	} else if tot.Dispatched != tot.Completed+int64(b.busy)+tot.Requeued {
-		fail("dispatched %d != completed %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, b.busy, tot.Requeued)
+	} else if tot.Dispatched != tot.Completed+tot.Errors+int64(b.busy)+tot.Requeued {
+		fail("dispatched %d != completed %d + errors %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, tot.Requeued)
 	}
 
-	var live, busy, retiring, idle, active, down int
+	var live, busy, retiring, idle, active, down, grayBusy, grayServers int
 	for i := range b.srv {
 		id := i + 1
 		s := &b.srv[i]
+		if s.ends != completes {
+			grayBusy++
+		}
+		if s.gray != Healthy && !s.gone {
+			grayServers++
+		}
 		if s.gone || s.down {
 			if s.busy || s.retiring || b.idle.has(id) || b.active.has(id) || (s.gone && s.down) {
 				fail("gone or down server %d: busy %v retiring %v in idle set %v in active set %v", id, s.busy, s.retiring, b.idle.has(id), b.active.has(id))
@@ -251,9 +257,14 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 			fail("server %d is live but below firstLive %d", id, b.firstLive)
 		}
 		live++
-		if s.busy {
+		if s.busy && s.ends == hangs {
 			busy++
-			if start := s.done - int64(s.speed.Cycles(s.req.time())); s.done <= c || start > c || s.req.time() < 1 {
+			if s.done != hangDone {
+				fail("server %d hangs but is done at %d", id, s.done)
+			}
+		} else if s.busy {
+			busy++
+			if start := s.done - int64(s.speed.Cycles(s.req.time())); s.done <= c || (start > c && s.gray == Healthy && s.ends == completes) || s.req.time() < 1 {
 				fail("server %d: request %v dispatched at %d completes at %d (now %d)", id, s.req.unpack(), start, s.done, c)
 			}
 			if !slices.Contains(b.wheel.buckets[s.done&b.wheel.mask], int32(id)) {
@@ -312,6 +323,9 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if live != b.live || busy != b.busy || retiring != b.retiring || idle != b.idle.n || active != b.active.n {
 		fail("counted live %d busy %d retiring %d idle %d active %d, model says %d %d %d %d %d",
 			live, busy, retiring, idle, active, b.live, b.busy, b.retiring, b.idle.n, b.active.n)
+	}
+	if grayBusy != b.grayBusy || grayServers != b.grayServers {
+		fail("counted %d gray attempts in service and %d gray servers, the balancer %d and %d", grayBusy, grayServers, b.grayBusy, b.grayServers)
 	}
 	p := b.Pool()
 	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: live - busy - down, Retiring: retiring, Down: down}) {

@@ -342,21 +342,46 @@ func (m *Model) applyPending(t int64) {
 // server is not live, or already down, or not down for an up) is skipped,
 // counted, and remembered for FaultError.
 func (m *Model) fault(c Change, t int64) {
-	ref := ServerRef(c.Value)
+	ref := c.faultRef()
 	b := m.bal[ref.Balancer()]
-	up := c.Setting == SetUp
-	if why := b.faultCheck(ref.ID(), up); why != "" {
+	gray, factor := Healthy, Speed(0)
+	var why string
+	switch c.Setting {
+	case SetDown, SetUp:
+		why = b.faultCheck(ref.ID(), c.Setting == SetUp)
+	default:
+		switch c.Setting {
+		case SetSlow:
+			gray = Slow
+			_, factor = ValueSlow(c.Value)
+			if factor == SpeedScale {
+				gray, factor = Healthy, 0 // a factor of 1 restores healthy
+			}
+		case SetFail:
+			gray = Failing
+		case SetHang:
+			gray = Hanging
+		}
+		why = b.grayCheck(ref.ID(), gray, factor)
+	}
+	if why != "" {
 		b.tot.FaultsSkipped++
 		if m.faultErr == nil {
-			m.faultErr = fmt.Errorf("--fault %s:%v@%d: server %v %s at cycle %d", c.Setting, ref, t, ref, why, t)
+			m.faultErr = fmt.Errorf("--fault %s:%s@%d: server %v %s at cycle %d", c.Setting, c.ValueString(), t, ref, why, t)
 		}
 		return
 	}
-	if up {
+	switch c.Setting {
+	case SetUp:
 		b.bringUp(ref.ID(), t)
-		return
+	case SetDown:
+		b.takeDown(ref.ID(), t)
+	default:
+		b.setGray(ref.ID(), gray, factor)
+		if m.recordEvents {
+			b.emit(GrayFault, ref.ID(), 0, Request{})
+		}
 	}
-	b.takeDown(ref.ID(), t)
 }
 
 // randomFaults brings back the servers whose repair is due, then fails a

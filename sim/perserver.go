@@ -67,7 +67,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 // completed at cycle t: a retiring server with an empty queue leaves; any
 // other server with a queue is ready to take its next request in step d;
 // an active one with an empty queue is free.
-func (b *Balancer) freed(id int, t int64) {
+func (b *Balancer) freed(id int, t int64, ok bool) {
 	s := &b.srv[id-1]
 	empty := b.sq[id-1].n == 0
 	if s.retiring {
@@ -79,7 +79,7 @@ func (b *Balancer) freed(id int, t int64) {
 		return
 	}
 	if b.caps.Reads != ReadsNothing {
-		b.rt.completed(id, t, empty) // before it joins the free servers, as joined
+		b.rt.completed(id, t, empty, ok) // before it joins the free servers, as joined
 	}
 	if !empty {
 		b.ready.add(id)
@@ -152,21 +152,26 @@ func (b *Balancer) workEach(t int64, early bool) {
 		if !s.busy || s.done != t {
 			continue // stale entry
 		}
-		b.resps.add(b.completed(s, t))
-		if b.m.recordEvents {
-			b.emit(Complete, id, 0, s.req.unpack())
+		ok := s.ends == completes
+		if ok {
+			b.resps.add(b.completed(s, t))
+			if b.m.recordEvents {
+				b.emit(Complete, id, 0, s.req.unpack())
+			}
+		} else {
+			b.errored(id, t)
 		}
 		s.busy = false
 		b.busy--
 		if sq := &b.sq[id-1]; early && sq.n > 0 {
 			if !s.retiring && b.caps.Reads != ReadsNothing {
-				b.rt.completed(id, t, false) // one request fewer, as freed counts it
+				b.rt.completed(id, t, false, ok) // one request fewer, as freed counts it
 			}
 			r := sq.popFront()
 			b.queued--
 			b.serve(id, r, t)
 			continue
 		}
-		b.freed(id, t)
+		b.freed(id, t, ok)
 	}
 }

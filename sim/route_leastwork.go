@@ -83,7 +83,7 @@ func (r *leastWork) joined(id int, q packed, t int64) {
 }
 
 // completed: a server left with nothing is free, outside the tree.
-func (r *leastWork) completed(id int, t int64, empty bool) {
+func (r *leastWork) completed(id int, t int64, empty, _ bool) {
 	if empty {
 		r.ix.key[id-1] = t
 		r.ix.set(id, false)
@@ -169,4 +169,15 @@ func (r *leastWork) freeDone(c int64) {
 		ix.set(id, false)
 		r.b.free.add(id)
 	}
+}
+
+// reschedule moves server id's cycle on by d: the attempt it has just
+// started on a gray server ends d cycles after the estimate it was routed
+// with (slower, sooner in error, or never, for a hanging one).
+func (r *leastWork) reschedule(id int, d int64) {
+	if r.ix == nil || d == 0 {
+		return
+	}
+	r.ix.key[id-1] += d
+	r.ix.set(id, r.b.active.has(id)) // a retiring server takes no part
 }

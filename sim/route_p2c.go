@@ -28,8 +28,8 @@ func (r *p2c) activate(int64) {
 	}
 }
 
-func (r *p2c) joined(id int, _ packed, _ int64)  { r.b.cands.addLoad(id, 1) }
-func (r *p2c) completed(id int, _ int64, _ bool) { r.b.cands.addLoad(id, -1) }
+func (r *p2c) joined(id int, _ packed, _ int64)     { r.b.cands.addLoad(id, 1) }
+func (r *p2c) completed(id int, _ int64, _, _ bool) { r.b.cands.addLoad(id, -1) }
 
 func (r *p2c) pickIdle() int {
 	b := r.b

@@ -55,14 +55,18 @@ func (r *peakEWMA) candidate(id int, t int64) {
 func (r *peakEWMA) joined(_ int, q packed, t int64) { r.routed[q.id] = t }
 
 // completed updates server id's cost with the response of the request it
-// completed at cycle t (still its request in service).
-func (r *peakEWMA) completed(id int, t int64, _ bool) {
+// completed at cycle t (still its request in service); an attempt that
+// ended in error updates nothing.
+func (r *peakEWMA) completed(id int, t int64, _, ok bool) {
 	q := r.b.srv[id-1].req
-	from, ok := r.routed[q.id]
-	if !ok {
+	from, routed := r.routed[q.id]
+	if !routed {
 		from = q.arrival() // routed before the policy came into force
 	}
 	delete(r.routed, q.id)
+	if !ok {
+		return
+	}
 	resp := float64(t - from)
 	cost := r.cost[id-1]
 	if resp > cost {

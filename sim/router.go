@@ -18,9 +18,10 @@ package sim
 //   - started(id, wait): server id started a request that waited wait
 //     cycles since it was routed there (per-server; only for a router
 //     whose Caps ask for it).
-//   - completed(id, t, empty): server id, a candidate, completed a request
-//     at cycle t; empty when it then holds nothing (per-server; only for a
-//     router whose picks read loads or work).
+//   - completed(id, t, empty, ok): server id, a candidate, finished an
+//     attempt at cycle t, completed (ok) or in error; empty when it then
+//     holds nothing (per-server; only for a router whose picks read loads
+//     or work).
 //   - idle(id, in): server id became idle (in) or busy (pooled; only for a
 //     router whose Caps say it tracks the idle servers).
 type router interface {
@@ -45,7 +46,7 @@ type router interface {
 	uncandidate(id int)
 	joined(id int, r packed, t int64)
 	started(id int, wait int64)
-	completed(id int, t int64, empty bool)
+	completed(id int, t int64, empty, ok bool)
 	idle(id int, in bool)
 
 	// digest returns a word of the router's state for Model.Hash:
@@ -104,14 +105,14 @@ type placer interface {
 // embeds it and writes only the hooks its picks need.
 type quietRouter struct{}
 
-func (quietRouter) activate(int64)             {}
-func (quietRouter) candidate(int, int64)       {}
-func (quietRouter) uncandidate(int)            {}
-func (quietRouter) joined(int, packed, int64)  {}
-func (quietRouter) started(int, int64)         {}
-func (quietRouter) completed(int, int64, bool) {}
-func (quietRouter) idle(int, bool)             {}
-func (quietRouter) digest() int64              { return 0 }
+func (quietRouter) activate(int64)                   {}
+func (quietRouter) candidate(int, int64)             {}
+func (quietRouter) uncandidate(int)                  {}
+func (quietRouter) joined(int, packed, int64)        {}
+func (quietRouter) started(int, int64)               {}
+func (quietRouter) completed(int, int64, bool, bool) {}
+func (quietRouter) idle(int, bool)                   {}
+func (quietRouter) digest() int64                    { return 0 }
 
 // workPlacer is a router whose per-server picks read work (Caps.Reads is
 // ReadsWork): the window shortcut places each arrival through it and has
@@ -124,6 +125,9 @@ type workPlacer interface {
 	// freeDone frees every server that will have done all it holds by
 	// cycle c.
 	freeDone(c int64)
+	// reschedule moves server id's done cycle on by d: a gray server's
+	// attempt ends d cycles after the estimate it was routed with.
+	reschedule(id int, d int64)
 }
 
 // batcher is a router that looks a cycle's arrivals up together when

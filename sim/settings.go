@@ -54,6 +54,14 @@ func (c *Config) Set(name, value string) error {
 		return whole(&c.MaxServers)
 	case "queue-cap":
 		return whole(&c.QueueCap)
+	case "fail-time":
+		if err := whole64(&c.FailTime); err != nil {
+			return err
+		}
+		if c.FailTime < 1 {
+			return &FieldError{Field: name, Value: value, Allowed: "want a whole number of cycles from 1 to " + strconv.Itoa(MaxTaskTime)}
+		}
+		return nil
 	case "ewma-decay":
 		if err := whole64(&c.EwmaDecay); err != nil {
 			return err
@@ -198,7 +206,7 @@ func (c *Config) Set(name, value string) error {
 func ConfigNames() []string {
 	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
 		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
-		"min-servers", "max-servers", "queue-cap", "queues", "policy", "choices", "ewma-decay", "weights", "speeds", "switch", "mtbf", "mttr", "service", "mean-service",
+		"min-servers", "max-servers", "queue-cap", "queues", "policy", "choices", "ewma-decay", "weights", "speeds", "switch", "mtbf", "mttr", "fail-time", "service", "mean-service",
 		"service-cv", "service-shape", "service-max", "long-share"}
 }
 

@@ -39,7 +39,10 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 // The first two run a balancer's cycles apart from the model's Step, so
 // they need what Step would otherwise interleave to be absent: one
 // balancer (no switch), requests drawn from the generator (no trace),
-// no random faults (they may strike any cycle) and no events to record.
+// no random faults (they may strike any cycle) and no events to record;
+// and they take every attempt to complete in its time at the server's
+// speed, so no server may be gray and no attempt in service may be one
+// that ends in error or hangs.
 func (m *Model) shortcut(limit int64) {
 	switch m.gate() {
 	case viaRouted:
@@ -71,6 +74,8 @@ func (m *Model) gate() via {
 	}
 	b := m.bal[0]
 	switch {
+	case b.grayServers > 0 || b.grayBusy > 0:
+		return viaSkip // they serve at the plain speed, and every attempt completes
 	case b.perServer:
 		return viaRouted
 	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0:

@@ -36,6 +36,11 @@ type ServerView struct {
 	// it was dispatched at cycle Start and completes at cycle Done.
 	Request     Request
 	Start, Done int64
+	// Gray is the server's gray state, and Slow its slow factor in
+	// hundredths while Gray is Slow. A hanging server's attempt has no
+	// Done: it is far beyond any run.
+	Gray Gray
+	Slow Speed
 }
 
 // Remaining returns the cycles left of the request in service after cycle
@@ -67,6 +72,8 @@ type Totals struct {
 	Dispatched    int64
 	TotalWait     int64 // sum of the waits of dispatched requests, in cycles
 	ServiceCycles int64 // sum of the service cycles given at dispatch (speed applied)
+	ServiceCount  int64 // the dispatches ServiceCycles counts: to healthy or slow servers
+	Errors        int64 // attempts that ended in error (failing servers)
 	TotalResponse int64 // sum of the response times of completed requests, in cycles
 	ServerCycles  int64 // live servers summed over the ends of cycles 0, 1, … (the pool's cost)
 	BusyCycles    int64 // busy servers summed likewise
@@ -95,15 +102,16 @@ type CycleStats struct {
 	Completed  int
 	Dispatched int
 	Scale      int // 1 scale-up, -1 scale-down, 0 neither
+	Errors     int // attempts that ended in error
 }
 
 // TimelineHeader is the header row of the timeline CSV.
-const TimelineHeader = "cycle,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale"
+const TimelineHeader = "cycle,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale,errors"
 
 // AppendCSV appends the row's CSV line (without newline) to b.
 func (c CycleStats) AppendCSV(b []byte) []byte {
 	b = appendInt(b, c.Cycle)
-	for _, v := range [...]int{c.Queue, c.Servers, c.Busy, c.Retiring, c.Generated, c.Rejected, c.Discarded, c.Completed, c.Dispatched, c.Scale} {
+	for _, v := range [...]int{c.Queue, c.Servers, c.Busy, c.Retiring, c.Generated, c.Rejected, c.Discarded, c.Completed, c.Dispatched, c.Scale, c.Errors} {
 		b = append(b, ',')
 		b = appendInt(b, int64(v))
 	}
@@ -140,6 +148,7 @@ type Summary struct {
 	Discarded    int64   `json:"discarded"`
 	Admitted     int64   `json:"admitted"`
 	Completed    int64   `json:"completed"`
+	Errors       int64   `json:"errors"`
 	InService    int64   `json:"in_service"`
 	Dispatched   int64   `json:"dispatched"`
 	TotalWait    int64   `json:"total_wait"`
@@ -147,7 +156,10 @@ type Summary struct {
 	// ServiceCycles sums the service cycles given at dispatch (speed
 	// applied); it is not printed (AvgService, their mean per dispatch,
 	// is).
-	ServiceCycles   int64   `json:"-"`
+	ServiceCycles int64 `json:"-"`
+	// ServiceCount is the dispatches ServiceCycles counts: to healthy or
+	// slow servers (not printed).
+	ServiceCount    int64   `json:"-"`
 	AvgService      float64 `json:"avg_service"`
 	PeakQueue       int64   `json:"peak_queue"`
 	ScaleUps        int64   `json:"scale_ups"`
@@ -208,6 +220,8 @@ func (t *Totals) add(u Totals) {
 	t.Dispatched += u.Dispatched
 	t.TotalWait += u.TotalWait
 	t.ServiceCycles += u.ServiceCycles
+	t.ServiceCount += u.ServiceCount
+	t.Errors += u.Errors
 	t.TotalResponse += u.TotalResponse
 	t.ServerCycles += u.ServerCycles
 	t.BusyCycles += u.BusyCycles
@@ -230,6 +244,7 @@ func (c *CycleStats) add(d *CycleStats) {
 	c.Completed += d.Completed
 	c.Dispatched += d.Dispatched
 	c.Scale += d.Scale
+	c.Errors += d.Errors
 }
 
 // summary builds the JSON summary from counters and end levels.
@@ -244,10 +259,12 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		Discarded:        t.Discarded,
 		Admitted:         t.Admitted,
 		Completed:        t.Completed,
+		Errors:           t.Errors,
 		InService:        int64(p.Busy),
 		Dispatched:       t.Dispatched,
 		TotalWait:        t.TotalWait,
 		ServiceCycles:    t.ServiceCycles,
+		ServiceCount:     t.ServiceCount,
 		TotalResponse:    t.TotalResponse,
 		ServerCycles:     t.ServerCycles,
 		BusyServerCycles: t.BusyCycles,
@@ -277,7 +294,9 @@ func (s *Summary) Derive() {
 	s.AvgWait, s.AvgService, s.AvgResponse = 0, 0, 0
 	if s.Dispatched > 0 {
 		s.AvgWait = float64(s.TotalWait) / float64(s.Dispatched)
-		s.AvgService = float64(s.ServiceCycles) / float64(s.Dispatched)
+	}
+	if s.ServiceCount > 0 {
+		s.AvgService = float64(s.ServiceCycles) / float64(s.ServiceCount)
 	}
 	if s.Completed > 0 {
 		s.AvgResponse = float64(s.TotalResponse) / float64(s.Completed)
@@ -292,8 +311,8 @@ func (s *Summary) Derive() {
 
 // Books reports whether the two accounting lines hold:
 // generated = rejected + discarded + admitted, and admitted = completed +
-// queued + in service. Consistent is both.
+// errors + queued + in service. Consistent is both.
 func (s *Summary) Books() (arrivals, admissions bool) {
 	return s.Generated == s.Rejected+s.Discarded+s.Admitted,
-		s.Admitted == s.Completed+s.FinalQueue+s.InService
+		s.Admitted == s.Completed+s.Errors+s.FinalQueue+s.InService
 }

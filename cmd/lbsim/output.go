@@ -209,6 +209,10 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		row("requests requeued", num(func(c sim.Summary) int64 { return c.Requeued }))
 		row("faults skipped", num(func(c sim.Summary) int64 { return c.FaultsSkipped }))
 	}
+	if s.Errors > 0 {
+		w.WriteString("Gray failures\n")
+		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
+	}
 	w.WriteString("Accounting\n")
 	for i, c := range cols {
 		prefix := ""
@@ -217,6 +221,10 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		}
 		ok1, ok2 := c.Books()
 		fmt.Fprintf(&w, "  %sgenerated = rejected + discarded + admitted:  %d = %d + %d + %d  %s\n", prefix, c.Generated, c.Rejected, c.Discarded, c.Admitted, holds(ok1))
+		if c.Errors > 0 {
+			fmt.Fprintf(&w, "  %sadmitted = completed + errors + queued + in service:   %d = %d + %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.Errors, c.FinalQueue, c.InService, holds(ok2))
+			continue
+		}
 		fmt.Fprintf(&w, "  %sadmitted = completed + queued + in service:   %d = %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.FinalQueue, c.InService, holds(ok2))
 	}
 	return append(b, w.String()...)

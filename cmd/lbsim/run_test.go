@@ -74,11 +74,11 @@ func TestRunTraceJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantTimeline := sim.TimelineHeader + `
-0,1,1,1,0,3,1,0,0,1,0
-1,2,1,1,0,1,0,0,0,0,0
-2,1,1,1,0,0,0,0,1,1,0
-3,2,1,1,0,1,0,0,0,0,0
-4,2,1,1,0,0,0,0,0,0,0
+0,1,1,1,0,3,1,0,0,1,0,0
+1,2,1,1,0,1,0,0,0,0,0,0
+2,1,1,1,0,0,0,0,1,1,0,0
+3,2,1,1,0,1,0,0,0,0,0,0
+4,2,1,1,0,0,0,0,0,0,0,0
 `
 	if string(data) != wantTimeline {
 		t.Errorf("timeline:\n%s\nwant:\n%s", data, wantTimeline)
@@ -135,7 +135,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{[]string{"--set", "200000:rate=1"}, "cycle must be from 1 to 100000"},
 		{[]string{"--fault", "up:1@5"}, "before any down"},
 		{[]string{"--fault", "down:999@5"}, "does not exist"},
-		{[]string{"--fault", "sideways:1@5"}, "want down:ID@CYCLE"},
+		{[]string{"--fault", "sideways:1@5"}, "want KIND:ID@CYCLE, KIND one of down, up, slow, fail, hang, heal"},
 		{[]string{"--trace", "/nonexistent/trace.csv"}, "--trace"},
 		{[]string{"--trace", badTrace}, "line 3"},
 		{[]string{"--verbose", "--quiet"}, "exclude each other"},
@@ -270,7 +270,7 @@ func TestRunSwitchJSONAndTimeline(t *testing.T) {
 	}
 	data, _ := os.ReadFile(timeline)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if lines[0] != "cycle,balancer,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale" || len(lines) != 1+2*501 {
+	if lines[0] != "cycle,balancer,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale,errors" || len(lines) != 1+2*501 {
 		t.Errorf("switch timeline: header %q, %d lines", lines[0], len(lines))
 	}
 	if !strings.HasPrefix(lines[1], "0,P,") || !strings.HasPrefix(lines[2], "0,S,") {

@@ -82,6 +82,7 @@ type wireConfig struct {
 	Queues           int64  `msg:"q,omitempty"`                 // sim.QueueMode's number
 	Choices          int64  `msg:"ch,omitempty"`                // p2c's d; 0 = the default
 	EwmaDecay        int64  `msg:"ewd,omitempty"`               // peak-ewma's τ; 0 = the default
+	FailTime         int64  `msg:"ft,omitempty"`                // cycles to a failing server's error; 0 = 1
 	Speeds           []byte `msg:"spd,omitempty,limit=1000000"` // speeds in hundredths as uvarints, see appendSpeeds
 	ServiceCV        int64  `msg:"cv,omitempty"`                // sim.Decimal millionths; 0 = the default
 	ServiceShape     int64  `msg:"al,omitempty"`                // sim.Decimal millionths; 0 = the default
@@ -151,4 +152,6 @@ type wireCounts struct {
 	ServerCycles    int64 `msg:"sc,omitempty"`
 	BusyCycles      int64 `msg:"bc,omitempty"`
 	ServiceCycles   int64 `msg:"sv,omitempty"`
+	Uncounted       int64 `msg:"svu,omitempty"` // dispatches avg_service leaves out: Dispatched − ServiceCount
+	Errors          int64 `msg:"er,omitempty"`
 }

@@ -462,8 +462,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(36)
-	var zb0001Mask uint64 /* 36 bits */
+	zb0001Len := uint32(37)
+	var zb0001Mask uint64 /* 37 bits */
 	_ = zb0001Mask
 	if z.Servers == 0 {
 		zb0001Len--
@@ -585,29 +585,33 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x20000000
 	}
-	if z.Speeds == nil {
+	if z.FailTime == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x40000000
 	}
-	if z.ServiceCV == 0 {
+	if z.Speeds == nil {
 		zb0001Len--
 		zb0001Mask |= 0x80000000
 	}
-	if z.ServiceShape == 0 {
+	if z.ServiceCV == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x100000000
 	}
-	if z.LongShare == 0 {
+	if z.ServiceShape == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x200000000
 	}
-	if z.ServiceMax == 0 {
+	if z.LongShare == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x400000000
 	}
-	if z.ServiceValues == nil {
+	if z.ServiceMax == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x800000000
+	}
+	if z.ServiceValues == nil {
+		zb0001Len--
+		zb0001Mask |= 0x1000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -765,31 +769,36 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendInt64(o, z.EwmaDecay)
 		}
 		if (zb0001Mask & 0x40000000) == 0 { // if not omitted
+			// string "ft"
+			o = append(o, 0xa2, 0x66, 0x74)
+			o = msgp.AppendInt64(o, z.FailTime)
+		}
+		if (zb0001Mask & 0x80000000) == 0 { // if not omitted
 			// string "spd"
 			o = append(o, 0xa3, 0x73, 0x70, 0x64)
 			o = msgp.AppendBytes(o, z.Speeds)
 		}
-		if (zb0001Mask & 0x80000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x100000000) == 0 { // if not omitted
 			// string "cv"
 			o = append(o, 0xa2, 0x63, 0x76)
 			o = msgp.AppendInt64(o, z.ServiceCV)
 		}
-		if (zb0001Mask & 0x100000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x200000000) == 0 { // if not omitted
 			// string "al"
 			o = append(o, 0xa2, 0x61, 0x6c)
 			o = msgp.AppendInt64(o, z.ServiceShape)
 		}
-		if (zb0001Mask & 0x200000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x400000000) == 0 { // if not omitted
 			// string "ls"
 			o = append(o, 0xa2, 0x6c, 0x73)
 			o = msgp.AppendInt64(o, z.LongShare)
 		}
-		if (zb0001Mask & 0x400000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x800000000) == 0 { // if not omitted
 			// string "sm"
 			o = append(o, 0xa2, 0x73, 0x6d)
 			o = msgp.AppendInt64(o, z.ServiceMax)
 		}
-		if (zb0001Mask & 0x800000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x1000000000) == 0 { // if not omitted
 			// string "sva"
 			o = append(o, 0xa3, 0x73, 0x76, 0x61)
 			o = msgp.AppendBytes(o, z.ServiceValues)
@@ -1048,6 +1057,12 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "EwmaDecay")
 				return
 			}
+		case "ft":
+			z.FailTime, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "FailTime")
+				return
+			}
 		case "spd":
 			var zb0005 uint32
 			zb0005, bts, err = msgp.ReadBytesHeader(bts)
@@ -1130,7 +1145,7 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireConfig) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.ServiceValues)
+	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.ServiceValues)
 	return
 }
 
@@ -1138,8 +1153,8 @@ func (z *wireConfig) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(40)
-	var zb0001Mask uint64 /* 40 bits */
+	zb0001Len := uint32(42)
+	var zb0001Mask uint64 /* 42 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -1300,6 +1315,14 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ServiceCycles == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x8000000000
+	}
+	if z.Uncounted == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x10000000000
+	}
+	if z.Errors == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x20000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1505,6 +1528,16 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "sv"
 			o = append(o, 0xa2, 0x73, 0x76)
 			o = msgp.AppendInt64(o, z.ServiceCycles)
+		}
+		if (zb0001Mask & 0x10000000000) == 0 { // if not omitted
+			// string "svu"
+			o = append(o, 0xa3, 0x73, 0x76, 0x75)
+			o = msgp.AppendInt64(o, z.Uncounted)
+		}
+		if (zb0001Mask & 0x20000000000) == 0 { // if not omitted
+			// string "er"
+			o = append(o, 0xa2, 0x65, 0x72)
+			o = msgp.AppendInt64(o, z.Errors)
 		}
 	}
 	return
@@ -1772,6 +1805,18 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "ServiceCycles")
 				return
 			}
+		case "svu":
+			z.Uncounted, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Uncounted")
+				return
+			}
+		case "er":
+			z.Errors, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Errors")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1786,7 +1831,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size
 	return
 }
 

@@ -1,0 +1,155 @@
+package sim
+
+// Gray is a server's gray state: how the attempts dispatched to it end,
+// while the balancer still sees a healthy server (unless health checks or
+// ejection find it out). Its number is stored nowhere: faults are stored
+// as changes.
+type Gray uint8
+
+// The gray states.
+const (
+	// Healthy: an attempt takes its time at the server's speed.
+	Healthy Gray = iota
+	// Slow: an attempt takes ⌈c·F₁₀₀ ÷ 100⌉ cycles, c its time at the
+	// server's speed and F₁₀₀ the slow factor in hundredths.
+	Slow
+	// Failing: an attempt ends in error Config.FailTime cycles after its
+	// dispatch, freeing the server.
+	Failing
+	// Hanging: an attempt never finishes; only the server going down ends
+	// it (its request is then requeued).
+	Hanging
+	numGray
+)
+
+var grayNames = [numGray]string{"healthy", "slow", "failing", "hanging"}
+
+// String returns the state's name.
+func (g Gray) String() string {
+	if g < numGray {
+		return grayNames[g]
+	}
+	return "Gray(?)"
+}
+
+// outcome is how the attempt a server has in service will end: the state
+// it was dispatched under, which a later gray fault does not change.
+type outcome uint8
+
+const (
+	completes outcome = iota // it completes at the server's done cycle
+	errs                     // it ends in error at the done cycle
+	hangs                    // it never ends by itself (no done cycle)
+)
+
+// errored counts the attempt server id had in service ending in error at
+// cycle t: not completed, the server free again (the caller frees it).
+func (b *Balancer) errored(id int, t int64) {
+	s := &b.srv[id-1]
+	s.ends = completes
+	b.grayBusy--
+	b.tot.Errors++
+	b.last.Errors++
+	if b.m.recordEvents {
+		b.emit(Error, id, 0, s.req.unpack())
+	}
+}
+
+// hangDone is the done cycle of a hanging attempt: after any run.
+const hangDone = 1 << 62
+
+// attemptCycles returns the cycles request r takes at server s, dispatched
+// now, and how it will end: at the server's speed, times the slow factor
+// when the server is slow; FailTime when it is failing (an error); never
+// when it is hanging.
+func (b *Balancer) attemptCycles(s *server, r packed) (int64, outcome) {
+	c := int64(s.speed.Cycles(r.time()))
+	switch s.gray {
+	case Slow:
+		return (c*int64(s.slow) + SpeedScale - 1) / SpeedScale, completes
+	case Failing:
+		return max(b.m.cfg.FailTime, 1), errs
+	case Hanging:
+		return 0, hangs
+	}
+	return c, completes
+}
+
+// grayCheck says why server id cannot take gray state g (with slow factor
+// f) now, or returns "" when it can: the server must exist, and the fault
+// must change its state.
+func (b *Balancer) grayCheck(id int, g Gray, f Speed) string {
+	switch {
+	case id < 1 || id > len(b.srv) || b.srv[id-1].gone:
+		return "does not exist (it was never created or has left the pool)"
+	case b.srv[id-1].gray == g && (g != Slow || b.srv[id-1].slow == f):
+		return "is already " + g.String()
+	}
+	return ""
+}
+
+// setGray gives server id gray state g (slow factor f, not 1, for Slow):
+// it applies to the attempts dispatched from now on.
+func (b *Balancer) setGray(id int, g Gray, f Speed) {
+	s := &b.srv[id-1]
+	if s.gray == Healthy {
+		b.grayServers++
+	}
+	if g == Healthy {
+		b.grayServers--
+	}
+	s.gray, s.slow = g, f
+}
+
+// serveGray is serve for a server in a gray state: the attempt takes its
+// slowed time, ends in error after FailTime, or hangs; only the first
+// counts in avg_service. A router that reads work hears how much later
+// (or sooner) the server is done than its estimate at routing.
+func (b *Balancer) serveGray(id int, r packed, t int64) {
+	s := &b.srv[id-1]
+	time, ends := b.attemptCycles(s, r)
+	s.req, s.busy, s.ends = r, true, ends
+	if ends == hangs {
+		s.done = hangDone // never in the wheel
+	} else {
+		if time > b.wheel.mask {
+			b.refitWheel(time)
+		}
+		s.done = t + time
+		b.wheel.add(s.done, id)
+	}
+	if ends != completes {
+		b.grayBusy++
+	}
+	if b.grayStart == nil {
+		b.grayStart = map[int]int64{}
+	}
+	b.grayStart[id] = t
+	b.busy++
+	counted := time
+	if ends != completes {
+		counted = 0
+	}
+	wait := b.dispatched(r, t, counted)
+	b.waits.add(wait)
+	if b.caps.Reads == ReadsWork {
+		b.rt.(workPlacer).reschedule(id, s.done-(t+int64(s.speed.Cycles(r.time()))))
+	}
+	if b.caps.Starts {
+		b.rt.started(id, wait)
+	}
+	if b.m.recordEvents {
+		b.emit(Dispatch, id, wait, r.unpack())
+	}
+}
+
+// depart marks server id gone from the pool: it no longer counts among the
+// gray servers.
+func (b *Balancer) depart(id int) {
+	s := &b.srv[id-1]
+	s.gone = true
+	if s.gray != Healthy {
+		s.gray, s.slow = Healthy, 0
+		b.grayServers--
+	}
+}
