@@ -384,7 +384,7 @@ func (m *Model) serviceTime() uint32 {
 	switch cfg.Service {
 	case Constant:
 		return uint32(cfg.MeanService)
-	case Geometric:
+	case Geometric: // below
 	default:
 		return m.svc.draw(m.pcg.Uint64(), cfg)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,9 +49,19 @@ const (
 	maxServiceFile              = MaxServiceValues * maxServiceLine // bytes ReadServiceValues reads at most
 )
 
-// usesMean reports whether the shape's times follow MeanService.
-func (s Service) usesMean() bool {
-	return s == Geometric || s == Constant || s == Lognormal || s == Pareto
+// usesMean reports whether the shape's times follow MeanService (the
+// shapes that read mean-service in shapeParams).
+func (s Service) usesMean() bool { return s.reads("mean-service") }
+
+// reads reports whether the shape reads the shape parameter called name
+// (shapeParams).
+func (s Service) reads(name string) bool {
+	for _, sp := range shapeParams {
+		if sp.name == name {
+			return slices.Contains(sp.shapes, s)
+		}
+	}
+	return false
 }
 
 // Cap returns the largest time a lognormal or Pareto draw is cut at:

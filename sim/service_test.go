@@ -389,3 +389,22 @@ func TestNominalMean(t *testing.T) {
 		}
 	}
 }
+
+// TestAvgServiceAppliesSpeed: avg_service is the mean of the cycles given
+// at dispatch, speed applied, counting every dispatch of a requeued
+// request. Two requests of time 10 at cycle 0: server 1 (speed 2) takes
+// 5 cycles, server 2 (speed 1) 10; a third of time 3 at cycle 7 goes to
+// server 1 again, 2 cycles: (5 + 10 + 2) / 3.
+func TestAvgServiceAppliesSpeed(t *testing.T) {
+	cfg := traceConfig(2, 20, row(0, 10), row(0, 10), row(7, 3))
+	cfg.Speeds = []Speed{200}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Run()
+	s := m.Summary()
+	if s.Dispatched != 3 || s.ServiceCycles != 17 || math.Abs(s.AvgService-17.0/3) > 1e-12 {
+		t.Errorf("dispatched %d, service cycles %d, avg_service %v; want 3, 17, 17/3", s.Dispatched, s.ServiceCycles, s.AvgService)
+	}
+}
