@@ -91,8 +91,8 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 		r := rs[i]
 		focused := i == focus
 		layer := OverlayLayer
-		if w.row == rowDialog {
-			layer = TopLayer
+		if w.row == rowDialog || w.row == rowList {
+			layer = DialogLayer // over the dialog's panel
 		}
 		switch w.kind {
 		case kSlider:

@@ -47,9 +47,10 @@ type Layer struct {
 // The layers of a Frame, painted in order.
 const (
 	SceneLayer   = 0 // the model: gate, queue, servers, charts, HUD
-	OverlayLayer = 1 // controls, theory panel, replay banner, messages
-	TopLayer     = 2 // the problems banner and the help overlay, over everything
-	numLayers    = 3
+	OverlayLayer = 1 // controls, theory panel, replay banner, caption
+	DialogLayer  = 2 // the open dialog: its panel, then its entries over it
+	TopLayer     = 3 // messages, the problems banner and the help overlay, over everything
+	numLayers    = 4
 )
 
 // Frame is everything to paint for one frame: what the Session draws,

@@ -80,9 +80,9 @@ func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := listDialog(l, len(lessonWidgets))
-	f.rect(TopLayer, d, Background)
-	f.stroke(TopLayer, d, 2*u, BusyColor)
-	f.text(TopLayer, "lessons: ready scenarios with a caption, and ready-made comparisons", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+	f.rect(DialogLayer, d, Background)
+	f.stroke(DialogLayer, d, 2*u, BusyColor)
+	f.text(DialogLayer, "lessons: ready scenarios with a caption, and ready-made comparisons", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }
 
 // drawCaption shows the lesson's caption in its strip under the HUD.

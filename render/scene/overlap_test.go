@@ -128,7 +128,7 @@ func TestNoTextOverlaps(t *testing.T) {
 				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall} {
 					s.Apply(in)
 					f := s.Draw(size[0], size[1])
-					ts := f.Layers[TopLayer].Texts
+					ts := f.Layers[DialogLayer].Texts
 					for i := range ts {
 						for j := i + 1; j < len(ts); j++ {
 							if a, b := textBox(ts[i]), textBox(ts[j]); a.Overlaps(b) {

@@ -92,9 +92,9 @@ func (s *Session) drawShareDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := shareDialog(l)
-	f.rect(TopLayer, d, Background)
-	f.stroke(TopLayer, d, 2*u, BusyColor)
-	f.text(TopLayer, "share this run as a link", d.X+16*u, d.Y+12*u, 18*u, true, AlignStart, TextColor)
+	f.rect(DialogLayer, d, Background)
+	f.stroke(DialogLayer, d, 2*u, BusyColor)
+	f.text(DialogLayer, "share this run as a link", d.X+16*u, d.Y+12*u, 18*u, true, AlignStart, TextColor)
 }
 
 // ShareKeepView reports whether the share link should keep the page's
