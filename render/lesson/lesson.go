@@ -205,7 +205,10 @@ func split(query string) [][2]string {
 type Comparison struct {
 	Name  string
 	Title string
-	Query string
+	// Caption is what to watch, a short line each, shown like a lesson's;
+	// it claims only what Check checks.
+	Caption []string
+	Query   string
 	// Check reports whether the lanes' summaries (in the order of the
 	// compare parameter, each run to the end) show what the title and the
 	// README claim.
@@ -230,6 +233,11 @@ var Comparisons = []Comparison{
 	{
 		Name:  "pooled-vs-split",
 		Title: "one central queue against split queues (random, round-robin), ten servers at ρ ≈ 0.84",
+		Caption: []string{
+			"The same requests, three ways to queue them for ten servers. One central queue hands each request",
+			"to the first free server; split queues can leave a request waiting behind a long one while another",
+			"server idles. Watch the p95 waits: the central queue's is lowest, split at random highest.",
+		},
 		Query: "compare=central:queues=pooled;split-random:queues=per-server,policy=random;split-rr:queues=per-server,policy=round-robin" +
 			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.2&initial-per-server=0&speed=3000",
 		// The central queue waits least, split random most.
@@ -238,6 +246,11 @@ var Comparisons = []Comparison{
 	{
 		Name:  "unequal-speeds",
 		Title: "round-robin, p2c and least-connections over servers of speeds 2, 1, 1",
+		Caption: []string{
+			"Servers of speeds 2, 1 and 1, each with its own queue. Round-robin gives each a third of the work,",
+			"more than the slow ones can do: their bars grow. p2c and least-connections look at the queues and",
+			"send more to the fast server: both p95 waits stay below round-robin's.",
+		},
 		Query: "compare=round-robin:policy=round-robin;p2c:policy=p2c;least-connections:policy=least-connections" +
 			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&queues=per-server&speeds=2,1,1&speed=3000",
 		// Round-robin ignores the speeds and waits longest.
@@ -246,6 +259,11 @@ var Comparisons = []Comparison{
 	{
 		Name:  "swrr-weights",
 		Title: "swrr with weights matched (3,1,1) and mismatched (1,1,3) to speeds 3, 1, 1",
+		Caption: []string{
+			"Smooth weighted round-robin sends each server its weight's share of the requests. Matched to the",
+			"speeds (3, 1, 1) the fast server gets the most; mismatched (1, 1, 3) a slow one does. Weights",
+			"must stand for capacity: the matched lane's p95 wait is the lower.",
+		},
 		Query: "compare=matched:policy=swrr,weights=3,1,1;mismatched:policy=swrr,weights=1,1,3" +
 			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.09&initial-per-server=0&queues=per-server&speeds=3,1,1&speed=3000",
 		// Weights must stand for capacity.

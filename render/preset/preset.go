@@ -123,6 +123,7 @@ func Read(params []Param, seed func() uint64) Preset {
 			p.Problems = append(p.Problems, "parameter comparison: "+err.Error())
 			break
 		}
+		p.Caption = c.Caption
 		var ps []Param
 		for _, kv := range c.Params() {
 			ps = append(ps, Param{Name: kv[0], Value: kv[1]})

@@ -1,6 +1,7 @@
 package preset
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -238,6 +239,9 @@ func TestCompare(t *testing.T) {
 		}
 		// comparison=NAME opens the same.
 		q := Read([]Param{{"comparison", c.Name}}, seven)
+		if len(q.Caption) == 0 || !slices.Equal(q.Caption, c.Caption) {
+			t.Errorf("comparison=%s: caption %q, want its own", c.Name, q.Caption)
+		}
 		if len(q.Problems) != 0 || len(q.Lanes) != len(p.Lanes) || q.Lanes[1].Config.Policy != p.Lanes[1].Config.Policy {
 			t.Errorf("comparison=%s: problems %q, %d lanes", c.Name, q.Problems, len(q.Lanes))
 		}

@@ -172,3 +172,17 @@ func (s *Session) toggleCompare() {
 	}
 	s.pauseAt = pauseAt
 }
+
+// laneGeom returns where shown balancer k (sb) draws in l: its lane (for
+// per-server queues a narrow lobby and a wider pool, PerServerLane) and
+// its server grid (with a queue bar beside each box for per-server
+// queues).
+func (s *Session) laneGeom(l Layout, k int, sb shownBalancer) (Lane, GridSpec) {
+	lane := l.Lanes[k]
+	pl := sb.b.Pool()
+	if sb.m.Config().Queues == sim.PerServer {
+		lane = PerServerLane(lane, l.Unit)
+		return lane, NewGridAspect(lane.Pool, pl.Live+pl.Down, l.Unit, QueueBarAspect)
+	}
+	return lane, NewGrid(lane.Pool, pl.Live+pl.Down, l.Unit)
+}

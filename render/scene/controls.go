@@ -736,8 +736,7 @@ func (s *Session) clickServer(l Layout, p Point) {
 		if k >= len(l.Lanes) {
 			break
 		}
-		pl := sb.b.Pool()
-		g := NewGrid(l.Lanes[k].Pool, pl.Live+pl.Down, l.Unit)
+		_, g := s.laneGeom(l, k, sb)
 		i := 0
 		for v := range sb.b.Servers() {
 			if inside(g.BoxAt(i), p) {

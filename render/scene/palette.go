@@ -35,6 +35,18 @@ var (
 	DownLineCol = color.RGBA{0xff, 0xb4, 0x4d, 0xff} // the chart's D·S line and the pool's min
 )
 
+// LaneColors are the compare view's lanes' colours, in lane order: each
+// lane's title and its line in every chart.
+var LaneColors = [...]color.RGBA{
+	{0x58, 0xa6, 0xff, 0xff}, // light blue
+	{0xff, 0x9e, 0x64, 0xff}, // orange
+	{0xd2, 0xa8, 0xff, 0xff}, // lavender
+	{0xf0, 0xe6, 0x8c, 0xff}, // khaki
+}
+
+// LaneColor returns lane i's colour.
+func LaneColor(i int) color.RGBA { return LaneColors[i%len(LaneColors)] }
+
 // Shape is how a server box is drawn besides its colour.
 type Shape uint8
 

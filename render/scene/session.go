@@ -106,7 +106,7 @@ type Session struct {
 	caption []string // the lesson's caption, until Esc hides it
 
 	anim    animator
-	hist    History
+	hists   []History // the charts' history of each lane
 	fw      firewallState
 	help    bool
 	banner  bool
@@ -161,7 +161,7 @@ func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
 	s.m, s.cfg = set.Lanes[0].Model, specs[0].Config.Clone()
 	s.lane = min(s.lane, len(set.Lanes)-1)
 	s.meas = measured{}
-	s.hist.Reset()
+	s.hists = make([]History, len(set.Lanes))
 	s.fw.reset(s.m.Config())
 	s.observe()
 	for s.m.Cycle() < to && s.set.Step() {
@@ -358,8 +358,7 @@ func (s *Session) State() State {
 			st.Controls = append(st.Controls, Control{ID: w.id, R: rs[i], Value: s.valueText(i, w)})
 		}
 		for k, sb := range s.shown() {
-			pl := sb.b.Pool()
-			g := NewGrid(l.Lanes[k].Pool, pl.Live+pl.Down, l.Unit)
+			_, g := s.laneGeom(l, k, sb)
 			i := 0
 			for v := range sb.b.Servers() {
 				if i >= maxServerBoxes {
@@ -385,10 +384,14 @@ func (s *Session) say(msg string, isError bool) {
 }
 
 // observe records the cycle just completed (the lanes record themselves):
-// the charts' history, the firewall's counts and the time averages.
+// each lane's history for the charts, the firewall's counts and the time
+// averages.
 func (s *Session) observe() {
+	for i, l := range s.set.Lanes {
+		lc := l.Model.Config()
+		s.hists[i].Add(l.Model.Last(), &lc)
+	}
 	cfg := s.m.Config()
-	s.hist.Add(s.m.Last(), &cfg)
 	s.fw.follow(cfg.Blocked)
 	s.fw.observe(s.m.Events())
 	s.meas.add(s.m)
