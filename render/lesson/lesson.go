@@ -62,8 +62,8 @@ var All = []Lesson{
 		Title: "the firewall's cost: half the traffic blocked",
 		Caption: []string{
 			"The firewall blocks 0.0.0.0/1: half of all addresses, and nothing else.",
-			"Watch the gate's counter and its list of ranges: about half of the requests",
-			"bounce off (bright yellow), and only the other half reach the queue.",
+			"Watch the gate's rejected counter (yellow) and its list of ranges: about half of the",
+			"requests are turned away at the gate, and only the other half reach the queue.",
 		},
 		Query: "seed=3&block=0.0.0.0/1&speed=3000",
 		Check: func(s, _ sim.Summary) error {
@@ -116,13 +116,14 @@ var All = []Lesson{
 		Title: "overload: a pool capped below the traffic",
 		Caption: []string{
 			"Arrivals of 1 a cycle with tasks of 45 cycles on average need about 45 servers,",
-			"but the pool may grow only to 20: it reaches its max (green line, servers chart)",
-			"and the queue grows without bound — the waits with it.",
+			"but the pool is capped at 20 and starts there (green line, servers chart): it cannot",
+			"grow, and the queue grows without bound — the waits with it.",
 		},
 		Query: "seed=2&wave=false&rate=1&max-servers=20&cycles=20000&speed=600",
 		Check: func(s, _ sim.Summary) error {
-			if s.ServersPeak != 20 || s.FinalQueue < 8_000 {
-				return fmt.Errorf("peak pool %d, final queue %d: want the pool at its max of 20 and a queue in the thousands", s.ServersPeak, s.FinalQueue)
+			if s.ServersPeak != 20 || s.ServersMin != 20 || s.FinalQueue < 8_000 {
+				return fmt.Errorf("pool %d to %d, final queue %d: want the pool at its max of 20 throughout and a queue in the thousands",
+					s.ServersMin, s.ServersPeak, s.FinalQueue)
 			}
 			return nil
 		},
@@ -149,8 +150,8 @@ var All = []Lesson{
 		Title: "policies over servers of unequal speed",
 		Caption: []string{
 			"Servers of speeds 2, 1 and 1, each with its own queue. Round-robin gives each a third of the work:",
-			"the two slow ones get more than they can do, their queues (+N in their boxes) grow while the fast",
-			"one idles: p95 wait about 7,000 cycles. With least-connections (the policy selector) about 100.",
+			"the slow ones get more than they can do and their queue bars grow; the fast one keeps up.",
+			"p95 wait about 7,000 cycles. With least-connections (the policy selector) about 100.",
 		},
 		Query:  "seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&cycles=100000&queues=per-server&policy=round-robin&speeds=2,1,1&speed=3000",
 		Versus: "policy=least-connections",

@@ -83,7 +83,7 @@ func TestFirewallCountsPerRange(t *testing.T) {
 	if rej := s.m.Totals().Rejected; sum != rej || rej == 0 {
 		t.Errorf("per-range counts add to %d, the model rejected %d", sum, rej)
 	}
-	want := []string{"0/8", "10/8", "127/8", "172.16/12", "192.168/16", "240/4"}
+	want := []string{"0.0.0.0/8", "10/8", "127/8", "172.16/12", "192.168/16", "240/4"}
 	if len(names) != len(want) {
 		t.Fatalf("ranges %v", names)
 	}

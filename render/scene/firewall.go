@@ -68,7 +68,8 @@ func RangeOf(ranges []sim.Range, addr uint32) int {
 
 // CompactRange writes a range short enough for the gate: a CIDR block
 // without its trailing zero octets ("10/8", "192.168/16", "172.16/12"),
-// else "first–last".
+// a block of 0.0.0.0 in full ("0.0.0.0/1": a lone "0" reads as no
+// address), else "first–last".
 func CompactRange(r sim.Range) string {
 	s := r.String()
 	addr, bits, ok := strings.Cut(s, "/")
@@ -77,6 +78,9 @@ func CompactRange(r sim.Range) string {
 	}
 	n, err := strconv.Atoi(bits)
 	if err != nil {
+		return s
+	}
+	if strings.Trim(addr, "0.") == "" {
 		return s
 	}
 	octets := strings.Split(addr, ".")

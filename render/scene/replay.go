@@ -72,6 +72,7 @@ func (s *Session) SeekCycle(t int64) {
 	}
 	s.paused = true
 	s.pauseAt = -1
+	s.verdict = "" // said again if the replay reaches its end again
 	s.checkPauseAt()
 }
 

@@ -204,6 +204,7 @@ func (s *Session) Apply(in Intent) {
 			_ = s.restart() // the configuration was valid at New
 		}
 		s.pauseAt = -1
+		s.paused = false // after the end too: R runs again, no Space needed
 	case Dice:
 		s.restartWithSeed(s.randomSeed())
 	case ToggleHelp:

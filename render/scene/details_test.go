@@ -1,0 +1,152 @@
+package scene
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
+)
+
+// TestViewDetails checks the view's small promises, one case each: a
+// message leaves the charts' axes readable; the help overlay is opaque; a
+// scrub back clears "replay ended"; the longest seed fits its field; R
+// after the end runs again; task min and max say they are unused by
+// geometric service.
+func TestViewDetails(t *testing.T) {
+	newSession := func(t *testing.T, cfg sim.Config, present bool) *Session {
+		t.Helper()
+		s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1, Present: present})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	sizes := [][2]int{{1024, 768}, {1280, 720}, {1920, 1080}}
+	cases := []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"a message leaves the charts uncovered", func(t *testing.T) {
+			for _, sz := range sizes {
+				for _, present := range []bool{false, true} {
+					s := newSession(t, testConfig(), present)
+					s.Say(strings.Repeat("a long message that wraps over several lines ", 6), false)
+					f := s.Draw(sz[0], sz[1])
+					q := f.Layers[TopLayer].Quads[0].P
+					box := Rect{q[0].X, q[0].Y, q[2].X - q[0].X, q[2].Y - q[0].Y}
+					for _, c := range f.Layout.Charts {
+						if box.Overlaps(c) {
+							t.Errorf("%v present=%v: the message %v covers the chart %v", sz, present, box, c)
+						}
+					}
+				}
+			}
+		}},
+		{"the help overlay is opaque", func(t *testing.T) {
+			s := newSession(t, testConfig(), false)
+			s.Apply(ToggleTheory)
+			s.Apply(ToggleHelp)
+			f := s.Draw(BaseW, BaseH)
+			if c := f.Layers[TopLayer].Quads[0].C; c.A != 0xff {
+				t.Errorf("the help overlay's colour %v lets what is under it show through", c)
+			}
+		}},
+		{"a scrub back clears the replay's verdict", func(t *testing.T) {
+			cfg := testConfig()
+			cfg.Cycles = 300
+			snap, err := snapshot.Record(cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := snapshot.Encode(snap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newSession(t, testConfig(), false)
+			if err := s.Load(data); err != nil {
+				t.Fatal(err)
+			}
+			s.SeekCycle(300)
+			if !strings.Contains(s.State().Message, "reproduced exactly") {
+				t.Fatalf("at the end: %q, want the verdict", s.State().Message)
+			}
+			s.SeekCycle(100)
+			if m := s.State().Message; strings.Contains(m, "replay ended") {
+				t.Errorf("scrubbed back to cycle 100, the banner still says %q", m)
+			}
+			s.SeekCycle(300)
+			if !strings.Contains(s.State().Message, "reproduced exactly") {
+				t.Errorf("at the end again: %q, want the verdict again", s.State().Message)
+			}
+		}},
+		{"the longest seed fits its field", func(t *testing.T) {
+			for _, seed := range []uint64{999_999_999, 18_446_744_073_709_551_615} {
+				for _, sz := range sizes {
+					for _, present := range []bool{false, true} {
+						cfg := testConfig()
+						cfg.Seed = seed
+						s := newSession(t, cfg, present)
+						f := s.Draw(sz[0], sz[1])
+						var field Rect
+						for _, c := range s.State().Controls {
+							if c.ID == WSeed {
+								field = c.R
+							}
+						}
+						found := false
+						for _, tx := range f.Layers[OverlayLayer].Texts {
+							if tx.S == strconv.FormatUint(seed, 10) {
+								found = true
+								if b := textBox(tx); !field.Inset(2).Contains(b) {
+									t.Errorf("seed %d at %v present=%v: %v leaves its field %v", seed, sz, present, b, field)
+								}
+							}
+						}
+						if !found {
+							t.Errorf("seed %d at %v: not drawn", seed, sz)
+						}
+					}
+				}
+			}
+		}},
+		{"R after the end runs again", func(t *testing.T) {
+			cfg := testConfig()
+			cfg.Cycles = 50
+			s := newSession(t, cfg, false)
+			s.step(50, false)
+			now := clock()
+			s.Update(now)
+			if st := s.State(); !st.Done || !st.Paused {
+				t.Fatalf("at the end: done %v paused %v", st.Done, st.Paused)
+			}
+			s.Apply(Restart)
+			if st := s.State(); st.Paused || st.Cycle != 0 {
+				t.Errorf("after R: paused %v at cycle %d, want running from 0", st.Paused, st.Cycle)
+			}
+		}},
+		{"task min and max say geometric service ignores them", func(t *testing.T) {
+			for _, svc := range []string{"geometric", "uniform"} {
+				cfg := testConfig()
+				if err := cfg.Set("service", svc); err != nil {
+					t.Fatal(err)
+				}
+				cfg.MeanService = 20
+				s := newSession(t, cfg, false)
+				s.Draw(BaseW, BaseH)
+				for _, c := range s.State().Controls {
+					if c.ID != WTaskMin && c.ID != WTaskMax {
+						continue
+					}
+					if unused := strings.HasPrefix(c.Value, "unused"); unused != (svc == "geometric") {
+						t.Errorf("%s service: %s shows %q", svc, c.ID, c.Value)
+					}
+				}
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, tc.run)
+	}
+}
