@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,5 +149,59 @@ func TestViewDetails(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, tc.run)
+	}
+}
+
+// TestTeacherCaption: a teacher's caption (Options.Note) is shown in lines
+// of at most CaptionLineChars, travels in the run's snapshot and share
+// link, and a session that loads them shows it.
+func TestTeacherCaption(t *testing.T) {
+	note := "Watch server 2: it is the slow one, ×0.5. " + strings.Repeat("Its bar grows while the others keep up. ", 5)
+	cfg := testConfig()
+	cfg.Cycles = 200
+	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1, Note: note, Caption: CaptionLines(note)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.step(50, false)
+	for _, save := range []func() ([]byte, error){s.Snapshot, s.WholeRun} {
+		data, err := save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Load(data); err != nil {
+			t.Fatal(err)
+		}
+		if r.note != note || strings.Join(r.caption, " ") != strings.Join(strings.Fields(note), " ") {
+			t.Errorf("loaded: note %q, caption %q; want %q", r.note, r.caption, note)
+		}
+		f := r.Draw(BaseW, BaseH)
+		if !slices.ContainsFunc(f.Layers[OverlayLayer].Texts, func(x Text) bool { return strings.HasPrefix(x.S, "Watch server 2") }) {
+			t.Error("the loaded caption is not drawn")
+		}
+	}
+}
+
+// TestCaptionLines wraps at spaces into lines of at most CaptionLineChars
+// characters, cutting only a word longer than a line.
+func TestCaptionLines(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"", nil},
+		{"  one  two ", []string{"one two"}},
+		{strings.Repeat("ab ", 40), []string{strings.TrimSpace(strings.Repeat("ab ", 33)), strings.TrimSpace(strings.Repeat("ab ", 7))}}, // 33 make 98 characters
+		{strings.Repeat("x", 150), []string{strings.Repeat("x", 100), strings.Repeat("x", 50)}},
+		{"é" + strings.Repeat("é", 99) + " z", []string{strings.Repeat("é", 100), "z"}},
+	} {
+		got := CaptionLines(tc.text)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("CaptionLines(%q) = %q, want %q", tc.text, got, tc.want)
+		}
 	}
 }

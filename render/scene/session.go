@@ -55,8 +55,12 @@ type Options struct {
 	// theory panel shown.
 	Present, Theory bool
 	// Caption is shown in a strip under the HUD until Esc hides it (a
-	// lesson's text); empty for none.
+	// lesson's text, or the lines of Note); empty for none.
 	Caption []string
+	// Note is a teacher's own caption (the page's caption parameter,
+	// snapshot.CheckCaption): saved and shared snapshots carry it, and a
+	// snapshot that carries one shows it.
+	Note string
 	// Lesson returns the options of the lesson named name, for the
 	// lessons menu (nil: no menu).
 	Lesson func(name string) (Options, error)
@@ -104,6 +108,7 @@ type Session struct {
 	share   shareState
 	dialog  int      // the open dialog (modal), or dialogNone
 	caption []string // the lesson's caption, until Esc hides it
+	note    string   // the teacher's caption, carried by snapshots
 
 	anim    animator
 	hists   []History // the charts' history of each lane
@@ -127,7 +132,7 @@ func New(opts Options) (*Session, error) {
 	s.speed, s.budget = opts.Speed, NewBudget()
 	s.focus, s.dragging = -1, -1
 	s.present, s.theory = opts.Present, opts.Theory
-	s.caption = opts.Caption
+	s.caption, s.note = opts.Caption, opts.Note
 	if s.speed == 0 {
 		s.speed = 5
 	}

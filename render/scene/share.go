@@ -117,7 +117,7 @@ func (s *Session) ShareSnapshot() ([]byte, error) {
 func (s *Session) WholeRun() ([]byte, error) {
 	switch {
 	case s.replay != nil:
-		return encode(*s.replay)
+		return s.encode(*s.replay)
 	case s.m.Done():
 		return s.Snapshot()
 	}
@@ -125,7 +125,7 @@ func (s *Session) WholeRun() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("share: %w", err)
 	}
-	return encode(c)
+	return s.encode(c)
 }
 
 // countRow counts the controls of ws in row.
