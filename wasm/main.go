@@ -27,7 +27,9 @@
 // throws); save() downloads it; load(bytes) replays a snapshot and
 // loadLink(text) a share link, both returning "" or the error message;
 // share() puts the link in the address and the clipboard and returns it.
-// A page opened with #r=… replays that link.
+// quit() ends the program after the next tick, as a crash would: the page
+// then says that lbsim has stopped (tests use it). A page opened with
+// #r=… replays that link.
 package main
 
 import (
@@ -248,6 +250,10 @@ func installHook(g *render.Game, problems []string) {
 	obj.Set("load", load)
 	obj.Set("loadLink", loadLink)
 	obj.Set("share", share)
+	obj.Set("quit", js.FuncOf(func(js.Value, []js.Value) any {
+		g.Quit()
+		return nil
+	}))
 	js.Global().Set("lbsim", obj)
 }
 
