@@ -92,6 +92,9 @@ type chartView struct {
 	u    float32
 	maxV float32 // the y-axis' top
 	end  int64   // the x-axis covers cycles 0 … end
+	// scaling: the pool could scale at some point of the run, so the
+	// legend keys the scale marks.
+	scaling bool
 }
 
 func (c *chartView) xAt(cycle int64) float32 {
@@ -125,6 +128,9 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			continue
 		}
 		c.spec.lines = fitLines(spec.lines, &s.hists[0], c.maxV)
+		for i := range s.hists[0].Len() {
+			c.scaling = c.scaling || scalingActs(s.hists[0].At(i))
+		}
 		c.legend(f)
 		c.axes(f)
 		c.data(f, &s.hists[0])
@@ -184,7 +190,7 @@ func (c *chartView) legend(f *Frame) {
 		f.text(SceneLayer, ln.name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
 		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
 	}
-	if c.spec.marks {
+	if c.spec.marks && c.scaling {
 		m := 4 * u
 		f.triangle(SceneLayer, Point{x + m, r.Y + 7*u}, Point{x + 2*m, r.Y + 7*u + m*1.6}, Point{x, r.Y + 7*u + m*1.6}, UpMark)
 		f.triangle(SceneLayer, Point{x + 3*m, r.Y + 7*u + m*1.6}, Point{x + 2*m, r.Y + 7*u}, Point{x + 4*m, r.Y + 7*u}, DownMark)

@@ -203,8 +203,8 @@ func TestMeasuredWindowStartsAfterTheInitialQueue(t *testing.T) {
 
 // TestChartScalesToTheData: in a fixed pool (min = max servers, as in the
 // speeds lesson) the queue chart's y-axis fits the queue, not the unused
-// U·S line, which is then left out; in a pool that can scale the axis
-// holds the lines.
+// U·S line, which is then left out with the scale marks' key; in a pool
+// that can scale the axis holds the lines.
 func TestChartScalesToTheData(t *testing.T) {
 	fixed := testConfig()
 	for _, kv := range [][2]string{{"servers", "3"}, {"min-servers", "3"}, {"max-servers", "3"}, {"queues", "per-server"},
@@ -233,6 +233,12 @@ func TestChartScalesToTheData(t *testing.T) {
 		drawn := slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
 			return q.C == UpLineCol && f.Layout.Charts[0].Contains(Rect{q.P[0].X, q.P[0].Y, 0, 0})
 		})
+		keyed := slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+			return x.S == "scaling" && f.Layout.Charts[0].Contains(Rect{x.X, x.Y, 0, 0})
+		})
+		if keyed != tc.wantLine {
+			t.Errorf("%s: the legend keys the scale marks: %v, want %v", tc.name, keyed, tc.wantLine)
+		}
 		if tc.wantLine {
 			if top < line || !drawn {
 				t.Errorf("%s: the axis' top %.0f, U·S line up to %.0f drawn %v: want the line in the chart", tc.name, top, line, drawn)
