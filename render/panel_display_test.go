@@ -123,3 +123,41 @@ func TestPanelEntriesAreDrawn(t *testing.T) {
 		}
 	}
 }
+
+// TestPaintsOnlyChanges: a paused run is painted once, then drawn without
+// painting (the screen keeps its picture); a step paints again.
+func TestPaintsOnlyChanges(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Seed = 1
+	g, err := NewGame(preset.Preset{Config: cfg, Speed: 30, PauseAt: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onScreen(func(*ebiten.Image) {
+		img := ebiten.NewImage(1280, 720)
+		defer img.Deallocate()
+		for range 5 {
+			g.Draw(img)
+		}
+		if st := g.State(); st.Frames != 5 || st.Painted != 1 {
+			t.Errorf("a paused run drawn 5 times: %d frames, %d painted; want 5 and 1", st.Frames, st.Painted)
+		}
+		px := make([]byte, 4*1280*720)
+		img.ReadPixels(px)
+		bg := scene.Background
+		other := 0
+		for i := 0; i < len(px); i += 4 {
+			if px[i] != bg.R || px[i+1] != bg.G || px[i+2] != bg.B {
+				other++
+			}
+		}
+		if other < len(px)/4/10 {
+			t.Errorf("after frames drawn without painting only %d pixels differ from the background: the picture was lost", other)
+		}
+		g.sess.Apply(scene.StepOne)
+		g.Draw(img)
+		if st := g.State(); st.Painted != 2 {
+			t.Errorf("after a step: %d painted, want 2", st.Painted)
+		}
+	})
+}

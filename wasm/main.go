@@ -7,7 +7,8 @@
 // the defaults, exposes the read-only hook window.lbsim.state() and runs
 // the ebiten view.
 //
-// window.lbsim.state() returns a plain object: cycle, frames, ticks, paused,
+// window.lbsim.state() returns a plain object: cycle, frames, painted (the
+// frames actually painted: only those whose picture changed), ticks, paused,
 // done, speed (cycles per second, or "max"), seed (a number, or a decimal
 // string above 2^53), summary (exactly the JSON summary `lbsim run --cycles
 // <cycle>` prints for the same settings and changes, produced by
@@ -152,6 +153,7 @@ func installHook(g *render.Game, problems []string) {
 		return map[string]any{
 			"cycle":     float64(st.Cycle),
 			"frames":    float64(st.Frames),
+			"painted":   float64(st.Painted),
 			"ticks":     float64(st.Ticks),
 			"paused":    st.Paused,
 			"done":      st.Done,

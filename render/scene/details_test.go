@@ -205,3 +205,40 @@ func TestCaptionLines(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameSum: the same picture gives the same Sum (a paused run drawn
+// again), any change another: a cycle more, another size, a message, the
+// help overlay.
+func TestFrameSum(t *testing.T) {
+	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := clock()
+	for !s.paused {
+		s.Update(now)
+	}
+	for range 5 { // paused: the animations end, the picture settles
+		for range TPS {
+			s.Update(now)
+		}
+	}
+	sum := func() uint64 { return s.Draw(BaseW, BaseH).Sum() }
+	base := sum()
+	if again := sum(); again != base {
+		t.Fatalf("a paused run drawn twice: sums %x and %x", base, again)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func() uint64
+	}{
+		{"another size", func() uint64 { return s.Draw(1920, 1080).Sum() }},
+		{"a message", func() uint64 { s.Say("hello", false); defer s.Apply(CloseDialog); return sum() }},
+		{"the help overlay", func() uint64 { s.Apply(ToggleHelp); defer s.Apply(ToggleHelp); return sum() }},
+		{"one cycle more", func() uint64 { s.Apply(StepOne); return sum() }},
+	} {
+		if got := tc.change(); got == base {
+			t.Errorf("%s: the same sum %x as before", tc.name, got)
+		}
+	}
+}

@@ -1,8 +1,11 @@
 package scene
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"image/color"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +62,55 @@ type Frame struct {
 	W, H   int
 	Layout Layout
 	Layers [numLayers]Layer
+}
+
+// Sum returns a checksum of everything f paints (its size, every quad and
+// every text run): two frames with the same Sum paint the same picture, so
+// a renderer that keeps the screen between frames paints only when the
+// Sum changes (a paused or ended run then costs no drawing).
+func (f *Frame) Sum() uint64 {
+	h := fnv.New64a()
+	var b []byte
+	f32 := func(v float32) { b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v)) }
+	rgba := func(c color.RGBA) { b = append(b, c.R, c.G, c.B, c.A) }
+	b = binary.LittleEndian.AppendUint64(b, uint64(f.W)<<32|uint64(uint32(f.H)))
+	for li := range f.Layers {
+		l := &f.Layers[li]
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(l.Quads))<<32|uint64(len(l.Texts)))
+		for _, q := range l.Quads {
+			for _, p := range q.P {
+				f32(p.X)
+				f32(p.Y)
+			}
+			rgba(q.C)
+			if len(b) > 4096 {
+				h.Write(b)
+				b = b[:0]
+			}
+		}
+		for _, t := range l.Texts {
+			f32(t.X)
+			f32(t.Y)
+			f32(t.Size)
+			rgba(t.C)
+			b = append(b, byte(t.Align), boolByte(t.Bold))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(t.S)))
+			b = append(b, t.S...)
+			if len(b) > 4096 {
+				h.Write(b)
+				b = b[:0]
+			}
+		}
+	}
+	h.Write(b)
+	return h.Sum64()
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 func (f *Frame) reset(w, h int, l Layout) {

@@ -308,6 +308,7 @@ func (s *Session) restartWith(apply func(*sim.Config)) error {
 type State struct {
 	Cycle   int64
 	Frames  int64
+	Painted int64 // frames painted on screen: fewer than Frames while nothing changes
 	Ticks   int64
 	Paused  bool
 	Done    bool
@@ -343,7 +344,7 @@ type Control struct {
 // State returns the session's state now.
 func (s *Session) State() State {
 	st := State{
-		Cycle: s.m.Cycle(), Frames: s.frames, Ticks: s.tick, Paused: s.paused, Done: s.m.Done(),
+		Cycle: s.m.Cycle(), Frames: s.frames, Painted: s.painted, Ticks: s.tick, Paused: s.paused, Done: s.m.Done(),
 		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
 		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
 		Changes: s.m.Changes(), Present: s.present, Theory: s.theory,
