@@ -41,6 +41,7 @@ func TestBrowserPaintsOnlyChanges(t *testing.T) {
 	p.press(" ", "Space", 32)
 	p.waitFrames(10)
 	f2, p2 := p.painted()
+	t.Logf("paused: %d frames drawn, %d painted; running: %d drawn, %d painted", f1-f0, p1-p0, f2-f1, p2-p1)
 	if p2-p1 < 5 {
 		t.Errorf("running again: %d frames drawn, %d painted; want it painting", f2-f1, p2-p1)
 	}
