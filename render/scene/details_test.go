@@ -242,3 +242,44 @@ func TestFrameSum(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectedBounceOnScreen: at a slow speed a rejected request turns
+// yellow and bounces back over the firewall, on screen (the firewall
+// lesson's half of all requests), not off the screen's left edge.
+func TestRejectedBounceOnScreen(t *testing.T) {
+	cfg := testConfig()
+	for _, kv := range [][2]string{{"block", "0.0.0.0/1"}, {"rate", "2"}} {
+		if err := cfg.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(Options{Config: cfg, Speed: 10, PauseAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := clock()
+	seen := 0
+	for range 4 * TPS {
+		s.Update(now)
+		f := s.Draw(BaseW, BaseH)
+		g := f.Layout.Gate
+		for _, q := range f.Layers[SceneLayer].Quads {
+			// A bouncing request: RejectFlash faded (alpha below 1).
+			c := q.C
+			if c.A == 0xff || c.A < 0x20 || absDiff(int(c.R)*0xff, int(RejectFlash.R)*int(c.A)) > 0x200 ||
+				absDiff(int(c.G)*0xff, int(RejectFlash.G)*int(c.A)) > 0x200 || absDiff(int(c.B)*0xff, int(RejectFlash.B)*int(c.A)) > 0x200 {
+				continue
+			}
+			x := (q.P[0].X + q.P[1].X + q.P[2].X + q.P[3].X) / 4
+			if x < g.X || x > g.X+g.W {
+				t.Fatalf("a bouncing request at x = %.0f, off the firewall %v", x, g)
+			}
+			seen++
+		}
+	}
+	if seen == 0 {
+		t.Error("no rejected request bounced back over the firewall in 4 s at 10 cycles/s")
+	}
+}
+
+func absDiff(a, b int) int { return max(a-b, b-a) }

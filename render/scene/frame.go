@@ -661,14 +661,18 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 			}
 			f.request(SceneLayer, p, d, fl.typ, col)
 		case flyReject, flyDiscard:
-			turn := Point{l.Gate.X, y}
+			// A rejected request runs into the firewall and bounces back
+			// over it, on screen (the gate stands at the screen's left
+			// edge); a discarded one turns at the full queue.
+			turn := Point{l.Gate.X + l.Gate.W*0.6, y}
+			back := Point{l.Gate.X + l.Gate.W*0.12, y + fl.jit*40*u}
 			c2 := RejectFlash
 			if fl.kind == flyDiscard {
 				turn = q.SlotAt(min(fl.slot, max(q.Shown-1, 0))).Center()
 				turn.X -= q.Pitch
+				back = Point{turn.X - 110*u, y + fl.jit*40*u}
 				c2 = DiscardCol
 			}
-			back := Point{turn.X - 110*u, y + fl.jit*40*u}
 			if t < 0.5 {
 				f.request(SceneLayer, lerp(entry, turn, smooth(t/0.5)), d, fl.typ, col)
 			} else {
