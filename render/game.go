@@ -32,6 +32,7 @@ type Game struct {
 	onLesson func(query string)
 
 	painter painter
+	shown   uint64 // the Sum of the frame on screen; 0 before the first
 	state   atomic.Pointer[scene.State]
 	quit    atomic.Bool
 }
@@ -63,6 +64,7 @@ func NewGame(p preset.Preset) (*Game, error) {
 	}
 	g.sess = sess
 	g.now = func() time.Duration { return time.Since(g.start) }
+	ebiten.SetScreenClearedEveryFrame(false) // Draw paints only a changed frame
 	g.publish()
 	return g, nil
 }
@@ -71,7 +73,7 @@ func NewGame(p preset.Preset) (*Game, error) {
 // a lesson's preset the way ?lesson=NAME does, and tells OnLesson.
 func (g *Game) options(p preset.Preset) scene.Options {
 	return scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems,
-		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption, Lanes: p.Lanes,
+		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption, Note: p.Note, Lanes: p.Lanes,
 		Lesson: g.opener("lesson"), Comparison: g.opener("comparison")}
 }
 
@@ -111,10 +113,18 @@ func (g *Game) Update() error {
 	return nil
 }
 
-// Draw paints the session's frame on screen.
+// Draw paints the session's frame on screen when it differs from the one
+// shown: ebiten keeps the screen between frames (NewGame turns its
+// clearing off), so a paused or ended run costs no painting, which a
+// laptop on battery in front of a class notices.
 func (g *Game) Draw(screen *ebiten.Image) {
 	b := screen.Bounds()
-	g.painter.paint(screen, g.sess.Draw(b.Dx(), b.Dy()))
+	f := g.sess.Draw(b.Dx(), b.Dy())
+	if sum := f.Sum(); sum != g.shown || g.shown == 0 {
+		g.painter.paint(screen, f)
+		g.shown = sum
+		g.sess.FramePainted()
+	}
 	g.sess.FrameDrawn()
 	g.publish()
 }

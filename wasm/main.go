@@ -7,7 +7,8 @@
 // the defaults, exposes the read-only hook window.lbsim.state() and runs
 // the ebiten view.
 //
-// window.lbsim.state() returns a plain object: cycle, frames, ticks, paused,
+// window.lbsim.state() returns a plain object: cycle, frames, painted (the
+// frames actually painted: only those whose picture changed), ticks, paused,
 // done, speed (cycles per second, or "max"), seed (a number, or a decimal
 // string above 2^53), summary (exactly the JSON summary `lbsim run --cycles
 // <cycle>` prints for the same settings and changes, produced by
@@ -27,7 +28,9 @@
 // throws); save() downloads it; load(bytes) replays a snapshot and
 // loadLink(text) a share link, both returning "" or the error message;
 // share() puts the link in the address and the clipboard and returns it.
-// A page opened with #r=… replays that link.
+// quit() ends the program after the next tick, as a crash would: the page
+// then says that lbsim has stopped (tests use it). A page opened with
+// #r=… replays that link.
 package main
 
 import (
@@ -150,6 +153,7 @@ func installHook(g *render.Game, problems []string) {
 		return map[string]any{
 			"cycle":     float64(st.Cycle),
 			"frames":    float64(st.Frames),
+			"painted":   float64(st.Painted),
 			"ticks":     float64(st.Ticks),
 			"paused":    st.Paused,
 			"done":      st.Done,
@@ -248,6 +252,10 @@ func installHook(g *render.Game, problems []string) {
 	obj.Set("load", load)
 	obj.Set("loadLink", loadLink)
 	obj.Set("share", share)
+	obj.Set("quit", js.FuncOf(func(js.Value, []js.Value) any {
+		g.Quit()
+		return nil
+	}))
 	js.Global().Set("lbsim", obj)
 }
 

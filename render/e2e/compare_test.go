@@ -189,3 +189,39 @@ func TestDesktopCompare(t *testing.T) {
 		t.Errorf("the window's compare view looks blank: %d colours, %.1f%% non-background", colours, 100*frac)
 	}
 }
+
+// TestBrowserCompareInPlace: C pressed while paused, after a server was
+// taken down, opens the compare view in place: at the same cycle, still
+// paused, each lane with the same change, as `lbsim compare` with that
+// change gives; it does not run on.
+func TestBrowserCompareInPlace(t *testing.T) {
+	p := newPage(t)
+	var query []string
+	args := []string{"compare", "--json", "-"}
+	for _, kv := range compareRun {
+		query = append(query, kv[0]+"="+kv[1])
+		args = append(args, "--"+kv[0]+"="+kv[1])
+	}
+	p.open("policy=round-robin&" + strings.Join(query, "&") + "&speed=600&pause-at=300")
+	p.waitFor("window.lbsim.state().paused", 120*time.Second)
+	b := p.server("2")
+	p.click(b.X+b.W/2, b.Y+b.H/2)           // down at the next cycle
+	p.press("ArrowRight", "ArrowRight", 39) // one cycle: it takes effect
+	before := p.ctl()
+	if before.Cycle != 301 || len(before.Changes) != 1 {
+		t.Fatalf("before C: cycle %d, changes %v; want 301 and the server taken down", before.Cycle, before.Changes)
+	}
+	p.press("c", "KeyC", 67)
+	p.waitFor("window.lbsim.state().lanes && window.lbsim.state().lanes.length == 2", 60*time.Second)
+	p.waitFrames(10)
+	s := p.compareState()
+	if s.Cycle != 301 || !s.Paused {
+		t.Fatalf("after C: cycle %d paused %v; want the paused place, cycle 301", s.Cycle, s.Paused)
+	}
+	v := []string{"--variant", "round-robin:policy=round-robin", "--variant", s.Lanes[1].Label + ":policy=" + s.Lanes[1].Label}
+	out, err := exec.Command(p.lbsim, append(append(append(args, "--cycles=301"), setArgs(before.Changes)...), v...)...).Output()
+	if err != nil {
+		t.Fatalf("lbsim compare: %v", err)
+	}
+	p.checkLanes("C while paused", s, out)
+}

@@ -68,3 +68,29 @@ func TestBrowserHostileLinks(t *testing.T) {
 		t.Errorf("a good link after the hostile ones ends with %q", s.Message)
 	}
 }
+
+// TestBrowserSaysWhenStopped: when the Go program ends (quit(), as a crash
+// ends it) or traps (an uncaught WebAssembly.RuntimeError, as out of
+// memory gives), the page says so over the canvas instead of leaving the
+// last frame as if paused.
+func TestBrowserSaysWhenStopped(t *testing.T) {
+	p := newPage(t)
+	for _, tc := range []struct {
+		how  string
+		js   string
+		want string
+	}{
+		{"exit", `window.lbsim.quit()`, "the program ended"},
+		{"trap", `setTimeout(() => { throw new WebAssembly.RuntimeError("unreachable executed") }, 0)`, "the program failed"},
+	} {
+		p.open("seed=3&speed=60")
+		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](tc.js+`; 0`)); err != nil {
+			t.Fatalf("%s: %v", tc.how, err)
+		}
+		p.waitFor(`!!window.lbsimStoppedWhy && getComputedStyle(document.getElementById("stopped")).display == "block"`, 30*time.Second)
+		text, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.getElementById("stopped").textContent`))
+		if err != nil || !strings.Contains(text, "lbsim has stopped") || !strings.Contains(text, tc.want) || !strings.Contains(text, "Reload") {
+			t.Errorf("%s: the page says %q (%v); want that lbsim has stopped, %q, and to reload", tc.how, text, err, tc.want)
+		}
+	}
+}

@@ -62,8 +62,8 @@ var All = []Lesson{
 		Title: "the firewall's cost: half the traffic blocked",
 		Caption: []string{
 			"The firewall blocks 0.0.0.0/1: half of all addresses, and nothing else.",
-			"Watch the gate's counter and its list of ranges: about half of the requests",
-			"bounce off (bright yellow), and only the other half reach the queue.",
+			"Watch the gate's rejected counter (yellow) and its list of ranges: about half of the",
+			"requests are turned away at the gate, and only the other half reach the queue.",
 		},
 		Query: "seed=3&block=0.0.0.0/1&speed=3000",
 		Check: func(s, _ sim.Summary) error {
@@ -116,13 +116,14 @@ var All = []Lesson{
 		Title: "overload: a pool capped below the traffic",
 		Caption: []string{
 			"Arrivals of 1 a cycle with tasks of 45 cycles on average need about 45 servers,",
-			"but the pool may grow only to 20: it reaches its max (green line, servers chart)",
-			"and the queue grows without bound — the waits with it.",
+			"but the pool is capped at 20 and starts there (green line, servers chart): it cannot",
+			"grow, and the queue grows without bound — the waits with it.",
 		},
 		Query: "seed=2&wave=false&rate=1&max-servers=20&cycles=20000&speed=600",
 		Check: func(s, _ sim.Summary) error {
-			if s.ServersPeak != 20 || s.FinalQueue < 8_000 {
-				return fmt.Errorf("peak pool %d, final queue %d: want the pool at its max of 20 and a queue in the thousands", s.ServersPeak, s.FinalQueue)
+			if s.ServersPeak != 20 || s.ServersMin != 20 || s.FinalQueue < 8_000 {
+				return fmt.Errorf("pool %d to %d, final queue %d: want the pool at its max of 20 throughout and a queue in the thousands",
+					s.ServersMin, s.ServersPeak, s.FinalQueue)
 			}
 			return nil
 		},
@@ -149,8 +150,8 @@ var All = []Lesson{
 		Title: "policies over servers of unequal speed",
 		Caption: []string{
 			"Servers of speeds 2, 1 and 1, each with its own queue. Round-robin gives each a third of the work:",
-			"the two slow ones get more than they can do, their queues (+N in their boxes) grow while the fast",
-			"one idles: p95 wait about 7,000 cycles. With least-connections (the policy selector) about 100.",
+			"the slow ones get more than they can do and their queue bars grow; the fast one keeps up.",
+			"p95 wait about 7,000 cycles. With least-connections (the policy selector) about 100.",
 		},
 		Query:  "seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&cycles=100000&queues=per-server&policy=round-robin&speeds=2,1,1&speed=3000",
 		Versus: "policy=least-connections",
@@ -205,7 +206,10 @@ func split(query string) [][2]string {
 type Comparison struct {
 	Name  string
 	Title string
-	Query string
+	// Caption is what to watch, a short line each, shown like a lesson's;
+	// it claims only what Check checks.
+	Caption []string
+	Query   string
 	// Check reports whether the lanes' summaries (in the order of the
 	// compare parameter, each run to the end) show what the title and the
 	// README claim.
@@ -230,6 +234,11 @@ var Comparisons = []Comparison{
 	{
 		Name:  "pooled-vs-split",
 		Title: "one central queue against split queues (random, round-robin), ten servers at ρ ≈ 0.84",
+		Caption: []string{
+			"The same requests, three ways to queue them for ten servers. One central queue hands each request",
+			"to the first free server; split queues can leave a request waiting behind a long one while another",
+			"server idles. Watch the p95 waits: the central queue's is lowest, split at random highest.",
+		},
 		Query: "compare=central:queues=pooled;split-random:queues=per-server,policy=random;split-rr:queues=per-server,policy=round-robin" +
 			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.2&initial-per-server=0&speed=3000",
 		// The central queue waits least, split random most.
@@ -238,6 +247,11 @@ var Comparisons = []Comparison{
 	{
 		Name:  "unequal-speeds",
 		Title: "round-robin, p2c and least-connections over servers of speeds 2, 1, 1",
+		Caption: []string{
+			"Servers of speeds 2, 1 and 1, each with its own queue. Round-robin gives each a third of the work,",
+			"more than the slow ones can do: their bars grow. p2c and least-connections look at the queues and",
+			"send more to the fast server: both p95 waits stay below round-robin's.",
+		},
 		Query: "compare=round-robin:policy=round-robin;p2c:policy=p2c;least-connections:policy=least-connections" +
 			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&queues=per-server&speeds=2,1,1&speed=3000",
 		// Round-robin ignores the speeds and waits longest.
@@ -246,6 +260,11 @@ var Comparisons = []Comparison{
 	{
 		Name:  "swrr-weights",
 		Title: "swrr with weights matched (3,1,1) and mismatched (1,1,3) to speeds 3, 1, 1",
+		Caption: []string{
+			"Smooth weighted round-robin sends each server its weight's share of the requests. Matched to the",
+			"speeds (3, 1, 1) the fast server gets the most; mismatched (1, 1, 3) a slow one does. Weights",
+			"must stand for capacity: the matched lane's p95 wait is the lower.",
+		},
 		Query: "compare=matched:policy=swrr,weights=3,1,1;mismatched:policy=swrr,weights=1,1,3" +
 			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.09&initial-per-server=0&queues=per-server&speeds=3,1,1&speed=3000",
 		// Weights must stand for capacity.

@@ -38,7 +38,8 @@ func TestLessonsReadCleanly(t *testing.T) {
 }
 
 // TestREADMELinksTheComparisons: the README's page links to the ready-made
-// comparisons are these comparisons' queries.
+// comparisons are these comparisons' queries, and it names each one in a
+// ?comparison=NAME link.
 func TestREADMELinksTheComparisons(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -47,6 +48,9 @@ func TestREADMELinksTheComparisons(t *testing.T) {
 	for _, c := range lesson.Comparisons {
 		if link := "http://127.0.0.1:8080/?" + c.Query; !strings.Contains(string(b), link) {
 			t.Errorf("the README does not link comparison %s as %s", c.Name, link)
+		}
+		if link := "http://127.0.0.1:8080/?comparison=" + c.Name; !strings.Contains(string(b), link) {
+			t.Errorf("the README does not name comparison %s in a link %s", c.Name, link)
 		}
 	}
 }

@@ -47,8 +47,13 @@ type Preset struct {
 	// Lesson is the lesson named by lesson=NAME (see package lesson), or
 	// "": its preset is applied first, and its caption shown.
 	Lesson string
-	// Caption is the lesson's caption, shown over the scene.
+	// Caption is the lesson's caption, or the lines of Note, shown over
+	// the scene.
 	Caption []string
+	// Note is a teacher's own caption (caption=TEXT: at most
+	// snapshot.MaxCaption printable characters), shown like a lesson's
+	// and carried by the run's snapshots and share links.
+	Note string
 	// Lanes are the compare view's lanes (compare=VARIANT;VARIANT…, see
 	// lanes.ParseVariants), each the run of the other parameters plus its
 	// variant's settings and the set= and fault= changes, exactly as
@@ -68,7 +73,7 @@ const DefaultSpeed = 600
 // ViewNames lists the parameters of the view itself, beside the settings of
 // sim.ConfigNames.
 func ViewNames() []string {
-	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson", "compare", "comparison"}
+	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson", "compare", "comparison", "caption"}
 }
 
 // ViewOnlyNames lists the parameters that change only how the run is
@@ -123,6 +128,7 @@ func Read(params []Param, seed func() uint64) Preset {
 			p.Problems = append(p.Problems, "parameter comparison: "+err.Error())
 			break
 		}
+		p.Caption = c.Caption
 		var ps []Param
 		for _, kv := range c.Params() {
 			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
@@ -178,6 +184,13 @@ func Read(params []Param, seed func() uint64) Preset {
 				p.Theory = on
 			}
 		case "lesson", "comparison": // read above
+		case "caption":
+			if err := snapshot.CheckCaption(q.Value); err != nil {
+				p.problem(name, q.Value, err.Error())
+				continue
+			}
+			p.Note = strings.TrimSpace(q.Value)
+			p.Caption = scene.CaptionLines(p.Note)
 		case "compare":
 			compare = q.Value
 		case "pause-at":

@@ -1,12 +1,14 @@
 package preset
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 func seven() uint64 { return 7 }
@@ -124,8 +126,18 @@ func FuzzRead(f *testing.F) {
 	f.Add("set", "5:rate=2", "block", "10.0.0.0/8")
 	f.Add("compare", "a:policy=p2c,choices=3;b:queues=per-server,speeds=2,1", "queues", "per-server")
 	f.Add("comparison", "swrr-weights", "seed", "3")
+	f.Add("caption", "Watch server 2", "lesson", "speeds")
+	f.Add("caption", "a\nb\x1b[2J", "caption", "\u202e")
 	f.Fuzz(func(t *testing.T, n1, v1, n2, v2 string) {
 		p := Read([]Param{{n1, v1}, {n2, v2}}, seven)
+		if p.Note != "" {
+			if err := snapshot.CheckCaption(p.Note); err != nil {
+				t.Errorf("%s=%q&%s=%q: caption %q accepted: %v", n1, v1, n2, v2, p.Note, err)
+			}
+			if strings.Join(p.Caption, " ") != strings.Join(strings.Fields(p.Note), " ") {
+				t.Errorf("%s=%q&%s=%q: caption lines %q do not say %q", n1, v1, n2, v2, p.Caption, p.Note)
+			}
+		}
 		if err := p.Config.Validate(); err != nil {
 			t.Errorf("%s=%q&%s=%q: invalid config: %v", n1, v1, n2, v2, err)
 		}
@@ -238,8 +250,52 @@ func TestCompare(t *testing.T) {
 		}
 		// comparison=NAME opens the same.
 		q := Read([]Param{{"comparison", c.Name}}, seven)
+		if len(q.Caption) == 0 || !slices.Equal(q.Caption, c.Caption) {
+			t.Errorf("comparison=%s: caption %q, want its own", c.Name, q.Caption)
+		}
 		if len(q.Problems) != 0 || len(q.Lanes) != len(p.Lanes) || q.Lanes[1].Config.Policy != p.Lanes[1].Config.Policy {
 			t.Errorf("comparison=%s: problems %q, %d lanes", c.Name, q.Problems, len(q.Lanes))
+		}
+	}
+}
+
+// TestCaption: caption=TEXT is a teacher's caption, shown in lines like a
+// lesson's (replacing a lesson's); text that is too long, holds a control
+// character or is not UTF-8 is reported by name with what is allowed, and
+// ignored.
+func TestCaption(t *testing.T) {
+	long := strings.Repeat("word ", 56) // 280 characters
+	for _, tc := range []struct {
+		name   string
+		params []Param
+		note   string
+		lines  int
+		bad    string
+	}{
+		{"plain", []Param{{"caption", "Watch server 3: slow, ×0.5."}}, "Watch server 3: slow, ×0.5.", 1, ""},
+		{"the longest", []Param{{"caption", long}}, strings.TrimSpace(long), 3, ""},
+		{"over a lesson's", []Param{{"lesson", "speeds"}, {"caption", "my words"}}, "my words", 1, ""},
+		{"too long", []Param{{"caption", long + "x"}}, "", 0, "at most 280"},
+		{"a new line", []Param{{"caption", "one\ntwo"}}, "", 0, "not printable"},
+		{"an escape", []Param{{"caption", "\x1b[2Jgone"}}, "", 0, "not printable"},
+		{"a bidi override", []Param{{"caption", "abc\u202edef"}}, "", 0, "not printable"},
+		{"not UTF-8", []Param{{"caption", "\xff\xfe"}}, "", 0, "UTF-8"},
+		{"a megabyte", []Param{{"caption", strings.Repeat("a", 1<<20)}}, "", 0, "at most 280"},
+	} {
+		p := Read(tc.params, seven)
+		if tc.bad != "" {
+			if p.Note != "" || len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "caption") || !strings.Contains(p.Problems[0], tc.bad) || len(p.Problems[0]) > 400 {
+				t.Errorf("%s: note %q, problems %q: want one short problem naming caption and saying %q", tc.name, p.Note, p.Problems, tc.bad)
+			}
+			continue
+		}
+		if len(p.Problems) != 0 || p.Note != tc.note || len(p.Caption) != tc.lines {
+			t.Errorf("%s: note %q, %d lines %q, problems %q; want %q in %d lines", tc.name, p.Note, len(p.Caption), p.Caption, p.Problems, tc.note, tc.lines)
+		}
+		for _, l := range p.Caption {
+			if n := len([]rune(l)); n > scene.CaptionLineChars {
+				t.Errorf("%s: caption line of %d characters", tc.name, n)
+			}
 		}
 	}
 }

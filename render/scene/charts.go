@@ -92,6 +92,9 @@ type chartView struct {
 	u    float32
 	maxV float32 // the y-axis' top
 	end  int64   // the x-axis covers cycles 0 … end
+	// scaling: the pool could scale at some point of the run, so the
+	// legend keys the scale marks.
+	scaling bool
 }
 
 func (c *chartView) xAt(cycle int64) float32 {
@@ -100,29 +103,79 @@ func (c *chartView) xAt(cycle int64) float32 {
 
 func (c *chartView) yAt(v float32) float32 { return c.plot.Y + c.plot.H - c.plot.H*v/c.maxV }
 
+// scalingActs reports whether the pool could scale during sample smp:
+// only then do the thresholds' lines take part in a chart's scale.
+func scalingActs(smp Sample) bool { return smp.MinServers < smp.MaxServers }
+
 // drawCharts draws each chart of charts: title and legend, axes, then the
-// data.
+// data. The y-axis fits the data, and the thresholds' lines while scaling
+// can act (a line above the data of a fixed pool is left out). In the
+// compare view each lane is a line in its colour, named in the legend.
 func (s *Session) drawCharts(f *Frame, l Layout) {
-	n := s.hist.Len()
 	for ci, spec := range charts {
 		if ci >= len(l.Charts) {
 			break
 		}
-		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: 1, end: s.m.Cycle() + 1}
+		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), end: s.m.Cycle() + 1}
 		c.plot = chartPlot(c.r, c.u)
-		for i := range n {
-			smp := s.hist.At(i)
-			c.maxV = max(c.maxV, spec.bars.value(smp))
-			for _, ln := range spec.lines {
-				c.maxV = max(c.maxV, ln.value(smp))
-			}
-		}
 		f.rect(SceneLayer, c.r, Panel)
+		if s.Comparing() {
+			s.laneLegend(f, &c)
+			c.axes(f)
+			for li := range s.chartLanes() {
+				c.line(f, &s.hists[li], spec.bars.value, LaneColor(li))
+			}
+			continue
+		}
+		c.spec.lines = fitLines(spec.lines, &s.hists[0], c.maxV)
+		for i := range s.hists[0].Len() {
+			c.scaling = c.scaling || scalingActs(s.hists[0].At(i))
+		}
 		c.legend(f)
 		c.axes(f)
-		s.chartData(f, &c)
+		c.data(f, &s.hists[0])
 	}
 }
+
+// chartTop is the top of chart spec's y-axis: the largest value of its
+// data in any lane, and of its lines while scaling can act (a single
+// run's), at least 1.
+func (s *Session) chartTop(spec chartSpec) float32 {
+	top := float32(1)
+	for li := range s.chartLanes() {
+		h := &s.hists[li]
+		for i := range h.Len() {
+			smp := h.At(i)
+			top = max(top, spec.bars.value(smp))
+			if !s.Comparing() && scalingActs(smp) {
+				for _, ln := range spec.lines {
+					top = max(top, ln.value(smp))
+				}
+			}
+		}
+	}
+	return top
+}
+
+// fitLines returns the lines of a chart to draw and name in its legend:
+// those that reach no higher than top (the y-axis' top) somewhere in
+// history h.
+func fitLines(lines []chartSeries, h *History, top float32) []chartSeries {
+	var out []chartSeries
+	for _, ln := range lines {
+		for i := range h.Len() {
+			if ln.value(h.At(i)) <= top {
+				out = append(out, ln)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// chartLanes is the number of lanes the charts draw: every lane of the
+// compare view, else the one run.
+func (s *Session) chartLanes() int { return len(s.set.Lanes) }
 
 // legend draws the title with its unit, then each line's and the scale
 // marks' key.
@@ -137,11 +190,29 @@ func (c *chartView) legend(f *Frame) {
 		f.text(SceneLayer, ln.name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
 		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
 	}
-	if c.spec.marks {
+	if c.spec.marks && c.scaling {
 		m := 4 * u
 		f.triangle(SceneLayer, Point{x + m, r.Y + 7*u}, Point{x + 2*m, r.Y + 7*u + m*1.6}, Point{x, r.Y + 7*u + m*1.6}, UpMark)
 		f.triangle(SceneLayer, Point{x + 3*m, r.Y + 7*u + m*1.6}, Point{x + 2*m, r.Y + 7*u}, Point{x + 4*m, r.Y + 7*u}, DownMark)
 		f.text(SceneLayer, "scaling", x+4*m+4*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+	}
+}
+
+// laneLegend draws the title with its unit, then each lane's key: a short
+// line in its colour and its label (abbreviated to share the room).
+func (s *Session) laneLegend(f *Frame, c *chartView) {
+	r, u := c.r, c.u
+	x := r.X + 8*u
+	title := c.spec.title + " (" + c.spec.unit + ")"
+	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+	x += TextWidth(title, 14*u, true) + 12*u
+	n := len(s.set.Lanes)
+	room := (r.X + r.W - 6*u - x) / float32(n)
+	for i, ln := range s.set.Lanes {
+		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 3 * u}, LaneColor(i))
+		name := abbreviate(ln.Label, 12*u, true, room-28*u)
+		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, true, AlignStart, LaneColor(i))
+		x += room
 	}
 }
 
@@ -178,13 +249,14 @@ func (c *chartView) axes(f *Frame) {
 	f.text(SceneLayer, "cycle", r.X+2*u, plot.Y+plot.H+5*u, 10*u, false, AlignStart, DimText)
 }
 
-// chartData draws the bars with their scale marks, then each line as runs
-// of equal height (one quad a run).
-func (s *Session) chartData(f *Frame, c *chartView) {
-	n := s.hist.Len()
+// data draws the bars of history h with their scale marks, then each
+// line as runs of equal height (one quad a run), leaving out the parts of
+// a line above the chart's top.
+func (c *chartView) data(f *Frame, h *History) {
+	n := h.Len()
 	plot, u := c.plot, c.u
 	for i := range n {
-		smp := s.hist.At(i)
+		smp := h.At(i)
 		x0, x1 := c.xAt(smp.First), c.xAt(smp.Last+1)
 		bw := max(x1-x0, 1)
 		y := c.yAt(c.spec.bars.value(smp))
@@ -205,12 +277,12 @@ func (s *Session) chartData(f *Frame, c *chartView) {
 	for _, ln := range c.spec.lines {
 		runX, runY := float32(0), float32(-1)
 		flush := func(x float32) {
-			if runY >= 0 && x > runX {
+			if runY >= plot.Y-0.01 && x > runX {
 				f.rect(SceneLayer, Rect{runX, runY - u, x - runX, max(2*u, 1.5)}, ln.col)
 			}
 		}
 		for i := range n {
-			smp := s.hist.At(i)
+			smp := h.At(i)
 			if y := c.yAt(ln.value(smp)); y != runY {
 				x := c.xAt(smp.First)
 				flush(x)
@@ -218,8 +290,25 @@ func (s *Session) chartData(f *Frame, c *chartView) {
 			}
 		}
 		if n > 0 {
-			flush(c.xAt(s.hist.At(n-1).Last + 1))
+			flush(c.xAt(h.At(n-1).Last + 1))
 		}
+	}
+}
+
+// line draws value of history h as a step line in colour col: a
+// horizontal run per sample and a vertical joint where it changes.
+func (c *chartView) line(f *Frame, h *History, value func(Sample) float32, col color.RGBA) {
+	w := max(2*c.u, 1.5)
+	prev := float32(-1)
+	for i := range h.Len() {
+		smp := h.At(i)
+		x0, x1 := c.xAt(smp.First), c.xAt(smp.Last+1)
+		y := c.yAt(value(smp))
+		f.rect(SceneLayer, Rect{x0, y - w/2, max(x1-x0, 1), w}, col)
+		if prev >= 0 && prev != y {
+			f.rect(SceneLayer, Rect{x0 - w/2, min(prev, y) - w/2, w, max(prev, y) - min(prev, y) + w}, col)
+		}
+		prev = y
 	}
 }
 

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +83,7 @@ func TestFirewallCountsPerRange(t *testing.T) {
 	if rej := s.m.Totals().Rejected; sum != rej || rej == 0 {
 		t.Errorf("per-range counts add to %d, the model rejected %d", sum, rej)
 	}
-	want := []string{"0/8", "10/8", "127/8", "172.16/12", "192.168/16", "240/4"}
+	want := []string{"0.0.0.0/8", "10/8", "127/8", "172.16/12", "192.168/16", "240/4"}
 	if len(names) != len(want) {
 		t.Fatalf("ranges %v", names)
 	}
@@ -197,5 +198,56 @@ func TestMeasuredWindowStartsAfterTheInitialQueue(t *testing.T) {
 	lines := s.TheoryLines()
 	if last := lines[len(lines)-1]; !strings.Contains(last, "cycles "+Commas(drained+1)+"–"+Commas(s.m.Cycle())+", after the initial queue drained") {
 		t.Errorf("window line %q", last)
+	}
+}
+
+// TestChartScalesToTheData: in a fixed pool (min = max servers, as in the
+// speeds lesson) the queue chart's y-axis fits the queue, not the unused
+// U·S line, which is then left out with the scale marks' key; in a pool
+// that can scale the axis holds the lines.
+func TestChartScalesToTheData(t *testing.T) {
+	fixed := testConfig()
+	for _, kv := range [][2]string{{"servers", "3"}, {"min-servers", "3"}, {"max-servers", "3"}, {"queues", "per-server"},
+		{"policy", "round-robin"}, {"speeds", "2,1,1"}, {"rate", "0.08"}, {"wave", "false"}, {"scale-up", "80"}, {"initial-per-server", "0"}} {
+		if err := fixed.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		cfg      sim.Config
+		wantLine bool
+	}{{"fixed pool", fixed, false}, {"scaling pool", testConfig(), true}} {
+		s, err := New(Options{Config: tc.cfg, Speed: 600, PauseAt: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.step(1_500, false)
+		h := &s.hists[0]
+		var queue, line float32
+		for i := range h.Len() {
+			queue, line = max(queue, float32(h.At(i).Queue)), max(line, h.At(i).UpLine)
+		}
+		top := s.chartTop(charts[0])
+		f := s.Draw(BaseW, BaseH)
+		drawn := slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+			return q.C == UpLineCol && f.Layout.Charts[0].Contains(Rect{q.P[0].X, q.P[0].Y, 0, 0})
+		})
+		keyed := slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+			return x.S == "scaling" && f.Layout.Charts[0].Contains(Rect{x.X, x.Y, 0, 0})
+		})
+		if keyed != tc.wantLine {
+			t.Errorf("%s: the legend keys the scale marks: %v, want %v", tc.name, keyed, tc.wantLine)
+		}
+		if tc.wantLine {
+			if top < line || !drawn {
+				t.Errorf("%s: the axis' top %.0f, U·S line up to %.0f drawn %v: want the line in the chart", tc.name, top, line, drawn)
+			}
+			continue
+		}
+		if queue >= line || top > max(queue, 1) || drawn {
+			t.Errorf("%s: queue up to %.0f, U·S %.0f, the axis' top %.0f, the line drawn %v: want the axis at the queue's top, the line left out",
+				tc.name, queue, line, top, drawn)
+		}
 	}
 }

@@ -125,12 +125,17 @@ func (s *Session) NextLane() {
 // toggleCompare opens the compare view from a single run (its settings
 // beside the same settings under the next policy the queue mode runs,
 // each lane labelled by its policy), or goes back from the compare view
-// to a single run of the focused lane's settings. Either restarts from
-// cycle 0.
+// to a single run of the focused lane's settings. Either keeps the place:
+// the new lanes start from the same settings with every change made so
+// far (a server taken down, a slider moved), re-simulated to the cycle on
+// screen, paused if the run was.
 func (s *Session) toggleCompare() {
-	specs := s.startSpecs()
+	at := s.m.Cycle()
+	var specs []snapshot.LaneSpec
 	if s.replay != nil {
-		specs = s.forkSpecs(false)
+		specs = s.forkSpecs(true)
+	} else {
+		specs = s.runSpecs()
 	}
 	if len(specs) > 1 {
 		one := specs[min(s.lane, len(specs)-1)]
@@ -138,20 +143,46 @@ func (s *Session) toggleCompare() {
 		specs = []snapshot.LaneSpec{one}
 	} else {
 		a := specs[0]
-		b := snapshot.LaneSpec{Config: a.Config.Clone(), Changes: slices.Clone(a.Changes)}
-		b.Config.Policy = sim.Policy(nextPolicy(int64(a.Config.Policy), 1, a.Config.Queues))
-		a.Label, b.Label = a.Config.Policy.String(), b.Config.Policy.String()
+		// The other lane runs the next policy of the one in force now,
+		// and keeps every change but those of the policy.
+		now := s.m.Config()
+		b := snapshot.LaneSpec{Config: a.Config.Clone()}
+		b.Config.Policy = sim.Policy(nextPolicy(int64(now.Policy), 1, now.Queues))
+		for _, c := range a.Changes {
+			if c.Setting != sim.SetPolicy {
+				b.Changes = append(b.Changes, c)
+			}
+		}
+		a.Label, b.Label = now.Policy.String(), b.Config.Policy.String()
 		specs = []snapshot.LaneSpec{a, b}
 	}
-	old := s.opts
+	old, lane := s.opts, s.lane
+	paused, pauseAt := s.paused, s.pauseAt
 	s.setStartSpecs(specs)
 	s.lane = 0
-	if err := s.restart(); err != nil {
-		s.opts = old
-		_ = s.restart() // the old settings ran
+	if err := s.build(specs, at); err != nil {
+		s.opts, s.lane = old, lane // build changed nothing else: the run goes on
 		s.say("compare: "+err.Error(), true)
 		return
 	}
 	s.replay, s.verdict, s.message = nil, "", ""
-	s.pauseAt, s.paused = -1, false
+	s.paused = paused
+	if pauseAt <= at {
+		pauseAt = -1
+	}
+	s.pauseAt = pauseAt
+}
+
+// laneGeom returns where shown balancer k (sb) draws in l: its lane (for
+// per-server queues a narrow lobby and a wider pool, PerServerLane) and
+// its server grid (with a queue bar beside each box for per-server
+// queues).
+func (s *Session) laneGeom(l Layout, k int, sb shownBalancer) (Lane, GridSpec) {
+	lane := l.Lanes[k]
+	pl := sb.b.Pool()
+	if sb.m.Config().Queues == sim.PerServer {
+		lane = PerServerLane(lane, l.Unit)
+		return lane, NewGridAspect(lane.Pool, pl.Live+pl.Down, l.Unit, QueueBarAspect)
+	}
+	return lane, NewGrid(lane.Pool, pl.Live+pl.Down, l.Unit)
 }

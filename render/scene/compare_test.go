@@ -185,7 +185,9 @@ func TestCompareSaveLoadReplay(t *testing.T) {
 }
 
 // TestCompareToggle: C opens the compare view beside the next policy of the
-// queue mode, and again goes back to one run.
+// queue mode, and again goes back to one run; both times in place: at the
+// cycle shown, paused if it was, with the changes made so far (a server
+// taken down) in every lane.
 func TestCompareToggle(t *testing.T) {
 	cfg := testConfig()
 	if err := cfg.Set("queues", "per-server"); err != nil {
@@ -196,20 +198,42 @@ func TestCompareToggle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.step(50, false)
+	s.step(30, false)
+	if err := s.Set("down", "2"); err != nil {
+		t.Fatal(err)
+	}
+	s.step(20, false)
+	s.Apply(TogglePause)
+	hash := s.m.Hash()
 	s.HandleInput(Input{Keys: []Key{RuneKey('c')}})
 	st := s.State()
 	want := sim.Policy(nextPolicy(int64(sim.RoundRobin), 1, sim.PerServer)).String()
-	if len(st.Lanes) != 2 || st.Lanes[0].Label != "round-robin" || st.Lanes[1].Label != want || st.Cycle != 0 {
-		t.Fatalf("after C: lanes %+v at cycle %d; want round-robin and %s at 0", st.Lanes, st.Cycle, want)
+	if len(st.Lanes) != 2 || st.Lanes[0].Label != "round-robin" || st.Lanes[1].Label != want {
+		t.Fatalf("after C: lanes %+v; want round-robin and %s", st.Lanes, want)
+	}
+	if st.Cycle != 50 || !st.Paused || st.Hash != hash {
+		t.Errorf("after C: cycle %d paused %v hash %x; want the paused run's place, cycle 50, hash %x", st.Cycle, st.Paused, st.Hash, hash)
+	}
+	for i, l := range s.set.Lanes {
+		if ch := l.Model.Changes(); len(ch) != 1 || ch[0].Cycle != 31 || !ch[0].IsFault() {
+			t.Errorf("lane %d's changes %v: want the server taken down at cycle 31", i, ch)
+		}
+	}
+	now := clock()
+	for range 30 {
+		s.Update(now)
+	}
+	if c := s.State().Cycle; c != 50 {
+		t.Errorf("the paused compare view ran on to cycle %d", c)
 	}
 	s.HandleInput(Input{Keys: []Key{RuneKey('n')}})
 	if s.State().Lane != 1 {
 		t.Errorf("N focuses lane %d, want 1", s.State().Lane)
 	}
 	s.HandleInput(Input{Keys: []Key{RuneKey('c')}})
-	if st := s.State(); len(st.Lanes) != 0 || st.Config.Policy.String() != want {
-		t.Errorf("after C again: %d lanes, policy %s; want one run of the focused lane's %s", len(st.Lanes), st.Config.Policy, want)
+	if st := s.State(); len(st.Lanes) != 0 || st.Config.Policy.String() != want || st.Cycle != 50 || !st.Paused || len(st.Changes) != 1 {
+		t.Errorf("after C again: %d lanes, policy %s, cycle %d, paused %v, changes %v; want one run of the focused lane's %s, paused at 50 with its change",
+			len(st.Lanes), st.Config.Policy, st.Cycle, st.Paused, st.Changes, want)
 	}
 }
 

@@ -118,6 +118,23 @@ type widget struct {
 	intent  Intent                                      // what a button does
 	act     func(s *Session)                            // or, when set, what it does instead
 	text    func(s *Session) string                     // a button's label when it shows a state
+	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
+}
+
+// unusedBy returns w showing why its setting is not used when unused
+// says so.
+func unusedBy(w widget, unused func(sim.Config) string) widget {
+	w.unused = unused
+	return w
+}
+
+// taskRangeUnused: task min and max draw the uniform service times only;
+// geometric and constant service use the mean.
+func taskRangeUnused(c sim.Config) string {
+	if c.Service == sim.Uniform {
+		return ""
+	}
+	return "unused (" + c.Service.String() + ")"
 }
 
 // settingSlider is a slider of the model's setting name (its `--set`
@@ -205,8 +222,8 @@ var widgets = []widget{
 	settingSlider(WScaleDown, "scale-down D", 0, 199_000, 1_000,
 		func(c sim.Config) int64 { return int64(c.ScaleDown) }, func(v int64) string { return sim.Factor(v).String() }),
 	settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil),
-	settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil),
-	settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil),
+	unusedBy(settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil), taskRangeUnused),
+	unusedBy(settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil), taskRangeUnused),
 	{id: WSpeed, kind: kSlider, label: "speed", min: 0, max: int64(len(ladder) - 1), step: 1,
 		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
@@ -472,6 +489,11 @@ func (s *Session) value(i int, w widget) int64 {
 
 // valueText is what control i shows as its value.
 func (s *Session) valueText(i int, w widget) string {
+	if w.unused != nil {
+		if why := w.unused(s.focused().Config()); why != "" {
+			return why
+		}
+	}
 	switch w.kind {
 	case kSlider, kChoice:
 		return w.format(s.value(i, w))
@@ -736,8 +758,7 @@ func (s *Session) clickServer(l Layout, p Point) {
 		if k >= len(l.Lanes) {
 			break
 		}
-		pl := sb.b.Pool()
-		g := NewGrid(l.Lanes[k].Pool, pl.Live+pl.Down, l.Unit)
+		_, g := s.laneGeom(l, k, sb)
 		i := 0
 		for v := range sb.b.Servers() {
 			if inside(g.BoxAt(i), p) {

@@ -91,8 +91,8 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 		r := rs[i]
 		focused := i == focus
 		layer := OverlayLayer
-		if w.row == rowDialog {
-			layer = TopLayer
+		if w.row == rowDialog || w.row == rowList {
+			layer = DialogLayer // over the dialog's panel
 		}
 		switch w.kind {
 		case kSlider:
@@ -124,7 +124,7 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			if s.seedEdit.editing && focused {
 				txt += "_"
 			}
-			f.text(layer, txt, box.X+6*u, r.Y+9*u, 16*u, true, AlignStart, TextColor)
+			f.text(layer, txt, box.X+6*u, r.Y+9*u, fitSize(txt, 16*u, true, box.W-12*u), true, AlignStart, TextColor) // a 20-digit seed too
 		case kButton:
 			f.rect(layer, r, Button)
 			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u, fitSize(s.valueText(i, w), 16*u, false, r.W-10*u), false, AlignCenter, TextColor)
@@ -160,8 +160,9 @@ func (s *Session) drawReplay(f *Frame, l Layout) {
 // messageTicks is how long a message stays before it fades (8 s).
 const messageTicks = 8 * TPS
 
-// drawMessage shows the banner's message above the control bar, wrapped,
-// over everything; it fades out after messageTicks.
+// drawMessage shows the banner's message above the charts (so their axes
+// stay readable), wrapped, over everything; it fades out after
+// messageTicks.
 func (s *Session) drawMessage(f *Frame, l Layout) {
 	if s.message == "" {
 		return
@@ -175,7 +176,7 @@ func (s *Session) drawMessage(f *Frame, l Layout) {
 	size := 16 * u
 	lines := wrapWidth(s.message+"  (Esc hides)", size, l.W*0.8-24*u)
 	h := float32(len(lines))*20*u + 16*u
-	r := Rect{l.W * 0.1, l.Controls.Y - h - 10*u, l.W * 0.8, h}
+	r := Rect{l.W * 0.1, max(l.Charts[0].Y-h-6*u, l.HUD.Y+l.HUD.H), l.W * 0.8, h}
 	bg, edge := InfoPane, BusyColor
 	if s.isError {
 		bg, edge = ErrorPanel, RejectColor

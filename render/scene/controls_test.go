@@ -734,7 +734,7 @@ func TestFirewallDialogRecordsAChange(t *testing.T) {
 	found := false
 	for i, r := range s.fw.ranges {
 		sum += s.fw.counts[i]
-		if CompactRange(r) == "0/1" && s.fw.counts[i] > 0 {
+		if CompactRange(r) == "0.0.0.0/1" && s.fw.counts[i] > 0 {
 			found = true
 		}
 	}

@@ -68,7 +68,8 @@ func RangeOf(ranges []sim.Range, addr uint32) int {
 
 // CompactRange writes a range short enough for the gate: a CIDR block
 // without its trailing zero octets ("10/8", "192.168/16", "172.16/12"),
-// else "first–last".
+// a block of 0.0.0.0 in full ("0.0.0.0/1": a lone "0" reads as no
+// address), else "first–last".
 func CompactRange(r sim.Range) string {
 	s := r.String()
 	addr, bits, ok := strings.Cut(s, "/")
@@ -77,6 +78,9 @@ func CompactRange(r sim.Range) string {
 	}
 	n, err := strconv.Atoi(bits)
 	if err != nil {
+		return s
+	}
+	if strings.Trim(addr, "0.") == "" {
 		return s
 	}
 	octets := strings.Split(addr, ".")
@@ -210,7 +214,7 @@ func (s *Session) drawFirewallDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := listDialog(l, len(s.controls()))
-	f.rect(TopLayer, d, Background)
-	f.stroke(TopLayer, d, 2*u, BusyColor)
-	f.text(TopLayer, "the firewall's block list: changes apply at the next cycle and are recorded", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+	f.rect(DialogLayer, d, Background)
+	f.stroke(DialogLayer, d, 2*u, BusyColor)
+	f.text(DialogLayer, "the firewall's block list: changes apply at the next cycle and are recorded", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }

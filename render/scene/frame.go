@@ -1,8 +1,11 @@
 package scene
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"image/color"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,9 +50,10 @@ type Layer struct {
 // The layers of a Frame, painted in order.
 const (
 	SceneLayer   = 0 // the model: gate, queue, servers, charts, HUD
-	OverlayLayer = 1 // controls, theory panel, replay banner, messages
-	TopLayer     = 2 // the problems banner and the help overlay, over everything
-	numLayers    = 3
+	OverlayLayer = 1 // controls, theory panel, replay banner, caption
+	DialogLayer  = 2 // the open dialog: its panel, then its entries over it
+	TopLayer     = 3 // messages, the problems banner and the help overlay, over everything
+	numLayers    = 4
 )
 
 // Frame is everything to paint for one frame: what the Session draws,
@@ -58,6 +62,55 @@ type Frame struct {
 	W, H   int
 	Layout Layout
 	Layers [numLayers]Layer
+}
+
+// Sum returns a checksum of everything f paints (its size, every quad and
+// every text run): two frames with the same Sum paint the same picture, so
+// a renderer that keeps the screen between frames paints only when the
+// Sum changes (a paused or ended run then costs no drawing).
+func (f *Frame) Sum() uint64 {
+	h := fnv.New64a()
+	var b []byte
+	f32 := func(v float32) { b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v)) }
+	rgba := func(c color.RGBA) { b = append(b, c.R, c.G, c.B, c.A) }
+	b = binary.LittleEndian.AppendUint64(b, uint64(f.W)<<32|uint64(uint32(f.H)))
+	for li := range f.Layers {
+		l := &f.Layers[li]
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(l.Quads))<<32|uint64(len(l.Texts)))
+		for _, q := range l.Quads {
+			for _, p := range q.P {
+				f32(p.X)
+				f32(p.Y)
+			}
+			rgba(q.C)
+			if len(b) > 4096 {
+				h.Write(b)
+				b = b[:0]
+			}
+		}
+		for _, t := range l.Texts {
+			f32(t.X)
+			f32(t.Y)
+			f32(t.Size)
+			rgba(t.C)
+			b = append(b, byte(t.Align), boolByte(t.Bold))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(t.S)))
+			b = append(b, t.S...)
+			if len(b) > 4096 {
+				h.Write(b)
+				b = b[:0]
+			}
+		}
+	}
+	h.Write(b)
+	return h.Sum64()
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 func (f *Frame) reset(w, h int, l Layout) {
@@ -181,18 +234,18 @@ func (s *Session) Draw(w, h int) *Frame {
 
 	queues := make([]QueueSpec, len(bals))
 	grids := make([]GridSpec, len(bals))
+	geoms := make([]Lane, len(bals))
 	for i, sb := range bals {
-		lane := l.Lanes[i]
+		lane, g := s.laneGeom(l, i, sb)
 		q := NewQueue(lane.Queue, sb.b.CentralLen(), u)
-		queues[i] = q
-		pl := sb.b.Pool()
-		g := NewGrid(lane.Pool, pl.Live+pl.Down, u)
-		grids[i] = g
-		s.drawLaneTitles(f, lane, sb)
-		s.drawQueue(f, q, sb.b, i)
+		queues[i], grids[i], geoms[i] = q, g, lane
+		s.drawLaneTitles(f, l.Lanes[i], sb, g)
+		if g.CellW == g.Cell || q.Len > 0 { // per-server: the lobby only when it holds requests
+			s.drawQueue(f, q, sb.b, i)
+		}
 		s.drawPool(f, g, sb.b, i, frac)
 	}
-	s.drawFlights(f, l, queues, grids)
+	s.drawFlights(f, l, geoms, queues, grids)
 	s.drawCharts(f, l)
 	s.drawFooter(f, l)
 	s.drawTheory(f, l)
@@ -297,40 +350,81 @@ func SpeedName(sp int64) string {
 	return Commas(sp) + " cycles/s"
 }
 
-func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer) {
+// titleUnits is the size of a lane's title in design pixels of text: the
+// HUD's counters' size. A title that does not fit is abbreviated, never
+// shrunk.
+const titleUnits = 17
+
+func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSpec) {
 	b := sb.b
 	u := lane.Title.H / 24
+	size := titleUnits * u
+	x := lane.Queue.X
+	queueEnd := lane.Pool.X - 20*u
 	name := ""
 	if len(sb.m.Balancers()) == 2 {
 		name = b.Name() + " balancer · "
 	}
 	if s.Comparing() {
-		name = s.set.Lanes[sb.lane].Label + " · " + name
 		s.drawLaneMark(f, lane, sb)
+		label := abbreviate(s.set.Lanes[sb.lane].Label, size, true, (queueEnd-x)*0.6)
+		f.text(SceneLayer, label, x, lane.Title.Y, size, true, AlignStart, LaneColor(sb.lane))
+		x += TextWidth(label, size, true)
+		name = " · " + name
 	}
-	q := name + "queue " + Commas(int64(b.QueueLen()))
-	room := lane.Pool.X - lane.Queue.X - 20*u
-	size := fitSize(q, 18*u, true, room)
-	f.text(SceneLayer, q, lane.Queue.X, lane.Title.Y, size, true, AlignStart, TextColor)
-	// What the thresholds mean for this queue now: it grows the pool above
-	// U·S and shrinks it below D·S.
 	cfg := sb.m.Config()
+	q := abbreviate(name+"queue "+Commas(int64(b.QueueLen())), size, true, queueEnd-x)
+	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
+	x += TextWidth(q, size, true) + 10*u
+	// What the thresholds mean for this queue now: it grows the pool above
+	// U·S and shrinks it below D·S (when it can scale).
 	p := b.Pool()
 	act := float64(p.Active)
-	th := fmt.Sprintf("grows above U·S %s · shrinks below D·S %s", Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act))
+	th := ""
+	if cfg.MinServers < cfg.MaxServers {
+		th = fmt.Sprintf("grows above U·S %s · shrinks below D·S %s", Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act))
+	}
 	if s.Comparing() {
 		sum := sb.b.Summary()
-		th = fmt.Sprintf("%s · p95 wait %s · server-cycles %s", cfg.Policy, Commas(sum.WaitP95), Commas(sum.ServerCycles))
+		th = fmt.Sprintf("p95 wait %s · server-cycles %s", Commas(sum.WaitP95), Commas(sum.ServerCycles))
+		if l := s.set.Lanes[sb.lane].Label; l != cfg.Policy.String() {
+			th = cfg.Policy.String() + " · " + th
+		}
 	}
-	x := lane.Queue.X + TextWidth(q, size, true) + 10*u
-	if w := lane.Pool.X - 20*u - x; w > 40*u {
-		f.text(SceneLayer, th, x, lane.Title.Y+4*u, fitSize(th, 13*u, false, w), false, AlignStart, DimText)
+	small := 13 * u
+	if w := queueEnd - x; th != "" && w > 40*u {
+		f.text(SceneLayer, abbreviate(th, small, false, w), x, lane.Title.Y+4*u, small, false, AlignStart, DimText)
 	}
 	txt := fmt.Sprintf("servers: live %d · active %d · busy %d", p.Live, p.Active, p.Busy)
 	if p.Retiring > 0 {
 		txt += fmt.Sprintf(" · retiring %d", p.Retiring)
 	}
-	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, fitSize(txt, 18*u, true, lane.Title.X+lane.Title.W-lane.Pool.X), true, AlignStart, TextColor)
+	end := lane.Title.X + lane.Title.W
+	txt = abbreviate(txt, size, true, end-lane.Pool.X)
+	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, size, true, AlignStart, TextColor)
+	if g.CellW > g.Cell {
+		// The bars' scale: a full bar is this many requests.
+		sc := "bar = " + Commas(int64(barScale(b))) + " queued"
+		x := lane.Pool.X + TextWidth(txt, size, true) + 12*u
+		if w := end - x; w > TextWidth(sc, small, false) {
+			f.text(SceneLayer, sc, end, lane.Title.Y+4*u, small, false, AlignEnd, DimText)
+		}
+	}
+}
+
+// abbreviate returns s, or s cut short with "…" so that it fits in width w
+// at size (empty when not even that fits).
+func abbreviate(s string, size float32, bold bool, w float32) string {
+	if TextWidth(s, size, bold) <= w {
+		return s
+	}
+	r := []rune(s)
+	for n := len(r) - 1; n > 0; n-- {
+		if t := string(r[:n]) + "…"; TextWidth(t, size, bold) <= w {
+			return t
+		}
+	}
+	return ""
 }
 
 // drawLaneMark draws the compare view's bar at the left of a lane: yellow
@@ -385,6 +479,10 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 	u := g.Area.H / 400
 	cycle := s.m.Cycle()
 	label := g.Box >= 30*u && g.Box >= 18
+	scale := 0
+	if g.CellW > g.Cell {
+		scale = barScale(b)
+	}
 	i := 0
 	for v := range b.Servers() {
 		r := g.BoxAt(i)
@@ -394,6 +492,9 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			r = Rect{c.X - r.W*gr/2, c.Y - r.H*gr/2, r.W * gr, r.H * gr}
 		}
 		s.drawServer(f, r, v, b, cycle, frac, label)
+		if bar := g.BarAt(i - 1); bar.W > 0 {
+			drawQueueBar(f, bar, v, b, scale, label)
+		}
 	}
 	for _, gh := range s.anim.ghosts {
 		if gh.bal != bi {
@@ -447,46 +548,68 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer
 		size := min(r.H*0.32, 22*r.H/96)
 		f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
 		if v.Speed != sim.SpeedScale {
-			f.text(SceneLayer, "×"+v.Speed.String(), r.X+r.W*0.1, r.Y+r.H*0.315, size*0.75, false, AlignStart, c) // under the id
+			// Under the id, as large and bold: a slow server reads from
+			// the back of a room, in amber, a fast one in green.
+			sc := DoneColor
+			if v.Speed < sim.SpeedScale {
+				sc = DownLineCol
+			}
+			sp := "×" + v.Speed.String()
+			f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.33, fitSize(sp, size, true, r.W*0.6), true, AlignStart, sc)
 		}
-	}
-	if v.Queued > 0 {
-		drawServerQueue(f, r, v, b, label)
 	}
 }
 
-// serverQueueMarks is how many of a server's queued requests its box draws
-// at most; the rest are counted in a "+N".
-const serverQueueMarks = 4
-
-// drawServerQueue draws a server's own queue (per-server mode) in the band
-// above its progress bar: its oldest requests as small marks, front first,
-// and "+N" for those not drawn. Boxes too small for marks show only "+N"
-// (when labelled) or nothing.
-func drawServerQueue(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer, label bool) {
-	d := r.W * 0.13
-	band := Rect{r.X + r.W*0.1, r.Y + r.H*0.52, r.W * 0.85, r.H * 0.2}
-	marks := 0
-	if r.W >= 24 {
-		marks = min(v.Queued, serverQueueMarks)
-		if v.Queued > marks {
-			marks = min(marks, 2) // leave room for the count
+// barScale is the number of requests a full queue bar of balancer b's
+// servers stands for: the longest server queue rounded up to 1, 2 or 5
+// times a power of ten, at least 5, so that bars of one lane compare and a
+// short queue is not drawn full.
+func barScale(b *sim.Balancer) int {
+	longest := 0
+	for v := range b.Servers() {
+		longest = max(longest, v.Queued)
+	}
+	for p := 1; ; p *= 10 {
+		for _, k := range [...]int{1, 2, 5} {
+			if n := k * p; n >= max(longest, 5) {
+				return n
+			}
 		}
-	}
-	x := band.X
-	for i := range marks {
-		req := b.ServerQueueAt(v.ID, i)
-		f.request(SceneLayer, Point{x + d/2, band.Y + band.H/2}, d, req.Type, RequestColor(req.Type))
-		x += d * 1.3
-	}
-	if rest := v.Queued - marks; rest > 0 && label {
-		t := "+" + Commas(int64(rest))
-		size := fitSize(t, min(r.H*0.32, 22*r.H/96)*0.9, true, band.X+band.W-x)
-		f.text(SceneLayer, t, x, band.Y+(band.H-size)/2, size, true, AlignStart, TextColor)
 	}
 }
 
-func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []GridSpec) {
+// drawQueueBar draws server v's own queue (per-server queues) in room,
+// right of its box: a bar growing from the box, scale requests long at
+// full length, one mark per request (front first) when each has room,
+// else solid; above it the count, when the boxes are labelled.
+func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale int, label bool) {
+	bar := Rect{room.X, room.Y + room.H*0.2, room.W, room.H * 0.6}
+	if label {
+		bar = Rect{room.X, room.Y + room.H*0.42, room.W, room.H * 0.5}
+	}
+	f.rect(SceneLayer, bar, fade(Panel, 0.8))
+	if label {
+		t := Plural(v.Queued, "queued", "queued")
+		size := room.H * 0.3
+		f.text(SceneLayer, abbreviate(t, size, true, room.W), room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
+	}
+	if v.Queued == 0 {
+		return
+	}
+	n := min(v.Queued, scale)
+	pitch := bar.W / float32(scale)
+	if pitch >= 3 && pitch >= bar.H*0.5 {
+		d := min(pitch*0.8, bar.H*0.8)
+		for i := range n {
+			req := b.ServerQueueAt(v.ID, i)
+			f.request(SceneLayer, Point{bar.X + pitch*(float32(i)+0.5), bar.Y + bar.H/2}, d, req.Type, RequestColor(req.Type))
+		}
+		return
+	}
+	f.rect(SceneLayer, Rect{bar.X, bar.Y, max(pitch*float32(n), 1), bar.H}, PColor)
+}
+
+func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSpec, grids []GridSpec) {
 	if len(s.anim.flights) == 0 {
 		return
 	}
@@ -522,7 +645,7 @@ func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []Gr
 		}
 		q := queues[fl.bal]
 		d := q.Slot * 1.15
-		lane := l.Lanes[fl.bal]
+		lane := geoms[fl.bal]
 		y := lane.Queue.Y + lane.Queue.H/2 + fl.jit*lane.Queue.H*0.3
 		entry := Point{0, y}
 		gate := Point{l.Gate.X + l.Gate.W/2, y}
@@ -538,14 +661,18 @@ func (s *Session) drawFlights(f *Frame, l Layout, queues []QueueSpec, grids []Gr
 			}
 			f.request(SceneLayer, p, d, fl.typ, col)
 		case flyReject, flyDiscard:
-			turn := Point{l.Gate.X, y}
+			// A rejected request runs into the firewall and bounces back
+			// over it, on screen (the gate stands at the screen's left
+			// edge); a discarded one turns at the full queue.
+			turn := Point{l.Gate.X + l.Gate.W*0.6, y}
+			back := Point{l.Gate.X + l.Gate.W*0.12, y + fl.jit*40*u}
 			c2 := RejectFlash
 			if fl.kind == flyDiscard {
 				turn = q.SlotAt(min(fl.slot, max(q.Shown-1, 0))).Center()
 				turn.X -= q.Pitch
+				back = Point{turn.X - 110*u, y + fl.jit*40*u}
 				c2 = DiscardCol
 			}
-			back := Point{turn.X - 110*u, y + fl.jit*40*u}
 			if t < 0.5 {
 				f.request(SceneLayer, lerp(entry, turn, smooth(t/0.5)), d, fl.typ, col)
 			} else {

@@ -126,13 +126,16 @@ func NewLayoutScaled(w, h, balancers int, k float32) Layout {
 }
 
 // GridSpec is the arrangement of n server boxes in a pool rectangle:
-// Cols×Rows cells of side Cell, filled row by row from the top left in id
-// order.
+// Cols×Rows cells, Cell high and CellW wide, filled row by row from the
+// top left in id order. A box is square, at the left of its cell; a cell
+// wider than high (per-server queues) holds the server's queue bar at the
+// right of its box.
 type GridSpec struct {
 	Area       Rect
 	N          int
 	Cols, Rows int
-	Cell       float32 // cell pitch
+	Cell       float32 // cell pitch, down
+	CellW      float32 // cell pitch, across: Cell, or wider with a queue bar
 	Box        float32 // box side within a cell (the rest is the gap)
 }
 
@@ -140,25 +143,36 @@ type GridSpec struct {
 // pool does not draw giant boxes.
 const MaxCellUnits = 96
 
+// QueueBarAspect is how many times wider than high a server's cell is when
+// it holds the server's own queue as a bar beside its box.
+const QueueBarAspect = 2.6
+
 // NewGrid arranges n boxes in area with the largest square cells that fit,
 // no larger than MaxCellUnits·unit.
-func NewGrid(area Rect, n int, unit float32) GridSpec {
+func NewGrid(area Rect, n int, unit float32) GridSpec { return NewGridAspect(area, n, unit, 1) }
+
+// NewGridAspect arranges n boxes in area with the largest cells aspect
+// times wider than high that fit (the height no larger than
+// MaxCellUnits·unit); with an aspect above 1 each cell holds a queue bar.
+func NewGridAspect(area Rect, n int, unit, aspect float32) GridSpec {
 	g := GridSpec{Area: area, N: n}
 	if n <= 0 || area.W <= 0 || area.H <= 0 {
 		return g
 	}
+	aspect = max(aspect, 1)
 	best := float32(0)
 	for cols := 1; cols <= n; cols++ {
 		rows := (n + cols - 1) / cols
-		c := min(area.W/float32(cols), area.H/float32(rows))
+		c := min(area.W/(float32(cols)*aspect), area.H/float32(rows))
 		if c > best {
 			best, g.Cols, g.Rows = c, cols, rows
 		}
-		if float32(cols)*c >= area.W && c < best {
+		if float32(cols)*c*aspect >= area.W && c < best {
 			break
 		}
 	}
 	g.Cell = min(best, MaxCellUnits*unit)
+	g.CellW = g.Cell * aspect
 	gap := max(g.Cell*0.12, 1)
 	g.Box = g.Cell - gap
 	return g
@@ -170,7 +184,20 @@ func (g GridSpec) BoxAt(i int) Rect {
 		return Rect{}
 	}
 	c, r := i%g.Cols, i/g.Cols
-	return Rect{g.Area.X + float32(c)*g.Cell, g.Area.Y + float32(r)*g.Cell, g.Box, g.Box}
+	return Rect{g.Area.X + float32(c)*g.CellW, g.Area.Y + float32(r)*g.Cell, g.Box, g.Box}
+}
+
+// BarAt returns the room for the i-th server's queue bar and its count:
+// right of its box, as high as the box, up to the cell's gap; empty when
+// the cells hold no bars.
+func (g GridSpec) BarAt(i int) Rect {
+	b := g.BoxAt(i)
+	gap := g.Cell - g.Box
+	w := g.CellW - g.Cell - gap
+	if w <= 0 {
+		return Rect{}
+	}
+	return Rect{b.X + b.W + gap, b.Y, w, b.H}
 }
 
 // QueueSpec is the arrangement of a queue in its rectangle: slots in
@@ -219,4 +246,22 @@ func (q QueueSpec) SlotAt(i int) Rect {
 	col := q.Cols - 1 - i/q.Rows
 	row := i % q.Rows
 	return Rect{q.Area.X + q.Area.W - float32(q.Cols-col)*q.Pitch, q.Area.Y + float32(row)*q.Pitch, q.Slot, q.Slot}
+}
+
+// LobbyUnits is the width in design pixels of the lobby, the central
+// queue of a balancer whose servers have queues of their own (it holds
+// requests only while no server can take them); the server grid takes
+// the rest of the queue's room.
+const LobbyUnits = 70
+
+// PerServerLane returns lane laid out for per-server queues: a narrow
+// lobby at the left, and the pool widened over the room the central queue
+// had.
+func PerServerLane(lane Lane, unit float32) Lane {
+	w := min(LobbyUnits*unit, lane.Queue.W)
+	right := lane.Pool.X + lane.Pool.W
+	lane.Queue.W = w
+	lane.Pool.X = lane.Queue.X + w + 20*unit
+	lane.Pool.W = right - lane.Pool.X
+	return lane
 }

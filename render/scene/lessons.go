@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"strings"
+
 	"github.com/lbsim/lbsim/render/lesson"
 )
 
@@ -80,9 +82,9 @@ func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := listDialog(l, len(lessonWidgets))
-	f.rect(TopLayer, d, Background)
-	f.stroke(TopLayer, d, 2*u, BusyColor)
-	f.text(TopLayer, "lessons: ready scenarios with a caption, and ready-made comparisons", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+	f.rect(DialogLayer, d, Background)
+	f.stroke(DialogLayer, d, 2*u, BusyColor)
+	f.text(DialogLayer, "lessons: ready scenarios with a caption, and ready-made comparisons", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }
 
 // drawCaption shows the lesson's caption in its strip under the HUD.
@@ -107,4 +109,36 @@ func comparisonNames() []string {
 		ns = append(ns, c.Name)
 	}
 	return ns
+}
+
+// CaptionLineChars is the most characters a line of a caption holds: the
+// strip under the HUD shows that many at every screen size.
+const CaptionLineChars = 100
+
+// CaptionLines wraps a caption's text (a teacher's words) into lines of at
+// most CaptionLineChars characters, at spaces where it can.
+func CaptionLines(text string) []string {
+	var lines []string
+	line := []rune{}
+	for _, w := range strings.Fields(text) {
+		word := []rune(w)
+		for len(word) > CaptionLineChars { // a word longer than a line
+			if len(line) > 0 {
+				lines, line = append(lines, string(line)), nil
+			}
+			lines, word = append(lines, string(word[:CaptionLineChars])), word[CaptionLineChars:]
+		}
+		switch {
+		case len(line) == 0:
+			line = word
+		case len(line)+1+len(word) <= CaptionLineChars:
+			line = append(append(line, ' '), word...)
+		default:
+			lines, line = append(lines, string(line)), word
+		}
+	}
+	if len(line) > 0 {
+		lines = append(lines, string(line))
+	}
+	return lines
 }

@@ -114,10 +114,11 @@ func TestNoTextOverlaps(t *testing.T) {
 				for _, o := range overlaps(f) {
 					t.Errorf("%s: %s", name, o)
 				}
-				if extra == "per-server" && !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
-					return strings.HasPrefix(x.S, "+") && len(x.S) > 1 && strings.Trim(x.S[1:], "0123456789,") == ""
-				}) {
-					t.Errorf("%s: no server box counts its long queue (+N)", name)
+				if extra == "per-server" {
+					checkQueueBars(t, name, s, f)
+				}
+				if extra == "compare" {
+					checkCompareLanes(t, name, s, f)
 				}
 				for _, c := range s.State().Controls {
 					if !(Rect{0, 0, float32(size[0]), float32(size[1])}).Contains(c.R) {
@@ -128,7 +129,7 @@ func TestNoTextOverlaps(t *testing.T) {
 				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall} {
 					s.Apply(in)
 					f := s.Draw(size[0], size[1])
-					ts := f.Layers[TopLayer].Texts
+					ts := f.Layers[DialogLayer].Texts
 					for i := range ts {
 						for j := i + 1; j < len(ts); j++ {
 							if a, b := textBox(ts[i]), textBox(ts[j]); a.Overlaps(b) {
@@ -177,6 +178,89 @@ func TestHelpFitsItsBox(t *testing.T) {
 				if b := textBox(tx); !box.Contains(b) {
 					t.Errorf("%v present=%v: %q %v outside the help box %v", size, present, tx.S, b, box)
 				}
+			}
+		}
+	}
+}
+
+// checkQueueBars checks the per-server queue bars of frame f: each
+// server's bar lies in its lane's pool beside its box, over no other box;
+// a server with requests queued has its count written and marks or a bar
+// of request colour in its room; and no server box counts its queue as
+// "+N" inside itself.
+func checkQueueBars(t *testing.T, name string, s *Session, f *Frame) {
+	t.Helper()
+	l := f.Layout
+	long := 0
+	for k, sb := range s.shown() {
+		lane, g := s.laneGeom(l, k, sb)
+		if g.CellW <= g.Cell {
+			t.Fatalf("%s: per-server cells hold no bars", name)
+		}
+		i := 0
+		for v := range sb.b.Servers() {
+			room := g.BarAt(i)
+			if !lane.Pool.Contains(room) || room.W < g.Box {
+				t.Errorf("%s: server %d's bar %v: want at least as wide as its box (%.0f) inside the pool %v", name, v.ID, room, g.Box, lane.Pool)
+			}
+			for j := range g.N {
+				if b := g.BoxAt(j); b.Overlaps(room) {
+					t.Errorf("%s: server %d's bar %v covers box %d %v", name, v.ID, room, j, b)
+				}
+			}
+			if v.Queued > 0 {
+				long = max(long, v.Queued)
+				count := Plural(v.Queued, "queued", "queued")
+				if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == count && room.Contains(textBox(x)) }) {
+					t.Errorf("%s: server %d has %d queued but no %q in its room %v", name, v.ID, v.Queued, count, room)
+				}
+				if !slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+					return (q.C == PColor || q.C == SColor) && room.Contains(Rect{q.P[0].X, q.P[0].Y, 0, 0})
+				}) {
+					t.Errorf("%s: server %d has %d queued but no request marks in its room %v", name, v.ID, v.Queued, room)
+				}
+			}
+			i++
+		}
+		for _, x := range f.Layers[SceneLayer].Texts {
+			if strings.HasPrefix(x.S, "+") && lane.Pool.Contains(textBox(x)) {
+				t.Errorf("%s: %q: a server queue counted as +N", name, x.S)
+			}
+		}
+	}
+	if long < 10 {
+		t.Errorf("%s: the longest server queue is %d: the test wants a long one", name, long)
+	}
+}
+
+// checkCompareLanes checks the compare view's frame f: every lane's title
+// is in its colour at the HUD's size (abbreviated, never shrunk), and
+// every chart names every lane in its colour and draws a line of it in
+// its plot.
+func checkCompareLanes(t *testing.T, name string, s *Session, f *Frame) {
+	t.Helper()
+	l := f.Layout
+	for i, ln := range s.set.Lanes {
+		col := LaneColor(i)
+		title := slices.IndexFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+			return x.C == col && x.Y == l.Lanes[i].Title.Y && strings.HasPrefix(ln.Label, strings.TrimSuffix(x.S, "…"))
+		})
+		if title < 0 {
+			t.Errorf("%s: lane %d (%s) has no title in its colour", name, i, ln.Label)
+		} else if x := f.Layers[SceneLayer].Texts[title]; x.Size != titleUnits*l.T {
+			t.Errorf("%s: lane %d's title %q is %.1f px, want the HUD's %.1f", name, i, x.S, x.Size, titleUnits*l.T)
+		}
+		for ci, r := range l.Charts {
+			plot := chartPlot(r, l.T)
+			if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+				return x.C == col && r.Contains(textBox(x)) && x.S != "" && strings.HasPrefix(ln.Label, strings.TrimSuffix(x.S, "…"))
+			}) {
+				t.Errorf("%s: chart %d's legend does not name lane %d (%s) in its colour", name, ci, i, ln.Label)
+			}
+			if !slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+				return q.C == col && plot.Inset(-3*l.T).Contains(Rect{q.P[0].X, q.P[0].Y, q.P[2].X - q.P[0].X, q.P[2].Y - q.P[0].Y})
+			}) {
+				t.Errorf("%s: chart %d draws no line of lane %d (%s)", name, ci, i, ln.Label)
 			}
 		}
 	}

@@ -142,6 +142,7 @@ type pacing struct {
 	pauseAt int64
 	tick    int64 // Updates so far
 	frames  int64 // Draws so far
+	painted int64 // frames painted on screen so far (a Draw whose picture changed)
 	drawn   bool  // a frame was drawn since the last fast-forward stepping
 	rate    rateMeter
 }
@@ -233,7 +234,13 @@ func (s *Session) checkPauseAt() {
 	}
 }
 
-// FrameDrawn counts a frame as drawn; the renderer calls it after painting.
+// FramePainted counts a frame the renderer painted on screen: it paints
+// only frames that differ from the one shown (Frame.Sum), so a paused or
+// ended run stops painting.
+func (s *Session) FramePainted() { s.painted++ }
+
+// FrameDrawn counts a frame as drawn; the renderer calls it after each
+// Draw, painted or not.
 func (s *Session) FrameDrawn() {
 	s.frames++
 	s.drawn = true

@@ -28,12 +28,24 @@ var (
 	UpMark      = color.RGBA{0x3f, 0xb9, 0x50, 0xff}
 	DownMark    = color.RGBA{0xe3, 0x9b, 0x1d, 0xff}
 	ErrorPanel  = color.RGBA{0x5c, 0x16, 0x16, 0xf0}
-	Overlay     = color.RGBA{0x08, 0x0b, 0x10, 0xe8}
+	Overlay     = color.RGBA{0x08, 0x0b, 0x10, 0xff} // the help overlay: opaque, nothing shows through
 	DownColor   = color.RGBA{0x7a, 0x1c, 0x1c, 0xff} // a failed server: dark red with a cross
 	RejectFlash = color.RGBA{0xff, 0xe0, 0x66, 0xff} // a rejected request bouncing off the firewall, and its counter
 	UpLineCol   = color.RGBA{0x7e, 0xe7, 0x87, 0xff} // the chart's U·S line and the pool's max
 	DownLineCol = color.RGBA{0xff, 0xb4, 0x4d, 0xff} // the chart's D·S line and the pool's min
 )
+
+// LaneColors are the compare view's lanes' colours, in lane order: each
+// lane's title and its line in every chart.
+var LaneColors = [...]color.RGBA{
+	{0x58, 0xa6, 0xff, 0xff}, // light blue
+	{0xff, 0x9e, 0x64, 0xff}, // orange
+	{0xd2, 0xa8, 0xff, 0xff}, // lavender
+	{0xf0, 0xe6, 0x8c, 0xff}, // khaki
+}
+
+// LaneColor returns lane i's colour.
+func LaneColor(i int) color.RGBA { return LaneColors[i%len(LaneColors)] }
 
 // Shape is how a server box is drawn besides its colour.
 type Shape uint8

@@ -72,6 +72,7 @@ func (s *Session) SeekCycle(t int64) {
 	}
 	s.paused = true
 	s.pauseAt = -1
+	s.verdict = "" // said again if the replay reaches its end again
 	s.checkPauseAt()
 }
 
@@ -139,6 +140,9 @@ func (s *Session) startReplay(c snapshot.Comparison) {
 		return
 	}
 	s.replay = &c
+	if note := c.Lanes[0].Caption; note != "" { // a teacher's caption came with it
+		s.note, s.caption = note, CaptionLines(note)
+	}
 	s.verdict = ""
 	s.paused = false
 	s.message = ""
@@ -187,12 +191,15 @@ func (s *Session) Snapshot() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("save: %w", err)
 	}
-	return encode(c)
+	return s.encode(c)
 }
 
-// encode writes c as a single-run snapshot when it holds one lane (the
-// format every version reads), else as a comparison.
-func encode(c snapshot.Comparison) ([]byte, error) {
+// encode writes c, with the session's caption (Options.Note), as a
+// single-run snapshot when it holds one lane (the format every version
+// reads), else as a comparison.
+func (s *Session) encode(c snapshot.Comparison) ([]byte, error) {
+	c.Lanes = slices.Clone(c.Lanes)
+	c.Lanes[0].Caption = s.note // a teacher's caption travels with the run
 	if len(c.Lanes) == 1 {
 		return snapshot.Encode(c.Lanes[0].Snapshot)
 	}

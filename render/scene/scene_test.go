@@ -265,7 +265,7 @@ func TestPauseStepAndPauseAt(t *testing.T) {
 		t.Errorf("600 cycles/s stepped to %d in one tick, want 134", s.m.Cycle())
 	}
 	s.Apply(Restart)
-	if s.m.Cycle() != 0 || s.hist.Len() > 1 {
+	if s.m.Cycle() != 0 || s.hists[0].Len() > 1 {
 		t.Error("restart did not go back to cycle 0")
 	}
 }
@@ -443,5 +443,32 @@ func TestSessionSchedulesItsChanges(t *testing.T) {
 	s.Apply(Restart)
 	if len(s.Model().Pending()) != 1 {
 		t.Error("a restart lost the scheduled change")
+	}
+}
+
+// TestPerServerGridReads lays out per-server pools of 3 and of 500
+// servers at three sizes: every box and its queue bar lie in the pool, the
+// bar at least as wide as the box, boxes of 3 servers large enough to
+// label (their speed readable from afar), of 500 still visible.
+func TestPerServerGridReads(t *testing.T) {
+	for _, size := range [][2]int{{1024, 768}, {1280, 720}, {1920, 1080}} {
+		for _, n := range []int{3, 500} {
+			l := NewLayout(size[0], size[1], 1)
+			lane := PerServerLane(l.Lanes[0], l.Unit)
+			g := NewGridAspect(lane.Pool, n, l.Unit, QueueBarAspect)
+			want := float32(4)
+			if n == 3 {
+				want = 60 * l.Unit
+			}
+			if g.Box < want {
+				t.Errorf("%v, %d servers: boxes of %.1f px, want %.1f at least", size, n, g.Box, want)
+			}
+			for i := range n {
+				b, bar := g.BoxAt(i), g.BarAt(i)
+				if !lane.Pool.Contains(b) || !lane.Pool.Contains(bar) || bar.W < b.W || b.Overlaps(bar) {
+					t.Fatalf("%v, %d servers: box %d %v and its bar %v: want both in the pool %v, the bar beside the box and as wide", size, n, i, b, bar, lane.Pool)
+				}
+			}
+		}
 	}
 }

@@ -55,8 +55,12 @@ type Options struct {
 	// theory panel shown.
 	Present, Theory bool
 	// Caption is shown in a strip under the HUD until Esc hides it (a
-	// lesson's text); empty for none.
+	// lesson's text, or the lines of Note); empty for none.
 	Caption []string
+	// Note is a teacher's own caption (the page's caption parameter,
+	// snapshot.CheckCaption): saved and shared snapshots carry it, and a
+	// snapshot that carries one shows it.
+	Note string
 	// Lesson returns the options of the lesson named name, for the
 	// lessons menu (nil: no menu).
 	Lesson func(name string) (Options, error)
@@ -104,9 +108,10 @@ type Session struct {
 	share   shareState
 	dialog  int      // the open dialog (modal), or dialogNone
 	caption []string // the lesson's caption, until Esc hides it
+	note    string   // the teacher's caption, carried by snapshots
 
 	anim    animator
-	hist    History
+	hists   []History // the charts' history of each lane
 	fw      firewallState
 	help    bool
 	banner  bool
@@ -127,7 +132,7 @@ func New(opts Options) (*Session, error) {
 	s.speed, s.budget = opts.Speed, NewBudget()
 	s.focus, s.dragging = -1, -1
 	s.present, s.theory = opts.Present, opts.Theory
-	s.caption = opts.Caption
+	s.caption, s.note = opts.Caption, opts.Note
 	if s.speed == 0 {
 		s.speed = 5
 	}
@@ -161,7 +166,7 @@ func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
 	s.m, s.cfg = set.Lanes[0].Model, specs[0].Config.Clone()
 	s.lane = min(s.lane, len(set.Lanes)-1)
 	s.meas = measured{}
-	s.hist.Reset()
+	s.hists = make([]History, len(set.Lanes))
 	s.fw.reset(s.m.Config())
 	s.observe()
 	for s.m.Cycle() < to && s.set.Step() {
@@ -204,6 +209,7 @@ func (s *Session) Apply(in Intent) {
 			_ = s.restart() // the configuration was valid at New
 		}
 		s.pauseAt = -1
+		s.paused = false // after the end too: R runs again, no Space needed
 	case Dice:
 		s.restartWithSeed(s.randomSeed())
 	case ToggleHelp:
@@ -299,6 +305,7 @@ func (s *Session) restartWith(apply func(*sim.Config)) error {
 type State struct {
 	Cycle   int64
 	Frames  int64
+	Painted int64 // frames painted on screen: fewer than Frames while nothing changes
 	Ticks   int64
 	Paused  bool
 	Done    bool
@@ -334,7 +341,7 @@ type Control struct {
 // State returns the session's state now.
 func (s *Session) State() State {
 	st := State{
-		Cycle: s.m.Cycle(), Frames: s.frames, Ticks: s.tick, Paused: s.paused, Done: s.m.Done(),
+		Cycle: s.m.Cycle(), Frames: s.frames, Painted: s.painted, Ticks: s.tick, Paused: s.paused, Done: s.m.Done(),
 		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
 		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
 		Changes: s.m.Changes(), Present: s.present, Theory: s.theory,
@@ -355,8 +362,7 @@ func (s *Session) State() State {
 			st.Controls = append(st.Controls, Control{ID: w.id, R: rs[i], Value: s.valueText(i, w)})
 		}
 		for k, sb := range s.shown() {
-			pl := sb.b.Pool()
-			g := NewGrid(l.Lanes[k].Pool, pl.Live+pl.Down, l.Unit)
+			_, g := s.laneGeom(l, k, sb)
 			i := 0
 			for v := range sb.b.Servers() {
 				if i >= maxServerBoxes {
@@ -382,10 +388,14 @@ func (s *Session) say(msg string, isError bool) {
 }
 
 // observe records the cycle just completed (the lanes record themselves):
-// the charts' history, the firewall's counts and the time averages.
+// each lane's history for the charts, the firewall's counts and the time
+// averages.
 func (s *Session) observe() {
+	for i, l := range s.set.Lanes {
+		lc := l.Model.Config()
+		s.hists[i].Add(l.Model.Last(), &lc)
+	}
 	cfg := s.m.Config()
-	s.hist.Add(s.m.Last(), &cfg)
 	s.fw.follow(cfg.Blocked)
 	s.fw.observe(s.m.Events())
 	s.meas.add(s.m)

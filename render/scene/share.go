@@ -92,9 +92,9 @@ func (s *Session) drawShareDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := shareDialog(l)
-	f.rect(TopLayer, d, Background)
-	f.stroke(TopLayer, d, 2*u, BusyColor)
-	f.text(TopLayer, "share this run as a link", d.X+16*u, d.Y+12*u, 18*u, true, AlignStart, TextColor)
+	f.rect(DialogLayer, d, Background)
+	f.stroke(DialogLayer, d, 2*u, BusyColor)
+	f.text(DialogLayer, "share this run as a link", d.X+16*u, d.Y+12*u, 18*u, true, AlignStart, TextColor)
 }
 
 // ShareKeepView reports whether the share link should keep the page's
@@ -117,7 +117,7 @@ func (s *Session) ShareSnapshot() ([]byte, error) {
 func (s *Session) WholeRun() ([]byte, error) {
 	switch {
 	case s.replay != nil:
-		return encode(*s.replay)
+		return s.encode(*s.replay)
 	case s.m.Done():
 		return s.Snapshot()
 	}
@@ -125,7 +125,7 @@ func (s *Session) WholeRun() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("share: %w", err)
 	}
-	return encode(c)
+	return s.encode(c)
 }
 
 // countRow counts the controls of ws in row.

@@ -47,6 +47,7 @@ type body struct {
 	Changes []byte      `msg:"ch,omitempty,limit=33554432"` // changes, see appendChanges
 	Hashes  wireHashes  `msg:"h"`
 	Summary wireSummary `msg:"s"`
+	Caption string      `msg:"cap,omitempty"` // a caption to show with the run (CheckCaption), or ""
 }
 
 // wireConfig mirrors sim.Config. Integer units are the model's own (Rate

@@ -106,6 +106,10 @@ type Snapshot struct {
 
 	// Summary is the run's final summary.
 	Summary sim.Summary
+
+	// Caption is a caption the view shows with the run (a teacher's
+	// words, see CheckCaption), or "". Optional: older files have none.
+	Caption string
 }
 
 // checkpoints returns how many periodic hashes a run of n cycles has.
@@ -223,8 +227,12 @@ func (s *Snapshot) body() (body, error) {
 	if err := sim.ValidateChanges(s.Config, s.Changes); err != nil {
 		return body{}, fmt.Errorf("snapshot changes: %w", err)
 	}
+	if err := CheckCaption(s.Caption); err != nil {
+		return body{}, fmt.Errorf("snapshot %w", err)
+	}
 
 	b := body{
+		Caption: s.Caption,
 		Model:   uint32(s.Model),
 		Engine:  s.Engine,
 		Config:  fromConfig(&s.Config),
@@ -295,7 +303,10 @@ func (b *body) snapshot() (Snapshot, error) {
 	if len(b.Engine) > maxEngine {
 		return Snapshot{}, fmt.Errorf("snapshot engine version: %d bytes, at most %d allowed", len(b.Engine), maxEngine)
 	}
-	s := Snapshot{Model: int(b.Model), Engine: b.Engine, Every: b.Hashes.Every, Final: b.Hashes.Final}
+	if err := CheckCaption(b.Caption); err != nil {
+		return Snapshot{}, fmt.Errorf("snapshot %w", err)
+	}
+	s := Snapshot{Model: int(b.Model), Engine: b.Engine, Every: b.Hashes.Every, Final: b.Hashes.Final, Caption: b.Caption}
 	if s.Config, err = b.Config.sim(); err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot %w", err)
 	}
