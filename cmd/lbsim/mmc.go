@@ -87,17 +87,16 @@ func (c *cli) mmc(args []string) int {
 	// The output is opened before the run, so a bad path fails at once.
 	var outs outputs
 	defer outs.abort()
-	stop := c.watchInterrupts(&outs)
+	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
 	var jsonFile *atomicFile
 	if jsonPath != "" && jsonPath != "-" {
-		if err := outs.check("--json", jsonPath); err != nil {
+		if err := outs.want("--json", jsonPath, &jsonFile); err != nil {
 			return fail("%v", err)
 		}
-		var err error
-		if jsonFile, err = outs.create(jsonPath); err != nil {
-			return fail("--json: %v", err)
-		}
+	}
+	if err := outs.open(); err != nil {
+		return fail("%v", err)
 	}
 	r, err := mmc.Run(p)
 	var le *sim.QueueLimitError

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lbsim/lbsim/sim"
@@ -99,7 +100,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("max-servers", "most live servers (default: 5 × servers, at least 100)", nil)
 	add("queue-cap", "queue capacity; 0 = unbounded", nil)
 	add("queues", "where requests wait: pooled (one central queue) or per-server (routed at arrival to\neach server's own queue)", func() string { return "pooled" })
-	add("policy", policyHelp(), nil)
+	add("policy", policyUsage(), nil)
 	add("choices", "p2c: how many candidates to draw (1..100)", func() string { return strconv.Itoa(sim.DefaultChoices) })
 	add("weights", "server weights for swrr and least-connections, `W1,W2,…` for servers 1, 2, …; others weigh 1", nil)
 	add("speeds", "server speeds, `V1,V2,…` for servers 1, 2, … (0.01..100, two decimals); others 1;\na request of time T takes ⌈T/V⌉ cycles", nil)
@@ -190,6 +191,10 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	return nil
 }
 
+// policyUsage is policyHelp, made once: every check of a sweep's grid
+// point defines the run flags anew.
+var policyUsage = sync.OnceValue(policyHelp)
+
 // policyHelp describes every policy in both queue modes, from the one
 // table of policies.
 func policyHelp() string {
@@ -269,41 +274,36 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 	if o.tracePath != "" {
 		outs.addInput("--trace", o.tracePath)
 	}
-	type out struct {
-		flag, path string
-		dst        **atomicFile
-	}
-	var list []out
-	if o.logDir != "" {
-		if fi, err := os.Stat(o.logDir); err == nil && !fi.IsDir() {
-			return fmt.Errorf("--log-dir %s: not a directory", o.logDir)
-		}
-		list = append(list,
-			out{"--log-dir", filepath.Join(o.logDir, "events.log"), &files.events},
-			out{"--log-dir", filepath.Join(o.logDir, "summary.txt"), &files.summaryTxt},
-			out{"--log-dir", filepath.Join(o.logDir, "summary.json"), &files.summaryJSON})
-	}
-	var timeline *atomicFile
-	if o.timelinePath != "" {
-		list = append(list, out{"--timeline", o.timelinePath, &timeline})
-	}
-	if o.snapshotPath != "" {
-		list = append(list, out{"--snapshot", o.snapshotPath, &files.snap})
-	}
-	if o.jsonPath != "" && o.jsonPath != "-" {
-		list = append(list, out{"--json", o.jsonPath, &files.json})
-	}
 	// The log directory may not exist yet: paths in it count as new
 	// files, and it is made only once every path passed.
 	logDirMissing := false
 	if o.logDir != "" {
-		if _, err := os.Stat(o.logDir); err != nil {
+		fi, err := os.Stat(o.logDir)
+		switch {
+		case err == nil && !fi.IsDir():
+			return fmt.Errorf("--log-dir %s: not a directory", o.logDir)
+		case err != nil:
 			logDirMissing = true
 			outs.newDir = resolve("", o.logDir).resolved
 		}
+		for _, f := range []struct {
+			name string
+			dst  **atomicFile
+		}{{"events.log", &files.events}, {"summary.txt", &files.summaryTxt}, {"summary.json", &files.summaryJSON}} {
+			if err := outs.want("--log-dir", filepath.Join(o.logDir, f.name), f.dst); err != nil {
+				return err
+			}
+		}
 	}
-	for _, f := range list {
-		if err := outs.check(f.flag, f.path); err != nil {
+	var timeline *atomicFile
+	for _, f := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--timeline", o.timelinePath, &timeline}, {"--snapshot", o.snapshotPath, &files.snap}, {"--json", o.jsonPath, &files.json}} {
+		if f.path == "" || f.flag == "--json" && f.path == "-" {
+			continue
+		}
+		if err := outs.want(f.flag, f.path, f.dst); err != nil {
 			return err
 		}
 	}
@@ -312,12 +312,8 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 			return fmt.Errorf("--log-dir: %v", err)
 		}
 	}
-	for _, f := range list {
-		af, err := outs.create(f.path)
-		if err != nil {
-			return fmt.Errorf("%s: %v", f.flag, err)
-		}
-		*f.dst = af
+	if err := outs.open(); err != nil {
+		return err
 	}
 	if timeline != nil {
 		files.timeline = newTimelineOut(timeline, &o.cfg)
@@ -346,7 +342,7 @@ func (c *cli) execute(o *runOptions) int {
 
 	var files runFiles
 	defer files.outs.abort()
-	stop := c.watchInterrupts(&files.outs)
+	stop := c.watchInterrupts(&files.outs, nil)
 	defer stop()
 	if err := c.openOutputs(o, &files); err != nil {
 		return c.usageError("%v", err)
@@ -425,7 +421,7 @@ func (c *cli) loop(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files *r
 	if c.interrupted() {
 		hw.Flush()
 		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; no output was written\n", m.Cycle())
-		return exitInterrupted
+		return c.interruptCode()
 	}
 	var le *sim.QueueLimitError
 	if errors.As(m.Err(), &le) {
