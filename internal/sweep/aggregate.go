@@ -35,14 +35,14 @@ type Report struct {
 	Flags        []string // the run flags every line shares
 	// MissingRuns is how many runs of the grid no file holds; Missing
 	// lists the first of them (at most MaxListed).
-	MissingRuns  int64
-	Missing      []Key
-	Duplicates   []Key    // runs found more than once with the same result
-	Conflicts    []Key    // runs found more than once with different results
-	Partial      []string // files ending in a partial line (ignored)
-	BaseSeeds    []uint64 // the base seeds seen (seed − replication); more than one is a mixed merge
-	Precision    float64  // the --precision asked for; 0 = none
-	Wide         int      // how many point metrics are wider than Precision allows
+	MissingRuns int64
+	Missing     []Key
+	Duplicates  []Key    // runs found more than once with the same result
+	Conflicts   []Key    // runs found more than once with different results
+	Partial     []string // files ending in a partial line (ignored)
+	BaseSeeds   []uint64 // the base seeds seen (seed − replication); more than one is a mixed merge
+	Precision   float64  // the --precision asked for; 0 = none
+	Wide        int      // how many point metrics are wider than Precision allows
 }
 
 // PointStats is one grid point's results.
