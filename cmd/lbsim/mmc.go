@@ -20,8 +20,9 @@ arrivals at a constant mean λ per cycle and geometric service times with mean m
 cycles, and prints Erlang C's prediction beside what the simulation measured, with
 95% batch-means intervals (the warm-up is discarded).
 
-The whole-cycle clock makes the measured Wq a little lower than Erlang C, by roughly
-1/m relative; keep m ≥ 100 where a match within 1-2% is wanted. Near ρ = 0.9 the
+The whole-cycle clock makes the measured Wq a little lower than Erlang C, by about
+1/(2m) relative: Wq/(2m) cycles (for one server ρ/(2(1−ρ)) cycles); keep m ≥ 100
+where a match within 1% is wanted. Near ρ = 0.9 the
 measured Wq converges slowly: judge it by its interval.
 
 Example:

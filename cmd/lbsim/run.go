@@ -23,6 +23,7 @@ import (
 type runOptions struct {
 	cfg          sim.Config
 	changes      []sim.Change
+	setChanges   []sim.Change // the changes given with --set (the others with --fault)
 	seedGiven    bool
 	tracePath    string
 	jsonPath     string
@@ -110,7 +111,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	fs.Var(faultList{&o.changes}, "fault", "take a server down or up at a cycle: `down:ID@CYCLE` or up:ID@CYCLE; with --switch\nname the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
 	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 40 bytes each)", sim.MaxQueuedLimit))
-	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up, block, unblock (a range: 500:block=0.0.0.0/1)")
+	fs.Var(changeList{&o.changes, &o.setChanges}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up, block, unblock (a range: 500:block=0.0.0.0/1)")
 }
 
 func (c *cli) run(args []string) int {
@@ -470,6 +471,17 @@ func (c *cli) finish(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files 
 	return exitOK
 }
 
+// serviceText describes the processing times of cfg's generated requests.
+func serviceText(cfg *sim.Config) string {
+	switch cfg.Service {
+	case sim.Geometric:
+		return fmt.Sprintf("geometric, mean %d cycles", cfg.MeanService)
+	case sim.Constant:
+		return fmt.Sprintf("%d cycles each", cfg.MeanService)
+	}
+	return fmt.Sprintf("%d..%d cycles", cfg.TaskMin, cfg.TaskMax)
+}
+
 func runHeader(o *runOptions) string {
 	cfg := &o.cfg
 	seed := fmt.Sprintf("seed %d", cfg.Seed)
@@ -480,7 +492,7 @@ func runHeader(o *runOptions) string {
 	if cfg.Wave && cfg.WaveAmplitude > 0 {
 		src += fmt.Sprintf(" ±%d%% wave", cfg.WaveAmplitude)
 	}
-	tasks := fmt.Sprintf("tasks %d..%d cycles", cfg.TaskMin, cfg.TaskMax)
+	tasks := "tasks " + serviceText(cfg)
 	if cfg.Trace != nil {
 		src = fmt.Sprintf("trace %s (%d rows)", o.tracePath, len(cfg.Trace))
 		tasks = "tasks from the trace"
