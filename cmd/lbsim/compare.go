@@ -253,11 +253,7 @@ func (c *cli) compare(args []string) int {
 	if o.jsonPath != "" {
 		c.writeJSON(report, o.jsonPath, out)
 	}
-	if err := outs.commit(); err != nil {
-		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
-		return exitFailed
-	}
-	return exitOK
+	return c.commit(&outs, "compare")
 }
 
 // compareOwn are the run flags a comparison takes for itself, which a
@@ -290,6 +286,9 @@ func (c *cli) replayComparison(name string, cmp snapshot.Comparison, jsonPath st
 	report := &comparison{Seed: cmp.Lanes[0].Config.Seed}
 	for _, l := range cmp.Lanes {
 		m, err := snapshot.ReplayWith(l.Snapshot, nil, sim.WithMaxQueued(maxQueued))
+		if c.interrupted() {
+			return fail(c.interruptCode(), "interrupted; no output was written")
+		}
 		var de *snapshot.DivergenceError
 		var le *sim.QueueLimitError
 		switch {
@@ -313,10 +312,7 @@ func (c *cli) replayComparison(name string, cmp snapshot.Comparison, jsonPath st
 	if jsonPath != "" {
 		c.writeJSON(report, jsonPath, out)
 	}
-	if err := outs.commit(); err != nil {
-		return fail(exitFailed, "%v", err)
-	}
-	return exitOK
+	return c.commit(outs, "replay")
 }
 
 // runVariant runs o's configuration and changes to the end, as 'lbsim

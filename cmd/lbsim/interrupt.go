@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -83,6 +84,21 @@ func (c *cli) interruptCode() int {
 		return int(code)
 	}
 	return exitInterrupted
+}
+
+// commit puts the outputs in place, unless a signal asked the command to
+// stop, and returns the exit code; it says on stderr what went wrong.
+func (c *cli) commit(outs *outputs, cmd string) int {
+	if c.interrupted() {
+		outs.abort()
+		fmt.Fprintf(c.stderr, "lbsim %s: interrupted; no output was written\n", cmd)
+		return c.interruptCode()
+	}
+	if err := outs.commit(); err != nil {
+		fmt.Fprintf(c.stderr, "lbsim %s: %v\n", cmd, err)
+		return exitFailed
+	}
+	return exitOK
 }
 
 // runToEnd runs m to its last cycle, or until a signal asks to stop, in

@@ -100,6 +100,10 @@ func (c *cli) mmc(args []string) int {
 		return fail("%v", err)
 	}
 	r, err := mmc.Run(p)
+	if c.interrupted() {
+		fmt.Fprintln(c.stderr, "lbsim mmc: interrupted; no output was written")
+		return c.interruptCode()
+	}
 	var le *sim.QueueLimitError
 	if errors.As(err, &le) {
 		fmt.Fprintf(c.stderr, "lbsim mmc: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
@@ -118,9 +122,8 @@ func (c *cli) mmc(args []string) int {
 			return exitOK
 		}
 		jsonFile.w.Write(js)
-		if err := outs.commit(); err != nil {
-			fmt.Fprintf(c.stderr, "lbsim mmc: %v\n", err)
-			return exitFailed
+		if code := c.commit(&outs, "mmc"); code != exitOK {
+			return code
 		}
 	}
 	fmt.Fprint(c.stdout, mmcTable(r, seedGiven))

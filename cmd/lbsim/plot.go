@@ -175,8 +175,8 @@ func (c *cli) plotRun(args []string) (int, error) {
 	if err := tl.Write(f.w, po.format, po.w, po.h); err != nil {
 		return exitFailed, err
 	}
-	if err := outs.commit(); err != nil {
-		return exitFailed, err
+	if code := c.commit(&outs, "plot"); code != exitOK {
+		return code, nil
 	}
 	fmt.Fprintf(c.stdout, "lbsim plot: the timeline of %d cycles is in %s\n", o.cfg.Cycles, po.out)
 	return exitOK, nil
@@ -226,8 +226,8 @@ func (c *cli) plotSweep(args []string) (int, error) {
 	if err := ch.Write(f.w, po.format, po.w, po.h); err != nil {
 		return exitFailed, err
 	}
-	if err := outs.commit(); err != nil {
-		return exitFailed, err
+	if code := c.commit(&outs, "plot"); code != exitOK {
+		return code, nil
 	}
 	if code := c.reportMerge(rep); code != exitOK {
 		return code, nil

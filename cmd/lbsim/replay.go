@@ -168,7 +168,7 @@ func (c *cli) replay(args []string) int {
 	var de *snapshot.DivergenceError
 	var le *sim.QueueLimitError
 	switch {
-	case errors.Is(err, interrupted):
+	case (errors.Is(err, interrupted) || c.interrupted()) && m != nil:
 		return fail(c.interruptCode(), "interrupted at cycle %d; no output was written", m.Cycle())
 	case errors.As(err, &de):
 		return fail(exitFailed, "%s: %v", name, err)
@@ -204,10 +204,7 @@ func (c *cli) replay(args []string) int {
 	hw.Flush()
 
 	c.writeJSON(m.Summary(), jsonPath, jsonFile)
-	if err := outs.commit(); err != nil {
-		return fail(exitFailed, "%v", err)
-	}
-	return exitOK
+	return c.commit(&outs, "replay")
 }
 
 func (c *cli) share(args []string) int {

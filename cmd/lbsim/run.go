@@ -460,9 +460,8 @@ func (c *cli) finish(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files 
 		files.summaryTxt.w.Write(text)
 		files.summaryJSON.w.Write(js)
 	}
-	if err := files.outs.commit(); err != nil {
-		fmt.Fprintf(c.stderr, "lbsim run: %v\n", err)
-		return exitFailed
+	if code := c.commit(&files.outs, "run"); code != exitOK {
+		return code
 	}
 	if !sum.Consistent {
 		fmt.Fprintln(c.stderr, "lbsim run: the accounting does not hold; this is a bug in lbsim")
