@@ -144,12 +144,12 @@ func (c *cli) plotRun(args []string) (int, error) {
 	if o.tracePath != "" {
 		traces = append(traces, o.tracePath)
 	}
+	stop := c.watchInterrupts(&outs, nil)
+	defer stop()
 	f, err := po.open(&outs, "--trace", traces...)
 	if err != nil {
 		return exitUsage, err
 	}
-	stop := c.watchInterrupts(&outs, nil)
-	defer stop()
 	tl := chart.NewTimeline(fmt.Sprintf("%d servers, rate %v, policy %v, seed %d", o.cfg.Servers, o.cfg.Rate, o.cfg.Policy, o.cfg.Seed), o.cfg.Cycles)
 	observe := func() {
 		cfg, p := m.Config(), m.Pool()
@@ -206,12 +206,12 @@ func (c *cli) plotSweep(args []string) (int, error) {
 	}
 	var outs outputs
 	defer outs.abort()
+	stop := c.watchInterrupts(&outs, nil)
+	defer stop()
 	f, err := po.open(&outs, "the results file", files...)
 	if err != nil {
 		return exitUsage, err
 	}
-	stop := c.watchInterrupts(&outs, nil)
-	defer stop()
 	rep, err := aggregateFiles(files, []string{*metric}, 0)
 	if err != nil {
 		return exitUsage, err

@@ -152,6 +152,10 @@ func (c *cli) sweep(args []string) int {
 	if err := c.checkPoints(g, base, so.jobs); err != nil {
 		return fail("%v", err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := c.watchInterrupts(nil, cancel) // the file holds whole lines at every moment
+	defer stop()
 	f, done, err := openResults(&so, g, shard)
 	if err != nil {
 		return fail("%v", err)
@@ -161,10 +165,6 @@ func (c *cli) sweep(args []string) int {
 	todo := shard.Size(g.Runs()) - int64(len(done))
 	fmt.Fprintf(c.stderr, "lbsim sweep: %d points × %d replications = %d runs, seed %d; shard %d/%d: %d runs, %d already done; %d jobs\n",
 		g.Points(), g.Replications, g.Runs(), g.BaseSeed, shard.I, shard.N, shard.Size(g.Runs()), len(done), so.jobs)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stop := c.watchInterrupts(nil, cancel) // the file holds whole lines at every moment
-	defer stop()
 	bar := newRunBar(c.stderr, c.stderrTTY && !so.noProgress, todo)
 	start := time.Now()
 	err = sweep.Execute(ctx, g, pending(g, shard, done), so.jobs, c.sweepRun(base), f, bar.update)
