@@ -86,8 +86,12 @@ var ioCommands = []ioCommand{
 			return []string{"plot", "run", "--cycles", "1000000000", "--seed", "1", "--out", out}
 		}},
 	{name: "plot-sweep", input: "results", hold: true,
-		args: func(in, out, _ string) []string { return []string{"plot", "sweep", in, "--metric", "avg_wait", "--out", out} },
-		long: func(in, out string) []string { return []string{"plot", "sweep", in, "--metric", "avg_wait", "--out", out} }},
+		args: func(in, out, _ string) []string {
+			return []string{"plot", "sweep", in, "--metric", "avg_wait", "--out", out}
+		},
+		long: func(in, out string) []string {
+			return []string{"plot", "sweep", in, "--metric", "avg_wait", "--out", out}
+		}},
 }
 
 // ioInputs writes one input file of each kind into dir; long ones too when
