@@ -29,6 +29,9 @@ type Dimension struct {
 // the steps reach them). It checks the syntax only; whether NAME is a
 // setting and its values are allowed is for the caller to say.
 func ParseVary(s string) (Dimension, error) {
+	if !printable(s) {
+		return Dimension{}, fmt.Errorf("--vary %q: holds bytes that are not printable text", s)
+	}
 	name, list, ok := strings.Cut(s, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
