@@ -142,8 +142,8 @@ func (c *cli) reportMerge(rep *sweep.Report) int {
 		fmt.Fprintln(c.stderr)
 	}
 	list("runs missing (no file holds them)", rep.MissingRuns, rep.Missing)
-	list("runs found more than once with the same result (counted once)", int64(len(rep.Duplicates)), rep.Duplicates)
-	list("runs found more than once with different results (the first is used): these files are not one sweep", int64(len(rep.Conflicts)), rep.Conflicts)
+	list("runs found more than once with the same result (counted once)", rep.DuplicateRuns, rep.Duplicates)
+	list("runs found more than once with different results (the first is used): these files are not one sweep", rep.ConflictRuns, rep.Conflicts)
 	for _, name := range rep.Partial {
 		fmt.Fprintf(c.stderr, "lbsim aggregate: %s ends in a partial line (an interrupted sweep), which is ignored: lbsim sweep --resume completes it\n", name)
 	}
@@ -153,7 +153,7 @@ func (c *cli) reportMerge(rep *sweep.Report) int {
 	if rep.Wide > 0 {
 		fmt.Fprintf(c.stderr, "lbsim aggregate: %d intervals are wider than %g of their mean (marked *); the number after 'need' is about how many replications would do\n", rep.Wide, rep.Precision)
 	}
-	if rep.MissingRuns > 0 || len(rep.Conflicts) > 0 || len(rep.BaseSeeds) > 1 {
+	if rep.MissingRuns > 0 || rep.ConflictRuns > 0 || len(rep.BaseSeeds) > 1 {
 		return exitFailed
 	}
 	return exitOK
@@ -294,6 +294,7 @@ func aggregateJSON(rep *sweep.Report) any {
 	}
 	return map[string]any{
 		"metrics": rep.Metrics, "replications": rep.Replications, "runs": rep.Runs, "points": points,
-		"missing_runs": rep.MissingRuns, "missing": runs(rep.Missing), "duplicates": runs(rep.Duplicates), "conflicts": runs(rep.Conflicts),
+		"missing_runs": rep.MissingRuns, "missing": runs(rep.Missing), "duplicate_runs": rep.DuplicateRuns, "duplicates": runs(rep.Duplicates),
+		"conflict_runs": rep.ConflictRuns, "conflicts": runs(rep.Conflicts),
 	}
 }

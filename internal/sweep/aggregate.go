@@ -37,12 +37,15 @@ type Report struct {
 	// lists the first of them (at most MaxListed).
 	MissingRuns int64
 	Missing     []Key
-	Duplicates  []Key    // runs found more than once with the same result
-	Conflicts   []Key    // runs found more than once with different results
-	Partial     []string // files ending in a partial line (ignored)
-	BaseSeeds   []uint64 // the base seeds seen (seed − replication); more than one is a mixed merge
-	Precision   float64  // the --precision asked for; 0 = none
-	Wide        int      // how many point metrics are wider than Precision allows
+	// Duplicates and Conflicts list the first runs (at most MaxListed)
+	// found more than once with the same result, and with different
+	// results; DuplicateRuns and ConflictRuns count them all.
+	Duplicates, Conflicts       []Key
+	DuplicateRuns, ConflictRuns int64
+	Partial                     []string // files ending in a partial line (ignored)
+	BaseSeeds                   []uint64 // the base seeds seen (seed − replication); more than one is a mixed merge
+	Precision                   float64  // the --precision asked for; 0 = none
+	Wide                        int      // how many point metrics are wider than Precision allows
 }
 
 // PointStats is one grid point's results.
@@ -141,10 +144,12 @@ func (m *merger) add(fi, n int, l Line) error {
 	h.Write(buf.Bytes())
 	sum := h.Sum64()
 	if prev, dup := m.seen[k]; dup {
-		if prev == sum {
-			m.rep.Duplicates = append(m.rep.Duplicates, k)
-		} else {
-			m.rep.Conflicts = append(m.rep.Conflicts, k)
+		list, n := &m.rep.Duplicates, &m.rep.DuplicateRuns
+		if prev != sum {
+			list, n = &m.rep.Conflicts, &m.rep.ConflictRuns
+		}
+		if *n++; len(*list) < MaxListed {
+			*list = append(*list, k)
 		}
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +72,19 @@ func TestRunOfIsIndexed(t *testing.T) {
 	}
 	if _, ok := g.RunOf(Line{Point: []byte(`{"rate":"x"}`)}); ok {
 		t.Error("a value not in the grid was found")
+	}
+}
+
+// TestRepeatedLinesCounted: a file repeating a line is counted, and only
+// its first repeats kept (every one was kept, so memory grew with them).
+func TestRepeatedLinesCounted(t *testing.T) {
+	line := `{"point":{"rate":0.3},"replication":0,"seed":7,"summary":{"avg_wait":1}}` + "\n"
+	other := `{"point":{"rate":0.3},"replication":0,"seed":7,"summary":{"avg_wait":2}}` + "\n"
+	rep, err := Aggregate([]Input{{Name: "f", R: strings.NewReader(strings.Repeat(line, 1000) + strings.Repeat(other, 50))}}, []string{"avg_wait"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.DuplicateRuns != 999 || len(rep.Duplicates) != MaxListed || rep.ConflictRuns != 50 || len(rep.Conflicts) != MaxListed {
+		t.Errorf("duplicates %d (%d listed), conflicts %d (%d listed)", rep.DuplicateRuns, len(rep.Duplicates), rep.ConflictRuns, len(rep.Conflicts))
 	}
 }
