@@ -110,7 +110,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
 	fs.Var(faultList{&o.changes}, "fault", "take a server down or up at a cycle: `down:ID@CYCLE` or up:ID@CYCLE; with --switch\nname the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
-	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 40 bytes each)", sim.MaxQueuedLimit))
+	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
 	fs.Var(changeList{&o.changes, &o.setChanges}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up, block, unblock (a range: 500:block=0.0.0.0/1)")
 }
 
