@@ -343,3 +343,25 @@ func TestHelpPrintsDefaults(t *testing.T) {
 		t.Error("mmc --help does not give the clock's bias as 1/(2m)")
 	}
 }
+
+// TestTraceLineBounded: a trace of one endless line is refused once the
+// line passes the bound (it was read into memory until none was left).
+func TestTraceLineBounded(t *testing.T) {
+	long := writeFile(t, "long.csv", "cycle,src,dst,time\n"+strings.Repeat("9", maxInputLine+1)+"\n")
+	inputs := []string{long}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		inputs = append(inputs, "/dev/zero")
+	}
+	for _, in := range inputs {
+		for _, args := range [][]string{
+			{"run", "--cycles", "10", "--seed", "1", "--trace", in},
+			{"compare", "--cycles", "10", "--seed", "1", "--variant", "a:rate=0.5", "--trace", in},
+			{"plot", "run", "--cycles", "10", "--seed", "1", "--trace", in, "--out", filepath.Join(t.TempDir(), "t.svg")},
+		} {
+			code, _, stderr := within(t, 30*time.Second, args...)
+			if code != exitUsage || !strings.Contains(stderr, fmt.Sprintf("longer than %d bytes", maxInputLine)) {
+				t.Errorf("lbsim %v: exit %d: %s", args[:2], code, stderr)
+			}
+		}
+	}
+}

@@ -159,7 +159,7 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 			return fmt.Errorf("--trace: %v", err)
 		}
 		defer f.Close()
-		rows, err := sim.ParseTrace(f)
+		rows, err := sim.ParseTrace(&boundedLines{r: f})
 		if err != nil {
 			return fmt.Errorf("--trace %s: %v", o.tracePath, err)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -30,4 +32,32 @@ func printable(s string) string {
 		return s
 	}
 	return strconv.Quote(s)
+}
+
+// maxInputLine bounds one line of a text file lbsim reads whole (a trace):
+// a longer line is refused rather than read into memory.
+const maxInputLine = 1 << 20
+
+// boundedLines passes r through and fails at the first line longer than
+// maxInputLine bytes, so that a file of one endless line (/dev/zero) is
+// refused at once.
+type boundedLines struct {
+	r    io.Reader
+	cur  int // bytes of the current line so far
+	line int // the current line's number, from 1
+}
+
+func (b *boundedLines) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '\n' {
+			b.cur = 0
+			b.line++
+			continue
+		}
+		if b.cur++; b.cur > maxInputLine {
+			return i, fmt.Errorf("line %d is longer than %d bytes", b.line+1, maxInputLine)
+		}
+	}
+	return n, err
 }
