@@ -183,6 +183,7 @@ func (c *cli) compare(args []string) int {
 	// Every variant is checked before anything runs: its flags, its
 	// changes and faults, and what a snapshot of it needs.
 	var traces []string
+	var first *runOptions
 	for i, v := range o.variants {
 		ro, err := c.checkRun(o.args(v, seed))
 		if err != nil {
@@ -191,10 +192,12 @@ func (c *cli) compare(args []string) int {
 		if ro.tracePath != "" && !slices.Contains(traces, ro.tracePath) {
 			traces = append(traces, ro.tracePath)
 		}
+		if i == 0 {
+			first = ro
+		}
 		if o.snapshotPath == "" {
 			continue
 		}
-		first, _ := c.parseRun(o.args(o.variants[0], seed))
 		switch {
 		case len(v.Label) > snapshot.MaxLabel:
 			return fail("--snapshot: the label of variant %d is %d bytes; a snapshot holds labels of at most %d", i+1, len(v.Label), snapshot.MaxLabel)

@@ -24,8 +24,9 @@ import (
 const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl [flags]
 
 Runs the simulation over a grid of settings and writes one JSON line per run:
-  {"point": {NAME: value, …}, "replication": r, "seed": s, "summary": {…}}
-where summary is exactly what 'lbsim run --json' prints for that run.
+  {"point": {NAME: value, …}, "replication": r, "seed": s, "flags": […], "summary": {…}}
+where flags are the run flags every run shares (all but the seed and the varied
+settings) and summary is exactly what 'lbsim run --json' prints for that run.
 
 Every 'lbsim run' flag that decides the outcome is accepted and may be varied:
   --vary NAME=V1,V2,…        a list (use ';' between values holding commas: weights=3,1;1,1)
@@ -36,7 +37,9 @@ the last fastest), each point's replications innermost. Replication r uses
 seed --seed + r at every point (paired). --shard I/N runs only the runs whose
 number is ≡ I mod N, so N shards together write exactly the unsharded lines.
 Each line is written in one piece as its run ends; --resume completes an
-interrupted sweep (and drops a partial last line a crash may leave).
+interrupted sweep (and drops a partial last line a crash may leave), and refuses
+a file of another sweep or other flags. A device, FIFO or pipe --out is written
+through and cannot be resumed.
 
 Example:
   lbsim sweep --cycles 5000 --seed 1 --vary rate=0.3:0.9:0.1 \
