@@ -330,3 +330,31 @@ func TestOutputContractSIGTERM(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepToAPipe: --out /dev/stdout into a pipe is written through, never
+// read (the sweep hung reading it for a resume).
+func TestSweepToAPipe(t *testing.T) {
+	proc := exec.Command(os.Args[0], "-test.run=^$", "--", "sweep", "--cycles", "50", "--seed", "1", "--vary", "rate=0.3,0.5",
+		"--no-progress", "--out", "/dev/stdout")
+	proc.Env = append(os.Environ(), "LBSIM_AS_COMMAND=1")
+	var stdout, stderr bytes.Buffer
+	proc.Stdout, proc.Stderr = &stdout, &stderr // a pipe each
+	if err := proc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- proc.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%v: %s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		proc.Process.Kill()
+		t.Fatal("the sweep into a pipe did not end")
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], `{"point":{"rate":0.3}`) || !strings.HasPrefix(lines[1], `{"point":{"rate":0.5}`) {
+		t.Errorf("the pipe got %q", stdout.String())
+	}
+}
