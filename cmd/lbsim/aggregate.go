@@ -125,23 +125,25 @@ func aggregateFiles(files []string, metrics []string, precision float64) (*sweep
 // reportMerge says on stderr what is wrong with the set of runs, and
 // returns the exit code.
 func (c *cli) reportMerge(rep *sweep.Report) int {
-	list := func(what string, keys []sweep.Key) {
-		if len(keys) == 0 {
+	list := func(what string, n int64, keys []sweep.Key) {
+		if n == 0 {
 			return
 		}
-		fmt.Fprintf(c.stderr, "lbsim aggregate: %d %s:", len(keys), what)
+		fmt.Fprintf(c.stderr, "lbsim aggregate: %d %s:", n, what)
 		for i, k := range keys {
-			if i == 10 {
-				fmt.Fprintf(c.stderr, " … and %d more", len(keys)-10)
+			if i == sweep.MaxListed {
 				break
 			}
 			fmt.Fprintf(c.stderr, "\n  %s replication %d", k.Point, k.Replication)
 		}
+		if shown := int64(min(len(keys), sweep.MaxListed)); n > shown {
+			fmt.Fprintf(c.stderr, "\n  … and %d more", n-shown)
+		}
 		fmt.Fprintln(c.stderr)
 	}
-	list("runs missing (no file holds them)", rep.Missing)
-	list("runs found more than once with the same result (counted once)", rep.Duplicates)
-	list("runs found more than once with different results (the first is used): these files are not one sweep", rep.Conflicts)
+	list("runs missing (no file holds them)", rep.MissingRuns, rep.Missing)
+	list("runs found more than once with the same result (counted once)", rep.DuplicateRuns, rep.Duplicates)
+	list("runs found more than once with different results (the first is used): these files are not one sweep", rep.ConflictRuns, rep.Conflicts)
 	for _, name := range rep.Partial {
 		fmt.Fprintf(c.stderr, "lbsim aggregate: %s ends in a partial line (an interrupted sweep), which is ignored: lbsim sweep --resume completes it\n", name)
 	}
@@ -151,7 +153,7 @@ func (c *cli) reportMerge(rep *sweep.Report) int {
 	if rep.Wide > 0 {
 		fmt.Fprintf(c.stderr, "lbsim aggregate: %d intervals are wider than %g of their mean (marked *); the number after 'need' is about how many replications would do\n", rep.Wide, rep.Precision)
 	}
-	if len(rep.Missing) > 0 || len(rep.Conflicts) > 0 || len(rep.BaseSeeds) > 1 {
+	if rep.MissingRuns > 0 || rep.ConflictRuns > 0 || len(rep.BaseSeeds) > 1 {
 		return exitFailed
 	}
 	return exitOK
@@ -292,6 +294,7 @@ func aggregateJSON(rep *sweep.Report) any {
 	}
 	return map[string]any{
 		"metrics": rep.Metrics, "replications": rep.Replications, "runs": rep.Runs, "points": points,
-		"missing": runs(rep.Missing), "duplicates": runs(rep.Duplicates), "conflicts": runs(rep.Conflicts),
+		"missing_runs": rep.MissingRuns, "missing": runs(rep.Missing), "duplicate_runs": rep.DuplicateRuns, "duplicates": runs(rep.Duplicates),
+		"conflict_runs": rep.ConflictRuns, "conflicts": runs(rep.Conflicts),
 	}
 }

@@ -70,6 +70,9 @@ func (l variantList) Set(s string) error {
 	if err != nil {
 		return errors.New(strings.TrimPrefix(err.Error(), "--variant "))
 	}
+	if !isPrintable(v.Label) {
+		return fmt.Errorf("the label %s holds control characters or bytes that are not UTF-8: a label is printable text", quoteCut(v.Label))
+	}
 	for _, w := range *l.list {
 		if w.Label == v.Label {
 			return fmt.Errorf("%q: the label %q is taken by another variant", s, v.Label)
@@ -105,6 +108,16 @@ func (o *compareOptions) args(v variant, seed uint64) []string {
 	return args
 }
 
+// Bounds of a comparison: the variants (columns of the table) and the runs
+// it holds in memory, all variants × replications.
+const (
+	maxVariants    = 64
+	maxCompareRuns = 100_000
+)
+
+// maxJobs bounds --jobs of compare and sweep: each job holds a model.
+const maxJobs = 1024
+
 func (c *cli) compare(args []string) int {
 	var o compareOptions
 	probe := runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
@@ -120,11 +133,11 @@ func (c *cli) compare(args []string) int {
 		}
 	})
 	allowed := func(name string) bool {
-		return runNames[name] && name != "seed" && name != "json" && name != "no-progress" && !slices.Contains(notWithCompare, name)
+		return runNames[name] && !slices.Contains(compareOwn, name) && !slices.Contains(notWithCompare, name)
 	}
 	fs.Var(variantList{&o.variants, allowed}, "variant", "a variant, `LABEL:NAME=VALUE[,NAME=VALUE…]` (repeatable; at least one)")
 	fs.IntVar(&o.replications, "replications", 1, "runs per variant with seeds seed … seed+R−1 (paired across variants); R ≥ 2 adds means, intervals and paired differences")
-	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "runs at once")
+	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), fmt.Sprintf("runs at once (1..%d)", maxJobs))
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim compare: "+format+"\nRun 'lbsim compare --help' for the flags and what they allow.\n", a...)
 		return exitUsage
@@ -139,13 +152,18 @@ func (c *cli) compare(args []string) int {
 	seen := visited(fs)
 	switch {
 	case fs.NArg() > 0:
-		return fail("unexpected argument %q: every setting is a flag", fs.Arg(0))
+		return fail("%s", unexpectedArg(fs, args))
 	case len(o.variants) == 0:
 		return fail("no --variant: give at least one, like --variant policy=p2c")
+	case len(o.variants) > maxVariants:
+		return fail("%d variants: at most %d (a table of more columns is unreadable); split the comparison", len(o.variants), maxVariants)
 	case seen["replications"] && (o.replications < 2 || o.replications > 10_000):
 		return fail("--replications %d: want 2 to 10000 (leave it out for a single run per variant)", o.replications)
-	case o.jobs < 1:
-		return fail("--jobs %d: want at least 1", o.jobs)
+	case len(o.variants)*o.replications > maxCompareRuns:
+		return fail("%d variants × --replications %d = %d runs: at most %d, as every run's summary is kept; use fewer, or 'lbsim sweep' (which writes each run as it ends)",
+			len(o.variants), o.replications, len(o.variants)*o.replications, maxCompareRuns)
+	case o.jobs < 1 || o.jobs > maxJobs:
+		return fail("--jobs %d: want 1 to %d", o.jobs, maxJobs)
 	}
 	if o.snapshotPath != "" && (o.replications > 1 || len(o.variants) > snapshot.MaxLanes) {
 		return fail("--snapshot holds one run of each of at most %d variants: leave out --replications, or --snapshot", snapshot.MaxLanes)
@@ -162,30 +180,63 @@ func (c *cli) compare(args []string) int {
 	if !seen["seed"] {
 		seed = randomSeed()
 	}
-	// Every variant's flags are checked before anything runs.
-	for _, v := range o.variants {
-		if _, err := c.parseRun(o.args(v, seed)); err != nil {
-			return fail("variant %q: %v", v.Label, err)
+	// Every variant is checked before anything runs: its flags, its
+	// changes and faults, and what a snapshot of it needs.
+	var traces []string
+	var first *runOptions
+	for i, v := range o.variants {
+		ro, err := c.checkRun(o.args(v, seed))
+		if err != nil {
+			return fail("variant %s: %v", quoteCut(v.Label), err)
+		}
+		if ro.tracePath != "" && !slices.Contains(traces, ro.tracePath) {
+			traces = append(traces, ro.tracePath)
+		}
+		if i == 0 {
+			first = ro
+		}
+		if o.snapshotPath == "" {
+			continue
+		}
+		switch {
+		case len(v.Label) > snapshot.MaxLabel:
+			return fail("--snapshot: the label of variant %d is %d bytes; a snapshot holds labels of at most %d", i+1, len(v.Label), snapshot.MaxLabel)
+		case ro.cfg.Cycles != first.cfg.Cycles:
+			return fail("--snapshot: variant %s runs %d cycles and %s %d; every run of a comparison snapshot must run the same number of cycles",
+				quoteCut(v.Label), ro.cfg.Cycles, quoteCut(o.variants[0].Label), first.cfg.Cycles)
+		}
+		if err := snapshot.Check(ro.cfg, ro.changes); err != nil {
+			return fail("--snapshot: variant %s: %v", quoteCut(v.Label), err)
 		}
 	}
 	var out, snapFile *atomicFile
 	var outs outputs
-	defer outs.abort()
+	for _, t := range traces {
+		outs.addInput("--trace", t)
+	}
 	if o.jsonPath != "" && o.jsonPath != "-" {
-		var err error
-		if out, err = outs.create(o.jsonPath); err != nil {
-			return fail("--json: %v", err)
+		if err := outs.want("--json", o.jsonPath, &out); err != nil {
+			return fail("%v", err)
 		}
 	}
 	if o.snapshotPath != "" {
-		var err error
-		if snapFile, err = outs.create(o.snapshotPath); err != nil {
-			return fail("--snapshot: %v", err)
+		if err := outs.want("--snapshot", o.snapshotPath, &snapFile); err != nil {
+			return fail("%v", err)
 		}
 	}
-	res, err := c.runVariants(&o, seed)
+	defer outs.abort()
+	stop := c.watchInterrupts(&outs, nil)
+	defer stop()
+	if err := outs.open(); err != nil {
+		return fail("%v", err)
+	}
+	res, lanes, err := c.runVariants(&o, seed)
+	if c.interrupted() {
+		fmt.Fprintln(c.stderr, "lbsim compare: interrupted; no output was written")
+		return c.interruptCode()
+	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
+		fmt.Fprintf(c.stderr, "lbsim compare: %v\nNo output was written.\n", err)
 		return exitFailed
 	}
 	human := c.stdout
@@ -195,7 +246,7 @@ func (c *cli) compare(args []string) int {
 	report := newComparison(&o, seed, res)
 	fmt.Fprint(human, report.table())
 	if snapFile != nil {
-		data, err := c.recordComparison(&o, seed)
+		data, err := snapshot.EncodeComparison(snapshot.Comparison{Lanes: lanes})
 		if err != nil {
 			fmt.Fprintf(c.stderr, "lbsim compare: --snapshot: %v\n", err)
 			return exitFailed
@@ -205,57 +256,55 @@ func (c *cli) compare(args []string) int {
 	if o.jsonPath != "" {
 		c.writeJSON(report, o.jsonPath, out)
 	}
-	if err := outs.commit(); err != nil {
-		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
-		return exitFailed
-	}
-	return exitOK
+	return c.commit(&outs, "compare")
 }
 
-// recordComparison records every variant's run (with the first seed) as
-// one comparison snapshot.
-func (c *cli) recordComparison(o *compareOptions, seed uint64) ([]byte, error) {
-	var specs []snapshot.LaneSpec
-	for _, v := range o.variants {
-		ro, err := c.parseRun(o.args(v, seed))
-		if err != nil {
-			return nil, err
-		}
-		specs = append(specs, snapshot.LaneSpec{Label: v.Label, Config: ro.cfg, Changes: ro.changes})
+// compareOwn are the run flags a comparison takes for itself, which a
+// variant may not change: the seeds are shared, the outputs are the
+// comparison's.
+var compareOwn = []string{"seed", "json", "snapshot", "no-progress"}
+
+// checkRun reads run flags as parseRun does and, when the run has changes
+// (--set, --fault), builds its model, so that they are checked as 'lbsim
+// run' checks them before it starts, without running it.
+func (c *cli) checkRun(args []string) (*runOptions, error) {
+	o, err := c.parseRun(args)
+	if err != nil || len(o.changes) == 0 {
+		return o, err
 	}
-	cmp, err := snapshot.RecordComparison(specs)
-	if err != nil {
+	if _, err := newModel(o); err != nil {
 		return nil, err
 	}
-	return snapshot.EncodeComparison(cmp)
+	return o, nil
 }
 
 // replayComparison is lbsim replay of a comparison: every lane is re-run
-// and checked, then shown as lbsim compare shows it.
-func (c *cli) replayComparison(name string, data []byte, jsonPath string) int {
+// and checked, then shown as lbsim compare shows it. Its outputs are
+// opened (outs) and the interrupts watched by replay.
+func (c *cli) replayComparison(name string, cmp snapshot.Comparison, jsonPath string, out *atomicFile, outs *outputs, maxQueued int) int {
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
 		return code
 	}
-	cmp, err := snapshot.DecodeComparison(data)
-	if err != nil {
-		return fail(exitUsage, "%s: %v", name, err)
-	}
-	var outs outputs
-	defer outs.abort()
-	var out *atomicFile
-	if jsonPath != "" && jsonPath != "-" {
-		if out, err = outs.create(jsonPath); err != nil {
-			return fail(exitUsage, "--json: %v", err)
-		}
-	}
-	sums, err := snapshot.VerifyComparison(cmp)
-	if err != nil {
-		return fail(exitFailed, "%s: %v", name, err)
-	}
 	report := &comparison{Seed: cmp.Lanes[0].Config.Seed}
-	for i, l := range cmp.Lanes {
-		report.Variants = append(report.Variants, variantResult{Label: l.Label, Summary: &sums[i]})
+	for _, l := range cmp.Lanes {
+		m, err := snapshot.ReplayWith(l.Snapshot, nil, sim.WithMaxQueued(maxQueued))
+		if c.interrupted() {
+			return fail(c.interruptCode(), "interrupted; no output was written")
+		}
+		var de *snapshot.DivergenceError
+		var le *sim.QueueLimitError
+		switch {
+		case errors.As(err, &de):
+			return fail(exitFailed, "%s: lane %s: %v", name, quoteCut(l.Label), err)
+		case errors.As(err, &le):
+			return fail(exitFailed, "%s: lane %s: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; raise --max-queued (up to %d) to replay it. No output was written.",
+				name, quoteCut(l.Label), le.Cycle, le.Queued, le.Limit, sim.MaxQueuedLimit)
+		case err != nil:
+			return fail(exitUsage, "%s: lane %s: %v", name, quoteCut(l.Label), err)
+		}
+		sum := m.Summary()
+		report.Variants = append(report.Variants, variantResult{Label: l.Label, Summary: &sum})
 	}
 	human := c.stdout
 	if jsonPath == "-" {
@@ -266,33 +315,48 @@ func (c *cli) replayComparison(name string, data []byte, jsonPath string) int {
 	if jsonPath != "" {
 		c.writeJSON(report, jsonPath, out)
 	}
-	if err := outs.commit(); err != nil {
-		return fail(exitFailed, "%v", err)
-	}
-	return exitOK
+	return c.commit(outs, "replay")
 }
 
-// summarize runs o's configuration and changes to the end, as 'lbsim run'
-// does, and returns the summary.
-func summarize(o *runOptions) (sim.Summary, error) {
+// runVariant runs o's configuration and changes to the end, as 'lbsim
+// run' does (recording it when rec is not nil), and returns the model; it
+// stops early when a signal asks to.
+func (c *cli) runVariant(o *runOptions, rec *snapshot.Recorder) (*sim.Model, error) {
 	m, err := newModel(o)
 	if err != nil {
-		return sim.Summary{}, err
+		return nil, err
 	}
-	m.Run()
+	for !m.Done() && !c.interrupted() {
+		next := (m.Cycle() | 4095) + 1
+		if rec != nil {
+			next = min(next, rec.Next())
+		}
+		m.RunTo(next)
+		if rec != nil {
+			rec.Observe(m)
+		}
+	}
 	if err := m.Err(); err != nil {
-		return sim.Summary{}, err
+		return nil, err
 	}
-	return m.Summary(), nil
+	if !m.Done() {
+		return nil, errors.New("interrupted")
+	}
+	return m, nil
 }
 
 // runVariants runs every variant for every replication, --jobs at a time,
-// and returns the summaries by variant, then replication.
-func (c *cli) runVariants(o *compareOptions, seed uint64) ([][]sim.Summary, error) {
+// and returns the summaries by variant, then replication, and with
+// --snapshot the lanes recorded in the same runs.
+func (c *cli) runVariants(o *compareOptions, seed uint64) ([][]sim.Summary, []snapshot.Lane, error) {
 	type task struct{ v, r int }
 	res := make([][]sim.Summary, len(o.variants))
 	for i := range res {
 		res[i] = make([]sim.Summary, o.replications)
+	}
+	var lanes []snapshot.Lane
+	if o.snapshotPath != "" {
+		lanes = make([]snapshot.Lane, len(o.variants))
 	}
 	total := int64(len(o.variants) * o.replications)
 	tasks := make(chan task)
@@ -310,15 +374,25 @@ func (c *cli) runVariants(o *compareOptions, seed uint64) ([][]sim.Summary, erro
 			for t := range tasks {
 				v := o.variants[t.v]
 				ro, err := c.parseRun(o.args(v, seed+uint64(t.r)))
-				var s sim.Summary
+				var rec *snapshot.Recorder
+				if err == nil && lanes != nil {
+					rec = snapshot.NewRecorder(ro.cfg)
+				}
+				var m *sim.Model
 				if err == nil {
-					s, err = summarize(ro)
+					m, err = c.runVariant(ro, rec)
+				}
+				if err == nil && rec != nil {
+					var snap snapshot.Snapshot
+					if snap, err = rec.Snapshot(m); err == nil {
+						lanes[t.v] = snapshot.Lane{Label: v.Label, Snapshot: snap}
+					}
 				}
 				if err != nil {
-					cancel(fmt.Errorf("variant %q, seed %d: %w", v.Label, seed+uint64(t.r), err))
+					cancel(fmt.Errorf("variant %s, seed %d: %w", quoteCut(v.Label), seed+uint64(t.r), err))
 					continue
 				}
-				res[t.v][t.r] = s
+				res[t.v][t.r] = m.Summary()
 				mu.Lock()
 				done++
 				bar.update(done, nopFlusher{})
@@ -329,6 +403,9 @@ func (c *cli) runVariants(o *compareOptions, seed uint64) ([][]sim.Summary, erro
 feed:
 	for r := range o.replications { // replication by replication: every variant's first seed first
 		for v := range o.variants {
+			if c.interrupted() {
+				break feed
+			}
 			select {
 			case tasks <- task{v, r}:
 			case <-ctx.Done():
@@ -340,9 +417,9 @@ feed:
 	wg.Wait()
 	bar.clear()
 	if err := context.Cause(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return res, nil
+	return res, lanes, nil
 }
 
 type nopFlusher struct{}
@@ -444,7 +521,7 @@ func (cmp *comparison) table() string {
 	var b strings.Builder
 	labels := make([]string, len(cmp.Variants))
 	for i, v := range cmp.Variants {
-		labels[i] = v.Label
+		labels[i] = printable(v.Label) // a label may come from a stranger's link
 	}
 	format := func(m metric, x float64) string {
 		if m.Whole && x == float64(int64(x)) {

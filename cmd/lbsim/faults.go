@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -32,11 +33,16 @@ func checkFaults(o *runOptions, scheduled []sim.Change) error {
 			continue
 		}
 		ref := sim.ServerRef(c.Value)
+		// The fault as it was given: --fault down:3@500 or --set 500:down=3.
+		given := fmt.Sprintf("--fault %v:%v@%d", c.Setting, ref, c.Cycle)
+		if slices.Contains(o.setChanges, c) {
+			given = "--set " + c.String()
+		}
 		switch {
 		case c.Setting == sim.SetUp && !down[ref]:
-			return fmt.Errorf("--fault up:%v@%d: server %v is brought up before any down: write down:%v@CYCLE first", ref, c.Cycle, ref, ref)
+			return fmt.Errorf("%s: server %v is brought up before any down: bring it down first (down:%v@CYCLE)", given, ref, ref)
 		case c.Setting == sim.SetDown && down[ref] && o.cfg.MTBF == 0:
-			return fmt.Errorf("--fault down:%v@%d: server %v is already down: bring it up first", ref, c.Cycle, ref)
+			return fmt.Errorf("%s: server %v is already down: bring it up first", given, ref)
 		}
 		down[ref] = c.Setting == sim.SetDown
 		last = max(last, c.Cycle)

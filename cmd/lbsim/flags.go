@@ -89,8 +89,9 @@ func (v int64Flag) Set(s string) error {
 	return nil
 }
 
-// changeList collects --set values.
-type changeList struct{ changes *[]sim.Change }
+// changeList collects --set values into changes, and into set those given
+// with --set (so that a message spells a fault as it was given).
+type changeList struct{ changes, set *[]sim.Change }
 
 func (v changeList) String() string { return "" }
 
@@ -100,6 +101,9 @@ func (v changeList) Set(s string) error {
 		return err
 	}
 	*v.changes = append(*v.changes, c)
+	if v.set != nil {
+		*v.set = append(*v.set, c)
+	}
 	return nil
 }
 

@@ -126,7 +126,7 @@ func TestOutputTargets(t *testing.T) {
 }
 
 // TestRunInterrupted: SIGINT or SIGTERM during a run removes the
-// temporary files and exits 130.
+// temporary files and exits 143 (128 + SIGTERM).
 func TestRunInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
@@ -145,7 +145,7 @@ func TestRunInterrupted(t *testing.T) {
 	c.signals <- syscall.SIGTERM
 	select {
 	case code := <-done:
-		if code != exitInterrupted || !strings.Contains(errb.String(), "interrupted at cycle") {
+		if code != exitTerminated || !strings.Contains(errb.String(), "interrupted at cycle") {
 			t.Errorf("exit %d, stderr %q", code, errb.String())
 		}
 	case <-time.After(60 * time.Second):

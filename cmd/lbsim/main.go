@@ -36,9 +36,9 @@ type cli struct {
 	stdinTTY, stdoutTTY, stderrTTY bool
 	noColor                        bool
 	// signals, when set, replaces SIGINT and SIGTERM (tests send on it);
-	// stopFlag is set when one arrives.
+	// stopCode is set to the exit code of the first that arrives.
 	signals  chan os.Signal
-	stopFlag atomic.Bool
+	stopCode atomic.Int32
 }
 
 // Exit codes: 0 success, 1 the run failed or did not reproduce, 2 bad usage

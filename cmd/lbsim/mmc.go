@@ -25,8 +25,9 @@ With another --service shape the theory is M/G/c: for --queues per-server with
 the pooled queue the Allen–Cunneen approximation. Both use the exact first two
 moments of the whole-cycle, capped times the simulator draws.
 
-The whole-cycle clock makes the measured Wq a little lower than Erlang C, by roughly
-1/m relative; keep m ≥ 100 where a match within 1-2% is wanted. Near ρ = 0.9 the
+The whole-cycle clock makes the measured Wq a little lower than Erlang C, by about
+1/(2m) relative: Wq/(2m) cycles (for one server ρ/(2(1−ρ)) cycles); keep m ≥ 100
+where a match within 1% is wanted. Near ρ = 0.9 the
 measured Wq converges slowly: judge it by its interval.
 
 Example:
@@ -103,19 +104,22 @@ func (c *cli) mmc(args []string) int {
 	// The output is opened before the run, so a bad path fails at once.
 	var outs outputs
 	defer outs.abort()
-	stop := c.watchInterrupts(&outs)
+	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
 	var jsonFile *atomicFile
 	if jsonPath != "" && jsonPath != "-" {
-		if err := outs.check("--json", jsonPath); err != nil {
+		if err := outs.want("--json", jsonPath, &jsonFile); err != nil {
 			return fail("%v", err)
 		}
-		var err error
-		if jsonFile, err = outs.create(jsonPath); err != nil {
-			return fail("--json: %v", err)
-		}
+	}
+	if err := outs.open(); err != nil {
+		return fail("%v", err)
 	}
 	r, err := mmc.Run(p)
+	if c.interrupted() {
+		fmt.Fprintln(c.stderr, "lbsim mmc: interrupted; no output was written")
+		return c.interruptCode()
+	}
 	var le *sim.QueueLimitError
 	if errors.As(err, &le) {
 		fmt.Fprintf(c.stderr, "lbsim mmc: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
@@ -134,9 +138,8 @@ func (c *cli) mmc(args []string) int {
 			return exitOK
 		}
 		jsonFile.w.Write(js)
-		if err := outs.commit(); err != nil {
-			fmt.Fprintf(c.stderr, "lbsim mmc: %v\n", err)
-			return exitFailed
+		if code := c.commit(&outs, "mmc"); code != exitOK {
+			return code
 		}
 	}
 	fmt.Fprint(c.stdout, mmcTable(r, seedGiven))

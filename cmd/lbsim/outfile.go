@@ -29,8 +29,9 @@ type atomicFile struct {
 type outputs struct {
 	mu      sync.Mutex // abort may run from the signal handler
 	files   []*atomicFile
-	inputs  []target // input files no output may name
-	claimed []target // outputs checked so far
+	inputs  []target  // input files no output may name
+	claimed []target  // outputs checked so far
+	planned []planned // outputs checked by want, created by open
 	// newDir is a directory that will be made before the outputs are
 	// created (--log-dir): a path in it counts as a new file.
 	newDir string
@@ -96,6 +97,36 @@ func (t target) same(u target) bool {
 // special reports whether the target is a device, FIFO or socket.
 func (t target) special() bool {
 	return t.info != nil && !t.info.Mode().IsRegular() && !t.info.IsDir()
+}
+
+// planned is an output checked by want and created by open.
+type planned struct {
+	flag, path string
+	dst        **atomicFile
+}
+
+// want checks the output path (see check) and plans it: open creates it
+// into *dst. Every subcommand names all its inputs (addInput) and outputs
+// (want) first, so a bad path stops it with exit 2 before any work.
+func (o *outputs) want(flag, path string, dst **atomicFile) error {
+	if err := o.check(flag, path); err != nil {
+		return err
+	}
+	o.planned = append(o.planned, planned{flag, path, dst})
+	return nil
+}
+
+// open creates every output planned by want.
+func (o *outputs) open() error {
+	for _, p := range o.planned {
+		af, err := o.create(p.path)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p.flag, err)
+		}
+		*p.dst = af
+	}
+	o.planned = nil
+	return nil
 }
 
 // addInput records an input file that no output may overwrite.

@@ -132,12 +132,8 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	}
 	fmt.Fprintf(&w, "\nSummary after %d cycles\n", s.Cycles)
 	fmt.Fprintf(&w, "  seed                %d%s\n", s.Seed, seedNote)
-	switch {
-	case cfg.Trace != nil:
-	case cfg.Service == sim.Uniform:
-		fmt.Fprintf(&w, "  task time           %d..%d cycles\n", cfg.TaskMin, cfg.TaskMax)
-	default:
-		fmt.Fprintf(&w, "  service             %v\n", cfg.Shape())
+	if cfg.Trace == nil {
+		fmt.Fprintf(&w, "  task time           %s\n", serviceText(cfg))
 	}
 	fmt.Fprintf(&w, "  queues, policy      %v, %v\n", cfg.Queues, cfg.Policy)
 	if len(cfg.Speeds) > 0 {

@@ -62,18 +62,18 @@ func (po *plotOutput) check() error {
 	return err
 }
 
-// save writes a chart through an atomic file: a failed chart leaves nothing.
-func (po *plotOutput) save(write func(w io.Writer, format string, width, height int) error) error {
-	var outs outputs
-	defer outs.abort()
-	f, err := outs.create(po.out)
-	if err != nil {
-		return err
+// open checks --out against the inputs (which it may not overwrite), then
+// creates it, before any work; the caller defers outs.abort and watches
+// the interrupts with outs.
+func (po *plotOutput) open(outs *outputs, inputFlag string, inputs ...string) (*atomicFile, error) {
+	for _, in := range inputs {
+		outs.addInput(inputFlag, in)
 	}
-	if err := write(f.w, po.format, po.w, po.h); err != nil {
-		return err
+	var f *atomicFile
+	if err := outs.want("--out", po.out, &f); err != nil {
+		return nil, err
 	}
-	return outs.commit()
+	return f, outs.open()
 }
 
 func (c *cli) plot(args []string) int {
@@ -138,6 +138,18 @@ func (c *cli) plotRun(args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	var outs outputs
+	defer outs.abort()
+	var traces []string
+	if o.tracePath != "" {
+		traces = append(traces, o.tracePath)
+	}
+	stop := c.watchInterrupts(&outs, nil)
+	defer stop()
+	f, err := po.open(&outs, "--trace", traces...)
+	if err != nil {
+		return exitUsage, err
+	}
 	tl := chart.NewTimeline(fmt.Sprintf("%d servers, rate %v, policy %v, seed %d", o.cfg.Servers, o.cfg.Rate, o.cfg.Policy, o.cfg.Seed), o.cfg.Cycles)
 	observe := func() {
 		cfg, p := m.Config(), m.Pool()
@@ -145,12 +157,26 @@ func (c *cli) plotRun(args []string) (int, error) {
 			Up: cfg.ScaleUp.Float() * float64(p.Active), Down: cfg.ScaleDown.Float() * float64(p.Active)})
 	}
 	observe()
-	for !m.Done() {
+	for !m.Done() && !c.interrupted() {
 		m.Step()
 		observe()
 	}
-	if err := po.save(tl.Write); err != nil {
+	var le *sim.QueueLimitError
+	switch {
+	case c.interrupted():
+		return c.interruptCode(), fmt.Errorf("interrupted at cycle %d; no chart was written", m.Cycle())
+	case errors.As(m.Err(), &le):
+		return exitFailed, fmt.Errorf("stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
+			"the arrivals outpace the servers. Lower --rate, add --servers, set --queue-cap, or raise --max-queued (up to %d). No chart was written",
+			le.Cycle, le.Queued, le.Limit, sim.MaxQueuedLimit)
+	case m.Err() != nil:
+		return exitFailed, m.Err()
+	}
+	if err := tl.Write(f.w, po.format, po.w, po.h); err != nil {
 		return exitFailed, err
+	}
+	if code := c.commit(&outs, "plot"); code != exitOK {
+		return code, nil
 	}
 	fmt.Fprintf(c.stdout, "lbsim plot: the timeline of %d cycles is in %s\n", o.cfg.Cycles, po.out)
 	return exitOK, nil
@@ -178,6 +204,14 @@ func (c *cli) plotSweep(args []string) (int, error) {
 	if err := po.check(); err != nil {
 		return exitUsage, err
 	}
+	var outs outputs
+	defer outs.abort()
+	stop := c.watchInterrupts(&outs, nil)
+	defer stop()
+	f, err := po.open(&outs, "the results file", files...)
+	if err != nil {
+		return exitUsage, err
+	}
 	rep, err := aggregateFiles(files, []string{*metric}, 0)
 	if err != nil {
 		return exitUsage, err
@@ -189,8 +223,11 @@ func (c *cli) plotSweep(args []string) (int, error) {
 	if *title != "" {
 		ch.Title = *title
 	}
-	if err := po.save(ch.Write); err != nil {
+	if err := ch.Write(f.w, po.format, po.w, po.h); err != nil {
 		return exitFailed, err
+	}
+	if code := c.commit(&outs, "plot"); code != exitOK {
+		return code, nil
 	}
 	if code := c.reportMerge(rep); code != exitOK {
 		return code, nil

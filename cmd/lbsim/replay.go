@@ -25,6 +25,7 @@ Example:
   lbsim run --seed 42 --set 500:rate=0.9 --snapshot run.lbsnap
   lbsim replay run.lbsnap --json - --timeline timeline.csv
   lbsim replay --link 'https://example.org/lbsim/#r=g6ZsYnNuYXAB…'
+  lbsim replay --link - < link.txt
 
 Flags:
 `
@@ -65,7 +66,7 @@ func (c *cli) replay(args []string) int {
 	maxQueued := sim.DefaultMaxQueued
 	fs.StringVar(&jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file`")
-	fs.StringVar(&link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file")
+	fs.StringVar(&link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file;\n'-' reads the link from standard input (a long link exceeds what one argument may hold)")
 	fs.IntVar(&maxQueued, "max-queued", maxQueued, fmt.Sprintf("stop the replay (exit 1) when more requests than this are queued (1..%d)", sim.MaxQueuedLimit))
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
@@ -86,29 +87,26 @@ func (c *cli) replay(args []string) int {
 	}
 	var (
 		name string
-		snap snapshot.Snapshot
+		data []byte
 		outs outputs
 	)
 	switch {
 	case link != "" && len(pos) == 0:
 		name = "--link"
-		if snap, err = snapshot.ParseLink(link); errors.Is(err, snapshot.ErrComparison) {
-			data, _ := snapshot.LinkData(link)
-			return c.replayComparison(name, data, jsonPath)
-		} else if err != nil {
-			return fail(exitUsage, "--link: %v", err)
+		if link == "-" {
+			name = "--link -"
+			if link, err = readLink(c.stdin); err != nil {
+				return usage("--link -: %v", err)
+			}
+		}
+		if data, err = snapshot.LinkData(link); err != nil {
+			return fail(exitUsage, "%s: %v", name, err)
 		}
 	case link == "" && len(pos) == 1:
 		name = pos[0]
 		outs.addInput("the snapshot", name)
-		data, err := snapshot.ReadFile(name)
-		if err != nil {
+		if data, err = snapshot.ReadFile(name); err != nil {
 			return fail(exitUsage, "%v", err)
-		}
-		if snap, err = snapshot.Decode(data); errors.Is(err, snapshot.ErrComparison) {
-			return c.replayComparison(name, data, jsonPath)
-		} else if err != nil {
-			return fail(exitUsage, "%s: %v", name, err)
 		}
 	case link == "" && len(pos) == 0:
 		return usage("name the snapshot to replay: lbsim replay FILE, or lbsim replay --link URL")
@@ -117,32 +115,42 @@ func (c *cli) replay(args []string) int {
 	default:
 		return usage("want one snapshot FILE, got %d: %s", len(pos), quoteCut(strings.Join(pos, " ")))
 	}
+	name = printable(name)
+	snap, err := snapshot.Decode(data)
+	isComparison := errors.Is(err, snapshot.ErrComparison)
+	if err != nil && !isComparison {
+		return fail(exitUsage, "%s: %v", name, err)
+	}
+	if isComparison && timelinePath != "" {
+		return usage("--timeline: %s holds a comparison of several runs, and a timeline is one run's: replay without --timeline", name)
+	}
 
-	defer outs.abort()
-	stop := c.watchInterrupts(&outs)
-	defer stop()
-	var timelineFile, jsonFile *atomicFile
-	type outFile struct {
-		flag, path string
-		dst        **atomicFile
-	}
-	var files []outFile
-	if timelinePath != "" {
-		files = append(files, outFile{"--timeline", timelinePath, &timelineFile})
-	}
-	if jsonPath != "" && jsonPath != "-" { // "-" is standard output
-		files = append(files, outFile{"--json", jsonPath, &jsonFile})
-	}
 	// Every path is checked before any file is created.
-	for _, o := range files {
-		if err := outs.check(o.flag, o.path); err != nil {
+	var timelineFile, jsonFile *atomicFile
+	if timelinePath != "" {
+		if err := outs.want("--timeline", timelinePath, &timelineFile); err != nil {
 			return usage("%v", err)
 		}
 	}
-	for _, o := range files {
-		if *o.dst, err = outs.create(o.path); err != nil {
-			return fail(exitUsage, "%s: %v", o.flag, err)
+	if jsonPath != "" && jsonPath != "-" { // "-" is standard output
+		if err := outs.want("--json", jsonPath, &jsonFile); err != nil {
+			return usage("%v", err)
 		}
+	}
+	var cmp snapshot.Comparison
+	if isComparison {
+		if cmp, err = snapshot.DecodeComparison(data); err != nil {
+			return fail(exitUsage, "%s: %v", name, err)
+		}
+	}
+	defer outs.abort()
+	stop := c.watchInterrupts(&outs, nil)
+	defer stop()
+	if err := outs.open(); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if isComparison {
+		return c.replayComparison(name, cmp, jsonPath, jsonFile, &outs, maxQueued)
 	}
 	interrupted := errors.New("interrupted")
 	var each func(*sim.Model) error
@@ -160,8 +168,8 @@ func (c *cli) replay(args []string) int {
 	var de *snapshot.DivergenceError
 	var le *sim.QueueLimitError
 	switch {
-	case errors.Is(err, interrupted):
-		return fail(exitInterrupted, "interrupted at cycle %d; no output was written", m.Cycle())
+	case (errors.Is(err, interrupted) || c.interrupted()) && m != nil:
+		return fail(c.interruptCode(), "interrupted at cycle %d; no output was written", m.Cycle())
 	case errors.As(err, &de):
 		return fail(exitFailed, "%s: %v", name, err)
 	case errors.As(err, &le):
@@ -196,10 +204,7 @@ func (c *cli) replay(args []string) int {
 	hw.Flush()
 
 	c.writeJSON(m.Summary(), jsonPath, jsonFile)
-	if err := outs.commit(); err != nil {
-		return fail(exitFailed, "%v", err)
-	}
-	return exitOK
+	return c.commit(&outs, "replay")
 }
 
 func (c *cli) share(args []string) int {
@@ -237,4 +242,17 @@ func (c *cli) share(args []string) int {
 		fmt.Fprintln(c.stdout, snapshot.Fragment(data))
 	}
 	return exitOK
+}
+
+// readLink reads a share link from r (--link -), at most snapshot.MaxLink
+// bytes.
+func readLink(r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, snapshot.MaxLink+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > snapshot.MaxLink {
+		return "", fmt.Errorf("the link on standard input is longer than %d bytes", snapshot.MaxLink)
+	}
+	return string(b), nil
 }

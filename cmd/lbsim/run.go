@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lbsim/lbsim/sim"
@@ -22,6 +23,7 @@ import (
 type runOptions struct {
 	cfg          sim.Config
 	changes      []sim.Change
+	setChanges   []sim.Change // the changes given with --set (the others with --fault)
 	seedGiven    bool
 	tracePath    string
 	servicePath  string // --service-file
@@ -99,7 +101,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("max-servers", "most live servers (default: 5 × servers, at least 100)", nil)
 	add("queue-cap", "queue capacity; 0 = unbounded", nil)
 	add("queues", "where requests wait: pooled (one central queue) or per-server (routed at arrival to\neach server's own queue)", func() string { return "pooled" })
-	add("policy", policyHelp(), nil)
+	add("policy", policyUsage(), nil)
 	add("choices", "p2c: how many candidates to draw (1..100)", func() string { return strconv.Itoa(sim.DefaultChoices) })
 	add("ewma-decay", "peak-ewma: τ, the cycles over which a server's cost forgets a response (1..10⁹)", func() string { return strconv.Itoa(sim.DefaultEwmaDecay) })
 	add("weights", "server weights for swrr and least-connections, `W1,W2,…` for servers 1, 2, …; others weigh 1", nil)
@@ -110,8 +112,8 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
 	fs.Var(faultList{&o.changes}, "fault", "a fault at a cycle: `KIND:ID@CYCLE`, KIND down, up, fail (every attempt ends in error\nafter --fail-time), hang (attempts never finish), heal, or slow:IDxF@CYCLE (attempts take F\ntimes as long); with --switch name the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
-	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 40 bytes each)", sim.MaxQueuedLimit))
-	fs.Var(changeList{&o.changes}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\nrate, wave, scale-up, scale-down, cooldown, task-min, task-max, policy,\nmin-servers, max-servers, queue-cap, down, up, block, unblock (a range: 500:block=0.0.0.0/1)")
+	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
+	fs.Var(changeList{&o.changes, &o.setChanges}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\n"+strings.Join(sim.SettingNames(), ", ")+"\n(block and unblock take a range: 500:block=0.0.0.0/1; slow takes IDxF: 500:slow=3x4)")
 }
 
 func (c *cli) run(args []string) int {
@@ -159,7 +161,7 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 			return fmt.Errorf("--trace: %v", err)
 		}
 		defer f.Close()
-		rows, err := sim.ParseTrace(f)
+		rows, err := sim.ParseTrace(&boundedLines{r: f})
 		if err != nil {
 			return fmt.Errorf("--trace %s: %v", o.tracePath, err)
 		}
@@ -191,6 +193,10 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	}
 	return nil
 }
+
+// policyUsage is policyHelp, made once: every check of a sweep's grid
+// point defines the run flags anew.
+var policyUsage = sync.OnceValue(policyHelp)
 
 // policyHelp describes every policy in both queue modes, from the one
 // table of policies.
@@ -274,41 +280,36 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 	if o.tracePath != "" {
 		outs.addInput("--trace", o.tracePath)
 	}
-	type out struct {
-		flag, path string
-		dst        **atomicFile
-	}
-	var list []out
-	if o.logDir != "" {
-		if fi, err := os.Stat(o.logDir); err == nil && !fi.IsDir() {
-			return fmt.Errorf("--log-dir %s: not a directory", o.logDir)
-		}
-		list = append(list,
-			out{"--log-dir", filepath.Join(o.logDir, "events.log"), &files.events},
-			out{"--log-dir", filepath.Join(o.logDir, "summary.txt"), &files.summaryTxt},
-			out{"--log-dir", filepath.Join(o.logDir, "summary.json"), &files.summaryJSON})
-	}
-	var timeline *atomicFile
-	if o.timelinePath != "" {
-		list = append(list, out{"--timeline", o.timelinePath, &timeline})
-	}
-	if o.snapshotPath != "" {
-		list = append(list, out{"--snapshot", o.snapshotPath, &files.snap})
-	}
-	if o.jsonPath != "" && o.jsonPath != "-" {
-		list = append(list, out{"--json", o.jsonPath, &files.json})
-	}
 	// The log directory may not exist yet: paths in it count as new
 	// files, and it is made only once every path passed.
 	logDirMissing := false
 	if o.logDir != "" {
-		if _, err := os.Stat(o.logDir); err != nil {
+		fi, err := os.Stat(o.logDir)
+		switch {
+		case err == nil && !fi.IsDir():
+			return fmt.Errorf("--log-dir %s: not a directory", o.logDir)
+		case err != nil:
 			logDirMissing = true
 			outs.newDir = resolve("", o.logDir).resolved
 		}
+		for _, f := range []struct {
+			name string
+			dst  **atomicFile
+		}{{"events.log", &files.events}, {"summary.txt", &files.summaryTxt}, {"summary.json", &files.summaryJSON}} {
+			if err := outs.want("--log-dir", filepath.Join(o.logDir, f.name), f.dst); err != nil {
+				return err
+			}
+		}
 	}
-	for _, f := range list {
-		if err := outs.check(f.flag, f.path); err != nil {
+	var timeline *atomicFile
+	for _, f := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--timeline", o.timelinePath, &timeline}, {"--snapshot", o.snapshotPath, &files.snap}, {"--json", o.jsonPath, &files.json}} {
+		if f.path == "" || f.flag == "--json" && f.path == "-" {
+			continue
+		}
+		if err := outs.want(f.flag, f.path, f.dst); err != nil {
 			return err
 		}
 	}
@@ -317,12 +318,8 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 			return fmt.Errorf("--log-dir: %v", err)
 		}
 	}
-	for _, f := range list {
-		af, err := outs.create(f.path)
-		if err != nil {
-			return fmt.Errorf("%s: %v", f.flag, err)
-		}
-		*f.dst = af
+	if err := outs.open(); err != nil {
+		return err
 	}
 	if timeline != nil {
 		files.timeline = newTimelineOut(timeline, &o.cfg)
@@ -351,7 +348,7 @@ func (c *cli) execute(o *runOptions) int {
 
 	var files runFiles
 	defer files.outs.abort()
-	stop := c.watchInterrupts(&files.outs)
+	stop := c.watchInterrupts(&files.outs, nil)
 	defer stop()
 	if err := c.openOutputs(o, &files); err != nil {
 		return c.usageError("%v", err)
@@ -430,7 +427,7 @@ func (c *cli) loop(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files *r
 	if c.interrupted() {
 		hw.Flush()
 		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; no output was written\n", m.Cycle())
-		return exitInterrupted
+		return c.interruptCode()
 	}
 	var le *sim.QueueLimitError
 	if errors.As(m.Err(), &le) {
@@ -468,15 +465,27 @@ func (c *cli) finish(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files 
 		files.summaryTxt.w.Write(text)
 		files.summaryJSON.w.Write(js)
 	}
-	if err := files.outs.commit(); err != nil {
-		fmt.Fprintf(c.stderr, "lbsim run: %v\n", err)
-		return exitFailed
+	if code := c.commit(&files.outs, "run"); code != exitOK {
+		return code
 	}
 	if !sum.Consistent {
 		fmt.Fprintln(c.stderr, "lbsim run: the accounting does not hold; this is a bug in lbsim")
 		return exitFailed
 	}
 	return exitOK
+}
+
+// serviceText describes the processing times of cfg's generated requests.
+func serviceText(cfg *sim.Config) string {
+	switch cfg.Service {
+	case sim.Uniform:
+		return fmt.Sprintf("%d..%d cycles", cfg.TaskMin, cfg.TaskMax)
+	case sim.Geometric:
+		return fmt.Sprintf("geometric, mean %d cycles", cfg.MeanService)
+	case sim.Constant:
+		return fmt.Sprintf("%d cycles each", cfg.MeanService)
+	}
+	return cfg.Shape().String()
 }
 
 func runHeader(o *runOptions) string {
@@ -489,10 +498,7 @@ func runHeader(o *runOptions) string {
 	if cfg.Wave && cfg.WaveAmplitude > 0 {
 		src += fmt.Sprintf(" ±%d%% wave", cfg.WaveAmplitude)
 	}
-	tasks := fmt.Sprintf("tasks %d..%d cycles", cfg.TaskMin, cfg.TaskMax)
-	if cfg.Service != sim.Uniform {
-		tasks = fmt.Sprintf("service %v", cfg.Shape())
-	}
+	tasks := "tasks " + serviceText(cfg)
 	if cfg.Trace != nil {
 		src = fmt.Sprintf("trace %s (%d rows)", o.tracePath, len(cfg.Trace))
 		tasks = "tasks from the trace"

@@ -9,12 +9,12 @@ import (
 	"io"
 	"iter"
 	"os"
-	"os/signal"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lbsim/lbsim/internal/sweep"
@@ -24,8 +24,9 @@ import (
 const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl [flags]
 
 Runs the simulation over a grid of settings and writes one JSON line per run:
-  {"point": {NAME: value, …}, "replication": r, "seed": s, "summary": {…}}
-where summary is exactly what 'lbsim run --json' prints for that run.
+  {"point": {NAME: value, …}, "replication": r, "seed": s, "flags": […], "summary": {…}}
+where flags are the run flags every run shares (all but the seed and the varied
+settings) and summary is exactly what 'lbsim run --json' prints for that run.
 
 Every 'lbsim run' flag that decides the outcome is accepted and may be varied:
   --vary NAME=V1,V2,…        a list (use ';' between values holding commas: weights=3,1;1,1)
@@ -36,7 +37,9 @@ the last fastest), each point's replications innermost. Replication r uses
 seed --seed + r at every point (paired). --shard I/N runs only the runs whose
 number is ≡ I mod N, so N shards together write exactly the unsharded lines.
 Each line is written in one piece as its run ends; --resume completes an
-interrupted sweep (and drops a partial last line a crash may leave).
+interrupted sweep (and drops a partial last line a crash may leave), and refuses
+a file of another sweep or other flags. A device, FIFO or pipe --out is written
+through and cannot be resumed.
 
 Example:
   lbsim sweep --cycles 5000 --seed 1 --vary rate=0.3:0.9:0.1 \
@@ -65,6 +68,15 @@ type recorded struct {
 	flag.Value
 	name string
 	args *[]string
+}
+
+// String is the flag's value; the zero recorded (which the flag package
+// makes to tell a default from none) has none.
+func (r recorded) String() string {
+	if r.Value == nil {
+		return ""
+	}
+	return r.Value.String()
 }
 
 func (r recorded) Set(s string) error {
@@ -101,7 +113,7 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 		return nil
 	})
 	fs.IntVar(&so.replications, "replications", 1, "runs per grid point, with seeds seed, seed+1, …")
-	fs.IntVar(&so.jobs, "jobs", runtime.GOMAXPROCS(0), "runs at a time; the default is the cores Go may use, which follows a container's CPU limit")
+	fs.IntVar(&so.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d); the default is the cores Go may use, which follows a container's CPU limit", maxJobs))
 	fs.StringVar(&so.out, "out", "", "the results `file` (JSON Lines)")
 	fs.StringVar(&so.shard, "shard", "0/1", "run only part `I/N` of the runs: those whose number is ≡ I mod N")
 	fs.BoolVar(&so.resume, "resume", false, "keep the runs already complete in --out and run the others")
@@ -124,16 +136,29 @@ func (c *cli) sweep(args []string) int {
 		return fail("%s", flagError(err))
 	}
 	if fs.NArg() > 0 {
-		return fail("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
+		return fail("%s", unexpectedArg(fs, args))
 	}
 	seen := visited(fs)
 	g, shard, err := c.sweepGrid(&so, inputs, probe, seen)
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := c.checkPoints(g, base); err != nil {
+	g.Flags = sharedFlags(base)
+	// The output is checked before the grid (which may take a while).
+	var outs outputs
+	for _, t := range tracePaths(g, base) {
+		outs.addInput("--trace", t)
+	}
+	if err := outs.check("--out", so.out); err != nil {
 		return fail("%v", err)
 	}
+	if err := c.checkPoints(g, base, so.jobs); err != nil {
+		return fail("%v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := c.watchInterrupts(nil, cancel) // the file holds whole lines at every moment
+	defer stop()
 	f, done, err := openResults(&so, g, shard)
 	if err != nil {
 		return fail("%v", err)
@@ -143,8 +168,6 @@ func (c *cli) sweep(args []string) int {
 	todo := shard.Size(g.Runs()) - int64(len(done))
 	fmt.Fprintf(c.stderr, "lbsim sweep: %d points × %d replications = %d runs, seed %d; shard %d/%d: %d runs, %d already done; %d jobs\n",
 		g.Points(), g.Replications, g.Runs(), g.BaseSeed, shard.I, shard.N, shard.Size(g.Runs()), len(done), so.jobs)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	bar := newRunBar(c.stderr, c.stderrTTY && !so.noProgress, todo)
 	start := time.Now()
 	err = sweep.Execute(ctx, g, pending(g, shard, done), so.jobs, c.sweepRun(base), f, bar.update)
@@ -152,18 +175,49 @@ func (c *cli) sweep(args []string) int {
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it\n",
-				bar.done, so.out, g.BaseSeed)
-		} else {
-			fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, so.out, bar.done)
-		}
+	switch {
+	case c.interrupted():
+		fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it\n",
+			bar.done, so.out, g.BaseSeed)
+		return c.interruptCode()
+	case err != nil:
+		fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, so.out, bar.done)
 		return exitFailed
 	}
 	el := time.Since(start)
 	fmt.Fprintf(c.stdout, "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, so.out, el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
 	return exitOK
+}
+
+// sharedFlags are the run flags every run of a sweep shares, as its lines
+// record them: the flags given but --seed, in a canonical order (by name;
+// a repeated flag keeps its order), so that the same sweep typed with its
+// flags in another order resumes.
+func sharedFlags(base []string) []string {
+	flags := slices.DeleteFunc(slices.Clone(base), func(a string) bool { return strings.HasPrefix(a, "--seed=") })
+	slices.SortStableFunc(flags, func(a, b string) int {
+		na, _, _ := strings.Cut(a, "=")
+		nb, _, _ := strings.Cut(b, "=")
+		return strings.Compare(na, nb)
+	})
+	return flags
+}
+
+// tracePaths are the trace files a sweep reads: --trace and the values of
+// --vary trace=….
+func tracePaths(g *sweep.Grid, base []string) []string {
+	var paths []string
+	for _, a := range base {
+		if p, ok := strings.CutPrefix(a, "--trace="); ok && p != "" {
+			paths = append(paths, p)
+		}
+	}
+	for _, d := range g.Dims {
+		if d.Name == "trace" {
+			paths = append(paths, d.Values...)
+		}
+	}
+	return paths
 }
 
 // sweepGrid checks the sweep's own flags and makes its grid.
@@ -175,8 +229,8 @@ func (c *cli) sweepGrid(so *sweepOptions, inputs *flag.FlagSet, probe *runOption
 	if so.out == "" || so.out == "-" {
 		return nil, shard, errors.New("--out FILE is required: the results go to a file, one JSON line per run, so that an interrupted sweep can be resumed")
 	}
-	if so.jobs < 1 {
-		return nil, shard, fmt.Errorf("--jobs %d: want at least 1", so.jobs)
+	if so.jobs < 1 || so.jobs > maxJobs {
+		return nil, shard, fmt.Errorf("--jobs %d: want 1 to %d", so.jobs, maxJobs)
 	}
 	var dims []sweep.Dimension
 	for _, v := range so.vary {
@@ -218,35 +272,73 @@ func flagNames(fs *flag.FlagSet, exclude ...string) []string {
 // beyond it each value is checked on its own.
 const maxChecked = 10_000
 
-// checkPoints parses every point's flags as `lbsim run` would, so that a
-// value it refuses stops the sweep before it starts.
-func (c *cli) checkPoints(g *sweep.Grid, base []string) error {
+// checkPoints checks every point's flags as `lbsim run` would (with its
+// changes and faults), so that a value it refuses stops the sweep before it
+// starts. A grid of more than maxChecked points is checked value by value
+// instead; jobs checks run at once, and a long check says so first.
+func (c *cli) checkPoints(g *sweep.Grid, base []string, jobs int) error {
 	check := func(pt sweep.Point) error {
-		_, err := c.parseRun(pointArgs(base, pt, g.BaseSeed))
+		_, err := c.checkRun(pointArgs(base, pt, g.BaseSeed))
 		if err != nil && len(pt) > 0 {
 			return fmt.Errorf("at %v: %v", pt, err)
 		}
 		return err
 	}
-	if g.Points() <= maxChecked {
-		for p := range g.Points() {
-			if err := check(g.Point(p)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	if err := check(nil); err != nil {
 		return err
 	}
-	for _, d := range g.Dims {
-		for _, v := range d.Values {
-			if err := check(sweep.Point{{Name: d.Name, Value: v}}); err != nil {
-				return err
+	// The points to check: every grid point, or every value on its own.
+	n := g.Points()
+	point := g.Point
+	if n > maxChecked {
+		n = 0
+		for _, d := range g.Dims {
+			n += int64(len(d.Values))
+		}
+		point = func(i int64) sweep.Point {
+			for _, d := range g.Dims {
+				if i < int64(len(d.Values)) {
+					return sweep.Point{{Name: d.Name, Value: d.Values[i]}}
+				}
+				i -= int64(len(d.Values))
 			}
+			return nil
 		}
 	}
-	return nil
+	if n > maxChecked {
+		fmt.Fprintf(c.stderr, "lbsim sweep: checking the grid's %d values before any run…\n", n)
+	}
+	// Checked in parallel; the error reported is the first in that order.
+	var (
+		next     atomic.Int64
+		mu       sync.Mutex
+		firstBad = n
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	for range min(int64(jobs), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < n; i = next.Add(1) - 1 {
+				mu.Lock()
+				stop := i > firstBad
+				mu.Unlock()
+				if stop {
+					return
+				}
+				if err := check(point(i)); err != nil {
+					mu.Lock()
+					if i < firstBad {
+						firstBad, firstErr = i, err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
 }
 
 // pointArgs is the `lbsim run` command line of a grid point with a seed.
@@ -283,7 +375,9 @@ func (c *cli) sweepRun(base []string) sweep.RunFunc {
 		if err != nil {
 			return nil, err
 		}
-		m.Run()
+		if !c.runToEnd(m) && m.Err() == nil {
+			return nil, errors.New("interrupted")
+		}
 		if err := m.Err(); err != nil {
 			return nil, err
 		}
@@ -298,8 +392,21 @@ func (c *cli) sweepRun(base []string) sweep.RunFunc {
 // openResults opens --out for appending. Without --resume it must be new or
 // empty; with --resume its runs are checked to belong to this sweep and
 // shard, a partial last line is cut off, and the runs done are returned.
+//
+// A device, FIFO or pipe (/dev/stdout) is written through and never read:
+// it cannot be resumed.
 func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard) (*os.File, map[int64]bool, error) {
 	done := map[int64]bool{}
+	if t := resolve("--out", so.out); t.special() {
+		if so.resume {
+			return nil, nil, fmt.Errorf("--out %s is not a regular file (a device, FIFO or pipe): it cannot be read back, so --resume needs a file", so.out)
+		}
+		f, err := openThrough(t.resolved)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--out %s: %v", so.out, err)
+		}
+		return f, done, nil
+	}
 	f, err := os.OpenFile(so.out, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--out: %v", err)
@@ -316,6 +423,8 @@ func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard) (*os.File, 
 	contents, err := sweep.ReadFile(f, func(n int, l sweep.Line) error {
 		k, ok := g.RunOf(l)
 		switch {
+		case !slices.Equal(l.Flags, g.Flags):
+			return fmt.Errorf("line %d was run with the flags [%s], this sweep with [%s]: resume with the same flags", n, quoteFlags(l.Flags), quoteFlags(g.Flags))
 		case !ok || l.Seed != g.BaseSeed+uint64(l.Replication):
 			return fmt.Errorf("line %d is not a run of this sweep (its point, replication or seed differ): resume with the same flags", n)
 		case !shard.Has(k):
@@ -394,4 +503,13 @@ func (b *runBar) clear() {
 		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", 90))
 		b.active = false
 	}
+}
+
+// quoteFlags joins flags read from a results file for a message.
+func quoteFlags(flags []string) string {
+	q := make([]string, len(flags))
+	for i, f := range flags {
+		q[i] = quoteCut(f)
+	}
+	return strings.Join(q, " ")
 }

@@ -77,7 +77,7 @@ func TestSweepInterruptStopsCleanly(t *testing.T) {
 	if bytes.Equal(got, want) {
 		t.Fatal("the sweep ended before the interrupt reached it: make it longer")
 	}
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFailed || !strings.Contains(stderr.String(), "--resume --seed 5") {
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted || !strings.Contains(stderr.String(), "--resume --seed 5") {
 		t.Errorf("interrupted: %v, stderr %s", err, stderr.String())
 	}
 	if len(got) == 0 || got[len(got)-1] != '\n' || !bytes.HasPrefix(want, got) {

@@ -3,8 +3,11 @@ package chart
 import (
 	"bytes"
 	"image/png"
+	"io"
 	"math"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseSize(t *testing.T) {
@@ -84,5 +87,38 @@ func TestTimelineBuckets(t *testing.T) {
 	img, err := png.Decode(&buf)
 	if err != nil || img.Bounds().Dx() != 333 || img.Bounds().Dy() != 222 {
 		t.Fatalf("png: %v %v", err, img.Bounds())
+	}
+}
+
+// TestSweepRefusesHugeValues: values near the float64 limit made the axis
+// ticker loop forever; they are refused with a message instead.
+func TestSweepRefusesHugeValues(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    Series
+	}{
+		{"means ±1e308", Series{Label: "a", X: []float64{1, 2}, Mean: []float64{-1e308, 1e308}, Low: []float64{math.NaN(), math.NaN()}, High: []float64{math.NaN(), math.NaN()}}},
+		{"x ±1e308", Series{Label: "a", X: []float64{-1e308, 1e308}, Mean: []float64{1, 2}, Low: []float64{math.NaN(), math.NaN()}, High: []float64{math.NaN(), math.NaN()}}},
+		{"infinite interval", Series{Label: "a", X: []float64{1, 2}, Mean: []float64{1, 2}, Low: []float64{math.Inf(-1), 0}, High: []float64{3, 4}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				done <- (&Sweep{Title: "t", XLabel: "rate", YLabel: "avg_wait", Series: []Series{tc.s}}).Write(io.Discard, "svg", 300, 200)
+			}()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), "a chart draws values from") {
+					t.Errorf("got %v, want an error naming the range", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("Write did not return")
+			}
+		})
+	}
+	// The largest allowed values still draw.
+	s := Series{Label: "a", X: []float64{-MaxValue, MaxValue}, Mean: []float64{-MaxValue, MaxValue}, Low: []float64{math.NaN(), math.NaN()}, High: []float64{math.NaN(), math.NaN()}}
+	if err := (&Sweep{Series: []Series{s}}).Write(io.Discard, "svg", 300, 200); err != nil {
+		t.Errorf("±MaxValue: %v", err)
 	}
 }

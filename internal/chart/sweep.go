@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"image/color"
 	"io"
 	"math"
@@ -20,6 +21,10 @@ type Series struct {
 	Low, High []float64
 }
 
+// MaxValue bounds the magnitude of a value a sweep chart draws, so that the
+// span of an axis, with room for the legend, stays a finite number.
+const MaxValue = 1e300
+
 // Sweep is a chart of a metric against a varied setting.
 type Sweep struct {
 	Title, XLabel, YLabel string
@@ -28,7 +33,23 @@ type Sweep struct {
 
 // Write draws the chart, w×h, in format ("svg" or "png"): a line with
 // points per series, over a translucent band of its intervals.
+//
+// Every value must be finite and within ±MaxValue: beyond, the axes' span
+// and ticks cannot be computed, and an error says so.
 func (s *Sweep) Write(out io.Writer, format string, w, h int) error {
+	for _, sr := range s.Series {
+		for _, c := range []struct {
+			what string
+			vs   []float64
+			none bool // NaN stands for no value
+		}{{s.XLabel, sr.X, false}, {s.YLabel, sr.Mean, false}, {s.YLabel + "'s interval", sr.Low, true}, {s.YLabel + "'s interval", sr.High, true}} {
+			for _, v := range c.vs {
+				if !(math.Abs(v) <= MaxValue) && !(c.none && math.IsNaN(v)) {
+					return fmt.Errorf("%s reaches %v: a chart draws values from %g to %g", c.what, v, -MaxValue, MaxValue)
+				}
+			}
+		}
+	}
 	p := newPlot(s.Title, s.XLabel, s.YLabel)
 	for i, sr := range s.Series {
 		c := palette[i%len(palette)]

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lbsim/lbsim/sim/queueing"
@@ -31,13 +32,20 @@ type Report struct {
 	// one more than the highest replication seen.
 	Replications int
 	Runs         int      // distinct runs read
-	Missing      []Key    // runs of the grid that no file holds
-	Duplicates   []Key    // runs found more than once with the same result
-	Conflicts    []Key    // runs found more than once with different results
-	Partial      []string // files ending in a partial line (ignored)
-	BaseSeeds    []uint64 // the base seeds seen (seed − replication); more than one is a mixed merge
-	Precision    float64  // the --precision asked for; 0 = none
-	Wide         int      // how many point metrics are wider than Precision allows
+	Flags        []string // the run flags every line shares
+	// MissingRuns is how many runs of the grid no file holds; Missing
+	// lists the first of them (at most MaxListed).
+	MissingRuns int64
+	Missing     []Key
+	// Duplicates and Conflicts list the first runs (at most MaxListed)
+	// found more than once with the same result, and with different
+	// results; DuplicateRuns and ConflictRuns count them all.
+	Duplicates, Conflicts       []Key
+	DuplicateRuns, ConflictRuns int64
+	Partial                     []string // files ending in a partial line (ignored)
+	BaseSeeds                   []uint64 // the base seeds seen (seed − replication); more than one is a mixed merge
+	Precision                   float64  // the --precision asked for; 0 = none
+	Wide                        int      // how many point metrics are wider than Precision allows
 }
 
 // PointStats is one grid point's results.
@@ -58,6 +66,10 @@ type Stat struct {
 	Wide   bool
 	Needed int
 }
+
+// MaxListed bounds the runs a Report lists as missing: the rest are only
+// counted, as a grid implied by a few lines may be vast.
+const MaxListed = 10
 
 // entry is what is kept of one line.
 type entry struct {
@@ -98,7 +110,7 @@ func Aggregate(inputs []Input, metrics []string, precision float64) (*Report, er
 	if len(m.entries) == 0 {
 		return nil, fmt.Errorf("no runs in %s", inputNames(inputs))
 	}
-	return m.report(), nil
+	return m.report()
 }
 
 // merger collects the lines of the files being aggregated.
@@ -117,10 +129,13 @@ func (m *merger) add(fi, n int, l Line) error {
 		return err
 	}
 	if m.names == nil {
-		m.names = names
+		m.names, m.rep.Flags = names, l.Flags
 	} else if !slices.Equal(m.names, names) {
 		return fmt.Errorf("it varies %s, but the first line varies %s: these are different sweeps",
 			strings.Join(names, ", "), strings.Join(m.names, ", "))
+	} else if !slices.Equal(m.rep.Flags, l.Flags) {
+		return fmt.Errorf("its run flags [%s] differ from the first line's [%s]: these are different sweeps",
+			quoteList(l.Flags), quoteList(m.rep.Flags))
 	}
 	k := l.Key()
 	var buf bytes.Buffer
@@ -129,10 +144,12 @@ func (m *merger) add(fi, n int, l Line) error {
 	h.Write(buf.Bytes())
 	sum := h.Sum64()
 	if prev, dup := m.seen[k]; dup {
-		if prev == sum {
-			m.rep.Duplicates = append(m.rep.Duplicates, k)
-		} else {
-			m.rep.Conflicts = append(m.rep.Conflicts, k)
+		list, n := &m.rep.Duplicates, &m.rep.DuplicateRuns
+		if prev != sum {
+			list, n = &m.rep.Conflicts, &m.rep.ConflictRuns
+		}
+		if *n++; len(*list) < MaxListed {
+			*list = append(*list, k)
 		}
 		return nil
 	}
@@ -149,7 +166,7 @@ func (m *merger) add(fi, n int, l Line) error {
 
 // report puts the entries in run order, finds each setting's values in
 // that order, and builds the report.
-func (m *merger) report() *Report {
+func (m *merger) report() (*Report, error) {
 	rep := m.rep
 	for s := range m.seeds {
 		rep.BaseSeeds = append(rep.BaseSeeds, s)
@@ -173,13 +190,25 @@ func (m *merger) report() *Report {
 			}
 		}
 	}
-	rep.build(m.entries, index)
-	return rep
+	if err := rep.build(m.entries, index); err != nil {
+		return nil, err
+	}
+	return rep, nil
 }
 
-// build groups the entries by point, in grid order, and lists the missing runs.
-func (rep *Report) build(entries []entry, index []map[string]int) {
+// build groups the entries by point, in grid order, and counts the missing
+// runs (listing the first). Its work grows with the entries, not with the
+// grid they imply, which is bounded by MaxRuns.
+func (rep *Report) build(entries []entry, index []map[string]int) error {
 	g := &Grid{Dims: rep.Dims, Replications: rep.Replications}
+	runs := float64(rep.Replications)
+	for _, d := range rep.Dims {
+		runs *= float64(len(d.Values))
+	}
+	if runs > MaxRuns {
+		return fmt.Errorf("the lines imply a grid of %.3g runs (every combination of the values they show, each with replications 0 to %d), more than %d: they are not one sweep",
+			runs, rep.Replications-1, int64(MaxRuns))
+	}
 	byPoint := map[int64][]entry{}
 	for _, e := range entries {
 		var p int64
@@ -188,22 +217,25 @@ func (rep *Report) build(entries []entry, index []map[string]int) {
 		}
 		byPoint[p] = append(byPoint[p], e)
 	}
-	have := map[Key]bool{}
+	have := make(map[Key]bool, len(entries))
 	for _, e := range entries {
 		have[e.key] = true
 	}
-	for p := range g.Points() {
-		pt := g.Point(p)
-		for r := range rep.Replications {
-			if k := KeyOf(Run{Point: pt, Replication: r}); !have[k] {
-				rep.Missing = append(rep.Missing, k)
-			}
+	rep.MissingRuns = g.Runs() - int64(len(entries))
+	// The first missing runs lie within the first len(entries)+MaxListed.
+	for k := int64(0); k < g.Runs() && len(rep.Missing) < min(int(rep.MissingRuns), MaxListed); k++ {
+		if key := KeyOf(g.Run(k)); !have[key] {
+			rep.Missing = append(rep.Missing, key)
 		}
+	}
+	points := make([]int64, 0, len(byPoint))
+	for p := range byPoint {
+		points = append(points, p)
+	}
+	slices.Sort(points)
+	for _, p := range points {
 		es := byPoint[p]
-		if len(es) == 0 {
-			continue
-		}
-		ps := PointStats{Point: pt, Runs: len(es)}
+		ps := PointStats{Point: g.Point(p), Runs: len(es)}
 		for m := range rep.Metrics {
 			xs := make([]float64, len(es))
 			for i, e := range es {
@@ -217,6 +249,7 @@ func (rep *Report) build(entries []entry, index []map[string]int) {
 		}
 		rep.Points = append(rep.Points, ps)
 	}
+	return nil
 }
 
 // Summarize returns the mean of xs and its 95% Student t interval (the
@@ -243,21 +276,29 @@ func Summarize(xs []float64, precision float64) Stat {
 	return st
 }
 
+// maxNeeded is the most replications needed reports; beyond it, −1.
+const maxNeeded = 1_000_000_000
+
 // needed returns the fewest replications n ≥ from whose interval half-width
 // t(n−1)·sd/√n is at most target, or −1 when target is 0 or it takes more
-// than a billion.
+// than a billion. The half-width falls as n grows, so n is found by
+// bisection: a few dozen steps whatever the numbers.
 func needed(sd, target float64, from int) int {
-	if target <= 0 {
+	from = max(from, 2)
+	fits := func(n int) bool { return queueing.TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target }
+	if !(target > 0) || math.IsInf(sd, 0) || math.IsNaN(sd) || from > maxNeeded || !fits(maxNeeded) {
 		return -1
 	}
-	const z = 1.959963984540054
-	n := max(from, int(math.Ceil(math.Pow(z*sd/target, 2))))
-	for ; n <= 1e9; n++ {
-		if queueing.TQuantile975(n-1)*sd/math.Sqrt(float64(n)) <= target {
-			return n
+	lo, hi := from, maxNeeded // fits(hi); the answer is in [lo, hi]
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if fits(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	return -1
+	return lo
 }
 
 // pointValues reads a point object's names and values in their order; a
@@ -274,12 +315,18 @@ func pointValues(raw json.RawMessage) (names, values []string, err error) {
 			return nil, nil, err
 		}
 		name, _ := t.(string)
+		if !printable(name) {
+			return nil, nil, fmt.Errorf(`"point" holds the name %q, which is not printable text`, name)
+		}
 		v, err := d.Token()
 		if err != nil {
 			return nil, nil, err
 		}
 		switch v := v.(type) {
 		case string:
+			if !printable(v) {
+				return nil, nil, fmt.Errorf(`"point" value of %s is %q, which is not printable text`, name, v)
+			}
 			values = append(values, v)
 		case json.Number:
 			values = append(values, v.String())
@@ -310,7 +357,12 @@ func metricValues(raw json.RawMessage, metrics []string) ([]float64, error) {
 		}
 		n, ok := v.(json.Number)
 		if !ok {
-			return nil, fmt.Errorf("--metric %s: the summary has no number called %s; it has %s", m, m, strings.Join(numericKeys(obj, ""), ", "))
+			keys := numericKeys(obj, "")
+			list := quoteList(keys[:min(len(keys), maxKeysListed)])
+			if len(keys) > maxKeysListed {
+				list += fmt.Sprintf(" and %d more", len(keys)-maxKeysListed)
+			}
+			return nil, fmt.Errorf("--metric %s: the summary has no number called %s; it has %s", m, m, list)
 		}
 		f, err := n.Float64()
 		if err != nil {
@@ -319,6 +371,26 @@ func metricValues(raw json.RawMessage, metrics []string) ([]float64, error) {
 		out[i] = f
 	}
 	return out, nil
+}
+
+// maxKeysListed bounds the summary keys an unknown --metric lists: a
+// results file may hold any number.
+const maxKeysListed = 60
+
+// quoteList joins texts read from a file for a message, each escaped when
+// it is not printable and cut to 64 bytes.
+func quoteList(list []string) string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		if len(s) > 64 {
+			s = s[:64] + "…"
+		}
+		if !printable(s) {
+			s = strconv.Quote(s)
+		}
+		out[i] = s
+	}
+	return strings.Join(out, ", ")
 }
 
 // numericKeys lists the summary's numeric keys, nested ones dotted.

@@ -66,7 +66,7 @@ func Execute(ctx context.Context, g *Grid, todo iter.Seq[int64], jobs int, do Ru
 				sum, err := do(t.run)
 				var line []byte
 				if err == nil {
-					line, err = AppendLine(nil, t.run, sum)
+					line, err = AppendLine(nil, t.run, g.Flags, sum)
 				}
 				if err != nil {
 					err = fmt.Errorf("run %d (%v, replication %d, seed %d): %w", t.run.Index, t.run.Point, t.run.Replication, t.run.Seed, err)

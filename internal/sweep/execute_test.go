@@ -63,7 +63,7 @@ func TestExecuteWritesInOrder(t *testing.T) {
 			t.Fatalf("jobs %d: %d lines, written reported %d", jobs, len(w.lines), last)
 		}
 		for k, l := range w.lines {
-			want, _ := AppendLine(nil, g.Run(int64(k)), fmt.Appendf(nil, `{"run":%d}`, k))
+			want, _ := AppendLine(nil, g.Run(int64(k)), g.Flags, fmt.Appendf(nil, `{"run":%d}`, k))
 			if l != string(want) {
 				t.Errorf("jobs %d line %d: %s, want %s", jobs, k, l, want)
 			}

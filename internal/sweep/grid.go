@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -30,6 +29,9 @@ type Dimension struct {
 // the steps reach them). It checks the syntax only; whether NAME is a
 // setting and its values are allowed is for the caller to say.
 func ParseVary(s string) (Dimension, error) {
+	if !printable(s) {
+		return Dimension{}, fmt.Errorf("--vary %q: holds bytes that are not printable text", s)
+	}
 	name, list, ok := strings.Cut(s, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
@@ -179,6 +181,12 @@ type Grid struct {
 	Dims         []Dimension
 	Replications int
 	BaseSeed     uint64
+	// Flags are the run flags every run shares (the seed and the varied
+	// settings aside), written on every line so that a resume or a merge
+	// of another configuration is refused.
+	Flags []string
+
+	index []map[string]int // each dimension's value → its position (RunOf)
 }
 
 // NewGrid checks that the dimensions have distinct names and that the grid
@@ -321,10 +329,19 @@ func (g *Grid) RunOf(l Line) (int64, bool) {
 	if err != nil || len(names) != len(g.Dims) || l.Replication >= g.Replications {
 		return 0, false
 	}
+	if g.index == nil {
+		g.index = make([]map[string]int, len(g.Dims))
+		for i, d := range g.Dims {
+			g.index[i] = make(map[string]int, len(d.Values))
+			for j, v := range d.Values {
+				g.index[i][v] = j
+			}
+		}
+	}
 	var p int64
 	for i, d := range g.Dims {
-		j := slices.Index(d.Values, values[i])
-		if names[i] != d.Name || j < 0 {
+		j, ok := g.index[i][values[i]]
+		if names[i] != d.Name || !ok {
 			return 0, false
 		}
 		p = p*int64(len(d.Values)) + int64(j)

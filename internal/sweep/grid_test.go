@@ -62,7 +62,7 @@ func TestGridOrder(t *testing.T) {
 		if r.Seed != 100+uint64(r.Replication) || r.Index != k {
 			t.Errorf("run %d: %+v", k, r)
 		}
-		line, _ := AppendLine(nil, r, []byte(`{"x": 1}`))
+		line, _ := AppendLine(nil, r, nil, []byte(`{"x": 1}`))
 		l, err := ParseLine(line[:len(line)-1])
 		if err != nil {
 			t.Fatal(err)
@@ -152,7 +152,7 @@ func FuzzParseVary(f *testing.F) {
 		if err != nil {
 			return
 		}
-		line, err := AppendLine(nil, g.Run(g.Runs()-1), []byte("{}"))
+		line, err := AppendLine(nil, g.Run(g.Runs()-1), nil, []byte("{}"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,26 +16,36 @@ const MaxLineBytes = 1 << 20
 
 // Line is one run's result: a line of a sweep's results file,
 //
-//	{"point": {NAME: value, …}, "replication": r, "seed": s, "summary": {…}}
+//	{"point": {NAME: value, …}, "replication": r, "seed": s, "flags": [F, …], "summary": {…}}
 //
-// where summary is exactly what `lbsim run --json` prints for the run.
+// where flags are the run flags every run of the sweep shares (the grid's
+// Flags) and summary is exactly what `lbsim run --json` prints for the run.
 type Line struct {
 	Point       json.RawMessage `json:"point"`
 	Replication int             `json:"replication"`
 	Seed        uint64          `json:"seed"`
+	Flags       []string        `json:"flags"`
 	Summary     json.RawMessage `json:"summary"`
 }
 
-// AppendLine appends run's line, ending in a newline, with summary (a JSON
-// object) compacted.
-func AppendLine(b []byte, run Run, summary []byte) ([]byte, error) {
+// AppendLine appends run's line, ending in a newline, with the grid's
+// shared flags and summary (a JSON object) compacted.
+func AppendLine(b []byte, run Run, flags []string, summary []byte) ([]byte, error) {
 	b = append(b, `{"point":`...)
 	b = run.Point.AppendJSON(b)
 	b = append(b, `,"replication":`...)
 	b = strconv.AppendInt(b, int64(run.Replication), 10)
 	b = append(b, `,"seed":`...)
 	b = strconv.AppendUint(b, run.Seed, 10)
-	b = append(b, `,"summary":`...)
+	b = append(b, `,"flags":[`...)
+	for i, f := range flags {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		js, _ := json.Marshal(f)
+		b = append(b, js...)
+	}
+	b = append(b, `],"summary":`...)
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, summary); err != nil {
 		return b, fmt.Errorf("the summary is not JSON: %v", err)
@@ -78,8 +88,13 @@ func ParseLine(b []byte) (Line, error) {
 	if len(l.Summary) == 0 || l.Summary[0] != '{' {
 		return Line{}, errors.New(`"summary" is missing or not an object`)
 	}
-	if l.Replication < 0 {
-		return Line{}, fmt.Errorf(`"replication" %d is negative`, l.Replication)
+	if l.Replication < 0 || l.Replication >= MaxRuns {
+		return Line{}, fmt.Errorf(`"replication" %d is not allowed: want 0 to %d`, l.Replication, int64(MaxRuns-1))
+	}
+	for _, f := range l.Flags {
+		if !printable(f) {
+			return Line{}, fmt.Errorf(`"flags" holds %q, which is not printable text`, f)
+		}
 	}
 	return l, nil
 }
@@ -93,10 +108,15 @@ type Contents struct {
 	Partial bool
 }
 
+// lineStart is how every line of a results file starts.
+const lineStart = `{"point":`
+
 // ReadFile calls fn for every whole line of r, numbered from 1, in order,
 // and stops at the first error fn returns or the first line that does not
 // parse (the error names the line). A last line without its newline is
-// not passed to fn: it is reported in Contents.Partial.
+// not passed to fn: it is reported in Contents.Partial, when it is the
+// start of a line as a write cut short leaves it; any other text there
+// means r is not a results file, and is an error.
 func ReadFile(r io.Reader, fn func(lineNo int, l Line) error) (Contents, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var c Contents
@@ -117,6 +137,9 @@ func ReadFile(r io.Reader, fn func(lineNo int, l Line) error) (Contents, error) 
 		}
 		if err == io.EOF {
 			c.Partial = len(text) > 0
+			if c.Partial && !bytes.HasPrefix(text, []byte(lineStart)) && !bytes.HasPrefix([]byte(lineStart), text) {
+				return c, fmt.Errorf("line %d has no newline at its end and is not the start of a run's line (%s…): not a results file", n, lineStart)
+			}
 			return c, nil
 		}
 		if err != nil {

@@ -64,8 +64,8 @@ func checkLanes(n int) error {
 	return nil
 }
 
-// maxLabel bounds a lane's label, in bytes.
-const maxLabel = 200
+// MaxLabel bounds a lane's label, in bytes.
+const MaxLabel = 200
 
 // EncodeComparison returns the .lbsnap bytes of c (format version
 // FormatComparison), after checking every lane as Encode does.
@@ -76,8 +76,8 @@ func EncodeComparison(c Comparison) ([]byte, error) {
 	cb := compareBody{Model: ModelVersion, Engine: EngineVersion}
 	for i := range c.Lanes {
 		l := &c.Lanes[i]
-		if len(l.Label) > maxLabel {
-			return nil, fmt.Errorf("snapshot: lane %d's label is %d bytes; at most %d allowed", i+1, len(l.Label), maxLabel)
+		if len(l.Label) > MaxLabel {
+			return nil, fmt.Errorf("snapshot: lane %d's label is %d bytes; at most %d allowed", i+1, len(l.Label), MaxLabel)
 		}
 		b, err := l.body()
 		if err != nil {
@@ -130,8 +130,8 @@ func DecodeComparison(data []byte) (Comparison, error) {
 	var c Comparison
 	for i := range cb.Lanes {
 		b := &cb.Lanes[i]
-		if len(b.Label) > maxLabel {
-			return Comparison{}, fmt.Errorf("snapshot lane %d: label of %d bytes; at most %d allowed", i+1, len(b.Label), maxLabel)
+		if len(b.Label) > MaxLabel {
+			return Comparison{}, fmt.Errorf("snapshot lane %d: label of %d bytes; at most %d allowed", i+1, len(b.Label), MaxLabel)
 		}
 		s, err := b.snapshot()
 		if err != nil {

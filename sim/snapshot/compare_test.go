@@ -98,7 +98,7 @@ func TestComparisonLimits(t *testing.T) {
 	}
 	long := c
 	long.Lanes = append([]Lane{}, c.Lanes...)
-	long.Lanes[0].Label = strings.Repeat("x", maxLabel+1)
+	long.Lanes[0].Label = strings.Repeat("x", MaxLabel+1)
 	if _, err := EncodeComparison(long); err == nil {
 		t.Error("a 201-byte label was accepted")
 	}

@@ -130,6 +130,9 @@ type VersionError struct {
 
 // Error says which versions are involved and what to do.
 func (e *VersionError) Error() string {
+	if e.What == "format" && e.Got == 0 {
+		return "snapshot format version 0 does not exist (versions start at 1): the file is damaged or was not written by lbsim"
+	}
 	if e.What == "format" {
 		return fmt.Sprintf("snapshot format version %d is not supported: this lbsim reads format versions 1 to %d; a newer lbsim wrote it", e.Got, e.Want)
 	}

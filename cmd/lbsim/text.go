@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// isPrintable reports whether s is valid UTF-8 without control characters:
+// text that may be echoed to a terminal as it is.
+func isPrintable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// printable returns text that came from a file, a link or the command line
+// as it is when it is printable, else quoted with its control characters
+// and stray bytes escaped, so that no escape sequence reaches the terminal.
+// Unlike quoteCut it keeps the whole text (a table's label, bounded where
+// it is read).
+func printable(s string) string {
+	if isPrintable(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// maxInputLine bounds one line of a text file lbsim reads whole (a trace):
+// a longer line is refused rather than read into memory.
+const maxInputLine = 1 << 20
+
+// boundedLines passes r through and fails at the first line longer than
+// maxInputLine bytes, so that a file of one endless line (/dev/zero) is
+// refused at once.
+type boundedLines struct {
+	r    io.Reader
+	cur  int // bytes of the current line so far
+	line int // the current line's number, from 1
+}
+
+func (b *boundedLines) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '\n' {
+			b.cur = 0
+			b.line++
+			continue
+		}
+		if b.cur++; b.cur > maxInputLine {
+			return i, fmt.Errorf("line %d is longer than %d bytes", b.line+1, maxInputLine)
+		}
+	}
+	return n, err
+}
