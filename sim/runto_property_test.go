@@ -7,19 +7,36 @@ import (
 	"pgregory.net/rapid"
 )
 
+// busyLimits bound what genBusyConfigWithin draws.
+type busyLimits struct {
+	servers  int   // at most this many servers at the start
+	cycles   int64 // at most this many cycles
+	initial  int   // at most this many initial requests per server
+	taskSpan int   // task-max − task-min at most this
+}
+
+// busyDefaults are genBusyConfig's limits: long enough for every RunTo
+// shortcut to take long stretches.
+var busyDefaults = busyLimits{servers: 30, cycles: 6000, initial: 200, taskSpan: 60}
+
 // genBusyConfig draws a run that keeps its queue long for stretches, so
 // that RunTo takes its shortcuts: a few to 30 servers, a large initial queue,
-// any policy and service distribution, sometimes a switch, a cap or faults.
-func genBusyConfig(t *rapid.T) Config {
+// any policy and service distribution, speeds and weights (zeros included)
+// for any policy, sometimes a switch, a cap or faults, and sometimes scaling
+// settings that make the pool hunt (see genHunting).
+func genBusyConfig(t *rapid.T) Config { return genBusyConfigWithin(t, busyDefaults) }
+
+// genBusyConfigWithin is genBusyConfig within lim.
+func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	cfg := DefaultConfig()
 	cfg.Seed = rapid.Uint64().Draw(t, "seed")
-	cfg.Servers = rapid.IntRange(1, 30).Draw(t, "servers")
+	cfg.Servers = rapid.IntRange(1, lim.servers).Draw(t, "servers")
 	cfg.MinServers = rapid.IntRange(1, cfg.Servers).Draw(t, "minServers")
 	cfg.MaxServers = cfg.Servers + rapid.IntRange(0, 20).Draw(t, "extraServers")
-	cfg.Cycles = rapid.Int64Range(1, 6000).Draw(t, "cycles")
+	cfg.Cycles = rapid.Int64Range(1, lim.cycles).Draw(t, "cycles")
 	cfg.TaskMin = rapid.IntRange(1, 30).Draw(t, "taskMin")
-	cfg.TaskMax = cfg.TaskMin + rapid.IntRange(0, 60).Draw(t, "taskSpan")
-	cfg.InitialPerServer = rapid.IntRange(0, 200).Draw(t, "initialPerServer")
+	cfg.TaskMax = cfg.TaskMin + rapid.IntRange(0, lim.taskSpan).Draw(t, "taskSpan")
+	cfg.InitialPerServer = rapid.IntRange(0, lim.initial).Draw(t, "initialPerServer")
 	cfg.Rate = Rate(rapid.Int64Range(0, 6*RateScale).Draw(t, "rate"))
 	cfg.Wave = rapid.Bool().Draw(t, "wave")
 	cfg.WavePeriod = rapid.Int64Range(1, 5000).Draw(t, "wavePeriod")
@@ -31,8 +48,16 @@ func genBusyConfig(t *rapid.T) Config {
 	}
 	cfg.Policy = rapid.SampledFrom(PoliciesFor(cfg.Queues)).Draw(t, "policy")
 	if rapid.IntRange(0, 2).Draw(t, "speeds") == 0 {
-		cfg.Speeds = []Speed{Speed(rapid.IntRange(50, 300).Draw(t, "speed1")), Speed(rapid.IntRange(50, 300).Draw(t, "speed2"))}
+		for range rapid.IntRange(1, 5).Draw(t, "speedCount") {
+			cfg.Speeds = append(cfg.Speeds, Speed(rapid.IntRange(50, 300).Draw(t, "speed")))
+		}
 	}
+	if rapid.IntRange(0, 2).Draw(t, "weights") == 0 {
+		for range rapid.IntRange(1, 6).Draw(t, "weightCount") {
+			cfg.Weights = append(cfg.Weights, rapid.IntRange(0, 3).Draw(t, "weight")) // 0 a quarter of the time
+		}
+	}
+	cfg.Choices = rapid.IntRange(0, 4).Draw(t, "choices")
 	switch rapid.IntRange(0, 2).Draw(t, "service") {
 	case 1:
 		cfg.Service, cfg.MeanService = Geometric, rapid.IntRange(1, 40).Draw(t, "meanService")
@@ -48,7 +73,74 @@ func genBusyConfig(t *rapid.T) Config {
 	if rapid.IntRange(0, 5).Draw(t, "faults") == 0 {
 		cfg.MTBF, cfg.MTTR = rapid.Int64Range(1, 3000).Draw(t, "mtbf"), rapid.Int64Range(1, 50).Draw(t, "mttr")
 	}
+	if rapid.IntRange(0, 3).Draw(t, "hunting") == 0 {
+		genHunting(t, &cfg)
+	}
 	return cfg
+}
+
+// genHunting sets scaling that makes a busy pool hunt: with Q requests
+// queued per the initial S servers, scale-down acts while Q < D·S and
+// scale-up once Q > U·(S − 1), so D and U are drawn between Q/S and
+// Q/(S − 1). A busy server retires, leaves when it completes, and a
+// server is added at a later evaluation: the pool's minimum dips for a
+// few cycles, which RunTo must see as stepping does.
+func genHunting(t *rapid.T, cfg *Config) {
+	if cfg.Servers < 2 || cfg.InitialPerServer == 0 {
+		return
+	}
+	q := int64(cfg.InitialPerServer) * FactorScale // Q/S
+	span := q / int64(cfg.Servers-1)               // Q/(S−1) − Q/S
+	lo := rapid.Int64Range(0, span).Draw(t, "huntDown")
+	hi := rapid.Int64Range(lo+1, span+1).Draw(t, "huntUp")
+	cfg.ScaleDown, cfg.ScaleUp = Factor(q+lo), Factor(q+hi)
+	cfg.MinServers = rapid.IntRange(1, cfg.Servers-1).Draw(t, "huntMin")
+	cfg.Cooldown = rapid.Int64Range(1, 30).Draw(t, "huntCooldown")
+}
+
+// genBusyChanges draws up to six changes for a run of cfg, in cycle order:
+// settings (rate, cooldown, task range, scaling, policy, cap, pool bounds,
+// block lists) and explicit faults of either balancer; some may be refused
+// together, which Schedule reports.
+func genBusyChanges(t *rapid.T, cfg Config) []Change {
+	var changes []Change
+	bals := 1
+	if cfg.Switch {
+		bals = 2
+	}
+	for range rapid.IntRange(0, 6).Draw(t, "changes") {
+		c := Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "changeCycle")}
+		switch rapid.IntRange(0, 11).Draw(t, "changeKind") {
+		case 0:
+			c.Setting, c.Value = SetRate, rapid.Int64Range(0, 6*RateScale).Draw(t, "newRate")
+		case 1:
+			c.Setting, c.Value = SetCooldown, rapid.Int64Range(1, 60).Draw(t, "newCooldown")
+		case 2:
+			c.Setting, c.Value = SetTaskMax, int64(cfg.TaskMax+rapid.IntRange(0, 200).Draw(t, "taskMaxUp"))
+		case 3:
+			c.Setting, c.Value = SetScaleUp, int64(cfg.ScaleUp)+rapid.Int64Range(0, 50_000).Draw(t, "scaleUpUp")
+		case 4:
+			c.Setting, c.Value = SetDown, int64(MakeServerRef(rapid.IntRange(0, bals-1).Draw(t, "downBal"), rapid.IntRange(1, cfg.Servers+2).Draw(t, "downID")))
+		case 5:
+			c.Setting, c.Value = SetUp, int64(MakeServerRef(rapid.IntRange(0, bals-1).Draw(t, "upBal"), rapid.IntRange(1, cfg.Servers+2).Draw(t, "upID")))
+		case 6:
+			c.Setting, c.Value = SetPolicy, int64(rapid.SampledFrom(PoliciesFor(cfg.Queues)).Draw(t, "newPolicy"))
+		case 7:
+			c.Setting, c.Value = SetQueueCap, int64(rapid.IntRange(0, 40).Draw(t, "newQueueCap"))
+		case 8:
+			c.Setting, c.Value = SetScaleDown, rapid.Int64Range(0, int64(cfg.ScaleDown)).Draw(t, "scaleDownDown")
+		case 9:
+			c.Setting, c.Value = SetMinServers, int64(rapid.IntRange(1, cfg.MinServers).Draw(t, "newMinServers"))
+		case 10:
+			c.Setting, c.Value = SetMaxServers, int64(cfg.MaxServers+rapid.IntRange(0, 5).Draw(t, "maxServersUp"))
+		case 11:
+			first := rapid.Uint32().Draw(t, "blockFirst")
+			c.Setting, c.Value = SetBlock, RangeValue(Range{First: first, Last: first + min(rapid.Uint32Range(0, 1<<30).Draw(t, "blockSize"), ^first)})
+		}
+		changes = append(changes, c)
+	}
+	slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
+	return changes
 }
 
 // TestRunToMatchesStepping runs random busy configurations, with random
@@ -67,26 +159,7 @@ func TestRunToMatchesStepping(t *testing.T) {
 			t.Skip(err) // a drawn combination the validation refuses
 		}
 		jumped, _ := New(cfg)
-		var changes []Change
-		for range rapid.IntRange(0, 6).Draw(t, "changes") {
-			c := Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "changeCycle")}
-			switch rapid.IntRange(0, 5).Draw(t, "changeKind") {
-			case 0:
-				c.Setting, c.Value = SetRate, rapid.Int64Range(0, 6*RateScale).Draw(t, "newRate")
-			case 1:
-				c.Setting, c.Value = SetCooldown, rapid.Int64Range(1, 60).Draw(t, "newCooldown")
-			case 2:
-				c.Setting, c.Value = SetTaskMax, int64(cfg.TaskMax+rapid.IntRange(0, 200).Draw(t, "taskMaxUp"))
-			case 3:
-				c.Setting, c.Value = SetScaleUp, int64(cfg.ScaleUp)+rapid.Int64Range(0, 50_000).Draw(t, "scaleUpUp")
-			case 4:
-				c.Setting, c.Value = SetDown, int64(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "downID")))
-			case 5:
-				c.Setting, c.Value = SetUp, int64(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "upID")))
-			}
-			changes = append(changes, c)
-		}
-		slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
+		changes := genBusyChanges(t, cfg)
 		if err := stepped.Schedule(changes...); err != nil {
 			t.Skip(err)
 		}
