@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -96,6 +97,96 @@ func genHunting(t *rapid.T, cfg *Config) {
 	cfg.ScaleDown, cfg.ScaleUp = Factor(q+lo), Factor(q+hi)
 	cfg.MinServers = rapid.IntRange(1, cfg.Servers-1).Draw(t, "huntMin")
 	cfg.Cooldown = rapid.Int64Range(1, 30).Draw(t, "huntCooldown")
+	if rapid.Bool().Draw(t, "huntAtMax") {
+		// At the maximum, a scale-up waits for the retiring server to
+		// leave: the dip always shows, however long it serves.
+		cfg.MaxServers = cfg.Servers
+	}
+}
+
+// TestRunToPoolDips runs pools that hunt (genHunting) with every RunTo
+// shortcut open to them (one balancer, no cap, no faults), stopping RunTo
+// at every scaling evaluation: a stop there is where a server that left in
+// the cycle before, inside a shortcut, and a scale-up in the stopping
+// cycle would hide the pool's dip from everything but the shortcut's own
+// record of it. State, summary (servers_min included) and last row must
+// agree with stepping at every stop. Half the runs are per-server with
+// short tasks, few servers, evaluations two or three cycles apart and the
+// pool at its maximum, so that retiring servers empty their queues and
+// leave often, and a leave falls on a window's last cycle before a stop.
+func TestRunToPoolDips(t *testing.T) {
+	checks := 200
+	if testing.Short() {
+		checks = 40
+	}
+	rapidDefaults(checks)
+	rapid.Check(t, func(t *rapid.T) {
+		perServer := rapid.Bool().Draw(t, "perServerDips")
+		lim := busyLimits{servers: 8, cycles: 800, initial: 60, taskSpan: 30}
+		if perServer {
+			lim = busyLimits{servers: 4, cycles: 300, initial: 10, taskSpan: 2}
+		}
+		cfg := genBusyConfigWithin(t, lim)
+		cfg.Switch, cfg.QueueCap, cfg.MTBF, cfg.MTTR = false, 0, 0, 0
+		cfg.Servers = max(cfg.Servers, 2)
+		cfg.MinServers = min(cfg.MinServers, cfg.Servers)
+		cfg.MaxServers = max(cfg.MaxServers, cfg.Servers)
+		cfg.InitialPerServer = max(cfg.InitialPerServer, 1)
+		if perServer {
+			cfg.Queues = PerServer
+			cfg.Policy = rapid.SampledFrom(PoliciesFor(PerServer)).Draw(t, "dipPolicy")
+			cfg.Service = Uniform
+			cfg.TaskMin = rapid.IntRange(1, 3).Draw(t, "dipTaskMin")
+			cfg.TaskMax = cfg.TaskMin + rapid.IntRange(0, 2).Draw(t, "dipTaskSpan")
+		}
+		genHunting(t, &cfg)
+		if perServer {
+			cfg.Cooldown = rapid.Int64Range(2, 3).Draw(t, "dipCooldown")
+			cfg.MaxServers = cfg.Servers
+		}
+		stepped, err := New(cfg)
+		if err != nil {
+			t.Fatalf("New: %v", err)
+		}
+		jumped, _ := New(cfg)
+		for stop := cfg.Cooldown; stop < cfg.Cycles; stop += cfg.Cooldown {
+			stepAndJump(t, stepped, jumped, stop)
+		}
+		stepAndJump(t, stepped, jumped, cfg.Cycles)
+	})
+}
+
+// TestRunToKeepsPoolDip: in this pooled run (`lbsim run --seed 52 --cycles
+// 300 --servers 4 --scale-up 95 --scale-down 80 --rate 0.2 --task-min 1
+// --task-max 20 --wave=false`) a retiring server leaves inside a saturated
+// stretch and scaling restores the pool before any stepped cycle sees it,
+// when RunTo stops every 30 cycles as the command's status lines do:
+// servers_min is 3 by stepping, and must be by RunTo.
+func TestRunToKeepsPoolDip(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers = 52, 300, 4
+	cfg.ScaleUp, cfg.ScaleDown = 95*FactorScale, 80*FactorScale
+	cfg.Rate, cfg.Wave = RateScale/5, false
+	cfg.TaskMin, cfg.TaskMax = 1, 20
+	stepped, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for stepped.Step() {
+	}
+	jumped, _ := New(cfg)
+	for stop := int64(30); stop <= cfg.Cycles; stop += 30 {
+		jumped.RunTo(stop)
+	}
+	if got := stepped.Summary().ServersMin; got != 3 {
+		t.Fatalf("stepping: servers_min %d, want 3", got)
+	}
+	if got := jumped.Summary().ServersMin; got != 3 {
+		t.Errorf("RunTo: servers_min %d, want 3 as stepping gives", got)
+	}
+	if !reflect.DeepEqual(jumped.Summary(), stepped.Summary()) {
+		t.Errorf("RunTo's summary differs from stepping's:\n%+v\n%+v", jumped.Summary(), stepped.Summary())
+	}
 }
 
 // genBusyChanges draws up to six changes for a run of cfg, in cycle order:
@@ -221,4 +312,32 @@ func TestRunToDuplicateWheelEntry(t *testing.T) {
 		b.wheel.add(b.srv[0].done, 1)
 	}
 	stepAndJump(t, stepped, jumped, cfg.Cycles)
+}
+
+// TestRunToWindowKeepsPoolDip is TestRunToKeepsPoolDip for per-server
+// windows: server 2 retires at cycle 2 and leaves at 3, the last cycle of
+// a window when RunTo stops at 4, where scaling adds server 3. Stepping
+// gives servers_min 1 from cycle 3 on; so must RunTo.
+func TestRunToWindowKeepsPoolDip(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles = 0, 5
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 2, 1, 2
+	cfg.TaskMin, cfg.TaskMax, cfg.InitialPerServer = 1, 1, 2
+	cfg.Rate, cfg.Wave = 1_198_854, false
+	cfg.Queues, cfg.Policy, cfg.Speeds = PerServer, RoundRobin, []Speed{50}
+	cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown = 2001, 2000, 2
+	stepped, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jumped, _ := New(cfg)
+	for _, stop := range []int64{2, 4, 5} {
+		stepAndJump(t, stepped, jumped, stop)
+		if stop < 3 {
+			continue
+		}
+		if got := stepped.Summary().ServersMin; got != 1 {
+			t.Fatalf("cycle %d: stepping gives servers_min %d, want 1 (the test's premise)", stop, got)
+		}
+	}
 }
