@@ -34,8 +34,28 @@ func TestReferenceMatchesModel(t *testing.T) {
 	sim.RapidDefaults(refCheckCount())
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 60, 30))
+		genFocus(t, &cfg)
 		diffRun(t, cfg, sim.GenBusyChanges(t, cfg))
 	})
+}
+
+// genFocus sometimes steers a busy configuration to what it seldom
+// reaches by chance: the lobby (per-server swrr or least-connections with
+// every starting server weighing 0, or servers failing often), small caps
+// with steady arrivals, and frequent random faults.
+func genFocus(t *rapid.T, cfg *sim.Config) {
+	switch rapid.IntRange(0, 4).Draw(t, "focus") {
+	case 1: // the lobby, by weights
+		cfg.Queues = sim.PerServer
+		cfg.Policy = rapid.SampledFrom([]sim.Policy{sim.SWRR, sim.LeastConnections}).Draw(t, "focusPolicy")
+		cfg.Weights = make([]int, cfg.Servers+rapid.IntRange(0, 2).Draw(t, "focusZeros"))
+	case 2: // small caps
+		cfg.QueueCap = rapid.IntRange(1, 5).Draw(t, "focusCap")
+		cfg.Rate = sim.Rate(rapid.Int64Range(sim.RateScale/2, 4*sim.RateScale).Draw(t, "focusRate"))
+	case 3: // faults, the lobby when every server is down
+		cfg.MTBF = rapid.Int64Range(1, 60).Draw(t, "focusMTBF")
+		cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "focusMTTR")
+	}
 }
 
 // TestReferenceMatchesModelSmall runs the small configurations of the
@@ -85,6 +105,14 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 	stops := []int64{cfg.Cycles}
 	for range rapid.IntRange(0, 3).Draw(t, "stops") {
 		stops = append(stops, rapid.Int64Range(1, cfg.Cycles).Draw(t, "stop"))
+	}
+	if rapid.IntRange(0, 2).Draw(t, "strideStops") == 0 {
+		// Stops at scaling evaluations (at most 40 of them), where a
+		// shortcut's last cycle meets a stepped one that may scale.
+		stride := max(cfg.Cooldown, cfg.Cycles/40/cfg.Cooldown*cfg.Cooldown)
+		for c := stride; c < cfg.Cycles; c += stride {
+			stops = append(stops, c)
+		}
 	}
 	slices.Sort(stops)
 	stops = slices.Compact(stops)

@@ -53,10 +53,15 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 			cfg.Speeds = append(cfg.Speeds, Speed(rapid.IntRange(50, 300).Draw(t, "speed")))
 		}
 	}
-	if rapid.IntRange(0, 2).Draw(t, "weights") == 0 {
+	switch rapid.IntRange(0, 5).Draw(t, "weights") {
+	case 0, 1:
 		for range rapid.IntRange(1, 6).Draw(t, "weightCount") {
 			cfg.Weights = append(cfg.Weights, rapid.IntRange(0, 3).Draw(t, "weight")) // 0 a quarter of the time
 		}
+	case 2:
+		// Every server at the start weighs 0: swrr and least-connections
+		// place nothing (the lobby holds it) until scaling adds one.
+		cfg.Weights = make([]int, cfg.Servers)
 	}
 	cfg.Choices = rapid.IntRange(0, 4).Draw(t, "choices")
 	switch rapid.IntRange(0, 2).Draw(t, "service") {
@@ -68,8 +73,11 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	if rapid.IntRange(0, 3).Draw(t, "switch") == 0 {
 		cfg.Switch = true
 	}
-	if rapid.IntRange(0, 3).Draw(t, "capped") == 0 {
+	switch rapid.IntRange(0, 5).Draw(t, "capped") {
+	case 0:
 		cfg.QueueCap = rapid.IntRange(1, 3000).Draw(t, "queueCap")
+	case 1:
+		cfg.QueueCap = rapid.IntRange(1, 20).Draw(t, "queueCap") // discards often
 	}
 	if rapid.IntRange(0, 5).Draw(t, "faults") == 0 {
 		cfg.MTBF, cfg.MTTR = rapid.Int64Range(1, 3000).Draw(t, "mtbf"), rapid.Int64Range(1, 50).Draw(t, "mttr")
