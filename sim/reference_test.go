@@ -84,7 +84,7 @@ type refServer struct {
 	queue                []refReq // its own queue (per-server)
 	score                int64    // smooth weighted round-robin's current
 	// state is a policy's own per-server value (its hooks keep it).
-	state float64
+	state any
 }
 
 func (s *refServer) live() bool       { return !s.gone && !s.down }

@@ -50,7 +50,13 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	cfg.Policy = rapid.SampledFrom(PoliciesFor(cfg.Queues)).Draw(t, "policy")
 	if rapid.IntRange(0, 2).Draw(t, "speeds") == 0 {
 		for range rapid.IntRange(1, 5).Draw(t, "speedCount") {
-			cfg.Speeds = append(cfg.Speeds, Speed(rapid.IntRange(50, 300).Draw(t, "speed")))
+			v := Speed(rapid.IntRange(50, 300).Draw(t, "speed"))
+			if rapid.IntRange(0, 9).Draw(t, "oddSpeed") == 0 {
+				// The slowest (a request takes 100 times its time: the
+				// timing wheel grows), very slow, and the fastest.
+				v = rapid.SampledFrom([]Speed{MinSpeed, 3, 33, MaxSpeed}).Draw(t, "extremeSpeed")
+			}
+			cfg.Speeds = append(cfg.Speeds, v)
 		}
 	}
 	switch rapid.IntRange(0, 5).Draw(t, "weights") {
