@@ -144,6 +144,7 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 			if got := jumped.Last(); got != ref.Last() {
 				t.Fatalf("cycle %d: RunTo's timeline row\n model     %+v\n reference %+v\n%s", c, got, ref.Last(), where())
 			}
+			sim.CheckInvariants(t, jumped) // the model's own books after RunTo
 		}
 		if !stepped.Step() {
 			break

@@ -130,7 +130,14 @@ type refBalancer struct {
 	// cands are the candidates' ids in the order the routing generator
 	// draws from: a new candidate is appended, and one that stops being a
 	// candidate is replaced by the last.
-	cands  []int
+	cands []int
+	// rrLast is the last server given a request (pooled: dispatched to;
+	// per-server: routed to), where round-robin goes on from.
+	//
+	// Known deviation (refKnownDeviations): the model moves it only with
+	// round-robin's own picks, so after a switch to round-robin it goes on
+	// from the last server round-robin picked (before id 1 if none), not
+	// from the last one given a request.
 	rrLast int
 	// state is a policy's own balancer-wide value (its hooks keep it).
 	state map[sim.Policy]any
@@ -527,8 +534,16 @@ func (b *refBalancer) route(r refReq, t int64, fresh bool) {
 		b.lobby = append(b.lobby, r)
 		return
 	}
+	b.given(s)
 	r.routed = t
 	s.queue = append(s.queue, r)
+}
+
+// given notes that s was given a request (see rrLast).
+func (b *refBalancer) given(s *refServer) {
+	if !refKnownDeviations {
+		b.rrLast = s.id
+	}
 }
 
 // drainLobby routes the lobby's requests, oldest first, while there are
@@ -541,6 +556,7 @@ func (b *refBalancer) drainLobby(t int64) {
 			return
 		}
 		b.lobby = b.lobby[1:]
+		b.given(s)
 		r.routed = t
 		s.queue = append(s.queue, r)
 	}
@@ -635,6 +651,7 @@ func (b *refBalancer) dispatch(t int64) {
 		}
 		r := b.queue[0]
 		b.queue = b.queue[1:]
+		b.given(s)
 		b.serve(s, r, t)
 	}
 }
