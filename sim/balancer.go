@@ -43,9 +43,10 @@ type Balancer struct {
 	// attempts in service that will not simply complete (dispatched to a
 	// failing or hanging server): RunTo's shortcuts wait for both to be 0.
 	grayServers, grayBusy int
-	// grayStart holds the dispatch cycle of each gray server's attempt in
-	// service (the views read it: its time is not the plain one).
-	grayStart map[int]int64
+	// grayStart holds, by server id, the dispatch and done cycles of the
+	// last attempt dispatched to it while gray (the views read it while
+	// that attempt is in service: its time is not the plain one).
+	grayStart map[int][2]int64
 
 	srv       []server  // index id-1; removed servers stay as gone
 	firstLive int       // no server below index firstLive is live
@@ -636,12 +637,7 @@ func (b *Balancer) view(id int) ServerView {
 	v.Gray, v.Slow = s.gray, s.slow
 	if s.busy {
 		v.Request, v.Done = s.req.unpack(), s.done
-		v.Start = s.done - int64(s.speed.Cycles(v.Request.Time))
-		if s.gray != Healthy || s.ends != completes { // dispatched gray: serveGray noted when
-			if at, ok := b.grayStart[id]; ok {
-				v.Start = at
-			}
-		}
+		v.Start = b.started(id)
 	}
 	return v
 }
