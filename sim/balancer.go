@@ -28,12 +28,15 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
-	sq       []fifo // per-server mode: each server's own queue, by id−1
-	lobby    fifo
-	queued   int
-	free     idset
-	ready    idset
-	cands    cands
+	// rerouting: a failed server's requests are routed again, at the start
+	// of a cycle, before step a.
+	rerouting bool
+	sq        []fifo // per-server mode: each server's own queue, by id−1
+	lobby     fifo
+	queued    int
+	free      idset
+	ready     idset
+	cands     cands
 
 	// waits and resps are the latency histograms of dispatched and
 	// completed requests.
@@ -505,10 +508,12 @@ func (b *Balancer) takeDown(id int, t int64) {
 		s.down = true // it keeps its slot: live, not active
 		b.down++
 	}
+	b.rerouting = true // before step a: a request due now has not completed
 	for _, r := range again {
 		b.requeue(r, id, t)
 		b.route(r.requeue(), t, false)
 	}
+	b.rerouting = false
 }
 
 // leave takes retiring server id, which has just completed its last

@@ -6,10 +6,6 @@ package sim_test
 // the corners where the real model is known to differ from the rules it
 // documents, so that the differential tests guard everything else:
 //
-//   - least-work prefers a free server to a busy one whose request
-//     completes this cycle, when it routes before step a (leastWork);
-//   - any change below a mean of 3 arrivals a cycle moves the request
-//     stream (refGenerated);
 //   - round-robin goes on from its own last pick, not from the last server
 //     given a request, after a switch to it (refBalancer.rrLast).
 //

@@ -142,23 +142,10 @@ func fastestIdle(_ *refBalancer, idle []*refServer) *refServer {
 }
 
 // leastWork takes the least work at the cycle of routing, the lowest id
-// on a tie.
-//
-// Known deviation (refKnownDeviations): the model takes the lowest-id free
-// candidate (idle, nothing queued) whenever there is one, before any other.
-// It differs only when a server whose request completes this very cycle
-// has nothing queued and a lower id than every free one, while requests are
-// routed before step a: one taken back from a failed server. Its work is
-// then 0 as well, and the rules give it the tie.
+// on a tie (before step a, a server whose request completes this very
+// cycle has work 0, as a free one).
 func leastWork(b *refBalancer, _ *refReq, cands []*refServer) *refServer {
 	t := b.m.cycle
-	if refKnownDeviations {
-		for _, s := range byID(cands) {
-			if !s.busy && len(s.queue) == 0 {
-				return s
-			}
-		}
-	}
 	var best *refServer
 	for _, s := range byID(cands) {
 		if best == nil || s.Work(t) < best.Work(t) {

@@ -864,16 +864,9 @@ func (r *refTrace) at(t int64) []sim.Request {
 
 // refGenerated reads the requests off a second model that only generates
 // them: no firewall, cap, switch, faults or scaling, the same seed and
-// arrival settings, so each request arrives there unchanged.
-//
-// Known deviation (refKnownDeviations): at a cycle with any change, below
-// a mean of 3 arrivals a cycle, the model's arrival generator decides its
-// next arrival afresh, even when the arrival settings stay as they were,
-// so a --set of the cooldown, the policy or a fault moves the request
-// stream, which should depend on the seed and the arrival settings alone.
-// The generating model gets the arrival settings' changes as they are and,
-// to copy the deviation, a change that alters nothing of its own at every
-// other cycle with changes.
+// arrival settings (and their changes, and the task range's, which the
+// times are drawn from), so each request arrives there unchanged: a change
+// of anything else does not move the request stream.
 type refGenerated struct {
 	m *sim.Model
 }
@@ -886,14 +879,10 @@ func newRefGenerated(cfg sim.Config, changes []sim.Change) (*refGenerated, error
 	changes = slices.Clone(changes)
 	slices.SortStableFunc(changes, func(a, b sim.Change) int { return int(a.Cycle - b.Cycle) })
 	var gc []sim.Change
-	for i, c := range changes {
+	for _, c := range changes {
 		switch c.Setting {
 		case sim.SetRate, sim.SetWave, sim.SetTaskMin, sim.SetTaskMax:
 			gc = append(gc, c)
-		default:
-			if refKnownDeviations && (i == 0 || changes[i-1].Cycle != c.Cycle) { // one no-op per cycle is enough
-				gc = append(gc, sim.Change{Cycle: c.Cycle, Setting: sim.SetScaleUp, Value: int64(sim.MaxFactor)})
-			}
 		}
 	}
 	m, err := sim.New(g, sim.WithEvents(), sim.WithMaxQueued(sim.MaxQueuedLimit))

@@ -107,9 +107,16 @@ func (r *leastWork) pickIdle() int {
 	return r.b.idle.first()
 }
 
-func (r *leastWork) pick(packed, int64) int {
+func (r *leastWork) pick(_ packed, t int64) int {
 	if id := r.b.free.first(); id != 0 {
-		return id // no work at all: the lowest id
+		// No work at all: the lowest id, unless, before step a, a busy
+		// server of a lower id is done this very cycle (work 0 as well).
+		if r.b.rerouting {
+			if w := r.ix.best(); w != 0 && w < id && r.ix.key[w-1] <= t {
+				return w
+			}
+		}
+		return id
 	}
 	return r.ix.best()
 }
