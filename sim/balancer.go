@@ -31,6 +31,10 @@ type Balancer struct {
 	// rerouting: a failed server's requests are routed again, at the start
 	// of a cycle, before step a.
 	rerouting bool
+	// lastGiven is the last server given a request (pooled: dispatched
+	// to; per-server: routed to), whatever the policy: round-robin goes on
+	// from it.
+	lastGiven int
 	sq        []fifo // per-server mode: each server's own queue, by id−1
 	lobby     fifo
 	queued    int
@@ -325,6 +329,7 @@ func (b *Balancer) dispatch(t int64) {
 		if id == 0 {
 			return // the router picks none of the idle servers (weights 0)
 		}
+		b.lastGiven = id
 		b.idle.remove(id) // unsetIdle, written out
 		if b.caps.TracksIdle {
 			b.rt.idle(id, false)

@@ -134,11 +134,6 @@ type refBalancer struct {
 	cands []int
 	// rrLast is the last server given a request (pooled: dispatched to;
 	// per-server: routed to), where round-robin goes on from.
-	//
-	// Known deviation (refKnownDeviations): the model moves it only with
-	// round-robin's own picks, so after a switch to round-robin it goes on
-	// from the last server round-robin picked (before id 1 if none), not
-	// from the last one given a request.
 	rrLast int
 	// state is a policy's own balancer-wide value (its hooks keep it).
 	state map[sim.Policy]any
@@ -541,11 +536,7 @@ func (b *refBalancer) route(r refReq, t int64, fresh bool) {
 }
 
 // given notes that s was given a request (see rrLast).
-func (b *refBalancer) given(s *refServer) {
-	if !refKnownDeviations {
-		b.rrLast = s.id
-	}
-}
+func (b *refBalancer) given(s *refServer) { b.rrLast = s.id }
 
 // drainLobby routes the lobby's requests, oldest first, while there are
 // candidates and the policy places them.

@@ -156,6 +156,7 @@ func (r *leastWork) placeWork(q packed, c int64) {
 	ix.key[id-1] = k
 	node[i] = uint64(k)<<32 | uint64(id)
 	climb(node, i)
+	b.lastGiven = id
 	b.free.remove(id)
 	b.tot.Admitted++
 	b.queued++
