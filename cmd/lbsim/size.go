@@ -179,11 +179,6 @@ func (c *cli) size(args []string) int {
 	case seen["initial-per-server"] && probe.cfg.InitialPerServer != 0:
 		return fail("--initial-per-server %d: size starts every run with an empty queue; an initial queue of servers × initial-per-server would grow with c, so pools would not see the same requests", probe.cfg.InitialPerServer)
 	}
-	for _, name := range notWithCompare {
-		if seen[name] {
-			return fail("--%s has no meaning for size", name)
-		}
-	}
 	base = append(base, "--initial-per-server=0")
 	if len(o.variants) == 0 {
 		o.variants = []variant{{Label: "base"}}
