@@ -55,9 +55,9 @@ staffing estimate c ≈ a + β√a (Halfin–Whitt, β from Erlang C's chance of
 waiting at its answer). The whole-cycle clock waits a little less than Erlang C,
 so the simulation may need one server fewer.
 
-Example:
+Example (the README's, 720 runs):
   lbsim size --rate 2 --service geometric --mean-service 100 --wave=false \
-    --block none --cycles 20000 --seed 1 --slo wait_p99<=200 \
+    --block none --cycles 100000 --seed 1 --slo 'wait_p99<=200' \
     --variant pooled:queues=pooled \
     --variant rr:queues=per-server,policy=round-robin \
     --variant p2c:queues=per-server,policy=p2c \
@@ -333,6 +333,21 @@ type bound struct {
 	Holds bool    `json:"holds"`
 }
 
+// MarshalJSON writes an overloaded pool's mean and bound (+Inf) as null,
+// which JSON can hold.
+func (b bound) MarshalJSON() ([]byte, error) {
+	type plain bound
+	if math.IsInf(b.Mean, 0) || math.IsInf(b.Upper, 0) {
+		return json.Marshal(struct {
+			plain
+			Mean       *float64 `json:"mean"`
+			Upper      *float64 `json:"upper"`
+			Overloaded bool     `json:"overloaded"`
+		}{plain: plain(b), Overloaded: true})
+	}
+	return json.Marshal(plain(b))
+}
+
 // upperBound returns the mean of xs (two or more) and the upper end of its
 // one-sided Student t interval at confidence p.
 func upperBound(xs []float64, p float64) (mean, upper float64) {
@@ -484,6 +499,7 @@ func searchPool(maxPool int, eval func(c int) ([]bool, error)) (searchResult, er
 // nonMonotone lists the pools where some objective held while a larger
 // pool evaluated failed it.
 func (res *searchResult) nonMonotone(seen map[int][]bool) {
+	res.NonMonotone = []int{}
 	for _, c := range slices.Sorted(maps.Keys(seen)) {
 		for i, h := range seen[c] {
 			if !h {

@@ -258,3 +258,31 @@ func FuzzParseObjective(f *testing.F) {
 		}
 	})
 }
+
+// TestSizeOverloaded: a pool so small that a run stops at --max-queued
+// fails its objectives (shown as overloaded, null in the JSON) and the
+// search goes on to the answer. With the queue bounded, the loose
+// objective holds exactly where no run overloads, so c − 1 is overloaded.
+func TestSizeOverloaded(t *testing.T) {
+	out, stderr, code := runCLI(t, "", "size", "--json", "-", "--no-progress", "--rate", "0.5", "--service", "geometric", "--mean-service", "20",
+		"--wave=false", "--block", "none", "--cycles", "4000", "--seed", "2", "--replications", "3", "--max-queued", "60",
+		"--slo", "avg_wait<=1000", "--max", "16")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var raw struct {
+		Variants []struct {
+			Servers int
+			Below   []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if v := raw.Variants[0]; v.Servers < 10 || v.Servers > 13 || v.Below[0]["overloaded"] != true || v.Below[0]["upper"] != nil {
+		t.Errorf("got %+v; want 10 to 13 servers (a = 10) with c − 1 overloaded", raw.Variants)
+	}
+	if !strings.Contains(stderr, "overloaded") {
+		t.Errorf("the table does not say overloaded: %s", stderr)
+	}
+}
