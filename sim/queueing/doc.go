@@ -65,11 +65,13 @@
 //
 // Only +, −, ·, ÷ and [math.Sqrt] are used, each of which IEEE 754 rounds
 // correctly (the staffing functions add sim/internal/detmath's exponential,
-// made of the same operations, and [math.Erfc], which is pure Go but on
-// s390x), and every product that is then added or subtracted is wrapped in
+// made of the same operations), and every product that is then added or subtracted is wrapped in
 // an explicit float64(…) conversion, which the Go specification says stops
 // the compiler from fusing it into a multiply-add (as it otherwise does on
 // arm64, ppc64le, s390x and riscv64). So results are bit-identical on every
-// platform, WebAssembly included; a golden test pins them. The package holds
+// platform, WebAssembly included; a golden test pins them. The one
+// exception is [HalfinWhittBeta], whose normal distribution comes from
+// [math.Erfc]: its β may differ in the last bits between platforms, which
+// only ever moves a printed estimate. The package holds
 // no mutable global state (the error sentinels are never reassigned).
 package queueing
