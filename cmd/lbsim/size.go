@@ -179,6 +179,7 @@ func (c *cli) size(args []string) int {
 	case seen["initial-per-server"] && probe.cfg.InitialPerServer != 0:
 		return fail("--initial-per-server %d: size starts every run with an empty queue; an initial queue of servers × initial-per-server would grow with c, so pools would not see the same requests", probe.cfg.InitialPerServer)
 	}
+	base = slices.DeleteFunc(base, func(a string) bool { return strings.HasPrefix(a, "--seed=") }) // each run's own
 	base = append(base, "--initial-per-server=0")
 	if len(o.variants) == 0 {
 		o.variants = []variant{{Label: "base"}}
@@ -195,9 +196,12 @@ func (c *cli) size(args []string) int {
 	var traces []string
 	for _, v := range o.variants {
 		vb := variantBase(base, v)
-		for _, pool := range []int{1, o.max} {
+		for _, pool := range []int{o.max, 1} {
 			ro, err := c.checkRun(poolArgs(vb, pool, seed))
-			if err != nil {
+			switch {
+			case err != nil && pool == 1: // fine at the largest pool
+				return fail("variant %s, 1 server: %v\nsize tries pools from one server up: a --fault or --set must name a server every pool has (server 1)", quoteCut(v.Label), err)
+			case err != nil:
 				return fail("variant %s, %d servers: %v", quoteCut(v.Label), pool, err)
 			}
 			if ro.tracePath != "" && !slices.Contains(traces, ro.tracePath) {

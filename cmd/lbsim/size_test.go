@@ -212,6 +212,7 @@ func TestSizeRefusesFirst(t *testing.T) {
 		{[]string{slo, "--json", dir}, "is a directory"},
 		{[]string{slo, "--variant", "a:policy=nonesuch"}, "nonesuch"},
 		{[]string{slo, "extra"}, "extra"},
+		{[]string{slo, "--fault", "down:3@100"}, "a --fault or --set must name a server every pool has"},
 	} {
 		code, _, stderr := within(t, 30e9, append(slices.Clone(long), tc.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "lbsim size --help") {
@@ -284,5 +285,26 @@ func TestSizeOverloaded(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "overloaded") {
 		t.Errorf("the table does not say overloaded: %s", stderr)
+	}
+}
+
+// TestSizeIsTheRunsItStandsFor: the mean at the answer is the mean of what
+// lbsim run prints for the variant's flags with a fixed pool of that size,
+// an empty initial queue and the replications' seeds.
+func TestSizeIsTheRunsItStandsFor(t *testing.T) {
+	s, _ := sizeJSON(t, exitOK, "--rate", "0.2", "--cycles", "3000", "--seed", "7", "--replications", "2",
+		"--slo", "wait_p95<=30", "--variant", "lc:queues=per-server,policy=least-connections")
+	v := s.Variants[0]
+	n := strconv.Itoa(v.Servers)
+	sum := 0.0
+	for _, seed := range []string{"7", "8"} {
+		got := runJSON(t, append(slices.Clone(v.Flags), "--servers", n, "--min-servers", n, "--max-servers", n, "--seed", seed)...)
+		sum += got["wait_p95"].(float64)
+	}
+	if mean := sum / 2; mean != v.At[0].Mean {
+		t.Errorf("size's mean wait_p95 at %d servers is %g; lbsim run gives %g", v.Servers, v.At[0].Mean, mean)
+	}
+	if !slices.Contains(v.Flags, "--queues=per-server") || !slices.Contains(v.Flags, "--initial-per-server=0") {
+		t.Errorf("flags %v", v.Flags)
 	}
 }
