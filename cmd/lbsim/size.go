@@ -63,7 +63,7 @@ Example (the README's, 720 runs):
     --variant p2c:queues=per-server,policy=p2c \
     --variant lc:queues=per-server,policy=least-connections
 
-Flags (besides the run flags, 'lbsim run --help'):
+Flags (the run flags, but --servers, --min-servers and --max-servers, and size's own):
 `
 
 // Bounds of lbsim size.
