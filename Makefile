@@ -76,10 +76,11 @@ vet:
 test-native:
 	$(GO) test $$($(GO) list ./... | grep -v '/e2e$$')
 
-## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 2 minutes)
+## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 4 minutes)
 test-long:
 	for seed in 2 3 4; do $(GO) test ./sim -run 'TestRunToMatchesStepping$$' -rapid.checks 10000 -rapid.seed $$seed || exit 1; done
 	$(GO) test ./sim -run 'TestProperties$$' -rapid.checks 20000 -rapid.seed 3
+	$(GO) test ./sim -run 'TestReferenceMatchesModel|TestRunToPoolDips' -rapid.checks 3000 -rapid.seed 2
 
 # Packages that do not import ebiten run under Node with go_js_wasm_exec;
 # -short shortens the M/M/c runs (same checks, wider intervals).
