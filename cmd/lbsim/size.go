@@ -318,16 +318,6 @@ type evaluation struct {
 	Runs       int
 }
 
-// holds reports whether every objective holds.
-func (e *evaluation) holds() bool {
-	for _, b := range e.Objectives {
-		if !b.Holds {
-			return false
-		}
-	}
-	return true
-}
-
 // bound is an objective's mean and one-sided upper bound at a pool size.
 type bound struct {
 	Key   string  `json:"key"`
