@@ -91,7 +91,7 @@ test-wasm:
 # (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so
 # "the same results everywhere" is tested, not assumed. -short, as for wasm.
 test-arm64:
-	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./sim/ ./sim/internal/detmath/ ./sim/snapshot/
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./sim/ ./internal/detmath/ ./sim/snapshot/
 
 # Packages that import ebiten need a display: their tests carry the
 # `display` build tag and run under Xvfb.

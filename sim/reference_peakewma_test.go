@@ -1,8 +1,8 @@
 package sim_test
 
 import (
+	"github.com/lbsim/lbsim/internal/detmath"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/internal/detmath"
 )
 
 // peak-ewma's plain version: each server's cost and the cycle it was last

@@ -22,8 +22,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/lbsim/lbsim/internal/detmath"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/internal/detmath"
 )
 
 // The PCG stream constants of the model's generators: with the seed, they

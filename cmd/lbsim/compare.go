@@ -14,8 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/lbsim/lbsim/internal/sweep"
+	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 

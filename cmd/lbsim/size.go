@@ -19,9 +19,9 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/lbsim/lbsim/internal/sweep"
+	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/mmc"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 const sizeHelp = `Usage: lbsim size [run flags] --slo KEY<=VALUE [--slo …] [--variant VARIANT …] [flags]

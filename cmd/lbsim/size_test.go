@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbsim/lbsim/sim/queueing"
+	"github.com/lbsim/lbsim/queueing"
 )
 
 // sizeJSON runs lbsim size with --json - and decodes its output.

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lbsim/lbsim/sim/queueing"
+	"github.com/lbsim/lbsim/queueing"
 )
 
 // Input is one results file to aggregate.

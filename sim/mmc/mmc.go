@@ -21,8 +21,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 // Params describe one M/M/c check.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 // TestSimulationMatchesErlangC runs the central queue as M/M/c for c ∈ {1,
