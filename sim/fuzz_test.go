@@ -80,7 +80,8 @@ func FuzzParseTrace(f *testing.F) {
 
 func FuzzParseChange(f *testing.F) {
 	for _, s := range []string{"500:rate=0.6", " 7 : scale-up = 2.5 ", "1:wave=false", "9:policy=round-robin",
-		"3:cooldown=4", "3:task-max=-5", "0:rate=1", "5:speed=3", "+8:queue-cap=12", "9:block=10.0.0.0/8", "4:unblock=1.2.3.4-1.2.9.9"} {
+		"3:cooldown=4", "3:task-max=-5", "0:rate=1", "5:speed=3", "+8:queue-cap=12", "9:block=10.0.0.0/8", "4:unblock=1.2.3.4-1.2.9.9",
+		"5:slow=3x4", "5:slow=S:2×0.25", "6:fail=1", "7:hang=S:2", "8:heal=2", "5:slow=3x0", "5:slow=3x100.001"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -130,6 +131,46 @@ func FuzzParseFactor(f *testing.F) {
 		}
 		if back, err := ParseFactor(v.String()); err != nil || back != v {
 			t.Fatalf("ParseFactor(%q) = %d; ParseFactor(%q) = %d, %v", s, v, v.String(), back, err)
+		}
+	})
+}
+
+// FuzzParseFault parses --fault values and runs each one accepted in a
+// small run (both queue modes, a switch when it names S): nothing panics,
+// the books hold, and the fault reads back as it was written.
+func FuzzParseFault(f *testing.F) {
+	for _, s := range []string{"down:1@5", "up:S:2@9", "slow:2x4@3", "slow:1×0.5@2", "fail:3@1", "hang:2@4",
+		"heal:1@6", "slow:2x@3", "fail:@1", "hang:0@1", "sideways:1@2", "down:1@0"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, perServer bool) {
+		c, err := ParseFault(s)
+		if err != nil {
+			return
+		}
+		if back, err := ParseChange(c.String()); err != nil || back != c {
+			t.Fatalf("ParseFault(%q) = %v; ParseChange reads back %+v, %v", s, c, back, err)
+		}
+		cfg := DefaultConfig()
+		cfg.Seed, cfg.Cycles, cfg.Servers, cfg.MinServers, cfg.MaxServers = 1, 60, 3, 1, 4
+		cfg.Switch = c.faultRef().Balancer() == 1
+		cfg.FailTime = 3
+		if perServer {
+			cfg.Queues, cfg.Policy = PerServer, LeastWork
+		}
+		if c.Cycle > cfg.Cycles {
+			return
+		}
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Schedule(c) != nil {
+			return
+		}
+		m.Run()
+		if sum := m.Summary(); !sum.Consistent {
+			t.Fatalf("%q: the books do not hold: %+v", s, sum)
 		}
 	})
 }
