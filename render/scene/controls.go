@@ -415,6 +415,7 @@ var bindings = []binding{
 	{[]Key{RuneKey('s')}, "S", "save", Save, "save the run (.lbsnap)"},
 	{[]Key{RuneKey('l')}, "L", "load", Load, "load a snapshot (or drop a file)"},
 	{[]Key{RuneKey('b')}, "B", "firewall", OpenFirewall, "the firewall's block list"},
+	{[]Key{RuneKey('g')}, "G", "", OpenServerMenu, "a server's menu (or click the server)"},
 	{[]Key{RuneKey('c')}, "C", "", ToggleCompare, "compare with the next policy (again: back)"},
 	{[]Key{RuneKey('n')}, "N", "", FocusNextLane, "compare: focus the next lane"},
 	{[]Key{RuneKey('d')}, "D", "", Dice, "dice: a random seed"},
@@ -442,6 +443,8 @@ func (s *Session) controls() []widget {
 		return lessonWidgets
 	case dialogFirewall:
 		return s.firewallWidgets()
+	case dialogServer:
+		return s.serverMenuWidgets()
 	}
 	if s.replay == nil {
 		return widgets
@@ -620,6 +623,10 @@ func (s *Session) HandleInput(in Input) {
 		}
 	}
 	for _, k := range in.Keys {
+		ws = s.controls() // a key may have opened or closed a dialog
+		if s.focus >= len(ws) {
+			s.focus = -1
+		}
 		s.key(ws, k, in.Shift)
 	}
 }
@@ -750,9 +757,9 @@ func (s *Session) focusedKey(w widget, k Key) bool {
 	return false
 }
 
-// clickServer takes the clicked server down, or a down one up again, at
-// the next cycle; in the compare view it also focuses the server's lane.
-// A click elsewhere in a lane focuses that lane.
+// clickServer opens the server menu on the clicked server (its lane
+// becomes the focused lane). A click elsewhere in a lane focuses that
+// lane.
 func (s *Session) clickServer(l Layout, p Point) {
 	for k, sb := range s.shown() {
 		if k >= len(l.Lanes) {
@@ -762,15 +769,7 @@ func (s *Session) clickServer(l Layout, p Point) {
 		i := 0
 		for v := range sb.b.Servers() {
 			if inside(g.BoxAt(i), p) {
-				name := "down"
-				if v.State == sim.Failed {
-					name = "up"
-				}
-				s.lane = sb.lane
-				ref := sim.MakeServerRef(sb.bal, v.ID)
-				if err := s.Set(name, ref.String()); err != nil {
-					s.say(err.Error(), true)
-				}
+				s.openServerMenu(sb.lane, sb.bal, v.ID)
 				return
 			}
 			i++

@@ -252,6 +252,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawShareDialog(f, l)
 	s.drawLessonsDialog(f, l)
 	s.drawFirewallDialog(f, l)
+	s.drawServerMenu(f, l)
 	s.drawCaption(f, l)
 	s.drawReplay(f, l) // under the scrub bar
 	s.drawControls(f, l)
@@ -540,7 +541,19 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer
 			f.request(SceneLayer, Point{r.X + r.W - d*0.9, r.Y + d*0.9}, d, v.Request.Type, RequestColor(v.Request.Type))
 		}
 	}
+	if gc, ok := GrayFrame(v.Gray); ok {
+		// A gray server: a thick frame in its state's colour, outside
+		// the box so that idle and busy still read.
+		g := max(r.W*0.07, 1.5)
+		f.stroke(SceneLayer, Rect{r.X - g, r.Y - g, r.W + 2*g, r.H + 2*g}, g, gc)
+	}
 	if label {
+		if word, wc := StateWord(v); word != "" {
+			// The state in a word, on a dark band across the box.
+			band := Rect{r.X, r.Y + r.H*0.52, r.W, r.H * 0.24}
+			f.rect(SceneLayer, band, fade(Background, 0.85))
+			f.text(SceneLayer, word, r.X+r.W/2, band.Y+band.H*0.08, fitSize(word, band.H*0.8, true, r.W*0.92), true, AlignCenter, wc)
+		}
 		c := TextColor
 		if shape == Hollow {
 			c = IdleColor

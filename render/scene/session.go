@@ -17,25 +17,26 @@ type Intent uint8
 
 // The intents.
 const (
-	TogglePause   Intent = iota // Space
-	StepOne                     // →: pause if running, then one cycle
-	Faster                      // +
-	Slower                      // −
-	Restart                     // R: the same run again from cycle 0
-	ToggleHelp                  // H
-	Dice                        // D: restart with a random seed
-	Save                        // S: save the run (the platform writes or downloads it)
-	Load                        // L: load a snapshot (the platform asks for a file)
-	Share                       // make the share link the dialog chose (the platform shows it)
-	ToggleTheory                // T: the Erlang C panel
-	TogglePresent               // P: presentation mode
-	Fullscreen                  // F: handled by the platform
-	OpenShare                   // K: open the share dialog
-	OpenLessons                 // the lessons menu
-	OpenFirewall                // B, or a click on the gate: the firewall's block list
-	CloseDialog                 // Esc in a dialog
-	ToggleCompare               // C: the run beside the next policy, or back to one run
-	FocusNextLane               // N: in the compare view, the lane the controls change
+	TogglePause    Intent = iota // Space
+	StepOne                      // →: pause if running, then one cycle
+	Faster                       // +
+	Slower                       // −
+	Restart                      // R: the same run again from cycle 0
+	ToggleHelp                   // H
+	Dice                         // D: restart with a random seed
+	Save                         // S: save the run (the platform writes or downloads it)
+	Load                         // L: load a snapshot (the platform asks for a file)
+	Share                        // make the share link the dialog chose (the platform shows it)
+	ToggleTheory                 // T: the Erlang C panel
+	TogglePresent                // P: presentation mode
+	Fullscreen                   // F: handled by the platform
+	OpenShare                    // K: open the share dialog
+	OpenLessons                  // the lessons menu
+	OpenFirewall                 // B, or a click on the gate: the firewall's block list
+	CloseDialog                  // Esc in a dialog
+	ToggleCompare                // C: the run beside the next policy, or back to one run
+	FocusNextLane                // N: in the compare view, the lane the controls change
+	OpenServerMenu               // G, or a click on a server: its menu of faults
 )
 
 // Options start a Session.
@@ -106,9 +107,10 @@ type Session struct {
 	replayState
 	theoryState
 	share   shareState
-	dialog  int      // the open dialog (modal), or dialogNone
-	caption []string // the lesson's caption, until Esc hides it
-	note    string   // the teacher's caption, carried by snapshots
+	dialog  int        // the open dialog (modal), or dialogNone
+	menu    serverMenu // the server the server menu acts on
+	caption []string   // the lesson's caption, until Esc hides it
+	note    string     // the teacher's caption, carried by snapshots
 
 	anim    animator
 	hists   []History // the charts' history of each lane
@@ -225,6 +227,8 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging, s.focus = dialogLessons, -1, 0
 	case OpenFirewall:
 		s.dialog, s.dragging, s.focus = dialogFirewall, -1, 0
+	case OpenServerMenu:
+		s.openServerMenuKey()
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
 	case ToggleCompare:
