@@ -291,6 +291,7 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		"rejected " + Commas(t.Rejected),
 		"queued " + Commas(int64(s.m.QueueLen())),
 		"completed " + Commas(t.Completed),
+		"errors " + Commas(t.Errors),
 		"avg wait " + Sig3(avg) + " cycles",
 		"p95 wait " + Commas(s.m.Summary().WaitP95) + " cycles",
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
@@ -308,8 +309,11 @@ func (s *Session) compareTexts() []string {
 	sums := s.laneStates()
 	texts := []string{"generated " + Commas(sums[0].Summary.Generated)}
 	for _, l := range sums {
-		texts = append(texts, fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label,
-			Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles)))
+		t := fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label, Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles))
+		if l.Summary.Errors > 0 { // a lane with a failing server
+			t += " · errors " + Commas(l.Summary.Errors)
+		}
+		texts = append(texts, t)
 	}
 	return texts
 }
@@ -549,8 +553,10 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer
 	}
 	if label {
 		if word, wc := StateWord(v); word != "" {
-			// The state in a word, on a dark band across the box.
-			band := Rect{r.X, r.Y + r.H*0.52, r.W, r.H * 0.24}
+			// The state in a word, on a dark band across the foot of the
+			// box (over the progress bar: a gray attempt's end is the
+			// state's, not its time's).
+			band := Rect{r.X, r.Y + r.H*0.7, r.W, r.H * 0.3}
 			f.rect(SceneLayer, band, fade(Background, 0.85))
 			f.text(SceneLayer, word, r.X+r.W/2, band.Y+band.H*0.08, fitSize(word, band.H*0.8, true, r.W*0.92), true, AlignCenter, wc)
 		}
