@@ -56,7 +56,7 @@ var serverActions = []serverAction{
 // serverMenuWidgets are the menu's entries for the server it acts on: the
 // server's choice, the actions its state allows, then cancel.
 func (s *Session) serverMenuWidgets() []widget {
-	ws := []widget{{id: WServerPick, kind: kChoice, label: "server (← →)", row: rowList,
+	ws := []widget{{id: WServerPick, kind: kChoice, label: "server", row: rowList,
 		get:    func(s *Session) int64 { return int64(s.menu.id) },
 		set:    func(s *Session, v int64) { s.menu.id = int(v) },
 		format: func(v int64) string { return "server " + strconv.FormatInt(v, 10) },
