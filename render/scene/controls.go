@@ -117,7 +117,7 @@ type widget struct {
 	next    func(s *Session, cur int64, step int) int64 // a choice's value step places after cur (−1: before); nil: the next name, wrapping
 	intent  Intent                                      // what a button does
 	act     func(s *Session)                            // or, when set, what it does instead
-	text    func(s *Session) string                     // a button's label when it shows a state
+	text    func(s *Session) string                     // a button's label when it shows a state, or a choice's value
 	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
 }
 
@@ -128,10 +128,10 @@ func unusedBy(w widget, unused func(sim.Config) string) widget {
 	return w
 }
 
-// taskRangeUnused: task min and max draw the uniform service times only;
-// geometric and constant service use the mean.
+// taskRangeUnused: task min and max draw the uniform service times and
+// are bimodal's two times; the other shapes use the mean.
 func taskRangeUnused(c sim.Config) string {
-	if c.Service == sim.Uniform {
+	if c.Service == sim.Uniform || c.Service == sim.Bimodal {
 		return ""
 	}
 	return "unused (" + c.Service.String() + ")"
@@ -224,6 +224,8 @@ var widgets = []widget{
 	settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil),
 	unusedBy(settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil), taskRangeUnused),
 	unusedBy(settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil), taskRangeUnused),
+	serviceWidget,
+	shapeParamWidget,
 	{id: WSpeed, kind: kSlider, label: "speed", min: 0, max: int64(len(ladder) - 1), step: 1,
 		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
@@ -499,6 +501,9 @@ func (s *Session) valueText(i int, w widget) string {
 	}
 	switch w.kind {
 	case kSlider, kChoice:
+		if w.kind == kChoice && w.text != nil {
+			return w.text(s)
+		}
 		return w.format(s.value(i, w))
 	case kField:
 		if s.seedEdit.editing {

@@ -483,6 +483,8 @@ func (s *Session) drawQueue(f *Frame, q QueueSpec, b *sim.Balancer, bi int) {
 func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac float32) {
 	u := g.Area.H / 400
 	cycle := s.m.Cycle()
+	cfg := s.m.Config() // the lanes share the request stream and its shape
+	mean := cfg.NominalMean()
 	label := g.Box >= 30*u && g.Box >= 18
 	scale := 0
 	if g.CellW > g.Cell {
@@ -496,7 +498,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			c := r.Center()
 			r = Rect{c.X - r.W*gr/2, c.Y - r.H*gr/2, r.W * gr, r.H * gr}
 		}
-		s.drawServer(f, r, v, b, cycle, frac, label)
+		s.drawServer(f, r, v, cycle, frac, mean, label)
 		if bar := g.BarAt(i - 1); bar.W > 0 {
 			drawQueueBar(f, bar, v, b, scale, label)
 		}
@@ -514,7 +516,11 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 	}
 }
 
-func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer, cycle int64, frac float32, label bool) {
+// drawServer draws server v in box r: its state's colour and shape, the
+// progress of the request in service (a long one, against the shape's
+// mean time, drawn longer: requestLength), its id, its speed, and a gray
+// state's frame and word.
+func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, frac float32, mean float64, label bool) {
 	col, shape := ServerLook(v.State)
 	bw := max(r.W*0.08, 1.5)
 	switch shape {
@@ -542,7 +548,15 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer
 		f.rect(SceneLayer, Rect{bar.X, bar.Y, bar.W * p, bar.H}, ProgressBar)
 		if r.W >= 14 {
 			d := r.W * 0.2
-			f.request(SceneLayer, Point{r.X + r.W - d*0.9, r.Y + d*0.9}, d, v.Request.Type, RequestColor(v.Request.Type))
+			c := Point{r.X + r.W - d*0.9, r.Y + d*0.9}
+			if k := requestLength(v.Request.Time, mean); k > 1 {
+				// A long request: its box stretched down the box's right
+				// edge, k boxes long.
+				col := RequestColor(v.Request.Type)
+				f.rect(SceneLayer, Rect{c.X - d*0.4, c.Y, d * 0.8, (k - 1) * d}, col)
+				f.request(SceneLayer, Point{c.X, c.Y + (k-1)*d}, d, v.Request.Type, col)
+			}
+			f.request(SceneLayer, c, d, v.Request.Type, RequestColor(v.Request.Type))
 		}
 	}
 	if gc, ok := GrayFrame(v.Gray); ok {

@@ -280,17 +280,31 @@ func (s *Session) restartWithSeed(seed uint64) {
 // back to the mode's default: round-robin per server, first-idle pooled.
 // On error the run on screen goes on.
 func (s *Session) restartWith(apply func(*sim.Config)) error {
+	return s.restartLanes(func(c *sim.Config) error { apply(c); return nil }, false)
+}
+
+// restartLanes is restartWith for the focused lane's settings, or with
+// all for every lane's (a setting of the request stream, which the lanes
+// share); apply may refuse the change.
+func (s *Session) restartLanes(apply func(*sim.Config) error, all bool) error {
 	specs := s.startSpecs()
 	if s.replay != nil {
 		specs = s.forkSpecs(false)
 	}
-	cfg := &specs[min(s.lane, len(specs)-1)].Config // the focused lane's
-	apply(cfg)
-	if cfg.Policy.Allowed(cfg.Queues) != "" {
-		cfg.Policy = sim.DefaultPolicy(cfg.Queues)
-	}
-	if err := cfg.Validate(); err != nil {
-		return err
+	for i := range specs {
+		if !all && i != min(s.lane, len(specs)-1) { // the focused lane's
+			continue
+		}
+		cfg := &specs[i].Config
+		if err := apply(cfg); err != nil {
+			return err
+		}
+		if cfg.Policy.Allowed(cfg.Queues) != "" {
+			cfg.Policy = sim.DefaultPolicy(cfg.Queues)
+		}
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
 	}
 	old := s.opts
 	s.setStartSpecs(specs)
