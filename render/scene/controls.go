@@ -108,7 +108,7 @@ type widget struct {
 	label          string
 	min, max, step int64
 	width          float32 // width in design pixels in the second row and the dialog
-	row            int     // where it sits: rowSliders, rowButtons, rowBanner or rowDialog
+	row            int     // where it sits: rowSliders, rowButtons, rowBanner or rowDialog (a width in the first row is fixed)
 
 	get     func(s *Session) int64                      // the value shown (sliders and choices)
 	set     func(s *Session, v int64)                   // carry out a new value

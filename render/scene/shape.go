@@ -59,7 +59,7 @@ func pageShapes(c sim.Config) []sim.Service {
 }
 
 // serviceWidget is the shape's choice.
-var serviceWidget = widget{id: WService, kind: kChoice, label: "service shape", width: 150, row: rowSliders,
+var serviceWidget = widget{id: WService, kind: kChoice, label: "shape", width: 112, row: rowSliders,
 	choices: sim.ServiceNames,
 	get:     func(s *Session) int64 { return int64(s.focused().Config().Service) },
 	format: func(v int64) string {
@@ -81,7 +81,7 @@ var serviceWidget = widget{id: WService, kind: kChoice, label: "service shape", 
 // shapeParamWidget is the parameter's choice; its value is the index of
 // the shape's parameter in its values (the nearest one for a value set
 // otherwise, say by a link).
-var shapeParamWidget = widget{id: WShapeParam, kind: kChoice, label: "shape parameter", width: 120, row: rowSliders,
+var shapeParamWidget = widget{id: WShapeParam, kind: kChoice, label: "parameter", width: 100, row: rowSliders,
 	get: func(s *Session) int64 {
 		c := s.focused().Config()
 		p, ok := shapeParams[c.Service]
