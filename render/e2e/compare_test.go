@@ -204,8 +204,7 @@ func TestBrowserCompareInPlace(t *testing.T) {
 	}
 	p.open("policy=round-robin&" + strings.Join(query, "&") + "&speed=600&pause-at=300")
 	p.waitFor("window.lbsim.state().paused", 120*time.Second)
-	b := p.server("2")
-	p.click(b.X+b.W/2, b.Y+b.H/2)           // down at the next cycle
+	p.serverAction("2", "down")             // down at the next cycle
 	p.press("ArrowRight", "ArrowRight", 39) // one cycle: it takes effect
 	before := p.ctl()
 	if before.Cycle != 301 || len(before.Changes) != 1 {

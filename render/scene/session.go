@@ -338,7 +338,7 @@ type State struct {
 	Changes   []sim.Change // the changes that have taken effect
 	Config    sim.Config   // the settings in effect
 	Controls  []Control    // where the controls are, in screen pixels
-	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state), for tests
+	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state, and ",failing" etc. when gray), for tests
 	Focus     string       // the focused control's id, or ""
 	Present   bool         // presentation mode
 	Theory    bool         // the theory panel is shown
@@ -390,7 +390,11 @@ func (s *Session) State() State {
 				if s.Comparing() {
 					id = strconv.Itoa(sb.lane+1) + "/" + id // lane/server
 				}
-				st.Servers = append(st.Servers, Control{ID: id, R: g.BoxAt(i), Value: v.State.String()})
+				val := v.State.String()
+				if v.Gray != sim.Healthy {
+					val += "," + v.Gray.String() // idle,failing
+				}
+				st.Servers = append(st.Servers, Control{ID: id, R: g.BoxAt(i), Value: val})
 				i++
 			}
 		}
