@@ -114,7 +114,7 @@ var shapeParamWidget = widget{id: WShapeParam, kind: kChoice, label: "parameter"
 		if _, ok := shapeParams[c.Service]; ok {
 			return ""
 		}
-		return "none (" + c.Service.String() + ")"
+		return "none"
 	},
 	format: func(v int64) string { return "" },
 }

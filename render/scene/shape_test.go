@@ -32,7 +32,7 @@ func TestShapeControls(t *testing.T) {
 			s.focus = slices.IndexFunc(ws, func(w widget) bool { return w.id == id })
 			s.HandleInput(Input{Keys: []Key{KeyRight}})
 		}
-		if v := s.valueText(slices.IndexFunc(ws, func(w widget) bool { return w.id == WShapeParam }), shapeParamWidget); v != "none (uniform)" {
+		if v := s.valueText(slices.IndexFunc(ws, func(w widget) bool { return w.id == WShapeParam }), shapeParamWidget); v != "none" {
 			t.Errorf("uniform: the parameter shows %q", v)
 		}
 		for n := 0; s.focused().Config().Service != tc.shape; n++ {
