@@ -913,3 +913,49 @@ func TestServerMenu(t *testing.T) {
 		t.Errorf("G Esc: pending %v, dialog %d", p, s.dialog)
 	}
 }
+
+// TestServerMenuChangesReplay picks slow, fail and hang in the server
+// menu on three servers, runs on, and replays the saved run and its share
+// link: both reach the same state hash, errors and all.
+func TestServerMenuChangesReplay(t *testing.T) {
+	s := drawn(t, 20)
+	for _, pick := range []struct {
+		server int
+		action string
+	}{{1, "slow"}, {2, "fail"}, {3, "hang"}} {
+		s.openServerMenu(0, 0, pick.server)
+		ws := s.controls()
+		i := slices.IndexFunc(ws, func(w widget) bool { return w.id == WServerPrefix+pick.action })
+		if i < 0 {
+			t.Fatalf("server %d's menu has no %s", pick.server, pick.action)
+		}
+		s.press1(ws[i])
+		s.Apply(StepOne)
+	}
+	for range 200 {
+		s.Apply(StepOne)
+	}
+	hash, cycle, errs := s.m.Hash(), s.m.Cycle(), s.m.Totals().Errors
+	if st := s.State(); len(st.Changes) != 3 || errs == 0 {
+		t.Fatalf("changes %v, %d errors", st.Changes, errs)
+	}
+	data, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"file", "link"} {
+		s2 := drawn(t, 3)
+		if how == "file" {
+			err = s2.Load(data)
+		} else {
+			err = s2.LoadLink(snapshot.Fragment(data))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2.SeekCycle(cycle)
+		if s2.m.Hash() != hash || s2.m.Totals().Errors != errs {
+			t.Errorf("%s replay at %d: hash %x errors %d, want %x and %d", how, cycle, s2.m.Hash(), s2.m.Totals().Errors, hash, errs)
+		}
+	}
+}
