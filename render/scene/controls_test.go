@@ -863,17 +863,28 @@ func TestQueuesChoiceRestarts(t *testing.T) {
 // schedules: the same change `lbsim run --set` reads from its text.
 func TestServerMenu(t *testing.T) {
 	for _, tc := range []struct {
+		before       string // a change server 2 has had, or ""
 		action, want string // the entry, and the change as --set reads it
+		hidden       string // an entry the menu leaves out, or ""
 	}{
-		{"down", "down=2"},
-		{"slow", "slow=2x" + MenuSlow},
-		{"fail", "fail=2"},
-		{"hang", "hang=2"},
-		{"heal", "heal=2"}, // a change that changes nothing is skipped by the model, not refused
+		{"", "down", "down=2", "up"},
+		{"", "slow", "slow=2x" + MenuSlow, "heal"},
+		{"", "fail", "fail=2", "heal"},
+		{"", "hang", "hang=2", "heal"},
+		{"fail=2", "heal", "heal=2", "fail"},
+		{"slow=2x" + MenuSlow, "fail", "fail=2", "slow"},
+		{"down=2", "up", "up=2", "down"},
 	} {
 		for _, keyboard := range []bool{false, true} {
 			s := drawn(t, 20)
 			s.Apply(TogglePause)
+			if tc.before != "" {
+				name, value, _ := strings.Cut(tc.before, "=")
+				if err := s.Set(name, value); err != nil {
+					t.Fatal(err)
+				}
+				s.Apply(StepOne)
+			}
 			if keyboard {
 				s.HandleInput(Input{Keys: []Key{RuneKey('g'), KeyRight}})
 				s.Draw(BaseW, BaseH)
@@ -881,6 +892,9 @@ func TestServerMenu(t *testing.T) {
 					t.Fatalf("G →: focus %q, server %d", st.Focus, s.menu.id)
 				}
 				ws := s.controls()
+				if slices.ContainsFunc(ws, func(w widget) bool { return w.id == WServerPrefix+tc.hidden }) {
+					t.Errorf("after %q the menu offers %s", tc.before, tc.hidden)
+				}
 				for s.focus >= 0 && ws[s.focus].id != WServerPrefix+tc.action {
 					s.HandleInput(Input{Keys: []Key{KeyTab}})
 					if s.focus == 0 {

@@ -41,16 +41,17 @@ type serverAction struct {
 
 func refValue(ref sim.ServerRef) string { return ref.String() }
 
-// serverActions are the menu's entries in order; "down" and "up" share a
-// place (the one the server's state allows is shown).
+// serverActions are the menu's entries in order; each is offered only
+// when it changes the server ("down" and "up" share a place).
 var serverActions = []serverAction{
 	{"down", "take down (a crash: its request is re-queued)", refValue, func(v sim.ServerView) bool { return v.State != sim.Failed }},
 	{"up", "bring up again", refValue, func(v sim.ServerView) bool { return v.State == sim.Failed }},
 	{"slow", "slow ×" + MenuSlow + ": each request takes " + MenuSlow + " times as long",
-		func(ref sim.ServerRef) string { return ref.String() + "x" + MenuSlow }, func(sim.ServerView) bool { return true }},
-	{"fail", "fail: every request ends in error, fast", refValue, func(sim.ServerView) bool { return true }},
-	{"hang", "hang: requests never finish (until it goes down)", refValue, func(sim.ServerView) bool { return true }},
-	{"heal", "heal: healthy again", refValue, func(sim.ServerView) bool { return true }},
+		func(ref sim.ServerRef) string { return ref.String() + "x" + MenuSlow },
+		func(v sim.ServerView) bool { return v.Gray != sim.Slow || v.Slow.String() != MenuSlow }},
+	{"fail", "fail: every request ends in error, fast", refValue, func(v sim.ServerView) bool { return v.Gray != sim.Failing }},
+	{"hang", "hang: requests never finish (until it goes down)", refValue, func(v sim.ServerView) bool { return v.Gray != sim.Hanging }},
+	{"heal", "heal: healthy again", refValue, func(v sim.ServerView) bool { return v.Gray != sim.Healthy }},
 }
 
 // serverMenuWidgets are the menu's entries for the server it acts on: the
