@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"image/color"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -593,6 +594,26 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 	}
 }
 
+// grayShown yields each gray state (slow, failing, hanging) that a server
+// on screen is in, once, in their order.
+func (s *Session) grayShown() iter.Seq[sim.Gray] {
+	var in [sim.Hanging + 1]bool
+	for _, sb := range s.shown() {
+		for v := range sb.b.Servers() {
+			if v.Gray != sim.Healthy && int(v.Gray) < len(in) {
+				in[v.Gray] = true
+			}
+		}
+	}
+	return func(yield func(sim.Gray) bool) {
+		for g, ok := range in {
+			if ok && !yield(sim.Gray(g)) {
+				return
+			}
+		}
+	}
+}
+
 // barScale is the number of requests a full queue bar of balancer b's
 // servers stands for: the longest server queue rounded up to 1, 2 or 5
 // times a power of ten, at least 5, so that bars of one lane compare and a
@@ -755,6 +776,14 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectFlash) }},
 		{"done", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DoneColor) }},
 		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
+	}
+	// The gray states' frames, while a server shown is in one.
+	for g := range s.grayShown() {
+		col, _ := GrayFrame(g)
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{g.String(), func(p Point) { f.stroke(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, 3*u, col) }})
 	}
 	var total float32
 	for _, it := range items {

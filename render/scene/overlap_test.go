@@ -341,8 +341,15 @@ func checkGrayWords(t *testing.T, name string, s *Session, f *Frame) {
 		}
 	}
 	want := 4
+	keys := []string{"slow", "failing", "hanging"}
 	if s.Comparing() {
 		want = 2 // one failing server in each lane
+		keys = []string{"failing"}
+	}
+	for _, k := range keys { // the footer's legend keys each gray state shown
+		if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == k && l.Footer.Contains(textBox(x)) }) {
+			t.Errorf("%s: the legend has no %q", name, k)
+		}
 	}
 	if seen != want {
 		t.Errorf("%s: %d servers in a state with a word, want %d", name, seen, want)
