@@ -15,7 +15,7 @@ PGO       := cmd/lbsim/default.pgo
 # Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN | grep -v '/e2e$$')
 
-.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures docs-size generate fmt clean
 
 all: build
 
@@ -76,10 +76,11 @@ vet:
 test-native:
 	$(GO) test $$($(GO) list ./... | grep -v '/e2e$$')
 
-## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 2 minutes)
+## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 4 minutes)
 test-long:
 	for seed in 2 3 4; do $(GO) test ./sim -run 'TestRunToMatchesStepping$$' -rapid.checks 10000 -rapid.seed $$seed || exit 1; done
 	$(GO) test ./sim -run 'TestProperties$$' -rapid.checks 20000 -rapid.seed 3
+	$(GO) test ./sim -run 'TestReferenceMatchesModel|TestRunToPoolDips' -rapid.checks 3000 -rapid.seed 2
 
 # Packages that do not import ebiten run under Node with go_js_wasm_exec;
 # -short shortens the M/M/c runs (same checks, wider intervals).
@@ -90,7 +91,7 @@ test-wasm:
 # (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so
 # "the same results everywhere" is tested, not assumed. -short, as for wasm.
 test-arm64:
-	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./sim/ ./sim/internal/detmath/ ./sim/snapshot/
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./sim/ ./internal/detmath/ ./sim/snapshot/
 
 # Packages that import ebiten need a display: their tests carry the
 # `display` build tag and run under Xvfb.
@@ -130,6 +131,17 @@ docs-pictures: build
 		--vary policy=round-robin,p2c,least-connections --replications 20 --no-progress --out $(BIN)/sweep.jsonl
 	$(BIN)/lbsim aggregate $(BIN)/sweep.jsonl --metric avg_wait,wait_p99 | scripts/readme-block.sh README.md sweep-table
 	$(BIN)/lbsim plot sweep $(BIN)/sweep.jsonl --metric wait_p99 --x rate --out docs/sweep.png
+
+## docs-size: remake the README's two lbsim size tables with the commands the README shows (about a minute)
+docs-size: build
+	$(BIN)/lbsim size --rate 2 --service geometric --mean-service 100 --wave=false --block none \
+		--cycles 100000 --seed 1 --slo 'wait_p99<=200' --variant pooled:queues=pooled \
+		--variant rr:queues=per-server,policy=round-robin --variant p2c:queues=per-server,policy=p2c \
+		--variant lc:queues=per-server,policy=least-connections | scripts/readme-block.sh README.md size-geometric
+	$(BIN)/lbsim size --rate 2 --service lognormal --service-cv 3 --mean-service 100 --wave=false \
+		--block none --cycles 100000 --seed 1 --slo 'wait_p99<=200' --variant pooled:queues=pooled \
+		--variant rr:queues=per-server,policy=round-robin --variant p2c:queues=per-server,policy=p2c \
+		--variant lc:queues=per-server,policy=least-connections | scripts/readme-block.sh README.md size-lognormal
 
 ## generate: regenerate committed generated code (msgp)
 generate:

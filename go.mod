@@ -9,6 +9,7 @@ require (
 	github.com/tinylib/msgp v1.6.5
 	golang.org/x/image v0.30.0
 	golang.org/x/term v0.48.0
+	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.17.0
 	gopkg.in/yaml.v3 v3.0.1
 	pgregory.net/rapid v1.3.0

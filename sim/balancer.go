@@ -28,12 +28,19 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
-	sq       []fifo // per-server mode: each server's own queue, by id−1
-	lobby    fifo
-	queued   int
-	free     idset
-	ready    idset
-	cands    cands
+	// rerouting: a failed server's requests are routed again, at the start
+	// of a cycle, before step a.
+	rerouting bool
+	// lastGiven is the last server given a request (pooled: dispatched
+	// to; per-server: routed to), whatever the policy: round-robin goes on
+	// from it.
+	lastGiven int
+	sq        []fifo // per-server mode: each server's own queue, by id−1
+	lobby     fifo
+	queued    int
+	free      idset
+	ready     idset
+	cands     cands
 
 	// waits and resps are the latency histograms of dispatched and
 	// completed requests.
@@ -43,9 +50,10 @@ type Balancer struct {
 	// attempts in service that will not simply complete (dispatched to a
 	// failing or hanging server): RunTo's shortcuts wait for both to be 0.
 	grayServers, grayBusy int
-	// grayStart holds the dispatch cycle of each gray server's attempt in
-	// service (the views read it: its time is not the plain one).
-	grayStart map[int]int64
+	// grayStart holds, by server id, the dispatch and done cycles of the
+	// last attempt dispatched to it while gray (the views read it while
+	// that attempt is in service: its time is not the plain one).
+	grayStart map[int][2]int64
 
 	srv       []server  // index id-1; removed servers stay as gone
 	firstLive int       // no server below index firstLive is live
@@ -321,6 +329,7 @@ func (b *Balancer) dispatch(t int64) {
 		if id == 0 {
 			return // the router picks none of the idle servers (weights 0)
 		}
+		b.lastGiven = id
 		b.idle.remove(id) // unsetIdle, written out
 		if b.caps.TracksIdle {
 			b.rt.idle(id, false)
@@ -504,10 +513,12 @@ func (b *Balancer) takeDown(id int, t int64) {
 		s.down = true // it keeps its slot: live, not active
 		b.down++
 	}
+	b.rerouting = true // before step a: a request due now has not completed
 	for _, r := range again {
 		b.requeue(r, id, t)
 		b.route(r.requeue(), t, false)
 	}
+	b.rerouting = false
 }
 
 // leave takes retiring server id, which has just completed its last
@@ -636,12 +647,7 @@ func (b *Balancer) view(id int) ServerView {
 	v.Gray, v.Slow = s.gray, s.slow
 	if s.busy {
 		v.Request, v.Done = s.req.unpack(), s.done
-		v.Start = s.done - int64(s.speed.Cycles(v.Request.Time))
-		if s.gray != Healthy || s.ends != completes { // dispatched gray: serveGray noted when
-			if at, ok := b.grayStart[id]; ok {
-				v.Start = at
-			}
-		}
+		v.Start = b.started(id)
 	}
 	return v
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lbsim/lbsim/sim/swrr"
+	"github.com/lbsim/lbsim/swrr"
 	"slices"
 	"strconv"
 )

@@ -46,6 +46,30 @@
 //
 // The run stops after cycle N without draining the queue.
 //
+// # Where things are
+//
+// The engine: model.go (the clock, New, Step, faults), balancer.go (one
+// pool and where its requests wait), perserver.go (routing at arrival,
+// each server's queue, the lobby), gray.go (gray failures: slow, failing,
+// hanging servers), stats.go (counters, summary, timeline rows).
+//
+// The routers, one file per policy (route_*.go), each made from its entry
+// in the policy table (policy.go) and declaring its capabilities (Caps);
+// router.go says what a router is and which hooks the balancer calls. The
+// data structures they keep: ltree.go (a tournament tree of loads or done
+// cycles), ring.go (the consistent-hashing ring), cands.go (the
+// candidates for uniform draws), idset.go and rankedset.go.
+//
+// The shortcuts, entered through one gate (shortcut.go) and each keeping
+// the invariant its doc comment states: saturated.go, turnover.go,
+// routed.go, window.go, skip.go. WithPlain turns them all off; the tests
+// check them against stepping and against a plain reference model.
+//
+// The inputs: config.go and settings.go (the configuration and the names
+// that set it), change.go (changes during a run, faults included),
+// generator.go and service.go (the request stream and its service times),
+// firewall.go, trace.go.
+//
 // # Bounded memory
 //
 // Queued requests take memory, so a Model bounds them (DefaultMaxQueued,

@@ -122,9 +122,9 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 		b.grayBusy++
 	}
 	if b.grayStart == nil {
-		b.grayStart = map[int]int64{}
+		b.grayStart = map[int][2]int64{}
 	}
-	b.grayStart[id] = t
+	b.grayStart[id] = [2]int64{t, s.done}
 	b.busy++
 	counted := time
 	if ends != completes {
@@ -152,4 +152,15 @@ func (b *Balancer) depart(id int) {
 		s.gray, s.slow = Healthy, 0
 		b.grayServers--
 	}
+}
+
+// started returns the cycle busy server id started its attempt in service:
+// noted by serveGray if it was dispatched gray, else its done cycle less
+// its time at the server's speed.
+func (b *Balancer) started(id int) int64 {
+	s := &b.srv[id-1]
+	if e, ok := b.grayStart[id]; ok && e[1] == s.done {
+		return e[0]
+	}
+	return s.done - int64(s.speed.Cycles(s.req.time()))
 }

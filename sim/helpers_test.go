@@ -75,8 +75,13 @@ type harness struct {
 	sumBsy int64
 	// faulted is set once a server has failed: the shadow model stops.
 	faulted bool
-	ups     int64
-	downs   int64
+	// uncapped is set once a queue may hold more than the queue cap: a
+	// request was requeued or waited in the lobby (neither is discarded
+	// when it joins a queue), or the cap was lowered or set from 0.
+	uncapped bool
+	cap      int // the queue cap at the end of the last cycle
+	ups      int64
+	downs    int64
 }
 
 func newHarness(t tester, cfg Config, opts ...Option) *harness {
@@ -85,7 +90,7 @@ func newHarness(t tester, cfg Config, opts ...Option) *harness {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	h := &harness{t: t, m: m, sh: newShadow(cfg)}
+	h := &harness{t: t, m: m, sh: newShadow(cfg), cap: cfg.QueueCap}
 	last := m.Last()
 	h.peakQ, h.minS, h.peakS = last.Queue, last.Servers, last.Servers
 	h.after()
@@ -157,6 +162,7 @@ func (h *harness) after() {
 			t.Fatalf("cycle %d: total #%d (generated, rejected, discarded, completed, dispatched, ups, downs, server-cycles, busy server-cycles) = %d, want the timeline's sum %d", m.Cycle(), i, s[0], s[1])
 		}
 	}
+	h.checkCap()
 	if m.recordEvents {
 		for _, e := range m.Events() {
 			h.log = append(h.log, formatEvent(e))
@@ -168,6 +174,42 @@ func (h *harness) after() {
 		}
 		if m.cfg.Queues == Pooled && !h.faulted {
 			h.sh.cycle(t, m)
+		}
+	}
+}
+
+// checkCap checks that no queue holds more than the queue cap: the
+// summary's server_queue_max and the lobby (per-server) and the central
+// queue (pooled), as long as nothing could have pushed a queue past the cap (uncapped).
+func (h *harness) checkCap() {
+	h.t.Helper()
+	m := h.m
+	c := m.cfg.QueueCap
+	if c == 0 || h.cap == 0 || c < h.cap || m.Totals().Requeued > 0 {
+		h.uncapped = true
+	}
+	h.cap = c
+	if h.uncapped {
+		return
+	}
+	for _, b := range m.Balancers() {
+		if n := b.lobby.Len(); n > c {
+			h.t.Fatalf("cycle %d: balancer %q: the lobby holds %d, beyond the queue cap %d", m.Cycle(), b.name, n, c)
+		}
+		if b.lobby.Len() > 0 {
+			h.uncapped = true // its requests join server queues uncapped
+			return
+		}
+	}
+	if n := m.Summary().ServerQueueMax; n > int64(c) {
+		h.t.Fatalf("cycle %d: server_queue_max %d, beyond the queue cap %d", m.Cycle(), n, c)
+	}
+	for _, b := range m.Balancers() {
+		if n := b.Summary().ServerQueueMax; n > int64(c) {
+			h.t.Fatalf("cycle %d: balancer %q: server_queue_max %d, beyond the queue cap %d", m.Cycle(), b.name, n, c)
+		}
+		if !b.perServer && b.queue.Len() > c {
+			h.t.Fatalf("cycle %d: balancer %q: %d queued, beyond the queue cap %d", m.Cycle(), b.name, b.queue.Len(), c)
 		}
 	}
 }
@@ -264,7 +306,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 			}
 		} else if s.busy {
 			busy++
-			if start := s.done - int64(s.speed.Cycles(s.req.time())); s.done <= c || (start > c && s.gray == Healthy && s.ends == completes) || s.req.time() < 1 {
+			if start := b.started(id); s.done <= c || start > c || s.req.time() < 1 {
 				fail("server %d: request %v dispatched at %d completes at %d (now %d)", id, s.req.unpack(), start, s.done, c)
 			}
 			if !slices.Contains(b.wheel.buckets[s.done&b.wheel.mask], int32(id)) {

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/lbsim/lbsim/sim/internal/detmath"
+	"github.com/lbsim/lbsim/internal/detmath"
 )
 
 // ModelVersion identifies the clock and the random stream. It is bumped
@@ -318,7 +318,11 @@ func (m *Model) applyPending(t int64) {
 	m.cfg = cfg
 	m.applied = append(m.applied, batch...)
 	m.pending = m.pending[j:]
-	m.arr.invalidate()
+	if cfg.Rate != old.Rate || cfg.Wave != old.Wave {
+		// The arrival mean may change: the generator decides afresh from
+		// here. Any other change leaves the request stream as it was.
+		m.arr.invalidate()
+	}
 	// Scaling happens at the multiples of the (maybe new) cooldown, this
 	// cycle included.
 	m.nextScale = (t + m.cfg.Cooldown - 1) / m.cfg.Cooldown * m.cfg.Cooldown

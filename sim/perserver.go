@@ -17,6 +17,7 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 	q := &b.lobby
 	if id != 0 {
 		q = &b.sq[id-1]
+		b.lastGiven = id
 	}
 	if fresh {
 		if c := b.m.cfg.QueueCap; c > 0 && q.Len() >= c {
@@ -109,6 +110,7 @@ func (b *Balancer) drainLobby(t int64) {
 		if id == 0 {
 			return
 		}
+		b.lastGiven = id
 		b.lobby.popFront()
 		b.enqueue(id, r, t)
 	}

@@ -65,6 +65,8 @@ type PolicyInfo struct {
 	// Weights says in which queue modes Config.Weights affect it, and
 	// Choices in which Config.Choices does (see ReadsWeights, ReadsChoices).
 	Weights, Choices modes
+	// Theory is the queueing model known for its per-server routing.
+	Theory Theory
 	// newRouter makes the policy's router for a balancer (route_*.go).
 	newRouter func(b *Balancer) router
 }
@@ -99,10 +101,12 @@ var policies = [numPolicies]PolicyInfo{
 		PerServerRefused: "first-idle needs the pooled queue; use least-connections"},
 	RoundRobin: {Name: "round-robin", newRouter: newRoundRobin, DefaultIn: perServerOnly,
 		Pooled:    "the next idle server by id after the last one picked",
-		PerServer: "the next candidate by id after the last one picked"},
+		PerServer: "the next candidate by id after the last one picked",
+		Theory:    TheoryBetweenSplit},
 	Random: {Name: "random", newRouter: newRandom,
 		Pooled:    "uniform over the idle servers",
-		PerServer: "uniform over the candidates"},
+		PerServer: "uniform over the candidates",
+		Theory:    TheorySplit},
 	SWRR: {Name: "swrr", newRouter: newSWRR,
 		Pooled:    "smooth weighted round-robin over the idle servers",
 		PerServer: "smooth weighted round-robin over the candidates",
@@ -110,11 +114,11 @@ var policies = [numPolicies]PolicyInfo{
 	LeastConnections: {Name: "least-connections", newRouter: newLeastConnections,
 		Pooled:    "as first-idle",
 		PerServer: "the least load (queued + in service) per weight",
-		Weights:   perServerOnly},
+		Weights:   perServerOnly, Theory: TheoryBetweenMarket},
 	P2C: {Name: "p2c", newRouter: newP2C,
 		Pooled:    "uniform over the idle servers",
 		PerServer: "the least loaded of --choices candidates drawn at random",
-		Choices:   perServerOnly},
+		Choices:   perServerOnly, Theory: TheorySupermarket},
 	LeastWork: {Name: "least-work", newRouter: newLeastWork,
 		Pooled:    "the fastest idle server",
 		PerServer: "the least remaining work in cycles at each server's speed"},
@@ -124,6 +128,38 @@ var policies = [numPolicies]PolicyInfo{
 	PeakEWMA: {Name: "peak-ewma", newRouter: newPeakEWMA,
 		PooledRefused: "peak-ewma routes at arrival: use --queues per-server",
 		PerServer:     "the lower cost × (load + 1) of two candidates drawn at random, cost the server's peak-EWMA response time"},
+}
+
+// Theory is the queueing model known for a policy's per-server routing:
+// what lbsim mmc and the page's theory panel set beside the measurement.
+type Theory uint8
+
+// The per-server routing models.
+const (
+	// TheoryNone: no model is known.
+	TheoryNone Theory = iota
+	// TheorySplit: c independent queues, each fed λ/c (random routing).
+	TheorySplit
+	// TheorySupermarket: the supermarket model (Mitzenmacher) of the power
+	// of d choices, a limit for many servers.
+	TheorySupermarket
+	// TheoryBetweenSplit: no closed form; between the pooled queue and
+	// the split (round-robin).
+	TheoryBetweenSplit
+	// TheoryBetweenMarket: no closed form; between the pooled queue and
+	// the supermarket limit (join the shortest queue).
+	TheoryBetweenMarket
+)
+
+// TheoryFor returns the model known for the policy's per-server routing
+// drawing d candidates (Config.Choices; 0 means DefaultChoices): the power
+// of one choice is random routing.
+func (p Policy) TheoryFor(d int) Theory {
+	th := p.Info().Theory
+	if th == TheorySupermarket && d == 1 {
+		return TheorySplit
+	}
+	return th
 }
 
 // modes is a set of queue modes, one bit each.

@@ -10,6 +10,12 @@ type hashRouter struct {
 	quietRouter
 	b    *Balancer
 	ring ring
+	// few is the ring of the candidates' points alone, in the same order,
+	// for when they are few among the live servers (lookupRing): a lookup
+	// on the whole ring would pass over the points of many servers that
+	// are not candidates. fewOK: it is up to date.
+	few   ring
+	fewOK bool
 	// known is the highest server id whose points the ring holds (or will
 	// hold when it is built at the next lookup).
 	known int
@@ -30,22 +36,50 @@ func (r *hashRouter) pickIdle() int { return 0 }
 func (r *hashRouter) activate(int64) {
 	r.ring.stale = true
 	r.known = len(r.b.srv)
+	r.fewOK = false
 }
 
 // candidate adds a server just created to the ring; one back from a fault
 // has its points there still.
 func (r *hashRouter) candidate(id int, _ int64) {
+	r.fewOK = false
 	if id > r.known {
 		r.known = id
 		r.ring.insert(r.b, id)
 	}
 }
 
+func (r *hashRouter) uncandidate(int) { r.fewOK = false }
+
 func (r *hashRouter) pick(q packed, _ int64) int {
+	return r.lookupRing().owner(HashKey(uint32(q.addr>>32)), &r.b.active)
+}
+
+// lookupRing returns the ring a lookup reads: the whole ring, or while
+// fewer than a quarter of the live servers are candidates (many down), the
+// ring of the candidates' points alone. Both give the same owner: the
+// candidates' points keep their order, and a lookup on the whole ring
+// passes over every other point.
+func (r *hashRouter) lookupRing() *ring {
 	if r.ring.stale {
 		r.ring.rebuild(r.b)
+		r.fewOK = false
 	}
-	return r.ring.owner(HashKey(uint32(q.addr>>32)), &r.b.active)
+	if 4*r.b.active.n >= r.b.live {
+		return &r.ring
+	}
+	if !r.fewOK {
+		active := &r.b.active
+		r.few.points = r.few.points[:0]
+		for _, p := range r.ring.points {
+			if active.has(int(p.id)) {
+				r.few.points = append(r.few.points, p)
+			}
+		}
+		r.few.index()
+		r.fewOK = true
+	}
+	return &r.few
 }
 
 // touchRingPoints is the ring's size (1,024 servers' points, 1 MB) from
@@ -61,10 +95,7 @@ func (r *hashRouter) batching() bool { return len(r.ring.points) >= touchRingPoi
 // another overlap their misses: first each key and its bucket's start,
 // then each bucket's first points, then the lookups.
 func (r *hashRouter) owners(batch []packed) []int32 {
-	g := &r.ring
-	if g.stale {
-		g.rebuild(r.b)
-	}
+	g := r.lookupRing()
 	keys, ids := r.keys[:0], r.ids[:0]
 	shift, sum := 64-g.bits, uint64(0)
 	for _, q := range batch {

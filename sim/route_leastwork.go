@@ -107,9 +107,16 @@ func (r *leastWork) pickIdle() int {
 	return r.b.idle.first()
 }
 
-func (r *leastWork) pick(packed, int64) int {
+func (r *leastWork) pick(_ packed, t int64) int {
 	if id := r.b.free.first(); id != 0 {
-		return id // no work at all: the lowest id
+		// No work at all: the lowest id, unless, before step a, a busy
+		// server of a lower id is done this very cycle (work 0 as well).
+		if r.b.rerouting {
+			if w := r.ix.best(); w != 0 && w < id && r.ix.key[w-1] <= t {
+				return w
+			}
+		}
+		return id
 	}
 	return r.ix.best()
 }
@@ -149,6 +156,7 @@ func (r *leastWork) placeWork(q packed, c int64) {
 	ix.key[id-1] = k
 	node[i] = uint64(k)<<32 | uint64(id)
 	climb(node, i)
+	b.lastGiven = id
 	b.free.remove(id)
 	b.tot.Admitted++
 	b.queued++

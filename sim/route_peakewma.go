@@ -1,6 +1,6 @@
 package sim
 
-import "github.com/lbsim/lbsim/sim/internal/detmath"
+import "github.com/lbsim/lbsim/internal/detmath"
 
 // peakEWMA is Finagle's and Linkerd's balancer: each server keeps a cost,
 // the peak-EWMA of its response times (cycles from being routed there to

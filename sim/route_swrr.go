@@ -1,6 +1,6 @@
 package sim
 
-import "github.com/lbsim/lbsim/sim/swrr"
+import "github.com/lbsim/lbsim/swrr"
 
 // swrrRouter is nginx's smooth weighted round-robin (package swrr) over
 // the idle active servers (pooled) or the candidates (per-server), with

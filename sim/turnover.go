@@ -59,6 +59,7 @@ func (b *Balancer) turnover(t int64) bool {
 		}
 		rot.setLast(int(ids32[k-1]))
 	}
+	b.lastGiven = int(ids32[k-1]) // the last one served
 	w.take(t)
 	b.busy -= k // the k completions; serve counts the k dispatches
 	b.tot.Completed += int64(k)

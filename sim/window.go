@@ -161,6 +161,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			// start are those in free; the router places every request
 			// (windowed).
 			id := b.rt.pick(r, c)
+			b.lastGiven = id
 			b.tot.Admitted++
 			b.queued++
 			b.sq[id-1].pushBack(r)
@@ -270,6 +271,7 @@ func (b *Balancer) place(r packed, id int, c int64) {
 	if b.caps.Reads != ReadsNothing {
 		b.rt.joined(id, r, c)
 	}
+	b.lastGiven = id
 	b.free.remove(id)
 	b.tot.Admitted++
 	b.queued++

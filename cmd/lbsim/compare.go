@@ -14,8 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/lbsim/lbsim/internal/sweep"
+	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
@@ -439,6 +439,7 @@ var metrics = []metric{
 	{"generated", "generated", func(s *sim.Summary) float64 { return float64(s.Generated) }, true},
 	{"rejected", "rejected", func(s *sim.Summary) float64 { return float64(s.Rejected) }, true},
 	{"completed", "completed", func(s *sim.Summary) float64 { return float64(s.Completed) }, true},
+	{"errors", "errors", func(s *sim.Summary) float64 { return float64(s.Errors) }, true},
 	{"avg wait", "avg_wait", func(s *sim.Summary) float64 { return s.AvgWait }, false},
 	{"avg service", "avg_service", func(s *sim.Summary) float64 { return s.AvgService }, false},
 	{"wait p50", "wait_p50", func(s *sim.Summary) float64 { return float64(s.WaitP50) }, true},

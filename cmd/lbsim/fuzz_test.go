@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/lbsim/lbsim/internal/sweep"
+	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 

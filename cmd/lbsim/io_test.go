@@ -333,7 +333,7 @@ func TestMessagesSayWhatHappened(t *testing.T) {
 // TestHelpPrintsDefaults: compare and sweep --help list the run flags with
 // their defaults (they printed panics from the recorded flags).
 func TestHelpPrintsDefaults(t *testing.T) {
-	for _, cmd := range []string{"run", "compare", "sweep", "plot run"} {
+	for _, cmd := range []string{"run", "compare", "sweep", "size", "plot run"} {
 		code, stdout, stderr := runArgs(t, append(strings.Fields(cmd), "--help")...)
 		if code != exitOK || strings.Contains(stdout+stderr, "panic") || !strings.Contains(stdout, "(1..100000) (default 20)") {
 			t.Errorf("%s --help: exit %d:\n%s", cmd, code, stdout)

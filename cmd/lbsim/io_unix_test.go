@@ -78,6 +78,13 @@ var ioCommands = []ioCommand{
 		long: func(_, out string) []string {
 			return []string{"sweep", "--cycles", "1000000000", "--seed", "1", "--vary", "policy=random", "--jobs", "1", "--no-progress", "--out", out}
 		}},
+	{name: "size", input: "trace",
+		args: func(in, out, _ string) []string {
+			return []string{"size", "--cycles", "200", "--seed", "1", "--trace", in, "--slo", "avg_wait<=1000", "--replications", "2", "--no-progress", "--json", out}
+		},
+		long: func(_, out string) []string {
+			return []string{"size", "--cycles", "1000000000", "--seed", "1", "--slo", "avg_wait<=1", "--jobs", "1", "--no-progress", "--json", out}
+		}},
 	{name: "plot-run", input: "trace",
 		args: func(in, out, _ string) []string {
 			return []string{"plot", "run", "--cycles", "200", "--seed", "1", "--trace", in, "--out", out}

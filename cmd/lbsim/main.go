@@ -2,7 +2,8 @@
 //
 // `lbsim help` lists the subcommands (see commands); `lbsim run` runs one
 // simulation, `lbsim compare` several balancers on the same requests,
-// `lbsim sweep` a grid of settings.
+// `lbsim sweep` a grid of settings, `lbsim size` the fewest servers that
+// meet an objective.
 //
 // With no arguments on a terminal, lbsim asks for the main settings.
 package main
@@ -63,6 +64,7 @@ var commands = []command{
 	{"mmc", "mmc [flags]", "queueing theory (Erlang C, c × M/M/1, supermarket) beside a simulated fixed pool", (*cli).mmc},
 	{"replay", "replay FILE", "re-run a snapshot (--snapshot) and check it reproduces", (*cli).replay},
 	{"sweep", "sweep [flags]", "many runs over a grid of settings (--vary), one JSON line per run", (*cli).sweep},
+	{"size", "size [flags]", "the fewest servers that meet an objective (--slo wait_p99<=200), per balancer", (*cli).size},
 	{"aggregate", "aggregate FILE…", "merge sweep results: mean and 95% interval per grid point", (*cli).aggregate},
 	{"plot", "plot run|sweep", "draw a run's timeline or a sweep's metric as SVG or PNG", (*cli).plot},
 	{"share", "share FILE", "print a snapshot's share link (#r=…)", (*cli).share},

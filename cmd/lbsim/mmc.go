@@ -8,9 +8,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/mmc"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 const mmcHelp = `Usage: lbsim mmc [flags]

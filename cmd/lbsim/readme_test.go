@@ -43,6 +43,38 @@ func TestREADMEChartsAreMadeByMake(t *testing.T) {
 	}
 }
 
+// TestREADMESizeIsMadeByMake: the README's "How many servers?" tables
+// are what `make docs-size` prints, from the commands the README shows.
+func TestREADMESizeIsMadeByMake(t *testing.T) {
+	readme := string(readFile(t, "../../README.md"))
+	_, section, ok := strings.Cut(readme, "## How many servers?")
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !ok {
+		t.Fatal("the README has no How many servers? section")
+	}
+	shown := commandLines(section, "$ ")
+	mk := string(readFile(t, "../../Makefile"))
+	_, recipe, ok := strings.Cut(mk, "\ndocs-size:")
+	recipe, _, _ = strings.Cut(recipe, "\n\n")
+	if !ok {
+		t.Fatal("the Makefile has no docs-size target")
+	}
+	var made []string
+	for _, c := range commandLines(recipe, "\t") {
+		c = strings.ReplaceAll(c, "$(BIN)/", "")
+		c, block, _ := strings.Cut(c, " | scripts/readme-block.sh README.md ")
+		if strings.HasPrefix(c, "lbsim ") {
+			made = append(made, c)
+			if !strings.Contains(section, "<!-- "+block+":") {
+				t.Errorf("make docs-size writes the block %s, which the section lacks", block)
+			}
+		}
+	}
+	if len(shown) != 2 || !slices.Equal(shown, made) {
+		t.Errorf("the README shows\n  %s\nbut make docs-size runs\n  %s", strings.Join(shown, "\n  "), strings.Join(made, "\n  "))
+	}
+}
+
 // commandLines returns the command lines that start with prefix, continuation
 // lines joined and spaces collapsed.
 func commandLines(text, prefix string) []string {

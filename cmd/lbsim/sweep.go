@@ -92,13 +92,14 @@ type recordedBool struct{ recorded }
 
 func (recordedBool) IsBoolFlag() bool { return true }
 
-// sweepFlags defines the run's input flags (recording them into base) and
-// the sweep's own flags; inputs is a flag set of the run's input flags alone.
-func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, probe *runOptions) {
+// recordedInputs defines the run's input flags on fs, each checked as
+// `lbsim run` checks it and recorded into base as --name=value, and returns
+// a flag set of the input flags alone and the options they set. sweep and
+// size take the run flags through it.
+func recordedInputs(fs *flag.FlagSet, base *[]string) (inputs *flag.FlagSet, probe *runOptions) {
 	probe = &runOptions{cfg: sim.DefaultConfig()}
 	inputs = flag.NewFlagSet("run", flag.ContinueOnError)
 	inputFlags(inputs, probe, &blockList{cfg: &probe.cfg})
-	fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	inputs.VisitAll(func(f *flag.Flag) {
 		r := recorded{f.Value, f.Name, base}
@@ -108,6 +109,14 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 			fs.Var(r, f.Name, f.Usage)
 		}
 	})
+	return inputs, probe
+}
+
+// sweepFlags defines the run's input flags (recording them into base) and
+// the sweep's own flags; inputs is a flag set of the run's input flags alone.
+func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, probe *runOptions) {
+	fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
+	inputs, probe = recordedInputs(fs, base)
 	fs.Func("vary", "a setting to vary: `NAME=V1,V2,…` or NAME=FROM:TO:STEP (repeatable; the grid is their product)", func(s string) error {
 		so.vary = append(so.vary, s)
 		return nil

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lbsim/lbsim/sim/swrr"
+	"github.com/lbsim/lbsim/swrr"
 )
 
 const wrrUsage = `usage: lbsim wrr [--explain]

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lbsim/lbsim/sim/queueing"
+	"github.com/lbsim/lbsim/queueing"
 )
 
 // Input is one results file to aggregate.
@@ -154,7 +154,7 @@ func (m *merger) add(fi, n int, l Line) error {
 		return nil
 	}
 	m.seen[k] = sum
-	ms, err := metricValues(l.Summary, m.rep.Metrics)
+	ms, err := MetricValues(l.Summary, m.rep.Metrics)
 	if err != nil {
 		return err
 	}
@@ -340,8 +340,11 @@ func pointValues(raw json.RawMessage) (names, values []string, err error) {
 	return names, values, nil
 }
 
-// metricValues picks the metrics out of a summary.
-func metricValues(raw json.RawMessage, metrics []string) ([]float64, error) {
+// MetricValues picks the metrics (summary keys; a dotted name such as
+// P.avg_wait reaches into a nested object) out of a summary, a JSON
+// object. A name the summary has no number for is an error that lists the
+// numbers it has.
+func MetricValues(raw json.RawMessage, metrics []string) ([]float64, error) {
 	var obj map[string]any
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
@@ -357,7 +360,7 @@ func metricValues(raw json.RawMessage, metrics []string) ([]float64, error) {
 		}
 		n, ok := v.(json.Number)
 		if !ok {
-			keys := numericKeys(obj, "")
+			keys := NumericKeys(obj, "")
 			list := quoteList(keys[:min(len(keys), maxKeysListed)])
 			if len(keys) > maxKeysListed {
 				list += fmt.Sprintf(" and %d more", len(keys)-maxKeysListed)
@@ -393,15 +396,15 @@ func quoteList(list []string) string {
 	return strings.Join(out, ", ")
 }
 
-// numericKeys lists the summary's numeric keys, nested ones dotted.
-func numericKeys(obj map[string]any, prefix string) []string {
+// NumericKeys lists a summary's numeric keys, nested ones dotted, sorted.
+func NumericKeys(obj map[string]any, prefix string) []string {
 	var keys []string
 	for k, v := range obj {
 		switch v := v.(type) {
 		case json.Number:
 			keys = append(keys, prefix+k)
 		case map[string]any:
-			keys = append(keys, numericKeys(v, prefix+k+".")...)
+			keys = append(keys, NumericKeys(v, prefix+k+".")...)
 		}
 	}
 	slices.Sort(keys)

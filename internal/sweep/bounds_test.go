@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lbsim/lbsim/sim/queueing"
+	"github.com/lbsim/lbsim/queueing"
 )
 
 // TestNeededByBisection: needed gives the fewest replications a linear

@@ -17,8 +17,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 // Lesson is one ready scenario.

@@ -21,10 +21,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 

@@ -3,8 +3,8 @@ package scene
 import (
 	"slices"
 
+	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 

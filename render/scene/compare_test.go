@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/lanes"
 )
 
 // Key is a key as the scene sees it: a named key, or a letter or digit

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/lanes"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/lbsim/lbsim/sim"
 
+	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim/mmc"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 // theoryState is the theory panel's side of a Session: whether it is shown

@@ -21,8 +21,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 // Params describe one M/M/c check.
@@ -282,11 +282,11 @@ func Predict(c int, lambda, m float64, q sim.QueueMode, policy sim.Policy, d int
 	if t, err := queueing.Supermarket(max(d, 2), pooled.Rho, m); err == nil {
 		market = t - m
 	}
-	switch {
-	case policy == sim.Random || (policy == sim.P2C && d == 1):
+	switch policy.TheoryFor(d) {
+	case sim.TheorySplit:
 		return Prediction{Model: "c × M/M/1", Theory: theoryOf(split, "c × M/M/1"),
-			Notes: []string{"random routing splits the traffic into c independent M/M/1 queues, each fed λ/c: Wq = ρ·m/(1−ρ)"}}, nil
-	case policy == sim.P2C:
+			Notes: []string{fmt.Sprintf("%v routing splits the traffic into c independent M/M/1 queues, each fed λ/c: Wq = ρ·m/(1−ρ)", policy)}}, nil
+	case sim.TheorySupermarket:
 		x := split
 		x.Wq, x.W = market, market+m
 		x.Lq, x.L = lambda*x.Wq, lambda*x.W
@@ -295,17 +295,17 @@ func Predict(c int, lambda, m float64, q sim.QueueMode, policy sim.Policy, d int
 			x.PWait *= pooled.Rho
 		}
 		return Prediction{Model: fmt.Sprintf("supermarket, d = %d", d), Theory: theoryOf(x, fmt.Sprintf("supermarket, d = %d", d)),
-			Notes: []string{fmt.Sprintf("p2c: the supermarket model (Mitzenmacher), T = m·Σ ρ^((d^i−d)/(d−1)) with d = %d; a limit for large c: with few servers the measured wait lies above it", d)}}, nil
-	case policy == sim.RoundRobin:
+			Notes: []string{fmt.Sprintf("%v: the supermarket model (Mitzenmacher), T = m·Σ ρ^((d^i−d)/(d−1)) with d = %d; a limit for large c: with few servers the measured wait lies above it", policy, d)}}, nil
+	case sim.TheoryBetweenSplit:
 		return Prediction{Model: "bounds", Bounds: &Bounds{WqLow: pooled.Wq, WqHigh: split.Wq,
-			Note: "no closed form: round-robin (each server fed an Erlang-c arrival stream) waits less than random routing (c × M/M/1) and more than the pooled queue (Erlang C)"}}, nil
-	case policy == sim.LeastConnections:
+			Note: fmt.Sprintf("no closed form: %v (each server fed an Erlang-c arrival stream) waits less than random routing (c × M/M/1) and more than the pooled queue (Erlang C)", policy)}}, nil
+	case sim.TheoryBetweenMarket:
 		hi := split.Wq
 		if market >= 0 {
 			hi = market
 		}
 		return Prediction{Model: "bounds", Bounds: &Bounds{WqLow: pooled.Wq, WqHigh: hi,
-			Note: "no closed form: least-connections (join the shortest queue) waits more than the pooled queue (Erlang C) and less than p2c (its supermarket limit shown as the upper bound)"}}, nil
+			Note: fmt.Sprintf("no closed form: %v (join the shortest queue) waits more than the pooled queue (Erlang C) and less than p2c (its supermarket limit shown as the upper bound)", policy)}}, nil
 	}
 	return Prediction{Why: fmt.Sprintf("no queueing model is known here for %v routing to per-server queues", policy)}, nil
 }
@@ -336,7 +336,7 @@ func PredictShape(c int, lambda float64, mom sim.Moments, shape sim.Service, q s
 		x, err = g.AllenCunneen()
 		pr = Prediction{Model: ModelAllenCunneen, Notes: []string{fmt.Sprintf(
 			"Allen–Cunneen is an approximation: Erlang C's Wq at the same mean, times (1 + cs²)/2 with cs² = %.4g the service times' squared coefficient of variation", g.SCV())}}
-	case policy == sim.Random:
+	case policy.TheoryFor(1) == sim.TheorySplit:
 		x, err = g.Split()
 		pr = Prediction{Model: ModelPollaczekKhinchine, Notes: []string{
 			"random routing splits the traffic into c independent M/G/1 queues, each fed λ/c: Wq = λ₁·E[S²] ÷ (2(1 − ρ)), from the exact moments of the times drawn"}}
@@ -445,6 +445,16 @@ func (r *Report) measure(bs []batch, c float64) error {
 	return nil
 }
 
+// routing maps the policy table's theories to the queueing package's
+// routing models.
+var routing = map[sim.Theory]queueing.Routing{
+	sim.TheoryNone:          queueing.RoutingNone,
+	sim.TheorySplit:         queueing.RoutingSplit,
+	sim.TheorySupermarket:   queueing.RoutingSupermarket,
+	sim.TheoryBetweenSplit:  queueing.RoutingBounds,
+	sim.TheoryBetweenMarket: queueing.RoutingBounds,
+}
+
 // FitInput describes a simulator configuration for queueing.CheckFit, so a
 // view can say whether M/M/c theory applies to the run on screen and why not.
 func FitInput(cfg sim.Config) queueing.FitInput {
@@ -459,7 +469,8 @@ func FitInput(cfg sim.Config) queueing.FitInput {
 		Switch:      cfg.Switch,
 		QueueCap:    cfg.QueueCap,
 		Policy:      cfg.Policy.String(),
-		Choices:     cfg.Choices,
+		Routing:     routing[cfg.Policy.TheoryFor(cfg.Choices)],
+		Weighted:    cfg.Policy.ReadsWeights(sim.Pooled),
 		PerServer:   cfg.Queues == sim.PerServer,
 	}
 	for _, v := range cfg.Speeds {

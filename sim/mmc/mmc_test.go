@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/queueing"
 )
 
 // TestSimulationMatchesErlangC runs the central queue as M/M/c for c ∈ {1,
@@ -182,6 +182,38 @@ func TestEstimateInsideItsInterval(t *testing.T) {
 		}
 		if ms.Batches >= p.Batches || ms.Dispatched < int64(ms.Batches)*minBatchDispatches || len(r.Notes) == 0 {
 			t.Errorf("batches %d: %d used for %d dispatches, notes %q", p.Batches, ms.Batches, ms.Dispatched, r.Notes)
+		}
+	}
+}
+
+// TestFitInputTheoryFromTheTable: the routing model comes from the policy
+// table: p2c drawing one queue is random routing (c × M/M/1, as Predict
+// says), drawing two the supermarket model; policies without a model are
+// reasons, not caveats.
+func TestFitInputTheoryFromTheTable(t *testing.T) {
+	for _, c := range []struct {
+		policy  sim.Policy
+		choices int
+		want    string
+		applies bool
+	}{
+		{sim.P2C, 1, "M/M/1", true}, {sim.P2C, 2, "supermarket", true}, {sim.Random, 0, "M/M/1", true},
+		{sim.RoundRobin, 0, "bounds", true}, {sim.LeastConnections, 0, "bounds", true},
+		{sim.Hash, 0, `no queueing model is known for "hash"`, false}, {sim.PeakEWMA, 0, `"peak-ewma"`, false},
+	} {
+		cfg := sim.DefaultConfig()
+		cfg.Queues, cfg.Policy, cfg.Choices = sim.PerServer, c.policy, c.choices
+		cfg.Servers, cfg.MinServers, cfg.MaxServers, cfg.Wave = 4, 4, 4, false
+		cfg.Service, cfg.MeanService, cfg.Blocked = sim.Geometric, 100, nil
+		cfg.Rate = sim.Rate(2 * sim.RateScale / 100)
+		fit := queueing.CheckFit(FitInput(cfg))
+		text := strings.Join(append(fit.Caveats, fit.Reasons...), " ")
+		if fit.Applies != c.applies || !strings.Contains(text, c.want) {
+			t.Errorf("%v, choices %d: applies %v, %q; want applies %v and %q", c.policy, c.choices, fit.Applies, text, c.applies, c.want)
+		}
+		pr, err := Predict(4, 0.02, 100, sim.PerServer, c.policy, c.choices)
+		if err != nil || (pr.Why == "") != c.applies {
+			t.Errorf("%v, choices %d: Predict %+v, %v", c.policy, c.choices, pr, err)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/lbsim/lbsim/sim/swrr"
+	"github.com/lbsim/lbsim/swrr"
 )
 
 // The lesson's worked trace: weights a=3, b=1 (total 4). Each pick adds the

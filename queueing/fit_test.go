@@ -12,7 +12,7 @@ func pureFit() FitInput {
 }
 
 func TestCheckFitPure(t *testing.T) {
-	for _, policy := range []string{"", PolicyFirstIdle, PolicyRoundRobin, PolicyRandom} {
+	for _, policy := range []string{"", "first-idle", "round-robin", "random"} {
 		in := pureFit()
 		in.Policy = policy
 		got := CheckFit(in)
@@ -51,11 +51,9 @@ func TestCheckFitReasons(t *testing.T) {
 		{"queue capacity", func(in *FitInput) { in.QueueCap = 50 }, 1,
 			[]string{"a queue capacity of 50 makes this M/M/c/K"}},
 		{"negative queue capacity", func(in *FitInput) { in.QueueCap = -1 }, 1, []string{"queue capacity -1 is negative"}},
-		{"unknown policy", func(in *FitInput) { in.Policy = "least-conn" }, 1,
-			[]string{`"least-conn" is not known with the pooled queue; allowed: first-idle, round-robin, swrr, random, least-connections, p2c, least-work`}},
-		{"per-server swrr", func(in *FitInput) { in.PerServer, in.Policy = true, PolicySWRR }, 1,
+		{"per-server swrr", func(in *FitInput) { in.PerServer, in.Policy = true, "swrr" }, 1,
 			[]string{`no queueing model is known for "swrr" routing to per-server queues`}},
-		{"per-server hash", func(in *FitInput) { in.PerServer, in.Policy = true, PolicyHash }, 1,
+		{"per-server hash", func(in *FitInput) { in.PerServer, in.Policy = true, "hash" }, 1,
 			[]string{`"hash" routing`}},
 		{"unequal speeds", func(in *FitInput) { in.UnequalSpeeds = true }, 1,
 			[]string{"different speeds"}},
@@ -108,7 +106,9 @@ func TestCheckFitCaveats(t *testing.T) {
 		{"m = 3", func(in *FitInput) { in.MeanService, in.Lambda = 3, 1 }, 1, []string{"1/m = 33% at m = 3"}},
 		{"m = 99.5", func(in *FitInput) { in.MeanService = 99.5 }, 1, []string{"1/m = 1.0%"}},
 		{"ρ = 0.9", func(in *FitInput) { in.Lambda = 0.045 }, 1, []string{"ρ = 0.9 is close to 1", "batch-means interval"}},
-		{"swrr", func(in *FitInput) { in.Policy = PolicySWRR }, 1, []string{"weight 0 never gets work"}},
+		{"swrr", func(in *FitInput) { in.Policy, in.Weighted = "swrr", true }, 1, []string{"weight 0 never gets work"}},
+		{"per-server split", func(in *FitInput) { in.PerServer, in.Policy, in.Routing = true, "random", RoutingSplit }, 1, []string{"M/M/1"}},
+		{"per-server supermarket", func(in *FitInput) { in.PerServer, in.Policy, in.Routing = true, "p2c", RoutingSupermarket }, 1, []string{"supermarket"}},
 		{"ρ = 0.9 and m = 50", func(in *FitInput) { in.MeanService, in.Lambda = 50, 0.09 }, 2,
 			[]string{"ρ = 0.9", "1/m = 2.0%"}},
 	}
@@ -143,21 +143,4 @@ func anyContains(list []string, sub string) bool {
 		}
 	}
 	return false
-}
-
-// TestCheckFitP2COneChoiceIsRandom: p2c drawing one queue routes as random
-// does, so its note is c × M/M/1's (as mmc.Predict's model), not the
-// supermarket model's.
-func TestCheckFitP2COneChoiceIsRandom(t *testing.T) {
-	in := FitInput{Servers: 4, Lambda: 0.02, MeanService: 100, Service: ServiceGeometric, Policy: PolicyP2C, PerServer: true}
-	for _, c := range []struct {
-		choices int
-		want    string
-	}{{1, "M/M/1"}, {2, "supermarket"}, {0, "supermarket"}} {
-		in.Choices = c.choices
-		fit := CheckFit(in)
-		if !fit.Applies || !strings.Contains(strings.Join(fit.Caveats, " "), c.want) {
-			t.Errorf("choices %d: applies %v, caveats %q, want one naming %s", c.choices, fit.Applies, fit.Caveats, c.want)
-		}
-	}
 }

@@ -39,6 +39,18 @@
 // which is always at least the pooled Wq: one queue in front of c servers
 // waits far less than c queues in front of one server each.
 //
+// # Staffing
+//
+// The inverse question, how many servers a target needs, is answered by
+// search over c (Wq and the wait tail fall as c grows): [MinServersForWait]
+// for a mean wait, [MinServersForWaitQuantile] for a wait percentile, from
+//
+//	P(Wq > t) = C·e^(−(c−a)·t/m)
+//
+// and beside them the square-root staffing rule of Halfin and Whitt,
+// c ≈ a + β√a ([SquareRootStaffing]), with β solving
+// P(wait) = [1 + β·Φ(β)/φ(β)]⁻¹ ([HalfinWhittBeta]).
+//
 // # Errors
 //
 // Every function validates its input. An input outside its allowed range
@@ -52,10 +64,14 @@
 // # Determinism
 //
 // Only +, −, ·, ÷ and [math.Sqrt] are used, each of which IEEE 754 rounds
-// correctly, and every product that is then added or subtracted is wrapped in
+// correctly (the staffing functions add internal/detmath's exponential,
+// made of the same operations), and every product that is then added or subtracted is wrapped in
 // an explicit float64(…) conversion, which the Go specification says stops
 // the compiler from fusing it into a multiply-add (as it otherwise does on
 // arm64, ppc64le, s390x and riscv64). So results are bit-identical on every
-// platform, WebAssembly included; a golden test pins them. The package holds
+// platform, WebAssembly included; a golden test pins them. The one
+// exception is [HalfinWhittBeta], whose normal distribution comes from
+// [math.Erfc]: its β may differ in the last bits between platforms, which
+// only ever moves a printed estimate. The package holds
 // no mutable global state (the error sentinels are never reassigned).
 package queueing

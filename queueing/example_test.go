@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lbsim/lbsim/sim/queueing"
+	"github.com/lbsim/lbsim/queueing"
 )
 
 // One queue in front of five servers against five servers with a queue

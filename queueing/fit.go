@@ -19,19 +19,26 @@ const (
 // pooled queue), not Erlang C.
 var generalShapes = []string{"lognormal", "pareto", "bimodal", "empirical"}
 
-// Dispatch policies understood by [CheckFit], as lbsim names them (lbsim run --policy).
-// With one central queue every one of them picks an idle server for the
-// oldest request, so none changes how long requests wait. With per-server
-// queues they route at arrival, and the queueing model depends on them.
+// Routing is the queueing model known for a routing policy's per-server
+// queues. With one central queue every policy only picks an idle server
+// for the oldest request, so none changes how long requests wait; with
+// per-server queues they route at arrival, and the model depends on them.
+// The caller says which applies (lbsim's policy table does).
+type Routing uint8
+
+// The per-server routing models.
 const (
-	PolicyFirstIdle        = "first-idle"
-	PolicyRoundRobin       = "round-robin"
-	PolicySWRR             = "swrr"
-	PolicyRandom           = "random"
-	PolicyLeastConnections = "least-connections"
-	PolicyP2C              = "p2c"
-	PolicyLeastWork        = "least-work"
-	PolicyHash             = "hash"
+	// RoutingNone: no queueing model is known.
+	RoutingNone Routing = iota
+	// RoutingSplit: c independent queues, each fed λ/c (random routing).
+	RoutingSplit
+	// RoutingSupermarket: the supermarket model (Mitzenmacher), a limit for
+	// many servers (the power of d choices).
+	RoutingSupermarket
+	// RoutingBounds: no closed form; bounds between the pooled queue and
+	// random routing, or the supermarket limit (round-robin,
+	// least-connections).
+	RoutingBounds
 )
 
 // FitInput describes the parts of an lbsim run's configuration that decide
@@ -48,8 +55,9 @@ type FitInput struct {
 	Trace       bool    // requests come from a trace file instead of being generated
 	Switch      bool    // switch mode: two balancers, each with its own queue and pool
 	QueueCap    int     // queue capacity; 0 means unbounded
-	Policy      string  // dispatch policy; "" means the default, PolicyFirstIdle
-	Choices     int     // p2c's d, the queues it draws; 0 means 2
+	Policy      string  // the dispatch policy's name, for the messages
+	Routing     Routing // per-server: the model known for the policy's routing
+	Weighted    bool    // pooled: the policy reads weights (a weight-0 server never serves)
 	// PerServer is set when requests are routed at arrival to per-server
 	// queues instead of waiting in one central queue.
 	PerServer bool
@@ -165,31 +173,22 @@ func CheckFit(in FitInput) Fit {
 	}
 	switch {
 	case in.PerServer:
-		switch {
-		case in.Policy == PolicyRandom || in.Policy == PolicyP2C && in.Choices == 1:
-			caveat("random routing to per-server queues (and p2c drawing one queue) is c independent M/M/1 " +
-				"queues, each fed λ/c: theory is Wq = ρ·m/(1−ρ), not Erlang C")
-		case in.Policy == PolicyP2C:
-			caveat("p2c's theory is the supermarket model (Mitzenmacher), a limit for many servers: " +
+		switch in.Routing {
+		case RoutingSplit:
+			caveat(in.Policy + " routing to per-server queues is c independent M/M/1 queues, each fed λ/c: " +
+				"theory is Wq = ρ·m/(1−ρ), not Erlang C")
+		case RoutingSupermarket:
+			caveat(in.Policy + "'s theory is the supermarket model (Mitzenmacher), a limit for many servers: " +
 				"with few servers the measured wait lies above it")
-		case in.Policy == PolicyRoundRobin || in.Policy == PolicyLeastConnections:
+		case RoutingBounds:
 			caveat(in.Policy + " routing has no closed form: theory gives bounds (between the pooled queue's " +
 				"Erlang C and random routing, or p2c's limit for least-connections)")
 		default:
-			reason("no queueing model is known for " + strconv.Quote(in.Policy) + " routing to per-server queues " +
-				"(random, p2c, round-robin and least-connections have one)")
+			reason("no queueing model is known for " + strconv.Quote(in.Policy) + " routing to per-server queues")
 		}
-	default:
-		switch in.Policy {
-		case "", PolicyFirstIdle, PolicyRoundRobin, PolicyRandom, PolicyLeastConnections, PolicyP2C, PolicyLeastWork:
-		case PolicySWRR:
-			caveat("with swrr every server needs a weight ≥ 1: a server of weight 0 never gets work, " +
-				"so fewer than c servers really serve")
-		default:
-			reason("dispatch policy " + strconv.Quote(in.Policy) + " is not known with the pooled queue; allowed: " +
-				strings.Join([]string{PolicyFirstIdle, PolicyRoundRobin, PolicySWRR, PolicyRandom,
-					PolicyLeastConnections, PolicyP2C, PolicyLeastWork}, ", "))
-		}
+	case in.Weighted:
+		caveat("with " + in.Policy + " every server needs a weight ≥ 1: a server of weight 0 never gets work, " +
+			"so fewer than c servers really serve")
 	}
 
 	q := MMC{Servers: in.Servers, Lambda: in.Lambda, MeanService: in.MeanService}

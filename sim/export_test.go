@@ -1,0 +1,28 @@
+package sim
+
+// What the external tests (package sim_test: the reference model and its
+// differential tests) use of this package's test helpers.
+
+// BusyLimits bounds GenBusyConfigWithin.
+type BusyLimits = busyLimits
+
+// NewBusyLimits returns limits of at most servers servers, cycles cycles,
+// initial requests per server and a task range of span.
+func NewBusyLimits(servers int, cycles int64, initial, span int) BusyLimits {
+	return busyLimits{servers: servers, cycles: cycles, initial: initial, taskSpan: span}
+}
+
+// The generators and the checker, under exported names.
+var (
+	GenBusyConfigWithin = genBusyConfigWithin
+	GenBusyChanges      = genBusyChanges
+	GenConfig           = genConfig
+	RapidDefaults       = rapidDefaults
+	CheckInvariants     = func(t Tester, m *Model) { checkInvariants(t, m) }
+)
+
+// Tester is what the checker needs of a test.
+type Tester = tester
+
+// GenChanges draws changes at cycles after..n, valid or not.
+var GenChanges = genChanges

@@ -1,0 +1,252 @@
+package sim_test
+
+import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+	"pgregory.net/rapid"
+)
+
+// refChecks is how many random runs each differential test tries by
+// default (a tenth with -short); -rapid.checks or RAPID_CHECKS overrides
+// it, as `make test-long` does.
+const refChecks = 200
+
+func refCheckCount() int {
+	if testing.Short() {
+		return refChecks / 10
+	}
+	return refChecks
+}
+
+// TestReferenceMatchesModel runs random busy configurations (every policy,
+// both queue modes, speeds, weights with zeros, choices, caps, random
+// faults, switches, pools that hunt) with random changes (settings, policy
+// switches, explicit faults) through the real model, stepped with events and
+// by RunTo to random stops, and through the plain reference: every cycle's
+// events and timeline row, and the summary at every stop, must agree.
+func TestReferenceMatchesModel(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 60, 30))
+		genFocus(t, &cfg)
+		diffRun(t, cfg, sim.GenBusyChanges(t, cfg))
+	})
+}
+
+// genFocus sometimes steers a busy configuration to what it seldom
+// reaches by chance: the lobby (per-server swrr or least-connections with
+// every starting server weighing 0, or servers failing often), small caps
+// with steady arrivals, and frequent random faults.
+func genFocus(t *rapid.T, cfg *sim.Config) {
+	switch rapid.IntRange(0, 4).Draw(t, "focus") {
+	case 1: // the lobby, by weights
+		cfg.Queues = sim.PerServer
+		cfg.Policy = rapid.SampledFrom([]sim.Policy{sim.SWRR, sim.LeastConnections}).Draw(t, "focusPolicy")
+		cfg.Weights = make([]int, cfg.Servers+rapid.IntRange(0, 2).Draw(t, "focusZeros"))
+	case 2: // small caps
+		cfg.QueueCap = rapid.IntRange(1, 5).Draw(t, "focusCap")
+		cfg.Rate = sim.Rate(rapid.Int64Range(sim.RateScale/2, 4*sim.RateScale).Draw(t, "focusRate"))
+	case 3: // faults, the lobby when every server is down
+		cfg.MTBF = rapid.Int64Range(1, 60).Draw(t, "focusMTBF")
+		cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "focusMTTR")
+	}
+}
+
+// TestReferenceMatchesModelSmall runs the small configurations of the
+// property tests (traces, block lists, stream shares, waves, tiny caps and
+// pools) with their changes, valid ones only, the same way.
+func TestReferenceMatchesModelSmall(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenConfig(t)
+		diffRun(t, cfg, sim.GenChanges(t, 1, cfg.Cycles))
+	})
+}
+
+// TestReferencePolicies: every policy the model knows has a plain version
+// for each queue mode that runs it.
+func TestReferencePolicies(t *testing.T) {
+	for _, q := range []sim.QueueMode{sim.Pooled, sim.PerServer} {
+		for _, p := range sim.PoliciesFor(q) {
+			rp, ok := refPolicies[p]
+			if !ok || (q == sim.Pooled && rp.Pooled == nil) || (q == sim.PerServer && rp.Route == nil) {
+				t.Errorf("policy %v runs %v but the reference model has no plain version of it there (registerRefPolicy)", p, q)
+			}
+		}
+	}
+}
+
+// diffRun runs cfg with changes through the real model and the reference
+// and fails at the first difference. A configuration or change list the
+// model refuses is discarded.
+func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
+	stepped, err := sim.New(cfg, sim.WithEvents())
+	if err != nil {
+		t.Skip(err) // a drawn combination the validation refuses
+	}
+	if err := stepped.Schedule(changes...); err != nil {
+		t.Skip(err)
+	}
+	changes = stepped.Pending()
+	jumped, _ := sim.New(cfg)
+	if err := jumped.Schedule(changes...); err != nil {
+		t.Fatalf("the second model refused changes the first took: %v", err)
+	}
+	ref, err := newRef(cfg, changes)
+	if err != nil {
+		t.Fatalf("reference: %v", err)
+	}
+	stops := []int64{cfg.Cycles}
+	for range rapid.IntRange(0, 3).Draw(t, "stops") {
+		stops = append(stops, rapid.Int64Range(1, cfg.Cycles).Draw(t, "stop"))
+	}
+	if rapid.IntRange(0, 2).Draw(t, "strideStops") == 0 {
+		// Stops at scaling evaluations (at most 40 of them), where a
+		// shortcut's last cycle meets a stepped one that may scale.
+		stride := max(cfg.Cooldown, cfg.Cycles/40/cfg.Cooldown*cfg.Cooldown)
+		for c := stride; c < cfg.Cycles; c += stride {
+			stops = append(stops, c)
+		}
+	}
+	slices.Sort(stops)
+	stops = slices.Compact(stops)
+
+	where := func() string {
+		return fmt.Sprintf("config %+v\nchanges %v", cfg, changes)
+	}
+	for {
+		c := stepped.Cycle()
+		if got, want := normalEvents(stepped.Events()), refEvents(ref.events); !slices.Equal(got, want) {
+			t.Fatalf("cycle %d: the model's events differ from the reference's:\n%s\n%s", c, eventDiff(got, want), where())
+		}
+		if got, want := stepped.Last(), ref.Last(); got != want {
+			t.Fatalf("cycle %d: timeline row\n model     %+v\n reference %+v\n%s", c, got, want, where())
+		}
+		if len(stops) > 0 && stops[0] == c {
+			stops = stops[1:]
+			want := ref.Summary()
+			if d := summaryDiff(stepped.Summary(), want); d != "" {
+				t.Fatalf("cycle %d: stepped summary differs from the reference's: %s\n%s", c, d, where())
+			}
+			jumped.RunTo(c)
+			if jumped.Cycle() != c {
+				t.Fatalf("RunTo(%d) stopped at %d", c, jumped.Cycle())
+			}
+			if d := summaryDiff(jumped.Summary(), want); d != "" {
+				t.Fatalf("cycle %d: RunTo's summary differs from the reference's: %s\n%s", c, d, where())
+			}
+			if got := jumped.Last(); got != ref.Last() {
+				t.Fatalf("cycle %d: RunTo's timeline row\n model     %+v\n reference %+v\n%s", c, got, ref.Last(), where())
+			}
+			sim.CheckInvariants(t, jumped) // the model's own books after RunTo
+		}
+		if !stepped.Step() {
+			break
+		}
+		ref.step()
+	}
+	if stepped.Cycle() != cfg.Cycles || stepped.Err() != nil {
+		t.Fatalf("the model stopped at cycle %d of %d: %v", stepped.Cycle(), cfg.Cycles, stepped.Err())
+	}
+}
+
+// refEvents formats the reference's events for comparison.
+func refEvents(es []sim.Event) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = eventKey(e)
+	}
+	return out
+}
+
+// normalEvents formats the model's events for comparison, with each run of
+// completions (and the leaves that follow them) in balancer and server
+// order: the model completes in the order its timing wheel holds the
+// servers, which nothing else depends on; the reference completes by id.
+func normalEvents(es []sim.Event) []string {
+	es = slices.Clone(es)
+	done := func(k sim.EventKind) bool { return k == sim.Complete || k == sim.Leave }
+	for i := 0; i < len(es); {
+		if !done(es[i].Kind) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(es) && done(es[j].Kind) {
+			j++
+		}
+		slices.SortStableFunc(es[i:j], func(a, b sim.Event) int {
+			return cmp.Or(cmp.Compare(a.Balancer, b.Balancer), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Kind, b.Kind))
+		})
+		i = j
+	}
+	return refEvents(es)
+}
+
+// eventKey writes what an event says: for the request events the whole
+// request; for the server events (scaling, leaving, faults) the server.
+func eventKey(e sim.Event) string {
+	switch e.Kind {
+	case sim.Arrive, sim.Reject, sim.Discard, sim.Dispatch, sim.Complete, sim.Requeue:
+		r := e.Request
+		return fmt.Sprintf("%d %v b%d s%d w%d #%d@%d %08x→%08x t%d %v req=%v",
+			e.Cycle, e.Kind, e.Balancer, e.Server, e.Wait, r.ID, r.Arrival, r.Src, r.Dst, r.Time, r.Type, r.Requeued)
+	}
+	return fmt.Sprintf("%d %v b%d s%d", e.Cycle, e.Kind, e.Balancer, e.Server)
+}
+
+// eventDiff shows two event lists from their first difference.
+func eventDiff(got, want []string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "first difference at event %d of %d (model) / %d (reference)\n", i, len(got), len(want))
+	show := func(name string, es []string) {
+		fmt.Fprintf(&b, "%s:\n", name)
+		for j := max(i-3, 0); j < min(i+8, len(es)); j++ {
+			mark := "  "
+			if j == i {
+				mark = "> "
+			}
+			fmt.Fprintf(&b, "%s%s\n", mark, es[j])
+		}
+	}
+	show("model", got)
+	show("reference", want)
+	return b.String()
+}
+
+// summaryDiff names the fields in which two summaries differ ("" when
+// none), the switch's P and S included.
+func summaryDiff(got, want sim.Summary) string {
+	var diffs []string
+	var walk func(prefix string, a, b reflect.Value)
+	walk = func(prefix string, a, b reflect.Value) {
+		for i := range a.NumField() {
+			name := prefix + a.Type().Field(i).Name
+			x, y := a.Field(i), b.Field(i)
+			if x.Kind() == reflect.Pointer {
+				switch {
+				case x.IsNil() != y.IsNil():
+					diffs = append(diffs, fmt.Sprintf("%s: model %v, reference %v", name, x.Interface(), y.Interface()))
+				case !x.IsNil():
+					walk(name+".", x.Elem(), y.Elem())
+				}
+				continue
+			}
+			if !reflect.DeepEqual(x.Interface(), y.Interface()) {
+				diffs = append(diffs, fmt.Sprintf("%s: model %v, reference %v", name, x.Interface(), y.Interface()))
+			}
+		}
+	}
+	walk("", reflect.ValueOf(got), reflect.ValueOf(want))
+	return strings.Join(diffs, "; ")
+}

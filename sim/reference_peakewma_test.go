@@ -1,0 +1,71 @@
+package sim_test
+
+import (
+	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/sim"
+)
+
+// peak-ewma's plain version: each server's cost and the cycle it was last
+// updated, started at the configured mean when the server is created or
+// the policy comes into force; two candidates drawn as p2c draws them, the
+// lower cost × (load + 1), the first drawn on a tie.
+func init() {
+	registerRefPolicy(sim.PeakEWMA, refPolicy{
+		Route: func(b *refBalancer, _ *refReq, cands []*refServer) *refServer {
+			left := append([]*refServer(nil), cands...)
+			var best *refServer
+			var bestScore float64
+			for range min(2, len(cands)) {
+				i := b.m.route.IntN(len(left))
+				s := left[i]
+				left = append(left[:i], left[i+1:]...)
+				score := ewmaOf(b, s).cost * float64(s.Load()+1)
+				if best == nil || score < bestScore {
+					best, bestScore = s, score
+				}
+			}
+			return best
+		},
+		Added: func(b *refBalancer, s *refServer) { s.state = &refEWMA{b.m.cfg.NominalMean(), b.m.cycle, b.m.cycle} },
+		Entered: func(b *refBalancer) {
+			for _, s := range b.servers {
+				s.state = &refEWMA{b.m.cfg.NominalMean(), b.m.cycle, b.m.cycle}
+			}
+		},
+		Completed: func(b *refBalancer, s *refServer, r *refReq) {
+			e := ewmaOf(b, s)
+			t := b.m.cycle
+			from := r.routed
+			if from < e.since {
+				from = r.Arrival // routed before the policy came into force: from its arrival
+			}
+			resp := float64(t - from)
+			if resp > e.cost {
+				e.cost = resp
+			} else {
+				decay := b.m.cfg.EwmaDecay
+				if decay == 0 {
+					decay = sim.DefaultEwmaDecay
+				}
+				e.cost += float64((resp - e.cost) * (1 - detmath.ExpNeg(float64(t-e.at)/float64(decay))))
+			}
+			e.at = t
+		},
+	})
+}
+
+// refEWMA is a server's peak-EWMA cost, the cycle of its last update, and
+// the cycle the policy came into force.
+type refEWMA struct {
+	cost      float64
+	at, since int64
+}
+
+func ewmaOf(b *refBalancer, s *refServer) *refEWMA {
+	if e, ok := s.state.(*refEWMA); ok {
+		return e
+	}
+	e := &refEWMA{b.m.cfg.NominalMean(), b.m.cycle, b.m.cycle}
+	s.state = e
+	return e
+}
