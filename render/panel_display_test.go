@@ -5,6 +5,7 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"strings"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -52,7 +53,7 @@ func absDiff(a, b uint8) int {
 }
 
 // TestPanelEntriesAreDrawn paints the control bar and each dialog (share,
-// lessons, the firewall's block list) at three sizes, in both modes, and
+// lessons, the firewall's block list, the server menu) at three sizes, in both modes, and
 // checks on the painted pixels that every entry's text is visible: each
 // control has text, and each text inside a control's rectangle (and each
 // of the dialog's own texts) has pixels of its colour in its rectangle,
@@ -64,7 +65,8 @@ func TestPanelEntriesAreDrawn(t *testing.T) {
 		name string
 		in   scene.Intent
 		open bool
-	}{{"control bar", 0, false}, {"share", scene.OpenShare, true}, {"lessons", scene.OpenLessons, true}, {"firewall", scene.OpenFirewall, true}}
+	}{{"control bar", 0, false}, {"share", scene.OpenShare, true}, {"lessons", scene.OpenLessons, true}, {"firewall", scene.OpenFirewall, true},
+		{"server menu", scene.OpenServerMenu, true}}
 	for _, size := range [][2]int{{1024, 768}, {1280, 720}, {1920, 1080}} {
 		for _, present := range []bool{false, true} {
 			for _, d := range dialogs {
@@ -120,6 +122,67 @@ func TestPanelEntriesAreDrawn(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestGrayServersAreDrawn paints four servers slow, failing, hanging and
+// down at three sizes, in both modes, and checks on the painted pixels
+// that each state's word and the HUD's errors are visible.
+func TestGrayServersAreDrawn(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Seed = 1
+	for _, kv := range [][2]string{{"servers", "4"}, {"min-servers", "4"}, {"max-servers", "4"}, {"queues", "per-server"},
+		{"policy", "least-connections"}, {"rate", "0.2"}, {"wave", "false"}} {
+		if err := cfg.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var changes []sim.Change
+	for _, v := range []string{"1:slow=1x4", "1:fail=2", "1:hang=3", "1:down=4"} {
+		c, err := sim.ParseChange(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes = append(changes, c)
+	}
+	for _, size := range [][2]int{{1024, 768}, {1280, 720}, {1920, 1080}} {
+		for _, present := range []bool{false, true} {
+			name := fmt.Sprintf("%dx%d present=%v", size[0], size[1], present)
+			g, err := NewGame(preset.Preset{Config: cfg, Changes: changes, Speed: 30, PauseAt: 0, Present: present})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 60 {
+				g.sess.Apply(scene.StepOne)
+			}
+			w, h := size[0], size[1]
+			onScreen(func(*ebiten.Image) {
+				img := ebiten.NewImage(w, h)
+				defer img.Deallocate()
+				f := g.sess.Draw(w, h)
+				g.painter.paint(img, f)
+				px := make([]byte, 4*w*h)
+				img.ReadPixels(px)
+				want := map[string]bool{"slow ×4": false, "failing": false, "hanging": false, "down": false}
+				for _, tx := range f.Layers[scene.SceneLayer].Texts {
+					_, word := want[tx.S]
+					if !word && !strings.HasPrefix(tx.S, "errors ") {
+						continue
+					}
+					want[tx.S] = true
+					r := textRect(tx)
+					need := max(4, int(r.W*r.H/50))
+					if n := inkPixels(px, w, h, r, tx.C); n < need {
+						t.Errorf("%s: %q at %v has %d pixels of its colour, want %d at least", name, tx.S, r, n, need)
+					}
+				}
+				for word, seen := range want {
+					if !seen {
+						t.Errorf("%s: no %q drawn", name, word)
+					}
+				}
+			})
 		}
 	}
 }

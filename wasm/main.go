@@ -19,7 +19,8 @@
 // "CYCLE:NAME=VALUE"), config (the settings in effect), controls (each
 // control's id, rectangle in canvas pixels and value), servers (the same
 // for the first 64 server boxes of each balancer, value = idle, busy,
-// retiring or down; in the compare view "LANE/ID"), focus, present,
+// retiring or down, then ",slow", ",failing" or ",hanging" for a gray
+// server; in the compare view "LANE/ID"), focus, present,
 // theory, lanes (the compare view's lanes, each {label, summary}: the
 // summary as `lbsim compare --json` gives it at this cycle; empty for a
 // single run) and lane (the focused lane, from 0).

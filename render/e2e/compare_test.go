@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/lbsim/lbsim/render/lesson"
 )
 
 // compareState is the compare view's part of window.lbsim.state().
@@ -204,8 +206,7 @@ func TestBrowserCompareInPlace(t *testing.T) {
 	}
 	p.open("policy=round-robin&" + strings.Join(query, "&") + "&speed=600&pause-at=300")
 	p.waitFor("window.lbsim.state().paused", 120*time.Second)
-	b := p.server("2")
-	p.click(b.X+b.W/2, b.Y+b.H/2)           // down at the next cycle
+	p.serverAction("2", "down")             // down at the next cycle
 	p.press("ArrowRight", "ArrowRight", 39) // one cycle: it takes effect
 	before := p.ctl()
 	if before.Cycle != 301 || len(before.Changes) != 1 {
@@ -224,4 +225,46 @@ func TestBrowserCompareInPlace(t *testing.T) {
 		t.Fatalf("lbsim compare: %v", err)
 	}
 	p.checkLanes("C while paused", s, out)
+}
+
+// TestBrowserCompareLessons opens each lesson that shows the compare view
+// (?lesson=NAME: fast-failing, heavy-tails) paused at cycle 1,500 and
+// checks each lane's summary against `lbsim compare` of the lesson's
+// settings and lanes at that cycle: the page's lesson is the CLI's run,
+// its fault in every lane.
+func TestBrowserCompareLessons(t *testing.T) {
+	p := newPage(t)
+	n := 0
+	for _, l := range lesson.All {
+		args := []string{"compare", "--json", "-", "--cycles=1500"}
+		var lanes []string
+		for _, kv := range l.Params() {
+			switch kv[0] {
+			case "compare":
+				lanes = strings.Split(kv[1], ";")
+			case "speed", "pause-at", "present", "theory", "cycles":
+			default:
+				args = append(args, "--"+kv[0]+"="+kv[1])
+			}
+		}
+		if lanes == nil {
+			continue
+		}
+		n++
+		for _, v := range lanes {
+			args = append(args, "--variant", v)
+		}
+		p.open("lesson=" + l.Name + "&pause-at=1500")
+		p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 1500", 120*time.Second)
+		s := p.compareState()
+		out, err := exec.Command(p.lbsim, args...).Output()
+		if err != nil {
+			t.Fatalf("lbsim %s: %v", strings.Join(args, " "), err)
+		}
+		p.checkLanes("lesson "+l.Name, s, out)
+		p.screenshot("page-lesson-" + l.Name + ".png")
+	}
+	if n < 2 {
+		t.Fatalf("%d lessons in the compare view, want the two (fast-failing, heavy-tails)", n)
+	}
 }

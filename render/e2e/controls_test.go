@@ -111,6 +111,49 @@ func (p *page) click(x, y float64) {
 	p.mouse(input.DispatchMouseEventTypeMouseReleased, x, y, false)
 }
 
+// serverAction clicks server id's box, which opens its menu, and then the
+// menu's entry action (down, up, slow, fail, hang, heal).
+func (p *page) serverAction(id, action string) {
+	p.t.Helper()
+	sv := p.server(id)
+	p.click(sv.X+sv.W/2, sv.Y+sv.H/2)
+	p.waitFor("window.lbsim.state().controls.some(c => c.id == 'server:"+action+"')", 30*time.Second)
+	r := p.rect("server:" + action)
+	p.click(r.X+r.W/2, r.Y+r.H/2)
+	p.waitFor("!window.lbsim.state().controls.some(c => c.id.startsWith('server:'))", 30*time.Second)
+}
+
+// TestBrowserServerFail clicks a server of a paused run, picks "fail" in
+// its menu, runs on and pauses: the page's summary, errors counted, is
+// `lbsim run` with the same --set changes; the server reads failing.
+func TestBrowserServerFail(t *testing.T) {
+	p := newPage(t)
+	const run = "seed=5&servers=6&min-servers=6&max-servers=6&wave=false&rate=0.2&initial-per-server=0"
+	p.open(run + "&speed=600&pause-at=200")
+	p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 200", 120*time.Second)
+	p.serverAction("3", "fail")
+	p.press("ArrowRight", "ArrowRight", 39) // one cycle: it takes effect
+	p.waitFor("window.lbsim.state().servers.find(s => s.id == '3').value.endsWith(',failing')", 30*time.Second)
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().cycle > 400", 60*time.Second)
+	p.press(" ", "Space", 32)
+	p.waitFor("window.lbsim.state().paused", 30*time.Second)
+	s := p.ctl()
+	if len(s.Changes) != 1 || s.Changes[0] != "201:fail=3" {
+		t.Fatalf("after picking fail on server 3 at cycle 200: changes %v, want [201:fail=3]", s.Changes)
+	}
+	var args []string
+	for _, kv := range strings.Split(run, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		args = append(args, "--"+k+"="+v)
+	}
+	p.checkCtl(s, args...)
+	if got := decodeJSON(t, s.Summary); got["errors"] == nil || got["errors"].(float64) < 1 {
+		t.Errorf("a failing server for %d cycles: errors %v", s.Cycle-201, got["errors"])
+	}
+	p.screenshot("page-server-fail.png")
+}
+
 // typeDigits types decimal digits with real key events.
 func (p *page) typeDigits(s string) {
 	for _, r := range s {
@@ -200,9 +243,9 @@ func TestBrowserControls(t *testing.T) {
 	p.waitFor("window.lbsim.state().paused", 30*time.Second)
 	p.checkCtl(p.ctl(), "--seed", "12345", "--servers", "10")
 
-	// Click server 2: down at the next cycle; → steps; click it again: up.
-	sv := p.server("2")
-	p.click(sv.X+sv.W/2, sv.Y+sv.H/2)
+	// Click server 2, "take down": down at the next cycle; → steps; click
+	// it again, "bring up": up.
+	p.serverAction("2", "down")
 	p.press("ArrowRight", "ArrowRight", 39)
 	p.waitFor("window.lbsim.state().servers.find(s => s.id == '2').value == 'down'", 30*time.Second)
 	s = p.ctl()
@@ -210,8 +253,7 @@ func TestBrowserControls(t *testing.T) {
 		t.Fatalf("click on server 2: changes %v", s.Changes)
 	}
 	p.checkCtl(s, "--seed", "12345", "--servers", "10")
-	sv = p.server("2")
-	p.click(sv.X+sv.W/2, sv.Y+sv.H/2)
+	p.serverAction("2", "up")
 	p.press("ArrowRight", "ArrowRight", 39)
 	p.waitFor("window.lbsim.state().servers.find(s => s.id == '2').value != 'down'", 30*time.Second)
 	s = p.ctl()

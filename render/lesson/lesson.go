@@ -8,7 +8,9 @@
 // string; the page's own parameters apply after it, so
 // ?lesson=firewall&seed=9 is the firewall lesson with seed 9. A caption
 // that compares (pooled against per-server queues, two policies) names
-// the comparison in Versus, which the check runs too.
+// the comparison in Versus, which the check runs too; or, to show both
+// side by side, its Query opens the compare view (compare=LANE;LANE, as
+// `lbsim compare --variant LANE`) and the check runs its lanes.
 package lesson
 
 import (
@@ -32,7 +34,9 @@ type Lesson struct {
 	// for a second run of the same requests.
 	Versus string
 	// Check reports whether the run's summary (and, with Versus, the
-	// comparison run's) shows what the caption claims.
+	// comparison run's) shows what the caption claims. A lesson whose
+	// Query has a compare parameter has no Versus: Check gets its first
+	// two lanes' summaries.
 	Check func(run, versus sim.Summary) error
 }
 
@@ -158,6 +162,44 @@ var All = []Lesson{
 		Check: func(rr, lc sim.Summary) error {
 			if rr.WaitP95 < 6_000 || rr.WaitP95 > 8_000 || lc.WaitP95 < 80 || lc.WaitP95 > 130 {
 				return fmt.Errorf("p95 wait %d with round-robin, %d with least-connections: the caption says about 7,000 and about 100", rr.WaitP95, lc.WaitP95)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "fast-failing",
+		Title: "a fast-failing server attracts traffic",
+		Caption: []string{
+			"Ten servers, each with its own queue. At cycle 1,000 server 3 starts failing: every request",
+			"it takes ends in error one cycle later. Round-robin still sends it a tenth: about 10% errors.",
+			"Least-connections sees server 3 always empty and sends it most: about 60% errors, waits near 0.",
+		},
+		Query: "compare=round-robin:policy=round-robin;least-connections:policy=least-connections" +
+			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=geometric&mean-service=20" +
+			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&fault=fail:3@1000&speed=600",
+		Check: func(rr, lc sim.Summary) error {
+			share := func(s sim.Summary) float64 { return float64(s.Errors) / float64(max(s.Admitted, 1)) }
+			if share(rr) < 0.07 || share(rr) > 0.12 || share(lc) < 0.5 || share(lc) > 0.75 || lc.WaitP95 >= rr.WaitP95 {
+				return fmt.Errorf("%.1f%% errors with round-robin, %.1f%% with least-connections (p95 waits %d, %d): the caption says about 10%% and about 60%%, least-connections waiting less",
+					100*share(rr), 100*share(lc), rr.WaitP95, lc.WaitP95)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "heavy-tails",
+		Title: "heavy tails: round-robin against least-work",
+		Caption: []string{
+			"Lognormal request times with mean 20 and cv 3: most are short, a few hundreds of cycles long",
+			"(a long request's box is longer). Round-robin queues short requests behind long ones: p95 wait",
+			"about 1,100 cycles. Least-work sends each to the least remaining work: p95 about 40.",
+		},
+		Query: "compare=round-robin:policy=round-robin;least-work:policy=least-work" +
+			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=lognormal&service-cv=3&mean-service=20" +
+			"&block=none&initial-per-server=0&cycles=50000&queues=per-server&speed=3000",
+		Check: func(rr, lw sim.Summary) error {
+			if rr.WaitP95 < 900 || rr.WaitP95 > 1_300 || lw.WaitP95 < 30 || lw.WaitP95 > 60 {
+				return fmt.Errorf("p95 wait %d with round-robin, %d with least-work: the caption says about 1,100 and about 40", rr.WaitP95, lw.WaitP95)
 			}
 			return nil
 		},

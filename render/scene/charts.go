@@ -8,14 +8,16 @@ import (
 
 // chartSpec is one chart under the scene: its title (with the unit of its
 // y-axis), the bars it draws for each sample, the lines it draws over them
-// (thresholds that move with the run) and whether it marks scale events.
+// (thresholds that move with the run), whether it marks scale events, and
+// whether it marks the samples with errors.
 // The charts are the entries of charts; a new chart is one more entry.
 type chartSpec struct {
-	title string
-	unit  string // the y-axis' unit, shown after the title
-	bars  chartSeries
-	lines []chartSeries
-	marks bool // green bands with ▲ for scale-ups, amber with ▼ for scale-downs
+	title  string
+	unit   string // the y-axis' unit, shown after the title
+	bars   chartSeries
+	lines  []chartSeries
+	marks  bool // green bands with ▲ for scale-ups, amber with ▼ for scale-downs
+	errors bool // a red strip along the x-axis under the samples in which attempts ended in error
 }
 
 // chartSeries is a named value of a Sample drawn in a colour.
@@ -33,7 +35,7 @@ var charts = []chartSpec{
 			{"U·S scale-up line", UpLineCol, func(s Sample) float32 { return s.UpLine }},
 			{"D·S scale-down line", DownLineCol, func(s Sample) float32 { return s.DownLine }},
 		},
-		marks: true},
+		marks: true, errors: true},
 	{title: "live servers", unit: "servers",
 		bars: chartSeries{"live", BusyColor, func(s Sample) float32 { return float32(s.Servers) }},
 		lines: []chartSeries{
@@ -95,6 +97,9 @@ type chartView struct {
 	// scaling: the pool could scale at some point of the run, so the
 	// legend keys the scale marks.
 	scaling bool
+	// errs: some attempt ended in error, so the legend keys the errors'
+	// strip.
+	errs bool
 }
 
 func (c *chartView) xAt(cycle int64) float32 {
@@ -130,10 +135,12 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		c.spec.lines = fitLines(spec.lines, &s.hists[0], c.maxV)
 		for i := range s.hists[0].Len() {
 			c.scaling = c.scaling || scalingActs(s.hists[0].At(i))
+			c.errs = c.errs || (spec.errors && s.hists[0].At(i).Errors > 0)
 		}
-		c.legend(f)
+		end := c.legend(f)
 		c.axes(f)
 		c.data(f, &s.hists[0])
+		c.errorsKey(f, end)
 	}
 }
 
@@ -178,8 +185,8 @@ func fitLines(lines []chartSeries, h *History, top float32) []chartSeries {
 func (s *Session) chartLanes() int { return len(s.set.Lanes) }
 
 // legend draws the title with its unit, then each line's and the scale
-// marks' key.
-func (c *chartView) legend(f *Frame) {
+// marks' key, and returns where the keys end.
+func (c *chartView) legend(f *Frame) float32 {
 	r, u := c.r, c.u
 	x := r.X + 8*u
 	title := c.spec.title + " (" + c.spec.unit + ")"
@@ -195,6 +202,25 @@ func (c *chartView) legend(f *Frame) {
 		f.triangle(SceneLayer, Point{x + m, r.Y + 7*u}, Point{x + 2*m, r.Y + 7*u + m*1.6}, Point{x, r.Y + 7*u + m*1.6}, UpMark)
 		f.triangle(SceneLayer, Point{x + 3*m, r.Y + 7*u + m*1.6}, Point{x + 2*m, r.Y + 7*u}, Point{x + 4*m, r.Y + 7*u}, DownMark)
 		f.text(SceneLayer, "scaling", x+4*m+4*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		x += 4*m + 4*u + TextWidth("scaling", 12*u, false) + 10*u
+	}
+	return x
+}
+
+// errorsKey keys the errors' strip, when the run has errors: after the
+// legend's other keys (which end at x), or, when they leave no room (large
+// text), in the plot's top right corner on a patch of the panel, over the
+// data.
+func (c *chartView) errorsKey(f *Frame, x float32) {
+	r, u := c.r, c.u
+	if c.errs {
+		y := r.Y + 5*u
+		if w := 18*u + TextWidth("errors", 12*u, false); x+w > r.X+r.W-6*u {
+			x, y = c.plot.X+c.plot.W-w-4*u, c.plot.Y+2*u
+			f.rect(SceneLayer, Rect{x - 4*u, y - 2*u, w + 8*u, 17 * u}, Panel)
+		}
+		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
+		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
 	}
 }
 
@@ -261,6 +287,9 @@ func (c *chartView) data(f *Frame, h *History) {
 		bw := max(x1-x0, 1)
 		y := c.yAt(c.spec.bars.value(smp))
 		f.rect(SceneLayer, Rect{x0, y, max(bw-0.5, 1), plot.Y + plot.H - y}, c.spec.bars.col)
+		if c.spec.errors && smp.Errors > 0 {
+			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H - 4*u, max(bw, 1.5*u), 4 * u}, FailColor)
+		}
 		if !c.spec.marks {
 			continue
 		}

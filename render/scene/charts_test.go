@@ -251,3 +251,82 @@ func TestChartScalesToTheData(t *testing.T) {
 		}
 	}
 }
+
+// TestChartMarksErrors: the queue chart draws a red strip along its
+// x-axis under the samples in which attempts ended in error, from the
+// cycle a server starts failing, and keys it in its legend; a run without
+// errors has neither.
+func TestChartMarksErrors(t *testing.T) {
+	for _, tc := range []struct {
+		fault string
+		from  int64 // the cycle the server starts failing, or 0 for none
+	}{{"", 0}, {"301:fail=2", 301}} {
+		opts := Options{Config: testConfig(), Speed: 600, PauseAt: -1}
+		if tc.fault != "" {
+			c, err := sim.ParseChange(tc.fault)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Changes = []sim.Change{c}
+		}
+		s, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		firstErr := int64(0) // the cycle of the first error
+		for range 900 {
+			s.step(1, true)
+			if firstErr == 0 && s.m.Totals().Errors > 0 {
+				firstErr = s.m.Cycle()
+			}
+		}
+		f := s.Draw(BaseW, BaseH)
+		r := f.Layout.Charts[0]
+		plot := chartPlot(r, f.Layout.T)
+		end := s.m.Cycle() + 1
+		first := float32(-1)
+		for _, q := range f.Layers[SceneLayer].Quads {
+			if q.C == FailColor && plot.Inset(-1).Contains(Rect{q.P[0].X, q.P[0].Y, q.P[2].X - q.P[0].X, q.P[2].Y - q.P[0].Y}) {
+				if first < 0 || q.P[0].X < first {
+					first = q.P[0].X
+				}
+			}
+		}
+		legend := slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == "errors" && r.Contains(textBox(x)) })
+		errs := s.m.Totals().Errors
+		if tc.from == 0 {
+			if first >= 0 || legend || errs != 0 {
+				t.Errorf("no fault: %d errors, a strip from x %.1f, legend %v", errs, first, legend)
+			}
+			continue
+		}
+		// The legend's key fits its chart at every size, overlapping no text.
+		for _, size := range [][2]int{{1024, 768}, {1280, 720}, {1920, 1080}} {
+			for _, present := range []bool{false, true} {
+				s.present = present
+				f := s.Draw(size[0], size[1])
+				r := f.Layout.Charts[0]
+				if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == "errors" && r.Contains(textBox(x)) }) {
+					t.Errorf("%v present=%v: no errors key inside the queue chart %v", size, present, r)
+				}
+				for _, o := range overlaps(f) {
+					t.Errorf("%v present=%v: %s", size, present, o)
+				}
+			}
+		}
+		s.present = false
+		switch {
+		case errs == 0 || !legend:
+			t.Errorf("%s: %d errors, legend %v", tc.fault, errs, legend)
+		case firstErr < tc.from:
+			t.Errorf("%s: the first error at cycle %d", tc.fault, firstErr)
+		default:
+			// The strip starts in the sample holding the first error.
+			at := plot.X + plot.W*float32(firstErr)/float32(end)
+			stride := plot.W * float32(s.hists[0].Stride()) / float32(end)
+			if first < at-stride-1 || first > at+1 {
+				t.Errorf("%s: the strip starts at x %.1f, the first error (cycle %d) is at x %.1f (a sample is %.1f wide)", tc.fault, first, firstErr, at, stride)
+			}
+		}
+	}
+}

@@ -108,7 +108,7 @@ type widget struct {
 	label          string
 	min, max, step int64
 	width          float32 // width in design pixels in the second row and the dialog
-	row            int     // where it sits: rowSliders, rowButtons, rowBanner or rowDialog
+	row            int     // where it sits: rowSliders, rowButtons, rowBanner or rowDialog (a width in the first row is fixed)
 
 	get     func(s *Session) int64                      // the value shown (sliders and choices)
 	set     func(s *Session, v int64)                   // carry out a new value
@@ -117,7 +117,7 @@ type widget struct {
 	next    func(s *Session, cur int64, step int) int64 // a choice's value step places after cur (−1: before); nil: the next name, wrapping
 	intent  Intent                                      // what a button does
 	act     func(s *Session)                            // or, when set, what it does instead
-	text    func(s *Session) string                     // a button's label when it shows a state
+	text    func(s *Session) string                     // a button's label when it shows a state, or a choice's value
 	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
 }
 
@@ -128,10 +128,10 @@ func unusedBy(w widget, unused func(sim.Config) string) widget {
 	return w
 }
 
-// taskRangeUnused: task min and max draw the uniform service times only;
-// geometric and constant service use the mean.
+// taskRangeUnused: task min and max draw the uniform service times and
+// are bimodal's two times; the other shapes use the mean.
 func taskRangeUnused(c sim.Config) string {
-	if c.Service == sim.Uniform {
+	if c.Service == sim.Uniform || c.Service == sim.Bimodal {
 		return ""
 	}
 	return "unused (" + c.Service.String() + ")"
@@ -224,6 +224,8 @@ var widgets = []widget{
 	settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil),
 	unusedBy(settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil), taskRangeUnused),
 	unusedBy(settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil), taskRangeUnused),
+	serviceWidget,
+	shapeParamWidget,
 	{id: WSpeed, kind: kSlider, label: "speed", min: 0, max: int64(len(ladder) - 1), step: 1,
 		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
@@ -415,6 +417,7 @@ var bindings = []binding{
 	{[]Key{RuneKey('s')}, "S", "save", Save, "save the run (.lbsnap)"},
 	{[]Key{RuneKey('l')}, "L", "load", Load, "load a snapshot (or drop a file)"},
 	{[]Key{RuneKey('b')}, "B", "firewall", OpenFirewall, "the firewall's block list"},
+	{[]Key{RuneKey('g')}, "G", "", OpenServerMenu, "a server's menu (or click the server)"},
 	{[]Key{RuneKey('c')}, "C", "", ToggleCompare, "compare with the next policy (again: back)"},
 	{[]Key{RuneKey('n')}, "N", "", FocusNextLane, "compare: focus the next lane"},
 	{[]Key{RuneKey('d')}, "D", "", Dice, "dice: a random seed"},
@@ -442,6 +445,8 @@ func (s *Session) controls() []widget {
 		return lessonWidgets
 	case dialogFirewall:
 		return s.firewallWidgets()
+	case dialogServer:
+		return s.serverMenuWidgets()
 	}
 	if s.replay == nil {
 		return widgets
@@ -496,6 +501,9 @@ func (s *Session) valueText(i int, w widget) string {
 	}
 	switch w.kind {
 	case kSlider, kChoice:
+		if w.kind == kChoice && w.text != nil {
+			return w.text(s)
+		}
 		return w.format(s.value(i, w))
 	case kField:
 		if s.seedEdit.editing {
@@ -620,6 +628,10 @@ func (s *Session) HandleInput(in Input) {
 		}
 	}
 	for _, k := range in.Keys {
+		ws = s.controls() // a key may have opened or closed a dialog
+		if s.focus >= len(ws) {
+			s.focus = -1
+		}
 		s.key(ws, k, in.Shift)
 	}
 }
@@ -750,9 +762,9 @@ func (s *Session) focusedKey(w widget, k Key) bool {
 	return false
 }
 
-// clickServer takes the clicked server down, or a down one up again, at
-// the next cycle; in the compare view it also focuses the server's lane.
-// A click elsewhere in a lane focuses that lane.
+// clickServer opens the server menu on the clicked server (its lane
+// becomes the focused lane). A click elsewhere in a lane focuses that
+// lane.
 func (s *Session) clickServer(l Layout, p Point) {
 	for k, sb := range s.shown() {
 		if k >= len(l.Lanes) {
@@ -762,15 +774,7 @@ func (s *Session) clickServer(l Layout, p Point) {
 		i := 0
 		for v := range sb.b.Servers() {
 			if inside(g.BoxAt(i), p) {
-				name := "down"
-				if v.State == sim.Failed {
-					name = "up"
-				}
-				s.lane = sb.lane
-				ref := sim.MakeServerRef(sb.bal, v.ID)
-				if err := s.Set(name, ref.String()); err != nil {
-					s.say(err.Error(), true)
-				}
+				s.openServerMenu(sb.lane, sb.bal, v.ID)
 				return
 			}
 			i++

@@ -27,13 +27,20 @@ func controlRectsOf(l Layout, ws []widget) []Rect {
 	rs := make([]Rect, len(ws))
 	gap := 10 * u
 	rowH := 36 * u
-	n := 0
+	// The first row: controls with a width have it, the sliders share
+	// the rest equally.
+	n, fixed, sliders := 0, float32(0), 0
 	for _, w := range ws {
 		if w.row == rowSliders {
 			n++
+			if w.width > 0 {
+				fixed += w.width * u
+			} else {
+				sliders++
+			}
 		}
 	}
-	sw := (c.W - gap*float32(n-1)) / float32(max(n, 1))
+	sw := (c.W - fixed - gap*float32(n-1)) / float32(max(sliders, 1))
 	// The second row's widths, narrowed together when they do not fit.
 	var row2 float32
 	m := 0
@@ -47,13 +54,16 @@ func controlRectsOf(l Layout, ws []widget) []Rect {
 	if avail := c.W - 8*u*float32(max(m-1, 0)); row2 > avail && row2 > 0 {
 		squeeze = avail / row2
 	}
-	x := c.X
-	k := 0
+	x, x1 := c.X, c.X
 	for i, w := range ws {
 		switch w.row {
 		case rowSliders:
-			rs[i] = Rect{c.X + float32(k)*(sw+gap), c.Y, sw, rowH}
-			k++
+			ww := sw
+			if w.width > 0 {
+				ww = w.width * u
+			}
+			rs[i] = Rect{x1, c.Y, ww, rowH}
+			x1 += ww + gap
 		case rowBanner:
 			b := l.Banner
 			rs[i] = Rect{b.X + b.W*0.5, b.Y + 2*u, b.W*0.5 - 4*u, b.H - 4*u}
@@ -97,9 +107,12 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 		switch w.kind {
 		case kSlider:
 			f.rect(layer, r, Panel)
-			f.text(layer, w.label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
-			room := r.W - 24*u - TextWidth(w.label, 13*u, false)
-			f.text(layer, s.valueText(i, w), r.X+r.W-8*u, r.Y+2*u, fitSize(s.valueText(i, w), 15*u, true, room), true, AlignEnd, TextColor)
+			// The value first: a narrow slider abbreviates its label.
+			v := s.valueText(i, w)
+			vs := fitSize(v, 15*u, true, r.W-16*u)
+			label := abbreviate(w.label, 13*u, false, r.W-24*u-TextWidth(v, vs, true))
+			f.text(layer, label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
+			f.text(layer, v, r.X+r.W-8*u, r.Y+2*u, vs, true, AlignEnd, TextColor)
 			t := sliderTrack(r, u)
 			f.rect(layer, t, Track)
 			fr := sliderFrac(w, s.value(i, w))
@@ -107,14 +120,18 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			f.rect(layer, Rect{t.X + t.W*fr - 4*u, t.Y - 5*u, 8 * u, t.H + 10*u}, Knob)
 		case kChoice:
 			f.rect(layer, r, Button)
-			if w.row == rowDialog {
+			if w.row == rowDialog || w.row == rowList {
 				f.text(layer, w.label, r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
 				f.text(layer, "< "+s.valueText(i, w)+" >", r.X+r.W-10*u, r.Y+9*u, 16*u, true, AlignEnd, TextColor)
 				break
 			}
-			f.text(layer, w.label, r.X+8*u, r.Y+2*u, 11*u, false, AlignStart, DimText)
+			ls, vy, vs := 11*u, 15*u, 16*u
+			if w.row == rowSliders {
+				ls, vy, vs = 13*u, 17*u, 15*u // as the sliders' labels and values beside it
+			}
+			f.text(layer, w.label, r.X+8*u, r.Y+2*u, ls, false, AlignStart, DimText)
 			v := "< " + s.valueText(i, w) + " >"
-			f.text(layer, v, r.X+8*u, r.Y+15*u, fitSize(v, 16*u, true, r.W-16*u), true, AlignStart, TextColor)
+			f.text(layer, v, r.X+8*u, r.Y+vy, fitSize(v, vs, true, r.W-16*u), true, AlignStart, TextColor)
 		case kField:
 			f.rect(layer, r, Button)
 			f.text(layer, "seed", r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)

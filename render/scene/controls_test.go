@@ -257,21 +257,40 @@ func TestButtonsAndServerClick(t *testing.T) {
 		t.Fatal("the play button did not resume")
 	}
 	s.Apply(TogglePause)
-	// Click the first server box: down at the next cycle, then up again.
+	// Click the first server box: its menu; "take down" schedules down at
+	// the next cycle; then the menu offers up.
 	l := NewLayout(BaseW, BaseH, 1)
 	pl := s.m.Pool()
 	box := NewGrid(l.Lanes[0].Pool, pl.Live+pl.Down, l.Unit).BoxAt(0).Center()
-	s.HandleInput(Input{X: box.X, Y: box.Y, Pressed: true, Down: true})
+	click := func(x, y float32) {
+		s.HandleInput(Input{X: x, Y: y, Pressed: true, Down: true})
+		s.Draw(BaseW, BaseH)
+	}
+	pick := func(id string) {
+		r := control(t, s, id).R
+		click(r.X+3, r.Y+3)
+	}
+	click(box.X, box.Y)
+	if st := s.State(); st.Focus != WServerPrefix+"down" || s.menu.id != 1 {
+		t.Fatalf("click on server 1: focus %q, menu on server %d", st.Focus, s.menu.id)
+	}
+	pick(WServerPrefix + "down")
 	c := s.m.Cycle()
-	if p := s.m.Pending(); len(p) != 1 || p[0].Setting != sim.SetDown || p[0].Cycle != c+1 {
-		t.Fatalf("click on server 1: %v", p)
+	if p := s.m.Pending(); len(p) != 1 || p[0].Setting != sim.SetDown || p[0].Cycle != c+1 || s.dialog != dialogNone {
+		t.Fatalf("take down server 1: %v, dialog %d", p, s.dialog)
 	}
 	s.Apply(StepOne)
 	if v, _ := s.m.Balancers()[0].Server(1); v.State != sim.Failed {
 		t.Fatalf("server 1 is %v", v.State)
 	}
 	s.Draw(BaseW, BaseH)
-	s.HandleInput(Input{X: box.X, Y: box.Y, Pressed: true, Down: true})
+	click(box.X, box.Y)
+	for _, c := range s.State().Controls {
+		if c.ID == WServerPrefix+"down" {
+			t.Fatal("the menu of a down server offers down")
+		}
+	}
+	pick(WServerPrefix + "up")
 	if p := s.m.Pending(); len(p) != 1 || p[0].Setting != sim.SetUp {
 		t.Fatalf("click on down server 1: %v", p)
 	}
@@ -835,6 +854,122 @@ func TestQueuesChoiceRestarts(t *testing.T) {
 		}
 		if v := s.valueText(slices.IndexFunc(widgets, func(w widget) bool { return w.id == WQueues }), widgetByID(WQueues)); v != tc.to.String() {
 			t.Errorf("the control shows %q, want %q", v, tc.to)
+		}
+	}
+}
+
+// TestServerMenu picks each fault of the server menu, by pointer and by
+// keyboard (G, ← → for the server, Tab, Enter), and checks the change it
+// schedules: the same change `lbsim run --set` reads from its text.
+func TestServerMenu(t *testing.T) {
+	for _, tc := range []struct {
+		before       string // a change server 2 has had, or ""
+		action, want string // the entry, and the change as --set reads it
+		hidden       string // an entry the menu leaves out, or ""
+	}{
+		{"", "down", "down=2", "up"},
+		{"", "slow", "slow=2x" + MenuSlow, "heal"},
+		{"", "fail", "fail=2", "heal"},
+		{"", "hang", "hang=2", "heal"},
+		{"fail=2", "heal", "heal=2", "fail"},
+		{"slow=2x" + MenuSlow, "fail", "fail=2", "slow"},
+		{"down=2", "up", "up=2", "down"},
+	} {
+		for _, keyboard := range []bool{false, true} {
+			s := drawn(t, 20)
+			s.Apply(TogglePause)
+			if tc.before != "" {
+				name, value, _ := strings.Cut(tc.before, "=")
+				if err := s.Set(name, value); err != nil {
+					t.Fatal(err)
+				}
+				s.Apply(StepOne)
+			}
+			if keyboard {
+				s.HandleInput(Input{Keys: []Key{RuneKey('g'), KeyRight}})
+				s.Draw(BaseW, BaseH)
+				if st := s.State(); st.Focus != WServerPick || s.menu.id != 2 {
+					t.Fatalf("G →: focus %q, server %d", st.Focus, s.menu.id)
+				}
+				ws := s.controls()
+				if slices.ContainsFunc(ws, func(w widget) bool { return w.id == WServerPrefix+tc.hidden }) {
+					t.Errorf("after %q the menu offers %s", tc.before, tc.hidden)
+				}
+				for s.focus >= 0 && ws[s.focus].id != WServerPrefix+tc.action {
+					s.HandleInput(Input{Keys: []Key{KeyTab}})
+					if s.focus == 0 {
+						t.Fatalf("Tab never reaches %s", tc.action)
+					}
+				}
+				s.HandleInput(Input{Keys: []Key{KeyEnter}})
+			} else {
+				l := NewLayout(BaseW, BaseH, 1)
+				pl := s.m.Pool()
+				box := NewGrid(l.Lanes[0].Pool, pl.Live+pl.Down, l.Unit).BoxAt(1).Center()
+				s.HandleInput(Input{X: box.X, Y: box.Y, Pressed: true, Down: true})
+				s.Draw(BaseW, BaseH)
+				r := control(t, s, WServerPrefix+tc.action).R
+				s.HandleInput(Input{X: r.X + 3, Y: r.Y + 3, Pressed: true, Down: true})
+			}
+			want, err := sim.NewChange(s.m.Cycle()+1, tc.want[:strings.Index(tc.want, "=")], tc.want[strings.Index(tc.want, "=")+1:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := s.m.Pending(); len(p) != 1 || p[0] != want || s.dialog != dialogNone {
+				t.Errorf("%s (keyboard %v): pending %v, want %v; dialog %d", tc.action, keyboard, p, want, s.dialog)
+			}
+		}
+	}
+	// Esc closes the menu without a change.
+	s := drawn(t, 20)
+	s.HandleInput(Input{Keys: []Key{RuneKey('g'), KeyEscape}})
+	if p := s.m.Pending(); len(p) != 0 || s.dialog != dialogNone {
+		t.Errorf("G Esc: pending %v, dialog %d", p, s.dialog)
+	}
+}
+
+// TestServerMenuChangesReplay picks slow, fail and hang in the server
+// menu on three servers, runs on, and replays the saved run and its share
+// link: both reach the same state hash, errors and all.
+func TestServerMenuChangesReplay(t *testing.T) {
+	s := drawn(t, 20)
+	for _, pick := range []struct {
+		server int
+		action string
+	}{{1, "slow"}, {2, "fail"}, {3, "hang"}} {
+		s.openServerMenu(0, 0, pick.server)
+		ws := s.controls()
+		i := slices.IndexFunc(ws, func(w widget) bool { return w.id == WServerPrefix+pick.action })
+		if i < 0 {
+			t.Fatalf("server %d's menu has no %s", pick.server, pick.action)
+		}
+		s.press1(ws[i])
+		s.Apply(StepOne)
+	}
+	for range 200 {
+		s.Apply(StepOne)
+	}
+	hash, cycle, errs := s.m.Hash(), s.m.Cycle(), s.m.Totals().Errors
+	if st := s.State(); len(st.Changes) != 3 || errs == 0 {
+		t.Fatalf("changes %v, %d errors", st.Changes, errs)
+	}
+	data, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"file", "link"} {
+		s2 := drawn(t, 3)
+		if how == "file" {
+			err = s2.Load(data)
+		} else {
+			err = s2.LoadLink(snapshot.Fragment(data))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2.SeekCycle(cycle)
+		if s2.m.Hash() != hash || s2.m.Totals().Errors != errs {
+			t.Errorf("%s replay at %d: hash %x errors %d, want %x and %d", how, cycle, s2.m.Hash(), s2.m.Totals().Errors, hash, errs)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"image/color"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -252,6 +253,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawShareDialog(f, l)
 	s.drawLessonsDialog(f, l)
 	s.drawFirewallDialog(f, l)
+	s.drawServerMenu(f, l)
 	s.drawCaption(f, l)
 	s.drawReplay(f, l) // under the scrub bar
 	s.drawControls(f, l)
@@ -290,6 +292,7 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		"rejected " + Commas(t.Rejected),
 		"queued " + Commas(int64(s.m.QueueLen())),
 		"completed " + Commas(t.Completed),
+		"errors " + Commas(t.Errors),
 		"avg wait " + Sig3(avg) + " cycles",
 		"p95 wait " + Commas(s.m.Summary().WaitP95) + " cycles",
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
@@ -307,8 +310,11 @@ func (s *Session) compareTexts() []string {
 	sums := s.laneStates()
 	texts := []string{"generated " + Commas(sums[0].Summary.Generated)}
 	for _, l := range sums {
-		texts = append(texts, fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label,
-			Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles)))
+		t := fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label, Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles))
+		if l.Summary.Errors > 0 { // a lane with a failing server
+			t += " · errors " + Commas(l.Summary.Errors)
+		}
+		texts = append(texts, t)
 	}
 	return texts
 }
@@ -478,6 +484,8 @@ func (s *Session) drawQueue(f *Frame, q QueueSpec, b *sim.Balancer, bi int) {
 func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac float32) {
 	u := g.Area.H / 400
 	cycle := s.m.Cycle()
+	cfg := s.m.Config() // the lanes share the request stream and its shape
+	mean := cfg.NominalMean()
 	label := g.Box >= 30*u && g.Box >= 18
 	scale := 0
 	if g.CellW > g.Cell {
@@ -491,7 +499,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			c := r.Center()
 			r = Rect{c.X - r.W*gr/2, c.Y - r.H*gr/2, r.W * gr, r.H * gr}
 		}
-		s.drawServer(f, r, v, b, cycle, frac, label)
+		s.drawServer(f, r, v, cycle, frac, mean, label)
 		if bar := g.BarAt(i - 1); bar.W > 0 {
 			drawQueueBar(f, bar, v, b, scale, label)
 		}
@@ -509,7 +517,11 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 	}
 }
 
-func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer, cycle int64, frac float32, label bool) {
+// drawServer draws server v in box r: its state's colour and shape, the
+// progress of the request in service (a long one, against the shape's
+// mean time, drawn longer: requestLength), its id, its speed, and a gray
+// state's frame and word.
+func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, frac float32, mean float64, label bool) {
 	col, shape := ServerLook(v.State)
 	bw := max(r.W*0.08, 1.5)
 	switch shape {
@@ -537,10 +549,32 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer
 		f.rect(SceneLayer, Rect{bar.X, bar.Y, bar.W * p, bar.H}, ProgressBar)
 		if r.W >= 14 {
 			d := r.W * 0.2
-			f.request(SceneLayer, Point{r.X + r.W - d*0.9, r.Y + d*0.9}, d, v.Request.Type, RequestColor(v.Request.Type))
+			c := Point{r.X + r.W - d*0.9, r.Y + d*0.9}
+			if k := requestLength(v.Request.Time, mean); k > 1 {
+				// A long request: its box stretched down the box's right
+				// edge, k boxes long.
+				col := RequestColor(v.Request.Type)
+				f.rect(SceneLayer, Rect{c.X - d*0.4, c.Y, d * 0.8, (k - 1) * d}, col)
+				f.request(SceneLayer, Point{c.X, c.Y + (k-1)*d}, d, v.Request.Type, col)
+			}
+			f.request(SceneLayer, c, d, v.Request.Type, RequestColor(v.Request.Type))
 		}
 	}
+	if gc, ok := GrayFrame(v.Gray); ok {
+		// A gray server: a thick frame in its state's colour, outside
+		// the box so that idle and busy still read.
+		g := max(r.W*0.07, 1.5)
+		f.stroke(SceneLayer, Rect{r.X - g, r.Y - g, r.W + 2*g, r.H + 2*g}, g, gc)
+	}
 	if label {
+		if word, wc := StateWord(v); word != "" {
+			// The state in a word, on a dark band across the foot of the
+			// box (over the progress bar: a gray attempt's end is the
+			// state's, not its time's).
+			band := Rect{r.X, r.Y + r.H*0.7, r.W, r.H * 0.3}
+			f.rect(SceneLayer, band, fade(Background, 0.85))
+			f.text(SceneLayer, word, r.X+r.W/2, band.Y+band.H*0.08, fitSize(word, band.H*0.8, true, r.W*0.92), true, AlignCenter, wc)
+		}
 		c := TextColor
 		if shape == Hollow {
 			c = IdleColor
@@ -556,6 +590,26 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, b *sim.Balancer
 			}
 			sp := "×" + v.Speed.String()
 			f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.33, fitSize(sp, size, true, r.W*0.6), true, AlignStart, sc)
+		}
+	}
+}
+
+// grayShown yields each gray state (slow, failing, hanging) that a server
+// on screen is in, once, in their order.
+func (s *Session) grayShown() iter.Seq[sim.Gray] {
+	var in [sim.Hanging + 1]bool
+	for _, sb := range s.shown() {
+		for v := range sb.b.Servers() {
+			if v.Gray != sim.Healthy && int(v.Gray) < len(in) {
+				in[v.Gray] = true
+			}
+		}
+	}
+	return func(yield func(sim.Gray) bool) {
+		for g, ok := range in {
+			if ok && !yield(sim.Gray(g)) {
+				return
+			}
 		}
 	}
 }
@@ -722,6 +776,14 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectFlash) }},
 		{"done", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DoneColor) }},
 		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
+	}
+	// The gray states' frames, while a server shown is in one.
+	for g := range s.grayShown() {
+		col, _ := GrayFrame(g)
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{g.String(), func(p Point) { f.stroke(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, 3*u, col) }})
 	}
 	var total float32
 	for _, it := range items {

@@ -9,13 +9,15 @@ import "github.com/lbsim/lbsim/sim"
 const HistoryLen = 240
 
 // Sample is one point of the charts over a bucket of cycles: the largest
-// end-of-cycle queue and live pool, the scale events, and the scaling
-// thresholds and pool limits in force at the bucket's end.
+// end-of-cycle queue and live pool, the scale events, the attempts that
+// ended in error, and the scaling thresholds and pool limits in force at
+// the bucket's end.
 type Sample struct {
 	First, Last int64   // first and last cycle of the bucket
 	Queue       int     // largest queue
 	Servers     int     // largest live pool
 	Ups, Downs  int     // scale-ups and scale-downs
+	Errors      int     // attempts that ended in error (failing servers)
 	UpLine      float32 // U·S: the queue above which the pool grows (S active servers)
 	DownLine    float32 // D·S: the queue below which it shrinks
 	MinServers  int
@@ -25,7 +27,7 @@ type Sample struct {
 // merge returns the sample covering a and then b.
 func merge(a, b Sample) Sample {
 	return Sample{First: a.First, Last: b.Last, Queue: max(a.Queue, b.Queue), Servers: max(a.Servers, b.Servers),
-		Ups: a.Ups + b.Ups, Downs: a.Downs + b.Downs, UpLine: b.UpLine, DownLine: b.DownLine,
+		Ups: a.Ups + b.Ups, Downs: a.Downs + b.Downs, Errors: a.Errors + b.Errors, UpLine: b.UpLine, DownLine: b.DownLine,
 		MinServers: b.MinServers, MaxServers: b.MaxServers}
 }
 
@@ -45,7 +47,7 @@ func (h *History) Stride() int64 { return max(h.stride, 1) }
 // during it.
 func (h *History) Add(c sim.CycleStats, cfg *sim.Config) {
 	active := float32(c.Servers - c.Retiring)
-	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers,
+	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers, Errors: c.Errors,
 		UpLine: float32(cfg.ScaleUp.Float()) * active, DownLine: float32(cfg.ScaleDown.Float()) * active,
 		MinServers: cfg.MinServers, MaxServers: cfg.MaxServers}
 	switch {

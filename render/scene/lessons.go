@@ -12,6 +12,7 @@ const (
 	dialogShare
 	dialogLessons
 	dialogFirewall
+	dialogServer // the server menu (servermenu.go)
 )
 
 // WLessonPrefix starts the ids of the lessons menu's entries: "lesson:NAME";

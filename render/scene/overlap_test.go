@@ -73,7 +73,7 @@ func TestNoTextOverlaps(t *testing.T) {
 	}()
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
-			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare"} {
+			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare", "gray", "gray compare"} {
 				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
 				c := cfg
 				if extra == "per-server" {
@@ -86,11 +86,29 @@ func TestNoTextOverlaps(t *testing.T) {
 						}
 					}
 				}
-				opts := Options{Config: c, Speed: 600, PauseAt: 1_500, Present: present, Caption: longestCaption()}
-				if extra == "compare" {
+				if extra == "gray" {
+					// Four servers, each in another state: its word in its box.
+					for _, kv := range [][2]string{{"servers", "4"}, {"min-servers", "4"}, {"max-servers", "4"}, {"queues", "per-server"},
+						{"policy", "least-connections"}, {"rate", "0.2"}, {"wave", "false"}} {
+						if err := c.Set(kv[0], kv[1]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				opts := Options{Config: c, Speed: 600, PauseAt: 1_500, Present: present, Caption: longestCaption(), Changes: grayChanges(t, extra)}
+				switch extra {
+				case "compare":
 					// Four lanes, the most the view shows.
 					o := compareOptions(t, "round-robin:policy=round-robin;p2c:policy=p2c,choices=3;least-connections:policy=least-connections;random:policy=random")
 					opts.Config, opts.Lanes = o.Config, o.Lanes
+				case "gray compare":
+					// The fast-failing lesson's two lanes, a lane's errors in the HUD.
+					o := compareOptions(t, "round-robin:policy=round-robin;least-connections:policy=least-connections")
+					for i := range o.Lanes {
+						o.Lanes[i].Changes = opts.Changes
+						o.Lanes[i].Config.MinServers, o.Lanes[i].Config.MaxServers = 3, 3 // server 1 stays
+					}
+					opts.Config, opts.Lanes = o.Lanes[0].Config, o.Lanes
 				}
 				s, err := New(opts)
 				if err != nil {
@@ -117,8 +135,11 @@ func TestNoTextOverlaps(t *testing.T) {
 				if extra == "per-server" {
 					checkQueueBars(t, name, s, f)
 				}
-				if extra == "compare" {
+				if extra == "compare" || extra == "gray compare" {
 					checkCompareLanes(t, name, s, f)
+				}
+				if strings.HasPrefix(extra, "gray") {
+					checkGrayWords(t, name, s, f)
 				}
 				for _, c := range s.State().Controls {
 					if !(Rect{0, 0, float32(size[0]), float32(size[1])}).Contains(c.R) {
@@ -126,7 +147,7 @@ func TestNoTextOverlaps(t *testing.T) {
 					}
 				}
 				// Each dialog: its own texts do not overlap.
-				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall} {
+				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall, OpenServerMenu} {
 					s.Apply(in)
 					f := s.Draw(size[0], size[1])
 					ts := f.Layers[DialogLayer].Texts
@@ -263,5 +284,84 @@ func checkCompareLanes(t *testing.T, name string, s *Session, f *Frame) {
 				t.Errorf("%s: chart %d draws no line of lane %d (%s)", name, ci, i, ln.Label)
 			}
 		}
+	}
+}
+
+// grayChanges are the faults of the overlap test's gray runs: server 1
+// slow ×4, 2 failing, 3 hanging, 4 down (in the compare run, 1 failing).
+func grayChanges(t *testing.T, extra string) []sim.Change {
+	t.Helper()
+	var sets []string
+	switch extra {
+	case "gray":
+		sets = []string{"100:slow=1x4", "100:fail=2", "100:hang=3", "100:down=4"}
+	case "gray compare":
+		sets = []string{"100:fail=1"}
+	}
+	var cs []sim.Change
+	for _, v := range sets {
+		c, err := sim.ParseChange(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// checkGrayWords checks a frame of the gray runs: every server that is
+// down, slow, failing or hanging shows its word (StateWord) inside its box
+// in its colour, has a frame of its gray colour, and the HUD counts the
+// errors.
+func checkGrayWords(t *testing.T, name string, s *Session, f *Frame) {
+	t.Helper()
+	l := f.Layout
+	seen := 0
+	for k, sb := range s.shown() {
+		_, g := s.laneGeom(l, k, sb)
+		i := 0
+		for v := range sb.b.Servers() {
+			box := g.BoxAt(i)
+			i++
+			word, col := StateWord(v)
+			if word == "" {
+				continue
+			}
+			seen++
+			if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+				return x.S == word && x.C == col && box.Contains(textBox(x)) && x.Size >= 0.1*box.H
+			}) {
+				t.Errorf("%s: server %d (%s) does not show %q in its box %v", name, v.ID, v.Gray, word, box)
+			}
+			if gc, ok := GrayFrame(v.Gray); ok && !slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+				return q.C == gc && q.P[0].Y < box.Y && q.P[0].X < box.X+box.W && q.P[2].X > box.X
+			}) {
+				t.Errorf("%s: server %d (%s) has no frame in its colour", name, v.ID, v.Gray)
+			}
+		}
+	}
+	want := 4
+	keys := []string{"slow", "failing", "hanging"}
+	if s.Comparing() {
+		want = 2 // one failing server in each lane
+		keys = []string{"failing"}
+	}
+	for _, k := range keys { // the footer's legend keys each gray state shown
+		if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == k && l.Footer.Contains(textBox(x)) }) {
+			t.Errorf("%s: the legend has no %q", name, k)
+		}
+	}
+	if seen != want {
+		t.Errorf("%s: %d servers in a state with a word, want %d", name, seen, want)
+	}
+	errs := s.m.Totals().Errors
+	hud := "errors " + Commas(errs)
+	if s.Comparing() {
+		hud = "errors " + Commas(s.set.Lanes[0].Model.Summary().Errors)
+	}
+	if errs == 0 || !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+		return strings.HasSuffix(x.S, hud) && l.HUD.Contains(textBox(x))
+	}) {
+		t.Errorf("%s: %d errors, the HUD does not show %q", name, errs, hud)
 	}
 }

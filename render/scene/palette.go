@@ -33,7 +33,40 @@ var (
 	RejectFlash = color.RGBA{0xff, 0xe0, 0x66, 0xff} // a rejected request bouncing off the firewall, and its counter
 	UpLineCol   = color.RGBA{0x7e, 0xe7, 0x87, 0xff} // the chart's U·S line and the pool's max
 	DownLineCol = color.RGBA{0xff, 0xb4, 0x4d, 0xff} // the chart's D·S line and the pool's min
+	SlowColor   = color.RGBA{0xff, 0xe0, 0x66, 0xff} // a slow server's frame and word: yellow
+	FailColor   = color.RGBA{0xff, 0x4d, 0x4d, 0xff} // a failing server's frame and word, and the errors: red
+	HangColor   = color.RGBA{0xd2, 0x8c, 0xff, 0xff} // a hanging server's frame and word: violet
+	DownWord    = color.RGBA{0xff, 0xa0, 0xa0, 0xff} // the word "down" on a failed server's box
 )
+
+// grayLooks are the frame colours of the gray states (Healthy has none).
+var grayLooks = [...]color.RGBA{sim.Slow: SlowColor, sim.Failing: FailColor, sim.Hanging: HangColor}
+
+// StateWord returns the word a server box shows for v's state besides
+// idle, busy and retiring — "down", "slow ×F", "failing", "hanging" — and
+// its colour; "" for a healthy server that is up. A down server shows
+// "down" (its gray state, kept for when it comes back, shows in its
+// frame).
+func StateWord(v sim.ServerView) (string, color.RGBA) {
+	switch {
+	case v.State == sim.Failed:
+		return "down", DownWord
+	case v.Gray == sim.Slow:
+		return "slow ×" + v.Slow.String(), SlowColor
+	case v.Gray == sim.Failing || v.Gray == sim.Hanging:
+		return v.Gray.String(), grayLooks[v.Gray]
+	}
+	return "", TextColor
+}
+
+// GrayFrame returns the colour of the frame of a server in gray state g,
+// and whether it has one.
+func GrayFrame(g sim.Gray) (color.RGBA, bool) {
+	if g == sim.Healthy || int(g) >= len(grayLooks) {
+		return color.RGBA{}, false
+	}
+	return grayLooks[g], true
+}
 
 // LaneColors are the compare view's lanes' colours, in lane order: each
 // lane's title and its line in every chart.

@@ -17,25 +17,26 @@ type Intent uint8
 
 // The intents.
 const (
-	TogglePause   Intent = iota // Space
-	StepOne                     // →: pause if running, then one cycle
-	Faster                      // +
-	Slower                      // −
-	Restart                     // R: the same run again from cycle 0
-	ToggleHelp                  // H
-	Dice                        // D: restart with a random seed
-	Save                        // S: save the run (the platform writes or downloads it)
-	Load                        // L: load a snapshot (the platform asks for a file)
-	Share                       // make the share link the dialog chose (the platform shows it)
-	ToggleTheory                // T: the Erlang C panel
-	TogglePresent               // P: presentation mode
-	Fullscreen                  // F: handled by the platform
-	OpenShare                   // K: open the share dialog
-	OpenLessons                 // the lessons menu
-	OpenFirewall                // B, or a click on the gate: the firewall's block list
-	CloseDialog                 // Esc in a dialog
-	ToggleCompare               // C: the run beside the next policy, or back to one run
-	FocusNextLane               // N: in the compare view, the lane the controls change
+	TogglePause    Intent = iota // Space
+	StepOne                      // →: pause if running, then one cycle
+	Faster                       // +
+	Slower                       // −
+	Restart                      // R: the same run again from cycle 0
+	ToggleHelp                   // H
+	Dice                         // D: restart with a random seed
+	Save                         // S: save the run (the platform writes or downloads it)
+	Load                         // L: load a snapshot (the platform asks for a file)
+	Share                        // make the share link the dialog chose (the platform shows it)
+	ToggleTheory                 // T: the Erlang C panel
+	TogglePresent                // P: presentation mode
+	Fullscreen                   // F: handled by the platform
+	OpenShare                    // K: open the share dialog
+	OpenLessons                  // the lessons menu
+	OpenFirewall                 // B, or a click on the gate: the firewall's block list
+	CloseDialog                  // Esc in a dialog
+	ToggleCompare                // C: the run beside the next policy, or back to one run
+	FocusNextLane                // N: in the compare view, the lane the controls change
+	OpenServerMenu               // G, or a click on a server: its menu of faults
 )
 
 // Options start a Session.
@@ -106,9 +107,10 @@ type Session struct {
 	replayState
 	theoryState
 	share   shareState
-	dialog  int      // the open dialog (modal), or dialogNone
-	caption []string // the lesson's caption, until Esc hides it
-	note    string   // the teacher's caption, carried by snapshots
+	dialog  int        // the open dialog (modal), or dialogNone
+	menu    serverMenu // the server the server menu acts on
+	caption []string   // the lesson's caption, until Esc hides it
+	note    string     // the teacher's caption, carried by snapshots
 
 	anim    animator
 	hists   []History // the charts' history of each lane
@@ -225,6 +227,8 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging, s.focus = dialogLessons, -1, 0
 	case OpenFirewall:
 		s.dialog, s.dragging, s.focus = dialogFirewall, -1, 0
+	case OpenServerMenu:
+		s.openServerMenuKey()
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
 	case ToggleCompare:
@@ -276,17 +280,31 @@ func (s *Session) restartWithSeed(seed uint64) {
 // back to the mode's default: round-robin per server, first-idle pooled.
 // On error the run on screen goes on.
 func (s *Session) restartWith(apply func(*sim.Config)) error {
+	return s.restartLanes(func(c *sim.Config) error { apply(c); return nil }, false)
+}
+
+// restartLanes is restartWith for the focused lane's settings, or with
+// all for every lane's (a setting of the request stream, which the lanes
+// share); apply may refuse the change.
+func (s *Session) restartLanes(apply func(*sim.Config) error, all bool) error {
 	specs := s.startSpecs()
 	if s.replay != nil {
 		specs = s.forkSpecs(false)
 	}
-	cfg := &specs[min(s.lane, len(specs)-1)].Config // the focused lane's
-	apply(cfg)
-	if cfg.Policy.Allowed(cfg.Queues) != "" {
-		cfg.Policy = sim.DefaultPolicy(cfg.Queues)
-	}
-	if err := cfg.Validate(); err != nil {
-		return err
+	for i := range specs {
+		if !all && i != min(s.lane, len(specs)-1) { // the focused lane's
+			continue
+		}
+		cfg := &specs[i].Config
+		if err := apply(cfg); err != nil {
+			return err
+		}
+		if cfg.Policy.Allowed(cfg.Queues) != "" {
+			cfg.Policy = sim.DefaultPolicy(cfg.Queues)
+		}
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
 	}
 	old := s.opts
 	s.setStartSpecs(specs)
@@ -320,7 +338,7 @@ type State struct {
 	Changes   []sim.Change // the changes that have taken effect
 	Config    sim.Config   // the settings in effect
 	Controls  []Control    // where the controls are, in screen pixels
-	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state), for tests
+	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state, and ",failing" etc. when gray), for tests
 	Focus     string       // the focused control's id, or ""
 	Present   bool         // presentation mode
 	Theory    bool         // the theory panel is shown
@@ -372,7 +390,11 @@ func (s *Session) State() State {
 				if s.Comparing() {
 					id = strconv.Itoa(sb.lane+1) + "/" + id // lane/server
 				}
-				st.Servers = append(st.Servers, Control{ID: id, R: g.BoxAt(i), Value: v.State.String()})
+				val := v.State.String()
+				if v.Gray != sim.Healthy {
+					val += "," + v.Gray.String() // idle,failing
+				}
+				st.Servers = append(st.Servers, Control{ID: id, R: g.BoxAt(i), Value: val})
 				i++
 			}
 		}

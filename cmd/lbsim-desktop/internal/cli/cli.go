@@ -55,7 +55,7 @@ func settingHelp(name string) string {
 	case "set":
 		return "change a setting during the run, as lbsim run --set: `CYCLE:NAME=VALUE` (repeatable)"
 	case "fault":
-		return "a server fails or comes back, as lbsim run --fault: `down:ID@CYCLE` or up:ID@CYCLE (repeatable)"
+		return "a fault at a cycle, as lbsim run --fault: `KIND:ID@CYCLE`, KIND down, up, fail, hang, heal, or slow:IDxF@CYCLE (repeatable)"
 	case "present":
 		return "1: open in presentation mode (larger text for a projector)"
 	case "theory":
