@@ -112,7 +112,7 @@ func (b *Balancer) work(t int64) {
 		}
 		s.busy = false
 		b.busy--
-		if s.ends != completes {
+		if b.grayBusy > 0 && s.ends != completes {
 			b.errored(id, t)
 		} else {
 			b.resps.add(b.completed(s, t))
@@ -344,7 +344,7 @@ func (b *Balancer) dispatch(t int64) {
 // histogram, and the event into the cycle's events.
 func (b *Balancer) serve(id int, r packed, t int64) {
 	s := &b.srv[id-1]
-	if s.gray != Healthy {
+	if b.grayServers > 0 && s.gray != Healthy {
 		b.serveGray(id, r, t)
 		return
 	}
@@ -352,7 +352,7 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	if time > b.wheel.mask {
 		b.refitWheel(time) // a long draw, or a slow server
 	}
-	s.req, s.done, s.busy, s.ends = r, t+time, true, completes
+	s.req, s.done, s.busy = r, t+time, true // s.ends is completes: only a gray attempt sets it
 	b.wheel.add(s.done, id)
 	b.busy++
 	wait := b.dispatched(r, t, time)

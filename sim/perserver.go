@@ -154,7 +154,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 		if !s.busy || s.done != t {
 			continue // stale entry
 		}
-		ok := s.ends == completes
+		ok := b.grayBusy == 0 || s.ends == completes
 		if ok {
 			b.resps.add(b.completed(s, t))
 			if b.m.recordEvents {
