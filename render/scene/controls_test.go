@@ -973,3 +973,38 @@ func TestServerMenuChangesReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestTheoryPanelShapes: with a heavy-tailed shape the panel sets M/G/c
+// beside the measurement: the pooled queue by Allen–Cunneen (named an
+// approximation), random routing to per-server queues by
+// Pollaczek–Khinchine; round-robin has no model for the shape.
+func TestTheoryPanelShapes(t *testing.T) {
+	for _, c := range []struct {
+		queues, policy, want string
+	}{
+		{"pooled", "first-idle", "Allen–Cunneen approximation"},
+		{"per-server", "random", "Pollaczek–Khinchine"},
+		{"per-server", "round-robin", "no queueing model"},
+	} {
+		cfg := testConfig()
+		for _, kv := range [][2]string{{"wave", "false"}, {"service", "lognormal"}, {"mean-service", "20"}, {"service-cv", "2"},
+			{"scale-up", "100000"}, {"scale-down", "0"}, {"rate", "0.4"}, {"block", "none"}, {"min-servers", "10"},
+			{"max-servers", "10"}, {"queues", c.queues}, {"policy", c.policy}} {
+			if err := cfg.Set(kv[0], kv[1]); err != nil {
+				t.Fatal(kv, err)
+			}
+		}
+		s, err := New(Options{Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := clock()
+		for range 10 {
+			s.Update(now)
+		}
+		text := strings.Join(s.TheoryLines(), "\n")
+		if !strings.Contains(text, c.want) || c.want != "no queueing model" && !strings.Contains(text, "\ttheory\tmeasured") {
+			t.Errorf("%s %s: want %q and theory beside measured, got\n%s", c.queues, c.policy, c.want, text)
+		}
+	}
+}

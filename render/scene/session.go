@@ -98,6 +98,11 @@ func (s *Session) modelOptions() []sim.Option {
 // and recording (replay.go) and its theory panel (theory.go). It is not
 // safe for concurrent use.
 type Session struct {
+	// momentsKey names the service shape momentsOf was worked out for
+	// (the theory panel's M/G/c, see moments).
+	momentsKey string
+	momentsOf  sim.Moments
+
 	opts Options
 	m    *sim.Model
 

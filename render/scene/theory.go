@@ -77,8 +77,17 @@ func Sig3(x float64) string {
 func (s *Session) TheoryLines() []string {
 	cfg := s.m.Config()
 	in := mmc.FitInput(cfg)
+	general := generalShape(cfg.Service)
+	if general {
+		// The shape is M/G/c's to answer (below): ask the fit about the
+		// rest of the run as if its times were geometric.
+		in.Service = queueing.ServiceGeometric
+	}
 	fit := queueing.CheckFit(in)
 	title := "M/M/c theory (Erlang C) for the settings now"
+	if general {
+		title = "M/G/c theory for " + cfg.Service.String() + " service times"
+	}
 	if cfg.Queues == sim.PerServer {
 		title = "queueing theory for " + cfg.Policy.String() + " routing to per-server queues"
 	}
@@ -90,7 +99,17 @@ func (s *Session) TheoryLines() []string {
 		}
 		return lines
 	}
-	pr, err := mmc.Predict(in.Servers, in.Lambda, in.MeanService, cfg.Queues, cfg.Policy, cfg.Choices)
+	var pr mmc.Prediction
+	var err error
+	if general {
+		pr, err = mmc.PredictShape(in.Servers, in.Lambda, s.moments(&cfg), cfg.Service, cfg.Queues, cfg.Policy)
+		if err == nil && pr.Why == "" {
+			title += " · " + pr.Model
+			lines[0] = title
+		}
+	} else {
+		pr, err = mmc.Predict(in.Servers, in.Lambda, in.MeanService, cfg.Queues, cfg.Policy, cfg.Choices)
+	}
 	switch {
 	case err != nil:
 		return append(lines, "no steady state: "+err.Error())
@@ -122,7 +141,7 @@ func (s *Session) TheoryLines() []string {
 		return lines
 	}
 	th := pr.Theory
-	if cfg.Queues == sim.PerServer {
+	if cfg.Queues == sim.PerServer && !general {
 		lines[0] += " · " + pr.Model
 	}
 	lines = append(lines,
@@ -133,6 +152,24 @@ func (s *Session) TheoryLines() []string {
 		"P(wait)\t"+Sig3(th.PWait)+"\t"+s.measuredPWait(),
 		window)
 	return lines
+}
+
+// generalShape reports whether service shape v is one of M/G/c's, not
+// Erlang C's (geometric) or the uniform and constant shapes the fit check
+// knows.
+func generalShape(v sim.Service) bool {
+	return v != sim.Uniform && v != sim.Geometric && v != sim.Constant
+}
+
+// moments returns the exact moments of the service times cfg draws, kept
+// for the shape they were worked out for (for a long cut they sum a
+// million terms, too many for every frame).
+func (s *Session) moments(cfg *sim.Config) sim.Moments {
+	key := fmt.Sprint(cfg.Shape())
+	if s.momentsKey != key {
+		s.momentsKey, s.momentsOf = key, sim.ServiceMoments(cfg)
+	}
+	return s.momentsOf
 }
 
 // theoryLineUnits is the pitch of the theory panel's lines.
