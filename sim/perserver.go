@@ -48,7 +48,8 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 func (b *Balancer) enqueue(id int, r packed, t int64) {
 	s := &b.srv[id-1]
 	now := b.serveNow && !s.busy
-	if b.caps.Reads != ReadsNothing {
+	b.cands.addLoad(id, 1)
+	if b.caps.Hears {
 		b.rt.joined(id, r, t) // before it leaves the free servers: least-work reads that
 	}
 	if !now {
@@ -79,7 +80,7 @@ func (b *Balancer) freed(id int, t int64, ok bool) {
 		b.ready.add(id)
 		return
 	}
-	if b.caps.Reads != ReadsNothing {
+	if b.caps.Hears {
 		b.rt.completed(id, t, empty, ok) // before it joins the free servers, as joined
 	}
 	if !empty {
@@ -165,8 +166,9 @@ func (b *Balancer) workEach(t int64, early bool) {
 		}
 		s.busy = false
 		b.busy--
+		b.cands.addLoad(id, -1)
 		if sq := &b.sq[id-1]; early && sq.n > 0 {
-			if !s.retiring && b.caps.Reads != ReadsNothing {
+			if !s.retiring && b.caps.Hears {
 				b.rt.completed(id, t, false, ok) // one request fewer, as freed counts it
 			}
 			r := sq.popFront()

@@ -20,7 +20,7 @@ type leastConnections struct {
 func newLeastConnections(b *Balancer) router { return &leastConnections{b: b} }
 
 func (r *leastConnections) caps() Caps {
-	return Caps{Reads: ReadsLoads, Order: OrderLowestID, MayRefuse: r.zeroWeight}
+	return Caps{Reads: ReadsLoads, Order: OrderLowestID, MayRefuse: r.zeroWeight, Hears: true}
 }
 
 func (r *leastConnections) activate(int64) {

@@ -23,7 +23,7 @@ func (r *leastWork) caps() Caps {
 	if r.fastest != nil {
 		order = OrderOther
 	}
-	return Caps{Reads: ReadsWork, Order: order, TracksIdle: r.fastest != nil}
+	return Caps{Reads: ReadsWork, Order: order, TracksIdle: r.fastest != nil, Hears: true}
 }
 
 func (r *leastWork) activate(t int64) {

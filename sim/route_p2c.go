@@ -13,6 +13,9 @@ type p2c struct {
 
 func newP2C(b *Balancer) router { return &p2c{b: b} }
 
+// caps: p2c reads loads, which the balancer keeps beside the candidates
+// for it (cands.load, moved by every request in and out), so it hears no
+// hooks.
 func (r *p2c) caps() Caps { return Caps{Reads: ReadsLoads, Draws: true} }
 
 // activate has the dense array keep the candidates' loads.
@@ -27,9 +30,6 @@ func (r *p2c) activate(int64) {
 		c.load = append(c.load, int32(r.b.load(int(id))))
 	}
 }
-
-func (r *p2c) joined(id int, _ packed, _ int64)     { r.b.cands.addLoad(id, 1) }
-func (r *p2c) completed(id int, _ int64, _, _ bool) { r.b.cands.addLoad(id, -1) }
 
 func (r *p2c) pickIdle() int {
 	b := r.b

@@ -23,7 +23,7 @@ type peakEWMA struct {
 
 func newPeakEWMA(b *Balancer) router { return &peakEWMA{b: b, routed: map[int64]int64{}} }
 
-func (r *peakEWMA) caps() Caps    { return Caps{Reads: ReadsLoads, Draws: true} }
+func (r *peakEWMA) caps() Caps    { return Caps{Reads: ReadsLoads, Draws: true, Hears: true} }
 func (r *peakEWMA) pickIdle() int { return 0 }
 
 // start is a new cost's value: the mean service time at speed 1.

@@ -14,14 +14,13 @@ package sim
 //     retires, leaves or goes down).
 //   - joined(id, r, t): request r joined server id's queue at cycle t, or
 //     went straight into service there (per-server; only for a router
-//     whose picks read loads or work).
+//     that hears them, Caps.Hears).
 //   - started(id, wait): server id started a request that waited wait
 //     cycles since it was routed there (per-server; only for a router
 //     whose Caps ask for it).
 //   - completed(id, t, empty, ok): server id, a candidate, finished an
 //     attempt at cycle t, completed (ok) or in error; empty when it then
-//     holds nothing (per-server; only for a router whose picks read loads
-//     or work).
+//     holds nothing (per-server; only for a router that hears them).
 //   - idle(id, in): server id became idle (in) or busy (pooled; only for a
 //     router whose Caps say it tracks the idle servers).
 type router interface {
@@ -72,6 +71,9 @@ type Caps struct {
 	TracksIdle bool
 	// Starts: the router reads when requests start (its started hook).
 	Starts bool
+	// Hears: the router's joined and completed hooks keep state its
+	// picks read, so the balancer calls them (per-server).
+	Hears bool
 }
 
 // IdleOrder is the order in which a pooled router takes the idle servers.

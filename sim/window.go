@@ -268,7 +268,7 @@ func (b *Balancer) place(r packed, id int, c int64) {
 	if !s.busy && b.sq[id-1].n == 0 {
 		b.m.win.woke = append(b.m.win.woke, int32(id))
 	}
-	if b.caps.Reads != ReadsNothing {
+	if b.caps.Hears {
 		b.rt.joined(id, r, c)
 	}
 	b.lastGiven = id
