@@ -324,7 +324,7 @@ func TestMessagesSayWhatHappened(t *testing.T) {
 	}
 	if _, err := os.Stat("/dev/full"); err == nil {
 		code, _, stderr := runArgs(t, "sweep", "--cycles", "10", "--seed", "1", "--vary", "rate=0.3", "--out", "/dev/full")
-		if code != exitFailed || !strings.Contains(stderr, "no space left") {
+		if code != exitFailed || !strings.Contains(strings.ToLower(stderr), "no space left") { // "No space …" under wasm
 			t.Errorf("--out /dev/full: exit %d: %s", code, stderr)
 		}
 	}
