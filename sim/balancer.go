@@ -46,10 +46,12 @@ type Balancer struct {
 	// completed requests.
 	waits, resps latency
 
-	// grayServers counts the servers in a gray state, grayBusy the
-	// attempts in service that will not simply complete (dispatched to a
-	// failing or hanging server): RunTo's shortcuts wait for both to be 0.
-	grayServers, grayBusy int
+	// grays holds the gray state of the servers that have one, ends how
+	// the attempts in service that will not simply complete (dispatched to
+	// a failing or hanging server) end: RunTo's shortcuts wait for both to
+	// be empty.
+	grays map[int]grayInfo
+	ends  map[int]outcome
 	// grayStart holds, by server id, the dispatch and done cycles of the
 	// last attempt dispatched to it while gray (the views read it while
 	// that attempt is in service: its time is not the plain one).
@@ -84,13 +86,10 @@ type server struct {
 	req      packed // the request in service, when busy
 	done     int64  // cycle the request completes (or ends in error)
 	speed    Speed
-	slow     Speed // the slow factor in hundredths, while gray is Slow
 	busy     bool
 	retiring bool
 	down     bool // failed; it keeps its slot until it comes back
 	gone     bool
-	gray     Gray    // its gray state
-	ends     outcome // how the attempt in service ends
 }
 
 func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
@@ -112,7 +111,7 @@ func (b *Balancer) work(t int64) {
 		}
 		s.busy = false
 		b.busy--
-		if b.grayBusy > 0 && s.ends != completes {
+		if len(b.ends) > 0 && b.endsOf(id) != completes {
 			b.errored(id, t)
 		} else {
 			b.resps.add(b.completed(s, t))
@@ -344,7 +343,7 @@ func (b *Balancer) dispatch(t int64) {
 // histogram, and the event into the cycle's events.
 func (b *Balancer) serve(id int, r packed, t int64) {
 	s := &b.srv[id-1]
-	if b.grayServers > 0 && s.gray != Healthy {
+	if len(b.grays) > 0 && b.grayOf(id).gray != Healthy {
 		b.serveGray(id, r, t)
 		return
 	}
@@ -352,10 +351,12 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	if time > b.wheel.mask {
 		b.refitWheel(time) // a long draw, or a slow server
 	}
-	s.req, s.done, s.busy = r, t+time, true // s.ends is completes: only a gray attempt sets it
+	s.req, s.done, s.busy = r, t+time, true
 	b.wheel.add(s.done, id)
 	b.busy++
-	wait := b.dispatched(r, t, time)
+	b.tot.ServiceCycles += time
+	b.tot.ServiceCount++
+	wait := b.dispatched(r, t)
 	b.waits.add(wait)
 	if b.caps.Starts {
 		b.rt.started(id, wait)
@@ -379,16 +380,12 @@ func (b *Balancer) completed(s *server, t int64) int64 {
 // dispatched counts request r dispatched at cycle t and returns its wait
 // (from its arrival, or from when it was taken back from a failed server);
 // the caller counts its server busy and adds the wait to the histogram
-// (small enough to inline, with those outside). time is the service cycles
-// it was given, 0 for an attempt that will end in error or hang.
-func (b *Balancer) dispatched(r packed, t, time int64) int64 {
+// (small enough to inline, with those outside; so are the service cycles
+// avg_service counts).
+func (b *Balancer) dispatched(r packed, t int64) int64 {
 	wait := t - r.arrival()
 	if r.requeued() {
 		wait = b.requeuedWait(r, t, wait)
-	}
-	if time > 0 { // an attempt that ends in error or hangs counts none
-		b.tot.ServiceCycles += time
-		b.tot.ServiceCount++
 	}
 	b.tot.Dispatched++
 	b.tot.TotalWait += wait
@@ -484,10 +481,7 @@ func (b *Balancer) takeDown(id int, t int64) {
 		r := s.req
 		s.busy = false
 		b.busy--
-		if s.ends != completes { // an attempt that would have ended in error, or hung
-			s.ends = completes
-			b.grayBusy--
-		}
+		delete(b.ends, id) // an attempt that would have ended in error, or hung, ends here
 		if b.perServer {
 			again = append(again, r)
 		} else {
@@ -644,7 +638,8 @@ func (b *Balancer) view(id int) ServerView {
 	case s.busy:
 		v.State = Busy
 	}
-	v.Gray, v.Slow = s.gray, s.slow
+	g := b.grayOf(id)
+	v.Gray, v.Slow = g.gray, g.slow
 	if s.busy {
 		v.Request, v.Done = s.req.unpack(), s.done
 		v.Start = b.started(id)

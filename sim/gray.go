@@ -46,8 +46,7 @@ const (
 // cycle t: not completed, the server free again (the caller frees it).
 func (b *Balancer) errored(id int, t int64) {
 	s := &b.srv[id-1]
-	s.ends = completes
-	b.grayBusy--
+	delete(b.ends, id)
 	b.tot.Errors++
 	b.last.Errors++
 	if b.m.recordEvents {
@@ -62,11 +61,11 @@ const hangDone = 1 << 62
 // now, and how it will end: at the server's speed, times the slow factor
 // when the server is slow; FailTime when it is failing (an error); never
 // when it is hanging.
-func (b *Balancer) attemptCycles(s *server, r packed) (int64, outcome) {
+func (b *Balancer) attemptCycles(s *server, g grayInfo, r packed) (int64, outcome) {
 	c := int64(s.speed.Cycles(r.time()))
-	switch s.gray {
+	switch g.gray {
 	case Slow:
-		return (c*int64(s.slow) + SpeedScale - 1) / SpeedScale, completes
+		return (c*int64(g.slow) + SpeedScale - 1) / SpeedScale, completes
 	case Failing:
 		return max(b.m.cfg.FailTime, 1), errs
 	case Hanging:
@@ -82,7 +81,7 @@ func (b *Balancer) grayCheck(id int, g Gray, f Speed) string {
 	switch {
 	case id < 1 || id > len(b.srv) || b.srv[id-1].gone:
 		return "does not exist (it was never created or has left the pool)"
-	case b.srv[id-1].gray == g && (g != Slow || b.srv[id-1].slow == f):
+	case b.grays[id] == grayInfo{g, f}:
 		return "is already " + g.String()
 	}
 	return ""
@@ -91,15 +90,26 @@ func (b *Balancer) grayCheck(id int, g Gray, f Speed) string {
 // setGray gives server id gray state g (slow factor f, not 1, for Slow):
 // it applies to the attempts dispatched from now on.
 func (b *Balancer) setGray(id int, g Gray, f Speed) {
-	s := &b.srv[id-1]
-	if s.gray == Healthy {
-		b.grayServers++
-	}
 	if g == Healthy {
-		b.grayServers--
+		delete(b.grays, id)
+		return
 	}
-	s.gray, s.slow = g, f
+	if b.grays == nil {
+		b.grays = map[int]grayInfo{}
+	}
+	b.grays[id] = grayInfo{g, f}
 }
+
+// grayInfo is a server's gray state and slow factor (hundredths, for
+// Slow). The balancer keeps them beside its servers, for the servers that
+// have one, rather than in them: a large pool's servers stay 40 bytes.
+type grayInfo struct {
+	gray Gray
+	slow Speed
+}
+
+// grayOf returns server id's gray state (Healthy unless it has one).
+func (b *Balancer) grayOf(id int) grayInfo { return b.grays[id] }
 
 // serveGray is serve for a server in a gray state: the attempt takes its
 // slowed time, ends in error after FailTime, or hangs; only the first
@@ -107,8 +117,8 @@ func (b *Balancer) setGray(id int, g Gray, f Speed) {
 // (or sooner) the server is done than its estimate at routing.
 func (b *Balancer) serveGray(id int, r packed, t int64) {
 	s := &b.srv[id-1]
-	time, ends := b.attemptCycles(s, r)
-	s.req, s.busy, s.ends = r, true, ends
+	time, ends := b.attemptCycles(s, b.grays[id], r)
+	s.req, s.busy = r, true
 	if ends == hangs {
 		s.done = hangDone // never in the wheel
 	} else {
@@ -119,18 +129,21 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 		b.wheel.add(s.done, id)
 	}
 	if ends != completes {
-		b.grayBusy++
+		if b.ends == nil {
+			b.ends = map[int]outcome{}
+		}
+		b.ends[id] = ends
 	}
 	if b.grayStart == nil {
 		b.grayStart = map[int][2]int64{}
 	}
 	b.grayStart[id] = [2]int64{t, s.done}
 	b.busy++
-	counted := time
-	if ends != completes {
-		counted = 0
+	if ends == completes { // an attempt that ends in error or hangs counts none
+		b.tot.ServiceCycles += time
+		b.tot.ServiceCount++
 	}
-	wait := b.dispatched(r, t, counted)
+	wait := b.dispatched(r, t)
 	b.waits.add(wait)
 	if b.caps.Reads == ReadsWork {
 		b.rt.(workPlacer).reschedule(id, s.done-(t+int64(s.speed.Cycles(r.time()))))
@@ -146,13 +159,13 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 // depart marks server id gone from the pool: it no longer counts among the
 // gray servers.
 func (b *Balancer) depart(id int) {
-	s := &b.srv[id-1]
-	s.gone = true
-	if s.gray != Healthy {
-		s.gray, s.slow = Healthy, 0
-		b.grayServers--
-	}
+	b.srv[id-1].gone = true
+	delete(b.grays, id)
 }
+
+// endsOf returns how server id's attempt in service ends: completes,
+// unless it was dispatched to a failing or hanging server.
+func (b *Balancer) endsOf(id int) outcome { return b.ends[id] }
 
 // started returns the cycle busy server id started its attempt in service:
 // noted by serveGray if it was dispatched gray, else its done cycle less

@@ -279,10 +279,10 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	for i := range b.srv {
 		id := i + 1
 		s := &b.srv[i]
-		if s.ends != completes {
+		if b.endsOf(id) != completes {
 			grayBusy++
 		}
-		if s.gray != Healthy && !s.gone {
+		if b.grayOf(id).gray != Healthy && !s.gone {
 			grayServers++
 		}
 		if s.gone || s.down {
@@ -299,7 +299,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 			fail("server %d is live but below firstLive %d", id, b.firstLive)
 		}
 		live++
-		if s.busy && s.ends == hangs {
+		if s.busy && b.endsOf(id) == hangs {
 			busy++
 			if s.done != hangDone {
 				fail("server %d hangs but is done at %d", id, s.done)
@@ -366,8 +366,8 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		fail("counted live %d busy %d retiring %d idle %d active %d, model says %d %d %d %d %d",
 			live, busy, retiring, idle, active, b.live, b.busy, b.retiring, b.idle.n, b.active.n)
 	}
-	if grayBusy != b.grayBusy || grayServers != b.grayServers {
-		fail("counted %d gray attempts in service and %d gray servers, the balancer %d and %d", grayBusy, grayServers, b.grayBusy, b.grayServers)
+	if grayBusy != len(b.ends) || grayServers != len(b.grays) {
+		fail("counted %d gray attempts in service and %d gray servers, the balancer %d and %d", grayBusy, grayServers, len(b.ends), len(b.grays))
 	}
 	p := b.Pool()
 	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: live - busy - down, Retiring: retiring, Down: down}) {

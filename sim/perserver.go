@@ -155,7 +155,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 		if !s.busy || s.done != t {
 			continue // stale entry
 		}
-		ok := b.grayBusy == 0 || s.ends == completes
+		ok := len(b.ends) == 0 || b.endsOf(id) == completes
 		if ok {
 			b.resps.add(b.completed(s, t))
 			if b.m.recordEvents {

@@ -74,7 +74,7 @@ func (m *Model) gate() via {
 	}
 	b := m.bal[0]
 	switch {
-	case b.grayServers > 0 || b.grayBusy > 0:
+	case len(b.grays) > 0 || len(b.ends) > 0:
 		return viaSkip // they serve at the plain speed, and every attempt completes
 	case b.perServer:
 		return viaRouted

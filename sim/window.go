@@ -311,7 +311,9 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		time := int64(s.speed.Cycles(r.time()))
 		s.req, s.done, s.busy = r, start+time, true
 		b.busy++
-		b.waits.add(b.dispatched(r, start, time))
+		b.tot.ServiceCycles += time
+		b.tot.ServiceCount++
+		b.waits.add(b.dispatched(r, start))
 		if w.peaks {
 			w.dispatched[start-c0-1]++
 		}
