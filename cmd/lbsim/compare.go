@@ -70,7 +70,7 @@ func (l variantList) Set(s string) error {
 	if err != nil {
 		return errors.New(strings.TrimPrefix(err.Error(), "--variant "))
 	}
-	if !isPrintable(v.Label) {
+	if !sweep.Printable(v.Label) {
 		return fmt.Errorf("the label %s holds control characters or bytes that are not UTF-8: a label is printable text", quoteCut(v.Label))
 	}
 	for _, w := range *l.list {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/internal/sweep"
 	"github.com/lbsim/lbsim/queueing"
 )
 
@@ -250,7 +251,7 @@ func FuzzParseObjective(f *testing.F) {
 			}
 			return
 		}
-		if math.IsInf(ob.Value, 0) || math.IsNaN(ob.Value) || ob.Key == "" || !isPrintable(ob.Key) {
+		if math.IsInf(ob.Value, 0) || math.IsNaN(ob.Value) || ob.Key == "" || !sweep.Printable(ob.Key) {
 			t.Fatalf("%q: read %+v", s, ob)
 		}
 		again, err := parseObjective(ob.Key + "<=" + strconv.FormatFloat(ob.Value, 'g', -1, 64))

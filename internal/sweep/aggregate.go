@@ -315,7 +315,7 @@ func pointValues(raw json.RawMessage) (names, values []string, err error) {
 			return nil, nil, err
 		}
 		name, _ := t.(string)
-		if !printable(name) {
+		if !Printable(name) {
 			return nil, nil, fmt.Errorf(`"point" holds the name %q, which is not printable text`, name)
 		}
 		v, err := d.Token()
@@ -324,7 +324,7 @@ func pointValues(raw json.RawMessage) (names, values []string, err error) {
 		}
 		switch v := v.(type) {
 		case string:
-			if !printable(v) {
+			if !Printable(v) {
 				return nil, nil, fmt.Errorf(`"point" value of %s is %q, which is not printable text`, name, v)
 			}
 			values = append(values, v)
@@ -388,7 +388,7 @@ func quoteList(list []string) string {
 		if len(s) > 64 {
 			s = s[:64] + "…"
 		}
-		if !printable(s) {
+		if !Printable(s) {
 			s = strconv.Quote(s)
 		}
 		out[i] = s

@@ -29,7 +29,7 @@ type Dimension struct {
 // the steps reach them). It checks the syntax only; whether NAME is a
 // setting and its values are allowed is for the caller to say.
 func ParseVary(s string) (Dimension, error) {
-	if !printable(s) {
+	if !Printable(s) {
 		return Dimension{}, fmt.Errorf("--vary %q: holds bytes that are not printable text", s)
 	}
 	name, list, ok := strings.Cut(s, "=")
@@ -58,12 +58,12 @@ func ParseVary(s string) (Dimension, error) {
 	if len(d.Values) == 0 {
 		return Dimension{}, fmt.Errorf("--vary %s: no values: give at least one, like %s=1,2 or %s=1:10:1", s, name, name)
 	}
-	if !printable(name) {
+	if !Printable(name) {
 		return Dimension{}, fmt.Errorf("--vary %q: the name holds bytes that are not printable text", s)
 	}
 	seen := map[string]bool{}
 	for _, v := range d.Values {
-		if !printable(v) {
+		if !Printable(v) {
 			return Dimension{}, fmt.Errorf("--vary %q: the value %q holds bytes that are not printable text", s, v)
 		}
 		if seen[v] {
@@ -74,8 +74,9 @@ func ParseVary(s string) (Dimension, error) {
 	return d, nil
 }
 
-// printable reports whether s is valid UTF-8 without control characters.
-func printable(s string) bool {
+// Printable reports whether s is valid UTF-8 without control characters:
+// text that may be echoed to a terminal as it is.
+func Printable(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
 	}

@@ -92,7 +92,7 @@ func ParseLine(b []byte) (Line, error) {
 		return Line{}, fmt.Errorf(`"replication" %d is not allowed: want 0 to %d`, l.Replication, int64(MaxRuns-1))
 	}
 	for _, f := range l.Flags {
-		if !printable(f) {
+		if !Printable(f) {
 			return Line{}, fmt.Errorf(`"flags" holds %q, which is not printable text`, f)
 		}
 	}
