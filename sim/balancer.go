@@ -358,9 +358,6 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	b.tot.ServiceCount++
 	wait := b.dispatched(r, t)
 	b.waits.add(wait)
-	if b.caps.Starts {
-		b.rt.started(id, wait)
-	}
 	if b.m.recordEvents {
 		b.emit(Dispatch, id, wait, r.unpack())
 	}

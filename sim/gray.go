@@ -148,9 +148,6 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 	if b.caps.Reads == ReadsWork {
 		b.rt.(workPlacer).reschedule(id, s.done-(t+int64(s.speed.Cycles(r.time()))))
 	}
-	if b.caps.Starts {
-		b.rt.started(id, wait)
-	}
 	if b.m.recordEvents {
 		b.emit(Dispatch, id, wait, r.unpack())
 	}

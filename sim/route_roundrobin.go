@@ -16,8 +16,6 @@ func (r *roundRobin) caps() Caps             { return Caps{Order: OrderRotating}
 func (r *roundRobin) pickIdle() int          { return r.next(&r.b.idle) }
 func (r *roundRobin) pick(packed, int64) int { return r.next(&r.b.active.idset) }
 func (r *roundRobin) digest() int64          { return int64(r.b.lastGiven) }
-func (r *roundRobin) last() int              { return r.b.lastGiven }
-func (r *roundRobin) setLast(id int)         { r.b.lastGiven = id }
 
 // next picks the member of set that comes next by id after the last one
 // given a request, wrapping.

@@ -3,7 +3,7 @@ package sim
 // A router is one policy's routing in one balancer: it picks the server a
 // request goes to and keeps whatever state its picks read, told of every
 // change to that state through its hooks. Each policy has its router in a
-// file of its own (route_*.go), made by the policy table's New; the
+// file of its own (route_*.go), made by the policy table's newRouter; the
 // balancer calls the router in force and never asks which policy it is.
 // What the RunTo shortcuts may assume of a router, they read from its
 // capabilities (Caps), never from its name.
@@ -15,9 +15,6 @@ package sim
 //   - joined(id, r, t): request r joined server id's queue at cycle t, or
 //     went straight into service there (per-server; only for a router
 //     that hears them, Caps.Hears).
-//   - started(id, wait): server id started a request that waited wait
-//     cycles since it was routed there (per-server; only for a router
-//     whose Caps ask for it).
 //   - completed(id, t, empty, ok): server id, a candidate, finished an
 //     attempt at cycle t, completed (ok) or in error; empty when it then
 //     holds nothing (per-server; only for a router that hears them).
@@ -30,7 +27,7 @@ type router interface {
 	// activate brings the router's state up to date with the balancer's
 	// at cycle t, as the router comes into force (when the balancer is
 	// built, or when the policy switches to it). A router keeps its state
-	// while another is in force: round-robin's pointer and swrr's scores
+	// while another is in force: swrr's scores
 	// carry over a switch away and back.
 	activate(t int64)
 	// pickIdle chooses, for the central queue's oldest request, an idle
@@ -44,7 +41,6 @@ type router interface {
 	candidate(id int, t int64)
 	uncandidate(id int)
 	joined(id int, r packed, t int64)
-	started(id int, wait int64)
 	completed(id int, t int64, empty, ok bool)
 	idle(id int, in bool)
 
@@ -69,8 +65,6 @@ type Caps struct {
 	// TracksIdle: the router keeps the idle servers itself (pooled), so
 	// the balancer calls its idle hook.
 	TracksIdle bool
-	// Starts: the router reads when requests start (its started hook).
-	Starts bool
 	// Hears: the router's joined and completed hooks keep state its
 	// picks read, so the balancer calls them (per-server).
 	Hears bool
@@ -86,16 +80,9 @@ const (
 	// OrderLowestID: the idle server with the lowest id.
 	OrderLowestID
 	// OrderRotating: the idle server next by id after the last one
-	// picked, wrapping (the router is a rotator).
+	// given a request (Balancer.lastGiven), wrapping.
 	OrderRotating
 )
-
-// rotator is a router whose pooled picks go round the ids from the last
-// one picked (OrderRotating): turnover reads and moves its pointer.
-type rotator interface {
-	last() int
-	setLast(id int)
-}
 
 // placer is a router that can say whether a pick would find a server now
 // (Caps.MayRefuse).
@@ -111,7 +98,6 @@ func (quietRouter) activate(int64)                   {}
 func (quietRouter) candidate(int, int64)             {}
 func (quietRouter) uncandidate(int)                  {}
 func (quietRouter) joined(int, packed, int64)        {}
-func (quietRouter) started(int, int64)               {}
 func (quietRouter) completed(int, int64, bool, bool) {}
 func (quietRouter) idle(int, bool)                   {}
 func (quietRouter) digest() int64                    { return 0 }

@@ -46,9 +46,8 @@ func (b *Balancer) turnover(t int64) bool {
 		ids32[j] = id
 	}
 	if order == OrderRotating {
-		rot := b.rt.(rotator)
 		start := 0
-		for start < k && int(ids32[start]) <= rot.last() {
+		for start < k && int(ids32[start]) <= b.lastGiven {
 			start++
 		}
 		if 0 < start && start < k { // it picks from the first id after the last one picked, round
@@ -57,7 +56,6 @@ func (b *Balancer) turnover(t int64) bool {
 			copy(rotated[n:], ids32[:start])
 			ids32 = rotated
 		}
-		rot.setLast(int(ids32[k-1]))
 	}
 	b.lastGiven = int(ids32[k-1]) // the last one served
 	w.take(t)

@@ -55,18 +55,7 @@ func TestOutputTargets(t *testing.T) {
 	if code, stderr := run("--json", fifo); code != exitUsage || !strings.Contains(stderr, "no reader") {
 		t.Errorf("--json FIFO without a reader: exit %d, %s", code, stderr)
 	}
-	got := make(chan []byte)
-	go func() {
-		f, err := os.Open(fifo)
-		if err != nil {
-			got <- nil
-			return
-		}
-		var b bytes.Buffer
-		b.ReadFrom(f)
-		f.Close()
-		got <- b.Bytes()
-	}()
+	got := readFIFO(fifo)
 	var code int
 	var stderr string
 	deadline := time.Now().Add(20 * time.Second)
@@ -154,4 +143,23 @@ func TestRunInterrupted(t *testing.T) {
 	if n := listDir(t, dir); len(n) != 0 {
 		t.Errorf("files left: %v", n)
 	}
+}
+
+// readFIFO reads the FIFO at path to its end in the background (opening it
+// blocks until a writer opens it) and sends what it read, nil if it could
+// not open it.
+func readFIFO(path string) <-chan []byte {
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(path)
+		if err != nil {
+			got <- nil
+			return
+		}
+		var b bytes.Buffer
+		b.ReadFrom(f)
+		f.Close()
+		got <- b.Bytes()
+	}()
+	return got
 }

@@ -225,18 +225,7 @@ func TestOutputContract(t *testing.T) {
 			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got := make(chan []byte, 1)
-			go func() {
-				f, err := os.Open(fifo) // blocks until the command opens it
-				if err != nil {
-					got <- nil
-					return
-				}
-				var b bytes.Buffer
-				b.ReadFrom(f)
-				f.Close()
-				got <- b.Bytes()
-			}()
+			got := readFIFO(fifo)
 			var code int
 			var stderr string
 			// The reader opens the FIFO in its own time: until then the
