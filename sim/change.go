@@ -40,10 +40,28 @@ const (
 	SetFail
 	SetHang
 	SetHeal
+	// The client side and detection: each applies to the attempts that
+	// arrive, and the cycles that follow, from its change on. Value is a
+	// count of cycles, retries, probes or errors; 0/1 for jitter; a
+	// Decimal share for retry-budget.
+	SetTimeout
+	SetRetries
+	SetBackoff
+	SetJitter
+	SetRetryBudget
+	SetHealthInterval
+	SetHealthFall
+	SetHealthRise
+	SetEjectAfter
+	SetEjectFor
+	SetProvisionDelay
+	SetReplaceAfter
 	numSettings
 )
 
-var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap", "down", "up", "block", "unblock", "slow", "fail", "hang", "heal"}
+var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap", "down", "up", "block", "unblock", "slow", "fail", "hang", "heal",
+	"timeout", "retries", "backoff", "jitter", "retry-budget", "health-interval", "health-fall", "health-rise",
+	"eject-after", "eject-for", "provision-delay", "replace-after"}
 
 // SlowValue packs a slow fault into a Change's Value: the server in the low
 // 33 bits (as ServerRef), the factor in hundredths above them.
@@ -165,8 +183,10 @@ func (c Change) ValueString() string {
 		return Rate(c.Value).String()
 	case SetScaleUp, SetScaleDown:
 		return Factor(c.Value).String()
-	case SetWave:
+	case SetWave, SetJitter:
 		return strconv.FormatBool(c.Value != 0)
+	case SetRetryBudget:
+		return Decimal(c.Value).String()
 	case SetPolicy:
 		return Policy(c.Value).String()
 	case SetDown, SetUp, SetFail, SetHang, SetHeal:
@@ -200,7 +220,11 @@ func ParseChange(s string) (Change, error) {
 
 // FaultKinds lists the kinds of fault --fault takes, as KIND:SERVER@CYCLE
 // (slow as slow:SERVERxFACTOR@CYCLE).
-func FaultKinds() []string { return []string{"down", "up", "slow", "fail", "hang", "heal"} }
+func FaultKinds() []string {
+	return []string{"down", "up", "slow", "fail", "hang", "heal",
+		"timeout", "retries", "backoff", "jitter", "retry-budget", "health-interval", "health-fall", "health-rise",
+		"eject-after", "eject-for", "provision-delay", "replace-after"}
+}
 
 // ParseFault reads a fault as --fault writes it: "down:ID@CYCLE",
 // "up:ID@CYCLE", "slow:IDxF@CYCLE" (or ID×F), "fail:ID@CYCLE",
@@ -239,7 +263,11 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 		var f Factor
 		f, err = ParseFactor(value)
 		c.Value = int64(f)
-	case SetWave:
+	case SetRetryBudget:
+		var d Decimal
+		d, err = ParseDecimal(value)
+		c.Value = int64(d)
+	case SetWave, SetJitter:
 		var b bool
 		if b, err = strconv.ParseBool(value); err != nil {
 			err = fmt.Errorf("%q: want true or false", quoted(value))
@@ -299,6 +327,30 @@ func (c Change) apply(cfg *Config) {
 		cfg.MaxServers = clampInt(v)
 	case SetQueueCap:
 		cfg.QueueCap = clampInt(v)
+	case SetTimeout:
+		cfg.Timeout = v
+	case SetRetries:
+		cfg.Retries = clampInt(v)
+	case SetBackoff:
+		cfg.Backoff = v
+	case SetJitter:
+		cfg.Jitter = v != 0
+	case SetRetryBudget:
+		cfg.RetryBudget = Decimal(v)
+	case SetHealthInterval:
+		cfg.HealthInterval = v
+	case SetHealthFall:
+		cfg.HealthFall = clampInt(max(v, 1)) // 0 would mean the default
+	case SetHealthRise:
+		cfg.HealthRise = clampInt(max(v, 1))
+	case SetEjectAfter:
+		cfg.EjectAfter = clampInt(v)
+	case SetEjectFor:
+		cfg.EjectFor = max(v, 1)
+	case SetProvisionDelay:
+		cfg.ProvisionDelay = v
+	case SetReplaceAfter:
+		cfg.ReplaceAfter = v
 	case SetBlock:
 		cfg.Blocked = append(slices.Clone(cfg.Blocked), ValueRange(v))
 	case SetUnblock:
@@ -336,8 +388,14 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 				return cfg, fmt.Errorf("change %v: %v is not in the block list (%v)", c, r, cfg.Blocked)
 			}
 		}
-		if c.Setting == SetWave && c.Value != 0 && c.Value != 1 {
-			return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, intErr("wave", c.Value, "must be 0 (false) or 1 (true)"))
+		if (c.Setting == SetWave || c.Setting == SetJitter) && c.Value != 0 && c.Value != 1 {
+			return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, intErr(c.Setting.String(), c.Value, "must be 0 (false) or 1 (true)"))
+		}
+		switch c.Setting {
+		case SetHealthFall, SetHealthRise, SetEjectFor:
+			if c.Value < 1 {
+				return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, intErr(c.Setting.String(), c.Value, "must be 1 or more"))
+			}
 		}
 		c.apply(&cfg)
 	}

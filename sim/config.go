@@ -79,6 +79,37 @@ type Config struct {
 	// leaves the request stream unchanged.
 	MTBF, MTTR int64
 
+	// The client side and detection (all 0 = off; see client.go and
+	// detect.go). Timeout abandons an attempt not finished that many
+	// cycles after it arrived. Retries is how many times a request is
+	// tried again after an attempt ends in error, times out or is
+	// discarded; retry k waits Backoff·2^(k−1) cycles (with Jitter, a
+	// uniform draw from 0 to that, from the retry generator). RetryBudget
+	// (a Decimal share, 0 < F ≤ 1) grants a retry only while the retries
+	// granted in the last 1,000 cycles are fewer than F × the first
+	// attempts admitted in them.
+	Timeout     int64
+	Retries     int
+	Backoff     int64
+	Jitter      bool
+	RetryBudget Decimal
+	// HealthInterval probes every live server at the multiples of it
+	// (0: the balancer knows a server's state at once); HealthFall
+	// failed probes in a row eject a server and HealthRise passes restore
+	// it (0 stands for DefaultHealthFall and DefaultHealthRise).
+	HealthInterval         int64
+	HealthFall, HealthRise int
+	// EjectAfter ejects a server after that many errors in a row (0 =
+	// off) for EjectFor · 2^(k−1) cycles, k its ejections since its last
+	// completion (EjectFor 0 stands for DefaultEjectFor).
+	EjectAfter int
+	EjectFor   int64
+	// ProvisionDelay is how many cycles a server added by scaling warms
+	// before it takes work; ReplaceAfter takes a server that has been
+	// down or ejected that many cycles out of the pool (0 = never).
+	ProvisionDelay int64
+	ReplaceAfter   int64
+
 	// Trace, when non-nil, replaces the generator: its rows are the only
 	// requests (cycle 0 rows form the initial queue).
 	Trace []TraceRow
@@ -101,6 +132,14 @@ const (
 	DefaultChoices            = 2
 	DefaultEwmaDecay          = 1000
 	MaxEwmaDecay              = 1_000_000_000
+	MaxRetries                = 10
+	MaxBackoff                = 1 << 40 // Backoff · 2^(Retries−1) is at most this
+	DefaultHealthFall         = 3
+	DefaultHealthRise         = 2
+	MaxHealthCount            = 1000
+	DefaultEjectFor           = 1000
+	MaxEjectAfter             = 1_000_000
+	MaxEjections              = 20 // the doubling of an ejection's time stops here
 )
 
 // DefaultBlocked is the firewall's default block list: address blocks that
@@ -139,6 +178,9 @@ func DefaultConfig() Config {
 		Choices:          DefaultChoices,
 		EwmaDecay:        DefaultEwmaDecay,
 		LongShare:        DefaultLongShare,
+		HealthFall:       DefaultHealthFall,
+		HealthRise:       DefaultHealthRise,
+		EjectFor:         DefaultEjectFor,
 	}
 }
 
@@ -277,7 +319,68 @@ func (c *Config) validateDynamic() error {
 	case c.Policy.Allowed(c.Queues) != "":
 		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: c.Policy.Allowed(c.Queues)}
 	}
+	return c.validateClient()
+}
+
+// validateClient checks the client side's and detection's settings (all
+// of which a Change may alter).
+func (c *Config) validateClient() error {
+	switch {
+	case c.Timeout < 0 || c.Timeout > MaxCycles:
+		return intErr("timeout", c.Timeout, "must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)
+	case c.Retries < 0 || c.Retries > MaxRetries:
+		return intErr("retries", int64(c.Retries), "must be a whole number from 0 to %d", MaxRetries)
+	case c.Backoff < 0 || c.Backoff > MaxBackoff>>max(c.Retries-1, 0):
+		return intErr("backoff", c.Backoff, "must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40 (here at most %d)", int64(MaxBackoff>>max(c.Retries-1, 0)))
+	case c.RetryBudget < 0 || c.RetryBudget > DecimalScale:
+		return &FieldError{Field: "retry-budget", Value: c.RetryBudget.String(), Allowed: "must be 0 (no budget) or a share above 0 and at most 1, like 0.1"}
+	case c.HealthInterval < 0 || c.HealthInterval > MaxCycles:
+		return intErr("health-interval", c.HealthInterval, "must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)
+	case c.HealthFall < 0 || c.HealthFall > MaxHealthCount:
+		return intErr("health-fall", int64(c.HealthFall), "must be a whole number of failed probes from 1 to %d", MaxHealthCount)
+	case c.HealthRise < 0 || c.HealthRise > MaxHealthCount:
+		return intErr("health-rise", int64(c.HealthRise), "must be a whole number of passed probes from 1 to %d", MaxHealthCount)
+	case c.EjectAfter < 0 || c.EjectAfter > MaxEjectAfter:
+		return intErr("eject-after", int64(c.EjectAfter), "must be 0 (no ejection) or a whole number of errors up to %d", MaxEjectAfter)
+	case c.EjectFor < 0 || c.EjectFor > MaxCycles:
+		return intErr("eject-for", c.EjectFor, "must be a whole number of cycles from 1 to %d", MaxCycles)
+	case c.ProvisionDelay < 0 || c.ProvisionDelay > MaxCycles:
+		return intErr("provision-delay", c.ProvisionDelay, "must be a whole number of cycles from 0 to %d", MaxCycles)
+	case c.ReplaceAfter < 0 || c.ReplaceAfter > MaxCycles:
+		return intErr("replace-after", c.ReplaceAfter, "must be 0 (never) or a whole number of cycles up to %d", MaxCycles)
+	}
 	return nil
+}
+
+// healthFall, healthRise and ejectFor return the settings with 0 read as
+// their defaults.
+func (c *Config) healthFall() int {
+	if c.HealthFall == 0 {
+		return DefaultHealthFall
+	}
+	return c.HealthFall
+}
+
+func (c *Config) healthRise() int {
+	if c.HealthRise == 0 {
+		return DefaultHealthRise
+	}
+	return c.HealthRise
+}
+
+func (c *Config) ejectFor() int64 {
+	if c.EjectFor == 0 {
+		return DefaultEjectFor
+	}
+	return c.EjectFor
+}
+
+// ClientSide reports whether any setting of the client side or detection
+// is on: timeouts, retries, health checks, ejection, warm-up or
+// replacement. With none on, a run is exactly what it is without them.
+func (c *Config) ClientSide() bool {
+	return c.Timeout != 0 || c.Retries != 0 || c.HealthInterval != 0 || c.EjectAfter != 0 ||
+		c.ProvisionDelay != 0 || c.ReplaceAfter != 0
 }
 
 // Clone returns a copy of c that shares no slices with it.

@@ -21,10 +21,17 @@ const (
 	Requeue                    // a failed server's request went back to the head of the queue
 	Error                      // an attempt on a failing server ended in error
 	GrayFault                  // a gray fault changed a server's state (slow, fail, hang, heal)
+	TimedOut                   // an attempt's client gave up on it (timeout): Server is where it was in service, 0 if queued
+	Retry                      // a retry of a request arrived (Server: where it was routed, per-server)
+	GiveUp                     // a request ended without success: its last attempt failed or timed out, or the budget refused a retry
+	Eject                      // a server was ejected (health checks or outlier ejection)
+	Restore                    // an ejected server was restored
+	Ready                      // a warming server took its place among the candidates
+	Replace                    // a server down or ejected too long left the pool
 	numEventKinds
 )
 
-var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray"}
+var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace"}
 
 // String returns the kind's lower-case name, as logs print it.
 func (k EventKind) String() string {
@@ -54,7 +61,7 @@ func (e Event) String() string {
 		return fmt.Sprintf("%8d %-10s %v", e.Cycle, e.Kind, e.Request)
 	case Dispatch:
 		return fmt.Sprintf("%8d %-10s %v → server %d (waited %d)", e.Cycle, e.Kind, e.Request, e.Server, e.Wait)
-	case Complete, Requeue:
+	case Complete, Requeue, TimedOut, Retry, GiveUp:
 		return fmt.Sprintf("%8d %-10s %v on server %d", e.Cycle, e.Kind, e.Request, e.Server)
 	}
 	return fmt.Sprintf("%8d %-10s server %d", e.Cycle, e.Kind, e.Server)

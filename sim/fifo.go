@@ -11,9 +11,10 @@ type fifo struct {
 }
 
 // packed is a Request in 24 bytes: its ID, its addresses, and one word with
-// the arrival cycle (bits 24 and up), the processing time (bits 2–23) and
-// the two flags (bit 1 streaming, bit 0 requeued). Every cycle fits in 40
-// bits (MaxCycles) and every processing time in 22 (MaxTaskTime).
+// the arrival cycle (bits 24 and up), the retry flag (bit 23), the
+// processing time (bits 2–22) and two more flags (bit 1 streaming, bit 0
+// requeued). Every cycle fits in 40 bits (MaxCycles) and every processing
+// time in 21 (MaxTaskTime).
 type packed struct {
 	id   int64
 	addr uint64 // Src<<32 | Dst
@@ -23,10 +24,14 @@ type packed struct {
 const (
 	packedRequeued     = 1 << 0 // meta's flag bits
 	packedStreaming    = 1 << 1
+	packedRetry        = 1 << 23
 	packedTimeShift    = 2
 	packedArrivalShift = 24
-	packedTimeMask     = 1<<(packedArrivalShift-packedTimeShift) - 1
+	packedTimeMask     = 1<<(packedArrivalShift-1-packedTimeShift) - 1
 )
+
+// MaxTaskTime must fit the packed time's 21 bits.
+var _ [packedTimeMask - MaxTaskTime]struct{}
 
 // newPacked packs a request from its parts; flags are packedRequeued and
 // packedStreaming. See packed for the bounds it relies on.
@@ -43,6 +48,9 @@ func pack(r Request) packed {
 	if r.Requeued {
 		flags |= packedRequeued
 	}
+	if r.Retry {
+		flags |= packedRetry
+	}
 	return newPacked(r.ID, uint64(r.Src)<<32|uint64(r.Dst), r.Arrival, r.Time, flags)
 }
 
@@ -58,6 +66,10 @@ func (p packed) requeued() bool { return p.meta&packedRequeued != 0 }
 // requeue returns the request marked as taken back from a failed server.
 func (p packed) requeue() packed { p.meta |= packedRequeued; return p }
 
+// retry reports whether the attempt is a retry (its wait counts from its
+// own arrival, which the client side keeps).
+func (p packed) retry() bool { return p.meta&packedRetry != 0 }
+
 // streaming reports whether the request is of type S.
 func (p packed) streaming() bool { return p.meta&packedStreaming != 0 }
 
@@ -70,6 +82,7 @@ func (p packed) unpack() Request {
 		Dst:      uint32(p.addr),
 		Time:     p.time(),
 		Requeued: p.requeued(),
+		Retry:    p.retry(),
 	}
 	if p.streaming() {
 		r.Type = Streaming

@@ -49,6 +49,7 @@ func (b *Balancer) errored(id int, t int64) {
 	delete(b.ends, id)
 	b.tot.Errors++
 	b.last.Errors++
+	b.tot.Failed++
 	if b.m.recordEvents {
 		b.emit(Error, id, 0, s.req.unpack())
 	}

@@ -43,6 +43,10 @@ type Request struct {
 	// server; its Arrival is kept, and its next wait counts from the
 	// cycle it was requeued.
 	Requeued bool
+	// Retry is set on a retry of the request (a later attempt, after one
+	// that ended in error, timed out or was discarded); its Arrival is the
+	// request's first, and its wait counts from the retry's arrival.
+	Retry bool
 }
 
 // String formats r for logs: "#12 10.0.0.1→192.0.2.9 P 17c @40".

@@ -142,6 +142,47 @@ func (c *Config) Set(name, value string) error {
 			c.LongShare = d
 		}
 		return nil
+	case "timeout":
+		return whole64(&c.Timeout)
+	case "retries":
+		return whole(&c.Retries)
+	case "backoff":
+		return whole64(&c.Backoff)
+	case "health-interval":
+		return whole64(&c.HealthInterval)
+	case "health-fall", "health-rise":
+		p := &c.HealthFall
+		if name == "health-rise" {
+			p = &c.HealthRise
+		}
+		if err := whole(p); err != nil {
+			return err
+		}
+		if *p < 1 {
+			return &FieldError{Field: name, Value: value, Allowed: "want a whole number of probes from 1 to " + strconv.Itoa(MaxHealthCount)}
+		}
+		return nil
+	case "eject-after":
+		return whole(&c.EjectAfter)
+	case "eject-for":
+		if err := whole64(&c.EjectFor); err != nil {
+			return err
+		}
+		if c.EjectFor < 1 {
+			return &FieldError{Field: name, Value: value, Allowed: "want a whole number of cycles from 1 to " + strconv.Itoa(MaxCycles)}
+		}
+		return nil
+	case "provision-delay":
+		return whole64(&c.ProvisionDelay)
+	case "replace-after":
+		return whole64(&c.ReplaceAfter)
+	case "retry-budget":
+		d, err := ParseDecimal(value)
+		if err != nil {
+			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: err.Error() + "; want 0 (none) or a share above 0 and at most 1, like 0.1"}
+		}
+		c.RetryBudget = d
+		return nil
 	case "mtbf":
 		return whole64(&c.MTBF)
 	case "mttr":
@@ -168,15 +209,18 @@ func (c *Config) Set(name, value string) error {
 		} else {
 			c.ScaleDown = f
 		}
-	case "wave", "switch":
+	case "wave", "switch", "jitter":
 		b, err := strconv.ParseBool(value)
 		if err != nil {
 			return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: "want true or false"}
 		}
-		if name == "wave" {
+		switch name {
+		case "wave":
 			c.Wave = b
-		} else {
+		case "switch":
 			c.Switch = b
+		default:
+			c.Jitter = b
 		}
 	case "policy":
 		p, err := ParsePolicy(value)
@@ -207,7 +251,9 @@ func ConfigNames() []string {
 	return []string{"servers", "cycles", "task-min", "task-max", "seed", "initial-per-server", "rate", "wave",
 		"wave-amplitude", "wave-period", "stream-share", "block", "scale-up", "scale-down", "cooldown",
 		"min-servers", "max-servers", "queue-cap", "queues", "policy", "choices", "ewma-decay", "weights", "speeds", "switch", "mtbf", "mttr", "fail-time", "service", "mean-service",
-		"service-cv", "service-shape", "service-max", "long-share"}
+		"service-cv", "service-shape", "service-max", "long-share",
+		"timeout", "retries", "backoff", "jitter", "retry-budget", "health-interval", "health-fall", "health-rise",
+		"eject-after", "eject-for", "provision-delay", "replace-after"}
 }
 
 // FillDefaults sets the defaults that depend on other settings, for those

@@ -5,7 +5,7 @@ type ServerState uint8
 
 // The states of a live server.
 const (
-	Idle     ServerState = iota // waiting for work
+	Idle     ServerState = iota // waiting for work (or, ejected or warming, for none)
 	Busy                        // serving a request
 	Retiring                    // serving its last request, then leaving
 	Failed                      // down (fault injection): not live until it comes back
@@ -41,6 +41,13 @@ type ServerView struct {
 	// Done: it is far beyond any run.
 	Gray Gray
 	Slow Speed
+	// Ejected: health checks or outlier ejection took the server out of
+	// the candidates; it finishes what it holds and takes nothing new.
+	// Warming: added by scaling, it takes work from cycle Ready on.
+	// Abandoned: the work in service is a timed-out attempt's, which
+	// nobody waits for.
+	Ejected, Warming, Abandoned bool
+	Ready                       int64
 }
 
 // Remaining returns the cycles left of the request in service after cycle
@@ -59,6 +66,10 @@ func (v ServerView) Remaining(now int64) int64 {
 type Pool struct {
 	Live, Active, Busy, Idle, Retiring int
 	Down                               int // failed servers, live but not active
+	// Ejected and Warming servers are live but not active (health
+	// checks and warm-up); with health checks on, a down server is active
+	// until it is ejected.
+	Ejected, Warming int
 }
 
 // Totals are the counters accumulated since cycle 0.
@@ -74,18 +85,31 @@ type Totals struct {
 	ServiceCycles int64 // sum of the service cycles given at dispatch (speed applied)
 	ServiceCount  int64 // the dispatches ServiceCycles counts: to healthy or slow servers
 	Errors        int64 // attempts that ended in error (failing servers)
-	TotalResponse int64 // sum of the response times of completed requests, in cycles
-	ServerCycles  int64 // live servers summed over the ends of cycles 0, 1, … (the pool's cost)
-	BusyCycles    int64 // busy servers summed likewise
-	ScaleUps      int64
-	ScaleDowns    int64
-	Requeued      int64 // requests taken back from failed servers
-	Downs         int64 // servers that failed
-	Ups           int64 // failed servers that came back
-	FaultsSkipped int64 // faults that named a server not live, or already down / not down
-	PeakQueue     int64 // largest end-of-cycle queue length
-	ServersMin    int   // smallest end-of-cycle live count
-	ServersPeak   int   // largest end-of-cycle live count
+	// The client side (all 0 with it off): retries that arrived, and those
+	// a queue cap discarded; requests that ended failed (last attempt in
+	// error, no retry left), timed out (likewise), or refused a retry by
+	// the budget; attempts abandoned while queued and in service;
+	// cycles servers spent on abandoned work (ended); servers replaced;
+	// ejections.
+	Retries, RetriesDiscarded         int64
+	Failed, TimedOut, GaveUpBudget    int64
+	TimedOutQueued, TimedOutInService int64
+	WastedCycles, Replaced, Ejections int64
+	// Levels at the end of the last cycle: servers busy with abandoned
+	// work, and requests waiting to retry.
+	Abandoned, Waiting int64
+	TotalResponse      int64 // sum of the response times of completed requests, in cycles
+	ServerCycles       int64 // live servers summed over the ends of cycles 0, 1, … (the pool's cost)
+	BusyCycles         int64 // busy servers summed likewise
+	ScaleUps           int64
+	ScaleDowns         int64
+	Requeued           int64 // requests taken back from failed servers
+	Downs              int64 // servers that failed
+	Ups                int64 // failed servers that came back
+	FaultsSkipped      int64 // faults that named a server not live, or already down / not down
+	PeakQueue          int64 // largest end-of-cycle queue length
+	ServersMin         int   // smallest end-of-cycle live count
+	ServersPeak        int   // largest end-of-cycle live count
 }
 
 // CycleStats is one timeline row: levels at the end of the cycle, and the
@@ -103,15 +127,17 @@ type CycleStats struct {
 	Dispatched int
 	Scale      int // 1 scale-up, -1 scale-down, 0 neither
 	Errors     int // attempts that ended in error
+	TimedOut   int // attempts abandoned by their client (timeout)
+	Retries    int // retries arriving
 }
 
 // TimelineHeader is the header row of the timeline CSV.
-const TimelineHeader = "cycle,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale,errors"
+const TimelineHeader = "cycle,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale,errors,timed_out,retries"
 
 // AppendCSV appends the row's CSV line (without newline) to b.
 func (c CycleStats) AppendCSV(b []byte) []byte {
 	b = appendInt(b, c.Cycle)
-	for _, v := range [...]int{c.Queue, c.Servers, c.Busy, c.Retiring, c.Generated, c.Rejected, c.Discarded, c.Completed, c.Dispatched, c.Scale, c.Errors} {
+	for _, v := range [...]int{c.Queue, c.Servers, c.Busy, c.Retiring, c.Generated, c.Rejected, c.Discarded, c.Completed, c.Dispatched, c.Scale, c.Errors, c.TimedOut, c.Retries} {
 		b = append(b, ',')
 		b = appendInt(b, int64(v))
 	}
@@ -139,20 +165,42 @@ func appendInt(b []byte, v int64) []byte {
 // Summary is the end-of-run report; its JSON form is the --json output of
 // docs/cli.md, keys in the documented order.
 type Summary struct {
-	Seed         uint64  `json:"seed"`
-	Cycles       int64   `json:"cycles"`
-	InitialQueue int64   `json:"initial_queue"`
-	FinalQueue   int64   `json:"final_queue"`
-	Generated    int64   `json:"generated"`
-	Rejected     int64   `json:"rejected"`
-	Discarded    int64   `json:"discarded"`
-	Admitted     int64   `json:"admitted"`
-	Completed    int64   `json:"completed"`
-	Errors       int64   `json:"errors"`
-	InService    int64   `json:"in_service"`
-	Dispatched   int64   `json:"dispatched"`
-	TotalWait    int64   `json:"total_wait"`
-	AvgWait      float64 `json:"avg_wait"`
+	Seed         uint64 `json:"seed"`
+	Cycles       int64  `json:"cycles"`
+	InitialQueue int64  `json:"initial_queue"`
+	FinalQueue   int64  `json:"final_queue"`
+	Generated    int64  `json:"generated"`
+	Rejected     int64  `json:"rejected"`
+	Discarded    int64  `json:"discarded"`
+	Admitted     int64  `json:"admitted"`
+	Completed    int64  `json:"completed"`
+	Errors       int64  `json:"errors"`
+	// The client side: attempts = admitted + retries; the requests that
+	// ended failed, timed out or refused by the retry budget, and those
+	// still in flight; the attempts abandoned queued and in service;
+	// servers busy with abandoned work at the end, and the cycles spent
+	// on abandoned work; servers replaced; ejections; goodput = completed
+	// ÷ cycles.
+	Attempts           int64   `json:"attempts"`
+	Retries            int64   `json:"retries"`
+	RetriesDiscarded   int64   `json:"retries_discarded"`
+	Failed             int64   `json:"failed"`
+	TimedOut           int64   `json:"timed_out"`
+	GaveUpBudget       int64   `json:"gave_up_budget"`
+	InFlight           int64   `json:"in_flight"`
+	TimedOutQueued     int64   `json:"timed_out_queued"`
+	TimedOutInService  int64   `json:"timed_out_in_service"`
+	AbandonedInService int64   `json:"abandoned_in_service"`
+	WastedCycles       int64   `json:"wasted_cycles"`
+	Replaced           int64   `json:"replaced"`
+	Ejections          int64   `json:"ejections"`
+	Goodput            float64 `json:"goodput"`
+	// InService counts the attempts in service whose client still waits
+	// (ServersBusy also counts the servers busy with abandoned work).
+	InService  int64   `json:"in_service"`
+	Dispatched int64   `json:"dispatched"`
+	TotalWait  int64   `json:"total_wait"`
+	AvgWait    float64 `json:"avg_wait"`
 	// ServiceCycles sums the service cycles given at dispatch (speed
 	// applied); it is not printed (AvgService, their mean per dispatch,
 	// is).
@@ -175,6 +223,8 @@ type Summary struct {
 	Up              int64   `json:"up"`
 	FaultsSkipped   int64   `json:"faults_skipped"`
 	ServersDown     int64   `json:"servers_down"`
+	ServersEjected  int64   `json:"servers_ejected"`
+	ServersWarming  int64   `json:"servers_warming"`
 	// ServerQueueMax is the longest single server queue at the end and
 	// Lobby the lobby's length (per-server mode; 0 when pooled).
 	ServerQueueMax int64 `json:"server_queue_max"`
@@ -222,6 +272,18 @@ func (t *Totals) add(u Totals) {
 	t.ServiceCycles += u.ServiceCycles
 	t.ServiceCount += u.ServiceCount
 	t.Errors += u.Errors
+	t.Retries += u.Retries
+	t.RetriesDiscarded += u.RetriesDiscarded
+	t.Failed += u.Failed
+	t.TimedOut += u.TimedOut
+	t.GaveUpBudget += u.GaveUpBudget
+	t.TimedOutQueued += u.TimedOutQueued
+	t.TimedOutInService += u.TimedOutInService
+	t.WastedCycles += u.WastedCycles
+	t.Replaced += u.Replaced
+	t.Ejections += u.Ejections
+	t.Abandoned += u.Abandoned
+	t.Waiting += u.Waiting
 	t.TotalResponse += u.TotalResponse
 	t.ServerCycles += u.ServerCycles
 	t.BusyCycles += u.BusyCycles
@@ -245,52 +307,74 @@ func (c *CycleStats) add(d *CycleStats) {
 	c.Dispatched += d.Dispatched
 	c.Scale += d.Scale
 	c.Errors += d.Errors
+	c.TimedOut += d.TimedOut
+	c.Retries += d.Retries
 }
 
 // summary builds the JSON summary from counters and end levels.
 func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 	s := Summary{
-		Seed:             seed,
-		Cycles:           cycle,
-		InitialQueue:     t.InitialQueue,
-		FinalQueue:       queue,
-		Generated:        t.Generated,
-		Rejected:         t.Rejected,
-		Discarded:        t.Discarded,
-		Admitted:         t.Admitted,
-		Completed:        t.Completed,
-		Errors:           t.Errors,
-		InService:        int64(p.Busy),
-		Dispatched:       t.Dispatched,
-		TotalWait:        t.TotalWait,
-		ServiceCycles:    t.ServiceCycles,
-		ServiceCount:     t.ServiceCount,
-		TotalResponse:    t.TotalResponse,
-		ServerCycles:     t.ServerCycles,
-		BusyServerCycles: t.BusyCycles,
-		PeakQueue:        t.PeakQueue,
-		ScaleUps:         t.ScaleUps,
-		ScaleDowns:       t.ScaleDowns,
-		ServersFinal:     int64(p.Live),
-		ServersBusy:      int64(p.Busy),
-		ServersIdle:      int64(p.Idle),
-		ServersRetiring:  int64(p.Retiring),
-		ServersMin:       int64(t.ServersMin),
-		ServersPeak:      int64(t.ServersPeak),
-		Requeued:         t.Requeued,
-		Down:             t.Downs,
-		Up:               t.Ups,
-		FaultsSkipped:    t.FaultsSkipped,
-		ServersDown:      int64(p.Down),
+		Seed:               seed,
+		Cycles:             cycle,
+		InitialQueue:       t.InitialQueue,
+		FinalQueue:         queue,
+		Generated:          t.Generated,
+		Rejected:           t.Rejected,
+		Discarded:          t.Discarded,
+		Admitted:           t.Admitted,
+		Completed:          t.Completed,
+		Errors:             t.Errors,
+		Retries:            t.Retries,
+		RetriesDiscarded:   t.RetriesDiscarded,
+		Failed:             t.Failed,
+		TimedOut:           t.TimedOut,
+		GaveUpBudget:       t.GaveUpBudget,
+		TimedOutQueued:     t.TimedOutQueued,
+		TimedOutInService:  t.TimedOutInService,
+		WastedCycles:       t.WastedCycles,
+		Replaced:           t.Replaced,
+		Ejections:          t.Ejections,
+		InService:          int64(p.Busy) - t.Abandoned,
+		AbandonedInService: t.Abandoned,
+		InFlight:           queue + int64(p.Busy) - t.Abandoned + t.Waiting,
+		Dispatched:         t.Dispatched,
+		TotalWait:          t.TotalWait,
+		ServiceCycles:      t.ServiceCycles,
+		ServiceCount:       t.ServiceCount,
+		TotalResponse:      t.TotalResponse,
+		ServerCycles:       t.ServerCycles,
+		BusyServerCycles:   t.BusyCycles,
+		PeakQueue:          t.PeakQueue,
+		ScaleUps:           t.ScaleUps,
+		ScaleDowns:         t.ScaleDowns,
+		ServersFinal:       int64(p.Live),
+		ServersBusy:        int64(p.Busy),
+		ServersIdle:        int64(p.Idle),
+		ServersRetiring:    int64(p.Retiring),
+		ServersMin:         int64(t.ServersMin),
+		ServersPeak:        int64(t.ServersPeak),
+		Requeued:           t.Requeued,
+		Down:               t.Downs,
+		Up:                 t.Ups,
+		FaultsSkipped:      t.FaultsSkipped,
+		ServersDown:        int64(p.Down),
+		ServersEjected:     int64(p.Ejected),
+		ServersWarming:     int64(p.Warming),
 	}
 	s.Derive()
 	return s
 }
 
-// Derive sets the fields that follow from the counts: AvgWait and
-// AvgService (0 before the first dispatch), AvgResponse (0 before the first completion) and
-// Consistent (both accounting lines hold).
+// Derive sets the fields that follow from the counts: Attempts, Goodput,
+// AvgWait and AvgService (0 before the first dispatch), AvgResponse (0
+// before the first completion) and Consistent (the accounting lines
+// hold).
 func (s *Summary) Derive() {
+	s.Attempts = s.Admitted + s.Retries
+	s.Goodput = 0
+	if s.Cycles > 0 {
+		s.Goodput = float64(s.Completed) / float64(s.Cycles)
+	}
 	s.AvgWait, s.AvgService, s.AvgResponse = 0, 0, 0
 	if s.Dispatched > 0 {
 		s.AvgWait = float64(s.TotalWait) / float64(s.Dispatched)
@@ -305,14 +389,20 @@ func (s *Summary) Derive() {
 	if s.ServerCycles > 0 {
 		s.Utilisation = float64(s.BusyServerCycles) / float64(s.ServerCycles)
 	}
-	arrivals, admissions := s.Books()
-	s.Consistent = arrivals && admissions
+	arrivals, requests, attempts := s.Books()
+	s.Consistent = arrivals && requests && attempts
 }
 
-// Books reports whether the two accounting lines hold:
-// generated = rejected + discarded + admitted, and admitted = completed +
-// errors + queued + in service. Consistent is both.
-func (s *Summary) Books() (arrivals, admissions bool) {
+// Books reports whether the three accounting lines hold: generated =
+// rejected + discarded + admitted; for requests, admitted = completed +
+// failed + timed_out + gave_up_budget + in_flight; for attempts, admitted
+// + retries − retries_discarded = completed + errors + timed_out_queued +
+// timed_out_in_service + queued + in service. Consistent is all three.
+// With the client side off, failed = errors, in_flight = queued + in
+// service and the other counts are 0: both of the last two read admitted
+// = completed + errors + queued + in service.
+func (s *Summary) Books() (arrivals, requests, attempts bool) {
 	return s.Generated == s.Rejected+s.Discarded+s.Admitted,
-		s.Admitted == s.Completed+s.Errors+s.FinalQueue+s.InService
+		s.Admitted == s.Completed+s.Failed+s.TimedOut+s.GaveUpBudget+s.InFlight,
+		s.Admitted+s.Retries-s.RetriesDiscarded == s.Completed+s.Errors+s.TimedOutQueued+s.TimedOutInService+s.FinalQueue+s.InService
 }

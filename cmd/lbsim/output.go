@@ -209,19 +209,40 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		w.WriteString("Gray failures\n")
 		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
 	}
+	client := s.Retries+s.TimedOutQueued+s.TimedOutInService+s.GaveUpBudget+s.Replaced+s.Ejections > 0
+	if client {
+		w.WriteString("Clients and detection\n")
+		row("attempts", num(func(c sim.Summary) int64 { return c.Attempts }))
+		row("retries", num(func(c sim.Summary) int64 { return c.Retries }))
+		row("retries discarded", num(func(c sim.Summary) int64 { return c.RetriesDiscarded }))
+		row("timed out queued", num(func(c sim.Summary) int64 { return c.TimedOutQueued }))
+		row("timed out in service", num(func(c sim.Summary) int64 { return c.TimedOutInService }))
+		row("requests failed", num(func(c sim.Summary) int64 { return c.Failed }))
+		row("requests timed out", num(func(c sim.Summary) int64 { return c.TimedOut }))
+		row("gave up (budget)", num(func(c sim.Summary) int64 { return c.GaveUpBudget }))
+		row("in flight", num(func(c sim.Summary) int64 { return c.InFlight }))
+		row("wasted cycles", num(func(c sim.Summary) int64 { return c.WastedCycles }))
+		row("ejections", num(func(c sim.Summary) int64 { return c.Ejections }))
+		row("servers replaced", num(func(c sim.Summary) int64 { return c.Replaced }))
+		row("goodput (per cycle)", func(c sim.Summary) string { return fmt.Sprintf("%.4f", c.Goodput) })
+	}
 	w.WriteString("Accounting\n")
 	for i, c := range cols {
 		prefix := ""
 		if len(heads) > 1 {
 			prefix = heads[i] + ": "
 		}
-		ok1, ok2 := c.Books()
+		ok1, ok2, ok3 := c.Books()
 		fmt.Fprintf(&w, "  %sgenerated = rejected + discarded + admitted:  %d = %d + %d + %d  %s\n", prefix, c.Generated, c.Rejected, c.Discarded, c.Admitted, holds(ok1))
-		if c.Errors > 0 {
-			fmt.Fprintf(&w, "  %sadmitted = completed + errors + queued + in service:   %d = %d + %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.Errors, c.FinalQueue, c.InService, holds(ok2))
-			continue
+		switch {
+		case client:
+			fmt.Fprintf(&w, "  %srequests: admitted = completed + failed + timed out + gave up + in flight:  %d = %d + %d + %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.Failed, c.TimedOut, c.GaveUpBudget, c.InFlight, holds(ok2))
+			fmt.Fprintf(&w, "  %sattempts: admitted + retries − discarded = completed + errors + timed out queued + in service + queued + in service:  %d + %d − %d = %d + %d + %d + %d + %d + %d  %s\n", prefix, c.Admitted, c.Retries, c.RetriesDiscarded, c.Completed, c.Errors, c.TimedOutQueued, c.TimedOutInService, c.FinalQueue, c.InService, holds(ok3))
+		case c.Errors > 0:
+			fmt.Fprintf(&w, "  %sadmitted = completed + errors + queued + in service:   %d = %d + %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.Errors, c.FinalQueue, c.InService, holds(ok2 && ok3))
+		default:
+			fmt.Fprintf(&w, "  %sadmitted = completed + queued + in service:   %d = %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.FinalQueue, c.InService, holds(ok2 && ok3))
 		}
-		fmt.Fprintf(&w, "  %sadmitted = completed + queued + in service:   %d = %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.FinalQueue, c.InService, holds(ok2))
 	}
 	return append(b, w.String()...)
 }

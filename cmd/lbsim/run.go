@@ -110,6 +110,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	add("mtbf", "random faults: mean cycles between failures of each server (0 = none)", func() string { return "0" })
 	add("fail-time", "cycles after its dispatch an attempt on a failing server (--fault fail:ID@CYCLE) ends in error (1..10⁶)", func() string { return "1" })
 	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
+	clientFlags(fs, cfg)
 	fs.Var(faultList{&o.changes}, "fault", "a fault at a cycle: `KIND:ID@CYCLE`, KIND down, up, fail (every attempt ends in error\nafter --fail-time), hang (attempts never finish), heal, or slow:IDxF@CYCLE (attempts take F\ntimes as long); with --switch name the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
 	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
@@ -505,4 +506,24 @@ func runHeader(o *runOptions) string {
 	}
 	return fmt.Sprintf("lbsim run: %d servers, %d cycles, %s, %s, %s, policy %v",
 		cfg.Servers, cfg.Cycles, tasks, src, seed, cfg.Policy)
+}
+
+// clientFlags defines the flags of the client side (timeouts and retries)
+// and of detection (health checks, ejection, warm-up, replacement).
+func clientFlags(fs *flag.FlagSet, cfg *sim.Config) {
+	add := func(name, usage, def string) {
+		fs.Var(setting{cfg, name, func() string { return def }}, name, usage)
+	}
+	add("timeout", "cycles after its arrival an unfinished attempt is abandoned by its client (0 = never, ≤ 10⁹)", "0")
+	add("retries", "retries of a request whose attempt ended in error, timed out or was discarded (0..10)", "0")
+	add("backoff", "B: retry k arrives B·2^(k−1) cycles after the attempt ended (B·2^(retries−1) ≤ 2⁴⁰)", "0")
+	fs.Var(boolSetting{setting{cfg, "jitter", func() string { return "false" }}}, "jitter", "draw each retry's wait uniformly from 0 to B·2^(k−1) (its own random stream)")
+	add("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first\nattempts admitted in them (0 = no budget, 0 < F ≤ 1)", "0")
+	add("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "0")
+	add("health-fall", "failed probes in a row that eject a server (1..1000)", strconv.Itoa(sim.DefaultHealthFall))
+	add("health-rise", "passed probes in a row that restore an ejected server (1..1000)", strconv.Itoa(sim.DefaultHealthRise))
+	add("eject-after", "eject a server after this many errors in a row (0 = never)", "0")
+	add("eject-for", "cycles an ejection lasts, doubled for each further ejection before a completion", strconv.Itoa(sim.DefaultEjectFor))
+	add("provision-delay", "cycles a server added by scaling warms before it takes work", "0")
+	add("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "0")
 }

@@ -52,6 +52,18 @@ func fromConfig(c *sim.Config) wireConfig {
 		LongShare:        int64(c.LongShare),
 		ServiceMax:       int64(c.ServiceMax),
 		ServiceValues:    appendValues(nil, c.ServiceValues),
+		Timeout:          c.Timeout,
+		Retries:          int64(c.Retries),
+		Backoff:          c.Backoff,
+		Jitter:           c.Jitter,
+		RetryBudget:      int64(c.RetryBudget),
+		HealthInterval:   c.HealthInterval,
+		HealthFall:       int64(c.HealthFall),
+		HealthRise:       int64(c.HealthRise),
+		EjectAfter:       int64(c.EjectAfter),
+		EjectFor:         c.EjectFor,
+		ProvisionDelay:   c.ProvisionDelay,
+		ReplaceAfter:     c.ReplaceAfter,
 	}
 	return w
 }
@@ -100,6 +112,18 @@ func (w *wireConfig) sim() (sim.Config, error) {
 		ServiceShape:     sim.Decimal(w.ServiceShape),
 		LongShare:        sim.Decimal(w.LongShare),
 		ServiceMax:       n("service-max", w.ServiceMax),
+		Timeout:          w.Timeout,
+		Retries:          n("retries", w.Retries),
+		Backoff:          w.Backoff,
+		Jitter:           w.Jitter,
+		RetryBudget:      sim.Decimal(w.RetryBudget),
+		HealthInterval:   w.HealthInterval,
+		HealthFall:       n("health-fall", w.HealthFall),
+		HealthRise:       n("health-rise", w.HealthRise),
+		EjectAfter:       n("eject-after", w.EjectAfter),
+		EjectFor:         w.EjectFor,
+		ProvisionDelay:   w.ProvisionDelay,
+		ReplaceAfter:     w.ReplaceAfter,
 	}
 	if w.Queues < 0 || w.Queues >= int64(len(sim.QueueModeNames())) {
 		err = cmpErr(err, fmt.Errorf("config queue mode number %d is unknown: this lbsim knows 0..%d (%v)", w.Queues, len(sim.QueueModeNames())-1, sim.QueueModeNames()))
@@ -348,6 +372,21 @@ func fromCounts(s *sim.Summary) wireCounts {
 		ResponseMax:     s.ResponseMax,
 		ServerCycles:    s.ServerCycles,
 		BusyCycles:      s.BusyServerCycles,
+
+		NotFailed:         s.Errors - s.Failed,
+		Retries:           s.Retries,
+		RetriesDiscarded:  s.RetriesDiscarded,
+		TimedOut:          s.TimedOut,
+		GaveUpBudget:      s.GaveUpBudget,
+		TimedOutQueued:    s.TimedOutQueued,
+		TimedOutInService: s.TimedOutInService,
+		Abandoned:         s.AbandonedInService,
+		Waiting:           s.InFlight - s.FinalQueue - s.InService,
+		WastedCycles:      s.WastedCycles,
+		Replaced:          s.Replaced,
+		Ejections:         s.Ejections,
+		ServersEjected:    s.ServersEjected,
+		ServersWarming:    s.ServersWarming,
 	}
 }
 
@@ -397,6 +436,21 @@ func (w *wireCounts) sim(seed uint64, cycles int64) sim.Summary {
 		ResponseMax:      w.ResponseMax,
 		ServerCycles:     w.ServerCycles,
 		BusyServerCycles: w.BusyCycles,
+
+		Failed:             w.Errors - w.NotFailed,
+		Retries:            w.Retries,
+		RetriesDiscarded:   w.RetriesDiscarded,
+		TimedOut:           w.TimedOut,
+		GaveUpBudget:       w.GaveUpBudget,
+		TimedOutQueued:     w.TimedOutQueued,
+		TimedOutInService:  w.TimedOutInService,
+		AbandonedInService: w.Abandoned,
+		InFlight:           w.FinalQueue + w.InService + w.Waiting,
+		WastedCycles:       w.WastedCycles,
+		Replaced:           w.Replaced,
+		Ejections:          w.Ejections,
+		ServersEjected:     w.ServersEjected,
+		ServersWarming:     w.ServersWarming,
 	}
 	s.Derive()
 	return s

@@ -90,6 +90,18 @@ type wireConfig struct {
 	LongShare        int64  `msg:"ls,omitempty"`                // sim.Decimal millionths
 	ServiceMax       int64  `msg:"sm,omitempty"`                // 0 = the default
 	ServiceValues    []byte `msg:"sva,omitempty,limit=65536"`   // the empirical shape's times as uvarints, see appendValues
+	Timeout          int64  `msg:"to,omitempty"`
+	Retries          int64  `msg:"rt,omitempty"`
+	Backoff          int64  `msg:"bo,omitempty"`
+	Jitter           bool   `msg:"jit,omitempty"`
+	RetryBudget      int64  `msg:"rb,omitempty"` // sim.Decimal millionths; 0 = none
+	HealthInterval   int64  `msg:"hi,omitempty"`
+	HealthFall       int64  `msg:"hf,omitempty"` // 0 = the default
+	HealthRise       int64  `msg:"hr,omitempty"` // 0 = the default
+	EjectAfter       int64  `msg:"ea,omitempty"`
+	EjectFor         int64  `msg:"ef,omitempty"` // 0 = the default
+	ProvisionDelay   int64  `msg:"pd,omitempty"`
+	ReplaceAfter     int64  `msg:"ra,omitempty"`
 }
 
 // wireHashes are the state hashes (sim.Model.Hash) of the recording: the
@@ -155,4 +167,21 @@ type wireCounts struct {
 	ServiceCycles   int64 `msg:"sv,omitempty"`
 	Uncounted       int64 `msg:"svu,omitempty"` // dispatches avg_service leaves out: Dispatched − ServiceCount
 	Errors          int64 `msg:"er,omitempty"`
+	// The client side. NotFailed is errors − failed (0, so absent, with
+	// retries off and in files from before retries), Waiting the requests
+	// waiting to retry (in_flight is queued + in service + waiting).
+	NotFailed         int64 `msg:"nf,omitempty"`
+	Retries           int64 `msg:"rtr,omitempty"`
+	RetriesDiscarded  int64 `msg:"rtd,omitempty"`
+	TimedOut          int64 `msg:"tor,omitempty"`
+	GaveUpBudget      int64 `msg:"gub,omitempty"`
+	TimedOutQueued    int64 `msg:"toq,omitempty"`
+	TimedOutInService int64 `msg:"tos,omitempty"`
+	Abandoned         int64 `msg:"ab,omitempty"`
+	Waiting           int64 `msg:"rw,omitempty"`
+	WastedCycles      int64 `msg:"wc,omitempty"`
+	Replaced          int64 `msg:"rpl,omitempty"`
+	Ejections         int64 `msg:"ej,omitempty"`
+	ServersEjected    int64 `msg:"sej,omitempty"`
+	ServersWarming    int64 `msg:"swm,omitempty"`
 }

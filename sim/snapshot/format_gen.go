@@ -477,8 +477,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(37)
-	var zb0001Mask uint64 /* 37 bits */
+	zb0001Len := uint32(49)
+	var zb0001Mask uint64 /* 49 bits */
 	_ = zb0001Mask
 	if z.Servers == 0 {
 		zb0001Len--
@@ -627,6 +627,54 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ServiceValues == nil {
 		zb0001Len--
 		zb0001Mask |= 0x1000000000
+	}
+	if z.Timeout == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x2000000000
+	}
+	if z.Retries == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x4000000000
+	}
+	if z.Backoff == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x8000000000
+	}
+	if z.Jitter == false {
+		zb0001Len--
+		zb0001Mask |= 0x10000000000
+	}
+	if z.RetryBudget == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x20000000000
+	}
+	if z.HealthInterval == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x40000000000
+	}
+	if z.HealthFall == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x80000000000
+	}
+	if z.HealthRise == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x100000000000
+	}
+	if z.EjectAfter == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x200000000000
+	}
+	if z.EjectFor == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x400000000000
+	}
+	if z.ProvisionDelay == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x800000000000
+	}
+	if z.ReplaceAfter == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x1000000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -817,6 +865,66 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "sva"
 			o = append(o, 0xa3, 0x73, 0x76, 0x61)
 			o = msgp.AppendBytes(o, z.ServiceValues)
+		}
+		if (zb0001Mask & 0x2000000000) == 0 { // if not omitted
+			// string "to"
+			o = append(o, 0xa2, 0x74, 0x6f)
+			o = msgp.AppendInt64(o, z.Timeout)
+		}
+		if (zb0001Mask & 0x4000000000) == 0 { // if not omitted
+			// string "rt"
+			o = append(o, 0xa2, 0x72, 0x74)
+			o = msgp.AppendInt64(o, z.Retries)
+		}
+		if (zb0001Mask & 0x8000000000) == 0 { // if not omitted
+			// string "bo"
+			o = append(o, 0xa2, 0x62, 0x6f)
+			o = msgp.AppendInt64(o, z.Backoff)
+		}
+		if (zb0001Mask & 0x10000000000) == 0 { // if not omitted
+			// string "jit"
+			o = append(o, 0xa3, 0x6a, 0x69, 0x74)
+			o = msgp.AppendBool(o, z.Jitter)
+		}
+		if (zb0001Mask & 0x20000000000) == 0 { // if not omitted
+			// string "rb"
+			o = append(o, 0xa2, 0x72, 0x62)
+			o = msgp.AppendInt64(o, z.RetryBudget)
+		}
+		if (zb0001Mask & 0x40000000000) == 0 { // if not omitted
+			// string "hi"
+			o = append(o, 0xa2, 0x68, 0x69)
+			o = msgp.AppendInt64(o, z.HealthInterval)
+		}
+		if (zb0001Mask & 0x80000000000) == 0 { // if not omitted
+			// string "hf"
+			o = append(o, 0xa2, 0x68, 0x66)
+			o = msgp.AppendInt64(o, z.HealthFall)
+		}
+		if (zb0001Mask & 0x100000000000) == 0 { // if not omitted
+			// string "hr"
+			o = append(o, 0xa2, 0x68, 0x72)
+			o = msgp.AppendInt64(o, z.HealthRise)
+		}
+		if (zb0001Mask & 0x200000000000) == 0 { // if not omitted
+			// string "ea"
+			o = append(o, 0xa2, 0x65, 0x61)
+			o = msgp.AppendInt64(o, z.EjectAfter)
+		}
+		if (zb0001Mask & 0x400000000000) == 0 { // if not omitted
+			// string "ef"
+			o = append(o, 0xa2, 0x65, 0x66)
+			o = msgp.AppendInt64(o, z.EjectFor)
+		}
+		if (zb0001Mask & 0x800000000000) == 0 { // if not omitted
+			// string "pd"
+			o = append(o, 0xa2, 0x70, 0x64)
+			o = msgp.AppendInt64(o, z.ProvisionDelay)
+		}
+		if (zb0001Mask & 0x1000000000000) == 0 { // if not omitted
+			// string "ra"
+			o = append(o, 0xa2, 0x72, 0x61)
+			o = msgp.AppendInt64(o, z.ReplaceAfter)
 		}
 	}
 	return
@@ -1146,6 +1254,78 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			}
 			copy(z.ServiceValues, bts[:zb0006])
 			bts = bts[zb0006:]
+		case "to":
+			z.Timeout, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Timeout")
+				return
+			}
+		case "rt":
+			z.Retries, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Retries")
+				return
+			}
+		case "bo":
+			z.Backoff, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Backoff")
+				return
+			}
+		case "jit":
+			z.Jitter, bts, err = msgp.ReadBoolBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Jitter")
+				return
+			}
+		case "rb":
+			z.RetryBudget, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "RetryBudget")
+				return
+			}
+		case "hi":
+			z.HealthInterval, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HealthInterval")
+				return
+			}
+		case "hf":
+			z.HealthFall, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HealthFall")
+				return
+			}
+		case "hr":
+			z.HealthRise, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HealthRise")
+				return
+			}
+		case "ea":
+			z.EjectAfter, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "EjectAfter")
+				return
+			}
+		case "ef":
+			z.EjectFor, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "EjectFor")
+				return
+			}
+		case "pd":
+			z.ProvisionDelay, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProvisionDelay")
+				return
+			}
+		case "ra":
+			z.ReplaceAfter, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ReplaceAfter")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1160,7 +1340,7 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireConfig) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.ServiceValues)
+	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.ServiceValues) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size
 	return
 }
 
@@ -1168,8 +1348,8 @@ func (z *wireConfig) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(42)
-	var zb0001Mask uint64 /* 42 bits */
+	zb0001Len := uint32(56)
+	var zb0001Mask uint64 /* 56 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -1338,6 +1518,62 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.Errors == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x20000000000
+	}
+	if z.NotFailed == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x40000000000
+	}
+	if z.Retries == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x80000000000
+	}
+	if z.RetriesDiscarded == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x100000000000
+	}
+	if z.TimedOut == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x200000000000
+	}
+	if z.GaveUpBudget == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x400000000000
+	}
+	if z.TimedOutQueued == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x800000000000
+	}
+	if z.TimedOutInService == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x1000000000000
+	}
+	if z.Abandoned == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x2000000000000
+	}
+	if z.Waiting == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x4000000000000
+	}
+	if z.WastedCycles == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x8000000000000
+	}
+	if z.Replaced == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x10000000000000
+	}
+	if z.Ejections == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x20000000000000
+	}
+	if z.ServersEjected == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x40000000000000
+	}
+	if z.ServersWarming == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x80000000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1553,6 +1789,76 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "er"
 			o = append(o, 0xa2, 0x65, 0x72)
 			o = msgp.AppendInt64(o, z.Errors)
+		}
+		if (zb0001Mask & 0x40000000000) == 0 { // if not omitted
+			// string "nf"
+			o = append(o, 0xa2, 0x6e, 0x66)
+			o = msgp.AppendInt64(o, z.NotFailed)
+		}
+		if (zb0001Mask & 0x80000000000) == 0 { // if not omitted
+			// string "rtr"
+			o = append(o, 0xa3, 0x72, 0x74, 0x72)
+			o = msgp.AppendInt64(o, z.Retries)
+		}
+		if (zb0001Mask & 0x100000000000) == 0 { // if not omitted
+			// string "rtd"
+			o = append(o, 0xa3, 0x72, 0x74, 0x64)
+			o = msgp.AppendInt64(o, z.RetriesDiscarded)
+		}
+		if (zb0001Mask & 0x200000000000) == 0 { // if not omitted
+			// string "tor"
+			o = append(o, 0xa3, 0x74, 0x6f, 0x72)
+			o = msgp.AppendInt64(o, z.TimedOut)
+		}
+		if (zb0001Mask & 0x400000000000) == 0 { // if not omitted
+			// string "gub"
+			o = append(o, 0xa3, 0x67, 0x75, 0x62)
+			o = msgp.AppendInt64(o, z.GaveUpBudget)
+		}
+		if (zb0001Mask & 0x800000000000) == 0 { // if not omitted
+			// string "toq"
+			o = append(o, 0xa3, 0x74, 0x6f, 0x71)
+			o = msgp.AppendInt64(o, z.TimedOutQueued)
+		}
+		if (zb0001Mask & 0x1000000000000) == 0 { // if not omitted
+			// string "tos"
+			o = append(o, 0xa3, 0x74, 0x6f, 0x73)
+			o = msgp.AppendInt64(o, z.TimedOutInService)
+		}
+		if (zb0001Mask & 0x2000000000000) == 0 { // if not omitted
+			// string "ab"
+			o = append(o, 0xa2, 0x61, 0x62)
+			o = msgp.AppendInt64(o, z.Abandoned)
+		}
+		if (zb0001Mask & 0x4000000000000) == 0 { // if not omitted
+			// string "rw"
+			o = append(o, 0xa2, 0x72, 0x77)
+			o = msgp.AppendInt64(o, z.Waiting)
+		}
+		if (zb0001Mask & 0x8000000000000) == 0 { // if not omitted
+			// string "wc"
+			o = append(o, 0xa2, 0x77, 0x63)
+			o = msgp.AppendInt64(o, z.WastedCycles)
+		}
+		if (zb0001Mask & 0x10000000000000) == 0 { // if not omitted
+			// string "rpl"
+			o = append(o, 0xa3, 0x72, 0x70, 0x6c)
+			o = msgp.AppendInt64(o, z.Replaced)
+		}
+		if (zb0001Mask & 0x20000000000000) == 0 { // if not omitted
+			// string "ej"
+			o = append(o, 0xa2, 0x65, 0x6a)
+			o = msgp.AppendInt64(o, z.Ejections)
+		}
+		if (zb0001Mask & 0x40000000000000) == 0 { // if not omitted
+			// string "sej"
+			o = append(o, 0xa3, 0x73, 0x65, 0x6a)
+			o = msgp.AppendInt64(o, z.ServersEjected)
+		}
+		if (zb0001Mask & 0x80000000000000) == 0 { // if not omitted
+			// string "swm"
+			o = append(o, 0xa3, 0x73, 0x77, 0x6d)
+			o = msgp.AppendInt64(o, z.ServersWarming)
 		}
 	}
 	return
@@ -1832,6 +2138,90 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Errors")
 				return
 			}
+		case "nf":
+			z.NotFailed, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "NotFailed")
+				return
+			}
+		case "rtr":
+			z.Retries, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Retries")
+				return
+			}
+		case "rtd":
+			z.RetriesDiscarded, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "RetriesDiscarded")
+				return
+			}
+		case "tor":
+			z.TimedOut, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "TimedOut")
+				return
+			}
+		case "gub":
+			z.GaveUpBudget, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "GaveUpBudget")
+				return
+			}
+		case "toq":
+			z.TimedOutQueued, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "TimedOutQueued")
+				return
+			}
+		case "tos":
+			z.TimedOutInService, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "TimedOutInService")
+				return
+			}
+		case "ab":
+			z.Abandoned, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Abandoned")
+				return
+			}
+		case "rw":
+			z.Waiting, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Waiting")
+				return
+			}
+		case "wc":
+			z.WastedCycles, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WastedCycles")
+				return
+			}
+		case "rpl":
+			z.Replaced, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Replaced")
+				return
+			}
+		case "ej":
+			z.Ejections, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Ejections")
+				return
+			}
+		case "sej":
+			z.ServersEjected, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServersEjected")
+				return
+			}
+		case "swm":
+			z.ServersWarming, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ServersWarming")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1846,7 +2236,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
 	return
 }
 
