@@ -150,3 +150,35 @@ func BenchmarkHashLookup(b *testing.B) {
 		b.Fatal("no lookup found an owner")
 	}
 }
+
+// BenchmarkHashScaleUp grows a hash-routed per-server pool from 20 to
+// 20,000 servers one scale-up at a time, with 16 lookups after each (as a
+// run routes arrivals between scale-ups): what adding a server to the ring
+// costs as the ring grows. It reports the time per scale-up.
+func BenchmarkHashScaleUp(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Queues, cfg.Policy = PerServer, Hash
+	cfg.Servers, cfg.MaxServers = 20, 20_000
+	src, owners, ups := uint32(1), 0, 0
+	for b.Loop() {
+		m, err := New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bal := m.bal[0]
+		for bal.live < cfg.MaxServers {
+			bal.addServer()
+			ups++
+			for range 16 {
+				src = src*1664525 + 1013904223
+				if bal.rt.pick(packed{addr: uint64(src) << 32}, 0) != 0 {
+					owners++
+				}
+			}
+		}
+	}
+	if owners == 0 {
+		b.Fatal("no lookup found an owner")
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ups), "ns/scale-up")
+}
