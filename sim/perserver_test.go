@@ -441,7 +441,7 @@ func sortedRing(b *Balancer) []ringPoint {
 
 // checkRingIndex fails unless start[k] is the first point whose top bits
 // are ≥ k, for every bucket k, with as many bits as the points call for.
-func checkRingIndex(t *testing.T, r *ring) {
+func checkRingIndex(t tester, r *ring) {
 	t.Helper()
 	if len(r.start) != 1<<r.bits+1 || r.bits != ringBits(len(r.points)) {
 		t.Fatalf("the index has %d entries for %d bits, %d points", len(r.start), r.bits, len(r.points))
@@ -490,8 +490,44 @@ func TestRingRebuildSorts(t *testing.T) {
 	}
 }
 
+// ringAll returns every point the ring holds, those waiting beside it
+// (ring.over) included, in ring order; it fails unless each bucket's chain
+// holds that bucket's waiting points in ring order, each once.
+func ringAll(t tester, r *ring) []ringPoint {
+	t.Helper()
+	if len(r.next) != len(r.over) {
+		t.Fatalf("%d waiting points, %d links", len(r.over), len(r.next))
+	}
+	chained := 0
+	if len(r.over) > 0 {
+		if len(r.head) != len(r.start)-1 {
+			t.Fatalf("%d chains for %d buckets", len(r.head), len(r.start)-1)
+		}
+		for bk, o := range r.head {
+			var prev *ringPoint
+			for ; o != 0; o = r.next[o-1] {
+				p := &r.over[o-1]
+				if p.at>>(64-r.bits) != uint64(bk) || prev != nil && !before(prev, p) {
+					t.Fatalf("bucket %d chains %v after %v", bk, *p, prev)
+				}
+				if chained++; chained > len(r.over) {
+					t.Fatalf("the chains hold more than the %d waiting points", len(r.over))
+				}
+				prev = p
+			}
+		}
+	}
+	if chained != len(r.over) {
+		t.Fatalf("the chains hold %d of the %d waiting points", chained, len(r.over))
+	}
+	all := append(slices.Clone(r.points), r.over...)
+	slices.SortFunc(all, cmpPoints)
+	return all
+}
+
 // TestRingInsertEqualsRebuild: growing the ring one server at a time (with
-// servers leaving) gives the ring built from scratch.
+// servers leaving) gives the ring built from scratch, with the points
+// waiting beside it counted in.
 func TestRingInsertEqualsRebuild(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Policy = 5, 3000, PerServer, Hash
@@ -502,14 +538,17 @@ func TestRingInsertEqualsRebuild(t *testing.T) {
 	}
 	b := m.Balancers()[0]
 	r := &b.rt.(*hashRouter).ring
-	inserts := 0
+	inserts, waited := 0, 0
 	for m.Step() {
 		if !r.stale && len(r.points) > 0 && m.Last().Scale == 1 {
 			inserts++
+			if len(r.over) > 0 {
+				waited++
+			}
 			var fresh ring
 			fresh.rebuild(b)
 			var live []ringPoint
-			for _, p := range r.points {
+			for _, p := range ringAll(t, r) {
 				if !b.srv[p.id-1].gone {
 					live = append(live, p)
 				}
@@ -520,8 +559,8 @@ func TestRingInsertEqualsRebuild(t *testing.T) {
 			checkRingIndex(t, r)
 		}
 	}
-	if inserts == 0 {
-		t.Fatal("no scale-up happened: the test proves nothing")
+	if inserts == 0 || waited == 0 || waited == inserts {
+		t.Fatalf("%d scale-ups, %d left points waiting: the test proves nothing", inserts, waited)
 	}
 }
 

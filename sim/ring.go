@@ -54,13 +54,31 @@ type ringPoint struct {
 // whose server is not a candidate is passed over. start[b] is the index of
 // the first point whose top bits bits are ≥ b, so a lookup searches
 // only its own slice of the ring (a few points) instead of all of it.
+//
+// The points of servers added since the ring was last merged wait beside
+// it (insert): over holds them, and each bucket of the index chains its
+// own in ring order (head[b] is 1 + the index in over of bucket b's first,
+// next[i] of the one after over[i], 0 ending a chain). A lookup reads both
+// (ownerOver). They are merged into points when they outgrow an
+// overShare-th of them, or when as many lookups as points have passed
+// since the last server was added (merge): so a scale-up costs its own
+// points' chaining and a share of merges each worth the points the ring
+// grew by, and a ring that stops growing is soon one sorted array again.
 type ring struct {
 	points []ringPoint
-	spare  []ringPoint // the buffer insert merges into, swapped with points
+	spare  []ringPoint // the buffer merge writes into, swapped with points
 	start  []int32
 	bits   uint // how many top bits of a position index the ring
 	stale  bool
+	over   []ringPoint
+	next   []int32
+	head   []int32
+	looks  int // lookups since the last insert, while over is not empty
 }
+
+// overShare: the points waiting beside the ring are merged into it when
+// they are more than 1/overShare of it.
+const overShare = 8
 
 // rebuild builds the ring of the servers that have not left: a counting
 // sort by the index's buckets (the positions are hashes, so a bucket holds
@@ -108,6 +126,7 @@ func (r *ring) rebuild(b *Balancer) {
 		}
 	}
 	r.points = pts
+	r.over, r.next = r.over[:0], r.next[:0]
 	r.stale = false
 }
 
@@ -151,45 +170,74 @@ func before(a, b *ringPoint) bool {
 }
 
 // insert adds server id, just created, to a built ring: each of its points
-// goes in after the points of its bucket that come before it, the points
-// between move in one copy, and each bucket's start moves up by the new
-// points below it. Scaling up costs a copy of the ring and a pass over the
-// index (or the index built afresh, when the ring outgrows its bits). The
-// points of servers that have left stay (a lookup passes over them, as over
-// any server that is not a candidate) until they are as many as the live
-// servers' points; then the ring is built afresh at the next lookup.
+// joins the chain of its bucket beside the ring (a few points a chain),
+// merged into the ring later (merge). The points of servers that have left
+// stay (a lookup passes over them, as over any server that is not a
+// candidate) until they are as many as the live servers' points; then the
+// ring is built afresh at the next lookup.
 func (r *ring) insert(b *Balancer, id int) {
-	if r.stale || len(r.points) == 0 || len(r.points) > 2*RingPoints*b.live {
+	if r.stale || len(r.points) == 0 || len(r.points)+len(r.over) > 2*RingPoints*b.live {
 		r.stale = true // built in full at the next lookup
 		return
 	}
 	var buf [RingPoints]ringPoint
-	add := appendPoints(buf[:0], id)
-	slices.SortFunc(add, cmpPoints)
-	pts, start, shift := r.points, r.start, 64-r.bits
-	merged := slices.Grow(r.spare[:0], len(pts)+len(add))
-	from := 0
-	for i := range add {
-		p := &add[i]
-		bk := p.at >> shift
-		j, end := max(int(start[bk]), from), int(start[bk+1])
-		for j < end && before(&pts[j], p) {
-			j++ // a bucket holds a few points
-		}
-		merged = append(append(merged, pts[from:j]...), *p)
-		from = j
+	r.add(appendPoints(buf[:0], id))
+}
+
+// add puts points (a new server's) beside the built ring, each in its
+// bucket's chain, and merges them into it when they are enough.
+func (r *ring) add(ps []ringPoint) {
+	if len(r.over) == 0 {
+		n := len(r.start) - 1
+		r.head = slices.Grow(r.head[:0], n)[:n]
+		clear(r.head)
 	}
-	r.points, r.spare = append(merged, pts[from:]...), pts
+	shift := 64 - r.bits
+	for _, p := range ps {
+		r.over = append(r.over, p)
+		r.next = append(r.next, 0)
+		at := &r.head[p.at>>shift]
+		for *at != 0 && before(&r.over[*at-1], &p) {
+			at = &r.next[*at-1]
+		}
+		r.next[len(r.next)-1] = *at
+		*at = int32(len(r.over))
+	}
+	r.looks = 0
+	if overShare*len(r.over) > len(r.points) {
+		r.merge()
+	}
+}
+
+// merge merges the points waiting beside the ring into it, a bucket at a
+// time: each chained point goes in after the bucket's points that come
+// before it, and the bucket's start moves up by the points merged below
+// it. It costs a copy of the ring and a pass over the index (or the index
+// built afresh, when the ring outgrows its bits).
+func (r *ring) merge() {
+	pts, start := r.points, r.start
+	merged := slices.Grow(r.spare[:0], len(pts)+len(r.over))
+	from := 0
+	for bk := range len(start) - 1 {
+		end := int(start[bk+1])
+		start[bk] = int32(len(merged))
+		for o := r.head[bk]; o != 0; o = r.next[o-1] {
+			p := &r.over[o-1]
+			j := from
+			for j < end && before(&pts[j], p) {
+				j++ // a bucket holds a few points
+			}
+			merged = append(append(merged, pts[from:j]...), *p)
+			from = j
+		}
+		merged = append(merged, pts[from:end]...)
+		from = end
+	}
+	start[len(start)-1] = int32(len(merged))
+	r.points, r.spare = merged, pts
+	r.over, r.next = r.over[:0], r.next[:0]
 	if ringBits(len(r.points)) != r.bits {
 		r.index()
-		return
-	}
-	k := 0
-	for bk := range start {
-		for k < len(add) && add[k].at>>shift < uint64(bk) {
-			k++
-		}
-		start[bk] += int32(k)
 	}
 }
 
@@ -237,6 +285,18 @@ func startsFromCounts(start []int32) {
 // owner returns the candidate (a member of active) owning the first point
 // at or after key, wrapping, or 0 when no point belongs to a candidate.
 func (r *ring) owner(key uint64, active *rankedSet) int {
+	if len(r.over) != 0 {
+		return r.ownerOver(key, active)
+	}
+	if i := r.first(key, active); i >= 0 {
+		return int(r.points[i].id)
+	}
+	return 0
+}
+
+// first returns the index in points of the first point at or after key,
+// wrapping, whose server is a candidate, or −1 when there is none.
+func (r *ring) first(key uint64, active *rankedSet) int {
 	b := key >> (64 - r.bits)
 	i, hi := int(r.start[b]), int(r.start[b+1])
 	ps := r.points
@@ -258,10 +318,69 @@ func (r *ring) owner(key uint64, active *rankedSet) int {
 		if i == len(ps) {
 			i = 0
 		}
-		if id := int(ps[i].id); active.has(id) {
-			return id
+		if active.has(int(ps[i].id)) {
+			return i
 		}
 		i++
 	}
+	return -1
+}
+
+// ownerOver is owner while points wait beside the ring: the owner is the
+// ring's own candidate (first) unless a waiting point of a candidate comes
+// before it, counting from key and wrapping. The chains are walked from
+// key's bucket up to that point's bucket. After as many such lookups as
+// the ring has points, without a server added, the ring is merged.
+func (r *ring) ownerOver(key uint64, active *rankedSet) int {
+	if r.looks++; r.looks >= len(r.points) {
+		r.looks = 0
+		r.merge()
+		if i := r.first(key, active); i >= 0 {
+			return int(r.points[i].id)
+		}
+		return 0
+	}
+	shift := 64 - r.bits
+	nb := len(r.start) - 1
+	b0 := int(key >> shift)
+	// Step s walks bucket (b0+s) mod nb; b0's points below key come last,
+	// at step nb.
+	var best *ringPoint
+	last := nb
+	if i := r.first(key, active); i >= 0 {
+		best = &r.points[i]
+		if bb := int(best.at >> shift); bb != b0 || best.at >= key {
+			last = (bb - b0 + nb) % nb
+		}
+	}
+	for s := 0; s <= last; s++ {
+		bk := b0 + s
+		if bk >= nb {
+			bk -= nb
+		}
+		for o := r.head[bk]; o != 0; o = r.next[o-1] {
+			p := &r.over[o-1]
+			if s == 0 && p.at < key {
+				continue // comes last (at step nb: those at or above key again are no candidates)
+			}
+			if best != nil && !fromKeyBefore(p, best, key) {
+				return int(best.id)
+			}
+			if active.has(int(p.id)) {
+				return int(p.id)
+			}
+		}
+	}
+	if best != nil {
+		return int(best.id)
+	}
 	return 0
+}
+
+// fromKeyBefore reports whether point a comes before point b on the ring
+// read from key on, wrapping: the positions counted from key, then id,
+// then k.
+func fromKeyBefore(a, b *ringPoint, key uint64) bool {
+	da, db := a.at-key, b.at-key
+	return da < db || da == db && (a.id < b.id || a.id == b.id && a.k < b.k)
 }

@@ -69,6 +69,9 @@ func (r *hashRouter) lookupRing() *ring {
 		return &r.ring
 	}
 	if !r.fewOK {
+		if len(r.ring.over) != 0 {
+			r.ring.merge() // the few ring takes the points in ring order
+		}
 		active := &r.b.active
 		r.few.points = r.few.points[:0]
 		for _, p := range r.ring.points {
