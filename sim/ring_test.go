@@ -261,8 +261,8 @@ func TestRingWaitingMatchesPlain(t *testing.T) {
 // TestRingOwnerWaiting: the owner read from key on, wrapping, over a ring
 // and the points waiting beside it, in cases the random tests seldom make.
 // Bucket b of the 16 starts at position b<<60; server 1, never a candidate,
-// has a point at the start of each bucket and a few more (the ring must be
-// 8 times the waiting points, or add merges them).
+// has two points in each bucket (the ring must hold overShare times the
+// waiting points, or add merges them).
 func TestRingOwnerWaiting(t *testing.T) {
 	at := func(bucket, off uint64) uint64 { return bucket<<60 | off }
 	for _, c := range []struct {
