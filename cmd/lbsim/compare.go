@@ -342,6 +342,9 @@ func (c *cli) runVariant(o *runOptions, rec *snapshot.Recorder) (*sim.Model, err
 	if !m.Done() {
 		return nil, errors.New("interrupted")
 	}
+	if c.ran != nil {
+		c.ran(o)
+	}
 	return m, nil
 }
 

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -200,5 +204,53 @@ func TestCompareSnapshotReplays(t *testing.T) {
 	_, errs, code = runCLI(t, "", "compare", "--cycles", "100", "--replications", "3", "--snapshot", path, "--variant", "policy=random")
 	if code != exitUsage || !strings.Contains(errs, "--snapshot holds one run") {
 		t.Errorf("--snapshot with --replications: exit %d %q", code, errs)
+	}
+}
+
+// TestCompareRunsEachVariantOnce: every variant runs once for each seed of
+// its replications, whatever the outputs (a variant once ran twice: the
+// snapshot was recorded by running it again). The base flags have a --set,
+// so that the check of each variant before the runs builds its model.
+func TestCompareRunsEachVariantOnce(t *testing.T) {
+	base := []string{"compare", "--seed", "7", "--cycles", "600", "--queues", "per-server", "--set", "300:rate=0.6",
+		"--variant", "rr:policy=round-robin", "--variant", "p2c:policy=p2c", "--variant", "random:policy=random"}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name  string
+		args  []string
+		seeds uint64
+	}{
+		{"alone", nil, 1},
+		{"with --snapshot", []string{"--snapshot", filepath.Join(dir, "cmp.lbsnap")}, 1},
+		{"with --json", []string{"--json", filepath.Join(dir, "cmp.json")}, 1},
+		{"with --replications", []string{"--replications", "3", "--jobs", "2"}, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			type run struct {
+				policy string
+				seed   uint64
+			}
+			var mu sync.Mutex
+			runs := map[run]int{}
+			var out, errb bytes.Buffer
+			cl := &cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, noColor: true,
+				ran: func(o *runOptions) {
+					mu.Lock()
+					runs[run{o.cfg.Policy.String(), o.cfg.Seed}]++
+					mu.Unlock()
+				}}
+			if code := cl.main(append(slices.Clone(base), c.args...)); code != exitOK {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			want := map[run]int{}
+			for _, p := range []string{"round-robin", "p2c", "random"} {
+				for s := range c.seeds {
+					want[run{p, 7 + s}] = 1
+				}
+			}
+			if !maps.Equal(runs, want) {
+				t.Fatalf("runs by policy and seed %v, want each of %v once", runs, slices.Collect(maps.Keys(want)))
+			}
+		})
 	}
 }

@@ -40,6 +40,10 @@ type cli struct {
 	// stopCode is set to the exit code of the first that arrives.
 	signals  chan os.Signal
 	stopCode atomic.Int32
+	// ran, when set, is told the options of every run runVariant
+	// finishes, from the goroutine that ran it (tests count a
+	// comparison's runs with it).
+	ran func(*runOptions)
 }
 
 // Exit codes: 0 success, 1 the run failed or did not reproduce, 2 bad usage
