@@ -292,19 +292,9 @@ func startsFromCounts(start []int32) {
 
 // owner returns the candidate (a member of active) owning the first point
 // at or after key, wrapping, or 0 when no point belongs to a candidate.
+// While points wait beside the ring, the ring's own candidate goes to
+// ownerOver to be compared with them.
 func (r *ring) owner(key uint64, active *rankedSet) int {
-	if len(r.over) != 0 {
-		return r.ownerOver(key, active)
-	}
-	if i := r.first(key, active); i >= 0 {
-		return int(r.points[i].id)
-	}
-	return 0
-}
-
-// first returns the index in points of the first point at or after key,
-// wrapping, whose server is a candidate, or −1 when there is none.
-func (r *ring) first(key uint64, active *rankedSet) int {
 	b := key >> (64 - r.bits)
 	i, hi := int(r.start[b]), int(r.start[b+1])
 	ps := r.points
@@ -326,37 +316,38 @@ func (r *ring) first(key uint64, active *rankedSet) int {
 		if i == len(ps) {
 			i = 0
 		}
-		if active.has(int(ps[i].id)) {
-			return i
+		if id := int(ps[i].id); active.has(id) {
+			if len(r.over) != 0 {
+				return r.ownerOver(key, active, &ps[i])
+			}
+			return id
 		}
 		i++
 	}
-	return -1
+	if len(r.over) != 0 {
+		return r.ownerOver(key, active, nil)
+	}
+	return 0
 }
 
-// ownerOver is owner while points wait beside the ring: the owner is the
-// ring's own candidate (first) unless a waiting point of a candidate comes
-// before it, counting from key and wrapping. The chains are walked from
-// key's bucket up to that point's bucket. After as many such lookups as
-// the ring has points, without a server added, the ring is merged.
-func (r *ring) ownerOver(key uint64, active *rankedSet) int {
+// ownerOver is owner while points wait beside the ring: best, the ring's
+// own candidate (nil if it has none), owns key unless a waiting point of a
+// candidate comes before it, counting from key and wrapping. The chains
+// are walked from key's bucket up to best's. After as many such lookups as
+// the ring has points, without a server added, the ring is merged first.
+func (r *ring) ownerOver(key uint64, active *rankedSet, best *ringPoint) int {
 	if r.looks++; r.looks >= len(r.points) {
 		r.looks = 0
 		r.merge()
-		if i := r.first(key, active); i >= 0 {
-			return int(r.points[i].id)
-		}
-		return 0
+		return r.owner(key, active)
 	}
 	shift := 64 - r.bits
 	nb := len(r.start) - 1
 	b0 := int(key >> shift)
 	// Step s walks bucket (b0+s) mod nb; b0's points below key come last,
 	// at step nb.
-	var best *ringPoint
 	last := nb
-	if i := r.first(key, active); i >= 0 {
-		best = &r.points[i]
+	if best != nil {
 		if bb := int(best.at >> shift); bb != b0 || best.at >= key {
 			last = (bb - b0 + nb) % nb
 		}
