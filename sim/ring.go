@@ -331,12 +331,13 @@ func (r *ring) owner(key uint64, active *rankedSet) int {
 }
 
 // ownerOver is owner while points wait beside the ring: best, the ring's
-// own candidate (nil if it has none), owns key unless a waiting point of a
-// candidate comes before it, counting from key and wrapping. The chains
-// are walked from key's bucket up to best's. After as many such lookups as
-// the ring has points, without a server added, the ring is merged first.
+// own candidate, owns key unless a waiting point of a candidate comes
+// before it, counting from key and wrapping. The chains are walked from
+// key's bucket up to best's. With no candidate on the ring (best nil: the
+// walk would cover every bucket), or after as many such lookups as the
+// ring has points without a server added, the ring is merged first.
 func (r *ring) ownerOver(key uint64, active *rankedSet, best *ringPoint) int {
-	if r.looks++; r.looks >= len(r.points) {
+	if r.looks++; best == nil || r.looks >= len(r.points) {
 		r.looks = 0
 		r.merge()
 		return r.owner(key, active)
@@ -347,10 +348,8 @@ func (r *ring) ownerOver(key uint64, active *rankedSet, best *ringPoint) int {
 	// Step s walks bucket (b0+s) mod nb; b0's points below key come last,
 	// at step nb.
 	last := nb
-	if best != nil {
-		if bb := int(best.at >> shift); bb != b0 || best.at >= key {
-			last = (bb - b0 + nb) % nb
-		}
+	if bb := int(best.at >> shift); bb != b0 || best.at >= key {
+		last = (bb - b0 + nb) % nb
 	}
 	for s := 0; s <= last; s++ {
 		bk := b0 + s
@@ -362,7 +361,7 @@ func (r *ring) ownerOver(key uint64, active *rankedSet, best *ringPoint) int {
 			if s == 0 && p.at < key {
 				continue // comes last (at step nb: those at or above key again are no candidates)
 			}
-			if best != nil && !fromKeyBefore(p, best, key) {
+			if !fromKeyBefore(p, best, key) {
 				return int(best.id)
 			}
 			if active.has(int(p.id)) {
@@ -370,10 +369,7 @@ func (r *ring) ownerOver(key uint64, active *rankedSet, best *ringPoint) int {
 			}
 		}
 	}
-	if best != nil {
-		return int(best.id)
-	}
-	return 0
+	return int(best.id)
 }
 
 // fromKeyBefore reports whether point a comes before point b on the ring

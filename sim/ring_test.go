@@ -309,13 +309,22 @@ func TestRingOwnerWaiting(t *testing.T) {
 					active.add(int(p.id))
 				}
 			}
-			if got := r.owner(c.key, &active); got != c.want {
-				t.Fatalf("owner %d, want %d", got, c.want)
-			}
 			plain := append(slices.Clone(r.points), r.over...)
 			slices.SortFunc(plain, cmpPoints)
 			if want := plainOwner(plain, c.key, &active); want != c.want {
 				t.Fatalf("the plain owner is %d, the case says %d", want, c.want)
+			}
+			if got := r.owner(c.key, &active); got != c.want {
+				t.Fatalf("owner %d, want %d", got, c.want)
+			}
+			// With no candidate on the ring itself, the lookup merged the
+			// waiting points rather than walk every bucket.
+			if merged := !slices.ContainsFunc(c.main, func(p ringPoint) bool { return active.has(int(p.id)) }); merged != (len(r.over) == 0) {
+				t.Fatalf("%d points wait after the lookup; merged: %v", len(r.over), merged)
+			}
+			checkRingIndex(t, &r)
+			if !slices.Equal(ringAll(t, &r), plain) {
+				t.Fatal("the lookup changed the points")
 			}
 		})
 	}
