@@ -531,7 +531,9 @@ func ringAll(t tester, r *ring) []ringPoint {
 func TestRingInsertEqualsRebuild(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Policy = 5, 3000, PerServer, Hash
-	cfg.Servers, cfg.Cooldown = 3, 5
+	// Past mergeBelow, so that new servers' points wait beside the ring.
+	cfg.Servers, cfg.MaxServers, cfg.Cooldown, cfg.Rate = 60, 200, 5, 2*RateScale
+	cfg.InitialPerServer, cfg.ScaleUp, cfg.ScaleDown = 0, 4*FactorScale, 2*FactorScale
 	m, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -559,8 +561,8 @@ func TestRingInsertEqualsRebuild(t *testing.T) {
 			checkRingIndex(t, r)
 		}
 	}
-	if inserts == 0 || waited == 0 || waited == inserts {
-		t.Fatalf("%d scale-ups, %d left points waiting: the test proves nothing", inserts, waited)
+	if downs := m.Totals().ScaleDowns; inserts == 0 || waited == 0 || waited == inserts || downs == 0 {
+		t.Fatalf("%d scale-ups, %d left points waiting, %d scale-downs: the test proves nothing", inserts, waited, downs)
 	}
 }
 

@@ -181,7 +181,7 @@ func before(a, b *ringPoint) bool {
 
 // insert adds server id, just created, to a built ring: each of its points
 // joins the chain of its bucket beside the ring (a few points a chain),
-// merged into the ring later (merge). The points of servers that have left
+// merged into the ring later (merge), or at once into a small ring. The points of servers that have left
 // stay (a lookup passes over them, as over any server that is not a
 // candidate) until they are as many as the live servers' points; then the
 // ring is built afresh at the next lookup.
@@ -192,7 +192,16 @@ func (r *ring) insert(b *Balancer, id int) {
 	}
 	var buf [RingPoints]ringPoint
 	r.add(appendPoints(buf[:0], id))
+	if len(r.over) != 0 && len(r.points) < mergeBelow {
+		r.merge()
+	}
 }
+
+// mergeBelow is the ring's size (64 servers' points, 64 KB) below which a
+// server's points are merged at once (insert): a copy of so small a ring
+// costs less than the lookups beside it (ownerOver) until the next merge,
+// and growing through it costs a few copies of it at most.
+const mergeBelow = 64 * RingPoints
 
 // add puts points (a new server's) beside the built ring, each in its
 // bucket's chain, and merges them into it when they are enough.
