@@ -151,6 +151,30 @@ func BenchmarkHashLookup(b *testing.B) {
 	}
 }
 
+// BenchmarkHashPick routes random source addresses on a steady ring of
+// 10,000 servers as an arrival is routed (the router's pick): the ring's
+// lookup with what the router adds to it.
+func BenchmarkHashPick(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 10_000, 10_000, 10_000
+	cfg.Queues, cfg.Policy, cfg.InitialPerServer = PerServer, Hash, 0
+	m, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rt := m.bal[0].rt
+	src, owners := uint32(1), 0
+	for b.Loop() {
+		src = src*1664525 + 1013904223
+		if rt.pick(packed{addr: uint64(src) << 32}, 0) != 0 {
+			owners++
+		}
+	}
+	if owners == 0 {
+		b.Fatal("no lookup found an owner")
+	}
+}
+
 // BenchmarkHashScaleUp grows a hash-routed per-server pool from 20 to
 // 20,000 servers one scale-up at a time, with 16 lookups after each (as a
 // run routes arrivals between scale-ups): what adding a server to the ring

@@ -301,9 +301,26 @@ func startsFromCounts(start []int32) {
 
 // owner returns the candidate (a member of active) owning the first point
 // at or after key, wrapping, or 0 when no point belongs to a candidate.
-// While points wait beside the ring, the ring's own candidate goes to
-// ownerOver to be compared with them.
 func (r *ring) owner(key uint64, active *rankedSet) int {
+	id, i := r.first(key, active)
+	return r.ownerFrom(id, i, key, active)
+}
+
+// ownerFrom is owner given what first(key, active) returned: its server,
+// unless points wait beside the ring (ownerOver). It is inlined, so that
+// a lookup with no point waiting makes one call, to first, a leaf.
+func (r *ring) ownerFrom(id, i int, key uint64, active *rankedSet) int {
+	if len(r.over) != 0 {
+		return r.ownerOver(key, active, i)
+	}
+	return id
+}
+
+// first returns the server and the index of the first point at or after
+// key, wrapping, whose server is a candidate (a member of active), or 0
+// and −1 when there is none; the points waiting beside the ring are not
+// read.
+func (r *ring) first(key uint64, active *rankedSet) (id, i int) {
 	b := key >> (64 - r.bits)
 	i, hi := int(r.start[b]), int(r.start[b+1])
 	ps := r.points
@@ -326,31 +343,27 @@ func (r *ring) owner(key uint64, active *rankedSet) int {
 			i = 0
 		}
 		if id := int(ps[i].id); active.has(id) {
-			if len(r.over) != 0 {
-				return r.ownerOver(key, active, &ps[i])
-			}
-			return id
+			return id, i
 		}
 		i++
 	}
-	if len(r.over) != 0 {
-		return r.ownerOver(key, active, nil)
-	}
-	return 0
+	return 0, -1
 }
 
-// ownerOver is owner while points wait beside the ring: best, the ring's
-// own candidate, owns key unless a waiting point of a candidate comes
-// before it, counting from key and wrapping. The chains are walked from
-// key's bucket up to best's. With no candidate on the ring (best nil: the
-// walk would cover every bucket), or after as many such lookups as the
-// ring has points without a server added, the ring is merged first.
-func (r *ring) ownerOver(key uint64, active *rankedSet, best *ringPoint) int {
-	if r.looks++; best == nil || r.looks >= len(r.points) {
+// ownerOver is owner while points wait beside the ring: point i, the
+// ring's own candidate (first), owns key unless a waiting point of a
+// candidate comes before it, counting from key and wrapping. The chains
+// are walked from key's bucket up to i's. With no candidate on the ring
+// (i = −1: the walk would cover every bucket), or after as many such
+// lookups as the ring has points without a server added, the ring is
+// merged first.
+func (r *ring) ownerOver(key uint64, active *rankedSet, i int) int {
+	if r.looks++; i < 0 || r.looks >= len(r.points) {
 		r.looks = 0
 		r.merge()
 		return r.owner(key, active)
 	}
+	best := &r.points[i]
 	shift := 64 - r.bits
 	nb := len(r.start) - 1
 	b0 := int(key >> shift)

@@ -52,7 +52,9 @@ func (r *hashRouter) candidate(id int, _ int64) {
 func (r *hashRouter) uncandidate(int) { r.fewOK = false }
 
 func (r *hashRouter) pick(q packed, _ int64) int {
-	return r.lookupRing().owner(HashKey(uint32(q.addr>>32)), &r.b.active)
+	g, key := r.lookupRing(), HashKey(uint32(q.addr>>32))
+	id, i := g.first(key, &r.b.active)
+	return g.ownerFrom(id, i, key, &r.b.active)
 }
 
 // lookupRing returns the ring a lookup reads: the whole ring, or while
@@ -111,8 +113,10 @@ func (r *hashRouter) owners(batch []packed) []int32 {
 		i := int(g.start[key>>shift])
 		sum += g.points[min(i, last)].at + g.points[min(i+4, last)].at
 	}
+	active := &r.b.active
 	for _, key := range keys {
-		ids = append(ids, int32(g.owner(key, &r.b.active)))
+		id, i := g.first(key, active)
+		ids = append(ids, int32(g.ownerFrom(id, i, key, active)))
 	}
 	r.keys, r.ids, r.touched = keys, ids, r.touched+sum
 	return ids
