@@ -510,6 +510,8 @@ func (m *Model) Pool() Pool {
 		p.Idle += bp.Idle
 		p.Retiring += bp.Retiring
 		p.Down += bp.Down
+		p.Ejected += bp.Ejected
+		p.Warming += bp.Warming
 	}
 	return p
 }
