@@ -420,4 +420,3 @@ func (b *Balancer) clientLevels(tot *Totals, now int64) {
 
 // newRetryRNG returns the retry generator of a run seeded with seed.
 func newRetryRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, retryStream)) }
-
