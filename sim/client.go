@@ -414,4 +414,3 @@ func (b *Balancer) clientLevels(tot *Totals, now int64) {
 		tot.WastedCycles += now - at + 1
 	}
 }
-
