@@ -176,8 +176,17 @@ func (r *random) Service() int64 {
 
 // Run runs p with random arrivals and service.
 func Run(p Params) (Result, error) {
-	if err := p.Validate(); err != nil {
+	src, err := randomSource(p)
+	if err != nil {
 		return Result{}, err
+	}
+	return RunWith(p, src, nil)
+}
+
+// randomSource returns Run's source for valid p.
+func randomSource(p Params) (Source, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
 	}
 	src := &random{
 		arr:  rand.New(rand.NewPCG(p.Seed, 0x6172)),
@@ -188,7 +197,7 @@ func Run(p Params) (Result, error) {
 	if p.MeanService == 1 {
 		src.lq = 0
 	}
-	return RunWith(p, src, nil)
+	return src, nil
 }
 
 // RunWith runs p with the given source. check, when not nil, is called at
