@@ -86,35 +86,24 @@ func (q Reneging) Continuous() (RenegingMetrics, error) {
 	if err := q.check(false); err != nil {
 		return RenegingMetrics{}, err
 	}
-	c := float64(q.Servers)
 	m, tau, lam := q.MeanService, q.Patience, q.Lambda
-	a := float64(lam * m)
-	rho := a / c
-	b := erlangB(q.Servers-1, a)
-	lb := float64(lam * b)
-	bt := float64((c/m - lam) * tau) // βτ
-	at := tau / m                    // τ/m
+	v := q.offered()
+	b, lb, rho, bt, fs, gs, eBs, d, e := v.b, v.lb, v.rho, v.bt, v.fs, v.gs, v.eBs, v.d, v.e
+	at := tau / m // τ/m
 	eMu := detmath.ExpNeg(at)
-	// The density's integrals over (0, τ), each with e^(−(τ−x)/m) where
-	// the service must fit: with u = x/τ they are ∫₀¹ (1, u, 1−u)·e^(−βτu)
-	// and the same times e^(−at(1−u)). When βτ < 0 (ρ > 1 or close) they
-	// grow like e^(−βτ); all are then kept divided by it (k below), which
-	// keeps every value within [0, 1] whatever τ.
-	var k, fs, gs, eBs, f2, g2, h2 float64
-	if bt >= 0 {
-		k, fs, gs, eBs = 1, integralF(bt), integralG(bt), detmath.ExpNeg(bt)
-		if bt >= at {
-			f2, g2, h2 = eMu*integralF(bt-at), eMu*integralG(bt-at), eMu*integralH(bt-at)
-		} else {
-			f2, g2, h2 = eBs*integralF(at-bt), eBs*integralH(at-bt), eBs*integralG(at-bt)
-		}
-	} else {
-		k, fs, gs, eBs = detmath.ExpNeg(-bt), integralF(-bt), integralH(-bt), 1
+	// The density's integrals with e^(−(τ−x)/m) where the service must fit:
+	// ∫₀¹ (1, u, 1−u)·e^(−βτu − at(1−u)) du, kept divided by e^(−βτ) when
+	// βτ < 0 as in offered.
+	var f2, g2, h2 float64
+	switch {
+	case bt >= 0 && bt >= at:
+		f2, g2, h2 = eMu*integralF(bt-at), eMu*integralG(bt-at), eMu*integralH(bt-at)
+	case bt >= 0:
+		f2, g2, h2 = eBs*integralF(at-bt), eBs*integralH(at-bt), eBs*integralG(at-bt)
+	default:
 		f2, g2, h2 = integralF(at-bt), integralH(at-bt), integralG(at-bt)
 	}
 	lbt := float64(lb * tau)
-	d := 1 / (k + float64(lbt*fs) + float64(float64(rho*b)*eBs)) // E/k: the density is λ·B·d·k·e^(−βx)
-	e := k * d                                                   // E, the atom at 0
 	tau2 := float64(tau * tau)
 
 	out := RenegingMetrics{}
@@ -134,6 +123,48 @@ func (q Reneging) Continuous() (RenegingMetrics, error) {
 	out.ResponseCompleted = ratio(waitDone+svcAtom+svcDens, out.Completed)
 	out.Busy = float64(lam*served) * m
 	return out, q.finite(out)
+}
+
+// offeredWait holds the offered wait's distribution for a valid q (see
+// [Reneging.Continuous]): atom E = k·d at 0, density λ·B·d·k·e^(−βx) on
+// (0, τ). The density's integrals over (0, τ), with u = x/τ, are
+// ∫₀¹ (1, u)·e^(−βτu) du; when βτ < 0 (ρ > 1 or close) they grow like
+// e^(−βτ), so they are kept divided by it (k = e^(βτ) then, else 1), which
+// keeps every value within [0, 1] whatever τ.
+type offeredWait struct {
+	b, lb, rho, beta, bt float64 // B(c−1, a), λ·B, ρ, β = c/m − λ, βτ
+	k, fs, gs, eBs       float64 // the scale, ∫e^(−βτu), ∫u·e^(−βτu), e^(−βτ), each times k
+	d, e                 float64 // E/k and E
+}
+
+func (q Reneging) offered() offeredWait {
+	c := float64(q.Servers)
+	m, tau, lam := q.MeanService, q.Patience, q.Lambda
+	var v offeredWait
+	a := float64(lam * m)
+	v.rho = a / c
+	v.b = erlangB(q.Servers-1, a)
+	v.lb = float64(lam * v.b)
+	v.beta = c/m - lam
+	v.bt = float64(v.beta * tau)
+	if v.bt >= 0 {
+		v.k, v.fs, v.gs, v.eBs = 1, integralF(v.bt), integralG(v.bt), detmath.ExpNeg(v.bt)
+	} else {
+		v.k, v.fs, v.gs, v.eBs = detmath.ExpNeg(-v.bt), integralF(-v.bt), integralH(-v.bt), 1
+	}
+	v.d = 1 / (v.k + float64(float64(v.lb*tau)*v.fs) + float64(float64(v.rho*v.b)*v.eBs))
+	v.e = v.k * v.d
+	return v
+}
+
+// cdf returns P(V ≤ x) for 0 ≤ x ≤ τ: E + λ·B·E·∫₀ˣ e^(−βy) dy, the
+// integral taken as x·e^(−βx)·f(−βx) with βx < 0 divided out as above.
+func (v offeredWait) cdf(x, tau float64) float64 {
+	if v.bt >= 0 {
+		return v.d * (1 + float64(float64(v.lb*x)*integralF(float64(v.beta*x))))
+	}
+	// k·∫₀ˣ e^(−βy) dy = ∫₀ˣ e^(β(τ−y)) dy = x·e^(β(τ−x))·f(−βx).
+	return v.e + float64(float64(v.lb*v.d)*x)*float64(detmath.ExpNeg(float64(-v.beta*(tau-x)))*integralF(float64(-v.beta*x)))
 }
 
 // integralF returns f(x) = ∫₀¹ e^(−xu) du = (1 − e^(−x))/x, by its power

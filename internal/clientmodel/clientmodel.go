@@ -4,7 +4,9 @@
 // may change at given cycles, geometric service, and the client rules of
 // timeouts, retries with a fixed backoff and a retry budget, as lbsim's
 // rules state them (arrival, a′ timeouts, b retries then arrivals, d
-// dispatch). It has no faults, health checks, queue cap, jitter or
+// dispatch). A request keeps its service time on every attempt, as in
+// lbsim, where the time is drawn with the request: a request too long for
+// the timeout fails on every attempt. It has no faults, health checks, queue cap, jitter or
 // scaling, and shares no code with package sim: it counts what lbsim
 // counts, so that long runs of both can be compared statistically.
 //
@@ -135,7 +137,7 @@ func (p Params) Validate() error {
 // ones, tests may script them.
 type Source interface {
 	Arrivals(cycle int64, rate float64) int // new requests in the cycle's step b
-	Service() int64                         // the service time, ≥ 1, of an attempt being dispatched
+	Service() int64                         // the service time, ≥ 1, of a request at its first dispatch
 }
 
 // random is the default Source: Poisson arrivals by inversion and geometric
@@ -209,11 +211,12 @@ func RunWith(p Params, src Source, check func(cycle int64, total Counts, inFligh
 	var (
 		res       Result
 		servers   = make([]server, p.Servers)
-		queue     []*attempt // FIFO; ended attempts are skipped
-		byArrival []*attempt // attempts in (arrival, id) order, for a′
-		retries   []retry    // granted, waiting; sorted by (due, req) when used
-		tries     = map[int64]int{}
-		waiting   int64 // requests waiting to retry
+		queue     []*attempt          // FIFO; ended attempts are skipped
+		byArrival []*attempt          // attempts in (arrival, id) order, for a′
+		retries   []retry             // granted, waiting; sorted by (due, req) when used
+		tries     = map[int64]int{}   // retries granted, by request
+		service   = map[int64]int64{} // service time, by request, from its first dispatch
+		waiting   int64               // requests waiting to retry
 		nextID    int64
 		phase     int
 		granted   [1000]int64 // retries granted in cycle t at [t % 1000]
@@ -234,11 +237,13 @@ func RunWith(p Params, src Source, check func(cycle int64, total Counts, inFligh
 		if k >= p.Retries {
 			count(func(c *Counts) { c.TimedOut++ })
 			delete(tries, a.req)
+			delete(service, a.req)
 			return
 		}
 		if p.BudgetMillionths > 0 && gSum*1_000_000 >= p.BudgetMillionths*aSum {
 			count(func(c *Counts) { c.GaveUpBudget++ })
 			delete(tries, a.req)
+			delete(service, a.req)
 			return
 		}
 		granted[t%1000]++
@@ -267,6 +272,7 @@ func RunWith(p Params, src Source, check func(cycle int64, total Counts, inFligh
 				resp := t - s.a.first
 				count(func(c *Counts) { c.Completed++; c.TotalResponse += resp })
 				delete(tries, s.a.req)
+				delete(service, s.a.req)
 			} else {
 				w := t - s.lost
 				count(func(c *Counts) { c.WastedCycles += w })
@@ -340,7 +346,12 @@ func RunWith(p Params, src Source, check func(cycle int64, total Counts, inFligh
 			a := queue[0]
 			queue = queue[1:]
 			a.state, a.server = inService, i
-			servers[i] = server{busy: true, done: t + src.Service(), a: a}
+			svc, ok := service[a.req]
+			if !ok {
+				svc = src.Service()
+				service[a.req] = svc
+			}
+			servers[i] = server{busy: true, done: t + svc, a: a}
 			w := t - a.arrival
 			count(func(c *Counts) { c.Dispatched++; c.TotalWait += w })
 		}

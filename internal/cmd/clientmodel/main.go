@@ -119,7 +119,7 @@ func reneging(seeds int, cycles int64) error {
 
 func metastable(seeds int) error {
 	fmt.Printf("metastable: c=10 m=100 λ=0.08 (spike 0.15 in 20000…24999) timeout=1000 retries=3, 80000 cycles; window 60000…79999\n")
-	fmt.Printf("%-26s %-6s %9s %9s %8s %9s %9s %9s\n", "case", "seed", "admitted", "completed", "ratio", "retries", "timedout", "gaveup")
+	fmt.Printf("%-26s %-6s %9s %9s %8s %9s | %s\n", "case", "seed", "admitted", "completed", "ratio", "retries", "whole run: timed out, gave up")
 	for _, cs := range []struct {
 		name   string
 		spike  bool
@@ -141,7 +141,7 @@ func metastable(seeds int) error {
 			w := r.Window
 			ratio := float64(w.Completed) / float64(w.Admitted)
 			ratios = append(ratios, ratio)
-			fmt.Printf("%-26s %-6d %9d %9d %8.4f %9d %9d %9d\n", cs.name, s, w.Admitted, w.Completed, ratio, w.Retries, w.TimedOut, w.GaveUpBudget)
+			fmt.Printf("%-26s %-6d %9d %9d %8.4f %9d | %d %d\n", cs.name, s, w.Admitted, w.Completed, ratio, w.Retries, r.Total.TimedOut, r.Total.GaveUpBudget)
 		}
 		iv, err := interval(ratios)
 		if err != nil {
