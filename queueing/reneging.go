@@ -239,7 +239,8 @@ const maxDiscreteLambda = 100
 // cycles up to then have no free slot (V = τ − 1, r = 0). With V = 0 the
 // state is the number of idle servers. This gives c + 1 + (τ − 1)·c states;
 // the stationary distribution is solved exactly by the GTH algorithm
-// (Grassmann, Taksar and Heyman: no subtraction, so no cancellation), and
+// (Grassmann, Taksar and Heyman: no subtraction, so no cancellation; a
+// chain too lopsided for it gives an [*InputError] rather than NaN), and
 // the shares and waits are read off one more cycle from it. The arrivals
 // of a cycle are cut where the Poisson tail falls below 1e-17.
 //
@@ -252,7 +253,11 @@ func (q Reneging) Discrete() (RenegingMetrics, error) {
 	}
 	ch := newRenegingChain(q)
 	pi := ch.stationary()
-	return ch.metrics(pi), nil
+	out := ch.metrics(pi)
+	if err := q.finite(out); err != nil {
+		return RenegingMetrics{}, err
+	}
+	return out, nil
 }
 
 // check validates q; discrete adds the limits of [Reneging.Discrete].
@@ -456,7 +461,42 @@ func (ch *renegingChain) stationary() []float64 {
 		}
 		p[s] = row
 	}
-	return gth(p)
+	// GTH keeps state 0 to the end and needs every other state to reach
+	// it with a probability that does not underflow. Take a likely state:
+	// the most probable one 64 cycles after starting with every server
+	// idle (all idle when lightly loaded, "all abandon" when overloaded;
+	// reachable from all idle, so in the chain's one closed class), and
+	// swap it with state 0.
+	dist, next := make([]float64, n), make([]float64, n)
+	dist[ch.idx(0, ch.c)] = 1
+	for range 64 {
+		clear(next)
+		for i, w := range dist {
+			if w == 0 {
+				continue
+			}
+			for j, x := range p[i] {
+				next[j] += float64(w * x)
+			}
+		}
+		dist, next = next, dist
+	}
+	best := 0
+	for j, x := range dist {
+		if x > dist[best] {
+			best = j
+		}
+	}
+	swap := func() {
+		p[0], p[best] = p[best], p[0]
+		for _, row := range p {
+			row[0], row[best] = row[best], row[0]
+		}
+	}
+	swap()
+	pi := gth(p)
+	pi[0], pi[best] = pi[best], pi[0]
+	return pi
 }
 
 // gth returns the stationary distribution of the stochastic matrix p (which

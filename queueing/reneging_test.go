@@ -315,7 +315,7 @@ func TestRenegingRelations(t *testing.T) {
 // TestRenegingInvalid checks that every bad input is refused with an error
 // naming it.
 func TestRenegingInvalid(t *testing.T) {
-	ok := Reneging{Servers: 10, Lambda: 0.095, MeanService: 100, Patience: 100}
+	ok := Reneging{Servers: 2, Lambda: 0.5, MeanService: 3, Patience: 5}
 	for _, tt := range []struct {
 		name     string
 		q        Reneging
@@ -402,5 +402,40 @@ func TestRetryEquilibria(t *testing.T) {
 	}
 	if _, err := q.RetryEquilibria(11); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "retries N") {
 		t.Errorf("11 retries: %v; want an error naming retries N", err)
+	}
+}
+
+// TestRenegingGoldenBits pins exact bits, as TestGoldenBits does for the
+// rest of the package: the results must be the same natively and in
+// WebAssembly (run it with GOOS=js GOARCH=wasm too).
+func TestRenegingGoldenBits(t *testing.T) {
+	cont, err := Reneging{Servers: 10, Lambda: 0.095, MeanService: 100, Patience: 100}.Continuous()
+	if err != nil {
+		t.Fatal(err)
+	}
+	over, err := Reneging{Servers: 2, Lambda: 1, MeanService: 3, Patience: 400}.Continuous()
+	if err != nil {
+		t.Fatal(err)
+	}
+	disc, err := Reneging{Servers: 3, Lambda: 0.6, MeanService: 4, Patience: 6}.Discrete()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		got  float64
+		want uint64
+	}{
+		{"continuous TimedOutQueued", cont.TimedOutQueued, 0x3fa8733697b08592},       // 0.047754007355489084
+		{"continuous ResponseCompleted", cont.ResponseCompleted, 0x404a6cceeceb8a62}, // 52.850064864168203
+		{"overloaded Completed", over.Completed, 0x3fd5555555555557},                 // 0.33333333333333343
+		{"overloaded WaitServed", over.WaitServed, 0x4078cffffffffffe},               // 396.99999999999989
+		{"discrete TimedOutQueued", disc.TimedOutQueued, 0x3fb063d67f22e81f},         // 0.064023405112408657
+		{"discrete ResponseCompleted", disc.ResponseCompleted, 0x400a60b6e23c26c9},   // 3.297223823033026
+	} {
+		if got := math.Float64bits(tt.got); got != tt.want {
+			t.Errorf("%s = %.17g (%#016x), want %.17g (%#016x)",
+				tt.name, tt.got, got, math.Float64frombits(tt.want), tt.want)
+		}
 	}
 }
