@@ -2,8 +2,8 @@
 // lbsim's client rules for two scenarios and prints what it measured, to
 // set beside lbsim's own runs:
 //
-//	clientmodel reneging   [-seeds 10] [-cycles 2000000]
-//	clientmodel metastable [-seeds 10]
+//	clientmodel reneging   [-seeds 10] [-cycles 2000000] [-rate-scale 1]
+//	clientmodel metastable [-seeds 10] [-rate-scale 1]
 //
 // reneging: c = 10, geometric m = 100, λ = 0.095 (ρ = 0.95), timeout 100,
 // no retries; the share timed out while queued, in service, completed and
@@ -12,7 +12,9 @@
 // λ = 0.08 with a spike to 0.15 in cycles 20,000 … 24,999, timeout 1000,
 // 3 retries, 80,000 cycles: requests completed in the last 20,000 cycles
 // against first attempts admitted there, without the spike, with it, and
-// with it and a retry budget of 0.1.
+// with it and a retry budget of 0.1, beside queueing's retry equilibria.
+// -rate-scale multiplies the rates, to match lbsim runs whose firewall
+// rejects a share of requests.
 package main
 
 import (
@@ -31,16 +33,18 @@ func main() {
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	seeds := fs.Int("seeds", 10, "runs, with seeds 1 … N")
 	cycles := fs.Int64("cycles", 2_000_000, "cycles of each reneging run (a tenth is warm-up)")
-	if err := fs.Parse(os.Args[2:]); err != nil || *seeds < 2 || *seeds > 1000 || fs.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "clientmodel: -seeds must be 2 … 1000, and no arguments after the flags")
+	scale := fs.Float64("rate-scale", 1, "multiply every arrival rate by this (0 < x ≤ 1): the share a firewall admits, e.g. 60655/65536 = 0.9255218505859375 for lbsim's default blocked ranges")
+	if err := fs.Parse(os.Args[2:]); err != nil || *seeds < 2 || *seeds > 1000 || fs.NArg() > 0 ||
+		!(*scale > 0 && *scale <= 1) || *cycles < 10 || *cycles > 1e10 {
+		fmt.Fprintln(os.Stderr, "clientmodel: -seeds must be 2 … 1000, -rate-scale in (0, 1], -cycles 10 … 1e10, and no arguments after the flags")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
 	case "reneging":
-		err = reneging(*seeds, *cycles)
+		err = reneging(*seeds, *cycles, *scale)
 	case "metastable":
-		err = metastable(*seeds)
+		err = metastable(*seeds, *scale)
 	default:
 		usage()
 	}
@@ -66,8 +70,8 @@ func interval(xs []float64) (queueing.Interval, error) {
 	return b.Interval()
 }
 
-func reneging(seeds int, cycles int64) error {
-	q := queueing.Reneging{Servers: 10, Lambda: 0.095, MeanService: 100, Patience: 100}
+func reneging(seeds int, cycles int64, scale float64) error {
+	q := queueing.Reneging{Servers: 10, Lambda: 0.095 * scale, MeanService: 100, Patience: 100}
 	disc, err := q.Discrete()
 	if err != nil {
 		return err
@@ -79,7 +83,7 @@ func reneging(seeds int, cycles int64) error {
 	cols := make([][]float64, 6)
 	for s := 1; s <= seeds; s++ {
 		r, err := clientmodel.Run(clientmodel.Params{
-			Servers: 10, MeanService: 100, Phases: []clientmodel.Phase{{From: 0, Rate: 0.095}},
+			Servers: 10, MeanService: 100, Phases: []clientmodel.Phase{{From: 0, Rate: q.Lambda}},
 			Timeout: 100, Cycles: cycles, From: cycles / 10, Seed: uint64(s),
 		})
 		if err != nil {
@@ -95,7 +99,7 @@ func reneging(seeds int, cycles int64) error {
 			cols[i] = append(cols[i], x)
 		}
 	}
-	fmt.Printf("reneging: c=10 m=100 λ=0.095 timeout=100, %d seeds × %d cycles (first tenth dropped)\n", seeds, cycles)
+	fmt.Printf("reneging: c=10 m=100 λ=%g timeout=100, %d seeds × %d cycles (first tenth dropped)\n", q.Lambda, seeds, cycles)
 	fmt.Printf("%-22s %22s %14s %14s\n", "", "model (95% interval)", "exact chain", "continuous")
 	for i, row := range []struct {
 		name       string
@@ -117,8 +121,17 @@ func reneging(seeds int, cycles int64) error {
 	return nil
 }
 
-func metastable(seeds int) error {
-	fmt.Printf("metastable: c=10 m=100 λ=0.08 (spike 0.15 in 20000…24999) timeout=1000 retries=3, 80000 cycles; window 60000…79999\n")
+func metastable(seeds int, scale float64) error {
+	calm, high := 0.08*scale, 0.15*scale
+	fmt.Printf("metastable: c=10 m=100 λ=%g (spike %g in 20000…24999) timeout=1000 retries=3, 80000 cycles; window 60000…79999\n", calm, high)
+	eq, err := queueing.Reneging{Servers: 10, Lambda: calm, MeanService: 100, Patience: 1000}.RetryEquilibria(3)
+	if err != nil {
+		return err
+	}
+	for _, e := range eq {
+		fmt.Printf("mean field: Λ = %.5f (%.3f attempts a request), %.4f of requests complete, stable %v\n",
+			e.AttemptRate, e.AttemptsPerRequest, e.Completed, e.Stable)
+	}
 	fmt.Printf("%-26s %-6s %9s %9s %8s %9s | %s\n", "case", "seed", "admitted", "completed", "ratio", "retries", "whole run: timed out, gave up")
 	for _, cs := range []struct {
 		name   string
@@ -127,9 +140,9 @@ func metastable(seeds int) error {
 	}{{"no spike", false, 0}, {"spike, no budget", true, 0}, {"spike, budget 0.1", true, 100_000}} {
 		var ratios []float64
 		for s := 1; s <= seeds; s++ {
-			phases := []clientmodel.Phase{{From: 0, Rate: 0.08}}
+			phases := []clientmodel.Phase{{From: 0, Rate: calm}}
 			if cs.spike {
-				phases = append(phases, clientmodel.Phase{From: 20_000, Rate: 0.15}, clientmodel.Phase{From: 25_000, Rate: 0.08})
+				phases = append(phases, clientmodel.Phase{From: 20_000, Rate: high}, clientmodel.Phase{From: 25_000, Rate: calm})
 			}
 			r, err := clientmodel.Run(clientmodel.Params{
 				Servers: 10, MeanService: 100, Phases: phases, Timeout: 1000, Retries: 3,
