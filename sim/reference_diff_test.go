@@ -122,7 +122,7 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 	}
 	for {
 		c := stepped.Cycle()
-		if got, want := normalEvents(stepped.Events()), refEvents(ref.events); !slices.Equal(got, want) {
+		if got, want := normalEvents(stepped.Events()), normalEvents(ref.events); !slices.Equal(got, want) {
 			t.Fatalf("cycle %d: the model's events differ from the reference's:\n%s\n%s", c, eventDiff(got, want), where())
 		}
 		if got, want := stepped.Last(), ref.Last(); got != want {
@@ -165,25 +165,43 @@ func refEvents(es []sim.Event) []string {
 	return out
 }
 
-// normalEvents formats the model's events for comparison, with each run of
-// completions (and the leaves that follow them) in balancer and server
-// order: the model completes in the order its timing wheel holds the
-// servers, which nothing else depends on; the reference completes by id.
+// normalEvents formats events for comparison, with the events of step a
+// in balancer and server order: the model ends the attempts due in a
+// cycle in the order its timing wheel holds the servers, which nothing
+// else depends on; the reference ends them by id. A run of completions,
+// errors and what follows them on the spot (leaves, ejections, requests
+// giving up) is cut into pieces, each starting at a completion or an
+// error, and the pieces are sorted stably by balancer and server. Both
+// sides are normalised alike.
 func normalEvents(es []sim.Event) []string {
 	es = slices.Clone(es)
-	done := func(k sim.EventKind) bool { return k == sim.Complete || k == sim.Leave }
+	inRun := func(k sim.EventKind) bool {
+		switch k {
+		case sim.Complete, sim.Leave, sim.Error, sim.GiveUp, sim.Eject:
+			return true
+		}
+		return false
+	}
 	for i := 0; i < len(es); {
-		if !done(es[i].Kind) {
+		if !inRun(es[i].Kind) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(es) && done(es[j].Kind) {
+		for j < len(es) && inRun(es[j].Kind) {
 			j++
 		}
-		slices.SortStableFunc(es[i:j], func(a, b sim.Event) int {
-			return cmp.Or(cmp.Compare(a.Balancer, b.Balancer), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Kind, b.Kind))
+		var pieces [][]sim.Event
+		for k := i; k < j; k++ {
+			if k == i || es[k].Kind == sim.Complete || es[k].Kind == sim.Error {
+				pieces = append(pieces, nil)
+			}
+			pieces[len(pieces)-1] = append(pieces[len(pieces)-1], es[k])
+		}
+		slices.SortStableFunc(pieces, func(a, b []sim.Event) int {
+			return cmp.Or(cmp.Compare(a[0].Balancer, b[0].Balancer), cmp.Compare(a[0].Server, b[0].Server))
 		})
+		copy(es[i:j], slices.Concat(pieces...))
 		i = j
 	}
 	return refEvents(es)
@@ -193,10 +211,11 @@ func normalEvents(es []sim.Event) []string {
 // request; for the server events (scaling, leaving, faults) the server.
 func eventKey(e sim.Event) string {
 	switch e.Kind {
-	case sim.Arrive, sim.Reject, sim.Discard, sim.Dispatch, sim.Complete, sim.Requeue:
+	case sim.Arrive, sim.Reject, sim.Discard, sim.Dispatch, sim.Complete, sim.Requeue,
+		sim.Error, sim.TimedOut, sim.Retry, sim.GiveUp:
 		r := e.Request
-		return fmt.Sprintf("%d %v b%d s%d w%d #%d@%d %08x→%08x t%d %v req=%v",
-			e.Cycle, e.Kind, e.Balancer, e.Server, e.Wait, r.ID, r.Arrival, r.Src, r.Dst, r.Time, r.Type, r.Requeued)
+		return fmt.Sprintf("%d %v b%d s%d w%d #%d@%d %08x→%08x t%d %v req=%v retry=%v",
+			e.Cycle, e.Kind, e.Balancer, e.Server, e.Wait, r.ID, r.Arrival, r.Src, r.Dst, r.Time, r.Type, r.Requeued, r.Retry)
 	}
 	return fmt.Sprintf("%d %v b%d s%d", e.Cycle, e.Kind, e.Balancer, e.Server)
 }
