@@ -69,6 +69,21 @@ func TestReferenceMatchesModelSmall(t *testing.T) {
 	})
 }
 
+// TestReferenceMatchesModelClient runs small busy configurations with the
+// client side drawn on (timeouts, retries with backoff, jitter and
+// budgets, health checks, outlier ejection, warm-up, replacement), gray
+// and down/up faults so that errors, hangs and refusals happen, and
+// changes of those settings and of the others mid-run, the same way.
+func TestReferenceMatchesModelClient(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenClientConfig(t)
+		changes := append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...)
+		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+		diffRun(t, cfg, changes)
+	})
+}
+
 // TestReferencePolicies: every policy the model knows has a plain version
 // for each queue mode that runs it.
 func TestReferencePolicies(t *testing.T) {

@@ -1359,7 +1359,7 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.ServersFinal += int64(b.live())
 		down := int64(b.count(func(v *refServer) bool { return v.live() && v.down }))
 		warming := int64(b.count(func(v *refServer) bool { return v.live() && v.warming }))
-		s.ServersIdle += int64(b.live()) - busy - down - warming
+		s.ServersIdle += int64(b.count(func(v *refServer) bool { return v.live() && !v.busy && !v.down && !v.warming }))
 		s.ServersRetiring += int64(b.retiringCount())
 		s.ServersDown += down
 		s.ServersEjected += int64(b.count(func(v *refServer) bool { return v.live() && v.ejected }))
