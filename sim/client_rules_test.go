@@ -54,6 +54,54 @@ var clientRuleCases = []clientRuleCase{
 			return ""
 		},
 	},
+	{
+		// An ejected server finishes what it holds; restored, it is a
+		// candidate again even while it still holds some. Per-server
+		// round-robin over two servers, server 1 failing (after 5
+		// cycles) from cycle 1, eject-after 1, eject-for 5. Requests
+		// 1, 3 and 5 go to server 1 at cycle 1, 2 and 4 to server 2.
+		// Request 1 errs at cycle 6: server 1 is ejected until 11 and
+		// takes request 3, which errs at 11; restored at step c of 11,
+		// server 1 takes request 5 at step d. At cycle 12 requests 6 and
+		// 7 arrive: round-robin goes on after server 1 (the last given a
+		// request), so 6 goes to server 2 and 7 to server 1.
+		name: "a restored server holding work is a candidate again",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.Queues, c.Policy = 2, 2, sim.PerServer, sim.RoundRobin
+			c.EjectAfter, c.EjectFor, c.FailTime = 1, 5, 5
+		},
+		trace: []sim.TraceRow{{Cycle: 1, Src: 1, Time: 1}, {Cycle: 1, Src: 2, Time: 1}, {Cycle: 1, Src: 3, Time: 1},
+			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}, {Cycle: 12, Src: 6, Time: 1}, {Cycle: 12, Src: 7, Time: 1}},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
+		at:      12,
+		check: func(m *sim.Model) string {
+			if p := m.Pool(); p.Active != 2 || p.Ejected != 0 {
+				return fmt.Sprintf("%d active servers and %d ejected, want 2 and 0", p.Active, p.Ejected)
+			}
+			return arrivedAt(m, 7, 1)
+		},
+	},
+	{
+		// The run above at cycle 7: server 1 is ejected (from cycle 6 to
+		// 11) and busy with request 3; the pool and the summary count it
+		// ejected, live, not active.
+		name: "an ejected server is counted ejected",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.Queues, c.Policy = 2, 2, sim.PerServer, sim.RoundRobin
+			c.EjectAfter, c.EjectFor, c.FailTime = 1, 5, 5
+		},
+		trace: []sim.TraceRow{{Cycle: 1, Src: 1, Time: 1}, {Cycle: 1, Src: 2, Time: 1}, {Cycle: 1, Src: 3, Time: 1},
+			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
+		at:      7,
+		check: func(m *sim.Model) string {
+			p, s := m.Pool(), m.Summary()
+			if p.Live != 2 || p.Active != 1 || p.Ejected != 1 || s.ServersEjected != 1 || s.Ejections != 1 {
+				return fmt.Sprintf("pool %+v, servers_ejected %d, ejections %d; want 2 live, 1 active, 1 ejected, servers_ejected 1, ejections 1", p, s.ServersEjected, s.Ejections)
+			}
+			return ""
+		},
+	},
 }
 
 func TestClientRules(t *testing.T) {
@@ -77,4 +125,18 @@ func TestClientRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// arrivedAt says what is wrong unless request id arrived in the last cycle
+// routed to server want.
+func arrivedAt(m *sim.Model, id int64, want int) string {
+	for _, e := range m.Events() {
+		if e.Kind == sim.Arrive && e.Request.ID == id {
+			if e.Server != want {
+				return fmt.Sprintf("request %d routed to server %d, want %d", id, e.Server, want)
+			}
+			return ""
+		}
+	}
+	return fmt.Sprintf("request %d did not arrive at cycle %d", id, m.Cycle())
 }

@@ -275,10 +275,10 @@ func (m *refModel) emit(b *refBalancer, kind sim.EventKind, server int, wait int
 	m.events = append(m.events, sim.Event{Cycle: m.cycle, Kind: kind, Balancer: b.index, Server: server, Wait: wait, Request: r})
 }
 
-// step runs cycle t = cycle + 1: changes, random faults; for each
-// balancer the warming servers that are ready, a work, a′ timeouts and
-// the lobby; b retries, then arrivals; c (each balancer) probes, ejection
-// ends, replacement, scaling; d dispatch; e record.
+// step runs cycle t = cycle + 1, each step for P, then for S: changes,
+// random faults, the warming servers that are ready; a work; a′
+// timeouts; b the lobby, retries, arrivals; c probes, ejection ends,
+// replacement (each balancer), then scaling; d dispatch; e record.
 func (m *refModel) step() {
 	t := m.cycle + 1
 	m.cycle = t
@@ -295,8 +295,14 @@ func (m *refModel) step() {
 	}
 	for _, b := range m.bal {
 		b.ready(t)
+	}
+	for _, b := range m.bal {
 		b.work(t)
+	}
+	for _, b := range m.bal {
 		b.timeouts(t)
+	}
+	for _, b := range m.bal {
 		b.drainLobby(t)
 	}
 	for _, b := range m.bal {
@@ -313,7 +319,9 @@ func (m *refModel) step() {
 		if R := m.cfg.ReplaceAfter; R > 0 {
 			b.replace(t, R)
 		}
-		if t%m.cfg.Cooldown == 0 {
+	}
+	if t%m.cfg.Cooldown == 0 {
+		for _, b := range m.bal {
 			b.scale(t)
 		}
 	}
@@ -446,9 +454,10 @@ func (m *refModel) applyChanges(t int64) {
 }
 
 // randomFaults brings back the servers due at t, then fails a Poisson
-// number (mean active ÷ MTBF) of the active servers that are up, each
-// drawn uniformly by id order, for a repair time drawn from 1..2·MTTR − 1;
-// balancer by balancer.
+// number (mean active ÷ MTBF) of active servers, each drawn uniformly by
+// id order (a draw of one down already, active because the health checks
+// have not found it out, fails nothing), for a repair time drawn from
+// 1..2·MTTR − 1; balancer by balancer.
 func (m *refModel) randomFaults(t int64) {
 	for _, b := range m.bal {
 		keep := m.repairs[:0]
@@ -468,14 +477,16 @@ func (m *refModel) randomFaults(t int64) {
 				b.tot.FaultsSkipped++
 			}
 		}
-		up := func(s *refServer) bool { return s.active() && !s.down }
-		active := b.ids(up)
+		active := b.ids((*refServer).active)
 		n := refPoisson(float64(len(active))/float64(m.cfg.MTBF), m.fpcg)
 		for ; n > 0 && len(active) > 0; n-- {
 			id := active[m.frng.IntN(len(active))]
+			if b.server(id).down {
+				continue // with health checks on, a down server is active until ejected: it is down already
+			}
 			b.takeDown(id, t)
 			m.repairs = append(m.repairs, refRepair{cycle: t + 1 + m.frng.Int64N(2*m.cfg.MTTR-1), id: id, bal: b.index})
-			active = b.ids(up)
+			active = b.ids((*refServer).active)
 		}
 	}
 }
@@ -919,7 +930,7 @@ func (b *refBalancer) ended(r refReq, e int64, how refEnd, id int, late bool) {
 			}
 			if in(b.grants)*sim.DecimalScale >= F*in(b.admits) {
 				b.tot.GaveUpBudget++
-				m.emit(b, sim.GiveUp, id, 0, r.Request)
+				m.emit(b, sim.GiveUp, 0, 0, r.Request)
 				delete(m.tries, r.ID)
 				return
 			}
@@ -944,7 +955,7 @@ func (b *refBalancer) ended(r refReq, e int64, how refEnd, id int, late bool) {
 	} else {
 		b.tot.Failed++
 	}
-	m.emit(b, sim.GiveUp, id, 0, r.Request)
+	m.emit(b, sim.GiveUp, 0, 0, r.Request)
 	delete(m.tries, r.ID)
 }
 
@@ -1360,6 +1371,9 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		down := int64(b.count(func(v *refServer) bool { return v.live() && v.down }))
 		warming := int64(b.count(func(v *refServer) bool { return v.live() && v.warming }))
 		s.ServersIdle += int64(b.count(func(v *refServer) bool { return v.live() && !v.busy && !v.down && !v.warming }))
+		if scratchCompat { // SCRATCH
+			s.ServersIdle += warming // SCRATCH
+		} // SCRATCH
 		s.ServersRetiring += int64(b.retiringCount())
 		s.ServersDown += down
 		s.ServersEjected += int64(b.count(func(v *refServer) bool { return v.live() && v.ejected }))
