@@ -102,6 +102,27 @@ var clientRuleCases = []clientRuleCase{
 			return ""
 		},
 	},
+	{
+		// The same at cycle 7 behind a switch (all requests are P): the
+		// totals count server 1 of P ejected as P's summary does.
+		name: "a switch's totals count the ejected servers",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.Queues, c.Policy = 2, 2, sim.PerServer, sim.RoundRobin
+			c.EjectAfter, c.EjectFor, c.FailTime = 1, 5, 5
+			c.Switch = true
+		},
+		trace: []sim.TraceRow{{Cycle: 1, Src: 1, Time: 1}, {Cycle: 1, Src: 2, Time: 1}, {Cycle: 1, Src: 3, Time: 1},
+			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
+		at:      7,
+		check: func(m *sim.Model) string {
+			s := m.Summary()
+			if s.ServersEjected != 1 || s.P.ServersEjected != 1 || s.S.ServersEjected != 0 {
+				return fmt.Sprintf("servers_ejected %d (P %d, S %d), want 1 (1, 0)", s.ServersEjected, s.P.ServersEjected, s.S.ServersEjected)
+			}
+			return ""
+		},
+	},
 }
 
 func TestClientRules(t *testing.T) {
