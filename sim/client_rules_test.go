@@ -123,6 +123,26 @@ var clientRuleCases = []clientRuleCase{
 			return ""
 		},
 	},
+	{
+		// With health checks on, a down server not yet ejected is an
+		// idle candidate: scaling may remove it. Two idle servers,
+		// server 2 down at cycle 1 (the next probe at cycle 100); scaling
+		// at cycle 1 removes the highest idle candidate, server 2. One
+		// server is left, idle, and none is down.
+		name: "a down server removed by scaling is not down any more",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.ScaleDown, c.HealthInterval = 2, 2, 1, 100
+		},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
+		at:      1,
+		check: func(m *sim.Model) string {
+			s := m.Summary()
+			if s.ScaleDowns != 1 || s.ServersFinal != 1 || s.ServersDown != 0 || s.ServersIdle != 1 {
+				return fmt.Sprintf("scale_downs %d, servers_final %d, down %d, idle %d; want 1, 1, 0, 1", s.ScaleDowns, s.ServersFinal, s.ServersDown, s.ServersIdle)
+			}
+			return ""
+		},
+	},
 }
 
 func TestClientRules(t *testing.T) {
