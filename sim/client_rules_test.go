@@ -143,6 +143,22 @@ var clientRuleCases = []clientRuleCase{
 			return ""
 		},
 	},
+	{
+		// The run above with replace-after 2: server 2 left the pool at
+		// cycle 1 (scaled down); it is not replaced at cycle 3.
+		name: "a down server removed by scaling is not replaced",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.ScaleDown, c.HealthInterval, c.ReplaceAfter = 2, 2, 1, 100, 2
+		},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
+		at:      3,
+		check: func(m *sim.Model) string {
+			if s := m.Summary(); s.Replaced != 0 || s.ServersFinal != 1 {
+				return fmt.Sprintf("replaced %d, servers_final %d; want 0, 1", s.Replaced, s.ServersFinal)
+			}
+			return ""
+		},
+	},
 }
 
 func TestClientRules(t *testing.T) {
