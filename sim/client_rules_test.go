@@ -6,6 +6,7 @@ package sim_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
@@ -196,4 +197,36 @@ func arrivedAt(m *sim.Model, id int64, want int) string {
 		}
 	}
 	return fmt.Sprintf("request %d did not arrive at cycle %d", id, m.Cycle())
+}
+
+// TestDownServerKeepsItsDrawPlace: with health checks on, a server going
+// down stays a candidate, so it keeps its place in the order the routing
+// generator draws candidates from (1, 2 here). Per-server random over two
+// servers: request 1 goes, at cycle 0, to the candidate of the first draw;
+// that server goes down at cycle 1 with request 1 in service (an error);
+// request 2 then goes to the candidate of the second draw, in the same
+// order.
+func TestDownServerKeepsItsDrawPlace(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		cfg := clientRuleConfig()
+		cfg.Seed, cfg.Servers, cfg.MaxServers = seed, 2, 2
+		cfg.Queues, cfg.Policy, cfg.HealthInterval = sim.PerServer, sim.Random, 100
+		cfg.Trace = []sim.TraceRow{{Cycle: 0, Src: 1, Time: 5}, {Cycle: 1, Src: 2, Time: 5}}
+		route := rand.New(rand.NewPCG(seed, refRouteStream))
+		first, second := route.IntN(2)+1, route.IntN(2)+1
+		m, err := sim.New(cfg, sim.WithEvents())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := arrivedAt(m, 1, first); d != "" {
+			t.Fatalf("seed %d: %s (the first draw)", seed, d)
+		}
+		if err := m.Schedule(sim.Change{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, first))}); err != nil {
+			t.Fatal(err)
+		}
+		m.Step()
+		if d := arrivedAt(m, 2, second); d != "" {
+			t.Errorf("seed %d: server %d went down holding request 1: %s (the second draw, candidates in the order 1, 2)", seed, first, d)
+		}
+	}
 }
