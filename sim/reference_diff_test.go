@@ -189,10 +189,11 @@ func refEvents(es []sim.Event) []string {
 // in balancer and server order: the model ends the attempts due in a
 // cycle in the order its timing wheel holds the servers, which nothing
 // else depends on; the reference ends them by id. A run of completions,
-// errors and what follows them on the spot (leaves, ejections, requests
-// giving up) is cut into pieces, each starting at a completion or an
-// error, and the pieces are sorted stably by balancer and server. Both
-// sides are normalised alike.
+// errors and what follows them on the spot (the server leaving or
+// ejected, the request giving up) is cut into pieces, each starting at a
+// completion, an error, or a leave or ejection of another server, and the
+// pieces are sorted stably by balancer and server. Both sides are
+// normalised alike.
 func normalEvents(es []sim.Event) []string {
 	es = slices.Clone(es)
 	inRun := func(k sim.EventKind) bool {
@@ -213,7 +214,9 @@ func normalEvents(es []sim.Event) []string {
 		}
 		var pieces [][]sim.Event
 		for k := i; k < j; k++ {
-			if k == i || es[k].Kind == sim.Complete || es[k].Kind == sim.Error {
+			e := es[k]
+			if k == i || e.Kind == sim.Complete || e.Kind == sim.Error ||
+				(e.Kind != sim.GiveUp && (e.Balancer != pieces[len(pieces)-1][0].Balancer || e.Server != pieces[len(pieces)-1][0].Server)) {
 				pieces = append(pieces, nil)
 			}
 			pieces[len(pieces)-1] = append(pieces[len(pieces)-1], es[k])
