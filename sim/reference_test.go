@@ -113,17 +113,19 @@ type refServer struct {
 	readyAt           int64
 	outSince          int64
 	refused           bool
+	known             bool // down, and the balancer knows it
 }
 
 // refNever is the done cycle of a hanging attempt: after any run.
 const refNever = 1 << 62
 
 // A down server keeps its slot: live. A candidate takes new work: live,
-// not retiring, ejected or warming, and not down unless the health checks
-// are on (the balancer learns of it only by them).
+// not retiring, ejected or warming, and not down unless the balancer does
+// not know it: it went down while the health checks were on, and they have
+// not been turned off since (the balancer learns of it only by them).
 func (s *refServer) live() bool { return !s.gone }
 func (s *refServer) active() bool {
-	return !s.gone && !s.retiring && !s.ejected && !s.warming && (!s.down || s.m.cfg.HealthInterval > 0)
+	return !s.gone && !s.retiring && !s.ejected && !s.warming && (!s.down || !s.known)
 }
 func (s *refServer) idleActive() bool { return s.active() && !s.busy }
 
@@ -407,8 +409,15 @@ func (m *refModel) applyChanges(t int64) {
 			}
 		}
 	}
-	for _, b := range m.bal {
-		b.sync() // health checks turned on or off: down servers are candidates or not
+	if m.cfg.HealthInterval == 0 {
+		// Health checks off: the balancer knows at once which servers
+		// are down (and goes on knowing if they are turned on again).
+		for _, b := range m.bal {
+			for _, s := range b.servers {
+				s.known = s.down
+			}
+			b.sync()
+		}
 	}
 	for _, c := range batch {
 		if !c.IsFault() {
@@ -1247,7 +1256,7 @@ func (b *refBalancer) takeDown(id int, t int64) {
 	if s.retiring {
 		s.retiring, s.gone = false, true
 	} else {
-		s.down = true
+		s.down, s.known = true, m.cfg.HealthInterval == 0
 	}
 	b.sync()
 	if m.cfg.HealthInterval == 0 {
@@ -1277,7 +1286,7 @@ func (b *refBalancer) takeDown(id int, t int64) {
 
 // bringUp returns failed server id to the pool, idle.
 func (b *refBalancer) bringUp(id int, t int64) {
-	b.server(id).down = false
+	b.server(id).down, b.server(id).known = false, false
 	b.sync()
 	b.tot.Ups++
 	b.m.emit(b, sim.Up, id, 0, sim.Request{})
@@ -1371,9 +1380,6 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		down := int64(b.count(func(v *refServer) bool { return v.live() && v.down }))
 		warming := int64(b.count(func(v *refServer) bool { return v.live() && v.warming }))
 		s.ServersIdle += int64(b.count(func(v *refServer) bool { return v.live() && !v.busy && !v.down && !v.warming }))
-		if scratchCompat { // SCRATCH
-			s.ServersIdle += warming // SCRATCH
-		} // SCRATCH
 		s.ServersRetiring += int64(b.retiringCount())
 		s.ServersDown += down
 		s.ServersEjected += int64(b.count(func(v *refServer) bool { return v.live() && v.ejected }))
