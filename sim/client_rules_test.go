@@ -25,12 +25,13 @@ type clientRuleCase struct {
 }
 
 // clientRuleConfig is the base of the cases: a fixed pool of one server,
-// no firewall, no scaling, the trace's requests only.
+// no firewall, no scaling, the trace's requests only (none without one).
 func clientRuleConfig() sim.Config {
 	cfg := sim.DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.MinServers, cfg.MaxServers = 1, 50, 1, 1, 1
 	cfg.Blocked = nil
 	cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown = sim.MaxFactor, 0, 1
+	cfg.InitialPerServer, cfg.Rate, cfg.Wave = 0, 0, false // no requests but the trace's
 	return cfg
 }
 
