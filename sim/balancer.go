@@ -215,9 +215,23 @@ func (b *Balancer) scaleFor(queued int) {
 	if b.perServer {
 		idle = &b.free // idle with an empty queue
 	}
-	if id := idle.last(); id != 0 {
+	id := idle.last()
+	if id == 0 && b.watching {
+		// A down server that health checks have not found out, and that
+		// refused an attempt this cycle, is the one active server
+		// neither idle nor busy.
+		if last := b.active.last(); !b.holds(last) {
+			id = last
+		}
+	}
+	if id != 0 {
 		b.unsetIdle(id)
 		b.uncandidate(id)
+		if s := &b.srv[id-1]; s.down {
+			s.down = false // the balancer did not know
+			b.down--
+			delete(b.outSince, id)
+		}
 		b.depart(id)
 		b.live--
 		if b.m.recordEvents {
@@ -225,7 +239,7 @@ func (b *Balancer) scaleFor(queued int) {
 		}
 		return
 	}
-	id := b.active.last()
+	id = b.active.last()
 	b.uncandidate(id)
 	b.unsetIdle(id) // per-server: it may be idle with a queue
 	b.srv[id-1].retiring = true

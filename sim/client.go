@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"container/heap"
-	"math/rand/v2"
-)
+import "container/heap"
 
 // This file is the client side: attempts, their timeouts (step a′), and
 // retries with backoff, jitter and a budget. A request's first attempt
@@ -417,7 +414,3 @@ func (b *Balancer) clientLevels(tot *Totals, now int64) {
 		tot.WastedCycles += now - at + 1
 	}
 }
-
-// newRetryRNG returns the retry generator of a run seeded with seed.
-func newRetryRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, retryStream)) }
-

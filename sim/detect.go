@@ -288,4 +288,3 @@ func (b *Balancer) unrefuse() {
 	}
 	b.refused = b.refused[:0]
 }
-

@@ -50,7 +50,8 @@ type Model struct {
 	// rpcg draws routing choices only (routeDraw), so the request stream
 	// depends on the seed and the arrival settings alone.
 	rpcg *rand.PCG
-	// yrng draws the retries' jitter only (client.go).
+	// ypcg and yrng draw the retries' jitter only (client.go).
+	ypcg *rand.PCG
 	yrng *rand.Rand
 	fw   Firewall
 	arr  arrivals
@@ -114,7 +115,8 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	m.fpcg = rand.NewPCG(cfg.Seed, faultStream)
 	m.frng = rand.New(m.fpcg)
 	m.rpcg = rand.NewPCG(cfg.Seed, routeStream)
-	m.yrng = newRetryRNG(cfg.Seed)
+	m.ypcg = rand.NewPCG(cfg.Seed, retryStream)
+	m.yrng = rand.New(m.ypcg)
 	m.fw = NewFirewall(cfg.Blocked)
 	m.streamCut = shareCut(cfg.StreamShare)
 	m.nextScale = cfg.Cooldown
@@ -510,6 +512,8 @@ func (m *Model) Pool() Pool {
 		p.Idle += bp.Idle
 		p.Retiring += bp.Retiring
 		p.Down += bp.Down
+		p.Ejected += bp.Ejected
+		p.Warming += bp.Warming
 	}
 	return p
 }
@@ -570,6 +574,15 @@ func (m *Model) Hash() uint64 {
 			put(b.queue.at(0).id)
 			put(b.queue.at(n - 1).id)
 		}
+		if b.cl != nil || b.det != nil {
+			// The client side and detection (not hashed before they
+			// existed, so older snapshots keep their hashes).
+			t := b.totals()
+			for _, v := range []int64{t.Retries, t.RetriesDiscarded, t.Failed, t.TimedOut, t.GaveUpBudget,
+				t.TimedOutQueued, t.TimedOutInService, t.WastedCycles, t.Replaced, t.Ejections, t.Abandoned, t.Waiting, t.Errors} {
+				put(v)
+			}
+		}
 	}
 	state, _ := m.pcg.MarshalBinary()
 	h.Write(state)
@@ -577,6 +590,10 @@ func (m *Model) Hash() uint64 {
 	h.Write(state)
 	state, _ = m.rpcg.MarshalBinary()
 	h.Write(state)
+	if m.bal[0].cl != nil {
+		state, _ = m.ypcg.MarshalBinary()
+		h.Write(state)
+	}
 	return h.Sum64()
 }
 

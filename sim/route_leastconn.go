@@ -52,8 +52,8 @@ func (r *leastConnections) uncandidate(id int) {
 	}
 }
 
-func (r *leastConnections) joined(id int, _ packed, _ int64)     { r.ix.bump(id, 1) }
-func (r *leastConnections) completed(id int, _ int64, _, _ bool) { r.ix.bump(id, -1) }
+func (r *leastConnections) joined(id int, _ packed, _ int64)       { r.ix.bump(id, 1) }
+func (r *leastConnections) completed(id int, _ int64, _, _ bool)   { r.ix.bump(id, -1) }
 func (r *leastConnections) left(id int, _ packed, _ int64, _ bool) { r.ix.bump(id, -1) }
 
 // placeable reports whether some candidate weighs more than 0.
