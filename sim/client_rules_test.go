@@ -161,6 +161,26 @@ var clientRuleCases = []clientRuleCase{
 			return ""
 		},
 	},
+	{
+		// A warming server can go down. Per-server p2c, one server with
+		// two requests; scaling at cycle 1 adds server 2, warming for 5
+		// cycles; it goes down at cycle 2, holding nothing: the run goes
+		// on (the model panicked here), server 2 down and warming.
+		name: "a warming server goes down",
+		config: func(c *sim.Config) {
+			c.MaxServers, c.ScaleUp, c.ProvisionDelay = 2, 1, 5
+			c.Queues, c.Policy = sim.PerServer, sim.P2C
+		},
+		trace:   []sim.TraceRow{{Cycle: 0, Src: 1, Time: 10}, {Cycle: 0, Src: 2, Time: 10}},
+		changes: []sim.Change{{Cycle: 2, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
+		at:      3,
+		check: func(m *sim.Model) string {
+			if s := m.Summary(); s.ServersFinal != 2 || s.ServersDown != 1 || s.ServersWarming != 1 || s.Requeued != 0 {
+				return fmt.Sprintf("servers_final %d, down %d, warming %d, requeued %d; want 2, 1, 1, 0", s.ServersFinal, s.ServersDown, s.ServersWarming, s.Requeued)
+			}
+			return ""
+		},
+	},
 }
 
 func TestClientRules(t *testing.T) {
@@ -178,7 +198,9 @@ func TestClientRules(t *testing.T) {
 			if err := m.Schedule(c.changes...); err != nil {
 				t.Fatal(err)
 			}
-			m.RunTo(c.at)
+			if p := runToCatching(m, c.at); p != nil {
+				t.Fatalf("the model panicked before cycle %d: %v", c.at, p)
+			}
 			if d := c.check(m); d != "" {
 				t.Errorf("after cycle %d: %s", c.at, d)
 			}
@@ -230,4 +252,11 @@ func TestDownServerKeepsItsDrawPlace(t *testing.T) {
 			t.Errorf("seed %d: server %d went down holding request 1: %s (the second draw, candidates in the order 1, 2)", seed, first, d)
 		}
 	}
+}
+
+// runToCatching runs m to cycle at, returning what it panicked with.
+func runToCatching(m *sim.Model, at int64) (p any) {
+	defer func() { p = recover() }()
+	m.RunTo(at)
+	return nil
 }
