@@ -724,6 +724,7 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 	id, n := 0, len(b.lobby)
 	if s != nil {
 		id, n = s.id, len(s.queue)
+		b.given(s) // routed to it, even if the cap then discards it
 	}
 	full := how != refAgain && m.cfg.QueueCap > 0 && n >= m.cfg.QueueCap
 	switch how {
@@ -751,7 +752,6 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 		b.lobby = append(b.lobby, r)
 		return
 	}
-	b.given(s)
 	b.enqueue(s, r, t)
 }
 
@@ -859,23 +859,24 @@ func (b *refBalancer) timeouts(t int64) {
 	type due struct {
 		r      refReq
 		server *refServer // in service there, or nil when queued
+		queue  *refServer // queued there (per-server), or nil
 	}
 	var dues []due
-	keep := func(q []refReq) []refReq {
+	keep := func(q []refReq, at *refServer) []refReq {
 		var kept []refReq
 		for _, r := range q {
 			if r.deadline == t {
-				dues = append(dues, due{r: r})
+				dues = append(dues, due{r: r, queue: at})
 			} else {
 				kept = append(kept, r)
 			}
 		}
 		return kept
 	}
-	b.queue = keep(b.queue)
-	b.lobby = keep(b.lobby)
+	b.queue = keep(b.queue, nil)
+	b.lobby = keep(b.lobby, nil)
 	for _, s := range b.servers {
-		s.queue = keep(s.queue)
+		s.queue = keep(s.queue, s)
 		if s.live() && s.busy && !s.abandoned && s.req.deadline == t {
 			dues = append(dues, due{r: s.req, server: s})
 		}
@@ -886,7 +887,27 @@ func (b *refBalancer) timeouts(t int64) {
 		}
 		return int(x.r.ID - y.r.ID)
 	})
-	for _, d := range dues {
+	for i, d := range dues {
+		// The server first (freed from a hanging attempt, or left with
+		// nothing by a queued one: a retiring server with nothing left,
+		// no attempt still to time out in its queue included, leaves),
+		// then the attempt's end.
+		emptied := func(s *refServer) bool {
+			return !s.busy && !slices.ContainsFunc(dues[i+1:], func(x due) bool { return x.queue == s })
+		}
+		if q := d.queue; q != nil && emptied(q) {
+			b.freed(q)
+		}
+		if s := d.server; s != nil {
+			if s.ends == sim.Hanging {
+				s.busy = false
+				if emptied(s) {
+					b.freed(s)
+				}
+			} else {
+				s.abandoned, s.abandonedAt = true, t
+			}
+		}
 		b.last.TimedOut++
 		id := 0
 		if d.server == nil {
@@ -897,14 +918,6 @@ func (b *refBalancer) timeouts(t int64) {
 		}
 		m.emit(b, sim.TimedOut, id, 0, d.r.Request)
 		b.ended(d.r, t, refTimedOut, id, false)
-		if s := d.server; s != nil {
-			if s.ends == sim.Hanging {
-				s.busy = false
-				b.freed(s)
-			} else {
-				s.abandoned, s.abandonedAt = true, t
-			}
-		}
 	}
 }
 
@@ -1247,21 +1260,26 @@ func (b *refBalancer) canFault(id int, up bool) bool {
 // takeDown fails live server id at t. Abandoned work on it is dropped.
 // With health checks off its attempts go back (giveBack); with them on,
 // its attempt in service and then its queue end in error. A retiring
-// server leaves for good.
+// server leaves for good: with health checks on, after those errors
+// (they count towards its ejection while it is still live).
 func (b *refBalancer) takeDown(id int, t int64) {
 	m := b.m
 	s := b.server(id)
 	b.tot.Downs++
 	m.emit(b, sim.Down, id, 0, sim.Request{})
-	if s.retiring {
-		s.retiring, s.gone = false, true
-	} else {
-		s.down, s.known = true, m.cfg.HealthInterval == 0
-	}
-	b.sync()
 	if m.cfg.HealthInterval == 0 {
+		if s.retiring {
+			s.retiring, s.gone = false, true
+		} else {
+			s.down, s.known = true, true
+		}
+		b.sync()
 		b.giveBack(s, t)
 		return
+	}
+	if !s.retiring {
+		s.down, s.known = true, false // a candidate until the checks find it out
+		b.sync()
 	}
 	var ending []refReq
 	if s.busy {
@@ -1281,6 +1299,10 @@ func (b *refBalancer) takeDown(id int, t int64) {
 		m.emit(b, sim.Error, id, 0, r.Request)
 		b.erred(s, t)
 		b.ended(r, t, refErrored, id, false)
+	}
+	if s.retiring {
+		s.retiring, s.gone = false, true
+		b.sync()
 	}
 }
 
