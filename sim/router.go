@@ -24,6 +24,9 @@ package sim
 //   - holding(id, t): server id, just made a candidate at cycle t (after
 //     candidate, which takes it to hold nothing), holds work: back from an
 //     ejection while still finishing its queue (per-server).
+//   - abandon(id, r): the client of attempt r, in service at server id,
+//     gave up on it; the server finishes the work, nobody waiting for it
+//     (per-server; only for a router that hears them).
 //   - idle(id, in): server id became idle (in) or busy (pooled; only for a
 //     router whose Caps say it tracks the idle servers).
 type router interface {
@@ -50,6 +53,7 @@ type router interface {
 	completed(id int, t int64, empty, ok bool)
 	left(id int, r packed, t int64, empty bool)
 	holding(id int, t int64)
+	abandon(id int, r packed)
 	idle(id int, in bool)
 
 	// digest returns a word of the router's state for Model.Hash:
@@ -109,6 +113,7 @@ func (quietRouter) joined(int, packed, int64)        {}
 func (quietRouter) completed(int, int64, bool, bool) {}
 func (quietRouter) left(int, packed, int64, bool)    {}
 func (quietRouter) holding(int, int64)               {}
+func (quietRouter) abandon(int, packed)              {}
 func (quietRouter) idle(int, bool)                   {}
 func (quietRouter) digest() int64                    { return 0 }
 
