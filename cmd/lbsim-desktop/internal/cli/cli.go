@@ -66,6 +66,8 @@ func settingHelp(name string) string {
 		return "open a ready-made comparison: `NAME` is one of " + strings.Join(comparisonNames(), ", ")
 	case "lesson":
 		return "open a lesson, a ready scenario with a caption: `NAME` is one of " + strings.Join(lesson.Names(), ", ")
+	case "caption":
+		return "a line of `text` shown under the view (at most 200 characters), as a lesson's caption"
 	}
 	return "the run's setting, as lbsim run --" + name
 }
