@@ -16,7 +16,7 @@ static const char lbsim_help_text[] =
 	"  -block value\n"
 	"    \tthe run's setting, as lbsim run --block\n"
 	"  -caption text\n"
-	"    \ta line of text shown under the view (at most 200 characters), as a lesson's caption\n"
+	"    \ta line of text shown under the view (at most 280 characters), as a lesson's caption\n"
 	"  -choices value\n"
 	"    \tthe run's setting, as lbsim run --choices\n"
 	"  -compare VARIANTS\n"
