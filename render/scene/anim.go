@@ -29,8 +29,8 @@ type flight struct {
 	typ    sim.Type
 	retry  bool // the attempt is a retry: drawn in the retry colour
 	timed  bool // flyBack: it timed out (grey), else it ended in error (red)
-	slot   int // queue index at the end of the cycle (arrive)
-	server int // server id (dispatch, complete)
+	slot   int  // queue index at the end of the cycle (arrive)
+	server int  // server id (dispatch, complete)
 	start  int64
 	dur    int64
 	jit    float32 // −1..1, cosmetic vertical jitter
