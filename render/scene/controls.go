@@ -118,6 +118,7 @@ type widget struct {
 	intent  Intent                                      // what a button does
 	act     func(s *Session)                            // or, when set, what it does instead
 	text    func(s *Session) string                     // a button's label when it shows a state, or a choice's value
+	show    func(v int64) string                        // a slider's value as shown, when not as format writes it ("off" for 0)
 	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
 }
 
@@ -251,6 +252,8 @@ var widgets = []widget{
 	button(WPresent, "present", 100, TogglePresent, onOff("present", func(s *Session) bool { return s.present })),
 	button(WLessons, "lessons", 76, OpenLessons, nil),
 	button(WCompare, "compare", 86, ToggleCompare, onOff("compare", func(s *Session) bool { return s.Comparing() })),
+	button(WClients, "clients", 72, OpenClients, nil),
+	button(WHealth, "health", 68, OpenHealth, nil),
 	button(WHelp, "help", 56, ToggleHelp, nil),
 }
 
@@ -267,6 +270,7 @@ const (
 	rowBanner         // the replay banner
 	rowDialog         // the share dialog
 	rowList           // a dialog's list: the lessons menu, the firewall's block list
+	rowPanel          // a panel of settings' sliders: clients, health (panels.go)
 )
 
 // sliderValueAt maps a pointer x over a track to a value of w: the
@@ -447,6 +451,10 @@ func (s *Session) controls() []widget {
 		return s.firewallWidgets()
 	case dialogServer:
 		return s.serverMenuWidgets()
+	case dialogClients:
+		return clientWidgets
+	case dialogHealth:
+		return healthWidgets
 	}
 	if s.replay == nil {
 		return widgets
@@ -503,6 +511,9 @@ func (s *Session) valueText(i int, w widget) string {
 	case kSlider, kChoice:
 		if w.kind == kChoice && w.text != nil {
 			return w.text(s)
+		}
+		if w.show != nil {
+			return w.show(s.value(i, w))
 		}
 		return w.format(s.value(i, w))
 	case kField:

@@ -292,6 +292,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawLessonsDialog(f, l)
 	s.drawFirewallDialog(f, l)
 	s.drawServerMenu(f, l)
+	s.drawPanel(f, l)
 	s.drawCaption(f, l)
 	s.drawReplay(f, l) // under the scrub bar
 	s.drawControls(f, l)
@@ -1087,6 +1088,7 @@ var helpLines = func() []string {
 		"  menu, or ?comparison="+strings.Join(comparisonNames(), " | "),
 		"Click a server — take it down at the next cycle; click again — up",
 		"Click the firewall (or B) — block or allow address ranges at the next cycle",
+		"clients, health (buttons) — timeouts, retries, budget; health checks, ejection, warm-up",
 		"Every change takes effect at the next cycle and is recorded.",
 		"",
 		"Requests enter at the left: the firewall rejects blocked sources (yellow),",

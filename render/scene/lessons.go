@@ -13,6 +13,8 @@ const (
 	dialogLessons
 	dialogFirewall
 	dialogServer // the server menu (servermenu.go)
+	dialogClients
+	dialogHealth // the clients and health panels (panels.go)
 )
 
 // WLessonPrefix starts the ids of the lessons menu's entries: "lesson:NAME";

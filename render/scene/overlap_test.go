@@ -73,7 +73,7 @@ func TestNoTextOverlaps(t *testing.T) {
 	}()
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
-			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare", "gray", "gray compare"} {
+			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare", "gray", "gray compare", "clients"} {
 				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
 				c := cfg
 				if extra == "per-server" {
@@ -90,6 +90,16 @@ func TestNoTextOverlaps(t *testing.T) {
 					// Four servers, each in another state: its word in its box.
 					for _, kv := range [][2]string{{"servers", "4"}, {"min-servers", "4"}, {"max-servers", "4"}, {"queues", "per-server"},
 						{"policy", "least-connections"}, {"rate", "0.2"}, {"wave", "false"}} {
+						if err := c.Set(kv[0], kv[1]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				if extra == "clients" {
+					// The client side on, in a pool that scales: the HUD's
+					// client counters and three charts, their keys fitted.
+					for _, kv := range [][2]string{{"timeout", "40"}, {"retries", "2"}, {"backoff", "3"}, {"health-interval", "10"},
+						{"eject-after", "3"}, {"provision-delay", "20"}, {"rate", "1.2"}} {
 						if err := c.Set(kv[0], kv[1]); err != nil {
 							t.Fatal(err)
 						}
@@ -141,13 +151,16 @@ func TestNoTextOverlaps(t *testing.T) {
 				if strings.HasPrefix(extra, "gray") {
 					checkGrayWords(t, name, s, f)
 				}
+				if extra == "clients" {
+					checkClientHUD(t, name, s, f)
+				}
 				for _, c := range s.State().Controls {
 					if !(Rect{0, 0, float32(size[0]), float32(size[1])}).Contains(c.R) {
 						t.Errorf("%s: control %s %v leaves the screen", name, c.ID, c.R)
 					}
 				}
 				// Each dialog: its own texts do not overlap.
-				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall, OpenServerMenu} {
+				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall, OpenServerMenu, OpenClients, OpenHealth} {
 					s.Apply(in)
 					f := s.Draw(size[0], size[1])
 					ts := f.Layers[DialogLayer].Texts
@@ -363,5 +376,33 @@ func checkGrayWords(t *testing.T, name string, s *Session, f *Frame) {
 		return strings.HasSuffix(x.S, hud) && l.HUD.Contains(textBox(x))
 	}) {
 		t.Errorf("%s: %d errors, the HUD does not show %q", name, errs, hud)
+	}
+}
+
+// checkClientHUD checks a frame of a run with the client side on: the
+// HUD's second line counts goodput, errors, timeouts, retries and
+// amplification from the model's summary, and the goodput chart is the
+// third chart, keyed.
+func checkClientHUD(t *testing.T, name string, s *Session, f *Frame) {
+	t.Helper()
+	l := f.Layout
+	sum := s.m.Summary()
+	amp := "amplification ×1.00"
+	if sum.Admitted > 0 {
+		amp = fmt.Sprintf("amplification ×%.2f", float64(sum.Attempts)/float64(sum.Admitted))
+	}
+	for _, want := range []string{"goodput " + Sig3(sum.Goodput) + "/cycle", "errors " + Commas(sum.Errors),
+		"timeouts " + Commas(sum.TimedOutQueued+sum.TimedOutInService), "retries " + Commas(sum.Retries), amp} {
+		if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == want && l.HUD.Contains(textBox(x)) }) {
+			t.Errorf("%s: the HUD does not show %q", name, want)
+		}
+	}
+	if len(l.Charts) != 3 {
+		t.Fatalf("%s: %d charts, want 3 (queue, live servers, goodput)", name, len(l.Charts))
+	}
+	if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+		return strings.HasPrefix(x.S, "goodput (") && l.Charts[2].Contains(textBox(x))
+	}) {
+		t.Errorf("%s: the third chart has no goodput title", name)
 	}
 }

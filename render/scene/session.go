@@ -37,6 +37,8 @@ const (
 	ToggleCompare                // C: the run beside the next policy, or back to one run
 	FocusNextLane                // N: in the compare view, the lane the controls change
 	OpenServerMenu               // G, or a click on a server: its menu of faults
+	OpenClients                  // the clients panel: timeout, retries, budget
+	OpenHealth                   // the health panel: health checks, ejection, warm-up
 )
 
 // Options start a Session.
@@ -234,6 +236,10 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging, s.focus = dialogFirewall, -1, 0
 	case OpenServerMenu:
 		s.openServerMenuKey()
+	case OpenClients:
+		s.dialog, s.dragging, s.focus = dialogClients, -1, 0
+	case OpenHealth:
+		s.dialog, s.dragging, s.focus = dialogHealth, -1, 0
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
 	case ToggleCompare:

@@ -53,6 +53,10 @@ func shareDialog(l Layout) Rect {
 // buttons side by side at the bottom.
 func dialogRects(l Layout, ws []widget, rs []Rect) {
 	u := l.T
+	if countRow(ws, rowPanel) > 0 {
+		panelRects(l, ws, rs)
+		return
+	}
 	if n := countRow(ws, rowList); n > 0 {
 		d := listDialog(l, n)
 		k := 0
