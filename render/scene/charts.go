@@ -359,6 +359,10 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 	}
 	for _, ln := range c.spec.lines {
+		if c.spec.data { // a data line: a step line with its joints
+			c.line(f, h, ln.value, ln.col)
+			continue
+		}
 		runX, runY := float32(0), float32(-1)
 		flush := func(x float32) {
 			if runY >= plot.Y-0.01 && x > runX {

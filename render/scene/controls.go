@@ -205,6 +205,14 @@ func button(id, label string, width float32, in Intent, text func(*Session) stri
 	return widget{id: id, kind: kButton, label: label, width: width, row: rowButtons, intent: in, text: text}
 }
 
+// panelButton is a button at the end of the first row that opens a panel
+// of settings (panels.go).
+func panelButton(id, label string, width float32, in Intent) widget {
+	w := button(id, label, width, in, nil)
+	w.row = rowSliders
+	return w
+}
+
 func onOff(label string, on func(*Session) bool) func(*Session) string {
 	return func(s *Session) string {
 		if on(s) {
@@ -231,6 +239,8 @@ var widgets = []widget{
 		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
+	panelButton(WClients, "clients", 72, OpenClients),
+	panelButton(WHealth, "health", 68, OpenHealth),
 	settingChoice(WPolicy, "policy", 180, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) },
 		func(s *Session, cur int64, step int) int64 { return nextPolicy(cur, step, s.focused().Config().Queues) }),
 	startChoice(WQueues, "queues", 150, sim.QueueModeNames, func(c sim.Config) int64 { return int64(c.Queues) },
@@ -252,8 +262,6 @@ var widgets = []widget{
 	button(WPresent, "present", 100, TogglePresent, onOff("present", func(s *Session) bool { return s.present })),
 	button(WLessons, "lessons", 76, OpenLessons, nil),
 	button(WCompare, "compare", 86, ToggleCompare, onOff("compare", func(s *Session) bool { return s.Comparing() })),
-	button(WClients, "clients", 72, OpenClients, nil),
-	button(WHealth, "health", 68, OpenHealth, nil),
 	button(WHelp, "help", 56, ToggleHelp, nil),
 }
 

@@ -58,7 +58,10 @@ func (h *History) Add(c sim.CycleStats, cfg *sim.Config) {
 	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers, Errors: c.Errors,
 		UpLine: float32(cfg.ScaleUp.Float()) * active, DownLine: float32(cfg.ScaleDown.Float()) * active,
 		MinServers: cfg.MinServers, MaxServers: cfg.MaxServers,
-		Completed: int64(c.Completed), Admitted: int64(c.Generated - c.Rejected - c.Discarded), Retries: int64(c.Retries)}
+		Completed: int64(c.Completed), Retries: int64(c.Retries)}
+	if c.Cycle > 0 { // cycle 0 admits the initial queue at once: not a rate
+		smp.Admitted = int64(c.Generated - c.Rejected - c.Discarded)
+	}
 	switch {
 	case c.Scale > 0:
 		smp.Ups = 1

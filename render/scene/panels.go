@@ -126,8 +126,8 @@ func panelRects(l Layout, ws []widget, rs []Rect) {
 
 // panelTitles are the panels' titles.
 var panelTitles = map[int]string{
-	dialogClients: "clients: timeouts and retries — changes apply at the next cycle and are recorded",
-	dialogHealth:  "health: checks, ejection, warm-up — changes apply at the next cycle and are recorded",
+	dialogClients: "clients — timeouts and retries: each change applies at the next cycle",
+	dialogHealth:  "health — checks, ejection, warm-up: each change applies at the next cycle",
 }
 
 func (s *Session) drawPanel(f *Frame, l Layout) {
