@@ -68,7 +68,8 @@ func dialogRects(l Layout, ws []widget, rs []Rect) {
 			if w.width > 0 {
 				ww = w.width * u
 			}
-			rs[i] = Rect{d.X + 16*u, d.Y + 48*u + float32(k)*42*u, ww, 36 * u}
+			pitch := listPitch(l, n)
+			rs[i] = Rect{d.X + 16*u, d.Y + 48*u + float32(k)*pitch, ww, min(36*u, pitch*0.86)}
 			k++
 		}
 		return
