@@ -349,7 +349,7 @@ type State struct {
 	Changes   []sim.Change // the changes that have taken effect
 	Config    sim.Config   // the settings in effect
 	Controls  []Control    // where the controls are, in screen pixels
-	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state, and ",failing" etc. when gray), for tests
+	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state, then ",failing" etc. when gray, ",ejected", ",warming", ",abandoned"), for tests
 	Focus     string       // the focused control's id, or ""
 	Present   bool         // presentation mode
 	Theory    bool         // the theory panel is shown
@@ -404,6 +404,14 @@ func (s *Session) State() State {
 				val := v.State.String()
 				if v.Gray != sim.Healthy {
 					val += "," + v.Gray.String() // idle,failing
+				}
+				for _, fl := range [...]struct {
+					on   bool
+					name string
+				}{{v.Ejected, "ejected"}, {v.Warming, "warming"}, {v.Abandoned, "abandoned"}} {
+					if fl.on {
+						val += "," + fl.name // idle,failing,ejected
+					}
 				}
 				st.Servers = append(st.Servers, Control{ID: id, R: g.BoxAt(i), Value: val})
 				i++
