@@ -131,3 +131,22 @@ func (q *fifo) popFront() packed {
 	q.n--
 	return p
 }
+
+// remove takes the request with the given id out of the queue, searching
+// from the oldest, and returns it; the requests behind it keep their
+// order. The request must be in the queue.
+func (q *fifo) remove(id int64) packed {
+	mask := len(q.buf) - 1
+	for i := range q.n {
+		if q.buf[(q.head+i)&mask].id != id {
+			continue
+		}
+		p := q.buf[(q.head+i)&mask]
+		for j := i; j < q.n-1; j++ {
+			q.buf[(q.head+j)&mask] = q.buf[(q.head+j+1)&mask]
+		}
+		q.n--
+		return p
+	}
+	panic("sim: a request to remove is not in its queue")
+}

@@ -772,6 +772,7 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.FinalQueue += int64(b.queued())
 		busy := int64(b.busyCount())
 		s.InService += busy
+		s.InFlight += int64(b.queued()) + busy
 		s.ServersBusy += busy
 		s.ServersFinal += int64(b.live())
 		down := int64(len(b.ids(func(v *refServer) bool { return v.down })))

@@ -52,8 +52,9 @@ func (r *leastConnections) uncandidate(id int) {
 	}
 }
 
-func (r *leastConnections) joined(id int, _ packed, _ int64)     { r.ix.bump(id, 1) }
-func (r *leastConnections) completed(id int, _ int64, _, _ bool) { r.ix.bump(id, -1) }
+func (r *leastConnections) joined(id int, _ packed, _ int64)       { r.ix.bump(id, 1) }
+func (r *leastConnections) completed(id int, _ int64, _, _ bool)   { r.ix.bump(id, -1) }
+func (r *leastConnections) left(id int, _ packed, _ int64, _ bool) { r.ix.bump(id, -1) }
 
 // placeable reports whether some candidate weighs more than 0.
 func (r *leastConnections) placeable() bool { return !r.b.perServer || r.ix.best() != 0 }

@@ -90,6 +90,17 @@ func (r *leastWork) completed(id int, t int64, empty, _ bool) {
 	}
 }
 
+// left takes request q's work off server id's cycle: it left the queue
+// unserved at cycle t; a server left with nothing is free.
+func (r *leastWork) left(id int, q packed, t int64, empty bool) {
+	if empty {
+		r.completed(id, t, true, false)
+		return
+	}
+	r.ix.key[id-1] -= int64(r.b.srv[id-1].speed.Cycles(q.time()))
+	r.ix.set(id, true)
+}
+
 // addWork moves server id's cycle on by work cycles routed to it at cycle
 // t: from t when the server is free (it holds nothing).
 func (r *leastWork) addWork(id int, work, t int64) {

@@ -51,6 +51,9 @@ func (r *peakEWMA) candidate(id int, t int64) {
 	}
 }
 
+// left forgets request q, which left its queue unserved.
+func (r *peakEWMA) left(_ int, q packed, _ int64, _ bool) { delete(r.routed, q.id) }
+
 // joined notes the cycle request q was routed to its server.
 func (r *peakEWMA) joined(_ int, q packed, t int64) { r.routed[q.id] = t }
 

@@ -18,6 +18,9 @@ package sim
 //   - completed(id, t, empty, ok): server id, a candidate, finished an
 //     attempt at cycle t, completed (ok) or in error; empty when it then
 //     holds nothing (per-server; only for a router that hears them).
+//   - left(id, r, t, empty): request r left server id's queue at cycle t
+//     without being served (its client timed out); empty when the server
+//     then holds nothing (per-server; only for a router that hears them).
 //   - idle(id, in): server id became idle (in) or busy (pooled; only for a
 //     router whose Caps say it tracks the idle servers).
 type router interface {
@@ -42,6 +45,7 @@ type router interface {
 	uncandidate(id int)
 	joined(id int, r packed, t int64)
 	completed(id int, t int64, empty, ok bool)
+	left(id int, r packed, t int64, empty bool)
 	idle(id int, in bool)
 
 	// digest returns a word of the router's state for Model.Hash:
@@ -99,6 +103,7 @@ func (quietRouter) candidate(int, int64)             {}
 func (quietRouter) uncandidate(int)                  {}
 func (quietRouter) joined(int, packed, int64)        {}
 func (quietRouter) completed(int, int64, bool, bool) {}
+func (quietRouter) left(int, packed, int64, bool)    {}
 func (quietRouter) idle(int, bool)                   {}
 func (quietRouter) digest() int64                    { return 0 }
 
