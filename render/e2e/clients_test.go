@@ -12,8 +12,8 @@ import (
 // clientRun is the client-side run of TestBrowserClientSide: timeouts,
 // retries with backoff and health checks, a failing server from cycle 100
 // and server 3 down from 150 to 300.
-const clientRun = "seed=7&servers=6&min-servers=6&max-servers=6&wave=false&rate=0.3&initial-per-server=0" +
-	"&timeout=40&retries=2&backoff=3&health-interval=10&eject-after=5&fault=fail:2@100&fault=down:3@150&fault=up:3@300"
+const clientRun = "seed=7&servers=6&min-servers=6&max-servers=6&wave=false&rate=0.12&initial-per-server=0" +
+	"&timeout=80&retries=2&backoff=3&health-interval=10&eject-after=5&fault=fail:2@100&fault=down:3@150&fault=up:3@300"
 
 // queryArgs turns a query string into `lbsim run` flags, without its
 // faults: state().changes lists them, and checkCtl passes them as --set.
@@ -41,19 +41,25 @@ func TestBrowserClientSide(t *testing.T) {
 	if len(s.Problems) != 0 {
 		t.Fatalf("problems: %v", s.Problems)
 	}
-	if s.Config["timeout"] != float64(40) || s.Config["retries"] != float64(2) || s.Config["health-interval"] != float64(10) {
+	if s.Config["timeout"] != float64(80) || s.Config["retries"] != float64(2) || s.Config["health-interval"] != float64(10) {
 		t.Errorf("config from the address: timeout %v retries %v health-interval %v", s.Config["timeout"], s.Config["retries"], s.Config["health-interval"])
 	}
 	p.checkCtl(s, queryArgs(clientRun)...)
-	if v := p.server("2").Value; !strings.Contains(v, ",failing") {
-		t.Errorf("server 2 from cycle 100 reads %q, want failing", v)
+	sum := decodeJSON(t, s.Summary)
+	for _, k := range []string{"retries", "timed_out_queued", "timed_out_in_service", "errors", "ejections"} {
+		if n, _ := sum[k].(float64); n < 1 {
+			t.Errorf("the run exercises %s: %v", k, sum[k])
+		}
+	}
+	if v := p.server("2").Value; !strings.Contains(v, ",failing,ejected") {
+		t.Errorf("server 2, failing from cycle 100 and ejected after 5 errors, reads %q", v)
 	}
 	p.screenshot("page-client-side.png")
 
 	// The clients panel: its button, then → on its first slider (timeout,
 	// focused), Esc closes it, → steps one cycle.
 	for _, tc := range []struct{ button, slider, want string }{
-		{"clients", "timeout", "401:timeout=50"},
+		{"clients", "timeout", "401:timeout=90"},
 		{"health", "health-interval", "402:health-interval=15"},
 	} {
 		b := p.rect(tc.button)
