@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 // TestPanelsScheduleChanges opens the clients and the health panel with
@@ -109,5 +110,65 @@ func TestPanelSliderDrag(t *testing.T) {
 	want, _ := sim.NewChange(s.m.Cycle()+1, "timeout", "2500")
 	if p := s.m.Pending(); len(p) != 1 || p[0] != want {
 		t.Errorf("dragged to the middle: pending %v, want %v", p, want)
+	}
+}
+
+// TestPanelChangesReplay sets a timeout and retries in the clients panel
+// and health checks and ejection in the health panel, fails a server,
+// runs on, and replays the saved run and its share link: both reach the
+// same state hash, retries and timeouts and all.
+func TestPanelChangesReplay(t *testing.T) {
+	s := drawn(t, 20)
+	for _, set := range []struct {
+		panel  Intent
+		id     string
+		keys   []Key
+		change string
+	}{
+		{OpenClients, "timeout", []Key{KeyRight, KeyRight, KeyRight, KeyRight, KeyRight, KeyRight}, "timeout=60"},
+		{OpenClients, "retries", []Key{KeyRight, KeyRight}, "retries=2"},
+		{OpenHealth, "health-interval", []Key{KeyRight, KeyRight}, "health-interval=10"},
+		{OpenHealth, "eject-after", []Key{KeyRight, KeyRight}, "eject-after=2"},
+	} {
+		s.Apply(set.panel)
+		s.Draw(BaseW, BaseH)
+		for ws := s.controls(); ws[s.focus].id != set.id; {
+			s.HandleInput(Input{Keys: []Key{KeyTab}})
+		}
+		s.HandleInput(Input{Keys: append(set.keys, KeyEscape)})
+		s.Apply(StepOne)
+		if ch := s.State().Changes; ch[len(ch)-1].String() != strconv.FormatInt(s.m.Cycle(), 10)+":"+set.change {
+			t.Fatalf("after %s: changes %v", set.id, ch)
+		}
+	}
+	if err := s.Set("fail", "2"); err != nil {
+		t.Fatal(err)
+	}
+	for range 400 {
+		s.Apply(StepOne)
+	}
+	sum := s.m.Summary()
+	if sum.Retries == 0 || sum.TimedOutQueued+sum.TimedOutInService == 0 || sum.Ejections == 0 {
+		t.Fatalf("the run exercises no retries, timeouts or ejections: %+v", sum)
+	}
+	hash, cycle := s.m.Hash(), s.m.Cycle()
+	data, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"file", "link"} {
+		s2 := drawn(t, 3)
+		if how == "file" {
+			err = s2.Load(data)
+		} else {
+			err = s2.LoadLink(snapshot.Fragment(data))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2.SeekCycle(cycle)
+		if s2.m.Hash() != hash || s2.m.Summary().Retries != sum.Retries {
+			t.Errorf("%s replay at %d: hash %x retries %d, want %x and %d", how, cycle, s2.m.Hash(), s2.m.Summary().Retries, hash, sum.Retries)
+		}
 	}
 }
