@@ -1095,6 +1095,8 @@ var helpLines = func() []string {
 		"the rest wait in the FIFO queue (front at the right) and fly to idle",
 		"servers. P = cyan square, S = pink diamond. Servers: idle = hollow green,",
 		"busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
+		"Clients: a retry is orange with a dark core; work nobody waits for (timed out) is",
+		"grey and hollow; ejected = dimmed with a dashed frame, warming = dashed blue frame.",
 		"Scaling, every K cycles (cooldown): with S active servers, the pool grows by one",
 		"when the queue is above U·S and shrinks by one when it is below D·S (charts: lines).",
 		"Times are in cycles; the arrival rate is requests per cycle.")
