@@ -68,7 +68,8 @@ type Balancer struct {
 	wheel     wheel
 
 	// requeuedAt holds, for each queued request taken back from a failed
-	// server, the cycle it was requeued; its next wait counts from there.
+	// server or retried, the cycle it was requeued or the retry arrived;
+	// its next wait counts from there.
 	requeuedAt map[int64]int64
 	repairs    repairQueue // random faults' pending comebacks, by cycle
 
@@ -449,15 +450,12 @@ func (b *Balancer) dispatched(r packed, t int64) int64 {
 }
 
 // laterWait returns the wait at cycle t of request r, taken back from a
-// failed server or a retry: from when it was taken back, else from the
-// retry's arrival (wait, if neither is known).
+// failed server or a retry: from the cycle it was taken back or the retry
+// arrived (wait, if that is not known).
 func (b *Balancer) laterWait(r packed, t, wait int64) int64 {
 	if at, ok := b.requeuedAt[r.id]; ok {
 		delete(b.requeuedAt, r.id)
 		return t - at
-	}
-	if f := b.flightOf(r.id); f != nil {
-		return t - f.at
 	}
 	return wait
 }

@@ -135,6 +135,12 @@ func (b *Balancer) arrived(r packed, t int64) {
 		c.flights[r.id] = f
 	}
 	f.at, f.due, f.waiting, f.server, f.inService = t, 0, false, 0, false
+	if r.retry() {
+		if b.requeuedAt == nil {
+			b.requeuedAt = map[int64]int64{}
+		}
+		b.requeuedAt[r.id] = t // its wait counts from its own arrival
+	}
 	if T > 0 {
 		f.due = t + T
 		heap.Push(&c.deadlines, deadline{f.due, t, r.id})
@@ -414,4 +420,3 @@ func (b *Balancer) clientLevels(tot *Totals, now int64) {
 		tot.WastedCycles += now - at + 1
 	}
 }
-

@@ -355,3 +355,37 @@ func TestReplaceTrace(t *testing.T) {
 		t.Errorf("replaced %d scale-downs %d faults skipped %d servers down %d, want 1 0 1 0", s.Replaced, s.ScaleDowns, s.FaultsSkipped, s.ServersDown)
 	}
 }
+
+// TestEjectedRetiringServerLeavesOnce: a retiring server that health
+// checks eject, and that then leaves at the end of its last request, is
+// gone: replacement must not take it out of the pool a second time (found
+// by TestProperties: the pool counted one live server too few).
+func TestEjectedRetiringServerLeavesOnce(t *testing.T) {
+	cfg := Config{Servers: 1, Cycles: 8, TaskMin: 1, TaskMax: 1, ScaleUp: 2, ScaleDown: 1, Cooldown: 1, MinServers: 1, MaxServers: 2,
+		Speeds: []Speed{25}, Trace: []TraceRow{{Cycle: 0, Time: 1}, {Cycle: 0, Time: 4}}, WavePeriod: 1,
+		HealthInterval: 1, HealthFall: 1, HealthRise: 1, EjectFor: 1, ReplaceAfter: 1, Policy: FirstIdle}
+	m, err := New(cfg, WithEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Schedule(fault(4, "fail", "2")); err != nil {
+		t.Fatal(err)
+	}
+	var ev []Event
+	for m.Step() {
+		checkInvariants(t, m)
+		ev = append(ev, m.Events()...)
+	}
+	if got := kindAt(ev, Eject, 2); !slices.Equal(got, []int64{4}) {
+		t.Errorf("server 2 ejected at %v, want [4]", got)
+	}
+	if got := kindAt(ev, Leave, 2); !slices.Equal(got, []int64{5}) {
+		t.Errorf("server 2 left at %v, want [5] (retiring since 2, ejected at 4)", got)
+	}
+	if got := kindAt(ev, Replace, 0); len(got) != 0 {
+		t.Errorf("replaced at %v: a server that left cannot be replaced", got)
+	}
+	if p := m.Pool(); p.Live != 1 || p.Ejected != 0 {
+		t.Errorf("pool %+v, want one live server, none ejected", p)
+	}
+}

@@ -167,10 +167,15 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 }
 
 // depart marks server id gone from the pool: it no longer counts among the
-// gray servers.
+// gray, ejected, warming or down-and-out servers.
 func (b *Balancer) depart(id int) {
 	b.srv[id-1].gone = true
 	delete(b.grays, id)
+	if b.watching {
+		delete(b.ejected, id)
+		delete(b.warming, id)
+		delete(b.outSince, id)
+	}
 }
 
 // endsOf returns how server id's attempt in service ends: completes,

@@ -21,6 +21,9 @@ package sim
 //   - left(id, r, t, empty): request r left server id's queue at cycle t
 //     without being served (its client timed out); empty when the server
 //     then holds nothing (per-server; only for a router that hears them).
+//   - holding(id, t): server id, just made a candidate at cycle t (after
+//     candidate, which takes it to hold nothing), holds work: back from an
+//     ejection while still finishing its queue (per-server).
 //   - idle(id, in): server id became idle (in) or busy (pooled; only for a
 //     router whose Caps say it tracks the idle servers).
 type router interface {
@@ -46,6 +49,7 @@ type router interface {
 	joined(id int, r packed, t int64)
 	completed(id int, t int64, empty, ok bool)
 	left(id int, r packed, t int64, empty bool)
+	holding(id int, t int64)
 	idle(id int, in bool)
 
 	// digest returns a word of the router's state for Model.Hash:
@@ -104,6 +108,7 @@ func (quietRouter) uncandidate(int)                  {}
 func (quietRouter) joined(int, packed, int64)        {}
 func (quietRouter) completed(int, int64, bool, bool) {}
 func (quietRouter) left(int, packed, int64, bool)    {}
+func (quietRouter) holding(int, int64)               {}
 func (quietRouter) idle(int, bool)                   {}
 func (quietRouter) digest() int64                    { return 0 }
 

@@ -1,0 +1,262 @@
+package sim_test
+
+// Corners of the client side's and detection's rules that the reference
+// model found the model breaking; each a small run checked against what
+// the rules say, by hand.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// clientRuleCase is one small run: a trace on a configuration, changes,
+// and what must hold after cycle at.
+type clientRuleCase struct {
+	name    string
+	config  func(c *sim.Config)
+	trace   []sim.TraceRow
+	changes []sim.Change
+	at      int64
+	// check returns what is wrong after cycle at ("" when all is well).
+	check func(m *sim.Model) string
+}
+
+// clientRuleConfig is the base of the cases: a fixed pool of one server,
+// no firewall, no scaling, the trace's requests only (none without one).
+func clientRuleConfig() sim.Config {
+	cfg := sim.DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.MinServers, cfg.MaxServers = 1, 50, 1, 1, 1
+	cfg.Blocked = nil
+	cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown = sim.MaxFactor, 0, 1
+	cfg.InitialPerServer, cfg.Rate, cfg.Wave = 0, 0, false // no requests but the trace's
+	return cfg
+}
+
+var clientRuleCases = []clientRuleCase{
+	{
+		// A server added by scaling with a provision delay warms: it is
+		// live but neither busy nor idle (servers_idle counts live
+		// servers not busy, down or warming). Server 1 serves request 1
+		// (10 cycles) from cycle 0, request 2 waits; scaling at cycle 1
+		// adds server 2, warming through cycle 2.
+		name: "a warming server is not idle",
+		config: func(c *sim.Config) {
+			c.MaxServers, c.ScaleUp, c.ProvisionDelay = 2, 1, 2
+		},
+		trace: []sim.TraceRow{{Cycle: 0, Src: 1, Time: 10}, {Cycle: 0, Src: 2, Time: 10}},
+		at:    1,
+		check: func(m *sim.Model) string {
+			s := m.Summary()
+			if s.ServersFinal != 2 || s.ServersWarming != 1 || s.ServersBusy != 1 || s.ServersIdle != 0 {
+				return fmt.Sprintf("servers_final %d, warming %d, busy %d, idle %d; want 2, 1, 1, 0", s.ServersFinal, s.ServersWarming, s.ServersBusy, s.ServersIdle)
+			}
+			return ""
+		},
+	},
+	{
+		// An ejected server finishes what it holds; restored, it is a
+		// candidate again even while it still holds some. Per-server
+		// round-robin over two servers, server 1 failing (after 5
+		// cycles) from cycle 1, eject-after 1, eject-for 5. Requests
+		// 1, 3 and 5 go to server 1 at cycle 1, 2 and 4 to server 2.
+		// Request 1 errs at cycle 6: server 1 is ejected until 11 and
+		// takes request 3, which errs at 11; restored at step c of 11,
+		// server 1 takes request 5 at step d. At cycle 12 requests 6 and
+		// 7 arrive: round-robin goes on after server 1 (the last given a
+		// request), so 6 goes to server 2 and 7 to server 1.
+		name: "a restored server holding work is a candidate again",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.Queues, c.Policy = 2, 2, sim.PerServer, sim.RoundRobin
+			c.EjectAfter, c.EjectFor, c.FailTime = 1, 5, 5
+		},
+		trace: []sim.TraceRow{{Cycle: 1, Src: 1, Time: 1}, {Cycle: 1, Src: 2, Time: 1}, {Cycle: 1, Src: 3, Time: 1},
+			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}, {Cycle: 12, Src: 6, Time: 1}, {Cycle: 12, Src: 7, Time: 1}},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
+		at:      12,
+		check: func(m *sim.Model) string {
+			if p := m.Pool(); p.Active != 2 || p.Ejected != 0 {
+				return fmt.Sprintf("%d active servers and %d ejected, want 2 and 0", p.Active, p.Ejected)
+			}
+			return arrivedAt(m, 7, 1)
+		},
+	},
+	{
+		// The run above at cycle 7: server 1 is ejected (from cycle 6 to
+		// 11) and busy with request 3; the pool and the summary count it
+		// ejected, live, not active.
+		name: "an ejected server is counted ejected",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.Queues, c.Policy = 2, 2, sim.PerServer, sim.RoundRobin
+			c.EjectAfter, c.EjectFor, c.FailTime = 1, 5, 5
+		},
+		trace: []sim.TraceRow{{Cycle: 1, Src: 1, Time: 1}, {Cycle: 1, Src: 2, Time: 1}, {Cycle: 1, Src: 3, Time: 1},
+			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
+		at:      7,
+		check: func(m *sim.Model) string {
+			p, s := m.Pool(), m.Summary()
+			if p.Live != 2 || p.Active != 1 || p.Ejected != 1 || s.ServersEjected != 1 || s.Ejections != 1 {
+				return fmt.Sprintf("pool %+v, servers_ejected %d, ejections %d; want 2 live, 1 active, 1 ejected, servers_ejected 1, ejections 1", p, s.ServersEjected, s.Ejections)
+			}
+			return ""
+		},
+	},
+	{
+		// The same at cycle 7 behind a switch (all requests are P): the
+		// totals count server 1 of P ejected as P's summary does.
+		name: "a switch's totals count the ejected servers",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.Queues, c.Policy = 2, 2, sim.PerServer, sim.RoundRobin
+			c.EjectAfter, c.EjectFor, c.FailTime = 1, 5, 5
+			c.Switch = true
+		},
+		trace: []sim.TraceRow{{Cycle: 1, Src: 1, Time: 1}, {Cycle: 1, Src: 2, Time: 1}, {Cycle: 1, Src: 3, Time: 1},
+			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
+		at:      7,
+		check: func(m *sim.Model) string {
+			s := m.Summary()
+			if s.ServersEjected != 1 || s.P.ServersEjected != 1 || s.S.ServersEjected != 0 {
+				return fmt.Sprintf("servers_ejected %d (P %d, S %d), want 1 (1, 0)", s.ServersEjected, s.P.ServersEjected, s.S.ServersEjected)
+			}
+			return ""
+		},
+	},
+	{
+		// With health checks on, a down server not yet ejected is an
+		// idle candidate: scaling may remove it. Two idle servers,
+		// server 2 down at cycle 1 (the next probe at cycle 100); scaling
+		// at cycle 1 removes the highest idle candidate, server 2. One
+		// server is left, idle, and none is down.
+		name: "a down server removed by scaling is not down any more",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.ScaleDown, c.HealthInterval = 2, 2, 1, 100
+		},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
+		at:      1,
+		check: func(m *sim.Model) string {
+			s := m.Summary()
+			if s.ScaleDowns != 1 || s.ServersFinal != 1 || s.ServersDown != 0 || s.ServersIdle != 1 {
+				return fmt.Sprintf("scale_downs %d, servers_final %d, down %d, idle %d; want 1, 1, 0, 1", s.ScaleDowns, s.ServersFinal, s.ServersDown, s.ServersIdle)
+			}
+			return ""
+		},
+	},
+	{
+		// The run above with replace-after 2: server 2 left the pool at
+		// cycle 1 (scaled down); it is not replaced at cycle 3.
+		name: "a down server removed by scaling is not replaced",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.ScaleDown, c.HealthInterval, c.ReplaceAfter = 2, 2, 1, 100, 2
+		},
+		changes: []sim.Change{{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
+		at:      3,
+		check: func(m *sim.Model) string {
+			if s := m.Summary(); s.Replaced != 0 || s.ServersFinal != 1 {
+				return fmt.Sprintf("replaced %d, servers_final %d; want 0, 1", s.Replaced, s.ServersFinal)
+			}
+			return ""
+		},
+	},
+	{
+		// A warming server can go down. Per-server p2c, one server with
+		// two requests; scaling at cycle 1 adds server 2, warming for 5
+		// cycles; it goes down at cycle 2, holding nothing: the run goes
+		// on (the model panicked here), server 2 down and warming.
+		name: "a warming server goes down",
+		config: func(c *sim.Config) {
+			c.MaxServers, c.ScaleUp, c.ProvisionDelay = 2, 1, 5
+			c.Queues, c.Policy = sim.PerServer, sim.P2C
+		},
+		trace:   []sim.TraceRow{{Cycle: 0, Src: 1, Time: 10}, {Cycle: 0, Src: 2, Time: 10}},
+		changes: []sim.Change{{Cycle: 2, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
+		at:      3,
+		check: func(m *sim.Model) string {
+			if s := m.Summary(); s.ServersFinal != 2 || s.ServersDown != 1 || s.ServersWarming != 1 || s.Requeued != 0 {
+				return fmt.Sprintf("servers_final %d, down %d, warming %d, requeued %d; want 2, 1, 1, 0", s.ServersFinal, s.ServersDown, s.ServersWarming, s.Requeued)
+			}
+			return ""
+		},
+	},
+}
+
+func TestClientRules(t *testing.T) {
+	for _, c := range clientRuleCases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := clientRuleConfig()
+			cfg.Trace = c.trace
+			if c.config != nil {
+				c.config(&cfg)
+			}
+			m, err := sim.New(cfg, sim.WithEvents())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Schedule(c.changes...); err != nil {
+				t.Fatal(err)
+			}
+			if p := runToCatching(m, c.at); p != nil {
+				t.Fatalf("the model panicked before cycle %d: %v", c.at, p)
+			}
+			if d := c.check(m); d != "" {
+				t.Errorf("after cycle %d: %s", c.at, d)
+			}
+		})
+	}
+}
+
+// arrivedAt says what is wrong unless request id arrived in the last cycle
+// routed to server want.
+func arrivedAt(m *sim.Model, id int64, want int) string {
+	for _, e := range m.Events() {
+		if e.Kind == sim.Arrive && e.Request.ID == id {
+			if e.Server != want {
+				return fmt.Sprintf("request %d routed to server %d, want %d", id, e.Server, want)
+			}
+			return ""
+		}
+	}
+	return fmt.Sprintf("request %d did not arrive at cycle %d", id, m.Cycle())
+}
+
+// TestDownServerKeepsItsDrawPlace: with health checks on, a server going
+// down stays a candidate, so it keeps its place in the order the routing
+// generator draws candidates from (1, 2 here). Per-server random over two
+// servers: request 1 goes, at cycle 0, to the candidate of the first draw;
+// that server goes down at cycle 1 with request 1 in service (an error);
+// request 2 then goes to the candidate of the second draw, in the same
+// order.
+func TestDownServerKeepsItsDrawPlace(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		cfg := clientRuleConfig()
+		cfg.Seed, cfg.Servers, cfg.MaxServers = seed, 2, 2
+		cfg.Queues, cfg.Policy, cfg.HealthInterval = sim.PerServer, sim.Random, 100
+		cfg.Trace = []sim.TraceRow{{Cycle: 0, Src: 1, Time: 5}, {Cycle: 1, Src: 2, Time: 5}}
+		route := rand.New(rand.NewPCG(seed, refRouteStream))
+		first, second := route.IntN(2)+1, route.IntN(2)+1
+		m, err := sim.New(cfg, sim.WithEvents())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := arrivedAt(m, 1, first); d != "" {
+			t.Fatalf("seed %d: %s (the first draw)", seed, d)
+		}
+		if err := m.Schedule(sim.Change{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, first))}); err != nil {
+			t.Fatal(err)
+		}
+		m.Step()
+		if d := arrivedAt(m, 2, second); d != "" {
+			t.Errorf("seed %d: server %d went down holding request 1: %s (the second draw, candidates in the order 1, 2)", seed, first, d)
+		}
+	}
+}
+
+// runToCatching runs m to cycle at, returning what it panicked with.
+func runToCatching(m *sim.Model, at int64) (p any) {
+	defer func() { p = recover() }()
+	m.RunTo(at)
+	return nil
+}
