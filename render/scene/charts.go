@@ -113,7 +113,11 @@ func tickLabel(v, step float64) string {
 		return Commas(n/1000) + "k"
 	}
 	if step < 1 {
-		// As many decimals as the step has: 0.02 → "0.04", 0.5 → "1.5".
+		// As many decimals as the step has: 0.02 → "0.04", 0.5 → "1.5";
+		// the origin is "0" (narrow: it stays clear of the axis' name).
+		if v == 0 {
+			return "0"
+		}
 		d := int(math.Ceil(-math.Log10(step) - 1e-9))
 		return strconv.FormatFloat(v, 'f', d, 64)
 	}

@@ -73,7 +73,7 @@ func TestNoTextOverlaps(t *testing.T) {
 	}()
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
-			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare", "gray", "gray compare", "clients"} {
+			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare", "gray", "gray compare", "clients", "clients compare"} {
 				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
 				c := cfg
 				if extra == "per-server" {
@@ -111,6 +111,11 @@ func TestNoTextOverlaps(t *testing.T) {
 					// Four lanes, the most the view shows.
 					o := compareOptions(t, "round-robin:policy=round-robin;p2c:policy=p2c,choices=3;least-connections:policy=least-connections;random:policy=random")
 					opts.Config, opts.Lanes = o.Config, o.Lanes
+				case "clients compare":
+					// The retry storm's two lanes: each lane's goodput and
+					// retries in the HUD, three charts.
+					o := compareOptions(t, "no-budget:timeout=40,retries=3,rate=0.3;budget-0.1:timeout=40,retries=3,retry-budget=0.1,rate=0.3")
+					opts.Config, opts.Lanes = o.Config, o.Lanes
 				case "gray compare":
 					// The fast-failing lesson's two lanes, a lane's errors in the HUD.
 					o := compareOptions(t, "round-robin:policy=round-robin;least-connections:policy=least-connections")
@@ -145,7 +150,21 @@ func TestNoTextOverlaps(t *testing.T) {
 				if extra == "per-server" {
 					checkQueueBars(t, name, s, f)
 				}
-				if extra == "compare" || extra == "gray compare" {
+				if extra == "clients compare" {
+					for i, ln := range s.set.Lanes {
+						sum := ln.Model.Summary()
+						want := ln.Label + ": goodput " + Sig3(sum.Goodput) + "/cycle · retries " + Commas(sum.Retries)
+						if sum.Retries == 0 || !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+							return strings.HasPrefix(x.S, want) && f.Layout.HUD.Contains(textBox(x))
+						}) {
+							t.Errorf("%s: lane %d's HUD text %q is not shown (retries %d)", name, i, want, sum.Retries)
+						}
+					}
+					if len(f.Layout.Charts) != 3 {
+						t.Errorf("%s: %d charts, want 3", name, len(f.Layout.Charts))
+					}
+				}
+				if extra == "compare" || extra == "gray compare" || extra == "clients compare" {
 					checkCompareLanes(t, name, s, f)
 				}
 				if strings.HasPrefix(extra, "gray") {
