@@ -75,6 +75,11 @@ func TestClientSideLooks(t *testing.T) {
 		if v.Abandoned && !slices.Contains(f.Layers[SceneLayer].Quads, Quad{P: [4]Point{{box.X, box.Y}, {box.X + box.W, box.Y}, {box.X + box.W, box.Y + box.H}, {box.X, box.Y + box.H}}, C: Abandoned}) {
 			t.Errorf("server %d busy with abandoned work: its box is not grey", v.ID)
 		}
+		if v.Abandoned && !slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+			return q.C == TextColor && box.Contains(Rect{q.P[0].X, q.P[0].Y, 0, 0})
+		}) {
+			t.Errorf("server %d busy with abandoned work: no light hollow request on its grey box", v.ID)
+		}
 	}
 	if !slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
 		return q.C == RetryColor && lane.Queue.Contains(Rect{q.P[0].X, q.P[0].Y, q.P[2].X - q.P[0].X, q.P[2].Y - q.P[0].Y})

@@ -202,16 +202,17 @@ func (f *Frame) attempt(layer int, p Point, d float32, r sim.Request) {
 	}
 }
 
-// abandoned draws a hollow grey marker: the work of a timed-out attempt
-// that a server finishes with nobody waiting for it.
-func (f *Frame) abandoned(layer int, p Point, d float32, t sim.Type) {
+// abandoned draws a hollow marker in colour c: the work of a timed-out
+// attempt that a server finishes with nobody waiting for it (light on its
+// grey box), or a request its client gave up (grey, flying off).
+func (f *Frame) abandoned(layer int, p Point, d float32, t sim.Type, c color.RGBA) {
 	w := max(d*0.2, 1)
 	if t == sim.Streaming {
-		f.diamond(layer, p, d*0.62, Abandoned)
+		f.diamond(layer, p, d*0.62, c)
 		f.diamond(layer, p, d*0.62-w*1.4, Background)
 		return
 	}
-	f.stroke(layer, Rect{p.X - d/2, p.Y - d/2, d, d}, w, Abandoned)
+	f.stroke(layer, Rect{p.X - d/2, p.Y - d/2, d, d}, w, c)
 }
 
 // dashed draws a dashed frame of width w just inside r: about four dashes
@@ -707,7 +708,7 @@ func drawInService(f *Frame, r Rect, v sim.ServerView, mean float64) {
 	d := r.W * 0.2
 	c := Point{r.X + r.W - d*0.9, r.Y + d*0.9}
 	if v.Abandoned {
-		f.abandoned(SceneLayer, c, d, v.Request.Type)
+		f.abandoned(SceneLayer, c, d, v.Request.Type, TextColor)
 		return
 	}
 	if k := requestLength(v.Request.Time, mean); k > 1 {
@@ -795,7 +796,10 @@ var clientKeys = [...]legendKey{
 	{"retry", func(f *Frame, r Rect, _ float32) {
 		f.attempt(SceneLayer, r.Center(), r.W, sim.Request{Retry: true})
 	}},
-	{"abandoned", func(f *Frame, r Rect, _ float32) { f.abandoned(SceneLayer, r.Center(), r.W, sim.Processing) }},
+	{"abandoned", func(f *Frame, r Rect, _ float32) { // a grey box, a hollow request in it
+		f.rect(SceneLayer, r, Abandoned)
+		f.abandoned(SceneLayer, r.Center(), r.W*0.55, sim.Processing, TextColor)
+	}},
 	{"ejected", func(f *Frame, r Rect, u float32) { f.dashed(SceneLayer, r, 2*u, EjectColor) }},
 	{"warming", func(f *Frame, r Rect, u float32) { f.dashed(SceneLayer, r, 2*u, WarmColor) }},
 }
@@ -942,7 +946,7 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 		case flyGiveUp:
 			// The client gives up: from the gate off to the left, fading.
 			to := Point{l.Gate.X - 2*d, y + fl.jit*30*u}
-			f.abandoned(SceneLayer, lerp(gate, to, smooth(t)), d*(1-0.3*t), fl.typ)
+			f.abandoned(SceneLayer, lerp(gate, to, smooth(t)), d*(1-0.3*t), fl.typ, Abandoned)
 		case flyReject, flyDiscard:
 			// A rejected request runs into the firewall and bounces back
 			// over it, on screen (the gate stands at the screen's left
