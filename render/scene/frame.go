@@ -653,10 +653,11 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, k serverClock, 
 	switch shape {
 	case Hollow:
 		f.rect(SceneLayer, r, Panel)
-		if v.Warming {
+		switch {
+		case v.Warming:
 			f.dashed(SceneLayer, r, bw, WarmColor)
 			drawWarmUp(f, r, v, k, bw)
-		} else {
+		case !v.Ejected: // an ejected idle server takes nothing: no green frame, its dashed one below
 			f.stroke(SceneLayer, r, bw, col)
 		}
 	case Crossed:
