@@ -18,7 +18,7 @@ const (
 	flyDiscard                    // to the queue's tail, bouncing back orange
 	flyDispatch                   // from the queue's front to a server box
 	flyComplete                   // from a server box off to the right
-	flyBack                       // an attempt that ended in error or timed out: from its server (or the queue) back to the gate
+	flyBack                       // an attempt that ended in error or timed out: from its server (or the queue) back to the gate, where it is retried or given up
 	flyRetry                      // a retry: from the gate to a queue slot (or its server's queue)
 	flyGiveUp                     // a request given up: from the gate off to the left, fading
 )
@@ -27,7 +27,7 @@ type flight struct {
 	kind   flightKind
 	bal    int
 	typ    sim.Type
-	retry  bool // the attempt is a retry: drawn in the retry colour
+	retry  bool // drawn in the retry colour: the attempt is a retry (flyBack: it will be retried)
 	timed  bool // flyBack: it timed out (grey), else it ended in error (red)
 	slot   int  // queue index at the end of the cycle (arrive)
 	server int  // server id (dispatch, complete)
@@ -124,6 +124,17 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 			joins[e.Balancer]++
 		}
 	}
+	// Requests given up this cycle: an attempt of theirs that ended is not
+	// retried.
+	var gaveUp map[int64]bool
+	for _, e := range evs {
+		if e.Kind == sim.GiveUp {
+			if gaveUp == nil {
+				gaveUp = map[int64]bool{}
+			}
+			gaveUp[e.Request.ID] = true
+		}
+	}
 	var seen [2]int
 	for _, e := range evs {
 		bi := min(e.Balancer, 1)
@@ -163,7 +174,9 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		case sim.Complete:
 			a.add(flight{kind: flyComplete, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur})
 		case sim.Error, sim.TimedOut:
-			a.add(flight{kind: flyBack, bal: b, typ: e.Request.Type, retry: e.Request.Retry, timed: e.Kind == sim.TimedOut,
+			// Back to the gate: in the retry colour when its client
+			// retries it, else red (error) or grey (timed out).
+			a.add(flight{kind: flyBack, bal: b, typ: e.Request.Type, retry: !gaveUp[e.Request.ID], timed: e.Kind == sim.TimedOut,
 				server: e.Server, start: now, dur: dur})
 		case sim.GiveUp:
 			a.add(flight{kind: flyGiveUp, bal: b, typ: e.Request.Type, start: now, dur: max(dur*3/2, 30)})

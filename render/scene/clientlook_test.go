@@ -33,16 +33,46 @@ func TestClientSideLooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	flew := map[flightKind]bool{}
+	backRetried, backGivenUp := false, false
 	var look struct{ ejected, warming, abandoned, retry bool }
-	for !(look.ejected && look.warming && look.abandoned && look.retry && flew[flyRetry] && flew[flyBack] && flew[flyGiveUp]) {
+	for !(look.ejected && look.warming && look.abandoned && look.retry && flew[flyRetry] && backRetried && backGivenUp && flew[flyGiveUp]) {
 		if s.m.Cycle() >= 4_000 {
 			t.Fatalf("by cycle %d the view never held every look at once (%+v) after every flight (%v)", s.m.Cycle(), look, flew)
 		}
 		s.anim.reset()
 		s.step(1, true)
+		// Each attempt that ended in error or timed out flies back to the
+		// gate, in the retry colour exactly when its request is retried
+		// (no GiveUp for it in the cycle).
+		gaveUp := map[int64]bool{}
+		for _, e := range s.m.Events() {
+			if e.Kind == sim.GiveUp {
+				gaveUp[e.Request.ID] = true
+			}
+		}
+		var ended, retried, backs, backsRetried int
+		for _, e := range s.m.Events() {
+			if e.Kind == sim.Error || e.Kind == sim.TimedOut {
+				ended++
+				if !gaveUp[e.Request.ID] {
+					retried++
+				}
+			}
+		}
 		for _, fl := range s.anim.flights {
 			flew[fl.kind] = true
+			if fl.kind == flyBack {
+				backs++
+				if fl.retry {
+					backsRetried++
+				}
+			}
 		}
+		if backs != ended || backsRetried != retried {
+			t.Fatalf("cycle %d: %d attempts ended (%d retried), %d flew back (%d in the retry colour)", s.m.Cycle(), ended, retried, backs, backsRetried)
+		}
+		backRetried = backRetried || retried > 0
+		backGivenUp = backGivenUp || ended > retried
 		look.ejected, look.warming, look.abandoned, look.retry = false, false, false, false
 		for v := range s.m.Balancers()[0].Servers() {
 			look.ejected = look.ejected || v.Ejected

@@ -933,17 +933,23 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 			// A retry sets off again from the gate, in its own colour.
 			f.attempt(SceneLayer, lerp(gate, q.SlotAt(fl.slot).Center(), smooth(t)), d, sim.Request{Type: fl.typ, Retry: true})
 		case flyBack:
-			// An attempt that ended in error (red) or timed out (grey)
-			// goes back to the gate, where its client retries or gives up.
+			// An attempt that ended in error or timed out goes back to the
+			// gate: in the retry colour when its client retries it, else
+			// red (error) or grey (timed out), to leave from there.
 			from := q.SlotAt(0).Center()
 			if box, ok := boxOf(fl.bal, fl.server); ok && fl.server != 0 {
 				from = box.Center()
+			}
+			p := lerp(from, gate, smooth(t))
+			if fl.retry {
+				f.attempt(SceneLayer, p, d, sim.Request{Type: fl.typ, Retry: true})
+				break
 			}
 			c := FailColor
 			if fl.timed {
 				c = TimeoutCol
 			}
-			f.request(SceneLayer, lerp(from, gate, smooth(t)), d, fl.typ, fade(c, 1-0.4*t))
+			f.request(SceneLayer, p, d, fl.typ, fade(c, 1-0.4*t))
 		case flyGiveUp:
 			// The client gives up: from the gate off to the left, fading.
 			to := Point{l.Gate.X - 2*d, y + fl.jit*30*u}
