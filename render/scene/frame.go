@@ -371,11 +371,10 @@ func clientSideOf(m *sim.Model) bool {
 
 // clientTexts is the HUD's second line while the client side is on: the
 // requests, goodput (completed ÷ cycles), errors, timeouts (queued and
-// in service), retries and amplification (attempts ÷ admitted), the p95
-// wait and the pool.
+// in service), retries and amplification (attempts ÷ admitted) and the
+// p95 wait (the pool's counts are in the lane's title).
 func (s *Session) clientTexts() []string {
 	sum := s.m.Summary()
-	p := s.m.Pool()
 	amp := 1.0
 	if sum.Admitted > 0 {
 		amp = float64(sum.Attempts) / float64(sum.Admitted)
@@ -390,7 +389,6 @@ func (s *Session) clientTexts() []string {
 		"retries " + Commas(sum.Retries),
 		"amplification ×" + strconv.FormatFloat(amp, 'f', 2, 64),
 		"p95 wait " + Commas(sum.WaitP95),
-		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 	}
 }
 
