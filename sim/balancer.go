@@ -299,11 +299,13 @@ func (b *Balancer) addServer(warm int64) int {
 		b.sq = append(b.sq, fifo{})
 	}
 	b.live++
+	b.rt.added(id, b.m.cycle)
 	if warm > 0 && b.m.cycle > 0 {
 		if b.warming == nil {
 			b.warming = map[int]int64{}
 		}
 		b.warming[id] = b.m.cycle + warm
+		b.cands.reserve(id)
 		return id
 	}
 	b.candidate(id, b.m.cycle)
@@ -612,38 +614,56 @@ func (b *Balancer) takeBack(id int, t int64) {
 // failHeld ends what server id holds in error at cycle t, at the start of
 // the cycle (health checks on: a server going down): its attempt in
 // service, then (per-server) its queue, oldest first; abandoned work is
-// dropped. A candidate's router sees it leave and come back holding
-// nothing.
+// dropped. A candidate stays one, in its place, its router told of each
+// attempt it no longer holds.
 func (b *Balancer) failHeld(id int, t int64) {
 	s := &b.srv[id-1]
 	cand := b.active.has(id)
-	if cand && b.perServer && b.holds(id) {
-		b.uncandidate(id)
-	}
+	hear := cand && b.perServer && b.caps.Hears
 	var failed []packed
 	if s.busy {
+		if cand && b.perServer && b.caps.Reads == ReadsWork {
+			b.rt.(workPlacer).reschedule(id, t-s.done) // it ends now
+		}
 		s.busy = false
 		b.busy--
-		if b.endsOf(id) == abandons {
-			b.abandonedEnds(id, t)
-		} else {
+		abandoned := b.endsOf(id) == abandons
+		if !abandoned {
 			delete(b.ends, id)
 			failed = append(failed, s.req)
 		}
-		if !b.perServer && cand {
+		switch {
+		case b.perServer:
+			if cand {
+				b.cands.addLoad(id, -1)
+			}
+			if hear {
+				b.rt.completed(id, t, b.sq[id-1].n == 0, false)
+			}
+		case cand:
 			b.setIdle(id)
+		}
+		if abandoned {
+			b.abandonedEnds(id, t)
 		}
 	}
 	if b.perServer {
 		q := &b.sq[id-1]
-		b.queued -= q.Len()
 		for q.Len() > 0 {
-			failed = append(failed, q.popFront())
+			r := q.popFront()
+			b.queued--
+			if cand {
+				b.cands.addLoad(id, -1)
+			}
+			if hear {
+				b.rt.left(id, r, t, q.Len() == 0)
+			}
+			failed = append(failed, r)
 		}
 		b.ready.remove(id)
 		*q = fifo{}
-		if cand && !b.active.has(id) {
-			b.candidate(id, t)
+		if cand {
+			b.free.add(id)
 		}
 	}
 	for _, r := range failed {
@@ -712,7 +732,13 @@ func (b *Balancer) Last() CycleStats { return b.last }
 
 // Pool returns the server counts at the end of the last cycle.
 func (b *Balancer) Pool() Pool {
-	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy - b.down, Retiring: b.retiring, Down: b.down,
+	idle := b.live - b.busy - b.down
+	for id := range b.warming {
+		if !b.srv[id-1].down {
+			idle-- // warming: neither busy nor idle
+		}
+	}
+	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: idle, Retiring: b.retiring, Down: b.down,
 		Ejected: len(b.ejected), Warming: len(b.warming)}
 }
 

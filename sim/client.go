@@ -282,6 +282,9 @@ func (b *Balancer) timeOut(f *flight, t int64) {
 			b.ends[server] = abandons
 			b.cl.abandonAt[server] = t
 			b.cl.abandonedInService++
+			if b.perServer && b.caps.Hears && b.active.has(server) {
+				b.rt.abandon(server, r)
+			}
 		}
 	} else {
 		r = b.unqueue(f, t)
