@@ -7,6 +7,7 @@ package sim_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
@@ -259,4 +260,48 @@ func runToCatching(m *sim.Model, at int64) (p any) {
 	defer func() { p = recover() }()
 	m.RunTo(at)
 	return nil
+}
+
+// TestHashWarmingServersJoinOutOfOrder: consistent hashing routes by the
+// ring of the candidates, whatever order they joined in. Per-server hash,
+// one server; scaling adds server 2 at cycle 1 (provision delay 3, ready
+// at 4) and server 3 at cycle 2 (the delay changed to 1: ready at 3),
+// so server 3 joins before server 2. At cycle 10 each of twenty requests
+// goes to the owner of its key on the ring of servers 1, 2 and 3.
+func TestHashWarmingServersJoinOutOfOrder(t *testing.T) {
+	cfg := clientRuleConfig()
+	cfg.Servers, cfg.MaxServers, cfg.ScaleUp, cfg.ProvisionDelay = 1, 3, 1, 3
+	cfg.Queues, cfg.Policy = sim.PerServer, sim.Hash
+	cfg.Trace = []sim.TraceRow{{Cycle: 1, Src: 1, Time: 3}, {Cycle: 1, Src: 2, Time: 3}}
+	ring := []*refServer{{id: 1}, {id: 2}, {id: 3}}
+	for src := uint32(1); src <= 20; src++ {
+		cfg.Trace = append(cfg.Trace, sim.TraceRow{Cycle: 10, Src: src * 7919, Time: 1})
+	}
+	m, err := sim.New(cfg, sim.WithEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Schedule(sim.Change{Cycle: 2, Setting: sim.SetProvisionDelay, Value: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var readies []int
+	for m.Step() && m.Cycle() < 10 {
+		for _, e := range m.Events() {
+			if e.Kind == sim.Ready {
+				readies = append(readies, e.Server)
+			}
+		}
+	}
+	if !slices.Equal(readies, []int{3, 2}) {
+		t.Fatalf("servers ready in the order %v, want 3, 2 (the premise)", readies)
+	}
+	for _, e := range m.Events() {
+		if e.Kind != sim.Arrive {
+			continue
+		}
+		r := refReq{Request: e.Request}
+		if want := ringOwner(nil, &r, ring).id; e.Server != want {
+			t.Errorf("request from %08x routed to server %d, want %d (the owner of its key)", e.Request.Src, e.Server, want)
+		}
+	}
 }
