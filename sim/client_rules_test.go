@@ -22,7 +22,7 @@ type clientRuleCase struct {
 	changes []sim.Change
 	at      int64
 	// check returns what is wrong after cycle at ("" when all is well).
-	check func(m *sim.Model) string
+	check func(m ruleRun) string
 }
 
 // clientRuleConfig is the base of the cases: a fixed pool of one server,
@@ -49,7 +49,7 @@ var clientRuleCases = []clientRuleCase{
 		},
 		trace: []sim.TraceRow{{Cycle: 0, Src: 1, Time: 10}, {Cycle: 0, Src: 2, Time: 10}},
 		at:    1,
-		check: func(m *sim.Model) string {
+		check: func(m ruleRun) string {
 			s := m.Summary()
 			if s.ServersFinal != 2 || s.ServersWarming != 1 || s.ServersBusy != 1 || s.ServersIdle != 0 {
 				return fmt.Sprintf("servers_final %d, warming %d, busy %d, idle %d; want 2, 1, 1, 0", s.ServersFinal, s.ServersWarming, s.ServersBusy, s.ServersIdle)
@@ -77,7 +77,7 @@ var clientRuleCases = []clientRuleCase{
 			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}, {Cycle: 12, Src: 6, Time: 1}, {Cycle: 12, Src: 7, Time: 1}},
 		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
 		at:      12,
-		check: func(m *sim.Model) string {
+		check: func(m ruleRun) string {
 			if p := m.Pool(); p.Active != 2 || p.Ejected != 0 {
 				return fmt.Sprintf("%d active servers and %d ejected, want 2 and 0", p.Active, p.Ejected)
 			}
@@ -97,7 +97,7 @@ var clientRuleCases = []clientRuleCase{
 			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}},
 		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
 		at:      7,
-		check: func(m *sim.Model) string {
+		check: func(m ruleRun) string {
 			p, s := m.Pool(), m.Summary()
 			if p.Live != 2 || p.Active != 1 || p.Ejected != 1 || s.ServersEjected != 1 || s.Ejections != 1 {
 				return fmt.Sprintf("pool %+v, servers_ejected %d, ejections %d; want 2 live, 1 active, 1 ejected, servers_ejected 1, ejections 1", p, s.ServersEjected, s.Ejections)
@@ -118,7 +118,7 @@ var clientRuleCases = []clientRuleCase{
 			{Cycle: 1, Src: 4, Time: 1}, {Cycle: 1, Src: 5, Time: 1}},
 		changes: []sim.Change{{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
 		at:      7,
-		check: func(m *sim.Model) string {
+		check: func(m ruleRun) string {
 			s := m.Summary()
 			if s.ServersEjected != 1 || s.P.ServersEjected != 1 || s.S.ServersEjected != 0 {
 				return fmt.Sprintf("servers_ejected %d (P %d, S %d), want 1 (1, 0)", s.ServersEjected, s.P.ServersEjected, s.S.ServersEjected)
@@ -138,7 +138,7 @@ var clientRuleCases = []clientRuleCase{
 		},
 		changes: []sim.Change{{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
 		at:      1,
-		check: func(m *sim.Model) string {
+		check: func(m ruleRun) string {
 			s := m.Summary()
 			if s.ScaleDowns != 1 || s.ServersFinal != 1 || s.ServersDown != 0 || s.ServersIdle != 1 {
 				return fmt.Sprintf("scale_downs %d, servers_final %d, down %d, idle %d; want 1, 1, 0, 1", s.ScaleDowns, s.ServersFinal, s.ServersDown, s.ServersIdle)
@@ -155,7 +155,7 @@ var clientRuleCases = []clientRuleCase{
 		},
 		changes: []sim.Change{{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
 		at:      3,
-		check: func(m *sim.Model) string {
+		check: func(m ruleRun) string {
 			if s := m.Summary(); s.Replaced != 0 || s.ServersFinal != 1 {
 				return fmt.Sprintf("replaced %d, servers_final %d; want 0, 1", s.Replaced, s.ServersFinal)
 			}
@@ -175,7 +175,7 @@ var clientRuleCases = []clientRuleCase{
 		trace:   []sim.TraceRow{{Cycle: 0, Src: 1, Time: 10}, {Cycle: 0, Src: 2, Time: 10}},
 		changes: []sim.Change{{Cycle: 2, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))}},
 		at:      3,
-		check: func(m *sim.Model) string {
+		check: func(m ruleRun) string {
 			if s := m.Summary(); s.ServersFinal != 2 || s.ServersDown != 1 || s.ServersWarming != 1 || s.Requeued != 0 {
 				return fmt.Sprintf("servers_final %d, down %d, warming %d, requeued %d; want 2, 1, 1, 0", s.ServersFinal, s.ServersDown, s.ServersWarming, s.Requeued)
 			}
@@ -184,6 +184,17 @@ var clientRuleCases = []clientRuleCase{
 	},
 }
 
+// ruleRun is what the cases read of a run: the model's, or the
+// reference's.
+type ruleRun interface {
+	Summary() sim.Summary
+	Pool() sim.Pool
+	Events() []sim.Event
+	Cycle() int64
+}
+
+// TestClientRules runs each case through the model, and through the plain
+// reference model (which the cases' hand-computed outcomes also check).
 func TestClientRules(t *testing.T) {
 	for _, c := range clientRuleCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -191,6 +202,16 @@ func TestClientRules(t *testing.T) {
 			cfg.Trace = c.trace
 			if c.config != nil {
 				c.config(&cfg)
+			}
+			ref, err := newRef(cfg, c.changes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ref.Cycle() < c.at {
+				ref.step()
+			}
+			if d := c.check(ref); d != "" {
+				t.Errorf("the reference, after cycle %d: %s", c.at, d)
 			}
 			m, err := sim.New(cfg, sim.WithEvents())
 			if err != nil {
@@ -203,7 +224,7 @@ func TestClientRules(t *testing.T) {
 				t.Fatalf("the model panicked before cycle %d: %v", c.at, p)
 			}
 			if d := c.check(m); d != "" {
-				t.Errorf("after cycle %d: %s", c.at, d)
+				t.Errorf("the model, after cycle %d: %s", c.at, d)
 			}
 		})
 	}
@@ -211,7 +232,7 @@ func TestClientRules(t *testing.T) {
 
 // arrivedAt says what is wrong unless request id arrived in the last cycle
 // routed to server want.
-func arrivedAt(m *sim.Model, id int64, want int) string {
+func arrivedAt(m ruleRun, id int64, want int) string {
 	for _, e := range m.Events() {
 		if e.Kind == sim.Arrive && e.Request.ID == id {
 			if e.Server != want {
