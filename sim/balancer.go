@@ -68,7 +68,8 @@ type Balancer struct {
 	wheel     wheel
 
 	// requeuedAt holds, for each queued request taken back from a failed
-	// server, the cycle it was requeued; its next wait counts from there.
+	// server or retried, the cycle it was requeued or the retry arrived;
+	// its next wait counts from there.
 	requeuedAt map[int64]int64
 	repairs    repairQueue // random faults' pending comebacks, by cycle
 
@@ -303,6 +304,7 @@ func (b *Balancer) addServer(warm int64) int {
 			b.warming = map[int]int64{}
 		}
 		b.warming[id] = b.m.cycle + warm
+		b.cands.reserve(id)
 		return id
 	}
 	b.candidate(id, b.m.cycle)
@@ -449,15 +451,12 @@ func (b *Balancer) dispatched(r packed, t int64) int64 {
 }
 
 // laterWait returns the wait at cycle t of request r, taken back from a
-// failed server or a retry: from when it was taken back, else from the
-// retry's arrival (wait, if neither is known).
+// failed server or a retry: from the cycle it was taken back or the retry
+// arrived (wait, if that is not known).
 func (b *Balancer) laterWait(r packed, t, wait int64) int64 {
 	if at, ok := b.requeuedAt[r.id]; ok {
 		delete(b.requeuedAt, r.id)
 		return t - at
-	}
-	if f := b.flightOf(r.id); f != nil {
-		return t - f.at
 	}
 	return wait
 }
@@ -614,38 +613,56 @@ func (b *Balancer) takeBack(id int, t int64) {
 // failHeld ends what server id holds in error at cycle t, at the start of
 // the cycle (health checks on: a server going down): its attempt in
 // service, then (per-server) its queue, oldest first; abandoned work is
-// dropped. A candidate's router sees it leave and come back holding
-// nothing.
+// dropped. A candidate stays one, in its place, its router told of each
+// attempt it no longer holds.
 func (b *Balancer) failHeld(id int, t int64) {
 	s := &b.srv[id-1]
 	cand := b.active.has(id)
-	if cand && b.perServer && b.holds(id) {
-		b.uncandidate(id)
-	}
+	hear := cand && b.perServer && b.caps.Hears
 	var failed []packed
 	if s.busy {
+		if cand && b.perServer && b.caps.Reads == ReadsWork {
+			b.rt.(workPlacer).reschedule(id, t-s.done) // it ends now
+		}
 		s.busy = false
 		b.busy--
-		if b.endsOf(id) == abandons {
-			b.abandonedEnds(id, t)
-		} else {
+		abandoned := b.endsOf(id) == abandons
+		if !abandoned {
 			delete(b.ends, id)
 			failed = append(failed, s.req)
 		}
-		if !b.perServer && cand {
+		switch {
+		case b.perServer:
+			if cand {
+				b.cands.addLoad(id, -1)
+			}
+			if hear {
+				b.rt.completed(id, t, b.sq[id-1].n == 0, false)
+			}
+		case cand:
 			b.setIdle(id)
+		}
+		if abandoned {
+			b.abandonedEnds(id, t)
 		}
 	}
 	if b.perServer {
 		q := &b.sq[id-1]
-		b.queued -= q.Len()
 		for q.Len() > 0 {
-			failed = append(failed, q.popFront())
+			r := q.popFront()
+			b.queued--
+			if cand {
+				b.cands.addLoad(id, -1)
+			}
+			if hear {
+				b.rt.left(id, r, t, q.Len() == 0)
+			}
+			failed = append(failed, r)
 		}
 		b.ready.remove(id)
 		*q = fifo{}
-		if cand && !b.active.has(id) {
-			b.candidate(id, t)
+		if cand {
+			b.free.add(id)
 		}
 	}
 	for _, r := range failed {
@@ -714,7 +731,13 @@ func (b *Balancer) Last() CycleStats { return b.last }
 
 // Pool returns the server counts at the end of the last cycle.
 func (b *Balancer) Pool() Pool {
-	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy - b.down, Retiring: b.retiring, Down: b.down,
+	idle := b.live - b.busy - b.down
+	for id := range b.warming {
+		if !b.srv[id-1].down {
+			idle-- // warming: neither busy nor idle
+		}
+	}
+	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: idle, Retiring: b.retiring, Down: b.down,
 		Ejected: len(b.ejected), Warming: len(b.warming)}
 }
 

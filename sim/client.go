@@ -135,6 +135,12 @@ func (b *Balancer) arrived(r packed, t int64) {
 		c.flights[r.id] = f
 	}
 	f.at, f.due, f.waiting, f.server, f.inService = t, 0, false, 0, false
+	if r.retry() {
+		if b.requeuedAt == nil {
+			b.requeuedAt = map[int64]int64{}
+		}
+		b.requeuedAt[r.id] = t // its wait counts from its own arrival
+	}
 	if T > 0 {
 		f.due = t + T
 		heap.Push(&c.deadlines, deadline{f.due, t, r.id})
@@ -276,6 +282,9 @@ func (b *Balancer) timeOut(f *flight, t int64) {
 			b.ends[server] = abandons
 			b.cl.abandonAt[server] = t
 			b.cl.abandonedInService++
+			if b.perServer && b.caps.Hears && b.active.has(server) {
+				b.rt.abandon(server, r)
+			}
 		}
 	} else {
 		r = b.unqueue(f, t)

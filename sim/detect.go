@@ -51,19 +51,20 @@ func (b *Balancer) holds(id int) bool {
 	return b.srv[id-1].busy || (b.perServer && b.sq[id-1].n > 0)
 }
 
-// rejoin makes server id a candidate again at cycle t if it may be one:
-// at once when pooled (idle, or busy until its attempt ends); per-server
-// once it holds nothing, so that the routers take it as they take a new
-// server.
+// rejoin makes server id a candidate again at cycle t if it may be one,
+// holding what it holds (an ejected server may still be finishing its
+// queue): its router hears what it holds.
 func (b *Balancer) rejoin(id int, t int64) {
 	if b.active.has(id) || !b.eligible(id) {
 		return
 	}
-	if b.perServer && b.holds(id) {
-		return // emptied calls again when it holds nothing
-	}
-	b.candidate(id, t)
-	if !b.srv[id-1].busy {
+	b.candidate(id, t) // as a server holding nothing
+	switch {
+	case b.perServer && b.holds(id):
+		b.free.remove(id)
+		b.cands.addLoad(id, int32(b.load(id)))
+		b.rt.holding(id, t)
+	case !b.srv[id-1].busy:
 		b.setIdle(id)
 	}
 }

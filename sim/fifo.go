@@ -133,8 +133,9 @@ func (q *fifo) popFront() packed {
 }
 
 // remove takes the request with the given id out of the queue, searching
-// from the oldest, and returns it; the requests behind it keep their
-// order. The request must be in the queue.
+// from the oldest, and returns it; the others keep their order. It costs
+// the request's distance from the head, plus that from the nearer end.
+// The request must be in the queue.
 func (q *fifo) remove(id int64) packed {
 	mask := len(q.buf) - 1
 	for i := range q.n {
@@ -142,8 +143,17 @@ func (q *fifo) remove(id int64) packed {
 			continue
 		}
 		p := q.buf[(q.head+i)&mask]
-		for j := i; j < q.n-1; j++ {
-			q.buf[(q.head+j)&mask] = q.buf[(q.head+j+1)&mask]
+		if i < q.n-1-i {
+			// Nearer the head (a timeout is mostly the oldest): the
+			// requests before it move one place back.
+			for j := i; j > 0; j-- {
+				q.buf[(q.head+j)&mask] = q.buf[(q.head+j-1)&mask]
+			}
+			q.head = (q.head + 1) & mask
+		} else {
+			for j := i; j < q.n-1; j++ {
+				q.buf[(q.head+j)&mask] = q.buf[(q.head+j+1)&mask]
+			}
 		}
 		q.n--
 		return p

@@ -371,8 +371,8 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		if wantIdle {
 			idle++
 		}
-		if !s.busy {
-			upFree++
+		if !s.busy && !warming {
+			upFree++ // idle: live, not busy, down or warming
 		}
 		if wantActive {
 			active++
@@ -411,14 +411,14 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		fail("counted %d gray attempts in service and %d gray servers, the balancer %d and %d", grayBusy, grayServers, len(b.ends), len(b.grays))
 	}
 	p := b.Pool()
-	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: live - busy - down, Retiring: retiring, Down: down, Ejected: len(b.ejected), Warming: len(b.warming)}) {
-		fail("Pool() = %+v, want live %d active %d busy %d idle %d retiring %d down %d", p, live, active, busy, live-busy-down, retiring, down)
+	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: upFree, Retiring: retiring, Down: down, Ejected: len(b.ejected), Warming: len(b.warming)}) {
+		fail("Pool() = %+v, want live %d active %d busy %d idle %d retiring %d down %d", p, live, active, busy, upFree, retiring, down)
 	}
 	if b.last.Scale == 1 && live > b.m.cfg.MaxServers {
 		fail("scaled up to %d live servers (down ones included), more than max-servers %d", live, b.m.cfg.MaxServers)
 	}
 	if p.Idle != upFree {
-		fail("idle = live − busy − down = %d, but %d servers are up and not busy", p.Idle, upFree)
+		fail("idle = %d, but %d servers are up, not busy and not warming", p.Idle, upFree)
 	}
 	n := 0
 	prev := 0
@@ -500,7 +500,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 	}
 	s := b.Summary()
-	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy)-tot.Abandoned || s.ServersIdle != int64(live-busy-down) {
+	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy)-tot.Abandoned || s.ServersIdle != int64(upFree) {
 		fail("Summary() = %+v inconsistent with the model", s)
 	}
 }

@@ -204,7 +204,9 @@ func (b *Balancer) workEach(t int64, early bool) {
 			continue // stale entry
 		}
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
-		if ok {
+		abandoned := false
+		switch {
+		case ok:
 			b.resps.add(b.completed(s, t))
 			if b.watching {
 				b.succeeded(id, s.req)
@@ -212,8 +214,10 @@ func (b *Balancer) workEach(t int64, early bool) {
 			if b.m.recordEvents {
 				b.emit(Complete, id, 0, s.req.unpack())
 			}
-		} else {
-			b.unfinished(id, t)
+		case b.endsOf(id) == abandons:
+			abandoned = true // counted once the router has heard (peak-ewma reads it)
+		default:
+			b.errored(id, t)
 		}
 		s.busy = false
 		b.busy--
@@ -224,9 +228,15 @@ func (b *Balancer) workEach(t int64, early bool) {
 			}
 			r := sq.popFront()
 			b.queued--
+			if abandoned {
+				b.abandonedEnds(id, t)
+			}
 			b.serve(id, r, t)
 			continue
 		}
 		b.freed(id, t, ok)
+		if abandoned {
+			b.abandonedEnds(id, t)
+		}
 	}
 }

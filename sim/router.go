@@ -21,6 +21,12 @@ package sim
 //   - left(id, r, t, empty): request r left server id's queue at cycle t
 //     without being served (its client timed out); empty when the server
 //     then holds nothing (per-server; only for a router that hears them).
+//   - holding(id, t): server id, just made a candidate at cycle t (after
+//     candidate, which takes it to hold nothing), holds work: back from an
+//     ejection while still finishing its queue (per-server).
+//   - abandon(id, r): the client of attempt r, in service at server id,
+//     gave up on it; the server finishes the work, nobody waiting for it
+//     (per-server; only for a router that hears them).
 //   - idle(id, in): server id became idle (in) or busy (pooled; only for a
 //     router whose Caps say it tracks the idle servers).
 type router interface {
@@ -46,6 +52,8 @@ type router interface {
 	joined(id int, r packed, t int64)
 	completed(id int, t int64, empty, ok bool)
 	left(id int, r packed, t int64, empty bool)
+	holding(id int, t int64)
+	abandon(id int, r packed)
 	idle(id int, in bool)
 
 	// digest returns a word of the router's state for Model.Hash:
@@ -104,6 +112,8 @@ func (quietRouter) uncandidate(int)                  {}
 func (quietRouter) joined(int, packed, int64)        {}
 func (quietRouter) completed(int, int64, bool, bool) {}
 func (quietRouter) left(int, packed, int64, bool)    {}
+func (quietRouter) holding(int, int64)               {}
+func (quietRouter) abandon(int, packed)              {}
 func (quietRouter) idle(int, bool)                   {}
 func (quietRouter) digest() int64                    { return 0 }
 
