@@ -182,6 +182,27 @@ var clientRuleCases = []clientRuleCase{
 			return ""
 		},
 	},
+	{
+		// Replacement counts from the cycle a server went down, even if
+		// replace-after was turned on later. Server 2 goes down at cycle
+		// 1 (health checks off); replace-after 1 from cycle 3: at step c
+		// of cycle 3 it has been down 2 cycles and leaves the pool.
+		name: "replacement turned on counts a server already down",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers = 2, 2
+		},
+		changes: []sim.Change{
+			{Cycle: 1, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))},
+			{Cycle: 3, Setting: sim.SetReplaceAfter, Value: 1},
+		},
+		at: 3,
+		check: func(m ruleRun) string {
+			if s := m.Summary(); s.Replaced != 1 || s.ServersFinal != 1 || s.ServersDown != 0 {
+				return fmt.Sprintf("replaced %d, servers_final %d, down %d; want 1, 1, 0", s.Replaced, s.ServersFinal, s.ServersDown)
+			}
+			return ""
+		},
+	},
 }
 
 // ruleRun is what the cases read of a run: the model's, or the
