@@ -205,6 +205,96 @@ var clientRuleCases = []clientRuleCase{
 	},
 }
 
+// clientReadingCases are where the rules leave room for more than one
+// reading; each case follows the plainest (the reference model does too),
+// which the model may not share: one to decide.
+var clientReadingCases = []clientRuleCase{
+	{
+		// "k = its ejections since its last completion": a health
+		// ejection counts. Pooled first-idle over two servers, probes
+		// every 2 cycles (fall 1, rise 1); server 1 fails from cycle 1
+		// and the probe of cycle 2 ejects it; healed at 3, it passes the
+		// probe of 4 and is restored. Failing again from 5, it takes
+		// request 1 at cycle 5, which errs at 6: its second ejection
+		// since a completion (it never completed), so 4·2 = 8 cycles,
+		// until 14, not 4 (until 10). It is still ejected after cycle 10.
+		name: "a health ejection counts in the outlier ejection's doubling",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers = 2, 2
+			c.HealthInterval, c.HealthFall, c.HealthRise = 2, 1, 1
+			c.EjectAfter, c.EjectFor, c.FailTime = 1, 4, 1
+		},
+		trace: []sim.TraceRow{{Cycle: 5, Src: 1, Time: 1}},
+		changes: []sim.Change{
+			{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))},
+			{Cycle: 3, Setting: sim.SetHeal, Value: int64(sim.MakeServerRef(0, 1))},
+			{Cycle: 5, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))},
+		},
+		at: 10,
+		check: func(m ruleRun) string {
+			if s := m.Summary(); s.Errors != 1 || s.Ejections != 2 || s.ServersEjected != 1 {
+				return fmt.Sprintf("errors %d, ejections %d, servers_ejected %d; want 1, 2, 1 (ejected until cycle 14)", s.Errors, s.Ejections, s.ServersEjected)
+			}
+			return ""
+		},
+	},
+	{
+		// "Errors on a server extend its run of consecutive errors":
+		// also while outlier ejection is off. Pooled first-idle over two
+		// servers, server 1 failing (after 1 cycle) from cycle 1, one
+		// request a cycle from cycle 1: each goes to server 1 and errs a
+		// cycle later. Eject-after 2 from cycle 4: the error at cycle 4
+		// is the third in a row, and server 1 is ejected then.
+		name: "errors extend the run while ejection is off",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.FailTime, c.EjectFor = 2, 2, 1, 50
+		},
+		trace: []sim.TraceRow{{Cycle: 1, Src: 1, Time: 1}, {Cycle: 2, Src: 2, Time: 1}, {Cycle: 3, Src: 3, Time: 1}},
+		changes: []sim.Change{
+			{Cycle: 1, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))},
+			{Cycle: 4, Setting: sim.SetEjectAfter, Value: 2},
+		},
+		at: 4,
+		check: func(m ruleRun) string {
+			if s := m.Summary(); s.Errors != 3 || s.Ejections != 1 || s.ServersEjected != 1 {
+				return fmt.Sprintf("errors %d, ejections %d, servers_ejected %d; want 3, 1, 1", s.Errors, s.Ejections, s.ServersEjected)
+			}
+			return ""
+		},
+	},
+	{
+		// A replaced server "leaves the pool": while its attempts are
+		// routed again it is no longer live (nor ejected). Per-server
+		// round-robin over two servers, health checks every cycle (fall
+		// 1), eject-after 1, replace-after 2. Server 1 hangs from cycle
+		// 1 and holds requests 1 (in service) and 3; the probe of cycle
+		// 1 ejects it. Server 2 goes down at cycle 2 (request 2 errs);
+		// the ⌊L/2⌋ rule keeps it a candidate (server 1 is ejected). At
+		// cycle 3 server 1 is replaced and requests 1 and 3 are routed
+		// to server 2, down: each errs, and the first error would eject
+		// it, but with server 1 gone one server is live and ⌊1/2⌋ = 0
+		// allows no ejection.
+		name: "a replaced server is not live while its attempts are routed again",
+		config: func(c *sim.Config) {
+			c.Cycles, c.Servers, c.MaxServers = 3, 2, 2
+			c.Queues, c.Policy = sim.PerServer, sim.RoundRobin
+			c.HealthInterval, c.HealthFall, c.EjectAfter, c.EjectFor, c.ReplaceAfter = 1, 1, 1, 50, 2
+		},
+		trace: []sim.TraceRow{{Cycle: 1, Src: 1, Time: 10}, {Cycle: 1, Src: 2, Time: 10}, {Cycle: 1, Src: 3, Time: 10}},
+		changes: []sim.Change{
+			{Cycle: 1, Setting: sim.SetHang, Value: int64(sim.MakeServerRef(0, 1))},
+			{Cycle: 2, Setting: sim.SetDown, Value: int64(sim.MakeServerRef(0, 2))},
+		},
+		at: 3,
+		check: func(m ruleRun) string {
+			if s := m.Summary(); s.Replaced != 1 || s.Errors != 3 || s.Ejections != 1 || s.ServersEjected != 0 {
+				return fmt.Sprintf("replaced %d, errors %d, ejections %d, servers_ejected %d; want 1, 3, 1, 0", s.Replaced, s.Errors, s.Ejections, s.ServersEjected)
+			}
+			return ""
+		},
+	},
+}
+
 // ruleRun is what the cases read of a run: the model's, or the
 // reference's.
 type ruleRun interface {
@@ -216,8 +306,13 @@ type ruleRun interface {
 
 // TestClientRules runs each case through the model, and through the plain
 // reference model (which the cases' hand-computed outcomes also check).
-func TestClientRules(t *testing.T) {
-	for _, c := range clientRuleCases {
+func TestClientRules(t *testing.T) { runRuleCases(t, clientRuleCases) }
+
+// TestClientReadings runs the cases of clientReadingCases likewise.
+func TestClientReadings(t *testing.T) { runRuleCases(t, clientReadingCases) }
+
+func runRuleCases(t *testing.T, cases []clientRuleCase) {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := clientRuleConfig()
 			cfg.Trace = c.trace
