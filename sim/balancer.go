@@ -299,6 +299,7 @@ func (b *Balancer) addServer(warm int64) int {
 		b.sq = append(b.sq, fifo{})
 	}
 	b.live++
+	b.rt.added(id, b.m.cycle)
 	if warm > 0 && b.m.cycle > 0 {
 		if b.warming == nil {
 			b.warming = map[int]int64{}

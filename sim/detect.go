@@ -12,7 +12,7 @@ import "slices"
 type detState struct {
 	fails, passes int32 // consecutive failed and passed probes
 	errRun        int32 // consecutive errors (outlier ejection)
-	k             int32 // ejections since its last completion
+	k             int32 // ejections (either mechanism) since its last completion, at most MaxEjections
 }
 
 // ejection is an ejected server's record: by health checks (restored by
@@ -83,22 +83,23 @@ func (b *Balancer) emptied(id int, t int64) {
 	}
 }
 
-// serverError counts an error of server id at cycle t towards its
-// outlier ejection.
+// serverError counts an error of server id at cycle t in its run of
+// errors, which outlier ejection reads (kept with ejection off too, so
+// that turning it on mid-run sees the run as it is: the balancer then
+// watches every completion, which ends the run).
 func (b *Balancer) serverError(id int, t int64) {
-	E := b.m.cfg.EjectAfter
-	if E == 0 || b.srv[id-1].gone {
+	if b.srv[id-1].gone {
 		return
 	}
+	b.watching = true
 	d := b.detOf(id)
 	d.errRun++
-	if _, ej := b.ejected[id]; ej || int(d.errRun) < E {
+	E := b.m.cfg.EjectAfter
+	if _, ej := b.ejected[id]; ej || E == 0 || int(d.errRun) < E {
 		return
 	}
-	k := min(d.k+1, MaxEjections)
-	if b.eject(id, t, false, t+b.m.cfg.ejectFor()<<(k-1)) {
-		d.k = k
-	}
+	k := min(d.k+1, MaxEjections) // this ejection among its ejections since its last completion
+	b.eject(id, t, false, t+b.m.cfg.ejectFor()<<(k-1))
 }
 
 // serverCompleted resets server id's run of errors and its ejection
@@ -121,7 +122,9 @@ func (b *Balancer) eject(id int, t int64, byHealth bool, until int64) bool {
 		b.ejected = map[int]ejection{}
 	}
 	b.ejected[id] = ejection{byHealth: byHealth, until: until}
-	b.detOf(id).errRun = 0
+	d := b.detOf(id)
+	d.errRun = 0
+	d.k = min(d.k+1, MaxEjections) // either mechanism's ejections count
 	b.tot.Ejections++
 	b.noteOut(id, t)
 	if b.active.has(id) {

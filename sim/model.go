@@ -191,7 +191,8 @@ func (m *Model) Step() bool {
 	if m.cfg.MTBF > 0 {
 		m.randomFaults(t)
 	}
-	if m.bal[0].watching {
+	watching := m.watching()
+	if watching {
 		m.startWatch(t)
 	}
 	for _, b := range m.bal {
@@ -199,7 +200,7 @@ func (m *Model) Step() bool {
 			b.work(t)
 		}
 	}
-	if m.bal[0].watching {
+	if watching {
 		for _, b := range m.bal {
 			if b.cl != nil && len(b.cl.deadlines) > 0 {
 				b.timeouts(t) // a′
@@ -211,7 +212,7 @@ func (m *Model) Step() bool {
 			b.drainLobby(t) // the start of step b
 		}
 	}
-	if m.bal[0].watching {
+	if watching {
 		for _, b := range m.bal {
 			if b.cl != nil && len(b.cl.retries) > 0 {
 				b.retriesArrive(t)
@@ -221,7 +222,7 @@ func (m *Model) Step() bool {
 	if m.cfg.Trace != nil || m.arr.due(t) {
 		m.arrive(t)
 	}
-	if m.bal[0].watching {
+	if watching {
 		m.detect(t)
 	}
 	if t == m.nextScale {

@@ -4,7 +4,7 @@ package sim
 // while any of their settings is on, and from then on while any of their
 // state remains.
 func (b *Balancer) watch() {
-	b.watching = b.m.cfg.ClientSide() || b.cl != nil || len(b.ejected) > 0 || len(b.warming) > 0
+	b.watching = b.m.cfg.ClientSide() || b.cl != nil || b.det != nil || len(b.ejected) > 0 || len(b.warming) > 0
 	if b.m.cfg.ClientSide() {
 		b.client()
 	}
@@ -50,4 +50,14 @@ func (b *Balancer) downKnown() {
 			b.unsetIdle(id)
 		}
 	}
+}
+
+// watching reports whether any balancer runs the client side or detection.
+func (m *Model) watching() bool {
+	for _, b := range m.bal {
+		if b.watching {
+			return true
+		}
+	}
+	return false
 }

@@ -42,8 +42,11 @@ func (r *peakEWMA) activate(t int64) {
 	clear(r.routed)
 }
 
+// added starts the cost of a server created at cycle t (warming or not).
+func (r *peakEWMA) added(id int, t int64) { r.candidate(id, t) }
+
 // candidate starts the cost of a server just created at cycle t; one back
-// from a fault keeps its cost.
+// from a fault or a warm-up keeps its cost.
 func (r *peakEWMA) candidate(id int, t int64) {
 	for len(r.cost) < id {
 		r.cost = append(r.cost, r.start())

@@ -21,6 +21,8 @@ package sim
 //   - left(id, r, t, empty): request r left server id's queue at cycle t
 //     without being served (its client timed out); empty when the server
 //     then holds nothing (per-server; only for a router that hears them).
+//   - added(id, t): server id was created at cycle t, before it is a
+//     candidate (at once, or when its warm-up ends).
 //   - holding(id, t): server id, just made a candidate at cycle t (after
 //     candidate, which takes it to hold nothing), holds work: back from an
 //     ejection while still finishing its queue (per-server).
@@ -53,6 +55,7 @@ type router interface {
 	completed(id int, t int64, empty, ok bool)
 	left(id int, r packed, t int64, empty bool)
 	holding(id int, t int64)
+	added(id int, t int64)
 	abandon(id int, r packed)
 	idle(id int, in bool)
 
@@ -113,6 +116,7 @@ func (quietRouter) joined(int, packed, int64)        {}
 func (quietRouter) completed(int, int64, bool, bool) {}
 func (quietRouter) left(int, packed, int64, bool)    {}
 func (quietRouter) holding(int, int64)               {}
+func (quietRouter) added(int, int64)                 {}
 func (quietRouter) abandon(int, packed)              {}
 func (quietRouter) idle(int, bool)                   {}
 func (quietRouter) digest() int64                    { return 0 }

@@ -74,7 +74,7 @@ const (
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if m.bal[0].watching {
+	if m.watching() {
 		return viaNone // timeouts, retries and detection act in any cycle
 	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents {
