@@ -84,6 +84,21 @@ func TestReferenceMatchesModelClient(t *testing.T) {
 	})
 }
 
+// TestReferenceMatchesModelClientBusy is TestReferenceMatchesModel's busy
+// configurations (up to 10 servers and 1,500 cycles, steered by genFocus)
+// with the client side drawn on, and its changes and faults.
+func TestReferenceMatchesModelClientBusy(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 60, 30))
+		genFocus(t, &cfg)
+		sim.GenClientSettings(t, &cfg)
+		changes := append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...)
+		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+		diffRun(t, cfg, changes)
+	})
+}
+
 // TestReferencePolicies: every policy the model knows has a plain version
 // for each queue mode that runs it.
 func TestReferencePolicies(t *testing.T) {
