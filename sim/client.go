@@ -144,7 +144,26 @@ func (b *Balancer) arrived(r packed, t int64) {
 	if T > 0 {
 		f.due = t + T
 		heap.Push(&c.deadlines, deadline{f.due, t, r.id})
+		if len(c.deadlines) > 2*len(c.flights)+1024 {
+			c.prune()
+		}
 	}
+}
+
+// prune drops the deadlines of attempts that have ended (completed, or
+// ended otherwise before their timeout): they would pile up for a long
+// timeout. At least half the heap goes each time, so pruning costs O(1) a
+// deadline pushed, amortised; the order of what stays is kept.
+func (c *clientSide) prune() {
+	keep := c.deadlines[:0]
+	for _, d := range c.deadlines {
+		if f := c.flights[d.id]; f != nil && !f.waiting && f.at == d.at && f.due == d.due {
+			keep = append(keep, d)
+		}
+	}
+	clear(c.deadlines[len(keep):])
+	c.deadlines = keep
+	heap.Init(&c.deadlines)
 }
 
 // flightOf returns request id's flight, or nil.

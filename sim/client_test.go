@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -387,5 +388,45 @@ func TestEjectedRetiringServerLeavesOnce(t *testing.T) {
 	}
 	if p := m.Pool(); p.Live != 1 || p.Ejected != 0 {
 		t.Errorf("pool %+v, want one live server, none ejected", p)
+	}
+}
+
+// TestWaitingRetriesAreBounded: requests waiting to retry hold memory as
+// queued ones do, so they count against the bound on queued requests: a
+// failing pool whose retries wait 2^30 cycles stops at the bound.
+func TestWaitingRetriesAreBounded(t *testing.T) {
+	cfg := grayTrace(1, 400, steady(400, 5)...)
+	cfg.Retries, cfg.Backoff, cfg.FailTime = 1, 1<<30, 1
+	cfg.Blocked, cfg.MinServers, cfg.MaxServers = nil, 1, 1
+	m, err := New(cfg, WithMaxQueued(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Schedule(fault(1, "fail", "1")); err != nil {
+		t.Fatal(err)
+	}
+	m.Run()
+	var le *QueueLimitError
+	if !errors.As(m.Err(), &le) || le.Queued != 51 || m.Cycle() >= 400 {
+		t.Fatalf("stopped at cycle %d with %v, want a stop with 51 queued or waiting", m.Cycle(), m.Err())
+	}
+}
+
+// TestDeadlinesArePruned: with a timeout far beyond the run, every attempt
+// completes long before its deadline; the deadlines of ended attempts are
+// dropped rather than kept to the end.
+func TestDeadlinesArePruned(t *testing.T) {
+	cfg := grayTrace(4, 20_000, steady(20_000, 1)...)
+	cfg.Timeout, cfg.Blocked = MaxCycles, nil
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := 0
+	for m.Step() {
+		most = max(most, len(m.bal[0].cl.deadlines))
+	}
+	if s := m.Summary(); s.Completed < 19_990 || most > 2*4+1024+1 {
+		t.Errorf("completed %d, at most %d deadlines kept; want about 20,000 and at most %d", s.Completed, most, 2*4+1025)
 	}
 }
