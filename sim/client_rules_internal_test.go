@@ -43,3 +43,29 @@ func TestPeakEWMARetryAfterAbandonedWork(t *testing.T) {
 		t.Errorf("server %d's cost %v after completing the retry routed at cycle 5 at 25, want 20", y, got)
 	}
 }
+
+// TestPeakEWMAWarmingServerCost: peak-ewma starts a server's cost when
+// the server is created. Server 2, added by scaling at cycle 1 with a
+// provision delay of 3, is created then and takes work from cycle 4: its
+// cost's last update is cycle 1 (its creation), from which the decay of
+// its first response counts.
+func TestPeakEWMAWarmingServerCost(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.MinServers, cfg.MaxServers = 1, 10, 1, 1, 2
+	cfg.Blocked, cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown = nil, 1, 0, 1
+	cfg.InitialPerServer, cfg.Rate, cfg.Wave = 0, 0, false
+	cfg.Queues, cfg.Policy, cfg.ProvisionDelay = PerServer, PeakEWMA, 3
+	cfg.Trace = []TraceRow{{Cycle: 0, Src: 1, Time: 20}, {Cycle: 0, Src: 2, Time: 20}}
+	m, err := New(cfg, WithEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.RunTo(4)
+	if p := m.Pool(); p.Live != 2 || p.Active != 2 {
+		t.Fatalf("pool %+v at cycle 4, want server 2 added at 1 and ready at 4 (the premise)", p)
+	}
+	r := m.bal[0].rt.(*peakEWMA)
+	if len(r.at) < 2 || r.at[1] != 1 {
+		t.Errorf("server 2's cost last updated at %v, want cycle 1 (its creation)", r.at)
+	}
+}

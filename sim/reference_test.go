@@ -12,6 +12,18 @@ package sim_test
 // arrival generator. The routing and fault generators are drawn plainly from
 // math/rand/v2, as the model documents them.
 //
+// It follows the client side's and detection's rules (docs/cli.md and the
+// README describe them) plainly too: each attempt carries its arrival and
+// deadline and is found by scanning every queue at step a′; a request's
+// retries are counted in a map; a granted retry waits in a list until its
+// step b; the retry budget counts grants and first admissions in the last
+// 1,000 cycles by scanning lists of cycles; the jitter is drawn from its
+// own generator (stream "lbsim-ry"); a server's health runs, errors,
+// ejection, warm-up and the cycle since which it has been out are fields
+// of it; the candidates are brought up to date (sync) after every change
+// of a server's state. Gray faults change how the attempts dispatched to a
+// server end (slow, failing, hanging).
+//
 // Each policy's plain pick is one entry of refPolicies, keyed by sim.Policy;
 // reference_policies_test.go registers today's, and a new policy registers
 // its own from its own test file (registerRefPolicy in an init function).
@@ -743,7 +755,7 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 		if full {
 			b.tot.RetriesDiscarded++
 			m.emit(b, sim.Discard, id, 0, r.Request)
-			b.ended(r, t, refDiscarded, id, true)
+			b.ended(r, t, refDiscarded, true)
 			return
 		}
 		m.emit(b, sim.Retry, id, 0, r.Request)
@@ -773,7 +785,7 @@ func (b *refBalancer) refuse(s *refServer, r refReq, t int64) {
 	b.last.Errors++
 	b.m.emit(b, sim.Error, s.id, 0, r.Request)
 	b.erred(s, t)
-	b.ended(r, t, refErrored, s.id, true)
+	b.ended(r, t, refErrored, true)
 }
 
 // given notes that s was given a request (see rrLast).
@@ -825,7 +837,7 @@ func (b *refBalancer) work(t int64) {
 			b.last.Errors++
 			m.emit(b, sim.Error, s.id, 0, s.req.Request)
 			b.erred(s, t)
-			b.ended(s.req, t, refErrored, s.id, false)
+			b.ended(s.req, t, refErrored, false)
 		default:
 			b.tot.Completed++
 			b.last.Completed++
@@ -917,7 +929,7 @@ func (b *refBalancer) timeouts(t int64) {
 			id = d.server.id
 		}
 		m.emit(b, sim.TimedOut, id, 0, d.r.Request)
-		b.ended(d.r, t, refTimedOut, id, false)
+		b.ended(d.r, t, refTimedOut, false)
 	}
 }
 
@@ -930,12 +942,12 @@ const (
 	refDiscarded // a retry the queue cap discarded
 )
 
-// ended applies the retry rule to attempt r that ended at cycle e (at
-// server id, 0 when queued): a retry while the request has had fewer than
-// the retries allowed and the budget grants it, due at the first step b not
-// yet started at or after e + its backoff (late: step b of e has started);
-// else the request ends.
-func (b *refBalancer) ended(r refReq, e int64, how refEnd, id int, late bool) {
+// ended applies the retry rule to attempt r that ended at cycle e: a
+// retry while the request has had fewer than the retries allowed and the
+// budget grants it, due at the first step b not yet started at or after
+// e + its backoff (late: step b of e has started); else the request ends
+// (a GiveUp event).
+func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 	m := b.m
 	cfg := &m.cfg
 	k := m.tries[r.ID] + 1
@@ -1006,7 +1018,7 @@ func (b *refBalancer) retries(t int64) {
 		if c := b.m.cfg.QueueCap; c > 0 && len(b.queue) >= c {
 			b.tot.RetriesDiscarded++
 			b.m.emit(b, sim.Discard, 0, 0, r.Request)
-			b.ended(r, t, refDiscarded, 0, true)
+			b.ended(r, t, refDiscarded, true)
 			continue
 		}
 		b.queue = append(b.queue, r)
@@ -1298,7 +1310,7 @@ func (b *refBalancer) takeDown(id int, t int64) {
 		b.last.Errors++
 		m.emit(b, sim.Error, id, 0, r.Request)
 		b.erred(s, t)
-		b.ended(r, t, refErrored, id, false)
+		b.ended(r, t, refErrored, false)
 	}
 	if s.retiring {
 		s.retiring, s.gone = false, true
@@ -1348,6 +1360,32 @@ func (m *refModel) Last() sim.CycleStats {
 		l.Retries += x.Retries
 	}
 	return l
+}
+
+// Cycle returns the last cycle run.
+func (m *refModel) Cycle() int64 { return m.cycle }
+
+// Events returns the last cycle's events.
+func (m *refModel) Events() []sim.Event { return m.events }
+
+// Pool counts the servers at the end of the last cycle, over both
+// balancers: active ones are the candidates.
+func (m *refModel) Pool() sim.Pool {
+	var p sim.Pool
+	for _, b := range m.bal {
+		count := func(ok func(*refServer) bool) int {
+			return b.count(func(s *refServer) bool { return s.live() && ok(s) })
+		}
+		p.Live += b.live()
+		p.Active += len(b.cands)
+		p.Busy += count(func(s *refServer) bool { return s.busy })
+		p.Idle += count(func(s *refServer) bool { return !s.busy && !s.down && !s.warming })
+		p.Retiring += count(func(s *refServer) bool { return s.retiring })
+		p.Down += count(func(s *refServer) bool { return s.down })
+		p.Ejected += count(func(s *refServer) bool { return s.ejected })
+		p.Warming += count(func(s *refServer) bool { return s.warming })
+	}
+	return p
 }
 
 // summary builds the summary of one balancer, or of the model's totals.
