@@ -548,8 +548,7 @@ func (b *Balancer) takeDown(id int, t int64) {
 	} else {
 		b.takeBack(id, t)
 	}
-	switch {
-	case s.retiring:
+	if s.retiring {
 		s.retiring = false // it has finished retiring
 		b.depart(id)
 		if b.perServer {
@@ -558,10 +557,9 @@ func (b *Balancer) takeDown(id int, t int64) {
 		b.retiring--
 		b.live--
 		return
-	case b.watching:
-		b.noteOut(id, t)
 	}
-	s.down = true // it keeps its slot: live, not active
+	b.noteOut(id, t) // replacement counts from here, even if turned on later
+	s.down = true    // it keeps its slot: live, not active
 	b.down++
 }
 

@@ -223,14 +223,10 @@ func (b *Balancer) replace(t int64) {
 		if b.m.recordEvents {
 			b.emit(Replace, id, 0, Request{})
 		}
-		delete(b.outSince, id)
-		delete(b.ejected, id)
-		delete(b.warming, id)
 		if b.active.has(id) {
 			b.uncandidate(id)
 			b.unsetIdle(id)
 		}
-		b.takeBack(id, t)
 		if s.down {
 			s.down = false
 			b.down--
@@ -239,11 +235,14 @@ func (b *Balancer) replace(t int64) {
 			s.retiring = false
 			b.retiring--
 		}
+		// It leaves the pool first: its attempts are routed again among
+		// the servers that stay.
 		b.depart(id)
+		b.live--
+		b.takeBack(id, t)
 		if b.perServer {
 			b.sq[id-1] = fifo{}
 		}
-		b.live--
 	}
 }
 

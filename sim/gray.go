@@ -171,11 +171,9 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 func (b *Balancer) depart(id int) {
 	b.srv[id-1].gone = true
 	delete(b.grays, id)
-	if b.watching {
-		delete(b.ejected, id)
-		delete(b.warming, id)
-		delete(b.outSince, id)
-	}
+	delete(b.ejected, id)
+	delete(b.warming, id)
+	delete(b.outSince, id)
 }
 
 // endsOf returns how server id's attempt in service ends: completes,
