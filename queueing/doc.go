@@ -51,6 +51,17 @@
 // c ≈ a + β√a ([SquareRootStaffing]), with β solving
 // P(wait) = [1 + β·Φ(β)/φ(β)]⁻¹ ([HalfinWhittBeta]).
 //
+// # Clients that give up
+//
+// [Reneging] adds a deterministic patience τ from arrival (lbsim's
+// timeout without retries): the servers see an M/M/c+D queue, since work
+// abandoned in service still runs to its end. [Reneging.Continuous] gives
+// its closed form, [Reneging.Discrete] the exact numbers of lbsim's
+// whole-cycle rules (a Markov chain of the offered wait), and
+// [Reneging.RetryEquilibria] the mean-field states of the same queue when
+// clients retry: one healthy state, or also an overloaded one kept up by
+// its own retries (metastability).
+//
 // # Errors
 //
 // Every function validates its input. An input outside its allowed range

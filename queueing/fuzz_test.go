@@ -154,3 +154,45 @@ func FuzzCheckFit(f *testing.F) {
 		}
 	})
 }
+
+func FuzzReneging(f *testing.F) {
+	f.Add(10, 0.095, 100.0, 100.0)
+	f.Add(3, 0.6, 4.0, 6.0)
+	f.Add(2, 1.0, 3.0, 4.0)
+	f.Add(1, 0.0, 1.0, 0.0)
+	f.Add(2, 1e300, 1.0, 1e300)
+	f.Add(4, 5e-324, 1e-300, 1e300)
+	f.Add(0, 1.0, 1.0, 1.0)
+	f.Add(3, math.NaN(), 1.0, 1.0)
+	f.Add(3, 1.0, 1.0, math.Inf(1))
+	f.Fuzz(func(t *testing.T, c int, lambda, m, tau float64) {
+		q := Reneging{Servers: c, Lambda: lambda, MeanService: m, Patience: tau}
+		check := func(name string, r RenegingMetrics, err error) {
+			if err != nil {
+				if r != (RenegingMetrics{}) && name == "Discrete" {
+					t.Fatalf("%+v.%s: non-zero result with error %v", q, name, err)
+				}
+				if err.Error() == "" {
+					t.Fatalf("%+v.%s: empty error message", q, name)
+				}
+				return
+			}
+			for _, x := range [...]float64{r.TimedOutQueued, r.TimedOutInService, r.Completed, r.PWait,
+				r.WaitServed, r.WaitCompleted, r.ResponseCompleted, r.Busy} {
+				if math.IsNaN(x) || math.IsInf(x, 0) || x < -1e-9 {
+					t.Fatalf("%+v.%s() = %+v: a value is NaN, infinite or negative", q, name, r)
+				}
+			}
+			if s := r.TimedOutQueued + r.TimedOutInService + r.Completed; math.Abs(s-1) > 1e-6 {
+				t.Fatalf("%+v.%s() = %+v: shares add up to %g", q, name, r, s)
+			}
+		}
+		r, err := q.Continuous()
+		check("Continuous", r, err)
+		// The chain costs the cube of its states: fuzz only small ones.
+		if c >= 1 && c <= 8 && tau >= 1 && tau <= 20 {
+			r, err = q.Discrete()
+			check("Discrete", r, err)
+		}
+	})
+}

@@ -66,6 +66,7 @@ func TestPanelEntriesAreDrawn(t *testing.T) {
 		in   scene.Intent
 		open bool
 	}{{"control bar", 0, false}, {"share", scene.OpenShare, true}, {"lessons", scene.OpenLessons, true}, {"firewall", scene.OpenFirewall, true},
+		{"clients", scene.OpenClients, true}, {"health", scene.OpenHealth, true},
 		{"server menu", scene.OpenServerMenu, true}}
 	for _, size := range [][2]int{{1024, 768}, {1280, 720}, {1920, 1080}} {
 		for _, present := range []bool{false, true} {

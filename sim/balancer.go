@@ -68,9 +68,25 @@ type Balancer struct {
 	wheel     wheel
 
 	// requeuedAt holds, for each queued request taken back from a failed
-	// server, the cycle it was requeued; its next wait counts from there.
+	// server or retried, the cycle it was requeued or the retry arrived;
+	// its next wait counts from there.
 	requeuedAt map[int64]int64
 	repairs    repairQueue // random faults' pending comebacks, by cycle
+
+	// The client side and detection (client.go, detect.go): watching is
+	// set while a client setting is on; cl holds the attempts' deadlines
+	// and the retries; det the servers' probes and error runs; ejected and
+	// warming the servers out of the candidates for those reasons (warming
+	// by the cycle each becomes ready); outSince the cycle each server
+	// down or ejected became so; refused the pooled servers that refused
+	// an attempt this cycle.
+	watching bool
+	cl       *clientSide
+	det      []detState
+	ejected  map[int]ejection
+	warming  map[int]int64
+	outSince map[int]int64
+	refused  []int
 
 	tot  Totals
 	last CycleStats
@@ -112,9 +128,12 @@ func (b *Balancer) work(t int64) {
 		s.busy = false
 		b.busy--
 		if len(b.ends) > 0 && b.endsOf(id) != completes {
-			b.errored(id, t)
+			b.unfinished(id, t)
 		} else {
 			b.resps.add(b.completed(s, t))
+			if b.watching {
+				b.succeeded(id, s.req)
+			}
 			if b.m.recordEvents {
 				b.emit(Complete, id, 0, s.req.unpack())
 			}
@@ -122,6 +141,9 @@ func (b *Balancer) work(t int64) {
 		if s.retiring {
 			b.leave(id)
 			continue
+		}
+		if b.watching && !b.active.has(id) {
+			continue // ejected: it takes nothing new
 		}
 		b.idle.add(id) // setIdle, written out
 		if b.caps.TracksIdle {
@@ -143,7 +165,7 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		b.last.Rejected++
 		kind = Reject
 	case b.perServer:
-		return b.route(r, t, true)
+		return b.route(r, t, routeFresh)
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -151,6 +173,9 @@ func (b *Balancer) admit(r packed, t int64) bool {
 	default:
 		b.tot.Admitted++
 		b.queue.pushBack(r)
+		if b.watching {
+			b.arrived(r, t)
+		}
 	}
 	if b.m.recordEvents {
 		b.emit(kind, 0, 0, r.unpack())
@@ -177,7 +202,7 @@ func (b *Balancer) scaleFor(queued int) {
 	case !acts:
 		return
 	case up:
-		id := b.addServer()
+		id := b.addServer(b.m.cfg.ProvisionDelay)
 		b.tot.ScaleUps++
 		b.last.Scale = 1
 		if b.m.recordEvents {
@@ -191,9 +216,23 @@ func (b *Balancer) scaleFor(queued int) {
 	if b.perServer {
 		idle = &b.free // idle with an empty queue
 	}
-	if id := idle.last(); id != 0 {
+	id := idle.last()
+	if id == 0 && b.watching {
+		// A down server that health checks have not found out, and that
+		// refused an attempt this cycle, is the one active server
+		// neither idle nor busy.
+		if last := b.active.last(); !b.holds(last) {
+			id = last
+		}
+	}
+	if id != 0 {
 		b.unsetIdle(id)
 		b.uncandidate(id)
+		if s := &b.srv[id-1]; s.down {
+			s.down = false // the balancer did not know
+			b.down--
+			delete(b.outSince, id)
+		}
 		b.depart(id)
 		b.live--
 		if b.m.recordEvents {
@@ -201,7 +240,7 @@ func (b *Balancer) scaleFor(queued int) {
 		}
 		return
 	}
-	id := b.active.last()
+	id = b.active.last()
 	b.uncandidate(id)
 	b.unsetIdle(id) // per-server: it may be idle with a queue
 	b.srv[id-1].retiring = true
@@ -247,7 +286,9 @@ func (b *Balancer) weightOf(id int) int {
 	return 1
 }
 
-func (b *Balancer) addServer() int {
+// addServer adds a server to the pool: a candidate at once, or with warm
+// > 0 (scaling, after cycle 0) warming until warm cycles from now.
+func (b *Balancer) addServer(warm int64) int {
 	id := len(b.srv) + 1
 	v := Speed(SpeedScale)
 	if vs := b.m.cfg.Speeds; id <= len(vs) {
@@ -258,6 +299,15 @@ func (b *Balancer) addServer() int {
 		b.sq = append(b.sq, fifo{})
 	}
 	b.live++
+	b.rt.added(id, b.m.cycle)
+	if warm > 0 && b.m.cycle > 0 {
+		if b.warming == nil {
+			b.warming = map[int]int64{}
+		}
+		b.warming[id] = b.m.cycle + warm
+		b.cands.reserve(id)
+		return id
+	}
 	b.candidate(id, b.m.cycle)
 	b.setIdle(id)
 	return id
@@ -333,7 +383,15 @@ func (b *Balancer) dispatch(t int64) {
 		if b.caps.TracksIdle {
 			b.rt.idle(id, false)
 		}
-		b.serve(id, b.queue.popFront(), t)
+		r := b.queue.popFront()
+		if b.watching && b.srv[id-1].down {
+			// Health checks have not found it out: it refuses, once
+			// this cycle.
+			b.refused = append(b.refused, id)
+			b.refuse(id, r, t)
+			continue
+		}
+		b.serve(id, r, t)
 	}
 }
 
@@ -343,6 +401,9 @@ func (b *Balancer) dispatch(t int64) {
 // histogram, and the event into the cycle's events.
 func (b *Balancer) serve(id int, r packed, t int64) {
 	s := &b.srv[id-1]
+	if b.watching {
+		b.placed(r, id, true)
+	}
 	if len(b.grays) > 0 && b.grayOf(id).gray != Healthy {
 		b.serveGray(id, r, t)
 		return
@@ -381,8 +442,8 @@ func (b *Balancer) completed(s *server, t int64) int64 {
 // avg_service counts).
 func (b *Balancer) dispatched(r packed, t int64) int64 {
 	wait := t - r.arrival()
-	if r.requeued() {
-		wait = b.requeuedWait(r, t, wait)
+	if r.meta&(packedRequeued|packedRetry) != 0 {
+		wait = b.laterWait(r, t, wait)
 	}
 	b.tot.Dispatched++
 	b.tot.TotalWait += wait
@@ -390,9 +451,10 @@ func (b *Balancer) dispatched(r packed, t int64) int64 {
 	return wait
 }
 
-// requeuedWait returns the wait at cycle t of request r, taken back from a
-// failed server: from when it was taken back (wait, if that is not known).
-func (b *Balancer) requeuedWait(r packed, t, wait int64) int64 {
+// laterWait returns the wait at cycle t of request r, taken back from a
+// failed server or a retry: from the cycle it was taken back or the retry
+// arrived (wait, if that is not known).
+func (b *Balancer) laterWait(r packed, t, wait int64) int64 {
 	if at, ok := b.requeuedAt[r.id]; ok {
 		delete(b.requeuedAt, r.id)
 		return t - at
@@ -420,6 +482,7 @@ func (b *Balancer) totals() Totals {
 		t.ServerCycles += n * int64(b.live)
 		t.BusyCycles += n * int64(b.busy)
 	}
+	b.clientLevels(&t, b.m.cycle)
 	return t
 }
 
@@ -431,6 +494,9 @@ func (b *Balancer) record() {
 	b.tot.PeakQueue = max(b.tot.PeakQueue, int64(q))
 	b.tot.ServersMin = min(b.tot.ServersMin, b.live)
 	b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
+	if b.cl != nil {
+		b.cl.recordWindow(b, b.m.cycle)
+	}
 }
 
 // refitWheel makes the timing wheel hold the longest processing time,
@@ -459,57 +525,154 @@ func (b *Balancer) faultCheck(id int, up bool) string {
 	return ""
 }
 
-// takeDown fails server id at cycle t, which must be live: its request in
-// service goes back to the head of the queue with its arrival kept
-// (per-server: it and then the server's queue are routed again). A
-// retiring server that fails has finished retiring: it leaves the pool.
+// takeDown fails server id at cycle t, which must be live. With health
+// checks off the balancer knows at once: it stops being a candidate, and
+// its attempt in service goes back to the head of the queue with its
+// arrival kept (per-server: it and then the server's queue are routed
+// again). With them on it stays a candidate (refusing what it is given,
+// see refuse) and what it holds ends in error. A retiring server that
+// fails has finished retiring: it leaves the pool.
 func (b *Balancer) takeDown(id int, t int64) {
 	s := &b.srv[id-1]
 	b.tot.Downs++
 	if b.m.recordEvents {
 		b.emit(Down, id, 0, Request{})
 	}
-	if !s.retiring {
+	unseen := b.healthOn() && !s.retiring
+	if b.active.has(id) && !unseen {
 		b.uncandidate(id)
 		b.unsetIdle(id)
 	}
+	if b.healthOn() {
+		b.failHeld(id, t)
+	} else {
+		b.takeBack(id, t)
+	}
+	if s.retiring {
+		s.retiring = false // it has finished retiring
+		b.depart(id)
+		if b.perServer {
+			b.sq[id-1] = fifo{}
+		}
+		b.retiring--
+		b.live--
+		return
+	}
+	b.noteOut(id, t) // replacement counts from here, even if turned on later
+	s.down = true    // it keeps its slot: live, not active
+	b.down++
+}
+
+// takeBack takes what server id holds back at cycle t, at the start of
+// the cycle: its attempt in service goes to the head of the queue
+// (per-server: it and then its queue are routed again); abandoned work is
+// dropped.
+func (b *Balancer) takeBack(id int, t int64) {
+	s := &b.srv[id-1]
 	var again []packed // per-server: the requests to route again
 	if s.busy {
 		r := s.req
 		s.busy = false
 		b.busy--
-		delete(b.ends, id) // an attempt that would have ended in error, or hung, ends here
+		switch b.endsOf(id) {
+		case abandons:
+			b.abandonedEnds(id, t)
+		default:
+			delete(b.ends, id) // an attempt that would have ended in error, or hung, ends here
+			if b.perServer {
+				again = append(again, r)
+			} else {
+				b.requeue(r, id, t)
+				b.queue.pushFront(r.requeue())
+				b.placed(r, 0, false)
+			}
+		}
 		if b.perServer {
-			again = append(again, r)
-		} else {
-			b.requeue(r, id, t)
-			b.queue.pushFront(r.requeue())
+			b.cands.addLoad(id, -1)
 		}
 	}
 	if b.perServer {
 		q := &b.sq[id-1]
 		b.queued -= q.Len()
+		b.cands.addLoad(id, -int32(q.Len()))
 		for q.Len() > 0 {
 			again = append(again, q.popFront())
 		}
 		b.ready.remove(id)
 		*q = fifo{} // its buffer goes: a server down for long holds none
 	}
-	if s.retiring {
-		s.retiring = false // it has finished retiring
-		b.depart(id)
-		b.retiring--
-		b.live--
-	} else {
-		s.down = true // it keeps its slot: live, not active
-		b.down++
-	}
 	b.rerouting = true // before step a: a request due now has not completed
 	for _, r := range again {
 		b.requeue(r, id, t)
-		b.route(r.requeue(), t, false)
+		b.route(r.requeue(), t, routeAgain)
 	}
 	b.rerouting = false
+}
+
+// failHeld ends what server id holds in error at cycle t, at the start of
+// the cycle (health checks on: a server going down): its attempt in
+// service, then (per-server) its queue, oldest first; abandoned work is
+// dropped. A candidate stays one, in its place, its router told of each
+// attempt it no longer holds.
+func (b *Balancer) failHeld(id int, t int64) {
+	s := &b.srv[id-1]
+	cand := b.active.has(id)
+	hear := cand && b.perServer && b.caps.Hears
+	var failed []packed
+	if s.busy {
+		if cand && b.perServer && b.caps.Reads == ReadsWork {
+			b.rt.(workPlacer).reschedule(id, t-s.done) // it ends now
+		}
+		s.busy = false
+		b.busy--
+		abandoned := b.endsOf(id) == abandons
+		if !abandoned {
+			delete(b.ends, id)
+			failed = append(failed, s.req)
+		}
+		switch {
+		case b.perServer:
+			if cand {
+				b.cands.addLoad(id, -1)
+			}
+			if hear {
+				b.rt.completed(id, t, b.sq[id-1].n == 0, false)
+			}
+		case cand:
+			b.setIdle(id)
+		}
+		if abandoned {
+			b.abandonedEnds(id, t)
+		}
+	}
+	if b.perServer {
+		q := &b.sq[id-1]
+		for q.Len() > 0 {
+			r := q.popFront()
+			b.queued--
+			if cand {
+				b.cands.addLoad(id, -1)
+			}
+			if hear {
+				b.rt.left(id, r, t, q.Len() == 0)
+			}
+			failed = append(failed, r)
+		}
+		b.ready.remove(id)
+		*q = fifo{}
+		if cand {
+			b.free.add(id)
+		}
+	}
+	for _, r := range failed {
+		b.tot.Errors++
+		b.last.Errors++
+		if b.m.recordEvents {
+			b.emit(Error, id, 0, r.unpack())
+		}
+		b.serverError(id, t)
+		b.attemptEnded(r, t, endError, false)
+	}
 }
 
 // leave takes retiring server id, which has just completed its last
@@ -546,8 +709,10 @@ func (b *Balancer) bringUp(id int, t int64) {
 	s := &b.srv[id-1]
 	s.down = false
 	b.down--
-	b.candidate(id, t)
-	b.setIdle(id)
+	if _, ej := b.ejected[id]; !ej {
+		delete(b.outSince, id)
+	}
+	b.rejoin(id, t) // unless it is ejected, or still a candidate (health checks)
 	b.tot.Ups++
 	if b.m.recordEvents {
 		b.emit(Up, id, 0, Request{})
@@ -565,7 +730,14 @@ func (b *Balancer) Last() CycleStats { return b.last }
 
 // Pool returns the server counts at the end of the last cycle.
 func (b *Balancer) Pool() Pool {
-	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: b.live - b.busy - b.down, Retiring: b.retiring, Down: b.down}
+	idle := b.live - b.busy - b.down
+	for id := range b.warming {
+		if !b.srv[id-1].down {
+			idle-- // warming: neither busy nor idle
+		}
+	}
+	return Pool{Live: b.live, Active: b.active.n, Busy: b.busy, Idle: idle, Retiring: b.retiring, Down: b.down,
+		Ejected: len(b.ejected), Warming: len(b.warming)}
 }
 
 // QueueLen returns the number of queued requests: the central queue's, or
@@ -637,6 +809,9 @@ func (b *Balancer) view(id int) ServerView {
 	}
 	g := b.grayOf(id)
 	v.Gray, v.Slow = g.gray, g.slow
+	_, v.Ejected = b.ejected[id]
+	v.Ready, v.Warming = b.warming[id]
+	v.Abandoned = s.busy && b.endsOf(id) == abandons
 	if s.busy {
 		v.Request, v.Done = s.req.unpack(), s.done
 		v.Start = b.started(id)

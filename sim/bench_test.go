@@ -191,7 +191,7 @@ func BenchmarkHashScaleUp(b *testing.B) {
 		}
 		bal := m.bal[0]
 		for bal.live < cfg.MaxServers {
-			bal.addServer()
+			bal.addServer(0)
 			ups++
 			for range 16 {
 				src = src*1664525 + 1013904223
@@ -205,4 +205,33 @@ func BenchmarkHashScaleUp(b *testing.B) {
 		b.Fatal("no lookup found an owner")
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ups), "ns/scale-up")
+}
+
+// BenchmarkClientSide runs the same 1,000 servers 80% busy (geometric
+// service of mean 50, 16 arrivals a cycle, 20,000 cycles) with the client
+// side off (the shortcuts run), on but quiet (a timeout no attempt
+// reaches: every cycle is stepped, every attempt has a deadline), and
+// acting (timeouts of 150 cycles with three retries and jitter, and health
+// checks every 10 cycles).
+func BenchmarkClientSide(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		set  func(*Config)
+	}{
+		{"off", func(*Config) {}},
+		{"quiet", func(c *Config) { c.Timeout = 1_000_000 }},
+		{"acting", func(c *Config) {
+			c.Timeout, c.Retries, c.Backoff, c.Jitter, c.HealthInterval = 150, 3, 20, true, 10
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Seed, cfg.Cycles = 1, 20_000
+			cfg.Servers, cfg.MinServers, cfg.MaxServers = 1000, 1000, 1000
+			cfg.Service, cfg.MeanService = Geometric, 50
+			cfg.Rate, cfg.Wave, cfg.InitialPerServer, cfg.Blocked = 16*RateScale, false, 0, nil
+			c.set(&cfg)
+			benchRun(b, cfg)
+		})
+	}
 }

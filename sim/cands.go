@@ -41,6 +41,13 @@ func (c *cands) addLoad(id int, d int32) {
 	}
 }
 
+// reserve makes room for server id, not (yet) a candidate.
+func (c *cands) reserve(id int) {
+	for len(c.pos) < id {
+		c.pos = append(c.pos, 0)
+	}
+}
+
 func (c *cands) remove(id int) {
 	if id > len(c.pos) || c.pos[id-1] == 0 {
 		return

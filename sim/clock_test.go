@@ -129,7 +129,7 @@ func TestClock(t *testing.T) {
 			check: func(t *testing.T, m *Model) {
 				got := m.Summary()
 				want := Summary{Seed: 1, Cycles: 3, InitialQueue: 2, FinalQueue: 1, Generated: 2, Admitted: 2,
-					InService: 1, Dispatched: 1, ServiceCycles: 5, ServiceCount: 1, AvgService: 5, PeakQueue: 1, ServersFinal: 1, ServersBusy: 1, ServersMin: 1,
+					InService: 1, InFlight: 2, Attempts: 2, Dispatched: 1, ServiceCycles: 5, ServiceCount: 1, AvgService: 5, PeakQueue: 1, ServersFinal: 1, ServersBusy: 1, ServersMin: 1,
 					ServersPeak: 1, ServerCycles: 4, BusyServerCycles: 4, Utilisation: 1, Consistent: true}
 				if got != want {
 					t.Errorf("Summary() = %+v\nwant %+v", got, want)

@@ -131,3 +131,32 @@ func (q *fifo) popFront() packed {
 	q.n--
 	return p
 }
+
+// remove takes the request with the given id out of the queue, searching
+// from the oldest, and returns it; the others keep their order. It costs
+// the request's distance from the head, plus that from the nearer end.
+// The request must be in the queue.
+func (q *fifo) remove(id int64) packed {
+	mask := len(q.buf) - 1
+	for i := range q.n {
+		if q.buf[(q.head+i)&mask].id != id {
+			continue
+		}
+		p := q.buf[(q.head+i)&mask]
+		if i < q.n-1-i {
+			// Nearer the head (a timeout is mostly the oldest): the
+			// requests before it move one place back.
+			for j := i; j > 0; j-- {
+				q.buf[(q.head+j)&mask] = q.buf[(q.head+j-1)&mask]
+			}
+			q.head = (q.head + 1) & mask
+		} else {
+			for j := i; j < q.n-1; j++ {
+				q.buf[(q.head+j)&mask] = q.buf[(q.head+j+1)&mask]
+			}
+		}
+		q.n--
+		return p
+	}
+	panic("sim: a request to remove is not in its queue")
+}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -99,4 +100,36 @@ func TestWheelNext(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestFifoRemove takes every position out of queues of several lengths,
+// wrapped around their buffer, against a slice doing the same.
+func TestFifoRemove(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		for head := range 8 {
+			for i := range n {
+				var q fifo
+				for k := range head { // move the head so that the queue wraps
+					q.pushBack(packed{id: int64(-k - 1)})
+					q.popFront()
+				}
+				var want []int64
+				for k := range n {
+					q.pushBack(packed{id: int64(k + 1)})
+					want = append(want, int64(k+1))
+				}
+				if got := q.remove(int64(i + 1)); got.id != int64(i+1) {
+					t.Fatalf("n %d head %d: remove(%d) returned %d", n, head, i+1, got.id)
+				}
+				want = append(want[:i], want[i+1:]...)
+				var got []int64
+				for q.Len() > 0 {
+					got = append(got, q.popFront().id)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("n %d head %d remove %d: left %v, want %v", n, head, i+1, got, want)
+				}
+			}
+		}
+	}
 }

@@ -40,6 +40,7 @@ const (
 	completes outcome = iota // it completes at the server's done cycle
 	errs                     // it ends in error at the done cycle
 	hangs                    // it never ends by itself (no done cycle)
+	abandons                 // its client timed out: the server finishes abandoned work
 )
 
 // errored counts the attempt server id had in service ending in error at
@@ -49,10 +50,21 @@ func (b *Balancer) errored(id int, t int64) {
 	delete(b.ends, id)
 	b.tot.Errors++
 	b.last.Errors++
-	b.tot.Failed++
 	if b.m.recordEvents {
 		b.emit(Error, id, 0, s.req.unpack())
 	}
+	b.serverError(id, t)
+	b.attemptEnded(s.req, t, endError, false)
+}
+
+// unfinished is step a at cycle t for server id, whose attempt ends
+// without completing: in error, or as abandoned work nobody waits for.
+func (b *Balancer) unfinished(id int, t int64) {
+	if b.endsOf(id) == abandons {
+		b.abandonedEnds(id, t)
+		return
+	}
+	b.errored(id, t)
 }
 
 // hangDone is the done cycle of a hanging attempt: after any run.
@@ -155,10 +167,13 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 }
 
 // depart marks server id gone from the pool: it no longer counts among the
-// gray servers.
+// gray, ejected, warming or down-and-out servers.
 func (b *Balancer) depart(id int) {
 	b.srv[id-1].gone = true
 	delete(b.grays, id)
+	delete(b.ejected, id)
+	delete(b.warming, id)
+	delete(b.outSince, id)
 }
 
 // endsOf returns how server id's attempt in service ends: completes,

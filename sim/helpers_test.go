@@ -168,9 +168,12 @@ func (h *harness) after() {
 			h.log = append(h.log, formatEvent(e))
 		}
 		for _, e := range m.Events() {
-			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue {
-				h.faulted = true // the shadow model knows no faults
+			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue || e.Kind >= GrayFault {
+				h.faulted = true // the shadow model knows no faults, and nothing of the client side
 			}
+		}
+		if m.bal[0].watching && m.Config().Timeout+int64(m.Config().ProvisionDelay) > 0 {
+			h.faulted = true // timeouts and warm-ups act on their own
 		}
 		if m.cfg.Queues == Pooled && !h.faulted {
 			h.sh.cycle(t, m)
@@ -263,19 +266,32 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if tot.Generated != tot.Rejected+tot.Discarded+tot.Admitted {
 		fail("generated %d != rejected %d + discarded %d + admitted %d", tot.Generated, tot.Rejected, tot.Discarded, tot.Admitted)
 	}
-	if tot.Admitted != tot.Completed+tot.Errors+q+int64(b.busy) {
-		fail("admitted %d != completed %d + errors %d + queued %d + in service %d", tot.Admitted, tot.Completed, tot.Errors, q, b.busy)
+	waiting := tot.Admitted - tot.Completed - tot.Failed - tot.TimedOut - tot.GaveUpBudget - q - (int64(b.busy) - tot.Abandoned)
+	if waiting != tot.Waiting || waiting < 0 {
+		fail("admitted %d − completed %d − failed %d − timed out %d − gave up %d − queued %d − in service %d = %d, but %d wait to retry",
+			tot.Admitted, tot.Completed, tot.Failed, tot.TimedOut, tot.GaveUpBudget, q, int64(b.busy)-tot.Abandoned, waiting, tot.Waiting)
 	}
-	if b.perServer {
+	if l, r := tot.Admitted+tot.Retries-tot.RetriesDiscarded, tot.Completed+tot.Errors+tot.TimedOutQueued+tot.TimedOutInService+q+int64(b.busy)-tot.Abandoned; l != r {
+		fail("attempts: admitted %d + retries %d − discarded %d = %d, but completed %d + errors %d + timed out %d + %d + queued %d + in service %d = %d",
+			tot.Admitted, tot.Retries, tot.RetriesDiscarded, l, tot.Completed, tot.Errors, tot.TimedOutQueued, tot.TimedOutInService, q, int64(b.busy)-tot.Abandoned, r)
+	}
+	if b.cl == nil && !tot.watched() && tot.Failed != tot.Errors {
+		fail("failed %d != errors %d with no retries", tot.Failed, tot.Errors)
+	}
+	switch {
+	case b.cl != nil || tot.watched():
+		// Refusals, timeouts and abandoned work break the dispatch books
+		// below; the attempts' line above keeps them.
+	case b.perServer:
 		// Requeued counts queued requests routed again too, never dispatched.
 		if d := tot.Dispatched - tot.Completed - tot.Errors - int64(b.busy); d < 0 || d > tot.Requeued {
 			fail("dispatched %d − completed %d − errors %d − in service %d = %d, want 0..requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, d, tot.Requeued)
 		}
-	} else if tot.Dispatched != tot.Completed+tot.Errors+int64(b.busy)+tot.Requeued {
+	case tot.Dispatched != tot.Completed+tot.Errors+int64(b.busy)+tot.Requeued:
 		fail("dispatched %d != completed %d + errors %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, tot.Requeued)
 	}
 
-	var live, busy, retiring, idle, active, down, grayBusy, grayServers int
+	var live, busy, retiring, idle, active, down, grayBusy, grayServers, upFree int
 	for i := range b.srv {
 		id := i + 1
 		s := &b.srv[i]
@@ -284,6 +300,25 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 		if b.grayOf(id).gray != Healthy && !s.gone {
 			grayServers++
+		}
+		_, ejected := b.ejected[id]
+		_, warming := b.warming[id]
+		unseen := s.down && !s.gone && b.healthOn() && b.active.has(id) // a down candidate: health checks have not found it out
+		refused := slices.Contains(b.refused, id)
+		if unseen {
+			down++
+			live++
+			active++
+			if s.busy || s.retiring || ejected || warming {
+				fail("down server %d still a candidate: busy %v retiring %v ejected %v warming %v", id, s.busy, s.retiring, ejected, warming)
+			}
+			if !b.perServer && b.idle.has(id) == refused {
+				fail("down candidate %d: in idle set %v, refused this cycle %v", id, b.idle.has(id), refused)
+			}
+			if !b.perServer && !refused {
+				idle++
+			}
+			continue
 		}
 		if s.gone || s.down {
 			if s.busy || s.retiring || b.idle.has(id) || b.active.has(id) || (s.gone && s.down) {
@@ -322,8 +357,11 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 				fail("server %d is retiring but not busy", id)
 			}
 		}
-		wantIdle := !s.busy && !s.retiring && !b.perServer // per-server keeps free and ready instead
-		wantActive := !s.retiring
+		wantActive := !s.retiring && !ejected && !warming
+		if wantActive && !b.active.has(id) && b.perServer && b.holds(id) {
+			wantActive = false // back from an ejection, finishing what it held before it rejoins
+		}
+		wantIdle := !s.busy && wantActive && !b.perServer && !refused // per-server keeps free and ready instead
 		if b.idle.has(id) != wantIdle {
 			fail("server %d: in idle set = %v, want %v (busy %v, retiring %v)", id, b.idle.has(id), wantIdle, s.busy, s.retiring)
 		}
@@ -332,6 +370,9 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 		if wantIdle {
 			idle++
+		}
+		if !s.busy && !warming {
+			upFree++ // idle: live, not busy, down or warming
 		}
 		if wantActive {
 			active++
@@ -370,14 +411,14 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		fail("counted %d gray attempts in service and %d gray servers, the balancer %d and %d", grayBusy, grayServers, len(b.ends), len(b.grays))
 	}
 	p := b.Pool()
-	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: live - busy - down, Retiring: retiring, Down: down}) {
-		fail("Pool() = %+v, want live %d active %d busy %d idle %d retiring %d down %d", p, live, active, busy, live-busy-down, retiring, down)
+	if p != (Pool{Live: live, Active: active, Busy: busy, Idle: upFree, Retiring: retiring, Down: down, Ejected: len(b.ejected), Warming: len(b.warming)}) {
+		fail("Pool() = %+v, want live %d active %d busy %d idle %d retiring %d down %d", p, live, active, busy, upFree, retiring, down)
 	}
 	if b.last.Scale == 1 && live > b.m.cfg.MaxServers {
 		fail("scaled up to %d live servers (down ones included), more than max-servers %d", live, b.m.cfg.MaxServers)
 	}
-	if p.Idle != idle && !b.perServer {
-		fail("idle = live − busy − down = %d, but %d servers are idle", p.Idle, idle)
+	if p.Idle != upFree {
+		fail("idle = %d, but %d servers are up, not busy and not warming", p.Idle, upFree)
 	}
 	n := 0
 	prev := 0
@@ -408,7 +449,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 
 	// The queue holds admitted requests in generation order (a requeued
 	// one goes back to the head, out of order).
-	if b.queue.Len() > 0 && tot.Requeued == 0 {
+	if b.queue.Len() > 0 && tot.Requeued == 0 && tot.Retries == 0 {
 		qn := b.queue.Len()
 		idx := []int{0, qn - 1}
 		if qn <= 256 {
@@ -447,7 +488,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	}
 	if m.recordEvents {
 		counts := [...][2]int{
-			{last.Rejected, countEvents(m, Reject)}, {last.Discarded, countEvents(m, Discard)},
+			{last.Rejected, countEvents(m, Reject)}, {last.Discarded, countEvents(m, Discard) - retryDiscards(m)},
 			{last.Completed, countEvents(m, Complete)}, {last.Dispatched, countEvents(m, Dispatch)},
 			{btoi(last.Scale == 1), countEvents(m, ScaleUp)},
 			{btoi(last.Scale == -1), countEvents(m, ScaleDown) + countEvents(m, Retire)},
@@ -459,7 +500,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		}
 	}
 	s := b.Summary()
-	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy) || s.ServersIdle != int64(live-busy-down) {
+	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy)-tot.Abandoned || s.ServersIdle != int64(upFree) {
 		fail("Summary() = %+v inconsistent with the model", s)
 	}
 }
@@ -470,7 +511,11 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	for i := range b.srv {
 		id, s, sq := i+1, &b.srv[i], &b.sq[i]
 		n += sq.Len()
-		if p := b.cands.pos[i]; b.cands.loads && p != 0 && int64(b.cands.load[p-1]) != b.load(id) {
+		pos := int32(0)
+		if i < len(b.cands.pos) {
+			pos = b.cands.pos[i]
+		}
+		if p := pos; b.cands.loads && p != 0 && int64(b.cands.load[p-1]) != b.load(id) {
 			fail("server %d: load %d under p2c, queue %d busy %v", id, b.cands.load[p-1], sq.Len(), s.busy)
 		}
 		if (s.gone || s.down) && sq.Len() > 0 {
@@ -482,15 +527,15 @@ func checkPerServer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		if s.retiring && !s.busy {
 			fail("server %d is retiring, idle, and has not left", id)
 		}
-		free := !s.gone && !s.down && !s.busy && !s.retiring && sq.Len() == 0
+		free := b.active.has(id) && !s.busy && sq.Len() == 0
 		if b.free.has(id) != free {
 			fail("server %d: in the free set = %v, want %v", id, b.free.has(id), free)
 		}
 		if b.ready.has(id) {
 			fail("server %d is ready after dispatch", id)
 		}
-		if (b.cands.pos[i] != 0) != b.active.has(id) {
-			fail("server %d: candidate %v, active %v", id, b.cands.pos[i] != 0, b.active.has(id))
+		if (pos != 0) != b.active.has(id) {
+			fail("server %d: candidate %v, active %v", id, pos != 0, b.active.has(id))
 		}
 	}
 	if n != b.queued {
@@ -687,10 +732,10 @@ func (s *shadow) cycle(t tester, m *Model) {
 						break
 					}
 				}
-				s.rrLast = e.Server
 			case Random, SWRR, P2C:
 				want = e.Server // any idle active server (swrr is checked in swrr_policy_test.go)
 			}
+			s.rrLast = e.Server // round-robin goes on from the last server given a request, whatever the policy then
 			if e.Server != want {
 				fail(e, "policy %v wants server %d (idle %v)", cfg.Policy, want, idle)
 			}
@@ -780,4 +825,21 @@ func checkBuckets(ix *ltree, fail func(string, ...any)) {
 	if members != in || ix.members != in {
 		fail("buckets hold %d servers (counted %d), the leaves %d", members, ix.members, in)
 	}
+}
+
+// watched reports whether any count of the client side or detection is
+// not 0.
+func (t Totals) watched() bool {
+	return t.Retries+t.TimedOutQueued+t.TimedOutInService+t.GaveUpBudget+t.Ejections+t.Replaced > 0
+}
+
+// retryDiscards counts the last cycle's Discard events of retries.
+func retryDiscards(m *Model) int {
+	n := 0
+	for _, e := range m.events {
+		if e.Kind == Discard && e.Request.Retry {
+			n++
+		}
+	}
+	return n
 }

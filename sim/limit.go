@@ -39,7 +39,7 @@ type QueueLimitError struct {
 // Error says where the run stopped and why, without a flag's spelling: the
 // command line and the page add how to change the bound.
 func (e *QueueLimitError) Error() string {
-	return fmt.Sprintf("the run stopped at cycle %d: %d requests were queued, more than the limit of %d queued requests; the arrivals outpace the servers (lower the rate, add servers or set a queue capacity)",
+	return fmt.Sprintf("the run stopped at cycle %d: %d requests were queued (or waiting to retry), more than the limit of %d queued requests; the arrivals outpace the servers (lower the rate, add servers or set a queue capacity)",
 		e.Cycle, e.Queued, e.Limit)
 }
 
@@ -52,7 +52,13 @@ func (m *Model) Err() error { return m.stopped }
 // exceed the bound. It is the only place the bound is checked; QueueLen
 // counts every queue of the model.
 func (m *Model) checkQueued(t int64) {
-	if q := m.QueueLen(); q > m.maxQueued && m.stopped == nil {
+	q := m.QueueLen()
+	for _, b := range m.bal {
+		if b.cl != nil {
+			q += int(b.cl.waiting) // requests waiting to retry hold memory as queued ones do
+		}
+	}
+	if q > m.maxQueued && m.stopped == nil {
 		m.stopped = &QueueLimitError{Cycle: t, Queued: q, Limit: m.maxQueued}
 	}
 }

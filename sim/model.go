@@ -50,6 +50,9 @@ type Model struct {
 	// rpcg draws routing choices only (routeDraw), so the request stream
 	// depends on the seed and the arrival settings alone.
 	rpcg *rand.PCG
+	// ypcg and yrng draw the retries' jitter only (client.go).
+	ypcg *rand.PCG
+	yrng *rand.Rand
 	fw   Firewall
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
@@ -112,6 +115,8 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	m.fpcg = rand.NewPCG(cfg.Seed, faultStream)
 	m.frng = rand.New(m.fpcg)
 	m.rpcg = rand.NewPCG(cfg.Seed, routeStream)
+	m.ypcg = rand.NewPCG(cfg.Seed, retryStream)
+	m.yrng = rand.New(m.ypcg)
 	m.fw = NewFirewall(cfg.Blocked)
 	m.streamCut = shareCut(cfg.StreamShare)
 	m.nextScale = cfg.Cooldown
@@ -135,8 +140,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		b := &Balancer{m: m, index: i, name: name, perServer: cfg.Queues == PerServer, intAt: -1}
 		b.wheel.fit(span)
 		b.useRouter(0)
+		b.watch()
 		for range cfg.Servers {
-			b.addServer()
+			b.addServer(0)
 		}
 		m.bal = append(m.bal, b)
 	}
@@ -185,19 +191,39 @@ func (m *Model) Step() bool {
 	if m.cfg.MTBF > 0 {
 		m.randomFaults(t)
 	}
+	watching := m.watching()
+	if watching {
+		m.startWatch(t)
+	}
 	for _, b := range m.bal {
 		if b.wheel.has(t) {
 			b.work(t)
 		}
+	}
+	if watching {
+		for _, b := range m.bal {
+			if b.cl != nil && len(b.cl.deadlines) > 0 {
+				b.timeouts(t) // a′
+			}
+		}
+	}
+	for _, b := range m.bal {
 		if b.lobby.n > 0 {
-			// The lobby drains at the start of step b; balancers share
-			// nothing in step a, so draining each after its own work is
-			// the same.
-			b.drainLobby(t)
+			b.drainLobby(t) // the start of step b
+		}
+	}
+	if watching {
+		for _, b := range m.bal {
+			if b.cl != nil && len(b.cl.retries) > 0 {
+				b.retriesArrive(t)
+			}
 		}
 	}
 	if m.cfg.Trace != nil || m.arr.due(t) {
 		m.arrive(t)
+	}
+	if watching {
+		m.detect(t)
 	}
 	if t == m.nextScale {
 		for _, b := range m.bal {
@@ -331,6 +357,10 @@ func (m *Model) applyPending(t int64) {
 		if m.cfg.Policy != old.Policy {
 			b.useRouter(t)
 		}
+		b.watch()
+		if old.HealthInterval > 0 && cfg.HealthInterval == 0 {
+			b.downKnown()
+		}
 	}
 	for _, c := range batch {
 		if c.IsFault() {
@@ -403,6 +433,9 @@ func (m *Model) randomFaults(t int64) {
 		n := poissonDraw(float64(b.active.n)/float64(m.cfg.MTBF), m.fpcg)
 		for ; n > 0 && b.active.n > 0; n-- {
 			id := b.active.nth(m.frng.IntN(b.active.n))
+			if b.srv[id-1].down {
+				continue // down already, health checks have not found it out
+			}
 			b.takeDown(id, t)
 			b.repairs.push(t+1+m.frng.Int64N(2*m.cfg.MTTR-1), id)
 		}
@@ -480,6 +513,8 @@ func (m *Model) Pool() Pool {
 		p.Idle += bp.Idle
 		p.Retiring += bp.Retiring
 		p.Down += bp.Down
+		p.Ejected += bp.Ejected
+		p.Warming += bp.Warming
 	}
 	return p
 }
@@ -540,6 +575,15 @@ func (m *Model) Hash() uint64 {
 			put(b.queue.at(0).id)
 			put(b.queue.at(n - 1).id)
 		}
+		if b.cl != nil || b.det != nil {
+			// The client side and detection (not hashed before they
+			// existed, so older snapshots keep their hashes).
+			t := b.totals()
+			for _, v := range []int64{t.Retries, t.RetriesDiscarded, t.Failed, t.TimedOut, t.GaveUpBudget,
+				t.TimedOutQueued, t.TimedOutInService, t.WastedCycles, t.Replaced, t.Ejections, t.Abandoned, t.Waiting, t.Errors} {
+				put(v)
+			}
+		}
 	}
 	state, _ := m.pcg.MarshalBinary()
 	h.Write(state)
@@ -547,6 +591,10 @@ func (m *Model) Hash() uint64 {
 	h.Write(state)
 	state, _ = m.rpcg.MarshalBinary()
 	h.Write(state)
+	if m.bal[0].cl != nil {
+		state, _ = m.ypcg.MarshalBinary()
+		h.Write(state)
+	}
 	return h.Sum64()
 }
 

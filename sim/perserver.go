@@ -3,13 +3,25 @@ package sim
 // This file is the per-server queue mode: routing at arrival, each
 // server's own FIFO, the lobby, and dispatch from each server's queue.
 
-// route sends request r, admitted at cycle t, to the candidate the policy
-// picks, or to the lobby when there is none. A fresh arrival is counted
-// admitted, or discarded when the chosen queue already holds QueueCap
-// requests (the policy has picked by then, so its state has moved on);
-// a request taken back from a failed server or out of the lobby was
-// admitted before and is never discarded. It reports whether r was queued.
-func (b *Balancer) route(r packed, t int64, fresh bool) bool {
+// routeMode says what is being routed: a fresh arrival, a retry, or a
+// request routed again (taken back from a failed server).
+type routeMode uint8
+
+const (
+	routeFresh routeMode = iota
+	routeRetry
+	routeAgain
+)
+
+// route sends request r at cycle t to the candidate the policy picks, or
+// to the lobby when there is none. A fresh arrival is counted admitted,
+// or discarded when the chosen queue already holds QueueCap requests (the
+// policy has picked by then, so its state has moved on); a retry is
+// likewise discarded (retries_discarded); a request taken back from a
+// failed server or out of the lobby was admitted before and is never
+// discarded. A down server that health checks have not found out refuses
+// the attempt (it ends in error). It reports whether r was queued.
+func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	id := 0
 	if b.active.n > 0 {
 		id = b.rt.pick(r, t)
@@ -19,8 +31,12 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 		q = &b.sq[id-1]
 		b.lastGiven = id
 	}
-	if fresh {
+	if mode != routeAgain {
 		if c := b.m.cfg.QueueCap; c > 0 && q.Len() >= c {
+			if mode == routeRetry {
+				b.discardRetry(r, id, t)
+				return false
+			}
 			b.tot.Discarded++
 			b.last.Discarded++
 			if b.m.recordEvents {
@@ -28,14 +44,28 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 			}
 			return false
 		}
-		b.tot.Admitted++
-		if b.m.recordEvents {
-			b.emit(Arrive, id, 0, r.unpack())
+		if mode == routeFresh {
+			b.tot.Admitted++
 		}
+		if b.m.recordEvents {
+			kind := Arrive
+			if mode == routeRetry {
+				kind = Retry
+			}
+			b.emit(kind, id, 0, r.unpack())
+		}
+		if b.watching {
+			b.arrived(r, t)
+		}
+	}
+	if id != 0 && b.watching && b.srv[id-1].down {
+		b.refuse(id, r, t)
+		return false
 	}
 	b.queued++
 	if id == 0 {
 		q.pushBack(r)
+		b.placed(r, 0, false)
 		return true
 	}
 	b.enqueue(id, r, t)
@@ -48,6 +78,9 @@ func (b *Balancer) route(r packed, t int64, fresh bool) bool {
 func (b *Balancer) enqueue(id int, r packed, t int64) {
 	s := &b.srv[id-1]
 	now := b.serveNow && !s.busy
+	if b.watching {
+		b.placed(r, id, false)
+	}
 	b.cands.addLoad(id, 1)
 	if b.caps.Hears {
 		b.rt.joined(id, r, t) // before it leaves the free servers: least-work reads that
@@ -78,6 +111,16 @@ func (b *Balancer) freed(id int, t int64, ok bool) {
 			return
 		}
 		b.ready.add(id)
+		return
+	}
+	if b.watching && !b.active.has(id) {
+		// Ejected, or back and draining what it held: it finishes its
+		// queue, then rejoins if it may.
+		if empty {
+			b.rejoin(id, t)
+		} else {
+			b.ready.add(id)
+		}
 		return
 	}
 	if b.caps.Hears {
@@ -113,6 +156,11 @@ func (b *Balancer) drainLobby(t int64) {
 		}
 		b.lastGiven = id
 		b.lobby.popFront()
+		if b.watching && b.srv[id-1].down {
+			b.queued--
+			b.refuse(id, r, t)
+			continue
+		}
 		b.enqueue(id, r, t)
 	}
 }
@@ -156,12 +204,19 @@ func (b *Balancer) workEach(t int64, early bool) {
 			continue // stale entry
 		}
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
-		if ok {
+		abandoned := false
+		switch {
+		case ok:
 			b.resps.add(b.completed(s, t))
+			if b.watching {
+				b.succeeded(id, s.req)
+			}
 			if b.m.recordEvents {
 				b.emit(Complete, id, 0, s.req.unpack())
 			}
-		} else {
+		case b.endsOf(id) == abandons:
+			abandoned = true // counted once the router has heard (peak-ewma reads it)
+		default:
 			b.errored(id, t)
 		}
 		s.busy = false
@@ -173,9 +228,15 @@ func (b *Balancer) workEach(t int64, early bool) {
 			}
 			r := sq.popFront()
 			b.queued--
+			if abandoned {
+				b.abandonedEnds(id, t)
+			}
 			b.serve(id, r, t)
 			continue
 		}
 		b.freed(id, t, ok)
+		if abandoned {
+			b.abandonedEnds(id, t)
+		}
 	}
 }

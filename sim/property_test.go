@@ -110,7 +110,36 @@ func genConfig(t *rapid.T) Config {
 			})
 		}
 	}
+	genClient(t, &cfg)
 	return cfg
+}
+
+// genClient draws, half the time, settings of the client side and
+// detection: small timeouts, a few retries, backoff, jitter, a budget,
+// health checks, ejection, warm-up and replacement, each often off.
+func genClient(t *rapid.T, cfg *Config) {
+	cfg.HealthFall, cfg.HealthRise, cfg.EjectFor = DefaultHealthFall, DefaultHealthRise, DefaultEjectFor
+	if !rapid.Bool().Draw(t, "client") {
+		return
+	}
+	some := func(name string, lo, hi int64) int64 {
+		if rapid.Bool().Draw(t, name+"On") {
+			return rapid.Int64Range(lo, hi).Draw(t, name)
+		}
+		return 0
+	}
+	cfg.Timeout = some("timeout", 1, 40)
+	cfg.Retries = int(some("retries", 1, 3))
+	cfg.Backoff = some("backoff", 1, 6)
+	cfg.Jitter = rapid.Bool().Draw(t, "jitter")
+	cfg.RetryBudget = Decimal(some("retryBudget", 1, DecimalScale))
+	cfg.HealthInterval = some("healthInterval", 1, 8)
+	cfg.HealthFall = rapid.IntRange(1, 4).Draw(t, "healthFall")
+	cfg.HealthRise = rapid.IntRange(1, 4).Draw(t, "healthRise")
+	cfg.EjectAfter = int(some("ejectAfter", 1, 4))
+	cfg.EjectFor = rapid.Int64Range(1, 30).Draw(t, "ejectFor")
+	cfg.ProvisionDelay = some("provisionDelay", 1, 10)
+	cfg.ReplaceAfter = some("replaceAfter", 1, 30)
 }
 
 // genChanges draws changes at cycles after..n, valid or not.
@@ -138,8 +167,30 @@ func genChanges(t *rapid.T, after, n int64) []Change {
 			lo, hi = 0, 12
 		case SetQueueCap:
 			lo, hi = -1, 12
-		case SetDown, SetUp:
+		case SetDown, SetUp, SetFail, SetHang, SetHeal:
 			lo, hi = 1, 8 // server ids of balancer 0, live or not
+		case SetTimeout:
+			lo, hi = 0, 30
+		case SetRetries:
+			lo, hi = 0, 3
+		case SetBackoff:
+			lo, hi = 0, 5
+		case SetJitter:
+			lo, hi = 0, 1
+		case SetRetryBudget:
+			lo, hi = 0, DecimalScale
+		case SetHealthInterval:
+			lo, hi = 0, 10
+		case SetHealthFall, SetHealthRise:
+			lo, hi = 0, 4
+		case SetEjectAfter:
+			lo, hi = 0, 3
+		case SetEjectFor:
+			lo, hi = 0, 20
+		case SetProvisionDelay:
+			lo, hi = 0, 10
+		case SetReplaceAfter:
+			lo, hi = 0, 40
 		}
 		cs = append(cs, Change{
 			Cycle:   rapid.Int64Range(after, n+1).Draw(t, "cycle"),

@@ -69,6 +69,36 @@ func TestReferenceMatchesModelSmall(t *testing.T) {
 	})
 }
 
+// TestReferenceMatchesModelClient runs small busy configurations with the
+// client side drawn on (timeouts, retries with backoff, jitter and
+// budgets, health checks, outlier ejection, warm-up, replacement), gray
+// and down/up faults so that errors, hangs and refusals happen, and
+// changes of those settings and of the others mid-run, the same way.
+func TestReferenceMatchesModelClient(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenClientConfig(t)
+		changes := append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...)
+		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+		diffRun(t, cfg, changes)
+	})
+}
+
+// TestReferenceMatchesModelClientBusy is TestReferenceMatchesModel's busy
+// configurations (up to 10 servers and 1,500 cycles, steered by genFocus)
+// with the client side drawn on, and its changes and faults.
+func TestReferenceMatchesModelClientBusy(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 60, 30))
+		genFocus(t, &cfg)
+		sim.GenClientSettings(t, &cfg)
+		changes := append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...)
+		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+		diffRun(t, cfg, changes)
+	})
+}
+
 // TestReferencePolicies: every policy the model knows has a plain version
 // for each queue mode that runs it.
 func TestReferencePolicies(t *testing.T) {
@@ -122,7 +152,7 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 	}
 	for {
 		c := stepped.Cycle()
-		if got, want := normalEvents(stepped.Events()), refEvents(ref.events); !slices.Equal(got, want) {
+		if got, want := normalEvents(stepped.Events()), normalEvents(ref.events); !slices.Equal(got, want) {
 			t.Fatalf("cycle %d: the model's events differ from the reference's:\n%s\n%s", c, eventDiff(got, want), where())
 		}
 		if got, want := stepped.Last(), ref.Last(); got != want {
@@ -165,25 +195,46 @@ func refEvents(es []sim.Event) []string {
 	return out
 }
 
-// normalEvents formats the model's events for comparison, with each run of
-// completions (and the leaves that follow them) in balancer and server
-// order: the model completes in the order its timing wheel holds the
-// servers, which nothing else depends on; the reference completes by id.
+// normalEvents formats events for comparison, with the events of step a
+// in balancer and server order: the model ends the attempts due in a
+// cycle in the order its timing wheel holds the servers, which nothing
+// else depends on; the reference ends them by id. A run of completions,
+// errors and what follows them on the spot (the server leaving or
+// ejected, the request giving up) is cut into pieces, each starting at a
+// completion, an error, or a leave or ejection of another server, and the
+// pieces are sorted stably by balancer and server. Both sides are
+// normalised alike.
 func normalEvents(es []sim.Event) []string {
 	es = slices.Clone(es)
-	done := func(k sim.EventKind) bool { return k == sim.Complete || k == sim.Leave }
+	inRun := func(k sim.EventKind) bool {
+		switch k {
+		case sim.Complete, sim.Leave, sim.Error, sim.GiveUp, sim.Eject:
+			return true
+		}
+		return false
+	}
 	for i := 0; i < len(es); {
-		if !done(es[i].Kind) {
+		if !inRun(es[i].Kind) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(es) && done(es[j].Kind) {
+		for j < len(es) && inRun(es[j].Kind) {
 			j++
 		}
-		slices.SortStableFunc(es[i:j], func(a, b sim.Event) int {
-			return cmp.Or(cmp.Compare(a.Balancer, b.Balancer), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Kind, b.Kind))
+		var pieces [][]sim.Event
+		for k := i; k < j; k++ {
+			e := es[k]
+			if k == i || e.Kind == sim.Complete || e.Kind == sim.Error ||
+				(e.Kind != sim.GiveUp && (e.Balancer != pieces[len(pieces)-1][0].Balancer || e.Server != pieces[len(pieces)-1][0].Server)) {
+				pieces = append(pieces, nil)
+			}
+			pieces[len(pieces)-1] = append(pieces[len(pieces)-1], es[k])
+		}
+		slices.SortStableFunc(pieces, func(a, b []sim.Event) int {
+			return cmp.Or(cmp.Compare(a[0].Balancer, b[0].Balancer), cmp.Compare(a[0].Server, b[0].Server))
 		})
+		copy(es[i:j], slices.Concat(pieces...))
 		i = j
 	}
 	return refEvents(es)
@@ -193,10 +244,11 @@ func normalEvents(es []sim.Event) []string {
 // request; for the server events (scaling, leaving, faults) the server.
 func eventKey(e sim.Event) string {
 	switch e.Kind {
-	case sim.Arrive, sim.Reject, sim.Discard, sim.Dispatch, sim.Complete, sim.Requeue:
+	case sim.Arrive, sim.Reject, sim.Discard, sim.Dispatch, sim.Complete, sim.Requeue,
+		sim.Error, sim.TimedOut, sim.Retry, sim.GiveUp:
 		r := e.Request
-		return fmt.Sprintf("%d %v b%d s%d w%d #%d@%d %08x→%08x t%d %v req=%v",
-			e.Cycle, e.Kind, e.Balancer, e.Server, e.Wait, r.ID, r.Arrival, r.Src, r.Dst, r.Time, r.Type, r.Requeued)
+		return fmt.Sprintf("%d %v b%d s%d w%d #%d@%d %08x→%08x t%d %v req=%v retry=%v",
+			e.Cycle, e.Kind, e.Balancer, e.Server, e.Wait, r.ID, r.Arrival, r.Src, r.Dst, r.Time, r.Type, r.Requeued, r.Retry)
 	}
 	return fmt.Sprintf("%d %v b%d s%d", e.Cycle, e.Kind, e.Balancer, e.Server)
 }

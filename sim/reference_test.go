@@ -12,6 +12,18 @@ package sim_test
 // arrival generator. The routing and fault generators are drawn plainly from
 // math/rand/v2, as the model documents them.
 //
+// It follows the client side's and detection's rules (docs/cli.md and the
+// README describe them) plainly too: each attempt carries its arrival and
+// deadline and is found by scanning every queue at step a′; a request's
+// retries are counted in a map; a granted retry waits in a list until its
+// step b; the retry budget counts grants and first admissions in the last
+// 1,000 cycles by scanning lists of cycles; the jitter is drawn from its
+// own generator (stream "lbsim-ry"); a server's health runs, errors,
+// ejection, warm-up and the cycle since which it has been out are fields
+// of it; the candidates are brought up to date (sync) after every change
+// of a server's state. Gray faults change how the attempts dispatched to a
+// server end (slow, failing, hanging).
+//
 // Each policy's plain pick is one entry of refPolicies, keyed by sim.Policy;
 // reference_policies_test.go registers today's, and a new policy registers
 // its own from its own test file (registerRefPolicy in an init function).
@@ -31,6 +43,7 @@ import (
 const (
 	refFaultStream = 0x6c6273696d2d6674 // "lbsim-ft"
 	refRouteStream = 0x6c6273696d2d7274 // "lbsim-rt"
+	refRetryStream = 0x6c6273696d2d7279 // "lbsim-ry"
 )
 
 // refPolicy is one policy written the obvious way. Pooled picks, among the
@@ -61,23 +74,33 @@ func registerRefPolicy(p sim.Policy, rp refPolicy) {
 	refPolicies[p] = rp
 }
 
-// refReq is a request and the cycle its wait counts from (its arrival, or
-// the cycle a failed server gave it back).
+// refReq is an attempt of a request: the request as the events show it
+// (Arrival is the request's first arrival, Retry set on a retry), the cycle
+// the attempt arrived, its deadline (0: none), and the cycle its wait
+// counts from (its arrival, or the cycle a failed server gave it back).
 type refReq struct {
 	sim.Request
-	from int64
+	arrived, deadline int64
+	from              int64
 	// routed is the cycle it last joined a server's queue (per-server).
 	routed int64
 }
 
 // refServer is one server, live, down or gone.
 type refServer struct {
+	m      *refModel
 	id     int
 	speed  sim.Speed
 	weight int
 	busy   bool
 	req    refReq // in service, when busy
-	done   int64  // completion cycle, when busy
+	done   int64  // completion cycle, when busy (refNever for a hanging attempt)
+	// ends is how the attempt in service ends (the gray state it was
+	// dispatched under); abandoned: its client gave up on it (timeout) at
+	// cycle abandonedAt and the server works on.
+	ends        sim.Gray
+	abandoned   bool
+	abandonedAt int64
 	// retiring: serves what it holds, then leaves; down: failed; gone:
 	// left the pool for good.
 	retiring, down, gone bool
@@ -85,11 +108,37 @@ type refServer struct {
 	score                int64    // smooth weighted round-robin's current
 	// state is a policy's own per-server value (its hooks keep it).
 	state any
+	// gray is the server's gray state, slow its slow factor (Slow).
+	gray sim.Gray
+	slow sim.Speed
+	// Detection: ejected (byHealth: by the health checks, else by
+	// outlier ejection until cycle until), its ejections since its last
+	// completion, its run of errors, its runs of failed and passed
+	// probes; warming until its Ready; outSince is the cycle since which
+	// it has been down or ejected without a break (−1: it is neither);
+	// refused: it refused an attempt in this cycle's dispatch.
+	ejected, byHealth bool
+	until             int64
+	ejections, errRun int
+	fails, passes     int
+	warming           bool
+	readyAt           int64
+	outSince          int64
+	refused           bool
+	known             bool // down, and the balancer knows it
 }
 
-// A down server keeps its slot: live, not active.
-func (s *refServer) live() bool       { return !s.gone }
-func (s *refServer) active() bool     { return !s.gone && !s.down && !s.retiring }
+// refNever is the done cycle of a hanging attempt: after any run.
+const refNever = 1 << 62
+
+// A down server keeps its slot: live. A candidate takes new work: live,
+// not retiring, ejected or warming, and not down unless the balancer does
+// not know it: it went down while the health checks were on, and they have
+// not been turned off since (the balancer learns of it only by them).
+func (s *refServer) live() bool { return !s.gone }
+func (s *refServer) active() bool {
+	return !s.gone && !s.retiring && !s.ejected && !s.warming && (!s.down || !s.known)
+}
 func (s *refServer) idleActive() bool { return s.active() && !s.busy }
 
 // cycles returns how long s takes for a request of work time at speed 1:
@@ -141,6 +190,17 @@ type refBalancer struct {
 	tot          sim.Totals
 	last         sim.CycleStats
 	waits, resps []int64
+	// The client side: retries granted but not yet arrived; the cycles
+	// of the first attempts admitted and of the retries granted (the
+	// retry budget's window).
+	retrying       []refRetry
+	admits, grants []int64
+}
+
+// refRetry is a granted retry, due at step b of cycle due.
+type refRetry struct {
+	due int64
+	r   refReq
 }
 
 // refRepair is a random fault's pending comeback.
@@ -157,11 +217,14 @@ type refModel struct {
 	route   *rand.Rand
 	fpcg    *rand.PCG
 	frng    *rand.Rand
+	retry   *rand.Rand // the retry generator (jitter)
 	bal     []*refBalancer
 	pending []sim.Change
 	repairs []refRepair // in the order scheduled
 	cycle   int64
 	events  []sim.Event
+	// tries holds, by request id, the retries granted to the request.
+	tries map[int64]int
 	// The switch's peaks over both balancers' end-of-cycle totals.
 	peakQueue              int64
 	serversMin, serversMax int
@@ -189,7 +252,9 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		reqs:    reqs,
 		route:   rand.New(rand.NewPCG(cfg.Seed, refRouteStream)),
 		fpcg:    rand.NewPCG(cfg.Seed, refFaultStream),
+		retry:   rand.New(rand.NewPCG(cfg.Seed, refRetryStream)),
 		pending: slices.Clone(changes),
+		tries:   map[int64]int{},
 	}
 	m.frng = rand.New(m.fpcg)
 	slices.SortStableFunc(m.pending, func(a, b sim.Change) int { return int(a.Cycle - b.Cycle) })
@@ -204,7 +269,7 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 			e(b)
 		}
 		for range cfg.Servers {
-			b.addServer()
+			b.addServer(false)
 		}
 	}
 	for _, r := range m.reqs.at(0) {
@@ -224,25 +289,50 @@ func (m *refModel) emit(b *refBalancer, kind sim.EventKind, server int, wait int
 	m.events = append(m.events, sim.Event{Cycle: m.cycle, Kind: kind, Balancer: b.index, Server: server, Wait: wait, Request: r})
 }
 
-// step runs cycle t = cycle + 1: changes, random faults, a work (and the
-// lobby), b arrivals, c scaling, d dispatch, e record.
+// step runs cycle t = cycle + 1, each step for P, then for S: changes,
+// random faults, the warming servers that are ready; a work; a′
+// timeouts; b the lobby, retries, arrivals; c probes, ejection ends,
+// replacement (each balancer), then scaling; d dispatch; e record.
 func (m *refModel) step() {
 	t := m.cycle + 1
 	m.cycle = t
 	m.events = m.events[:0]
 	for _, b := range m.bal {
 		b.last = sim.CycleStats{Cycle: t}
+		for _, s := range b.servers {
+			s.refused = false
+		}
 	}
 	m.applyChanges(t)
 	if m.cfg.MTBF > 0 {
 		m.randomFaults(t)
 	}
 	for _, b := range m.bal {
+		b.ready(t)
+	}
+	for _, b := range m.bal {
 		b.work(t)
+	}
+	for _, b := range m.bal {
+		b.timeouts(t)
+	}
+	for _, b := range m.bal {
 		b.drainLobby(t)
+	}
+	for _, b := range m.bal {
+		b.retries(t)
 	}
 	for _, r := range m.reqs.at(t) {
 		m.arrive(r, t)
+	}
+	for _, b := range m.bal {
+		if I := m.cfg.HealthInterval; I > 0 && t%I == 0 {
+			b.probe(t)
+		}
+		b.ejectionEnds(t)
+		if R := m.cfg.ReplaceAfter; R > 0 {
+			b.replace(t, R)
+		}
 	}
 	if t%m.cfg.Cooldown == 0 {
 		for _, b := range m.bal {
@@ -295,7 +385,31 @@ func (m *refModel) applyChanges(t int64) {
 		case sim.SetUnblock:
 			r := sim.ValueRange(v)
 			m.cfg.Blocked = slices.DeleteFunc(slices.Clone(m.cfg.Blocked), func(x sim.Range) bool { return x == r })
-		case sim.SetDown, sim.SetUp:
+		case sim.SetTimeout:
+			m.cfg.Timeout = v
+		case sim.SetRetries:
+			m.cfg.Retries = int(v)
+		case sim.SetBackoff:
+			m.cfg.Backoff = v
+		case sim.SetJitter:
+			m.cfg.Jitter = v != 0
+		case sim.SetRetryBudget:
+			m.cfg.RetryBudget = sim.Decimal(v)
+		case sim.SetHealthInterval:
+			m.cfg.HealthInterval = v
+		case sim.SetHealthFall:
+			m.cfg.HealthFall = int(v)
+		case sim.SetHealthRise:
+			m.cfg.HealthRise = int(v)
+		case sim.SetEjectAfter:
+			m.cfg.EjectAfter = int(v)
+		case sim.SetEjectFor:
+			m.cfg.EjectFor = v
+		case sim.SetProvisionDelay:
+			m.cfg.ProvisionDelay = v
+		case sim.SetReplaceAfter:
+			m.cfg.ReplaceAfter = v
+		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
 		default:
 			panic(fmt.Sprintf("reference: unknown setting %v", c.Setting))
 		}
@@ -307,27 +421,64 @@ func (m *refModel) applyChanges(t int64) {
 			}
 		}
 	}
+	if m.cfg.HealthInterval == 0 {
+		// Health checks off: the balancer knows at once which servers
+		// are down (and goes on knowing if they are turned on again).
+		for _, b := range m.bal {
+			for _, s := range b.servers {
+				s.known = s.down
+			}
+			b.sync()
+		}
+	}
 	for _, c := range batch {
 		if !c.IsFault() {
 			continue
 		}
 		ref := sim.ServerRef(c.Value)
-		b := m.bal[ref.Balancer()]
-		if !b.canFault(ref.ID(), c.Setting == sim.SetUp) {
-			b.tot.FaultsSkipped++
-			continue
+		gray, slow := sim.Healthy, sim.Speed(0)
+		switch c.Setting {
+		case sim.SetSlow:
+			ref, slow = sim.ValueSlow(c.Value)
+			gray = sim.Slow
+			if slow == sim.SpeedScale {
+				gray, slow = sim.Healthy, 0
+			}
+		case sim.SetFail:
+			gray = sim.Failing
+		case sim.SetHang:
+			gray = sim.Hanging
 		}
-		if c.Setting == sim.SetUp {
-			b.bringUp(ref.ID())
-		} else {
-			b.takeDown(ref.ID(), t)
+		b := m.bal[ref.Balancer()]
+		id := ref.ID()
+		switch c.Setting {
+		case sim.SetDown, sim.SetUp:
+			if !b.canFault(id, c.Setting == sim.SetUp) {
+				b.tot.FaultsSkipped++
+				continue
+			}
+			if c.Setting == sim.SetUp {
+				b.bringUp(id, t)
+			} else {
+				b.takeDown(id, t)
+			}
+		default:
+			if id < 1 || id > len(b.servers) || b.server(id).gone || (b.server(id).gray == gray && b.server(id).slow == slow) {
+				b.tot.FaultsSkipped++
+				continue
+			}
+			s := b.server(id)
+			s.gray, s.slow = gray, slow
+			m.emit(b, sim.GrayFault, id, 0, sim.Request{})
 		}
 	}
 }
 
 // randomFaults brings back the servers due at t, then fails a Poisson
-// number (mean active ÷ MTBF) of active servers, each drawn uniformly by id
-// order, for a repair time drawn from 1..2·MTTR − 1; balancer by balancer.
+// number (mean active ÷ MTBF) of active servers, each drawn uniformly by
+// id order (a draw of one down already, active because the health checks
+// have not found it out, fails nothing), for a repair time drawn from
+// 1..2·MTTR − 1; balancer by balancer.
 func (m *refModel) randomFaults(t int64) {
 	for _, b := range m.bal {
 		keep := m.repairs[:0]
@@ -342,7 +493,7 @@ func (m *refModel) randomFaults(t int64) {
 		m.repairs = keep
 		for _, r := range due {
 			if b.canFault(r.id, true) {
-				b.bringUp(r.id)
+				b.bringUp(r.id, t)
 			} else {
 				b.tot.FaultsSkipped++
 			}
@@ -351,6 +502,9 @@ func (m *refModel) randomFaults(t int64) {
 		n := refPoisson(float64(len(active))/float64(m.cfg.MTBF), m.fpcg)
 		for ; n > 0 && len(active) > 0; n-- {
 			id := active[m.frng.IntN(len(active))]
+			if b.server(id).down {
+				continue // with health checks on, a down server is active until ejected: it is down already
+			}
 			b.takeDown(id, t)
 			m.repairs = append(m.repairs, refRepair{cycle: t + 1 + m.frng.Int64N(2*m.cfg.MTTR-1), id: id, bal: b.index})
 			active = b.ids((*refServer).active)
@@ -386,12 +540,9 @@ func refPoisson(mean float64, r *rand.PCG) int {
 }
 
 // arrive passes request r, arriving at t, through the firewall to its
-// balancer's queue.
+// balancer's queue: its first attempt.
 func (m *refModel) arrive(r sim.Request, t int64) {
-	b := m.bal[0]
-	if len(m.bal) == 2 && r.Type == sim.Streaming {
-		b = m.bal[1]
-	}
+	b := m.balOf(r)
 	b.tot.Generated++
 	b.last.Generated++
 	for _, x := range m.cfg.Blocked {
@@ -402,9 +553,9 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 			return
 		}
 	}
-	q := refReq{Request: r, from: r.Arrival}
+	q := b.attempt(r, t)
 	if m.perServer() {
-		b.route(q, t, true)
+		b.route(q, t, refFresh)
 		return
 	}
 	if c := m.cfg.QueueCap; c > 0 && len(b.queue) >= c {
@@ -413,9 +564,33 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 		m.emit(b, sim.Discard, 0, 0, r)
 		return
 	}
-	b.tot.Admitted++
+	b.admitted(t)
 	b.queue = append(b.queue, q)
 	m.emit(b, sim.Arrive, 0, 0, r)
+}
+
+// balOf returns the balancer of r's type.
+func (m *refModel) balOf(r sim.Request) *refBalancer {
+	if len(m.bal) == 2 && r.Type == sim.Streaming {
+		return m.bal[1]
+	}
+	return m.bal[0]
+}
+
+// attempt returns an attempt of r arriving at t, with its deadline by the
+// timeout in force.
+func (b *refBalancer) attempt(r sim.Request, t int64) refReq {
+	q := refReq{Request: r, arrived: t, from: t}
+	if T := b.m.cfg.Timeout; T > 0 {
+		q.deadline = t + T
+	}
+	return q
+}
+
+// admitted counts a first attempt admitted at t.
+func (b *refBalancer) admitted(t int64) {
+	b.tot.Admitted++
+	b.admits = append(b.admits, t)
 }
 
 // record is step e.
@@ -445,12 +620,16 @@ func (b *refBalancer) ids(ok func(*refServer) bool) []int {
 
 func (b *refBalancer) server(id int) *refServer { return b.servers[id-1] }
 
-func (b *refBalancer) live() int { return len(b.ids((*refServer).live)) }
+func (b *refBalancer) count(ok func(*refServer) bool) int { return len(b.ids(ok)) }
+func (b *refBalancer) live() int                          { return b.count((*refServer).live) }
 func (b *refBalancer) busyCount() int {
-	return len(b.ids(func(s *refServer) bool { return s.live() && s.busy }))
+	return b.count(func(s *refServer) bool { return s.live() && s.busy })
 }
 func (b *refBalancer) retiringCount() int {
-	return len(b.ids(func(s *refServer) bool { return s.live() && s.retiring }))
+	return b.count(func(s *refServer) bool { return s.live() && s.retiring })
+}
+func (b *refBalancer) abandonedCount() int {
+	return b.count(func(s *refServer) bool { return s.live() && s.busy && s.abandoned })
 }
 
 // queued returns the requests waiting: the central queue, or every server
@@ -463,23 +642,52 @@ func (b *refBalancer) queued() int {
 	return n
 }
 
-// addServer creates the next server, idle, with its speed and weight.
-func (b *refBalancer) addServer() int {
+// addServer creates the next server, idle, with its speed and weight;
+// warming when scaling adds it with a provision delay.
+func (b *refBalancer) addServer(scaled bool) int {
 	cfg := &b.m.cfg
 	id := len(b.servers) + 1
-	s := &refServer{id: id, speed: sim.SpeedScale, weight: 1}
+	s := &refServer{m: b.m, id: id, speed: sim.SpeedScale, weight: 1, outSince: -1}
 	if id <= len(cfg.Speeds) {
 		s.speed = cfg.Speeds[id-1]
 	}
 	if id <= len(cfg.Weights) {
 		s.weight = cfg.Weights[id-1]
 	}
+	if P := cfg.ProvisionDelay; scaled && P > 0 {
+		s.warming, s.readyAt = true, b.m.cycle+P
+	}
 	b.servers = append(b.servers, s)
-	b.cands = append(b.cands, id)
+	b.sync()
 	if a := b.m.policy().Added; a != nil {
 		a(b, s)
 	}
 	return id
+}
+
+// sync brings the candidates up to date with the servers' states: those
+// that stopped being one leave (by ascending id), the new ones are
+// appended (by ascending id).
+func (b *refBalancer) sync() {
+	for _, id := range slices.Clone(b.cands) {
+		if !b.server(id).active() {
+			b.uncandidate(id)
+		}
+	}
+	for _, s := range b.servers {
+		if s.active() && !slices.Contains(b.cands, s.id) {
+			b.cands = append(b.cands, s.id)
+		}
+	}
+	for _, s := range b.servers {
+		out := !s.gone && (s.down || s.ejected)
+		switch {
+		case !out:
+			s.outSince = -1
+		case s.outSince < 0:
+			s.outSince = b.m.cycle
+		}
+	}
 }
 
 // uncandidate takes id out of the candidates: the last one takes its place
@@ -503,10 +711,23 @@ func (b *refBalancer) candidates() []*refServer {
 	return cs
 }
 
+// How an attempt comes to be routed (per-server): a first attempt, a
+// retry, or one routed again (taken back from a server, or out of the
+// lobby).
+type refRouting uint8
+
+const (
+	refFresh refRouting = iota
+	refRetrying
+	refAgain
+)
+
 // route sends r to the candidate the policy picks (per-server), or to the
-// lobby; a fresh arrival is discarded when that queue already holds the
-// cap. The policy picks first, then the cap is checked.
-func (b *refBalancer) route(r refReq, t int64, fresh bool) {
+// lobby; a first attempt or a retry is discarded when that queue already
+// holds the cap. The policy picks first, then the cap is checked. An
+// attempt routed to a down server (a candidate only with health checks
+// on) ends in error at once.
+func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 	m := b.m
 	var s *refServer
 	if len(b.cands) > 0 {
@@ -515,24 +736,56 @@ func (b *refBalancer) route(r refReq, t int64, fresh bool) {
 	id, n := 0, len(b.lobby)
 	if s != nil {
 		id, n = s.id, len(s.queue)
+		b.given(s) // routed to it, even if the cap then discards it
 	}
-	if fresh {
-		if c := m.cfg.QueueCap; c > 0 && n >= c {
+	full := how != refAgain && m.cfg.QueueCap > 0 && n >= m.cfg.QueueCap
+	switch how {
+	case refFresh:
+		if full {
 			b.tot.Discarded++
 			b.last.Discarded++
 			m.emit(b, sim.Discard, id, 0, r.Request)
 			return
 		}
-		b.tot.Admitted++
+		b.admitted(t)
 		m.emit(b, sim.Arrive, id, 0, r.Request)
+	case refRetrying:
+		b.tot.Retries++
+		b.last.Retries++
+		if full {
+			b.tot.RetriesDiscarded++
+			m.emit(b, sim.Discard, id, 0, r.Request)
+			b.ended(r, t, refDiscarded, true)
+			return
+		}
+		m.emit(b, sim.Retry, id, 0, r.Request)
 	}
 	if s == nil {
 		b.lobby = append(b.lobby, r)
 		return
 	}
-	b.given(s)
+	b.enqueue(s, r, t)
+}
+
+// enqueue puts r at the back of s's queue at t, or, s being down, ends it
+// in error there (after step b has started).
+func (b *refBalancer) enqueue(s *refServer, r refReq, t int64) {
+	if s.down {
+		b.refuse(s, r, t)
+		return
+	}
 	r.routed = t
 	s.queue = append(s.queue, r)
+}
+
+// refuse ends attempt r in error at down server s, which it did not
+// occupy (step b or d of t).
+func (b *refBalancer) refuse(s *refServer, r refReq, t int64) {
+	b.tot.Errors++
+	b.last.Errors++
+	b.m.emit(b, sim.Error, s.id, 0, r.Request)
+	b.erred(s, t)
+	b.ended(r, t, refErrored, true)
 }
 
 // given notes that s was given a request (see rrLast).
@@ -549,13 +802,25 @@ func (b *refBalancer) drainLobby(t int64) {
 		}
 		b.lobby = b.lobby[1:]
 		b.given(s)
-		r.routed = t
-		s.queue = append(s.queue, r)
+		b.enqueue(s, r, t)
 	}
 }
 
-// work is step a: every request due at t completes; a retiring server with
-// nothing left leaves.
+// ready is the start of cycle t for the warming servers: those due take
+// their place among the candidates.
+func (b *refBalancer) ready(t int64) {
+	for _, s := range b.servers {
+		if s.live() && s.warming && s.readyAt == t {
+			s.warming = false
+			b.sync()
+			b.m.emit(b, sim.Ready, s.id, 0, sim.Request{})
+		}
+	}
+}
+
+// work is step a: every attempt due at t ends, completed or in error, and
+// abandoned work ends uncounted; a retiring server with nothing left
+// leaves.
 func (b *refBalancer) work(t int64) {
 	m := b.m
 	for _, s := range b.servers {
@@ -563,23 +828,337 @@ func (b *refBalancer) work(t int64) {
 			continue
 		}
 		s.busy = false
-		b.tot.Completed++
-		b.last.Completed++
-		resp := t - s.req.Arrival
-		b.tot.TotalResponse += resp
-		b.resps = append(b.resps, resp)
-		m.emit(b, sim.Complete, s.id, 0, s.req.Request)
-		if c := m.policy().Completed; c != nil {
-			c(b, s, &s.req)
+		switch {
+		case s.abandoned:
+			b.tot.WastedCycles += t - s.abandonedAt
+			s.abandoned = false
+		case s.ends == sim.Failing:
+			b.tot.Errors++
+			b.last.Errors++
+			m.emit(b, sim.Error, s.id, 0, s.req.Request)
+			b.erred(s, t)
+			b.ended(s.req, t, refErrored, false)
+		default:
+			b.tot.Completed++
+			b.last.Completed++
+			resp := t - s.req.Arrival
+			b.tot.TotalResponse += resp
+			b.resps = append(b.resps, resp)
+			m.emit(b, sim.Complete, s.id, 0, s.req.Request)
+			s.errRun, s.ejections = 0, 0
+			if c := m.policy().Completed; c != nil {
+				c(b, s, &s.req)
+			}
 		}
-		if s.retiring && len(s.queue) == 0 {
-			s.retiring, s.gone = false, true
-			m.emit(b, sim.Leave, s.id, 0, sim.Request{})
+		b.freed(s)
+	}
+}
+
+// freed: a retiring server that has just finished with nothing left
+// leaves.
+func (b *refBalancer) freed(s *refServer) {
+	if s.retiring && len(s.queue) == 0 {
+		s.retiring, s.gone = false, true
+		b.sync()
+		b.m.emit(b, sim.Leave, s.id, 0, sim.Request{})
+	}
+}
+
+// timeouts is step a′: every attempt whose deadline is t is abandoned, in
+// the order of their arrivals, then request ids.
+func (b *refBalancer) timeouts(t int64) {
+	m := b.m
+	type due struct {
+		r      refReq
+		server *refServer // in service there, or nil when queued
+		queue  *refServer // queued there (per-server), or nil
+	}
+	var dues []due
+	keep := func(q []refReq, at *refServer) []refReq {
+		var kept []refReq
+		for _, r := range q {
+			if r.deadline == t {
+				dues = append(dues, due{r: r, queue: at})
+			} else {
+				kept = append(kept, r)
+			}
+		}
+		return kept
+	}
+	b.queue = keep(b.queue, nil)
+	b.lobby = keep(b.lobby, nil)
+	for _, s := range b.servers {
+		s.queue = keep(s.queue, s)
+		if s.live() && s.busy && !s.abandoned && s.req.deadline == t {
+			dues = append(dues, due{r: s.req, server: s})
+		}
+	}
+	slices.SortStableFunc(dues, func(x, y due) int {
+		if x.r.arrived != y.r.arrived {
+			return int(x.r.arrived - y.r.arrived)
+		}
+		return int(x.r.ID - y.r.ID)
+	})
+	for i, d := range dues {
+		// The server first (freed from a hanging attempt, or left with
+		// nothing by a queued one: a retiring server with nothing left,
+		// no attempt still to time out in its queue included, leaves),
+		// then the attempt's end.
+		emptied := func(s *refServer) bool {
+			return !s.busy && !slices.ContainsFunc(dues[i+1:], func(x due) bool { return x.queue == s })
+		}
+		if q := d.queue; q != nil && emptied(q) {
+			b.freed(q)
+		}
+		if s := d.server; s != nil {
+			if s.ends == sim.Hanging {
+				s.busy = false
+				if emptied(s) {
+					b.freed(s)
+				}
+			} else {
+				s.abandoned, s.abandonedAt = true, t
+			}
+		}
+		b.last.TimedOut++
+		id := 0
+		if d.server == nil {
+			b.tot.TimedOutQueued++
+		} else {
+			b.tot.TimedOutInService++
+			id = d.server.id
+		}
+		m.emit(b, sim.TimedOut, id, 0, d.r.Request)
+		b.ended(d.r, t, refTimedOut, false)
+	}
+}
+
+// How an attempt ended.
+type refEnd uint8
+
+const (
+	refErrored refEnd = iota
+	refTimedOut
+	refDiscarded // a retry the queue cap discarded
+)
+
+// ended applies the retry rule to attempt r that ended at cycle e: a
+// retry while the request has had fewer than the retries allowed and the
+// budget grants it, due at the first step b not yet started at or after
+// e + its backoff (late: step b of e has started); else the request ends
+// (a GiveUp event).
+func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
+	m := b.m
+	cfg := &m.cfg
+	k := m.tries[r.ID] + 1
+	if k <= cfg.Retries {
+		if F := int64(cfg.RetryBudget); F > 0 {
+			in := func(cs []int64) int64 {
+				var n int64
+				for _, c := range cs {
+					if c >= e-999 && c <= e {
+						n++
+					}
+				}
+				return n
+			}
+			if in(b.grants)*sim.DecimalScale >= F*in(b.admits) {
+				b.tot.GaveUpBudget++
+				m.emit(b, sim.GiveUp, 0, 0, r.Request)
+				delete(m.tries, r.ID)
+				return
+			}
+		}
+		m.tries[r.ID] = k
+		b.grants = append(b.grants, e)
+		d := cfg.Backoff << (k - 1)
+		if cfg.Jitter && d > 0 {
+			d = m.retry.Int64N(d + 1)
+		}
+		due := e + d
+		if d == 0 && late {
+			due = e + 1
+		}
+		next := r
+		next.Retry, next.Requeued = true, false
+		b.retrying = append(b.retrying, refRetry{due: due, r: next})
+		return
+	}
+	if how == refTimedOut {
+		b.tot.TimedOut++
+	} else {
+		b.tot.Failed++
+	}
+	m.emit(b, sim.GiveUp, 0, 0, r.Request)
+	delete(m.tries, r.ID)
+}
+
+// retries is the retries' part of step b: those due at t arrive, by
+// request id.
+func (b *refBalancer) retries(t int64) {
+	var due []refRetry
+	keep := b.retrying[:0:0]
+	for _, x := range b.retrying {
+		if x.due == t {
+			due = append(due, x)
+		} else {
+			keep = append(keep, x)
+		}
+	}
+	b.retrying = keep
+	slices.SortStableFunc(due, func(x, y refRetry) int { return int(x.r.ID - y.r.ID) })
+	for _, x := range due {
+		r := b.attempt(x.r.Request, t)
+		if b.m.perServer() {
+			b.route(r, t, refRetrying)
+			continue
+		}
+		b.tot.Retries++
+		b.last.Retries++
+		if c := b.m.cfg.QueueCap; c > 0 && len(b.queue) >= c {
+			b.tot.RetriesDiscarded++
+			b.m.emit(b, sim.Discard, 0, 0, r.Request)
+			b.ended(r, t, refDiscarded, true)
+			continue
+		}
+		b.queue = append(b.queue, r)
+		b.m.emit(b, sim.Retry, 0, 0, r.Request)
+	}
+}
+
+// erred counts an error on s at t for outlier ejection: its run grows, and
+// reaching the threshold ejects it (unless the ⌊L/2⌋ rule says no: the run
+// is kept).
+func (b *refBalancer) erred(s *refServer, t int64) {
+	s.errRun++
+	if E := b.m.cfg.EjectAfter; E > 0 && s.errRun >= E && !s.ejected && !s.gone && b.mayEject() {
+		b.eject(s, false)
+		k := min(s.ejections, sim.MaxEjections)
+		s.until = t + b.ejectFor()<<(k-1)
+	}
+}
+
+func (b *refBalancer) ejectFor() int64 {
+	if b.m.cfg.EjectFor == 0 {
+		return sim.DefaultEjectFor
+	}
+	return b.m.cfg.EjectFor
+}
+
+// mayEject is the ⌊L/2⌋ rule: one more ejection leaves at most half the
+// live servers (rounded down) ejected.
+func (b *refBalancer) mayEject() bool {
+	ejected := b.count(func(s *refServer) bool { return s.live() && s.ejected })
+	return ejected+1 <= b.live()/2
+}
+
+// eject takes s out of the candidates.
+func (b *refBalancer) eject(s *refServer, byHealth bool) {
+	s.ejected, s.byHealth = true, byHealth
+	s.ejections++
+	s.errRun = 0
+	b.tot.Ejections++
+	b.sync()
+	b.m.emit(b, sim.Eject, s.id, 0, sim.Request{})
+}
+
+// restore makes ejected s a candidate again (if it can be one).
+func (b *refBalancer) restore(s *refServer) {
+	s.ejected, s.byHealth = false, false
+	b.sync()
+	b.m.emit(b, sim.Restore, s.id, 0, sim.Request{})
+}
+
+// probe is the health checks at step c of t: every live server by id;
+// down, failing and hanging servers fail, the others pass; enough fails
+// in a row eject a server, enough passes restore one the checks ejected.
+func (b *refBalancer) probe(t int64) {
+	cfg := &b.m.cfg
+	fall, rise := cfg.HealthFall, cfg.HealthRise
+	if fall == 0 {
+		fall = sim.DefaultHealthFall
+	}
+	if rise == 0 {
+		rise = sim.DefaultHealthRise
+	}
+	for _, s := range b.servers {
+		if !s.live() {
+			continue
+		}
+		if s.down || s.gray == sim.Failing || s.gray == sim.Hanging {
+			s.fails++
+			s.passes = 0
+		} else {
+			s.passes++
+			s.fails = 0
+		}
+		switch {
+		case !s.ejected && s.fails >= fall && b.mayEject():
+			b.eject(s, true)
+		case s.ejected && s.byHealth && s.passes >= rise:
+			b.restore(s)
 		}
 	}
 }
 
-// scale is step c.
+// ejectionEnds restores at step c of t the servers whose outlier
+// ejection ends then.
+func (b *refBalancer) ejectionEnds(t int64) {
+	for _, s := range b.servers {
+		if s.live() && s.ejected && !s.byHealth && s.until == t {
+			b.restore(s)
+		}
+	}
+}
+
+// replace takes out of the pool, at step c of t, every server down or
+// ejected without a break for at least R cycles: its work goes back as
+// for a server going down with health checks off.
+func (b *refBalancer) replace(t, R int64) {
+	for _, s := range b.servers {
+		if !s.live() || s.outSince < 0 || t-s.outSince < R {
+			continue
+		}
+		b.tot.Replaced++
+		s.gone, s.retiring = true, false
+		b.sync()
+		b.m.emit(b, sim.Replace, s.id, 0, sim.Request{})
+		b.giveBack(s, t)
+	}
+}
+
+// giveBack takes s's attempts back at t, as a server going down with
+// health checks off gives them: the attempt in service back to the head
+// of the queue (pooled), or it and then its queue routed again
+// (per-server); each counts requeued, and waits from t. Abandoned work is
+// dropped.
+func (b *refBalancer) giveBack(s *refServer, t int64) {
+	m := b.m
+	var again []refReq
+	if s.busy {
+		if s.abandoned {
+			b.tot.WastedCycles += t - s.abandonedAt
+			s.abandoned = false
+		} else {
+			again = append(again, s.req)
+		}
+		s.busy = false
+	}
+	again = append(again, s.queue...)
+	s.queue = nil
+	for _, r := range again {
+		r.Requeued, r.from = true, t
+		b.tot.Requeued++
+		m.emit(b, sim.Requeue, s.id, 0, r.Request)
+		if m.perServer() {
+			b.route(r, t, refAgain)
+		} else {
+			b.queue = append([]refReq{r}, b.queue...)
+		}
+	}
+}
+
+// scale is step c's scaling.
 func (b *refBalancer) scale(t int64) {
 	cfg := &b.m.cfg
 	q := int64(b.queued()) * sim.FactorScale
@@ -587,7 +1166,7 @@ func (b *refBalancer) scale(t int64) {
 	S := int64(len(active))
 	if q > int64(cfg.ScaleUp)*S {
 		if b.live() < cfg.MaxServers {
-			id := b.addServer()
+			id := b.addServer(true)
 			b.tot.ScaleUps++
 			b.last.Scale = 1
 			b.m.emit(b, sim.ScaleUp, id, 0, sim.Request{})
@@ -603,19 +1182,20 @@ func (b *refBalancer) scale(t int64) {
 	if len(idle) > 0 {
 		id := idle[len(idle)-1]
 		b.server(id).gone = true
-		b.uncandidate(id)
+		b.sync()
 		b.m.emit(b, sim.ScaleDown, id, 0, sim.Request{})
 		return
 	}
 	id := active[len(active)-1]
 	b.server(id).retiring = true
-	b.uncandidate(id)
+	b.sync()
 	b.m.emit(b, sim.Retire, id, 0, sim.Request{})
 }
 
 // dispatch is step d: pooled, the oldest requests go to the idle active
-// servers the policy picks; per-server, every idle server with a queue
-// takes its oldest request, in id order.
+// servers the policy picks (a down one refuses its attempt, once a
+// cycle); per-server, every idle server with a queue takes its oldest
+// request, in id order.
 func (b *refBalancer) dispatch(t int64) {
 	if b.m.perServer() {
 		for _, s := range b.servers {
@@ -630,7 +1210,7 @@ func (b *refBalancer) dispatch(t int64) {
 	for len(b.queue) > 0 {
 		var idle []*refServer
 		for _, s := range b.servers {
-			if s.idleActive() {
+			if s.idleActive() && !s.refused {
 				idle = append(idle, s)
 			}
 		}
@@ -644,16 +1224,36 @@ func (b *refBalancer) dispatch(t int64) {
 		r := b.queue[0]
 		b.queue = b.queue[1:]
 		b.given(s)
+		if s.down {
+			s.refused = true
+			b.refuse(s, r, t)
+			continue
+		}
 		b.serve(s, r, t)
 	}
 }
 
-// serve gives r to idle server s at cycle t.
+// serve gives r to idle server s at cycle t: it takes its time at the
+// server's speed, slowed when the server is slow; on a failing server it
+// ends in error after the fail time, on a hanging one never.
 func (b *refBalancer) serve(s *refServer, r refReq, t int64) {
-	s.busy, s.req, s.done = true, r, t+s.cycles(r.Time)
+	c := s.cycles(r.Time)
+	s.busy, s.req, s.ends = true, r, s.gray
+	switch s.gray {
+	case sim.Slow:
+		c = (c*int64(s.slow) + sim.SpeedScale - 1) / sim.SpeedScale
+	case sim.Failing:
+		c = max(b.m.cfg.FailTime, 1)
+	}
+	s.done = t + c
+	if s.gray == sim.Hanging {
+		s.done = refNever
+	}
+	if s.gray == sim.Healthy || s.gray == sim.Slow {
+		b.tot.ServiceCycles += c
+		b.tot.ServiceCount++
+	}
 	wait := t - r.from
-	b.tot.ServiceCycles += s.cycles(r.Time)
-	b.tot.ServiceCount++
 	b.tot.Dispatched++
 	b.tot.TotalWait += wait
 	b.last.Dispatched++
@@ -669,44 +1269,59 @@ func (b *refBalancer) canFault(id int, up bool) bool {
 	return up == b.server(id).down
 }
 
-// takeDown fails live server id at t: its request in service goes back to
-// the head of the queue (pooled), or it and then its queue are routed again
-// (per-server); each counts requeued, and waits from t. A retiring server
-// leaves for good.
+// takeDown fails live server id at t. Abandoned work on it is dropped.
+// With health checks off its attempts go back (giveBack); with them on,
+// its attempt in service and then its queue end in error. A retiring
+// server leaves for good: with health checks on, after those errors
+// (they count towards its ejection while it is still live).
 func (b *refBalancer) takeDown(id int, t int64) {
 	m := b.m
 	s := b.server(id)
 	b.tot.Downs++
 	m.emit(b, sim.Down, id, 0, sim.Request{})
-	b.uncandidate(id)
-	var again []refReq
+	if m.cfg.HealthInterval == 0 {
+		if s.retiring {
+			s.retiring, s.gone = false, true
+		} else {
+			s.down, s.known = true, true
+		}
+		b.sync()
+		b.giveBack(s, t)
+		return
+	}
+	if !s.retiring {
+		s.down, s.known = true, false // a candidate until the checks find it out
+		b.sync()
+	}
+	var ending []refReq
 	if s.busy {
-		again = append(again, s.req)
+		if s.abandoned {
+			b.tot.WastedCycles += t - s.abandonedAt
+			s.abandoned = false
+		} else {
+			ending = append(ending, s.req)
+		}
 		s.busy = false
 	}
-	again = append(again, s.queue...)
+	ending = append(ending, s.queue...)
 	s.queue = nil
+	for _, r := range ending {
+		b.tot.Errors++
+		b.last.Errors++
+		m.emit(b, sim.Error, id, 0, r.Request)
+		b.erred(s, t)
+		b.ended(r, t, refErrored, false)
+	}
 	if s.retiring {
 		s.retiring, s.gone = false, true
-	} else {
-		s.down = true
-	}
-	for _, r := range again {
-		r.Requeued, r.from = true, t
-		b.tot.Requeued++
-		m.emit(b, sim.Requeue, id, 0, r.Request)
-		if m.perServer() {
-			b.route(r, t, false)
-		} else {
-			b.queue = append([]refReq{r}, b.queue...)
-		}
+		b.sync()
 	}
 }
 
 // bringUp returns failed server id to the pool, idle.
-func (b *refBalancer) bringUp(id int) {
-	b.server(id).down = false
-	b.cands = append(b.cands, id)
+func (b *refBalancer) bringUp(id int, t int64) {
+	b.server(id).down, b.server(id).known = false, false
+	b.sync()
 	b.tot.Ups++
 	b.m.emit(b, sim.Up, id, 0, sim.Request{})
 }
@@ -740,8 +1355,37 @@ func (m *refModel) Last() sim.CycleStats {
 		l.Completed += x.Completed
 		l.Dispatched += x.Dispatched
 		l.Scale += x.Scale
+		l.Errors += x.Errors
+		l.TimedOut += x.TimedOut
+		l.Retries += x.Retries
 	}
 	return l
+}
+
+// Cycle returns the last cycle run.
+func (m *refModel) Cycle() int64 { return m.cycle }
+
+// Events returns the last cycle's events.
+func (m *refModel) Events() []sim.Event { return m.events }
+
+// Pool counts the servers at the end of the last cycle, over both
+// balancers: active ones are the candidates.
+func (m *refModel) Pool() sim.Pool {
+	var p sim.Pool
+	for _, b := range m.bal {
+		count := func(ok func(*refServer) bool) int {
+			return b.count(func(s *refServer) bool { return s.live() && ok(s) })
+		}
+		p.Live += b.live()
+		p.Active += len(b.cands)
+		p.Busy += count(func(s *refServer) bool { return s.busy })
+		p.Idle += count(func(s *refServer) bool { return !s.busy && !s.down && !s.warming })
+		p.Retiring += count(func(s *refServer) bool { return s.retiring })
+		p.Down += count(func(s *refServer) bool { return s.down })
+		p.Ejected += count(func(s *refServer) bool { return s.ejected })
+		p.Warming += count(func(s *refServer) bool { return s.warming })
+	}
+	return p
 }
 
 // summary builds the summary of one balancer, or of the model's totals.
@@ -756,6 +1400,17 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.Discarded += t.Discarded
 		s.Admitted += t.Admitted
 		s.Completed += t.Completed
+		s.Errors += t.Errors
+		s.Retries += t.Retries
+		s.RetriesDiscarded += t.RetriesDiscarded
+		s.Failed += t.Failed
+		s.TimedOut += t.TimedOut
+		s.GaveUpBudget += t.GaveUpBudget
+		s.TimedOutQueued += t.TimedOutQueued
+		s.TimedOutInService += t.TimedOutInService
+		s.WastedCycles += t.WastedCycles
+		s.Replaced += t.Replaced
+		s.Ejections += t.Ejections
 		s.Dispatched += t.Dispatched
 		s.TotalWait += t.TotalWait
 		s.ServiceCycles += t.ServiceCycles
@@ -769,15 +1424,26 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.Down += t.Downs
 		s.Up += t.Ups
 		s.FaultsSkipped += t.FaultsSkipped
-		s.FinalQueue += int64(b.queued())
-		busy := int64(b.busyCount())
-		s.InService += busy
+		q := int64(b.queued())
+		s.FinalQueue += q
+		busy, abandoned := int64(b.busyCount()), int64(b.abandonedCount())
+		s.InService += busy - abandoned
+		s.AbandonedInService += abandoned
+		s.InFlight += q + busy - abandoned + int64(len(b.retrying))
+		for _, v := range b.servers {
+			if v.live() && v.busy && v.abandoned {
+				s.WastedCycles += m.cycle - v.abandonedAt + 1
+			}
+		}
 		s.ServersBusy += busy
 		s.ServersFinal += int64(b.live())
-		down := int64(len(b.ids(func(v *refServer) bool { return v.down })))
-		s.ServersIdle += int64(b.live()) - busy - down
+		down := int64(b.count(func(v *refServer) bool { return v.live() && v.down }))
+		warming := int64(b.count(func(v *refServer) bool { return v.live() && v.warming }))
+		s.ServersIdle += int64(b.count(func(v *refServer) bool { return v.live() && !v.busy && !v.down && !v.warming }))
 		s.ServersRetiring += int64(b.retiringCount())
-		s.ServersDown += int64(len(b.ids(func(v *refServer) bool { return v.down })))
+		s.ServersDown += down
+		s.ServersEjected += int64(b.count(func(v *refServer) bool { return v.live() && v.ejected }))
+		s.ServersWarming += warming
 		s.Lobby += int64(len(b.lobby))
 		for _, v := range b.servers {
 			s.ServerQueueMax = max(s.ServerQueueMax, int64(len(v.queue)))
@@ -866,6 +1532,8 @@ func newRefGenerated(cfg sim.Config, changes []sim.Change) (*refGenerated, error
 	g := cfg.Clone()
 	g.Blocked, g.QueueCap, g.Switch, g.Queues, g.Policy = nil, 0, false, sim.Pooled, sim.FirstIdle
 	g.MTBF, g.MTTR, g.Speeds, g.Weights, g.Choices = 0, 0, nil, nil, 0
+	g.Timeout, g.Retries, g.Backoff, g.Jitter, g.RetryBudget = 0, 0, 0, false, 0
+	g.HealthInterval, g.EjectAfter, g.ProvisionDelay, g.ReplaceAfter = 0, 0, 0, 0
 	g.ScaleUp, g.ScaleDown, g.Cooldown, g.MinServers, g.MaxServers = sim.MaxFactor, 0, 1, 1, cfg.Servers
 	changes = slices.Clone(changes)
 	slices.SortStableFunc(changes, func(a, b sim.Change) int { return int(a.Cycle - b.Cycle) })

@@ -40,8 +40,8 @@ func keysNear(t *rapid.T, points []ringPoint) []uint64 {
 	return keys
 }
 
-// TestHashRouterMatchesPlain runs random joins, departures, faults and
-// lookups on a hash-routed pool and compares every owner the router gives
+// TestHashRouterMatchesPlain runs random joins (some warming up first),
+// departures, faults and lookups on a hash-routed pool and compares every owner the router gives
 // (one source at a time, a batch of them, and keys on the points' edges)
 // with plainOwner over the points of every server ever created, sorted
 // afresh. The pools grow past the sizes at which the points of new servers
@@ -59,6 +59,7 @@ func TestHashRouterMatchesPlain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		m.cycle = 1 // servers added by scaling may warm up (addServer) after cycle 0
 		b := m.bal[0]
 		h := b.rt.(*hashRouter)
 		var plain []ringPoint
@@ -73,10 +74,10 @@ func TestHashRouterMatchesPlain(t *testing.T) {
 			return plain
 		}
 		// pickFrom draws a server id from those for which ok holds, or 0.
-		pickFrom := func(t *rapid.T, ok func(s *server) bool) int {
+		pickFrom := func(t *rapid.T, ok func(id int) bool) int {
 			var ids []int
 			for id := 1; id <= len(b.srv); id++ {
-				if ok(&b.srv[id-1]) {
+				if ok(id) {
 					ids = append(ids, id)
 				}
 			}
@@ -85,7 +86,10 @@ func TestHashRouterMatchesPlain(t *testing.T) {
 			}
 			return rapid.SampledFrom(ids).Draw(t, "id")
 		}
-		active := func(s *server) bool { return !s.gone && !s.down }
+		active := func(id int) bool {
+			_, warming := b.warming[id]
+			return !b.srv[id-1].gone && !b.srv[id-1].down && !warming
+		}
 		look := func(t *rapid.T, keys []uint64) {
 			for _, key := range keys {
 				if got, want := h.lookupRing().owner(key, &b.active), plainOwner(plainOf(), key, &b.active); got != want {
@@ -95,9 +99,16 @@ func TestHashRouterMatchesPlain(t *testing.T) {
 		}
 		t.Repeat(map[string]func(*rapid.T){
 			"join": func(t *rapid.T) {
+				// Some warm up first: their points are on the ring at once,
+				// passed over until they are candidates.
+				warm := rapid.SampledFrom([]int64{0, 0, 5}).Draw(t, "warm")
 				for range rapid.IntRange(1, 40).Draw(t, "joins") {
-					b.addServer()
+					b.addServer(warm)
 				}
+			},
+			"warm up": func(t *rapid.T) {
+				m.cycle += 5
+				b.warmUps(m.cycle)
 			},
 			"leave": func(t *rapid.T) {
 				if id := pickFrom(t, active); id != 0 && b.active.n > 1 {
@@ -115,7 +126,7 @@ func TestHashRouterMatchesPlain(t *testing.T) {
 				}
 			},
 			"up": func(t *rapid.T) {
-				if id := pickFrom(t, func(s *server) bool { return s.down }); id != 0 {
+				if id := pickFrom(t, func(id int) bool { return b.srv[id-1].down }); id != 0 {
 					b.bringUp(id, m.cycle)
 				}
 			},

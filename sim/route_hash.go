@@ -39,6 +39,11 @@ func (r *hashRouter) activate(int64) {
 	r.fewOK = false
 }
 
+// added puts the points of a server just created on the ring, warming or
+// not: a lookup passes over those of servers that are not candidates, so a
+// warming server that becomes one after a later server still has them.
+func (r *hashRouter) added(id int, t int64) { r.candidate(id, t) }
+
 // candidate adds a server just created to the ring; one back from a fault
 // has its points there still.
 func (r *hashRouter) candidate(id int, _ int64) {

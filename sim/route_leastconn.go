@@ -52,8 +52,17 @@ func (r *leastConnections) uncandidate(id int) {
 	}
 }
 
-func (r *leastConnections) joined(id int, _ packed, _ int64)     { r.ix.bump(id, 1) }
-func (r *leastConnections) completed(id int, _ int64, _, _ bool) { r.ix.bump(id, -1) }
+func (r *leastConnections) joined(id int, _ packed, _ int64)       { r.ix.bump(id, 1) }
+func (r *leastConnections) completed(id int, _ int64, _, _ bool)   { r.ix.bump(id, -1) }
+func (r *leastConnections) left(id int, _ packed, _ int64, _ bool) { r.ix.bump(id, -1) }
+
+// holding keys server id, back as a candidate, by what it holds.
+func (r *leastConnections) holding(id int, _ int64) {
+	if r.ix != nil {
+		r.ix.key[id-1] = r.b.load(id)
+		r.ix.set(id, r.ix.weight[id-1] > 0)
+	}
+}
 
 // placeable reports whether some candidate weighs more than 0.
 func (r *leastConnections) placeable() bool { return !r.b.perServer || r.ix.best() != 0 }

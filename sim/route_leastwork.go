@@ -90,6 +90,32 @@ func (r *leastWork) completed(id int, t int64, empty, _ bool) {
 	}
 }
 
+// left takes request q's work off server id's cycle: it left the queue
+// unserved at cycle t; a server left with nothing is free.
+func (r *leastWork) left(id int, q packed, t int64, empty bool) {
+	if empty {
+		r.completed(id, t, true, false)
+		return
+	}
+	r.ix.key[id-1] -= int64(r.b.srv[id-1].speed.Cycles(q.time()))
+	r.ix.set(id, true)
+}
+
+// holding keys server id, back as a candidate at cycle t, by the cycle it
+// will have done all it holds.
+func (r *leastWork) holding(id int, t int64) {
+	if r.ix == nil {
+		return
+	}
+	s := &r.b.srv[id-1]
+	at := t
+	if s.busy {
+		at = s.done
+	}
+	r.ix.key[id-1] = at + r.b.queuedWork(id)
+	r.ix.set(id, true)
+}
+
 // addWork moves server id's cycle on by work cycles routed to it at cycle
 // t: from t when the server is free (it holds nothing).
 func (r *leastWork) addWork(id int, work, t int64) {

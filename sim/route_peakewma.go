@@ -42,14 +42,25 @@ func (r *peakEWMA) activate(t int64) {
 	clear(r.routed)
 }
 
+// added starts the cost of a server created at cycle t (warming or not).
+func (r *peakEWMA) added(id int, t int64) { r.candidate(id, t) }
+
 // candidate starts the cost of a server just created at cycle t; one back
-// from a fault keeps its cost.
+// from a fault or a warm-up keeps its cost.
 func (r *peakEWMA) candidate(id int, t int64) {
 	for len(r.cost) < id {
 		r.cost = append(r.cost, r.start())
 		r.at = append(r.at, t)
 	}
 }
+
+// abandon forgets request q, whose client gave up on it in service: its
+// retry is routed afresh, and the end of its abandoned work is no
+// response.
+func (r *peakEWMA) abandon(_ int, q packed) { delete(r.routed, q.id) }
+
+// left forgets request q, which left its queue unserved.
+func (r *peakEWMA) left(_ int, q packed, _ int64, _ bool) { delete(r.routed, q.id) }
 
 // joined notes the cycle request q was routed to its server.
 func (r *peakEWMA) joined(_ int, q packed, t int64) { r.routed[q.id] = t }
@@ -58,6 +69,9 @@ func (r *peakEWMA) joined(_ int, q packed, t int64) { r.routed[q.id] = t }
 // completed at cycle t (still its request in service); an attempt that
 // ended in error updates nothing.
 func (r *peakEWMA) completed(id int, t int64, _, ok bool) {
+	if !ok && r.b.endsOf(id) == abandons {
+		return // abandoned work: abandon forgot it, and its retry may be routed by now
+	}
 	q := r.b.srv[id-1].req
 	from, routed := r.routed[q.id]
 	if !routed {

@@ -18,6 +18,17 @@ package sim
 //   - completed(id, t, empty, ok): server id, a candidate, finished an
 //     attempt at cycle t, completed (ok) or in error; empty when it then
 //     holds nothing (per-server; only for a router that hears them).
+//   - left(id, r, t, empty): request r left server id's queue at cycle t
+//     without being served (its client timed out); empty when the server
+//     then holds nothing (per-server; only for a router that hears them).
+//   - added(id, t): server id was created at cycle t, before it is a
+//     candidate (at once, or when its warm-up ends).
+//   - holding(id, t): server id, just made a candidate at cycle t (after
+//     candidate, which takes it to hold nothing), holds work: back from an
+//     ejection while still finishing its queue (per-server).
+//   - abandon(id, r): the client of attempt r, in service at server id,
+//     gave up on it; the server finishes the work, nobody waiting for it
+//     (per-server; only for a router that hears them).
 //   - idle(id, in): server id became idle (in) or busy (pooled; only for a
 //     router whose Caps say it tracks the idle servers).
 type router interface {
@@ -42,6 +53,10 @@ type router interface {
 	uncandidate(id int)
 	joined(id int, r packed, t int64)
 	completed(id int, t int64, empty, ok bool)
+	left(id int, r packed, t int64, empty bool)
+	holding(id int, t int64)
+	added(id int, t int64)
+	abandon(id int, r packed)
 	idle(id int, in bool)
 
 	// digest returns a word of the router's state for Model.Hash:
@@ -99,6 +114,10 @@ func (quietRouter) candidate(int, int64)             {}
 func (quietRouter) uncandidate(int)                  {}
 func (quietRouter) joined(int, packed, int64)        {}
 func (quietRouter) completed(int, int64, bool, bool) {}
+func (quietRouter) left(int, packed, int64, bool)    {}
+func (quietRouter) holding(int, int64)               {}
+func (quietRouter) added(int, int64)                 {}
+func (quietRouter) abandon(int, packed)              {}
 func (quietRouter) idle(int, bool)                   {}
 func (quietRouter) digest() int64                    { return 0 }
 

@@ -42,9 +42,13 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 // no random faults (they may strike any cycle) and no events to record;
 // and they take every attempt to complete in its time at the server's
 // speed, so no server may be gray and no attempt in service may be one
-// that ends in error or hangs.
+// that ends in error or hangs. None of them runs while the client side
+// or detection is on (or has state left): deadlines, retries, probes,
+// ejections and warm-ups may act in any cycle.
 func (m *Model) shortcut(limit int64) {
 	switch m.gate() {
+	case viaNone:
+		return
 	case viaRouted:
 		if m.runRouted(m.bal[0], limit) {
 			return
@@ -61,7 +65,8 @@ func (m *Model) shortcut(limit int64) {
 type via uint8
 
 const (
-	viaSkip      via = iota // skipAhead alone
+	viaNone      via = iota // none: every cycle is stepped
+	viaSkip                 // skipAhead alone
 	viaSaturated            // runSaturated, then skipAhead if it did not advance
 	viaRouted               // runRouted, then skipAhead if it did not advance
 )
@@ -69,6 +74,9 @@ const (
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
+	if m.watching() {
+		return viaNone // timeouts, retries and detection act in any cycle
+	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents {
 		return viaSkip
 	}

@@ -178,6 +178,11 @@ func installHook(g *render.Game, problems []string) {
 				"rate": cfg.Rate.String(), "scale-up": cfg.ScaleUp.String(), "scale-down": cfg.ScaleDown.String(),
 				"cooldown": float64(cfg.Cooldown), "task-min": float64(cfg.TaskMin), "task-max": float64(cfg.TaskMax),
 				"policy": cfg.Policy.String(), "cycles": float64(cfg.Cycles),
+				"timeout": float64(cfg.Timeout), "retries": float64(cfg.Retries), "retry-budget": cfg.RetryBudget.String(),
+				"backoff": float64(cfg.Backoff), "jitter": cfg.Jitter, "health-interval": float64(cfg.HealthInterval),
+				"health-fall": float64(cfg.HealthFall), "health-rise": float64(cfg.HealthRise),
+				"eject-after": float64(cfg.EjectAfter), "eject-for": float64(cfg.EjectFor),
+				"provision-delay": float64(cfg.ProvisionDelay), "replace-after": float64(cfg.ReplaceAfter),
 			},
 		}
 	})

@@ -74,11 +74,11 @@ func TestRunTraceJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantTimeline := sim.TimelineHeader + `
-0,1,1,1,0,3,1,0,0,1,0,0
-1,2,1,1,0,1,0,0,0,0,0,0
-2,1,1,1,0,0,0,0,1,1,0,0
-3,2,1,1,0,1,0,0,0,0,0,0
-4,2,1,1,0,0,0,0,0,0,0,0
+0,1,1,1,0,3,1,0,0,1,0,0,0,0
+1,2,1,1,0,1,0,0,0,0,0,0,0,0
+2,1,1,1,0,0,0,0,1,1,0,0,0,0
+3,2,1,1,0,1,0,0,0,0,0,0,0,0
+4,2,1,1,0,0,0,0,0,0,0,0,0,0
 `
 	if string(data) != wantTimeline {
 		t.Errorf("timeline:\n%s\nwant:\n%s", data, wantTimeline)
@@ -270,7 +270,7 @@ func TestRunSwitchJSONAndTimeline(t *testing.T) {
 	}
 	data, _ := os.ReadFile(timeline)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if lines[0] != "cycle,balancer,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale,errors" || len(lines) != 1+2*501 {
+	if lines[0] != "cycle,balancer,queue,servers,busy,retiring,generated,rejected,discarded,completed,dispatched,scale,errors,timed_out,retries" || len(lines) != 1+2*501 {
 		t.Errorf("switch timeline: header %q, %d lines", lines[0], len(lines))
 	}
 	if !strings.HasPrefix(lines[1], "0,P,") || !strings.HasPrefix(lines[2], "0,S,") {

@@ -299,3 +299,36 @@ func TestCaption(t *testing.T) {
 		}
 	}
 }
+
+// TestClientSideParameters: the client side's and detection's settings
+// read from the address as `lbsim run` reads their flags, and a bad one is
+// named with what it allows.
+func TestClientSideParameters(t *testing.T) {
+	p := Read([]Param{{"seed", "1"}, {"timeout", "100"}, {"retries", "3"}, {"backoff", "4"}, {"jitter", "true"}, {"retry-budget", "0.1"},
+		{"health-interval", "10"}, {"health-fall", "2"}, {"health-rise", "4"}, {"eject-after", "5"}, {"eject-for", "500"},
+		{"provision-delay", "30"}, {"replace-after", "2000"}, {"set", "100:timeout=50"}}, seven)
+	if len(p.Problems) != 0 {
+		t.Fatalf("problems %q", p.Problems)
+	}
+	c := p.Config
+	want := sim.DefaultConfig()
+	for _, kv := range [][2]string{{"timeout", "100"}, {"retries", "3"}, {"backoff", "4"}, {"jitter", "true"}, {"retry-budget", "0.1"},
+		{"health-interval", "10"}, {"health-fall", "2"}, {"health-rise", "4"}, {"eject-after", "5"}, {"eject-for", "500"},
+		{"provision-delay", "30"}, {"replace-after", "2000"}} {
+		if err := want.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.Timeout != want.Timeout || c.Retries != want.Retries || c.Backoff != want.Backoff || !c.Jitter || c.RetryBudget != want.RetryBudget ||
+		c.HealthInterval != 10 || c.HealthFall != 2 || c.HealthRise != 4 || c.EjectAfter != 5 || c.EjectFor != 500 ||
+		c.ProvisionDelay != 30 || c.ReplaceAfter != 2000 || !c.ClientSide() {
+		t.Errorf("config %+v", c)
+	}
+	if len(p.Changes) != 1 || p.Changes[0].String() != "100:timeout=50" {
+		t.Errorf("changes %v", p.Changes)
+	}
+	bad := Read([]Param{{"seed", "1"}, {"retry-budget", "2"}}, seven)
+	if len(bad.Problems) != 1 || !strings.Contains(bad.Problems[0], "retry-budget") {
+		t.Errorf("retry-budget=2: problems %q", bad.Problems)
+	}
+}

@@ -18,14 +18,19 @@ const (
 	flyDiscard                    // to the queue's tail, bouncing back orange
 	flyDispatch                   // from the queue's front to a server box
 	flyComplete                   // from a server box off to the right
+	flyBack                       // an attempt that ended in error or timed out: from its server (or the queue) back to the gate, where it is retried or given up
+	flyRetry                      // a retry: from the gate to a queue slot (or its server's queue)
+	flyGiveUp                     // a request given up: from the gate off to the left, fading
 )
 
 type flight struct {
 	kind   flightKind
 	bal    int
 	typ    sim.Type
-	slot   int // queue index at the end of the cycle (arrive)
-	server int // server id (dispatch, complete)
+	retry  bool // drawn in the retry colour: the attempt is a retry (flyBack: it will be retried)
+	timed  bool // flyBack: it timed out (grey), else it ended in error (red)
+	slot   int  // queue index at the end of the cycle (arrive)
+	server int  // server id (dispatch, complete)
 	start  int64
 	dur    int64
 	jit    float32 // −1..1, cosmetic vertical jitter
@@ -44,6 +49,7 @@ type serverAnim struct {
 	bal, id int
 	index   int // grid position when it left (ghosts)
 	start   int64
+	kind    sim.EventKind // flashes: Eject, Restore or Ready
 }
 
 // MaxFlights bounds the requests in flight at once.
@@ -59,6 +65,7 @@ type animator struct {
 	flights []flight
 	appear  []serverAnim
 	ghosts  []serverAnim
+	flashes []serverAnim // a ring around a server ejected, restored or ready
 }
 
 func newAnimator() animator {
@@ -66,7 +73,7 @@ func newAnimator() animator {
 }
 
 func (a *animator) reset() {
-	a.flights, a.appear, a.ghosts = a.flights[:0], a.appear[:0], a.ghosts[:0]
+	a.flights, a.appear, a.ghosts, a.flashes = a.flights[:0], a.appear[:0], a.ghosts[:0], a.flashes[:0]
 }
 
 // prune drops the animations that have ended by tick now.
@@ -80,6 +87,7 @@ func (a *animator) prune(now int64) {
 	a.flights = keep
 	a.appear = pruneServer(a.appear, now)
 	a.ghosts = pruneServer(a.ghosts, now)
+	a.flashes = pruneServer(a.flashes, now)
 }
 
 func pruneServer(s []serverAnim, now int64) []serverAnim {
@@ -107,12 +115,24 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 	evs := m.Events()
 	bals := m.Balancers()
 	dur := max(tpc, 6)
-	// Arrivals this cycle per balancer, to find each one's queue slot.
-	// (Per-server: only the lobby's, the others fly to their server.)
-	var arrivals [2]int
+	// Arrivals and retries joining each balancer's queue this cycle, to
+	// find each one's slot. (Per-server: only the lobby's, the others fly
+	// to their server.)
+	var joins [2]int
 	for _, e := range evs {
-		if e.Kind == sim.Arrive && e.Balancer < 2 && e.Server == 0 {
-			arrivals[e.Balancer]++
+		if (e.Kind == sim.Arrive || e.Kind == sim.Retry) && e.Balancer < 2 && e.Server == 0 {
+			joins[e.Balancer]++
+		}
+	}
+	// Requests given up this cycle: an attempt of theirs that ended is not
+	// retried.
+	var gaveUp map[int64]bool
+	for _, e := range evs {
+		if e.Kind == sim.GiveUp {
+			if gaveUp == nil {
+				gaveUp = map[int64]bool{}
+			}
+			gaveUp[e.Request.ID] = true
 		}
 	}
 	var seen [2]int
@@ -120,18 +140,23 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		bi := min(e.Balancer, 1)
 		b := base + bi
 		switch e.Kind {
-		case sim.Arrive:
+		case sim.Arrive, sim.Retry:
+			retry := e.Kind == sim.Retry
 			if e.Server != 0 { // routed at arrival: straight to its server's queue
-				a.add(flight{kind: flyDispatch, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur})
+				a.add(flight{kind: flyDispatch, bal: b, typ: e.Request.Type, retry: retry, server: e.Server, start: now, dur: dur})
 				continue
 			}
 			seen[bi]++
-			slot := bals[e.Balancer].CentralLen() - (arrivals[bi] - seen[bi]) - 1
+			slot := bals[e.Balancer].CentralLen() - (joins[bi] - seen[bi]) - 1
 			d := dur
 			if slot < 0 {
 				d = max(dur/2, 3) // dispatched in the same cycle: half the way to the queue
 			}
-			a.add(flight{kind: flyArrive, bal: b, typ: e.Request.Type, slot: max(slot, 0), start: now, dur: d})
+			k := flyArrive
+			if retry {
+				k = flyRetry
+			}
+			a.add(flight{kind: k, bal: b, typ: e.Request.Type, retry: retry, slot: max(slot, 0), start: now, dur: d})
 		case sim.Reject:
 			a.add(flight{kind: flyReject, bal: b, typ: e.Request.Type, start: now, dur: max(dur*3/2, 30)})
 		case sim.Discard:
@@ -140,7 +165,7 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 			if bals[e.Balancer].PerServer() {
 				continue // from the server's own queue into service: no flight
 			}
-			f := flight{kind: flyDispatch, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur}
+			f := flight{kind: flyDispatch, bal: b, typ: e.Request.Type, retry: e.Request.Retry, server: e.Server, start: now, dur: dur}
 			if e.Request.Arrival == e.Cycle && e.Cycle > 0 {
 				h := max(dur/2, 3)
 				f.start, f.dur = now+h, max(dur-h, 3)
@@ -148,9 +173,18 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 			a.add(f)
 		case sim.Complete:
 			a.add(flight{kind: flyComplete, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur})
+		case sim.Error, sim.TimedOut:
+			// Back to the gate: in the retry colour when its client
+			// retries it, else red (error) or grey (timed out).
+			a.add(flight{kind: flyBack, bal: b, typ: e.Request.Type, retry: !gaveUp[e.Request.ID], timed: e.Kind == sim.TimedOut,
+				server: e.Server, start: now, dur: dur})
+		case sim.GiveUp:
+			a.add(flight{kind: flyGiveUp, bal: b, typ: e.Request.Type, start: now, dur: max(dur*3/2, 30)})
+		case sim.Eject, sim.Restore, sim.Ready:
+			a.flashes = append(a.flashes, serverAnim{bal: b, id: e.Server, start: now, kind: e.Kind})
 		case sim.ScaleUp:
 			a.appear = append(a.appear, serverAnim{bal: b, id: e.Server, start: now})
-		case sim.ScaleDown, sim.Leave:
+		case sim.ScaleDown, sim.Leave, sim.Replace:
 			idx := 0
 			for v := range bals[e.Balancer].Servers() {
 				if v.ID > e.Server {
@@ -171,4 +205,15 @@ func (a *animator) growth(b, id int, now int64) float32 {
 		}
 	}
 	return 1
+}
+
+// flash returns the kind and age (0..1) of the newest flash of server id
+// of balancer b, and whether it has one.
+func (a *animator) flash(b, id int, now int64) (sim.EventKind, float32, bool) {
+	for i := len(a.flashes) - 1; i >= 0; i-- {
+		if v := a.flashes[i]; v.bal == b && v.id == id && now >= v.start {
+			return v.kind, float32(now-v.start) / ServerAnimTicks, true
+		}
+	}
+	return 0, 0, false
 }

@@ -18,6 +18,11 @@ type chartSpec struct {
 	lines  []chartSeries
 	marks  bool // green bands with ▲ for scale-ups, amber with ▼ for scale-downs
 	errors bool // a red strip along the x-axis under the samples in which attempts ended in error
+	// data: the lines are data, not thresholds: they always set the
+	// y-axis' top with the bars.
+	data bool
+	// show says when the chart is shown (nil: always).
+	show func(s *Session) bool
 }
 
 // chartSeries is a named value of a Sample drawn in a colour.
@@ -43,6 +48,41 @@ var charts = []chartSpec{
 			{"min", DownLineCol, func(s Sample) float32 { return float32(s.MinServers) }},
 		},
 		marks: true},
+	// Goodput against the offered load: requests completed per cycle
+	// (bars) beside first attempts admitted per cycle and retries per
+	// cycle (lines), each averaged over its sample's cycles. After a spike
+	// a retry storm shows as retries staying up and goodput below the
+	// admitted line.
+	{title: "goodput", unit: "per cycle",
+		bars: chartSeries{"completed", DoneColor, func(s Sample) float32 { return s.PerCycle(s.Completed) }},
+		lines: []chartSeries{
+			{"offered (admitted)", PColor, func(s Sample) float32 { return s.PerCycle(s.Admitted) }},
+			{"retries", RetryColor, func(s Sample) float32 { return s.PerCycle(s.Retries) }},
+		},
+		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
+}
+
+// defaultCharts is the number of charts shown always, those of a layout
+// before WithCharts.
+var defaultCharts = func() int {
+	n := 0
+	for _, c := range charts {
+		if c.show == nil {
+			n++
+		}
+	}
+	return n
+}()
+
+// shownCharts returns the charts the view shows now, left to right.
+func (s *Session) shownCharts() []chartSpec {
+	var out []chartSpec
+	for _, c := range charts {
+		if c.show == nil || c.show(s) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // NiceStep returns a step of 1, 2 or 5 times a power of ten such that
@@ -71,6 +111,15 @@ func tickLabel(v, step float64) string {
 			return "0"
 		}
 		return Commas(n/1000) + "k"
+	}
+	if step < 1 {
+		// As many decimals as the step has: 0.02 → "0.04", 0.5 → "1.5";
+		// the origin is "0" (narrow: it stays clear of the axis' name).
+		if v == 0 {
+			return "0"
+		}
+		d := int(math.Ceil(-math.Log10(step) - 1e-9))
+		return strconv.FormatFloat(v, 'f', d, 64)
 	}
 	if v != math.Trunc(v) {
 		return strconv.FormatFloat(v, 'f', 1, 64)
@@ -117,7 +166,7 @@ func scalingActs(smp Sample) bool { return smp.MinServers < smp.MaxServers }
 // can act (a line above the data of a fixed pool is left out). In the
 // compare view each lane is a line in its colour, named in the legend.
 func (s *Session) drawCharts(f *Frame, l Layout) {
-	for ci, spec := range charts {
+	for ci, spec := range s.shownCharts() {
 		if ci >= len(l.Charts) {
 			break
 		}
@@ -146,15 +195,18 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 
 // chartTop is the top of chart spec's y-axis: the largest value of its
 // data in any lane, and of its lines while scaling can act (a single
-// run's), at least 1.
+// run's), at least 1 (a chart of rates: 0.01).
 func (s *Session) chartTop(spec chartSpec) float32 {
 	top := float32(1)
+	if spec.data {
+		top = 0.01 // rates per cycle: a slow stream reads too
+	}
 	for li := range s.chartLanes() {
 		h := &s.hists[li]
 		for i := range h.Len() {
 			smp := h.At(i)
 			top = max(top, spec.bars.value(smp))
-			if !s.Comparing() && scalingActs(smp) {
+			if !s.Comparing() && (spec.data || scalingActs(smp)) {
 				for _, ln := range spec.lines {
 					top = max(top, ln.value(smp))
 				}
@@ -192,12 +244,19 @@ func (c *chartView) legend(f *Frame) float32 {
 	title := c.spec.title + " (" + c.spec.unit + ")"
 	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	x += TextWidth(title, 14*u, true) + 12*u
+	end := r.X + r.W - 6*u
 	for _, ln := range c.spec.lines {
+		// A key that does not fit (three charts, large text) is
+		// abbreviated, never drawn past the chart.
+		name := abbreviate(ln.name, 12*u, false, end-x-18*u)
+		if name == "" {
+			break
+		}
 		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
-		f.text(SceneLayer, ln.name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
-		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
+		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		x += 18*u + TextWidth(name, 12*u, false) + 10*u
 	}
-	if c.spec.marks && c.scaling {
+	if c.spec.marks && c.scaling && x+4*4*u+4*u+TextWidth("scaling", 12*u, false) <= end {
 		m := 4 * u
 		f.triangle(SceneLayer, Point{x + m, r.Y + 7*u}, Point{x + 2*m, r.Y + 7*u + m*1.6}, Point{x, r.Y + 7*u + m*1.6}, UpMark)
 		f.triangle(SceneLayer, Point{x + 3*m, r.Y + 7*u + m*1.6}, Point{x + 2*m, r.Y + 7*u}, Point{x + 4*m, r.Y + 7*u}, DownMark)
@@ -304,6 +363,10 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 	}
 	for _, ln := range c.spec.lines {
+		if c.spec.data { // a data line: a step line with its joints
+			c.line(f, h, ln.value, ln.col)
+			continue
+		}
 		runX, runY := float32(0), float32(-1)
 		flush := func(x float32) {
 			if runY >= plot.Y-0.01 && x > runX {

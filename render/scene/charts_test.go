@@ -57,7 +57,7 @@ func TestNiceStepAndTickLabels(t *testing.T) {
 	for _, c := range []struct {
 		v, step float64
 		want    string
-	}{{20_000, 5_000, "20k"}, {0, 5_000, "0"}, {500, 250, "500"}, {2_500, 500, "2,500"}, {0.5, 0.5, "0.5"}} {
+	}{{20_000, 5_000, "20k"}, {0, 5_000, "0"}, {500, 250, "500"}, {2_500, 500, "2,500"}, {0.5, 0.5, "0.5"}, {1.5, 0.5, "1.5"}, {0.04, 0.02, "0.04"}, {0, 0.02, "0"}, {0.1, 0.05, "0.10"}} {
 		if got := tickLabel(c.v, c.step); got != c.want {
 			t.Errorf("tickLabel(%v, %v) = %q, want %q", c.v, c.step, got, c.want)
 		}

@@ -118,6 +118,7 @@ type widget struct {
 	intent  Intent                                      // what a button does
 	act     func(s *Session)                            // or, when set, what it does instead
 	text    func(s *Session) string                     // a button's label when it shows a state, or a choice's value
+	show    func(v int64) string                        // a slider's value as shown, when not as format writes it ("off" for 0)
 	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
 }
 
@@ -204,6 +205,14 @@ func button(id, label string, width float32, in Intent, text func(*Session) stri
 	return widget{id: id, kind: kButton, label: label, width: width, row: rowButtons, intent: in, text: text}
 }
 
+// panelButton is a button at the end of the first row that opens a panel
+// of settings (panels.go).
+func panelButton(id, label string, width float32, in Intent) widget {
+	w := button(id, label, width, in, nil)
+	w.row = rowSliders
+	return w
+}
+
 func onOff(label string, on func(*Session) bool) func(*Session) string {
 	return func(s *Session) string {
 		if on(s) {
@@ -230,6 +239,8 @@ var widgets = []widget{
 		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
+	panelButton(WClients, "clients", 72, OpenClients),
+	panelButton(WHealth, "health", 68, OpenHealth),
 	settingChoice(WPolicy, "policy", 180, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) },
 		func(s *Session, cur int64, step int) int64 { return nextPolicy(cur, step, s.focused().Config().Queues) }),
 	startChoice(WQueues, "queues", 150, sim.QueueModeNames, func(c sim.Config) int64 { return int64(c.Queues) },
@@ -267,6 +278,7 @@ const (
 	rowBanner         // the replay banner
 	rowDialog         // the share dialog
 	rowList           // a dialog's list: the lessons menu, the firewall's block list
+	rowPanel          // a panel of settings' sliders: clients, health (panels.go)
 )
 
 // sliderValueAt maps a pointer x over a track to a value of w: the
@@ -447,6 +459,10 @@ func (s *Session) controls() []widget {
 		return s.firewallWidgets()
 	case dialogServer:
 		return s.serverMenuWidgets()
+	case dialogClients:
+		return clientWidgets
+	case dialogHealth:
+		return healthWidgets
 	}
 	if s.replay == nil {
 		return widgets
@@ -503,6 +519,9 @@ func (s *Session) valueText(i int, w widget) string {
 	case kSlider, kChoice:
 		if w.kind == kChoice && w.text != nil {
 			return w.text(s)
+		}
+		if w.show != nil {
+			return w.show(s.value(i, w))
 		}
 		return w.format(s.value(i, w))
 	case kField:

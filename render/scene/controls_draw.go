@@ -101,7 +101,7 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 		r := rs[i]
 		focused := i == focus
 		layer := OverlayLayer
-		if w.row == rowDialog || w.row == rowList {
+		if w.row == rowDialog || w.row == rowList || w.row == rowPanel {
 			layer = DialogLayer // over the dialog's panel
 		}
 		switch w.kind {
@@ -120,7 +120,7 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			f.rect(layer, Rect{t.X + t.W*fr - 4*u, t.Y - 5*u, 8 * u, t.H + 10*u}, Knob)
 		case kChoice:
 			f.rect(layer, r, Button)
-			if w.row == rowDialog || w.row == rowList {
+			if w.row == rowDialog || w.row == rowList || w.row == rowPanel {
 				f.text(layer, w.label, r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
 				f.text(layer, "< "+s.valueText(i, w)+" >", r.X+r.W-10*u, r.Y+9*u, 16*u, true, AlignEnd, TextColor)
 				break

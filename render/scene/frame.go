@@ -193,6 +193,45 @@ func (f *Frame) request(layer int, p Point, d float32, t sim.Type, c color.RGBA)
 	f.rect(layer, Rect{p.X - d/2, p.Y - d/2, d, d}, c)
 }
 
+// attempt draws attempt r's marker (request): a retry in the retry colour
+// with a dark core, so that it reads by shape as well as by colour.
+func (f *Frame) attempt(layer int, p Point, d float32, r sim.Request) {
+	f.request(layer, p, d, r.Type, AttemptColor(r))
+	if r.Retry && d >= 4 {
+		f.request(layer, p, d*0.45, r.Type, Background)
+	}
+}
+
+// abandoned draws a hollow marker in colour c: the work of a timed-out
+// attempt that a server finishes with nobody waiting for it (light on its
+// grey box), or a request its client gave up (grey, flying off).
+func (f *Frame) abandoned(layer int, p Point, d float32, t sim.Type, c color.RGBA) {
+	w := max(d*0.2, 1)
+	if t == sim.Streaming {
+		f.diamond(layer, p, d*0.62, c)
+		f.diamond(layer, p, d*0.62-w*1.4, Background)
+		return
+	}
+	f.stroke(layer, Rect{p.X - d/2, p.Y - d/2, d, d}, w, c)
+}
+
+// dashed draws a dashed frame of width w just inside r: about four dashes
+// a side.
+func (f *Frame) dashed(layer int, r Rect, w float32, c color.RGBA) {
+	w = min(w, r.W/2, r.H/2)
+	dash := max(r.W/7, 2*w)
+	for x := r.X; x < r.X+r.W; x += 2 * dash {
+		dw := min(dash, r.X+r.W-x)
+		f.rect(layer, Rect{x, r.Y, dw, w}, c)
+		f.rect(layer, Rect{x, r.Y + r.H - w, dw, w}, c)
+	}
+	for y := r.Y; y < r.Y+r.H; y += 2 * dash {
+		dh := min(dash, r.Y+r.H-y)
+		f.rect(layer, Rect{r.X, y, w, dh}, c)
+		f.rect(layer, Rect{r.X + r.W - w, y, w, dh}, c)
+	}
+}
+
 // layout places the scene on a w×h screen, with the replay banner during
 // a replay.
 func (s *Session) layout(w, h int) Layout {
@@ -200,7 +239,7 @@ func (s *Session) layout(w, h int) Layout {
 	if s.present {
 		k = PresentScale
 	}
-	l := NewLayoutScaled(w, h, len(s.shown()), k).WithStrip(s.replay != nil, len(s.caption))
+	l := NewLayoutScaled(w, h, len(s.shown()), k).WithStrip(s.replay != nil, len(s.caption)).WithCharts(len(s.shownCharts()))
 	if s.theory {
 		// The theory panel takes the bottom of the last pool: the server
 		// boxes shrink to fit above it, nothing is hidden.
@@ -244,7 +283,7 @@ func (s *Session) Draw(w, h int) *Frame {
 		if g.CellW == g.Cell || q.Len > 0 { // per-server: the lobby only when it holds requests
 			s.drawQueue(f, q, sb.b, i)
 		}
-		s.drawPool(f, g, sb.b, i, frac)
+		s.drawPool(f, g, sb.b, i, frac, sb.m.Config().ProvisionDelay)
 	}
 	s.drawFlights(f, l, geoms, queues, grids)
 	s.drawCharts(f, l)
@@ -254,6 +293,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawLessonsDialog(f, l)
 	s.drawFirewallDialog(f, l)
 	s.drawServerMenu(f, l)
+	s.drawPanel(f, l)
 	s.drawCaption(f, l)
 	s.drawReplay(f, l) // under the scrub bar
 	s.drawControls(f, l)
@@ -298,10 +338,58 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
+	if s.clientSide() {
+		texts = s.clientTexts()
+	}
 	if s.Comparing() {
 		texts = s.compareTexts()
 	}
 	f.textRow(SceneLayer, texts, h.X+10*u, h.Y+33*u, h.W-20*u, 17*u, false, TextColor)
+}
+
+// anyClientSide reports whether any lane shown has the client side on
+// (see clientSide).
+func (s *Session) anyClientSide() bool {
+	for _, l := range s.set.Lanes {
+		if clientSideOf(l.Model) {
+			return true
+		}
+	}
+	return false
+}
+
+// clientSide reports whether the run shown has the client side on (a
+// timeout, retries, health checks, ejection, warm-up or replacement), now
+// or earlier: the HUD then counts its outcomes.
+func (s *Session) clientSide() bool { return clientSideOf(s.m) }
+
+func clientSideOf(m *sim.Model) bool {
+	cfg := m.Config()
+	t := m.Totals()
+	return cfg.ClientSide() || t.Retries > 0 || t.TimedOutQueued+t.TimedOutInService > 0 || t.Ejections > 0
+}
+
+// clientTexts is the HUD's second line while the client side is on: the
+// requests, goodput (completed ÷ cycles), errors, timeouts (queued and
+// in service), retries and amplification (attempts ÷ admitted) and the
+// p95 wait (the pool's counts are in the lane's title).
+func (s *Session) clientTexts() []string {
+	sum := s.m.Summary()
+	amp := 1.0
+	if sum.Admitted > 0 {
+		amp = float64(sum.Attempts) / float64(sum.Admitted)
+	}
+	return []string{
+		"generated " + Commas(sum.Generated),
+		"queued " + Commas(int64(s.m.QueueLen())),
+		"completed " + Commas(sum.Completed),
+		"goodput " + Sig3(sum.Goodput) + "/cycle",
+		"errors " + Commas(sum.Errors),
+		"timeouts " + Commas(sum.TimedOutQueued+sum.TimedOutInService),
+		"retries " + Commas(sum.Retries),
+		"amplification ×" + strconv.FormatFloat(amp, 'f', 2, 64),
+		"p95 wait " + Commas(sum.WaitP95),
+	}
 }
 
 // compareTexts is the HUD's second line in the compare view: the requests
@@ -309,8 +397,12 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 func (s *Session) compareTexts() []string {
 	sums := s.laneStates()
 	texts := []string{"generated " + Commas(sums[0].Summary.Generated)}
-	for _, l := range sums {
+	for i, l := range sums {
 		t := fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label, Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles))
+		if cfg := s.set.Lanes[i].Model.Config(); cfg.ClientSide() {
+			// A lane whose clients time out or retry: what gets through.
+			t = fmt.Sprintf("%s: goodput %s/cycle · retries %s", l.Label, Sig3(l.Summary.Goodput), Commas(l.Summary.Retries))
+		}
 		if l.Summary.Errors > 0 { // a lane with a failing server
 			t += " · errors " + Commas(l.Summary.Errors)
 		}
@@ -466,8 +558,7 @@ func (s *Session) drawQueue(f *Frame, q QueueSpec, b *sim.Balancer, bi int) {
 			continue
 		}
 		r := q.SlotAt(i)
-		req := b.QueueAt(i)
-		f.request(SceneLayer, r.Center(), q.Slot, req.Type, RequestColor(req.Type))
+		f.attempt(SceneLayer, r.Center(), q.Slot, b.QueueAt(i))
 	}
 	if q.Hidden > 0 {
 		bl := q.Block
@@ -481,7 +572,9 @@ func (s *Session) drawQueue(f *Frame, q QueueSpec, b *sim.Balancer, bi int) {
 	}
 }
 
-func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac float32) {
+// drawPool draws balancer b's servers in grid g (warm is the warm-up
+// delay in force in its lane), and the ghosts of those leaving.
+func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac float32, warm int64) {
 	u := g.Area.H / 400
 	cycle := s.m.Cycle()
 	cfg := s.m.Config() // the lanes share the request stream and its shape
@@ -499,7 +592,10 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			c := r.Center()
 			r = Rect{c.X - r.W*gr/2, c.Y - r.H*gr/2, r.W * gr, r.H * gr}
 		}
-		s.drawServer(f, r, v, cycle, frac, mean, label)
+		s.drawServer(f, r, v, serverClock{cycle, frac, mean, warm}, label)
+		if kind, age, ok := s.anim.flash(bi, v.ID, s.tick); ok {
+			drawFlash(f, r, kind, age)
+		}
 		if bar := g.BarAt(i - 1); bar.W > 0 {
 			drawQueueBar(f, bar, v, b, scale, label)
 		}
@@ -517,17 +613,51 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 	}
 }
 
+// drawFlash draws a ring that widens and fades around box r, age 0…1
+// after the server was ejected (white-grey), restored (green) or became
+// ready after its warm-up (sky blue).
+func drawFlash(f *Frame, r Rect, kind sim.EventKind, age float32) {
+	c := EjectColor
+	switch kind {
+	case sim.Restore:
+		c = IdleColor
+	case sim.Ready:
+		c = WarmColor
+	}
+	g := max(r.W*0.05, 1)
+	grow := r.W * 0.12 * (1 + age)
+	f.stroke(SceneLayer, Rect{r.X - grow, r.Y - grow, r.W + 2*grow, r.H + 2*grow}, g, fade(c, 1-age))
+}
+
+// serverClock is what drawServer needs besides the server: the cycle
+// and the fraction of the next one shown, the shape's mean time (a
+// longer request is drawn longer) and the warm-up delay in force.
+type serverClock struct {
+	cycle int64
+	frac  float32
+	mean  float64
+	warm  int64
+}
+
 // drawServer draws server v in box r: its state's colour and shape, the
 // progress of the request in service (a long one, against the shape's
-// mean time, drawn longer: requestLength), its id, its speed, and a gray
-// state's frame and word.
-func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, frac float32, mean float64, label bool) {
+// mean time, drawn longer: requestLength; a retry in the retry colour;
+// abandoned work hollow and grey), its id, its speed, a gray state's
+// frame, an ejected server dimmed and a warming one with its warm-up, and
+// the state's word.
+func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, k serverClock, label bool) {
 	col, shape := ServerLook(v.State)
 	bw := max(r.W*0.08, 1.5)
 	switch shape {
 	case Hollow:
 		f.rect(SceneLayer, r, Panel)
-		f.stroke(SceneLayer, r, bw, col)
+		switch {
+		case v.Warming:
+			f.dashed(SceneLayer, r, bw, WarmColor)
+			drawWarmUp(f, r, v, k, bw)
+		case !v.Ejected: // an ejected idle server takes nothing: no green frame, its dashed one below
+			f.stroke(SceneLayer, r, bw, col)
+		}
 	case Crossed:
 		f.rect(SceneLayer, r, col)
 		d := max(r.W*0.08, 1)
@@ -535,6 +665,9 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 			Quad{P: [4]Point{{r.X + d, r.Y}, {r.X + r.W, r.Y + r.H - d}, {r.X + r.W - d, r.Y + r.H}, {r.X, r.Y + d}}, C: RejectColor},
 			Quad{P: [4]Point{{r.X + r.W - d, r.Y}, {r.X + r.W, r.Y + d}, {r.X + d, r.Y + r.H}, {r.X, r.Y + r.H - d}}, C: RejectColor})
 	default:
+		if v.Abandoned {
+			col = Abandoned // nobody waits for this work
+		}
 		f.rect(SceneLayer, r, col)
 		if shape == Striped {
 			d := r.W * 0.18
@@ -543,21 +676,12 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 		}
 		// Progress bar of the request in service, interpolated within the cycle.
 		span := float32(max(v.Done-v.Start, 1))
-		p := min(max((float32(cycle-v.Start)+frac)/span, 0), 1)
+		p := min(max((float32(k.cycle-v.Start)+k.frac)/span, 0), 1)
 		bar := Rect{r.X + bw, r.Y + r.H*0.76, r.W - 2*bw, r.H*0.24 - bw}
 		f.rect(SceneLayer, bar, fade(Background, 0.8))
 		f.rect(SceneLayer, Rect{bar.X, bar.Y, bar.W * p, bar.H}, ProgressBar)
 		if r.W >= 14 {
-			d := r.W * 0.2
-			c := Point{r.X + r.W - d*0.9, r.Y + d*0.9}
-			if k := requestLength(v.Request.Time, mean); k > 1 {
-				// A long request: its box stretched down the box's right
-				// edge, k boxes long.
-				col := RequestColor(v.Request.Type)
-				f.rect(SceneLayer, Rect{c.X - d*0.4, c.Y, d * 0.8, (k - 1) * d}, col)
-				f.request(SceneLayer, Point{c.X, c.Y + (k-1)*d}, d, v.Request.Type, col)
-			}
-			f.request(SceneLayer, c, d, v.Request.Type, RequestColor(v.Request.Type))
+			drawInService(f, r, v, k.mean)
 		}
 	}
 	if gc, ok := GrayFrame(v.Gray); ok {
@@ -566,31 +690,75 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, cycle int64, fr
 		g := max(r.W*0.07, 1.5)
 		f.stroke(SceneLayer, Rect{r.X - g, r.Y - g, r.W + 2*g, r.H + 2*g}, g, gc)
 	}
+	if v.Ejected {
+		// Out of the candidates: dimmed, a dashed frame inside its edge.
+		f.rect(SceneLayer, r, fade(Background, 0.45))
+		f.dashed(SceneLayer, r, bw, EjectColor)
+	}
 	if label {
-		if word, wc := StateWord(v); word != "" {
-			// The state in a word, on a dark band across the foot of the
-			// box (over the progress bar: a gray attempt's end is the
-			// state's, not its time's).
-			band := Rect{r.X, r.Y + r.H*0.7, r.W, r.H * 0.3}
-			f.rect(SceneLayer, band, fade(Background, 0.85))
-			f.text(SceneLayer, word, r.X+r.W/2, band.Y+band.H*0.08, fitSize(word, band.H*0.8, true, r.W*0.92), true, AlignCenter, wc)
+		s.drawServerLabels(f, r, v, shape)
+	}
+}
+
+// drawInService draws the marker of the attempt server v serves in its box
+// r: a long request stretched down the box's right edge, a retry in the
+// retry colour, abandoned work hollow and grey.
+func drawInService(f *Frame, r Rect, v sim.ServerView, mean float64) {
+	d := r.W * 0.2
+	c := Point{r.X + r.W - d*0.9, r.Y + d*0.9}
+	if v.Abandoned {
+		f.abandoned(SceneLayer, c, d, v.Request.Type, TextColor)
+		return
+	}
+	if k := requestLength(v.Request.Time, mean); k > 1 {
+		// A long request: its box stretched down the box's right
+		// edge, k boxes long.
+		col := AttemptColor(v.Request)
+		f.rect(SceneLayer, Rect{c.X - d*0.4, c.Y, d * 0.8, (k - 1) * d}, col)
+		f.request(SceneLayer, Point{c.X, c.Y + (k-1)*d}, d, v.Request.Type, col)
+	}
+	f.attempt(SceneLayer, c, d, v.Request)
+}
+
+// drawWarmUp draws a warming server's warm-up in its box r: a bar that
+// fills from the cycle it was added (its ready cycle less the warm-up
+// delay in force) to its ready cycle.
+func drawWarmUp(f *Frame, r Rect, v sim.ServerView, k serverClock, bw float32) {
+	bar := Rect{r.X + bw*1.5, r.Y + r.H*0.56, r.W - 3*bw, r.H * 0.1}
+	f.rect(SceneLayer, bar, fade(Background, 0.8))
+	p := float32(1)
+	if k.warm > 0 {
+		p = min(max(1-(float32(v.Ready-k.cycle)-k.frac)/float32(k.warm), 0), 1)
+	}
+	f.rect(SceneLayer, Rect{bar.X, bar.Y, bar.W * p, bar.H}, WarmColor)
+}
+
+// drawServerLabels draws a server box's words: its state's on a dark band
+// across its foot, its id, and its speed when it is not 1.
+func (s *Session) drawServerLabels(f *Frame, r Rect, v sim.ServerView, shape Shape) {
+	if word, wc := StateWord(v); word != "" {
+		// The state in a word, on a dark band across the foot of the
+		// box (over the progress bar: a gray attempt's end is the
+		// state's, not its time's).
+		band := Rect{r.X, r.Y + r.H*0.7, r.W, r.H * 0.3}
+		f.rect(SceneLayer, band, fade(Background, 0.85))
+		f.text(SceneLayer, word, r.X+r.W/2, band.Y+band.H*0.08, fitSize(word, band.H*0.8, true, r.W*0.92), true, AlignCenter, wc)
+	}
+	c := TextColor
+	if shape == Hollow {
+		c = IdleColor
+	}
+	size := min(r.H*0.32, 22*r.H/96)
+	f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
+	if v.Speed != sim.SpeedScale {
+		// Under the id, as large and bold: a slow server reads from
+		// the back of a room, in amber, a fast one in green.
+		sc := DoneColor
+		if v.Speed < sim.SpeedScale {
+			sc = DownLineCol
 		}
-		c := TextColor
-		if shape == Hollow {
-			c = IdleColor
-		}
-		size := min(r.H*0.32, 22*r.H/96)
-		f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
-		if v.Speed != sim.SpeedScale {
-			// Under the id, as large and bold: a slow server reads from
-			// the back of a room, in amber, a fast one in green.
-			sc := DoneColor
-			if v.Speed < sim.SpeedScale {
-				sc = DownLineCol
-			}
-			sp := "×" + v.Speed.String()
-			f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.33, fitSize(sp, size, true, r.W*0.6), true, AlignStart, sc)
-		}
+		sp := "×" + v.Speed.String()
+		f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.33, fitSize(sp, size, true, r.W*0.6), true, AlignStart, sc)
 	}
 }
 
@@ -612,6 +780,49 @@ func (s *Session) grayShown() iter.Seq[sim.Gray] {
 			}
 		}
 	}
+}
+
+// legendKey is a key of the footer's legend: a name and how to draw its
+// look in a small box.
+type legendKey struct {
+	name string
+	draw func(f *Frame, r Rect, u float32)
+}
+
+// clientKeys are the client side's keys, in legend order: retries,
+// abandoned work, ejected and warming servers.
+var clientKeys = [...]legendKey{
+	{"retry", func(f *Frame, r Rect, _ float32) {
+		f.attempt(SceneLayer, r.Center(), r.W, sim.Request{Retry: true})
+	}},
+	{"abandoned", func(f *Frame, r Rect, _ float32) { // a grey box, a hollow request in it
+		f.rect(SceneLayer, r, Abandoned)
+		f.abandoned(SceneLayer, r.Center(), r.W*0.55, sim.Processing, TextColor)
+	}},
+	{"ejected", func(f *Frame, r Rect, u float32) { f.dashed(SceneLayer, r, 2*u, EjectColor) }},
+	{"warming", func(f *Frame, r Rect, u float32) { f.dashed(SceneLayer, r, 2*u, WarmColor) }},
+}
+
+// clientShown returns the keys of clientKeys the view shows now: retries
+// while a lane retries (or has retried), and each server look while a
+// server on screen has it.
+func (s *Session) clientShown() []legendKey {
+	var in [len(clientKeys)]bool
+	for _, sb := range s.shown() {
+		in[0] = in[0] || sb.m.Config().Retries > 0 || sb.b.Totals().Retries > 0
+		for v := range sb.b.Servers() {
+			in[1] = in[1] || v.Abandoned
+			in[2] = in[2] || v.Ejected
+			in[3] = in[3] || v.Warming
+		}
+	}
+	var ks []legendKey
+	for i, ok := range in {
+		if ok {
+			ks = append(ks, clientKeys[i])
+		}
+	}
+	return ks
 }
 
 // barScale is the number of requests a full queue bar of balancer b's
@@ -655,8 +866,7 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 	if pitch >= 3 && pitch >= bar.H*0.5 {
 		d := min(pitch*0.8, bar.H*0.8)
 		for i := range n {
-			req := b.ServerQueueAt(v.ID, i)
-			f.request(SceneLayer, Point{bar.X + pitch*(float32(i)+0.5), bar.Y + bar.H/2}, d, req.Type, RequestColor(req.Type))
+			f.attempt(SceneLayer, Point{bar.X + pitch*(float32(i)+0.5), bar.Y + bar.H/2}, d, b.ServerQueueAt(v.ID, i))
 		}
 		return
 	}
@@ -704,6 +914,9 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 		entry := Point{0, y}
 		gate := Point{l.Gate.X + l.Gate.W/2, y}
 		col := RequestColor(fl.typ)
+		if fl.retry {
+			col = RetryColor
+		}
 		switch fl.kind {
 		case flyArrive:
 			to := q.SlotAt(fl.slot).Center()
@@ -714,6 +927,31 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 				p = lerp(gate, to, smooth((t-0.4)/0.6))
 			}
 			f.request(SceneLayer, p, d, fl.typ, col)
+		case flyRetry:
+			// A retry sets off again from the gate, in its own colour.
+			f.attempt(SceneLayer, lerp(gate, q.SlotAt(fl.slot).Center(), smooth(t)), d, sim.Request{Type: fl.typ, Retry: true})
+		case flyBack:
+			// An attempt that ended in error or timed out goes back to the
+			// gate: in the retry colour when its client retries it, else
+			// red (error) or grey (timed out), to leave from there.
+			from := q.SlotAt(0).Center()
+			if box, ok := boxOf(fl.bal, fl.server); ok && fl.server != 0 {
+				from = box.Center()
+			}
+			p := lerp(from, gate, smooth(t))
+			if fl.retry {
+				f.attempt(SceneLayer, p, d, sim.Request{Type: fl.typ, Retry: true})
+				break
+			}
+			c := FailColor
+			if fl.timed {
+				c = TimeoutCol
+			}
+			f.request(SceneLayer, p, d, fl.typ, fade(c, 1-0.4*t))
+		case flyGiveUp:
+			// The client gives up: from the gate off to the left, fading.
+			to := Point{l.Gate.X - 2*d, y + fl.jit*30*u}
+			f.abandoned(SceneLayer, lerp(gate, to, smooth(t)), d*(1-0.3*t), fl.typ, Abandoned)
 		case flyReject, flyDiscard:
 			// A rejected request runs into the firewall and bounces back
 			// over it, on screen (the gate stands at the screen's left
@@ -743,7 +981,10 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 				continue
 			}
 			from := q.SlotAt(0).Center()
-			f.request(SceneLayer, lerp(from, box.Center(), smooth(t)), d, fl.typ, col)
+			if fl.retry && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry routed at its arrival comes from the gate
+				from = gate
+			}
+			f.attempt(SceneLayer, lerp(from, box.Center(), smooth(t)), d, sim.Request{Type: fl.typ, Retry: fl.retry})
 		case flyComplete:
 			box, ok := boxOf(fl.bal, fl.server)
 			if !ok {
@@ -784,6 +1025,13 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 			name string
 			draw func(p Point)
 		}{g.String(), func(p Point) { f.stroke(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, 3*u, col) }})
+	}
+	// The client side's looks, while one is on screen.
+	for _, k := range s.clientShown() {
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{k.name, func(p Point) { k.draw(f, Rect{p.X - d/2, p.Y - d/2, d, d}, u) }})
 	}
 	var total float32
 	for _, it := range items {
@@ -849,12 +1097,15 @@ var helpLines = func() []string {
 		"  menu, or ?comparison="+strings.Join(comparisonNames(), " | "),
 		"Click a server — take it down at the next cycle; click again — up",
 		"Click the firewall (or B) — block or allow address ranges at the next cycle",
+		"clients, health (buttons) — timeouts, retries, budget; health checks, ejection, warm-up",
 		"Every change takes effect at the next cycle and is recorded.",
 		"",
 		"Requests enter at the left: the firewall rejects blocked sources (yellow),",
 		"the rest wait in the FIFO queue (front at the right) and fly to idle",
 		"servers. P = cyan square, S = pink diamond. Servers: idle = hollow green,",
 		"busy = blue with progress, retiring = amber striped, down = dark red, crossed.",
+		"Clients: a retry is orange with a dark core; work nobody waits for (timed out) is",
+		"grey and hollow; ejected = dimmed with a dashed frame, warming = dashed blue frame.",
 		"Scaling, every K cycles (cooldown): with S active servers, the pool grows by one",
 		"when the queue is above U·S and shrinks by one when it is below D·S (charts: lines).",
 		"Times are in cycles; the arrival rate is requests per cycle.")

@@ -22,13 +22,21 @@ type Sample struct {
 	DownLine    float32 // D·S: the queue below which it shrinks
 	MinServers  int
 	MaxServers  int
+	// Sums over the bucket: requests completed (their client waiting),
+	// first attempts admitted (the offered load past the firewall) and
+	// retries arriving.
+	Completed, Admitted, Retries int64
 }
+
+// PerCycle returns n, a sum over the sample's cycles, per cycle.
+func (s Sample) PerCycle(n int64) float32 { return float32(n) / float32(s.Last-s.First+1) }
 
 // merge returns the sample covering a and then b.
 func merge(a, b Sample) Sample {
 	return Sample{First: a.First, Last: b.Last, Queue: max(a.Queue, b.Queue), Servers: max(a.Servers, b.Servers),
 		Ups: a.Ups + b.Ups, Downs: a.Downs + b.Downs, Errors: a.Errors + b.Errors, UpLine: b.UpLine, DownLine: b.DownLine,
-		MinServers: b.MinServers, MaxServers: b.MaxServers}
+		MinServers: b.MinServers, MaxServers: b.MaxServers,
+		Completed: a.Completed + b.Completed, Admitted: a.Admitted + b.Admitted, Retries: a.Retries + b.Retries}
 }
 
 // History keeps the charts' samples of the whole run so far.
@@ -49,7 +57,11 @@ func (h *History) Add(c sim.CycleStats, cfg *sim.Config) {
 	active := float32(c.Servers - c.Retiring)
 	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers, Errors: c.Errors,
 		UpLine: float32(cfg.ScaleUp.Float()) * active, DownLine: float32(cfg.ScaleDown.Float()) * active,
-		MinServers: cfg.MinServers, MaxServers: cfg.MaxServers}
+		MinServers: cfg.MinServers, MaxServers: cfg.MaxServers,
+		Completed: int64(c.Completed), Retries: int64(c.Retries)}
+	if c.Cycle > 0 { // cycle 0 admits the initial queue at once: not a rate
+		smp.Admitted = int64(c.Generated - c.Rejected - c.Discarded)
+	}
 	switch {
 	case c.Scale > 0:
 		smp.Ups = 1

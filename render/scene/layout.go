@@ -25,7 +25,7 @@ type Layout struct {
 	HUD      Rect    // two lines of text at the top
 	Gate     Rect    // the firewall, at the left of every lane
 	Lanes    []Lane  // one per balancer, top to bottom
-	Charts   []Rect  // one per entry of charts, left to right
+	Charts   []Rect  // one per chart shown (Session.shownCharts), left to right
 	Controls Rect    // two rows: the sliders, then the selector, seed field and buttons
 	Footer   Rect    // the key hint line
 	Banner   Rect    // the replay's strip under the HUD (empty unless WithStrip)
@@ -99,11 +99,7 @@ func NewLayoutScaled(w, h, balancers int, k float32) Layout {
 	l.Controls = Rect{m, l.Footer.Y - 4*u - ControlsH*t, W - 2*m, ControlsH * t}
 	chartH := 118 * t
 	chartY := l.Controls.Y - 8*u - chartH
-	nc := float32(len(charts))
-	cw := (W - (nc+1)*m) / nc
-	for i := range charts {
-		l.Charts = append(l.Charts, Rect{m + float32(i)*(cw+m), chartY, cw, chartH})
-	}
+	l.Charts = chartRow(W, m, chartY, chartH, defaultCharts)
 	top := l.HUD.Y + l.HUD.H + 10*u
 	bottom := chartY - 12*u
 	l.Gate = Rect{m, top + 26*t, gateWidthUnits * t, bottom - top - 26*t}
@@ -122,6 +118,29 @@ func NewLayoutScaled(w, h, balancers int, k float32) Layout {
 			Pool:  Rect{poolX, body, W - m - poolX, bh},
 		})
 	}
+	return l
+}
+
+// chartRow places n charts side by side across a screen W wide, with
+// margins m, at y, h high.
+func chartRow(W, m, y, h float32, n int) []Rect {
+	nc := float32(max(n, 1))
+	cw := (W - (nc+1)*m) / nc
+	rs := make([]Rect, n)
+	for i := range rs {
+		rs[i] = Rect{m + float32(i)*(cw+m), y, cw, h}
+	}
+	return rs
+}
+
+// WithCharts returns the layout with n charts in the charts' row (the
+// view shows the goodput chart only while the client side is on).
+func (l Layout) WithCharts(n int) Layout {
+	if n == len(l.Charts) || len(l.Charts) == 0 {
+		return l
+	}
+	c := l.Charts[0]
+	l.Charts = chartRow(l.W, c.X, c.Y, c.H, n)
 	return l
 }
 

@@ -13,6 +13,8 @@ const (
 	dialogLessons
 	dialogFirewall
 	dialogServer // the server menu (servermenu.go)
+	dialogClients
+	dialogHealth // the clients and health panels (panels.go)
 )
 
 // WLessonPrefix starts the ids of the lessons menu's entries: "lesson:NAME";
@@ -40,8 +42,16 @@ var lessonWidgets = func() []widget {
 // lessons menu, the firewall's block list).
 func listDialog(l Layout, n int) Rect {
 	u := l.T
-	w, h := 760*u, float32(n)*42*u+60*u
+	w, h := 760*u, float32(n)*listPitch(l, n)+60*u
 	return Rect{l.W/2 - w/2, l.H/2 - h/2, w, h}
+}
+
+// listPitch is the pitch of a list dialog's n entries: 42 design pixels,
+// or less when the list would not fit the screen's height (many lessons
+// in presentation mode).
+func listPitch(l Layout, n int) float32 {
+	u := l.T
+	return min(42*u, (l.H-16*l.Unit-60*u)/float32(max(n, 1)))
 }
 
 // OpenLesson restarts with the lesson's settings (through Options.Lesson,

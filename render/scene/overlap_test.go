@@ -73,7 +73,7 @@ func TestNoTextOverlaps(t *testing.T) {
 	}()
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
-			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare", "gray", "gray compare"} {
+			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare", "gray", "gray compare", "clients", "clients compare"} {
 				name := fmt.Sprintf("%dx%d present=%v %s", size[0], size[1], present, extra)
 				c := cfg
 				if extra == "per-server" {
@@ -95,11 +95,26 @@ func TestNoTextOverlaps(t *testing.T) {
 						}
 					}
 				}
+				if extra == "clients" {
+					// The client side on, in a pool that scales: the HUD's
+					// client counters and three charts, their keys fitted.
+					for _, kv := range [][2]string{{"timeout", "40"}, {"retries", "2"}, {"backoff", "3"}, {"health-interval", "10"},
+						{"eject-after", "3"}, {"provision-delay", "20"}, {"rate", "1.2"}} {
+						if err := c.Set(kv[0], kv[1]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
 				opts := Options{Config: c, Speed: 600, PauseAt: 1_500, Present: present, Caption: longestCaption(), Changes: grayChanges(t, extra)}
 				switch extra {
 				case "compare":
 					// Four lanes, the most the view shows.
 					o := compareOptions(t, "round-robin:policy=round-robin;p2c:policy=p2c,choices=3;least-connections:policy=least-connections;random:policy=random")
+					opts.Config, opts.Lanes = o.Config, o.Lanes
+				case "clients compare":
+					// The retry storm's two lanes: each lane's goodput and
+					// retries in the HUD, three charts.
+					o := compareOptions(t, "no-budget:timeout=40,retries=3,rate=0.3;budget-0.1:timeout=40,retries=3,retry-budget=0.1,rate=0.3")
 					opts.Config, opts.Lanes = o.Config, o.Lanes
 				case "gray compare":
 					// The fast-failing lesson's two lanes, a lane's errors in the HUD.
@@ -135,11 +150,28 @@ func TestNoTextOverlaps(t *testing.T) {
 				if extra == "per-server" {
 					checkQueueBars(t, name, s, f)
 				}
-				if extra == "compare" || extra == "gray compare" {
+				if extra == "clients compare" {
+					for i, ln := range s.set.Lanes {
+						sum := ln.Model.Summary()
+						want := ln.Label + ": goodput " + Sig3(sum.Goodput) + "/cycle · retries " + Commas(sum.Retries)
+						if sum.Retries == 0 || !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+							return strings.HasPrefix(x.S, want) && f.Layout.HUD.Contains(textBox(x))
+						}) {
+							t.Errorf("%s: lane %d's HUD text %q is not shown (retries %d)", name, i, want, sum.Retries)
+						}
+					}
+					if len(f.Layout.Charts) != 3 {
+						t.Errorf("%s: %d charts, want 3", name, len(f.Layout.Charts))
+					}
+				}
+				if extra == "compare" || extra == "gray compare" || extra == "clients compare" {
 					checkCompareLanes(t, name, s, f)
 				}
 				if strings.HasPrefix(extra, "gray") {
 					checkGrayWords(t, name, s, f)
+				}
+				if extra == "clients" {
+					checkClientHUD(t, name, s, f)
 				}
 				for _, c := range s.State().Controls {
 					if !(Rect{0, 0, float32(size[0]), float32(size[1])}).Contains(c.R) {
@@ -147,7 +179,7 @@ func TestNoTextOverlaps(t *testing.T) {
 					}
 				}
 				// Each dialog: its own texts do not overlap.
-				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall, OpenServerMenu} {
+				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall, OpenServerMenu, OpenClients, OpenHealth} {
 					s.Apply(in)
 					f := s.Draw(size[0], size[1])
 					ts := f.Layers[DialogLayer].Texts
@@ -363,5 +395,33 @@ func checkGrayWords(t *testing.T, name string, s *Session, f *Frame) {
 		return strings.HasSuffix(x.S, hud) && l.HUD.Contains(textBox(x))
 	}) {
 		t.Errorf("%s: %d errors, the HUD does not show %q", name, errs, hud)
+	}
+}
+
+// checkClientHUD checks a frame of a run with the client side on: the
+// HUD's second line counts goodput, errors, timeouts, retries and
+// amplification from the model's summary, and the goodput chart is the
+// third chart, keyed.
+func checkClientHUD(t *testing.T, name string, s *Session, f *Frame) {
+	t.Helper()
+	l := f.Layout
+	sum := s.m.Summary()
+	amp := "amplification ×1.00"
+	if sum.Admitted > 0 {
+		amp = fmt.Sprintf("amplification ×%.2f", float64(sum.Attempts)/float64(sum.Admitted))
+	}
+	for _, want := range []string{"goodput " + Sig3(sum.Goodput) + "/cycle", "errors " + Commas(sum.Errors),
+		"timeouts " + Commas(sum.TimedOutQueued+sum.TimedOutInService), "retries " + Commas(sum.Retries), amp} {
+		if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == want && l.HUD.Contains(textBox(x)) }) {
+			t.Errorf("%s: the HUD does not show %q", name, want)
+		}
+	}
+	if len(l.Charts) != 3 {
+		t.Fatalf("%s: %d charts, want 3 (queue, live servers, goodput)", name, len(l.Charts))
+	}
+	if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+		return strings.HasPrefix(x.S, "goodput (") && l.Charts[2].Contains(textBox(x))
+	}) {
+		t.Errorf("%s: the third chart has no goodput title", name)
 	}
 }

@@ -37,20 +37,35 @@ var (
 	FailColor   = color.RGBA{0xff, 0x4d, 0x4d, 0xff} // a failing server's frame and word, and the errors: red
 	HangColor   = color.RGBA{0xd2, 0x8c, 0xff, 0xff} // a hanging server's frame and word: violet
 	DownWord    = color.RGBA{0xff, 0xa0, 0xa0, 0xff} // the word "down" on a failed server's box
+	// The client side and detection. A retry is orange and drawn with a
+	// dark core (so it reads by shape too); abandoned work (a timed-out
+	// attempt a server finishes for nobody) is a hollow grey outline; an
+	// ejected server is dimmed with a dashed white-grey frame; a warming one
+	// has a dashed sky-blue frame and a bar filling up to its ready cycle.
+	RetryColor = color.RGBA{0xff, 0x8f, 0x3f, 0xff}
+	Abandoned  = color.RGBA{0x8b, 0x94, 0x9e, 0xff}
+	EjectColor = color.RGBA{0xd0, 0xd7, 0xde, 0xff}
+	WarmColor  = color.RGBA{0x7f, 0xd4, 0xff, 0xff}
+	TimeoutCol = color.RGBA{0xb0, 0xb8, 0xc2, 0xff} // a timed-out attempt flying back to the gate
 )
 
 // grayLooks are the frame colours of the gray states (Healthy has none).
 var grayLooks = [...]color.RGBA{sim.Slow: SlowColor, sim.Failing: FailColor, sim.Hanging: HangColor}
 
 // StateWord returns the word a server box shows for v's state besides
-// idle, busy and retiring — "down", "slow ×F", "failing", "hanging" — and
-// its colour; "" for a healthy server that is up. A down server shows
-// "down" (its gray state, kept for when it comes back, shows in its
+// idle, busy and retiring — "down", "ejected", "warming", "slow ×F",
+// "failing", "hanging" — and its colour; "" for a healthy server that is
+// up and a candidate. A down server shows "down", an ejected one
+// "ejected" (its gray state, kept for when it comes back, shows in its
 // frame).
 func StateWord(v sim.ServerView) (string, color.RGBA) {
 	switch {
 	case v.State == sim.Failed:
 		return "down", DownWord
+	case v.Ejected:
+		return "ejected", EjectColor
+	case v.Warming:
+		return "warming", WarmColor
 	case v.Gray == sim.Slow:
 		return "slow ×" + v.Slow.String(), SlowColor
 	case v.Gray == sim.Failing || v.Gray == sim.Hanging:
@@ -111,4 +126,13 @@ func RequestColor(t sim.Type) color.RGBA {
 		return SColor
 	}
 	return PColor
+}
+
+// AttemptColor returns the colour of attempt r: a retry's colour, else
+// its type's.
+func AttemptColor(r sim.Request) color.RGBA {
+	if r.Retry {
+		return RetryColor
+	}
+	return RequestColor(r.Type)
 }

@@ -37,6 +37,8 @@ const (
 	ToggleCompare                // C: the run beside the next policy, or back to one run
 	FocusNextLane                // N: in the compare view, the lane the controls change
 	OpenServerMenu               // G, or a click on a server: its menu of faults
+	OpenClients                  // the clients panel: timeout, retries, budget
+	OpenHealth                   // the health panel: health checks, ejection, warm-up
 )
 
 // Options start a Session.
@@ -234,6 +236,10 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging, s.focus = dialogFirewall, -1, 0
 	case OpenServerMenu:
 		s.openServerMenuKey()
+	case OpenClients:
+		s.dialog, s.dragging, s.focus = dialogClients, -1, 0
+	case OpenHealth:
+		s.dialog, s.dragging, s.focus = dialogHealth, -1, 0
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
 	case ToggleCompare:
@@ -343,7 +349,7 @@ type State struct {
 	Changes   []sim.Change // the changes that have taken effect
 	Config    sim.Config   // the settings in effect
 	Controls  []Control    // where the controls are, in screen pixels
-	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state, and ",failing" etc. when gray), for tests
+	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state, then ",failing" etc. when gray, ",ejected", ",warming", ",abandoned"), for tests
 	Focus     string       // the focused control's id, or ""
 	Present   bool         // presentation mode
 	Theory    bool         // the theory panel is shown
@@ -398,6 +404,14 @@ func (s *Session) State() State {
 				val := v.State.String()
 				if v.Gray != sim.Healthy {
 					val += "," + v.Gray.String() // idle,failing
+				}
+				for _, fl := range [...]struct {
+					on   bool
+					name string
+				}{{v.Ejected, "ejected"}, {v.Warming, "warming"}, {v.Abandoned, "abandoned"}} {
+					if fl.on {
+						val += "," + fl.name // idle,failing,ejected
+					}
 				}
 				st.Servers = append(st.Servers, Control{ID: id, R: g.BoxAt(i), Value: val})
 				i++

@@ -53,6 +53,10 @@ func shareDialog(l Layout) Rect {
 // buttons side by side at the bottom.
 func dialogRects(l Layout, ws []widget, rs []Rect) {
 	u := l.T
+	if countRow(ws, rowPanel) > 0 {
+		panelRects(l, ws, rs)
+		return
+	}
 	if n := countRow(ws, rowList); n > 0 {
 		d := listDialog(l, n)
 		k := 0
@@ -64,7 +68,8 @@ func dialogRects(l Layout, ws []widget, rs []Rect) {
 			if w.width > 0 {
 				ww = w.width * u
 			}
-			rs[i] = Rect{d.X + 16*u, d.Y + 48*u + float32(k)*42*u, ww, 36 * u}
+			pitch := listPitch(l, n)
+			rs[i] = Rect{d.X + 16*u, d.Y + 48*u + float32(k)*pitch, ww, min(36*u, pitch*0.86)}
 			k++
 		}
 		return

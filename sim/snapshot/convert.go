@@ -58,10 +58,10 @@ func fromConfig(c *sim.Config) wireConfig {
 		Jitter:           c.Jitter,
 		RetryBudget:      int64(c.RetryBudget),
 		HealthInterval:   c.HealthInterval,
-		HealthFall:       int64(c.HealthFall),
-		HealthRise:       int64(c.HealthRise),
+		HealthFall:       orDefault(int64(c.HealthFall), sim.DefaultHealthFall),
+		HealthRise:       orDefault(int64(c.HealthRise), sim.DefaultHealthRise),
 		EjectAfter:       int64(c.EjectAfter),
-		EjectFor:         c.EjectFor,
+		EjectFor:         orDefault(c.EjectFor, sim.DefaultEjectFor),
 		ProvisionDelay:   c.ProvisionDelay,
 		ReplaceAfter:     c.ReplaceAfter,
 	}
@@ -118,10 +118,10 @@ func (w *wireConfig) sim() (sim.Config, error) {
 		Jitter:           w.Jitter,
 		RetryBudget:      sim.Decimal(w.RetryBudget),
 		HealthInterval:   w.HealthInterval,
-		HealthFall:       n("health-fall", w.HealthFall),
-		HealthRise:       n("health-rise", w.HealthRise),
+		HealthFall:       n("health-fall", fromDefault(w.HealthFall, sim.DefaultHealthFall)),
+		HealthRise:       n("health-rise", fromDefault(w.HealthRise, sim.DefaultHealthRise)),
 		EjectAfter:       n("eject-after", w.EjectAfter),
-		EjectFor:         w.EjectFor,
+		EjectFor:         fromDefault(w.EjectFor, sim.DefaultEjectFor),
 		ProvisionDelay:   w.ProvisionDelay,
 		ReplaceAfter:     w.ReplaceAfter,
 	}
@@ -530,4 +530,21 @@ func readValues(b []byte) ([]int32, error) {
 		b = b[n:]
 	}
 	return vs, nil
+}
+
+// orDefault writes a setting equal to its default as 0 (absent), which
+// fromDefault reads back as the default: a snapshot of a run that leaves
+// them alone carries none of them.
+func orDefault(v, def int64) int64 {
+	if v == def {
+		return 0
+	}
+	return v
+}
+
+func fromDefault(v, def int64) int64 {
+	if v == 0 {
+		return def
+	}
+	return v
 }

@@ -118,6 +118,18 @@ func cases() []runCase {
 	cs = append(cs, runCase{name: "shape-empirical", cfg: with(base(19, 4_000), func(c *sim.Config) {
 		c.Service, c.ServiceValues = sim.Empirical, []int32{1, 3, 3, 9, 250, 1_000_000}
 	})})
+	// The client side and detection: their settings and changes travel in
+	// the snapshot, and jitter's draws replay.
+	cs = append(cs, runCase{name: "client-pooled", cfg: with(base(20, 6_000), func(c *sim.Config) {
+		c.Timeout, c.Retries, c.Backoff, c.Jitter, c.RetryBudget = 300, 3, 20, true, 200_000
+		c.HealthInterval, c.HealthFall, c.HealthRise, c.EjectAfter, c.EjectFor = 50, 2, 3, 3, 200
+		c.ProvisionDelay, c.ReplaceAfter, c.FailTime = 40, 900, 5
+	}), changes: []string{"300:fail=2", "500:down=1", "900:hang=3", "1500:heal=2", "2000:up=1", "2500:timeout=150",
+		"3000:retries=1", "3500:health-interval=0", "4000:eject-after=0", "4500:retry-budget=0"}})
+	cs = append(cs, runCase{name: "client-per-server-switch", cfg: with(base(21, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Switch, c.QueueCap = sim.PerServer, sim.LeastWork, true, 20
+		c.Timeout, c.Retries, c.Jitter, c.Backoff, c.HealthInterval, c.EjectAfter = 200, 2, true, 10, 30, 2
+	}), changes: []string{"200:fail=S:1", "400:down=2", "800:up=2", "1000:hang=1", "2000:heal=1"}})
 	return cs
 }
 

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/lbsim/lbsim/sim/snapshot"
 	"io"
 	"strings"
 
@@ -66,6 +67,8 @@ func settingHelp(name string) string {
 		return "open a ready-made comparison: `NAME` is one of " + strings.Join(comparisonNames(), ", ")
 	case "lesson":
 		return "open a lesson, a ready scenario with a caption: `NAME` is one of " + strings.Join(lesson.Names(), ", ")
+	case "caption":
+		return fmt.Sprintf("a line of `text` shown under the view (at most %d characters), as a lesson's caption", snapshot.MaxCaption)
 	}
 	return "the run's setting, as lbsim run --" + name
 }

@@ -1,0 +1,444 @@
+package sim
+
+import "container/heap"
+
+// This file is the client side: attempts, their timeouts (step a′), and
+// retries with backoff, jitter and a budget. A request's first attempt
+// arrives as always; a retry is a new attempt of the same request (same
+// id, addresses, time and type, and the same first arrival, from which
+// its response time counts) arriving later. With every client setting off
+// a balancer keeps no client state and a run is what it is without them.
+
+// retryStream is the stream constant of the retry generator (jitter).
+const retryStream = 0x6c6273696d2d7279 // "lbsim-ry"
+
+// budgetWindow is how many cycles the retry budget looks back over.
+const budgetWindow = 1000
+
+// flight is the client side's record of a request whose current attempt
+// has a deadline or is a retry, or that waits to retry.
+type flight struct {
+	req   packed // the request as its next (or current) attempt carries it
+	at    int64  // the current attempt's arrival
+	due   int64  // the cycle its timeout strikes, 0 for none
+	tries int    // retries so far
+	// server is the server serving the attempt (inService) or whose
+	// queue holds it (per-server; 0: the central queue or the lobby).
+	server    int
+	inService bool
+	waiting   bool // the request waits to retry; no attempt is out
+}
+
+// deadline is an attempt's timeout, ordered by cycle, then oldest
+// attempt first: by arrival, then request id.
+type deadline struct{ due, at, id int64 }
+
+type deadlineHeap []deadline
+
+func (h deadlineHeap) Len() int { return len(h) }
+func (h deadlineHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if a.due != b.due {
+		return a.due < b.due
+	}
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.id < b.id
+}
+func (h deadlineHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *deadlineHeap) Push(x any)   { *h = append(*h, x.(deadline)) }
+func (h *deadlineHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// retryAt is a retry waiting to arrive at cycle at: by cycle, then
+// request id.
+type retryAt struct{ at, id int64 }
+
+type retryHeap []retryAt
+
+func (h retryHeap) Len() int { return len(h) }
+func (h retryHeap) Less(i, j int) bool {
+	if h[i].at != h[j].at {
+		return h[i].at < h[j].at
+	}
+	return h[i].id < h[j].id
+}
+func (h retryHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *retryHeap) Push(x any)   { *h = append(*h, x.(retryAt)) }
+func (h *retryHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// clientSide is one balancer's client state.
+type clientSide struct {
+	flights   map[int64]*flight
+	deadlines deadlineHeap
+	retries   retryHeap
+	waiting   int64 // requests waiting to retry
+
+	// The budget's window: the first attempts admitted and the retries
+	// granted up to the end of each of the last budgetWindow cycles
+	// (running totals, by cycle mod budgetWindow; stamp says which cycle a
+	// slot holds). A cycle not recorded (before the client side came on)
+	// counts nothing: base holds the totals when it came on.
+	granted            int64
+	cumAdm, cumGr      [budgetWindow]int64
+	stamp              [budgetWindow]int64
+	baseAdm, baseGr    int64
+	abandonAt          map[int]int64 // servers busy with abandoned work: the cycle it was abandoned
+	wastedEnded        int64         // wasted cycles of abandoned work that has ended
+	abandonedInService int64
+}
+
+// ending says how an attempt ended, for the retry rules.
+type ending uint8
+
+const (
+	endError     ending = iota // in error (a failing server, a refusal, a server going down)
+	endTimeout                 // its client gave up (timeout)
+	endDiscarded               // a retry found its queue full
+)
+
+// client returns the balancer's client state, made the first time.
+func (b *Balancer) client() *clientSide {
+	if b.cl == nil {
+		c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}}
+		c.baseAdm = b.tot.Admitted
+		for i := range c.stamp {
+			c.stamp[i] = -1
+		}
+		b.cl = c
+	}
+	return b.cl
+}
+
+// arrived is told of every attempt that joins a queue at cycle t (a first
+// attempt admitted, or a retry): with a timeout in force it gets its
+// deadline.
+func (b *Balancer) arrived(r packed, t int64) {
+	T := b.m.cfg.Timeout
+	if T == 0 && !r.retry() {
+		return
+	}
+	c := b.client()
+	f := c.flights[r.id]
+	if f == nil {
+		f = &flight{req: r}
+		c.flights[r.id] = f
+	}
+	f.at, f.due, f.waiting, f.server, f.inService = t, 0, false, 0, false
+	if r.retry() {
+		if b.requeuedAt == nil {
+			b.requeuedAt = map[int64]int64{}
+		}
+		b.requeuedAt[r.id] = t // its wait counts from its own arrival
+	}
+	if T > 0 {
+		f.due = t + T
+		heap.Push(&c.deadlines, deadline{f.due, t, r.id})
+		if len(c.deadlines) > 2*len(c.flights)+1024 {
+			c.prune()
+		}
+	}
+}
+
+// prune drops the deadlines of attempts that have ended (completed, or
+// ended otherwise before their timeout): they would pile up for a long
+// timeout. At least half the heap goes each time, so pruning costs O(1) a
+// deadline pushed, amortised; the order of what stays is kept.
+func (c *clientSide) prune() {
+	keep := c.deadlines[:0]
+	for _, d := range c.deadlines {
+		if f := c.flights[d.id]; f != nil && !f.waiting && f.at == d.at && f.due == d.due {
+			keep = append(keep, d)
+		}
+	}
+	clear(c.deadlines[len(keep):])
+	c.deadlines = keep
+	heap.Init(&c.deadlines)
+}
+
+// flightOf returns request id's flight, or nil.
+func (b *Balancer) flightOf(id int64) *flight {
+	if b.cl == nil || len(b.cl.flights) == 0 {
+		return nil
+	}
+	return b.cl.flights[id]
+}
+
+// placed notes that request r's attempt joined server id's queue (0: the
+// central queue or the lobby), or went into service there.
+func (b *Balancer) placed(r packed, id int, inService bool) {
+	if f := b.flightOf(r.id); f != nil {
+		f.server, f.inService = id, inService
+	}
+}
+
+// succeeded is told that request r's attempt completed on server id with
+// its client waiting: the request is done, and the server's run of errors
+// ends.
+func (b *Balancer) succeeded(id int, r packed) {
+	if b.cl != nil && len(b.cl.flights) > 0 {
+		delete(b.cl.flights, r.id)
+	}
+	b.serverCompleted(id)
+}
+
+// attemptEnded applies the retry rules to request r, whose attempt ended
+// at cycle e as how says; bStarted says whether step b of cycle e has
+// begun (a retry with no wait then arrives in the next cycle).
+func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
+	cfg := &b.m.cfg
+	f := b.flightOf(r.id)
+	tries := 0
+	if f != nil {
+		tries = f.tries
+	}
+	if tries >= cfg.Retries {
+		delete(b.requeuedAt, r.id)
+		if how == endTimeout {
+			b.tot.TimedOut++
+		} else {
+			b.tot.Failed++
+		}
+		b.giveUp(r)
+		return
+	}
+	c := b.client()
+	if cfg.RetryBudget > 0 {
+		adm, gr := c.window(b, e)
+		if gr*DecimalScale >= int64(cfg.RetryBudget)*adm {
+			b.tot.GaveUpBudget++
+			b.giveUp(r)
+			return
+		}
+	}
+	c.granted++
+	k := tries + 1
+	d := cfg.Backoff << (k - 1)
+	if cfg.Jitter && d > 0 {
+		d = b.m.yrng.Int64N(d + 1)
+	}
+	at := e + d
+	if d == 0 && bStarted {
+		at = e + 1
+	}
+	if f == nil {
+		f = &flight{}
+		c.flights[r.id] = f
+	}
+	delete(b.requeuedAt, r.id) // its wait counts from the retry's arrival
+	r.meta = r.meta&^packedRequeued | packedRetry
+	f.req, f.tries, f.waiting, f.due, f.server, f.inService = r, k, true, 0, 0, false
+	c.waiting++
+	heap.Push(&c.retries, retryAt{at, r.id})
+}
+
+// giveUp ends request r without success (the caller counts how).
+func (b *Balancer) giveUp(r packed) {
+	if b.cl != nil {
+		delete(b.cl.flights, r.id)
+	}
+	if b.m.recordEvents {
+		b.emit(GiveUp, 0, 0, r.unpack())
+	}
+}
+
+// window returns the first attempts admitted and the retries granted in
+// cycles e−999 … e, as counted so far.
+func (c *clientSide) window(b *Balancer, e int64) (adm, gr int64) {
+	adm0, gr0 := c.baseAdm, c.baseGr
+	if base := e - budgetWindow; base >= 0 {
+		if i := base % budgetWindow; c.stamp[i] == base {
+			adm0, gr0 = c.cumAdm[i], c.cumGr[i]
+		}
+	}
+	return b.tot.Admitted - adm0, c.granted - gr0
+}
+
+// recordWindow keeps cycle t's running totals for the budget (step e).
+func (c *clientSide) recordWindow(b *Balancer, t int64) {
+	i := t % budgetWindow
+	c.cumAdm[i], c.cumGr[i], c.stamp[i] = b.tot.Admitted, c.granted, t
+}
+
+// timeouts is step a′ at cycle t: every attempt whose deadline is t is
+// abandoned, oldest first.
+func (b *Balancer) timeouts(t int64) {
+	c := b.cl
+	for len(c.deadlines) > 0 && c.deadlines[0].due <= t {
+		d := heap.Pop(&c.deadlines).(deadline)
+		f := c.flights[d.id]
+		if f == nil || f.waiting || f.at != d.at || f.due != d.due {
+			continue // the attempt has ended
+		}
+		b.timeOut(f, t)
+	}
+}
+
+// timeOut abandons flight f's attempt at cycle t.
+func (b *Balancer) timeOut(f *flight, t int64) {
+	r, server := f.req, 0
+	if f.inService {
+		server = f.server
+		s := &b.srv[server-1]
+		r = s.req
+		b.tot.TimedOutInService++
+		if b.endsOf(server) == hangs {
+			b.release(server, t) // a hanging server is freed
+		} else {
+			if b.ends == nil {
+				b.ends = map[int]outcome{}
+			}
+			b.ends[server] = abandons
+			b.cl.abandonAt[server] = t
+			b.cl.abandonedInService++
+			if b.perServer && b.caps.Hears && b.active.has(server) {
+				b.rt.abandon(server, r)
+			}
+		}
+	} else {
+		r = b.unqueue(f, t)
+		b.tot.TimedOutQueued++
+	}
+	b.last.TimedOut++
+	if b.m.recordEvents {
+		b.emit(TimedOut, server, 0, r.unpack())
+	}
+	b.attemptEnded(r, t, endTimeout, false)
+}
+
+// unqueue takes flight f's queued attempt out of its queue at cycle t and
+// returns it.
+func (b *Balancer) unqueue(f *flight, t int64) packed {
+	id := f.req.id
+	if !b.perServer {
+		return b.queue.remove(id)
+	}
+	if f.server == 0 {
+		b.queued--
+		return b.lobby.remove(id)
+	}
+	sid := f.server
+	q := &b.sq[sid-1]
+	r := q.remove(id)
+	b.queued--
+	s := &b.srv[sid-1]
+	candidate := b.active.has(sid)
+	if candidate {
+		b.cands.addLoad(sid, -1)
+		if b.caps.Hears {
+			b.rt.left(sid, r, t, q.n == 0 && !s.busy)
+		}
+	}
+	if q.n == 0 && !s.busy {
+		b.ready.remove(sid)
+		b.emptied(sid, t)
+	}
+	return r
+}
+
+// release frees server id at cycle t, whose attempt in service hangs and
+// has just been abandoned, as if it had finished it.
+func (b *Balancer) release(id int, t int64) {
+	s := &b.srv[id-1]
+	delete(b.ends, id)
+	if b.caps.Reads == ReadsWork && b.perServer && b.active.has(id) {
+		b.rt.(workPlacer).reschedule(id, t-s.done) // it ends now, not never
+	}
+	s.busy = false
+	b.busy--
+	b.afterAttempt(id, t, false)
+}
+
+// afterAttempt frees server id, whose attempt ended at cycle t (ok: it
+// completed with its client waiting), as step a does.
+func (b *Balancer) afterAttempt(id int, t int64, ok bool) {
+	s := &b.srv[id-1]
+	if b.perServer {
+		b.cands.addLoad(id, -1)
+		b.freed(id, t, ok)
+		return
+	}
+	switch {
+	case s.retiring:
+		b.leave(id)
+	case b.active.has(id):
+		b.setIdle(id)
+	}
+}
+
+// retriesArrive is the retries' part of step b at cycle t: the retries
+// due arrive, by request id, and join the queue (per-server: are routed)
+// unless it is full.
+func (b *Balancer) retriesArrive(t int64) {
+	c := b.cl
+	for len(c.retries) > 0 && c.retries[0].at <= t {
+		ra := heap.Pop(&c.retries).(retryAt)
+		f := c.flights[ra.id]
+		c.waiting--
+		r := f.req
+		b.tot.Retries++
+		b.last.Retries++
+		if b.perServer {
+			b.route(r, t, routeRetry)
+			continue
+		}
+		if cap := b.m.cfg.QueueCap; cap > 0 && b.queue.Len() >= cap {
+			b.discardRetry(r, 0, t)
+			continue
+		}
+		if b.m.recordEvents {
+			b.emit(Retry, 0, 0, r.unpack())
+		}
+		b.arrived(r, t)
+		b.queue.pushBack(r)
+	}
+}
+
+// discardRetry counts retry r discarded at cycle t by the capacity of its
+// queue (server id's, or 0 for the central one) and applies the retry
+// rules to it.
+func (b *Balancer) discardRetry(r packed, id int, t int64) {
+	b.tot.RetriesDiscarded++
+	if b.m.recordEvents {
+		b.emit(Discard, id, 0, r.unpack())
+	}
+	if f := b.flightOf(r.id); f != nil {
+		f.waiting = false
+	}
+	b.attemptEnded(r, t, endDiscarded, true)
+}
+
+// abandonedEnds counts the end at cycle t of the abandoned work server id
+// had in service (it ran to its end, or the server went down).
+func (b *Balancer) abandonedEnds(id int, t int64) {
+	c := b.cl
+	c.wastedEnded += t - c.abandonAt[id]
+	delete(c.abandonAt, id)
+	delete(b.ends, id)
+	c.abandonedInService--
+}
+
+// clientLevels adds the client side's levels and its wasted cycles so far
+// to tot, as of the end of cycle now.
+func (b *Balancer) clientLevels(tot *Totals, now int64) {
+	c := b.cl
+	if c == nil {
+		return
+	}
+	tot.Abandoned = c.abandonedInService
+	tot.Waiting = c.waiting
+	tot.WastedCycles = c.wastedEnded
+	for _, at := range c.abandonAt {
+		tot.WastedCycles += now - at + 1
+	}
+}
