@@ -29,11 +29,17 @@
 //
 // Each cycle t = 1 … N (Step), in this order:
 //
-//   - Scheduled changes for t take effect.
+//   - Scheduled changes for t take effect; warming servers whose warm-up
+//     ends become candidates.
 //   - a. Work: every request whose completion cycle is t completes; its
 //     server becomes idle, or leaves the pool if it was retiring.
-//   - b. Arrivals: the requests arriving at t pass the firewall as at cycle 0.
-//   - c. Scaling, only when t is a multiple of the cooldown K: with Q the
+//   - a′. Timeouts (client.go): every attempt whose deadline is t is
+//     abandoned, oldest first.
+//   - b. Arrivals: the lobby drains (per-server), the retries due arrive by
+//     request id, then the requests arriving at t pass the firewall as at
+//     cycle 0.
+//   - c. Detection (detect.go): health probes at the multiples of their
+//     interval, ejections whose time is up, replacement; then scaling, only when t is a multiple of the cooldown K: with Q the
 //     queue length, S the active servers and L the live ones, if Q > U·S and
 //     L < max one idle server is added (next id); otherwise if Q < D·S and
 //     S > min the idle active server with the highest id is removed, or, when
@@ -51,7 +57,9 @@
 // The engine: model.go (the clock, New, Step, faults), balancer.go (one
 // pool and where its requests wait), perserver.go (routing at arrival,
 // each server's queue, the lobby), gray.go (gray failures: slow, failing,
-// hanging servers), stats.go (counters, summary, timeline rows).
+// hanging servers), client.go (attempts, timeouts, retries and their
+// budget), detect.go (health checks, outlier ejection, warm-up,
+// replacement), stats.go (counters, summary, timeline rows).
 //
 // The routers, one file per policy (route_*.go), each made from its entry
 // in the policy table (policy.go) and declaring its capabilities (Caps);
