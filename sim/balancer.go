@@ -551,9 +551,6 @@ func (b *Balancer) takeDown(id int, t int64) {
 	if s.retiring {
 		s.retiring = false // it has finished retiring
 		b.depart(id)
-		if b.perServer {
-			b.sq[id-1] = fifo{}
-		}
 		b.retiring--
 		b.live--
 		return
@@ -680,9 +677,6 @@ func (b *Balancer) failHeld(id int, t int64) {
 func (b *Balancer) leave(id int) {
 	b.srv[id-1].retiring = false
 	b.depart(id)
-	if b.perServer {
-		b.sq[id-1] = fifo{}
-	}
 	b.retiring--
 	b.live--
 	if b.m.recordEvents {

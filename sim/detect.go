@@ -236,13 +236,18 @@ func (b *Balancer) replace(t int64) {
 			b.retiring--
 		}
 		// It leaves the pool first: its attempts are routed again among
-		// the servers that stay.
+		// the servers that stay (takeBack empties the queue depart would
+		// drop).
+		var held fifo
+		if b.perServer {
+			held = b.sq[id-1]
+		}
 		b.depart(id)
 		b.live--
-		b.takeBack(id, t)
 		if b.perServer {
-			b.sq[id-1] = fifo{}
+			b.sq[id-1] = held
 		}
+		b.takeBack(id, t)
 	}
 }
 

@@ -167,9 +167,13 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 }
 
 // depart marks server id gone from the pool: it no longer counts among the
-// gray, ejected, warming or down-and-out servers.
+// gray, ejected, warming or down-and-out servers, and its queue's buffer
+// (per-server) goes with it, whichever way it left.
 func (b *Balancer) depart(id int) {
 	b.srv[id-1].gone = true
+	if b.perServer {
+		b.sq[id-1] = fifo{}
+	}
 	delete(b.grays, id)
 	delete(b.ejected, id)
 	delete(b.warming, id)

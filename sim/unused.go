@@ -36,7 +36,31 @@ func CheckUnused(cfg *Config, given map[string]bool, changes []Change) error {
 				strings.Join(PoliciesReading(u.reads), ", "), cfg.Policy, cfg.Queues, u.field)}
 		}
 	}
+	for _, d := range clientNeeds {
+		if !given[d.name] || d.on(cfg) {
+			continue
+		}
+		if slices.ContainsFunc(changes, func(c Change) bool { return c.Setting == d.setting && c.Value > 0 }) {
+			continue
+		}
+		return &UnusedError{d.name, fmt.Sprintf("applies only with --%s above 0 (or a change that sets it): give --%s too, or drop --%s", d.setting, d.setting, d.name)}
+	}
 	return nil
+}
+
+// clientNeeds lists, for each setting of the client side and detection
+// that only refines another, the setting it needs on.
+var clientNeeds = []struct {
+	name    string
+	setting Setting
+	on      func(*Config) bool
+}{
+	{"backoff", SetRetries, func(c *Config) bool { return c.Retries > 0 }},
+	{"jitter", SetRetries, func(c *Config) bool { return c.Retries > 0 }},
+	{"retry-budget", SetRetries, func(c *Config) bool { return c.Retries > 0 }},
+	{"health-fall", SetHealthInterval, func(c *Config) bool { return c.HealthInterval > 0 }},
+	{"health-rise", SetHealthInterval, func(c *Config) bool { return c.HealthInterval > 0 }},
+	{"eject-for", SetEjectAfter, func(c *Config) bool { return c.EjectAfter > 0 }},
 }
 
 // readByAny reports whether the policy of cfg, or one that changes switch

@@ -68,3 +68,37 @@ func TestDefaultPolicyPerMode(t *testing.T) {
 		t.Errorf("defaults %v and %v, want first-idle pooled and round-robin per-server", DefaultPolicy(Pooled), DefaultPolicy(PerServer))
 	}
 }
+
+// TestCheckUnusedClientNeeds: a setting of the client side that refines
+// another is refused without it (or a change that turns it on).
+func TestCheckUnusedClientNeeds(t *testing.T) {
+	cases := []struct {
+		given   string
+		set     func(*Config)
+		changes []Change
+		refused bool
+	}{
+		{"backoff", func(*Config) {}, nil, true},
+		{"backoff", func(c *Config) { c.Retries = 2 }, nil, false},
+		{"backoff", func(*Config) {}, []Change{{Cycle: 9, Setting: SetRetries, Value: 1}}, false},
+		{"backoff", func(*Config) {}, []Change{{Cycle: 9, Setting: SetRetries, Value: 0}}, true},
+		{"jitter", func(*Config) {}, nil, true},
+		{"retry-budget", func(c *Config) { c.Retries = 1 }, nil, false},
+		{"retry-budget", func(c *Config) { c.HealthInterval = 1 }, nil, true},
+		{"health-fall", func(*Config) {}, nil, true},
+		{"health-rise", func(c *Config) { c.HealthInterval = 5 }, nil, false},
+		{"health-rise", func(*Config) {}, []Change{{Cycle: 3, Setting: SetHealthInterval, Value: 5}}, false},
+		{"eject-for", func(*Config) {}, nil, true},
+		{"eject-for", func(c *Config) { c.EjectAfter = 3 }, nil, false},
+		{"timeout", func(*Config) {}, nil, false},
+	}
+	for _, c := range cases {
+		cfg := DefaultConfig()
+		c.set(&cfg)
+		err := CheckUnused(&cfg, map[string]bool{c.given: true}, c.changes)
+		var ue *UnusedError
+		if got := errors.As(err, &ue) && ue.Field == c.given; got != c.refused {
+			t.Errorf("%s with %+v and changes %v: refused %v (%v), want %v", c.given, cfg.Retries, c.changes, got, err, c.refused)
+		}
+	}
+}

@@ -56,7 +56,7 @@ static const char lbsim_help_text[] =
 	"  -json file\n"
 	"    \ton exit, write the JSON summary to file ('-' = stdout)\n"
 	"  -lesson NAME\n"
-	"    \topen a lesson, a ready scenario with a caption: NAME is one of scaling-band, firewall, server-fails, erlang, overload, queues, speeds, fast-failing, heavy-tails\n"
+	"    \topen a lesson, a ready scenario with a caption: NAME is one of scaling-band, firewall, server-fails, erlang, overload, queues, speeds, fast-failing, heavy-tails, retry-storm\n"
 	"  -long-share value\n"
 	"    \tthe run's setting, as lbsim run --long-share\n"
 	"  -max-servers value\n"

@@ -327,7 +327,7 @@ func TestClientSideParameters(t *testing.T) {
 	if len(p.Changes) != 1 || p.Changes[0].String() != "100:timeout=50" {
 		t.Errorf("changes %v", p.Changes)
 	}
-	bad := Read([]Param{{"seed", "1"}, {"retry-budget", "2"}}, seven)
+	bad := Read([]Param{{"seed", "1"}, {"retries", "1"}, {"retry-budget", "2"}}, seven)
 	if len(bad.Problems) != 1 || !strings.Contains(bad.Problems[0], "retry-budget") {
 		t.Errorf("retry-budget=2: problems %q", bad.Problems)
 	}

@@ -30,34 +30,38 @@ type chartSeries struct {
 	name  string
 	col   color.RGBA
 	value func(Sample) float32
+	// lanes: in the compare view too, each lane's as a dashed line in the
+	// lane's colour (a chart's bars are each lane's solid line there).
+	lanes bool
 }
 
 // charts are the charts, left to right.
 var charts = []chartSpec{
 	{title: "queue", unit: "requests",
-		bars: chartSeries{"queue", PColor, func(s Sample) float32 { return float32(s.Queue) }},
+		bars: chartSeries{name: "queue", col: PColor, value: func(s Sample) float32 { return float32(s.Queue) }},
 		lines: []chartSeries{
-			{"U·S scale-up line", UpLineCol, func(s Sample) float32 { return s.UpLine }},
-			{"D·S scale-down line", DownLineCol, func(s Sample) float32 { return s.DownLine }},
+			{name: "U·S scale-up line", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }},
+			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }},
 		},
 		marks: true, errors: true},
 	{title: "live servers", unit: "servers",
-		bars: chartSeries{"live", BusyColor, func(s Sample) float32 { return float32(s.Servers) }},
+		bars: chartSeries{name: "live", col: BusyColor, value: func(s Sample) float32 { return float32(s.Servers) }},
 		lines: []chartSeries{
-			{"max", UpLineCol, func(s Sample) float32 { return float32(s.MaxServers) }},
-			{"min", DownLineCol, func(s Sample) float32 { return float32(s.MinServers) }},
+			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }},
+			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }},
 		},
 		marks: true},
 	// Goodput against the offered load: requests completed per cycle
 	// (bars) beside first attempts admitted per cycle and retries per
 	// cycle (lines), each averaged over its sample's cycles. After a spike
 	// a retry storm shows as retries staying up and goodput below the
-	// admitted line.
+	// admitted line. In the compare view each lane's goodput is a solid
+	// line and its retries a dashed one, in the lane's colour.
 	{title: "goodput", unit: "per cycle",
-		bars: chartSeries{"completed", DoneColor, func(s Sample) float32 { return s.PerCycle(s.Completed) }},
+		bars: chartSeries{name: "completed", col: DoneColor, value: func(s Sample) float32 { return s.PerCycle(s.Completed) }},
 		lines: []chartSeries{
-			{"offered (admitted)", PColor, func(s Sample) float32 { return s.PerCycle(s.Admitted) }},
-			{"retries", RetryColor, func(s Sample) float32 { return s.PerCycle(s.Retries) }},
+			{name: "offered (admitted)", col: PColor, value: func(s Sample) float32 { return s.PerCycle(s.Admitted) }},
+			{name: "retries", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true},
 		},
 		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
 }
@@ -174,18 +178,30 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		c.plot = chartPlot(c.r, c.u)
 		f.rect(SceneLayer, c.r, Panel)
 		if s.Comparing() {
+			c.spec.lines = laneLines(spec.lines)
+			for li := range s.chartLanes() {
+				c.errs = c.errs || (spec.errors && s.hists[li].Errors())
+			}
 			s.laneLegend(f, &c)
 			c.axes(f)
-			for li := range s.chartLanes() {
-				c.line(f, &s.hists[li], spec.bars.value, LaneColor(li))
+			n := s.chartLanes()
+			for li := range n {
+				h := &s.hists[li]
+				c.line(f, h, spec.bars.value, LaneColor(li))
+				for _, ln := range c.spec.lines {
+					c.dashed(f, h, ln.value, LaneColor(li))
+				}
+				if spec.errors {
+					c.laneErrors(f, h, li, n)
+				}
 			}
 			continue
 		}
 		c.spec.lines = fitLines(spec.lines, &s.hists[0], c.maxV)
 		for i := range s.hists[0].Len() {
 			c.scaling = c.scaling || scalingActs(s.hists[0].At(i))
-			c.errs = c.errs || (spec.errors && s.hists[0].At(i).Errors > 0)
 		}
+		c.errs = spec.errors && s.hists[0].Errors()
 		end := c.legend(f)
 		c.axes(f)
 		c.data(f, &s.hists[0])
@@ -194,8 +210,9 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 }
 
 // chartTop is the top of chart spec's y-axis: the largest value of its
-// data in any lane, and of its lines while scaling can act (a single
-// run's), at least 1 (a chart of rates: 0.01).
+// data in any lane (with the lines drawn for each lane), and of its lines
+// while scaling can act (a single run's), at least 1 (a chart of rates:
+// 0.01).
 func (s *Session) chartTop(spec chartSpec) float32 {
 	top := float32(1)
 	if spec.data {
@@ -206,14 +223,26 @@ func (s *Session) chartTop(spec chartSpec) float32 {
 		for i := range h.Len() {
 			smp := h.At(i)
 			top = max(top, spec.bars.value(smp))
-			if !s.Comparing() && (spec.data || scalingActs(smp)) {
-				for _, ln := range spec.lines {
+			for _, ln := range spec.lines {
+				if (s.Comparing() && ln.lanes) || (!s.Comparing() && (spec.data || scalingActs(smp))) {
 					top = max(top, ln.value(smp))
 				}
 			}
 		}
 	}
 	return top
+}
+
+// laneLines returns the lines of a chart drawn for each lane in the
+// compare view.
+func laneLines(lines []chartSeries) []chartSeries {
+	var out []chartSeries
+	for _, ln := range lines {
+		if ln.lanes {
+			out = append(out, ln)
+		}
+	}
+	return out
 }
 
 // fitLines returns the lines of a chart to draw and name in its legend:
@@ -284,20 +313,55 @@ func (c *chartView) errorsKey(f *Frame, x float32) {
 }
 
 // laneLegend draws the title with its unit, then each lane's key: a short
-// line in its colour and its label (abbreviated to share the room).
+// line in its colour and its label (abbreviated to share the room), then
+// the keys of the dashed lines drawn for each lane and of the errors'
+// strips, when the chart has them (in grey: they stand for every lane).
 func (s *Session) laneLegend(f *Frame, c *chartView) {
 	r, u := c.r, c.u
 	x := r.X + 8*u
 	title := c.spec.title + " (" + c.spec.unit + ")"
 	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	x += TextWidth(title, 14*u, true) + 12*u
-	n := len(s.set.Lanes)
-	room := (r.X + r.W - 6*u - x) / float32(n)
+	keys := float32(0) // the room the other keys take
+	for _, ln := range c.spec.lines {
+		keys += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
+	}
+	if c.errs {
+		keys += 18*u + TextWidth("errors", 12*u, false) + 10*u
+	}
+	n, end := float32(len(s.set.Lanes)), r.X+r.W-6*u
+	room := (end - x - keys) / n
+	if room < 80*u {
+		// The lanes' labels first: the other keys go to the plot's
+		// corner.
+		room = max(room, (end-x)/n)
+	}
 	for i, ln := range s.set.Lanes {
 		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 3 * u}, LaneColor(i))
 		name := abbreviate(ln.Label, 12*u, true, room-28*u)
 		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, true, AlignStart, LaneColor(i))
 		x += room
+	}
+	if keys == 0 {
+		return
+	}
+	// The other keys after the lanes', or, when they leave no room, in
+	// the plot's top right corner on a patch of the panel, over the data.
+	y := r.Y + 5*u
+	if x+keys-10*u > end {
+		x, y = c.plot.X+c.plot.W-keys+6*u, c.plot.Y+2*u
+		f.rect(SceneLayer, Rect{x - 4*u, y - 2*u, keys - 2*u, 17 * u}, Panel)
+	}
+	for _, ln := range c.spec.lines {
+		for d := float32(0); d < 14*u; d += 5 * u {
+			f.rect(SceneLayer, Rect{x + d, y + 6*u, 3 * u, 2 * u}, DimText)
+		}
+		f.text(SceneLayer, ln.name, x+18*u, y, 12*u, false, AlignStart, DimText)
+		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
+	}
+	if c.errs {
+		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
+		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
 	}
 }
 
@@ -384,6 +448,52 @@ func (c *chartView) data(f *Frame, h *History) {
 		if n > 0 {
 			flush(c.xAt(h.At(n-1).Last + 1))
 		}
+	}
+}
+
+// laneErrors draws lane li's errors' strip (of n lanes): a row along the
+// x-axis under the samples of history h in which attempts ended in error,
+// red over a thin line in the lane's colour, the lanes' rows stacked in
+// their order from the top (the last lane's on the axis).
+func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
+	u, plot := c.u, c.plot
+	red, under := 3*u, max(u, 1)
+	y := plot.Y + plot.H - float32(n-li)*(red+under+u) + u
+	for i := range h.Len() {
+		smp := h.At(i)
+		if smp.Errors == 0 {
+			continue
+		}
+		x0 := c.xAt(smp.First)
+		w := max(c.xAt(smp.Last+1)-x0, 1.5*u)
+		f.rect(SceneLayer, Rect{x0, y, w, red}, FailColor)
+		f.rect(SceneLayer, Rect{x0, y + red, w, under}, LaneColor(li))
+	}
+}
+
+// dashed draws value of history h as a dashed step line in colour col:
+// dashes along each sample's run, a thin joint where it changes.
+func (c *chartView) dashed(f *Frame, h *History, value func(Sample) float32, col color.RGBA) {
+	w, dash, period := max(2*c.u, 1.5), 6*c.u, 10*c.u
+	prev := float32(-1)
+	for i := range h.Len() {
+		smp := h.At(i)
+		x0, x1 := c.xAt(smp.First), c.xAt(smp.Last+1)
+		y := c.yAt(value(smp))
+		// The dashes keep one phase along the x-axis.
+		for k := float32(math.Floor(float64((x0 - c.plot.X) / period))); ; k++ {
+			a, b := max(c.plot.X+k*period, x0), min(c.plot.X+k*period+dash, x1)
+			if a >= x1 {
+				break
+			}
+			if b > a {
+				f.rect(SceneLayer, Rect{a, y - w/2, b - a, w}, col)
+			}
+		}
+		if prev >= 0 && prev != y {
+			f.rect(SceneLayer, Rect{x0 - w/4, min(prev, y), w / 2, max(prev, y) - min(prev, y)}, col)
+		}
+		prev = y
 	}
 }
 

@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"fmt"
+	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -326,6 +328,137 @@ func TestChartMarksErrors(t *testing.T) {
 			stride := plot.W * float32(s.hists[0].Stride()) / float32(end)
 			if first < at-stride-1 || first > at+1 {
 				t.Errorf("%s: the strip starts at x %.1f, the first error (cycle %d) is at x %.1f (a sample is %.1f wide)", tc.fault, first, firstErr, at, stride)
+			}
+		}
+	}
+}
+
+// TestCompareChartsMarkEachLane: in the compare view the queue chart
+// draws each lane's own errors' strip (red over a line in the lane's
+// colour) from the sample of the lane's first error, none for a lane
+// without errors, and keys it; the goodput chart draws each lane's
+// retries (its top holds them) and keys them; at every size, in both
+// modes, overlapping no text and keeping the lanes' labels.
+func TestCompareChartsMarkEachLane(t *testing.T) {
+	opts := compareOptions(t, "healthy:timeout=60,retries=2;failing:timeout=60,retries=2")
+	ch, err := sim.ParseChange("301:fail=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Lanes[1].Changes = []sim.Change{ch}
+	for i := range opts.Lanes {
+		opts.Lanes[i].Config.MinServers, opts.Lanes[i].Config.MaxServers = 3, 3 // server 2 stays
+	}
+	opts.Config = opts.Lanes[0].Config
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstErr := int64(0) // lane 1's first error
+	for range 900 {
+		s.step(1, true)
+		if firstErr == 0 && s.set.Lanes[1].Model.Totals().Errors > 0 {
+			firstErr = s.m.Cycle()
+		}
+	}
+	if e := s.set.Lanes[0].Model.Totals().Errors; e != 0 || firstErr < 301 {
+		t.Fatalf("lane 0: %d errors; lane 1's first error at cycle %d, want from 301", e, firstErr)
+	}
+	for _, size := range [][2]int{{1024, 768}, {1280, 720}, {1920, 1080}} {
+		for _, present := range []bool{false, true} {
+			s.present = present
+			name := fmt.Sprintf("%v present=%v", size, present)
+			f := s.Draw(size[0], size[1])
+			if len(f.Layout.Charts) != 3 {
+				t.Fatalf("%s: %d charts, want 3", name, len(f.Layout.Charts))
+			}
+			for _, o := range overlaps(f) {
+				t.Errorf("%s: %s", name, o)
+			}
+			quads := f.Layers[SceneLayer].Quads
+			near := func(a, b float32) bool { return a-b < 0.01 && b-a < 0.01 }
+			box := func(q Quad) Rect { return Rect{q.P[0].X, q.P[0].Y, q.P[2].X - q.P[0].X, q.P[2].Y - q.P[0].Y} }
+			keyed := func(r Rect, key string) bool {
+				return slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == key && r.Contains(textBox(x)) })
+			}
+			for ci, key := range map[int]string{0: "errors", 2: "retries"} {
+				r := f.Layout.Charts[ci]
+				if !keyed(r, key) {
+					t.Errorf("%s: no %q key inside chart %d %v", name, key, ci, r)
+				}
+				for _, l := range s.set.Lanes {
+					if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+						return x.S != "" && strings.HasPrefix(l.Label, strings.TrimSuffix(x.S, "…")) && r.Contains(textBox(x))
+					}) {
+						t.Errorf("%s: chart %d does not name lane %q", name, ci, l.Label)
+					}
+				}
+			}
+
+			// The errors' strips: each red quad in the queue chart's plot
+			// sits on a line of its lane's colour.
+			u := f.Layout.T
+			plot := chartPlot(f.Layout.Charts[0], u)
+			end := s.m.Cycle() + 1
+			first := []float32{-1, -1}
+			for _, q := range quads {
+				b := box(q)
+				if q.C != FailColor || !plot.Inset(-1).Contains(b) || slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+					return x.S == "errors" && near(x.X, b.X+18*u) // the key, in the plot's corner
+				}) {
+					continue
+				}
+				lane := slices.IndexFunc(quads, func(o Quad) bool {
+					ob := box(o)
+					return o.C != FailColor && near(ob.X, b.X) && near(ob.W, b.W) && near(ob.Y, b.Y+b.H)
+				})
+				li := -1
+				if lane >= 0 {
+					li = slices.Index([]color.RGBA{LaneColor(0), LaneColor(1)}, quads[lane].C)
+				}
+				if li < 0 {
+					t.Errorf("%s: a red quad %v in the queue chart on no lane's line", name, b)
+					continue
+				}
+				if first[li] < 0 || b.X < first[li] {
+					first[li] = b.X
+				}
+			}
+			at := plot.X + plot.W*float32(firstErr)/float32(end)
+			stride := plot.W * float32(s.hists[1].Stride()) / float32(end)
+			if first[0] >= 0 || first[1] < at-stride-1 || first[1] > at+1 {
+				t.Errorf("%s: lane 0's strip from x %.1f (want none), lane 1's from %.1f, want at %.1f (its first error, cycle %d; a sample is %.1f wide)",
+					name, first[0], first[1], at, firstErr, stride)
+			}
+
+			// Each lane's retries: a quad of its colour (a dash or the
+			// joint up to it) at the height of its sample of most retries,
+			// where its goodput differs.
+			spec := s.shownCharts()[2]
+			c := chartView{spec: spec, r: f.Layout.Charts[2], u: u, maxV: s.chartTop(spec), end: end}
+			c.plot = chartPlot(c.r, u)
+			for li := range s.set.Lanes {
+				h := &s.hists[li]
+				best := -1
+				for i := range h.Len() {
+					smp := h.At(i)
+					if smp.Retries > 0 && smp.Retries != smp.Completed && (best < 0 || smp.Retries > h.At(best).Retries) {
+						best = i
+					}
+				}
+				if best < 0 {
+					t.Fatalf("lane %d: no retries", li)
+				}
+				smp := h.At(best)
+				v := smp.PerCycle(smp.Retries)
+				y := c.yAt(v)
+				if v > c.maxV || !slices.ContainsFunc(quads, func(q Quad) bool {
+					b := box(q)
+					return q.C == LaneColor(li) && b.X >= c.xAt(smp.First)-1 && b.X+b.W <= c.xAt(smp.Last+1)+1 && b.W > 0 && b.Y <= y+0.01 && b.Y+b.H >= y-0.01
+				}) {
+					t.Errorf("%s: lane %d's retries (%.3f a cycle in cycles %d-%d) are not drawn at y %.1f (the axis' top %.3f)",
+						name, li, v, smp.First, smp.Last, y, c.maxV)
+				}
 			}
 		}
 	}

@@ -105,5 +105,15 @@ func (h *History) At(i int) Sample {
 	return h.buf[i]
 }
 
+// Errors reports whether attempts ended in error in some sample of h.
+func (h *History) Errors() bool {
+	for i := range h.Len() {
+		if h.At(i).Errors > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Reset empties the history.
 func (h *History) Reset() { *h = History{} }
