@@ -140,6 +140,7 @@ func TestHealAndSkips(t *testing.T) {
 // gives, and the invariants (the accounting with errors among them) hold
 // every cycle.
 func TestGrayRunToMatchesStepping(t *testing.T) {
+	rapidDefaults(100)
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := genBusyConfig(t)
 		cfg.Switch, cfg.Trace = false, nil

@@ -49,6 +49,7 @@ func keysNear(t *rapid.T, points []ringPoint) []uint64 {
 // lookups) and change the index's bits; many servers down switch lookups
 // to the ring of the candidates alone.
 func TestHashRouterMatchesPlain(t *testing.T) {
+	rapidDefaults(100)
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := DefaultConfig()
 		cfg.Queues, cfg.Policy = PerServer, Hash
@@ -196,6 +197,7 @@ func TestHashRouterMatchesPlain(t *testing.T) {
 // ring and merges them, and compares owner after each change with
 // plainOwner: ties go to the lower id, then the lower k, waiting or not.
 func TestRingWaitingMatchesPlain(t *testing.T) {
+	rapidDefaults(100)
 	rapid.Check(t, func(t *rapid.T) {
 		// A few positions, spread over the buckets and at their edges, so
 		// that points share them.
