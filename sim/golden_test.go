@@ -195,16 +195,16 @@ func hashConfigs() map[string]struct {
 	// retries with jitter and a budget, health checks, ejection, warm-up,
 	// replacement, gray faults and changes of the settings mid-run.
 	cl := DefaultConfig()
-	cl.Seed, cl.Cycles, cl.Service, cl.MeanService = 21, 20_000, Geometric, 60
+	cl.Seed, cl.Cycles, cl.Service, cl.MeanService = 21, 8_000, Geometric, 60
 	cl.Timeout, cl.Retries, cl.Backoff, cl.Jitter, cl.RetryBudget = 400, 3, 15, true, 300_000
 	cl.HealthInterval, cl.EjectAfter, cl.EjectFor, cl.ProvisionDelay, cl.ReplaceAfter = 40, 3, 300, 60, 2_000
 	runs["client-pooled"] = run{cfg: cl, changes: []Change{
 		{Cycle: 500, Setting: SetFail, Value: int64(MakeServerRef(0, 3))},
 		{Cycle: 900, Setting: SetDown, Value: int64(MakeServerRef(0, 5))},
 		{Cycle: 1200, Setting: SetHang, Value: int64(MakeServerRef(0, 7))},
-		{Cycle: 5000, Setting: SetRate, Value: 1_500_000},
-		{Cycle: 7000, Setting: SetTimeout, Value: 150},
-		{Cycle: 12000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
+		{Cycle: 3000, Setting: SetRate, Value: 1_500_000},
+		{Cycle: 4500, Setting: SetTimeout, Value: 150},
+		{Cycle: 6000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
 	}}
 	cp := cl
 	cp.Seed, cp.Queues, cp.Policy, cp.Switch = 22, PerServer, LeastWork, true
