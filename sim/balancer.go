@@ -87,6 +87,10 @@ type Balancer struct {
 	warming  map[int]int64
 	outSince map[int]int64
 	refused  []int
+	// known holds the down servers the balancer knows are down: they went
+	// down while health checks were off, or were down when they were
+	// turned off (it goes on knowing if they are turned on again).
+	known map[int]bool
 
 	tot  Totals
 	last CycleStats
@@ -539,6 +543,12 @@ func (b *Balancer) takeDown(id int, t int64) {
 		b.emit(Down, id, 0, Request{})
 	}
 	unseen := b.healthOn() && !s.retiring
+	if !unseen && !s.retiring {
+		if b.known == nil {
+			b.known = map[int]bool{}
+		}
+		b.known[id] = true
+	}
 	if b.active.has(id) && !unseen {
 		b.uncandidate(id)
 		b.unsetIdle(id)
@@ -703,6 +713,7 @@ func (b *Balancer) bringUp(id int, t int64) {
 	s := &b.srv[id-1]
 	s.down = false
 	b.down--
+	delete(b.known, id)
 	if _, ej := b.ejected[id]; !ej {
 		delete(b.outSince, id)
 	}

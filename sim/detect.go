@@ -35,10 +35,12 @@ func (b *Balancer) detOf(id int) *detState {
 func (b *Balancer) healthOn() bool { return b.m.cfg.HealthInterval > 0 }
 
 // eligible reports whether server id may be a candidate: live, not
-// retiring, not ejected, not warming, and not known to be down.
+// retiring, not ejected, not warming, and not known to be down (a server
+// down since before health checks were turned on, or while they were
+// off, stays known down until it comes back).
 func (b *Balancer) eligible(id int) bool {
 	s := &b.srv[id-1]
-	if s.gone || s.retiring || (s.down && !b.healthOn()) {
+	if s.gone || s.retiring || (s.down && b.known[id]) {
 		return false
 	}
 	_, ej := b.ejected[id]

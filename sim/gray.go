@@ -178,6 +178,7 @@ func (b *Balancer) depart(id int) {
 	delete(b.ejected, id)
 	delete(b.warming, id)
 	delete(b.outSince, id)
+	delete(b.known, id)
 }
 
 // endsOf returns how server id's attempt in service ends: completes,

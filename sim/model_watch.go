@@ -45,7 +45,15 @@ func (m *Model) detect(t int64) {
 // checks were turned off): they stop being candidates.
 func (b *Balancer) downKnown() {
 	for id := 1; id <= len(b.srv); id++ {
-		if s := &b.srv[id-1]; s.down && !s.gone && b.active.has(id) {
+		s := &b.srv[id-1]
+		if !s.down || s.gone {
+			continue
+		}
+		if b.known == nil {
+			b.known = map[int]bool{}
+		}
+		b.known[id] = true
+		if b.active.has(id) {
 			b.uncandidate(id)
 			b.unsetIdle(id)
 		}
