@@ -672,13 +672,7 @@ func (b *Balancer) failHeld(id int, t int64) {
 		}
 	}
 	for _, r := range failed {
-		b.tot.Errors++
-		b.last.Errors++
-		if b.m.recordEvents {
-			b.emit(Error, id, 0, r.unpack())
-		}
-		b.serverError(id, t)
-		b.attemptEnded(r, t, endError, false)
+		b.erred(id, r, t, false)
 	}
 }
 

@@ -340,13 +340,13 @@ func (c Change) apply(cfg *Config) {
 	case SetHealthInterval:
 		cfg.HealthInterval = v
 	case SetHealthFall:
-		cfg.HealthFall = clampInt(max(v, 1)) // 0 would mean the default
+		cfg.HealthFall = clampInt(v) // applyChanges refuses below 1 (0 would mean the default)
 	case SetHealthRise:
-		cfg.HealthRise = clampInt(max(v, 1))
+		cfg.HealthRise = clampInt(v)
 	case SetEjectAfter:
 		cfg.EjectAfter = clampInt(v)
 	case SetEjectFor:
-		cfg.EjectFor = max(v, 1)
+		cfg.EjectFor = v
 	case SetProvisionDelay:
 		cfg.ProvisionDelay = v
 	case SetReplaceAfter:

@@ -88,11 +88,12 @@ type clientSide struct {
 	// granted up to the end of each of the last budgetWindow cycles
 	// (running totals, by cycle mod budgetWindow; stamp says which cycle a
 	// slot holds). A cycle not recorded (before the client side came on)
-	// counts nothing: base holds the totals when it came on.
+	// counts nothing: baseAdm holds the admissions when it came on (no
+	// retry was granted before).
 	granted            int64
 	cumAdm, cumGr      [budgetWindow]int64
 	stamp              [budgetWindow]int64
-	baseAdm, baseGr    int64
+	baseAdm            int64
 	abandonAt          map[int]int64 // servers busy with abandoned work: the cycle it was abandoned
 	wastedEnded        int64         // wasted cycles of abandoned work that has ended
 	abandonedInService int64
@@ -255,7 +256,7 @@ func (b *Balancer) giveUp(r packed) {
 // window returns the first attempts admitted and the retries granted in
 // cycles e−999 … e, as counted so far.
 func (c *clientSide) window(b *Balancer, e int64) (adm, gr int64) {
-	adm0, gr0 := c.baseAdm, c.baseGr
+	adm0, gr0 := c.baseAdm, int64(0)
 	if base := e - budgetWindow; base >= 0 {
 		if i := base % budgetWindow; c.stamp[i] == base {
 			adm0, gr0 = c.cumAdm[i], c.cumGr[i]
@@ -411,9 +412,6 @@ func (b *Balancer) discardRetry(r packed, id int, t int64) {
 	b.tot.RetriesDiscarded++
 	if b.m.recordEvents {
 		b.emit(Discard, id, 0, r.unpack())
-	}
-	if f := b.flightOf(r.id); f != nil {
-		f.waiting = false
 	}
 	b.attemptEnded(r, t, endDiscarded, true)
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -354,26 +355,9 @@ func (c *Config) validateClient() error {
 
 // healthFall, healthRise and ejectFor return the settings with 0 read as
 // their defaults.
-func (c *Config) healthFall() int {
-	if c.HealthFall == 0 {
-		return DefaultHealthFall
-	}
-	return c.HealthFall
-}
-
-func (c *Config) healthRise() int {
-	if c.HealthRise == 0 {
-		return DefaultHealthRise
-	}
-	return c.HealthRise
-}
-
-func (c *Config) ejectFor() int64 {
-	if c.EjectFor == 0 {
-		return DefaultEjectFor
-	}
-	return c.EjectFor
-}
+func (c *Config) healthFall() int { return cmp.Or(c.HealthFall, DefaultHealthFall) }
+func (c *Config) healthRise() int { return cmp.Or(c.HealthRise, DefaultHealthRise) }
+func (c *Config) ejectFor() int64 { return cmp.Or(c.EjectFor, DefaultEjectFor) }
 
 // ClientSide reports whether any setting of the client side or detection
 // is on: timeouts, retries, health checks, ejection, warm-up or

@@ -237,19 +237,12 @@ func (b *Balancer) replace(t int64) {
 			s.retiring = false
 			b.retiring--
 		}
-		// It leaves the pool first: its attempts are routed again among
-		// the servers that stay (takeBack empties the queue depart would
-		// drop).
-		var held fifo
-		if b.perServer {
-			held = b.sq[id-1]
-		}
-		b.depart(id)
+		// It leaves the pool first (it is no candidate, and no longer
+		// counted live): its attempts are routed again among the servers
+		// that stay.
 		b.live--
-		if b.perServer {
-			b.sq[id-1] = held
-		}
 		b.takeBack(id, t)
+		b.depart(id)
 	}
 }
 
@@ -278,15 +271,7 @@ func (b *Balancer) warmUps(t int64) {
 // refuse is a down server id, not yet ejected, given attempt r at cycle t
 // (routed in step b, or dispatched in step d): the attempt ends in error
 // at once without occupying it.
-func (b *Balancer) refuse(id int, r packed, t int64) {
-	b.tot.Errors++
-	b.last.Errors++
-	if b.m.recordEvents {
-		b.emit(Error, id, 0, r.unpack())
-	}
-	b.serverError(id, t)
-	b.attemptEnded(r, t, endError, true)
-}
+func (b *Balancer) refuse(id int, r packed, t int64) { b.erred(id, r, t, true) }
 
 // unrefuse puts the pooled servers that refused an attempt last cycle
 // back among the idle ones, at the start of cycle t.

@@ -46,15 +46,23 @@ const (
 // errored counts the attempt server id had in service ending in error at
 // cycle t: not completed, the server free again (the caller frees it).
 func (b *Balancer) errored(id int, t int64) {
-	s := &b.srv[id-1]
 	delete(b.ends, id)
+	b.erred(id, b.srv[id-1].req, t, false)
+}
+
+// erred counts attempt r ending in error on server id at cycle t (at a
+// failing server's done cycle, at the server going down with health
+// checks on, or refused by a down server): the error, its event, the
+// server's run of errors, and the retry rules (bStarted: step b of t has
+// begun).
+func (b *Balancer) erred(id int, r packed, t int64, bStarted bool) {
 	b.tot.Errors++
 	b.last.Errors++
 	if b.m.recordEvents {
-		b.emit(Error, id, 0, s.req.unpack())
+		b.emit(Error, id, 0, r.unpack())
 	}
 	b.serverError(id, t)
-	b.attemptEnded(s.req, t, endError, false)
+	b.attemptEnded(r, t, endError, bStarted)
 }
 
 // unfinished is step a at cycle t for server id, whose attempt ends

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -75,21 +76,11 @@ func (c *Config) Cap() int {
 
 // CV returns the lognormal shape's coefficient of variation: ServiceCV,
 // or DefaultServiceCV for 0.
-func (c *Config) CV() Decimal {
-	if c.ServiceCV == 0 {
-		return DefaultServiceCV
-	}
-	return c.ServiceCV
-}
+func (c *Config) CV() Decimal { return cmp.Or(c.ServiceCV, DefaultServiceCV) }
 
 // Alpha returns the Pareto shape's α: ServiceShape, or
 // DefaultServiceShape for 0.
-func (c *Config) Alpha() Decimal {
-	if c.ServiceShape == 0 {
-		return DefaultServiceShape
-	}
-	return c.ServiceShape
-}
+func (c *Config) Alpha() Decimal { return cmp.Or(c.ServiceShape, DefaultServiceShape) }
 
 // Allowed ranges of the shape parameters, as errors name them.
 const (

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -542,9 +543,4 @@ func orDefault(v, def int64) int64 {
 	return v
 }
 
-func fromDefault(v, def int64) int64 {
-	if v == 0 {
-		return def
-	}
-	return v
-}
+func fromDefault(v, def int64) int64 { return cmp.Or(v, def) }
