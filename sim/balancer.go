@@ -57,7 +57,9 @@ type Balancer struct {
 	// that attempt is in service: its time is not the plain one).
 	grayStart map[int][2]int64
 
-	srv       []server  // index id-1; removed servers stay as gone
+	srv       []server  // by slot−1; a server that left stays as gone until compact
+	ids       []int     // by slot−1: the server's id (ascending)
+	created   int       // servers created: the last id given
 	firstLive int       // no server below index firstLive is live
 	idle      idset     // idle active servers
 	active    rankedSet // live servers that are not retiring (random faults draw from them)
@@ -281,10 +283,10 @@ func (b *Balancer) scaleQuiet(lo, hi int64) bool {
 	return up || !acts
 }
 
-// weightOf returns server id's weight: Config.Weights gives the first
-// ones, and the rest weigh 1.
-func (b *Balancer) weightOf(id int) int {
-	if ws := b.m.cfg.Weights; id <= len(ws) {
+// weightOf returns the weight of the server in slot s: Config.Weights
+// gives the first ids', and the rest weigh 1.
+func (b *Balancer) weightOf(s int) int {
+	if ws, id := b.m.cfg.Weights, b.idOf(s); id <= len(ws) {
 		return ws[id-1]
 	}
 	return 1
@@ -293,12 +295,14 @@ func (b *Balancer) weightOf(id int) int {
 // addServer adds a server to the pool: a candidate at once, or with warm
 // > 0 (scaling, after cycle 0) warming until warm cycles from now.
 func (b *Balancer) addServer(warm int64) int {
-	id := len(b.srv) + 1
+	b.created++
 	v := Speed(SpeedScale)
-	if vs := b.m.cfg.Speeds; id <= len(vs) {
-		v = vs[id-1]
+	if vs := b.m.cfg.Speeds; b.created <= len(vs) {
+		v = vs[b.created-1]
 	}
+	id := len(b.srv) + 1 // its slot
 	b.srv = append(b.srv, server{speed: v})
+	b.ids = append(b.ids, b.created)
 	if b.perServer {
 		b.sq = append(b.sq, fifo{})
 	}

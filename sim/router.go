@@ -31,6 +31,9 @@ package sim
 //     (per-server; only for a router that hears them).
 //   - idle(id, in): server id became idle (in) or busy (pooled; only for a
 //     router whose Caps say it tracks the idle servers).
+//
+// A hook's id is the server's slot (slots.go): what reads the id's value,
+// a weight or a hash position, asks Balancer.idOf.
 type router interface {
 	// caps returns what the router's picks read and promise, for the
 	// configuration in force.
@@ -119,6 +122,7 @@ func (quietRouter) holding(int, int64)               {}
 func (quietRouter) added(int, int64)                 {}
 func (quietRouter) abandon(int, packed)              {}
 func (quietRouter) idle(int, bool)                   {}
+func (quietRouter) renumber(*renumbering)            {}
 func (quietRouter) digest() int64                    { return 0 }
 
 // workPlacer is a router whose per-server picks read work (Caps.Reads is
