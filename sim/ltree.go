@@ -315,3 +315,43 @@ func (t *ltree) ensure(id int) {
 		t.weight = append(t.weight, 1)
 	}
 }
+
+// renumber moves the tree to the slots of renumbering rn: each server's
+// key, weight and leaf go to its new slot, a given-up slot's go, and the
+// arrays shrink to the slots kept (the tree's leaves to the power of two
+// that holds them). The order of the slots is kept, so the best server
+// stays the same server, and every later change and pick reads as it
+// would have without the renumbering.
+func (t *ltree) renumber(rn *renumbering) {
+	n := 0 // the slots kept among those the keys cover
+	for s := 1; s <= len(t.key); s++ {
+		if to := rn.of(s); to != 0 {
+			t.key[to-1], t.weight[to-1] = t.key[s-1], t.weight[s-1]
+			n = to
+		}
+	}
+	t.key = append([]int64(nil), t.key[:n]...)
+	t.weight = append([]int64(nil), t.weight[:n]...)
+	old := t.node
+	if len(old) == 0 {
+		return
+	}
+	leaves := 1
+	for leaves < n {
+		leaves *= 2
+	}
+	t.node = make([]uint64, 2*leaves)
+	for i := range t.node {
+		t.node[i] = noNode
+	}
+	for i, v := range old[len(old)/2:] {
+		if to := rn.of(i + 1); to != 0 && v != noNode {
+			t.node[leaves+to-1] = v&^(1<<32-1) | uint64(to)
+		}
+	}
+	t.dirty = nil
+	if t.bucketed {
+		t.bucket = nil // rebuilt from the leaves, only as many as the loads
+	}
+	t.rebuild()
+}

@@ -64,6 +64,13 @@ func (r *leastConnections) holding(id int, _ int64) {
 	}
 }
 
+// renumber moves the loads to their new slots.
+func (r *leastConnections) renumber(rn *renumbering) {
+	if r.ix != nil {
+		r.ix.renumber(rn)
+	}
+}
+
 // placeable reports whether some candidate weighs more than 0.
 func (r *leastConnections) placeable() bool { return !r.b.perServer || r.ix.best() != 0 }
 

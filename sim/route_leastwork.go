@@ -74,6 +74,16 @@ func (r *leastWork) uncandidate(id int) {
 
 func (r *leastWork) idle(id int, in bool) { r.fastest.set(id, in) }
 
+// renumber moves the busy candidates' cycles, or the idle servers'
+// speeds, to their new slots.
+func (r *leastWork) renumber(rn *renumbering) {
+	for _, ix := range [...]*ltree{r.ix, r.fastest} {
+		if ix != nil {
+			ix.renumber(rn)
+		}
+	}
+}
+
 // joined moves the server's cycle on by r's service at its speed: from t
 // when the server is free (it holds nothing); the balancer calls it before
 // it takes the server out of the free ones.

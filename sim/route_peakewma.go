@@ -16,9 +16,9 @@ import "github.com/lbsim/lbsim/internal/detmath"
 type peakEWMA struct {
 	quietRouter
 	b      *Balancer
-	cost   []float64 // by id−1
-	at     []int64   // by id−1: the cycle of the cost's last update
-	routed map[int64]int64
+	cost   []float64       // by slot−1
+	at     []int64         // by slot−1: the cycle of the cost's last update
+	routed map[int64]int64 // by request id: the cycle it was routed
 }
 
 func newPeakEWMA(b *Balancer) router { return &peakEWMA{b: b, routed: map[int64]int64{}} }
@@ -52,6 +52,20 @@ func (r *peakEWMA) candidate(id int, t int64) {
 		r.cost = append(r.cost, r.start())
 		r.at = append(r.at, t)
 	}
+}
+
+// renumber moves the costs to their new slots (the requests routed are
+// named by their ids, which stay).
+func (r *peakEWMA) renumber(rn *renumbering) {
+	n := 0
+	for s := 1; s <= len(r.cost); s++ {
+		if to := rn.of(s); to != 0 {
+			r.cost[to-1], r.at[to-1] = r.cost[s-1], r.at[s-1]
+			n = to
+		}
+	}
+	r.cost = append([]float64(nil), r.cost[:n]...)
+	r.at = append([]int64(nil), r.at[:n]...)
 }
 
 // abandon forgets request q, whose client gave up on it in service: its

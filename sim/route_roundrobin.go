@@ -15,7 +15,15 @@ func newRoundRobin(b *Balancer) router { return &roundRobin{b: b} }
 func (r *roundRobin) caps() Caps             { return Caps{Order: OrderRotating} }
 func (r *roundRobin) pickIdle() int          { return r.next(&r.b.idle) }
 func (r *roundRobin) pick(packed, int64) int { return r.next(&r.b.active.idset) }
-func (r *roundRobin) digest() int64          { return int64(r.b.lastGiven) }
+
+// digest is the id of the last server given a request, 0 for none: the
+// id, not the slot, as Model.Hash goes into snapshots.
+func (r *roundRobin) digest() int64 {
+	if s := r.b.lastGiven; s != 0 {
+		return int64(r.b.idOf(s))
+	}
+	return 0
+}
 
 // next picks the member of set that comes next by id after the last one
 // given a request, wrapping.

@@ -61,6 +61,12 @@ type router interface {
 	added(id int, t int64)
 	abandon(id int, r packed)
 	idle(id int, in bool)
+	// renumber moves the router's state to the slots of rn (compact):
+	// what it keeps by slot goes to the new slot, a given-up slot's goes,
+	// and its arrays shrink to rn.n. Every router in b.routers hears it,
+	// in force or not, and every later pick and hook reads as it would
+	// have without the renumbering.
+	renumber(rn *renumbering)
 
 	// digest returns a word of the router's state for Model.Hash:
 	// round-robin's pointer, 0 for the others.
