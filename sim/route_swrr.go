@@ -4,9 +4,9 @@ import "github.com/lbsim/lbsim/swrr"
 
 // swrrRouter is nginx's smooth weighted round-robin (package swrr) over
 // the idle active servers (pooled) or the candidates (per-server), with
-// Config.Weights. It holds one backend per server ever created (index
-// id−1), each with its score; scores move only with picks, so they carry
-// over a switch of policy away and back. Per-server, a backend is
+// Config.Weights. It holds one backend per slot (index slot−1), each with
+// its score, and drops those of the slots given up (renumber); scores move
+// only with picks, so they carry over a switch of policy away and back. Per-server, a backend is
 // available while its server is a candidate.
 type swrrRouter struct {
 	quietRouter
@@ -49,6 +49,15 @@ func (r *swrrRouter) candidate(id int, _ int64) {
 	if r.b.perServer {
 		r.each.SetAvailable(id-1, true)
 	}
+}
+
+// renumber drops the backends of the slots given up; the others move down
+// with their scores. No pick reads a dropped one: its server has left, so
+// it is neither idle nor a candidate again.
+func (r *swrrRouter) renumber(rn *renumbering) {
+	kept := func(i int) bool { return rn.of(i+1) != 0 }
+	r.pooled.Keep(kept)
+	r.each.Keep(kept)
 }
 
 func (r *swrrRouter) uncandidate(id int) {

@@ -124,6 +124,25 @@ func (c *wclass) grow() {
 	}
 }
 
+// Keep keeps the backends i for which keep(i) is true and deletes the
+// others, as [Pool.Keep] does: the backends kept move down, keeping their
+// order, weights, scores and availability, and the picks go on exactly as
+// PickAvailable's on such a pool. keep is called once per backend, in
+// index order. The index is built afresh, in memory for the backends kept.
+// O(n log n).
+func (x *Index) Keep(keep func(i int) bool) {
+	var y Index
+	for i, w := range x.weight {
+		if !keep(i) {
+			continue
+		}
+		j, _ := y.Add(int(w)) // cannot fail: the weight was checked when it was added
+		y.base[j] = x.Score(i)
+		y.SetAvailable(j, x.avail[i]) // with no pick yet, the base is the score
+	}
+	*x = y
+}
+
 // Total returns the sum of the available backends' weights: Pick fails
 // when it is 0.
 func (x *Index) Total() int64 { return x.total }

@@ -94,6 +94,32 @@ func (p *Pool) Remove(i int) error {
 	return nil
 }
 
+// Keep keeps the backends i for which keep(i) is true and deletes the
+// others, as Remove would one by one: the backends kept move down, keeping
+// their order, weights and scores. keep is called once per backend, in
+// index order. The pool's memory shrinks with it when it halves. O(n).
+func (p *Pool) Keep(keep func(i int) bool) {
+	n := 0
+	p.total = 0
+	for i, pe := range p.peers {
+		if keep(i) {
+			p.peers[n] = pe
+			p.total += pe.weight
+			n++
+		}
+	}
+	p.peers = shrink(p.peers, n)
+}
+
+// shrink returns s cut to its first n elements, in a new array of its own
+// when that leaves less than half of s's capacity in use.
+func shrink[T any](s []T, n int) []T {
+	if 2*n < cap(s) {
+		return append([]T(nil), s[:n]...)
+	}
+	return s[:n]
+}
+
 // Reset sets every score back to 0, as a new pool with the same weights
 // would have. O(n).
 func (p *Pool) Reset() {
