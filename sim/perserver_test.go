@@ -432,7 +432,7 @@ func sortedRing(b *Balancer) []ringPoint {
 	var ps []ringPoint
 	for id := 1; id <= len(b.srv); id++ {
 		if !b.srv[id-1].gone {
-			ps = appendPoints(ps, id)
+			ps = appendPoints(ps, b.idOf(id), id)
 		}
 	}
 	slices.SortFunc(ps, cmpPoints)
@@ -626,11 +626,12 @@ func TestPolicyBecomesLeastWork(t *testing.T) {
 }
 
 // TestAppendPointsMatchesRingPoint checks the ring's shortcut hashing
-// against the definition, for ids whose bytes are all used.
+// against the definition, for ids whose bytes are all used: the points are
+// placed by the id and named by the slot given.
 func TestAppendPointsMatchesRingPoint(t *testing.T) {
 	for _, id := range []int{1, 2, 255, 256, 65_537, 1<<24 + 3, 1<<31 - 1} {
-		for _, p := range appendPoints(nil, id) {
-			if want := RingPoint(id, int(p.k)); p.at != want || int(p.id) != id {
+		for _, p := range appendPoints(nil, id, 7) {
+			if want := RingPoint(id, int(p.k)); p.at != want || p.id != 7 {
 				t.Fatalf("server %d point %d at %#x, want %#x", id, p.k, p.at, want)
 			}
 		}

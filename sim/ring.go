@@ -42,10 +42,12 @@ func RingPoint(id, k int) uint64 { return mix(fnv8(uint32(id), uint32(k))) }
 // mix(FNV-1a-64(src's 4 bytes a.b.c.d)).
 func HashKey(src uint32) uint64 { return mix(fnv4(src)) }
 
-// ringPoint is one point of the ring.
+// ringPoint is one point of the ring: its position, placed by its
+// server's id, and the server's slot (the code says id). Slots keep the
+// ids' order, so points at the same position order the same by either.
 type ringPoint struct {
 	at uint64
-	id int32
+	id int32 // the server's slot
 	k  int32
 }
 
@@ -109,7 +111,7 @@ func (r *ring) rebuild(b *Balancer) {
 	var buf [RingPoints]ringPoint
 	for id := 1; id <= len(b.srv); id++ {
 		if !b.srv[id-1].gone {
-			for _, p := range appendPoints(buf[:0], id) {
+			for _, p := range appendPoints(buf[:0], b.idOf(id), id) {
 				start[p.at>>shift+1]++
 			}
 		}
@@ -120,7 +122,7 @@ func (r *ring) rebuild(b *Balancer) {
 	next := slices.Clone(start[:len(start)-1])
 	for id := 1; id <= len(b.srv); id++ {
 		if !b.srv[id-1].gone {
-			for _, p := range appendPoints(buf[:0], id) {
+			for _, p := range appendPoints(buf[:0], b.idOf(id), id) {
 				bk := p.at >> shift
 				pts[next[bk]] = p
 				next[bk]++
@@ -140,15 +142,15 @@ func (r *ring) rebuild(b *Balancer) {
 	r.stale = false
 }
 
-// appendPoints appends server id's points: RingPoint(id, k) for each k,
-// with the hash of id's 4 bytes and of k's three high bytes (all 0, as
+// appendPoints appends server id's points, named by its slot:
+// RingPoint(id, k) for each k, with the hash of id's 4 bytes and of k's three high bytes (all 0, as
 // k < 256) taken once for all of them: FNV-1a is a byte at a time, so the
 // hash of the common prefix is the same for every point
 // (TestAppendPointsMatchesRingPoint checks it against RingPoint).
-func appendPoints(ps []ringPoint, id int) []ringPoint {
+func appendPoints(ps []ringPoint, id, slot int) []ringPoint {
 	h := fnvAdd(fnvOffset, uint32(id)) * fnvPrime3
 	for k := range RingPoints {
-		ps = append(ps, ringPoint{mix((h ^ uint64(k)) * fnvPrime), int32(id), int32(k)})
+		ps = append(ps, ringPoint{mix((h ^ uint64(k)) * fnvPrime), int32(slot), int32(k)})
 	}
 	return ps
 }
@@ -191,7 +193,7 @@ func (r *ring) insert(b *Balancer, id int) {
 		return
 	}
 	var buf [RingPoints]ringPoint
-	r.add(appendPoints(buf[:0], id))
+	r.add(appendPoints(buf[:0], b.idOf(id), id))
 	if len(r.over) != 0 && len(r.points) < mergeBelow {
 		r.merge()
 	}
@@ -400,4 +402,36 @@ func (r *ring) ownerOver(key uint64, active *rankedSet, i int) int {
 func fromKeyBefore(a, b *ringPoint, key uint64) bool {
 	da, db := a.at-key, b.at-key
 	return da < db || da == db && (a.id < b.id || a.id == b.id && a.k < b.k)
+}
+
+// renumber moves the ring to the slots of renumbering rn: the points of
+// the slots given up leave it, the others are named by their new slots
+// and keep their order (slots keep the ids' order), and the ring is held
+// in memory for what is left. The points waiting beside the ring are
+// merged first. A stale ring is built afresh at the next lookup anyway:
+// it lets its points go.
+func (r *ring) renumber(rn *renumbering) {
+	if !r.stale && len(r.over) != 0 {
+		r.merge()
+	}
+	r.spare, r.over, r.next, r.head = nil, nil, nil, nil
+	if r.stale {
+		r.points = nil
+		return
+	}
+	n := 0
+	for _, p := range r.points {
+		if rn.of(int(p.id)) != 0 {
+			n++
+		}
+	}
+	pts := make([]ringPoint, 0, n)
+	for _, p := range r.points {
+		if to := rn.of(int(p.id)); to != 0 {
+			p.id = int32(to)
+			pts = append(pts, p)
+		}
+	}
+	r.points, r.looks = pts, 0
+	r.index()
 }

@@ -68,7 +68,7 @@ func TestHashRouterMatchesPlain(t *testing.T) {
 			if n := RingPoints * len(b.srv); len(plain) != n {
 				plain = plain[:0]
 				for id := 1; id <= len(b.srv); id++ {
-					plain = appendPoints(plain, id)
+					plain = appendPoints(plain, b.idOf(id), id)
 				}
 				slices.SortFunc(plain, cmpPoints)
 			}
@@ -341,4 +341,147 @@ func TestRingOwnerWaiting(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRingRenumber adds made-up servers (many points at the same
+// positions: ties) to a ring and to its twin, which is renumbered now and
+// then: some servers that are no candidates give their slots up, the rest
+// move down in order, as Balancer.compact does. Servers are added in the
+// order of their ids, as the balancer creates them. After each change the
+// renumbered ring's owner of keys on the points' edges must be the twin's
+// (under its new slot) and plainOwner's over the twin's points renamed,
+// and it must hold only the points of the slots kept.
+func TestRingRenumber(t *testing.T) {
+	rapidDefaults(100)
+	rapid.Check(t, func(t *rapid.T) {
+		spots := rapid.SliceOfN(rapid.OneOf(rapid.Uint64(), rapid.SampledFrom([]uint64{0, 1 << 60, math.MaxUint64})), 1, 8).Draw(t, "spots")
+		server := func(t *rapid.T, id int) []ringPoint {
+			ps := make([]ringPoint, rapid.IntRange(1, RingPoints).Draw(t, "points"))
+			for k := range ps {
+				at := rapid.SampledFrom(spots).Draw(t, "spot")
+				if rapid.Bool().Draw(t, "fresh") {
+					at = rapid.Uint64().Draw(t, "at")
+				}
+				ps[k] = ringPoint{at, int32(id), int32(k)}
+			}
+			return ps
+		}
+		var twin, r ring
+		var twinActive, active rankedSet
+		var plain []ringPoint // the twin's points, sorted
+		var slot []int        // by id−1: the server's slot in r, 0 once given up
+		add := func(t *rapid.T, built bool) {
+			id := len(slot) + 1
+			s := 1
+			for _, o := range slot {
+				s = max(s, o+1)
+			}
+			slot = append(slot, s)
+			ps := server(t, id)
+			mine := slices.Clone(ps)
+			for k := range mine {
+				mine[k].id = int32(s)
+			}
+			if built {
+				twin.add(ps)
+				r.add(mine)
+			} else {
+				twin.points = append(twin.points, ps...)
+				r.points = append(r.points, mine...)
+			}
+			plain = append(plain, ps...)
+			slices.SortFunc(plain, cmpPoints)
+			twinActive.add(id)
+			active.add(s)
+		}
+		for range rapid.IntRange(1, 30).Draw(t, "servers") {
+			add(t, false)
+		}
+		slices.SortFunc(twin.points, cmpPoints)
+		slices.SortFunc(r.points, cmpPoints)
+		twin.index()
+		r.index()
+		t.Repeat(map[string]func(*rapid.T){
+			"add": func(t *rapid.T) { add(t, true) },
+			"toggle": func(t *rapid.T) {
+				id := int(rapid.SampledFrom(plain).Draw(t, "of").id)
+				if slot[id-1] == 0 {
+					return // gone for good
+				}
+				if twinActive.has(id) {
+					twinActive.remove(id)
+					active.remove(slot[id-1])
+				} else {
+					twinActive.add(id)
+					active.add(slot[id-1])
+				}
+			},
+			"merge": func(t *rapid.T) {
+				if len(r.over) > 0 {
+					r.merge()
+				}
+			},
+			"renumber": func(t *rapid.T) {
+				rn := &renumbering{}
+				for _, s := range slot {
+					if s != 0 {
+						rn.to = append(rn.to, 0)
+					}
+				}
+				for id, s := range slot {
+					if s != 0 && !twinActive.has(id+1) && rapid.Bool().Draw(t, "giveUp") {
+						slot[id] = 0
+					}
+				}
+				for id, s := range slot {
+					if s != 0 {
+						rn.n++
+						rn.to[s-1] = int32(rn.n)
+						active.remove(s)
+						slot[id] = rn.n
+					}
+				}
+				active = rankedSet{}
+				for id, s := range slot {
+					if s != 0 && twinActive.has(id+1) {
+						active.add(s)
+					}
+				}
+				r.renumber(rn)
+				for _, p := range r.points {
+					if int(p.id) > rn.n {
+						t.Fatalf("the ring holds a point of slot %d after renumbering to %d slots", p.id, rn.n)
+					}
+				}
+			},
+			"look": func(t *rapid.T) {
+				renamed := slices.DeleteFunc(slices.Clone(plain), func(p ringPoint) bool { return slot[p.id-1] == 0 })
+				for i := range renamed {
+					renamed[i].id = int32(slot[renamed[i].id-1])
+				}
+				for _, key := range keysNear(t, plain) {
+					want := twin.owner(key, &twinActive)
+					if want != 0 {
+						want = slot[want-1]
+					}
+					if got, plain := r.owner(key, &active), plainOwner(renamed, key, &active); got != want || plain != want {
+						t.Fatalf("key %#x: owner %d, the twin's %d, plainOwner's %d", key, got, want, plain)
+					}
+				}
+			},
+			"": func(t *rapid.T) {
+				checkRingIndex(t, &r)
+				var kept []ringPoint
+				for _, p := range plain {
+					if s := slot[p.id-1]; s != 0 {
+						p.id = int32(s)
+						kept = append(kept, p)
+					}
+				}
+				if all := ringAll(t, &r); !slices.Equal(all, kept) {
+					t.Fatalf("the ring and its waiting points hold %d points, not the %d kept", len(all), len(kept))
+				}
+			},
+		})
+	})
 }

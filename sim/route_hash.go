@@ -16,7 +16,7 @@ type hashRouter struct {
 	// are not candidates. fewOK: it is up to date.
 	few   ring
 	fewOK bool
-	// known is the highest server id whose points the ring holds (or will
+	// known is the highest slot whose points the ring holds (or will
 	// hold when it is built at the next lookup).
 	known int
 	// Scratch space for owners: a cycle's keys and their owners, and what
@@ -55,6 +55,20 @@ func (r *hashRouter) candidate(id int, _ int64) {
 }
 
 func (r *hashRouter) uncandidate(int) { r.fewOK = false }
+
+// renumber moves both rings to the new slots, dropping the points of the
+// slots given up (servers that left), and known with them: the highest
+// slot kept at or below it.
+func (r *hashRouter) renumber(rn *renumbering) {
+	r.ring.renumber(rn)
+	r.few.renumber(rn)
+	s := r.known
+	for s > 0 && rn.of(s) == 0 {
+		s--
+	}
+	r.known = rn.of(s)
+	r.keys, r.ids = nil, nil
+}
 
 func (r *hashRouter) pick(q packed, _ int64) int {
 	g, key := r.lookupRing(), HashKey(uint32(q.addr>>32))
