@@ -15,7 +15,14 @@ func newRoundRobin(b *Balancer) router { return &roundRobin{b: b} }
 func (r *roundRobin) caps() Caps             { return Caps{Order: OrderRotating} }
 func (r *roundRobin) pickIdle() int          { return r.next(&r.b.idle) }
 func (r *roundRobin) pick(packed, int64) int { return r.next(&r.b.active.idset) }
-func (r *roundRobin) digest() int64          { return int64(r.b.lastGiven) }
+
+// digest returns the id of the last server given a request, 0 for none.
+func (r *roundRobin) digest() int64 {
+	if g := r.b.lastGiven; g > 0 {
+		return int64(r.b.idOf(g))
+	}
+	return 0
+}
 
 // next picks the member of set that comes next by id after the last one
 // given a request, wrapping.

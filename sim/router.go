@@ -61,6 +61,10 @@ type router interface {
 	added(id int, t int64)
 	abandon(id int, r packed)
 	idle(id int, in bool)
+	// renumber moves every slot the router holds to r.of(slot): the
+	// balancer renumbered its slots (compact), keeping their order. A
+	// slot r gives up (0) was a server's that has left.
+	renumber(r *renumbering)
 
 	// digest returns a word of the router's state for Model.Hash:
 	// round-robin's pointer, 0 for the others.
