@@ -7,6 +7,14 @@ import (
 	"pgregory.net/rapid"
 )
 
+// production makes benchmark b compact as the package does outside its
+// tests.
+func production(b *testing.B) {
+	old := compactMin
+	compactMin = compactMinDefault
+	b.Cleanup(func() { compactMin = old })
+}
+
 // withCompactMin runs f with compactMin set to n.
 func withCompactMin(n int, f func()) {
 	old := compactMin
