@@ -60,6 +60,7 @@ type Balancer struct {
 	srv       []server  // by slot−1; a server that left stays as gone until compact
 	ids       []int     // by slot−1: the server's id (ascending)
 	created   int       // servers created: the last id given
+	left      int       // slots of servers that have left (compact gives them up)
 	firstLive int       // no server below index firstLive is live
 	idle      idset     // idle active servers
 	active    rankedSet // live servers that are not retiring (random faults draw from them)
@@ -116,6 +117,9 @@ type server struct {
 
 func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 	m := b.m
+	if server > 0 {
+		server = b.idOf(server)
+	}
 	m.events = append(m.events, Event{Cycle: m.cycle, Kind: kind, Balancer: b.index, Server: server, Wait: wait, Request: r})
 }
 
@@ -505,6 +509,9 @@ func (b *Balancer) record() {
 	if b.cl != nil {
 		b.cl.recordWindow(b, b.m.cycle)
 	}
+	if b.compactDue() {
+		b.compact()
+	}
 }
 
 // refitWheel makes the timing wheel hold the longest processing time,
@@ -771,7 +778,9 @@ func (b *Balancer) QueueAt(i int) Request {
 
 // ServerQueueAt returns the i-th oldest request queued at server id
 // (per-server mode), 0 ≤ i < its ServerView's Queued.
-func (b *Balancer) ServerQueueAt(id, i int) Request { return b.sq[id-1].at(i).unpack() }
+func (b *Balancer) ServerQueueAt(id, i int) Request {
+	return b.sq[b.slotOf(id)-1].at(i).unpack()
+}
 
 // Servers yields the live servers and the failed ones, in ascending id
 // order; a failed server's State is Failed.
@@ -790,15 +799,17 @@ func (b *Balancer) Servers() iter.Seq[ServerView] {
 
 // Server returns the view of server id, and whether it is live or down.
 func (b *Balancer) Server(id int) (ServerView, bool) {
-	if id < 1 || id > len(b.srv) || b.srv[id-1].gone {
+	s := b.slotOf(id)
+	if s == 0 || b.srv[s-1].gone {
 		return ServerView{}, false
 	}
-	return b.view(id), true
+	return b.view(s), true
 }
 
+// view returns the view of the server in slot id.
 func (b *Balancer) view(id int) ServerView {
 	s := &b.srv[id-1]
-	v := ServerView{ID: id, Speed: s.speed}
+	v := ServerView{ID: b.idOf(id), Speed: s.speed}
 	if b.perServer {
 		v.Queued = b.sq[id-1].Len()
 	}

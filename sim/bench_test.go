@@ -25,12 +25,16 @@ func benchRun(b *testing.B, cfg Config) {
 }
 
 // BenchmarkDefaultRun is the default run: 20 servers, 100,000 cycles, seed 1.
-func BenchmarkDefaultRun(b *testing.B) { benchRun(b, defaultSeed1()) }
+func BenchmarkDefaultRun(b *testing.B) {
+	production(b)
+	benchRun(b, defaultSeed1())
+}
 
 // BenchmarkLargePool keeps 10,000 servers about 80% busy for 100,000
 // cycles: mean task time 50, so 0.8 × 10000 / 50 = 160 arrivals per cycle,
 // no firewall and a fixed pool.
 func BenchmarkLargePool(b *testing.B) {
+	production(b)
 	cfg := DefaultConfig()
 	cfg.Seed = 1
 	cfg.Servers, cfg.MinServers, cfg.MaxServers = 10_000, 10_000, 10_000
@@ -47,6 +51,7 @@ func BenchmarkLargePool(b *testing.B) {
 // active server and schedules its comeback, which must not cost a scan of
 // the pool or of the servers already down.
 func BenchmarkRandomFaultsLargePool(b *testing.B) {
+	production(b)
 	for _, c := range []struct {
 		name       string
 		mtbf, mttr int64
@@ -72,6 +77,7 @@ func BenchmarkRandomFaultsLargePool(b *testing.B) {
 // BenchmarkQueueMemory pushes a million requests into a fifo and reports
 // the heap the queue keeps per request.
 func BenchmarkQueueMemory(b *testing.B) {
+	production(b)
 	const n = 1_000_000
 	var retained uint64
 	var runs int
@@ -99,6 +105,7 @@ func BenchmarkQueueMemory(b *testing.B) {
 // on average, 10 million cycles. Its cost is dominated by the quiet cycles
 // that Run jumps over.
 func BenchmarkSparseRun(b *testing.B) {
+	production(b)
 	cfg := DefaultConfig()
 	cfg.Seed, cfg.Cycles = 1, 10_000_000
 	cfg.Rate, cfg.Wave, cfg.InitialPerServer = 2_000, false, 0
@@ -110,6 +117,7 @@ func BenchmarkSparseRun(b *testing.B) {
 // pool's 10,000 servers about 80% busy (speeds 2, 1, 0.5 for the first
 // three), and the default run's 20 servers.
 func BenchmarkPerServer(b *testing.B) {
+	production(b)
 	for _, p := range PoliciesFor(PerServer) {
 		large := DefaultConfig()
 		large.Seed, large.Cycles = 1, 20_000
@@ -129,6 +137,7 @@ func BenchmarkPerServer(b *testing.B) {
 // 10,000 servers (640,000 points, 10 MB): the part of a hash-routed
 // request that the ring's size makes slow.
 func BenchmarkHashLookup(b *testing.B) {
+	production(b)
 	cfg := DefaultConfig()
 	cfg.Servers, cfg.MinServers, cfg.MaxServers = 10_000, 10_000, 10_000
 	cfg.Queues, cfg.Policy = PerServer, Hash
@@ -155,6 +164,7 @@ func BenchmarkHashLookup(b *testing.B) {
 // 10,000 servers as an arrival is routed (the router's pick): the ring's
 // lookup with what the router adds to it.
 func BenchmarkHashPick(b *testing.B) {
+	production(b)
 	cfg := DefaultConfig()
 	cfg.Servers, cfg.MinServers, cfg.MaxServers = 10_000, 10_000, 10_000
 	cfg.Queues, cfg.Policy, cfg.InitialPerServer = PerServer, Hash, 0
@@ -180,6 +190,7 @@ func BenchmarkHashPick(b *testing.B) {
 // run routes arrivals between scale-ups): what adding a server to the ring
 // costs as the ring grows. It reports the time per scale-up.
 func BenchmarkHashScaleUp(b *testing.B) {
+	production(b)
 	cfg := DefaultConfig()
 	cfg.Queues, cfg.Policy = PerServer, Hash
 	cfg.Servers, cfg.MaxServers = 20, 20_000
@@ -214,6 +225,7 @@ func BenchmarkHashScaleUp(b *testing.B) {
 // acting (timeouts of 150 cycles with three retries and jitter, and health
 // checks every 10 cycles).
 func BenchmarkClientSide(b *testing.B) {
+	production(b)
 	for _, c := range []struct {
 		name string
 		set  func(*Config)

@@ -137,6 +137,7 @@ func TestArrivalsFollowTheWave(t *testing.T) {
 // BenchmarkArrivals draws the default run's arrival counts alone (the wave
 // included, no requests made) and reports ns per arrival.
 func BenchmarkArrivals(b *testing.B) {
+	production(b)
 	cfg := defaultSeed1()
 	var arrivals int64
 	for b.Loop() {

@@ -179,6 +179,7 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 // (per-server) goes with it, whichever way it left.
 func (b *Balancer) depart(id int) {
 	b.srv[id-1].gone = true
+	b.left++
 	if b.perServer {
 		b.sq[id-1] = fifo{}
 	}

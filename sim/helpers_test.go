@@ -431,7 +431,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 			fail("Servers() not in ascending id order: %d after %d", v.ID, prev)
 		}
 		prev = v.ID
-		s := &b.srv[v.ID-1]
+		s := &b.srv[b.slotOf(v.ID)-1]
 		want := Idle
 		switch {
 		case s.retiring:

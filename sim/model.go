@@ -378,11 +378,12 @@ func (m *Model) applyPending(t int64) {
 func (m *Model) fault(c Change, t int64) {
 	ref := c.faultRef()
 	b := m.bal[ref.Balancer()]
+	id := b.slotOf(ref.ID()) // 0 if the server has left or never was
 	gray, factor := Healthy, Speed(0)
 	var why string
 	switch c.Setting {
 	case SetDown, SetUp:
-		why = b.faultCheck(ref.ID(), c.Setting == SetUp)
+		why = b.faultCheck(id, c.Setting == SetUp)
 	default:
 		switch c.Setting {
 		case SetSlow:
@@ -396,7 +397,7 @@ func (m *Model) fault(c Change, t int64) {
 		case SetHang:
 			gray = Hanging
 		}
-		why = b.grayCheck(ref.ID(), gray, factor)
+		why = b.grayCheck(id, gray, factor)
 	}
 	if why != "" {
 		b.tot.FaultsSkipped++
@@ -407,13 +408,13 @@ func (m *Model) fault(c Change, t int64) {
 	}
 	switch c.Setting {
 	case SetUp:
-		b.bringUp(ref.ID(), t)
+		b.bringUp(id, t)
 	case SetDown:
-		b.takeDown(ref.ID(), t)
+		b.takeDown(id, t)
 	default:
-		b.setGray(ref.ID(), gray, factor)
+		b.setGray(id, gray, factor)
 		if m.recordEvents {
-			b.emit(GrayFault, ref.ID(), 0, Request{})
+			b.emit(GrayFault, id, 0, Request{})
 		}
 	}
 }

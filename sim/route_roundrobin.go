@@ -16,11 +16,10 @@ func (r *roundRobin) caps() Caps             { return Caps{Order: OrderRotating}
 func (r *roundRobin) pickIdle() int          { return r.next(&r.b.idle) }
 func (r *roundRobin) pick(packed, int64) int { return r.next(&r.b.active.idset) }
 
-// digest is the id of the last server given a request, 0 for none: the
-// id, not the slot, as Model.Hash goes into snapshots.
+// digest returns the id of the last server given a request, 0 for none.
 func (r *roundRobin) digest() int64 {
-	if s := r.b.lastGiven; s != 0 {
-		return int64(r.b.idOf(s))
+	if g := r.b.lastGiven; g > 0 {
+		return int64(r.b.idOf(g))
 	}
 	return 0
 }

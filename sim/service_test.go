@@ -344,6 +344,7 @@ func FuzzReadServiceValues(f *testing.F) {
 // BenchmarkShapeDraw measures one time of each shape, its random draw
 // included.
 func BenchmarkShapeDraw(b *testing.B) {
+	production(b)
 	for _, name := range []string{"lognormal", "pareto", "bimodal", "empirical"} {
 		cfg := shapeConfigs()[name]
 		b.Run(name, func(b *testing.B) {
