@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"testing"
@@ -444,5 +445,71 @@ func sameRouterState(t *rapid.T, a, b router, slot []int) {
 		if x != y {
 			t.Fatalf("%T: server %d's state %v, renumbered (slot %d) %v", a, id, x, s, y)
 		}
+	}
+}
+
+// TestChurnRenumbersRouters runs pools that scale up and down along a
+// wave, so that servers created after a compaction have slots below their
+// ids, under each router that holds state by slot, compacting at every
+// chance and never: the two runs must agree on the state hash at every
+// cycle and on the events, and the compacting one must have created
+// servers after it first compacted.
+func TestChurnRenumbersRouters(t *testing.T) {
+	for _, c := range []struct {
+		queues QueueMode
+		policy Policy
+		speeds []Speed
+		rate   Rate // 0 for 3/4 a cycle
+	}{
+		{PerServer, Hash, nil, 0},
+		{PerServer, LeastConnections, nil, 0},
+		{PerServer, LeastWork, []Speed{50, 200, 100, 300}, RateScale}, // busy enough that no server is free at times
+		{PerServer, PeakEWMA, nil, 0},
+		{PerServer, SWRR, nil, 0},
+		{Pooled, SWRR, nil, 0},
+		{Pooled, LeastWork, []Speed{50, 200, 100, 300}, 0},
+	} {
+		t.Run(c.queues.String()+"/"+policies[c.policy].Name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Queues, cfg.Policy, cfg.Speeds, cfg.Seed = c.queues, c.policy, c.speeds, 3
+			cfg.Servers, cfg.Cycles, cfg.WavePeriod = 10, 20_000, 2_000
+			cfg.Rate, cfg.InitialPerServer = cmp.Or(c.rate, 3*RateScale/4), 0
+			if c.policy.ReadsWeights(c.queues) {
+				cfg.Weights = []int{2, 1, 3}
+			}
+			// run returns the state hashes and events, and how many servers
+			// were created after the first compaction.
+			run := func(min int) (hashes []uint64, events []Event, after int) {
+				withCompactMin(min, func() {
+					m, err := New(cfg, WithEvents())
+					if err != nil {
+						t.Fatal(err)
+					}
+					b, from := m.bal[0], -1
+					for slots := len(b.srv); m.Step(); slots = len(b.srv) {
+						hashes = append(hashes, m.Hash())
+						events = append(events, m.Events()...)
+						if from < 0 && len(b.srv) < slots {
+							from = b.created
+						}
+					}
+					if from >= 0 {
+						after = b.created - from
+					}
+				})
+				return
+			}
+			hashes, events, _ := run(1 << 62)
+			hashes1, events1, after := run(1)
+			if i := firstDiff(hashes, hashes1); i >= 0 {
+				t.Fatalf("cycle %d: the state hash differs with compaction", i+1)
+			}
+			if i := firstDiff(events, events1); i >= 0 {
+				t.Fatalf("event %d differs with compaction: %v, want %v", i, events1[i], events[i])
+			}
+			if after < 10 {
+				t.Fatalf("%d servers created after the first compaction: the run does not churn enough", after)
+			}
+		})
 	}
 }

@@ -77,15 +77,6 @@ func (b *Balancer) compactDue() bool {
 // reference to a server that has left (a stale wheel entry, a pending
 // repair) becomes what a reference to a server that has left reads as.
 func (b *Balancer) compact() {
-	for _, rt := range b.routers { // until every router renumbers: those that hold slots
-		switch rt.(type) {
-		case nil, *roundRobin, *random, *firstIdle, *p2c:
-		default:
-			if _, ok := rt.(interface{ isP2C() }); !ok {
-				return
-			}
-		}
-	}
 	r := &renumbering{to: make([]int32, len(b.srv))}
 	for i := range b.srv {
 		if !b.srv[i].gone || i+1 == b.lastGiven {

@@ -42,11 +42,6 @@ func TestCompactLeavesRunsAsTheyWere(t *testing.T) {
 		if rapid.Bool().Draw(t, "faults") {
 			cfg.MTBF, cfg.MTTR = rapid.Int64Range(20, 400).Draw(t, "mtbf"), rapid.Int64Range(1, 100).Draw(t, "mttr")
 		}
-		switch cfg.Policy { // TEMP
-		case RoundRobin, Random, FirstIdle, P2C:
-		default:
-			t.Skip("TEMP")
-		}
 		run := func(min int) (hashes []uint64, events []Event, created int) {
 			withCompactMin(min, func() {
 				m, err := New(cfg, WithEvents())
