@@ -21,7 +21,13 @@ type peakEWMA struct {
 	routed map[int64]int64 // by request id: the cycle it was routed
 }
 
-func newPeakEWMA(b *Balancer) router { return &peakEWMA{b: b, routed: map[int64]int64{}} }
+// sweepMin is the least size of routed at which joined sweeps it (a
+// variable: a test lowers it, to sweep at every chance).
+var sweepMin = 1024
+
+func newPeakEWMA(b *Balancer) router {
+	return &peakEWMA{b: b, routed: map[int64]int64{}}
+}
 
 func (r *peakEWMA) caps() Caps    { return Caps{Reads: ReadsLoads, Draws: true, Hears: true} }
 func (r *peakEWMA) pickIdle() int { return 0 }
@@ -39,7 +45,7 @@ func (r *peakEWMA) activate(t int64) {
 		r.cost = append(r.cost, r.start())
 		r.at = append(r.at, t)
 	}
-	clear(r.routed)
+	r.routed = map[int64]int64{}
 }
 
 // added starts the cost of a server created at cycle t (warming or not).
@@ -77,7 +83,46 @@ func (r *peakEWMA) abandon(_ int, q packed) { delete(r.routed, q.id) }
 func (r *peakEWMA) left(_ int, q packed, _ int64, _ bool) { delete(r.routed, q.id) }
 
 // joined notes the cycle request q was routed to its server.
-func (r *peakEWMA) joined(_ int, q packed, t int64) { r.routed[q.id] = t }
+func (r *peakEWMA) joined(_ int, q packed, t int64) {
+	if b := r.b; len(r.routed) >= max(2*(b.queued+b.busy), sweepMin) {
+		r.sweep()
+	}
+	r.routed[q.id] = t
+}
+
+// sweep forgets the requests routed that are at no server now. A request
+// that completes on a server retiring, or while its server is ejected, is
+// never heard of (completed is not called), so without it routed would
+// grow with every server that ever retired holding requests. No entry it
+// drops is read again: completed reads the request in service, which is
+// at a server now or will have been routed (joined) by then. It runs when
+// routed holds twice the requests queued and in service (and sweepMin):
+// the requests at servers are at most half of it, so the other half, at
+// least, are forgotten, which pays for its cost, a look at every request
+// at a server. The map is made afresh, so that its memory shrinks too.
+func (r *peakEWMA) sweep() {
+	b := r.b
+	kept := make(map[int64]int64, len(r.routed)/2)
+	note := func(id int64) {
+		if t, ok := r.routed[id]; ok {
+			kept[id] = t
+		}
+	}
+	for i := range b.srv {
+		s := &b.srv[i]
+		if s.gone {
+			continue
+		}
+		if s.busy {
+			note(s.req.id)
+		}
+		q := &b.sq[i]
+		for k := range q.n {
+			note(q.at(k).id)
+		}
+	}
+	r.routed = kept
+}
 
 // completed updates server id's cost with the response of the request it
 // completed at cycle t (still its request in service); an attempt that

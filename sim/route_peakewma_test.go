@@ -64,3 +64,61 @@ func (r *peakEWMA) check(fail func(string, ...any), _ int64) {
 		}
 	}
 }
+
+// TestPeakEWMARoutedBounded: peak-EWMA's note of when each request was
+// routed is bounded by the requests at servers, in a pool that scales up
+// and down fast (servers retire holding requests, whose completions the
+// router never hears), with random faults and clients that time out and
+// retry. Sweeping at every chance (and at the end of every 37th cycle)
+// and never must give the same run: the same state hash every cycle and the
+// same events.
+func TestPeakEWMARoutedBounded(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(cfg *Config)
+	}{
+		{"churn", func(*Config) {}},
+		{"faults", func(cfg *Config) { cfg.MTBF, cfg.MTTR = 3_000, 200 }},
+		{"clients", func(cfg *Config) { cfg.Timeout, cfg.Retries = 4_000, 2 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Queues, cfg.Policy, cfg.Seed = PerServer, PeakEWMA, 3
+			cfg.Rate, cfg.Servers, cfg.Cycles = 2*RateScale, 40, 30_000
+			c.set(&cfg)
+			run := func(min int) (hashes []uint64, events []Event, most int) {
+				old := sweepMin
+				sweepMin = min
+				defer func() { sweepMin = old }()
+				m, err := New(cfg, WithEvents())
+				if err != nil {
+					t.Fatal(err)
+				}
+				b := m.bal[0]
+				r := b.rt.(*peakEWMA)
+				for m.Step() {
+					if min == 1 && len(hashes)%37 == 0 {
+						r.sweep()
+					}
+					hashes = append(hashes, m.Hash())
+					events = append(events, m.Events()...)
+					if excess := len(r.routed) - 2*(b.queued+b.busy) - min; excess > most {
+						most = excess
+					}
+				}
+				return
+			}
+			hashes, events, _ := run(1 << 62)
+			hashes1, events1, _ := run(1)
+			if i := firstDiff(hashes, hashes1); i >= 0 {
+				t.Fatalf("cycle %d: the state hash differs with sweeps", i+1)
+			}
+			if i := firstDiff(events, events1); i >= 0 {
+				t.Fatalf("event %d differs with sweeps: %v, want %v", i, events1[i], events[i])
+			}
+			if _, _, most := run(64); most > 0 {
+				t.Fatalf("peak-EWMA notes up to %d requests routed beyond twice those at servers and 64", most)
+			}
+		})
+	}
+}
