@@ -275,11 +275,11 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		fail("attempts: admitted %d + retries %d − discarded %d = %d, but completed %d + errors %d + timed out %d + %d + queued %d + in service %d = %d",
 			tot.Admitted, tot.Retries, tot.RetriesDiscarded, l, tot.Completed, tot.Errors, tot.TimedOutQueued, tot.TimedOutInService, q, int64(b.busy)-tot.Abandoned, r)
 	}
-	if b.cl == nil && !tot.watched() && tot.Failed != tot.Errors {
+	if b.cl == nil && !tot.ClientActed() && tot.Failed != tot.Errors {
 		fail("failed %d != errors %d with no retries", tot.Failed, tot.Errors)
 	}
 	switch {
-	case b.cl != nil || tot.watched():
+	case b.cl != nil || tot.ClientActed():
 		// Refusals, timeouts and abandoned work break the dispatch books
 		// below; the attempts' line above keeps them.
 	case b.perServer:
@@ -825,12 +825,6 @@ func checkBuckets(ix *ltree, fail func(string, ...any)) {
 	if members != in || ix.members != in {
 		fail("buckets hold %d servers (counted %d), the leaves %d", members, ix.members, in)
 	}
-}
-
-// watched reports whether any count of the client side or detection is
-// not 0.
-func (t Totals) watched() bool {
-	return t.Retries+t.TimedOutQueued+t.TimedOutInService+t.GaveUpBudget+t.Ejections+t.Replaced > 0
 }
 
 // retryDiscards counts the last cycle's Discard events of retries.

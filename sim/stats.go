@@ -312,6 +312,29 @@ func (c *CycleStats) add(d *CycleStats) {
 }
 
 // summary builds the JSON summary from counters and end levels.
+// ClientActed reports whether the client side or detection has acted: a
+// retry granted or refused by the budget, a timeout, an ejection or a
+// replacement. A run whose settings turned them off again still shows
+// what they did.
+func (t Totals) ClientActed() bool {
+	return clientActed(t.Retries, t.GaveUpBudget, t.TimedOutQueued, t.TimedOutInService, t.Ejections, t.Replaced)
+}
+
+// ClientActed is Totals.ClientActed of the counts summed up.
+func (s Summary) ClientActed() bool {
+	return clientActed(s.Retries, s.GaveUpBudget, s.TimedOutQueued, s.TimedOutInService, s.Ejections, s.Replaced)
+}
+
+// clientActed is ClientActed, the one list of the counts it reads.
+func clientActed(counts ...int64) bool {
+	for _, n := range counts {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 	s := Summary{
 		Seed:               seed,

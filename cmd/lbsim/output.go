@@ -209,7 +209,7 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		w.WriteString("Gray failures\n")
 		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
 	}
-	client := s.Retries+s.TimedOutQueued+s.TimedOutInService+s.GaveUpBudget+s.Replaced+s.Ejections > 0
+	client := s.ClientActed()
 	if client {
 		w.WriteString("Clients and detection\n")
 		row("attempts", num(func(c sim.Summary) int64 { return c.Attempts }))

@@ -365,8 +365,7 @@ func (s *Session) clientSide() bool { return clientSideOf(s.m) }
 
 func clientSideOf(m *sim.Model) bool {
 	cfg := m.Config()
-	t := m.Totals()
-	return cfg.ClientSide() || t.Retries > 0 || t.TimedOutQueued+t.TimedOutInService > 0 || t.Ejections > 0
+	return cfg.ClientSide() || m.Totals().ClientActed()
 }
 
 // clientTexts is the HUD's second line while the client side is on: the
