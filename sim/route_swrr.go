@@ -6,8 +6,8 @@ import "github.com/lbsim/lbsim/swrr"
 // the idle active servers (pooled) or the candidates (per-server), with
 // Config.Weights. It holds one backend per slot (index slot−1), each with
 // its score, and drops those of the slots given up (renumber); scores move
-// only with picks, so they carry over a switch of policy away and back. Per-server, a backend is
-// available while its server is a candidate.
+// only with picks, so they carry over a switch of policy away and back.
+// Per-server, a backend is available while its server is a candidate.
 type swrrRouter struct {
 	quietRouter
 	b      *Balancer
