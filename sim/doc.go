@@ -59,7 +59,10 @@
 // each server's queue, the lobby), gray.go (gray failures: slow, failing,
 // hanging servers), client.go (attempts, timeouts, retries and their
 // budget), detect.go (health checks, outlier ejection, warm-up,
-// replacement), stats.go (counters, summary, timeline rows).
+// replacement), stats.go (counters, summary, timeline rows), slots.go
+// (servers are named by slots inside the package, renumbered in order as
+// servers leave, so memory follows the live servers, not every id ever
+// given).
 //
 // The routers, one file per policy (route_*.go), each made from its entry
 // in the policy table (policy.go) and declaring its capabilities (Caps);
