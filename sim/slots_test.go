@@ -1,7 +1,10 @@
 package sim
 
 import (
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -42,7 +45,7 @@ func TestCompactLeavesRunsAsTheyWere(t *testing.T) {
 		if rapid.Bool().Draw(t, "faults") {
 			cfg.MTBF, cfg.MTTR = rapid.Int64Range(20, 400).Draw(t, "mtbf"), rapid.Int64Range(1, 100).Draw(t, "mttr")
 		}
-		run := func(min int) (hashes []uint64, events []Event, created int) {
+		run := func(min int) (tr trail, created int) {
 			withCompactMin(min, func() {
 				m, err := New(cfg, WithEvents())
 				if err != nil {
@@ -52,8 +55,7 @@ func TestCompactLeavesRunsAsTheyWere(t *testing.T) {
 					t.Skip(err)
 				}
 				for m.Step() {
-					hashes = append(hashes, m.Hash())
-					events = append(events, m.Events()...)
+					tr.note(m)
 					for _, b := range m.bal {
 						if b.compactDue() {
 							t.Fatalf("cycle %d: balancer %d (%v) left a compaction due: %d of %d slots given up", m.cycle, b.index, m.cfg.Policy, b.left, len(b.srv))
@@ -66,18 +68,37 @@ func TestCompactLeavesRunsAsTheyWere(t *testing.T) {
 			})
 			return
 		}
-		hashes, events, created := run(1 << 62)
-		hashes1, events1, _ := run(1)
-		if i := firstDiff(hashes, hashes1); i >= 0 {
-			t.Fatalf("cycle %d: the state hash differs with compaction", i+1)
-		}
-		if i := firstDiff(events, events1); i >= 0 {
-			t.Fatalf("event %d differs with compaction: %v, want %v", i, events1[i], events[i])
-		}
-		if created > cfg.Servers*(1+btoi(cfg.Switch)) && len(events) == 0 {
+		tr, created := run(1 << 62)
+		tr1, _ := run(1)
+		sameTrail(t, tr, tr1, "compaction")
+		if created > cfg.Servers*(1+btoi(cfg.Switch)) && len(tr.events) == 0 {
 			t.Fatal("no events recorded") // the comparison above compared nothing
 		}
 	})
+}
+
+// trail is what a stepped run leaves behind: its state hash at every
+// cycle, and its events.
+type trail struct {
+	hashes []uint64
+	events []Event
+}
+
+// note adds m's state hash and the events of its last cycle.
+func (tr *trail) note(m *Model) {
+	tr.hashes = append(tr.hashes, m.Hash())
+	tr.events = append(tr.events, m.Events()...)
+}
+
+// sameTrail fails t where trail b, of a run with what a's did not have,
+// differs from a.
+func sameTrail(t interface{ Fatalf(string, ...any) }, a, b trail, with string) {
+	if i := firstDiff(a.hashes, b.hashes); i >= 0 {
+		t.Fatalf("cycle %d: the state hash differs with %s", i+1, with)
+	}
+	if i := firstDiff(a.events, b.events); i >= 0 {
+		t.Fatalf("event %d differs with %s: %v, want %v", i, with, b.events[i], a.events[i])
+	}
 }
 
 // firstDiff returns the first index where a and b differ, or -1.
@@ -148,4 +169,143 @@ func checkSlots(t *testing.T, b *Balancer) {
 			t.Fatalf("cycle %d: view of server %d does not map back to its slot", b.m.cycle, v.ID)
 		}
 	}
+}
+
+// slotFacts returns, by server id, everything the balancer holds of each
+// server that has a slot: its state, queue, detection record, the maps
+// and sets it is in (and its place among the candidates), its wheel
+// entries, the attempts in flight at it and its pending comebacks; and,
+// by id 0, what names a server by slot outside them (the last one given a
+// request).
+func slotFacts(b *Balancer) map[int]string {
+	facts := map[int]string{}
+	add := func(s int, format string, args ...any) {
+		id := 0
+		if s > 0 {
+			id = b.idOf(s)
+		}
+		facts[id] += fmt.Sprintf(format+"; ", args...)
+	}
+	for s := 1; s <= len(b.srv); s++ {
+		add(s, "server %+v", b.srv[s-1])
+		if b.perServer {
+			for i := range b.sq[s-1].n {
+				add(s, "queued %v", b.sq[s-1].at(i))
+			}
+		}
+		if s <= len(b.det) {
+			add(s, "detection %+v", b.det[s-1])
+		}
+		for name, in := range map[string]bool{"free": b.free.has(s), "ready": b.ready.has(s), "idle": b.idle.has(s), "active": b.active.has(s)} {
+			if in {
+				add(s, "in %s", name)
+			}
+		}
+		if s <= len(b.cands.pos) && b.cands.pos[s-1] != 0 {
+			add(s, "candidate %d", b.cands.pos[s-1])
+		}
+	}
+	for s, v := range b.grays {
+		add(s, "gray %+v", v)
+	}
+	for s, v := range b.ends {
+		add(s, "ends %v", v)
+	}
+	for s, v := range b.grayStart {
+		add(s, "gray start %v", v)
+	}
+	for s, v := range b.ejected {
+		add(s, "ejected %+v", v)
+	}
+	for s, v := range b.warming {
+		add(s, "warming until %d", v)
+	}
+	for s, v := range b.outSince {
+		add(s, "out since %d", v)
+	}
+	for s, v := range b.known {
+		add(s, "known down %v", v)
+	}
+	for _, s := range b.refused {
+		add(s, "refused")
+	}
+	for i, bucket := range b.wheel.buckets {
+		for _, s := range bucket {
+			if !b.srv[s-1].gone {
+				add(int(s), "wheel bucket %d", i)
+			}
+		}
+	}
+	for _, r := range b.repairs.h {
+		if r.id > 0 && !b.srv[r.id-1].gone {
+			add(r.id, "comeback at %d (%d)", r.cycle, r.seq)
+		}
+	}
+	if c := b.cl; c != nil {
+		for s, v := range c.abandonAt {
+			add(s, "abandoned at %d", v)
+		}
+		for _, f := range c.flights {
+			if f.server != 0 {
+				add(f.server, "flight %d at %d", f.req.id, f.at)
+			}
+		}
+	}
+	if b.lastGiven > 0 {
+		facts[0] += fmt.Sprintf("last given %d", b.idOf(b.lastGiven))
+	}
+	for id, f := range facts {
+		parts := strings.Split(f, "; ")
+		slices.Sort(parts)
+		facts[id] = strings.Join(parts, "; ")
+	}
+	return facts
+}
+
+// TestCompactKeepsEveryFact runs random configurations with the client
+// side and detection, faults and changes, compacting only when the test
+// says, and at random cycles compacts and checks that the balancer holds
+// the same facts of every server, by id, as before (slotFacts), and no
+// server that has left but the last one given a request.
+func TestCompactKeepsEveryFact(t *testing.T) {
+	rapidDefaults(150)
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := genClientConfig(t)
+		changes := genClientChanges(t, cfg)
+		if rapid.Bool().Draw(t, "faults") {
+			cfg.MTBF, cfg.MTTR = rapid.Int64Range(20, 400).Draw(t, "mtbf"), rapid.Int64Range(1, 100).Draw(t, "mttr")
+		}
+		every := rapid.Int64Range(1, 50).Draw(t, "every")
+		withCompactMin(1<<62, func() {
+			m, err := New(cfg)
+			if err != nil {
+				t.Skip(err)
+			}
+			if err := m.Schedule(changes...); err != nil {
+				t.Skip(err)
+			}
+			for m.Step() {
+				if m.cycle%every != 0 {
+					continue
+				}
+				for _, b := range m.bal {
+					before := slotFacts(b)
+					for s := range before {
+						if s > 0 && b.srv[b.slotOf(s)-1].gone && b.slotOf(s) != b.lastGiven {
+							delete(before, s) // it gives its slot up
+						}
+					}
+					b.compact()
+					if after := slotFacts(b); !maps.Equal(before, after) {
+						for id := range maps.Keys(before) {
+							if before[id] != after[id] {
+								t.Fatalf("cycle %d: server %d held\n%s\nbefore compacting, and\n%s\nafter", m.cycle, id, before[id], after[id])
+							}
+						}
+						t.Fatalf("cycle %d: %d servers' facts before compacting, %d after", m.cycle, len(before), len(after))
+					}
+				}
+			}
+		})
+	})
 }
