@@ -1,6 +1,9 @@
 package sim
 
-import "iter"
+import (
+	"iter"
+	"slices"
+)
 
 // Balancer is one server pool and where its requests wait: one central
 // FIFO (pooled) or a FIFO per server and a lobby (per-server). A Model has
@@ -123,13 +126,28 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 	m.events = append(m.events, Event{Cycle: m.cycle, Kind: kind, Balancer: b.index, Server: server, Wait: wait, Request: r})
 }
 
+// due takes the servers whose attempt in service is due at cycle t off
+// the timing wheel (with stale entries), in the order step a ends them: in
+// id order while the client side or detection is on, where the order
+// tells (an ejection counts the servers live and ejected when it is
+// decided, a retry's jitter and its budget are drawn and granted in turn);
+// else in the order they were put on the wheel, which nothing can tell
+// from id order but the order of the cycle's events.
+func (b *Balancer) due(t int64) []int32 {
+	ids := b.wheel.take(t)
+	if b.watching {
+		slices.Sort(ids)
+	}
+	return ids
+}
+
 // work is step a: every request whose completion cycle is t completes.
 func (b *Balancer) work(t int64) {
 	if b.perServer {
 		b.workEach(t, false)
 		return
 	}
-	for _, id32 := range b.wheel.take(t) {
+	for _, id32 := range b.due(t) {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {

@@ -38,6 +38,33 @@ func clientRuleConfig() sim.Config {
 
 var clientRuleCases = []clientRuleCase{
 	{
+		// Step a ends the attempts due in server id order, whatever
+		// order they were dispatched in: an ejection decided there
+		// counts the servers live at that point. Pooled, two servers:
+		// server 1 serves request 1 (4 cycles) and server 2 request 2
+		// (10 cycles) from cycle 0; scaling at cycle 1 retires server 2.
+		// Server 1 is failing from cycle 5 (errors after 5 cycles) and
+		// takes request 3 then, which errs at cycle 10, as request 2
+		// completes on server 2. In id order, server 1's error comes
+		// first: two servers are live, so ejecting one leaves no more
+		// than half of them ejected, and server 1 is ejected; then
+		// server 2 leaves.
+		name: "step a ends attempts in server id order",
+		config: func(c *sim.Config) {
+			c.Servers, c.MaxServers, c.ScaleDown = 2, 2, sim.FactorScale
+			c.EjectAfter, c.FailTime = 1, 5
+		},
+		trace:   []sim.TraceRow{{Cycle: 0, Src: 1, Time: 4}, {Cycle: 0, Src: 2, Time: 10}, {Cycle: 5, Src: 3, Time: 1}},
+		changes: []sim.Change{{Cycle: 5, Setting: sim.SetFail, Value: int64(sim.MakeServerRef(0, 1))}},
+		at:      10,
+		check: func(m ruleRun) string {
+			if s := m.Summary(); s.Ejections != 1 || s.Errors != 1 || s.ServersFinal != 1 || s.ServersEjected != 1 {
+				return fmt.Sprintf("ejections %d, errors %d, servers_final %d, servers_ejected %d; want 1, 1, 1, 1", s.Ejections, s.Errors, s.ServersFinal, s.ServersEjected)
+			}
+			return ""
+		},
+	},
+	{
 		// A server added by scaling with a provision delay warms: it is
 		// live but neither busy nor idle (servers_idle counts live
 		// servers not busy, down or warming). Server 1 serves request 1

@@ -32,7 +32,10 @@
 //   - Scheduled changes for t take effect; warming servers whose warm-up
 //     ends become candidates.
 //   - a. Work: every request whose completion cycle is t completes; its
-//     server becomes idle, or leaves the pool if it was retiring.
+//     server becomes idle, or leaves the pool if it was retiring. Servers
+//     in id order: with the client side or detection on, the order tells
+//     (an ejection counts the servers live when it is decided; a retry's
+//     jitter is drawn and its budget granted in turn).
 //   - a′. Timeouts (client.go): every attempt whose deadline is t is
 //     abandoned, oldest first.
 //   - b. Arrivals: the lobby drains (per-server), the retries due arrive by

@@ -197,7 +197,7 @@ func (b *Balancer) load(id int) int64 {
 // those of the servers step d dispatches in the same cycle; nothing but the
 // order of events (which runRouted does not record) reads that order.
 func (b *Balancer) workEach(t int64, early bool) {
-	for _, id32 := range b.wheel.take(t) {
+	for _, id32 := range b.due(t) {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
