@@ -83,6 +83,7 @@ test-long:
 	for seed in 2 3 4; do $(GO) test ./sim -run 'TestRunToMatchesStepping$$' -rapid.checks 10000 -rapid.seed $$seed || exit 1; done
 	$(GO) test ./sim -run 'TestProperties$$' -rapid.checks 20000 -rapid.seed 3
 	$(GO) test ./sim -run 'TestReferenceMatchesModel|TestRunToPoolDips' -rapid.checks 3000 -rapid.seed 2
+	$(GO) test ./sim -run 'TestCompact|TestRoutersRenumber|TestReferenceMatchesModelClient|TestClientRunToMatchesStepping' -rapid.checks 2000 -rapid.seed 5
 
 # Packages that do not import ebiten run under Node with go_js_wasm_exec;
 # -short shortens the M/M/c runs (same checks, wider intervals).
