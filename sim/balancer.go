@@ -61,7 +61,7 @@ type Balancer struct {
 	grayStart map[int][2]int64
 
 	srv       []server  // by slot−1; a server that left stays as gone until compact
-	ids       []int     // by slot−1: the server's id (ascending)
+	ids       []int32   // by slot−1: the server's id (ascending)
 	created   int       // servers created: the last id given
 	left      int       // slots of servers that have left (compact gives them up)
 	firstLive int       // no server below index firstLive is live
@@ -324,7 +324,7 @@ func (b *Balancer) addServer(warm int64) int {
 	}
 	id := len(b.srv) + 1 // its slot
 	b.srv = append(b.srv, server{speed: v})
-	b.ids = append(b.ids, b.created)
+	b.ids = append(b.ids, int32(b.created))
 	if b.perServer {
 		b.sq = append(b.sq, fifo{})
 	}

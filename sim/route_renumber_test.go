@@ -50,7 +50,7 @@ func (tw *routerTwin) project(w *routerWorld) {
 	for _, s := range tw.slot {
 		n = max(n, s)
 	}
-	b.srv, b.ids, b.sq = make([]server, n), make([]int, n), make([]fifo, n)
+	b.srv, b.ids, b.sq = make([]server, n), make([]int32, n), make([]fifo, n)
 	b.active, b.idle, b.free = rankedSet{}, idset{}, idset{}
 	b.cands = cands{loads: b.cands.loads} // loads: p2c's
 	b.live, b.lastGiven = 0, 0
@@ -59,7 +59,7 @@ func (tw *routerTwin) project(w *routerWorld) {
 			continue
 		}
 		ws := &w.srv[i]
-		b.ids[s-1] = i + 1
+		b.ids[s-1] = int32(i + 1)
 		b.srv[s-1] = server{req: ws.req, done: ws.done, speed: ws.speed, busy: ws.busy, gone: ws.gone}
 		for _, q := range ws.queue {
 			b.sq[s-1].pushBack(q)
@@ -188,7 +188,7 @@ func checkRoutersRenumber(t *rapid.T, queues QueueMode, speeds bool, p Policy, p
 		id := [2]int{}
 		for i, x := range tw {
 			if s := got[i]; s != 0 {
-				id[i] = x.b.ids[s-1]
+				id[i] = x.b.idOf(s)
 			}
 		}
 		if id[0] != id[1] {

@@ -36,12 +36,15 @@ func (r *renumbering) of(s int) int {
 }
 
 // idOf returns the id of the server in slot s.
-func (b *Balancer) idOf(s int) int { return b.ids[s-1] }
+func (b *Balancer) idOf(s int) int { return int(b.ids[s-1]) }
 
 // slotOf returns the slot of the server with id, or 0 when it has given
 // its slot up or was never created.
 func (b *Balancer) slotOf(id int) int {
-	if i, ok := slices.BinarySearch(b.ids, id); ok {
+	if id < 1 || id > b.created {
+		return 0
+	}
+	if i, ok := slices.BinarySearch(b.ids, int32(id)); ok {
 		return i + 1
 	}
 	return 0

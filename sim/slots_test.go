@@ -151,7 +151,7 @@ func checkSlots(t *testing.T, b *Balancer) {
 	if n > 2*b.live+2 {
 		t.Fatalf("cycle %d: %d slots for %d live servers (%d created)", b.m.cycle, n, b.live, b.created)
 	}
-	if len(b.ids) != n || !slices.IsSorted(b.ids) || (n > 0 && b.ids[n-1] > b.created) {
+	if len(b.ids) != n || !slices.IsSorted(b.ids) || (n > 0 && int(b.ids[n-1]) > b.created) {
 		t.Fatalf("cycle %d: ids %v do not map %d slots in order", b.m.cycle, b.ids, n)
 	}
 	words := (n + 63) / 64
