@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lbsim/lbsim/queueing"
 )
@@ -33,7 +32,8 @@ func TestNeededByBisection(t *testing.T) {
 			t.Errorf("needed(%v, %v, %d) = %d, want %d", tc.sd, tc.target, tc.from, got, want)
 		}
 	}
-	start := time.Now()
+	// needed is a binary search over 2 … maxNeeded, so these take a few
+	// dozen steps; the linear search before took up to a billion.
 	for _, tc := range []struct{ sd, target float64 }{
 		{1.4, 2.5e-13}, {1e300, 1e-300}, {math.Inf(1), 1}, {1, 0}, {math.NaN(), 1}, {1e-300, 1e300},
 	} {
@@ -42,16 +42,14 @@ func TestNeededByBisection(t *testing.T) {
 			t.Errorf("needed(%v, %v) = %d, want -1 (more than a billion)", tc.sd, tc.target, got)
 		}
 	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("six extreme cases took %v", el)
-	}
 }
 
 // TestRunOfIsIndexed: resuming reads each line's point through an index,
-// not a search of every value (quadratic: 100,000 lines against a
-// 100,000-value dimension took seconds).
+// built once, not a search of every value (quadratic: 100,000 lines
+// against a 100,000-value dimension took seconds); the index gives each
+// value's place.
 func TestRunOfIsIndexed(t *testing.T) {
-	const n = 100_000
+	const n = 20_000
 	d := Dimension{Name: "rate"}
 	for i := range n {
 		d.Values = append(d.Values, strconv.Itoa(i))
@@ -60,15 +58,14 @@ func TestRunOfIsIndexed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	for i := range n {
 		k, ok := g.RunOf(Line{Point: []byte(fmt.Sprintf(`{"rate":%d}`, i))})
 		if !ok || k != int64(i) {
 			t.Fatalf("value %d: run %d, %v", i, k, ok)
 		}
 	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("%d lines took %v", n, el)
+	if len(g.index) != 1 || len(g.index[0]) != n {
+		t.Fatalf("the index holds %d dimensions, want 1 holding all %d values", len(g.index), n)
 	}
 	if _, ok := g.RunOf(Line{Point: []byte(`{"rate":"x"}`)}); ok {
 		t.Error("a value not in the grid was found")
