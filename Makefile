@@ -12,8 +12,8 @@ CYCLES    ?= 100000
 SEED      ?=
 # The CPU profile that profile-guided optimization applies to bin/lbsim.
 PGO       := cmd/lbsim/default.pgo
-# Packages without ebiten (they run anywhere, wasm included), and without the e2e tests.
-PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./... | grep -v EBITEN | grep -v '/e2e$$')
+# The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
+PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
 .PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures docs-size generate fmt clean
 
@@ -85,8 +85,10 @@ test-long:
 	$(GO) test ./sim -run 'TestReferenceMatchesModel|TestRunToPoolDips' -rapid.checks 3000 -rapid.seed 2
 	$(GO) test ./sim -run 'TestCompact|TestRoutersRenumber|TestReferenceMatchesModelClient|TestClientRunToMatchesStepping' -rapid.checks 2000 -rapid.seed 5
 
-# Packages that do not import ebiten run under Node with go_js_wasm_exec;
-# -short shortens the M/M/c runs (same checks, wider intervals).
+# The packages the page is built from (PURE: those that do not import
+# ebiten) run their tests under Node with go_js_wasm_exec; the command
+# line's packages never run in a browser, so they are tested natively
+# only. -short shortens the M/M/c runs (same checks, wider intervals).
 test-wasm:
 	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -short $(PURE)
 
