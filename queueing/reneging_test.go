@@ -186,7 +186,7 @@ func TestRenegingAgainstSimulation(t *testing.T) {
 				{"discrete: completed", disc.Completed, sd.completed},
 				{"discrete: wait of the served", disc.WaitServed, sd.wait},
 			} {
-				half := c.sim.High - c.sim.Mean
+				half := c.sim.HalfWidth
 				t.Logf("%s: theory %.5f, simulation %.5f ± %.5f", c.what, c.theory, c.sim.Mean, half)
 				if math.Abs(c.theory-c.sim.Mean) > 2*half {
 					t.Errorf("%s: theory %.6g, simulation %.6g ± %.4g (95%%)", c.what, c.theory, c.sim.Mean, half)

@@ -1134,19 +1134,7 @@ func (b *refBalancer) replace(t, R int64) {
 // dropped.
 func (b *refBalancer) giveBack(s *refServer, t int64) {
 	m := b.m
-	var again []refReq
-	if s.busy {
-		if s.abandoned {
-			b.tot.WastedCycles += t - s.abandonedAt
-			s.abandoned = false
-		} else {
-			again = append(again, s.req)
-		}
-		s.busy = false
-	}
-	again = append(again, s.queue...)
-	s.queue = nil
-	for _, r := range again {
+	for _, r := range b.takeHeld(s, t) {
 		r.Requeued, r.from = true, t
 		b.tot.Requeued++
 		m.emit(b, sim.Requeue, s.id, 0, r.Request)
@@ -1156,6 +1144,25 @@ func (b *refBalancer) giveBack(s *refServer, t int64) {
 			b.queue = append([]refReq{r}, b.queue...)
 		}
 	}
+}
+
+// takeHeld empties server s at t and returns the attempts it held: the
+// one in service (abandoned work is dropped, its cycles wasted), then its
+// queue, oldest first.
+func (b *refBalancer) takeHeld(s *refServer, t int64) []refReq {
+	var held []refReq
+	if s.busy {
+		if s.abandoned {
+			b.tot.WastedCycles += t - s.abandonedAt
+			s.abandoned = false
+		} else {
+			held = append(held, s.req)
+		}
+		s.busy = false
+	}
+	held = append(held, s.queue...)
+	s.queue = nil
+	return held
 }
 
 // scale is step c's scaling.
@@ -1293,19 +1300,7 @@ func (b *refBalancer) takeDown(id int, t int64) {
 		s.down, s.known = true, false // a candidate until the checks find it out
 		b.sync()
 	}
-	var ending []refReq
-	if s.busy {
-		if s.abandoned {
-			b.tot.WastedCycles += t - s.abandonedAt
-			s.abandoned = false
-		} else {
-			ending = append(ending, s.req)
-		}
-		s.busy = false
-	}
-	ending = append(ending, s.queue...)
-	s.queue = nil
-	for _, r := range ending {
+	for _, r := range b.takeHeld(s, t) {
 		b.tot.Errors++
 		b.last.Errors++
 		m.emit(b, sim.Error, id, 0, r.Request)

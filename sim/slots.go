@@ -63,6 +63,9 @@ const compactMinDefault = 1024
 // up their slots: at least compactMin, and at least half the slots (so the work of a
 // compaction, linear in the slots, is paid for by the departures).
 func (b *Balancer) compactDue() bool {
+	if b.left < compactMin {
+		return false // the common case, read every cycle (record)
+	}
 	n := b.left // the slots compact would give up: not lastGiven's
 	if g := b.lastGiven; g > 0 && b.srv[g-1].gone {
 		n--

@@ -205,27 +205,13 @@ func slotFacts(b *Balancer) map[int]string {
 			add(s, "candidate %d", b.cands.pos[s-1])
 		}
 	}
-	for s, v := range b.grays {
-		add(s, "gray %+v", v)
-	}
-	for s, v := range b.ends {
-		add(s, "ends %v", v)
-	}
-	for s, v := range b.grayStart {
-		add(s, "gray start %v", v)
-	}
-	for s, v := range b.ejected {
-		add(s, "ejected %+v", v)
-	}
-	for s, v := range b.warming {
-		add(s, "warming until %d", v)
-	}
-	for s, v := range b.outSince {
-		add(s, "out since %d", v)
-	}
-	for s, v := range b.known {
-		add(s, "known down %v", v)
-	}
+	addMap(add, "gray %+v", b.grays)
+	addMap(add, "ends %v", b.ends)
+	addMap(add, "gray start %v", b.grayStart)
+	addMap(add, "ejected %+v", b.ejected)
+	addMap(add, "warming until %d", b.warming)
+	addMap(add, "out since %d", b.outSince)
+	addMap(add, "known down %v", b.known)
 	for _, s := range b.refused {
 		add(s, "refused")
 	}
@@ -242,9 +228,7 @@ func slotFacts(b *Balancer) map[int]string {
 		}
 	}
 	if c := b.cl; c != nil {
-		for s, v := range c.abandonAt {
-			add(s, "abandoned at %d", v)
-		}
+		addMap(add, "abandoned at %d", c.abandonAt)
 		for _, f := range c.flights {
 			if f.server != 0 {
 				add(f.server, "flight %d at %d", f.req.id, f.at)
@@ -260,6 +244,13 @@ func slotFacts(b *Balancer) map[int]string {
 		facts[id] = strings.Join(parts, "; ")
 	}
 	return facts
+}
+
+// addMap adds, for each slot a map keys, its value as format says.
+func addMap[V any](add func(int, string, ...any), format string, m map[int]V) {
+	for s, v := range m {
+		add(s, format, v)
+	}
 }
 
 // TestCompactKeepsEveryFact runs random configurations with the client

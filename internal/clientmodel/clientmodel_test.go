@@ -194,7 +194,7 @@ func TestRenegingMatchesChain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		half := iv.High - iv.Mean
+		half := iv.HalfWidth
 		t.Logf("%s: model %.5f ± %.5f, chain %.5f", c.name, iv.Mean, half, c.want)
 		if math.Abs(iv.Mean-c.want) > 2*half {
 			t.Errorf("%s: model %.5f ± %.5f, chain %.5f", c.name, iv.Mean, half, c.want)

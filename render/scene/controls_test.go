@@ -26,6 +26,29 @@ func drawn(t *testing.T, cycle int64) *Session {
 	return s
 }
 
+// replayedBothWays loads snapshot data into fresh sessions, once as a file
+// and once from a share link, and seeks each to cycle: the sessions by
+// how they were loaded.
+func replayedBothWays(t *testing.T, data []byte, cycle int64) map[string]*Session {
+	t.Helper()
+	out := map[string]*Session{}
+	for _, how := range []string{"file", "link"} {
+		s := drawn(t, 3)
+		var err error
+		if how == "file" {
+			err = s.Load(data)
+		} else {
+			err = s.LoadLink(snapshot.Fragment(data))
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		s.SeekCycle(cycle)
+		out[how] = s
+	}
+	return out
+}
+
 func control(t *testing.T, s *Session, id string) Control {
 	t.Helper()
 	for _, c := range s.State().Controls {
@@ -957,17 +980,7 @@ func TestServerMenuChangesReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, how := range []string{"file", "link"} {
-		s2 := drawn(t, 3)
-		if how == "file" {
-			err = s2.Load(data)
-		} else {
-			err = s2.LoadLink(snapshot.Fragment(data))
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		s2.SeekCycle(cycle)
+	for how, s2 := range replayedBothWays(t, data, cycle) {
 		if s2.m.Hash() != hash || s2.m.Totals().Errors != errs {
 			t.Errorf("%s replay at %d: hash %x errors %d, want %x and %d", how, cycle, s2.m.Hash(), s2.m.Totals().Errors, hash, errs)
 		}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 // TestPanelsScheduleChanges opens the clients and the health panel with
@@ -156,17 +155,7 @@ func TestPanelChangesReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, how := range []string{"file", "link"} {
-		s2 := drawn(t, 3)
-		if how == "file" {
-			err = s2.Load(data)
-		} else {
-			err = s2.LoadLink(snapshot.Fragment(data))
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		s2.SeekCycle(cycle)
+	for how, s2 := range replayedBothWays(t, data, cycle) {
 		if s2.m.Hash() != hash || s2.m.Summary().Retries != sum.Retries {
 			t.Errorf("%s replay at %d: hash %x retries %d, want %x and %d", how, cycle, s2.m.Hash(), s2.m.Summary().Retries, hash, sum.Retries)
 		}

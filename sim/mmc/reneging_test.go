@@ -71,7 +71,7 @@ func TestTimeoutMatchesRenegingTheory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		half := iv.High - iv.Mean
+		half := iv.HalfWidth
 		t.Logf("%s: lbsim %.5f ± %.5f, theory %.5f", c.name, iv.Mean, half, c.want)
 		if math.Abs(iv.Mean-c.want) > 2*half {
 			t.Errorf("%s: lbsim %.5f ± %.5f (95%%), theory %.5f", c.name, iv.Mean, half, c.want)
