@@ -56,12 +56,59 @@ const (
 	SetEjectFor
 	SetProvisionDelay
 	SetReplaceAfter
+	// A failing server's time to an error (Config.FailTime) and p2c's
+	// choices (Config.Choices).
+	SetFailTime
+	SetChoices
 	numSettings
 )
 
-var settingNames = [numSettings]string{"rate", "wave", "scale-up", "scale-down", "cooldown", "task-min", "task-max", "policy", "min-servers", "max-servers", "queue-cap", "down", "up", "block", "unblock", "slow", "fail", "hang", "heal",
-	"timeout", "retries", "backoff", "jitter", "retry-budget", "health-interval", "health-fall", "health-rise",
-	"eject-after", "eject-for", "provision-delay", "replace-after"}
+// An action is a change that is no setting's new value: a fault, or a
+// range added to or removed from the block list. Each has its Setting
+// number (append-only, as the rows' are).
+type action struct {
+	name   string
+	fault  bool // takes a server down or up or changes its gray state
+	parse  func(s string) (int64, error)
+	format func(v int64) string
+}
+
+// actions are the changes that are not rows of the settings table.
+var actions = map[Setting]action{
+	SetDown:    serverAction("down"),
+	SetUp:      serverAction("up"),
+	SetFail:    serverAction("fail"),
+	SetHang:    serverAction("hang"),
+	SetHeal:    serverAction("heal"),
+	SetSlow:    {name: "slow", fault: true, parse: parseSlow, format: formatSlow},
+	SetBlock:   rangeAction("block"),
+	SetUnblock: rangeAction("unblock"),
+}
+
+func serverAction(name string) action {
+	return action{name: name, fault: true,
+		parse:  func(s string) (int64, error) { r, err := ParseServerRef(s); return int64(r), err },
+		format: func(v int64) string { return ServerRef(v).String() }}
+}
+
+func rangeAction(name string) action {
+	return action{name: name,
+		parse:  func(s string) (int64, error) { r, err := ParseRange(s); return RangeValue(r), err },
+		format: func(v int64) string { return ValueRange(v).String() }}
+}
+
+func formatSlow(v int64) string {
+	ref, f := ValueSlow(v)
+	return ref.String() + "x" + f.String()
+}
+
+// actionOf returns the action of setting number s, or nil.
+func actionOf(s Setting) *action {
+	if a, ok := actions[s]; ok {
+		return &a
+	}
+	return nil
+}
 
 // SlowValue packs a slow fault into a Change's Value: the server in the low
 // 33 bits (as ServerRef), the factor in hundredths above them.
@@ -143,23 +190,40 @@ func ParseServerRef(s string) (ServerRef, error) {
 // IsFault reports whether c takes a server down or up, or changes its gray
 // state, rather than changing a setting.
 func (c Change) IsFault() bool {
-	switch c.Setting {
-	case SetDown, SetUp, SetSlow, SetFail, SetHang, SetHeal:
-		return true
-	}
-	return false
+	a := actionOf(c.Setting)
+	return a != nil && a.fault
 }
 
 // String returns the setting's flag name.
 func (s Setting) String() string {
-	if s < numSettings {
-		return settingNames[s]
+	if r := ChangeRow(s); r != nil {
+		return r.Name
+	}
+	if a := actionOf(s); a != nil {
+		return a.name
 	}
 	return fmt.Sprintf("Setting(%d)", uint8(s))
 }
 
-// SettingNames lists the names a Change accepts.
-func SettingNames() []string { return settingNames[:] }
+// SettingNames lists the names a Change accepts, in their numbering order:
+// the changeable rows of the settings table and the actions.
+func SettingNames() []string {
+	names := make([]string, numSettings)
+	for s := range numSettings {
+		names[s] = s.String()
+	}
+	return names
+}
+
+// settingNamed returns the Setting called name.
+func settingNamed(name string) (Setting, bool) {
+	for s := range numSettings {
+		if s.String() == name {
+			return s, true
+		}
+	}
+	return 0, false
+}
 
 // Change is a setting given a new value, taking effect at the start of
 // Cycle (before its step a). Value is in the setting's own integer unit:
@@ -178,24 +242,11 @@ func (c Change) String() string {
 
 // ValueString formats the value the way ParseChange reads it.
 func (c Change) ValueString() string {
-	switch c.Setting {
-	case SetRate:
-		return Rate(c.Value).String()
-	case SetScaleUp, SetScaleDown:
-		return Factor(c.Value).String()
-	case SetWave, SetJitter:
-		return strconv.FormatBool(c.Value != 0)
-	case SetRetryBudget:
-		return Decimal(c.Value).String()
-	case SetPolicy:
-		return Policy(c.Value).String()
-	case SetDown, SetUp, SetFail, SetHang, SetHeal:
-		return ServerRef(c.Value).String()
-	case SetSlow:
-		ref, f := ValueSlow(c.Value)
-		return ref.String() + "x" + f.String()
-	case SetBlock, SetUnblock:
-		return ValueRange(c.Value).String()
+	if r := ChangeRow(c.Setting); r != nil {
+		return r.format(c.Value)
+	}
+	if a := actionOf(c.Setting); a != nil {
+		return a.format(c.Value)
 	}
 	return strconv.FormatInt(c.Value, 10)
 }
@@ -221,9 +272,18 @@ func ParseChange(s string) (Change, error) {
 // FaultKinds lists the kinds of fault --fault takes, as KIND:SERVER@CYCLE
 // (slow as slow:SERVERxFACTOR@CYCLE).
 func FaultKinds() []string {
-	return []string{"down", "up", "slow", "fail", "hang", "heal",
-		"timeout", "retries", "backoff", "jitter", "retry-budget", "health-interval", "health-fall", "health-rise",
-		"eject-after", "eject-for", "provision-delay", "replace-after"}
+	var kinds []string
+	for s := range numSettings {
+		if a := actionOf(s); a != nil && a.fault {
+			kinds = append(kinds, a.name)
+		}
+	}
+	// The client side's and detection's changes may be given as faults
+	// too ("timeout:…@CYCLE" reads as --set CYCLE:timeout=…).
+	for s := SetTimeout; s <= SetReplaceAfter; s++ {
+		kinds = append(kinds, s.String())
+	}
+	return kinds
 }
 
 // ParseFault reads a fault as --fault writes it: "down:ID@CYCLE",
@@ -248,52 +308,24 @@ func ParseFault(s string) (Change, error) {
 
 // NewChange makes the change of the named setting to value at cycle.
 func NewChange(cycle int64, name, value string) (Change, error) {
-	i := slices.Index(settingNames[:], name)
-	if i < 0 {
-		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", quoted(name), strings.Join(settingNames[:], ", "))
+	s, ok := settingNamed(name)
+	if !ok {
+		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", quoted(name), strings.Join(SettingNames(), ", "))
 	}
-	c := Change{Cycle: cycle, Setting: Setting(i)}
+	c := Change{Cycle: cycle, Setting: s}
 	var err error
-	switch c.Setting {
-	case SetRate:
-		var r Rate
-		r, err = ParseRate(value)
-		c.Value = int64(r)
-	case SetScaleUp, SetScaleDown:
-		var f Factor
-		f, err = ParseFactor(value)
-		c.Value = int64(f)
-	case SetRetryBudget:
-		var d Decimal
-		d, err = ParseDecimal(value)
-		c.Value = int64(d)
-	case SetWave, SetJitter:
-		var b bool
-		if b, err = strconv.ParseBool(value); err != nil {
-			err = fmt.Errorf("%q: want true or false", quoted(value))
-		}
-		if b {
-			c.Value = 1
-		}
-	case SetPolicy:
-		var p Policy
-		p, err = ParsePolicy(value)
-		c.Value = int64(p)
-	case SetDown, SetUp, SetFail, SetHang, SetHeal:
-		var r ServerRef
-		r, err = ParseServerRef(value)
-		c.Value = int64(r)
-	case SetSlow:
-		c.Value, err = parseSlow(value)
-	case SetBlock, SetUnblock:
-		var r Range
-		r, err = ParseRange(value)
-		c.Value = RangeValue(r)
-	default:
-		c.Value, err = strconv.ParseInt(value, 10, 64)
-		if err != nil {
+	if r := ChangeRow(s); r != nil {
+		c.Value, err = r.parse(value)
+		switch {
+		case err != nil && r.syntax == syntaxWhole:
 			err = fmt.Errorf("%q is not a whole number", quoted(value))
+		case err != nil && r.syntax == syntaxBool:
+			err = fmt.Errorf("%q: want true or false", quoted(value))
+		case err == nil:
+			err = r.checkValue(c.Value, false)
 		}
+	} else {
+		c.Value, err = actionOf(s).parse(value)
 	}
 	if err != nil {
 		return Change{}, fmt.Errorf("%s: %w", name, err)
@@ -303,58 +335,15 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 
 // apply sets the change's value in cfg, without validating.
 func (c Change) apply(cfg *Config) {
-	v := c.Value
+	if r := ChangeRow(c.Setting); r != nil {
+		r.store(cfg, c.Value)
+		return
+	}
 	switch c.Setting {
-	case SetRate:
-		cfg.Rate = Rate(v)
-	case SetWave:
-		cfg.Wave = v != 0
-	case SetScaleUp:
-		cfg.ScaleUp = Factor(v)
-	case SetScaleDown:
-		cfg.ScaleDown = Factor(v)
-	case SetCooldown:
-		cfg.Cooldown = v
-	case SetTaskMin:
-		cfg.TaskMin = clampInt(v)
-	case SetTaskMax:
-		cfg.TaskMax = clampInt(v)
-	case SetPolicy:
-		cfg.Policy = Policy(min(uint64(v), 255)) // a negative v becomes 255: invalid
-	case SetMinServers:
-		cfg.MinServers = clampInt(v)
-	case SetMaxServers:
-		cfg.MaxServers = clampInt(v)
-	case SetQueueCap:
-		cfg.QueueCap = clampInt(v)
-	case SetTimeout:
-		cfg.Timeout = v
-	case SetRetries:
-		cfg.Retries = clampInt(v)
-	case SetBackoff:
-		cfg.Backoff = v
-	case SetJitter:
-		cfg.Jitter = v != 0
-	case SetRetryBudget:
-		cfg.RetryBudget = Decimal(v)
-	case SetHealthInterval:
-		cfg.HealthInterval = v
-	case SetHealthFall:
-		cfg.HealthFall = clampInt(v) // applyChanges refuses below 1 (0 would mean the default)
-	case SetHealthRise:
-		cfg.HealthRise = clampInt(v)
-	case SetEjectAfter:
-		cfg.EjectAfter = clampInt(v)
-	case SetEjectFor:
-		cfg.EjectFor = v
-	case SetProvisionDelay:
-		cfg.ProvisionDelay = v
-	case SetReplaceAfter:
-		cfg.ReplaceAfter = v
 	case SetBlock:
-		cfg.Blocked = append(slices.Clone(cfg.Blocked), ValueRange(v))
+		cfg.Blocked = append(slices.Clone(cfg.Blocked), ValueRange(c.Value))
 	case SetUnblock:
-		r := ValueRange(v)
+		r := ValueRange(c.Value)
 		cfg.Blocked = slices.DeleteFunc(slices.Clone(cfg.Blocked), func(b Range) bool { return b == r })
 	}
 }
@@ -388,18 +377,14 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 				return cfg, fmt.Errorf("change %v: %v is not in the block list (%v)", c, r, cfg.Blocked)
 			}
 		}
-		if (c.Setting == SetWave || c.Setting == SetJitter) && c.Value != 0 && c.Value != 1 {
-			return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, intErr(c.Setting.String(), c.Value, "must be 0 (false) or 1 (true)"))
-		}
-		switch c.Setting {
-		case SetHealthFall, SetHealthRise, SetEjectFor:
-			if c.Value < 1 {
-				return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, intErr(c.Setting.String(), c.Value, "must be 1 or more"))
+		if r := ChangeRow(c.Setting); r != nil {
+			if err := r.checkValue(c.Value, false); err != nil {
+				return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, err)
 			}
 		}
 		c.apply(&cfg)
 	}
-	if err := cfg.validateDynamic(); err != nil {
+	if err := cfg.crossCheck(false); err != nil {
 		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, blameChange(err, batch, &cfg))
 	}
 	return cfg, nil

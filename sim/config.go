@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lbsim/lbsim/swrr"
 	"slices"
 	"strconv"
 )
@@ -202,64 +201,52 @@ func intErr(field string, v int64, allowed string, args ...any) error {
 }
 
 // Validate checks every field against the model's rules (the package
-// documentation) and the limits above, and
-// returns the first problem found as a *FieldError.
+// documentation) and the limits above, and returns the first problem found
+// as a *FieldError: each setting's own range (its row of the settings
+// table, the one check a flag, a --set, a query parameter and a snapshot
+// share), then the rules across several settings (crossCheck).
 func (c *Config) Validate() error {
+	for i := range settingRows {
+		if err := settingRows[i].checkConfig(c); err != nil {
+			return err
+		}
+	}
+	if err := c.crossCheck(true); err != nil {
+		return err
+	}
+	return c.validateInputs()
+}
+
+// crossCheck checks the rules that tie several settings together, at the
+// start of a run (start) or after a batch of changes: the only checks of
+// settings not written in their rows.
+func (c *Config) crossCheck(start bool) error {
 	switch {
-	case c.Servers < 1 || c.Servers > MaxServersLimit:
-		return intErr("servers", int64(c.Servers), "must be a whole number from 1 to %d", MaxServersLimit)
-	case c.Cycles < 1 || c.Cycles > MaxCycles:
-		return intErr("cycles", c.Cycles, "must be a whole number from 1 to %d", MaxCycles)
-	case c.InitialPerServer < 0 || int64(c.InitialPerServer)*int64(c.Servers) > MaxInitialRequests:
+	case start && int64(c.InitialPerServer)*int64(c.Servers) > MaxInitialRequests:
 		return intErr("initial-per-server", int64(c.InitialPerServer), "must be ≥ 0 with servers × initial-per-server ≤ %d", MaxInitialRequests)
-	case c.WaveAmplitude < 0 || c.WaveAmplitude > 100:
-		return intErr("wave-amplitude", int64(c.WaveAmplitude), "must be a percentage from 0 to 100")
-	case c.WavePeriod < 1 || c.WavePeriod > MaxCycles:
-		return intErr("wave-period", c.WavePeriod, "must be a whole number of cycles from 1 to %d", MaxCycles)
-	case c.StreamShare < 0 || c.StreamShare > 100:
-		return intErr("stream-share", int64(c.StreamShare), "must be a percentage from 0 to 100")
-	case c.MinServers < 1 || c.MinServers > c.Servers:
+	case start && c.MinServers > c.Servers:
 		return intErr("min-servers", int64(c.MinServers), "must be from 1 to servers (%d)", c.Servers)
-	case c.MaxServers < c.Servers || c.MaxServers > MaxServersLimit:
+	case start && c.MaxServers < c.Servers:
 		return intErr("max-servers", int64(c.MaxServers), "must be from servers (%d) to %d", c.Servers, MaxServersLimit)
-	case len(c.Weights) > MaxServersLimit:
-		return intErr("weights", int64(len(c.Weights)), "at most %d weights", MaxServersLimit)
-	case len(c.Speeds) > MaxServersLimit:
-		return intErr("speeds", int64(len(c.Speeds)), "at most %d speeds", MaxServersLimit)
-	case c.Queues >= numQueueModes:
-		return &FieldError{Field: "queues", Value: c.Queues.String(), Allowed: "must be one of " + strings.Join(queueModeNames[:], ", ")}
-	case c.Choices < 0 || c.Choices > MaxChoices:
-		return intErr("choices", int64(c.Choices), "must be a whole number from 1 to %d", MaxChoices)
-	case c.FailTime < 0 || c.FailTime > MaxTaskTime:
-		return intErr("fail-time", c.FailTime, "must be a whole number of cycles from 1 to %d", MaxTaskTime)
-	case c.EwmaDecay < 0 || c.EwmaDecay > MaxEwmaDecay:
-		return intErr("ewma-decay", c.EwmaDecay, "must be a whole number of cycles from 1 to %d", MaxEwmaDecay)
-	case c.Service >= numServices:
-		return &FieldError{Field: "service", Value: c.Service.String(), Allowed: "must be one of " + strings.Join(serviceNames[:], ", ")}
-	case c.MTBF < 0 || c.MTBF > MaxCycles:
-		return intErr("mtbf", c.MTBF, "must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)
-	case c.MTBF > 0 && (c.MTTR < 1 || c.MTTR > MaxCycles):
+	case c.MTBF > 0 && c.MTTR < 1:
 		return intErr("mttr", c.MTTR, "must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)
 	case c.MTBF == 0 && c.MTTR != 0:
 		return intErr("mttr", c.MTTR, "needs mtbf: set both for random faults")
+	case c.TaskMax < c.TaskMin:
+		return intErr("task-max", int64(c.TaskMax), "must be from task-min (%d) to %d", c.TaskMin, MaxTaskTime)
+	case c.ScaleDown >= c.ScaleUp:
+		return &FieldError{Field: "scale-down", Value: c.ScaleDown.String(), Allowed: "must be ≥ 0 and below scale-up (" + c.ScaleUp.String() + ")"}
+	case c.MinServers > c.MaxServers:
+		return intErr("min-servers", int64(c.MinServers), "must be from 1 to max-servers (%d)", c.MaxServers)
+	case c.Policy.Allowed(c.Queues) != "":
+		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: c.Policy.Allowed(c.Queues)}
+	case c.Backoff > MaxBackoff>>max(c.Retries-1, 0):
+		return intErr("backoff", c.Backoff, "must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40 (here at most %d)", int64(MaxBackoff>>max(c.Retries-1, 0)))
 	}
-	for i, v := range c.Speeds {
-		if v < MinSpeed || v > MaxSpeed {
-			return &FieldError{Field: "speeds", Value: v.String(), Allowed: fmt.Sprintf("server %d's speed must be from 0.01 to 100, with at most two decimals", i+1)}
-		}
+	if start {
+		return c.validateShape()
 	}
-	for i, w := range c.Weights {
-		if w < 0 || w > swrr.MaxWeight {
-			return &FieldError{Field: "weights", Value: strconv.Itoa(w), Allowed: fmt.Sprintf("server %d's weight must be a whole number from 0 to %d", i+1, swrr.MaxWeight)}
-		}
-	}
-	if err := c.validateShape(); err != nil {
-		return err
-	}
-	if err := c.validateInputs(); err != nil {
-		return err
-	}
-	return c.validateDynamic()
+	return nil
 }
 
 // validateInputs checks the blocked ranges and the trace rows, which may
@@ -290,65 +277,6 @@ func (c *Config) validateInputs() error {
 			return &FieldError{Field: "trace", Value: fmt.Sprintf("row %d (cycle %d, time %d, type %d)", i+1, r.Cycle, r.Time, r.Type), Allowed: allowed}
 		}
 		last = r.Cycle
-	}
-	return nil
-}
-
-// validateDynamic checks the settings that a Change may alter during a run.
-func (c *Config) validateDynamic() error {
-	switch {
-	case c.TaskMin < 1 || c.TaskMin > MaxTaskTime:
-		return intErr("task-min", int64(c.TaskMin), "must be a whole number of cycles from 1 to %d", MaxTaskTime)
-	case c.TaskMax < c.TaskMin || c.TaskMax > MaxTaskTime:
-		return intErr("task-max", int64(c.TaskMax), "must be from task-min (%d) to %d", c.TaskMin, MaxTaskTime)
-	case c.Rate < 0 || c.Rate > MaxRate:
-		return &FieldError{Field: "rate", Value: c.Rate.String(), Allowed: "must be from 0 to " + MaxRate.String() + " arrivals per cycle"}
-	case c.ScaleUp < 0 || c.ScaleUp > MaxFactor:
-		return &FieldError{Field: "scale-up", Value: c.ScaleUp.String(), Allowed: "must be from 0 to " + MaxFactor.String()}
-	case c.ScaleDown < 0 || c.ScaleDown >= c.ScaleUp:
-		return &FieldError{Field: "scale-down", Value: c.ScaleDown.String(), Allowed: "must be ≥ 0 and below scale-up (" + c.ScaleUp.String() + ")"}
-	case c.Cooldown < 1 || c.Cooldown > MaxCycles:
-		return intErr("cooldown", c.Cooldown, "must be a whole number of cycles from 1 to %d", MaxCycles)
-	case c.MaxServers < 1 || c.MaxServers > MaxServersLimit:
-		return intErr("max-servers", int64(c.MaxServers), "must be from min-servers (%d) to %d", c.MinServers, MaxServersLimit)
-	case c.MinServers < 1 || c.MinServers > c.MaxServers:
-		return intErr("min-servers", int64(c.MinServers), "must be from 1 to max-servers (%d)", c.MaxServers)
-	case c.QueueCap < 0 || c.QueueCap > MaxQueueCap:
-		return intErr("queue-cap", int64(c.QueueCap), "must be 0 (unbounded) or up to %d", MaxQueueCap)
-	case c.Policy >= numPolicies:
-		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "must be one of " + strings.Join(PolicyNames(), ", ")}
-	case c.Policy.Allowed(c.Queues) != "":
-		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: c.Policy.Allowed(c.Queues)}
-	}
-	return c.validateClient()
-}
-
-// validateClient checks the client side's and detection's settings (all
-// of which a Change may alter).
-func (c *Config) validateClient() error {
-	switch {
-	case c.Timeout < 0 || c.Timeout > MaxCycles:
-		return intErr("timeout", c.Timeout, "must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)
-	case c.Retries < 0 || c.Retries > MaxRetries:
-		return intErr("retries", int64(c.Retries), "must be a whole number from 0 to %d", MaxRetries)
-	case c.Backoff < 0 || c.Backoff > MaxBackoff>>max(c.Retries-1, 0):
-		return intErr("backoff", c.Backoff, "must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40 (here at most %d)", int64(MaxBackoff>>max(c.Retries-1, 0)))
-	case c.RetryBudget < 0 || c.RetryBudget > DecimalScale:
-		return &FieldError{Field: "retry-budget", Value: c.RetryBudget.String(), Allowed: "must be 0 (no budget) or a share above 0 and at most 1, like 0.1"}
-	case c.HealthInterval < 0 || c.HealthInterval > MaxCycles:
-		return intErr("health-interval", c.HealthInterval, "must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)
-	case c.HealthFall < 0 || c.HealthFall > MaxHealthCount:
-		return intErr("health-fall", int64(c.HealthFall), "must be a whole number of failed probes from 1 to %d", MaxHealthCount)
-	case c.HealthRise < 0 || c.HealthRise > MaxHealthCount:
-		return intErr("health-rise", int64(c.HealthRise), "must be a whole number of passed probes from 1 to %d", MaxHealthCount)
-	case c.EjectAfter < 0 || c.EjectAfter > MaxEjectAfter:
-		return intErr("eject-after", int64(c.EjectAfter), "must be 0 (no ejection) or a whole number of errors up to %d", MaxEjectAfter)
-	case c.EjectFor < 0 || c.EjectFor > MaxCycles:
-		return intErr("eject-for", c.EjectFor, "must be a whole number of cycles from 1 to %d", MaxCycles)
-	case c.ProvisionDelay < 0 || c.ProvisionDelay > MaxCycles:
-		return intErr("provision-delay", c.ProvisionDelay, "must be a whole number of cycles from 0 to %d", MaxCycles)
-	case c.ReplaceAfter < 0 || c.ReplaceAfter > MaxCycles:
-		return intErr("replace-after", c.ReplaceAfter, "must be 0 (never) or a whole number of cycles up to %d", MaxCycles)
 	}
 	return nil
 }

@@ -62,9 +62,10 @@ type PolicyInfo struct {
 	// DefaultIn says in which queue modes it is the policy used when none
 	// is given (DefaultPolicy): one policy a mode.
 	DefaultIn modes
-	// Weights says in which queue modes Config.Weights affect it, and
-	// Choices in which Config.Choices does (see ReadsWeights, ReadsChoices).
-	Weights, Choices modes
+	// Params are the settings the policy owns, each with the queue modes
+	// in which it reads it: their rows join the settings table (Rows), and
+	// a flag of one is refused when no policy in force reads it.
+	Params []PolicyParam
 	// Theory is the queueing model known for its per-server routing.
 	Theory Theory
 	// newRouter makes the policy's router for a balancer (route_*.go).
@@ -110,15 +111,15 @@ var policies = [numPolicies]PolicyInfo{
 	SWRR: {Name: "swrr", newRouter: newSWRR,
 		Pooled:    "smooth weighted round-robin over the idle servers",
 		PerServer: "smooth weighted round-robin over the candidates",
-		Weights:   bothModes},
+		Params:    []PolicyParam{{weightsRow, bothModes}}},
 	LeastConnections: {Name: "least-connections", newRouter: newLeastConnections,
 		Pooled:    "as first-idle",
 		PerServer: "the least load (queued + in service) per weight",
-		Weights:   perServerOnly, Theory: TheoryBetweenMarket},
+		Params:    []PolicyParam{{weightsRow, perServerOnly}}, Theory: TheoryBetweenMarket},
 	P2C: {Name: "p2c", newRouter: newP2C,
 		Pooled:    "uniform over the idle servers",
 		PerServer: "the least loaded of --choices candidates drawn at random",
-		Choices:   perServerOnly, Theory: TheorySupermarket},
+		Params:    []PolicyParam{{choicesRow, perServerOnly}}, Theory: TheorySupermarket},
 	LeastWork: {Name: "least-work", newRouter: newLeastWork,
 		Pooled:    "the fastest idle server",
 		PerServer: "the least remaining work in cycles at each server's speed"},
@@ -127,7 +128,8 @@ var policies = [numPolicies]PolicyInfo{
 		PerServer:     "consistent hashing of the source address"},
 	PeakEWMA: {Name: "peak-ewma", newRouter: newPeakEWMA,
 		PooledRefused: "peak-ewma routes at arrival: use --queues per-server",
-		PerServer:     "the lower cost × (load + 1) of two candidates drawn at random, cost the server's peak-EWMA response time"},
+		PerServer:     "the lower cost × (load + 1) of two candidates drawn at random, cost the server's peak-EWMA response time",
+		Params:        []PolicyParam{{ewmaDecayRow, perServerOnly}}},
 }
 
 // Theory is the queueing model known for a policy's per-server routing:
@@ -184,13 +186,31 @@ func DefaultPolicy(q QueueMode) Policy {
 	panic("sim: the policy table names no default for queue mode " + q.String())
 }
 
+// PolicyParam is a setting a policy owns (its row) and the queue modes
+// in which the policy reads it.
+type PolicyParam struct {
+	Row Row
+	In  modes
+}
+
+// Reads reports whether the policy reads the setting called name in queue
+// mode q.
+func (p Policy) Reads(name string, q QueueMode) bool {
+	for _, pp := range p.Info().Params {
+		if pp.Row.Name == name && pp.In.has(q) {
+			return true
+		}
+	}
+	return false
+}
+
 // ReadsWeights reports whether the policy reads Config.Weights in queue
 // mode q.
-func (p Policy) ReadsWeights(q QueueMode) bool { return p.Info().Weights.has(q) }
+func (p Policy) ReadsWeights(q QueueMode) bool { return p.Reads("weights", q) }
 
 // ReadsChoices reports whether the policy reads Config.Choices in queue
 // mode q.
-func (p Policy) ReadsChoices(q QueueMode) bool { return p.Info().Choices.has(q) }
+func (p Policy) ReadsChoices(q QueueMode) bool { return p.Reads("choices", q) }
 
 // PoliciesReading lists, as "name (mode)" or "name", the policies for which
 // reads reports true in some queue mode: the policies a setting applies to.

@@ -142,55 +142,59 @@ func genClient(t *rapid.T, cfg *Config) {
 	cfg.ReplaceAfter = some("replaceAfter", 1, 30)
 }
 
-// genChanges draws changes at cycles after..n, valid or not.
+// smallValues are the values the property tests draw for each changeable
+// setting, valid or not: small enough that a change shows within the
+// tests' short runs. Every changeable row of the settings table needs an
+// entry (TestSmallValuesCoverTheTable).
+var smallValues = map[string][2]int64{
+	"rate":            {-1, 3 * RateScale},
+	"wave":            {0, 1},
+	"scale-up":        {0, 6000},
+	"scale-down":      {0, 6000},
+	"cooldown":        {0, 6},
+	"task-min":        {0, 24},
+	"task-max":        {0, 24},
+	"policy":          {-1, int64(numPolicies)},
+	"min-servers":     {0, 8},
+	"max-servers":     {0, 12},
+	"queue-cap":       {-1, 12},
+	"timeout":         {0, 30},
+	"retries":         {0, 3},
+	"backoff":         {0, 5},
+	"jitter":          {0, 1},
+	"retry-budget":    {0, DecimalScale},
+	"health-interval": {0, 10},
+	"health-fall":     {0, 4},
+	"health-rise":     {0, 4},
+	"eject-after":     {0, 3},
+	"eject-for":       {0, 20},
+	"provision-delay": {0, 10},
+	"replace-after":   {0, 40},
+	"fail-time":       {0, 12},
+	"choices":         {0, 4},
+}
+
+// TestSmallValuesCoverTheTable: the generator knows every changeable row.
+func TestSmallValuesCoverTheTable(t *testing.T) {
+	for _, r := range Rows() {
+		if _, ok := smallValues[r.Name]; ok != r.Changeable {
+			t.Errorf("setting %s: changeable %v, in smallValues %v: give every changeable row (and only those) small values", r.Name, r.Changeable, ok)
+		}
+	}
+}
+
+// genChanges draws changes at cycles after..n, valid or not: a changeable
+// setting of the table (its small values) or an action (faults name
+// server ids of balancer 0, live or not).
 func genChanges(t *rapid.T, after, n int64) []Change {
 	var cs []Change
 	for range rapid.IntRange(0, 4).Draw(t, "changes") {
 		s := Setting(rapid.IntRange(0, int(numSettings)-1).Draw(t, "setting"))
 		var lo, hi int64
-		switch s {
-		case SetRate:
-			lo, hi = -1, 3*RateScale
-		case SetWave:
-			lo, hi = 0, 1
-		case SetScaleUp, SetScaleDown:
-			lo, hi = 0, 6000
-		case SetCooldown:
-			lo, hi = 0, 6
-		case SetTaskMin, SetTaskMax:
-			lo, hi = 0, 24
-		case SetPolicy:
-			lo, hi = -1, int64(numPolicies)
-		case SetMinServers:
-			lo, hi = 0, 8
-		case SetMaxServers:
-			lo, hi = 0, 12
-		case SetQueueCap:
-			lo, hi = -1, 12
-		case SetDown, SetUp, SetFail, SetHang, SetHeal:
-			lo, hi = 1, 8 // server ids of balancer 0, live or not
-		case SetTimeout:
-			lo, hi = 0, 30
-		case SetRetries:
-			lo, hi = 0, 3
-		case SetBackoff:
-			lo, hi = 0, 5
-		case SetJitter:
-			lo, hi = 0, 1
-		case SetRetryBudget:
-			lo, hi = 0, DecimalScale
-		case SetHealthInterval:
-			lo, hi = 0, 10
-		case SetHealthFall, SetHealthRise:
-			lo, hi = 0, 4
-		case SetEjectAfter:
-			lo, hi = 0, 3
-		case SetEjectFor:
-			lo, hi = 0, 20
-		case SetProvisionDelay:
-			lo, hi = 0, 10
-		case SetReplaceAfter:
-			lo, hi = 0, 40
+		if r := ChangeRow(s); r != nil {
+			lo, hi = smallValues[r.Name][0], smallValues[r.Name][1]
+		} else if actionOf(s).fault {
+			lo, hi = 1, 8
 		}
 		cs = append(cs, Change{
 			Cycle:   rapid.Int64Range(after, n+1).Draw(t, "cycle"),

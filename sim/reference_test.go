@@ -409,6 +409,10 @@ func (m *refModel) applyChanges(t int64) {
 			m.cfg.ProvisionDelay = v
 		case sim.SetReplaceAfter:
 			m.cfg.ReplaceAfter = v
+		case sim.SetFailTime:
+			m.cfg.FailTime = v
+		case sim.SetChoices:
+			m.cfg.Choices = int(v)
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
 		default:
 			panic(fmt.Sprintf("reference: unknown setting %v", c.Setting))

@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"fmt"
+	"strconv"
+)
+
 // p2c (the power of d choices) draws Config.Choices distinct candidates
 // uniformly with the routing generator (all of them when there are fewer)
 // and routes to the least loaded, the first drawn on a tie. It keeps each
@@ -89,3 +94,8 @@ func btou(v bool) uint {
 	}
 	return u
 }
+
+// choicesRow is p2c's parameter d, a row of the settings table; --set may
+// change it during a run (each pick reads it).
+var choicesRow = whole("choices", "p2c: how many candidates to draw", "servers", func(c *Config) *int { return &c.Choices }, 1, MaxChoices,
+	fmt.Sprintf("must be a whole number from 1 to %d", MaxChoices)).zero().defaults(strconv.Itoa(DefaultChoices)).example("3").changeable(SetChoices)

@@ -1,6 +1,11 @@
 package sim
 
-import "github.com/lbsim/lbsim/internal/detmath"
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/lbsim/lbsim/internal/detmath"
+)
 
 // peakEWMA is Finagle's and Linkerd's balancer: each server keeps a cost,
 // the peak-EWMA of its response times (cycles from being routed there to
@@ -182,3 +187,7 @@ func (r *peakEWMA) pick(packed, int64) int {
 	}
 	return int(ids[x])
 }
+
+// ewmaDecayRow is peak-EWMA's τ, a row of the settings table.
+var ewmaDecayRow = whole("ewma-decay", "peak-ewma: τ, the cycles over which a server's cost forgets a response", "cycles", func(c *Config) *int64 { return &c.EwmaDecay }, 1, MaxEwmaDecay,
+	fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxEwmaDecay)).zero().defaults(strconv.Itoa(DefaultEwmaDecay)).example("200")

@@ -1,6 +1,12 @@
 package sim
 
-import "github.com/lbsim/lbsim/swrr"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/lbsim/lbsim/swrr"
+)
 
 // swrrRouter is nginx's smooth weighted round-robin (package swrr) over
 // the idle active servers (pooled) or the candidates (per-server), with
@@ -88,4 +94,42 @@ func (r *swrrRouter) pick(packed, int64) int {
 		return 0
 	}
 	return i + 1
+}
+
+// weightsRow is the server weights that swrr and least-connections read,
+// a row of the settings table.
+var weightsRow = Row{Name: "weights", Help: "server weights W1,W2,… for servers 1, 2, …; others weigh 1",
+	Range: fmt.Sprintf("0 … %d each", swrr.MaxWeight), Example: "5,1,1",
+	setText: func(c *Config, value string) error {
+		var ws []int
+		if value != "" {
+			for _, f := range strings.Split(value, ",") {
+				w, err := strconv.Atoi(strings.TrimSpace(f))
+				if err != nil {
+					return &FieldError{Field: "weights", Value: strconv.Quote(f), Allowed: "want whole-number weights separated by commas, like 5,1,1"}
+				}
+				ws = append(ws, w)
+			}
+		}
+		c.Weights = ws
+		return nil
+	},
+	getText: func(c *Config) string {
+		s := make([]string, len(c.Weights))
+		for i, w := range c.Weights {
+			s[i] = strconv.Itoa(w)
+		}
+		return strings.Join(s, ",")
+	},
+	check: func(c *Config) error {
+		if len(c.Weights) > MaxServersLimit {
+			return intErr("weights", int64(len(c.Weights)), "at most %d weights", MaxServersLimit)
+		}
+		for i, w := range c.Weights {
+			if w < 0 || w > swrr.MaxWeight {
+				return &FieldError{Field: "weights", Value: strconv.Itoa(w), Allowed: fmt.Sprintf("server %d's weight must be a whole number from 0 to %d", i+1, swrr.MaxWeight)}
+			}
+		}
+		return nil
+	},
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -51,18 +50,17 @@ const (
 )
 
 // usesMean reports whether the shape's times follow MeanService (the
-// shapes that read mean-service in shapeParams).
+// shapes that read mean-service)).
 func (s Service) usesMean() bool { return s.reads("mean-service") }
 
 // reads reports whether the shape reads the shape parameter called name
-// (shapeParams).
+// (its row of the settings table).
 func (s Service) reads(name string) bool {
-	for _, sp := range shapeParams {
-		if sp.name == name {
-			return slices.Contains(sp.shapes, s)
-		}
+	r := RowNamed(name)
+	if r == nil || r.reads == nil {
+		return false
 	}
-	return false
+	return r.reads(&Config{Service: s})
 }
 
 // Cap returns the largest time a lognormal or Pareto draw is cut at:
@@ -90,20 +88,9 @@ const (
 
 // validateShape checks the service shape's parameters.
 func (c *Config) validateShape() error {
-	d := func(field string, v Decimal, allowed string) error {
-		return &FieldError{Field: field, Value: v.String(), Allowed: allowed}
-	}
 	switch {
-	case c.Service.usesMean() && (c.MeanService < 1 || c.MeanService > MaxTaskTime/20):
-		return intErr("mean-service", int64(c.MeanService), "must be a whole number of cycles from 1 to %d with --service %v", MaxTaskTime/20, c.Service)
-	case c.ServiceCV < 0 || c.ServiceCV > MaxServiceCV:
-		return d("service-cv", c.ServiceCV, cvAllowed)
-	case c.ServiceShape != 0 && (c.ServiceShape <= DecimalScale || c.ServiceShape > MaxServiceShape):
-		return d("service-shape", c.ServiceShape, alphaAllowed)
-	case c.LongShare < 0 || c.LongShare > MaxLongShare:
-		return d("long-share", c.LongShare, "the share of long requests must be from 0 to 1")
-	case c.ServiceMax < 0 || c.ServiceMax > MaxTaskTime:
-		return intErr("service-max", int64(c.ServiceMax), "must be 0 (1000 × mean-service) or a whole number of cycles from mean-service to %d", MaxTaskTime)
+	case c.Service.usesMean() && c.MeanService == 0:
+		return &FieldError{Field: "mean-service", Value: "(not given)", Allowed: fmt.Sprintf("--service %v needs --mean-service, a whole number of cycles from 1 to %d", c.Service, MaxTaskTime/20)}
 	case c.ServiceMax > 0 && c.Service.usesMean() && c.ServiceMax < c.MeanService:
 		return intErr("service-max", int64(c.ServiceMax), "must be from mean-service (%d) to %d", c.MeanService, MaxTaskTime)
 	case c.Service == Empirical && len(c.ServiceValues) == 0:

@@ -1,0 +1,622 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A Row is one setting of a run: everything the command line, `--set`, the
+// page's query parameters, snapshots, the property tests and the docs know
+// of it. The table of rows (Rows) is the one place a setting is declared;
+// Config.Set, the names lists, Change's parsing, formatting and applying,
+// the single-field range checks and the "this flag does nothing" rule all
+// read it. Checks across several fields are hand-written in one place
+// (Config.crossCheck).
+//
+// A scalar row holds its value as an int64 in its own unit (a Rate, a
+// Factor, a Decimal, a Policy number, 0/1 for true/false, a plain count);
+// a list row (block, weights, speeds, seed) reads and writes text only.
+type Row struct {
+	// Name is the flag's name without dashes; --set, the page's query
+	// parameters and the docs spell the setting so.
+	Name string
+	// Help is the one-line meaning, for --help, `lbsim settings` and the
+	// docs.
+	Help string
+	// Unit is what a value counts ("cycles", "arrivals a cycle"), or "".
+	Unit string
+	// Range is the values allowed, in words ("1 … 100000").
+	Range string
+	// Example is a valid value other than the default, as written.
+	Example string
+	// Changeable says whether --set (and the page's controls) may change
+	// the setting during a run; Change is then its Setting number, which
+	// snapshots store (append-only, see Setting).
+	Changeable bool
+	Change     Setting
+	// Needs is the flag arguments that turn on what the setting refines
+	// (["--retries", "1"]), empty when it is always read.
+	Needs []string
+	// File says the value is a file's path that the command line reads
+	// (service-file): Config.Set does not take it.
+	File bool
+
+	def string // the default as written ("" when it depends on others)
+
+	// Scalar rows.
+	parse       func(s string) (int64, error) // text → value (syntax only)
+	format      func(v int64) string          // value → text, as parse reads it
+	load        func(c *Config) int64
+	store       func(c *Config, v int64)
+	lo, hi      int64  // a value given must lie in lo … hi
+	zeroDefault bool   // 0 in a Config stands for the default (a value given must still be ≥ lo)
+	allowed     string // the range, as an error's "must …" says it
+	syntax      string // what a value looks like, as an error says it
+
+	// List rows.
+	setText func(c *Config, s string) error
+	getText func(c *Config) string
+	check   func(c *Config) error
+
+	// reads reports whether a run with these settings (one state of a run:
+	// the start or after a batch of changes) reads the setting; readWhy
+	// says what would. nil: always read.
+	reads   func(c *Config) bool
+	readWhy func(c *Config) string
+	// readsChanges, when set, also counts a run as reading the setting
+	// when its changes hold one it names (fail-time: a fail fault).
+	readsChanges func(cs []Change) bool
+}
+
+// Default returns the setting's default as written, or "" when it follows
+// other settings (max-servers) or is drawn (seed).
+func (r *Row) Default() string { return r.def }
+
+// Get returns the setting's value in c as written on the command line.
+func (r *Row) Get(c *Config) string {
+	if r.getText != nil {
+		return r.getText(c)
+	}
+	if r.load == nil {
+		return ""
+	}
+	return r.format(r.load(c))
+}
+
+// IsBool reports whether the setting is true or false (a switch flag).
+func (r *Row) IsBool() bool { return r.syntax == syntaxBool }
+
+// Whole reports whether the setting is a plain whole number.
+func (r *Row) Whole() bool { return r.syntax == syntaxWhole }
+
+// Bounds returns the lowest and highest value a scalar setting may be
+// given, in its own unit, and false for a list setting.
+func (r *Row) Bounds() (lo, hi int64, ok bool) { return r.lo, r.hi, r.load != nil }
+
+// Parse reads a value of a scalar setting as written, syntax only.
+func (r *Row) Parse(s string) (int64, error) {
+	if r.parse == nil {
+		return 0, fmt.Errorf("%s is not one value", r.Name)
+	}
+	return r.parse(strings.TrimSpace(s))
+}
+
+// Format writes a value of a scalar setting as Parse reads it.
+func (r *Row) Format(v int64) string { return r.format(v) }
+
+// checkValue is the setting's one range check, for a flag, a --set, a
+// query parameter and a snapshot alike: v must lie in lo … hi (or be 0,
+// standing for the default, in a Config when inConfig).
+func (r *Row) checkValue(v int64, inConfig bool) error {
+	if (v >= r.lo && v <= r.hi) || (inConfig && r.zeroDefault && v == 0) {
+		return nil
+	}
+	return &FieldError{Field: r.Name, Value: r.format(v), Allowed: r.allowed}
+}
+
+// checkConfig checks the setting's value in c on its own.
+func (r *Row) checkConfig(c *Config) error {
+	if r.check != nil {
+		if err := r.check(c); err != nil {
+			return err
+		}
+	}
+	if r.load == nil {
+		return nil
+	}
+	return r.checkValue(r.load(c), true)
+}
+
+// What a value looks like, for errors.
+const (
+	syntaxWhole = "want a whole number"
+	syntaxBool  = "want true or false"
+)
+
+// whole makes a row of a whole-number field of type T.
+func whole[T ~int | ~int64](name, help, unit string, field func(*Config) *T, lo, hi int64, allowed string) Row {
+	return Row{Name: name, Help: help, Unit: unit, lo: lo, hi: hi, allowed: allowed, syntax: syntaxWhole,
+		Range:  rangeText(lo, hi),
+		parse:  func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) },
+		format: func(v int64) string { return strconv.FormatInt(v, 10) },
+		load:   func(c *Config) int64 { return int64(*field(c)) },
+		store:  func(c *Config, v int64) { *field(c) = T(clampInt64[T](v)) },
+	}
+}
+
+// clampInt64 keeps v within an int32 for an int field (the values are
+// checked before they are stored; a clamp keeps an unchecked one invalid
+// rather than wrapped).
+func clampInt64[T ~int | ~int64](v int64) int64 {
+	var zero T
+	if _, isInt := any(zero).(int); isInt {
+		return int64(clampInt(v))
+	}
+	return v
+}
+
+// fixed makes a row of a fixed-point field (Rate, Factor, Decimal).
+func fixed[T interface {
+	~int64
+	String() string
+}](name, help, unit string, field func(*Config) *T, parse func(string) (T, error), lo, hi T, allowed, syntax string) Row {
+	return Row{Name: name, Help: help, Unit: unit, lo: int64(lo), hi: int64(hi), allowed: allowed, syntax: syntax,
+		Range:  lo.String() + " … " + hi.String(),
+		parse:  func(s string) (int64, error) { v, err := parse(s); return int64(v), err },
+		format: func(v int64) string { return T(v).String() },
+		load:   func(c *Config) int64 { return int64(*field(c)) },
+		store:  func(c *Config, v int64) { *field(c) = T(v) },
+	}
+}
+
+// boolean makes a row of a true/false field.
+func boolean(name, help string, field func(*Config) *bool) Row {
+	return Row{Name: name, Help: help, lo: 0, hi: 1, allowed: "must be 0 (false) or 1 (true)", syntax: syntaxBool,
+		Range: "true, false",
+		parse: func(s string) (int64, error) {
+			b, err := strconv.ParseBool(s)
+			if b {
+				return 1, err
+			}
+			return 0, err
+		},
+		format: func(v int64) string { return strconv.FormatBool(v != 0) },
+		load: func(c *Config) int64 {
+			if *field(c) {
+				return 1
+			}
+			return 0
+		},
+		store: func(c *Config, v int64) { *field(c) = v != 0 },
+	}
+}
+
+// choice makes a row of a field that names one of a list (policy, queues,
+// service).
+func choice[T ~uint8](name, help string, field func(*Config) *T, names func() []string, parse func(string) (T, error)) Row {
+	n := int64(len(names()))
+	return Row{Name: name, Help: help, lo: 0, hi: n - 1, Range: strings.Join(names(), ", "),
+		allowed: "must be one of " + strings.Join(names(), ", "), syntax: "want one of " + strings.Join(names(), ", "),
+		parse: func(s string) (int64, error) { v, err := parse(s); return int64(v), err },
+		format: func(v int64) string {
+			if v >= 0 && v < n {
+				return names()[v]
+			}
+			return fmt.Sprintf("%s(%d)", name, v)
+		},
+		load:  func(c *Config) int64 { return int64(*field(c)) },
+		store: func(c *Config, v int64) { *field(c) = T(min(uint64(v), 255)) }, // a negative v becomes 255: invalid
+	}
+}
+
+// rangeText writes lo … hi with the large bounds readable.
+func rangeText(lo, hi int64) string { return readableInt(lo) + " … " + readableInt(hi) }
+
+// readableInt writes powers of ten from 10⁶ on as 10ⁿ, others plainly.
+func readableInt(v int64) string {
+	sup := []string{"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"}
+	if v >= 1_000_000 {
+		n, x := 0, v
+		for x%10 == 0 {
+			x /= 10
+			n++
+		}
+		if x == 1 {
+			return "10" + sup[n%10]
+		}
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// changeable marks a row as one --set may change, with its Setting number.
+func (r Row) changeable(s Setting) Row { r.Changeable, r.Change = true, s; return r }
+
+// defaults sets the default as written.
+func (r Row) defaults(s string) Row { r.def = s; return r }
+
+// example sets a valid value other than the default.
+func (r Row) example(s string) Row { r.Example = s; return r }
+
+// zero marks 0 in a Config as standing for the default.
+func (r Row) zero() Row { r.zeroDefault = true; return r }
+
+// ranged replaces the range in words.
+func (r Row) ranged(s string) Row { r.Range = s; return r }
+
+// needs says what the setting refines: read reports whether a run state
+// reads it, args are the flag arguments that would turn it on, why says
+// so in a message.
+func (r Row) needs(args []string, read func(*Config) bool, why func(*Config) string) Row {
+	r.Needs, r.reads, r.readWhy = args, read, why
+	return r
+}
+
+// needsOn is needs for a setting that refines another one being above 0.
+func (r Row) needsOn(other string, on func(*Config) bool) Row {
+	return r.needs([]string{"--" + other, "1"}, on, func(*Config) string {
+		return fmt.Sprintf("applies only with --%s above 0 (or a change that sets it): give --%s too, or drop --%s", other, other, r.Name)
+	})
+}
+
+// needsShape is needs for a service shape's parameter.
+func (r Row) needsShape(shapes ...Service) Row {
+	return r.needs([]string{"--service", shapes[0].String()},
+		func(c *Config) bool { return slices.Contains(shapes, c.Service) },
+		func(c *Config) string {
+			return fmt.Sprintf("applies to --service %s, and the service is %v", joinShapes(shapes), c.Service)
+		})
+}
+
+// needsPolicy is needs for a setting that policies read (PolicyInfo.Params).
+func (r Row) needsPolicy() Row {
+	name := r.Name
+	reads := func(p Policy, q QueueMode) bool { return p.Reads(name, q) }
+	var first []string
+	for p := range numPolicies {
+		for _, q := range []QueueMode{PerServer, Pooled} {
+			if first == nil && reads(p, q) {
+				first = []string{"--policy", p.String()}
+				if q == PerServer {
+					first = append(first, "--queues", "per-server")
+				}
+			}
+		}
+	}
+	return r.needs(first, func(c *Config) bool { return reads(c.Policy, c.Queues) }, func(c *Config) string {
+		return fmt.Sprintf("apply to policy %s, and the policy is %v with %v queues: choose one of those (or a change that switches to one), or drop --%s",
+			strings.Join(PoliciesReading(reads), ", "), c.Policy, c.Queues, name)
+	})
+}
+
+// Rows returns the table of settings, in the order help and the docs list
+// them. The rows are shared: do not change them.
+func Rows() []Row { return settingRows }
+
+// RowNamed returns the row of the setting called name, or nil.
+func RowNamed(name string) *Row {
+	if i, ok := rowIndex[name]; ok {
+		return &settingRows[i]
+	}
+	return nil
+}
+
+// ChangeRow returns the row that a change of setting s changes, or nil
+// for a change that is an action (a fault, block, unblock).
+func ChangeRow(s Setting) *Row {
+	if s < numSettings && changeRows[s] >= 0 {
+		return &settingRows[changeRows[s]]
+	}
+	return nil
+}
+
+var (
+	rowIndex   = map[string]int{}
+	changeRows [numSettings]int
+)
+
+func init() {
+	for s := range changeRows {
+		changeRows[s] = -1
+	}
+	for i, r := range settingRows {
+		if _, dup := rowIndex[r.Name]; dup {
+			panic("sim: setting " + r.Name + " has two rows")
+		}
+		rowIndex[r.Name] = i
+		if r.Changeable {
+			changeRows[r.Change] = i
+		}
+	}
+	for s := range numSettings {
+		if (changeRows[s] >= 0) == (actionOf(s) != nil) {
+			panic(fmt.Sprintf("sim: setting number %d must belong to exactly one row or action", s))
+		}
+	}
+}
+
+// The settings table. Policy parameters sit with their policy
+// (policyRows); every other setting is here.
+var settingRows = slices.Concat([]Row{
+	whole("servers", "servers at the start, S0", "servers", func(c *Config) *int { return &c.Servers }, 1, MaxServersLimit,
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("20").example("10"),
+	whole("cycles", "cycles to run, N", "cycles", func(c *Config) *int64 { return &c.Cycles }, 1, MaxCycles,
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxCycles)).defaults("100000").example("5000"),
+	whole("task-min", "shortest processing time (uniform and bimodal service)", "cycles", func(c *Config) *int { return &c.TaskMin }, 1, MaxTaskTime,
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime)).defaults("10").example("20").changeable(SetTaskMin).
+		needs([]string{"--service", "uniform"}, readsTaskRange, taskRangeWhy("task-min")),
+	whole("task-max", "longest processing time (uniform and bimodal service; ≥ task-min)", "cycles", func(c *Config) *int { return &c.TaskMax }, 1, MaxTaskTime,
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime)).defaults("80").example("120").changeable(SetTaskMax).
+		needs([]string{"--service", "uniform"}, readsTaskRange, taskRangeWhy("task-max")),
+	{Name: "seed", Help: "random seed (default: a random one, printed)", Range: "0 … 18446744073709551615", Example: "42",
+		setText: func(c *Config, s string) error {
+			n, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				return &FieldError{Field: "seed", Value: strconv.Quote(s), Allowed: "want a whole number from 0 to 18446744073709551615"}
+			}
+			c.Seed = n
+			return nil
+		},
+		getText: func(c *Config) string { return strconv.FormatUint(c.Seed, 10) }},
+	whole("initial-per-server", "initial queue per server (servers × it ≤ 10⁷)", "requests", func(c *Config) *int { return &c.InitialPerServer }, 0, MaxInitialRequests,
+		fmt.Sprintf("must be ≥ 0 with servers × initial-per-server ≤ %d", MaxInitialRequests)).defaults("100").example("0"),
+	fixed("rate", "mean arrivals per cycle (Poisson)", "arrivals a cycle", func(c *Config) *Rate { return &c.Rate }, ParseRate, 0, MaxRate,
+		"must be from 0 to "+MaxRate.String()+" arrivals per cycle", "want arrivals per cycle like 0.45").defaults("0.45").example("0.9").changeable(SetRate),
+	boolean("wave", "let the arrival rate follow a slow wave around --rate", func(c *Config) *bool { return &c.Wave }).defaults("true").example("false").changeable(SetWave),
+	whole("wave-amplitude", "the wave's half-height in percent of --rate", "%", func(c *Config) *int { return &c.WaveAmplitude }, 0, 100,
+		"must be a percentage from 0 to 100").defaults("60").example("30").needsOn("wave", func(c *Config) bool { return c.Wave }),
+	whole("wave-period", "the wave's period", "cycles", func(c *Config) *int64 { return &c.WavePeriod }, 1, MaxCycles,
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("20000").example("3000").needsOn("wave", func(c *Config) bool { return c.Wave }),
+	whole("stream-share", "percent of generated requests of type S (streaming)", "%", func(c *Config) *int { return &c.StreamShare }, 0, 100,
+		"must be a percentage from 0 to 100").defaults("20").example("35"),
+	{Name: "block", Help: "blocked source ranges (CIDR, a-b range or address), comma-separated; none blocks nothing",
+		Range: "IPv4 ranges, or none", Example: "10.0.0.0/8,192.0.2.1",
+		def:     "0.0.0.0/8, 10.0.0.0/8, 127.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 240.0.0.0/4",
+		setText: setBlock, getText: getBlock},
+	fixed("scale-up", "U: add a server when queue > U × active servers", "requests a server", func(c *Config) *Factor { return &c.ScaleUp }, ParseFactor, 0, MaxFactor,
+		"must be from 0 to "+MaxFactor.String(), "want requests per active server like 80").defaults("80").example("40").changeable(SetScaleUp),
+	fixed("scale-down", "D: remove one when queue < D × active servers (D < U)", "requests a server", func(c *Config) *Factor { return &c.ScaleDown }, ParseFactor, 0, MaxFactor,
+		"must be ≥ 0 and below scale-up", "want requests per active server like 80").defaults("50").example("20").changeable(SetScaleDown),
+	whole("cooldown", "K: evaluate scaling every K cycles", "cycles", func(c *Config) *int64 { return &c.Cooldown }, 1, MaxCycles,
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("10").example("50").changeable(SetCooldown),
+	whole("min-servers", "fewest active servers", "servers", func(c *Config) *int { return &c.MinServers }, 1, MaxServersLimit,
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("1").example("5").changeable(SetMinServers),
+	whole("max-servers", "most live servers (default 5 × servers, at least 100)", "servers", func(c *Config) *int { return &c.MaxServers }, 1, MaxServersLimit,
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).example("30").changeable(SetMaxServers),
+	whole("queue-cap", "queue capacity (each queue's, per-server); 0 = unbounded", "requests", func(c *Config) *int { return &c.QueueCap }, 0, MaxQueueCap,
+		fmt.Sprintf("must be 0 (unbounded) or up to %d", MaxQueueCap)).defaults("0").example("50").changeable(SetQueueCap),
+	choice("queues", "where requests wait: pooled (one central queue) or per-server (routed at arrival)", func(c *Config) *QueueMode { return &c.Queues }, QueueModeNames, ParseQueueMode).
+		defaults("pooled").example("per-server"),
+	choice("policy", "how a server is chosen (first-idle pooled, round-robin per-server by default)", func(c *Config) *Policy { return &c.Policy }, PolicyNames, ParsePolicy).
+		example("p2c").changeable(SetPolicy),
+	{Name: "speeds", Help: "server speeds V1,V2,… for servers 1, 2, …; others 1 (a request of time T takes ⌈T/V⌉ cycles)",
+		Range: "0.01 … 100 each, two decimals", Example: "2,1,0.5", setText: setSpeeds, getText: getSpeeds, check: checkSpeeds},
+	boolean("switch", "P/S switch: P requests to one balancer, S requests to another", func(c *Config) *bool { return &c.Switch }).defaults("false").example("true"),
+	whole("mtbf", "random faults: mean cycles between failures of each server (0 = none)", "cycles", func(c *Config) *int64 { return &c.MTBF }, 0, MaxCycles,
+		fmt.Sprintf("must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)).defaults("0").example("5000"),
+	whole("mttr", "random faults: mean cycles to repair (uniform in 1 … 2·mttr−1)", "cycles", func(c *Config) *int64 { return &c.MTTR }, 0, MaxCycles,
+		fmt.Sprintf("must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)).defaults("0").example("500"),
+	whole("fail-time", "cycles after its dispatch an attempt on a failing server (a fail fault) ends in error", "cycles", func(c *Config) *int64 { return &c.FailTime }, 1, MaxTaskTime,
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime)).zero().defaults("1").example("20").changeable(SetFailTime).
+		needs([]string{"--fault", "fail:1@1"}, func(*Config) bool { return false }, func(*Config) string {
+			return "applies only to a failing server: give a fail fault (--fault fail:ID@CYCLE or --set CYCLE:fail=ID), or drop --fail-time"
+		}).readsFail(),
+	choice("service", "processing-time distribution (shape)", func(c *Config) *Service { return &c.Service }, ServiceNames, ParseService).
+		defaults("uniform").example("geometric"),
+	whole("mean-service", "mean processing time (geometric, lognormal, pareto), or the fixed one (constant)", "cycles", func(c *Config) *int { return &c.MeanService }, 1, MaxTaskTime/20,
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime/20)).zero().example("100").
+		needsShape(Geometric, Constant, Lognormal, Pareto),
+	fixed("service-cv", "lognormal: coefficient of variation", "", func(c *Config) *Decimal { return &c.ServiceCV }, ParseDecimal, 1, MaxServiceCV,
+		cvAllowed, "want a decimal like 1.5").zero().ranged("above 0, at most 10").defaults(DefaultServiceCV.String()).example("3").needsShape(Lognormal),
+	fixed("service-shape", "pareto: shape α; the tail is heavier as α nears 1", "", func(c *Config) *Decimal { return &c.ServiceShape }, ParseDecimal, DecimalScale+1, MaxServiceShape,
+		alphaAllowed, "want a decimal like 1.5").zero().ranged("above 1, at most 100").defaults(DefaultServiceShape.String()).example("2.5").needsShape(Pareto),
+	whole("service-max", "lognormal and pareto: the longest time a request may take (0: 1000 × mean-service, at most 10⁶)", "cycles", func(c *Config) *int { return &c.ServiceMax }, 0, MaxTaskTime,
+		fmt.Sprintf("must be 0 (1000 × mean-service) or a whole number of cycles from mean-service to %d", MaxTaskTime)).defaults("0").example("5000").needsShape(Lognormal, Pareto),
+	fixed("long-share", "bimodal: the share of requests that take task-max", "", func(c *Config) *Decimal { return &c.LongShare }, ParseDecimal, 0, MaxLongShare,
+		"the share of long requests must be from 0 to 1", "want a decimal like 1.5").defaults(DefaultLongShare.String()).example("0.1").needsShape(Bimodal),
+	Row{Name: "service-file", Help: "empirical: a file of service times, one whole number of cycles a line", File: true,
+		Range: fmt.Sprintf("1 … %d lines of 1 … %d", MaxServiceValues, MaxTaskTime), Example: "times.txt"}.needsShape(Empirical),
+
+	whole("timeout", "cycles after its arrival an unfinished attempt is abandoned by its client (0 = never)", "cycles", func(c *Config) *int64 { return &c.Timeout }, 0, MaxCycles,
+		fmt.Sprintf("must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("400").changeable(SetTimeout),
+	whole("retries", "retries of a request whose attempt ended in error, timed out or was discarded", "retries", func(c *Config) *int { return &c.Retries }, 0, MaxRetries,
+		fmt.Sprintf("must be a whole number from 0 to %d", MaxRetries)).defaults("0").example("2").changeable(SetRetries),
+	whole("backoff", "B: retry k arrives B·2^(k−1) cycles after the attempt ended (B·2^(retries−1) ≤ 2⁴⁰)", "cycles", func(c *Config) *int64 { return &c.Backoff }, 0, MaxBackoff,
+		"must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40").ranged("0 … 2⁴⁰ ÷ 2^(retries−1)").defaults("0").example("5").changeable(SetBackoff).
+		needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
+	boolean("jitter", "draw each retry's wait uniformly from 0 to B·2^(k−1) (its own random stream)", func(c *Config) *bool { return &c.Jitter }).
+		defaults("false").example("true").changeable(SetJitter).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
+	fixed("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first attempts admitted in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.RetryBudget }, ParseDecimal, 0, DecimalScale,
+		"must be 0 (no budget) or a share above 0 and at most 1, like 0.1", "want 0 (none) or a share above 0 and at most 1, like 0.1").
+		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.2").changeable(SetRetryBudget).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
+	whole("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "cycles", func(c *Config) *int64 { return &c.HealthInterval }, 0, MaxCycles,
+		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval),
+	whole("health-fall", "failed probes in a row that eject a server", "probes", func(c *Config) *int { return &c.HealthFall }, 1, MaxHealthCount,
+		fmt.Sprintf("must be a whole number of failed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthFall)).example("1").changeable(SetHealthFall).
+		needsOn("health-interval", func(c *Config) bool { return c.HealthInterval > 0 }),
+	whole("health-rise", "passed probes in a row that restore an ejected server", "probes", func(c *Config) *int { return &c.HealthRise }, 1, MaxHealthCount,
+		fmt.Sprintf("must be a whole number of passed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthRise)).example("5").changeable(SetHealthRise).
+		needsOn("health-interval", func(c *Config) bool { return c.HealthInterval > 0 }),
+	whole("eject-after", "eject a server after this many errors in a row (0 = never)", "errors", func(c *Config) *int { return &c.EjectAfter }, 0, MaxEjectAfter,
+		fmt.Sprintf("must be 0 (no ejection) or a whole number of errors up to %d", MaxEjectAfter)).defaults("0").example("3").changeable(SetEjectAfter),
+	whole("eject-for", "cycles an ejection lasts, doubled for each further ejection before a completion", "cycles", func(c *Config) *int64 { return &c.EjectFor }, 1, MaxCycles,
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).zero().defaults(strconv.Itoa(DefaultEjectFor)).example("200").changeable(SetEjectFor).
+		needsOn("eject-after", func(c *Config) bool { return c.EjectAfter > 0 }),
+	whole("provision-delay", "cycles a server added by scaling warms before it takes work", "cycles", func(c *Config) *int64 { return &c.ProvisionDelay }, 0, MaxCycles,
+		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay),
+	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
+		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter),
+}, policyRows())
+
+// readsFail counts a run as reading the row when its changes hold a fail
+// fault.
+func (r Row) readsFail() Row {
+	r.readsChanges = func(cs []Change) bool {
+		return slices.ContainsFunc(cs, func(c Change) bool { return c.Setting == SetFail })
+	}
+	return r
+}
+
+// readsTaskRange: the uniform and bimodal shapes read task-min and
+// task-max.
+func readsTaskRange(c *Config) bool { return c.Service == Uniform || c.Service == Bimodal }
+
+func taskRangeWhy(name string) func(*Config) string {
+	return func(c *Config) string {
+		return fmt.Sprintf("applies to --service uniform or bimodal, and the service is %v: drop --%s (--mean-service sets the times of %v)", c.Service, name, c.Service)
+	}
+}
+
+// policyRows gathers the parameters every policy owns (PolicyInfo.Params),
+// each once, in policy order.
+func policyRows() []Row {
+	var out []Row
+	seen := map[string]bool{}
+	for _, p := range policies {
+		for _, pr := range p.Params {
+			if !seen[pr.Row.Name] {
+				seen[pr.Row.Name] = true
+				out = append(out, pr.Row.needsPolicy())
+			}
+		}
+	}
+	return out
+}
+
+// setBlock reads "block": a comma-separated list of ranges, "none" (or
+// nothing) for none; it replaces the list.
+func setBlock(c *Config, value string) error {
+	var rs []Range
+	if value != "none" && value != "" {
+		for _, s := range strings.Split(value, ",") {
+			r, err := ParseRange(s)
+			if err != nil {
+				return &FieldError{Field: "block", Value: strconv.Quote(s), Allowed: err.Error()}
+			}
+			rs = append(rs, r)
+		}
+	}
+	c.Blocked = rs
+	return nil
+}
+
+func getBlock(c *Config) string {
+	if len(c.Blocked) == 0 {
+		return "none"
+	}
+	s := make([]string, len(c.Blocked))
+	for i, r := range c.Blocked {
+		s[i] = r.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func setSpeeds(c *Config, value string) error {
+	var vs []Speed
+	if value != "" {
+		for _, f := range strings.Split(value, ",") {
+			v, err := ParseSpeed(f)
+			if err != nil {
+				return &FieldError{Field: "speeds", Value: strconv.Quote(strings.TrimSpace(f)), Allowed: "want speeds from 0.01 to 100 (at most two decimals) separated by commas, like 2,1,0.5"}
+			}
+			vs = append(vs, v)
+		}
+	}
+	c.Speeds = vs
+	return nil
+}
+
+func getSpeeds(c *Config) string {
+	s := make([]string, len(c.Speeds))
+	for i, v := range c.Speeds {
+		s[i] = v.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func checkSpeeds(c *Config) error {
+	if len(c.Speeds) > MaxServersLimit {
+		return intErr("speeds", int64(len(c.Speeds)), "at most %d speeds", MaxServersLimit)
+	}
+	for i, v := range c.Speeds {
+		if v < MinSpeed || v > MaxSpeed {
+			return &FieldError{Field: "speeds", Value: v.String(), Allowed: fmt.Sprintf("server %d's speed must be from 0.01 to 100, with at most two decimals", i+1)}
+		}
+	}
+	return nil
+}
+
+// ConfigNames lists the names Config.Set accepts, in the table's order.
+func ConfigNames() []string {
+	var names []string
+	for _, r := range settingRows {
+		if !r.File {
+			names = append(names, r.Name)
+		}
+	}
+	return names
+}
+
+// Set gives the setting called name (a `lbsim run` flag name without
+// dashes) the value written as on the command line: syntax is checked
+// here, ranges by Validate. The web page reads its query parameters with
+// it, so a link and a command line mean the same run. "block" takes a
+// comma-separated list of ranges ("none" for none) and replaces the list.
+// Errors name the setting and what it allows.
+func (c *Config) Set(name, value string) error {
+	value = strings.TrimSpace(value)
+	r := RowNamed(name)
+	if r == nil || r.File {
+		return fmt.Errorf("unknown setting %q: allowed %s", quoted(name), strings.Join(ConfigNames(), ", "))
+	}
+	if r.setText != nil {
+		return r.setText(c, value)
+	}
+	v, err := r.parse(value)
+	if err != nil {
+		allowed := r.syntax
+		if r.syntax != syntaxWhole && r.syntax != syntaxBool && !strings.HasPrefix(r.syntax, "want one of") {
+			allowed = err.Error() + "; " + r.syntax
+		}
+		return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: allowed}
+	}
+	if r.zeroDefault && v < r.lo {
+		// 0 stands for the default in a Config, never as a value given.
+		return &FieldError{Field: name, Value: value, Allowed: r.allowed}
+	}
+	r.store(c, v)
+	return nil
+}
+
+// Unread reports the settings that a run with configuration cfg and the
+// changes scheduled would not read at any cycle, each with why: a shape
+// parameter its shapes never take, a policy parameter no policy in force
+// reads, a setting that refines one that is never on.
+func Unread(cfg *Config, changes []Change) map[string]string {
+	states := []*Config{cfg}
+	if len(changes) > 0 {
+		sorted := slices.Clone(changes)
+		slices.SortStableFunc(sorted, func(a, b Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+		cur := cfg.Clone()
+		for _, c := range sorted {
+			if !c.IsFault() && c.Setting < numSettings {
+				c.apply(&cur)
+				s := cur.Clone()
+				states = append(states, &s)
+			}
+		}
+	}
+	out := map[string]string{}
+	for i := range settingRows {
+		r := &settingRows[i]
+		if r.reads == nil || (r.readsChanges != nil && r.readsChanges(changes)) {
+			continue
+		}
+		if !slices.ContainsFunc(states, r.reads) {
+			out[r.Name] = r.readWhy(cfg)
+		}
+	}
+	return out
+}
