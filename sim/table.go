@@ -378,15 +378,15 @@ var settingRows = slices.Concat([]Row{
 	fixed("scale-up", "U: add a server when queue > U × active servers", "requests a server", func(c *Config) *Factor { return &c.ScaleUp }, ParseFactor, 0, MaxFactor,
 		"must be from 0 to "+MaxFactor.String(), "want requests per active server like 80").defaults("80").example("40").changeable(SetScaleUp),
 	fixed("scale-down", "D: remove one when queue < D × active servers (D < U)", "requests a server", func(c *Config) *Factor { return &c.ScaleDown }, ParseFactor, 0, MaxFactor,
-		"must be ≥ 0 and below scale-up", "want requests per active server like 80").defaults("50").example("20").changeable(SetScaleDown),
+		"must be ≥ 0 and below scale-up", "want requests per active server like 80").defaults("50").example("1").changeable(SetScaleDown),
 	whole("cooldown", "K: evaluate scaling every K cycles", "cycles", func(c *Config) *int64 { return &c.Cooldown }, 1, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("10").example("50").changeable(SetCooldown),
 	whole("min-servers", "fewest active servers", "servers", func(c *Config) *int { return &c.MinServers }, 1, MaxServersLimit,
-		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("1").example("5").changeable(SetMinServers),
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("1").example("12").changeable(SetMinServers),
 	whole("max-servers", "most live servers (default 5 × servers, at least 100)", "servers", func(c *Config) *int { return &c.MaxServers }, 1, MaxServersLimit,
-		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).example("30").changeable(SetMaxServers),
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).example("12").changeable(SetMaxServers),
 	whole("queue-cap", "queue capacity (each queue's, per-server); 0 = unbounded", "requests", func(c *Config) *int { return &c.QueueCap }, 0, MaxQueueCap,
-		fmt.Sprintf("must be 0 (unbounded) or up to %d", MaxQueueCap)).defaults("0").example("50").changeable(SetQueueCap),
+		fmt.Sprintf("must be 0 (unbounded) or up to %d", MaxQueueCap)).defaults("0").example("10").changeable(SetQueueCap),
 	choice("queues", "where requests wait: pooled (one central queue) or per-server (routed at arrival)", func(c *Config) *QueueMode { return &c.Queues }, QueueModeNames, ParseQueueMode).
 		defaults("pooled").example("per-server"),
 	choice("policy", "how a server is chosen (first-idle pooled, round-robin per-server by default)", func(c *Config) *Policy { return &c.Policy }, PolicyNames, ParsePolicy).
@@ -427,10 +427,11 @@ var settingRows = slices.Concat([]Row{
 		"must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40").ranged("0 … 2⁴⁰ ÷ 2^(retries−1)").defaults("0").example("5").changeable(SetBackoff).
 		needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
 	boolean("jitter", "draw each retry's wait uniformly from 0 to B·2^(k−1) (its own random stream)", func(c *Config) *bool { return &c.Jitter }).
-		defaults("false").example("true").changeable(SetJitter).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
+		defaults("false").example("true").changeable(SetJitter).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }).
+		withNeeds("--retries", "1", "--backoff", "5"),
 	fixed("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first attempts admitted in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.RetryBudget }, ParseDecimal, 0, DecimalScale,
 		"must be 0 (no budget) or a share above 0 and at most 1, like 0.1", "want 0 (none) or a share above 0 and at most 1, like 0.1").
-		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.2").changeable(SetRetryBudget).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
+		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
 	whole("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "cycles", func(c *Config) *int64 { return &c.HealthInterval }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval),
 	whole("health-fall", "failed probes in a row that eject a server", "probes", func(c *Config) *int { return &c.HealthFall }, 1, MaxHealthCount,
@@ -449,6 +450,9 @@ var settingRows = slices.Concat([]Row{
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter),
 }, policyRows())
+
+// withNeeds replaces the flag arguments that turn on what the row refines.
+func (r Row) withNeeds(args ...string) Row { r.Needs = args; return r }
 
 // readsFail counts a run as reading the row when its changes hold a fail
 // fault.
