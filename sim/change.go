@@ -321,8 +321,6 @@ func NewChange(cycle int64, name, value string) (Change, error) {
 			err = fmt.Errorf("%q is not a whole number", quoted(value))
 		case err != nil && r.syntax == syntaxBool:
 			err = fmt.Errorf("%q: want true or false", quoted(value))
-		case err == nil:
-			err = r.checkValue(c.Value, false)
 		}
 	} else {
 		c.Value, err = actionOf(s).parse(value)

@@ -99,7 +99,7 @@ func (r *swrrRouter) pick(packed, int64) int {
 // weightsRow is the server weights that swrr and least-connections read,
 // a row of the settings table.
 var weightsRow = Row{Name: "weights", Help: "server weights W1,W2,… for servers 1, 2, …; others weigh 1",
-	Range: fmt.Sprintf("0 … %d each", swrr.MaxWeight), Example: "5,1,1",
+	Range: fmt.Sprintf("0..%d each", swrr.MaxWeight), Example: "5,1,1",
 	setText: func(c *Config, value string) error {
 		var ws []int
 		if value != "" {

@@ -28,7 +28,7 @@ type Row struct {
 	Help string
 	// Unit is what a value counts ("cycles", "arrivals a cycle"), or "".
 	Unit string
-	// Range is the values allowed, in words ("1 … 100000").
+	// Range is the values allowed, in words ("1..100000").
 	Range string
 	// Example is a valid value other than the default, as written.
 	Example string
@@ -164,7 +164,7 @@ func fixed[T interface {
 	String() string
 }](name, help, unit string, field func(*Config) *T, parse func(string) (T, error), lo, hi T, allowed, syntax string) Row {
 	return Row{Name: name, Help: help, Unit: unit, lo: int64(lo), hi: int64(hi), allowed: allowed, syntax: syntax,
-		Range:  lo.String() + " … " + hi.String(),
+		Range:  lo.String() + ".." + hi.String(),
 		parse:  func(s string) (int64, error) { v, err := parse(s); return int64(v), err },
 		format: func(v int64) string { return T(v).String() },
 		load:   func(c *Config) int64 { return int64(*field(c)) },
@@ -213,7 +213,7 @@ func choice[T ~uint8](name, help string, field func(*Config) *T, names func() []
 }
 
 // rangeText writes lo … hi with the large bounds readable.
-func rangeText(lo, hi int64) string { return readableInt(lo) + " … " + readableInt(hi) }
+func rangeText(lo, hi int64) string { return readableInt(lo) + ".." + readableInt(hi) }
 
 // readableInt writes powers of ten from 10⁶ on as 10ⁿ, others plainly.
 func readableInt(v int64) string {
@@ -350,7 +350,7 @@ var settingRows = slices.Concat([]Row{
 	whole("task-max", "longest processing time (uniform and bimodal service; ≥ task-min)", "cycles", func(c *Config) *int { return &c.TaskMax }, 1, MaxTaskTime,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime)).defaults("80").example("120").changeable(SetTaskMax).
 		needs([]string{"--service", "uniform"}, readsTaskRange, taskRangeWhy("task-max")),
-	{Name: "seed", Help: "random seed (default: a random one, printed)", Range: "0 … 18446744073709551615", Example: "42",
+	{Name: "seed", Help: "random seed (default: a random one, printed)", Range: "0..18446744073709551615", Example: "42",
 		setText: func(c *Config, s string) error {
 			n, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
@@ -392,7 +392,7 @@ var settingRows = slices.Concat([]Row{
 	choice("policy", "how a server is chosen (first-idle pooled, round-robin per-server by default)", func(c *Config) *Policy { return &c.Policy }, PolicyNames, ParsePolicy).
 		example("p2c").changeable(SetPolicy),
 	{Name: "speeds", Help: "server speeds V1,V2,… for servers 1, 2, …; others 1 (a request of time T takes ⌈T/V⌉ cycles)",
-		Range: "0.01 … 100 each, two decimals", Example: "2,1,0.5", setText: setSpeeds, getText: getSpeeds, check: checkSpeeds},
+		Range: "0.01..100 each, two decimals", Example: "2,1,0.5", setText: setSpeeds, getText: getSpeeds, check: checkSpeeds},
 	boolean("switch", "P/S switch: P requests to one balancer, S requests to another", func(c *Config) *bool { return &c.Switch }).defaults("false").example("true"),
 	whole("mtbf", "random faults: mean cycles between failures of each server (0 = none)", "cycles", func(c *Config) *int64 { return &c.MTBF }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)).defaults("0").example("5000"),
@@ -417,14 +417,14 @@ var settingRows = slices.Concat([]Row{
 	fixed("long-share", "bimodal: the share of requests that take task-max", "", func(c *Config) *Decimal { return &c.LongShare }, ParseDecimal, 0, MaxLongShare,
 		"the share of long requests must be from 0 to 1", "want a decimal like 1.5").defaults(DefaultLongShare.String()).example("0.1").needsShape(Bimodal),
 	Row{Name: "service-file", Help: "empirical: a file of service times, one whole number of cycles a line", File: true,
-		Range: fmt.Sprintf("1 … %d lines of 1 … %d", MaxServiceValues, MaxTaskTime), Example: "times.txt"}.needsShape(Empirical),
+		Range: fmt.Sprintf("1..%d lines of 1..%d", MaxServiceValues, MaxTaskTime), Example: "times.txt"}.needsShape(Empirical),
 
 	whole("timeout", "cycles after its arrival an unfinished attempt is abandoned by its client (0 = never)", "cycles", func(c *Config) *int64 { return &c.Timeout }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("400").changeable(SetTimeout),
 	whole("retries", "retries of a request whose attempt ended in error, timed out or was discarded", "retries", func(c *Config) *int { return &c.Retries }, 0, MaxRetries,
 		fmt.Sprintf("must be a whole number from 0 to %d", MaxRetries)).defaults("0").example("2").changeable(SetRetries),
 	whole("backoff", "B: retry k arrives B·2^(k−1) cycles after the attempt ended (B·2^(retries−1) ≤ 2⁴⁰)", "cycles", func(c *Config) *int64 { return &c.Backoff }, 0, MaxBackoff,
-		"must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40").ranged("0 … 2⁴⁰ ÷ 2^(retries−1)").defaults("0").example("5").changeable(SetBackoff).
+		"must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40").ranged("0..2⁴⁰ ÷ 2^(retries−1)").defaults("0").example("5").changeable(SetBackoff).
 		needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
 	boolean("jitter", "draw each retry's wait uniformly from 0 to B·2^(k−1) (its own random stream)", func(c *Config) *bool { return &c.Jitter }).
 		defaults("false").example("true").changeable(SetJitter).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }).

@@ -184,11 +184,13 @@ func (c *cli) compare(args []string) int {
 	// changes and faults, and what a snapshot of it needs.
 	var traces []string
 	var first *runOptions
+	var reads readTally
 	for i, v := range o.variants {
 		ro, err := c.checkRun(o.args(v, seed))
 		if err != nil {
 			return fail("variant %s: %v", quoteCut(v.Label), err)
 		}
+		reads.add(ro)
 		if ro.tracePath != "" && !slices.Contains(traces, ro.tracePath) {
 			traces = append(traces, ro.tracePath)
 		}
@@ -208,6 +210,9 @@ func (c *cli) compare(args []string) int {
 		if err := snapshot.Check(ro.cfg, ro.changes); err != nil {
 			return fail("--snapshot: variant %s: %v", quoteCut(v.Label), err)
 		}
+	}
+	if err := reads.err(); err != nil {
+		return fail("%v", err)
 	}
 	var out, snapFile *atomicFile
 	var outs outputs

@@ -167,21 +167,47 @@ func visited(fs *flag.FlagSet) map[string]bool {
 // for a message: escaped and cut (sim.QuoteInput).
 func quoteCut(s string) string { return sim.QuoteInput(s) }
 
-// shapeFlags defines the service-shape flags, shared by lbsim run (and the
-// commands that take its flags) and lbsim mmc; path receives
-// --service-file's path.
-func shapeFlags(fs *flag.FlagSet, cfg *sim.Config, path *string) {
-	add := func(name, usage string, get func() string) {
-		fs.Var(setting{cfg, name, get}, name, usage)
+// settingFlags defines a flag for every row of the settings table that
+// only accepts (all when only is nil): its help, range and default come
+// from the row, and its value goes through Config.Set, as the page's query
+// parameters do. blocks takes the repeatable --block; servicePath
+// receives --service-file's path.
+func settingFlags(fs *flag.FlagSet, cfg *sim.Config, blocks *blockList, servicePath *string, only func(r *sim.Row) bool) {
+	for i := range sim.Rows() {
+		r := &sim.Rows()[i]
+		if only != nil && !only(r) {
+			continue
+		}
+		usage := r.Help
+		if r.Range != "" {
+			usage += " (" + r.Range + ")"
+		}
+		var get func() string
+		if def := r.Default(); def != "" {
+			get = func() string { return def }
+		}
+		switch {
+		case r.File:
+			fs.Var(serviceFile{cfg, servicePath}, r.Name, "`file`: "+usage)
+		case r.Name == "block":
+			if blocks == nil {
+				blocks = &blockList{cfg: cfg}
+			}
+			fs.Var(blocks, r.Name, "blocked source range: CIDR, a-b range or address; repeatable; 'none' blocks nothing\n(default: "+r.Default()+";\nnone with --trace)")
+		case r.Name == "policy":
+			fs.Var(setting{cfg, r.Name, nil}, r.Name, policyUsage())
+		case r.IsBool():
+			fs.Var(boolSetting{setting{cfg, r.Name, get}}, r.Name, usage)
+		default:
+			fs.Var(setting{cfg, r.Name, get}, r.Name, usage)
+		}
 	}
-	add("service", "processing-time distribution: "+strings.Join(sim.ServiceNames(), ", ")+";\n"+
-		"uniform runs from task-min to task-max, bimodal takes task-min or (with --long-share) task-max", func() string { return cfg.Service.String() })
-	add("mean-service", "mean processing time in cycles (geometric, lognormal, pareto), or the fixed one (constant); 1..50000", nil)
-	add("service-cv", "lognormal: coefficient of variation (above 0, at most 10)", sim.DefaultServiceCV.String)
-	add("service-shape", "pareto: shape α (above 1, at most 100); the tail is heavier as α nears 1", sim.DefaultServiceShape.String)
-	add("service-max", "lognormal and pareto: the longest time a request may take (mean-service..1000000;\ndefault 1000 × mean-service, at most 1000000)", nil)
-	add("long-share", "bimodal: the share of requests that take task-max (0..1)", sim.DefaultLongShare.String)
-	fs.Var(serviceFile{cfg, path}, "service-file", fmt.Sprintf("empirical: a `file` of service times, one whole number of cycles (1..%d) a line,\n1..%d lines; each request takes one of them at random", sim.MaxTaskTime, sim.MaxServiceValues))
+}
+
+// isShape reports whether a row is the service shape or one of its
+// parameters (the flags lbsim mmc takes of the run flags).
+func isShape(r *sim.Row) bool {
+	return r.Name == "service" || (len(r.Needs) > 0 && r.Needs[0] == "--service" && r.Needs[1] != "uniform")
 }
 
 // serviceFile reads --service-file, the empirical shape's times.

@@ -48,7 +48,7 @@ func (c *cli) mmc(args []string) int {
 	fs.Var(setting{&cfg, "servers", func() string { return "5" }}, "servers", "c, the fixed number of servers")
 	fs.Var(setting{&cfg, "rate", func() string { return "0.04" }}, "rate", "λ, mean arrivals per cycle")
 	cfg.Service = sim.Geometric
-	shapeFlags(fs, &cfg, &servicePath)
+	settingFlags(fs, &cfg, nil, &servicePath, isShape)
 	fs.Var(setting{&cfg, "task-min", func() string { return "10" }}, "task-min", "uniform and bimodal: the shortest time in cycles")
 	fs.Var(setting{&cfg, "task-max", func() string { return "80" }}, "task-max", "uniform and bimodal: the longest time in cycles")
 	fs.Var(int64Flag{&p.Cycles}, "cycles", "cycles to simulate, warm-up included")

@@ -8,9 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +36,12 @@ type runOptions struct {
 	statusEvery  int64
 	noProgress   bool
 	maxQueued    int
+	// lenient runs are one of many (a sweep's points, a comparison's
+	// variants, a sizing's pools): a flag this run does not read is kept
+	// in unread instead of refused, and refused only when no run of them
+	// reads it (readTally).
+	lenient bool
+	unread  map[string]string
 }
 
 const runHelp = `Usage: lbsim run [flags]
@@ -74,43 +80,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 // settings, its trace and the changes made during it. `lbsim sweep` takes
 // the same flags, and any of them may be varied with --vary.
 func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
-	cfg := &o.cfg
-	def := sim.DefaultConfig()
-	add := func(name, usage string, get func() string) {
-		fs.Var(setting{cfg, name, get}, name, usage)
-	}
-	itoa := strconv.Itoa
-	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
-	add("servers", "servers at the start, S0 (1..100000)", func() string { return itoa(def.Servers) })
-	add("cycles", "cycles to run, N (1..1000000000)", func() string { return i64(def.Cycles) })
-	add("task-min", "shortest processing time in cycles (≥ 1)", func() string { return itoa(def.TaskMin) })
-	add("task-max", "longest processing time in cycles (≥ task-min)", func() string { return itoa(def.TaskMax) })
-	add("seed", "random seed (default: a random one, printed)", nil)
-	shapeFlags(fs, cfg, &o.servicePath)
-	add("initial-per-server", "initial queue per server", func() string { return itoa(def.InitialPerServer) })
-	add("rate", "mean arrivals per cycle (Poisson)", def.Rate.String)
-	fs.Var(boolSetting{setting{cfg, "wave", func() string { return strconv.FormatBool(def.Wave) }}}, "wave", "let the arrival rate follow a slow wave around --rate")
-	add("wave-amplitude", "the wave's half-height in percent of --rate (0..100)", func() string { return itoa(def.WaveAmplitude) })
-	add("wave-period", "the wave's period in cycles", func() string { return i64(def.WavePeriod) })
-	add("stream-share", "percent of generated requests of type S (0..100)", func() string { return itoa(def.StreamShare) })
-	fs.Var(blocks, "block", "blocked source range: CIDR, a-b range or address; repeatable; 'none' blocks nothing\n(default: 0.0.0.0/8, 10.0.0.0/8, 127.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 240.0.0.0/4;\nnone with --trace)")
-	add("scale-up", "U: add a server when queue > U × active servers", def.ScaleUp.String)
-	add("scale-down", "D: remove one when queue < D × active servers (D < U)", def.ScaleDown.String)
-	add("cooldown", "K: evaluate scaling every K cycles (≥ 1)", func() string { return i64(def.Cooldown) })
-	add("min-servers", "fewest active servers", func() string { return itoa(def.MinServers) })
-	add("max-servers", "most live servers (default: 5 × servers, at least 100)", nil)
-	add("queue-cap", "queue capacity; 0 = unbounded", nil)
-	add("queues", "where requests wait: pooled (one central queue) or per-server (routed at arrival to\neach server's own queue)", func() string { return "pooled" })
-	add("policy", policyUsage(), nil)
-	add("choices", "p2c: how many candidates to draw (1..100)", func() string { return strconv.Itoa(sim.DefaultChoices) })
-	add("ewma-decay", "peak-ewma: τ, the cycles over which a server's cost forgets a response (1..10⁹)", func() string { return strconv.Itoa(sim.DefaultEwmaDecay) })
-	add("weights", "server weights for swrr and least-connections, `W1,W2,…` for servers 1, 2, …; others weigh 1", nil)
-	add("speeds", "server speeds, `V1,V2,…` for servers 1, 2, … (0.01..100, two decimals); others 1;\na request of time T takes ⌈T/V⌉ cycles", nil)
-	fs.Var(boolSetting{setting{cfg, "switch", func() string { return "false" }}}, "switch", "P/S switch: P requests to one balancer, S requests to another, each with --servers servers")
-	add("mtbf", "random faults: mean cycles between failures of each server (0 = none)", func() string { return "0" })
-	add("fail-time", "cycles after its dispatch an attempt on a failing server (--fault fail:ID@CYCLE) ends in error (1..10⁶)", func() string { return "1" })
-	add("mttr", "random faults: mean cycles to repair (repair time uniform in 1..2·mttr−1)", func() string { return "0" })
-	clientFlags(fs, cfg)
+	settingFlags(fs, &o.cfg, blocks, &o.servicePath, nil)
 	fs.Var(faultList{&o.changes}, "fault", "a fault at a cycle: `KIND:ID@CYCLE`, KIND down, up, fail (every attempt ends in error\nafter --fail-time), hang (attempts never finish), heal, or slow:IDxF@CYCLE (attempts take F\ntimes as long); with --switch name the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
 	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
@@ -177,7 +147,14 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	if err := cfg.Validate(); err != nil {
 		return fieldError(err)
 	}
-	if err := ignoredFlags(o, seen); err != nil {
+	if o.lenient {
+		o.unread = map[string]string{}
+		for name, why := range sim.Unread(&o.cfg, o.changes) {
+			if seen[name] {
+				o.unread[name] = why
+			}
+		}
+	} else if err := ignoredFlags(o, seen); err != nil {
 		return err
 	}
 	if o.verbose && o.quiet {
@@ -225,6 +202,42 @@ func ignoredFlags(o *runOptions, seen map[string]bool) error {
 	var ue *sim.UnusedError
 	if err := sim.CheckUnused(&o.cfg, seen, o.changes); errors.As(err, &ue) {
 		return fmt.Errorf("--%s %s", ue.Field, ue.Why)
+	}
+	return nil
+}
+
+// readTally gathers, over the runs of a sweep, a comparison or a sizing,
+// the flags given that no run reads: a base flag is accepted when it
+// refines something at least one run has on (and is simply unread at the
+// others), and refused when no run reads it, as lbsim run refuses it.
+type readTally struct {
+	mu     sync.Mutex
+	runs   int
+	unread map[string]string // unread at every run so far
+}
+
+// add counts one run's options (parsed leniently).
+func (t *readTally) add(o *runOptions) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.runs == 0 {
+		t.unread = maps.Clone(o.unread)
+	} else {
+		maps.DeleteFunc(t.unread, func(name, _ string) bool { _, ok := o.unread[name]; return !ok })
+	}
+	t.runs++
+}
+
+// err refuses the first flag (in the settings table's order) that no run
+// reads.
+func (t *readTally) err() error {
+	for _, r := range sim.Rows() {
+		if why, ok := t.unread[r.Name]; ok {
+			if t.runs > 1 {
+				why += fmt.Sprintf(" (in each of the %d runs)", t.runs)
+			}
+			return fmt.Errorf("--%s %s", r.Name, why)
+		}
 	}
 	return nil
 }
@@ -506,24 +519,4 @@ func runHeader(o *runOptions) string {
 	}
 	return fmt.Sprintf("lbsim run: %d servers, %d cycles, %s, %s, %s, policy %v",
 		cfg.Servers, cfg.Cycles, tasks, src, seed, cfg.Policy)
-}
-
-// clientFlags defines the flags of the client side (timeouts and retries)
-// and of detection (health checks, ejection, warm-up, replacement).
-func clientFlags(fs *flag.FlagSet, cfg *sim.Config) {
-	add := func(name, usage, def string) {
-		fs.Var(setting{cfg, name, func() string { return def }}, name, usage)
-	}
-	add("timeout", "cycles after its arrival an unfinished attempt is abandoned by its client (0 = never, ≤ 10⁹)", "0")
-	add("retries", "retries of a request whose attempt ended in error, timed out or was discarded (0..10)", "0")
-	add("backoff", "B: retry k arrives B·2^(k−1) cycles after the attempt ended (B·2^(retries−1) ≤ 2⁴⁰)", "0")
-	fs.Var(boolSetting{setting{cfg, "jitter", func() string { return "false" }}}, "jitter", "draw each retry's wait uniformly from 0 to B·2^(k−1) (its own random stream)")
-	add("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first\nattempts admitted in them (0 = no budget, 0 < F ≤ 1)", "0")
-	add("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "0")
-	add("health-fall", "failed probes in a row that eject a server (1..1000)", strconv.Itoa(sim.DefaultHealthFall))
-	add("health-rise", "passed probes in a row that restore an ejected server (1..1000)", strconv.Itoa(sim.DefaultHealthRise))
-	add("eject-after", "eject a server after this many errors in a row (0 = never)", "0")
-	add("eject-for", "cycles an ejection lasts, doubled for each further ejection before a completion", strconv.Itoa(sim.DefaultEjectFor))
-	add("provision-delay", "cycles a server added by scaling warms before it takes work", "0")
-	add("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "0")
 }

@@ -19,7 +19,7 @@ func TestShapeFlagsBadInput(t *testing.T) {
 		only string // the one command the case is for (mmc's mean-service defaults to 100)
 	}{
 		{[]string{"--service", "weibull"}, []string{"--service", "lognormal, pareto, bimodal, empirical"}, ""},
-		{[]string{"--service", "lognormal"}, []string{"--mean-service 0", "from 1 to 50000"}, "run"},
+		{[]string{"--service", "lognormal"}, []string{"--service lognormal needs --mean-service", "from 1 to 50000"}, "run"},
 		{[]string{"--service", "lognormal", "--mean-service", "10", "--service-cv", "0"}, []string{"--service-cv", "above 0 and at most 10"}, ""},
 		{[]string{"--service", "lognormal", "--mean-service", "10", "--service-cv", "10.5"}, []string{"--service-cv", "above 0 and at most 10"}, ""},
 		{[]string{"--service", "lognormal", "--mean-service", "10", "--service-cv", "two"}, []string{"--service-cv", "decimal"}, ""},

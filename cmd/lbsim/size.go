@@ -194,10 +194,14 @@ func (c *cli) size(args []string) int {
 	// Every variant is checked before any run: its flags at the smallest
 	// and largest pool, and the objectives' keys against its summary.
 	var traces []string
+	var reads readTally
 	for _, v := range o.variants {
 		vb := variantBase(base, v)
 		for _, pool := range []int{o.max, 1} {
 			ro, err := c.checkRun(poolArgs(vb, pool, seed))
+			if err == nil {
+				reads.add(ro)
+			}
 			switch {
 			case err != nil && pool == 1: // fine at the largest pool
 				return fail("variant %s, 1 server: %v\nsize tries pools from one server up: a --fault or --set must name a server every pool has (server 1)", quoteCut(v.Label), err)
@@ -211,6 +215,9 @@ func (c *cli) size(args []string) int {
 		if err := c.checkKeys(vb, seed, o.objectives); err != nil {
 			return fail("variant %s: %v", quoteCut(v.Label), err)
 		}
+	}
+	if err := reads.err(); err != nil {
+		return fail("%v", err)
 	}
 	var outs outputs
 	for _, t := range traces {

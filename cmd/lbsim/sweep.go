@@ -286,10 +286,14 @@ const maxChecked = 10_000
 // starts. A grid of more than maxChecked points is checked value by value
 // instead; jobs checks run at once, and a long check says so first.
 func (c *cli) checkPoints(g *sweep.Grid, base []string, jobs int) error {
+	var reads readTally
 	check := func(pt sweep.Point) error {
-		_, err := c.checkRun(pointArgs(base, pt, g.BaseSeed))
+		o, err := c.checkRun(pointArgs(base, pt, g.BaseSeed))
 		if err != nil && len(pt) > 0 {
 			return fmt.Errorf("at %v: %v", pt, err)
+		}
+		if err == nil && (len(pt) > 0 || len(g.Dims) == 0) {
+			reads.add(o)
 		}
 		return err
 	}
@@ -347,7 +351,10 @@ func (c *cli) checkPoints(g *sweep.Grid, base []string, jobs int) error {
 		}()
 	}
 	wg.Wait()
-	return firstErr
+	if firstErr != nil {
+		return firstErr
+	}
+	return reads.err()
 }
 
 // pointArgs is the `lbsim run` command line of a grid point with a seed.
@@ -359,9 +366,11 @@ func pointArgs(base []string, pt sweep.Point, seed uint64) []string {
 	return append(args, "--seed="+strconv.FormatUint(seed, 10))
 }
 
-// parseRun reads run flags as `lbsim run` does, defaults and checks included.
+// parseRun reads run flags as `lbsim run` does, defaults and checks
+// included, for one run of many: a flag the run does not read is noted
+// (runOptions.unread), for the caller's readTally to judge.
 func (c *cli) parseRun(args []string) (*runOptions, error) {
-	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1, lenient: true}
 	fs := c.runFlags(o, &blockList{cfg: &o.cfg})
 	if err := fs.Parse(args); err != nil {
 		return nil, errors.New(flagError(err))

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUnreadFlagsFollowEachRun: a base flag of sweep, compare or size is
+// accepted when at least one of the runs reads it (the rest just do not),
+// and refused, naming it, when none does; lbsim run refuses a flag it does
+// not read, shape parameters and task ranges alike.
+func TestUnreadFlagsFollowEachRun(t *testing.T) {
+	dir := t.TempDir()
+	out := func(name string) string { return filepath.Join(dir, name) }
+	tests := []struct {
+		args    []string
+		refused string // "" = accepted
+	}{
+		{[]string{"sweep", "--vary", "retries=0,2", "--backoff", "5", "--timeout", "50", "--cycles", "300", "--seed", "1", "--no-progress", "--out", out("a.jsonl")}, ""},
+		{[]string{"sweep", "--vary", "health-interval=5,10", "--health-fall", "2", "--cycles", "300", "--seed", "1", "--no-progress", "--out", out("b.jsonl")}, ""},
+		{[]string{"sweep", "--vary", "service=lognormal,pareto", "--mean-service", "20", "--cycles", "300", "--seed", "1", "--no-progress", "--out", out("c.jsonl")}, ""},
+		{[]string{"sweep", "--vary", "rate=0.3,0.5", "--backoff", "5", "--cycles", "300", "--seed", "1", "--no-progress", "--out", out("d.jsonl")}, "--backoff applies only with --retries"},
+		{[]string{"compare", "--backoff", "5", "--timeout", "50", "--variant", "a:retries=0", "--variant", "b:retries=2", "--cycles", "300", "--seed", "1"}, ""},
+		{[]string{"compare", "--backoff", "5", "--variant", "a:retries=0", "--variant", "b:policy=random", "--cycles", "300", "--seed", "1"}, "--backoff applies only with --retries"},
+		{[]string{"compare", "--service-cv", "2", "--mean-service", "20", "--variant", "a:service=lognormal", "--variant", "b:service=geometric", "--cycles", "300", "--seed", "1"}, ""},
+		{[]string{"size", "--rate", "0.5", "--service", "geometric", "--mean-service", "10", "--task-max", "30", "--cycles", "300", "--replications", "2", "--seed", "1", "--slo", "avg_wait<=50", "--no-progress"}, "--task-max applies to --service uniform or bimodal"},
+		{[]string{"run", "--service", "lognormal", "--mean-service", "20", "--task-min", "3", "--cycles", "10"}, "--task-min applies to --service uniform or bimodal"},
+		{[]string{"run", "--service", "empirical", "--service-file", writeFile(t, "t.txt", "5\n"), "--task-max", "30", "--cycles", "10"}, "--task-max applies to"},
+		{[]string{"run", "--fail-time", "5", "--cycles", "10"}, "--fail-time applies only to a failing server"},
+		{[]string{"run", "--fail-time", "5", "--fault", "fail:1@5", "--cycles", "10"}, ""},
+		{[]string{"run", "--ewma-decay", "50", "--cycles", "10"}, "--ewma-decay apply to policy peak-ewma"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runArgs(t, tt.args...)
+		switch {
+		case tt.refused == "" && code != exitOK:
+			t.Errorf("lbsim %s: exit %d, want it accepted: %s", strings.Join(tt.args, " "), code, stderr)
+		case tt.refused != "" && (code != exitUsage || !strings.Contains(stderr, tt.refused)):
+			t.Errorf("lbsim %s: exit %d, want 2 with %q: %s", strings.Join(tt.args, " "), code, tt.refused, stderr)
+		}
+	}
+}
