@@ -15,7 +15,7 @@ PGO       := cmd/lbsim/default.pgo
 # The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
-.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures docs-size generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures docs-size docs-settings generate fmt clean
 
 all: build
 
@@ -148,6 +148,10 @@ docs-size: build
 		--block none --cycles 100000 --seed 1 --slo 'wait_p99<=200' --variant pooled:queues=pooled \
 		--variant rr:queues=per-server,policy=round-robin --variant p2c:queues=per-server,policy=p2c \
 		--variant lc:queues=per-server,policy=least-connections | scripts/readme-block.sh README.md size-lognormal
+
+## docs-settings: rewrite docs/cli.md's settings table from the settings table (lbsim settings --markdown)
+docs-settings:
+	$(GO) test ./cmd/lbsim -run TestDocsSettingsTable -update-docs
 
 ## generate: regenerate committed generated code (msgp)
 generate:

@@ -366,9 +366,9 @@ var settingRows = slices.Concat([]Row{
 		"must be from 0 to "+MaxRate.String()+" arrivals per cycle", "want arrivals per cycle like 0.45").defaults("0.45").example("0.9").changeable(SetRate),
 	boolean("wave", "let the arrival rate follow a slow wave around --rate", func(c *Config) *bool { return &c.Wave }).defaults("true").example("false").changeable(SetWave),
 	whole("wave-amplitude", "the wave's half-height in percent of --rate", "%", func(c *Config) *int { return &c.WaveAmplitude }, 0, 100,
-		"must be a percentage from 0 to 100").defaults("60").example("30").needsOn("wave", func(c *Config) bool { return c.Wave }),
+		"must be a percentage from 0 to 100").defaults("60").example("30").needsWave(),
 	whole("wave-period", "the wave's period", "cycles", func(c *Config) *int64 { return &c.WavePeriod }, 1, MaxCycles,
-		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("20000").example("3000").needsOn("wave", func(c *Config) bool { return c.Wave }),
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("20000").example("3000").needsWave(),
 	whole("stream-share", "percent of generated requests of type S (streaming)", "%", func(c *Config) *int { return &c.StreamShare }, 0, 100,
 		"must be a percentage from 0 to 100").defaults("20").example("35"),
 	{Name: "block", Help: "blocked source ranges (CIDR, a-b range or address), comma-separated; none blocks nothing",
@@ -450,6 +450,13 @@ var settingRows = slices.Concat([]Row{
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter),
 }, policyRows())
+
+// needsWave is needs for a parameter of the arrival wave.
+func (r Row) needsWave() Row {
+	return r.needs([]string{"--wave", "true"}, func(c *Config) bool { return c.Wave }, func(*Config) string {
+		return fmt.Sprintf("applies only with --wave (the default; or a change that turns it on), and the run has --wave=false: drop --%s", r.Name)
+	})
+}
 
 // withNeeds replaces the flag arguments that turn on what the row refines.
 func (r Row) withNeeds(args ...string) Row { r.Needs = args; return r }

@@ -71,6 +71,7 @@ var commands = []command{
 	{"size", "size [flags]", "the fewest servers that meet an objective (--slo wait_p99<=200), per balancer", (*cli).size},
 	{"aggregate", "aggregate FILE…", "merge sweep results: mean and 95% interval per grid point", (*cli).aggregate},
 	{"plot", "plot run|sweep", "draw a run's timeline or a sweep's metric as SVG or PNG", (*cli).plot},
+	{"settings", "settings [--json FILE|-]", "the table of settings: each flag's default, range, unit, and whether --set changes it", (*cli).settings},
 	{"share", "share FILE", "print a snapshot's share link (#r=…)", (*cli).share},
 	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
 		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
