@@ -46,6 +46,7 @@ import (
 	"github.com/lbsim/lbsim/render"
 	"github.com/lbsim/lbsim/render/preset"
 	"github.com/lbsim/lbsim/render/scene"
+	"github.com/lbsim/lbsim/sim"
 )
 
 func main() {
@@ -174,16 +175,7 @@ func installHook(g *render.Game, problems []string) {
 			"theory":    st.Theory,
 			"lanes":     lanes,
 			"lane":      float64(st.Lane),
-			"config": map[string]any{
-				"rate": cfg.Rate.String(), "scale-up": cfg.ScaleUp.String(), "scale-down": cfg.ScaleDown.String(),
-				"cooldown": float64(cfg.Cooldown), "task-min": float64(cfg.TaskMin), "task-max": float64(cfg.TaskMax),
-				"policy": cfg.Policy.String(), "cycles": float64(cfg.Cycles),
-				"timeout": float64(cfg.Timeout), "retries": float64(cfg.Retries), "retry-budget": cfg.RetryBudget.String(),
-				"backoff": float64(cfg.Backoff), "jitter": cfg.Jitter, "health-interval": float64(cfg.HealthInterval),
-				"health-fall": float64(cfg.HealthFall), "health-rise": float64(cfg.HealthRise),
-				"eject-after": float64(cfg.EjectAfter), "eject-for": float64(cfg.EjectFor),
-				"provision-delay": float64(cfg.ProvisionDelay), "replace-after": float64(cfg.ReplaceAfter),
-			},
+			"config":    configOf(&cfg),
 		}
 	})
 	snapBytes := func() (js.Value, error) {
@@ -271,6 +263,31 @@ func rects(cs []scene.Control) []any {
 	out := make([]any, len(cs))
 	for i, c := range cs {
 		out[i] = map[string]any{"id": c.ID, "x": float64(c.R.X), "y": float64(c.R.Y), "w": float64(c.R.W), "h": float64(c.R.H), "value": c.Value}
+	}
+	return out
+}
+
+// configOf is the settings in effect as state().config shows them: cycles
+// and every setting --set may change (the settings table's changeable
+// rows), whole numbers as numbers, true/false as booleans, the rest
+// (rates, factors, shares, names) as written.
+func configOf(cfg *sim.Config) map[string]any {
+	out := map[string]any{"cycles": float64(cfg.Cycles)}
+	for i := range sim.Rows() {
+		r := &sim.Rows()[i]
+		if !r.Changeable {
+			continue
+		}
+		v := r.Get(cfg)
+		switch {
+		case r.IsBool():
+			out[r.Name] = v == "true"
+		case r.Whole():
+			n, _ := strconv.ParseInt(v, 10, 64)
+			out[r.Name] = float64(n)
+		default:
+			out[r.Name] = v
+		}
 	}
 	return out
 }
