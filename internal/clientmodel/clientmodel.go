@@ -208,169 +208,207 @@ func RunWith(p Params, src Source, check func(cycle int64, total Counts, inFligh
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	var (
-		res       Result
-		servers   = make([]server, p.Servers)
-		queue     []*attempt          // FIFO; ended attempts are skipped
-		byArrival []*attempt          // attempts in (arrival, id) order, for a′
-		retries   []retry             // granted, waiting; sorted by (due, req) when used
-		tries     = map[int64]int{}   // retries granted, by request
-		service   = map[int64]int64{} // service time, by request, from its first dispatch
-		waiting   int64               // requests waiting to retry
-		nextID    int64
-		phase     int
-		granted   [1000]int64 // retries granted in cycle t at [t % 1000]
-		admitted  [1000]int64
-		gSum      int64
-		aSum      int64
-		t         int64
-	)
-	count := func(f func(*Counts)) {
-		f(&res.Total)
-		if t >= p.From {
-			f(&res.Window)
-		}
-	}
-	// end decides what follows an attempt that timed out at cycle e = t.
-	end := func(a *attempt) {
-		k := tries[a.req]
-		if k >= p.Retries {
-			count(func(c *Counts) { c.TimedOut++ })
-			delete(tries, a.req)
-			delete(service, a.req)
-			return
-		}
-		if p.BudgetMillionths > 0 && gSum*1_000_000 >= p.BudgetMillionths*aSum {
-			count(func(c *Counts) { c.GaveUpBudget++ })
-			delete(tries, a.req)
-			delete(service, a.req)
-			return
-		}
-		granted[t%1000]++
-		gSum++
-		tries[a.req] = k + 1
-		d := p.Backoff << k // B·2^(k+1−1)
-		retries = append(retries, retry{due: t + d, req: a.req, first: a.first})
-		waiting++
-	}
-	for t = 0; t < p.Cycles; t++ {
-		slot := t % 1000
-		gSum -= granted[slot]
-		aSum -= admitted[slot]
-		granted[slot], admitted[slot] = 0, 0
-		for phase+1 < len(p.Phases) && p.Phases[phase+1].From <= t {
-			phase++
-		}
-		// a. completions.
-		for i := range servers {
-			s := &servers[i]
-			if !s.busy || s.done != t {
-				continue
-			}
-			if s.a != nil {
-				s.a.state = ended
-				resp := t - s.a.first
-				count(func(c *Counts) { c.Completed++; c.TotalResponse += resp })
-				delete(tries, s.a.req)
-				delete(service, s.a.req)
-			} else {
-				w := t - s.lost
-				count(func(c *Counts) { c.WastedCycles += w })
-			}
-			*s = server{}
-		}
-		// a′. timeouts, oldest attempt first.
-		for len(byArrival) > 0 && byArrival[0].deadline == t {
-			a := byArrival[0]
-			byArrival = byArrival[1:]
-			switch a.state {
-			case queued:
-				count(func(c *Counts) { c.TimedOutQueued++ })
-			case inService:
-				s := &servers[a.server]
-				s.a, s.lost = nil, t
-				count(func(c *Counts) { c.TimedOutInService++ })
-			default:
-				continue
-			}
-			a.state = ended
-			end(a)
-		}
-		for len(byArrival) > 0 && byArrival[0].state == ended {
-			byArrival = byArrival[1:]
-		}
-		// b. retries due now, by request id; then new arrivals.
-		slices.SortFunc(retries, func(x, y retry) int {
-			if x.due != y.due {
-				return int(x.due - y.due)
-			}
-			return int(x.req - y.req)
-		})
-		n := 0
-		for n < len(retries) && retries[n].due == t {
-			r := retries[n]
-			a := &attempt{req: r.req, first: r.first, arrival: t, deadline: -1}
-			if p.Timeout > 0 {
-				a.deadline = t + p.Timeout
-				byArrival = append(byArrival, a)
-			}
-			queue = append(queue, a)
-			waiting--
-			count(func(c *Counts) { c.Retries++ })
-			n++
-		}
-		retries = retries[n:]
-		for range src.Arrivals(t, p.Phases[phase].Rate) {
-			a := &attempt{req: nextID, first: t, arrival: t, deadline: -1}
-			nextID++
-			if p.Timeout > 0 {
-				a.deadline = t + p.Timeout
-				byArrival = append(byArrival, a)
-			}
-			queue = append(queue, a)
-			admitted[slot]++
-			aSum++
-			count(func(c *Counts) { c.Admitted++ })
-		}
-		// d. dispatch, oldest first, to the idle servers.
-		for i := range servers {
-			if servers[i].busy {
-				continue
-			}
-			for len(queue) > 0 && queue[0].state != queued {
-				queue = queue[1:]
-			}
-			if len(queue) == 0 {
-				break
-			}
-			a := queue[0]
-			queue = queue[1:]
-			a.state, a.server = inService, i
-			svc, ok := service[a.req]
-			if !ok {
-				svc = src.Service()
-				service[a.req] = svc
-			}
-			servers[i] = server{busy: true, done: t + svc, a: a}
-			w := t - a.arrival
-			count(func(c *Counts) { c.Dispatched++; c.TotalWait += w })
-		}
+	r := &run{p: p, src: src, servers: make([]server, p.Servers), tries: map[int64]int{}, service: map[int64]int64{}}
+	for r.t = 0; r.t < p.Cycles; r.t++ {
+		r.startCycle()
+		r.complete()
+		r.timeouts()
+		r.arrive()
+		r.dispatch()
 		if check != nil {
-			if err := check(t, res.Total, inFlight(queue, servers, waiting)); err != nil {
-				return res, fmt.Errorf("cycle %d: %w", t, err)
+			if err := check(r.t, r.res.Total, inFlight(r.queue, r.servers, r.waiting)); err != nil {
+				return r.res, fmt.Errorf("cycle %d: %w", r.t, err)
 			}
 		}
 	}
-	// Abandoned work still running at the end counts through the last cycle.
-	t = p.Cycles - 1
-	for _, s := range servers {
+	r.finish()
+	return r.res, nil
+}
+
+// run is one run of the model: its state between the steps of a cycle.
+type run struct {
+	p         Params
+	src       Source
+	res       Result
+	servers   []server
+	queue     []*attempt      // FIFO; ended attempts are skipped
+	byArrival []*attempt      // attempts in (arrival, id) order, for a′
+	retries   []retry         // granted, waiting; sorted by (due, req) when used
+	tries     map[int64]int   // retries granted, by request
+	service   map[int64]int64 // service time, by request, from its first dispatch
+	waiting   int64           // requests waiting to retry
+	nextID    int64
+	phase     int
+	granted   [1000]int64 // retries granted in cycle t at [t % 1000]
+	admitted  [1000]int64
+	gSum      int64
+	aSum      int64
+	t         int64
+}
+
+// count adds to the run's totals, and to the window's from p.From on.
+func (r *run) count(f func(*Counts)) {
+	f(&r.res.Total)
+	if r.t >= r.p.From {
+		f(&r.res.Window)
+	}
+}
+
+// startCycle slides the budget's window and finds the arrival phase.
+func (r *run) startCycle() {
+	slot := r.t % 1000
+	r.gSum -= r.granted[slot]
+	r.aSum -= r.admitted[slot]
+	r.granted[slot], r.admitted[slot] = 0, 0
+	for r.phase+1 < len(r.p.Phases) && r.p.Phases[r.phase+1].From <= r.t {
+		r.phase++
+	}
+}
+
+// complete is step a: the servers whose work ends now.
+func (r *run) complete() {
+	t := r.t
+	for i := range r.servers {
+		s := &r.servers[i]
+		if !s.busy || s.done != t {
+			continue
+		}
+		if s.a != nil {
+			s.a.state = ended
+			resp := t - s.a.first
+			r.count(func(c *Counts) { c.Completed++; c.TotalResponse += resp })
+			delete(r.tries, s.a.req)
+			delete(r.service, s.a.req)
+		} else {
+			w := t - s.lost
+			r.count(func(c *Counts) { c.WastedCycles += w })
+		}
+		*s = server{}
+	}
+}
+
+// timeouts is step a′: the attempts due now, oldest first.
+func (r *run) timeouts() {
+	for len(r.byArrival) > 0 && r.byArrival[0].deadline == r.t {
+		a := r.byArrival[0]
+		r.byArrival = r.byArrival[1:]
+		switch a.state {
+		case queued:
+			r.count(func(c *Counts) { c.TimedOutQueued++ })
+		case inService:
+			s := &r.servers[a.server]
+			s.a, s.lost = nil, r.t
+			r.count(func(c *Counts) { c.TimedOutInService++ })
+		default:
+			continue
+		}
+		a.state = ended
+		r.end(a)
+	}
+	for len(r.byArrival) > 0 && r.byArrival[0].state == ended {
+		r.byArrival = r.byArrival[1:]
+	}
+}
+
+// end decides what follows an attempt that timed out at cycle e = t: a
+// retry, or the request's end.
+func (r *run) end(a *attempt) {
+	k := r.tries[a.req]
+	if k >= r.p.Retries {
+		r.count(func(c *Counts) { c.TimedOut++ })
+		delete(r.tries, a.req)
+		delete(r.service, a.req)
+		return
+	}
+	if r.p.BudgetMillionths > 0 && r.gSum*1_000_000 >= r.p.BudgetMillionths*r.aSum {
+		r.count(func(c *Counts) { c.GaveUpBudget++ })
+		delete(r.tries, a.req)
+		delete(r.service, a.req)
+		return
+	}
+	r.granted[r.t%1000]++
+	r.gSum++
+	r.tries[a.req] = k + 1
+	d := r.p.Backoff << k // B·2^(k+1−1)
+	r.retries = append(r.retries, retry{due: r.t + d, req: a.req, first: a.first})
+	r.waiting++
+}
+
+// queueAttempt puts a new attempt at the queue's tail (and on the
+// deadlines' list with a timeout).
+func (r *run) queueAttempt(a *attempt) {
+	if r.p.Timeout > 0 {
+		a.deadline = r.t + r.p.Timeout
+		r.byArrival = append(r.byArrival, a)
+	}
+	r.queue = append(r.queue, a)
+}
+
+// arrive is step b: the retries due now, by request id, then new arrivals.
+func (r *run) arrive() {
+	t := r.t
+	slices.SortFunc(r.retries, func(x, y retry) int {
+		if x.due != y.due {
+			return int(x.due - y.due)
+		}
+		return int(x.req - y.req)
+	})
+	n := 0
+	for n < len(r.retries) && r.retries[n].due == t {
+		rt := r.retries[n]
+		r.queueAttempt(&attempt{req: rt.req, first: rt.first, arrival: t, deadline: -1})
+		r.waiting--
+		r.count(func(c *Counts) { c.Retries++ })
+		n++
+	}
+	r.retries = r.retries[n:]
+	for range r.src.Arrivals(t, r.p.Phases[r.phase].Rate) {
+		r.queueAttempt(&attempt{req: r.nextID, first: t, arrival: t, deadline: -1})
+		r.nextID++
+		r.admitted[t%1000]++
+		r.aSum++
+		r.count(func(c *Counts) { c.Admitted++ })
+	}
+}
+
+// dispatch is step d: the oldest queued attempts to the idle servers.
+func (r *run) dispatch() {
+	t := r.t
+	for i := range r.servers {
+		if r.servers[i].busy {
+			continue
+		}
+		for len(r.queue) > 0 && r.queue[0].state != queued {
+			r.queue = r.queue[1:]
+		}
+		if len(r.queue) == 0 {
+			break
+		}
+		a := r.queue[0]
+		r.queue = r.queue[1:]
+		a.state, a.server = inService, i
+		svc, ok := r.service[a.req]
+		if !ok {
+			svc = r.src.Service()
+			r.service[a.req] = svc
+		}
+		r.servers[i] = server{busy: true, done: t + svc, a: a}
+		w := t - a.arrival
+		r.count(func(c *Counts) { c.Dispatched++; c.TotalWait += w })
+	}
+}
+
+// finish counts abandoned work still running at the end through the last
+// cycle, and the requests in flight.
+func (r *run) finish() {
+	r.t = r.p.Cycles - 1
+	for _, s := range r.servers {
 		if s.busy && s.a == nil {
-			w := t - s.lost + 1
-			count(func(c *Counts) { c.WastedCycles += w })
+			w := r.t - s.lost + 1
+			r.count(func(c *Counts) { c.WastedCycles += w })
 		}
 	}
-	res.InFlight = inFlight(queue, servers, waiting)
-	return res, nil
+	r.res.InFlight = inFlight(r.queue, r.servers, r.waiting)
 }
 
 // inFlight counts requests queued, in service with their client waiting,
