@@ -94,132 +94,161 @@ func parseOnOff(s string) (bool, error) {
 // Read builds a preset from the parameters; seed supplies the random seed
 // used when none is given (RandomSeed in production, a constant in tests).
 func Read(params []Param, seed func() uint64) Preset {
-	p := Preset{Config: sim.DefaultConfig(), Speed: DefaultSpeed, PauseAt: -1}
-	cfg := &p.Config
-	seen := map[string]bool{}
-	compare := ""       // the compare parameter, read at the end
-	var blocks []string // repeated block parameters add up, as repeated --block flags do
-	allowed := append(sim.ConfigNames(), ViewNames()...)
-	// A lesson's settings come first; the other parameters apply after them.
-	for _, q := range params {
-		if strings.TrimLeft(q.Name, "-") != "lesson" {
-			continue
-		}
-		l, err := lesson.Find(strings.TrimSpace(q.Value))
-		if err != nil {
-			p.Problems = append(p.Problems, "parameter lesson: "+err.Error())
-			break
-		}
-		p.Lesson, p.Caption = l.Name, l.Caption
-		var ps []Param
-		for _, kv := range l.Params() {
-			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
-		}
-		params = append(ps, params...)
-		break
-	}
-	// So do a ready-made comparison's.
-	for _, q := range params {
-		if strings.TrimLeft(q.Name, "-") != "comparison" {
-			continue
-		}
-		c, err := lesson.FindComparison(strings.TrimSpace(q.Value))
-		if err != nil {
-			p.Problems = append(p.Problems, "parameter comparison: "+err.Error())
-			break
-		}
-		p.Caption = c.Caption
-		var ps []Param
-		for _, kv := range c.Params() {
-			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
-		}
-		params = append(ps, params...)
-		break
-	}
+	r := reader{p: Preset{Config: sim.DefaultConfig(), Speed: DefaultSpeed, PauseAt: -1}, seen: map[string]bool{}}
+	// A lesson's settings come first, then a ready-made comparison's; the
+	// other parameters apply after them.
+	params = r.p.prepend(params, "lesson")
+	params = r.p.prepend(params, "comparison")
 	for _, q := range params {
 		name := strings.TrimLeft(q.Name, "-")
-		switch name {
-		case "speed":
-			sp, err := ParseSpeed(q.Value)
-			if err != nil {
-				p.problem(name, q.Value, err.Error())
-				continue
-			}
-			p.Speed = sp
-		case "set", "fault":
-			parse := sim.ParseChange
-			if name == "fault" {
-				parse = sim.ParseFault
-			}
-			c, err := parse(strings.TrimSpace(q.Value))
-			if err != nil {
-				p.problem(name, q.Value, err.Error())
-				continue
-			}
-			p.Changes = append(p.Changes, c)
-		case "block":
-			v := strings.TrimSpace(q.Value)
-			if v != "none" {
-				blocks = append(blocks, v)
-			}
-			if err := cfg.Set("block", strings.Join(blocks, ",")); err != nil {
-				if v != "none" {
-					blocks = blocks[:len(blocks)-1]
-				}
-				var fe *sim.FieldError
-				if errors.As(err, &fe) {
-					p.problem(name, q.Value, fe.Allowed)
-				}
-				continue
-			}
-		case "present", "theory":
-			on, err := parseOnOff(q.Value)
-			if err != nil {
-				p.problem(name, q.Value, err.Error())
-				continue
-			}
-			if name == "present" {
-				p.Present = on
-			} else {
-				p.Theory = on
-			}
-		case "lesson", "comparison": // read above
-		case "caption":
-			if err := snapshot.CheckCaption(q.Value); err != nil {
-				p.problem(name, q.Value, err.Error())
-				continue
-			}
-			p.Note = strings.TrimSpace(q.Value)
-			p.Caption = scene.CaptionLines(p.Note)
-		case "compare":
-			compare = q.Value
-		case "pause-at":
-			n, err := strconv.ParseInt(strings.TrimSpace(q.Value), 10, 64)
-			if err != nil || n < 0 {
-				p.problem(name, q.Value, "want a cycle number ≥ 0")
-				continue
-			}
-			p.PauseAt = n
-		default:
-			err := cfg.Set(name, q.Value)
-			var fe *sim.FieldError
-			switch {
-			case errors.As(err, &fe):
-				p.problem(name, q.Value, fe.Allowed)
-				continue
-			case err != nil:
-				p.Problems = append(p.Problems, fmt.Sprintf("unknown parameter %s: allowed are %s", sim.QuoteInput(name), strings.Join(allowed, ", ")))
-				continue
-			}
+		if r.read(name, q.Value) {
+			r.seen[name] = true
 		}
-		seen[name] = true
 	}
-	p.SeedGiven = seen["seed"]
+	return r.finish(seed)
+}
+
+// reader is Read's state while it reads the parameters.
+type reader struct {
+	p       Preset
+	seen    map[string]bool
+	compare string   // the compare parameter, read at the end
+	blocks  []string // repeated block parameters add up, as repeated --block flags do
+}
+
+// prepend puts the settings of the lesson or ready-made comparison that a
+// parameter called name (lesson or comparison) names before params.
+func (p *Preset) prepend(params []Param, name string) []Param {
+	for _, q := range params {
+		if strings.TrimLeft(q.Name, "-") != name {
+			continue
+		}
+		var kvs [][2]string
+		if name == "lesson" {
+			l, err := lesson.Find(strings.TrimSpace(q.Value))
+			if err != nil {
+				p.Problems = append(p.Problems, "parameter lesson: "+err.Error())
+				return params
+			}
+			p.Lesson, p.Caption, kvs = l.Name, l.Caption, l.Params()
+		} else {
+			c, err := lesson.FindComparison(strings.TrimSpace(q.Value))
+			if err != nil {
+				p.Problems = append(p.Problems, "parameter comparison: "+err.Error())
+				return params
+			}
+			p.Caption, kvs = c.Caption, c.Params()
+		}
+		var ps []Param
+		for _, kv := range kvs {
+			ps = append(ps, Param{Name: kv[0], Value: kv[1]})
+		}
+		return append(ps, params...)
+	}
+	return params
+}
+
+// read takes one parameter and reports whether it was taken (a problem is
+// noted otherwise).
+func (r *reader) read(name, value string) bool {
+	p, cfg := &r.p, &r.p.Config
+	switch name {
+	case "speed":
+		sp, err := ParseSpeed(value)
+		if err != nil {
+			p.problem(name, value, err.Error())
+			return false
+		}
+		p.Speed = sp
+	case "set", "fault":
+		parse := sim.ParseChange
+		if name == "fault" {
+			parse = sim.ParseFault
+		}
+		c, err := parse(strings.TrimSpace(value))
+		if err != nil {
+			p.problem(name, value, err.Error())
+			return false
+		}
+		p.Changes = append(p.Changes, c)
+	case "block":
+		return r.block(value)
+	case "present", "theory":
+		on, err := parseOnOff(value)
+		if err != nil {
+			p.problem(name, value, err.Error())
+			return false
+		}
+		if name == "present" {
+			p.Present = on
+		} else {
+			p.Theory = on
+		}
+	case "lesson", "comparison": // read first
+	case "caption":
+		if err := snapshot.CheckCaption(value); err != nil {
+			p.problem(name, value, err.Error())
+			return false
+		}
+		p.Note = strings.TrimSpace(value)
+		p.Caption = scene.CaptionLines(p.Note)
+	case "compare":
+		r.compare = value
+	case "pause-at":
+		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil || n < 0 {
+			p.problem(name, value, "want a cycle number ≥ 0")
+			return false
+		}
+		p.PauseAt = n
+	default:
+		err := cfg.Set(name, value)
+		var fe *sim.FieldError
+		switch {
+		case errors.As(err, &fe):
+			p.problem(name, value, fe.Allowed)
+			return false
+		case err != nil:
+			allowed := append(sim.ConfigNames(), ViewNames()...)
+			p.Problems = append(p.Problems, fmt.Sprintf("unknown parameter %s: allowed are %s", sim.QuoteInput(name), strings.Join(allowed, ", ")))
+			return false
+		}
+	}
+	return true
+}
+
+// block adds a block parameter's range to the list ("none" alone blocks
+// nothing).
+func (r *reader) block(value string) bool {
+	v := strings.TrimSpace(value)
+	if v != "none" {
+		r.blocks = append(r.blocks, v)
+	}
+	if err := r.p.Config.Set("block", strings.Join(r.blocks, ",")); err != nil {
+		if v != "none" {
+			r.blocks = r.blocks[:len(r.blocks)-1]
+		}
+		var fe *sim.FieldError
+		if errors.As(err, &fe) {
+			r.p.problem("block", value, fe.Allowed)
+		}
+		return false
+	}
+	return true
+}
+
+// finish draws the seed if none was given, fills in the defaults, checks
+// the changes and the settings (falling back to the defaults, with a
+// problem noted), and builds the compare lanes.
+func (r *reader) finish(seed func() uint64) Preset {
+	p, cfg := &r.p, &r.p.Config
+	p.SeedGiven = r.seen["seed"]
 	if !p.SeedGiven {
 		cfg.Seed = seed()
 	}
 	raw := cfg.Clone() // the variants apply to the settings given, before their defaults
-	cfg.FillDefaults(func(name string) bool { return seen[name] })
+	given := func(name string) bool { return r.seen[name] }
+	cfg.FillDefaults(given)
 	if err := cfg.Validate(); err == nil && len(p.Changes) > 0 {
 		// The changes must fit the settings, as the CLI checks --set.
 		if m, err := sim.New(*cfg, sim.WithMaxQueued(scene.PageMaxQueued)); err == nil {
@@ -229,7 +258,7 @@ func Read(params []Param, seed func() uint64) Preset {
 			}
 		}
 	}
-	if err := sim.CheckUnused(cfg, seen, p.Changes); err != nil {
+	if err := sim.CheckUnused(cfg, r.seen, p.Changes); err != nil {
 		p.Problems = append(p.Problems, fmt.Sprintf("parameter %v; ignored", err))
 	}
 	if err := cfg.Validate(); err != nil {
@@ -243,17 +272,17 @@ func Read(params []Param, seed func() uint64) Preset {
 		p.Config = sim.DefaultConfig()
 		p.Config.Seed = s
 		p.Config.MaxServers = sim.DefaultMaxServers(p.Config.Servers)
-		return p
+		return *p
 	}
-	if compare != "" {
-		lanes, err := compareLanes(compare, raw, func(name string) bool { return seen[name] }, p.Changes)
+	if r.compare != "" {
+		lanes, err := compareLanes(r.compare, raw, given, p.Changes)
 		if err != nil {
 			p.Problems = append(p.Problems, fmt.Sprintf("parameter compare: %v; showing one run", err))
 		} else {
 			p.Lanes, p.Config = lanes, lanes[0].Config.Clone()
 		}
 	}
-	return p
+	return *p
 }
 
 // compareLanes reads the compare parameter: each variant's settings
