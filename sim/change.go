@@ -361,8 +361,11 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 					return cfg, fmt.Errorf("change at cycle %d: slow factor %v: want 0.01 to 100", c.Cycle, f)
 				}
 			}
-			if !c.faultRef().valid(cfg.Switch) {
-				return cfg, fmt.Errorf("change at cycle %d: %s value %d names no server: want a server id from 1 to %d, with S: only in a switch", c.Cycle, c.Setting, c.Value, maxServerID)
+			if ref := c.faultRef(); !ref.valid(cfg.Switch) {
+				if ref.Balancer() == 1 && ref.valid(true) {
+					return cfg, fmt.Errorf("change at cycle %d: %s %s names the switch's S balancer, and the run has no --switch: give the server id alone", c.Cycle, c.Setting, c.ValueString())
+				}
+				return cfg, fmt.Errorf("change at cycle %d: %s names no server: want a server id from 1 to %d, with S: only in a switch", c.Cycle, c.Setting, maxServerID)
 			}
 			continue
 		}

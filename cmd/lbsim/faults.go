@@ -3,12 +3,17 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lbsim/lbsim/sim"
 )
 
-// faultList collects --fault values as changes.
-type faultList struct{ changes *[]sim.Change }
+// faultList collects --fault values as changes, and in named those that
+// name a balancer (P: or S:), which only a switch has.
+type faultList struct {
+	changes *[]sim.Change
+	named   *[]string
+}
 
 func (v faultList) String() string { return "" }
 
@@ -18,7 +23,23 @@ func (v faultList) Set(s string) error {
 		return err
 	}
 	*v.changes = append(*v.changes, c)
+	if _, ref, _ := strings.Cut(s, ":"); c.IsFault() && strings.Contains(ref, ":") && v.named != nil {
+		alone := withoutBalancer(c)
+		*v.named = append(*v.named, fmt.Sprintf("--fault %s names a balancer (P: or S:), which only a run with --switch has: give the server id alone, like %s:%s@%d",
+			quoteCut(s), alone.Setting, alone.ValueString(), alone.Cycle))
+	}
 	return nil
+}
+
+// withoutBalancer returns the fault c naming its server of balancer 0.
+func withoutBalancer(c sim.Change) sim.Change {
+	if c.Setting == sim.SetSlow {
+		ref, f := sim.ValueSlow(c.Value)
+		c.Value = sim.SlowValue(sim.MakeServerRef(0, ref.ID()), f)
+	} else {
+		c.Value = int64(sim.MakeServerRef(0, sim.ServerRef(c.Value).ID()))
+	}
+	return c
 }
 
 // checkFaults refuses explicit faults that cannot happen: an up before a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -90,8 +91,12 @@ func (v int64Flag) Set(s string) error {
 }
 
 // changeList collects --set values into changes, and into set those given
-// with --set (so that a message spells a fault as it was given).
-type changeList struct{ changes, set *[]sim.Change }
+// with --set (so that a message spells a fault as it was given); named
+// gets the faults that name a balancer (P: or S:), which only a switch has.
+type changeList struct {
+	changes, set *[]sim.Change
+	named        *[]string
+}
 
 func (v changeList) String() string { return "" }
 
@@ -103,6 +108,9 @@ func (v changeList) Set(s string) error {
 	*v.changes = append(*v.changes, c)
 	if v.set != nil {
 		*v.set = append(*v.set, c)
+	}
+	if _, value, _ := strings.Cut(s, "="); c.IsFault() && strings.Contains(value, ":") && v.named != nil {
+		*v.named = append(*v.named, fmt.Sprintf("--set %s names a balancer (P: or S:), which only a run with --switch has: give the server id alone, like %v", quoteCut(s), withoutBalancer(c)))
 	}
 	return nil
 }
@@ -226,7 +234,7 @@ func (v serviceFile) String() string {
 func (v serviceFile) Set(s string) error {
 	f, err := os.Open(s)
 	if err != nil {
-		return err
+		return openError(s, err)
 	}
 	defer f.Close()
 	vs, err := sim.ReadServiceValues(f)
@@ -235,4 +243,14 @@ func (v serviceFile) Set(s string) error {
 	}
 	v.cfg.ServiceValues, *v.path = vs, s
 	return nil
+}
+
+// openError describes a file that could not be opened, its path quoted
+// and cut (a path may hold anything, escape sequences included).
+func openError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %v", quoteCut(path), err)
 }

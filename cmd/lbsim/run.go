@@ -42,6 +42,9 @@ type runOptions struct {
 	// reads it (readTally).
 	lenient bool
 	unread  map[string]string
+	// balancerNamed holds a message for each fault given that names a
+	// balancer (P: or S:), refused without --switch.
+	balancerNamed []string
 }
 
 const runHelp = `Usage: lbsim run [flags]
@@ -81,10 +84,10 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 // the same flags, and any of them may be varied with --vary.
 func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	settingFlags(fs, &o.cfg, blocks, &o.servicePath, nil)
-	fs.Var(faultList{&o.changes}, "fault", "a fault at a cycle: `KIND:ID@CYCLE`, KIND down, up, fail (every attempt ends in error\nafter --fail-time), hang (attempts never finish), heal, or slow:IDxF@CYCLE (attempts take F\ntimes as long); with --switch name the balancer: down:S:3@500 (repeatable)")
+	fs.Var(faultList{&o.changes, &o.balancerNamed}, "fault", "a fault at a cycle: `KIND:ID@CYCLE`, KIND down, up, fail (every attempt ends in error\nafter --fail-time), hang (attempts never finish), heal, or slow:IDxF@CYCLE (attempts take F\ntimes as long); with --switch name the balancer: down:S:3@500 (repeatable)")
 	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
 	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
-	fs.Var(changeList{&o.changes, &o.setChanges}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\n"+strings.Join(sim.SettingNames(), ", ")+"\n(block and unblock take a range: 500:block=0.0.0.0/1; slow takes IDxF: 500:slow=3x4)")
+	fs.Var(changeList{&o.changes, &o.setChanges, &o.balancerNamed}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\n"+strings.Join(sim.SettingNames(), ", ")+"\n(block and unblock take a range: 500:block=0.0.0.0/1; slow takes IDxF: 500:slow=3x4)")
 }
 
 func (c *cli) run(args []string) int {
@@ -129,12 +132,12 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	if o.tracePath != "" {
 		f, err := os.Open(o.tracePath)
 		if err != nil {
-			return fmt.Errorf("--trace: %v", err)
+			return fmt.Errorf("--trace: %v", openError(o.tracePath, err))
 		}
 		defer f.Close()
 		rows, err := sim.ParseTrace(&boundedLines{r: f})
 		if err != nil {
-			return fmt.Errorf("--trace %s: %v", o.tracePath, err)
+			return fmt.Errorf("--trace %s: %v", quoteCut(o.tracePath), err)
 		}
 		if rows == nil {
 			rows = []sim.TraceRow{}
@@ -146,6 +149,9 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	}
 	if err := cfg.Validate(); err != nil {
 		return fieldError(err)
+	}
+	if !cfg.Switch && len(o.balancerNamed) > 0 {
+		return errors.New(o.balancerNamed[0])
 	}
 	if o.lenient {
 		o.unread = map[string]string{}

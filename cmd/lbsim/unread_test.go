@@ -41,3 +41,31 @@ func TestUnreadFlagsFollowEachRun(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultAndPathMessages: a fault naming a balancer (P: or S:) without
+// --switch is refused, saying so in the fault's own words (S: was refused
+// with an internal encoding, P: was accepted); a missing file's path is
+// echoed quoted, never with its raw control bytes.
+func TestFaultAndPathMessages(t *testing.T) {
+	esc := "/nonexistent/\x1b[31mred"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--cycles", "20", "--fault", "fail:P:1@5"}, "give the server id alone, like fail:1@5"},
+		{[]string{"run", "--cycles", "20", "--fault", "slow:S:1x2@5"}, "give the server id alone, like slow:1x2@5"},
+		{[]string{"run", "--cycles", "20", "--set", "5:down=S:1"}, "like 5:down=1"},
+		{[]string{"compare", "--cycles", "20", "--fault", "hang:p:2@5", "--variant", "a:rate=0.5"}, "only a run with --switch has"},
+		{[]string{"run", "--cycles", "20", "--trace", esc}, `"/nonexistent/\x1b[31mred": no such file`},
+		{[]string{"run", "--cycles", "20", "--service", "empirical", "--service-file", esc}, `\x1b[31mred`},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runArgs(t, tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "\x1b") {
+			t.Errorf("lbsim %q: exit %d, want 2 with %q and no raw escape: %q", tt.args, code, tt.want, stderr)
+		}
+	}
+	if code, _, stderr := runArgs(t, "run", "--cycles", "20", "--switch", "--fault", "fail:P:1@5", "--json", "/dev/null"); code != exitOK {
+		t.Errorf("a fault naming P in a switch: exit %d: %s", code, stderr)
+	}
+}
