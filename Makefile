@@ -97,7 +97,7 @@ test-wasm:
 # "the same results everywhere" is tested, not assumed. -short, as for wasm.
 test-arm64:
 	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 -run 'Golden|EventHashes' ./sim/ ./sim/snapshot/ ./queueing/
-	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./internal/detmath/
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./detmath/
 
 # Packages that import ebiten need a display: their tests carry the
 # `display` build tag and run under Xvfb.

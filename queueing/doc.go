@@ -75,7 +75,7 @@
 // # Determinism
 //
 // Only +, −, ·, ÷ and [math.Sqrt] are used, each of which IEEE 754 rounds
-// correctly (the staffing functions add internal/detmath's exponential,
+// correctly (the staffing functions add detmath's exponential,
 // made of the same operations), and every product that is then added or subtracted is wrapped in
 // an explicit float64(…) conversion, which the Go specification says stops
 // the compiler from fusing it into a multiply-add (as it otherwise does on

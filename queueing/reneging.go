@@ -3,7 +3,7 @@ package queueing
 import (
 	"strconv"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 )
 
 // Reneging describes a pooled queue whose clients give up: Poisson arrivals

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 )
 
 // renegingCases are checked against independent simulations: lbsim's own

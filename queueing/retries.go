@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 )
 
 // RetryEquilibrium is one self-consistent state of a [Reneging] queue whose

@@ -3,7 +3,7 @@ package queueing
 import (
 	"math"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 )
 
 // MinServersForWait returns the fewest servers c for which the M/M/c mean

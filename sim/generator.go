@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 )
 
 // poissonPart bounds the mean of one Poisson draw by inversion; a larger

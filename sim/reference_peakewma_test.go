@@ -1,7 +1,7 @@
 package sim_test
 
 import (
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 	"github.com/lbsim/lbsim/sim"
 )
 

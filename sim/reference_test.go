@@ -34,7 +34,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 	"github.com/lbsim/lbsim/sim"
 )
 

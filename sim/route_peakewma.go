@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 )
 
 // peakEWMA is Finagle's and Linkerd's balancer: each server keeps a cost,

@@ -3,7 +3,7 @@ package sim
 import (
 	"testing"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 )
 
 // TestPeakEWMATrace follows peak-ewma by hand over three requests on two

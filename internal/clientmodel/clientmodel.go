@@ -20,7 +20,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/lbsim/lbsim/internal/detmath"
+	"github.com/lbsim/lbsim/detmath"
 )
 
 // Phase sets the arrival rate from cycle From on.
