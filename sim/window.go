@@ -51,6 +51,11 @@ type window struct {
 	busyCycles, liveCycles int64
 	leftBefore             int      // retiring servers that left before the last cycle
 	batch                  []packed // a batcher's cycle of admitted requests
+	// The window's first cycle (the current one when it starts), the
+	// levels then, and the requests pass 1 admitted.
+	c0               int64
+	busy0, live0, q0 int64
+	admitted         int64
 }
 
 // arrivalCount is how many requests were admitted in a cycle of a window.
@@ -90,23 +95,37 @@ func (m *Model) windowed(b *Balancer) bool {
 // came, less as many as the servers could have taken (each at most one at
 // the start and one a shortest service after), and all of them.
 func (m *Model) runWindow(b *Balancer, end int64) {
-	cfg := &m.cfg
-	c0 := m.cycle
-	end = min(end, c0+maxWindow)
+	w := m.startWindow(b)
+	e := m.routeWindow(b, min(end, w.c0+maxWindow))
+	m.serveWindow(b, e)
+	m.settleWindow(b, e)
+	m.endWindow(b, e)
+}
+
+// startWindow readies the scratch space and notes the levels at the
+// window's start.
+func (m *Model) startWindow(b *Balancer) *window {
 	if m.win == nil {
 		m.win = &window{}
 	}
 	w := m.win
 	w.arrived, w.woke, w.late = w.arrived[:0], w.woke[:0], w.late[:0]
 	w.busyCycles, w.liveCycles, w.longest, w.leftBefore = 0, 0, 0, 0
-	b.catchUp(c0)
-	busy0, live0, q0 := int64(b.busy), int64(b.live), int64(b.queued)
-	shortest := shortestService(cfg)
+	w.c0 = m.cycle
+	b.catchUp(w.c0)
+	w.busy0, w.live0, w.q0 = int64(b.busy), int64(b.live), int64(b.queued)
+	w.admitted = 0
+	return w
+}
 
-	// Pass 1: route every arrival, in order, into its server's queue. A
-	// router that reads work places each one as it comes (placeWork), a
-	// batcher looks a cycle's arrivals up together (owners), and the
-	// others are placed in the drawing loop itself.
+// routeWindow is pass 1: it routes every arrival after the window's start,
+// in order, into its server's queue, and returns the window's last cycle
+// e. A router that reads work places each one as it comes (placeWork), a
+// batcher looks a cycle's arrivals up together (owners), and the others
+// are placed in the drawing loop itself.
+func (m *Model) routeWindow(b *Balancer, end int64) int64 {
+	cfg, w := &m.cfg, m.win
+	c0, shortest := w.c0, shortestService(cfg)
 	var wp workPlacer
 	if b.caps.Reads == ReadsWork {
 		wp = b.rt.(workPlacer)
@@ -115,15 +134,14 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	batched = batched && bt.batching()
 	work := wp != nil
 	own := work || batched // placed their own way
-	admitted := int64(0)
 	e := min(m.nextScale, end)
 	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
 		for ; c > e; e = min(m.nextScale, end) {
-			if e != m.nextScale || b.retiring > 0 || admitted >= windowRequests {
+			if e != m.nextScale || b.retiring > 0 || w.admitted >= windowRequests {
 				break
 			}
-			most := live0 * (1 + (e-1-c0)/shortest) // dispatches before e
-			if !b.scaleQuiet(max(q0+admitted-most, 0), q0+admitted) {
+			most := w.live0 * (1 + (e-1-c0)/shortest) // dispatches before e
+			if !b.scaleQuiet(max(w.q0+w.admitted-most, 0), w.q0+w.admitted) {
 				break
 			}
 			m.nextScale += cfg.Cooldown // an evaluation that does not act
@@ -179,20 +197,22 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 		}
 		if in > 0 {
 			w.arrived = append(w.arrived, arrivalCount{c, in})
-			admitted += int64(in)
+			w.admitted += int64(in)
 		}
 	}
-	n := int(e - c0)
 	// The queue can pass its peak within the window only if it could
 	// without a dispatch; only then are the dispatches counted by cycle.
-	w.peaks = q0+admitted > b.tot.PeakQueue
+	w.peaks = w.q0+w.admitted > b.tot.PeakQueue
 	if w.peaks {
-		w.dispatched = resize(w.dispatched, n)
+		w.dispatched = resize(w.dispatched, int(e-c0))
 	}
+	return e
+}
 
-	// Pass 2: each server's queue, from the cycle it is free. The
-	// server-cycles start from the levels at c0 held to the end of e−1, and
-	// each change adds or takes away its cycles up to there.
+// serveWindow is pass 2: each server's queue, from the cycle it is free,
+// up to the window's last cycle e.
+func (m *Model) serveWindow(b *Balancer, e int64) {
+	w, c0 := m.win, m.win.c0
 	for _, id := range w.woke {
 		b.serveQueue(int(id), c0, c0, e)
 	}
@@ -209,8 +229,8 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			b.serveQueue(id, c, c, e)
 		}
 	}
-	if work {
-		wp.freeDone(e) // the servers pass 2 freed leave the router's index
+	if b.caps.Reads == ReadsWork {
+		b.rt.(workPlacer).freeDone(e) // the servers pass 2 freed leave the router's index
 	}
 	if w.longest > b.wheel.mask {
 		b.refitWheel(w.longest) // re-adds every busy server, the late ones too
@@ -219,13 +239,19 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 			b.wheel.add(l.done, int(l.id))
 		}
 	}
-	b.tot.ServerCycles += live0*(e-1-c0) + w.liveCycles
-	b.tot.BusyCycles += busy0*(e-1-c0) + w.busyCycles
-	b.intAt = e - 1
+}
 
-	// The queue's peak at the end of the cycles before e.
+// settleWindow adds the window's server-cycles (from the levels at its
+// start held to the end of e−1, and each change's cycles up to there),
+// the queue's peak and the pool's low point at the end of the cycles
+// before e.
+func (m *Model) settleWindow(b *Balancer, e int64) {
+	w, c0 := m.win, m.win.c0
+	b.tot.ServerCycles += w.live0*(e-1-c0) + w.liveCycles
+	b.tot.BusyCycles += w.busy0*(e-1-c0) + w.busyCycles
+	b.intAt = e - 1
 	if w.peaks {
-		q, peak, a := q0, b.tot.PeakQueue, 0
+		q, peak, a := w.q0, b.tot.PeakQueue, 0
 		for c := c0 + 1; c < e; c++ {
 			if a < len(w.arrived) && w.arrived[a].cycle == c {
 				q += int64(w.arrived[a].n)
@@ -236,15 +262,18 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 		}
 		b.tot.PeakQueue = peak
 	}
-	// The pool's low point at the end of the cycles before e (at e,
-	// scaling may make up for a server that leaves then: record sees it).
-	b.tot.ServersMin = min(b.tot.ServersMin, int(live0)-w.leftBefore)
+	// At e, scaling may make up for a server that leaves then: record
+	// sees it.
+	b.tot.ServersMin = min(b.tot.ServersMin, int(w.live0)-w.leftBefore)
+}
 
-	// Cycle e: scaling, then step d for the servers left ready.
+// endWindow is the window's last cycle e: scaling, then step d for the
+// servers left ready.
+func (m *Model) endWindow(b *Balancer, e int64) {
 	m.cycle = e
 	acts := false
 	if e == m.nextScale {
-		m.nextScale += cfg.Cooldown
+		m.nextScale += m.cfg.Cooldown
 		if _, acts = b.scaleActs(b.queued); acts {
 			b.scale()
 		}
@@ -252,7 +281,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	if b.ready.n > 0 {
 		b.dispatchEach(e)
 	}
-	if acts || int64(b.live) != live0 {
+	if acts || int64(b.live) != m.win.live0 {
 		b.record()
 	} else {
 		b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
