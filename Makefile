@@ -15,7 +15,7 @@ PGO       := cmd/lbsim/default.pgo
 # The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
-.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures docs-size docs-settings generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-pictures docs-size docs-settings generate fmt clean
 
 all: build
 
@@ -108,6 +108,10 @@ test-display:
 test-e2e:
 	mkdir -p $(CURDIR)/test-output
 	$(GO) test -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
+
+## soak: the page with the client side on, left running LBSIM_SOAK (15m) in headless Chromium: memory flat, page responsive
+soak:
+	LBSIM_SOAK=$(or $(LBSIM_SOAK),15m) $(GO) test -v -count=1 -timeout 60m -run TestSoakClientSide ./render/e2e
 
 ## bench: the model's benchmarks, built with the profile bin/lbsim is built with (compare runs with benchstat)
 bench:
