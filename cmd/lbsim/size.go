@@ -193,7 +193,7 @@ func (c *cli) size(args []string) int {
 	}
 	// Every variant is checked before any run: its flags at the smallest
 	// and largest pool, and the objectives' keys against its summary.
-	var traces []string
+	var outs outputs
 	for _, v := range o.variants {
 		vb := variantBase(base, v)
 		for _, pool := range []int{o.max, 1} {
@@ -204,17 +204,11 @@ func (c *cli) size(args []string) int {
 			case err != nil:
 				return fail("variant %s, %d servers: %v", quoteCut(v.Label), pool, err)
 			}
-			if ro.tracePath != "" && !slices.Contains(traces, ro.tracePath) {
-				traces = append(traces, ro.tracePath)
-			}
+			outs.addRunInputs(ro)
 		}
 		if err := c.checkKeys(vb, seed, o.objectives); err != nil {
 			return fail("variant %s: %v", quoteCut(v.Label), err)
 		}
-	}
-	var outs outputs
-	for _, t := range traces {
-		outs.addInput("--trace", t)
 	}
 	var out *atomicFile
 	if o.jsonPath != "" && o.jsonPath != "-" {
@@ -388,7 +382,7 @@ func (c *cli) evaluate(ctx context.Context, o *sizeOptions, vb []string, pool in
 		return err
 	})
 	var runs atomic.Int64
-	run := c.sweepRun(vb) // the pool and the seed are the run's
+	run := c.sweepRun(vb, c.newQueueShare(min(o.jobs, o.replications))) // the pool and the seed are the run's
 	err = sweep.Execute(ctx, g, func(yield func(int64) bool) {
 		for k := range g.Runs() {
 			if !yield(k) {
