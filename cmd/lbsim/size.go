@@ -544,7 +544,7 @@ func (c *cli) sizeVariant(ctx context.Context, o *sizeOptions, vb []string, v va
 	if err != nil {
 		return sv, err
 	}
-	sv.Theory = theoryFor(ro.cfg, sv.Servers, o.objectives)
+	sv.Theory = theoryFor(ro.cfg, ro.changes, sv.Servers, o.objectives)
 	return sv, nil
 }
 
@@ -588,10 +588,10 @@ type theory struct {
 var waitQuantiles = map[string]float64{"wait_p50": 0.5, "wait_p90": 0.9, "wait_p95": 0.95, "wait_p99": 0.99}
 
 // theoryFor returns Erlang C's answer for the wait objectives (avg_wait and
-// wait_pNN) and the square-root staffing estimate when cfg at c servers is
-// an M/M/c queue, else nil.
-func theoryFor(cfg sim.Config, c int, obs []objective) *theory {
-	in := mmc.FitInput(cfg)
+// wait_pNN) and the square-root staffing estimate when cfg with its
+// changes (--set, --fault) at c servers is an M/M/c queue, else nil.
+func theoryFor(cfg sim.Config, changes []sim.Change, c int, obs []objective) *theory {
+	in := mmc.FitInput(cfg, changes...)
 	// The fit is asked of a stable pool: the simulation's answer may sit
 	// at or below the load (a short run has no time to fill its queue).
 	in.Servers = max(c, int(in.Lambda*in.MeanService)+1)

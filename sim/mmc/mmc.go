@@ -20,6 +20,7 @@ package mmc
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
@@ -457,7 +458,10 @@ var routing = map[sim.Theory]queueing.Routing{
 
 // FitInput describes a simulator configuration for queueing.CheckFit, so a
 // view can say whether M/M/c theory applies to the run on screen and why not.
-func FitInput(cfg sim.Config) queueing.FitInput {
+// changes are the run's scheduled changes (--set and --fault): a fault
+// (down, up or gray) counts as fault injection, any other change as settings
+// that change during the run.
+func FitInput(cfg sim.Config, changes ...sim.Change) queueing.FitInput {
 	in := queueing.FitInput{
 		Servers:     cfg.Servers,
 		Lambda:      cfg.Rate.PerCycle(),
@@ -472,6 +476,15 @@ func FitInput(cfg sim.Config) queueing.FitInput {
 		Routing:     routing[cfg.Policy.TheoryFor(cfg.Choices)],
 		Weighted:    cfg.Policy.ReadsWeights(sim.Pooled),
 		PerServer:   cfg.Queues == sim.PerServer,
+		Timeout:     cfg.Timeout,
+	}
+	for _, c := range changes {
+		switch name := c.Setting.String(); {
+		case c.IsFault():
+			in.Faults = true
+		case !slices.Contains(in.Changes, name):
+			in.Changes = append(in.Changes, name)
+		}
 	}
 	for _, v := range cfg.Speeds {
 		in.UnequalSpeeds = in.UnequalSpeeds || v != sim.SpeedScale
