@@ -36,7 +36,8 @@ utilisation, …; P.KEY or S.KEY with --switch).
 Variants are those of 'lbsim compare' (LABEL:NAME=VALUE[,NAME=VALUE…]; none means
 the run flags alone). Replication r runs with seed --seed + r for every variant
 and every c, so all of them see the same requests. The pool is size's to choose:
---servers, --min-servers and --max-servers are refused, and so is an initial
+--servers, --min-servers and --max-servers are refused (so is a --set of
+min-servers or max-servers, which would let the pool scale), and so is an initial
 queue (--initial-per-server other than 0, its default here), which would grow
 with c.
 
@@ -76,6 +77,18 @@ const (
 
 // fixedPool are the run flags that set the pool, which size chooses.
 var fixedPool = []string{"servers", "min-servers", "max-servers"}
+
+// fixedPoolChange refuses a change (--set, given or in a variant) of a
+// setting of fixedPool, as the flags are refused: the pool would not stay
+// the fixed pool of c servers size judges.
+func fixedPoolChange(changes []sim.Change) error {
+	for _, ch := range changes {
+		if name := ch.Setting.String(); slices.Contains(fixedPool, name) {
+			return fmt.Errorf("--set %v: size chooses the pool itself (servers = min-servers = max-servers = c for every c it tries, for the whole run); a change of --%s would let the pool scale; leave it out", ch, name)
+		}
+	}
+	return nil
+}
 
 // objective is one --slo KEY<=VALUE.
 type objective struct {
@@ -203,6 +216,9 @@ func (c *cli) size(args []string) int {
 				return fail("variant %s, 1 server: %v\nsize tries pools from one server up: a --fault or --set must name a server every pool has (server 1)", quoteCut(v.Label), err)
 			case err != nil:
 				return fail("variant %s, %d servers: %v", quoteCut(v.Label), pool, err)
+			}
+			if err := fixedPoolChange(ro.changes); err != nil {
+				return fail("variant %s: %v", quoteCut(v.Label), err)
 			}
 			outs.addRunInputs(ro)
 		}

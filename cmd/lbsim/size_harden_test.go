@@ -53,3 +53,26 @@ func TestSizeTheoryReadsTheRunsRealSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestSizeRefusesPoolBoundChanges: a --set of min-servers or max-servers,
+// given or in a variant, is refused before any run as the flags are.
+// Before, `size --set 10:min-servers=1` let the "fixed" pool scale down
+// and answered 464 where the fixed pool needs 33.
+func TestSizeRefusesPoolBoundChanges(t *testing.T) {
+	for _, args := range [][]string{
+		{"--set", "10:min-servers=1"},
+		{"--set", "10:max-servers=50"},
+		{"--variant", "a:set=10:min-servers=1"},
+		{"--variant", "plain:policy=random", "--variant", "b:set=10:max-servers=40"},
+	} {
+		runs := 0
+		var stdout, stderr strings.Builder
+		c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, noColor: true,
+			runBound: func(int, int) { runs++ }}
+		all := append([]string{"size", "--slo", "avg_wait<=5", "--max", "20", "--cycles", "200", "--replications", "2", "--seed", "1"}, args...)
+		code := c.main(all)
+		if code != exitUsage || runs != 0 || !strings.Contains(stderr.String(), "size chooses the pool itself") {
+			t.Errorf("%v: exit %d after %d runs, stderr %q; want exit 2 before any run, saying size chooses the pool", args, code, runs, stderr.String())
+		}
+	}
+}
