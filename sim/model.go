@@ -406,7 +406,7 @@ func (m *Model) fault(c Change, t int64) {
 	}
 	if why != "" {
 		b.tot.FaultsSkipped++
-		if m.faultErr == nil && !m.replacedNamed[ref] { // a replaced server's faults are skipped, as expected
+		if m.faultErr == nil && !m.expectedSkip(b, c, ref, id) {
 			m.faultErr = fmt.Errorf("--fault %s:%s@%d: server %v %s at cycle %d", c.Setting, c.ValueString(), t, ref, why, t)
 		}
 		return

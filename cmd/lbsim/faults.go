@@ -25,8 +25,10 @@ func (v faultList) Set(s string) error {
 // down of the same server is caught by reading them in order; a server that
 // does not exist (or is already down) at the fault's cycle is caught by a
 // trial run up to the last fault, since ids depend on autoscaling. A fault
-// naming a server --replace-after has taken out is skipped by the run
-// (counted in faults_skipped), not refused: the trial run lets it pass.
+// naming a server --replace-after has taken out, or a down or up that
+// random faults (--mtbf) have made moot, is skipped by the run (counted in
+// faults_skipped), not refused: the trial run lets it pass (sim's
+// faultskip.go), so acceptance does not depend on the seed.
 func checkFaults(o *runOptions, scheduled []sim.Change) error {
 	last := int64(0)
 	down := map[sim.ServerRef]bool{}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,37 @@ func TestReplacedServerFaultsSkipped(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 saying %q", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// TestMTBFWithExplicitFaultsEverySeed: --mtbf with an explicit down and up
+// is accepted whatever the seed: an explicit fault that a random one has
+// made moot (the server is already down, or already back) is skipped and
+// counted in faults_skipped. Before, 3 seeds of these 20 were refused
+// ("server 1 is already down at cycle 300"), so size, which checks the
+// first seed only, failed in the middle of its search.
+func TestMTBFWithExplicitFaultsEverySeed(t *testing.T) {
+	faults := []string{"--mtbf", "200", "--mttr", "100", "--fault", "down:1@300", "--fault", "up:1@600", "--cycles", "1000"}
+	skipped := int64(0)
+	for seed := 1; seed <= 20; seed++ {
+		code, stdout, stderr := runArgs(t, append([]string{"run", "--servers", "3", "--min-servers", "3", "--max-servers", "3",
+			"--seed", fmt.Sprint(seed), "--json", "-"}, faults...)...)
+		if code != exitOK {
+			t.Errorf("seed %d: exit %d, %s", seed, code, stderr)
+			continue
+		}
+		var sum struct {
+			FaultsSkipped int64 `json:"faults_skipped"`
+		}
+		json.Unmarshal([]byte(stdout), &sum)
+		skipped += sum.FaultsSkipped
+	}
+	if skipped == 0 {
+		t.Errorf("no fault was skipped in 20 seeds: the case does not test the collision")
+	}
+	// size runs every replication's seed through the same check.
+	code, _, stderr := runArgs(t, append([]string{"size", "--slo", "avg_wait<=100000", "--max", "4", "--replications", "10", "--seed", "1"}, faults...)...)
+	if code != exitOK {
+		t.Errorf("size with --mtbf and explicit faults: exit %d, %s", code, stderr)
 	}
 }
