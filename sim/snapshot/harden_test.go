@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -73,5 +74,35 @@ func TestSnapshotHugeNegativeDecimalNoPanic(t *testing.T) {
 				t.Errorf("DecodeComparison accepted it")
 			}
 		})
+	}
+}
+
+// TestSnapshotExtremeConfigValuesNoPanic: every integer of a snapshot's
+// configuration set to −2⁶³, −1 or 2⁶³−1 in turn is decoded without a
+// panic, and where it is accepted the replay's model is built without one.
+func TestSnapshotExtremeConfigValuesNoPanic(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer = 5, 50, 3, 2
+	fields := reflect.TypeFor[wireConfig]()
+	for i := range fields.NumField() {
+		f := fields.Field(i)
+		if f.Type.Kind() != reflect.Int64 {
+			continue
+		}
+		for _, v := range []int64{math.MinInt64, -1, math.MaxInt64} {
+			data := craftWire(t, cfg, func(w *wireConfig) { reflect.ValueOf(w).Elem().Field(i).SetInt(v) })
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Errorf("%s = %d: panic %v", f.Name, v, p)
+					}
+				}()
+				s, err := Decode(data)
+				ParseLink(Fragment(data))
+				if err == nil {
+					sim.New(s.Config)
+				}
+			}()
+		}
 	}
 }
