@@ -209,6 +209,14 @@ func (c *cli) size(args []string) int {
 	var outs outputs
 	for _, v := range o.variants {
 		vb := variantBase(base, v)
+		// A change of the pool's bounds first, read before any model is
+		// built (a model refuses some of them with a message about the
+		// bounds, not about size).
+		if ro, err := c.parseRun(poolArgs(vb, 1, seed)); err == nil {
+			if err := fixedPoolChange(ro.changes); err != nil {
+				return fail("variant %s: %v", quoteCut(v.Label), err)
+			}
+		}
 		for _, pool := range []int{o.max, 1} {
 			ro, err := c.checkRun(poolArgs(vb, pool, seed))
 			switch {
@@ -216,9 +224,6 @@ func (c *cli) size(args []string) int {
 				return fail("variant %s, 1 server: %v\nsize tries pools from one server up: a --fault or --set must name a server every pool has (server 1)", quoteCut(v.Label), err)
 			case err != nil:
 				return fail("variant %s, %d servers: %v", quoteCut(v.Label), pool, err)
-			}
-			if err := fixedPoolChange(ro.changes); err != nil {
-				return fail("variant %s: %v", quoteCut(v.Label), err)
 			}
 			outs.addRunInputs(ro)
 		}

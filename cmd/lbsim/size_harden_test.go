@@ -69,7 +69,7 @@ func TestSizeRefusesPoolBoundChanges(t *testing.T) {
 		var stdout, stderr strings.Builder
 		c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, noColor: true,
 			runBound: func(int, int) { runs++ }}
-		all := append([]string{"size", "--slo", "avg_wait<=5", "--max", "20", "--cycles", "200", "--replications", "2", "--seed", "1"}, args...)
+		all := append([]string{"size", "--slo", "avg_wait<=5", "--max", "100", "--cycles", "200", "--replications", "2", "--seed", "1"}, args...)
 		code := c.main(all)
 		if code != exitUsage || runs != 0 || !strings.Contains(stderr.String(), "size chooses the pool itself") {
 			t.Errorf("%v: exit %d after %d runs, stderr %q; want exit 2 before any run, saying size chooses the pool", args, code, runs, stderr.String())
