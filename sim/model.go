@@ -81,7 +81,7 @@ type Model struct {
 	applied  []Change // changes that took effect, in order
 	faultErr error    // the first explicit fault that could not apply
 	// faultNamed are the servers explicit faults name, replacedNamed
-	// those of them replaced (replaced.go): their later faults are
+	// those of them replaced (faultskip.go): their later faults are
 	// skipped without a faultErr.
 	faultNamed, replacedNamed map[ServerRef]bool
 
