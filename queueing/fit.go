@@ -63,6 +63,12 @@ type FitInput struct {
 	PerServer bool
 	// UnequalSpeeds is set when the servers do not all serve at speed 1.
 	UnequalSpeeds bool
+	// Timeout, when above 0, is the cycles after which a client abandons
+	// a request that has not finished (and may retry it).
+	Timeout int64
+	// Changes names the settings changed during the run (the --set
+	// flags, a page's sliders), each once, in the order first changed.
+	Changes []string
 }
 
 // Fit is the answer of [CheckFit].
@@ -124,8 +130,16 @@ func CheckFit(in FitInput) Fit {
 			"(turn scaling off, e.g. with min servers = max servers = c)")
 	}
 	if in.Faults {
-		reason("fault injection is on: servers go down and come back, but M/M/c assumes a fixed c " +
-			"that never fails (and a requeued request jumps back to the head of the queue)")
+		reason("fault injection is on: servers go down and come back, or fail, hang or slow down while in the pool, " +
+			"but M/M/c assumes a fixed c of identical servers that never fail (and a requeued request jumps back to the head of the queue)")
+	}
+	if len(in.Changes) > 0 {
+		reason("the settings change during the run (" + strings.Join(in.Changes, ", ") + "): " +
+			"M/M/c describes one steady state under settings that stay the same")
+	}
+	if in.Timeout > 0 {
+		reason("clients give up after " + strconv.FormatInt(in.Timeout, 10) + " cycles (a timeout), and may retry: " +
+			"M/M/c assumes every request waits until it is served, and arrives once")
 	}
 	if in.Switch {
 		reason("switch mode splits the traffic between two balancers, each with its own queue and pool; " +

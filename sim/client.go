@@ -204,7 +204,6 @@ func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
 		tries = f.tries
 	}
 	if tries >= cfg.Retries {
-		delete(b.requeuedAt, r.id)
 		if how == endTimeout {
 			b.tot.TimedOut++
 		} else {
@@ -245,6 +244,7 @@ func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
 
 // giveUp ends request r without success (the caller counts how).
 func (b *Balancer) giveUp(r packed) {
+	delete(b.requeuedAt, r.id) // it will not be dispatched again
 	if b.cl != nil {
 		delete(b.cl.flights, r.id)
 	}

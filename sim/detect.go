@@ -222,6 +222,7 @@ func (b *Balancer) replace(t int64) {
 	for _, id := range due {
 		s := &b.srv[id-1]
 		b.tot.Replaced++
+		b.noteReplaced(id)
 		if b.m.recordEvents {
 			b.emit(Replace, id, 0, Request{})
 		}

@@ -275,6 +275,9 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		fail("attempts: admitted %d + retries %d − discarded %d = %d, but completed %d + errors %d + timed out %d + %d + queued %d + in service %d = %d",
 			tot.Admitted, tot.Retries, tot.RetriesDiscarded, l, tot.Completed, tot.Errors, tot.TimedOutQueued, tot.TimedOutInService, q, int64(b.busy)-tot.Abandoned, r)
 	}
+	if n := len(b.requeuedAt); int64(n) > q {
+		fail("%d requests noted as requeued or retried, but %d queued: the note of a request that left the queue stays", n, q)
+	}
 	if b.cl == nil && !tot.ClientActed() && tot.Failed != tot.Errors {
 		fail("failed %d != errors %d with no retries", tot.Failed, tot.Errors)
 	}

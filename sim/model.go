@@ -80,6 +80,10 @@ type Model struct {
 	pending  []Change // scheduled changes, by cycle
 	applied  []Change // changes that took effect, in order
 	faultErr error    // the first explicit fault that could not apply
+	// faultNamed are the servers explicit faults name, replacedNamed
+	// those of them replaced (faultskip.go): their later faults are
+	// skipped without a faultErr.
+	faultNamed, replacedNamed map[ServerRef]bool
 
 	events       []Event
 	recordEvents bool
@@ -309,6 +313,7 @@ func (m *Model) Schedule(changes ...Change) error {
 		return err
 	}
 	m.pending = merged
+	m.nameFaulted(changes)
 	return nil
 }
 
@@ -401,7 +406,7 @@ func (m *Model) fault(c Change, t int64) {
 	}
 	if why != "" {
 		b.tot.FaultsSkipped++
-		if m.faultErr == nil {
+		if m.faultErr == nil && !m.expectedSkip(b, c, ref, id) {
 			m.faultErr = fmt.Errorf("--fault %s:%s@%d: server %v %s at cycle %d", c.Setting, c.ValueString(), t, ref, why, t)
 		}
 		return

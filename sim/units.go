@@ -87,16 +87,20 @@ func pow10(n int) int64 {
 	return p
 }
 
+// formatFixed writes v/scale (scale a power of ten) with no trailing
+// zeros. It works on v's magnitude as a uint64, so every int64 formats,
+// −2⁶³ included (a hostile snapshot can hold any).
 func formatFixed(v, scale int64) string {
-	sign := ""
+	sign, u := "", uint64(v)
 	if v < 0 {
-		sign, v = "-", -v
+		sign, u = "-", -uint64(v)
 	}
-	s := strconv.FormatInt(v/scale, 10)
-	if f := v % scale; f != 0 {
-		digits := len(strconv.FormatInt(scale, 10)) - 1
-		fs := strconv.FormatInt(f, 10)
-		fs = strings.Repeat("0", digits-len(fs)) + fs
+	sc := uint64(scale)
+	s := strconv.FormatUint(u/sc, 10)
+	if f := u % sc; f != 0 {
+		// f+sc has one more digit than sc's zeros: drop the leading 1 to
+		// get f with its leading zeros.
+		fs := strconv.FormatUint(f+sc, 10)[1:]
 		s += "." + strings.TrimRight(fs, "0")
 	}
 	return sign + s

@@ -182,7 +182,7 @@ func (c *cli) compare(args []string) int {
 	}
 	// Every variant is checked before anything runs: its flags, its
 	// changes and faults, and what a snapshot of it needs.
-	var traces []string
+	var outs outputs
 	var first *runOptions
 	var reads readTally
 	for i, v := range o.variants {
@@ -191,9 +191,7 @@ func (c *cli) compare(args []string) int {
 			return fail("variant %s: %v", quoteCut(v.Label), err)
 		}
 		reads.add(ro)
-		if ro.tracePath != "" && !slices.Contains(traces, ro.tracePath) {
-			traces = append(traces, ro.tracePath)
-		}
+		outs.addRunInputs(ro)
 		if i == 0 {
 			first = ro
 		}
@@ -215,10 +213,6 @@ func (c *cli) compare(args []string) int {
 		return fail("%v", err)
 	}
 	var out, snapFile *atomicFile
-	var outs outputs
-	for _, t := range traces {
-		outs.addInput("--trace", t)
-	}
 	if o.jsonPath != "" && o.jsonPath != "-" {
 		if err := outs.want("--json", o.jsonPath, &out); err != nil {
 			return fail("%v", err)
@@ -375,6 +369,7 @@ func (c *cli) runVariants(o *compareOptions, seed uint64) ([][]sim.Summary, []sn
 	done := int64(0)
 	bar := newProgress(c.stderr, c.stderrTTY && !o.noProgress, total)
 	bar.unit = "run"
+	share := c.newQueueShare(min(o.jobs, int(total)))
 	for range min(o.jobs, int(total)) {
 		wg.Add(1)
 		go func() {
@@ -383,12 +378,15 @@ func (c *cli) runVariants(o *compareOptions, seed uint64) ([][]sim.Summary, []sn
 				v := o.variants[t.v]
 				ro, err := c.parseRun(o.args(v, seed+uint64(t.r)))
 				var rec *snapshot.Recorder
-				if err == nil && lanes != nil {
-					rec = snapshot.NewRecorder(ro.cfg)
-				}
 				var m *sim.Model
 				if err == nil {
-					m, err = c.runVariant(ro, rec)
+					m, err = share.run(ro.maxQueued, func(bound int) (*sim.Model, error) {
+						ro.maxQueued = bound
+						if lanes != nil {
+							rec = snapshot.NewRecorder(ro.cfg)
+						}
+						return c.runVariant(ro, rec)
+					})
 				}
 				if err == nil && rec != nil {
 					var snap snapshot.Snapshot

@@ -45,10 +45,17 @@ func withoutBalancer(c sim.Change) sim.Change {
 // checkFaults refuses explicit faults that cannot happen: an up before a
 // down of the same server is caught by reading them in order; a server that
 // does not exist (or is already down) at the fault's cycle is caught by a
-// trial run up to the last fault, since ids depend on autoscaling.
+// trial run up to the last fault, since ids depend on autoscaling. A fault
+// naming a server --replace-after has taken out, or a down or up that
+// random faults (--mtbf) have made moot, is skipped by the run (counted in
+// faults_skipped), not refused: the trial run lets it pass (sim's
+// faultskip.go), so acceptance does not depend on the seed.
 func checkFaults(o *runOptions, scheduled []sim.Change) error {
 	last := int64(0)
 	down := map[sim.ServerRef]bool{}
+	// Random faults and replacement end outages the order cannot see: the
+	// trial run judges a down of a server that was down.
+	downAgain := o.cfg.MTBF > 0 || o.cfg.ReplaceAfter > 0 || slices.ContainsFunc(scheduled, func(c sim.Change) bool { return c.Setting == sim.SetReplaceAfter })
 	for _, c := range scheduled {
 		if !c.IsFault() {
 			continue
@@ -62,7 +69,7 @@ func checkFaults(o *runOptions, scheduled []sim.Change) error {
 		switch {
 		case c.Setting == sim.SetUp && !down[ref]:
 			return fmt.Errorf("%s: server %v is brought up before any down: bring it down first (down:%v@CYCLE)", given, ref, ref)
-		case c.Setting == sim.SetDown && down[ref] && o.cfg.MTBF == 0:
+		case c.Setting == sim.SetDown && down[ref] && !downAgain:
 			return fmt.Errorf("%s: server %v is already down: bring it up first", given, ref)
 		}
 		down[ref] = c.Setting == sim.SetDown

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,5 +220,35 @@ func TestMMCJSONCheckedFirst(t *testing.T) {
 	}
 	if names := listDir(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)
+	}
+}
+
+// TestReplayHugeNegativeDecimalNoPanic: replay, replay --link and share of a
+// snapshot whose retry budget or cv is −2⁶³ exit 2 naming the setting;
+// before, they panicked formatting the value ("strings: negative Repeat
+// count").
+func TestReplayHugeNegativeDecimalNoPanic(t *testing.T) {
+	dir := t.TempDir()
+	good := recordSmall(t, filepath.Join(dir, "good.lbsnap"))
+	for name, edit := range map[string]map[string]int64{
+		"retry-budget": {"rt": 1, "rb": math.MinInt64},
+		"service-cv":   {"svc": int64(sim.Lognormal), "ms": 20, "cv": math.MinInt64},
+	} {
+		bad, err := snaptest.Apply(good, snaptest.Edit{Config: edit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name+".lbsnap")
+		os.WriteFile(path, bad, 0o644)
+		for _, args := range [][]string{
+			{"replay", path},
+			{"replay", "--link", "https://example.org/" + snapshot.Fragment(bad)},
+			{"share", path},
+		} {
+			code, stdout, stderr := runArgs(t, args...)
+			if code != exitUsage || stdout != "" || !strings.Contains(stderr, name) {
+				t.Errorf("%s: %s: exit %d, stdout %q, stderr %q; want exit 2 naming it", name, args[0], code, stdout, stderr)
+			}
+		}
 	}
 }

@@ -44,6 +44,10 @@ type cli struct {
 	// finishes, from the goroutine that ran it (tests count a
 	// comparison's runs with it).
 	ran func(*runOptions)
+	// runBound, when set, is told the bound on queued requests handed to
+	// each run of compare, sweep and size as it starts, and the bounds of
+	// the runs then under way added up (see queueShare).
+	runBound func(bound, inFlight int)
 }
 
 // Exit codes: 0 success, 1 the run failed or did not reproduce, 2 bad usage

@@ -106,6 +106,9 @@ func (c *cli) mmc(args []string) int {
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
+	if servicePath != "" {
+		outs.addInput("--service-file", servicePath)
+	}
 	var jsonFile *atomicFile
 	if jsonPath != "" && jsonPath != "-" {
 		if err := outs.want("--json", jsonPath, &jsonFile); err != nil {

@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+
+	"github.com/lbsim/lbsim/internal/sweep"
 )
 
 // atomicFile is one output. A regular file (or a new path) is written to a
@@ -131,7 +134,58 @@ func (o *outputs) open() error {
 
 // addInput records an input file that no output may overwrite.
 func (o *outputs) addInput(flag, path string) {
+	for _, u := range o.inputs {
+		if u.flag == flag && u.path == path {
+			return
+		}
+	}
 	o.inputs = append(o.inputs, resolve(flag, path))
+}
+
+// runInputFlags are the run flags that name a file a run reads. No output
+// of any subcommand may overwrite one: every subcommand that takes run
+// flags records them with addRunInputs (a sweep, whose runs are parsed
+// later, from its arguments with addArgInputs).
+var runInputFlags = []string{"trace", "service-file"}
+
+// inputFile returns the file o reads for the run flag name (one of
+// runInputFlags), or "".
+func (o *runOptions) inputFile(name string) string {
+	switch name {
+	case "trace":
+		return o.tracePath
+	case "service-file":
+		return o.servicePath
+	}
+	return ""
+}
+
+// addRunInputs records every file the run of ro reads.
+func (o *outputs) addRunInputs(ro *runOptions) {
+	for _, name := range runInputFlags {
+		if p := ro.inputFile(name); p != "" {
+			o.addInput("--"+name, p)
+		}
+	}
+}
+
+// addArgInputs records every file named by run flags in args, written
+// --NAME=VALUE, and by the values of dims (a sweep's varied settings).
+func (o *outputs) addArgInputs(args []string, dims []sweep.Dimension) {
+	for _, name := range runInputFlags {
+		for _, a := range args {
+			if p, ok := strings.CutPrefix(a, "--"+name+"="); ok && p != "" {
+				o.addInput("--"+name, p)
+			}
+		}
+		for _, d := range dims {
+			if d.Name == name {
+				for _, p := range d.Values {
+					o.addInput("--"+name, p)
+				}
+			}
+		}
+	}
 }
 
 // check refuses an output path that cannot be written as a whole file: a

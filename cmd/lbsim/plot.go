@@ -140,13 +140,10 @@ func (c *cli) plotRun(args []string) (int, error) {
 	}
 	var outs outputs
 	defer outs.abort()
-	var traces []string
-	if o.tracePath != "" {
-		traces = append(traces, o.tracePath)
-	}
+	outs.addRunInputs(o)
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
-	f, err := po.open(&outs, "--trace", traces...)
+	f, err := po.open(&outs, "")
 	if err != nil {
 		return exitUsage, err
 	}

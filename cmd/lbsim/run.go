@@ -294,12 +294,7 @@ type runFiles struct {
 // when one is bad), then creates them all.
 func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 	outs := &files.outs
-	if o.servicePath != "" {
-		outs.addInput("--service-file", o.servicePath)
-	}
-	if o.tracePath != "" {
-		outs.addInput("--trace", o.tracePath)
-	}
+	outs.addRunInputs(o)
 	// The log directory may not exist yet: paths in it count as new
 	// files, and it is made only once every path passed.
 	logDirMissing := false

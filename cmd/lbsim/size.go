@@ -36,7 +36,8 @@ utilisation, …; P.KEY or S.KEY with --switch).
 Variants are those of 'lbsim compare' (LABEL:NAME=VALUE[,NAME=VALUE…]; none means
 the run flags alone). Replication r runs with seed --seed + r for every variant
 and every c, so all of them see the same requests. The pool is size's to choose:
---servers, --min-servers and --max-servers are refused, and so is an initial
+--servers, --min-servers and --max-servers are refused (so is a --set of
+min-servers or max-servers, which would let the pool scale), and so is an initial
 queue (--initial-per-server other than 0, its default here), which would grow
 with c.
 
@@ -76,6 +77,18 @@ const (
 
 // fixedPool are the run flags that set the pool, which size chooses.
 var fixedPool = []string{"servers", "min-servers", "max-servers"}
+
+// fixedPoolChange refuses a change (--set, given or in a variant) of a
+// setting of fixedPool, as the flags are refused: the pool would not stay
+// the fixed pool of c servers size judges.
+func fixedPoolChange(changes []sim.Change) error {
+	for _, ch := range changes {
+		if name := ch.Setting.String(); slices.Contains(fixedPool, name) {
+			return fmt.Errorf("--set %v: size chooses the pool itself (servers = min-servers = max-servers = c for every c it tries, for the whole run); a change of --%s would let the pool scale; leave it out", ch, name)
+		}
+	}
+	return nil
+}
 
 // objective is one --slo KEY<=VALUE.
 type objective struct {
@@ -193,10 +206,18 @@ func (c *cli) size(args []string) int {
 	}
 	// Every variant is checked before any run: its flags at the smallest
 	// and largest pool, and the objectives' keys against its summary.
-	var traces []string
+	var outs outputs
 	var reads readTally
 	for _, v := range o.variants {
 		vb := variantBase(base, v)
+		// A change of the pool's bounds first, read before any model is
+		// built (a model refuses some of them with a message about the
+		// bounds, not about size).
+		if ro, err := c.parseRun(poolArgs(vb, 1, seed)); err == nil {
+			if err := fixedPoolChange(ro.changes); err != nil {
+				return fail("variant %s: %v", quoteCut(v.Label), err)
+			}
+		}
 		for _, pool := range []int{o.max, 1} {
 			ro, err := c.checkRun(poolArgs(vb, pool, seed))
 			if err == nil {
@@ -208,9 +229,7 @@ func (c *cli) size(args []string) int {
 			case err != nil:
 				return fail("variant %s, %d servers: %v", quoteCut(v.Label), pool, err)
 			}
-			if ro.tracePath != "" && !slices.Contains(traces, ro.tracePath) {
-				traces = append(traces, ro.tracePath)
-			}
+			outs.addRunInputs(ro)
 		}
 		if err := c.checkKeys(vb, seed, o.objectives); err != nil {
 			return fail("variant %s: %v", quoteCut(v.Label), err)
@@ -218,10 +237,6 @@ func (c *cli) size(args []string) int {
 	}
 	if err := reads.err(); err != nil {
 		return fail("%v", err)
-	}
-	var outs outputs
-	for _, t := range traces {
-		outs.addInput("--trace", t)
 	}
 	var out *atomicFile
 	if o.jsonPath != "" && o.jsonPath != "-" {
@@ -395,7 +410,7 @@ func (c *cli) evaluate(ctx context.Context, o *sizeOptions, vb []string, pool in
 		return err
 	})
 	var runs atomic.Int64
-	run := c.sweepRun(vb) // the pool and the seed are the run's
+	run := c.sweepRun(vb, c.newQueueShare(min(o.jobs, o.replications))) // the pool and the seed are the run's
 	err = sweep.Execute(ctx, g, func(yield func(int64) bool) {
 		for k := range g.Runs() {
 			if !yield(k) {
@@ -557,7 +572,7 @@ func (c *cli) sizeVariant(ctx context.Context, o *sizeOptions, vb []string, v va
 	if err != nil {
 		return sv, err
 	}
-	sv.Theory = theoryFor(ro.cfg, sv.Servers, o.objectives)
+	sv.Theory = theoryFor(ro.cfg, ro.changes, sv.Servers, o.objectives)
 	return sv, nil
 }
 
@@ -601,10 +616,10 @@ type theory struct {
 var waitQuantiles = map[string]float64{"wait_p50": 0.5, "wait_p90": 0.9, "wait_p95": 0.95, "wait_p99": 0.99}
 
 // theoryFor returns Erlang C's answer for the wait objectives (avg_wait and
-// wait_pNN) and the square-root staffing estimate when cfg at c servers is
-// an M/M/c queue, else nil.
-func theoryFor(cfg sim.Config, c int, obs []objective) *theory {
-	in := mmc.FitInput(cfg)
+// wait_pNN) and the square-root staffing estimate when cfg with its
+// changes (--set, --fault) at c servers is an M/M/c queue, else nil.
+func theoryFor(cfg sim.Config, changes []sim.Change, c int, obs []objective) *theory {
+	in := mmc.FitInput(cfg, changes...)
 	// The fit is asked of a stable pool: the simulation's answer may sit
 	// at or below the load (a short run has no time to fill its queue).
 	in.Servers = max(c, int(in.Lambda*in.MeanService)+1)

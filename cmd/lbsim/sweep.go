@@ -155,9 +155,7 @@ func (c *cli) sweep(args []string) int {
 	g.Flags = sharedFlags(base)
 	// The output is checked before the grid (which may take a while).
 	var outs outputs
-	for _, t := range tracePaths(g, base) {
-		outs.addInput("--trace", t)
-	}
+	outs.addArgInputs(base, g.Dims)
 	if err := outs.check("--out", so.out); err != nil {
 		return fail("%v", err)
 	}
@@ -179,7 +177,7 @@ func (c *cli) sweep(args []string) int {
 		g.Points(), g.Replications, g.Runs(), g.BaseSeed, shard.I, shard.N, shard.Size(g.Runs()), len(done), so.jobs)
 	bar := newRunBar(c.stderr, c.stderrTTY && !so.noProgress, todo)
 	start := time.Now()
-	err = sweep.Execute(ctx, g, pending(g, shard, done), so.jobs, c.sweepRun(base), f, bar.update)
+	err = sweep.Execute(ctx, g, pending(g, shard, done), so.jobs, c.sweepRun(base, c.newQueueShare(int(min(int64(so.jobs), todo)))), f, bar.update)
 	bar.clear()
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
@@ -210,23 +208,6 @@ func sharedFlags(base []string) []string {
 		return strings.Compare(na, nb)
 	})
 	return flags
-}
-
-// tracePaths are the trace files a sweep reads: --trace and the values of
-// --vary trace=….
-func tracePaths(g *sweep.Grid, base []string) []string {
-	var paths []string
-	for _, a := range base {
-		if p, ok := strings.CutPrefix(a, "--trace="); ok && p != "" {
-			paths = append(paths, p)
-		}
-	}
-	for _, d := range g.Dims {
-		if d.Name == "trace" {
-			paths = append(paths, d.Values...)
-		}
-	}
-	return paths
 }
 
 // sweepGrid checks the sweep's own flags and makes its grid.
@@ -383,20 +364,24 @@ func (c *cli) parseRun(args []string) (*runOptions, error) {
 
 // sweepRun performs one run of the sweep as `lbsim run` with the point's
 // flags and seed would, and returns its JSON summary.
-func (c *cli) sweepRun(base []string) sweep.RunFunc {
+func (c *cli) sweepRun(base []string, share *queueShare) sweep.RunFunc {
 	return func(r sweep.Run) ([]byte, error) {
 		o, err := c.parseRun(pointArgs(base, r.Point, r.Seed))
 		if err != nil {
 			return nil, err
 		}
-		m, err := newModel(o)
+		m, err := share.run(o.maxQueued, func(bound int) (*sim.Model, error) {
+			o.maxQueued = bound
+			m, err := newModel(o)
+			if err != nil {
+				return nil, err
+			}
+			if !c.runToEnd(m) && m.Err() == nil {
+				return nil, errors.New("interrupted")
+			}
+			return m, m.Err()
+		})
 		if err != nil {
-			return nil, err
-		}
-		if !c.runToEnd(m) && m.Err() == nil {
-			return nil, errors.New("interrupted")
-		}
-		if err := m.Err(); err != nil {
 			return nil, err
 		}
 		sum := m.Summary()

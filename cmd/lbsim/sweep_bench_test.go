@@ -39,7 +39,7 @@ func BenchmarkSweep(b *testing.B) {
 			var runs int64
 			cpu0 := cpuTime()
 			for b.Loop() {
-				if err := sweep.Execute(context.Background(), g, all, jobs, c.sweepRun(base), io.Discard, nil); err != nil {
+				if err := sweep.Execute(context.Background(), g, all, jobs, c.sweepRun(base, c.newQueueShare(jobs)), io.Discard, nil); err != nil {
 					b.Fatal(err)
 				}
 				runs += g.Runs()

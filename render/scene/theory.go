@@ -102,7 +102,7 @@ func (s *Session) TheoryLines() []string {
 	var pr mmc.Prediction
 	var err error
 	if general {
-		pr, err = mmc.PredictShape(in.Servers, in.Lambda, s.moments(&cfg), cfg.Service, cfg.Queues, cfg.Policy)
+		pr, err = mmc.PredictShape(in.Servers, in.Lambda, s.moments(&cfg), cfg.Service, cfg.Queues, cfg.Policy, cfg.Choices)
 		if err == nil && pr.Why == "" {
 			title += " · " + pr.Model
 			lines[0] = title

@@ -20,6 +20,7 @@ package mmc
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lbsim/lbsim/queueing"
 	"github.com/lbsim/lbsim/sim"
@@ -232,7 +233,7 @@ func (r *Report) theory(p Params, cfg sim.Config, mom sim.Moments) error {
 	if cfg.Service == sim.Geometric {
 		pr, err = Predict(p.Servers, r.Rate, float64(cfg.MeanService), p.Queues, p.Policy, p.Choices)
 	} else {
-		pr, err = PredictShape(p.Servers, r.Rate, mom, cfg.Service, p.Queues, p.Policy)
+		pr, err = PredictShape(p.Servers, r.Rate, mom, cfg.Service, p.Queues, p.Policy, p.Choices)
 	}
 	if err != nil {
 		return err
@@ -325,8 +326,10 @@ const (
 // service times of the given shape with moments mom (sim.ServiceMoments):
 // for random routing to per-server queues, c independent M/G/1 queues by
 // Pollaczek–Khinchine (exact); for the pooled queue, the Allen–Cunneen
-// approximation, labelled so. Other routings have no model here (Why).
-func PredictShape(c int, lambda float64, mom sim.Moments, shape sim.Service, q sim.QueueMode, policy sim.Policy) (Prediction, error) {
+// approximation, labelled so. Other routings have no model here (Why):
+// p2c among them unless it draws d = 1 candidate (p2c's d, 0 meaning
+// sim.DefaultChoices), which is random routing.
+func PredictShape(c int, lambda float64, mom sim.Moments, shape sim.Service, q sim.QueueMode, policy sim.Policy, d int) (Prediction, error) {
 	g := queueing.MGC{Servers: c, Lambda: lambda, Mean: mom.Mean, Second: mom.Second}
 	var x queueing.Metrics
 	var err error
@@ -336,7 +339,7 @@ func PredictShape(c int, lambda float64, mom sim.Moments, shape sim.Service, q s
 		x, err = g.AllenCunneen()
 		pr = Prediction{Model: ModelAllenCunneen, Notes: []string{fmt.Sprintf(
 			"Allen–Cunneen is an approximation: Erlang C's Wq at the same mean, times (1 + cs²)/2 with cs² = %.4g the service times' squared coefficient of variation", g.SCV())}}
-	case policy.TheoryFor(1) == sim.TheorySplit:
+	case policy.TheoryFor(d) == sim.TheorySplit:
 		x, err = g.Split()
 		pr = Prediction{Model: ModelPollaczekKhinchine, Notes: []string{
 			"random routing splits the traffic into c independent M/G/1 queues, each fed λ/c: Wq = λ₁·E[S²] ÷ (2(1 − ρ)), from the exact moments of the times drawn"}}
@@ -457,7 +460,10 @@ var routing = map[sim.Theory]queueing.Routing{
 
 // FitInput describes a simulator configuration for queueing.CheckFit, so a
 // view can say whether M/M/c theory applies to the run on screen and why not.
-func FitInput(cfg sim.Config) queueing.FitInput {
+// changes are the run's scheduled changes (--set and --fault): a fault
+// (down, up or gray) counts as fault injection, any other change as settings
+// that change during the run.
+func FitInput(cfg sim.Config, changes ...sim.Change) queueing.FitInput {
 	in := queueing.FitInput{
 		Servers:     cfg.Servers,
 		Lambda:      cfg.Rate.PerCycle(),
@@ -472,6 +478,15 @@ func FitInput(cfg sim.Config) queueing.FitInput {
 		Routing:     routing[cfg.Policy.TheoryFor(cfg.Choices)],
 		Weighted:    cfg.Policy.ReadsWeights(sim.Pooled),
 		PerServer:   cfg.Queues == sim.PerServer,
+		Timeout:     cfg.Timeout,
+	}
+	for _, c := range changes {
+		switch name := c.Setting.String(); {
+		case c.IsFault():
+			in.Faults = true
+		case !slices.Contains(in.Changes, name):
+			in.Changes = append(in.Changes, name)
+		}
 	}
 	for _, v := range cfg.Speeds {
 		in.UnequalSpeeds = in.UnequalSpeeds || v != sim.SpeedScale

@@ -73,7 +73,7 @@ func TestAllenCunneenLabelled(t *testing.T) {
 		t.Errorf("ρ = %v, want %v", r.Theory.Rho, want)
 	}
 	// Per-server routing other than random has no model for a shape.
-	pr, err := PredictShape(5, 0.03, sim.Moments{Mean: 100, Second: 50_000}, sim.Lognormal, sim.PerServer, sim.LeastConnections)
+	pr, err := PredictShape(5, 0.03, sim.Moments{Mean: 100, Second: 50_000}, sim.Lognormal, sim.PerServer, sim.LeastConnections, 0)
 	if err != nil || pr.Theory != nil || pr.Why == "" {
 		t.Errorf("least-connections with lognormal: %+v, %v; want no theory and a reason", pr, err)
 	}

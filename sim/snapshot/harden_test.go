@@ -1,0 +1,108 @@
+package snapshot
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// craftWire encodes a valid snapshot of cfg after edit has changed its
+// wire configuration: what a hand-made file resealed with its checksum can
+// hold.
+func craftWire(t testing.TB, cfg sim.Config, edit func(*wireConfig)) []byte {
+	t.Helper()
+	s, err := Record(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := make([]byte, 0, 4*len(s.Hashes))
+	for _, h := range s.Hashes {
+		sums = append(sums, byte(h), byte(h>>8), byte(h>>16), byte(h>>24))
+	}
+	w := fromConfig(&s.Config)
+	edit(&w)
+	b := body{Model: ModelVersion, Engine: s.Engine, Config: w,
+		Hashes: wireHashes{Every: s.Every, Sums: sums, Final: s.Final}, Summary: fromSummary(&s.Summary)}
+	payload, err := b.MarshalMsg(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := seal(FormatVersion, payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// hugeNegativeDecimals are sealed snapshots each holding −2⁶³ in one
+// fixed-point setting, by the setting's name.
+func hugeNegativeDecimals(t testing.TB) map[string][]byte {
+	cfg := sim.DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer = 5, 50, 3, 2
+	return map[string][]byte{
+		"retry-budget": craftWire(t, cfg, func(w *wireConfig) { w.Retries, w.RetryBudget = 1, math.MinInt64 }),
+		"service-cv": craftWire(t, cfg, func(w *wireConfig) {
+			w.Service, w.MeanService, w.ServiceCV = int64(sim.Lognormal), 20, math.MinInt64
+		}),
+		"service-shape": craftWire(t, cfg, func(w *wireConfig) {
+			w.Service, w.MeanService, w.ServiceShape = int64(sim.Pareto), 20, math.MinInt64
+		}),
+		"long-share": craftWire(t, cfg, func(w *wireConfig) { w.Service, w.LongShare = int64(sim.Bimodal), math.MinInt64 }),
+		"rate":       craftWire(t, cfg, func(w *wireConfig) { w.Rate = math.MinInt64 }),
+		"scale-up":   craftWire(t, cfg, func(w *wireConfig) { w.ScaleUp = math.MinInt64 }),
+	}
+}
+
+// TestSnapshotHugeNegativeDecimalNoPanic: a snapshot or link whose
+// fixed-point settings are −2⁶³ is refused with an error naming the
+// setting; before, formatting the value for that error panicked
+// ("strings: negative Repeat count").
+func TestSnapshotHugeNegativeDecimalNoPanic(t *testing.T) {
+	for name, data := range hugeNegativeDecimals(t) {
+		t.Run(name, func(t *testing.T) {
+			_, err := Decode(data)
+			if err == nil || !strings.Contains(err.Error(), name) {
+				t.Errorf("Decode: %v, want an error naming %s", err, name)
+			}
+			if _, err := ParseLink(Fragment(data)); err == nil {
+				t.Errorf("ParseLink accepted it")
+			}
+			if _, err := DecodeComparison(data); err == nil {
+				t.Errorf("DecodeComparison accepted it")
+			}
+		})
+	}
+}
+
+// TestSnapshotExtremeConfigValuesNoPanic: every integer of a snapshot's
+// configuration set to −2⁶³, −1 or 2⁶³−1 in turn is decoded without a
+// panic, and where it is accepted the replay's model is built without one.
+func TestSnapshotExtremeConfigValuesNoPanic(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer = 5, 50, 3, 2
+	fields := reflect.TypeFor[wireConfig]()
+	for i := range fields.NumField() {
+		f := fields.Field(i)
+		if f.Type.Kind() != reflect.Int64 {
+			continue
+		}
+		for _, v := range []int64{math.MinInt64, -1, math.MaxInt64} {
+			data := craftWire(t, cfg, func(w *wireConfig) { reflect.ValueOf(w).Elem().Field(i).SetInt(v) })
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Errorf("%s = %d: panic %v", f.Name, v, p)
+					}
+				}()
+				s, err := Decode(data)
+				ParseLink(Fragment(data))
+				if err == nil {
+					sim.New(s.Config)
+				}
+			}()
+		}
+	}
+}
