@@ -15,7 +15,7 @@ import (
 // an autoscaled, overloaded per-server pool with a retry budget (the
 // settings under which the budget's window once grew without bound).
 const soakQuery = "servers=40&rate=2&timeout=400&retries=2&retry-budget=0.2&queues=per-server&policy=peak-ewma" +
-	"&health-interval=10&eject-after=3&seed=7&speed=max"
+	"&health-interval=10&eject-after=3&seed=7&speed=max&cycles=1000000000"
 
 // TestSoakClientSide leaves the page running for LBSIM_SOAK (make soak:
 // 15m) and samples it every 30 seconds: the program's memory must be flat
