@@ -51,7 +51,7 @@ func TestHostileChangeValues(t *testing.T) {
 		{"fault on balancer -1", sim.Change{Cycle: 10, Setting: sim.SetDown, Value: ref(-1, 2)}, "names no server"},
 		{"fault value -1", sim.Change{Cycle: 10, Setting: sim.SetDown, Value: -1}, "names no server"},
 		{"fault on balancer 2", sim.Change{Cycle: 10, Setting: sim.SetUp, Value: ref(2, 2)}, "names no server"},
-		{"S fault without a switch", sim.Change{Cycle: 10, Setting: sim.SetDown, Value: ref(1, 2)}, "names no server"},
+		{"S fault without a switch", sim.Change{Cycle: 10, Setting: sim.SetDown, Value: ref(1, 2)}, "names the switch's S balancer, and the run has no --switch"},
 		{"fault on server 0", sim.Change{Cycle: 10, Setting: sim.SetDown, Value: 0}, "names no server"},
 		{"fault on server 2^32-1", sim.Change{Cycle: 10, Setting: sim.SetDown, Value: 0xffff_ffff}, "names no server"},
 		{"wave 2", sim.Change{Cycle: 10, Setting: sim.SetWave, Value: 2}, "wave"},
