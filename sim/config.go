@@ -242,9 +242,12 @@ func (c *Config) crossCheck(start bool) error {
 		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: c.Policy.Allowed(c.Queues)}
 	case c.Backoff > MaxBackoff>>max(c.Retries-1, 0):
 		return intErr("backoff", c.Backoff, "must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40 (here at most %d)", int64(MaxBackoff>>max(c.Retries-1, 0)))
-	}
-	if start {
-		return c.validateShape()
+	case start && c.Service.usesMean() && c.MeanService == 0:
+		return &FieldError{Field: "mean-service", Value: "(not given)", Allowed: fmt.Sprintf("--service %v needs --mean-service, a whole number of cycles from 1 to %d", c.Service, MaxTaskTime/20)}
+	case start && c.ServiceMax > 0 && c.Service.usesMean() && c.ServiceMax < c.MeanService:
+		return intErr("service-max", int64(c.ServiceMax), "must be from mean-service (%d) to %d", c.MeanService, MaxTaskTime)
+	case start && c.Service == Empirical && len(c.ServiceValues) == 0:
+		return &FieldError{Field: "service-file", Value: "none", Allowed: fmt.Sprintf("--service empirical needs a file of 1 to %d service times, one whole number of cycles (1 to %d) a line", MaxServiceValues, MaxTaskTime)}
 	}
 	return nil
 }

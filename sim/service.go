@@ -86,16 +86,11 @@ const (
 	alphaAllowed = "Pareto's shape α must be above 1 and at most 100"
 )
 
-// validateShape checks the service shape's parameters.
-func (c *Config) validateShape() error {
-	switch {
-	case c.Service.usesMean() && c.MeanService == 0:
-		return &FieldError{Field: "mean-service", Value: "(not given)", Allowed: fmt.Sprintf("--service %v needs --mean-service, a whole number of cycles from 1 to %d", c.Service, MaxTaskTime/20)}
-	case c.ServiceMax > 0 && c.Service.usesMean() && c.ServiceMax < c.MeanService:
-		return intErr("service-max", int64(c.ServiceMax), "must be from mean-service (%d) to %d", c.MeanService, MaxTaskTime)
-	case c.Service == Empirical && len(c.ServiceValues) == 0:
-		return &FieldError{Field: "service-file", Value: "none", Allowed: fmt.Sprintf("--service empirical needs a file of 1 to %d service times, one whole number of cycles (1 to %d) a line", MaxServiceValues, MaxTaskTime)}
-	case len(c.ServiceValues) > MaxServiceValues:
+// checkServiceValues checks the empirical shape's values, which may come
+// from a snapshot rather than from ReadServiceValues (the service-file
+// row's check).
+func checkServiceValues(c *Config) error {
+	if len(c.ServiceValues) > MaxServiceValues {
 		return intErr("service-file", int64(len(c.ServiceValues)), "at most %d values", MaxServiceValues)
 	}
 	for i, v := range c.ServiceValues {

@@ -417,7 +417,7 @@ var settingRows = slices.Concat([]Row{
 	fixed("long-share", "bimodal: the share of requests that take task-max", "", func(c *Config) *Decimal { return &c.LongShare }, ParseDecimal, 0, MaxLongShare,
 		"the share of long requests must be from 0 to 1", "want a decimal like 1.5").defaults(DefaultLongShare.String()).example("0.1").needsShape(Bimodal),
 	Row{Name: "service-file", Help: "empirical: a file of service times, one whole number of cycles a line", File: true,
-		Range: fmt.Sprintf("1..%d lines of 1..%d", MaxServiceValues, MaxTaskTime), Example: "times.txt"}.needsShape(Empirical),
+		Range: fmt.Sprintf("1..%d lines of 1..%d", MaxServiceValues, MaxTaskTime), Example: "times.txt", check: checkServiceValues}.needsShape(Empirical),
 
 	whole("timeout", "cycles after its arrival an unfinished attempt is abandoned by its client (0 = never)", "cycles", func(c *Config) *int64 { return &c.Timeout }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("400").changeable(SetTimeout),
