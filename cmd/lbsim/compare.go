@@ -143,7 +143,7 @@ func (c *cli) compare(args []string) int {
 		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
-		if c.printedHelp(fs, err, compareHelp) {
+		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
 			return exitOK
 		}
 		return fail("%s", flagError(err))

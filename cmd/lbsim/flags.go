@@ -116,14 +116,14 @@ func (v changeList) Set(s string) error {
 }
 
 // printedHelp prints text and the flags on stdout when err is a request for
-// help (-h, --help), and reports whether it was.
-func (c *cli) printedHelp(fs *flag.FlagSet, err error, text string) bool {
+// help (-h, --help), and reports whether it was. The flags in hide are
+// defined but refused by the subcommand, so its help leaves them out.
+func (c *cli) printedHelp(fs *flag.FlagSet, err error, text string, hide ...string) bool {
 	if !errors.Is(err, flag.ErrHelp) {
 		return false
 	}
 	fmt.Fprint(c.stdout, text)
-	fs.SetOutput(c.stdout)
-	fs.PrintDefaults()
+	printFlags(c.stdout, fs, hide)
 	return true
 }
 

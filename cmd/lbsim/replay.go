@@ -24,8 +24,9 @@ exits with status 2.
 Example:
   lbsim run --seed 42 --set 500:rate=0.9 --snapshot run.lbsnap
   lbsim replay run.lbsnap --json - --timeline timeline.csv
-  lbsim replay --link 'https://example.org/lbsim/#r=g6ZsYnNuYXAB…'
-  lbsim replay --link - < link.txt
+  lbsim replay --link "$(lbsim share --base https://example.org/lbsim/ run.lbsnap)"
+  lbsim share run.lbsnap > link.txt
+  lbsim replay --link - < link.txt     (a link longer than one argument may be)
 
 Flags:
 `

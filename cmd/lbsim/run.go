@@ -56,7 +56,7 @@ is chosen and printed, so any run can be repeated.
 Example:
   lbsim run --servers 20 --cycles 100000 --seed 42
   lbsim run --trace requests.csv --block 10.0.0.0/8 --json - --timeline timeline.csv
-  lbsim run --seed 7 --set 500:rate=0.9 --set 2000:scale-up=40 --verbose
+  lbsim run --seed 7 --set 500:rate=0.9 --set 2000:scale-up=60 --verbose
   lbsim run --seed 42 --snapshot run.lbsnap     (then: lbsim replay run.lbsnap)
 
 Flags:
@@ -73,7 +73,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share")
 	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
-	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
+	fs.BoolVar(&o.quiet, "quiet", false, "no event log: status lines and the summary only (the default; excludes --verbose)")
 	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
 	return fs

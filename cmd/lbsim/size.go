@@ -125,6 +125,7 @@ func (c *cli) size(args []string) int {
 	var base []string
 	fs := flag.NewFlagSet("size", flag.ContinueOnError)
 	inputs, probe := recordedInputs(fs, &base)
+	fs.Lookup("initial-per-server").DefValue = "0" // size's own: every pool starts empty
 	allowed := func(name string) bool {
 		return inputs.Lookup(name) != nil && name != "seed" && name != "initial-per-server" && !slices.Contains(fixedPool, name)
 	}
@@ -148,7 +149,7 @@ func (c *cli) size(args []string) int {
 		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
-		if c.printedHelp(fs, err, sizeHelp) {
+		if c.printedHelp(fs, err, sizeHelp, fixedPool...) {
 			return exitOK
 		}
 		return fail("%s", flagError(err))
