@@ -89,6 +89,7 @@ type compareOptions struct {
 	replications int
 	jobs         int
 	jsonPath     string
+	csvPath      string
 	snapshotPath string
 	noProgress   bool
 }
@@ -138,6 +139,7 @@ func (c *cli) compare(args []string) int {
 	fs.Var(variantList{&o.variants, allowed}, "variant", "a variant, `LABEL:NAME=VALUE[,NAME=VALUE…]` (repeatable; at least one)")
 	fs.IntVar(&o.replications, "replications", 1, "runs per variant with seeds seed … seed+R−1 (paired across variants); R ≥ 2 adds means, intervals and paired differences")
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), fmt.Sprintf("runs at once (1..%d)", maxJobs))
+	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim compare: "+format+"\nRun 'lbsim compare --help' for the flags and what they allow.\n", a...)
 		return exitUsage
@@ -214,19 +216,19 @@ func (c *cli) compare(args []string) int {
 	if err := reads.err(); err != nil {
 		return fail("%v", err)
 	}
-	var out, snapFile *atomicFile
-	var outs outputs
+	var out, snapFile, csvFile *atomicFile
+	outs := outputs{stdout: c.stdout} // any one output may be "-"
 	for _, t := range traces {
 		outs.addInput("--trace", t)
 	}
-	if o.jsonPath != "" && o.jsonPath != "-" {
-		if err := outs.want("--json", o.jsonPath, &out); err != nil {
-			return fail("%v", err)
-		}
-	}
-	if o.snapshotPath != "" {
-		if err := outs.want("--snapshot", o.snapshotPath, &snapFile); err != nil {
-			return fail("%v", err)
+	for _, f := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--json", o.jsonPath, &out}, {"--csv", o.csvPath, &csvFile}, {"--snapshot", o.snapshotPath, &snapFile}} {
+		if f.path != "" {
+			if err := outs.want(f.flag, f.path, f.dst); err != nil {
+				return fail("%v", err)
+			}
 		}
 	}
 	defer outs.abort()
@@ -245,11 +247,14 @@ func (c *cli) compare(args []string) int {
 		return exitFailed
 	}
 	human := c.stdout
-	if o.jsonPath == "-" {
+	if outs.toStdout() {
 		human = c.stderr
 	}
 	report := newComparison(&o, seed, res)
 	fmt.Fprint(human, report.table())
+	if csvFile != nil {
+		report.writeCSV(csvFile.w)
+	}
 	if snapFile != nil {
 		data, err := snapshot.EncodeComparison(snapshot.Comparison{Lanes: lanes})
 		if err != nil {

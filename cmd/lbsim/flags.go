@@ -127,15 +127,16 @@ func (c *cli) printedHelp(fs *flag.FlagSet, err error, text string, hide ...stri
 	return true
 }
 
-// writeJSON writes v as indented JSON to stdout when path is "-", else to
-// file (the --json output opened before the run), if any, and returns it.
+// writeJSON writes v as indented JSON to file (the --json output opened
+// before the run, standard output included), if any, else to stdout when
+// path is "-", and returns it.
 func (c *cli) writeJSON(v any, path string, file *atomicFile) []byte {
 	js, _ := json.MarshalIndent(v, "", "  ")
 	js = append(js, '\n')
-	if path == "-" {
-		c.stdout.Write(js)
-	} else if file != nil {
+	if file != nil {
 		file.w.Write(js)
+	} else if path == "-" {
+		c.stdout.Write(js)
 	}
 	return js
 }

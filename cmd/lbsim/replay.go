@@ -66,7 +66,7 @@ func (c *cli) replay(args []string) int {
 	var jsonPath, timelinePath, link string
 	maxQueued := sim.DefaultMaxQueued
 	fs.StringVar(&jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
-	fs.StringVar(&timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file`")
+	fs.StringVar(&timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file;\n'-' reads the link from standard input (a long link exceeds what one argument may hold)")
 	fs.IntVar(&maxQueued, "max-queued", maxQueued, fmt.Sprintf("stop the replay (exit 1) when more requests than this are queued (1..%d)", sim.MaxQueuedLimit))
 	fail := func(code int, format string, a ...any) int {
@@ -128,12 +128,13 @@ func (c *cli) replay(args []string) int {
 
 	// Every path is checked before any file is created.
 	var timelineFile, jsonFile *atomicFile
+	outs.stdout = c.stdout // either output may be "-"
 	if timelinePath != "" {
 		if err := outs.want("--timeline", timelinePath, &timelineFile); err != nil {
 			return usage("%v", err)
 		}
 	}
-	if jsonPath != "" && jsonPath != "-" { // "-" is standard output
+	if jsonPath != "" {
 		if err := outs.want("--json", jsonPath, &jsonFile); err != nil {
 			return usage("%v", err)
 		}
@@ -182,7 +183,7 @@ func (c *cli) replay(args []string) int {
 	}
 
 	human := c.stdout
-	if jsonPath == "-" {
+	if outs.toStdout() {
 		human = c.stderr
 	}
 	hw := bufio.NewWriter(human)

@@ -69,8 +69,8 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	// Where the results go and how they are shown: none of these changes
 	// the summary.
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
-	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file`")
-	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share")
+	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
+	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share ('-' = stdout)")
 	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no event log: status lines and the summary only (the default; excludes --verbose)")
@@ -294,6 +294,7 @@ type runFiles struct {
 // when one is bad), then creates them all.
 func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 	outs := &files.outs
+	outs.stdout = c.stdout // any one output may be "-"
 	if o.servicePath != "" {
 		outs.addInput("--service-file", o.servicePath)
 	}
@@ -326,7 +327,7 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 		flag, path string
 		dst        **atomicFile
 	}{{"--timeline", o.timelinePath, &timeline}, {"--snapshot", o.snapshotPath, &files.snap}, {"--json", o.jsonPath, &files.json}} {
-		if f.path == "" || f.flag == "--json" && f.path == "-" {
+		if f.path == "" {
 			continue
 		}
 		if err := outs.want(f.flag, f.path, f.dst); err != nil {
@@ -376,7 +377,7 @@ func (c *cli) execute(o *runOptions) int {
 
 	human := c.stdout
 	humanTTY := c.stdoutTTY
-	if o.jsonPath == "-" {
+	if files.outs.toStdout() {
 		human, humanTTY = c.stderr, c.stderrTTY
 	}
 	hw := bufio.NewWriterSize(human, 64<<10)

@@ -117,6 +117,7 @@ type sizeOptions struct {
 	confidence   float64
 	max          int
 	jsonPath     string
+	csvPath      string
 	noProgress   bool
 }
 
@@ -143,6 +144,7 @@ func (c *cli) size(args []string) int {
 	fs.Float64Var(&o.confidence, "confidence", 0.95, "the one-sided confidence of each upper bound (0.5..0.9999)")
 	fs.IntVar(&o.max, "max", 10_000, fmt.Sprintf("the largest pool to try (1..%d, the simulator's largest pool)", maxSizePool))
 	fs.StringVar(&o.jsonPath, "json", "", "write the result as JSON to `file` ('-' = stdout, then the table goes to stderr)")
+	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never show progress")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim size: "+format+"\nRun 'lbsim size --help' for the flags and what they allow.\n", a...)
@@ -220,14 +222,19 @@ func (c *cli) size(args []string) int {
 	if err := reads.err(); err != nil {
 		return fail("%v", err)
 	}
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // either output may be "-"
 	for _, t := range traces {
 		outs.addInput("--trace", t)
 	}
-	var out *atomicFile
-	if o.jsonPath != "" && o.jsonPath != "-" {
-		if err := outs.want("--json", o.jsonPath, &out); err != nil {
-			return fail("%v", err)
+	var out, csvFile *atomicFile
+	for _, f := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--json", o.jsonPath, &out}, {"--csv", o.csvPath, &csvFile}} {
+		if f.path != "" {
+			if err := outs.want(f.flag, f.path, f.dst); err != nil {
+				return fail("%v", err)
+			}
 		}
 	}
 	defer outs.abort()
@@ -252,10 +259,13 @@ func (c *cli) size(args []string) int {
 		report.Variants = append(report.Variants, res)
 	}
 	human := c.stdout
-	if o.jsonPath == "-" {
+	if outs.toStdout() {
 		human = c.stderr
 	}
 	fmt.Fprint(human, report.table())
+	if csvFile != nil {
+		report.writeCSV(csvFile.w)
+	}
 	if o.jsonPath != "" {
 		c.writeJSON(report, o.jsonPath, out)
 	}

@@ -123,7 +123,7 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 	})
 	fs.IntVar(&so.replications, "replications", 1, "runs per grid point, with seeds seed, seed+1, …")
 	fs.IntVar(&so.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d); the default is the cores Go may use, which follows a container's CPU limit", maxJobs))
-	fs.StringVar(&so.out, "out", "", "the results `file` (JSON Lines)")
+	fs.StringVar(&so.out, "out", "", "the results `file` (JSON Lines; '-' = stdout, then nothing else goes there)")
 	fs.StringVar(&so.shard, "shard", "0/1", "run only part `I/N` of the runs: those whose number is ≡ I mod N")
 	fs.BoolVar(&so.resume, "resume", false, "keep the runs already complete in --out and run the others")
 	fs.BoolVar(&so.noProgress, "no-progress", false, "never draw the progress bar")
@@ -154,7 +154,7 @@ func (c *cli) sweep(args []string) int {
 	}
 	g.Flags = sharedFlags(base)
 	// The output is checked before the grid (which may take a while).
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // --out may be "-"
 	for _, t := range tracePaths(g, base) {
 		outs.addInput("--trace", t)
 	}
@@ -168,7 +168,7 @@ func (c *cli) sweep(args []string) int {
 	defer cancel()
 	stop := c.watchInterrupts(nil, cancel) // the file holds whole lines at every moment
 	defer stop()
-	f, done, err := openResults(&so, g, shard)
+	f, done, err := openResults(&so, g, shard, c.stdout)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -194,7 +194,11 @@ func (c *cli) sweep(args []string) int {
 		return exitFailed
 	}
 	el := time.Since(start)
-	fmt.Fprintf(c.stdout, "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, so.out, el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
+	report := c.stdout
+	if so.out == "-" {
+		report = c.stderr
+	}
+	fmt.Fprintf(report, "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, outName(so.out), el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
 	return exitOK
 }
 
@@ -235,8 +239,8 @@ func (c *cli) sweepGrid(so *sweepOptions, inputs *flag.FlagSet, probe *runOption
 	if err != nil {
 		return nil, shard, err
 	}
-	if so.out == "" || so.out == "-" {
-		return nil, shard, errors.New("--out FILE is required: the results go to a file, one JSON line per run, so that an interrupted sweep can be resumed")
+	if so.out == "" {
+		return nil, shard, errors.New("--out FILE is required: the results go to a file, one JSON line per run, so that an interrupted sweep can be resumed ('-' = stdout, which cannot be)")
 	}
 	if so.jobs < 1 || so.jobs > maxJobs {
 		return nil, shard, fmt.Errorf("--jobs %d: want 1 to %d", so.jobs, maxJobs)
@@ -413,8 +417,14 @@ func (c *cli) sweepRun(base []string) sweep.RunFunc {
 //
 // A device, FIFO or pipe (/dev/stdout) is written through and never read:
 // it cannot be resumed.
-func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard) (*os.File, map[int64]bool, error) {
+func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard, stdout io.Writer) (io.WriteCloser, map[int64]bool, error) {
 	done := map[int64]bool{}
+	if so.out == "-" {
+		if so.resume {
+			return nil, nil, errors.New("--out - is standard output: it cannot be read back, so --resume needs a file")
+		}
+		return nopCloser{stdout}, done, nil
+	}
 	if t := resolve("--out", so.out); t.special() {
 		if so.resume {
 			return nil, nil, fmt.Errorf("--out %s is not a regular file (a device, FIFO or pipe): it cannot be read back, so --resume needs a file", so.out)

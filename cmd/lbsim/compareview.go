@@ -1,0 +1,4 @@
+package main
+
+// shown returns the metrics a comparison shows, in the table's order.
+func (cmp *comparison) shown() []metric { return metrics }
