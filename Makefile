@@ -21,7 +21,7 @@ all: build
 
 ## build: the lbsim command into bin/
 build:
-	$(GO) build -o $(BIN)/lbsim ./cmd/lbsim
+	$(GO) build -ldflags "-X github.com/lbsim/lbsim/internal/version.revision=$$(git rev-parse HEAD 2>/dev/null)" -o $(BIN)/lbsim ./cmd/lbsim
 
 ## run: the required run: 20 servers, 100,000 cycles, quiet, writes logs/ (SEED=1 gives the README's figures)
 run: build

@@ -315,7 +315,8 @@ func aggregateJSON(rep *sweep.Report) any {
 		points = append(points, pt)
 	}
 	return map[string]any{
-		"metrics": rep.Metrics, "replications": rep.Replications, "runs": rep.Runs, "points": points,
+		"lbsim_version": lbsimVersion(),
+		"metrics":       rep.Metrics, "replications": rep.Replications, "runs": rep.Runs, "points": points,
 		"missing_runs": rep.MissingRuns, "missing": runs(rep.Missing), "duplicate_runs": rep.DuplicateRuns, "duplicates": runs(rep.Duplicates),
 		"conflict_runs": rep.ConflictRuns, "conflicts": runs(rep.Conflicts),
 	}

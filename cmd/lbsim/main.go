@@ -75,6 +75,7 @@ var commands = []command{
 	{"share", "share FILE", "print a snapshot's share link (#r=…)", (*cli).share},
 	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
 		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
+	{"version", "version", "the version and VCS revision lbsim was built from (also --version)", (*cli).version},
 	{"help", "help", "show this text", nil}, // main prints usage (it reads this list)
 }
 
@@ -111,6 +112,8 @@ func (c *cli) main(args []string) int {
 	switch args[0] {
 	case "-h", "-help", "--help":
 		args[0] = "help"
+	case "-version", "--version":
+		args[0] = "version"
 	}
 	names := make([]string, len(commands))
 	for i, cmd := range commands {

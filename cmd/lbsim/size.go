@@ -245,7 +245,7 @@ func (c *cli) size(args []string) int {
 	if err := outs.open(); err != nil {
 		return fail("%v", err)
 	}
-	report := &sizing{Seed: seed, Replications: o.replications, Confidence: o.confidence, Max: o.max, Objectives: o.objectives}
+	report := &sizing{Version: lbsimVersion(), Seed: seed, Replications: o.replications, Confidence: o.confidence, Max: o.max, Objectives: o.objectives}
 	for _, v := range o.variants {
 		res, err := c.sizeVariant(ctx, &o, variantBase(base, v), v, seed)
 		if c.interrupted() {
@@ -574,6 +574,7 @@ func (c *cli) sizeVariant(ctx context.Context, o *sizeOptions, vb []string, v va
 
 // sizing is the outcome of lbsim size, as its JSON prints it.
 type sizing struct {
+	Version      string         `json:"lbsim_version"` // the build (lbsim version)
 	Seed         uint64         `json:"seed"`
 	Replications int            `json:"replications"`
 	Confidence   float64        `json:"confidence"`
