@@ -199,10 +199,7 @@ func writeAggregateTable(w io.Writer, rep *sweep.Report) {
 	for _, p := range rep.Points {
 		row := pointCells(p)
 		for _, st := range p.Stats {
-			cell := num(st.Mean)
-			if !math.IsNaN(st.HalfWidth) {
-				cell += " ± " + num(st.HalfWidth)
-			}
+			cell := formatInterval(st.Mean, st.HalfWidth)
 			if st.Wide {
 				cell += " *need " + neededText(st.Needed)
 			}

@@ -547,12 +547,12 @@ func (cmp *comparison) table() string {
 		}
 		return strconv.FormatFloat(x, 'f', 3, 64)
 	}
-	g := readable
+	shown := cmp.shown()
 	var cells [][]string // a row per metric, a cell per column
 	switch {
 	case cmp.Replications <= 1:
 		fmt.Fprintf(&b, "Compare: seed %d, one run per variant\n\n", cmp.Seed)
-		for _, m := range metrics {
+		for _, m := range shown {
 			var row []string
 			for _, v := range cmp.Variants {
 				row = append(row, format(m, m.Value(v.Summary)))
@@ -562,28 +562,28 @@ func (cmp *comparison) table() string {
 	default:
 		fmt.Fprintf(&b, "Compare: %d replications per variant, seeds %d to %d; mean ± half-width of the 95%% t-interval\n\n",
 			cmp.Replications, cmp.Seed, cmp.Seed+uint64(cmp.Replications)-1)
-		for _, m := range metrics {
+		for _, m := range shown {
 			var row []string
 			for _, v := range cmp.Variants {
 				iv := v.Metrics[m.Key]
-				row = append(row, g(iv.Mean)+" ± "+g((iv.High-iv.Low)/2))
+				row = append(row, formatInterval(iv.Mean, (iv.High-iv.Low)/2))
 			}
 			cells = append(cells, row)
 		}
 	}
-	writeTable(&b, labels, cells)
+	writeTable(&b, labels, cells, shown)
 	if cmp.Replications > 1 && len(cmp.Variants) > 1 {
 		fmt.Fprintf(&b, "\nPaired difference from %q (variant − %s), mean [95%% interval]:\n\n", labels[0], labels[0])
 		cells = cells[:0]
-		for _, m := range metrics {
+		for _, m := range shown {
 			var row []string
 			for _, v := range cmp.Variants[1:] {
 				d := v.Difference[m.Key]
-				row = append(row, g(d.Mean)+" ["+g(d.Low)+", "+g(d.High)+"]")
+				row = append(row, formatRange(d.Mean, d.Low, d.High))
 			}
 			cells = append(cells, row)
 		}
-		writeTable(&b, labels[1:], cells)
+		writeTable(&b, labels[1:], cells, shown)
 		fmt.Fprintf(&b, "\nThe %s.\n", pairingNote)
 	}
 	return b.String()
@@ -606,7 +606,7 @@ func readable(x float64) string {
 
 // writeTable writes the metrics' rows under the column heads, each
 // column as wide as its widest cell.
-func writeTable(b *strings.Builder, heads []string, cells [][]string) {
+func writeTable(b *strings.Builder, heads []string, cells [][]string, metrics []metric) {
 	width := make([]int, len(heads))
 	for i, h := range heads {
 		width[i] = utf8.RuneCountInString(h)

@@ -21,7 +21,7 @@ import (
 	"github.com/lbsim/lbsim/sim"
 )
 
-const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl [flags]
+const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl|- [flags]
 
 Runs the simulation over a grid of settings and writes one JSON line per run:
   {"point": {NAME: value, …}, "replication": r, "seed": s, "flags": […], "summary": {…}}
@@ -42,9 +42,12 @@ a file of another sweep or other flags. A device, FIFO or pipe --out is written
 through and cannot be resumed.
 
 Example:
-  lbsim sweep --cycles 5000 --seed 1 --vary rate=0.3:0.9:0.1 \
-    --vary policy=round-robin,random --replications 10 --out sweep.jsonl
-  lbsim aggregate sweep.jsonl --metric avg_wait,peak_queue
+  lbsim sweep --queues per-server --cycles 20000 --seed 1 --vary rate=0.3:0.9:0.1 \
+    --vary policy=round-robin,random,least-connections --replications 10 --out sweep.jsonl
+  lbsim aggregate sweep.jsonl --metric avg_wait,wait_p99
+
+(Per-server queues: with one pooled queue and servers of equal speed every
+policy gives the same waits, as the oldest request goes to any idle server.)
 
 Flags:
 `
