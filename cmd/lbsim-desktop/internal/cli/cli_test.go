@@ -40,3 +40,38 @@ func TestFlagsFillOptions(t *testing.T) {
 		t.Errorf("%+v", o)
 	}
 }
+
+// TestSwitchesAlone: --switch, --wave, --present and --theory may be
+// given alone, as lbsim run takes --switch (lbsim-desktop --switch
+// --exit-after 5 exited 2), and the old spellings with a value after a
+// space still work.
+func TestSwitchesAlone(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string // name=value of the params, in order
+	}{
+		{[]string{"--switch", "--exit-after", "5"}, []string{"switch=true"}},
+		{[]string{"--present", "--theory", "--seed", "3"}, []string{"present=true", "theory=true", "seed=3"}},
+		{[]string{"--lesson", "firewall", "--present", "1"}, []string{"lesson=firewall", "present=1"}},
+		{[]string{"--switch", "true", "--wave", "false"}, []string{"switch=true", "wave=false"}},
+		{[]string{"--wave=false", "--present=0"}, []string{"wave=false", "present=0"}},
+	} {
+		fs, o := NewFlagSet(&strings.Builder{})
+		if err := fs.Parse(JoinSwitchValues(tt.args)); err != nil || fs.NArg() != 0 {
+			t.Errorf("%v: %v, arguments left %v", tt.args, err, fs.Args())
+			continue
+		}
+		var got []string
+		for _, p := range o.Params {
+			got = append(got, p.Name+"="+p.Value)
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%v: params %v, want %v", tt.args, got, tt.want)
+		}
+	}
+	// A value flag still takes the next argument: --seed 1 is not a switch.
+	fs, o := NewFlagSet(&strings.Builder{})
+	if err := fs.Parse(JoinSwitchValues([]string{"--seed", "1", "--exit-after", "5"})); err != nil || o.ExitAfter != 5 || len(o.Params) != 1 {
+		t.Errorf("--seed 1 --exit-after 5: %v %+v", err, o)
+	}
+}
