@@ -19,7 +19,10 @@ func TestRefusesDirWithoutPage(t *testing.T) {
 	os.Mkdir(empty, 0o755)
 	file := filepath.Join(tmp, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
-	noServe := func(net.Listener, string) error { t.Error("served a directory without a page"); return errors.New("no") }
+	noServe := func(net.Listener, string) error {
+		t.Error("served a directory without a page")
+		return errors.New("no")
+	}
 	for _, dir := range []string{filepath.Join(tmp, "missing"), empty, file} {
 		var out, errb bytes.Buffer
 		code := run([]string{"--dir", dir, "--addr", "127.0.0.1:0"}, &out, &errb, noServe)
