@@ -57,7 +57,7 @@ func (c *cli) aggregate(args []string) int {
 		if c.printedHelp(fs, err, aggregateHelp) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	switch {
 	case len(files) == 0:

@@ -148,7 +148,7 @@ func (c *cli) compare(args []string) int {
 		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
 	seen := visited(fs)

@@ -237,3 +237,46 @@ func TestHelpListsWhatIsAccepted(t *testing.T) {
 		t.Errorf("run --help says of --quiet %q: it does not say what --quiet does (no event log)", q)
 	}
 }
+
+// TestUnknownFlagSuggests: every subcommand answers a mistyped flag with
+// exit 2, the flag as given, the nearest flag it takes (edit distance)
+// and where its help is; a name near none gets no suggestion; a mistyped
+// subcommand gets the nearest one.
+func TestUnknownFlagSuggests(t *testing.T) {
+	for _, cmd := range commands {
+		if cmd.run == nil {
+			continue
+		}
+		prefix := []string{cmd.name}
+		if cmd.name == "plot" {
+			prefix = append(prefix, "run")
+		}
+		help, _, _ := runCLI(t, "", append(prefix, "--help")...)
+		var flag string
+		for name := range helpFlags(help) {
+			if len(name) >= 6 && (flag == "" || name < flag) {
+				flag = name
+			}
+		}
+		if flag == "" {
+			for name := range helpFlags(help) {
+				flag = name
+			}
+		}
+		typo := flag[:2] + flag[3:] // one letter dropped
+		_, stderr, code := runCLI(t, "", append(prefix, "--"+typo, "1")...)
+		if code != exitUsage || !strings.Contains(stderr, "unknown flag --"+typo+": did you mean --") || !strings.Contains(stderr, "--help") && !strings.Contains(stderr, "usage:") {
+			t.Errorf("lbsim %s --%s (for --%s): exit %d, %q; want exit 2, a suggestion and the help", strings.Join(prefix, " "), typo, flag, code, stderr)
+		}
+		_, stderr, _ = runCLI(t, "", append(prefix, "--zzzzzzzzzz")...)
+		if strings.Contains(stderr, "did you mean") || !strings.Contains(stderr, "unknown flag --zzzzzzzzzz") {
+			t.Errorf("lbsim %s --zzzzzzzzzz: %q; want no suggestion", cmd.name, stderr)
+		}
+	}
+	if _, stderr, code := runCLI(t, "", "sweeep"); code != exitUsage || !strings.Contains(stderr, `unknown command "sweeep": did you mean sweep?`) {
+		t.Errorf("lbsim sweeep: exit %d, %q", code, stderr)
+	}
+	if _, stderr, _ := runCLI(t, "", "run", "--sed", "1"); !strings.Contains(stderr, "did you mean --seed?") {
+		t.Errorf("lbsim run --sed: %q", stderr)
+	}
+}

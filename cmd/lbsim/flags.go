@@ -141,13 +141,6 @@ func (c *cli) writeJSON(v any, path string, file *atomicFile) []byte {
 	return js
 }
 
-// flagError rewrites the flag package's "-name" into the "--name" spelling
-// the documentation uses.
-func flagError(err error) string {
-	s := strings.Replace(err.Error(), "flag -", "flag --", 1)
-	return strings.Replace(s, " for -", " for --", 1)
-}
-
 // unexpectedArg describes the first positional argument of a command that
 // takes none; after a true/false flag it suggests the --flag=value form
 // (the flag package reads "--wave false" as --wave and an argument).

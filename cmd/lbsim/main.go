@@ -126,6 +126,6 @@ func (c *cli) main(args []string) int {
 		}
 		names[i] = cmd.name
 	}
-	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed %s\n\n%s", args[0], strings.Join(names, ", "), usage())
+	fmt.Fprintf(c.stderr, "lbsim: unknown command %s%s\nThe commands: %s.\n\n%s", quoteCut(args[0]), didYouMean(args[0], names, ""), strings.Join(names, ", "), usage())
 	return exitUsage
 }

@@ -130,7 +130,7 @@ func (c *cli) plotRun(args []string) (int, error) {
 		if c.printedHelp(fs, err, plotHelp) {
 			return exitOK, nil
 		}
-		return exitUsage, errors.New(flagError(err))
+		return exitUsage, errors.New(flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return exitUsage, fmt.Errorf("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
@@ -206,7 +206,7 @@ func (c *cli) plotSweep(args []string) (int, error) {
 		if c.printedHelp(fs, err, plotHelp) {
 			return exitOK, nil
 		}
-		return exitUsage, errors.New(flagError(err))
+		return exitUsage, errors.New(flagError(fs, err))
 	}
 	if len(files) == 0 {
 		return exitUsage, errors.New("name the sweep's results files, like: lbsim plot sweep sweep.jsonl --out sweep.svg")

@@ -81,7 +81,7 @@ func (c *cli) replay(args []string) int {
 		if c.printedHelp(fs, err, replayHelp) {
 			return exitOK
 		}
-		return usage("%s", flagError(err))
+		return usage("%s", flagError(fs, err))
 	}
 	if maxQueued < 1 || maxQueued > sim.MaxQueuedLimit {
 		return usage("--max-queued %d is not allowed: must be from 1 to %d", maxQueued, sim.MaxQueuedLimit)
@@ -223,7 +223,7 @@ func (c *cli) share(args []string) int {
 		if c.printedHelp(fs, err, shareHelp) {
 			return exitOK
 		}
-		return fail("%s\nRun 'lbsim share --help' for the flags and an example.", flagError(err))
+		return fail("%s\nRun 'lbsim share --help' for the flags and an example.", flagError(fs, err))
 	}
 	if len(pos) != 1 {
 		return fail("want one snapshot FILE, got %d\nRun 'lbsim share --help' for an example.", len(pos))

@@ -98,7 +98,7 @@ func (c *cli) run(args []string) int {
 		if c.printedHelp(fs, err, runHelp) {
 			return exitOK
 		}
-		return c.usageError("%s", flagError(err))
+		return c.usageError("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return c.usageError("%s", unexpectedArg(fs, args))

@@ -154,7 +154,7 @@ func (c *cli) size(args []string) int {
 		if c.printedHelp(fs, err, sizeHelp, fixedPool...) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	seen := visited(fs)
 	for _, name := range fixedPool {

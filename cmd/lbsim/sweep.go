@@ -145,7 +145,7 @@ func (c *cli) sweep(args []string) int {
 		if c.printedHelp(fs, err, sweepHelp) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return fail("%s", unexpectedArg(fs, args))
@@ -380,7 +380,7 @@ func (c *cli) parseRun(args []string) (*runOptions, error) {
 	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1, lenient: true}
 	fs := c.runFlags(o, &blockList{cfg: &o.cfg})
 	if err := fs.Parse(args); err != nil {
-		return nil, errors.New(flagError(err))
+		return nil, errors.New(flagError(fs, err))
 	}
 	if err := c.complete(o, visited(fs)); err != nil {
 		return nil, err

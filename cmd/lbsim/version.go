@@ -39,7 +39,7 @@ func (c *cli) version(args []string) int {
 		if c.printedHelp(fs, err, versionHelp) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return fail("%s", unexpectedArg(fs, args))

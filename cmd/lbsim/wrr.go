@@ -51,7 +51,7 @@ func runWRR(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			usage(stdout)
 			return 0
 		}
-		fmt.Fprintf(stderr, "lbsim wrr: %v\n\n", err)
+		fmt.Fprintf(stderr, "lbsim wrr: %s\n\n", flagError(fs, err))
 		usage(stderr)
 		return 2
 	}
