@@ -15,7 +15,7 @@ PGO       := cmd/lbsim/default.pgo
 # The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
-.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-pictures docs-size docs-settings generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e bench bench-compare pgo docs docs-figures docs-pictures docs-size docs-settings generate fmt clean
 
 all: build
 
@@ -126,6 +126,10 @@ bench-compare:
 docs:
 	@echo "API documentation: http://127.0.0.1:6060/github.com/lbsim/lbsim/sim"
 	$(GO) run golang.org/x/pkgsite/cmd/pkgsite@v0.6.0 -http 127.0.0.1:6060 .
+
+## docs-figures: rewrite the figures the docs quote (the page's sizes, the default run's snapshot and link) with what they measure; TestDocsFigures checks them
+docs-figures: web
+	$(GO) run ./internal/cmd/docfigures
 
 ## docs-pictures: remake the README's timeline chart, sweep table and sweep chart with the commands the README shows
 docs-pictures: build

@@ -145,3 +145,20 @@ func summaryKeys(t *testing.T) []string {
 	}
 	return keys
 }
+
+// TestREADMEListsEveryJSONKey: the README's paragraph on the summary's
+// JSON form ("Its JSON form (`--json`) has the keys …") lists every key a
+// run's summary has, each in backquotes (it had fallen 21 keys behind).
+func TestREADMEListsEveryJSONKey(t *testing.T) {
+	readme := string(readFile(t, "../../README.md"))
+	_, para, ok := strings.Cut(readme, "Its JSON form (`--json`) has the keys")
+	para, _, _ = strings.Cut(para, "\n\n")
+	if !ok {
+		t.Fatal("the README has no paragraph \"Its JSON form (`--json`) has the keys …\"")
+	}
+	for _, k := range summaryKeys(t) {
+		if !strings.Contains(para, "`"+k+"`") {
+			t.Errorf("the README's list of JSON keys lacks `%s`", k)
+		}
+	}
+}
