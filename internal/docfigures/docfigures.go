@@ -90,9 +90,12 @@ var Figures = []Figure{
 		Tolerance: 0.05, Format: whole,
 	},
 	{
-		Name:    "the default run's share link (characters)",
-		Quotes:  []Quote{q("README.md", `about ([0-9,]+) characters for the default run`)},
-		Measure: func(string) (float64, error) { d, err := defaultSnapshot(); return float64(len(snapshot.Fragment(d))), err },
+		Name:   "the default run's share link (characters)",
+		Quotes: []Quote{q("README.md", `about ([0-9,]+) characters for the default run`)},
+		Measure: func(string) (float64, error) {
+			d, err := defaultSnapshot()
+			return float64(len(snapshot.Fragment(d))), err
+		},
 		Tolerance: 0.05, Format: whole,
 	},
 }
