@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/lbsim/lbsim/sim/snapshot"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/lbsim/lbsim/render/lesson"
@@ -100,7 +101,11 @@ func Usage() string {
 	var b bytes.Buffer
 	fs, _ := NewFlagSet(&b)
 	b.WriteString(header)
+	var flags bytes.Buffer
+	fs.SetOutput(&flags)
 	fs.PrintDefaults()
+	// The flags as lbsim's help and the docs spell them: --name.
+	b.Write(regexp.MustCompile(`(?m)^  -`).ReplaceAll(flags.Bytes(), []byte("  --")))
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,9 @@ func TestHelpWording(t *testing.T) {
 		if !strings.Contains(u, want) {
 			t.Errorf("the help does not say %q", want)
 		}
+	}
+	if m := regexp.MustCompile(`(?m)^  -[a-z]`).FindString(u); m != "" {
+		t.Errorf("the help lists a flag with one dash (%q): lbsim and the docs spell them --name", m)
 	}
 	if strings.Contains(u, "as `lbsim run --speed`") || strings.Contains(u, "lbsim run --pause-at") {
 		t.Error("the help still calls speed or pause-at lbsim run flags")
