@@ -73,7 +73,7 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share ('-' = stdout)")
 	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
-	fs.BoolVar(&o.quiet, "quiet", false, "no event log: status lines and the summary only (the default; excludes --verbose)")
+	fs.BoolVar(&o.quiet, "quiet", false, "the default output, no event log: the header, status lines and the summary (excludes --verbose)")
 	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
 	return fs
