@@ -188,12 +188,15 @@ func (c *cli) sweep(args []string) int {
 		err = cerr
 	}
 	switch {
+	case c.interrupted() && so.out == "-":
+		fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs, written whole to standard output; a sweep to a file (--out FILE) can be resumed\n", bar.done)
+		return c.interruptCode()
 	case c.interrupted():
 		fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it\n",
 			bar.done, so.out, g.BaseSeed)
 		return c.interruptCode()
 	case err != nil:
-		fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, so.out, bar.done)
+		fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, outName(so.out), bar.done)
 		return exitFailed
 	}
 	el := time.Since(start)
