@@ -33,6 +33,12 @@ func run(args []string, stdout, stderr io.Writer, serve func(net.Listener, strin
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "dist", "directory to serve (make web writes dist/)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: lbsim-serve [--dir DIR] [--addr HOST:PORT]\n\nServes the page make web built.\n\nFlags:")
+		fs.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(fs.Output(), "  --%s\n    \t%s (default %s)\n", f.Name, f.Usage, f.DefValue)
+		})
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

@@ -92,7 +92,8 @@ Usage:
 		fmt.Fprintf(&b, "  lbsim %-18s %s\n", cmd.synopsis, cmd.help)
 	}
 	b.WriteString(`
-Run 'lbsim <command> --help' for a command's flags and an example.
+Run 'lbsim <command> --help' for a command's flags and an example, and
+'lbsim --version' for the version and revision it was built from.
 With no arguments on a terminal, lbsim asks for the main settings.
 
 Example:
