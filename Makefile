@@ -15,13 +15,13 @@ PGO       := cmd/lbsim/default.pgo
 # The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
-.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-pictures docs-size docs-settings generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-figures docs-outputs docs-pictures docs-size docs-settings generate fmt clean
 
 all: build
 
 ## build: the lbsim command into bin/
 build:
-	$(GO) build -o $(BIN)/lbsim ./cmd/lbsim
+	$(GO) build -ldflags "-X github.com/lbsim/lbsim/version.revision=$$(git rev-parse HEAD 2>/dev/null)" -o $(BIN)/lbsim ./cmd/lbsim
 
 ## run: the required run: 20 servers, 100,000 cycles, quiet, writes logs/ (SEED=1 gives the README's figures)
 run: build
@@ -130,6 +130,32 @@ bench-compare:
 docs:
 	@echo "API documentation: http://127.0.0.1:6060/github.com/lbsim/lbsim/sim"
 	$(GO) run golang.org/x/pkgsite/cmd/pkgsite@v0.6.0 -http 127.0.0.1:6060 .
+
+## docs-figures: rewrite the figures the docs quote (the page's sizes, the default run's snapshot and link) with what they measure; TestDocsFigures checks them
+docs-figures: web
+	$(GO) run ./internal/cmd/docfigures
+
+## docs-outputs: remake the README's compare tables with the commands the README shows; TestREADMEOutputsAreMadeByMake checks them
+docs-outputs: build
+	$(BIN)/lbsim compare --seed 1 --servers 10 --min-servers 10 --max-servers 10 --wave=false --rate 0.2 \
+		--initial-per-server 0 --cycles 100000 --variant central:queues=pooled \
+		--variant split-random:queues=per-server,policy=random \
+		--variant split-rr:queues=per-server,policy=round-robin \
+		--variant split-lc:queues=per-server,policy=least-connections | scripts/readme-block.sh README.md compare-queues
+	$(BIN)/lbsim compare --seed 1 --replications 10 --servers 10 --min-servers 10 --max-servers 10 \
+		--initial-per-server 0 --block none --wave=false --rate 0.08 --service lognormal \
+		--service-cv 3 --mean-service 100 --queues per-server --cycles 2000000 \
+		--variant policy=round-robin --variant policy=p2c \
+		--variant policy=least-connections --variant policy=least-work --no-progress | scripts/readme-block.sh README.md compare-heavy-tails
+	$(BIN)/lbsim compare --seed 1 --servers 4 --min-servers 4 --max-servers 4 --initial-per-server 0 \
+		--block none --wave=false --rate 0.06 --service geometric --mean-service 50 --cycles 200000 \
+		--fault fail:2@1 --variant first-idle:policy=first-idle \
+		--variant least-connections:queues=per-server,policy=least-connections \
+		--variant round-robin:queues=per-server,policy=round-robin | scripts/readme-block.sh README.md compare-fast-failing
+	$(BIN)/lbsim compare --servers 10 --min-servers 10 --max-servers 10 --service geometric --mean-service 100 \
+		--rate 0.08 --wave=false --initial-per-server 0 --cycles 80000 --seed 1 --timeout 1000 --retries 3 \
+		--set 20000:rate=0.15 --set 25000:rate=0.08 --variant "no budget:retry-budget=0" \
+		--variant "budget 0.1:retry-budget=0.1" | scripts/readme-block.sh README.md compare-retry-budget
 
 ## docs-pictures: remake the README's timeline chart, sweep table and sweep chart with the commands the README shows
 docs-pictures: build

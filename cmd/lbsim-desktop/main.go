@@ -61,7 +61,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 func run(args []string, stdout, stderr io.Writer) int {
 	fs, o := cli.NewFlagSet(stderr)
 	params := &o.Params
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(cli.JoinSwitchValues(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}

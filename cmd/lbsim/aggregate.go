@@ -35,7 +35,7 @@ Flags:
 // aggregateOptions is everything `lbsim aggregate` was asked to do.
 type aggregateOptions struct {
 	metrics   string
-	csv, json bool
+	csv, json string // output paths, "-" = stdout
 	precision float64
 }
 
@@ -48,21 +48,20 @@ func (c *cli) aggregate(args []string) int {
 	fs := flag.NewFlagSet("aggregate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.metrics, "metric", "avg_wait,peak_queue,servers_peak", "summary keys to aggregate, `a,b,…`")
-	fs.BoolVar(&o.csv, "csv", false, "print CSV: one row per point, mean, low, high and half-width per metric")
-	fs.BoolVar(&o.json, "json", false, "print JSON")
+	fs.StringVar(&o.csv, "csv", "", "write CSV to `file` ('-' = stdout): one row per point, mean, low, high and half-width per metric")
+	fs.StringVar(&o.json, "json", "", "write JSON to `file` ('-' = stdout)")
+	args = oldSwitches(args, c.stderr, "aggregate", "json", "csv")
 	fs.Float64Var(&o.precision, "precision", 0, "flag intervals wider than this `fraction` of the mean (like 0.05), with the replications needed")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		if c.printedHelp(fs, err, aggregateHelp) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	switch {
 	case len(files) == 0:
 		return fail("name the results files, like: lbsim aggregate sweep.jsonl")
-	case o.csv && o.json:
-		return fail("--csv and --json exclude each other: choose one")
 	case o.precision < 0 || o.precision >= 1 || math.IsNaN(o.precision):
 		return fail("--precision %v: want a fraction of the mean from 0 (none) to below 1, like 0.05", o.precision)
 	}
@@ -70,14 +69,37 @@ func (c *cli) aggregate(args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	switch {
-	case o.csv:
-		writeAggregateCSV(c.stdout, rep)
-	case o.json:
+	outs := outputs{stdout: c.stdout} // either output may be "-"
+	for _, name := range files {
+		outs.addInput("the results file", name)
+	}
+	var csvFile, jsonFile *atomicFile
+	for _, f := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--csv", o.csv, &csvFile}, {"--json", o.json, &jsonFile}} {
+		if f.path != "" {
+			if err := outs.want(f.flag, f.path, f.dst); err != nil {
+				return fail("%v", err)
+			}
+		}
+	}
+	defer outs.abort()
+	if err := outs.open(); err != nil {
+		return fail("%v", err)
+	}
+	if csvFile != nil {
+		writeAggregateCSV(csvFile.w, rep)
+	}
+	if jsonFile != nil {
 		js, _ := json.MarshalIndent(aggregateJSON(rep), "", "  ")
-		c.stdout.Write(append(js, '\n'))
-	default:
+		jsonFile.w.Write(append(js, '\n'))
+	}
+	if !outs.toStdout() {
 		writeAggregateTable(c.stdout, rep)
+	}
+	if code := c.commit(&outs, "aggregate"); code != exitOK {
+		return code
 	}
 	return c.reportMerge(rep)
 }
@@ -177,10 +199,7 @@ func writeAggregateTable(w io.Writer, rep *sweep.Report) {
 	for _, p := range rep.Points {
 		row := pointCells(p)
 		for _, st := range p.Stats {
-			cell := num(st.Mean)
-			if !math.IsNaN(st.HalfWidth) {
-				cell += " ± " + num(st.HalfWidth)
-			}
+			cell := formatInterval(st.Mean, st.HalfWidth)
 			if st.Wide {
 				cell += " *need " + neededText(st.Needed)
 			}
@@ -293,7 +312,8 @@ func aggregateJSON(rep *sweep.Report) any {
 		points = append(points, pt)
 	}
 	return map[string]any{
-		"metrics": rep.Metrics, "replications": rep.Replications, "runs": rep.Runs, "points": points,
+		"lbsim_version": lbsimVersion(),
+		"metrics":       rep.Metrics, "replications": rep.Replications, "runs": rep.Runs, "points": points,
 		"missing_runs": rep.MissingRuns, "missing": runs(rep.Missing), "duplicate_runs": rep.DuplicateRuns, "duplicates": runs(rep.Duplicates),
 		"conflict_runs": rep.ConflictRuns, "conflicts": runs(rep.Conflicts),
 	}

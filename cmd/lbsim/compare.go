@@ -89,6 +89,7 @@ type compareOptions struct {
 	replications int
 	jobs         int
 	jsonPath     string
+	csvPath      string
 	snapshotPath string
 	noProgress   bool
 }
@@ -138,15 +139,16 @@ func (c *cli) compare(args []string) int {
 	fs.Var(variantList{&o.variants, allowed}, "variant", "a variant, `LABEL:NAME=VALUE[,NAME=VALUE…]` (repeatable; at least one)")
 	fs.IntVar(&o.replications, "replications", 1, "runs per variant with seeds seed … seed+R−1 (paired across variants); R ≥ 2 adds means, intervals and paired differences")
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), fmt.Sprintf("runs at once (1..%d)", maxJobs))
+	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim compare: "+format+"\nRun 'lbsim compare --help' for the flags and what they allow.\n", a...)
 		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
-		if c.printedHelp(fs, err, compareHelp) {
+		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
 	seen := visited(fs)
@@ -182,7 +184,7 @@ func (c *cli) compare(args []string) int {
 	}
 	// Every variant is checked before anything runs: its flags, its
 	// changes and faults, and what a snapshot of it needs.
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // any one output may be "-"
 	var first *runOptions
 	var reads readTally
 	for i, v := range o.variants {
@@ -212,15 +214,15 @@ func (c *cli) compare(args []string) int {
 	if err := reads.err(); err != nil {
 		return fail("%v", err)
 	}
-	var out, snapFile *atomicFile
-	if o.jsonPath != "" && o.jsonPath != "-" {
-		if err := outs.want("--json", o.jsonPath, &out); err != nil {
-			return fail("%v", err)
-		}
-	}
-	if o.snapshotPath != "" {
-		if err := outs.want("--snapshot", o.snapshotPath, &snapFile); err != nil {
-			return fail("%v", err)
+	var out, snapFile, csvFile *atomicFile
+	for _, f := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--json", o.jsonPath, &out}, {"--csv", o.csvPath, &csvFile}, {"--snapshot", o.snapshotPath, &snapFile}} {
+		if f.path != "" {
+			if err := outs.want(f.flag, f.path, f.dst); err != nil {
+				return fail("%v", err)
+			}
 		}
 	}
 	defer outs.abort()
@@ -239,11 +241,14 @@ func (c *cli) compare(args []string) int {
 		return exitFailed
 	}
 	human := c.stdout
-	if o.jsonPath == "-" {
+	if outs.toStdout() {
 		human = c.stderr
 	}
 	report := newComparison(&o, seed, res)
 	fmt.Fprint(human, report.table())
+	if csvFile != nil {
+		report.writeCSV(csvFile.w)
+	}
 	if snapFile != nil {
 		data, err := snapshot.EncodeComparison(snapshot.Comparison{Lanes: lanes})
 		if err != nil {
@@ -540,12 +545,12 @@ func (cmp *comparison) table() string {
 		}
 		return strconv.FormatFloat(x, 'f', 3, 64)
 	}
-	g := readable
+	shown := cmp.shown()
 	var cells [][]string // a row per metric, a cell per column
 	switch {
 	case cmp.Replications <= 1:
 		fmt.Fprintf(&b, "Compare: seed %d, one run per variant\n\n", cmp.Seed)
-		for _, m := range metrics {
+		for _, m := range shown {
 			var row []string
 			for _, v := range cmp.Variants {
 				row = append(row, format(m, m.Value(v.Summary)))
@@ -555,28 +560,28 @@ func (cmp *comparison) table() string {
 	default:
 		fmt.Fprintf(&b, "Compare: %d replications per variant, seeds %d to %d; mean ± half-width of the 95%% t-interval\n\n",
 			cmp.Replications, cmp.Seed, cmp.Seed+uint64(cmp.Replications)-1)
-		for _, m := range metrics {
+		for _, m := range shown {
 			var row []string
 			for _, v := range cmp.Variants {
 				iv := v.Metrics[m.Key]
-				row = append(row, g(iv.Mean)+" ± "+g((iv.High-iv.Low)/2))
+				row = append(row, formatInterval(iv.Mean, (iv.High-iv.Low)/2))
 			}
 			cells = append(cells, row)
 		}
 	}
-	writeTable(&b, labels, cells)
+	writeTable(&b, labels, cells, shown)
 	if cmp.Replications > 1 && len(cmp.Variants) > 1 {
 		fmt.Fprintf(&b, "\nPaired difference from %q (variant − %s), mean [95%% interval]:\n\n", labels[0], labels[0])
 		cells = cells[:0]
-		for _, m := range metrics {
+		for _, m := range shown {
 			var row []string
 			for _, v := range cmp.Variants[1:] {
 				d := v.Difference[m.Key]
-				row = append(row, g(d.Mean)+" ["+g(d.Low)+", "+g(d.High)+"]")
+				row = append(row, formatRange(d.Mean, d.Low, d.High))
 			}
 			cells = append(cells, row)
 		}
-		writeTable(&b, labels[1:], cells)
+		writeTable(&b, labels[1:], cells, shown)
 		fmt.Fprintf(&b, "\nThe %s.\n", pairingNote)
 	}
 	return b.String()
@@ -599,7 +604,7 @@ func readable(x float64) string {
 
 // writeTable writes the metrics' rows under the column heads, each
 // column as wide as its widest cell.
-func writeTable(b *strings.Builder, heads []string, cells [][]string) {
+func writeTable(b *strings.Builder, heads []string, cells [][]string, metrics []metric) {
 	width := make([]int, len(heads))
 	for i, h := range heads {
 		width[i] = utf8.RuneCountInString(h)

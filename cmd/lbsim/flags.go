@@ -116,35 +116,29 @@ func (v changeList) Set(s string) error {
 }
 
 // printedHelp prints text and the flags on stdout when err is a request for
-// help (-h, --help), and reports whether it was.
-func (c *cli) printedHelp(fs *flag.FlagSet, err error, text string) bool {
+// help (-h, --help), and reports whether it was. The flags in hide are
+// defined but refused by the subcommand, so its help leaves them out.
+func (c *cli) printedHelp(fs *flag.FlagSet, err error, text string, hide ...string) bool {
 	if !errors.Is(err, flag.ErrHelp) {
 		return false
 	}
 	fmt.Fprint(c.stdout, text)
-	fs.SetOutput(c.stdout)
-	fs.PrintDefaults()
+	printFlags(c.stdout, fs, hide)
 	return true
 }
 
-// writeJSON writes v as indented JSON to stdout when path is "-", else to
-// file (the --json output opened before the run), if any, and returns it.
+// writeJSON writes v as indented JSON to file (the --json output opened
+// before the run, standard output included), if any, else to stdout when
+// path is "-", and returns it.
 func (c *cli) writeJSON(v any, path string, file *atomicFile) []byte {
 	js, _ := json.MarshalIndent(v, "", "  ")
 	js = append(js, '\n')
-	if path == "-" {
-		c.stdout.Write(js)
-	} else if file != nil {
+	if file != nil {
 		file.w.Write(js)
+	} else if path == "-" {
+		c.stdout.Write(js)
 	}
 	return js
-}
-
-// flagError rewrites the flag package's "-name" into the "--name" spelling
-// the documentation uses.
-func flagError(err error) string {
-	s := strings.Replace(err.Error(), "flag -", "flag --", 1)
-	return strings.Replace(s, " for -", " for --", 1)
 }
 
 // unexpectedArg describes the first positional argument of a command that

@@ -179,7 +179,7 @@ func TestMessagesNameWhatWasGiven(t *testing.T) {
 		{[]string{"run", "--mean-service", "5"}, []string{"--mean-service", "geometric, constant, lognormal or pareto"}, ""},
 		{[]string{"run", "--weights", "1,2"}, []string{"--weights", "swrr"}, ""},
 		{[]string{"run", "--block", "10.0.0.0/8", "--block", "none"}, []string{"cannot be combined"}, ""},
-		{[]string{"run", "--timeline", "-"}, []string{"--timeline -", "only for --json"}, ""},
+		{[]string{"run", "--timeline", "-", "--json", "-"}, []string{"--timeline - and --json -", "both name standard output"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -87,7 +87,7 @@ func TestOutputTargets(t *testing.T) {
 		{[]string{"--timeline", p("keep.csv"), "--snapshot", p("hard.csv")}, "name the same file"},
 		{[]string{"--timeline", p("keep.csv"), "--json", p("./adir/../keep.csv")}, "name the same file"},
 		{[]string{"--trace", trace, "--timeline", trace}, "is the input --trace"},
-		{[]string{"--timeline", "-"}, "only for --json"},
+		{[]string{"--timeline", "-", "--snapshot", "-"}, "both name standard output"},
 		{[]string{"--log-dir", p("keep.csv")}, "not a directory"},
 	} {
 		before := listDir(t, dir)

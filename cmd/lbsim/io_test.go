@@ -335,7 +335,7 @@ func TestMessagesSayWhatHappened(t *testing.T) {
 func TestHelpPrintsDefaults(t *testing.T) {
 	for _, cmd := range []string{"run", "compare", "sweep", "size", "plot run"} {
 		code, stdout, stderr := runArgs(t, append(strings.Fields(cmd), "--help")...)
-		if code != exitOK || strings.Contains(stdout+stderr, "panic") || !strings.Contains(stdout, "(1..100000) (default 20)") {
+		if code != exitOK || strings.Contains(stdout+stderr, "panic") || !strings.Contains(stdout, "(1..10⁹) (default 100000)") {
 			t.Errorf("%s --help: exit %d:\n%s", cmd, code, stdout)
 		}
 	}

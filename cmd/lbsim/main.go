@@ -79,6 +79,7 @@ var commands = []command{
 	{"share", "share FILE", "print a snapshot's share link (#r=…)", (*cli).share},
 	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
 		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
+	{"version", "version", "the version and VCS revision lbsim was built from (also --version)", (*cli).version},
 	{"help", "help", "show this text", nil}, // main prints usage (it reads this list)
 }
 
@@ -95,7 +96,8 @@ Usage:
 		fmt.Fprintf(&b, "  lbsim %-18s %s\n", cmd.synopsis, cmd.help)
 	}
 	b.WriteString(`
-Run 'lbsim <command> --help' for a command's flags and an example.
+Run 'lbsim <command> --help' for a command's flags and an example, and
+'lbsim --version' for the version and revision it was built from.
 With no arguments on a terminal, lbsim asks for the main settings.
 
 Example:
@@ -115,6 +117,8 @@ func (c *cli) main(args []string) int {
 	switch args[0] {
 	case "-h", "-help", "--help":
 		args[0] = "help"
+	case "-version", "--version":
+		args[0] = "version"
 	}
 	names := make([]string, len(commands))
 	for i, cmd := range commands {
@@ -127,6 +131,6 @@ func (c *cli) main(args []string) int {
 		}
 		names[i] = cmd.name
 	}
-	fmt.Fprintf(c.stderr, "lbsim: unknown command %q: allowed %s\n\n%s", args[0], strings.Join(names, ", "), usage())
+	fmt.Fprintf(c.stderr, "lbsim: unknown command %s%s\nThe commands: %s.\n\n%s", quoteCut(args[0]), didYouMean(args[0], names, ""), strings.Join(names, ", "), usage())
 	return exitUsage
 }

@@ -69,7 +69,7 @@ func (c *cli) mmc(args []string) int {
 		if c.printedHelp(fs, err, mmcHelp) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -38,6 +39,10 @@ type outputs struct {
 	// newDir is a directory that will be made before the outputs are
 	// created (--log-dir): a path in it counts as a new file.
 	newDir string
+	// stdout, when set, is where an output named "-" goes (outstd.go);
+	// stdoutFlag is the flag that claimed it.
+	stdout     io.Writer
+	stdoutFlag string
 }
 
 // target is a path as the file system resolves it, and the file it names
@@ -193,7 +198,7 @@ func (o *outputs) addArgInputs(args []string, dims []sweep.Dimension) {
 // an input already names. It creates nothing.
 func (o *outputs) check(flag, path string) error {
 	if path == "-" {
-		return fmt.Errorf("%s -: '-' (standard output) is only for --json; name a file", flag)
+		return o.checkStdout(flag)
 	}
 	t := resolve(flag, path)
 	switch {
@@ -222,6 +227,9 @@ func (o *outputs) check(flag, path string) error {
 
 // create opens the output at path (checked before with check).
 func (o *outputs) create(path string) (*atomicFile, error) {
+	if path == "-" {
+		return o.createStdout(), nil
+	}
 	t := resolve("", path)
 	af := &atomicFile{path: t.resolved}
 	if t.special() {
@@ -251,12 +259,14 @@ func (o *outputs) commit() error {
 	defer o.mu.Unlock()
 	for _, af := range o.files {
 		err := af.w.Flush()
-		if !af.through {
-			err = errors.Join(err, af.f.Chmod(0o644))
-		}
-		err = errors.Join(err, af.f.Close())
-		if err == nil && !af.through {
-			err = os.Rename(af.f.Name(), af.path)
+		if af.f != nil { // standard output is flushed and left open
+			if !af.through {
+				err = errors.Join(err, af.f.Chmod(0o644))
+			}
+			err = errors.Join(err, af.f.Close())
+			if err == nil && !af.through {
+				err = os.Rename(af.f.Name(), af.path)
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("writing %s: %v", af.path, err)
@@ -272,6 +282,9 @@ func (o *outputs) abort() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, af := range o.files {
+		if af.f == nil { // standard output
+			continue
+		}
 		af.f.Close()
 		if !af.through {
 			os.Remove(af.f.Name())

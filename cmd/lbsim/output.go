@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -143,24 +144,24 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		}
 		fmt.Fprintf(&w, "  server speeds       %s (others 1)\n", strings.Join(vs, ","))
 	}
+	// The rows are gathered first and written by writeColumns, so each
+	// column is as wide as its widest cell and cells never run together.
+	var lines [][]string // a heading is a line of one cell
 	row := func(label string, f func(sim.Summary) string) {
-		fmt.Fprintf(&w, "  %-20s", label)
+		line := []string{label}
 		for _, c := range cols {
-			fmt.Fprintf(&w, "%14s", f(c))
+			line = append(line, f(c))
 		}
-		w.WriteString("\n")
+		lines = append(lines, line)
 	}
+	heading := func(s string) { lines = append(lines, []string{s}) }
 	num := func(get func(sim.Summary) int64) func(sim.Summary) string {
 		return func(c sim.Summary) string { return fmt.Sprint(get(c)) }
 	}
 	if len(heads) > 1 {
-		fmt.Fprintf(&w, "  %-20s", "balancer")
-		for _, h := range heads {
-			fmt.Fprintf(&w, "%14s", h)
-		}
-		w.WriteString("\n")
+		lines = append(lines, append([]string{"balancer"}, heads...))
 	}
-	w.WriteString("Requests\n")
+	heading("Requests")
 	row("generated", num(func(c sim.Summary) int64 { return c.Generated }))
 	row("rejected (firewall)", func(c sim.Summary) string { return fmt.Sprintf("%d %s", c.Rejected, pct(c.Rejected, c.Generated)) })
 	row("discarded (full)", num(func(c sim.Summary) int64 { return c.Discarded }))
@@ -180,13 +181,13 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	row("wait p50/95/99/max", quantiles(func(c sim.Summary) int64 { return c.WaitP50 }, func(c sim.Summary) int64 { return c.WaitP95 },
 		func(c sim.Summary) int64 { return c.WaitP99 }, func(c sim.Summary) int64 { return c.WaitMax }))
 	row("average response", func(c sim.Summary) string { return fmt.Sprintf("%.2f", c.AvgResponse) })
-	row("response p50/95/99", quantiles(func(c sim.Summary) int64 { return c.ResponseP50 }, func(c sim.Summary) int64 { return c.ResponseP95 },
+	row("response p50/95/99/max", quantiles(func(c sim.Summary) int64 { return c.ResponseP50 }, func(c sim.Summary) int64 { return c.ResponseP95 },
 		func(c sim.Summary) int64 { return c.ResponseP99 }, func(c sim.Summary) int64 { return c.ResponseMax }))
 	if cfg.Queues == sim.PerServer {
 		row("longest server queue", num(func(c sim.Summary) int64 { return c.ServerQueueMax }))
 		row("lobby", num(func(c sim.Summary) int64 { return c.Lobby }))
 	}
-	w.WriteString("Servers\n")
+	heading("Servers")
 	row("live at the end", num(func(c sim.Summary) int64 { return c.ServersFinal }))
 	row("  busy", num(func(c sim.Summary) int64 { return c.ServersBusy }))
 	row("  idle", num(func(c sim.Summary) int64 { return c.ServersIdle }))
@@ -198,7 +199,7 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	row("scale-ups", num(func(c sim.Summary) int64 { return c.ScaleUps }))
 	row("scale-downs", num(func(c sim.Summary) int64 { return c.ScaleDowns }))
 	if s.Down+s.Up+s.Requeued+s.FaultsSkipped > 0 || cfg.MTBF > 0 {
-		w.WriteString("Faults\n")
+		heading("Faults")
 		row("servers down (end)", num(func(c sim.Summary) int64 { return c.ServersDown }))
 		row("failures", num(func(c sim.Summary) int64 { return c.Down }))
 		row("comebacks", num(func(c sim.Summary) int64 { return c.Up }))
@@ -206,12 +207,12 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		row("faults skipped", num(func(c sim.Summary) int64 { return c.FaultsSkipped }))
 	}
 	if s.Errors > 0 {
-		w.WriteString("Gray failures\n")
+		heading("Gray failures")
 		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
 	}
 	client := s.ClientActed()
 	if client {
-		w.WriteString("Clients and detection\n")
+		heading("Clients and detection")
 		row("attempts", num(func(c sim.Summary) int64 { return c.Attempts }))
 		row("retries", num(func(c sim.Summary) int64 { return c.Retries }))
 		row("retries discarded", num(func(c sim.Summary) int64 { return c.RetriesDiscarded }))
@@ -226,6 +227,7 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		row("servers replaced", num(func(c sim.Summary) int64 { return c.Replaced }))
 		row("goodput (per cycle)", func(c sim.Summary) string { return fmt.Sprintf("%.4f", c.Goodput) })
 	}
+	writeColumns(&w, lines)
 	w.WriteString("Accounting\n")
 	for i, c := range cols {
 		prefix := ""
@@ -289,5 +291,38 @@ func (p *progress) clear() {
 	if p.active {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 100))
 		p.active = false
+	}
+}
+
+// writeColumns writes the summary's rows: a label column at least 20
+// wide, then each value column right-aligned, at least 12 wide and as
+// wide as its widest cell, two spaces apart. A line of one cell is a
+// heading, written flush left.
+func writeColumns(w *strings.Builder, lines [][]string) {
+	var width []int
+	for _, l := range lines {
+		if len(l) == 1 {
+			continue
+		}
+		for i, c := range l {
+			if i == len(width) {
+				width = append(width, 12)
+				if i == 0 {
+					width[0] = 20
+				}
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, l := range lines {
+		if len(l) == 1 {
+			w.WriteString(l[0] + "\n")
+			continue
+		}
+		w.WriteString("  " + l[0] + strings.Repeat(" ", width[0]-utf8.RuneCountInString(l[0])))
+		for i, c := range l[1:] {
+			w.WriteString("  " + strings.Repeat(" ", width[i+1]-utf8.RuneCountInString(c)) + c)
+		}
+		w.WriteString("\n")
 	}
 }

@@ -46,17 +46,27 @@ type plotOutput struct {
 }
 
 func (po *plotOutput) define(fs *flag.FlagSet) {
-	fs.StringVar(&po.out, "out", "", "the chart `file`: .svg or .png")
+	fs.StringVar(&po.out, "out", "", "the chart `file`: .svg or .png ('-' = stdout, SVG unless --format png; then nothing else goes there)")
 	fs.StringVar(&po.size, "size", "900x560", "the chart's size, `WxH` in pixels (PNG) or points (SVG)")
+	fs.StringVar(&po.format, "format", "", "the chart's `format`, svg or png (default: --out's extension; svg for '-')")
 }
 
 func (po *plotOutput) check() error {
 	if po.out == "" {
-		return errors.New("--out FILE.svg or FILE.png is required")
+		return errors.New("--out FILE.svg or FILE.png is required ('-' = stdout)")
 	}
 	var err error
-	if po.format, err = chart.Format(po.out); err != nil {
-		return fmt.Errorf("--out %v", err)
+	switch {
+	case po.format != "":
+		if po.format, err = chart.Format("." + po.format); err != nil {
+			return errors.New("--format: want svg or png")
+		}
+	case po.out == "-":
+		po.format = "svg"
+	default:
+		if po.format, err = chart.Format(po.out); err != nil {
+			return fmt.Errorf("--out %v", err)
+		}
 	}
 	po.w, po.h, err = chart.ParseSize(po.size)
 	return err
@@ -120,7 +130,7 @@ func (c *cli) plotRun(args []string) (int, error) {
 		if c.printedHelp(fs, err, plotHelp) {
 			return exitOK, nil
 		}
-		return exitUsage, errors.New(flagError(err))
+		return exitUsage, errors.New(flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return exitUsage, fmt.Errorf("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
@@ -138,7 +148,7 @@ func (c *cli) plotRun(args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // --out may be "-"
 	defer outs.abort()
 	outs.addRunInputs(o)
 	stop := c.watchInterrupts(&outs, nil)
@@ -175,7 +185,7 @@ func (c *cli) plotRun(args []string) (int, error) {
 	if code := c.commit(&outs, "plot"); code != exitOK {
 		return code, nil
 	}
-	fmt.Fprintf(c.stdout, "lbsim plot: the timeline of %d cycles is in %s\n", o.cfg.Cycles, po.out)
+	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: the timeline of %d cycles is in %s\n", o.cfg.Cycles, outName(po.out))
 	return exitOK, nil
 }
 
@@ -193,7 +203,7 @@ func (c *cli) plotSweep(args []string) (int, error) {
 		if c.printedHelp(fs, err, plotHelp) {
 			return exitOK, nil
 		}
-		return exitUsage, errors.New(flagError(err))
+		return exitUsage, errors.New(flagError(fs, err))
 	}
 	if len(files) == 0 {
 		return exitUsage, errors.New("name the sweep's results files, like: lbsim plot sweep sweep.jsonl --out sweep.svg")
@@ -201,7 +211,7 @@ func (c *cli) plotSweep(args []string) (int, error) {
 	if err := po.check(); err != nil {
 		return exitUsage, err
 	}
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // --out may be "-"
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
@@ -229,7 +239,7 @@ func (c *cli) plotSweep(args []string) (int, error) {
 	if code := c.reportMerge(rep); code != exitOK {
 		return code, nil
 	}
-	fmt.Fprintf(c.stdout, "lbsim plot: %s against %s, %d lines, is in %s\n", *metric, ch.XLabel, len(ch.Series), po.out)
+	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %d lines, is in %s\n", *metric, ch.XLabel, len(ch.Series), outName(po.out))
 	return exitOK, nil
 }
 

@@ -145,3 +145,99 @@ func summaryKeys(t *testing.T) []string {
 	}
 	return keys
 }
+
+// TestREADMEListsEveryJSONKey: the README's paragraph on the summary's
+// JSON form ("Its JSON form (`--json`) has the keys …") lists every key a
+// run's summary has, each in backquotes (it had fallen 21 keys behind).
+func TestREADMEListsEveryJSONKey(t *testing.T) {
+	readme := string(readFile(t, "../../README.md"))
+	_, para, ok := strings.Cut(readme, "Its JSON form (`--json`) has the keys")
+	para, _, _ = strings.Cut(para, "\n\n")
+	if !ok {
+		t.Fatal("the README has no paragraph \"Its JSON form (`--json`) has the keys …\"")
+	}
+	for _, k := range summaryKeys(t) {
+		if !strings.Contains(para, "`"+k+"`") {
+			t.Errorf("the README's list of JSON keys lacks `%s`", k)
+		}
+	}
+}
+
+// TestREADMEOutputsAreMadeByMake: the README's compare tables are what
+// `make docs-outputs` writes: each of its commands is shown in the README
+// and its output is, exactly, the block it names (run here in-process),
+// so a change of the table's rows or numbers cannot leave them stale.
+func TestREADMEOutputsAreMadeByMake(t *testing.T) {
+	readme := string(readFile(t, "../../README.md"))
+	shown := strings.Join(strings.Fields(regexp.MustCompile(`\\\n\s*`).ReplaceAllString(readme, " ")), " ")
+	mk := string(readFile(t, "../../Makefile"))
+	_, recipe, ok := strings.Cut(mk, "\ndocs-outputs:")
+	recipe, _, _ = strings.Cut(recipe, "\n\n")
+	if !ok {
+		t.Fatal("the Makefile has no docs-outputs target")
+	}
+	n := 0
+	for _, c := range commandLines(recipe, "\t") {
+		c = strings.ReplaceAll(c, "$(BIN)/", "")
+		cmd, block, ok := strings.Cut(c, " | scripts/readme-block.sh README.md ")
+		if !ok || !strings.HasPrefix(cmd, "lbsim ") {
+			continue
+		}
+		n++
+		if !strings.Contains(shown, cmd) {
+			t.Errorf("the README does not show the command make docs-outputs runs:\n  %s", cmd)
+		}
+		_, after, ok := strings.Cut(readme, "<!-- "+block+":")
+		want, _, ok2 := strings.Cut(after, "<!-- /"+block+" -->")
+		if !ok || !ok2 {
+			t.Errorf("the README has no block %s", block)
+			continue
+		}
+		_, want, _ = strings.Cut(want, "```\n")
+		want, _, _ = strings.Cut(want, "```\n")
+		got, stderr, code := runCLI(t, "", shellWords(t, cmd)[1:]...)
+		if code != exitOK {
+			t.Errorf("%s: exit %d: %s", cmd, code, stderr)
+		} else if got != want {
+			t.Errorf("the README's block %s is not what its command prints now: run make docs-outputs\n--- README\n%s--- now\n%s", block, want, got)
+		}
+	}
+	if n < 4 {
+		t.Errorf("make docs-outputs runs %d lbsim commands, want the README's 4 compare tables", n)
+	}
+}
+
+// shellWords splits a command line as sh would for the simple lines the
+// docs use: words separated by spaces, "…" and '…' quoting.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var cur strings.Builder
+	inWord, quote := false, rune(0)
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+		case r == ' ':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		t.Fatalf("unbalanced quote in %q", line)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}

@@ -24,8 +24,9 @@ exits with status 2.
 Example:
   lbsim run --seed 42 --set 500:rate=0.9 --snapshot run.lbsnap
   lbsim replay run.lbsnap --json - --timeline timeline.csv
-  lbsim replay --link 'https://example.org/lbsim/#r=g6ZsYnNuYXAB…'
-  lbsim replay --link - < link.txt
+  lbsim replay --link "$(lbsim share --base https://example.org/lbsim/ run.lbsnap)"
+  lbsim share run.lbsnap > link.txt
+  lbsim replay --link - < link.txt     (a link longer than one argument may be)
 
 Flags:
 `
@@ -65,7 +66,7 @@ func (c *cli) replay(args []string) int {
 	var jsonPath, timelinePath, link string
 	maxQueued := sim.DefaultMaxQueued
 	fs.StringVar(&jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
-	fs.StringVar(&timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file`")
+	fs.StringVar(&timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file;\n'-' reads the link from standard input (a long link exceeds what one argument may hold)")
 	fs.IntVar(&maxQueued, "max-queued", maxQueued, fmt.Sprintf("stop the replay (exit 1) when more requests than this are queued (1..%d)", sim.MaxQueuedLimit))
 	fail := func(code int, format string, a ...any) int {
@@ -80,7 +81,7 @@ func (c *cli) replay(args []string) int {
 		if c.printedHelp(fs, err, replayHelp) {
 			return exitOK
 		}
-		return usage("%s", flagError(err))
+		return usage("%s", flagError(fs, err))
 	}
 	if maxQueued < 1 || maxQueued > sim.MaxQueuedLimit {
 		return usage("--max-queued %d is not allowed: must be from 1 to %d", maxQueued, sim.MaxQueuedLimit)
@@ -127,12 +128,13 @@ func (c *cli) replay(args []string) int {
 
 	// Every path is checked before any file is created.
 	var timelineFile, jsonFile *atomicFile
+	outs.stdout = c.stdout // either output may be "-"
 	if timelinePath != "" {
 		if err := outs.want("--timeline", timelinePath, &timelineFile); err != nil {
 			return usage("%v", err)
 		}
 	}
-	if jsonPath != "" && jsonPath != "-" { // "-" is standard output
+	if jsonPath != "" {
 		if err := outs.want("--json", jsonPath, &jsonFile); err != nil {
 			return usage("%v", err)
 		}
@@ -181,7 +183,7 @@ func (c *cli) replay(args []string) int {
 	}
 
 	human := c.stdout
-	if jsonPath == "-" {
+	if outs.toStdout() {
 		human = c.stderr
 	}
 	hw := bufio.NewWriter(human)
@@ -221,7 +223,7 @@ func (c *cli) share(args []string) int {
 		if c.printedHelp(fs, err, shareHelp) {
 			return exitOK
 		}
-		return fail("%s\nRun 'lbsim share --help' for the flags and an example.", flagError(err))
+		return fail("%s\nRun 'lbsim share --help' for the flags and an example.", flagError(fs, err))
 	}
 	if len(pos) != 1 {
 		return fail("want one snapshot FILE, got %d\nRun 'lbsim share --help' for an example.", len(pos))

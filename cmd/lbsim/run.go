@@ -56,7 +56,7 @@ is chosen and printed, so any run can be repeated.
 Example:
   lbsim run --servers 20 --cycles 100000 --seed 42
   lbsim run --trace requests.csv --block 10.0.0.0/8 --json - --timeline timeline.csv
-  lbsim run --seed 7 --set 500:rate=0.9 --set 2000:scale-up=40 --verbose
+  lbsim run --seed 7 --set 500:rate=0.9 --set 2000:scale-up=60 --verbose
   lbsim run --seed 42 --snapshot run.lbsnap     (then: lbsim replay run.lbsnap)
 
 Flags:
@@ -69,11 +69,11 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	// Where the results go and how they are shown: none of these changes
 	// the summary.
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
-	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file`")
-	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share")
+	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
+	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share ('-' = stdout)")
 	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
 	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
-	fs.BoolVar(&o.quiet, "quiet", false, "print only status lines and the summary (the default)")
+	fs.BoolVar(&o.quiet, "quiet", false, "the default output, no event log: the header, status lines and the summary (excludes --verbose)")
 	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
 	return fs
@@ -98,7 +98,7 @@ func (c *cli) run(args []string) int {
 		if c.printedHelp(fs, err, runHelp) {
 			return exitOK
 		}
-		return c.usageError("%s", flagError(err))
+		return c.usageError("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return c.usageError("%s", unexpectedArg(fs, args))
@@ -294,6 +294,7 @@ type runFiles struct {
 // when one is bad), then creates them all.
 func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 	outs := &files.outs
+	outs.stdout = c.stdout // any one output may be "-"
 	outs.addRunInputs(o)
 	// The log directory may not exist yet: paths in it count as new
 	// files, and it is made only once every path passed.
@@ -321,7 +322,7 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 		flag, path string
 		dst        **atomicFile
 	}{{"--timeline", o.timelinePath, &timeline}, {"--snapshot", o.snapshotPath, &files.snap}, {"--json", o.jsonPath, &files.json}} {
-		if f.path == "" || f.flag == "--json" && f.path == "-" {
+		if f.path == "" {
 			continue
 		}
 		if err := outs.want(f.flag, f.path, f.dst); err != nil {
@@ -371,7 +372,7 @@ func (c *cli) execute(o *runOptions) int {
 
 	human := c.stdout
 	humanTTY := c.stdoutTTY
-	if o.jsonPath == "-" {
+	if files.outs.toStdout() {
 		human, humanTTY = c.stderr, c.stderrTTY
 	}
 	hw := bufio.NewWriterSize(human, 64<<10)

@@ -61,7 +61,7 @@ func (c *cli) settings(args []string) int {
 		if c.printedHelp(fs, err, settingsHelp) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return fail("%s", unexpectedArg(fs, args))

@@ -130,6 +130,7 @@ type sizeOptions struct {
 	confidence   float64
 	max          int
 	jsonPath     string
+	csvPath      string
 	noProgress   bool
 }
 
@@ -138,6 +139,7 @@ func (c *cli) size(args []string) int {
 	var base []string
 	fs := flag.NewFlagSet("size", flag.ContinueOnError)
 	inputs, probe := recordedInputs(fs, &base)
+	fs.Lookup("initial-per-server").DefValue = "0" // size's own: every pool starts empty
 	allowed := func(name string) bool {
 		return inputs.Lookup(name) != nil && name != "seed" && name != "initial-per-server" && !slices.Contains(fixedPool, name)
 	}
@@ -155,16 +157,17 @@ func (c *cli) size(args []string) int {
 	fs.Float64Var(&o.confidence, "confidence", 0.95, "the one-sided confidence of each upper bound (0.5..0.9999)")
 	fs.IntVar(&o.max, "max", 10_000, fmt.Sprintf("the largest pool to try (1..%d, the simulator's largest pool)", maxSizePool))
 	fs.StringVar(&o.jsonPath, "json", "", "write the result as JSON to `file` ('-' = stdout, then the table goes to stderr)")
+	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never show progress")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim size: "+format+"\nRun 'lbsim size --help' for the flags and what they allow.\n", a...)
 		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
-		if c.printedHelp(fs, err, sizeHelp) {
+		if c.printedHelp(fs, err, sizeHelp, fixedPool...) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	seen := visited(fs)
 	for _, name := range fixedPool {
@@ -206,7 +209,7 @@ func (c *cli) size(args []string) int {
 	}
 	// Every variant is checked before any run: its flags at the smallest
 	// and largest pool, and the objectives' keys against its summary.
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // either output may be "-"
 	var reads readTally
 	for _, v := range o.variants {
 		vb := variantBase(base, v)
@@ -238,10 +241,15 @@ func (c *cli) size(args []string) int {
 	if err := reads.err(); err != nil {
 		return fail("%v", err)
 	}
-	var out *atomicFile
-	if o.jsonPath != "" && o.jsonPath != "-" {
-		if err := outs.want("--json", o.jsonPath, &out); err != nil {
-			return fail("%v", err)
+	var out, csvFile *atomicFile
+	for _, f := range []struct {
+		flag, path string
+		dst        **atomicFile
+	}{{"--json", o.jsonPath, &out}, {"--csv", o.csvPath, &csvFile}} {
+		if f.path != "" {
+			if err := outs.want(f.flag, f.path, f.dst); err != nil {
+				return fail("%v", err)
+			}
 		}
 	}
 	defer outs.abort()
@@ -252,7 +260,7 @@ func (c *cli) size(args []string) int {
 	if err := outs.open(); err != nil {
 		return fail("%v", err)
 	}
-	report := &sizing{Seed: seed, Replications: o.replications, Confidence: o.confidence, Max: o.max, Objectives: o.objectives}
+	report := &sizing{Version: lbsimVersion(), Seed: seed, Replications: o.replications, Confidence: o.confidence, Max: o.max, Objectives: o.objectives}
 	for _, v := range o.variants {
 		res, err := c.sizeVariant(ctx, &o, variantBase(base, v), v, seed)
 		if c.interrupted() {
@@ -266,10 +274,13 @@ func (c *cli) size(args []string) int {
 		report.Variants = append(report.Variants, res)
 	}
 	human := c.stdout
-	if o.jsonPath == "-" {
+	if outs.toStdout() {
 		human = c.stderr
 	}
 	fmt.Fprint(human, report.table())
+	if csvFile != nil {
+		report.writeCSV(csvFile.w)
+	}
 	if o.jsonPath != "" {
 		c.writeJSON(report, o.jsonPath, out)
 	}
@@ -578,6 +589,7 @@ func (c *cli) sizeVariant(ctx context.Context, o *sizeOptions, vb []string, v va
 
 // sizing is the outcome of lbsim size, as its JSON prints it.
 type sizing struct {
+	Version      string         `json:"lbsim_version"` // the build (lbsim version)
 	Seed         uint64         `json:"seed"`
 	Replications int            `json:"replications"`
 	Confidence   float64        `json:"confidence"`

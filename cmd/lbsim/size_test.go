@@ -209,7 +209,7 @@ func TestSizeRefusesFirst(t *testing.T) {
 		{[]string{slo, "--confidence", "1"}, "--confidence 1: want 0.5 to 0.9999"},
 		{[]string{slo, "--confidence", "NaN"}, "--confidence NaN"},
 		{[]string{slo, "--jobs", "0"}, "--jobs 0: want 1 to 1024"},
-		{[]string{slo, "--timeline", filepath.Join(dir, "t.csv")}, "provided but not defined"},
+		{[]string{slo, "--timeline", filepath.Join(dir, "t.csv")}, "unknown flag --timeline"},
 		{[]string{slo, "--json", dir}, "is a directory"},
 		{[]string{slo, "--variant", "a:policy=nonesuch"}, "nonesuch"},
 		{[]string{slo, "extra"}, "extra"},

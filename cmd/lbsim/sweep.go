@@ -21,7 +21,7 @@ import (
 	"github.com/lbsim/lbsim/sim"
 )
 
-const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl [flags]
+const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl|- [flags]
 
 Runs the simulation over a grid of settings and writes one JSON line per run:
   {"point": {NAME: value, …}, "replication": r, "seed": s, "flags": […], "summary": {…}}
@@ -42,9 +42,12 @@ a file of another sweep or other flags. A device, FIFO or pipe --out is written
 through and cannot be resumed.
 
 Example:
-  lbsim sweep --cycles 5000 --seed 1 --vary rate=0.3:0.9:0.1 \
-    --vary policy=round-robin,random --replications 10 --out sweep.jsonl
-  lbsim aggregate sweep.jsonl --metric avg_wait,peak_queue
+  lbsim sweep --queues per-server --cycles 20000 --seed 1 --vary rate=0.3:0.9:0.1 \
+    --vary policy=round-robin,random,least-connections --replications 10 --out sweep.jsonl
+  lbsim aggregate sweep.jsonl --metric avg_wait,wait_p99
+
+(Per-server queues: with one pooled queue and servers of equal speed every
+policy gives the same waits, as the oldest request goes to any idle server.)
 
 Flags:
 `
@@ -123,7 +126,7 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 	})
 	fs.IntVar(&so.replications, "replications", 1, "runs per grid point, with seeds seed, seed+1, …")
 	fs.IntVar(&so.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d); the default is the cores Go may use, which follows a container's CPU limit", maxJobs))
-	fs.StringVar(&so.out, "out", "", "the results `file` (JSON Lines)")
+	fs.StringVar(&so.out, "out", "", "the results `file` (JSON Lines; '-' = stdout, then nothing else goes there)")
 	fs.StringVar(&so.shard, "shard", "0/1", "run only part `I/N` of the runs: those whose number is ≡ I mod N")
 	fs.BoolVar(&so.resume, "resume", false, "keep the runs already complete in --out and run the others")
 	fs.BoolVar(&so.noProgress, "no-progress", false, "never draw the progress bar")
@@ -142,7 +145,7 @@ func (c *cli) sweep(args []string) int {
 		if c.printedHelp(fs, err, sweepHelp) {
 			return exitOK
 		}
-		return fail("%s", flagError(err))
+		return fail("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
 		return fail("%s", unexpectedArg(fs, args))
@@ -154,7 +157,7 @@ func (c *cli) sweep(args []string) int {
 	}
 	g.Flags = sharedFlags(base)
 	// The output is checked before the grid (which may take a while).
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // --out may be "-"
 	outs.addArgInputs(base, g.Dims)
 	if err := outs.check("--out", so.out); err != nil {
 		return fail("%v", err)
@@ -166,7 +169,7 @@ func (c *cli) sweep(args []string) int {
 	defer cancel()
 	stop := c.watchInterrupts(nil, cancel) // the file holds whole lines at every moment
 	defer stop()
-	f, done, err := openResults(&so, g, shard)
+	f, done, err := openResults(&so, g, shard, c.stdout)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -183,16 +186,23 @@ func (c *cli) sweep(args []string) int {
 		err = cerr
 	}
 	switch {
+	case c.interrupted() && so.out == "-":
+		fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs, written whole to standard output; a sweep to a file (--out FILE) can be resumed\n", bar.done)
+		return c.interruptCode()
 	case c.interrupted():
 		fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it\n",
 			bar.done, so.out, g.BaseSeed)
 		return c.interruptCode()
 	case err != nil:
-		fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, so.out, bar.done)
+		fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, outName(so.out), bar.done)
 		return exitFailed
 	}
 	el := time.Since(start)
-	fmt.Fprintf(c.stdout, "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, so.out, el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
+	report := c.stdout
+	if so.out == "-" {
+		report = c.stderr
+	}
+	fmt.Fprintf(report, "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, outName(so.out), el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
 	return exitOK
 }
 
@@ -216,8 +226,8 @@ func (c *cli) sweepGrid(so *sweepOptions, inputs *flag.FlagSet, probe *runOption
 	if err != nil {
 		return nil, shard, err
 	}
-	if so.out == "" || so.out == "-" {
-		return nil, shard, errors.New("--out FILE is required: the results go to a file, one JSON line per run, so that an interrupted sweep can be resumed")
+	if so.out == "" {
+		return nil, shard, errors.New("--out FILE is required: the results go to a file, one JSON line per run, so that an interrupted sweep can be resumed ('-' = stdout, which cannot be)")
 	}
 	if so.jobs < 1 || so.jobs > maxJobs {
 		return nil, shard, fmt.Errorf("--jobs %d: want 1 to %d", so.jobs, maxJobs)
@@ -354,7 +364,7 @@ func (c *cli) parseRun(args []string) (*runOptions, error) {
 	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1, lenient: true}
 	fs := c.runFlags(o, &blockList{cfg: &o.cfg})
 	if err := fs.Parse(args); err != nil {
-		return nil, errors.New(flagError(err))
+		return nil, errors.New(flagError(fs, err))
 	}
 	if err := c.complete(o, visited(fs)); err != nil {
 		return nil, err
@@ -398,8 +408,14 @@ func (c *cli) sweepRun(base []string, share *queueShare) sweep.RunFunc {
 //
 // A device, FIFO or pipe (/dev/stdout) is written through and never read:
 // it cannot be resumed.
-func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard) (*os.File, map[int64]bool, error) {
+func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard, stdout io.Writer) (io.WriteCloser, map[int64]bool, error) {
 	done := map[int64]bool{}
+	if so.out == "-" {
+		if so.resume {
+			return nil, nil, errors.New("--out - is standard output: it cannot be read back, so --resume needs a file")
+		}
+		return nopCloser{stdout}, done, nil
+	}
 	if t := resolve("--out", so.out); t.special() {
 		if so.resume {
 			return nil, nil, fmt.Errorf("--out %s is not a regular file (a device, FIFO or pipe): it cannot be read back, so --resume needs a file", so.out)

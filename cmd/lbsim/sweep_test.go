@@ -190,7 +190,7 @@ func TestSweepRefusesBadGrids(t *testing.T) {
 		{[]string{"--rate", "x"}, "--rate"},
 		{[]string{"--out", existing, "--seed", "1"}, "already holds results"},
 		{[]string{"--out", ""}, "--out FILE is required"},
-		{[]string{"--out", "-"}, "--out FILE is required"},
+		{[]string{"--out", "-", "--resume", "--seed", "1"}, "cannot be read back"},
 		{[]string{"extra"}, "unexpected argument"},
 	} {
 		args := append([]string{"sweep", "--cycles", "10", "--out", filepath.Join(t.TempDir(), "s.jsonl")}, tc.args...)

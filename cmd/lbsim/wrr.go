@@ -43,16 +43,15 @@ func runWRR(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard) // errors and usage are printed below
 	explain := fs.Bool("explain", false, "write a worked trace of the scores after each pick to standard error")
 	usage := func(w io.Writer) {
-		fs.SetOutput(w)
 		fmt.Fprint(w, wrrUsage)
-		fs.PrintDefaults()
+		printFlags(w, fs, nil)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stdout)
 			return 0
 		}
-		fmt.Fprintf(stderr, "lbsim wrr: %v\n\n", err)
+		fmt.Fprintf(stderr, "lbsim wrr: %s\n\n", flagError(fs, err))
 		usage(stderr)
 		return 2
 	}

@@ -23,7 +23,7 @@ func TestRunWRR(t *testing.T) {
 			stderrHas: "pick 2: add weights → [2, 2]; a wins (tie: earliest listed); subtract 4 → [-2, 2]"},
 		{name: "help", args: []string{"--help"}, stdoutHas: "> PICKN 3\n  10.0.0.11:8080,10.0.0.12:8080,10.0.0.11:8080", stderrNone: true},
 		{name: "help lists flags", args: []string{"-h"}, stdoutHas: "-explain"},
-		{name: "unknown flag", args: []string{"--verbose"}, code: 2, stderrHas: "flag provided but not defined: -verbose"},
+		{name: "unknown flag", args: []string{"--verbose"}, code: 2, stderrHas: "unknown flag --verbose"},
 		{name: "stray argument", args: []string{"pool.txt"}, code: 2, stderrHas: `unexpected argument "pool.txt"`},
 	}
 	for _, tt := range tests {

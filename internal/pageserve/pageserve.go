@@ -4,13 +4,16 @@
 // with two additions: nothing is cached, so a rebuilt page is always
 // fresh; and a file with a precompressed copy beside it, NAME.br or
 // NAME.gz, is sent as that copy to a browser that accepts its encoding
-// (the 13 MB module goes as about 2.3 MB of brotli or 3.3 MB of gzip).
+// (the 15.0 MB module goes as about 2.6 MB of brotli or 3.6 MB of gzip).
 package pageserve
 
 import (
+	"fmt"
 	"mime"
 	"net/http"
+	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -103,4 +106,21 @@ func accepts(header, token string) bool {
 		return q > 0
 	}
 	return false
+}
+
+// CheckDir reports why dir cannot be served as the page: it is missing,
+// not a directory, or holds no index.html (an empty dist/, or a page never
+// built). Serving it would answer 404 to everything.
+func CheckDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s does not exist: run make web first (it builds the page into dist/), or give --dir", dir)
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory: give --dir the directory make web wrote (dist/)", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+		return fmt.Errorf("%s holds no index.html: run make web first (it builds the page into %s)", dir, dir)
+	}
+	return nil
 }

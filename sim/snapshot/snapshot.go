@@ -46,8 +46,8 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"runtime/debug"
 
+	"github.com/lbsim/lbsim/version"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -74,17 +74,11 @@ const (
 	maxEngine = 200 // bytes of the engine version
 )
 
-// EngineVersion names the program that records a snapshot: "lbsim" and
-// its module version. It is stored for information and never checked.
-var EngineVersion = engineVersion()
-
-func engineVersion() string {
-	v := "devel"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
-	}
-	return "lbsim " + v
-}
+// EngineVersion names the program that records a snapshot: "lbsim", its
+// module version and the VCS revision it was built from, when recorded
+// ("lbsim devel+94ec452d1f3e"; version.Info.Short). It is stored for
+// information and never checked.
+var EngineVersion = "lbsim " + version.Read().Short()
 
 // Snapshot is a recorded run.
 type Snapshot struct {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/lbsim/lbsim/sim/snapshot"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/lbsim/lbsim/render/lesson"
@@ -58,9 +59,9 @@ func settingHelp(name string) string {
 	case "fault":
 		return "a fault at a cycle, as lbsim run --fault: `KIND:ID@CYCLE`, KIND down, up, fail, hang, heal, or slow:IDxF@CYCLE (repeatable)"
 	case "present":
-		return "1: open in presentation mode (larger text for a projector)"
+		return "open in presentation mode (larger text for a projector); a switch, as the page's present=1"
 	case "theory":
-		return "1: open with the theory panel (Erlang C) shown"
+		return "open with the theory panel (Erlang C) shown; a switch, as the page's theory=1"
 	case "compare":
 		return "open the compare view: two to four lanes on the same requests, `VARIANTS` like 'rr:policy=round-robin;p2c:policy=p2c' (each the run of the other flags plus its settings)"
 	case "comparison":
@@ -80,10 +81,7 @@ func NewFlagSet(out io.Writer) (*flag.FlagSet, *Options) {
 	fs.SetOutput(out)
 	o := &Options{}
 	for _, name := range append(sim.ConfigNames(), preset.ViewNames()...) {
-		fs.Func(name, settingHelp(name), func(v string) error {
-			o.Params = append(o.Params, preset.Param{Name: name, Value: v})
-			return nil
-		})
+		fs.Var(param{o, name, isSwitch(name)}, name, settingHelp(name))
 	}
 	fs.Int64Var(&o.ExitAfter, "exit-after", 0, "close the window after this many frames (0 = never)")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "write the last frame to this PNG `file` on exit")
@@ -103,7 +101,11 @@ func Usage() string {
 	var b bytes.Buffer
 	fs, _ := NewFlagSet(&b)
 	b.WriteString(header)
+	var flags bytes.Buffer
+	fs.SetOutput(&flags)
 	fs.PrintDefaults()
+	// The flags as lbsim's help and the docs spell them: --name.
+	b.Write(regexp.MustCompile(`(?m)^  -`).ReplaceAll(flags.Bytes(), []byte("  --")))
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -26,6 +27,9 @@ func TestHelpWording(t *testing.T) {
 			t.Errorf("the help does not say %q", want)
 		}
 	}
+	if m := regexp.MustCompile(`(?m)^  -[a-z]`).FindString(u); m != "" {
+		t.Errorf("the help lists a flag with one dash (%q): lbsim and the docs spell them --name", m)
+	}
 	if strings.Contains(u, "as `lbsim run --speed`") || strings.Contains(u, "lbsim run --pause-at") {
 		t.Error("the help still calls speed or pause-at lbsim run flags")
 	}
@@ -38,5 +42,40 @@ func TestFlagsFillOptions(t *testing.T) {
 	}
 	if len(o.Params) != 2 || o.Params[1].Name != "speed" || o.Base != "http://x/" || o.ExitAfter != 3 {
 		t.Errorf("%+v", o)
+	}
+}
+
+// TestSwitchesAlone: --switch, --wave, --present and --theory may be
+// given alone, as lbsim run takes --switch (lbsim-desktop --switch
+// --exit-after 5 exited 2), and the old spellings with a value after a
+// space still work.
+func TestSwitchesAlone(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string // name=value of the params, in order
+	}{
+		{[]string{"--switch", "--exit-after", "5"}, []string{"switch=true"}},
+		{[]string{"--present", "--theory", "--seed", "3"}, []string{"present=true", "theory=true", "seed=3"}},
+		{[]string{"--lesson", "firewall", "--present", "1"}, []string{"lesson=firewall", "present=1"}},
+		{[]string{"--switch", "true", "--wave", "false"}, []string{"switch=true", "wave=false"}},
+		{[]string{"--wave=false", "--present=0"}, []string{"wave=false", "present=0"}},
+	} {
+		fs, o := NewFlagSet(&strings.Builder{})
+		if err := fs.Parse(JoinSwitchValues(tt.args)); err != nil || fs.NArg() != 0 {
+			t.Errorf("%v: %v, arguments left %v", tt.args, err, fs.Args())
+			continue
+		}
+		var got []string
+		for _, p := range o.Params {
+			got = append(got, p.Name+"="+p.Value)
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%v: params %v, want %v", tt.args, got, tt.want)
+		}
+	}
+	// A value flag still takes the next argument: --seed 1 is not a switch.
+	fs, o := NewFlagSet(&strings.Builder{})
+	if err := fs.Parse(JoinSwitchValues([]string{"--seed", "1", "--exit-after", "5"})); err != nil || o.ExitAfter != 5 || len(o.Params) != 1 {
+		t.Errorf("--seed 1 --exit-after 5: %v %+v", err, o)
 	}
 }

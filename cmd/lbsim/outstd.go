@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Standard output as an output: every output flag takes "-" (docs/cli.md),
+// and then nothing else goes to standard output. A subcommand that offers
+// it sets outputs.stdout before checking its outputs; at most one output
+// may claim it.
+
+// checkStdout claims standard output for flag.
+func (o *outputs) checkStdout(flag string) error {
+	switch {
+	case o.stdout == nil:
+		return fmt.Errorf("%s -: this output cannot go to standard output; name a file", flag)
+	case o.stdoutFlag != "":
+		return fmt.Errorf("%s - and %s - both name standard output: give one of them a file", o.stdoutFlag, flag)
+	}
+	o.stdoutFlag = flag
+	return nil
+}
+
+// toStdout reports whether an output claimed standard output, so the
+// subcommand's own text goes to standard error instead.
+func (o *outputs) toStdout() bool { return o.stdoutFlag != "" }
+
+// createStdout is the output "-": written through to standard output,
+// never renamed or closed.
+func (o *outputs) createStdout() *atomicFile {
+	af := &atomicFile{w: bufio.NewWriterSize(o.stdout, 256<<10), path: "standard output", through: true}
+	o.mu.Lock()
+	o.files = append(o.files, af)
+	o.mu.Unlock()
+	return af
+}
+
+// nopCloser is standard output where a file is closed after use: the
+// sweep's results written through, left open.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// humanOut is where a subcommand's own text goes: standard output, or
+// standard error when an output claimed standard output.
+func (c *cli) humanOut(outs *outputs) io.Writer {
+	if outs.toStdout() {
+		return c.stderr
+	}
+	return c.stdout
+}
+
+// oldSwitches reads the old spelling of output flags that were switches
+// (lbsim aggregate --json printed JSON): such a flag followed by nothing,
+// by another flag or by a results file (.jsonl, an input) becomes FLAG=-
+// with a one-line notice, so scripts keep working.
+func oldSwitches(args []string, stderr io.Writer, cmd string, names ...string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name := strings.TrimLeft(a, "-")
+		if !strings.HasPrefix(a, "-") || !slices.Contains(names, name) {
+			out = append(out, a)
+			if a == "--" {
+				return append(out, args[i+1:]...)
+			}
+			continue
+		}
+		if i+1 < len(args) && (args[i+1] == "-" || !strings.HasPrefix(args[i+1], "-")) && !strings.HasSuffix(args[i+1], ".jsonl") {
+			out = append(out, a) // --json FILE
+		} else {
+			fmt.Fprintf(stderr, "lbsim %s: --%s without a file is the old spelling: read as --%s - (standard output)\n", cmd, name, name)
+			out = append(out, "--"+name+"=-")
+		}
+	}
+	return out
+}
+
+// outName names an output path in a message: "-" is standard output.
+func outName(path string) string {
+	if path == "-" {
+		return "standard output"
+	}
+	return path
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/lbsim/lbsim/version"
+)
+
+const versionHelp = `Usage: lbsim version [--json FILE|-]
+       lbsim --version
+
+Prints the version lbsim was built from: the module version ("devel" for a
+build from source), the VCS revision and its time when the build recorded
+them (go build records them in a git checkout unless -buildvcs=false), and
+the Go toolchain. Snapshots store the same version (as "recorded by" in
+lbsim replay), and the JSON of lbsim size and lbsim aggregate carry it as
+lbsim_version.
+
+Example:
+  lbsim version
+  lbsim version --json -
+
+Flags:
+`
+
+// version prints the build's version (package version).
+func (c *cli) version(args []string) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim version: "+format+"\nRun 'lbsim version --help' for the flags.\n", a...)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var jsonPath string
+	fs.StringVar(&jsonPath, "json", "", "write the version as JSON to `file` ('-' = stdout, then nothing else goes there)")
+	if err := fs.Parse(args); err != nil {
+		if c.printedHelp(fs, err, versionHelp) {
+			return exitOK
+		}
+		return fail("%s", flagError(fs, err))
+	}
+	if fs.NArg() > 0 {
+		return fail("%s", unexpectedArg(fs, args))
+	}
+	in := version.Read()
+	outs := outputs{stdout: c.stdout}
+	var out *atomicFile
+	if jsonPath != "" {
+		if err := outs.want("--json", jsonPath, &out); err != nil {
+			return fail("%v", err)
+		}
+	}
+	defer outs.abort()
+	if err := outs.open(); err != nil {
+		return fail("%v", err)
+	}
+	if !outs.toStdout() {
+		fmt.Fprintln(c.stdout, in)
+	}
+	if out != nil {
+		c.writeJSON(struct {
+			version.Info
+			Short string `json:"short"`
+		}{in, in.Short()}, jsonPath, out)
+	}
+	return c.commit(&outs, "version")
+}
+
+// lbsimVersion is the version the JSON reports carry as lbsim_version.
+func lbsimVersion() string { return version.Read().Short() }

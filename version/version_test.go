@@ -1,0 +1,29 @@
+package version
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+func TestShort(t *testing.T) {
+	for _, tt := range []struct {
+		bi   debug.BuildInfo
+		want string
+	}{
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "devel"},
+		{debug.BuildInfo{Main: debug.Module{Version: ""}}, "devel"},
+		{debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, "v1.2.0"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "94ec452d1f3e1234567890"}, {Key: "vcs.modified", Value: "true"}}}, "devel+94ec452d1f3e-modified"},
+		{debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261205153000-94ec452d1f3e+dirty"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "94ec452d1f3e1234567890"}, {Key: "vcs.modified", Value: "true"}}}, "v0.0.0-20261205153000-94ec452d1f3e+dirty"},
+	} {
+		in := FromBuildInfo(&tt.bi)
+		if got := in.Short(); got != tt.want {
+			t.Errorf("Short of %+v = %q, want %q", tt.bi, got, tt.want)
+		}
+		if s := in.String(); len(s) < len("lbsim ")+len(tt.want) || s[:6+len(tt.want)] != "lbsim "+tt.want {
+			t.Errorf("String = %q, want it to start with lbsim %s", s, tt.want)
+		}
+	}
+}
