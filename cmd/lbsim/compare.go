@@ -122,7 +122,63 @@ const maxJobs = 1024
 func (c *cli) compare(args []string) int {
 	var o compareOptions
 	probe := runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
-	fs := c.runFlags(&probe, &blockList{cfg: &probe.cfg})
+	fs := c.compareFlags(&o, &probe)
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim compare: "+format+"\nRun 'lbsim compare --help' for the flags and what they allow.\n", a...)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
+			return exitOK
+		}
+		return fail("%s", flagError(fs, err))
+	}
+	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
+	seen := visited(fs)
+	if fs.NArg() > 0 {
+		return fail("%s", unexpectedArg(fs, args))
+	}
+	if err := o.check(seen); err != nil {
+		return fail("%v", err)
+	}
+	seed := probe.cfg.Seed
+	if !seen["seed"] {
+		seed = randomSeed()
+	}
+	outs := outputs{stdout: c.stdout} // any one output may be "-"
+	if err := c.checkVariants(&o, seed, &outs); err != nil {
+		return fail("%v", err)
+	}
+	var files compareFiles
+	if err := files.want(&o, &outs); err != nil {
+		return fail("%v", err)
+	}
+	defer outs.abort()
+	stop := c.watchInterrupts(&outs, nil)
+	defer stop()
+	if err := outs.open(); err != nil {
+		return fail("%v", err)
+	}
+	res, lanes, err := c.runVariants(&o, seed)
+	if c.interrupted() {
+		fmt.Fprintln(c.stderr, "lbsim compare: interrupted; no output was written")
+		return c.interruptCode()
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lbsim compare: %v\nNo output was written.\n", err)
+		return exitFailed
+	}
+	if err := c.writeComparison(&o, seed, res, lanes, &files, outs.toStdout()); err != nil {
+		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
+		return exitFailed
+	}
+	return c.commit(&outs, "compare")
+}
+
+// compareFlags defines compare's flags: the run flags (recorded into
+// o.base, as each variant's run reads them) and its own.
+func (c *cli) compareFlags(o *compareOptions, probe *runOptions) *flag.FlagSet {
+	fs := c.runFlags(probe, &blockList{cfg: &probe.cfg})
 	runNames := map[string]bool{}
 	fs.VisitAll(func(f *flag.Flag) {
 		runNames[f.Name] = true
@@ -140,57 +196,49 @@ func (c *cli) compare(args []string) int {
 	fs.IntVar(&o.replications, "replications", 1, "runs per variant with seeds seed … seed+R−1 (paired across variants); R ≥ 2 adds means, intervals and paired differences")
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), fmt.Sprintf("runs at once (1..%d)", maxJobs))
 	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim compare: "+format+"\nRun 'lbsim compare --help' for the flags and what they allow.\n", a...)
-		return exitUsage
-	}
-	if err := fs.Parse(args); err != nil {
-		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
-	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
-	seen := visited(fs)
+	return fs
+}
+
+// check refuses a comparison that cannot be made (seen: the flags given),
+// and drops the outputs from the variants' runs (they are the
+// comparison's).
+func (o *compareOptions) check(seen map[string]bool) error {
 	switch {
-	case fs.NArg() > 0:
-		return fail("%s", unexpectedArg(fs, args))
 	case len(o.variants) == 0:
-		return fail("no --variant: give at least one, like --variant policy=p2c")
+		return errors.New("no --variant: give at least one, like --variant policy=p2c")
 	case len(o.variants) > maxVariants:
-		return fail("%d variants: at most %d (a table of more columns is unreadable); split the comparison", len(o.variants), maxVariants)
+		return fmt.Errorf("%d variants: at most %d (a table of more columns is unreadable); split the comparison", len(o.variants), maxVariants)
 	case seen["replications"] && (o.replications < 2 || o.replications > 10_000):
-		return fail("--replications %d: want 2 to 10000 (leave it out for a single run per variant)", o.replications)
+		return fmt.Errorf("--replications %d: want 2 to 10000 (leave it out for a single run per variant)", o.replications)
 	case len(o.variants)*o.replications > maxCompareRuns:
-		return fail("%d variants × --replications %d = %d runs: at most %d, as every run's summary is kept; use fewer, or 'lbsim sweep' (which writes each run as it ends)",
+		return fmt.Errorf("%d variants × --replications %d = %d runs: at most %d, as every run's summary is kept; use fewer, or 'lbsim sweep' (which writes each run as it ends)",
 			len(o.variants), o.replications, len(o.variants)*o.replications, maxCompareRuns)
 	case o.jobs < 1 || o.jobs > maxJobs:
-		return fail("--jobs %d: want 1 to %d", o.jobs, maxJobs)
-	}
-	if o.snapshotPath != "" && (o.replications > 1 || len(o.variants) > snapshot.MaxLanes) {
-		return fail("--snapshot holds one run of each of at most %d variants: leave out --replications, or --snapshot", snapshot.MaxLanes)
+		return fmt.Errorf("--jobs %d: want 1 to %d", o.jobs, maxJobs)
+	case o.snapshotPath != "" && (o.replications > 1 || len(o.variants) > snapshot.MaxLanes):
+		return fmt.Errorf("--snapshot holds one run of each of at most %d variants: leave out --replications, or --snapshot", snapshot.MaxLanes)
 	}
 	for _, name := range notWithCompare {
 		if seen[name] {
-			return fail("--%s has no meaning for a comparison: run the variant with 'lbsim run' for it", name)
+			return fmt.Errorf("--%s has no meaning for a comparison: run the variant with 'lbsim run' for it", name)
 		}
 	}
-	o.base = slices.DeleteFunc(o.base, func(a string) bool { // the outputs are the comparison's
+	o.base = slices.DeleteFunc(o.base, func(a string) bool {
 		return strings.HasPrefix(a, "--json=") || strings.HasPrefix(a, "--no-progress=") || strings.HasPrefix(a, "--snapshot=")
 	})
-	seed := probe.cfg.Seed
-	if !seen["seed"] {
-		seed = randomSeed()
-	}
-	// Every variant is checked before anything runs: its flags, its
-	// changes and faults, and what a snapshot of it needs.
-	outs := outputs{stdout: c.stdout} // any one output may be "-"
+	return nil
+}
+
+// checkVariants checks every variant before anything runs: its flags, its
+// changes and faults, what a snapshot of it needs, and that each flag
+// given is read by some variant; the files they read join outs.
+func (c *cli) checkVariants(o *compareOptions, seed uint64, outs *outputs) error {
 	var first *runOptions
 	var reads readTally
 	for i, v := range o.variants {
 		ro, err := c.checkRun(o.args(v, seed))
 		if err != nil {
-			return fail("variant %s: %v", quoteCut(v.Label), err)
+			return fmt.Errorf("variant %s: %v", quoteCut(v.Label), err)
 		}
 		reads.add(ro)
 		outs.addRunInputs(ro)
@@ -202,65 +250,59 @@ func (c *cli) compare(args []string) int {
 		}
 		switch {
 		case len(v.Label) > snapshot.MaxLabel:
-			return fail("--snapshot: the label of variant %d is %d bytes; a snapshot holds labels of at most %d", i+1, len(v.Label), snapshot.MaxLabel)
+			return fmt.Errorf("--snapshot: the label of variant %d is %d bytes; a snapshot holds labels of at most %d", i+1, len(v.Label), snapshot.MaxLabel)
 		case ro.cfg.Cycles != first.cfg.Cycles:
-			return fail("--snapshot: variant %s runs %d cycles and %s %d; every run of a comparison snapshot must run the same number of cycles",
+			return fmt.Errorf("--snapshot: variant %s runs %d cycles and %s %d; every run of a comparison snapshot must run the same number of cycles",
 				quoteCut(v.Label), ro.cfg.Cycles, quoteCut(o.variants[0].Label), first.cfg.Cycles)
 		}
 		if err := snapshot.Check(ro.cfg, ro.changes); err != nil {
-			return fail("--snapshot: variant %s: %v", quoteCut(v.Label), err)
+			return fmt.Errorf("--snapshot: variant %s: %v", quoteCut(v.Label), err)
 		}
 	}
-	if err := reads.err(); err != nil {
-		return fail("%v", err)
-	}
-	var out, snapFile, csvFile *atomicFile
-	for _, f := range []struct {
+	return reads.err()
+}
+
+// compareFiles are a comparison's output files, once opened.
+type compareFiles struct{ json, csv, snapshot *atomicFile }
+
+// want asks outs for the comparison's outputs.
+func (f *compareFiles) want(o *compareOptions, outs *outputs) error {
+	for _, w := range []struct {
 		flag, path string
 		dst        **atomicFile
-	}{{"--json", o.jsonPath, &out}, {"--csv", o.csvPath, &csvFile}, {"--snapshot", o.snapshotPath, &snapFile}} {
-		if f.path != "" {
-			if err := outs.want(f.flag, f.path, f.dst); err != nil {
-				return fail("%v", err)
+	}{{"--json", o.jsonPath, &f.json}, {"--csv", o.csvPath, &f.csv}, {"--snapshot", o.snapshotPath, &f.snapshot}} {
+		if w.path != "" {
+			if err := outs.want(w.flag, w.path, w.dst); err != nil {
+				return err
 			}
 		}
 	}
-	defer outs.abort()
-	stop := c.watchInterrupts(&outs, nil)
-	defer stop()
-	if err := outs.open(); err != nil {
-		return fail("%v", err)
-	}
-	res, lanes, err := c.runVariants(&o, seed)
-	if c.interrupted() {
-		fmt.Fprintln(c.stderr, "lbsim compare: interrupted; no output was written")
-		return c.interruptCode()
-	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "lbsim compare: %v\nNo output was written.\n", err)
-		return exitFailed
-	}
+	return nil
+}
+
+// writeComparison prints the table (on stderr when an output takes
+// stdout) and writes the outputs asked for.
+func (c *cli) writeComparison(o *compareOptions, seed uint64, res [][]sim.Summary, lanes []snapshot.Lane, files *compareFiles, stdoutTaken bool) error {
 	human := c.stdout
-	if outs.toStdout() {
+	if stdoutTaken {
 		human = c.stderr
 	}
-	report := newComparison(&o, seed, res)
+	report := newComparison(o, seed, res)
 	fmt.Fprint(human, report.table())
-	if csvFile != nil {
-		report.writeCSV(csvFile.w)
+	if files.csv != nil {
+		report.writeCSV(files.csv.w)
 	}
-	if snapFile != nil {
+	if files.snapshot != nil {
 		data, err := snapshot.EncodeComparison(snapshot.Comparison{Lanes: lanes})
 		if err != nil {
-			fmt.Fprintf(c.stderr, "lbsim compare: --snapshot: %v\n", err)
-			return exitFailed
+			return fmt.Errorf("--snapshot: %v", err)
 		}
-		snapFile.w.Write(data)
+		files.snapshot.w.Write(data)
 	}
 	if o.jsonPath != "" {
-		c.writeJSON(report, o.jsonPath, out)
+		c.writeJSON(report, o.jsonPath, files.json)
 	}
-	return c.commit(&outs, "compare")
+	return nil
 }
 
 // compareOwn are the run flags a comparison takes for itself, which a
