@@ -137,28 +137,7 @@ type sizeOptions struct {
 func (c *cli) size(args []string) int {
 	var o sizeOptions
 	var base []string
-	fs := flag.NewFlagSet("size", flag.ContinueOnError)
-	inputs, probe := recordedInputs(fs, &base)
-	fs.Lookup("initial-per-server").DefValue = "0" // size's own: every pool starts empty
-	allowed := func(name string) bool {
-		return inputs.Lookup(name) != nil && name != "seed" && name != "initial-per-server" && !slices.Contains(fixedPool, name)
-	}
-	fs.Func("slo", "an objective, `KEY<=VALUE` (repeatable; at least one): KEY a number of the run's summary", func(s string) error {
-		ob, err := parseObjective(s)
-		if err != nil {
-			return errors.New(strings.TrimPrefix(err.Error(), "--slo "))
-		}
-		o.objectives = append(o.objectives, ob)
-		return nil
-	})
-	fs.Var(variantList{&o.variants, allowed}, "variant", "a variant, `LABEL:NAME=VALUE[,NAME=VALUE…]` as for lbsim compare (repeatable; none = the run flags)")
-	fs.IntVar(&o.replications, "replications", 10, "runs per variant and pool, seeds seed … seed+R−1 (2..1000)")
-	fs.IntVar(&o.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d)", maxJobs))
-	fs.Float64Var(&o.confidence, "confidence", 0.95, "the one-sided confidence of each upper bound (0.5..0.9999)")
-	fs.IntVar(&o.max, "max", 10_000, fmt.Sprintf("the largest pool to try (1..%d, the simulator's largest pool)", maxSizePool))
-	fs.StringVar(&o.jsonPath, "json", "", "write the result as JSON to `file` ('-' = stdout, then the table goes to stderr)")
-	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
-	fs.BoolVar(&o.noProgress, "no-progress", false, "never show progress")
+	fs, probe := c.sizeFlags(&o, &base)
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(c.stderr, "lbsim size: "+format+"\nRun 'lbsim size --help' for the flags and what they allow.\n", a...)
 		return exitUsage
@@ -170,30 +149,11 @@ func (c *cli) size(args []string) int {
 		return fail("%s", flagError(fs, err))
 	}
 	seen := visited(fs)
-	for _, name := range fixedPool {
-		if seen[name] {
-			return fail("--%s: size chooses the pool itself (servers = min-servers = max-servers = c for every c it tries); leave --%s out and bound the search with --max", name, name)
-		}
-	}
-	switch {
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		return fail("%s", unexpectedArg(fs, args))
-	case len(o.objectives) == 0:
-		return fail("no --slo: give at least one objective, like --slo wait_p99<=200")
-	case len(o.objectives) > maxObjectives:
-		return fail("%d objectives: at most %d", len(o.objectives), maxObjectives)
-	case len(o.variants) > maxSizeVariants:
-		return fail("%d variants: at most %d", len(o.variants), maxSizeVariants)
-	case o.replications < 2 || o.replications > 1000:
-		return fail("--replications %d: want 2 to 1000 (an upper bound needs at least two runs)", o.replications)
-	case o.jobs < 1 || o.jobs > maxJobs:
-		return fail("--jobs %d: want 1 to %d", o.jobs, maxJobs)
-	case !(o.confidence >= 0.5 && o.confidence <= 0.9999):
-		return fail("--confidence %g: want 0.5 to 0.9999", o.confidence)
-	case o.max < 1 || o.max > maxSizePool:
-		return fail("--max %d: want 1 to %d (the simulator's largest pool)", o.max, maxSizePool)
-	case seen["initial-per-server"] && probe.cfg.InitialPerServer != 0:
-		return fail("--initial-per-server %d: size starts every run with an empty queue; an initial queue of servers × initial-per-server would grow with c, so pools would not see the same requests", probe.cfg.InitialPerServer)
+	}
+	if err := o.check(seen, probe); err != nil {
+		return fail("%v", err)
 	}
 	base = slices.DeleteFunc(base, func(a string) bool { return strings.HasPrefix(a, "--seed=") }) // each run's own
 	base = append(base, "--initial-per-server=0")
@@ -207,38 +167,8 @@ func (c *cli) size(args []string) int {
 	if seed > math.MaxUint64-uint64(o.replications) {
 		return fail("--seed %d: seeds run up to seed+replications−1, which must fit in 64 bits", seed)
 	}
-	// Every variant is checked before any run: its flags at the smallest
-	// and largest pool, and the objectives' keys against its summary.
 	outs := outputs{stdout: c.stdout} // either output may be "-"
-	var reads readTally
-	for _, v := range o.variants {
-		vb := variantBase(base, v)
-		// A change of the pool's bounds first, read before any model is
-		// built (a model refuses some of them with a message about the
-		// bounds, not about size).
-		if ro, err := c.parseRun(poolArgs(vb, 1, seed)); err == nil {
-			if err := fixedPoolChange(ro.changes); err != nil {
-				return fail("variant %s: %v", quoteCut(v.Label), err)
-			}
-		}
-		for _, pool := range []int{o.max, 1} {
-			ro, err := c.checkRun(poolArgs(vb, pool, seed))
-			if err == nil {
-				reads.add(ro)
-			}
-			switch {
-			case err != nil && pool == 1: // fine at the largest pool
-				return fail("variant %s, 1 server: %v\nsize tries pools from one server up: a --fault or --set must name a server every pool has (server 1)", quoteCut(v.Label), err)
-			case err != nil:
-				return fail("variant %s, %d servers: %v", quoteCut(v.Label), pool, err)
-			}
-			outs.addRunInputs(ro)
-		}
-		if err := c.checkKeys(vb, seed, o.objectives); err != nil {
-			return fail("variant %s: %v", quoteCut(v.Label), err)
-		}
-	}
-	if err := reads.err(); err != nil {
+	if err := c.checkSizeVariants(&o, base, seed, &outs); err != nil {
 		return fail("%v", err)
 	}
 	var out, csvFile *atomicFile
@@ -260,18 +190,9 @@ func (c *cli) size(args []string) int {
 	if err := outs.open(); err != nil {
 		return fail("%v", err)
 	}
-	report := &sizing{Version: lbsimVersion(), Seed: seed, Replications: o.replications, Confidence: o.confidence, Max: o.max, Objectives: o.objectives}
-	for _, v := range o.variants {
-		res, err := c.sizeVariant(ctx, &o, variantBase(base, v), v, seed)
-		if c.interrupted() {
-			fmt.Fprintln(c.stderr, "lbsim size: interrupted; no output was written")
-			return c.interruptCode()
-		}
-		if err != nil {
-			fmt.Fprintf(c.stderr, "lbsim size: variant %s: %v\nNo output was written.\n", quoteCut(v.Label), err)
-			return exitFailed
-		}
-		report.Variants = append(report.Variants, res)
+	report, code := c.sizeAll(ctx, &o, base, seed)
+	if report == nil {
+		return code
 	}
 	human := c.stdout
 	if outs.toStdout() {
@@ -293,6 +214,115 @@ func (c *cli) size(args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// sizeFlags defines size's flags: the run flags but the pool's (recorded
+// into base, as each run reads them) and its own.
+func (c *cli) sizeFlags(o *sizeOptions, base *[]string) (*flag.FlagSet, *runOptions) {
+	fs := flag.NewFlagSet("size", flag.ContinueOnError)
+	inputs, probe := recordedInputs(fs, base)
+	fs.Lookup("initial-per-server").DefValue = "0" // size's own: every pool starts empty
+	allowed := func(name string) bool {
+		return inputs.Lookup(name) != nil && name != "seed" && name != "initial-per-server" && !slices.Contains(fixedPool, name)
+	}
+	fs.Func("slo", "an objective, `KEY<=VALUE` (repeatable; at least one): KEY a number of the run's summary", func(s string) error {
+		ob, err := parseObjective(s)
+		if err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), "--slo "))
+		}
+		o.objectives = append(o.objectives, ob)
+		return nil
+	})
+	fs.Var(variantList{&o.variants, allowed}, "variant", "a variant, `LABEL:NAME=VALUE[,NAME=VALUE…]` as for lbsim compare (repeatable; none = the run flags)")
+	fs.IntVar(&o.replications, "replications", 10, "runs per variant and pool, seeds seed … seed+R−1 (2..1000)")
+	fs.IntVar(&o.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d)", maxJobs))
+	fs.Float64Var(&o.confidence, "confidence", 0.95, "the one-sided confidence of each upper bound (0.5..0.9999)")
+	fs.IntVar(&o.max, "max", 10_000, fmt.Sprintf("the largest pool to try (1..%d, the simulator's largest pool)", maxSizePool))
+	fs.StringVar(&o.jsonPath, "json", "", "write the result as JSON to `file` ('-' = stdout, then the table goes to stderr)")
+	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
+	fs.BoolVar(&o.noProgress, "no-progress", false, "never show progress")
+	return fs, probe
+}
+
+// check refuses a sizing that cannot be made (seen: the flags given).
+func (o *sizeOptions) check(seen map[string]bool, probe *runOptions) error {
+	for _, name := range fixedPool {
+		if seen[name] {
+			return fmt.Errorf("--%s: size chooses the pool itself (servers = min-servers = max-servers = c for every c it tries); leave --%s out and bound the search with --max", name, name)
+		}
+	}
+	switch {
+	case len(o.objectives) == 0:
+		return errors.New("no --slo: give at least one objective, like --slo wait_p99<=200")
+	case len(o.objectives) > maxObjectives:
+		return fmt.Errorf("%d objectives: at most %d", len(o.objectives), maxObjectives)
+	case len(o.variants) > maxSizeVariants:
+		return fmt.Errorf("%d variants: at most %d", len(o.variants), maxSizeVariants)
+	case o.replications < 2 || o.replications > 1000:
+		return fmt.Errorf("--replications %d: want 2 to 1000 (an upper bound needs at least two runs)", o.replications)
+	case o.jobs < 1 || o.jobs > maxJobs:
+		return fmt.Errorf("--jobs %d: want 1 to %d", o.jobs, maxJobs)
+	case !(o.confidence >= 0.5 && o.confidence <= 0.9999):
+		return fmt.Errorf("--confidence %g: want 0.5 to 0.9999", o.confidence)
+	case o.max < 1 || o.max > maxSizePool:
+		return fmt.Errorf("--max %d: want 1 to %d (the simulator's largest pool)", o.max, maxSizePool)
+	case seen["initial-per-server"] && probe.cfg.InitialPerServer != 0:
+		return fmt.Errorf("--initial-per-server %d: size starts every run with an empty queue; an initial queue of servers × initial-per-server would grow with c, so pools would not see the same requests", probe.cfg.InitialPerServer)
+	}
+	return nil
+}
+
+// checkSizeVariants checks every variant before any run: a --set of the
+// pool's bounds, its flags at the smallest and largest pool, the
+// objectives' keys against its summary, and that each flag given is read
+// by some run; the files they read join outs.
+func (c *cli) checkSizeVariants(o *sizeOptions, base []string, seed uint64, outs *outputs) error {
+	var reads readTally
+	for _, v := range o.variants {
+		vb := variantBase(base, v)
+		// A change of the pool's bounds first, read before any model is
+		// built (a model refuses some of them with a message about the
+		// bounds, not about size).
+		if ro, err := c.parseRun(poolArgs(vb, 1, seed)); err == nil {
+			if err := fixedPoolChange(ro.changes); err != nil {
+				return fmt.Errorf("variant %s: %v", quoteCut(v.Label), err)
+			}
+		}
+		for _, pool := range []int{o.max, 1} {
+			ro, err := c.checkRun(poolArgs(vb, pool, seed))
+			switch {
+			case err != nil && pool == 1: // fine at the largest pool
+				return fmt.Errorf("variant %s, 1 server: %v\nsize tries pools from one server up: a --fault or --set must name a server every pool has (server 1)", quoteCut(v.Label), err)
+			case err != nil:
+				return fmt.Errorf("variant %s, %d servers: %v", quoteCut(v.Label), pool, err)
+			}
+			reads.add(ro)
+			outs.addRunInputs(ro)
+		}
+		if err := c.checkKeys(vb, seed, o.objectives); err != nil {
+			return fmt.Errorf("variant %s: %v", quoteCut(v.Label), err)
+		}
+	}
+	return reads.err()
+}
+
+// sizeAll sizes every variant in turn; it returns nil and the exit code
+// when a run fails or an interrupt stops it (having said so).
+func (c *cli) sizeAll(ctx context.Context, o *sizeOptions, base []string, seed uint64) (*sizing, int) {
+	report := &sizing{Version: lbsimVersion(), Seed: seed, Replications: o.replications, Confidence: o.confidence, Max: o.max, Objectives: o.objectives}
+	for _, v := range o.variants {
+		res, err := c.sizeVariant(ctx, o, variantBase(base, v), v, seed)
+		if c.interrupted() {
+			fmt.Fprintln(c.stderr, "lbsim size: interrupted; no output was written")
+			return nil, c.interruptCode()
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "lbsim size: variant %s: %v\nNo output was written.\n", quoteCut(v.Label), err)
+			return nil, exitFailed
+		}
+		report.Variants = append(report.Variants, res)
+	}
+	return report, exitOK
 }
 
 // variantBase is the run flags of variant v: the base flags, then its own.
