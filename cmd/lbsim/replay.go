@@ -60,100 +60,172 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// replayOptions is what lbsim replay was asked to do.
+type replayOptions struct {
+	jsonPath, timelinePath, link string
+	maxQueued                    int
+}
+
+// replayError is a replay's failure: its exit code, its message, and
+// whether the pointer to --help follows (bad usage).
+type replayError struct {
+	code int
+	hint bool
+	msg  string
+}
+
+func (e *replayError) Error() string { return e.msg }
+
+func usageErr(format string, a ...any) error {
+	return &replayError{exitUsage, true, fmt.Sprintf(format, a...)}
+}
+
+func failErr(code int, format string, a ...any) error {
+	return &replayError{code, false, fmt.Sprintf(format, a...)}
+}
+
 func (c *cli) replay(args []string) int {
+	o := replayOptions{maxQueued: sim.DefaultMaxQueued}
+	fs := replayFlags(&o)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil && c.printedHelp(fs, err, replayHelp) {
+		return exitOK
+	}
+	if err != nil {
+		err = usageErr("%s", flagError(fs, err))
+	} else {
+		err = c.replayRun(&o, pos)
+	}
+	var re *replayError
+	if errors.As(err, &re) {
+		if re.hint {
+			re.msg += "\nRun 'lbsim replay --help' for the flags and an example."
+		}
+		if re.msg != "" { // empty: said already
+			fmt.Fprintf(c.stderr, "lbsim replay: %s\n", re.msg)
+		}
+		return re.code
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lbsim replay: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// replayFlags defines replay's flags.
+func replayFlags(o *replayOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var jsonPath, timelinePath, link string
-	maxQueued := sim.DefaultMaxQueued
-	fs.StringVar(&jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
-	fs.StringVar(&timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
-	fs.StringVar(&link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file;\n'-' reads the link from standard input (a long link exceeds what one argument may hold)")
-	fs.IntVar(&maxQueued, "max-queued", maxQueued, fmt.Sprintf("stop the replay (exit 1) when more requests than this are queued (1..%d)", sim.MaxQueuedLimit))
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
-		return code
+	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
+	fs.StringVar(&o.timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
+	fs.StringVar(&o.link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file;\n'-' reads the link from standard input (a long link exceeds what one argument may hold)")
+	fs.IntVar(&o.maxQueued, "max-queued", o.maxQueued, fmt.Sprintf("stop the replay (exit 1) when more requests than this are queued (1..%d)", sim.MaxQueuedLimit))
+	return fs
+}
+
+// replayRun replays the snapshot named by pos or --link, checks it
+// reproduces, and writes what was asked; its error is a *replayError.
+func (c *cli) replayRun(o *replayOptions, pos []string) error {
+	if o.maxQueued < 1 || o.maxQueued > sim.MaxQueuedLimit {
+		return usageErr("--max-queued %d is not allowed: must be from 1 to %d", o.maxQueued, sim.MaxQueuedLimit)
 	}
-	usage := func(format string, a ...any) int {
-		return fail(exitUsage, format+"\nRun 'lbsim replay --help' for the flags and an example.", a...)
-	}
-	pos, err := parseInterspersed(fs, args)
+	var outs outputs
+	name, data, err := c.snapshotSource(o, pos, &outs)
 	if err != nil {
-		if c.printedHelp(fs, err, replayHelp) {
-			return exitOK
-		}
-		return usage("%s", flagError(fs, err))
-	}
-	if maxQueued < 1 || maxQueued > sim.MaxQueuedLimit {
-		return usage("--max-queued %d is not allowed: must be from 1 to %d", maxQueued, sim.MaxQueuedLimit)
-	}
-	var (
-		name string
-		data []byte
-		outs outputs
-	)
-	switch {
-	case link != "" && len(pos) == 0:
-		name = "--link"
-		if link == "-" {
-			name = "--link -"
-			if link, err = readLink(c.stdin); err != nil {
-				return usage("--link -: %v", err)
-			}
-		}
-		if data, err = snapshot.LinkData(link); err != nil {
-			return fail(exitUsage, "%s: %v", name, err)
-		}
-	case link == "" && len(pos) == 1:
-		name = pos[0]
-		outs.addInput("the snapshot", name)
-		if data, err = snapshot.ReadFile(name); err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-	case link == "" && len(pos) == 0:
-		return usage("name the snapshot to replay: lbsim replay FILE, or lbsim replay --link URL")
-	case link != "" && len(pos) > 0:
-		return usage("give a snapshot FILE or --link URL, not both (got %s and --link)", quoteCut(pos[0]))
-	default:
-		return usage("want one snapshot FILE, got %d: %s", len(pos), quoteCut(strings.Join(pos, " ")))
+		return err
 	}
 	name = printable(name)
 	snap, err := snapshot.Decode(data)
 	isComparison := errors.Is(err, snapshot.ErrComparison)
 	if err != nil && !isComparison {
-		return fail(exitUsage, "%s: %v", name, err)
+		return failErr(exitUsage, "%s: %v", name, err)
 	}
-	if isComparison && timelinePath != "" {
-		return usage("--timeline: %s holds a comparison of several runs, and a timeline is one run's: replay without --timeline", name)
+	if isComparison && o.timelinePath != "" {
+		return usageErr("--timeline: %s holds a comparison of several runs, and a timeline is one run's: replay without --timeline", name)
 	}
-
 	// Every path is checked before any file is created.
 	var timelineFile, jsonFile *atomicFile
 	outs.stdout = c.stdout // either output may be "-"
-	if timelinePath != "" {
-		if err := outs.want("--timeline", timelinePath, &timelineFile); err != nil {
-			return usage("%v", err)
+	if o.timelinePath != "" {
+		if err := outs.want("--timeline", o.timelinePath, &timelineFile); err != nil {
+			return usageErr("%v", err)
 		}
 	}
-	if jsonPath != "" {
-		if err := outs.want("--json", jsonPath, &jsonFile); err != nil {
-			return usage("%v", err)
+	if o.jsonPath != "" {
+		if err := outs.want("--json", o.jsonPath, &jsonFile); err != nil {
+			return usageErr("%v", err)
 		}
 	}
 	var cmp snapshot.Comparison
 	if isComparison {
 		if cmp, err = snapshot.DecodeComparison(data); err != nil {
-			return fail(exitUsage, "%s: %v", name, err)
+			return failErr(exitUsage, "%s: %v", name, err)
 		}
 	}
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
 	if err := outs.open(); err != nil {
-		return fail(exitUsage, "%v", err)
+		return failErr(exitUsage, "%v", err)
 	}
 	if isComparison {
-		return c.replayComparison(name, cmp, jsonPath, jsonFile, &outs, maxQueued)
+		if code := c.replayComparison(name, cmp, o.jsonPath, jsonFile, &outs, o.maxQueued); code != exitOK {
+			return &replayError{code: code} // replayComparison has said why
+		}
+		return nil
 	}
+	m, err := c.replayOne(name, snap, timelineFile, o.maxQueued)
+	if err != nil {
+		return err
+	}
+	human := c.stdout
+	if outs.toStdout() {
+		human = c.stderr
+	}
+	writeReplayText(human, name, snap, m)
+	c.writeJSON(m.Summary(), o.jsonPath, jsonFile)
+	if code := c.commit(&outs, "replay"); code != exitOK {
+		return &replayError{code: code} // commit has said why
+	}
+	return nil
+}
+
+// snapshotSource reads the snapshot's bytes from --link (or standard input
+// with --link -) or from the one FILE in pos, and names it.
+func (c *cli) snapshotSource(o *replayOptions, pos []string, outs *outputs) (name string, data []byte, err error) {
+	link := o.link
+	switch {
+	case link != "" && len(pos) == 0:
+		name = "--link"
+		if link == "-" {
+			name = "--link -"
+			if link, err = readLink(c.stdin); err != nil {
+				return "", nil, usageErr("--link -: %v", err)
+			}
+		}
+		if data, err = snapshot.LinkData(link); err != nil {
+			return "", nil, failErr(exitUsage, "%s: %v", name, err)
+		}
+	case link == "" && len(pos) == 1:
+		name = pos[0]
+		outs.addInput("the snapshot", name)
+		if data, err = snapshot.ReadFile(name); err != nil {
+			return "", nil, failErr(exitUsage, "%v", err)
+		}
+	case link == "" && len(pos) == 0:
+		return "", nil, usageErr("name the snapshot to replay: lbsim replay FILE, or lbsim replay --link URL")
+	case link != "" && len(pos) > 0:
+		return "", nil, usageErr("give a snapshot FILE or --link URL, not both (got %s and --link)", quoteCut(pos[0]))
+	default:
+		return "", nil, usageErr("want one snapshot FILE, got %d: %s", len(pos), quoteCut(strings.Join(pos, " ")))
+	}
+	return name, data, nil
+}
+
+// replayOne re-runs one run's snapshot, writing its timeline when asked,
+// and checks that it reproduces.
+func (c *cli) replayOne(name string, snap snapshot.Snapshot, timelineFile *atomicFile, maxQueued int) (*sim.Model, error) {
 	interrupted := errors.New("interrupted")
 	var each func(*sim.Model) error
 	if timelineFile != nil {
@@ -171,22 +243,22 @@ func (c *cli) replay(args []string) int {
 	var le *sim.QueueLimitError
 	switch {
 	case (errors.Is(err, interrupted) || c.interrupted()) && m != nil:
-		return fail(c.interruptCode(), "interrupted at cycle %d; no output was written", m.Cycle())
+		return nil, failErr(c.interruptCode(), "interrupted at cycle %d; no output was written", m.Cycle())
 	case errors.As(err, &de):
-		return fail(exitFailed, "%s: %v", name, err)
+		return nil, failErr(exitFailed, "%s: %v", name, err)
 	case errors.As(err, &le):
-		return fail(exitFailed, "%s: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; raise --max-queued (up to %d) to replay it. No output was written.",
+		return nil, failErr(exitFailed, "%s: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; raise --max-queued (up to %d) to replay it. No output was written.",
 			name, le.Cycle, le.Queued, le.Limit, sim.MaxQueuedLimit)
+	case err != nil:
+		return nil, failErr(exitUsage, "%s: %v", name, err)
 	}
-	if err != nil {
-		return fail(exitUsage, "%s: %v", name, err)
-	}
+	return m, nil
+}
 
-	human := c.stdout
-	if outs.toStdout() {
-		human = c.stderr
-	}
-	hw := bufio.NewWriter(human)
+// writeReplayText prints what was replayed, its summary and that it
+// reproduced.
+func writeReplayText(w io.Writer, name string, snap snapshot.Snapshot, m *sim.Model) {
+	hw := bufio.NewWriter(w)
 	cfg := &snap.Config
 	changes := fmt.Sprintf("%d changes", len(snap.Changes))
 	if len(snap.Changes) == 1 {
@@ -204,9 +276,6 @@ func (c *cli) replay(args []string) int {
 	hw.Write(appendSummaryText(nil, cfg, true, m))
 	fmt.Fprintf(hw, "Replay\n  reproduced exactly: %d state hashes, the final state and the summary match\n", len(snap.Hashes)+1)
 	hw.Flush()
-
-	c.writeJSON(m.Summary(), jsonPath, jsonFile)
-	return c.commit(&outs, "replay")
 }
 
 func (c *cli) share(args []string) int {
