@@ -277,7 +277,7 @@ func (c *chartView) legend(f *Frame) float32 {
 	for _, ln := range c.spec.lines {
 		// A key that does not fit (three charts, large text) is
 		// abbreviated, never drawn past the chart.
-		name := abbreviate(ln.name, 12*u, false, end-x-18*u)
+		name := f.abbreviate(ln.name, 12*u, false, end-x-18*u)
 		if name == "" {
 			break
 		}
@@ -318,10 +318,6 @@ func (c *chartView) errorsKey(f *Frame, x float32) {
 // strips, when the chart has them (in grey: they stand for every lane).
 func (s *Session) laneLegend(f *Frame, c *chartView) {
 	r, u := c.r, c.u
-	x := r.X + 8*u
-	title := c.spec.title + " (" + c.spec.unit + ")"
-	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
-	x += TextWidth(title, 14*u, true) + 12*u
 	keys := float32(0) // the room the other keys take
 	for _, ln := range c.spec.lines {
 		keys += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
@@ -330,15 +326,33 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		keys += 18*u + TextWidth("errors", 12*u, false) + 10*u
 	}
 	n, end := float32(len(s.set.Lanes)), r.X+r.W-6*u
-	room := (end - x - keys) / n
-	if room < 80*u {
-		// The lanes' labels first: the other keys go to the plot's
-		// corner.
-		room = max(room, (end-x)/n)
+	// The title with its unit, or without it when the lanes' labels would
+	// not fit whole beside it (a label may carry a number: budget-0.1).
+	var x, room float32
+	for _, title := range []string{c.spec.title + " (" + c.spec.unit + ")", c.spec.title} {
+		x = r.X + 8*u + TextWidth(title, 14*u, true) + 12*u
+		fit := func(room float32) bool {
+			for _, ln := range s.set.Lanes {
+				if TextWidth(ln.Label, 12*u, true) > room-28*u {
+					return false
+				}
+			}
+			return true
+		}
+		room = (end - x - keys) / n
+		if room < 80*u || !fit(room) {
+			// The lanes' labels first: the other keys go to the plot's
+			// corner.
+			room = max(room, (end-x)/n)
+		}
+		if fit(room) || title == c.spec.title {
+			f.text(SceneLayer, title, r.X+8*u, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+			break
+		}
 	}
 	for i, ln := range s.set.Lanes {
 		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 3 * u}, LaneColor(i))
-		name := abbreviate(ln.Label, 12*u, true, room-28*u)
+		name := f.abbreviate(ln.Label, 12*u, true, room-28*u)
 		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, true, AlignStart, LaneColor(i))
 		x += room
 	}

@@ -63,6 +63,24 @@ type Frame struct {
 	W, H   int
 	Layout Layout
 	Layers [numLayers]Layer
+	// Cuts are the texts drawn cut short with "…" (Frame.abbreviate):
+	// what was meant and what is shown, so that tests check that no number
+	// is ever cut (words may be). Sum leaves them out: they are in Layers.
+	Cuts []Cut
+	// Boxes are the panels drawn over the scene (dialogs, menus,
+	// messages, the caption), named, so that tests check that none covers
+	// another or what it acts on.
+	Boxes []Box
+}
+
+// Cut is a text drawn cut short: Full is what was meant, Shown what is
+// drawn (Full's start and "…", or "" when nothing fits).
+type Cut struct{ Full, Shown string }
+
+// Box is a named panel of a Frame: "caption", "dialog", "message", …
+type Box struct {
+	Name string
+	R    Rect
 }
 
 // Sum returns a checksum of everything f paints (its size, every quad and
@@ -120,6 +138,19 @@ func (f *Frame) reset(w, h int, l Layout) {
 		f.Layers[i].Quads = f.Layers[i].Quads[:0]
 		f.Layers[i].Texts = f.Layers[i].Texts[:0]
 	}
+	f.Cuts, f.Boxes = f.Cuts[:0], f.Boxes[:0]
+}
+
+// box records panel r, named name, in f.Boxes.
+func (f *Frame) box(name string, r Rect) { f.Boxes = append(f.Boxes, Box{name, r}) }
+
+// abbreviate is the package's abbreviate, recording a cut in f.Cuts.
+func (f *Frame) abbreviate(s string, size float32, bold bool, w float32) string {
+	t := abbreviate(s, size, bold, w)
+	if t != s {
+		f.Cuts = append(f.Cuts, Cut{Full: s, Shown: t})
+	}
+	return t
 }
 
 func (f *Frame) rect(layer int, r Rect, c color.RGBA) {
@@ -464,49 +495,79 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	}
 	if s.Comparing() {
 		s.drawLaneMark(f, lane, sb)
-		label := abbreviate(s.set.Lanes[sb.lane].Label, size, true, (queueEnd-x)*0.6)
+		label := f.abbreviate(s.set.Lanes[sb.lane].Label, size, true, (queueEnd-x)*0.6)
 		f.text(SceneLayer, label, x, lane.Title.Y, size, true, AlignStart, LaneColor(sb.lane))
 		x += TextWidth(label, size, true)
 		name = " · " + name
 	}
 	cfg := sb.m.Config()
-	q := abbreviate(name+"queue "+Commas(int64(b.QueueLen())), size, true, queueEnd-x)
+	queue := "queue " + Commas(int64(b.QueueLen()))
+	q := f.fitFirst(size, true, queueEnd-x, name+queue, queue)
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
 	x += TextWidth(q, size, true) + 10*u
 	// What the thresholds mean for this queue now: it grows the pool above
-	// U·S and shrinks it below D·S (when it can scale).
+	// U·S and shrinks it below D·S (when it can scale); in the compare
+	// view, the lane's figures. Whole items only: a number is never cut.
 	p := b.Pool()
 	act := float64(p.Active)
-	th := ""
+	var th []string
 	if cfg.MinServers < cfg.MaxServers {
-		th = fmt.Sprintf("grows above U·S %s · shrinks below D·S %s", Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act))
-	}
-	if s.Comparing() {
-		sum := sb.b.Summary()
-		th = fmt.Sprintf("p95 wait %s · server-cycles %s", Commas(sum.WaitP95), Commas(sum.ServerCycles))
-		if l := s.set.Lanes[sb.lane].Label; l != cfg.Policy.String() {
-			th = cfg.Policy.String() + " · " + th
-		}
+		up, down := Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act)
+		th = []string{"grows above U·S " + up + " · shrinks below D·S " + down, "U·S " + up + " · D·S " + down}
 	}
 	small := 13 * u
-	if w := queueEnd - x; th != "" && w > 40*u {
-		f.text(SceneLayer, abbreviate(th, small, false, w), x, lane.Title.Y+4*u, small, false, AlignStart, DimText)
+	if s.Comparing() {
+		sum := sb.b.Summary()
+		items := []string{"p95 wait " + Commas(sum.WaitP95), "server-cycles " + Commas(sum.ServerCycles)}
+		if l := s.set.Lanes[sb.lane].Label; l != cfg.Policy.String() {
+			items = append(items, cfg.Policy.String())
+		}
+		th = nil
+		for k := len(items); k > 0; k-- {
+			th = append(th, strings.Join(items[:k], " · "))
+		}
 	}
-	txt := fmt.Sprintf("servers: live %d · active %d · busy %d", p.Live, p.Active, p.Busy)
+	if w := queueEnd - x; len(th) > 0 {
+		f.text(SceneLayer, f.fitFirst(small, false, w, th...), x, lane.Title.Y+(size-small)*0.8, small, false, AlignStart, DimText)
+	}
+	items := []string{fmt.Sprintf("servers: live %d", p.Live), fmt.Sprintf("active %d", p.Active), fmt.Sprintf("busy %d", p.Busy)}
 	if p.Retiring > 0 {
-		txt += fmt.Sprintf(" · retiring %d", p.Retiring)
+		items = append(items, fmt.Sprintf("retiring %d", p.Retiring))
 	}
 	end := lane.Title.X + lane.Title.W
-	txt = abbreviate(txt, size, true, end-lane.Pool.X)
+	var cands []string
+	for k := len(items); k > 0; k-- {
+		cands = append(cands, strings.Join(items[:k], " · "))
+	}
+	txt := f.fitFirst(size, true, end-lane.Pool.X, cands...)
 	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, size, true, AlignStart, TextColor)
 	if g.CellW > g.Cell {
 		// The bars' scale: a full bar is this many requests.
 		sc := "bar = " + Commas(int64(barScale(b))) + " queued"
 		x := lane.Pool.X + TextWidth(txt, size, true) + 12*u
 		if w := end - x; w > TextWidth(sc, small, false) {
-			f.text(SceneLayer, sc, end, lane.Title.Y+4*u, small, false, AlignEnd, DimText)
+			f.text(SceneLayer, sc, end, lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, DimText)
 		}
 	}
+}
+
+// ValueUnits is the smallest size, in design pixels of text (Layout.T),
+// of a text that carries a value: 20.6 px at 1920×1080 in presentation
+// mode. A value that cannot have it is left out, never drawn smaller.
+const ValueUnits = 11
+
+// fitFirst returns the first of candidates that fits in width w at size;
+// when none does, the last one cut short (a cut, recorded).
+func (f *Frame) fitFirst(size float32, bold bool, w float32, candidates ...string) string {
+	for _, c := range candidates {
+		if TextWidth(c, size, bold) <= w {
+			return c
+		}
+	}
+	if len(candidates) == 0 {
+		return ""
+	}
+	return f.abbreviate(candidates[len(candidates)-1], size, bold, w)
 }
 
 // abbreviate returns s, or s cut short with "…" so that it fits in width w
@@ -574,11 +635,12 @@ func (s *Session) drawQueue(f *Frame, q QueueSpec, b *sim.Balancer, bi int) {
 // drawPool draws balancer b's servers in grid g (warm is the warm-up
 // delay in force in its lane), and the ghosts of those leaving.
 func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac float32, warm int64) {
-	u := g.Area.H / 400
 	cycle := s.m.Cycle()
 	cfg := s.m.Config() // the lanes share the request stream and its shape
 	mean := cfg.NominalMean()
-	label := g.Box >= 30*u && g.Box >= 18
+	// A box holds its id, its queue's count and its speed only when they
+	// can be read: at ValueUnits at least.
+	label := g.Box*idShare >= ValueUnits*f.Layout.T
 	scale := 0
 	if g.CellW > g.Cell {
 		scale = barScale(b)
@@ -747,8 +809,18 @@ func (s *Session) drawServerLabels(f *Frame, r Rect, v sim.ServerView, shape Sha
 	if shape == Hollow {
 		c = IdleColor
 	}
-	size := min(r.H*0.32, 22*r.H/96)
-	f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
+	// The id: 22/96 of a large box, larger in a small one so that it
+	// reads (ValueUnits), up to idShare of the box; with a speed under it,
+	// both above the state's band.
+	t := f.Layout.T
+	top := float32(idShare)
+	if v.Speed != sim.SpeedScale {
+		top = 0.29
+	}
+	id := strconv.Itoa(v.ID)
+	size := min(max(22*r.H/96, ValueUnits*t), top*r.H)
+	size = min(size, fitSize(id, size, true, r.W*0.6))
+	f.text(SceneLayer, id, r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
 	if v.Speed != sim.SpeedScale {
 		// Under the id, as large and bold: a slow server reads from
 		// the back of a room, in amber, a fast one in green.
@@ -757,9 +829,12 @@ func (s *Session) drawServerLabels(f *Frame, r Rect, v sim.ServerView, shape Sha
 			sc = DownLineCol
 		}
 		sp := "×" + v.Speed.String()
-		f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.33, fitSize(sp, size, true, r.W*0.6), true, AlignStart, sc)
+		f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.06+size*1.15, min(size, fitSize(sp, size, true, r.W*0.6)), true, AlignStart, sc)
 	}
 }
+
+// idShare is the largest share of a server box's height its id takes.
+const idShare = 0.45
 
 // grayShown yields each gray state (slow, failing, hanging) that a server
 // on screen is in, once, in their order.
@@ -848,14 +923,17 @@ func barScale(b *sim.Balancer) int {
 // else solid; above it the count, when the boxes are labelled.
 func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale int, label bool) {
 	bar := Rect{room.X, room.Y + room.H*0.2, room.W, room.H * 0.6}
+	size := min(max(room.H*0.3, ValueUnits*f.Layout.T), room.H*idShare)
+	t := Plural(v.Queued, "queued", "queued")
 	if label {
-		bar = Rect{room.X, room.Y + room.H*0.42, room.W, room.H * 0.5}
+		// The count over the bar, at ValueUnits at least: "N queued",
+		// or "N" where the word does not fit.
+		t = f.fitFirst(size, true, room.W, t, Commas(int64(v.Queued)))
+		bar = Rect{room.X, room.Y + size*1.15 + room.H*0.04, room.W, room.H*0.94 - size*1.15}
 	}
 	f.rect(SceneLayer, bar, fade(Panel, 0.8))
 	if label {
-		t := Plural(v.Queued, "queued", "queued")
-		size := room.H * 0.3
-		f.text(SceneLayer, abbreviate(t, size, true, room.W), room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
+		f.text(SceneLayer, t, room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
 	}
 	if v.Queued == 0 {
 		return

@@ -6,8 +6,13 @@ import "math"
 // 1280×720 screen and scaled by Layout.Unit for other sizes.
 const BaseW, BaseH = 1280, 720
 
-// ControlsH is the height of the control bar in design pixels.
-const ControlsH = 80
+// ControlsH is the height of the control bar in design pixels: two rows
+// of controls; ControlsH3 with three (presentation mode, where the text is
+// larger and two rows would cut the sliders' labels).
+const (
+	ControlsH  = 80
+	ControlsH3 = 124
+)
 
 // Lane is the part of the screen one balancer uses: its queue and its
 // server pool.
@@ -26,11 +31,14 @@ type Layout struct {
 	Gate     Rect    // the firewall, at the left of every lane
 	Lanes    []Lane  // one per balancer, top to bottom
 	Charts   []Rect  // one per chart shown (Session.shownCharts), left to right
-	Controls Rect    // two rows: the sliders, then the selector, seed field and buttons
-	Footer   Rect    // the key hint line
-	Banner   Rect    // the replay's strip under the HUD (empty unless WithStrip)
-	Caption  Rect    // the lesson's caption, under the banner (empty unless WithStrip)
-	Theory   Rect    // the theory panel, under the last pool (empty unless the session shows it)
+	Controls Rect    // two rows (three in presentation mode): the sliders, then the selectors, seed field and buttons
+	// ControlRows is the number of rows of the control bar: 2, or 3 in
+	// presentation mode, where the sliders have a row of their own.
+	ControlRows int
+	Footer      Rect // the key hint line
+	Banner      Rect // the replay's strip under the HUD (empty unless WithStrip)
+	Caption     Rect // the lesson's caption, under the banner (empty unless WithStrip)
+	Theory      Rect // the theory panel, under the last pool (empty unless the session shows it)
 }
 
 // BannerUnits is the height of the replay banner in design pixels, and
@@ -96,7 +104,12 @@ func NewLayoutScaled(w, h, balancers int, k float32) Layout {
 	m := 16 * u // margin
 	l.HUD = Rect{m, 8 * u, W - 2*m, 58 * t}
 	l.Footer = Rect{m, H - 4*u - 22*t, W - 2*m, 22 * t}
-	l.Controls = Rect{m, l.Footer.Y - 4*u - ControlsH*t, W - 2*m, ControlsH * t}
+	ch := float32(ControlsH)
+	l.ControlRows = 2
+	if k > 1 {
+		ch, l.ControlRows = ControlsH3, 3
+	}
+	l.Controls = Rect{m, l.Footer.Y - 4*u - ch*t, W - 2*m, ch * t}
 	chartH := 118 * t
 	chartY := l.Controls.Y - 8*u - chartH
 	l.Charts = chartRow(W, m, chartY, chartH, defaultCharts)

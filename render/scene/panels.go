@@ -142,5 +142,5 @@ func (s *Session) drawPanel(f *Frame, l Layout) {
 	if s.Comparing() {
 		title = "lane " + s.set.Lanes[min(s.lane, len(s.set.Lanes)-1)].Label + " · " + title
 	}
-	f.text(DialogLayer, abbreviate(title, 17*u, true, d.W-32*u), d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+	f.text(DialogLayer, f.abbreviate(title, 17*u, true, d.W-32*u), d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }

@@ -176,5 +176,5 @@ func (s *Session) drawServerMenu(f *Frame, l Layout) {
 		}
 	}
 	title += ": the change applies at the next cycle and is recorded"
-	f.text(DialogLayer, abbreviate(title, 17*u, true, d.W-32*u), d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+	f.text(DialogLayer, f.abbreviate(title, 17*u, true, d.W-32*u), d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }

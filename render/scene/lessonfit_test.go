@@ -1,0 +1,118 @@
+package scene_test
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lbsim/lbsim/render/lesson"
+	"github.com/lbsim/lbsim/render/preset"
+	"github.com/lbsim/lbsim/render/scene"
+)
+
+// keyMoments is the cycle at which each lesson (and ready-made
+// comparison) is looked at: where its caption's claim shows.
+var keyMoments = map[string]int64{
+	"scaling-band": 10_000, "firewall": 2_000, "server-fails": 600, "erlang": 3_000, "overload": 10_000,
+	"queues": 6_000, "speeds": 6_000, "fast-failing": 3_000, "heavy-tails": 6_000, "retry-storm": 32_000,
+	"pooled-vs-split": 6_000, "unequal-speeds": 6_000, "swrr-weights": 6_000,
+}
+
+// openAt opens ?param=name&present=… paused at cycle at.
+func openAt(t *testing.T, param, name string, present bool, at int64) *scene.Session {
+	t.Helper()
+	pr := "0"
+	if present {
+		pr = "1"
+	}
+	p := preset.Read([]preset.Param{{Name: param, Value: name}, {Name: "present", Value: pr},
+		{Name: "pause-at", Value: strconv.FormatInt(at, 10)}}, func() uint64 { return 1 })
+	if len(p.Problems) > 0 {
+		t.Fatal(p.Problems)
+	}
+	s, err := scene.New(scene.Options{Config: p.Config, Speed: 1_000_000, PauseAt: p.PauseAt, Changes: p.Changes,
+		Present: p.Present, Theory: p.Theory, Caption: p.Caption, Note: p.Note, Lanes: p.Lanes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clk time.Duration
+	now := func() time.Duration { clk += 20 * time.Millisecond; return clk }
+	for !s.State().Paused && !s.State().Done {
+		s.Update(now)
+	}
+	return s
+}
+
+// TestLessonsFit opens every lesson and ready-made comparison at its key
+// moment, at 1280×720 and 1920×1080, in presentation mode and not, as it
+// opens and (a single run) in the compare view, and checks the frame as a
+// projector shows it: no two texts overlap, no number is cut, every
+// slider's label whole, every text that carries a value at ValueUnits or
+// more (20.6 px at 1080p in presentation mode).
+func TestLessonsFit(t *testing.T) {
+	type open struct{ param, name string }
+	var opens []open
+	for _, l := range lesson.All {
+		opens = append(opens, open{"lesson", l.Name})
+	}
+	for _, c := range lesson.Comparisons {
+		opens = append(opens, open{"comparison", c.Name})
+	}
+	for _, o := range opens {
+		at, ok := keyMoments[o.name]
+		if !ok {
+			t.Fatalf("%s has no key moment", o.name)
+		}
+		for _, present := range []bool{false, true} {
+			for _, cmp := range []bool{false, true} {
+				s := openAt(t, o.param, o.name, present, at)
+				if cmp {
+					if s.Comparing() {
+						continue // it opens in the compare view
+					}
+					s.Apply(scene.ToggleCompare)
+				}
+				for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+					name := fmt.Sprintf("%s %dx%d present=%v compare=%v", o.name, size[0], size[1], present, s.Comparing())
+					checkFits(t, name, s, s.Draw(size[0], size[1]))
+				}
+			}
+		}
+	}
+}
+
+// checkFits checks frame f of session s: see TestLessonsFit.
+func checkFits(t *testing.T, name string, s *scene.Session, f *scene.Frame) {
+	t.Helper()
+	for _, o := range scene.Overlaps(f) {
+		t.Errorf("%s: %s", name, o)
+	}
+	for _, c := range f.Cuts {
+		if dropped := strings.TrimPrefix(c.Full, strings.TrimSuffix(c.Shown, "…")); strings.ContainsAny(dropped, "0123456789") {
+			t.Errorf("%s: %q cut to %q: a number is cut", name, c.Full, c.Shown)
+		}
+	}
+	labels := s.SliderLabels()
+	for _, c := range s.State().Controls {
+		l, ok := labels[c.ID]
+		if !ok || c.ID == scene.WScrub {
+			continue
+		}
+		if !slices.ContainsFunc(f.Layers[scene.OverlayLayer].Texts, func(x scene.Text) bool {
+			return (x.S == l[0] || x.S == l[1]) && c.R.Contains(scene.TextBox(x))
+		}) {
+			t.Errorf("%s: slider %s shows neither %q nor %q whole", name, c.ID, l[0], l[1])
+		}
+	}
+	least := scene.ValueUnits*f.Layout.T - 0.01
+	for li, ly := range f.Layers[:scene.TopLayer] {
+		for _, x := range ly.Texts {
+			if x.Size < least && strings.ContainsAny(x.S, "0123456789") {
+				t.Errorf("%s: layer %d: %q at %.1f px, under %.1f px", name, li, x.S, x.Size, least)
+			}
+		}
+	}
+}
