@@ -280,8 +280,19 @@ func (s *Session) drawReplay(f *Frame, l Layout) {
 // messageTicks is how long a message stays before it fades (8 s).
 const messageTicks = 8 * TPS
 
-// drawMessage shows the banner's message above the charts (so their axes
-// stay readable), wrapped, over everything; it fades out after
+// messageLines are the lines of the message shown, wrapped for layout l
+// (none when there is no message).
+func (s *Session) messageLines(l Layout) []string {
+	if s.message == "" {
+		return nil
+	}
+	u := l.T
+	return wrapWidth(s.message+"  (Esc hides)", 16*u, l.W*0.8-24*u)
+}
+
+// drawMessage shows the message in its strip under the HUD, the banner
+// and the caption (the scene gives up the room: it covers neither the
+// pools nor the charts nor the controls), wrapped; it fades out after
 // messageTicks.
 func (s *Session) drawMessage(f *Frame, l Layout) {
 	if s.message == "" {
@@ -293,18 +304,15 @@ func (s *Session) drawMessage(f *Frame, l Layout) {
 		a = max(1-float32(age-messageTicks)/TPS, 0)
 	}
 	u := l.T
-	size := 16 * u
-	lines := wrapWidth(s.message+"  (Esc hides)", size, l.W*0.8-24*u)
-	h := float32(len(lines))*20*u + 16*u
-	r := Rect{l.W * 0.1, max(l.Charts[0].Y-h-6*u, l.HUD.Y+l.HUD.H), l.W * 0.8, h}
+	r := l.Message
 	bg, edge := InfoPane, BusyColor
 	if s.isError {
 		bg, edge = ErrorPanel, RejectColor
 	}
 	f.rect(TopLayer, r, fade(bg, a))
 	f.stroke(TopLayer, r, 2*u, fade(edge, a))
-	for i, line := range lines {
-		f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*20*u, size, true, AlignStart, fade(TextColor, a))
+	for i, line := range s.messageLines(l) {
+		f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*MessageLineUnits*u, 16*u, true, AlignStart, fade(TextColor, a))
 	}
 }
 

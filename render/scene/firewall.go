@@ -214,6 +214,7 @@ func (s *Session) drawFirewallDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := listDialog(l, len(s.controls()))
+	f.box("dialog", d)
 	f.rect(DialogLayer, d, Background)
 	f.stroke(DialogLayer, d, 2*u, BusyColor)
 	f.text(DialogLayer, "the firewall's block list: changes apply at the next cycle and are recorded", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)

@@ -270,7 +270,8 @@ func (s *Session) layout(w, h int) Layout {
 	if s.present {
 		k = PresentScale
 	}
-	l := NewLayoutScaled(w, h, len(s.shown()), k).WithStrip(s.replay != nil, len(s.caption)).WithCharts(len(s.shownCharts()))
+	l := NewLayoutScaled(w, h, len(s.shown()), k).WithStrip(s.replay != nil, len(s.caption))
+	l = l.WithMessage(len(s.messageLines(l))).WithCharts(len(s.shownCharts()))
 	if s.theory {
 		// The theory panel takes the bottom of the last pool: the server
 		// boxes shrink to fit above it, nothing is hidden.
@@ -280,6 +281,9 @@ func (s *Session) layout(w, h int) Layout {
 		ph := min(float32(n)*theoryLineUnits*t+10*t, last.Pool.H*0.8)
 		l.Theory = Rect{last.Pool.X, last.Pool.Y + last.Pool.H - ph, last.Pool.W, ph}
 		last.Pool.H -= ph + 6*l.Unit
+	}
+	if s.dialog == dialogServer {
+		l.Target = s.menuTarget(l)
 	}
 	return l
 }
@@ -300,6 +304,18 @@ func (s *Session) Draw(w, h int) *Frame {
 		frac = 0
 	}
 
+	f.box("hud", l.HUD)
+	f.box("controls", l.Controls)
+	f.box("footer", l.Footer)
+	if l.Banner.H > 0 {
+		f.box("banner", l.Banner)
+	}
+	if len(s.caption) > 0 {
+		f.box("caption", l.Caption)
+	}
+	if l.Message.H > 0 {
+		f.box("message", l.Message)
+	}
 	s.drawHUD(f, l)
 	s.drawGate(f, l)
 
@@ -310,6 +326,7 @@ func (s *Session) Draw(w, h int) *Frame {
 		lane, g := s.laneGeom(l, i, sb)
 		q := NewQueue(lane.Queue, sb.b.CentralLen(), u)
 		queues[i], grids[i], geoms[i] = q, g, lane
+		f.box("pool", lane.Pool)
 		s.drawLaneTitles(f, l.Lanes[i], sb, g)
 		if g.CellW == g.Cell || q.Len > 0 { // per-server: the lobby only when it holds requests
 			s.drawQueue(f, q, sb.b, i)

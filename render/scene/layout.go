@@ -38,7 +38,34 @@ type Layout struct {
 	Footer      Rect // the key hint line
 	Banner      Rect // the replay's strip under the HUD (empty unless WithStrip)
 	Caption     Rect // the lesson's caption, under the banner (empty unless WithStrip)
+	Message     Rect // the message's strip, under the caption (empty unless WithMessage)
 	Theory      Rect // the theory panel, under the last pool (empty unless the session shows it)
+	// Target is the server box the open server menu acts on (empty
+	// otherwise): the menu stands beside it, never over it.
+	Target Rect
+}
+
+// Stage is where dialogs and menus stand: under the HUD, the replay
+// banner, the caption and the message, above the control bar, so that none covers
+// them.
+func (l Layout) Stage() Rect {
+	u := l.Unit
+	top := l.HUD.Y + l.HUD.H
+	for _, r := range []Rect{l.Banner, l.Caption, l.Message} {
+		if r.H > 0 {
+			top = max(top, r.Y+r.H)
+		}
+	}
+	top += 6 * u
+	return Rect{l.HUD.X, top, l.HUD.W, l.Controls.Y - 6*u - top}
+}
+
+// centred returns a w×h rectangle centred in the stage, its top on the
+// stage's when it is taller.
+func (l Layout) centred(w, h float32) Rect {
+	st := l.Stage()
+	w = min(w, st.W)
+	return Rect{st.X + st.W/2 - w/2, st.Y + max(st.H-h, 0)/2, w, h}
 }
 
 // BannerUnits is the height of the replay banner in design pixels, and
@@ -62,7 +89,12 @@ func (l Layout) WithStrip(banner bool, captionLines int) Layout {
 		l.Caption = Rect{l.HUD.X, y, l.HUD.W, (float32(captionLines)*CaptionLineUnits + 8) * u}
 		y += l.Caption.H + 4*u
 	}
-	h := y - (l.HUD.Y + l.HUD.H + 4*u)
+	return l.shiftDown(y - (l.HUD.Y + l.HUD.H + 4*u))
+}
+
+// shiftDown moves the gate and the lanes down by h, each lane giving up
+// its share of it.
+func (l Layout) shiftDown(h float32) Layout {
 	if h == 0 {
 		return l
 	}
@@ -83,6 +115,29 @@ func (l Layout) WithStrip(banner bool, captionLines int) Layout {
 	}
 	l.Lanes = lanes
 	return l
+}
+
+// MessageLineUnits is the height of a line of a message, in design
+// pixels.
+const MessageLineUnits = 20
+
+// WithMessage returns the layout with a strip of lines lines for a
+// message under the banner and the caption: the gate and the lanes give
+// up the room while it shows, so that it covers neither the pools nor
+// the charts nor the controls.
+func (l Layout) WithMessage(lines int) Layout {
+	if lines <= 0 {
+		return l
+	}
+	u := l.T
+	y := l.HUD.Y + l.HUD.H + 4*u
+	for _, r := range []Rect{l.Banner, l.Caption} {
+		if r.H > 0 {
+			y = max(y, r.Y+r.H+4*u)
+		}
+	}
+	l.Message = Rect{l.W * 0.1, y, l.W * 0.8, (float32(lines)*MessageLineUnits + 16) * u}
+	return l.shiftDown(l.Message.H + 4*u)
 }
 
 // NewLayout places the scene on a w×h screen for the given number of

@@ -78,6 +78,21 @@ func TestLessonsFit(t *testing.T) {
 				for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
 					name := fmt.Sprintf("%s %dx%d present=%v compare=%v", o.name, size[0], size[1], present, s.Comparing())
 					checkFits(t, name, s, s.Draw(size[0], size[1]))
+					checkBoxes(t, name, s.Draw(size[0], size[1]))
+					for _, in := range []scene.Intent{scene.OpenShare, scene.OpenLessons, scene.OpenFirewall, scene.OpenServerMenu, scene.OpenClients, scene.OpenHealth} {
+						s.Apply(in)
+						f := s.Draw(size[0], size[1])
+						checkBoxes(t, fmt.Sprintf("%s dialog %d", name, in), f)
+						checkDialog(t, fmt.Sprintf("%s dialog %d", name, in), f)
+						s.Apply(scene.CloseDialog)
+					}
+					// A message, alone and under a dialog.
+					s.Say("the link is in the address bar and on the clipboard: paste it to share this run", false)
+					checkBoxes(t, name+" message", s.Draw(size[0], size[1]))
+					s.Apply(scene.OpenHealth)
+					checkBoxes(t, name+" message and health", s.Draw(size[0], size[1]))
+					s.Apply(scene.CloseDialog)
+					s.Say("", false)
 				}
 			}
 		}
@@ -112,6 +127,58 @@ func checkFits(t *testing.T, name string, s *scene.Session, f *scene.Frame) {
 		for _, x := range ly.Texts {
 			if x.Size < least && strings.ContainsAny(x.S, "0123456789") {
 				t.Errorf("%s: layer %d: %q at %.1f px, under %.1f px", name, li, x.S, x.Size, least)
+			}
+		}
+	}
+}
+
+// checkBoxes checks the panels of frame f: the strips (HUD, replay
+// banner, caption, message, control bar, footer) and the pools do not
+// overlap; a dialog or menu covers none of the strips, nor the server it
+// acts on.
+func checkBoxes(t *testing.T, name string, f *scene.Frame) {
+	t.Helper()
+	fixed := map[string]bool{"hud": true, "banner": true, "caption": true, "message": true, "controls": true, "footer": true, "pool": true}
+	bs := f.Boxes
+	for i, a := range bs {
+		for _, b := range bs[i+1:] {
+			if !a.R.Overlaps(b.R) {
+				continue
+			}
+			x, y := a.Name, b.Name
+			if x > y {
+				x, y = y, x
+			}
+			switch {
+			case fixed[x] && fixed[y],
+				x == "dialog" && fixed[y] && y != "pool",
+				y == "dialog" && fixed[x] && x != "pool",
+				x == "dialog" && y == "target":
+				t.Errorf("%s: %s %v overlaps %s %v", name, a.Name, a.R, b.Name, b.R)
+			}
+		}
+	}
+}
+
+// checkDialog checks that the open dialog of frame f holds its texts,
+// none over another.
+func checkDialog(t *testing.T, name string, f *scene.Frame) {
+	t.Helper()
+	i := slices.IndexFunc(f.Boxes, func(b scene.Box) bool { return b.Name == "dialog" })
+	if i < 0 {
+		t.Errorf("%s: no dialog", name)
+		return
+	}
+	d := f.Boxes[i].R
+	ts := f.Layers[scene.DialogLayer].Texts
+	for k, x := range ts {
+		a := scene.TextBox(x)
+		if !d.Contains(a) {
+			t.Errorf("%s: %q %v outside its dialog %v", name, x.S, a, d)
+		}
+		for _, y := range ts[k+1:] {
+			if b := scene.TextBox(y); a.Overlaps(b) {
+				t.Errorf("%s: %q %v overlaps %q %v", name, x.S, a, y.S, b)
 			}
 		}
 	}
