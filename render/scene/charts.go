@@ -12,15 +12,22 @@ import (
 // whether it marks the samples with errors.
 // The charts are the entries of charts; a new chart is one more entry.
 type chartSpec struct {
-	title  string
-	unit   string // the y-axis' unit, shown after the title
-	bars   chartSeries
+	title string
+	unit  string // the y-axis' unit, shown after the title
+	bars  chartSeries
+	// stack, when set, draws the bars as a stack of these, bottom up
+	// (each keyed in the legend while some sample has it); they add up
+	// to bars' value, which the compare view's lines draw.
+	stack  []chartSeries
 	lines  []chartSeries
 	marks  bool // green bands with ▲ for scale-ups, amber with ▼ for scale-downs
 	errors bool // a red strip along the x-axis under the samples in which attempts ended in error
 	// data: the lines are data, not thresholds: they always set the
 	// y-axis' top with the bars.
 	data bool
+	// dataOnly: the lines (limits far above the data, like a max of 100
+	// servers) never set the y-axis' top: the data does.
+	dataOnly bool
 	// show says when the chart is shown (nil: always).
 	show func(s *Session) bool
 }
@@ -44,8 +51,20 @@ var charts = []chartSpec{
 			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }},
 		},
 		marks: true, errors: true},
+	// The live servers stacked by state (busy at the bottom): how many
+	// work, idle, are down, warm up or are ejected, adding up to the live
+	// pool; its axis scales to the data, the pool's min and max drawn
+	// while they are within it.
 	{title: "live servers", unit: "servers",
 		bars: chartSeries{name: "live", col: BusyColor, value: func(s Sample) float32 { return float32(s.Servers) }},
+		stack: []chartSeries{
+			{name: "busy", col: BusyColor, value: func(s Sample) float32 { return float32(s.States.Busy) }},
+			{name: "idle", col: IdleBar, value: func(s Sample) float32 { return float32(s.States.Idle) }},
+			{name: "down", col: DownColor, value: func(s Sample) float32 { return float32(s.States.Down) }},
+			{name: "warming", col: WarmColor, value: func(s Sample) float32 { return float32(s.States.Warming) }},
+			{name: "ejected", col: EjectColor, value: func(s Sample) float32 { return float32(s.States.Ejected) }},
+		},
+		dataOnly: true,
 		lines: []chartSeries{
 			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }},
 			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }},
@@ -197,10 +216,15 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			}
 			continue
 		}
-		c.spec.lines = fitLines(spec.lines, &s.hists[0], c.maxV)
 		for i := range s.hists[0].Len() {
 			c.scaling = c.scaling || scalingActs(s.hists[0].At(i))
 		}
+		c.spec.lines = nil
+		if spec.data || c.scaling {
+			// A fixed pool has no thresholds to draw or name.
+			c.spec.lines = fitLines(spec.lines, &s.hists[0], c.maxV)
+		}
+		c.spec.stack = shownStack(spec.stack, &s.hists[0])
 		c.errs = spec.errors && s.hists[0].Errors()
 		end := c.legend(f)
 		c.axes(f)
@@ -224,6 +248,9 @@ func (s *Session) chartTop(spec chartSpec) float32 {
 			smp := h.At(i)
 			top = max(top, spec.bars.value(smp))
 			for _, ln := range spec.lines {
+				if spec.dataOnly {
+					break
+				}
 				if (s.Comparing() && ln.lanes) || (!s.Comparing() && (spec.data || scalingActs(smp))) {
 					top = max(top, ln.value(smp))
 				}
@@ -261,6 +288,21 @@ func fitLines(lines []chartSeries, h *History, top float32) []chartSeries {
 	return out
 }
 
+// shownStack returns the parts of a stack that some sample of history h
+// has, to draw and key.
+func shownStack(stack []chartSeries, h *History) []chartSeries {
+	var out []chartSeries
+	for _, st := range stack {
+		for i := range h.Len() {
+			if st.value(h.At(i)) > 0 {
+				out = append(out, st)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // chartLanes is the number of lanes the charts draw: every lane of the
 // compare view, else the one run.
 func (s *Session) chartLanes() int { return len(s.set.Lanes) }
@@ -274,6 +316,16 @@ func (c *chartView) legend(f *Frame) float32 {
 	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	x += TextWidth(title, 14*u, true) + 12*u
 	end := r.X + r.W - 6*u
+	for _, st := range c.spec.stack {
+		// A stack's part: a box of its colour and its name, whole.
+		w := 14*u + TextWidth(st.name, 12*u, false)
+		if x+w > end {
+			break
+		}
+		f.rect(SceneLayer, Rect{x, r.Y + 6*u, 10 * u, 10 * u}, st.col)
+		f.text(SceneLayer, st.name, x+14*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		x += w + 8*u
+	}
 	for _, ln := range c.spec.lines {
 		// A key that does not fit (three charts, large text) is
 		// abbreviated, never drawn past the chart.
@@ -421,9 +473,21 @@ func (c *chartView) data(f *Frame, h *History) {
 	for i := range n {
 		smp := h.At(i)
 		x0, x1 := c.xAt(smp.First), c.xAt(smp.Last+1)
-		bw := max(x1-x0, 1)
-		y := c.yAt(c.spec.bars.value(smp))
-		f.rect(SceneLayer, Rect{x0, y, max(bw-0.5, 1), plot.Y + plot.H - y}, c.spec.bars.col)
+		bw := x1 - x0 // each bar reaches the next: no gap between them
+		if len(c.spec.stack) == 0 {
+			y := c.yAt(c.spec.bars.value(smp))
+			f.rect(SceneLayer, Rect{x0, y, bw, plot.Y + plot.H - y}, c.spec.bars.col)
+		}
+		base := float32(0)
+		for _, st := range c.spec.stack {
+			v := st.value(smp)
+			if v <= 0 {
+				continue
+			}
+			y0, y1 := c.yAt(base), c.yAt(base+v)
+			f.rect(SceneLayer, Rect{x0, y1, bw, y0 - y1}, st.col)
+			base += v
+		}
 		if c.spec.errors && smp.Errors > 0 {
 			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H - 4*u, max(bw, 1.5*u), 4 * u}, FailColor)
 		}

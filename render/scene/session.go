@@ -434,7 +434,7 @@ func (s *Session) say(msg string, isError bool) {
 func (s *Session) observe() {
 	for i, l := range s.set.Lanes {
 		lc := l.Model.Config()
-		s.hists[i].Add(l.Model.Last(), &lc)
+		s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
 	}
 	cfg := s.m.Config()
 	s.fw.follow(cfg.Blocked)
