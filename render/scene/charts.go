@@ -3,6 +3,7 @@ package scene
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -40,6 +41,9 @@ type chartSeries struct {
 	// lanes: in the compare view too, each lane's as a dashed line in the
 	// lane's colour (a chart's bars are each lane's solid line there).
 	lanes bool
+	// right: on its own scale, the y-axis at the plot's right (retries,
+	// which would flatten goodput on a shared one).
+	right bool
 }
 
 // charts are the charts, left to right.
@@ -80,7 +84,7 @@ var charts = []chartSpec{
 		bars: chartSeries{name: "completed", col: DoneColor, value: func(s Sample) float32 { return s.PerCycle(s.Completed) }},
 		lines: []chartSeries{
 			{name: "offered (admitted)", col: PColor, value: func(s Sample) float32 { return s.PerCycle(s.Admitted) }},
-			{name: "retries", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true},
+			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true, right: true},
 		},
 		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
 }
@@ -125,10 +129,20 @@ func NiceStep(span float64, n int) float64 {
 }
 
 // tickLabel writes a tick value of an axis whose ticks are step apart:
-// in thousands ("20k") when the step is a round thousand, else with
-// thousands separators.
+// in millions ("50M", "1.5M") when the step is a round hundred thousand
+// and the value reaches a million, in thousands ("20k") when the step is a
+// round thousand, else with thousands separators.
 func tickLabel(v, step float64) string {
 	n := int64(math.Round(v))
+	if int64(step)%100_000 == 0 && step >= 100_000 && (n >= 1_000_000 || int64(step)%1_000_000 == 0) {
+		if n == 0 {
+			return "0"
+		}
+		if n%1_000_000 == 0 {
+			return Commas(n/1_000_000) + "M"
+		}
+		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
+	}
 	if int64(step)%1000 == 0 && step >= 1000 {
 		if n == 0 {
 			return "0"
@@ -165,6 +179,7 @@ type chartView struct {
 	plot Rect
 	u    float32
 	maxV float32 // the y-axis' top
+	maxR float32 // the right y-axis' top, or 0 without one
 	end  int64   // the x-axis covers cycles 0 … end
 	// scaling: the pool could scale at some point of the run, so the
 	// legend keys the scale marks.
@@ -172,6 +187,16 @@ type chartView struct {
 	// errs: some attempt ended in error, so the legend keys the errors'
 	// strip.
 	errs bool
+	// width is the lines' width (0: the default, 2 design pixels).
+	width float32
+}
+
+// lineWidth is the width of the chart's lines.
+func (c *chartView) lineWidth() float32 {
+	if c.width > 0 {
+		return c.width
+	}
+	return max(2*c.u, 1.5)
 }
 
 func (c *chartView) xAt(cycle int64) float32 {
@@ -193,11 +218,14 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		if ci >= len(l.Charts) {
 			break
 		}
-		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), end: s.m.Cycle() + 1}
+		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1}
 		c.plot = chartPlot(c.r, c.u)
+		if c.maxR > 0 {
+			c.plot.W -= 34 * c.u // room for the right axis' labels
+		}
 		f.rect(SceneLayer, c.r, Panel)
 		if s.Comparing() {
-			c.spec.lines = laneLines(spec.lines)
+			c.spec.lines = c.onRight(laneLines(spec.lines))
 			for li := range s.chartLanes() {
 				c.errs = c.errs || (spec.errors && s.hists[li].Errors())
 			}
@@ -206,6 +234,9 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			n := s.chartLanes()
 			for li := range n {
 				h := &s.hists[li]
+				// Each lane's line thinner than the one before, over it:
+				// where two lanes agree both still show.
+				c.width = max(2*c.u, 1.5) * (1 + 0.8*float32(n-1-li))
 				c.line(f, h, spec.bars.value, LaneColor(li))
 				for _, ln := range c.spec.lines {
 					c.dashed(f, h, ln.value, LaneColor(li))
@@ -222,7 +253,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		c.spec.lines = nil
 		if spec.data || c.scaling {
 			// A fixed pool has no thresholds to draw or name.
-			c.spec.lines = fitLines(spec.lines, &s.hists[0], c.maxV)
+			c.spec.lines = c.onRight(fitLines(spec.lines, &s.hists[0], c.maxV))
 		}
 		c.spec.stack = shownStack(spec.stack, &s.hists[0])
 		c.errs = spec.errors && s.hists[0].Errors()
@@ -251,6 +282,9 @@ func (s *Session) chartTop(spec chartSpec) float32 {
 				if spec.dataOnly {
 					break
 				}
+				if ln.right {
+					continue // its own axis: rightTop
+				}
 				if (s.Comparing() && ln.lanes) || (!s.Comparing() && (spec.data || scalingActs(smp))) {
 					top = max(top, ln.value(smp))
 				}
@@ -258,6 +292,38 @@ func (s *Session) chartTop(spec chartSpec) float32 {
 		}
 	}
 	return top
+}
+
+// rightTop is the top of chart spec's right y-axis: the largest value of
+// its right lines in any lane (at least 0.01), or 0 when it has none.
+func (s *Session) rightTop(spec chartSpec) float32 {
+	top := float32(0)
+	for _, ln := range spec.lines {
+		if !ln.right {
+			continue
+		}
+		top = max(top, 0.01)
+		for li := range s.chartLanes() {
+			h := &s.hists[li]
+			for i := range h.Len() {
+				top = max(top, ln.value(h.At(i)))
+			}
+		}
+	}
+	return top
+}
+
+// onRight returns lines with those on the right axis scaled to the left
+// one's, so that they are drawn like the others.
+func (c *chartView) onRight(lines []chartSeries) []chartSeries {
+	out := slices.Clone(lines)
+	for i, ln := range out {
+		if ln.right && c.maxR > 0 {
+			v, k := ln.value, c.maxV/c.maxR
+			out[i].value = func(s Sample) float32 { return v(s) * k }
+		}
+	}
+	return out
 }
 
 // laneLines returns the lines of a chart drawn for each lane in the
@@ -444,6 +510,16 @@ func (c *chartView) axes(f *Frame) {
 		f.rect(SceneLayer, Rect{plot.X - 4*u, y, plot.W + 4*u, max(u*0.6, 1)}, fade(Grid, 0.7))
 		f.text(SceneLayer, tickLabel(v, ys), plot.X-6*u, y-6*u, 11*u, false, AlignEnd, DimText)
 	}
+	if c.maxR > 0 {
+		// The right axis: its ticks and labels, for the lines on it.
+		f.rect(SceneLayer, Rect{plot.X + plot.W, plot.Y, max(u, 1), plot.H}, Grid)
+		rs := NiceStep(float64(c.maxR), 3)
+		for v := 0.0; v <= float64(c.maxR)+1e-9; v += rs {
+			y := plot.Y + plot.H - plot.H*float32(v)/c.maxR
+			f.rect(SceneLayer, Rect{plot.X + plot.W, y, 4 * u, max(u*0.6, 1)}, Grid)
+			f.text(SceneLayer, tickLabel(v, rs), plot.X+plot.W+6*u, y-6*u, 11*u, false, AlignStart, DimText)
+		}
+	}
 	xs := NiceStep(float64(c.end), max(int(plot.W/(90*u)), 1))
 	lastRight := plot.X - 4*u
 	for v := 0.0; v <= float64(c.end)+1e-9; v += xs {
@@ -552,7 +628,7 @@ func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 // dashed draws value of history h as a dashed step line in colour col:
 // dashes along each sample's run, a thin joint where it changes.
 func (c *chartView) dashed(f *Frame, h *History, value func(Sample) float32, col color.RGBA) {
-	w, dash, period := max(2*c.u, 1.5), 6*c.u, 10*c.u
+	w, dash, period := c.lineWidth(), 6*c.u, 10*c.u
 	prev := float32(-1)
 	for i := range h.Len() {
 		smp := h.At(i)
@@ -578,7 +654,7 @@ func (c *chartView) dashed(f *Frame, h *History, value func(Sample) float32, col
 // line draws value of history h as a step line in colour col: a
 // horizontal run per sample and a vertical joint where it changes.
 func (c *chartView) line(f *Frame, h *History, value func(Sample) float32, col color.RGBA) {
-	w := max(2*c.u, 1.5)
+	w := c.lineWidth()
 	prev := float32(-1)
 	for i := range h.Len() {
 		smp := h.At(i)

@@ -61,7 +61,9 @@ func TestNiceStepAndTickLabels(t *testing.T) {
 	for _, c := range []struct {
 		v, step float64
 		want    string
-	}{{20_000, 5_000, "20k"}, {0, 5_000, "0"}, {500, 250, "500"}, {2_500, 500, "2,500"}, {0.5, 0.5, "0.5"}, {1.5, 0.5, "1.5"}, {0.04, 0.02, "0.04"}, {0, 0.02, "0"}, {0.1, 0.05, "0.10"}} {
+	}{{20_000, 5_000, "20k"}, {0, 5_000, "0"}, {500, 250, "500"}, {2_500, 500, "2,500"}, {0.5, 0.5, "0.5"}, {1.5, 0.5, "1.5"}, {0.04, 0.02, "0.04"}, {0, 0.02, "0"}, {0.1, 0.05, "0.10"},
+		{50_000_000, 10_000_000, "50M"}, {600_000_000, 200_000_000, "600M"}, {1_500_000, 500_000, "1.5M"}, {500_000, 500_000, "500k"},
+		{2_000_000, 500_000, "2M"}, {0, 10_000_000, "0"}, {200_000, 100_000, "200k"}} {
 		if got := tickLabel(c.v, c.step); got != c.want {
 			t.Errorf("tickLabel(%v, %v) = %q, want %q", c.v, c.step, got, c.want)
 		}
@@ -339,7 +341,8 @@ func TestChartMarksErrors(t *testing.T) {
 // draws each lane's own errors' strip (red over a line in the lane's
 // colour) from the sample of the lane's first error, none for a lane
 // without errors, and keys it; the goodput chart draws each lane's
-// retries (its top holds them) and keys them; at every size, in both
+// retries on its own axis at the right (its top holds them, and they do
+// not set the goodput's axis) and keys them; at every size, in both
 // modes, overlapping no text and keeping the lanes' labels.
 func TestCompareChartsMarkEachLane(t *testing.T) {
 	opts := compareOptions(t, "healthy:timeout=60,retries=2;failing:timeout=60,retries=2")
@@ -383,7 +386,7 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			keyed := func(r Rect, key string) bool {
 				return slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == key && r.Contains(textBox(x)) })
 			}
-			for ci, key := range map[int]string{0: "errors", 2: "retries"} {
+			for ci, key := range map[int]string{0: "errors", 2: "retries (right axis)"} {
 				r := f.Layout.Charts[ci]
 				if !keyed(r, key) {
 					t.Errorf("%s: no %q key inside chart %d %v", name, key, ci, r)
@@ -437,8 +440,12 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			// joint up to it) at the height of its sample of most retries,
 			// where its goodput differs.
 			spec := s.shownCharts()[2]
-			c := chartView{spec: spec, r: f.Layout.Charts[2], u: u, maxV: s.chartTop(spec), end: end}
+			c := chartView{spec: spec, r: f.Layout.Charts[2], u: u, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: end}
 			c.plot = chartPlot(c.r, u)
+			c.plot.W -= 34 * u
+			if !keyed(Rect{c.plot.X + c.plot.W, c.r.Y, c.r.X + c.r.W - c.plot.X - c.plot.W, c.r.H}, tickLabel(NiceStep(float64(c.maxR), 3), NiceStep(float64(c.maxR), 3))) {
+				t.Errorf("%s: the goodput chart has no right axis labelled for the retries (top %.3f)", name, c.maxR)
+			}
 			for li := range s.set.Lanes {
 				h := &s.hists[li]
 				best := -1
@@ -453,8 +460,11 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 				}
 				smp := h.At(best)
 				v := smp.PerCycle(smp.Retries)
-				y := c.yAt(v)
-				if v > c.maxV || !slices.ContainsFunc(quads, func(q Quad) bool {
+				y := c.plot.Y + c.plot.H - c.plot.H*v/c.maxR // on the right axis
+				if v <= c.maxV {
+					t.Errorf("%s: lane %d's retries (%.3f a cycle) are within the goodput axis (top %.3f): the test wants them to need their own", name, li, v, c.maxV)
+				}
+				if v > c.maxR || !slices.ContainsFunc(quads, func(q Quad) bool {
 					b := box(q)
 					return q.C == LaneColor(li) && b.X >= c.xAt(smp.First)-1 && b.X+b.W <= c.xAt(smp.Last+1)+1 && b.W > 0 && b.Y <= y+0.01 && b.Y+b.H >= y-0.01
 				}) {
