@@ -230,6 +230,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 				c.errs = c.errs || (spec.errors && s.hists[li].Errors())
 			}
 			s.laneLegend(f, &c)
+			f.box("plot", c.plot)
 			c.axes(f)
 			n := s.chartLanes()
 			for li := range n {
@@ -258,9 +259,10 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		c.spec.stack = shownStack(spec.stack, &s.hists[0])
 		c.errs = spec.errors && s.hists[0].Errors()
 		end := c.legend(f)
+		c.errorsKey(f, end)
+		f.box("plot", c.plot)
 		c.axes(f)
 		c.data(f, &s.hists[0])
-		c.errorsKey(f, end)
 	}
 }
 
@@ -415,15 +417,14 @@ func (c *chartView) legend(f *Frame) float32 {
 
 // errorsKey keys the errors' strip, when the run has errors: after the
 // legend's other keys (which end at x), or, when they leave no room (large
-// text), in the plot's top right corner on a patch of the panel, over the
-// data.
+// text), in a row of keys over the plot's right end (keyRow). It is
+// called before the axes and the data.
 func (c *chartView) errorsKey(f *Frame, x float32) {
 	r, u := c.r, c.u
 	if c.errs {
 		y := r.Y + 5*u
 		if w := 18*u + TextWidth("errors", 12*u, false); x+w > r.X+r.W-6*u {
-			x, y = c.plot.X+c.plot.W-w-4*u, c.plot.Y+2*u
-			f.rect(SceneLayer, Rect{x - 4*u, y - 2*u, w + 8*u, 17 * u}, Panel)
+			x, y = c.plot.X+c.plot.W-w-4*u, c.keyRow()
 		}
 		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
 		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
@@ -477,12 +478,11 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 	if keys == 0 {
 		return
 	}
-	// The other keys after the lanes', or, when they leave no room, in
-	// the plot's top right corner on a patch of the panel, over the data.
+	// The other keys after the lanes', or, when they leave no room, in a
+	// row of keys over the plot's right end (keyRow).
 	y := r.Y + 5*u
 	if x+keys-10*u > end {
-		x, y = c.plot.X+c.plot.W-keys+6*u, c.plot.Y+2*u
-		f.rect(SceneLayer, Rect{x - 4*u, y - 2*u, keys - 2*u, 17 * u}, Panel)
+		x, y = c.plot.X+c.plot.W-keys+6*u, c.keyRow()
 	}
 	for _, ln := range c.spec.lines {
 		for d := float32(0); d < 14*u; d += 5 * u {
@@ -495,6 +495,16 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
 		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
 	}
+}
+
+// keyRow makes room for a row of keys between the legend's line and the
+// plot, which gives up its top to it (keys never lie over the data), and
+// returns the row's y.
+func (c *chartView) keyRow() float32 {
+	y := c.plot.Y
+	c.plot.Y += 16 * c.u
+	c.plot.H -= 16 * c.u
+	return y
 }
 
 // axes draws both axes with their ticks: about three on the y-axis, one
@@ -548,8 +558,11 @@ func (c *chartView) data(f *Frame, h *History) {
 	plot, u := c.plot, c.u
 	for i := range n {
 		smp := h.At(i)
-		x0, x1 := c.xAt(smp.First), c.xAt(smp.Last+1)
-		bw := x1 - x0 // each bar reaches the next: no gap between them
+		// Each bar reaches the next, its edges on whole pixels: no gap
+		// and no seam between them, at least a pixel wide.
+		right := float32(math.Floor(float64(plot.X + plot.W)))
+		x0 := min(pixel(c.xAt(smp.First)), right-1)
+		bw := min(max(pixel(c.xAt(smp.Last+1)), x0+1), right) - x0 // a narrower sample overlaps the next
 		if len(c.spec.stack) == 0 {
 			y := c.yAt(c.spec.bars.value(smp))
 			f.rect(SceneLayer, Rect{x0, y, bw, plot.Y + plot.H - y}, c.spec.bars.col)
@@ -604,6 +617,9 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 	}
 }
+
+// pixel rounds x to a whole pixel.
+func pixel(x float32) float32 { return float32(math.Round(float64(x))) }
 
 // laneErrors draws lane li's errors' strip (of n lanes): a row along the
 // x-axis under the samples of history h in which attempts ended in error,

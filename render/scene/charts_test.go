@@ -403,7 +403,7 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			// The errors' strips: each red quad in the queue chart's plot
 			// sits on a line of its lane's colour.
 			u := f.Layout.T
-			plot := chartPlot(f.Layout.Charts[0], u)
+			plot := plotOf(t, f, 0)
 			end := s.m.Cycle() + 1
 			first := []float32{-1, -1}
 			for _, q := range quads {
@@ -441,8 +441,7 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			// where its goodput differs.
 			spec := s.shownCharts()[2]
 			c := chartView{spec: spec, r: f.Layout.Charts[2], u: u, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: end}
-			c.plot = chartPlot(c.r, u)
-			c.plot.W -= 34 * u
+			c.plot = plotOf(t, f, 2)
 			if !keyed(Rect{c.plot.X + c.plot.W, c.r.Y, c.r.X + c.r.W - c.plot.X - c.plot.W, c.r.H}, tickLabel(NiceStep(float64(c.maxR), 3), NiceStep(float64(c.maxR), 3))) {
 				t.Errorf("%s: the goodput chart has no right axis labelled for the retries (top %.3f)", name, c.maxR)
 			}
@@ -564,8 +563,8 @@ func TestServersChartStacksStates(t *testing.T) {
 			t.Errorf("%s: the servers chart's top is %.0f, the data's %.0f", tc.name, top, maxData)
 		}
 		f := s.Draw(BaseW, BaseH)
-		c := chartView{plot: chartPlot(f.Layout.Charts[1], f.Layout.T), maxV: top, end: s.m.Cycle() + 1}
-		x0 := c.xAt(last.First)
+		c := chartView{plot: plotOf(t, f, 1), maxV: top, end: s.m.Cycle() + 1}
+		x0 := min(pixel(c.xAt(last.First)), float32(math.Floor(float64(c.plot.X+c.plot.W)))-1)
 		var height float32
 		for _, st := range charts[1].stack {
 			v := st.value(last)
@@ -648,4 +647,21 @@ func TestFixedPoolHasNoScalingLines(t *testing.T) {
 			}
 		}
 	}
+}
+
+// plotOf returns the plotting area of frame f's chart ci.
+func plotOf(t *testing.T, f *Frame, ci int) Rect {
+	t.Helper()
+	k := 0
+	for _, b := range f.Boxes {
+		if b.Name != "plot" {
+			continue
+		}
+		if k == ci {
+			return b.R
+		}
+		k++
+	}
+	t.Fatalf("the frame has no chart %d", ci)
+	return Rect{}
 }

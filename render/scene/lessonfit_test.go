@@ -49,8 +49,8 @@ func openAt(t *testing.T, param, name string, present bool, at int64) *scene.Ses
 // TestLessonsFit opens every lesson and ready-made comparison at its key
 // moment, at 1280×720 and 1920×1080, in presentation mode and not, as it
 // opens and (a single run) in the compare view, and checks the frame as a
-// projector shows it: no two texts overlap, no number is cut, every
-// slider's label whole, every text that carries a value at ValueUnits or
+// projector shows it: no two texts overlap, no number is cut, no key lies
+// over a chart's data, every slider's label whole, every text that carries a value at ValueUnits or
 // more (20.6 px at 1080p in presentation mode).
 func TestLessonsFit(t *testing.T) {
 	type open struct{ param, name string }
@@ -78,6 +78,9 @@ func TestLessonsFit(t *testing.T) {
 				for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
 					name := fmt.Sprintf("%s %dx%d present=%v compare=%v", o.name, size[0], size[1], present, s.Comparing())
 					checkFits(t, name, s, s.Draw(size[0], size[1]))
+					if err := scene.WritePNG(s.Draw(size[0], size[1]), strings.ReplaceAll(strings.ReplaceAll(name, " ", "_"), "=", "")); err != nil {
+						t.Fatal(err)
+					}
 					checkBoxes(t, name, s.Draw(size[0], size[1]))
 					for _, in := range []scene.Intent{scene.OpenShare, scene.OpenLessons, scene.OpenFirewall, scene.OpenServerMenu, scene.OpenClients, scene.OpenHealth} {
 						s.Apply(in)
@@ -120,6 +123,16 @@ func checkFits(t *testing.T, name string, s *scene.Session, f *scene.Frame) {
 			return (x.S == l[0] || x.S == l[1]) && c.R.Contains(scene.TextBox(x))
 		}) {
 			t.Errorf("%s: slider %s shows neither %q nor %q whole", name, c.ID, l[0], l[1])
+		}
+	}
+	for _, b := range f.Boxes {
+		if b.Name != "plot" {
+			continue
+		}
+		for _, x := range f.Layers[scene.SceneLayer].Texts {
+			if r := scene.TextBox(x); r.Overlaps(b.R) {
+				t.Errorf("%s: %q %v lies over a chart's data %v", name, x.S, r, b.R)
+			}
 		}
 	}
 	least := scene.ValueUnits*f.Layout.T - 0.01
