@@ -46,7 +46,7 @@ var All = []Lesson{
 		Name:  "scaling-band",
 		Title: "the scaling band: why U = 80, D = 50 mean long waits",
 		Caption: []string{
-			"The pool grows when the queue passes U·S (green line) and shrinks below D·S (amber line).",
+			"The pool grows when the queue passes U·S (solid line) and shrinks below D·S (dashed line).",
 			"With U = 80 and D = 50 the queue is held at 50–80 requests per server, so each request",
 			"waits behind 50–80 others per server: about 3,000 cycles (avg wait in the HUD), all run long.",
 		},
@@ -120,7 +120,7 @@ var All = []Lesson{
 		Title: "overload: a pool capped below the traffic",
 		Caption: []string{
 			"Arrivals of 1 a cycle with tasks of 45 cycles on average need about 45 servers,",
-			"but the pool is capped at 20 and starts there (green line, servers chart): it cannot",
+			"but the pool is capped at 20 and starts there (the max line, servers chart): it cannot",
 			"grow, and the queue grows without bound — the waits with it.",
 		},
 		Query: "seed=2&wave=false&rate=1&max-servers=20&cycles=20000&speed=600",

@@ -44,6 +44,9 @@ type chartSeries struct {
 	// right: on its own scale, the y-axis at the plot's right (retries,
 	// which would flatten goodput on a shared one).
 	right bool
+	// dash: drawn dashed (and keyed so), to tell it from a solid line
+	// without its colour: D·S against U·S, min against max.
+	dash bool
 }
 
 // charts are the charts, left to right.
@@ -52,7 +55,7 @@ var charts = []chartSpec{
 		bars: chartSeries{name: "queue", col: PColor, value: func(s Sample) float32 { return float32(s.Queue) }},
 		lines: []chartSeries{
 			{name: "U·S scale-up line", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }},
-			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }},
+			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }, dash: true},
 		},
 		marks: true, errors: true},
 	// The live servers stacked by state (busy at the bottom): how many
@@ -71,7 +74,7 @@ var charts = []chartSpec{
 		dataOnly: true,
 		lines: []chartSeries{
 			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }},
-			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }},
+			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, dash: true},
 		},
 		marks: true},
 	// Goodput against the offered load: requests completed per cycle
@@ -239,6 +242,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 				// where two lanes agree both still show.
 				c.width = max(2*c.u, 1.5) * (1 + 0.8*float32(n-1-li))
 				c.line(f, h, spec.bars.value, LaneColor(li))
+				c.markers(f, h, spec.bars.value, li, n)
 				for _, ln := range c.spec.lines {
 					c.dashed(f, h, ln.value, LaneColor(li))
 				}
@@ -401,7 +405,12 @@ func (c *chartView) legend(f *Frame) float32 {
 		if name == "" {
 			break
 		}
-		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
+		if ln.dash {
+			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
+			f.rect(SceneLayer, Rect{x + 9*u, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
+		} else {
+			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
+		}
 		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
 		x += 18*u + TextWidth(name, 12*u, false) + 10*u
 	}
@@ -471,6 +480,7 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 	}
 	for i, ln := range s.set.Lanes {
 		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 3 * u}, LaneColor(i))
+		LaneMarker(f, SceneLayer, Point{x + 7*u, r.Y + 12.5*u}, 4*u, i, LaneColor(i))
 		name := f.abbreviate(ln.Label, 12*u, true, room-28*u)
 		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, true, AlignStart, LaneColor(i))
 		x += room
@@ -600,8 +610,24 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 		runX, runY := float32(0), float32(-1)
 		flush := func(x float32) {
-			if runY >= plot.Y-0.01 && x > runX {
+			if runY < plot.Y-0.01 || x <= runX {
+				return
+			}
+			if !ln.dash {
 				f.rect(SceneLayer, Rect{runX, runY - u, x - runX, max(2*u, 1.5)}, ln.col)
+				return
+			}
+			// Dashes of 6 design pixels every 10, in one phase along
+			// the x-axis.
+			period := 10 * u
+			for k := float32(math.Floor(float64((runX - plot.X) / period))); ; k++ {
+				a, b := max(plot.X+k*period, runX), min(plot.X+k*period+6*u, x)
+				if a >= x {
+					break
+				}
+				if b > a {
+					f.rect(SceneLayer, Rect{a, runY - u, b - a, max(2*u, 1.5)}, ln.col)
+				}
 			}
 		}
 		for i := range n {
@@ -639,6 +665,39 @@ func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 		f.rect(SceneLayer, Rect{x0, y, w, red}, FailColor)
 		f.rect(SceneLayer, Rect{x0, y + red, w, under}, LaneColor(li))
 	}
+}
+
+// markerEvery is the distance, in design pixels, between a lane's markers
+// along its line.
+const markerEvery = 90
+
+// markers draws lane li's marker (of n lanes) along its line of value in
+// history h: every markerEvery design pixels, each lane's shifted by its
+// share of that, and at the line's end.
+func (c *chartView) markers(f *Frame, h *History, value func(Sample) float32, li, n int) {
+	if h.Len() == 0 {
+		return
+	}
+	r, step := 4*c.u, markerEvery*c.u
+	at := func(x float32) {
+		// The sample under x.
+		cyc := int64(float32(c.end) * (x - c.plot.X) / c.plot.W)
+		lo, hi := 0, h.Len()-1
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if h.At(mid).Last < cyc {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		LaneMarker(f, SceneLayer, Point{x, c.yAt(value(h.At(lo)))}, r, li, LaneColor(li))
+	}
+	end := c.xAt(h.At(h.Len()-1).Last + 1)
+	for x := c.plot.X + step*(0.5+float32(li)/float32(n)); x < end-step/2; x += step {
+		at(x)
+	}
+	at(end - 0.01)
 }
 
 // dashed draws value of history h as a dashed step line in colour col:

@@ -512,38 +512,28 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	}
 	if s.Comparing() {
 		s.drawLaneMark(f, lane, sb)
+		// The lane's marker, as in the charts, then its label.
+		m := size * 0.36
+		LaneMarker(f, SceneLayer, Point{x + m, lane.Title.Y + size*0.58}, m, sb.lane, LaneColor(sb.lane))
+		x += 2*m + 6*u
 		label := f.abbreviate(s.set.Lanes[sb.lane].Label, size, true, (queueEnd-x)*0.6)
 		f.text(SceneLayer, label, x, lane.Title.Y, size, true, AlignStart, LaneColor(sb.lane))
 		x += TextWidth(label, size, true)
 		name = " · " + name
 	}
 	cfg := sb.m.Config()
+	p := b.Pool()
+	th := s.laneFigures(sb, cfg, p)
+	// The queue's length, leaving room for the figures' shortest form.
+	room := queueEnd - x
+	if len(th) > 0 {
+		room -= TextWidth(th[len(th)-1], 13*u, false) + 10*u
+	}
 	queue := "queue " + Commas(int64(b.QueueLen()))
-	q := f.fitFirst(size, true, queueEnd-x, name+queue, queue)
+	q := f.fitFirst(size, true, room, name+queue, queue, "q "+Commas(int64(b.QueueLen())))
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
 	x += TextWidth(q, size, true) + 10*u
-	// What the thresholds mean for this queue now: it grows the pool above
-	// U·S and shrinks it below D·S (when it can scale); in the compare
-	// view, the lane's figures. Whole items only: a number is never cut.
-	p := b.Pool()
-	act := float64(p.Active)
-	var th []string
-	if cfg.MinServers < cfg.MaxServers {
-		up, down := Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act)
-		th = []string{"grows above U·S " + up + " · shrinks below D·S " + down, "U·S " + up + " · D·S " + down}
-	}
 	small := 13 * u
-	if s.Comparing() {
-		sum := sb.b.Summary()
-		items := []string{"p95 wait " + Commas(sum.WaitP95), "server-cycles " + Commas(sum.ServerCycles)}
-		if l := s.set.Lanes[sb.lane].Label; l != cfg.Policy.String() {
-			items = append(items, cfg.Policy.String())
-		}
-		th = nil
-		for k := len(items); k > 0; k-- {
-			th = append(th, strings.Join(items[:k], " · "))
-		}
-	}
 	if w := queueEnd - x; len(th) > 0 {
 		f.text(SceneLayer, f.fitFirst(small, false, w, th...), x, lane.Title.Y+(size-small)*0.8, small, false, AlignStart, DimText)
 	}
@@ -566,6 +556,32 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 			f.text(SceneLayer, sc, end, lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, DimText)
 		}
 	}
+}
+
+// laneFigures are the forms, longest first, of what a lane's title says
+// after its queue: what the thresholds mean for the queue now (it grows
+// the pool above U·S and shrinks it below D·S, when it can scale); in the
+// compare view, the lane's figures. Whole items only: a number is never
+// cut.
+func (s *Session) laneFigures(sb shownBalancer, cfg sim.Config, p sim.Pool) []string {
+	act := float64(p.Active)
+	var th []string
+	if cfg.MinServers < cfg.MaxServers {
+		up, down := Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act)
+		th = []string{"grows above U·S " + up + " · shrinks below D·S " + down, "U·S " + up + " · D·S " + down}
+	}
+	if s.Comparing() {
+		sum := sb.b.Summary()
+		items := []string{"p95 wait " + Commas(sum.WaitP95), "server-cycles " + Commas(sum.ServerCycles)}
+		if l := s.set.Lanes[sb.lane].Label; l != cfg.Policy.String() {
+			items = append(items, cfg.Policy.String())
+		}
+		th = nil
+		for k := len(items); k > 0; k-- {
+			th = append(th, strings.Join(items[:k], " · "))
+		}
+	}
+	return th
 }
 
 // ValueUnits is the smallest size, in design pixels of text (Layout.T),
@@ -1107,9 +1123,24 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"S", func(p Point) { f.request(SceneLayer, p, d, sim.Streaming, SColor) }},
 		{"idle", func(p Point) { f.stroke(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, 2*u, IdleColor) }},
 		{"busy", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, BusyColor) }},
-		{"retiring", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, Retiring) }},
-		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectFlash) }},
-		{"done", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DoneColor) }},
+		// Keys whose colours are near for some viewers differ in shape
+		// too: retiring striped as its boxes, a rejected request turning
+		// back (◄), a done one leaving to the right (►).
+		{"retiring", func(p Point) {
+			r := Rect{p.X - d/2, p.Y - d/2, d, d}
+			f.rect(SceneLayer, r, Retiring)
+			k := d * 0.18
+			f.Layers[SceneLayer].Quads = append(f.Layers[SceneLayer].Quads, Quad{P: [4]Point{
+				{r.X, r.Y + r.H - k}, {r.X + r.W - k, r.Y}, {r.X + r.W, r.Y + k}, {r.X + k, r.Y + r.H}}, C: fade(Background, 0.7)})
+		}},
+		{"rejected", func(p Point) {
+			f.rect(SceneLayer, Rect{p.X - d*0.1, p.Y - d*0.3, d * 0.6, d * 0.6}, RejectFlash)
+			f.triangle(SceneLayer, Point{p.X - d/2, p.Y}, Point{p.X - d*0.15, p.Y - d*0.4}, Point{p.X - d*0.15, p.Y + d*0.4}, RejectFlash)
+		}},
+		{"done", func(p Point) {
+			f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d*0.3, d * 0.6, d * 0.6}, DoneColor)
+			f.triangle(SceneLayer, Point{p.X + d/2, p.Y}, Point{p.X + d*0.15, p.Y - d*0.4}, Point{p.X + d*0.15, p.Y + d*0.4}, DoneColor)
+		}},
 		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
 	}
 	// The gray states' frames, while a server shown is in one.
