@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/lbsim/lbsim/sim"
 )
 
 // chartSpec is one chart under the scene: its title (with the unit of its
@@ -192,6 +194,9 @@ type chartView struct {
 	errs bool
 	// width is the lines' width (0: the default, 2 design pixels).
 	width float32
+	// changes are the changes made to the run so far, marked at their
+	// cycles (changeMarks).
+	changes []sim.Change
 }
 
 // lineWidth is the width of the chart's lines.
@@ -217,11 +222,12 @@ func scalingActs(smp Sample) bool { return smp.MinServers < smp.MaxServers }
 // can act (a line above the data of a fixed pool is left out). In the
 // compare view each lane is a line in its colour, named in the legend.
 func (s *Session) drawCharts(f *Frame, l Layout) {
+	changes := s.m.Changes() // the first lane's: a set= or fault= goes to every lane
 	for ci, spec := range s.shownCharts() {
 		if ci >= len(l.Charts) {
 			break
 		}
-		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1}
+		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes}
 		c.plot = chartPlot(c.r, c.u)
 		if c.maxR > 0 {
 			c.plot.W -= 34 * c.u // room for the right axis' labels
@@ -234,6 +240,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			}
 			s.laneLegend(f, &c)
 			f.box("plot", c.plot)
+			c.changeMarks(f, s.startRate())
 			c.axes(f)
 			n := s.chartLanes()
 			for li := range n {
@@ -250,6 +257,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 					c.laneErrors(f, h, li, n)
 				}
 			}
+			c.changeLines(f)
 			continue
 		}
 		for i := range s.hists[0].Len() {
@@ -265,8 +273,10 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		end := c.legend(f)
 		c.errorsKey(f, end)
 		f.box("plot", c.plot)
+		c.changeMarks(f, s.startRate())
 		c.axes(f)
 		c.data(f, &s.hists[0])
+		c.changeLines(f)
 	}
 }
 
@@ -424,19 +434,92 @@ func (c *chartView) legend(f *Frame) float32 {
 	return x
 }
 
-// errorsKey keys the errors' strip, when the run has errors: after the
-// legend's other keys (which end at x), or, when they leave no room (large
-// text), in a row of keys over the plot's right end (keyRow). It is
-// called before the axes and the data.
+// errorsKey keys the errors' strip, when the run has errors, and the
+// changes' marks, when there are any: after the legend's other keys
+// (which end at x), or, when they leave no room (large text), in a row of
+// keys over the plot's right end (keyRow). It is called before the axes
+// and the data.
 func (c *chartView) errorsKey(f *Frame, x float32) {
 	r, u := c.r, c.u
+	w := c.extraKeysWidth()
+	if w == 0 {
+		return
+	}
+	y := r.Y + 5*u
+	if x+w-10*u > r.X+r.W-6*u {
+		x, y = c.plot.X+c.plot.W-w+6*u, c.keyRow()
+	}
+	c.extraKeys(f, x, y)
+}
+
+// extraKeysWidth is the room the errors' and the changes' keys take.
+func (c *chartView) extraKeysWidth() float32 {
+	w := float32(0)
 	if c.errs {
-		y := r.Y + 5*u
-		if w := 18*u + TextWidth("errors", 12*u, false); x+w > r.X+r.W-6*u {
-			x, y = c.plot.X+c.plot.W-w-4*u, c.keyRow()
-		}
+		w += 18*c.u + TextWidth("errors", 12*c.u, false) + 10*c.u
+	}
+	if len(c.changes) > 0 {
+		w += 18*c.u + TextWidth("changes", 12*c.u, false) + 10*c.u
+	}
+	return w
+}
+
+// extraKeys draws the errors' and the changes' keys from x at y.
+func (c *chartView) extraKeys(f *Frame, x, y float32) {
+	u := c.u
+	if c.errs {
 		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
 		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
+		x += 18*u + TextWidth("errors", 12*u, false) + 10*u
+	}
+	if len(c.changes) > 0 {
+		f.rect(SceneLayer, Rect{x + 2*u, y, 10 * u, 13 * u}, fade(ChangeCol, 0.25))
+		for d := float32(0); d < 13*u; d += 5 * u {
+			f.rect(SceneLayer, Rect{x + 6*u, y + d, 2 * u, 3 * u}, ChangeCol)
+		}
+		f.text(SceneLayer, "changes", x+18*u, y, 12*u, false, AlignStart, DimText)
+	}
+}
+
+// changeMarks marks on the plot each change made to the run (a `--set`,
+// a fault, a slider moved) at its cycle: a dashed line across the plot
+// (changeLines, over the data); and, under the data, the windows in which
+// the arrival rate was raised (a spike) shaded from the change that raised
+// it to the one that lowered it.
+func (c *chartView) changeMarks(f *Frame, baseRate int64) {
+	plot := c.plot
+	rate, from := baseRate, int64(-1)
+	shade := func(a, b int64) {
+		x0, x1 := c.xAt(a), c.xAt(b)
+		f.rect(SceneLayer, Rect{x0, plot.Y, x1 - x0, plot.H}, fade(ChangeCol, 0.12))
+	}
+	for _, ch := range c.changes {
+		if ch.Setting != sim.SetRate {
+			continue
+		}
+		switch {
+		case ch.Value > rate && from < 0:
+			from = ch.Cycle
+		case ch.Value < rate && from >= 0:
+			shade(from, ch.Cycle)
+			from = -1
+		}
+		rate = ch.Value
+	}
+	if from >= 0 {
+		shade(from, c.end)
+	}
+}
+
+// changeLines draws the changes' dashed lines (see changeMarks), over
+// the data.
+func (c *chartView) changeLines(f *Frame) {
+	u, plot := c.u, c.plot
+	for _, ch := range c.changes {
+		x := c.xAt(ch.Cycle)
+		for y := plot.Y; y < plot.Y+plot.H; y += 6 * u {
+			f.rect(SceneLayer, Rect{x - u/2, y, max(u, 1), min(3*u, plot.Y+plot.H-y)}, ChangeCol)
+		}
 	}
 }
 
@@ -450,9 +533,7 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 	for _, ln := range c.spec.lines {
 		keys += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
 	}
-	if c.errs {
-		keys += 18*u + TextWidth("errors", 12*u, false) + 10*u
-	}
+	keys += c.extraKeysWidth()
 	n, end := float32(len(s.set.Lanes)), r.X+r.W-6*u
 	// The title with its unit, or without it when the lanes' labels would
 	// not fit whole beside it (a label may carry a number: budget-0.1).
@@ -501,10 +582,7 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		f.text(SceneLayer, ln.name, x+18*u, y, 12*u, false, AlignStart, DimText)
 		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
 	}
-	if c.errs {
-		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
-		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
-	}
+	c.extraKeys(f, x, y)
 }
 
 // keyRow makes room for a row of keys between the legend's line and the
@@ -771,3 +849,7 @@ func TextWidth(s string, size float32, bold bool) float32 {
 	}
 	return float32(w) * size / 1000
 }
+
+// startRate is the arrival rate the run started with, against which the
+// charts find the windows of a raised rate.
+func (s *Session) startRate() int64 { return int64(s.cfg.Rate) }

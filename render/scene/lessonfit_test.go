@@ -196,3 +196,61 @@ func checkDialog(t *testing.T, name string, f *scene.Frame) {
 		}
 	}
 }
+
+// TestChartsMarkChanges opens lessons with changes at their key moment:
+// every time chart marks each change at its cycle (a dashed line of
+// ChangeCol across its plot) and keys them; the retry storm's spike
+// (arrivals raised at 20,000, lowered at 25,000) is shaded between.
+func TestChartsMarkChanges(t *testing.T) {
+	for _, tc := range []struct {
+		lesson string
+		at     int64
+		marks  []int64
+		spike  [2]int64
+	}{
+		{"server-fails", 1_000, []int64{300, 900}, [2]int64{}},
+		{"retry-storm", 32_000, []int64{20_000, 25_000}, [2]int64{20_000, 25_000}},
+	} {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", tc.lesson, present, tc.at)
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				name := fmt.Sprintf("%s %v present=%v", tc.lesson, size, present)
+				f := s.Draw(size[0], size[1])
+				end := s.State().Cycle + 1
+				ci := 0
+				for _, b := range f.Boxes {
+					if b.Name != "plot" {
+						continue
+					}
+					plot := b.R
+					xAt := func(c int64) float32 { return plot.X + plot.W*float32(c)/float32(end) }
+					quads := f.Layers[scene.SceneLayer].Quads
+					for _, c := range tc.marks {
+						n := 0
+						for _, q := range quads {
+							if q.C == scene.ChangeCol && plot.Contains(scene.Rect{X: q.P[0].X, Y: q.P[0].Y}) && q.P[0].X <= xAt(c) && q.P[1].X >= xAt(c) {
+								n++
+							}
+						}
+						if n < 3 {
+							t.Errorf("%s: chart %d: %d dashes at cycle %d, want a dashed line", name, ci, n, c)
+						}
+					}
+					if tc.spike[1] > 0 && !slices.ContainsFunc(quads, func(q scene.Quad) bool {
+						return q.C != scene.ChangeCol && q.C.A < 0xff && q.P[0].X == xAt(tc.spike[0]) && q.P[1].X == xAt(tc.spike[1]) && q.P[0].Y == plot.Y
+					}) {
+						t.Errorf("%s: chart %d does not shade the spike from %d to %d", name, ci, tc.spike[0], tc.spike[1])
+					}
+					r := f.Layout.Charts[ci]
+					if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return x.S == "changes" && r.Contains(scene.TextBox(x)) }) {
+						t.Errorf("%s: chart %d does not key the changes", name, ci)
+					}
+					ci++
+				}
+				if ci == 0 {
+					t.Fatalf("%s: no charts", name)
+				}
+			}
+		}
+	}
+}
