@@ -47,6 +47,8 @@ type Preset struct {
 	// Lesson is the lesson named by lesson=NAME (see package lesson), or
 	// "": its preset is applied first, and its caption shown.
 	Lesson string
+	// Measure is the lesson's figure, shown per lane in large type.
+	Measure lesson.Measure
 	// Caption is the lesson's caption, or the lines of Note, shown over
 	// the scene.
 	Caption []string
@@ -110,7 +112,7 @@ func Read(params []Param, seed func() uint64) Preset {
 			p.Problems = append(p.Problems, "parameter lesson: "+err.Error())
 			break
 		}
-		p.Lesson, p.Caption = l.Name, l.Caption
+		p.Lesson, p.Caption, p.Measure = l.Name, l.Caption, l.Measure
 		var ps []Param
 		for _, kv := range l.Params() {
 			ps = append(ps, Param{Name: kv[0], Value: kv[1]})

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 )
 
@@ -524,18 +525,28 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	cfg := sb.m.Config()
 	p := b.Pool()
 	th := s.laneFigures(sb, cfg, p)
-	// The queue's length, leaving room for the figures' shortest form.
+	// The queue's length, leaving room for the figures' shortest form;
+	// what does not fit whole is left out (the queue's blocks and charts
+	// still show it).
 	room := queueEnd - x
 	if len(th) > 0 {
 		room -= TextWidth(th[len(th)-1], 13*u, false) + 10*u
 	}
+	// The lesson's figure, large and first: the claim, per lane.
+	if m := s.opts.Measure.Of(sb.b.Summary()); m != "" && s.opts.Measure != lesson.FinalQueue {
+		room -= TextWidth(m, size, true) + 12*u
+		defer func(x0 float32) {
+			f.text(SceneLayer, m, x0, lane.Title.Y, size, true, AlignStart, MeasureCol)
+		}(queueEnd - TextWidth(m, size, true))
+		queueEnd -= TextWidth(m, size, true) + 12*u
+	}
 	queue := "queue " + Commas(int64(b.QueueLen()))
-	q := f.fitFirst(size, true, room, name+queue, queue, "q "+Commas(int64(b.QueueLen())))
+	q := f.fitFirst(size, true, room, name+queue, queue, "q "+Commas(int64(b.QueueLen())), "")
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
 	x += TextWidth(q, size, true) + 10*u
 	small := 13 * u
 	if w := queueEnd - x; len(th) > 0 {
-		f.text(SceneLayer, f.fitFirst(small, false, w, th...), x, lane.Title.Y+(size-small)*0.8, small, false, AlignStart, DimText)
+		f.text(SceneLayer, f.fitFirst(small, false, w, append(th, "")...), x, lane.Title.Y+(size-small)*0.8, small, false, AlignStart, DimText)
 	}
 	items := []string{fmt.Sprintf("servers: live %d", p.Live), fmt.Sprintf("active %d", p.Active), fmt.Sprintf("busy %d", p.Busy)}
 	if p.Retiring > 0 {
@@ -573,6 +584,9 @@ func (s *Session) laneFigures(sb shownBalancer, cfg sim.Config, p sim.Pool) []st
 	if s.Comparing() {
 		sum := sb.b.Summary()
 		items := []string{"p95 wait " + Commas(sum.WaitP95), "server-cycles " + Commas(sum.ServerCycles)}
+		if s.opts.Measure == lesson.P95Wait {
+			items = items[1:] // large, before it
+		}
 		if l := s.set.Lanes[sb.lane].Label; l != cfg.Policy.String() {
 			items = append(items, cfg.Policy.String())
 		}

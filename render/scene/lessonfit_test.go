@@ -11,6 +11,7 @@ import (
 	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/preset"
 	"github.com/lbsim/lbsim/render/scene"
+	"github.com/lbsim/lbsim/sim"
 )
 
 // keyMoments is the cycle at which each lesson (and ready-made
@@ -34,7 +35,7 @@ func openAt(t *testing.T, param, name string, present bool, at int64) *scene.Ses
 		t.Fatal(p.Problems)
 	}
 	s, err := scene.New(scene.Options{Config: p.Config, Speed: 1_000_000, PauseAt: p.PauseAt, Changes: p.Changes,
-		Present: p.Present, Theory: p.Theory, Caption: p.Caption, Note: p.Note, Lanes: p.Lanes})
+		Present: p.Present, Theory: p.Theory, Caption: p.Caption, Note: p.Note, Lanes: p.Lanes, Measure: p.Measure})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +79,9 @@ func TestLessonsFit(t *testing.T) {
 				for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
 					name := fmt.Sprintf("%s %dx%d present=%v compare=%v", o.name, size[0], size[1], present, s.Comparing())
 					checkFits(t, name, s, s.Draw(size[0], size[1]))
+					if o.param == "lesson" {
+						checkMeasure(t, name, o.name, s, s.Draw(size[0], size[1]))
+					}
 					if err := scene.WritePNG(s.Draw(size[0], size[1]), strings.ReplaceAll(strings.ReplaceAll(name, " ", "_"), "=", "")); err != nil {
 						t.Fatal(err)
 					}
@@ -251,6 +255,36 @@ func TestChartsMarkChanges(t *testing.T) {
 					t.Fatalf("%s: no charts", name)
 				}
 			}
+		}
+	}
+}
+
+// checkMeasure checks that each lane's title in frame f shows the
+// lesson's figure (lesson.Measure) of that lane, at the title's size.
+func checkMeasure(t *testing.T, name, lessonName string, s *scene.Session, f *scene.Frame) {
+	t.Helper()
+	l, err := lesson.Find(lessonName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Measure == lesson.NoMeasure || l.Measure == lesson.FinalQueue { // the queue's length is in the title anyway
+		return
+	}
+	st := s.State()
+	sums := []sim.Summary{st.Summary}
+	if len(st.Lanes) > 0 {
+		sums = nil
+		for _, ln := range st.Lanes {
+			sums = append(sums, ln.Summary)
+		}
+	}
+	for i, sum := range sums {
+		want := l.Measure.Of(sum)
+		title := f.Layout.Lanes[i].Title
+		if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool {
+			return x.S == want && title.Contains(scene.TextBox(x)) && x.Size >= 17*f.Layout.T-0.01
+		}) {
+			t.Errorf("%s: lane %d's title does not show %q large", name, i, want)
 		}
 	}
 }

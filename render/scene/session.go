@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lbsim/lbsim/lanes"
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
@@ -64,6 +65,9 @@ type Options struct {
 	// snapshot.CheckCaption): saved and shared snapshots carry it, and a
 	// snapshot that carries one shows it.
 	Note string
+	// Measure is the figure the lesson's claim rests on (lesson.Measure):
+	// each lane's title shows it, large; NoMeasure for none.
+	Measure lesson.Measure
 	// Lesson returns the options of the lesson named name, for the
 	// lessons menu (nil: no menu).
 	Lesson func(name string) (Options, error)
