@@ -23,7 +23,8 @@
 // server; in the compare view "LANE/ID"), focus, present,
 // theory, lanes (the compare view's lanes, each {label, summary}: the
 // summary as `lbsim compare --json` gives it at this cycle; empty for a
-// single run) and lane (the focused lane, from 0).
+// single run), lane (the focused lane, from 0) and reducedMotion (the
+// browser's prefers-reduced-motion is on: no request flies).
 //
 // window.lbsim.saveBytes() returns the run's snapshot as a Uint8Array (or
 // throws); save() downloads it; load(bytes) replays a snapshot and
@@ -78,6 +79,7 @@ func main() {
 			})
 		}
 	}
+	reducedMotion(g)
 	loadHash()
 	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
 		loadHash()
@@ -88,6 +90,24 @@ func main() {
 	if err := ebiten.RunGame(g); err != nil {
 		showProblems([]string{"lbsim stopped: " + err.Error()})
 	}
+}
+
+// reducedMotion follows the browser's prefers-reduced-motion: while the
+// viewer asks for less motion no request flies (the rest works as ever).
+func reducedMotion(g *render.Game) {
+	if js.Global().Get("matchMedia").Type() != js.TypeFunction {
+		return
+	}
+	q := js.Global().Call("matchMedia", "(prefers-reduced-motion: reduce)")
+	follow := func() {
+		on := q.Get("matches").Bool()
+		g.Do(func(s *scene.Session) { s.SetReducedMotion(on) })
+	}
+	follow()
+	q.Call("addEventListener", "change", js.FuncOf(func(js.Value, []js.Value) any {
+		follow()
+		return nil
+	}))
 }
 
 // queryParams splits a location.search string into parameters, in order.
@@ -152,28 +172,29 @@ func installHook(g *render.Game, problems []string) {
 		}
 		cfg := st.Config
 		return map[string]any{
-			"cycle":     float64(st.Cycle),
-			"frames":    float64(st.Frames),
-			"painted":   float64(st.Painted),
-			"ticks":     float64(st.Ticks),
-			"paused":    st.Paused,
-			"done":      st.Done,
-			"speed":     speed,
-			"seed":      seed,
-			"summary":   jsonParse.Invoke(string(sum)),
-			"problems":  probs,
-			"hash":      strconv.FormatUint(st.Hash, 10),
-			"replaying": st.Replaying,
-			"error":     st.Error,
-			"message":   st.Message,
-			"changes":   changes,
-			"controls":  controls,
-			"servers":   servers,
-			"focus":     st.Focus,
-			"present":   st.Present,
-			"theory":    st.Theory,
-			"lanes":     lanes,
-			"lane":      float64(st.Lane),
+			"cycle":         float64(st.Cycle),
+			"frames":        float64(st.Frames),
+			"painted":       float64(st.Painted),
+			"ticks":         float64(st.Ticks),
+			"paused":        st.Paused,
+			"done":          st.Done,
+			"speed":         speed,
+			"seed":          seed,
+			"summary":       jsonParse.Invoke(string(sum)),
+			"problems":      probs,
+			"hash":          strconv.FormatUint(st.Hash, 10),
+			"replaying":     st.Replaying,
+			"error":         st.Error,
+			"message":       st.Message,
+			"changes":       changes,
+			"controls":      controls,
+			"servers":       servers,
+			"focus":         st.Focus,
+			"present":       st.Present,
+			"theory":        st.Theory,
+			"reducedMotion": st.ReducedMotion,
+			"lanes":         lanes,
+			"lane":          float64(st.Lane),
 			"config": map[string]any{
 				"rate": cfg.Rate.String(), "scale-up": cfg.ScaleUp.String(), "scale-down": cfg.ScaleDown.String(),
 				"cooldown": float64(cfg.Cooldown), "task-min": float64(cfg.TaskMin), "task-max": float64(cfg.TaskMax),

@@ -406,6 +406,10 @@ type controlState struct {
 	lastW    int // size of the last Draw, for hit-testing
 	lastH    int
 	requests []Intent
+	// reduceMotion: the viewer asked for less motion (the browser's
+	// prefers-reduced-motion): no request flies; the rest works as
+	// always. It outlasts a restart or a lesson opened.
+	reduceMotion bool
 }
 
 // binding is a shortcut: the keys, how the help and the footer name them,

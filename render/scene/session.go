@@ -359,6 +359,8 @@ type State struct {
 	Theory    bool         // the theory panel is shown
 	Lanes     []LaneState  // the compare view's lanes, or nil for a single run
 	Lane      int          // the focused lane (0 for a single run)
+	// ReducedMotion: no request flies (SetReducedMotion).
+	ReducedMotion bool
 }
 
 // maxServerBoxes bounds State.Servers per balancer.
@@ -377,7 +379,7 @@ func (s *Session) State() State {
 		Cycle: s.m.Cycle(), Frames: s.frames, Painted: s.painted, Ticks: s.tick, Paused: s.paused, Done: s.m.Done(),
 		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
 		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
-		Changes: s.m.Changes(), Present: s.present, Theory: s.theory,
+		Changes: s.m.Changes(), Present: s.present, Theory: s.theory, ReducedMotion: s.reduceMotion,
 		Lanes: s.laneStates(), Lane: s.lane,
 	}
 	st.Message = s.message
