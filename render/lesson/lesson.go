@@ -117,10 +117,10 @@ var All = []Lesson{
 		Title: "the firewall's cost: half the traffic blocked",
 		Caption: []string{
 			"The firewall blocks 0.0.0.0/1: half of all addresses, and nothing else.",
-			"Watch the gate's rejected counter (yellow) and its list of ranges: about half of the",
-			"requests are turned away at the gate, and only the other half reach the queue.",
+			"Watch the gate's rejected counter (yellow) and its list of ranges: about half of the requests",
+			"bounce off the gate (yellow squares flying back), and only the other half reach the queue.",
 		},
-		Query:   "seed=3&block=0.0.0.0/1&speed=3000",
+		Query:   "seed=3&block=0.0.0.0/1&speed=20",
 		Measure: RejectedShare,
 		Check: func(s, _ sim.Summary) error {
 			share := float64(s.Rejected) / float64(max(s.Generated, 1))
@@ -136,9 +136,9 @@ var All = []Lesson{
 		Caption: []string{
 			"Ten servers, no autoscaling. Server 3 fails at cycle 300 (dark red, crossed): the request",
 			"it was serving goes back to the head of the queue (re-queued) and is served by another;",
-			"the other nine carry the load until server 3 comes back at cycle 900.",
+			"the other nine carry the load until it comes back at 900. It pauses at cycle 301: Space runs on.",
 		},
-		Query:   "seed=5&servers=10&min-servers=10&max-servers=10&initial-per-server=2&wave=false&rate=0.2&task-min=30&task-max=60&fault=down:3@300&fault=up:3@900&cycles=2000&speed=20",
+		Query:   "seed=5&servers=10&min-servers=10&max-servers=10&initial-per-server=2&wave=false&rate=0.2&task-min=30&task-max=60&fault=down:3@300&fault=up:3@900&cycles=2000&speed=20&pause-at=301",
 		Measure: AvgWait,
 		Check: func(s, _ sim.Summary) error {
 			if s.Down != 1 || s.Up != 1 || s.Requeued != 1 || s.FaultsSkipped != 0 {

@@ -387,6 +387,16 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
+	if cfg.MinServers == cfg.MaxServers || t.Requeued > 0 {
+		// Requests taken back from a failed server (a fixed pool never
+		// scales: the count takes the scale events' place).
+		rq := "requeued " + Commas(t.Requeued)
+		if cfg.MinServers == cfg.MaxServers {
+			texts[len(texts)-1] = rq
+		} else {
+			texts = append(texts, rq)
+		}
+	}
 	if s.clientSide() {
 		texts = s.clientTexts()
 	}
@@ -525,13 +535,10 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	cfg := sb.m.Config()
 	p := b.Pool()
 	th := s.laneFigures(sb, cfg, p)
-	// The queue's length, leaving room for the figures' shortest form;
-	// what does not fit whole is left out (the queue's blocks and charts
-	// still show it).
+	// The queue's length, then the figures in what room is left; what
+	// does not fit whole is left out (the queue's blocks and charts still
+	// show it).
 	room := queueEnd - x
-	if len(th) > 0 {
-		room -= TextWidth(th[len(th)-1], 13*u, false) + 10*u
-	}
 	// The lesson's figure, large and first: the claim, per lane.
 	if m := s.opts.Measure.Of(sb.b.Summary()); m != "" && s.opts.Measure != lesson.FinalQueue {
 		room -= TextWidth(m, size, true) + 12*u
@@ -541,7 +548,7 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 		queueEnd -= TextWidth(m, size, true) + 12*u
 	}
 	queue := "queue " + Commas(int64(b.QueueLen()))
-	q := f.fitFirst(size, true, room, name+queue, queue, "q "+Commas(int64(b.QueueLen())), "")
+	q := f.fitFirst(size, true, room, name+queue, name+"q "+Commas(int64(b.QueueLen())), "")
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
 	x += TextWidth(q, size, true) + 10*u
 	small := 13 * u
