@@ -19,3 +19,6 @@ func (s *Session) SliderLabels() map[string][2]string {
 	}
 	return out
 }
+
+// ServerShare is serverShare.
+func (s *Session) ServerShare(lane, b, id int) string { return s.serverShare(lane, b, id) }

@@ -571,6 +571,11 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 		sc := "bar = " + Commas(int64(barScale(b))) + " queued"
 		x := lane.Pool.X + TextWidth(txt, size, true) + 12*u
 		if w := end - x; w > TextWidth(sc, small, false) {
+			// The shares' key, in their colour, when it fits too.
+			key := "% = share of requests · "
+			if w > TextWidth(key+sc, small, false) {
+				f.text(SceneLayer, key, end-TextWidth(sc, small, false), lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, ShareCol)
+			}
 			f.text(SceneLayer, sc, end, lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, DimText)
 		}
 	}
@@ -712,7 +717,8 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			drawFlash(f, r, kind, age)
 		}
 		if bar := g.BarAt(i - 1); bar.W > 0 {
-			drawQueueBar(f, bar, v, b, scale, label)
+			sb := s.shown()[bi]
+			drawQueueBar(f, bar, v, b, scale, label, s.serverShare(sb.lane, sb.bal, v.ID))
 		}
 	}
 	for _, gh := range s.anim.ghosts {
@@ -974,20 +980,37 @@ func barScale(b *sim.Balancer) int {
 // drawQueueBar draws server v's own queue (per-server queues) in room,
 // right of its box: a bar growing from the box, scale requests long at
 // full length, one mark per request (front first) when each has room,
-// else solid; above it the count, when the boxes are labelled.
-func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale int, label bool) {
+// else solid; above it the count and, at the right, the server's share of
+// the requests so far, when the boxes are labelled.
+func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale int, label bool, share string) {
 	bar := Rect{room.X, room.Y + room.H*0.2, room.W, room.H * 0.6}
 	size := min(max(room.H*0.3, ValueUnits*f.Layout.T), room.H*idShare)
 	t := Plural(v.Queued, "queued", "queued")
 	if label {
 		// The count over the bar, at ValueUnits at least: "N queued",
-		// or "N" where the word does not fit.
-		t = f.fitFirst(size, true, room.W, t, Commas(int64(v.Queued)))
+		// or "N" where the word does not fit (beside the share first).
+		sw := float32(0)
+		if share != "" {
+			sw = size + TextWidth(share, size, true)
+		}
+		switch short := Commas(int64(v.Queued)); {
+		case TextWidth(t, size, true)+sw <= room.W:
+		case TextWidth(short, size, true)+sw <= room.W:
+			t = short
+		default:
+			share = ""
+			t = f.fitFirst(size, true, room.W, t, short)
+		}
 		bar = Rect{room.X, room.Y + size*1.15 + room.H*0.04, room.W, room.H*0.94 - size*1.15}
 	}
 	f.rect(SceneLayer, bar, fade(Panel, 0.8))
 	if label {
 		f.text(SceneLayer, t, room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
+		// The server's share of the requests so far, at the right, when it
+		// fits whole beside the count.
+		if share != "" {
+			f.text(SceneLayer, share, room.X+room.W, room.Y+room.H*0.04, size, true, AlignEnd, ShareCol)
+		}
 	}
 	if v.Queued == 0 {
 		return

@@ -288,3 +288,54 @@ func checkMeasure(t *testing.T, name, lessonName string, s *scene.Session, f *sc
 		}
 	}
 }
+
+// TestFastFailingShowsShares opens the fast-failing lesson at cycle 3,000
+// (server 3 failing since 1,000): each server's share of its lane's
+// requests is drawn beside its queue; round-robin gives server 3 about a
+// tenth, least-connections gives it the most of any server, far more than
+// a tenth: the claim "a fast-failing server attracts traffic" on screen.
+func TestFastFailingShowsShares(t *testing.T) {
+	s := openAt(t, "lesson", "fast-failing", true, 3_000)
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+		f := s.Draw(size[0], size[1])
+		pct := func(str string) float64 {
+			v, err := strconv.ParseFloat(strings.TrimSuffix(str, "%"), 64)
+			if err != nil {
+				t.Fatalf("share %q: %v", str, err)
+			}
+			return v
+		}
+		for lane := range 2 {
+			sum, most, mostID := 0.0, 0.0, 0
+			for id := 1; id <= 10; id++ {
+				sh := s.ServerShare(lane, 0, id)
+				ln := f.Layout.Lanes[lane]
+				area := scene.Rect{X: ln.Queue.X, Y: ln.Pool.Y, W: ln.Pool.X + ln.Pool.W - ln.Queue.X, H: ln.Pool.H} // the pool widened over the queue (per-server)
+				if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool {
+					return x.S == sh && x.C == scene.ShareCol && area.Contains(scene.TextBox(x))
+				}) {
+					t.Errorf("%v lane %d: server %d's share %q is not drawn", size, lane, id, sh)
+				}
+				v := pct(sh)
+				sum += v
+				if v > most {
+					most, mostID = v, id
+				}
+			}
+			if sum < 95 || sum > 105 {
+				t.Errorf("%v lane %d: the shares add up to %.0f%%", size, lane, sum)
+			}
+			three := pct(s.ServerShare(lane, 0, 3))
+			switch lane {
+			case 0:
+				if three < 7 || three > 13 {
+					t.Errorf("%v round-robin gives server 3 %.0f%%, want about a tenth", size, three)
+				}
+			case 1:
+				if mostID != 3 || three < 30 {
+					t.Errorf("%v least-connections gives server 3 %.0f%% (the most: server %d, %.0f%%), want the most", size, three, mostID, most)
+				}
+			}
+		}
+	}
+}

@@ -48,6 +48,7 @@ var (
 	EjectColor = color.RGBA{0xd0, 0xd7, 0xde, 0xff}
 	WarmColor  = color.RGBA{0x7f, 0xd4, 0xff, 0xff}
 	TimeoutCol = color.RGBA{0xb0, 0xb8, 0xc2, 0xff} // a timed-out attempt flying back to the gate
+	ShareCol   = color.RGBA{0xf0, 0xe4, 0x42, 0xff} // a server's share of the requests, beside its queue: yellow
 	MeasureCol = color.RGBA{0xff, 0xff, 0xff, 0xff} // a lesson's figure in a lane's title: the brightest text
 	ChangeCol  = color.RGBA{0xc8, 0xb4, 0xff, 0xff} // a change's mark on the charts (dashed), a spike's window (shaded)
 )

@@ -123,8 +123,12 @@ type Session struct {
 	caption []string   // the lesson's caption, until Esc hides it
 	note    string     // the teacher's caption, carried by snapshots
 
-	anim    animator
-	hists   []History // the charts' history of each lane
+	anim  animator
+	hists []History // the charts' history of each lane
+	// shares counts each lane's dispatches per server (serverKey) and per
+	// balancer (serverKey(b, 0)) since cycle 0: a server's share of the
+	// requests, shown beside its queue (per-server queues).
+	shares  []map[int64]int64
 	fw      firewallState
 	help    bool
 	banner  bool
@@ -180,6 +184,10 @@ func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
 	s.lane = min(s.lane, len(set.Lanes)-1)
 	s.meas = measured{}
 	s.hists = make([]History, len(set.Lanes))
+	s.shares = make([]map[int64]int64, len(set.Lanes))
+	for i := range s.shares {
+		s.shares[i] = map[int64]int64{}
+	}
 	s.fw.reset(s.m.Config())
 	s.observe()
 	for s.m.Cycle() < to && s.set.Step() {
@@ -441,9 +449,32 @@ func (s *Session) observe() {
 	for i, l := range s.set.Lanes {
 		lc := l.Model.Config()
 		s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
+		for _, e := range l.Model.Events() {
+			if e.Kind == sim.Dispatch {
+				s.shares[i][serverKey(e.Balancer, e.Server)]++
+				s.shares[i][serverKey(e.Balancer, 0)]++
+			}
+		}
 	}
 	cfg := s.m.Config()
 	s.fw.follow(cfg.Blocked)
 	s.fw.observe(s.m.Events())
 	s.meas.add(s.m)
+}
+
+// serverKey is the key of server id of balancer b in Session.shares (id
+// 0: the balancer's total).
+func serverKey(b, id int) int64 { return int64(b)<<32 | int64(id) }
+
+// serverShare returns the share of lane's balancer b's requests that server id
+// took since cycle 0, as "34%", or "" before any.
+func (s *Session) serverShare(lane, b, id int) string {
+	if lane >= len(s.shares) {
+		return ""
+	}
+	total := s.shares[lane][serverKey(b, 0)]
+	if total == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(100*float64(s.shares[lane][serverKey(b, id)])/float64(total), 'f', 0, 64) + "%"
 }
