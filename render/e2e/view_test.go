@@ -17,7 +17,9 @@ import (
 // flies; the run goes on) and stops saying so when the browser stops
 // asking. It takes page-present-LESSON-WxH.png of each, and one of the
 // retry storm as a deuteranope sees it (Chromium's own simulation),
-// page-present-retry-storm-deuteranopia.png, to look at.
+// page-present-retry-storm-deuteranopia.png, to look at. Then
+// ?embed=1: no control bar, the canvas unfocused until clicked, then Space
+// runs (page-embedded-erlang.png).
 func TestBrowserProjected(t *testing.T) {
 	p := newPage(t)
 	media := func(value string) {
@@ -55,4 +57,22 @@ func TestBrowserProjected(t *testing.T) {
 	// The browser stops asking: requests fly again.
 	media("no-preference")
 	p.waitFor("window.lbsim.state().reducedMotion === false", 30*time.Second)
+
+	// Embedded in slides: no control bar, the canvas not focused until
+	// clicked, then the keys work.
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedVisionDeficiency, emulation.SetEmulatedVisionDeficiencyParams{
+		Type: emulation.SetEmulatedVisionDeficiencyTypeNone}); err != nil {
+		t.Fatal(err)
+	}
+	p.open("lesson=erlang&present=1&embed=1&speed=max&pause-at=300")
+	p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 300", 120*time.Second)
+	p.waitFor("window.lbsim.state().embedded === true && window.lbsim.state().controls.length == 0", 30*time.Second)
+	if focused, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`document.activeElement === document.querySelector("canvas")`)); err != nil || focused {
+		t.Errorf("embedded: the canvas has the focus on load (%v, %v)", focused, err)
+	}
+	p.screenshot("page-embedded-erlang.png")
+	p.click(960, 30) // on the HUD: no control, no server
+	p.waitFor(`document.activeElement === document.querySelector("canvas")`, 30*time.Second)
+	p.press(" ", "Space", 32)
+	p.waitFor("!window.lbsim.state().paused", 30*time.Second)
 }

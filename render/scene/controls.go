@@ -410,6 +410,10 @@ type controlState struct {
 	// prefers-reduced-motion): no request flies; the rest works as
 	// always. It outlasts a restart or a lesson opened.
 	reduceMotion bool
+	// embedded: the page is embedded in slides (?embed=1): no control bar
+	// (the keys, the server menu and the dialogs still work). It outlasts
+	// a restart or a lesson opened.
+	embedded bool
 }
 
 // binding is a shortcut: the keys, how the help and the footer name them,
@@ -476,13 +480,17 @@ func (s *Session) controls() []widget {
 	case dialogHealth:
 		return healthWidgets
 	}
+	bar := widgets
+	if s.embedded {
+		bar = nil // no control bar
+	}
 	if s.replay == nil {
-		return widgets
+		return bar
 	}
 	w := scrubWidget
 	cycles := s.replay.Lanes[0].Config.Cycles
 	w.min, w.max, w.step = 0, cycles, max(cycles/100, 1)
-	return append(slices.Clip(widgets), w)
+	return append(slices.Clip(bar), w)
 }
 
 // settingValue returns the value of the setting name as the controls show

@@ -271,7 +271,14 @@ func (s *Session) layout(w, h int) Layout {
 	if s.present {
 		k = PresentScale
 	}
-	l := NewLayoutScaled(w, h, len(s.shown()), k).WithStrip(s.replay != nil, len(s.caption))
+	rows := 2
+	switch {
+	case s.embedded:
+		rows = 0
+	case s.present:
+		rows = 3
+	}
+	l := newLayout(w, h, len(s.shown()), k, rows).WithStrip(s.replay != nil, len(s.caption))
 	l = l.WithMessage(len(s.messageLines(l))).WithCharts(len(s.shownCharts()))
 	if s.theory {
 		// The theory panel takes the bottom of the last pool: the server

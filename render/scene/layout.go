@@ -33,7 +33,8 @@ type Layout struct {
 	Charts   []Rect  // one per chart shown (Session.shownCharts), left to right
 	Controls Rect    // two rows (three in presentation mode): the sliders, then the selectors, seed field and buttons
 	// ControlRows is the number of rows of the control bar: 2, or 3 in
-	// presentation mode, where the sliders have a row of their own.
+	// presentation mode, where the sliders have a row of their own; 0
+	// when the page is embedded (no control bar: the keys still work).
 	ControlRows int
 	Footer      Rect // the key hint line
 	Banner      Rect // the replay's strip under the HUD (empty unless WithStrip)
@@ -152,6 +153,16 @@ const PresentScale = 1.25
 // (k = PresentScale in presentation mode); the model's parts (queue slots,
 // server boxes) take the room that is left.
 func NewLayoutScaled(w, h, balancers int, k float32) Layout {
+	rows := 2
+	if k > 1 {
+		rows = 3
+	}
+	return newLayout(w, h, balancers, k, rows)
+}
+
+// newLayout is NewLayoutScaled with a control bar of rows rows: 2, 3 in
+// presentation mode, or 0 in a page embedded in slides (Session.SetEmbedded).
+func newLayout(w, h, balancers int, k float32, rows int) Layout {
 	W, H := float32(max(w, 1)), float32(max(h, 1))
 	u := min(W/BaseW, H/BaseH)
 	t := u * k
@@ -159,11 +170,8 @@ func NewLayoutScaled(w, h, balancers int, k float32) Layout {
 	m := 16 * u // margin
 	l.HUD = Rect{m, 8 * u, W - 2*m, 58 * t}
 	l.Footer = Rect{m, H - 4*u - 22*t, W - 2*m, 22 * t}
-	ch := float32(ControlsH)
-	l.ControlRows = 2
-	if k > 1 {
-		ch, l.ControlRows = ControlsH3, 3
-	}
+	ch := map[int]float32{0: 0, 2: ControlsH, 3: ControlsH3}[rows]
+	l.ControlRows = rows
 	l.Controls = Rect{m, l.Footer.Y - 4*u - ch*t, W - 2*m, ch * t}
 	chartH := 118 * t
 	chartY := l.Controls.Y - 8*u - chartH

@@ -339,3 +339,26 @@ func TestFastFailingShowsShares(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedFits opens every lesson embedded in slides (no control bar)
+// and presenting, at both sizes: no control is placed, the charts take the
+// bar's room down to the footer, and the frame passes checkFits and
+// checkBoxes; it keeps that through opening another lesson.
+func TestEmbeddedFits(t *testing.T) {
+	for _, l := range lesson.All {
+		s := openAt(t, "lesson", l.Name, true, keyMoments[l.Name])
+		s.SetEmbedded(true)
+		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+			name := fmt.Sprintf("%s %dx%d embedded", l.Name, size[0], size[1])
+			f := s.Draw(size[0], size[1])
+			checkFits(t, name, s, f)
+			checkBoxes(t, name, f)
+			if n := len(s.State().Controls); n != 0 || f.Layout.Controls.H != 0 {
+				t.Errorf("%s: %d controls, a bar %v high", name, n, f.Layout.Controls.H)
+			}
+			if c := f.Layout.Charts[0]; c.Y+c.H < f.Layout.Footer.Y-20*f.Layout.Unit {
+				t.Errorf("%s: the charts end at %.0f, the footer starts at %.0f: the bar's room is lost", name, c.Y+c.H, f.Layout.Footer.Y)
+			}
+		}
+	}
+}

@@ -285,3 +285,8 @@ func (s *Session) SetReducedMotion(on bool) {
 		s.anim.reset()
 	}
 }
+
+// SetEmbedded drops (on) or restores the control bar, for a page embedded
+// in slides (?embed=1): the scene takes its room; the keys, a click on a
+// server or the firewall and the dialogs work as always.
+func (s *Session) SetEmbedded(on bool) { s.embedded = on }

@@ -369,6 +369,8 @@ type State struct {
 	Lane      int          // the focused lane (0 for a single run)
 	// ReducedMotion: no request flies (SetReducedMotion).
 	ReducedMotion bool
+	// Embedded: no control bar (SetEmbedded).
+	Embedded bool
 }
 
 // maxServerBoxes bounds State.Servers per balancer.
@@ -387,7 +389,7 @@ func (s *Session) State() State {
 		Cycle: s.m.Cycle(), Frames: s.frames, Painted: s.painted, Ticks: s.tick, Paused: s.paused, Done: s.m.Done(),
 		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
 		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
-		Changes: s.m.Changes(), Present: s.present, Theory: s.theory, ReducedMotion: s.reduceMotion,
+		Changes: s.m.Changes(), Present: s.present, Theory: s.theory, ReducedMotion: s.reduceMotion, Embedded: s.embedded,
 		Lanes: s.laneStates(), Lane: s.lane,
 	}
 	st.Message = s.message
