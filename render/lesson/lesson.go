@@ -15,6 +15,7 @@ package lesson
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/lbsim/lbsim/queueing"
@@ -63,6 +64,9 @@ func (m Measure) Of(s sim.Summary) string {
 	pct := func(n, of int64) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(max(of, 1))) }
 	switch m {
 	case AvgWait:
+		if s.AvgWait < 100 { // three significant digits: 1.04, 23.5
+			return "avg wait " + strconv.FormatFloat(s.AvgWait, 'g', 3, 64)
+		}
 		return "avg wait " + commas(int64(s.AvgWait+0.5))
 	case P95Wait:
 		return "p95 wait " + commas(s.WaitP95)
