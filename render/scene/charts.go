@@ -642,6 +642,16 @@ func (c *chartView) axes(f *Frame) {
 // line as runs of equal height (one quad a run), leaving out the parts of
 // a line above the chart's top.
 func (c *chartView) data(f *Frame, h *History) {
+	// Scale events in more than a quarter of the samples (a pool pinned
+	// at its min or max, scaling back and forth): their bands would tint
+	// the whole plot over the data, so only the ▲ and ▼ are drawn.
+	marked := 0
+	for i := range h.Len() {
+		if smp := h.At(i); smp.Ups+smp.Downs > 0 {
+			marked++
+		}
+	}
+	dense := marked*4 > h.Len()
 	n := h.Len()
 	plot, u := c.plot, c.u
 	for i := range n {
@@ -673,11 +683,15 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 		m := 4 * u
 		if smp.Ups > 0 {
-			f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.14))
+			if !dense {
+				f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.14))
+			}
 			f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y}, Point{x0 + bw/2 + m, plot.Y + m*1.6}, Point{x0 + bw/2 - m, plot.Y + m*1.6}, UpMark)
 		}
 		if smp.Downs > 0 {
-			f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.14))
+			if !dense {
+				f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.14))
+			}
 			f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y + plot.H}, Point{x0 + bw/2 - m, plot.Y + plot.H - m*1.6}, Point{x0 + bw/2 + m, plot.Y + plot.H - m*1.6}, DownMark)
 		}
 	}

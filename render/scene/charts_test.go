@@ -665,3 +665,46 @@ func plotOf(t *testing.T, f *Frame, ci int) Rect {
 	t.Fatalf("the frame has no chart %d", ci)
 	return Rect{}
 }
+
+// TestDenseScaleMarksLeaveTheData: a pool that scales back and forth in
+// most samples draws its scale events as ▲ and ▼ only, no bands tinting
+// the whole plot over the data; a pool that scales now and then has its
+// bands.
+func TestDenseScaleMarksLeaveTheData(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kvs   [][2]string
+		bands bool
+	}{
+		{"dense", [][2]string{{"servers", "4"}, {"cooldown", "1"}, {"scale-up", "2"}, {"scale-down", "1"}}, false},
+		{"sparse", nil, true},
+	} {
+		cfg := testConfig()
+		for _, kv := range tc.kvs {
+			if err := cfg.Set(kv[0], kv[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.step(3_000, false)
+		marked, h := 0, &s.hists[0]
+		for i := range h.Len() {
+			if smp := h.At(i); smp.Ups+smp.Downs > 0 {
+				marked++
+			}
+		}
+		if (marked*4 > h.Len()) == tc.bands || marked == 0 {
+			t.Fatalf("%s: scale events in %d of %d samples: not the case the test wants", tc.name, marked, h.Len())
+		}
+		f := s.Draw(BaseW, BaseH)
+		bands := slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+			return q.C == fade(UpMark, 0.14) || q.C == fade(DownMark, 0.14)
+		})
+		if bands != tc.bands {
+			t.Errorf("%s: bands drawn %v, want %v", tc.name, bands, tc.bands)
+		}
+	}
+}

@@ -1223,6 +1223,9 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 	}
 	hint := ""
 	for _, part := range footerHint {
+		if s.embedded && (part == "Tab focus" || part == "←→ adjust") {
+			continue // no control bar to move over
+		}
 		next := part
 		if hint != "" {
 			next = hint + " · " + part
