@@ -547,7 +547,8 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	// show it).
 	room := queueEnd - x
 	// The lesson's figure, large and first: the claim, per lane.
-	if m := s.opts.Measure.Of(sb.b.Summary()); m != "" && s.opts.Measure != lesson.FinalQueue {
+	if ms := s.opts.Measure; ms != lesson.NoMeasure && ms != lesson.FinalQueue { // the queue is in the title anyway
+		m := ms.Of(sb.b.Summary())
 		room -= TextWidth(m, size, true) + 12*u
 		defer func(x0 float32) {
 			f.text(SceneLayer, m, x0, lane.Title.Y, size, true, AlignStart, MeasureCol)
@@ -708,8 +709,10 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 	// can be read: at ValueUnits at least.
 	label := g.Box*idShare >= ValueUnits*f.Layout.T
 	scale := 0
+	var sb shownBalancer
 	if g.CellW > g.Cell {
 		scale = barScale(b)
+		sb = s.shown()[bi] // for the servers' shares
 	}
 	i := 0
 	for v := range b.Servers() {
@@ -724,7 +727,6 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			drawFlash(f, r, kind, age)
 		}
 		if bar := g.BarAt(i - 1); bar.W > 0 {
-			sb := s.shown()[bi]
 			drawQueueBar(f, bar, v, b, scale, label, s.serverShare(sb.lane, sb.bal, v.ID))
 		}
 	}
