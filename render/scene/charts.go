@@ -197,6 +197,8 @@ type chartView struct {
 	// changes are the changes made to the run so far, marked at their
 	// cycles (changeMarks).
 	changes []sim.Change
+	// lanes is the number of lanes drawn (1: a single run).
+	lanes int
 }
 
 // lineWidth is the width of the chart's lines.
@@ -227,7 +229,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		if ci >= len(l.Charts) {
 			break
 		}
-		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes}
+		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes, lanes: s.chartLanes()}
 		c.plot = chartPlot(c.r, c.u)
 		if c.maxR > 0 {
 			c.plot.W -= 34 * c.u // room for the right axis' labels
@@ -456,7 +458,7 @@ func (c *chartView) errorsKey(f *Frame, x float32) {
 func (c *chartView) extraKeysWidth() float32 {
 	w := float32(0)
 	if c.errs {
-		w += 18*c.u + TextWidth("errors", 12*c.u, false) + 10*c.u
+		w += 18*c.u + TextWidth(c.errorsName(), 12*c.u, false) + 10*c.u
 	}
 	if len(c.changes) > 0 {
 		w += 18*c.u + TextWidth("changes", 12*c.u, false) + 10*c.u
@@ -464,13 +466,22 @@ func (c *chartView) extraKeysWidth() float32 {
 	return w
 }
 
+// errorsName is the errors' key: in the compare view it says that each
+// lane has its row (red over a line in the lane's colour, in lane order).
+func (c *chartView) errorsName() string {
+	if c.lanes > 1 {
+		return "errors, a row per lane"
+	}
+	return "errors"
+}
+
 // extraKeys draws the errors' and the changes' keys from x at y.
 func (c *chartView) extraKeys(f *Frame, x, y float32) {
 	u := c.u
 	if c.errs {
 		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
-		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
-		x += 18*u + TextWidth("errors", 12*u, false) + 10*u
+		f.text(SceneLayer, c.errorsName(), x+18*u, y, 12*u, false, AlignStart, DimText)
+		x += 18*u + TextWidth(c.errorsName(), 12*u, false) + 10*u
 	}
 	if len(c.changes) > 0 {
 		f.rect(SceneLayer, Rect{x + 2*u, y, 10 * u, 13 * u}, fade(ChangeCol, 0.25))

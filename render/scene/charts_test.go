@@ -386,7 +386,7 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			keyed := func(r Rect, key string) bool {
 				return slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == key && r.Contains(textBox(x)) })
 			}
-			for ci, key := range map[int]string{0: "errors", 2: "retries (right axis)"} {
+			for ci, key := range map[int]string{0: "errors, a row per lane", 2: "retries (right axis)"} {
 				r := f.Layout.Charts[ci]
 				if !keyed(r, key) {
 					t.Errorf("%s: no %q key inside chart %d %v", name, key, ci, r)
@@ -409,7 +409,7 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			for _, q := range quads {
 				b := box(q)
 				if q.C != FailColor || !plot.Inset(-1).Contains(b) || slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
-					return x.S == "errors" && near(x.X, b.X+18*u) // the key, in the plot's corner
+					return x.S == "errors, a row per lane" && near(x.X, b.X+18*u) // the key
 				}) {
 					continue
 				}
