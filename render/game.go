@@ -73,7 +73,7 @@ func NewGame(p preset.Preset) (*Game, error) {
 // a lesson's preset the way ?lesson=NAME does, and tells OnLesson.
 func (g *Game) options(p preset.Preset) scene.Options {
 	return scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems,
-		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption, Note: p.Note, Lanes: p.Lanes,
+		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption, Note: p.Note, Lanes: p.Lanes, Measure: p.Measure,
 		Lesson: g.opener("lesson"), Comparison: g.opener("comparison")}
 }
 

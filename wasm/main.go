@@ -23,7 +23,9 @@
 // server; in the compare view "LANE/ID"), focus, present,
 // theory, lanes (the compare view's lanes, each {label, summary}: the
 // summary as `lbsim compare --json` gives it at this cycle; empty for a
-// single run) and lane (the focused lane, from 0).
+// single run), lane (the focused lane, from 0), reducedMotion (the
+// browser's prefers-reduced-motion is on: no request flies) and embedded
+// (?embed=1: no control bar, the canvas not focused on load).
 //
 // window.lbsim.saveBytes() returns the run's snapshot as a Uint8Array (or
 // throws); save() downloads it; load(bytes) replays a snapshot and
@@ -51,7 +53,8 @@ import (
 
 func main() {
 	search := js.Global().Get("location").Get("search").String()
-	p := preset.Read(queryParams(search), preset.RandomSeed)
+	params, embedded := embedParam(queryParams(search))
+	p := preset.Read(params, preset.RandomSeed)
 	showProblems(p.Problems)
 	// The page shows the problems in its own box (#message, wrapped): the
 	// canvas does not repeat them in a second one.
@@ -66,6 +69,9 @@ func main() {
 	g.SetPlatform(browser{})
 	g.OnLesson(func(query string) {
 		// The address says which lesson or comparison is open, ready to copy.
+		if embedded {
+			query += "&embed=1"
+		}
 		js.Global().Get("history").Call("replaceState", js.Null(), "", "?"+query)
 	})
 	// A share link in the address replays, on opening and when it changes.
@@ -79,6 +85,13 @@ func main() {
 			})
 		}
 	}
+	reducedMotion(g)
+	if embedded {
+		// In slides: no control bar (the keys work), and the canvas takes
+		// the keyboard only when clicked (ebiten focuses it on a click).
+		g.Do(func(s *scene.Session) { s.SetEmbedded(true) })
+		js.Global().Get("document").Get("body").Get("classList").Call("add", "embedded")
+	}
 	loadHash()
 	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
 		loadHash()
@@ -86,9 +99,43 @@ func main() {
 	}))
 	ebiten.SetWindowTitle("lbsim — load balancer simulator")
 	ebiten.SetRunnableOnUnfocused(true)
-	if err := ebiten.RunGame(g); err != nil {
+	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: embedded}); err != nil {
 		showProblems([]string{"lbsim stopped: " + err.Error()})
 	}
+}
+
+// reducedMotion follows the browser's prefers-reduced-motion: while the
+// viewer asks for less motion no request flies (the rest works as ever).
+func reducedMotion(g *render.Game) {
+	if js.Global().Get("matchMedia").Type() != js.TypeFunction {
+		return
+	}
+	q := js.Global().Call("matchMedia", "(prefers-reduced-motion: reduce)")
+	follow := func() {
+		on := q.Get("matches").Bool()
+		g.Do(func(s *scene.Session) { s.SetReducedMotion(on) })
+	}
+	follow()
+	q.Call("addEventListener", "change", js.FuncOf(func(js.Value, []js.Value) any {
+		follow()
+		return nil
+	}))
+}
+
+// embedParam takes embed=1 (the page in an iframe of slides) out of
+// params, the page's own parameter beside the preset's, and says whether
+// it was on.
+func embedParam(params []preset.Param) ([]preset.Param, bool) {
+	var out []preset.Param
+	on := false
+	for _, p := range params {
+		if p.Name == "embed" {
+			on = p.Value == "1" || p.Value == "true" || p.Value == ""
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, on
 }
 
 // queryParams splits a location.search string into parameters, in order.
@@ -153,29 +200,31 @@ func installHook(g *render.Game, problems []string) {
 		}
 		cfg := st.Config
 		return map[string]any{
-			"cycle":     float64(st.Cycle),
-			"frames":    float64(st.Frames),
-			"painted":   float64(st.Painted),
-			"ticks":     float64(st.Ticks),
-			"paused":    st.Paused,
-			"done":      st.Done,
-			"speed":     speed,
-			"seed":      seed,
-			"summary":   jsonParse.Invoke(string(sum)),
-			"problems":  probs,
-			"hash":      strconv.FormatUint(st.Hash, 10),
-			"replaying": st.Replaying,
-			"error":     st.Error,
-			"message":   st.Message,
-			"changes":   changes,
-			"controls":  controls,
-			"servers":   servers,
-			"focus":     st.Focus,
-			"present":   st.Present,
-			"theory":    st.Theory,
-			"lanes":     lanes,
-			"lane":      float64(st.Lane),
-			"config":    configOf(&cfg),
+			"cycle":         float64(st.Cycle),
+			"frames":        float64(st.Frames),
+			"painted":       float64(st.Painted),
+			"ticks":         float64(st.Ticks),
+			"paused":        st.Paused,
+			"done":          st.Done,
+			"speed":         speed,
+			"seed":          seed,
+			"summary":       jsonParse.Invoke(string(sum)),
+			"problems":      probs,
+			"hash":          strconv.FormatUint(st.Hash, 10),
+			"replaying":     st.Replaying,
+			"error":         st.Error,
+			"message":       st.Message,
+			"changes":       changes,
+			"controls":      controls,
+			"servers":       servers,
+			"focus":         st.Focus,
+			"present":       st.Present,
+			"theory":        st.Theory,
+			"reducedMotion": st.ReducedMotion,
+			"embedded":      st.Embedded,
+			"lanes":         lanes,
+			"lane":          float64(st.Lane),
+			"config":        configOf(&cfg),
 		}
 	})
 	snapBytes := func() (js.Value, error) {

@@ -15,6 +15,7 @@ package lesson
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/lbsim/lbsim/queueing"
@@ -33,11 +34,64 @@ type Lesson struct {
 	// that change the lesson's settings (say policy=least-connections),
 	// for a second run of the same requests.
 	Versus string
+	// Measure names the figure that carries the caption's claim; the view
+	// shows it for each lane, large, in the lane's title.
+	Measure Measure
 	// Check reports whether the run's summary (and, with Versus, the
 	// comparison run's) shows what the caption claims. A lesson whose
 	// Query has a compare parameter has no Versus: Check gets its first
 	// two lanes' summaries.
 	Check func(run, versus sim.Summary) error
+}
+
+// Measure is a figure of a run's summary that a lesson's claim rests on.
+type Measure uint8
+
+// The measures a lesson can name.
+const (
+	NoMeasure     Measure = iota
+	AvgWait               // the mean wait, in cycles
+	P95Wait               // the 95th percentile of the wait, in cycles
+	RejectedShare         // the share of the requests the firewall rejected
+	ErrorShare            // the share of the admitted requests that ended in error
+	Goodput               // requests completed per cycle
+	FinalQueue            // the requests queued now
+)
+
+// Of writes measure m of summary s the way the view shows it: "p95 wait
+// 1,100", "errors 9.8%", "goodput 0.072/cycle"; "" for NoMeasure.
+func (m Measure) Of(s sim.Summary) string {
+	pct := func(n, of int64) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(max(of, 1))) }
+	switch m {
+	case AvgWait:
+		if s.AvgWait < 100 { // three significant digits: 1.04, 23.5
+			return "avg wait " + strconv.FormatFloat(s.AvgWait, 'g', 3, 64)
+		}
+		return "avg wait " + commas(int64(s.AvgWait+0.5))
+	case P95Wait:
+		return "p95 wait " + commas(s.WaitP95)
+	case RejectedShare:
+		return "rejected " + pct(s.Rejected, s.Generated)
+	case ErrorShare:
+		return "errors " + pct(s.Errors, s.Admitted)
+	case Goodput:
+		return fmt.Sprintf("goodput %.3f/cycle", s.Goodput)
+	case FinalQueue:
+		return "queue " + commas(s.FinalQueue)
+	}
+	return ""
+}
+
+// commas writes n with thousands separators.
+func commas(n int64) string {
+	str := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + commas(-n)
+	}
+	for i := len(str) - 3; i > 0; i -= 3 {
+		str = str[:i] + "," + str[i:]
+	}
+	return str
 }
 
 // All are the lessons, in the order of the menu.
@@ -46,11 +100,12 @@ var All = []Lesson{
 		Name:  "scaling-band",
 		Title: "the scaling band: why U = 80, D = 50 mean long waits",
 		Caption: []string{
-			"The pool grows when the queue passes U·S (green line) and shrinks below D·S (amber line).",
+			"The pool grows when the queue passes U·S (solid line) and shrinks below D·S (dashed line).",
 			"With U = 80 and D = 50 the queue is held at 50–80 requests per server, so each request",
 			"waits behind 50–80 others per server: about 3,000 cycles (avg wait in the HUD), all run long.",
 		},
-		Query: "seed=1&speed=3000",
+		Query:   "seed=1&speed=3000",
+		Measure: AvgWait,
 		Check: func(s, _ sim.Summary) error {
 			if s.AvgWait < 2_000 || s.AvgWait > 4_500 {
 				return fmt.Errorf("average wait %.0f cycles, the caption says about 3,000", s.AvgWait)
@@ -66,10 +121,11 @@ var All = []Lesson{
 		Title: "the firewall's cost: half the traffic blocked",
 		Caption: []string{
 			"The firewall blocks 0.0.0.0/1: half of all addresses, and nothing else.",
-			"Watch the gate's rejected counter (yellow) and its list of ranges: about half of the",
-			"requests are turned away at the gate, and only the other half reach the queue.",
+			"Watch the gate's rejected counter (yellow) and its list of ranges: about half of the requests",
+			"bounce off the gate (yellow squares flying back), and only the other half reach the queue.",
 		},
-		Query: "seed=3&block=0.0.0.0/1&speed=3000",
+		Query:   "seed=3&block=0.0.0.0/1&speed=20",
+		Measure: RejectedShare,
 		Check: func(s, _ sim.Summary) error {
 			share := float64(s.Rejected) / float64(max(s.Generated, 1))
 			if share < 0.47 || share > 0.53 {
@@ -84,9 +140,10 @@ var All = []Lesson{
 		Caption: []string{
 			"Ten servers, no autoscaling. Server 3 fails at cycle 300 (dark red, crossed): the request",
 			"it was serving goes back to the head of the queue (re-queued) and is served by another;",
-			"the other nine carry the load until server 3 comes back at cycle 900.",
+			"the other nine carry the load until it comes back at 900. It pauses at cycle 301: Space runs on.",
 		},
-		Query: "seed=5&servers=10&min-servers=10&max-servers=10&initial-per-server=2&wave=false&rate=0.2&task-min=30&task-max=60&fault=down:3@300&fault=up:3@900&cycles=2000&speed=20",
+		Query:   "seed=5&servers=10&min-servers=10&max-servers=10&initial-per-server=2&wave=false&rate=0.2&task-min=30&task-max=60&fault=down:3@300&fault=up:3@900&cycles=2000&speed=20&pause-at=301",
+		Measure: AvgWait,
 		Check: func(s, _ sim.Summary) error {
 			if s.Down != 1 || s.Up != 1 || s.Requeued != 1 || s.FaultsSkipped != 0 {
 				return fmt.Errorf("down %d, up %d, requeued %d, skipped %d: want one failure whose request is re-queued, and the return",
@@ -103,7 +160,8 @@ var All = []Lesson{
 			"the load is ρ = 0.8. The theory panel sets Erlang C's prediction beside the measured",
 			"values: the measured wait settles near the predicted Wq (about 4 cycles) as the run goes on.",
 		},
-		Query: "seed=42&servers=10&min-servers=10&max-servers=10&wave=false&service=geometric&mean-service=20&rate=0.4&block=none&scale-down=0&initial-per-server=0&cycles=200000&speed=3000&theory=1",
+		Query:   "seed=42&servers=10&min-servers=10&max-servers=10&wave=false&service=geometric&mean-service=20&rate=0.4&block=none&scale-down=0&initial-per-server=0&cycles=200000&speed=3000&theory=1",
+		Measure: AvgWait,
 		Check: func(s, _ sim.Summary) error {
 			th, err := queueing.MMC{Servers: 10, Lambda: 0.4, MeanService: 20}.Metrics()
 			if err != nil {
@@ -120,10 +178,11 @@ var All = []Lesson{
 		Title: "overload: a pool capped below the traffic",
 		Caption: []string{
 			"Arrivals of 1 a cycle with tasks of 45 cycles on average need about 45 servers,",
-			"but the pool is capped at 20 and starts there (green line, servers chart): it cannot",
+			"but the pool is capped at 20 and starts there (the max line, servers chart): it cannot",
 			"grow, and the queue grows without bound — the waits with it.",
 		},
-		Query: "seed=2&wave=false&rate=1&max-servers=20&cycles=20000&speed=600",
+		Query:   "seed=2&wave=false&rate=1&max-servers=20&cycles=20000&speed=600",
+		Measure: FinalQueue,
 		Check: func(s, _ sim.Summary) error {
 			if s.ServersPeak != 20 || s.ServersMin != 20 || s.FinalQueue < 8_000 {
 				return fmt.Errorf("pool %d to %d, final queue %d: want the pool at its max of 20 throughout and a queue in the thousands",
@@ -138,10 +197,11 @@ var All = []Lesson{
 		Caption: []string{
 			"Three equal servers, each with its own queue; requests are routed at random when they arrive,",
 			"so one may wait behind a long line while another server idles: p95 wait about 550 cycles.",
-			"The same requests in one pooled queue (?queues=pooled) wait about a third as long: p95 about 170.",
+			"The same requests in one pooled queue (the lower lane) wait about a third as long: p95 about 170.",
 		},
-		Query:  "seed=4&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.06&initial-per-server=0&cycles=50000&queues=per-server&policy=random&speed=3000",
-		Versus: "queues=pooled",
+		Query: "compare=per-server:queues=per-server;pooled:queues=pooled" +
+			"&seed=4&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.06&initial-per-server=0&cycles=50000&queues=per-server&policy=random&speed=3000",
+		Measure: P95Wait,
 		Check: func(run, pooled sim.Summary) error {
 			if run.WaitP95 < 450 || run.WaitP95 > 650 || pooled.WaitP95 < 140 || pooled.WaitP95 > 200 || run.WaitP95 < 2*pooled.WaitP95 {
 				return fmt.Errorf("p95 wait %d per-server, %d pooled: the caption says about 550 and about 170", run.WaitP95, pooled.WaitP95)
@@ -155,10 +215,11 @@ var All = []Lesson{
 		Caption: []string{
 			"Servers of speeds 2, 1 and 1, each with its own queue. Round-robin gives each a third of the work:",
 			"the slow ones get more than they can do and their queue bars grow; the fast one keeps up.",
-			"p95 wait about 7,000 cycles. With least-connections (the policy selector) about 100.",
+			"p95 wait about 7,000 cycles. With least-connections (the lower lane) about 100.",
 		},
-		Query:  "seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&cycles=100000&queues=per-server&policy=round-robin&speeds=2,1,1&speed=3000",
-		Versus: "policy=least-connections",
+		Query: "compare=round-robin:policy=round-robin;least-connections:policy=least-connections" +
+			"&seed=1&servers=3&min-servers=3&max-servers=3&wave=false&rate=0.08&initial-per-server=0&cycles=100000&queues=per-server&policy=round-robin&speeds=2,1,1&speed=3000",
+		Measure: P95Wait,
 		Check: func(rr, lc sim.Summary) error {
 			if rr.WaitP95 < 6_000 || rr.WaitP95 > 8_000 || lc.WaitP95 < 80 || lc.WaitP95 > 130 {
 				return fmt.Errorf("p95 wait %d with round-robin, %d with least-connections: the caption says about 7,000 and about 100", rr.WaitP95, lc.WaitP95)
@@ -177,6 +238,7 @@ var All = []Lesson{
 		Query: "compare=round-robin:policy=round-robin;least-connections:policy=least-connections" +
 			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=geometric&mean-service=20" +
 			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&fault=fail:3@1000&speed=600",
+		Measure: ErrorShare,
 		Check: func(rr, lc sim.Summary) error {
 			share := func(s sim.Summary) float64 { return float64(s.Errors) / float64(max(s.Admitted, 1)) }
 			if share(rr) < 0.07 || share(rr) > 0.12 || share(lc) < 0.5 || share(lc) > 0.75 || lc.WaitP95 >= rr.WaitP95 {
@@ -197,6 +259,7 @@ var All = []Lesson{
 		Query: "compare=round-robin:policy=round-robin;least-work:policy=least-work" +
 			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=lognormal&service-cv=3&mean-service=20" +
 			"&block=none&initial-per-server=0&cycles=50000&queues=per-server&speed=3000",
+		Measure: P95Wait,
 		Check: func(rr, lw sim.Summary) error {
 			if rr.WaitP95 < 900 || rr.WaitP95 > 1_300 || lw.WaitP95 < 30 || lw.WaitP95 > 60 {
 				return fmt.Errorf("p95 wait %d with round-robin, %d with least-work: the caption says about 1,100 and about 40", rr.WaitP95, lw.WaitP95)
@@ -216,6 +279,7 @@ var All = []Lesson{
 		Query: "compare=no-budget:retry-budget=0;budget-0.1:retry-budget=0.1" +
 			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.08&service=geometric&mean-service=100" +
 			"&block=none&initial-per-server=0&cycles=80000&timeout=1000&retries=3&set=20000:rate=0.15&set=25000:rate=0.08&speed=3000",
+		Measure: Goodput,
 		Check: func(none, budget sim.Summary) error {
 			// Goodput over the whole run, and the queue at its end: the
 			// lane without a budget is still overloaded, the other has

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/preset"
+	"github.com/lbsim/lbsim/sim"
 )
 
 // TestLessonsReadCleanly reads every lesson the way ?lesson=NAME does:
@@ -52,5 +53,20 @@ func TestREADMELinksTheComparisons(t *testing.T) {
 		if link := "http://127.0.0.1:8080/?comparison=" + c.Name; !strings.Contains(string(b), link) {
 			t.Errorf("the README does not name comparison %s in a link %s", c.Name, link)
 		}
+	}
+}
+
+// TestMeasureOf writes each measure of a summary as a lane's title shows it.
+func TestMeasureOf(t *testing.T) {
+	s := sim.Summary{AvgWait: 1.04, WaitP95: 1100, Generated: 1000, Rejected: 526, Admitted: 400, Errors: 182, Goodput: 0.0724, FinalQueue: 8123}
+	for m, want := range map[lesson.Measure]string{lesson.NoMeasure: "", lesson.AvgWait: "avg wait 1.04", lesson.P95Wait: "p95 wait 1,100",
+		lesson.RejectedShare: "rejected 52.6%", lesson.ErrorShare: "errors 45.5%", lesson.Goodput: "goodput 0.072/cycle", lesson.FinalQueue: "queue 8,123"} {
+		if got := m.Of(s); got != want {
+			t.Errorf("measure %d: %q, want %q", m, got, want)
+		}
+	}
+	s.AvgWait = 2_799.6
+	if got := lesson.AvgWait.Of(s); got != "avg wait 2,800" {
+		t.Errorf("a long wait: %q", got)
 	}
 }

@@ -47,6 +47,8 @@ type Preset struct {
 	// Lesson is the lesson named by lesson=NAME (see package lesson), or
 	// "": its preset is applied first, and its caption shown.
 	Lesson string
+	// Measure is the lesson's figure, shown per lane in large type.
+	Measure lesson.Measure
 	// Caption is the lesson's caption, or the lines of Note, shown over
 	// the scene.
 	Caption []string
@@ -130,7 +132,7 @@ func (p *Preset) prepend(params []Param, name string) []Param {
 				p.Problems = append(p.Problems, "parameter lesson: "+err.Error())
 				return params
 			}
-			p.Lesson, p.Caption, kvs = l.Name, l.Caption, l.Params()
+			p.Lesson, p.Caption, p.Measure, kvs = l.Name, l.Caption, l.Measure, l.Params()
 		} else {
 			c, err := lesson.FindComparison(strings.TrimSpace(q.Value))
 			if err != nil {

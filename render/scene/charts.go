@@ -3,7 +3,10 @@ package scene
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
+
+	"github.com/lbsim/lbsim/sim"
 )
 
 // chartSpec is one chart under the scene: its title (with the unit of its
@@ -12,15 +15,22 @@ import (
 // whether it marks the samples with errors.
 // The charts are the entries of charts; a new chart is one more entry.
 type chartSpec struct {
-	title  string
-	unit   string // the y-axis' unit, shown after the title
-	bars   chartSeries
+	title string
+	unit  string // the y-axis' unit, shown after the title
+	bars  chartSeries
+	// stack, when set, draws the bars as a stack of these, bottom up
+	// (each keyed in the legend while some sample has it); they add up
+	// to bars' value, which the compare view's lines draw.
+	stack  []chartSeries
 	lines  []chartSeries
 	marks  bool // green bands with ▲ for scale-ups, amber with ▼ for scale-downs
 	errors bool // a red strip along the x-axis under the samples in which attempts ended in error
 	// data: the lines are data, not thresholds: they always set the
 	// y-axis' top with the bars.
 	data bool
+	// dataOnly: the lines (limits far above the data, like a max of 100
+	// servers) never set the y-axis' top: the data does.
+	dataOnly bool
 	// show says when the chart is shown (nil: always).
 	show func(s *Session) bool
 }
@@ -33,6 +43,12 @@ type chartSeries struct {
 	// lanes: in the compare view too, each lane's as a dashed line in the
 	// lane's colour (a chart's bars are each lane's solid line there).
 	lanes bool
+	// right: on its own scale, the y-axis at the plot's right (retries,
+	// which would flatten goodput on a shared one).
+	right bool
+	// dash: drawn dashed (and keyed so), to tell it from a solid line
+	// without its colour: D·S against U·S, min against max.
+	dash bool
 }
 
 // charts are the charts, left to right.
@@ -41,14 +57,26 @@ var charts = []chartSpec{
 		bars: chartSeries{name: "queue", col: PColor, value: func(s Sample) float32 { return float32(s.Queue) }},
 		lines: []chartSeries{
 			{name: "U·S scale-up line", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }},
-			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }},
+			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }, dash: true},
 		},
 		marks: true, errors: true},
+	// The live servers stacked by state (busy at the bottom): how many
+	// work, idle, are down, warm up or are ejected, adding up to the live
+	// pool; its axis scales to the data, the pool's min and max drawn
+	// while they are within it.
 	{title: "live servers", unit: "servers",
 		bars: chartSeries{name: "live", col: BusyColor, value: func(s Sample) float32 { return float32(s.Servers) }},
+		stack: []chartSeries{
+			{name: "busy", col: BusyColor, value: func(s Sample) float32 { return float32(s.States.Busy) }},
+			{name: "idle", col: IdleBar, value: func(s Sample) float32 { return float32(s.States.Idle) }},
+			{name: "down", col: DownColor, value: func(s Sample) float32 { return float32(s.States.Down) }},
+			{name: "warming", col: WarmColor, value: func(s Sample) float32 { return float32(s.States.Warming) }},
+			{name: "ejected", col: EjectColor, value: func(s Sample) float32 { return float32(s.States.Ejected) }},
+		},
+		dataOnly: true,
 		lines: []chartSeries{
 			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }},
-			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }},
+			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, dash: true},
 		},
 		marks: true},
 	// Goodput against the offered load: requests completed per cycle
@@ -61,7 +89,7 @@ var charts = []chartSpec{
 		bars: chartSeries{name: "completed", col: DoneColor, value: func(s Sample) float32 { return s.PerCycle(s.Completed) }},
 		lines: []chartSeries{
 			{name: "offered (admitted)", col: PColor, value: func(s Sample) float32 { return s.PerCycle(s.Admitted) }},
-			{name: "retries", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true},
+			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true, right: true},
 		},
 		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
 }
@@ -106,10 +134,20 @@ func NiceStep(span float64, n int) float64 {
 }
 
 // tickLabel writes a tick value of an axis whose ticks are step apart:
-// in thousands ("20k") when the step is a round thousand, else with
-// thousands separators.
+// in millions ("50M", "1.5M") when the step is a round hundred thousand
+// and the value reaches a million, in thousands ("20k") when the step is a
+// round thousand, else with thousands separators.
 func tickLabel(v, step float64) string {
 	n := int64(math.Round(v))
+	if int64(step)%100_000 == 0 && step >= 100_000 && (n >= 1_000_000 || int64(step)%1_000_000 == 0) {
+		if n == 0 {
+			return "0"
+		}
+		if n%1_000_000 == 0 {
+			return Commas(n/1_000_000) + "M"
+		}
+		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
+	}
 	if int64(step)%1000 == 0 && step >= 1000 {
 		if n == 0 {
 			return "0"
@@ -146,6 +184,7 @@ type chartView struct {
 	plot Rect
 	u    float32
 	maxV float32 // the y-axis' top
+	maxR float32 // the right y-axis' top, or 0 without one
 	end  int64   // the x-axis covers cycles 0 … end
 	// scaling: the pool could scale at some point of the run, so the
 	// legend keys the scale marks.
@@ -153,6 +192,21 @@ type chartView struct {
 	// errs: some attempt ended in error, so the legend keys the errors'
 	// strip.
 	errs bool
+	// width is the lines' width (0: the default, 2 design pixels).
+	width float32
+	// changes are the changes made to the run so far, marked at their
+	// cycles (changeMarks).
+	changes []sim.Change
+	// lanes is the number of lanes drawn (1: a single run).
+	lanes int
+}
+
+// lineWidth is the width of the chart's lines.
+func (c *chartView) lineWidth() float32 {
+	if c.width > 0 {
+		return c.width
+	}
+	return max(2*c.u, 1.5)
 }
 
 func (c *chartView) xAt(cycle int64) float32 {
@@ -170,24 +224,34 @@ func scalingActs(smp Sample) bool { return smp.MinServers < smp.MaxServers }
 // can act (a line above the data of a fixed pool is left out). In the
 // compare view each lane is a line in its colour, named in the legend.
 func (s *Session) drawCharts(f *Frame, l Layout) {
+	changes := s.m.Changes() // the first lane's: a set= or fault= goes to every lane
 	for ci, spec := range s.shownCharts() {
 		if ci >= len(l.Charts) {
 			break
 		}
-		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), end: s.m.Cycle() + 1}
+		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes, lanes: s.chartLanes()}
 		c.plot = chartPlot(c.r, c.u)
+		if c.maxR > 0 {
+			c.plot.W -= 34 * c.u // room for the right axis' labels
+		}
 		f.rect(SceneLayer, c.r, Panel)
 		if s.Comparing() {
-			c.spec.lines = laneLines(spec.lines)
+			c.spec.lines = c.onRight(laneLines(spec.lines))
 			for li := range s.chartLanes() {
 				c.errs = c.errs || (spec.errors && s.hists[li].Errors())
 			}
 			s.laneLegend(f, &c)
+			f.box("plot", c.plot)
+			c.changeMarks(f, s.startRate())
 			c.axes(f)
 			n := s.chartLanes()
 			for li := range n {
 				h := &s.hists[li]
+				// Each lane's line thinner than the one before, over it:
+				// where two lanes agree both still show.
+				c.width = max(2*c.u, 1.5) * (1 + 0.8*float32(n-1-li))
 				c.line(f, h, spec.bars.value, LaneColor(li))
+				c.markers(f, h, spec.bars.value, li, n)
 				for _, ln := range c.spec.lines {
 					c.dashed(f, h, ln.value, LaneColor(li))
 				}
@@ -195,17 +259,26 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 					c.laneErrors(f, h, li, n)
 				}
 			}
+			c.changeLines(f)
 			continue
 		}
-		c.spec.lines = fitLines(spec.lines, &s.hists[0], c.maxV)
 		for i := range s.hists[0].Len() {
 			c.scaling = c.scaling || scalingActs(s.hists[0].At(i))
 		}
+		c.spec.lines = nil
+		if spec.data || c.scaling {
+			// A fixed pool has no thresholds to draw or name.
+			c.spec.lines = c.onRight(fitLines(spec.lines, &s.hists[0], c.maxV))
+		}
+		c.spec.stack = shownStack(spec.stack, &s.hists[0])
 		c.errs = spec.errors && s.hists[0].Errors()
 		end := c.legend(f)
+		c.errorsKey(f, end)
+		f.box("plot", c.plot)
+		c.changeMarks(f, s.startRate())
 		c.axes(f)
 		c.data(f, &s.hists[0])
-		c.errorsKey(f, end)
+		c.changeLines(f)
 	}
 }
 
@@ -224,6 +297,12 @@ func (s *Session) chartTop(spec chartSpec) float32 {
 			smp := h.At(i)
 			top = max(top, spec.bars.value(smp))
 			for _, ln := range spec.lines {
+				if spec.dataOnly {
+					break
+				}
+				if ln.right {
+					continue // its own axis: rightTop
+				}
 				if (s.Comparing() && ln.lanes) || (!s.Comparing() && (spec.data || scalingActs(smp))) {
 					top = max(top, ln.value(smp))
 				}
@@ -231,6 +310,38 @@ func (s *Session) chartTop(spec chartSpec) float32 {
 		}
 	}
 	return top
+}
+
+// rightTop is the top of chart spec's right y-axis: the largest value of
+// its right lines in any lane (at least 0.01), or 0 when it has none.
+func (s *Session) rightTop(spec chartSpec) float32 {
+	top := float32(0)
+	for _, ln := range spec.lines {
+		if !ln.right {
+			continue
+		}
+		top = max(top, 0.01)
+		for li := range s.chartLanes() {
+			h := &s.hists[li]
+			for i := range h.Len() {
+				top = max(top, ln.value(h.At(i)))
+			}
+		}
+	}
+	return top
+}
+
+// onRight returns lines with those on the right axis scaled to the left
+// one's, so that they are drawn like the others.
+func (c *chartView) onRight(lines []chartSeries) []chartSeries {
+	out := slices.Clone(lines)
+	for i, ln := range out {
+		if ln.right && c.maxR > 0 {
+			v, k := ln.value, c.maxV/c.maxR
+			out[i].value = func(s Sample) float32 { return v(s) * k }
+		}
+	}
+	return out
 }
 
 // laneLines returns the lines of a chart drawn for each lane in the
@@ -261,6 +372,21 @@ func fitLines(lines []chartSeries, h *History, top float32) []chartSeries {
 	return out
 }
 
+// shownStack returns the parts of a stack that some sample of history h
+// has, to draw and key.
+func shownStack(stack []chartSeries, h *History) []chartSeries {
+	var out []chartSeries
+	for _, st := range stack {
+		for i := range h.Len() {
+			if st.value(h.At(i)) > 0 {
+				out = append(out, st)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // chartLanes is the number of lanes the charts draw: every lane of the
 // compare view, else the one run.
 func (s *Session) chartLanes() int { return len(s.set.Lanes) }
@@ -274,14 +400,29 @@ func (c *chartView) legend(f *Frame) float32 {
 	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	x += TextWidth(title, 14*u, true) + 12*u
 	end := r.X + r.W - 6*u
+	for _, st := range c.spec.stack {
+		// A stack's part: a box of its colour and its name, whole.
+		w := 14*u + TextWidth(st.name, 12*u, false)
+		if x+w > end {
+			break
+		}
+		f.rect(SceneLayer, Rect{x, r.Y + 6*u, 10 * u, 10 * u}, st.col)
+		f.text(SceneLayer, st.name, x+14*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		x += w + 8*u
+	}
 	for _, ln := range c.spec.lines {
 		// A key that does not fit (three charts, large text) is
 		// abbreviated, never drawn past the chart.
-		name := abbreviate(ln.name, 12*u, false, end-x-18*u)
+		name := f.abbreviate(ln.name, 12*u, false, end-x-18*u)
 		if name == "" {
 			break
 		}
-		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
+		if ln.dash {
+			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
+			f.rect(SceneLayer, Rect{x + 9*u, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
+		} else {
+			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
+		}
 		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
 		x += 18*u + TextWidth(name, 12*u, false) + 10*u
 	}
@@ -295,20 +436,101 @@ func (c *chartView) legend(f *Frame) float32 {
 	return x
 }
 
-// errorsKey keys the errors' strip, when the run has errors: after the
-// legend's other keys (which end at x), or, when they leave no room (large
-// text), in the plot's top right corner on a patch of the panel, over the
-// data.
+// errorsKey keys the errors' strip, when the run has errors, and the
+// changes' marks, when there are any: after the legend's other keys
+// (which end at x), or, when they leave no room (large text), in a row of
+// keys over the plot's right end (keyRow). It is called before the axes
+// and the data.
 func (c *chartView) errorsKey(f *Frame, x float32) {
 	r, u := c.r, c.u
+	w := c.extraKeysWidth()
+	if w == 0 {
+		return
+	}
+	y := r.Y + 5*u
+	if x+w-10*u > r.X+r.W-6*u {
+		x, y = c.plot.X+c.plot.W-w+6*u, c.keyRow()
+	}
+	c.extraKeys(f, x, y)
+}
+
+// extraKeysWidth is the room the errors' and the changes' keys take.
+func (c *chartView) extraKeysWidth() float32 {
+	w := float32(0)
 	if c.errs {
-		y := r.Y + 5*u
-		if w := 18*u + TextWidth("errors", 12*u, false); x+w > r.X+r.W-6*u {
-			x, y = c.plot.X+c.plot.W-w-4*u, c.plot.Y+2*u
-			f.rect(SceneLayer, Rect{x - 4*u, y - 2*u, w + 8*u, 17 * u}, Panel)
-		}
+		w += 18*c.u + TextWidth(c.errorsName(), 12*c.u, false) + 10*c.u
+	}
+	if len(c.changes) > 0 {
+		w += 18*c.u + TextWidth("changes", 12*c.u, false) + 10*c.u
+	}
+	return w
+}
+
+// errorsName is the errors' key: in the compare view it says that each
+// lane has its row (red over a line in the lane's colour, in lane order).
+func (c *chartView) errorsName() string {
+	if c.lanes > 1 {
+		return "errors, a row per lane"
+	}
+	return "errors"
+}
+
+// extraKeys draws the errors' and the changes' keys from x at y.
+func (c *chartView) extraKeys(f *Frame, x, y float32) {
+	u := c.u
+	if c.errs {
 		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
-		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
+		f.text(SceneLayer, c.errorsName(), x+18*u, y, 12*u, false, AlignStart, DimText)
+		x += 18*u + TextWidth(c.errorsName(), 12*u, false) + 10*u
+	}
+	if len(c.changes) > 0 {
+		f.rect(SceneLayer, Rect{x + 2*u, y, 10 * u, 13 * u}, fade(ChangeCol, 0.25))
+		for d := float32(0); d < 13*u; d += 5 * u {
+			f.rect(SceneLayer, Rect{x + 6*u, y + d, 2 * u, 3 * u}, ChangeCol)
+		}
+		f.text(SceneLayer, "changes", x+18*u, y, 12*u, false, AlignStart, DimText)
+	}
+}
+
+// changeMarks marks on the plot each change made to the run (a `--set`,
+// a fault, a slider moved) at its cycle: a dashed line across the plot
+// (changeLines, over the data); and, under the data, the windows in which
+// the arrival rate was raised (a spike) shaded from the change that raised
+// it to the one that lowered it.
+func (c *chartView) changeMarks(f *Frame, baseRate int64) {
+	plot := c.plot
+	rate, from := baseRate, int64(-1)
+	shade := func(a, b int64) {
+		x0, x1 := c.xAt(a), c.xAt(b)
+		f.rect(SceneLayer, Rect{x0, plot.Y, x1 - x0, plot.H}, fade(ChangeCol, 0.12))
+	}
+	for _, ch := range c.changes {
+		if ch.Setting != sim.SetRate {
+			continue
+		}
+		switch {
+		case ch.Value > rate && from < 0:
+			from = ch.Cycle
+		case ch.Value < rate && from >= 0:
+			shade(from, ch.Cycle)
+			from = -1
+		}
+		rate = ch.Value
+	}
+	if from >= 0 {
+		shade(from, c.end)
+	}
+}
+
+// changeLines draws the changes' dashed lines (see changeMarks), over
+// the data.
+func (c *chartView) changeLines(f *Frame) {
+	u, plot := c.u, c.plot
+	for _, ch := range c.changes {
+		x := c.xAt(ch.Cycle)
+		for y := plot.Y; y < plot.Y+plot.H; y += 6 * u {
+			f.rect(SceneLayer, Rect{x - u/2, y, max(u, 1), min(3*u, plot.Y+plot.H-y)}, ChangeCol)
+		}
 	}
 }
 
@@ -318,39 +540,51 @@ func (c *chartView) errorsKey(f *Frame, x float32) {
 // strips, when the chart has them (in grey: they stand for every lane).
 func (s *Session) laneLegend(f *Frame, c *chartView) {
 	r, u := c.r, c.u
-	x := r.X + 8*u
-	title := c.spec.title + " (" + c.spec.unit + ")"
-	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
-	x += TextWidth(title, 14*u, true) + 12*u
 	keys := float32(0) // the room the other keys take
 	for _, ln := range c.spec.lines {
 		keys += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
 	}
-	if c.errs {
-		keys += 18*u + TextWidth("errors", 12*u, false) + 10*u
-	}
+	keys += c.extraKeysWidth()
 	n, end := float32(len(s.set.Lanes)), r.X+r.W-6*u
-	room := (end - x - keys) / n
-	if room < 80*u {
-		// The lanes' labels first: the other keys go to the plot's
-		// corner.
-		room = max(room, (end-x)/n)
+	// The title with its unit, or without it when the lanes' labels would
+	// not fit whole beside it (a label may carry a number: budget-0.1).
+	var x, room float32
+	for _, title := range []string{c.spec.title + " (" + c.spec.unit + ")", c.spec.title} {
+		x = r.X + 8*u + TextWidth(title, 14*u, true) + 12*u
+		fit := func(room float32) bool {
+			for _, ln := range s.set.Lanes {
+				if TextWidth(ln.Label, 12*u, true) > room-28*u {
+					return false
+				}
+			}
+			return true
+		}
+		room = (end - x - keys) / n
+		if room < 80*u || !fit(room) {
+			// The lanes' labels first: the other keys go to the plot's
+			// corner.
+			room = max(room, (end-x)/n)
+		}
+		if fit(room) || title == c.spec.title {
+			f.text(SceneLayer, title, r.X+8*u, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+			break
+		}
 	}
 	for i, ln := range s.set.Lanes {
 		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 3 * u}, LaneColor(i))
-		name := abbreviate(ln.Label, 12*u, true, room-28*u)
+		LaneMarker(f, SceneLayer, Point{x + 7*u, r.Y + 12.5*u}, 4*u, i, LaneColor(i))
+		name := f.abbreviate(ln.Label, 12*u, true, room-28*u)
 		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, true, AlignStart, LaneColor(i))
 		x += room
 	}
 	if keys == 0 {
 		return
 	}
-	// The other keys after the lanes', or, when they leave no room, in
-	// the plot's top right corner on a patch of the panel, over the data.
+	// The other keys after the lanes', or, when they leave no room, in a
+	// row of keys over the plot's right end (keyRow).
 	y := r.Y + 5*u
 	if x+keys-10*u > end {
-		x, y = c.plot.X+c.plot.W-keys+6*u, c.plot.Y+2*u
-		f.rect(SceneLayer, Rect{x - 4*u, y - 2*u, keys - 2*u, 17 * u}, Panel)
+		x, y = c.plot.X+c.plot.W-keys+6*u, c.keyRow()
 	}
 	for _, ln := range c.spec.lines {
 		for d := float32(0); d < 14*u; d += 5 * u {
@@ -359,10 +593,17 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		f.text(SceneLayer, ln.name, x+18*u, y, 12*u, false, AlignStart, DimText)
 		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
 	}
-	if c.errs {
-		f.rect(SceneLayer, Rect{x, y + 4*u, 14 * u, 4 * u}, FailColor)
-		f.text(SceneLayer, "errors", x+18*u, y, 12*u, false, AlignStart, DimText)
-	}
+	c.extraKeys(f, x, y)
+}
+
+// keyRow makes room for a row of keys between the legend's line and the
+// plot, which gives up its top to it (keys never lie over the data), and
+// returns the row's y.
+func (c *chartView) keyRow() float32 {
+	y := c.plot.Y
+	c.plot.Y += 16 * c.u
+	c.plot.H -= 16 * c.u
+	return y
 }
 
 // axes draws both axes with their ticks: about three on the y-axis, one
@@ -377,6 +618,16 @@ func (c *chartView) axes(f *Frame) {
 		y := c.yAt(float32(v))
 		f.rect(SceneLayer, Rect{plot.X - 4*u, y, plot.W + 4*u, max(u*0.6, 1)}, fade(Grid, 0.7))
 		f.text(SceneLayer, tickLabel(v, ys), plot.X-6*u, y-6*u, 11*u, false, AlignEnd, DimText)
+	}
+	if c.maxR > 0 {
+		// The right axis: its ticks and labels, for the lines on it.
+		f.rect(SceneLayer, Rect{plot.X + plot.W, plot.Y, max(u, 1), plot.H}, Grid)
+		rs := NiceStep(float64(c.maxR), 3)
+		for v := 0.0; v <= float64(c.maxR)+1e-9; v += rs {
+			y := plot.Y + plot.H - plot.H*float32(v)/c.maxR
+			f.rect(SceneLayer, Rect{plot.X + plot.W, y, 4 * u, max(u*0.6, 1)}, Grid)
+			f.text(SceneLayer, tickLabel(v, rs), plot.X+plot.W+6*u, y-6*u, 11*u, false, AlignStart, DimText)
+		}
 	}
 	xs := NiceStep(float64(c.end), max(int(plot.W/(90*u)), 1))
 	lastRight := plot.X - 4*u
@@ -402,14 +653,39 @@ func (c *chartView) axes(f *Frame) {
 // line as runs of equal height (one quad a run), leaving out the parts of
 // a line above the chart's top.
 func (c *chartView) data(f *Frame, h *History) {
+	// Scale events in more than a quarter of the samples (a pool pinned
+	// at its min or max, scaling back and forth): their bands would tint
+	// the whole plot over the data, so only the ▲ and ▼ are drawn.
+	marked := 0
+	for i := range h.Len() {
+		if smp := h.At(i); smp.Ups+smp.Downs > 0 {
+			marked++
+		}
+	}
+	dense := marked*4 > h.Len()
 	n := h.Len()
 	plot, u := c.plot, c.u
 	for i := range n {
 		smp := h.At(i)
-		x0, x1 := c.xAt(smp.First), c.xAt(smp.Last+1)
-		bw := max(x1-x0, 1)
-		y := c.yAt(c.spec.bars.value(smp))
-		f.rect(SceneLayer, Rect{x0, y, max(bw-0.5, 1), plot.Y + plot.H - y}, c.spec.bars.col)
+		// Each bar reaches the next, its edges on whole pixels: no gap
+		// and no seam between them, at least a pixel wide.
+		right := float32(math.Floor(float64(plot.X + plot.W)))
+		x0 := min(pixel(c.xAt(smp.First)), right-1)
+		bw := min(max(pixel(c.xAt(smp.Last+1)), x0+1), right) - x0 // a narrower sample overlaps the next
+		if len(c.spec.stack) == 0 {
+			y := c.yAt(c.spec.bars.value(smp))
+			f.rect(SceneLayer, Rect{x0, y, bw, plot.Y + plot.H - y}, c.spec.bars.col)
+		}
+		base := float32(0)
+		for _, st := range c.spec.stack {
+			v := st.value(smp)
+			if v <= 0 {
+				continue
+			}
+			y0, y1 := c.yAt(base), c.yAt(base+v)
+			f.rect(SceneLayer, Rect{x0, y1, bw, y0 - y1}, st.col)
+			base += v
+		}
 		if c.spec.errors && smp.Errors > 0 {
 			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H - 4*u, max(bw, 1.5*u), 4 * u}, FailColor)
 		}
@@ -418,11 +694,15 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 		m := 4 * u
 		if smp.Ups > 0 {
-			f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.14))
+			if !dense {
+				f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(UpMark, 0.14))
+			}
 			f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y}, Point{x0 + bw/2 + m, plot.Y + m*1.6}, Point{x0 + bw/2 - m, plot.Y + m*1.6}, UpMark)
 		}
 		if smp.Downs > 0 {
-			f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.14))
+			if !dense {
+				f.rect(SceneLayer, Rect{x0, plot.Y, max(bw, 1.5*u), plot.H}, fade(DownMark, 0.14))
+			}
 			f.triangle(SceneLayer, Point{x0 + bw/2, plot.Y + plot.H}, Point{x0 + bw/2 - m, plot.Y + plot.H - m*1.6}, Point{x0 + bw/2 + m, plot.Y + plot.H - m*1.6}, DownMark)
 		}
 	}
@@ -433,8 +713,24 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 		runX, runY := float32(0), float32(-1)
 		flush := func(x float32) {
-			if runY >= plot.Y-0.01 && x > runX {
+			if runY < plot.Y-0.01 || x <= runX {
+				return
+			}
+			if !ln.dash {
 				f.rect(SceneLayer, Rect{runX, runY - u, x - runX, max(2*u, 1.5)}, ln.col)
+				return
+			}
+			// Dashes of 6 design pixels every 10, in one phase along
+			// the x-axis.
+			period := 10 * u
+			for k := float32(math.Floor(float64((runX - plot.X) / period))); ; k++ {
+				a, b := max(plot.X+k*period, runX), min(plot.X+k*period+6*u, x)
+				if a >= x {
+					break
+				}
+				if b > a {
+					f.rect(SceneLayer, Rect{a, runY - u, b - a, max(2*u, 1.5)}, ln.col)
+				}
 			}
 		}
 		for i := range n {
@@ -450,6 +746,9 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 	}
 }
+
+// pixel rounds x to a whole pixel.
+func pixel(x float32) float32 { return float32(math.Round(float64(x))) }
 
 // laneErrors draws lane li's errors' strip (of n lanes): a row along the
 // x-axis under the samples of history h in which attempts ended in error,
@@ -471,10 +770,43 @@ func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 	}
 }
 
+// markerEvery is the distance, in design pixels, between a lane's markers
+// along its line.
+const markerEvery = 90
+
+// markers draws lane li's marker (of n lanes) along its line of value in
+// history h: every markerEvery design pixels, each lane's shifted by its
+// share of that, and at the line's end.
+func (c *chartView) markers(f *Frame, h *History, value func(Sample) float32, li, n int) {
+	if h.Len() == 0 {
+		return
+	}
+	r, step := 4*c.u, markerEvery*c.u
+	at := func(x float32) {
+		// The sample under x.
+		cyc := int64(float32(c.end) * (x - c.plot.X) / c.plot.W)
+		lo, hi := 0, h.Len()-1
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if h.At(mid).Last < cyc {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		LaneMarker(f, SceneLayer, Point{x, c.yAt(value(h.At(lo)))}, r, li, LaneColor(li))
+	}
+	end := c.xAt(h.At(h.Len()-1).Last + 1)
+	for x := c.plot.X + step*(0.5+float32(li)/float32(n)); x < end-step/2; x += step {
+		at(x)
+	}
+	at(end - 0.01)
+}
+
 // dashed draws value of history h as a dashed step line in colour col:
 // dashes along each sample's run, a thin joint where it changes.
 func (c *chartView) dashed(f *Frame, h *History, value func(Sample) float32, col color.RGBA) {
-	w, dash, period := max(2*c.u, 1.5), 6*c.u, 10*c.u
+	w, dash, period := c.lineWidth(), 6*c.u, 10*c.u
 	prev := float32(-1)
 	for i := range h.Len() {
 		smp := h.At(i)
@@ -500,7 +832,7 @@ func (c *chartView) dashed(f *Frame, h *History, value func(Sample) float32, col
 // line draws value of history h as a step line in colour col: a
 // horizontal run per sample and a vertical joint where it changes.
 func (c *chartView) line(f *Frame, h *History, value func(Sample) float32, col color.RGBA) {
-	w := max(2*c.u, 1.5)
+	w := c.lineWidth()
 	prev := float32(-1)
 	for i := range h.Len() {
 		smp := h.At(i)
@@ -542,3 +874,7 @@ func TextWidth(s string, size float32, bold bool) float32 {
 	}
 	return float32(w) * size / 1000
 }
+
+// startRate is the arrival rate the run started with, against which the
+// charts find the windows of a raised rate.
+func (s *Session) startRate() int64 { return int64(s.cfg.Rate) }

@@ -1,8 +1,10 @@
 package scene
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -23,7 +25,7 @@ func TestHistoryCoversTheRun(t *testing.T) {
 			st.Scale = 1
 			ups++
 		}
-		h.Add(st, &cfg)
+		h.Add(st, &cfg, States{Busy: 20})
 	}
 	if h.Len() < HistoryLen/2 || h.Len() > HistoryLen {
 		t.Fatalf("%d samples", h.Len())
@@ -59,7 +61,9 @@ func TestNiceStepAndTickLabels(t *testing.T) {
 	for _, c := range []struct {
 		v, step float64
 		want    string
-	}{{20_000, 5_000, "20k"}, {0, 5_000, "0"}, {500, 250, "500"}, {2_500, 500, "2,500"}, {0.5, 0.5, "0.5"}, {1.5, 0.5, "1.5"}, {0.04, 0.02, "0.04"}, {0, 0.02, "0"}, {0.1, 0.05, "0.10"}} {
+	}{{20_000, 5_000, "20k"}, {0, 5_000, "0"}, {500, 250, "500"}, {2_500, 500, "2,500"}, {0.5, 0.5, "0.5"}, {1.5, 0.5, "1.5"}, {0.04, 0.02, "0.04"}, {0, 0.02, "0"}, {0.1, 0.05, "0.10"},
+		{50_000_000, 10_000_000, "50M"}, {600_000_000, 200_000_000, "600M"}, {1_500_000, 500_000, "1.5M"}, {500_000, 500_000, "500k"},
+		{2_000_000, 500_000, "2M"}, {0, 10_000_000, "0"}, {200_000, 100_000, "200k"}} {
 		if got := tickLabel(c.v, c.step); got != c.want {
 			t.Errorf("tickLabel(%v, %v) = %q, want %q", c.v, c.step, got, c.want)
 		}
@@ -337,7 +341,8 @@ func TestChartMarksErrors(t *testing.T) {
 // draws each lane's own errors' strip (red over a line in the lane's
 // colour) from the sample of the lane's first error, none for a lane
 // without errors, and keys it; the goodput chart draws each lane's
-// retries (its top holds them) and keys them; at every size, in both
+// retries on its own axis at the right (its top holds them, and they do
+// not set the goodput's axis) and keys them; at every size, in both
 // modes, overlapping no text and keeping the lanes' labels.
 func TestCompareChartsMarkEachLane(t *testing.T) {
 	opts := compareOptions(t, "healthy:timeout=60,retries=2;failing:timeout=60,retries=2")
@@ -381,7 +386,7 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			keyed := func(r Rect, key string) bool {
 				return slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == key && r.Contains(textBox(x)) })
 			}
-			for ci, key := range map[int]string{0: "errors", 2: "retries"} {
+			for ci, key := range map[int]string{0: "errors, a row per lane", 2: "retries (right axis)"} {
 				r := f.Layout.Charts[ci]
 				if !keyed(r, key) {
 					t.Errorf("%s: no %q key inside chart %d %v", name, key, ci, r)
@@ -398,13 +403,13 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			// The errors' strips: each red quad in the queue chart's plot
 			// sits on a line of its lane's colour.
 			u := f.Layout.T
-			plot := chartPlot(f.Layout.Charts[0], u)
+			plot := plotOf(t, f, 0)
 			end := s.m.Cycle() + 1
 			first := []float32{-1, -1}
 			for _, q := range quads {
 				b := box(q)
 				if q.C != FailColor || !plot.Inset(-1).Contains(b) || slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
-					return x.S == "errors" && near(x.X, b.X+18*u) // the key, in the plot's corner
+					return x.S == "errors, a row per lane" && near(x.X, b.X+18*u) // the key
 				}) {
 					continue
 				}
@@ -435,8 +440,11 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 			// joint up to it) at the height of its sample of most retries,
 			// where its goodput differs.
 			spec := s.shownCharts()[2]
-			c := chartView{spec: spec, r: f.Layout.Charts[2], u: u, maxV: s.chartTop(spec), end: end}
-			c.plot = chartPlot(c.r, u)
+			c := chartView{spec: spec, r: f.Layout.Charts[2], u: u, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: end}
+			c.plot = plotOf(t, f, 2)
+			if !keyed(Rect{c.plot.X + c.plot.W, c.r.Y, c.r.X + c.r.W - c.plot.X - c.plot.W, c.r.H}, tickLabel(NiceStep(float64(c.maxR), 3), NiceStep(float64(c.maxR), 3))) {
+				t.Errorf("%s: the goodput chart has no right axis labelled for the retries (top %.3f)", name, c.maxR)
+			}
 			for li := range s.set.Lanes {
 				h := &s.hists[li]
 				best := -1
@@ -451,8 +459,11 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 				}
 				smp := h.At(best)
 				v := smp.PerCycle(smp.Retries)
-				y := c.yAt(v)
-				if v > c.maxV || !slices.ContainsFunc(quads, func(q Quad) bool {
+				y := c.plot.Y + c.plot.H - c.plot.H*v/c.maxR // on the right axis
+				if v <= c.maxV {
+					t.Errorf("%s: lane %d's retries (%.3f a cycle) are within the goodput axis (top %.3f): the test wants them to need their own", name, li, v, c.maxV)
+				}
+				if v > c.maxR || !slices.ContainsFunc(quads, func(q Quad) bool {
 					b := box(q)
 					return q.C == LaneColor(li) && b.X >= c.xAt(smp.First)-1 && b.X+b.W <= c.xAt(smp.Last+1)+1 && b.W > 0 && b.Y <= y+0.01 && b.Y+b.H >= y-0.01
 				}) {
@@ -460,6 +471,240 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 						name, li, v, smp.First, smp.Last, y, c.maxV)
 				}
 			}
+		}
+	}
+}
+
+// statesByServer counts model m's live servers by state one by one, as
+// States says: the reference for StatesOf's shortcut.
+func statesByServer(m *sim.Model) States {
+	var st States
+	for _, b := range m.Balancers() {
+		for v := range b.Servers() {
+			switch {
+			case v.State == sim.Failed:
+				st.Down++
+			case v.Warming:
+				st.Warming++
+			case v.Ejected:
+				st.Ejected++
+			case v.State == sim.Busy || v.State == sim.Retiring:
+				st.Busy++
+			default:
+				st.Idle++
+			}
+		}
+	}
+	return st
+}
+
+// TestServersChartStacksStates steps runs with every server state (a
+// scaling pool that retires servers; a server down and up; warm-up,
+// ejection and a failing server) one cycle at a time: the states counted
+// add up to the model's live servers and equal a count server by server,
+// every sample's stack adds up to its live pool, and the servers chart
+// draws the last sample's stack that high, each part in its colour; its
+// y-axis' top is the data's, not the pool's max.
+func TestServersChartStacksStates(t *testing.T) {
+	set := func(cfg sim.Config, kvs ...string) sim.Config {
+		for i := 0; i < len(kvs); i += 2 {
+			if err := cfg.Set(kvs[i], kvs[i+1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return cfg
+	}
+	seen := States{}
+	for _, tc := range []struct {
+		name    string
+		cfg     sim.Config
+		changes []string
+	}{
+		{"scaling", set(testConfig(), "servers", "4", "cooldown", "2", "scale-up", "3", "scale-down", "2"), nil},
+		{"down and up", set(testConfig(), "min-servers", "10", "max-servers", "10", "wave", "false", "rate", "0.2"), []string{"100:down=3", "160:up=3"}},
+		{"client side", set(testConfig(), "servers", "3", "min-servers", "3", "max-servers", "8", "cooldown", "5", "scale-up", "3", "scale-down", "1",
+			"wave", "false", "rate", "0.3", "initial-per-server", "0", "provision-delay", "150", "timeout", "60", "retries", "2", "eject-after", "2"), []string{"50:fail=1"}},
+	} {
+		var chs []sim.Change
+		for _, c := range tc.changes {
+			ch, err := sim.ParseChange(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chs = append(chs, ch)
+		}
+		s, err := New(Options{Config: tc.cfg, Speed: 600, PauseAt: -1, Changes: chs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s.m.Cycle() < 600 {
+			s.step(1, false)
+			got, want := StatesOf(s.m), statesByServer(s.m)
+			if got != want || got.Sum() != s.m.Pool().Live {
+				t.Fatalf("%s, cycle %d: states %+v, server by server %+v, live %d", tc.name, s.m.Cycle(), got, want, s.m.Pool().Live)
+			}
+			seen.Busy, seen.Idle, seen.Down = max(seen.Busy, got.Busy), max(seen.Idle, got.Idle), max(seen.Down, got.Down)
+			seen.Warming, seen.Ejected = max(seen.Warming, got.Warming), max(seen.Ejected, got.Ejected)
+			h := &s.hists[0]
+			for i := range h.Len() {
+				if smp := h.At(i); smp.States.Sum() != smp.Servers {
+					t.Fatalf("%s, cycle %d: sample %d (cycles %d–%d) stacks %+v for %d live servers", tc.name, s.m.Cycle(), i, smp.First, smp.Last, smp.States, smp.Servers)
+				}
+			}
+		}
+		// The chart: the last sample's stack, each part in its colour.
+		h := &s.hists[0]
+		last := h.At(h.Len() - 1)
+		top, maxData := s.chartTop(charts[1]), float32(0)
+		for i := range h.Len() {
+			maxData = max(maxData, float32(h.At(i).Servers))
+		}
+		if top != maxData {
+			t.Errorf("%s: the servers chart's top is %.0f, the data's %.0f", tc.name, top, maxData)
+		}
+		f := s.Draw(BaseW, BaseH)
+		c := chartView{plot: plotOf(t, f, 1), maxV: top, end: s.m.Cycle() + 1}
+		x0 := min(pixel(c.xAt(last.First)), float32(math.Floor(float64(c.plot.X+c.plot.W)))-1)
+		var height float32
+		for _, st := range charts[1].stack {
+			v := st.value(last)
+			i := slices.IndexFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+				return q.C == st.col && q.P[0].X == x0 && c.plot.Contains(Rect{q.P[0].X, q.P[0].Y, q.P[2].X - q.P[0].X, q.P[2].Y - q.P[0].Y})
+			})
+			if (i >= 0) != (v > 0) {
+				t.Errorf("%s: %s: %v servers, drawn %v", tc.name, st.name, v, i >= 0)
+				continue
+			}
+			if i >= 0 {
+				q := f.Layers[SceneLayer].Quads[i]
+				height += q.P[2].Y - q.P[0].Y
+			}
+		}
+		if want := c.plot.H * float32(last.Servers) / top; math.Abs(float64(height-want)) > 0.01 {
+			t.Errorf("%s: the last stack is %.2f px high, want %.2f for %d live servers", tc.name, height, want, last.Servers)
+		}
+	}
+	if seen.Busy == 0 || seen.Idle == 0 || seen.Down == 0 || seen.Warming == 0 || seen.Ejected == 0 {
+		t.Errorf("the runs never had every state: most seen %+v", seen)
+	}
+}
+
+// TestChartBarsHaveNoGaps: the queue chart's bars touch, each starting
+// where the one before ends.
+func TestChartBarsHaveNoGaps(t *testing.T) {
+	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.step(3_000, false)
+	f := s.Draw(BaseW, BaseH)
+	plot := chartPlot(f.Layout.Charts[0], f.Layout.T)
+	var xs [][2]float32
+	for _, q := range f.Layers[SceneLayer].Quads {
+		if q.C == PColor && plot.Contains(Rect{q.P[0].X, q.P[0].Y, 0, 0}) {
+			xs = append(xs, [2]float32{q.P[0].X, q.P[1].X})
+		}
+	}
+	slices.SortFunc(xs, func(a, b [2]float32) int { return cmp.Compare(a[0], b[0]) })
+	if len(xs) < HistoryLen/2 {
+		t.Fatalf("%d bars", len(xs))
+	}
+	for i := 1; i < len(xs); i++ {
+		if xs[i][0] > xs[i-1][1]+0.001 {
+			t.Fatalf("bar %d ends at %.3f, bar %d starts at %.3f: a gap", i-1, xs[i-1][1], i, xs[i][0])
+		}
+	}
+}
+
+// TestFixedPoolHasNoScalingLines: a fixed pool (the Erlang lesson's, D =
+// 0) draws no threshold or limit lines and names none, nor the scale
+// marks.
+func TestFixedPoolHasNoScalingLines(t *testing.T) {
+	cfg := testConfig()
+	for _, kv := range [][2]string{{"min-servers", "10"}, {"max-servers", "10"}, {"wave", "false"}, {"scale-down", "0"}, {"rate", "0.4"}} {
+		if err := cfg.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.step(2_000, false)
+	for _, sz := range [][2]int{{1280, 720}, {1920, 1080}} {
+		f := s.Draw(sz[0], sz[1])
+		for ci, r := range f.Layout.Charts {
+			for _, x := range f.Layers[SceneLayer].Texts {
+				if r.Contains(textBox(x)) && slices.Contains([]string{"U·S scale-up line", "D·S scale-down line", "max", "min", "scaling"}, x.S) {
+					t.Errorf("%v chart %d names %q", sz, ci, x.S)
+				}
+			}
+			for _, q := range f.Layers[SceneLayer].Quads {
+				if (q.C == UpLineCol || q.C == DownLineCol) && r.Contains(Rect{q.P[0].X, q.P[0].Y, 0, 0}) {
+					t.Errorf("%v chart %d draws a line in %v", sz, ci, q.C)
+					break
+				}
+			}
+		}
+	}
+}
+
+// plotOf returns the plotting area of frame f's chart ci.
+func plotOf(t *testing.T, f *Frame, ci int) Rect {
+	t.Helper()
+	k := 0
+	for _, b := range f.Boxes {
+		if b.Name != "plot" {
+			continue
+		}
+		if k == ci {
+			return b.R
+		}
+		k++
+	}
+	t.Fatalf("the frame has no chart %d", ci)
+	return Rect{}
+}
+
+// TestDenseScaleMarksLeaveTheData: a pool that scales back and forth in
+// most samples draws its scale events as ▲ and ▼ only, no bands tinting
+// the whole plot over the data; a pool that scales now and then has its
+// bands.
+func TestDenseScaleMarksLeaveTheData(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kvs   [][2]string
+		bands bool
+	}{
+		{"dense", [][2]string{{"servers", "4"}, {"cooldown", "1"}, {"scale-up", "2"}, {"scale-down", "1"}}, false},
+		{"sparse", nil, true},
+	} {
+		cfg := testConfig()
+		for _, kv := range tc.kvs {
+			if err := cfg.Set(kv[0], kv[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.step(3_000, false)
+		marked, h := 0, &s.hists[0]
+		for i := range h.Len() {
+			if smp := h.At(i); smp.Ups+smp.Downs > 0 {
+				marked++
+			}
+		}
+		if (marked*4 > h.Len()) == tc.bands || marked == 0 {
+			t.Fatalf("%s: scale events in %d of %d samples: not the case the test wants", tc.name, marked, h.Len())
+		}
+		f := s.Draw(BaseW, BaseH)
+		bands := slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+			return q.C == fade(UpMark, 0.14) || q.C == fade(DownMark, 0.14)
+		})
+		if bands != tc.bands {
+			t.Errorf("%s: bands drawn %v, want %v", tc.name, bands, tc.bands)
 		}
 	}
 }

@@ -106,6 +106,7 @@ type widget struct {
 	id             string
 	kind           widgetKind
 	label          string
+	short          string // a slider's label where the full one does not fit ("U"): never cut
 	min, max, step int64
 	width          float32 // width in design pixels in the second row and the dialog
 	row            int     // where it sits: rowSliders, rowButtons, rowBanner or rowDialog (a width in the first row is fixed)
@@ -120,6 +121,13 @@ type widget struct {
 	text    func(s *Session) string                     // a button's label when it shows a state, or a choice's value
 	show    func(v int64) string                        // a slider's value as shown, when not as format writes it ("off" for 0)
 	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
+}
+
+// shortLabel returns slider w with short as its label where the full
+// one does not fit.
+func shortLabel(w widget, short string) widget {
+	w.short = short
+	return w
 }
 
 // unusedBy returns w showing why its setting is not used when unused
@@ -224,18 +232,18 @@ func onOff(label string, on func(*Session) bool) func(*Session) string {
 
 // widgets are the controls: the sliders, then the second row, in Tab order.
 var widgets = []widget{
-	settingSlider(WRate, "arrival rate", 50_000, 3_000_000, 50_000,
-		func(c sim.Config) int64 { return int64(c.Rate) }, func(v int64) string { return sim.Rate(v).String() }),
-	settingSlider(WScaleUp, "scale-up U", 1_000, 200_000, 1_000,
-		func(c sim.Config) int64 { return int64(c.ScaleUp) }, func(v int64) string { return sim.Factor(v).String() }),
-	settingSlider(WScaleDown, "scale-down D", 0, 199_000, 1_000,
-		func(c sim.Config) int64 { return int64(c.ScaleDown) }, func(v int64) string { return sim.Factor(v).String() }),
-	settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil),
-	unusedBy(settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil), taskRangeUnused),
-	unusedBy(settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil), taskRangeUnused),
+	shortLabel(settingSlider(WRate, "arrival rate", 50_000, 3_000_000, 50_000,
+		func(c sim.Config) int64 { return int64(c.Rate) }, func(v int64) string { return sim.Rate(v).String() }), "rate"),
+	shortLabel(settingSlider(WScaleUp, "scale-up U", 1_000, 200_000, 1_000,
+		func(c sim.Config) int64 { return int64(c.ScaleUp) }, func(v int64) string { return sim.Factor(v).String() }), "U"),
+	shortLabel(settingSlider(WScaleDown, "scale-down D", 0, 199_000, 1_000,
+		func(c sim.Config) int64 { return int64(c.ScaleDown) }, func(v int64) string { return sim.Factor(v).String() }), "D"),
+	shortLabel(settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil), "K"),
+	shortLabel(unusedBy(settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil), taskRangeUnused), "min"),
+	shortLabel(unusedBy(settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil), taskRangeUnused), "max"),
 	serviceWidget,
 	shapeParamWidget,
-	{id: WSpeed, kind: kSlider, label: "speed", min: 0, max: int64(len(ladder) - 1), step: 1,
+	{id: WSpeed, kind: kSlider, label: "speed", short: "speed", min: 0, max: int64(len(ladder) - 1), step: 1,
 		get:    func(s *Session) int64 { return int64(max(slices.Index(ladder[:], s.speed), 0)) },
 		set:    func(s *Session, v int64) { s.setSpeed(ladder[min(max(v, 0), int64(len(ladder)-1))]) },
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
@@ -398,6 +406,14 @@ type controlState struct {
 	lastW    int // size of the last Draw, for hit-testing
 	lastH    int
 	requests []Intent
+	// reduceMotion: the viewer asked for less motion (the browser's
+	// prefers-reduced-motion): no request flies; the rest works as
+	// always. It outlasts a restart or a lesson opened.
+	reduceMotion bool
+	// embedded: the page is embedded in slides (?embed=1): no control bar
+	// (the keys, the server menu and the dialogs still work). It outlasts
+	// a restart or a lesson opened.
+	embedded bool
 }
 
 // binding is a shortcut: the keys, how the help and the footer name them,
@@ -464,13 +480,17 @@ func (s *Session) controls() []widget {
 	case dialogHealth:
 		return healthWidgets
 	}
+	bar := widgets
+	if s.embedded {
+		bar = nil // no control bar
+	}
 	if s.replay == nil {
-		return widgets
+		return bar
 	}
 	w := scrubWidget
 	cycles := s.replay.Lanes[0].Config.Cycles
 	w.min, w.max, w.step = 0, cycles, max(cycles/100, 1)
-	return append(slices.Clip(widgets), w)
+	return append(slices.Clip(bar), w)
 }
 
 // settingValue returns the value of the setting name as the controls show

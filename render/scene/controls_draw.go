@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"image/color"
+	"strings"
 )
 
 // Colours of the controls.
@@ -22,6 +23,9 @@ func (s *Session) controlRects(l Layout) []Rect { return controlRectsOf(l, s.con
 
 // controlRectsOf places the controls ws in l.
 func controlRectsOf(l Layout, ws []widget) []Rect {
+	if l.ControlRows == 3 {
+		return controlRects3(l, ws)
+	}
 	u := l.T
 	c := l.Controls
 	rs := make([]Rect, len(ws))
@@ -65,8 +69,7 @@ func controlRectsOf(l Layout, ws []widget) []Rect {
 			rs[i] = Rect{x1, c.Y, ww, rowH}
 			x1 += ww + gap
 		case rowBanner:
-			b := l.Banner
-			rs[i] = Rect{b.X + b.W*0.5, b.Y + 2*u, b.W*0.5 - 4*u, b.H - 4*u}
+			rs[i] = scrubRect(l)
 		case rowButtons:
 			ww := w.width * u * squeeze
 			rs[i] = Rect{x, c.Y + rowH + 8*u, ww, rowH}
@@ -75,6 +78,107 @@ func controlRectsOf(l Layout, ws []widget) []Rect {
 	}
 	dialogRects(l, ws, rs)
 	return rs
+}
+
+// scrubRect is the scrub bar's place: the right half of the replay banner.
+func scrubRect(l Layout) Rect {
+	u, b := l.T, l.Banner
+	return Rect{b.X + b.W*0.5, b.Y + 2*u, b.W*0.5 - 4*u, b.H - 4*u}
+}
+
+// controlRects3 places the controls ws in a control bar of three rows:
+// the sliders alone in the first, sharing it equally (so that their
+// labels fit at a projector's size), then the first row's other controls
+// and the buttons' row flowing over the second and third rows in Tab
+// order, each at its width, the last row narrowed when it does not fit.
+func controlRects3(l Layout, ws []widget) []Rect {
+	u := l.T
+	c := l.Controls
+	rs := make([]Rect, len(ws))
+	gap, rowH := 10*u, 36*u
+	sliders := 0
+	for _, w := range ws {
+		if w.row == rowSliders && w.width == 0 {
+			sliders++
+		}
+	}
+	sw := (c.W - gap*float32(max(sliders-1, 0))) / float32(max(sliders, 1))
+	// The flow: which of rows 2 and 3 each control takes.
+	var flow []int
+	for i, w := range ws {
+		if (w.row == rowSliders && w.width > 0) || w.row == rowButtons {
+			flow = append(flow, i)
+		}
+	}
+	row := make([]int, len(ws))
+	used := [2]float32{}
+	r := 0
+	for _, i := range flow {
+		ww := ws[i].width * u
+		if r == 0 && used[0] > 0 && used[0]+8*u+ww > c.W {
+			r = 1
+		}
+		if used[r] > 0 {
+			used[r] += 8 * u
+		}
+		used[r] += ww
+		row[i] = r
+	}
+	squeeze := [2]float32{1, 1}
+	for k := range used {
+		if used[k] > c.W {
+			squeeze[k] = c.W / used[k]
+		}
+	}
+	x, xs := c.X, [2]float32{c.X, c.X}
+	for i, w := range ws {
+		switch {
+		case w.row == rowSliders && w.width == 0:
+			rs[i] = Rect{x, c.Y, sw, rowH}
+			x += sw + gap
+		case w.row == rowBanner:
+			rs[i] = scrubRect(l)
+		case w.row == rowSliders || w.row == rowButtons:
+			k := row[i]
+			ww := w.width * u * squeeze[k]
+			rs[i] = Rect{xs[k], c.Y + float32(k+1)*(rowH+8*u), ww, rowH}
+			xs[k] += ww + 8*u*squeeze[k]
+		}
+	}
+	dialogRects(l, ws, rs)
+	return rs
+}
+
+// sliderTexts returns what a slider w wide (less its padding) shows: its
+// label (the full one, else the short one, never cut) and its value (as
+// written, else compact, shrunk only when even that does not fit) at
+// size vs.
+func sliderTexts(label, short, value string, u, w float32) (string, string, float32) {
+	ls, vs := 13*u, 15*u
+	fits := func(l, v string) bool { return TextWidth(l, ls, false)+8*u+TextWidth(v, vs, true) <= w }
+	for _, v := range []string{value, compactValue(value)} {
+		for _, l := range []string{label, short} {
+			if l != "" && fits(l, v) {
+				return l, v, vs
+			}
+		}
+	}
+	if short == "" {
+		short = label
+	}
+	v := compactValue(value)
+	return short, v, fitSize(v, vs, true, w-8*u-TextWidth(short, ls, false))
+}
+
+// compactValue is a slider's value in fewer characters: speeds per second
+// as "/s", max speed as "max", a reason in parentheses left out.
+func compactValue(v string) string {
+	if i := strings.Index(v, " ("); i > 0 {
+		v = v[:i]
+	}
+	v = strings.Replace(v, " cycles/s", "/s", 1)
+	v = strings.Replace(v, " cycle/s", "/s", 1)
+	return strings.Replace(v, "max speed", "max", 1)
 }
 
 // sliderTrack is the track of a slider drawn in r.
@@ -107,10 +211,9 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 		switch w.kind {
 		case kSlider:
 			f.rect(layer, r, Panel)
-			// The value first: a narrow slider abbreviates its label.
-			v := s.valueText(i, w)
-			vs := fitSize(v, 15*u, true, r.W-16*u)
-			label := abbreviate(w.label, 13*u, false, r.W-24*u-TextWidth(v, vs, true))
+			// The value and the label, each whole: the label's short form
+			// and the value's compact one where they do not fit together.
+			label, v, vs := sliderTexts(w.label, w.short, s.valueText(i, w), u, r.W-16*u)
 			f.text(layer, label, r.X+8*u, r.Y+3*u, 13*u, false, AlignStart, DimText)
 			f.text(layer, v, r.X+r.W-8*u, r.Y+2*u, vs, true, AlignEnd, TextColor)
 			t := sliderTrack(r, u)
@@ -177,8 +280,19 @@ func (s *Session) drawReplay(f *Frame, l Layout) {
 // messageTicks is how long a message stays before it fades (8 s).
 const messageTicks = 8 * TPS
 
-// drawMessage shows the banner's message above the charts (so their axes
-// stay readable), wrapped, over everything; it fades out after
+// messageLines are the lines of the message shown, wrapped for layout l
+// (none when there is no message).
+func (s *Session) messageLines(l Layout) []string {
+	if s.message == "" {
+		return nil
+	}
+	u := l.T
+	return wrapWidth(s.message+"  (Esc hides)", 16*u, l.W*0.8-24*u)
+}
+
+// drawMessage shows the message in its strip under the HUD, the banner
+// and the caption (the scene gives up the room: it covers neither the
+// pools nor the charts nor the controls), wrapped; it fades out after
 // messageTicks.
 func (s *Session) drawMessage(f *Frame, l Layout) {
 	if s.message == "" {
@@ -190,18 +304,15 @@ func (s *Session) drawMessage(f *Frame, l Layout) {
 		a = max(1-float32(age-messageTicks)/TPS, 0)
 	}
 	u := l.T
-	size := 16 * u
-	lines := wrapWidth(s.message+"  (Esc hides)", size, l.W*0.8-24*u)
-	h := float32(len(lines))*20*u + 16*u
-	r := Rect{l.W * 0.1, max(l.Charts[0].Y-h-6*u, l.HUD.Y+l.HUD.H), l.W * 0.8, h}
+	r := l.Message
 	bg, edge := InfoPane, BusyColor
 	if s.isError {
 		bg, edge = ErrorPanel, RejectColor
 	}
 	f.rect(TopLayer, r, fade(bg, a))
 	f.stroke(TopLayer, r, 2*u, fade(edge, a))
-	for i, line := range lines {
-		f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*20*u, size, true, AlignStart, fade(TextColor, a))
+	for i, line := range s.messageLines(l) {
+		f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*MessageLineUnits*u, 16*u, true, AlignStart, fade(TextColor, a))
 	}
 }
 

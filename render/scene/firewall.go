@@ -121,26 +121,28 @@ func (s *Session) drawGate(f *Frame, l Layout) {
 	if s.fw.last > 0 {
 		f.stroke(SceneLayer, g, 3*u, RejectFlash)
 	}
-	// The counter, then the ranges with their counts on dark plates.
+	// The counter, then the ranges with their counts on dark plates, over
+	// the requests that fly into the gate and bounce off it (they pass
+	// under the plates: the counts stay readable at every speed).
 	y := g.Y + 6*u
 	plate := func(lines int) Rect { return Rect{g.X + 4*u, y - 2*u, g.W - 8*u, float32(lines)*15*u + 4*u} }
-	f.rect(SceneLayer, plate(2), fade(Background, 0.9))
-	f.text(SceneLayer, "rejected", g.X+g.W/2, y, 12*u, false, AlignCenter, TextColor)
-	f.text(SceneLayer, Commas(t.Rejected)+fmt.Sprintf(" · %.1f%%", pct), g.X+g.W/2, y+14*u, 13*u, true, AlignCenter, RejectFlash)
+	f.rect(OverlayLayer, plate(2), Background)
+	f.text(OverlayLayer, "rejected", g.X+g.W/2, y, 12*u, false, AlignCenter, TextColor)
+	f.text(OverlayLayer, Commas(t.Rejected)+fmt.Sprintf(" · %.1f%%", pct), g.X+g.W/2, y+14*u, 13*u, true, AlignCenter, RejectFlash)
 	y += 38 * u
 	if len(s.fw.ranges) == 0 {
-		f.rect(SceneLayer, plate(1), fade(Background, 0.9))
-		f.text(SceneLayer, "blocks nothing", g.X+g.W/2, y, 12*u, false, AlignCenter, TextColor)
+		f.rect(OverlayLayer, plate(1), Background)
+		f.text(OverlayLayer, "blocks nothing", g.X+g.W/2, y, 12*u, false, AlignCenter, TextColor)
 		return
 	}
 	for i, r := range s.fw.ranges {
 		if y+30*u > g.Y+g.H {
-			f.text(SceneLayer, fmt.Sprintf("+%d more", len(s.fw.ranges)-i), g.X+g.W/2, y, 12*u, false, AlignCenter, TextColor)
+			f.text(OverlayLayer, fmt.Sprintf("+%d more", len(s.fw.ranges)-i), g.X+g.W/2, y, 12*u, false, AlignCenter, TextColor)
 			break
 		}
-		f.rect(SceneLayer, plate(2), fade(Background, 0.9))
-		f.text(SceneLayer, CompactRange(r), g.X+8*u, y, 13*u, true, AlignStart, TextColor)
-		f.text(SceneLayer, Commas(s.fw.counts[i]), g.X+g.W-8*u, y+14*u, 12*u, false, AlignEnd, DimText)
+		f.rect(OverlayLayer, plate(2), Background)
+		f.text(OverlayLayer, CompactRange(r), g.X+8*u, y, 13*u, true, AlignStart, TextColor)
+		f.text(OverlayLayer, Commas(s.fw.counts[i]), g.X+g.W-8*u, y+14*u, 12*u, false, AlignEnd, DimText)
 		y += 34 * u
 	}
 }
@@ -214,6 +216,7 @@ func (s *Session) drawFirewallDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := listDialog(l, len(s.controls()))
+	f.box("dialog", d)
 	f.rect(DialogLayer, d, Background)
 	f.stroke(DialogLayer, d, 2*u, BusyColor)
 	f.text(DialogLayer, "the firewall's block list: changes apply at the next cycle and are recorded", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 )
 
@@ -63,6 +64,24 @@ type Frame struct {
 	W, H   int
 	Layout Layout
 	Layers [numLayers]Layer
+	// Cuts are the texts drawn cut short with "…" (Frame.abbreviate):
+	// what was meant and what is shown, so that tests check that no number
+	// is ever cut (words may be). Sum leaves them out: they are in Layers.
+	Cuts []Cut
+	// Boxes are the panels drawn over the scene (dialogs, menus,
+	// messages, the caption), named, so that tests check that none covers
+	// another or what it acts on.
+	Boxes []Box
+}
+
+// Cut is a text drawn cut short: Full is what was meant, Shown what is
+// drawn (Full's start and "…", or "" when nothing fits).
+type Cut struct{ Full, Shown string }
+
+// Box is a named panel of a Frame: "caption", "dialog", "message", …
+type Box struct {
+	Name string
+	R    Rect
 }
 
 // Sum returns a checksum of everything f paints (its size, every quad and
@@ -120,6 +139,19 @@ func (f *Frame) reset(w, h int, l Layout) {
 		f.Layers[i].Quads = f.Layers[i].Quads[:0]
 		f.Layers[i].Texts = f.Layers[i].Texts[:0]
 	}
+	f.Cuts, f.Boxes = f.Cuts[:0], f.Boxes[:0]
+}
+
+// box records panel r, named name, in f.Boxes.
+func (f *Frame) box(name string, r Rect) { f.Boxes = append(f.Boxes, Box{name, r}) }
+
+// abbreviate is the package's abbreviate, recording a cut in f.Cuts.
+func (f *Frame) abbreviate(s string, size float32, bold bool, w float32) string {
+	t := abbreviate(s, size, bold, w)
+	if t != s {
+		f.Cuts = append(f.Cuts, Cut{Full: s, Shown: t})
+	}
+	return t
 }
 
 func (f *Frame) rect(layer int, r Rect, c color.RGBA) {
@@ -239,7 +271,15 @@ func (s *Session) layout(w, h int) Layout {
 	if s.present {
 		k = PresentScale
 	}
-	l := NewLayoutScaled(w, h, len(s.shown()), k).WithStrip(s.replay != nil, len(s.caption)).WithCharts(len(s.shownCharts()))
+	rows := 2
+	switch {
+	case s.embedded:
+		rows = 0
+	case s.present:
+		rows = 3
+	}
+	l := newLayout(w, h, len(s.shown()), k, rows).WithStrip(s.replay != nil, len(s.caption))
+	l = l.WithMessage(len(s.messageLines(l))).WithCharts(len(s.shownCharts()))
 	if s.theory {
 		// The theory panel takes the bottom of the last pool: the server
 		// boxes shrink to fit above it, nothing is hidden.
@@ -249,6 +289,9 @@ func (s *Session) layout(w, h int) Layout {
 		ph := min(float32(n)*theoryLineUnits*t+10*t, last.Pool.H*0.8)
 		l.Theory = Rect{last.Pool.X, last.Pool.Y + last.Pool.H - ph, last.Pool.W, ph}
 		last.Pool.H -= ph + 6*l.Unit
+	}
+	if s.dialog == dialogServer {
+		l.Target = s.menuTarget(l)
 	}
 	return l
 }
@@ -269,6 +312,18 @@ func (s *Session) Draw(w, h int) *Frame {
 		frac = 0
 	}
 
+	f.box("hud", l.HUD)
+	f.box("controls", l.Controls)
+	f.box("footer", l.Footer)
+	if l.Banner.H > 0 {
+		f.box("banner", l.Banner)
+	}
+	if len(s.caption) > 0 {
+		f.box("caption", l.Caption)
+	}
+	if l.Message.H > 0 {
+		f.box("message", l.Message)
+	}
 	s.drawHUD(f, l)
 	s.drawGate(f, l)
 
@@ -279,6 +334,7 @@ func (s *Session) Draw(w, h int) *Frame {
 		lane, g := s.laneGeom(l, i, sb)
 		q := NewQueue(lane.Queue, sb.b.CentralLen(), u)
 		queues[i], grids[i], geoms[i] = q, g, lane
+		f.box("pool", lane.Pool)
 		s.drawLaneTitles(f, l.Lanes[i], sb, g)
 		if g.CellW == g.Cell || q.Len > 0 { // per-server: the lobby only when it holds requests
 			s.drawQueue(f, q, sb.b, i)
@@ -337,6 +393,16 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		"p95 wait " + Commas(s.m.Summary().WaitP95) + " cycles",
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
+	}
+	if cfg.MinServers == cfg.MaxServers || t.Requeued > 0 {
+		// Requests taken back from a failed server (a fixed pool never
+		// scales: the count takes the scale events' place).
+		rq := "requeued " + Commas(t.Requeued)
+		if cfg.MinServers == cfg.MaxServers {
+			texts[len(texts)-1] = rq
+		} else {
+			texts = append(texts, rq)
+		}
 	}
 	if s.clientSide() {
 		texts = s.clientTexts()
@@ -464,49 +530,111 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	}
 	if s.Comparing() {
 		s.drawLaneMark(f, lane, sb)
-		label := abbreviate(s.set.Lanes[sb.lane].Label, size, true, (queueEnd-x)*0.6)
+		// The lane's marker, as in the charts, then its label.
+		m := size * 0.36
+		LaneMarker(f, SceneLayer, Point{x + m, lane.Title.Y + size*0.58}, m, sb.lane, LaneColor(sb.lane))
+		x += 2*m + 6*u
+		label := f.abbreviate(s.set.Lanes[sb.lane].Label, size, true, (queueEnd-x)*0.6)
 		f.text(SceneLayer, label, x, lane.Title.Y, size, true, AlignStart, LaneColor(sb.lane))
 		x += TextWidth(label, size, true)
 		name = " · " + name
 	}
 	cfg := sb.m.Config()
-	q := abbreviate(name+"queue "+Commas(int64(b.QueueLen())), size, true, queueEnd-x)
+	p := b.Pool()
+	th := s.laneFigures(sb, cfg, p)
+	// The queue's length, then the figures in what room is left; what
+	// does not fit whole is left out (the queue's blocks and charts still
+	// show it).
+	room := queueEnd - x
+	// The lesson's figure, large and first: the claim, per lane.
+	if ms := s.opts.Measure; ms != lesson.NoMeasure && ms != lesson.FinalQueue { // the queue is in the title anyway
+		m := ms.Of(sb.b.Summary())
+		room -= TextWidth(m, size, true) + 12*u
+		defer func(x0 float32) {
+			f.text(SceneLayer, m, x0, lane.Title.Y, size, true, AlignStart, MeasureCol)
+		}(queueEnd - TextWidth(m, size, true))
+		queueEnd -= TextWidth(m, size, true) + 12*u
+	}
+	queue := "queue " + Commas(int64(b.QueueLen()))
+	q := f.fitFirst(size, true, room, name+queue, name+"q "+Commas(int64(b.QueueLen())), "")
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
 	x += TextWidth(q, size, true) + 10*u
-	// What the thresholds mean for this queue now: it grows the pool above
-	// U·S and shrinks it below D·S (when it can scale).
-	p := b.Pool()
-	act := float64(p.Active)
-	th := ""
-	if cfg.MinServers < cfg.MaxServers {
-		th = fmt.Sprintf("grows above U·S %s · shrinks below D·S %s", Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act))
-	}
-	if s.Comparing() {
-		sum := sb.b.Summary()
-		th = fmt.Sprintf("p95 wait %s · server-cycles %s", Commas(sum.WaitP95), Commas(sum.ServerCycles))
-		if l := s.set.Lanes[sb.lane].Label; l != cfg.Policy.String() {
-			th = cfg.Policy.String() + " · " + th
-		}
-	}
 	small := 13 * u
-	if w := queueEnd - x; th != "" && w > 40*u {
-		f.text(SceneLayer, abbreviate(th, small, false, w), x, lane.Title.Y+4*u, small, false, AlignStart, DimText)
+	if w := queueEnd - x; len(th) > 0 {
+		f.text(SceneLayer, f.fitFirst(small, false, w, append(th, "")...), x, lane.Title.Y+(size-small)*0.8, small, false, AlignStart, DimText)
 	}
-	txt := fmt.Sprintf("servers: live %d · active %d · busy %d", p.Live, p.Active, p.Busy)
+	items := []string{fmt.Sprintf("servers: live %d", p.Live), fmt.Sprintf("active %d", p.Active), fmt.Sprintf("busy %d", p.Busy)}
 	if p.Retiring > 0 {
-		txt += fmt.Sprintf(" · retiring %d", p.Retiring)
+		items = append(items, fmt.Sprintf("retiring %d", p.Retiring))
 	}
 	end := lane.Title.X + lane.Title.W
-	txt = abbreviate(txt, size, true, end-lane.Pool.X)
+	var cands []string
+	for k := len(items); k > 0; k-- {
+		cands = append(cands, strings.Join(items[:k], " · "))
+	}
+	txt := f.fitFirst(size, true, end-lane.Pool.X, cands...)
 	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, size, true, AlignStart, TextColor)
 	if g.CellW > g.Cell {
 		// The bars' scale: a full bar is this many requests.
 		sc := "bar = " + Commas(int64(barScale(b))) + " queued"
 		x := lane.Pool.X + TextWidth(txt, size, true) + 12*u
 		if w := end - x; w > TextWidth(sc, small, false) {
-			f.text(SceneLayer, sc, end, lane.Title.Y+4*u, small, false, AlignEnd, DimText)
+			// The shares' key, in their colour, when it fits too.
+			key := "% = share of requests · "
+			if w > TextWidth(key+sc, small, false) {
+				f.text(SceneLayer, key, end-TextWidth(sc, small, false), lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, ShareCol)
+			}
+			f.text(SceneLayer, sc, end, lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, DimText)
 		}
 	}
+}
+
+// laneFigures are the forms, longest first, of what a lane's title says
+// after its queue: what the thresholds mean for the queue now (it grows
+// the pool above U·S and shrinks it below D·S, when it can scale); in the
+// compare view, the lane's figures. Whole items only: a number is never
+// cut.
+func (s *Session) laneFigures(sb shownBalancer, cfg sim.Config, p sim.Pool) []string {
+	act := float64(p.Active)
+	var th []string
+	if cfg.MinServers < cfg.MaxServers {
+		up, down := Sig3(cfg.ScaleUp.Float()*act), Sig3(cfg.ScaleDown.Float()*act)
+		th = []string{"grows above U·S " + up + " · shrinks below D·S " + down, "U·S " + up + " · D·S " + down}
+	}
+	if s.Comparing() {
+		sum := sb.b.Summary()
+		items := []string{"p95 wait " + Commas(sum.WaitP95), "server-cycles " + Commas(sum.ServerCycles)}
+		if s.opts.Measure == lesson.P95Wait {
+			items = items[1:] // large, before it
+		}
+		if l := s.set.Lanes[sb.lane].Label; l != cfg.Policy.String() {
+			items = append(items, cfg.Policy.String())
+		}
+		th = nil
+		for k := len(items); k > 0; k-- {
+			th = append(th, strings.Join(items[:k], " · "))
+		}
+	}
+	return th
+}
+
+// ValueUnits is the smallest size, in design pixels of text (Layout.T),
+// of a text that carries a value: 20.6 px at 1920×1080 in presentation
+// mode. A value that cannot have it is left out, never drawn smaller.
+const ValueUnits = 11
+
+// fitFirst returns the first of candidates that fits in width w at size;
+// when none does, the last one cut short (a cut, recorded).
+func (f *Frame) fitFirst(size float32, bold bool, w float32, candidates ...string) string {
+	for _, c := range candidates {
+		if TextWidth(c, size, bold) <= w {
+			return c
+		}
+	}
+	if len(candidates) == 0 {
+		return ""
+	}
+	return f.abbreviate(candidates[len(candidates)-1], size, bold, w)
 }
 
 // abbreviate returns s, or s cut short with "…" so that it fits in width w
@@ -574,14 +702,17 @@ func (s *Session) drawQueue(f *Frame, q QueueSpec, b *sim.Balancer, bi int) {
 // drawPool draws balancer b's servers in grid g (warm is the warm-up
 // delay in force in its lane), and the ghosts of those leaving.
 func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac float32, warm int64) {
-	u := g.Area.H / 400
 	cycle := s.m.Cycle()
 	cfg := s.m.Config() // the lanes share the request stream and its shape
 	mean := cfg.NominalMean()
-	label := g.Box >= 30*u && g.Box >= 18
+	// A box holds its id, its queue's count and its speed only when they
+	// can be read: at ValueUnits at least.
+	label := g.Box*idShare >= ValueUnits*f.Layout.T
 	scale := 0
+	var sb shownBalancer
 	if g.CellW > g.Cell {
 		scale = barScale(b)
+		sb = s.shown()[bi] // for the servers' shares
 	}
 	i := 0
 	for v := range b.Servers() {
@@ -596,7 +727,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 			drawFlash(f, r, kind, age)
 		}
 		if bar := g.BarAt(i - 1); bar.W > 0 {
-			drawQueueBar(f, bar, v, b, scale, label)
+			drawQueueBar(f, bar, v, b, scale, label, s.serverShare(sb.lane, sb.bal, v.ID))
 		}
 	}
 	for _, gh := range s.anim.ghosts {
@@ -747,8 +878,18 @@ func (s *Session) drawServerLabels(f *Frame, r Rect, v sim.ServerView, shape Sha
 	if shape == Hollow {
 		c = IdleColor
 	}
-	size := min(r.H*0.32, 22*r.H/96)
-	f.text(SceneLayer, strconv.Itoa(v.ID), r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
+	// The id: 22/96 of a large box, larger in a small one so that it
+	// reads (ValueUnits), up to idShare of the box; with a speed under it,
+	// both above the state's band.
+	t := f.Layout.T
+	top := float32(idShare)
+	if v.Speed != sim.SpeedScale {
+		top = 0.29
+	}
+	id := strconv.Itoa(v.ID)
+	size := min(max(22*r.H/96, ValueUnits*t), top*r.H)
+	size = min(size, fitSize(id, size, true, r.W*0.6))
+	f.text(SceneLayer, id, r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
 	if v.Speed != sim.SpeedScale {
 		// Under the id, as large and bold: a slow server reads from
 		// the back of a room, in amber, a fast one in green.
@@ -757,9 +898,12 @@ func (s *Session) drawServerLabels(f *Frame, r Rect, v sim.ServerView, shape Sha
 			sc = DownLineCol
 		}
 		sp := "×" + v.Speed.String()
-		f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.33, fitSize(sp, size, true, r.W*0.6), true, AlignStart, sc)
+		f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.06+size*1.15, min(size, fitSize(sp, size, true, r.W*0.6)), true, AlignStart, sc)
 	}
 }
+
+// idShare is the largest share of a server box's height its id takes.
+const idShare = 0.45
 
 // grayShown yields each gray state (slow, failing, hanging) that a server
 // on screen is in, once, in their order.
@@ -845,17 +989,37 @@ func barScale(b *sim.Balancer) int {
 // drawQueueBar draws server v's own queue (per-server queues) in room,
 // right of its box: a bar growing from the box, scale requests long at
 // full length, one mark per request (front first) when each has room,
-// else solid; above it the count, when the boxes are labelled.
-func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale int, label bool) {
+// else solid; above it the count and, at the right, the server's share of
+// the requests so far, when the boxes are labelled.
+func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale int, label bool, share string) {
 	bar := Rect{room.X, room.Y + room.H*0.2, room.W, room.H * 0.6}
+	size := min(max(room.H*0.3, ValueUnits*f.Layout.T), room.H*idShare)
+	t := Plural(v.Queued, "queued", "queued")
 	if label {
-		bar = Rect{room.X, room.Y + room.H*0.42, room.W, room.H * 0.5}
+		// The count over the bar, at ValueUnits at least: "N queued",
+		// or "N" where the word does not fit (beside the share first).
+		sw := float32(0)
+		if share != "" {
+			sw = size + TextWidth(share, size, true)
+		}
+		switch short := Commas(int64(v.Queued)); {
+		case TextWidth(t, size, true)+sw <= room.W:
+		case TextWidth(short, size, true)+sw <= room.W:
+			t = short
+		default:
+			share = ""
+			t = f.fitFirst(size, true, room.W, t, short)
+		}
+		bar = Rect{room.X, room.Y + size*1.15 + room.H*0.04, room.W, room.H*0.94 - size*1.15}
 	}
 	f.rect(SceneLayer, bar, fade(Panel, 0.8))
 	if label {
-		t := Plural(v.Queued, "queued", "queued")
-		size := room.H * 0.3
-		f.text(SceneLayer, abbreviate(t, size, true, room.W), room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
+		f.text(SceneLayer, t, room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
+		// The server's share of the requests so far, at the right, when it
+		// fits whole beside the count.
+		if share != "" {
+			f.text(SceneLayer, share, room.X+room.W, room.Y+room.H*0.04, size, true, AlignEnd, ShareCol)
+		}
 	}
 	if v.Queued == 0 {
 		return
@@ -1012,9 +1176,24 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"S", func(p Point) { f.request(SceneLayer, p, d, sim.Streaming, SColor) }},
 		{"idle", func(p Point) { f.stroke(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, 2*u, IdleColor) }},
 		{"busy", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, BusyColor) }},
-		{"retiring", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, Retiring) }},
-		{"rejected", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, RejectFlash) }},
-		{"done", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DoneColor) }},
+		// Keys whose colours are near for some viewers differ in shape
+		// too: retiring striped as its boxes, a rejected request turning
+		// back (◄), a done one leaving to the right (►).
+		{"retiring", func(p Point) {
+			r := Rect{p.X - d/2, p.Y - d/2, d, d}
+			f.rect(SceneLayer, r, Retiring)
+			k := d * 0.18
+			f.Layers[SceneLayer].Quads = append(f.Layers[SceneLayer].Quads, Quad{P: [4]Point{
+				{r.X, r.Y + r.H - k}, {r.X + r.W - k, r.Y}, {r.X + r.W, r.Y + k}, {r.X + k, r.Y + r.H}}, C: fade(Background, 0.7)})
+		}},
+		{"rejected", func(p Point) {
+			f.rect(SceneLayer, Rect{p.X - d*0.1, p.Y - d*0.3, d * 0.6, d * 0.6}, RejectFlash)
+			f.triangle(SceneLayer, Point{p.X - d/2, p.Y}, Point{p.X - d*0.15, p.Y - d*0.4}, Point{p.X - d*0.15, p.Y + d*0.4}, RejectFlash)
+		}},
+		{"done", func(p Point) {
+			f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d*0.3, d * 0.6, d * 0.6}, DoneColor)
+			f.triangle(SceneLayer, Point{p.X + d/2, p.Y}, Point{p.X + d*0.15, p.Y - d*0.4}, Point{p.X + d*0.15, p.Y + d*0.4}, DoneColor)
+		}},
 		{"down", func(p Point) { f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d/2, d, d}, DownColor) }},
 	}
 	// The gray states' frames, while a server shown is in one.
@@ -1046,6 +1225,9 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 	}
 	hint := ""
 	for _, part := range footerHint {
+		if s.embedded && (part == "Tab focus" || part == "←→ adjust") {
+			continue // no control bar to move over
+		}
 		next := part
 		if hint != "" {
 			next = hint + " · " + part

@@ -26,6 +26,44 @@ type Sample struct {
 	// first attempts admitted (the offered load past the firewall) and
 	// retries arriving.
 	Completed, Admitted, Retries int64
+	// States are the live servers by state at the end of the bucket's
+	// cycle with the largest live pool: they add up to Servers.
+	States States
+}
+
+// States counts live servers by state, each server in one: down, else
+// warming, else ejected, else busy (retiring included), else idle.
+type States struct{ Busy, Idle, Down, Warming, Ejected int }
+
+// Sum returns the number of servers counted.
+func (st States) Sum() int { return st.Busy + st.Idle + st.Down + st.Warming + st.Ejected }
+
+// StatesOf counts model m's live servers by state (see States): from its
+// pool's counts while no server is down, warming or ejected, else server
+// by server.
+func StatesOf(m *sim.Model) States {
+	p := m.Pool()
+	if p.Down == 0 && p.Warming == 0 && p.Ejected == 0 {
+		return States{Busy: p.Busy, Idle: p.Live - p.Busy}
+	}
+	var st States
+	for _, b := range m.Balancers() {
+		for v := range b.Servers() {
+			switch {
+			case v.State == sim.Failed:
+				st.Down++
+			case v.Warming:
+				st.Warming++
+			case v.Ejected:
+				st.Ejected++
+			case v.State == sim.Busy || v.State == sim.Retiring:
+				st.Busy++
+			default:
+				st.Idle++
+			}
+		}
+	}
+	return st
 }
 
 // PerCycle returns n, a sum over the sample's cycles, per cycle.
@@ -33,7 +71,11 @@ func (s Sample) PerCycle(n int64) float32 { return float32(n) / float32(s.Last-s
 
 // merge returns the sample covering a and then b.
 func merge(a, b Sample) Sample {
-	return Sample{First: a.First, Last: b.Last, Queue: max(a.Queue, b.Queue), Servers: max(a.Servers, b.Servers),
+	states := b.States // the states of the larger pool, the later on a tie
+	if a.Servers > b.Servers {
+		states = a.States
+	}
+	return Sample{States: states, First: a.First, Last: b.Last, Queue: max(a.Queue, b.Queue), Servers: max(a.Servers, b.Servers),
 		Ups: a.Ups + b.Ups, Downs: a.Downs + b.Downs, Errors: a.Errors + b.Errors, UpLine: b.UpLine, DownLine: b.DownLine,
 		MinServers: b.MinServers, MaxServers: b.MaxServers,
 		Completed: a.Completed + b.Completed, Admitted: a.Admitted + b.Admitted, Retries: a.Retries + b.Retries}
@@ -51,11 +93,11 @@ type History struct {
 // Stride returns the cycles per sample.
 func (h *History) Stride() int64 { return max(h.stride, 1) }
 
-// Add records the end-of-cycle row of one cycle and the settings in force
-// during it.
-func (h *History) Add(c sim.CycleStats, cfg *sim.Config) {
+// Add records the end-of-cycle row of one cycle, the settings in force
+// during it and its servers' states.
+func (h *History) Add(c sim.CycleStats, cfg *sim.Config, st States) {
 	active := float32(c.Servers - c.Retiring)
-	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers, Errors: c.Errors,
+	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers, Errors: c.Errors, States: st,
 		UpLine: float32(cfg.ScaleUp.Float()) * active, DownLine: float32(cfg.ScaleDown.Float()) * active,
 		MinServers: cfg.MinServers, MaxServers: cfg.MaxServers,
 		Completed: int64(c.Completed), Retries: int64(c.Retries)}

@@ -6,8 +6,13 @@ import "math"
 // 1280×720 screen and scaled by Layout.Unit for other sizes.
 const BaseW, BaseH = 1280, 720
 
-// ControlsH is the height of the control bar in design pixels.
-const ControlsH = 80
+// ControlsH is the height of the control bar in design pixels: two rows
+// of controls; ControlsH3 with three (presentation mode, where the text is
+// larger and two rows would cut the sliders' labels).
+const (
+	ControlsH  = 80
+	ControlsH3 = 124
+)
 
 // Lane is the part of the screen one balancer uses: its queue and its
 // server pool.
@@ -26,11 +31,42 @@ type Layout struct {
 	Gate     Rect    // the firewall, at the left of every lane
 	Lanes    []Lane  // one per balancer, top to bottom
 	Charts   []Rect  // one per chart shown (Session.shownCharts), left to right
-	Controls Rect    // two rows: the sliders, then the selector, seed field and buttons
-	Footer   Rect    // the key hint line
-	Banner   Rect    // the replay's strip under the HUD (empty unless WithStrip)
-	Caption  Rect    // the lesson's caption, under the banner (empty unless WithStrip)
-	Theory   Rect    // the theory panel, under the last pool (empty unless the session shows it)
+	Controls Rect    // two rows (three in presentation mode): the sliders, then the selectors, seed field and buttons
+	// ControlRows is the number of rows of the control bar: 2, or 3 in
+	// presentation mode, where the sliders have a row of their own; 0
+	// when the page is embedded (no control bar: the keys still work).
+	ControlRows int
+	Footer      Rect // the key hint line
+	Banner      Rect // the replay's strip under the HUD (empty unless WithStrip)
+	Caption     Rect // the lesson's caption, under the banner (empty unless WithStrip)
+	Message     Rect // the message's strip, under the caption (empty unless WithMessage)
+	Theory      Rect // the theory panel, under the last pool (empty unless the session shows it)
+	// Target is the server box the open server menu acts on (empty
+	// otherwise): the menu stands beside it, never over it.
+	Target Rect
+}
+
+// Stage is where dialogs and menus stand: under the HUD, the replay
+// banner, the caption and the message, above the control bar, so that none covers
+// them.
+func (l Layout) Stage() Rect {
+	u := l.Unit
+	top := l.HUD.Y + l.HUD.H
+	for _, r := range []Rect{l.Banner, l.Caption, l.Message} {
+		if r.H > 0 {
+			top = max(top, r.Y+r.H)
+		}
+	}
+	top += 6 * u
+	return Rect{l.HUD.X, top, l.HUD.W, l.Controls.Y - 6*u - top}
+}
+
+// centred returns a w×h rectangle centred in the stage, its top on the
+// stage's when it is taller.
+func (l Layout) centred(w, h float32) Rect {
+	st := l.Stage()
+	w = min(w, st.W)
+	return Rect{st.X + st.W/2 - w/2, st.Y + max(st.H-h, 0)/2, w, h}
 }
 
 // BannerUnits is the height of the replay banner in design pixels, and
@@ -54,7 +90,12 @@ func (l Layout) WithStrip(banner bool, captionLines int) Layout {
 		l.Caption = Rect{l.HUD.X, y, l.HUD.W, (float32(captionLines)*CaptionLineUnits + 8) * u}
 		y += l.Caption.H + 4*u
 	}
-	h := y - (l.HUD.Y + l.HUD.H + 4*u)
+	return l.shiftDown(y - (l.HUD.Y + l.HUD.H + 4*u))
+}
+
+// shiftDown moves the gate and the lanes down by h, each lane giving up
+// its share of it.
+func (l Layout) shiftDown(h float32) Layout {
 	if h == 0 {
 		return l
 	}
@@ -77,6 +118,29 @@ func (l Layout) WithStrip(banner bool, captionLines int) Layout {
 	return l
 }
 
+// MessageLineUnits is the height of a line of a message, in design
+// pixels.
+const MessageLineUnits = 20
+
+// WithMessage returns the layout with a strip of lines lines for a
+// message under the banner and the caption: the gate and the lanes give
+// up the room while it shows, so that it covers neither the pools nor
+// the charts nor the controls.
+func (l Layout) WithMessage(lines int) Layout {
+	if lines <= 0 {
+		return l
+	}
+	u := l.T
+	y := l.HUD.Y + l.HUD.H + 4*u
+	for _, r := range []Rect{l.Banner, l.Caption} {
+		if r.H > 0 {
+			y = max(y, r.Y+r.H+4*u)
+		}
+	}
+	l.Message = Rect{l.W * 0.1, y, l.W * 0.8, (float32(lines)*MessageLineUnits + 16) * u}
+	return l.shiftDown(l.Message.H + 4*u)
+}
+
 // NewLayout places the scene on a w×h screen for the given number of
 // balancers (1, or 2 in a switch).
 func NewLayout(w, h, balancers int) Layout { return NewLayoutScaled(w, h, balancers, 1) }
@@ -89,6 +153,16 @@ const PresentScale = 1.25
 // (k = PresentScale in presentation mode); the model's parts (queue slots,
 // server boxes) take the room that is left.
 func NewLayoutScaled(w, h, balancers int, k float32) Layout {
+	rows := 2
+	if k > 1 {
+		rows = 3
+	}
+	return newLayout(w, h, balancers, k, rows)
+}
+
+// newLayout is NewLayoutScaled with a control bar of rows rows: 2, 3 in
+// presentation mode, or 0 in a page embedded in slides (Session.SetEmbedded).
+func newLayout(w, h, balancers int, k float32, rows int) Layout {
 	W, H := float32(max(w, 1)), float32(max(h, 1))
 	u := min(W/BaseW, H/BaseH)
 	t := u * k
@@ -96,7 +170,9 @@ func NewLayoutScaled(w, h, balancers int, k float32) Layout {
 	m := 16 * u // margin
 	l.HUD = Rect{m, 8 * u, W - 2*m, 58 * t}
 	l.Footer = Rect{m, H - 4*u - 22*t, W - 2*m, 22 * t}
-	l.Controls = Rect{m, l.Footer.Y - 4*u - ControlsH*t, W - 2*m, ControlsH * t}
+	ch := map[int]float32{0: 0, 2: ControlsH, 3: ControlsH3}[rows]
+	l.ControlRows = rows
+	l.Controls = Rect{m, l.Footer.Y - 4*u - ch*t, W - 2*m, ch * t}
 	chartH := 118 * t
 	chartY := l.Controls.Y - 8*u - chartH
 	l.Charts = chartRow(W, m, chartY, chartH, defaultCharts)

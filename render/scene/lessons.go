@@ -39,19 +39,67 @@ var lessonWidgets = func() []widget {
 }()
 
 // listDialog is the rectangle of a dialog that lists n entries (the
-// lessons menu, the firewall's block list).
-func listDialog(l Layout, n int) Rect {
-	u := l.T
-	w, h := 760*u, float32(n)*listPitch(l, n)+60*u
-	return Rect{l.W/2 - w/2, l.H/2 - h/2, w, h}
+// lessons menu, the firewall's block list, the server menu).
+func listDialog(l Layout, n int) Rect { return listGeom(l, n).d }
+
+// listLayout is a list dialog's geometry: its rectangle, its entries in
+// cols columns of rows, pitch apart.
+type listLayout struct {
+	d          Rect
+	cols, rows int
+	pitch      float32
 }
 
-// listPitch is the pitch of a list dialog's n entries: 42 design pixels,
-// or less when the list would not fit the screen's height (many lessons
-// in presentation mode).
-func listPitch(l Layout, n int) float32 {
+// listGeom places a list of n entries in the stage: one column of 42
+// design pixels a row, or less when that does not fit; two columns across
+// the stage when a row would be under 30 (many lessons under a caption in
+// presentation mode). The server menu, narrower, stands beside its server
+// (Layout.Target).
+func listGeom(l Layout, n int) listLayout {
 	u := l.T
-	return min(42*u, (l.H-16*l.Unit-60*u)/float32(max(n, 1)))
+	st := l.Stage()
+	n = max(n, 1)
+	lg := listLayout{cols: 1, rows: n}
+	lg.pitch = min(42*u, (st.H-60*u)/float32(n))
+	w := float32(760) * u
+	if lg.pitch < 30*u {
+		lg.cols, lg.rows = 2, (n+1)/2
+		lg.pitch = min(42*u, (st.H-60*u)/float32(lg.rows))
+		w = st.W
+	}
+	h := float32(lg.rows)*lg.pitch + 60*u
+	if l.Target.W > 0 && lg.cols == 1 {
+		lg.d = besideTarget(l, 480*u, h)
+		return lg
+	}
+	lg.d = l.centred(w, h)
+	return lg
+}
+
+// besideTarget places a w×h dialog in the stage beside the box
+// l.Target: at its left when there is room, else at its right, else
+// above or under it; level with it where the stage allows.
+func besideTarget(l Layout, w, h float32) Rect {
+	st, t, gap := l.Stage(), l.Target, 10*l.Unit
+	y := min(max(t.Y+t.H/2-h/2, st.Y), st.Y+st.H-h)
+	for _, x := range []float32{t.X - gap - w, t.X + t.W + gap} {
+		if r := (Rect{x, y, w, h}); st.Contains(r) && !r.Overlaps(t) {
+			return r
+		}
+	}
+	// Narrowed to the wider side's room, down to two thirds of w.
+	left, right := t.X-gap-st.X, st.X+st.W-(t.X+t.W+gap)
+	if nw := max(left, right); nw >= w*2/3 {
+		if left >= right {
+			return Rect{t.X - gap - nw, y, nw, h}
+		}
+		return Rect{t.X + t.W + gap, y, nw, h}
+	}
+	x := min(max(t.X+t.W/2-w/2, st.X), st.X+st.W-w)
+	if t.Y-gap-h >= st.Y {
+		return Rect{x, t.Y - gap - h, w, h}
+	}
+	return Rect{x, t.Y + t.H + gap, w, h}
 }
 
 // OpenLesson restarts with the lesson's settings (through Options.Lesson,
@@ -93,6 +141,7 @@ func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := listDialog(l, len(lessonWidgets))
+	f.box("dialog", d)
 	f.rect(DialogLayer, d, Background)
 	f.stroke(DialogLayer, d, 2*u, BusyColor)
 	f.text(DialogLayer, "lessons: ready scenarios with a caption, and ready-made comparisons", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)

@@ -238,7 +238,8 @@ func TestHelpFitsItsBox(t *testing.T) {
 
 // checkQueueBars checks the per-server queue bars of frame f: each
 // server's bar lies in its lane's pool beside its box, over no other box;
-// a server with requests queued has its count written and marks or a bar
+// a server with requests queued has its count written ("N queued", or "N"
+// beside its share) and marks or a bar
 // of request colour in its room; and no server box counts its queue as
 // "+N" inside itself.
 func checkQueueBars(t *testing.T, name string, s *Session, f *Frame) {
@@ -264,7 +265,9 @@ func checkQueueBars(t *testing.T, name string, s *Session, f *Frame) {
 			if v.Queued > 0 {
 				long = max(long, v.Queued)
 				count := Plural(v.Queued, "queued", "queued")
-				if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == count && room.Contains(textBox(x)) }) {
+				if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
+					return (x.S == count || x.S == Commas(int64(v.Queued))) && room.Contains(textBox(x)) // "N" beside the server's share
+				}) {
 					t.Errorf("%s: server %d has %d queued but no %q in its room %v", name, v.ID, v.Queued, count, room)
 				}
 				if !slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {

@@ -178,7 +178,7 @@ func (s *Session) Update(now func() time.Duration) {
 		s.budget.End(now())
 	} else {
 		s.pace.Speed = s.speed
-		s.step(s.pace.Tick(), s.speed <= AnimatedSpeed)
+		s.step(s.pace.Tick(), s.speed <= AnimatedSpeed && !s.reduceMotion)
 	}
 	s.rate.sample(now(), s.m.Cycle())
 }
@@ -275,3 +275,18 @@ func (r *rateMeter) sample(now time.Duration, cycle int64) {
 // Rate returns the cycles per second of wall time measured over the last
 // complete window (0 before the first).
 func (s *Session) Rate() int64 { return s.rate.rate }
+
+// SetReducedMotion turns the flying requests off (on) for a viewer who
+// asked for less motion (the browser's prefers-reduced-motion): the
+// model, the boxes, the queues and the charts work as always.
+func (s *Session) SetReducedMotion(on bool) {
+	s.reduceMotion = on
+	if on {
+		s.anim.reset()
+	}
+}
+
+// SetEmbedded drops (on) or restores the control bar, for a page embedded
+// in slides (?embed=1): the scene takes its room; the keys, a click on a
+// server or the firewall and the dialogs work as always.
+func (s *Session) SetEmbedded(on bool) { s.embedded = on }

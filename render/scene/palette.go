@@ -16,6 +16,7 @@ var (
 	TextColor   = color.RGBA{0xe6, 0xed, 0xf3, 0xff}
 	DimText     = color.RGBA{0x9d, 0xa7, 0xb3, 0xff}
 	IdleColor   = color.RGBA{0x3f, 0xb9, 0x50, 0xff} // green outline, hollow box
+	IdleBar     = color.RGBA{0x24, 0x5c, 0x2c, 0xff} // idle servers in the servers chart: dark green, under the busy blue
 	BusyColor   = color.RGBA{0x2f, 0x81, 0xf7, 0xff} // blue, filled box
 	Retiring    = color.RGBA{0xe3, 0x9b, 0x1d, 0xff} // amber, filled with a dark band
 	ProgressBar = color.RGBA{0xd6, 0xea, 0xff, 0xff}
@@ -42,11 +43,14 @@ var (
 	// attempt a server finishes for nobody) is a hollow grey outline; an
 	// ejected server is dimmed with a dashed white-grey frame; a warming one
 	// has a dashed sky-blue frame and a bar filling up to its ready cycle.
-	RetryColor = color.RGBA{0xff, 0x8f, 0x3f, 0xff}
+	RetryColor = color.RGBA{0xf0, 0x6a, 0x2a, 0xff} // vermillion: apart from lane 2's orange, and with its dark core
 	Abandoned  = color.RGBA{0x8b, 0x94, 0x9e, 0xff}
 	EjectColor = color.RGBA{0xd0, 0xd7, 0xde, 0xff}
 	WarmColor  = color.RGBA{0x7f, 0xd4, 0xff, 0xff}
 	TimeoutCol = color.RGBA{0xb0, 0xb8, 0xc2, 0xff} // a timed-out attempt flying back to the gate
+	ShareCol   = color.RGBA{0xf0, 0xe4, 0x42, 0xff} // a server's share of the requests, beside its queue: yellow
+	MeasureCol = color.RGBA{0xff, 0xff, 0xff, 0xff} // a lesson's figure in a lane's title: the brightest text
+	ChangeCol  = color.RGBA{0xc8, 0xb4, 0xff, 0xff} // a change's mark on the charts (dashed), a spike's window (shaded)
 )
 
 // grayLooks are the frame colours of the gray states (Healthy has none).
@@ -84,16 +88,35 @@ func GrayFrame(g sim.Gray) (color.RGBA, bool) {
 }
 
 // LaneColors are the compare view's lanes' colours, in lane order: each
-// lane's title and its line in every chart.
+// lane's title and its line in every chart. They are Okabe and Ito's
+// colours for every colour vision (sky blue, orange, bluish green) and a
+// light grey: the four of them that stay furthest apart for protanopes
+// and deuteranopes (TestLaneColoursApart); each lane has its marker too
+// (LaneMarker), so that a lane never reads by colour alone.
 var LaneColors = [...]color.RGBA{
-	{0x58, 0xa6, 0xff, 0xff}, // light blue
-	{0xff, 0x9e, 0x64, 0xff}, // orange
-	{0xd2, 0xa8, 0xff, 0xff}, // lavender
-	{0xf0, 0xe6, 0x8c, 0xff}, // khaki
+	{0x56, 0xb4, 0xe9, 0xff}, // sky blue
+	{0xe6, 0x9f, 0x00, 0xff}, // orange
+	{0x00, 0xb0, 0x80, 0xff}, // bluish green (lifted for the dark background)
+	{0xe0, 0xe0, 0xe0, 0xff}, // light grey
 }
 
 // LaneColor returns lane i's colour.
 func LaneColor(i int) color.RGBA { return LaneColors[i%len(LaneColors)] }
+
+// LaneMarker draws lane i's marker centred on p, r its half-size, in
+// colour c: a square, a triangle, a diamond, an inverted triangle.
+func LaneMarker(f *Frame, layer int, p Point, r float32, i int, c color.RGBA) {
+	switch i % 4 {
+	case 0:
+		f.rect(layer, Rect{p.X - r*0.85, p.Y - r*0.85, r * 1.7, r * 1.7}, c)
+	case 1:
+		f.triangle(layer, Point{p.X, p.Y - r}, Point{p.X + r, p.Y + r*0.8}, Point{p.X - r, p.Y + r*0.8}, c)
+	case 2:
+		f.diamond(layer, p, r*1.1, c)
+	default:
+		f.triangle(layer, Point{p.X - r, p.Y - r*0.8}, Point{p.X + r, p.Y - r*0.8}, Point{p.X, p.Y + r}, c)
+	}
+}
 
 // Shape is how a server box is drawn besides its colour.
 type Shape uint8

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -99,18 +100,35 @@ var healthWidgets = []widget{
 
 // panelDialog is the rectangle of a panel of n controls (its close button
 // included).
-func panelDialog(l Layout, n int) Rect {
+func panelDialog(l Layout, n int) Rect { return panelGeom(l, n).d }
+
+// panelGeom places a panel of n controls in the stage: its sliders one a
+// row, panelSliderH design pixels apart, or in two columns across the
+// stage when one does not fit (the health panel under a caption in
+// presentation mode), closer together only when even that does not.
+func panelGeom(l Layout, n int) listLayout {
 	u := l.T
-	w, h := 720*u, float32(n-1)*panelSliderH*u+52*u+56*u
-	return Rect{l.W/2 - w/2, l.H/2 - h/2, w, h}
+	st := l.Stage()
+	rows := max(n-1, 1)
+	lg := listLayout{cols: 1, rows: rows, pitch: panelSliderH * u}
+	w := float32(720) * u
+	if float32(rows)*lg.pitch+108*u > st.H {
+		lg.cols, lg.rows, w = 2, (rows+1)/2, st.W
+		lg.pitch = min(lg.pitch, max((st.H-108*u)/float32(lg.rows), 30*u))
+	}
+	lg.d = l.centred(w, float32(lg.rows)*lg.pitch+108*u)
+	return lg
 }
 
 // panelRects places a panel's controls: the sliders and the choice one a
-// row under the title, the close button at the bottom.
+// row under the title (in one or two columns), the close button at the
+// bottom.
 func panelRects(l Layout, ws []widget, rs []Rect) {
 	u := l.T
-	d := panelDialog(l, countRow(ws, rowPanel))
-	y := d.Y + 44*u
+	lg := panelGeom(l, countRow(ws, rowPanel))
+	d := lg.d
+	colW := (d.W - 32*u - 16*u*float32(lg.cols-1)) / float32(lg.cols)
+	k := 0
 	for i, w := range ws {
 		if w.row != rowPanel {
 			continue
@@ -119,8 +137,9 @@ func panelRects(l Layout, ws []widget, rs []Rect) {
 			rs[i] = Rect{d.X + 16*u, d.Y + d.H - 48*u, w.width * u, 36 * u}
 			continue
 		}
-		rs[i] = Rect{d.X + 16*u, y, d.W - 32*u, (panelSliderH - 4) * u}
-		y += panelSliderH * u
+		col, row := k/lg.rows, k%lg.rows
+		rs[i] = Rect{d.X + 16*u + float32(col)*(colW+16*u), d.Y + 44*u + float32(row)*lg.pitch, colW, lg.pitch - 4*u}
+		k++
 	}
 }
 
@@ -139,8 +158,11 @@ func (s *Session) drawPanel(f *Frame, l Layout) {
 	d := panelDialog(l, len(s.controls()))
 	f.rect(DialogLayer, d, Background)
 	f.stroke(DialogLayer, d, 2*u, BusyColor)
+	short, _, _ := strings.Cut(title, ":")
 	if s.Comparing() {
-		title = "lane " + s.set.Lanes[min(s.lane, len(s.set.Lanes)-1)].Label + " · " + title
+		lane := "lane " + s.set.Lanes[min(s.lane, len(s.set.Lanes)-1)].Label + " · "
+		title, short = lane+title, lane+short
 	}
-	f.text(DialogLayer, abbreviate(title, 17*u, true, d.W-32*u), d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+	f.box("dialog", d)
+	f.text(DialogLayer, f.fitFirst(17*u, true, d.W-32*u, title, short), d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }

@@ -158,6 +158,25 @@ func (s *Session) serverAct(a serverAction) {
 	}
 }
 
+// menuTarget returns the box of the server the menu acts on in layout l,
+// or an empty rectangle when it is not on screen.
+func (s *Session) menuTarget(l Layout) Rect {
+	for k, sb := range s.shown() {
+		if sb.lane != s.menu.lane || sb.bal != s.menu.bal {
+			continue
+		}
+		_, g := s.laneGeom(l, k, sb)
+		i := 0
+		for v := range sb.b.Servers() {
+			if v.ID == s.menu.id {
+				return g.BoxAt(i)
+			}
+			i++
+		}
+	}
+	return Rect{}
+}
+
 func (s *Session) drawServerMenu(f *Frame, l Layout) {
 	if s.dialog != dialogServer {
 		return
@@ -167,14 +186,17 @@ func (s *Session) drawServerMenu(f *Frame, l Layout) {
 	f.rect(DialogLayer, d, Background)
 	f.stroke(DialogLayer, d, 2*u, BusyColor)
 	title := "server " + strconv.Itoa(s.menu.id)
-	if s.Comparing() {
-		title += " of lane " + s.set.Lanes[s.menu.lane].Label
-	}
 	if v, ok := s.menuServer(); ok {
 		if w, _ := StateWord(v); w != "" {
 			title += " (" + w + ")"
 		}
 	}
-	title += ": the change applies at the next cycle and is recorded"
-	f.text(DialogLayer, abbreviate(title, 17*u, true, d.W-32*u), d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
+	short := title
+	if s.Comparing() {
+		title += " of lane " + s.set.Lanes[s.menu.lane].Label
+	}
+	f.box("dialog", d)
+	f.box("target", l.Target)
+	f.text(DialogLayer, f.fitFirst(17*u, true, d.W-32*u, title+": the change applies at the next cycle and is recorded", title, short),
+		d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lbsim/lbsim/lanes"
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
@@ -64,6 +65,9 @@ type Options struct {
 	// snapshot.CheckCaption): saved and shared snapshots carry it, and a
 	// snapshot that carries one shows it.
 	Note string
+	// Measure is the figure the lesson's claim rests on (lesson.Measure):
+	// each lane's title shows it, large; NoMeasure for none.
+	Measure lesson.Measure
 	// Lesson returns the options of the lesson named name, for the
 	// lessons menu (nil: no menu).
 	Lesson func(name string) (Options, error)
@@ -119,8 +123,12 @@ type Session struct {
 	caption []string   // the lesson's caption, until Esc hides it
 	note    string     // the teacher's caption, carried by snapshots
 
-	anim    animator
-	hists   []History // the charts' history of each lane
+	anim  animator
+	hists []History // the charts' history of each lane
+	// shares counts each lane's dispatches per server (serverKey) and per
+	// balancer (serverKey(b, 0)) since cycle 0: a server's share of the
+	// requests, shown beside its queue (per-server queues).
+	shares  []map[int64]int64
 	fw      firewallState
 	help    bool
 	banner  bool
@@ -176,6 +184,10 @@ func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
 	s.lane = min(s.lane, len(set.Lanes)-1)
 	s.meas = measured{}
 	s.hists = make([]History, len(set.Lanes))
+	s.shares = make([]map[int64]int64, len(set.Lanes))
+	for i := range s.shares {
+		s.shares[i] = map[int64]int64{}
+	}
 	s.fw.reset(s.m.Config())
 	s.observe()
 	for s.m.Cycle() < to && s.set.Step() {
@@ -355,6 +367,10 @@ type State struct {
 	Theory    bool         // the theory panel is shown
 	Lanes     []LaneState  // the compare view's lanes, or nil for a single run
 	Lane      int          // the focused lane (0 for a single run)
+	// ReducedMotion: no request flies (SetReducedMotion).
+	ReducedMotion bool
+	// Embedded: no control bar (SetEmbedded).
+	Embedded bool
 }
 
 // maxServerBoxes bounds State.Servers per balancer.
@@ -373,7 +389,7 @@ func (s *Session) State() State {
 		Cycle: s.m.Cycle(), Frames: s.frames, Painted: s.painted, Ticks: s.tick, Paused: s.paused, Done: s.m.Done(),
 		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
 		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
-		Changes: s.m.Changes(), Present: s.present, Theory: s.theory,
+		Changes: s.m.Changes(), Present: s.present, Theory: s.theory, ReducedMotion: s.reduceMotion, Embedded: s.embedded,
 		Lanes: s.laneStates(), Lane: s.lane,
 	}
 	st.Message = s.message
@@ -434,10 +450,33 @@ func (s *Session) say(msg string, isError bool) {
 func (s *Session) observe() {
 	for i, l := range s.set.Lanes {
 		lc := l.Model.Config()
-		s.hists[i].Add(l.Model.Last(), &lc)
+		s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
+		for _, e := range l.Model.Events() {
+			if e.Kind == sim.Dispatch {
+				s.shares[i][serverKey(e.Balancer, e.Server)]++
+				s.shares[i][serverKey(e.Balancer, 0)]++
+			}
+		}
 	}
 	cfg := s.m.Config()
 	s.fw.follow(cfg.Blocked)
 	s.fw.observe(s.m.Events())
 	s.meas.add(s.m)
+}
+
+// serverKey is the key of server id of balancer b in Session.shares (id
+// 0: the balancer's total).
+func serverKey(b, id int) int64 { return int64(b)<<32 | int64(id) }
+
+// serverShare returns the share of lane's balancer b's requests that server id
+// took since cycle 0, as "34%", or "" before any.
+func (s *Session) serverShare(lane, b, id int) string {
+	if lane >= len(s.shares) {
+		return ""
+	}
+	total := s.shares[lane][serverKey(b, 0)]
+	if total == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(100*float64(s.shares[lane][serverKey(b, id)])/float64(total), 'f', 0, 64) + "%"
 }

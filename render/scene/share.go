@@ -45,8 +45,7 @@ var shareWidgets = []widget{
 // shareDialog is the dialog's rectangle.
 func shareDialog(l Layout) Rect {
 	u := l.T
-	w, h := 560*u, 200*u
-	return Rect{l.W/2 - w/2, l.H/2 - h/2, w, h}
+	return l.centred(560*u, 200*u)
 }
 
 // dialogRects places the dialog's controls: the choices one a row, the
@@ -58,18 +57,19 @@ func dialogRects(l Layout, ws []widget, rs []Rect) {
 		return
 	}
 	if n := countRow(ws, rowList); n > 0 {
-		d := listDialog(l, n)
+		lg := listGeom(l, n)
 		k := 0
 		for i, w := range ws {
 			if w.row != rowList {
 				continue
 			}
-			ww := d.W - 32*u
+			colW := (lg.d.W - 32*u - 12*u*float32(lg.cols-1)) / float32(lg.cols)
+			ww := colW
 			if w.width > 0 {
-				ww = w.width * u
+				ww = min(w.width*u, colW)
 			}
-			pitch := listPitch(l, n)
-			rs[i] = Rect{d.X + 16*u, d.Y + 48*u + float32(k)*pitch, ww, min(36*u, pitch*0.86)}
+			col, row := k/lg.rows, k%lg.rows
+			rs[i] = Rect{lg.d.X + 16*u + float32(col)*(colW+12*u), lg.d.Y + 48*u + float32(row)*lg.pitch, ww, min(36*u, lg.pitch*0.86)}
 			k++
 		}
 		return
@@ -97,6 +97,7 @@ func (s *Session) drawShareDialog(f *Frame, l Layout) {
 	}
 	u := l.T
 	d := shareDialog(l)
+	f.box("dialog", d)
 	f.rect(DialogLayer, d, Background)
 	f.stroke(DialogLayer, d, 2*u, BusyColor)
 	f.text(DialogLayer, "share this run as a link", d.X+16*u, d.Y+12*u, 18*u, true, AlignStart, TextColor)

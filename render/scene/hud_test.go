@@ -1,0 +1,38 @@
+package scene
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// TestHUDCountsRequeued: a fixed pool whose server goes down shows, in
+// the HUD, how many requests came back from it (in place of the scale
+// events it never has).
+func TestHUDCountsRequeued(t *testing.T) {
+	cfg := testConfig()
+	for _, kv := range [][2]string{{"min-servers", "10"}, {"max-servers", "10"}, {"wave", "false"}, {"rate", "0.4"}} {
+		if err := cfg.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	down, err := sim.ParseChange("100:down=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1, Changes: []sim.Change{down}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.step(150, false)
+	n := s.m.Totals().Requeued
+	f := s.Draw(BaseW, BaseH)
+	want := "requeued " + Commas(n)
+	if n == 0 || !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == want && f.Layout.HUD.Contains(textBox(x)) }) {
+		t.Errorf("%d requeued: the HUD does not show %q", n, want)
+	}
+	if slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == "scale ↑0 ↓0" }) {
+		t.Error("a fixed pool's HUD counts scale events")
+	}
+}
