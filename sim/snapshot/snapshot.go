@@ -47,8 +47,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/lbsim/lbsim/version"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/version"
 	"github.com/tinylib/msgp/msgp"
 )
 
