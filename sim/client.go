@@ -1,7 +1,5 @@
 package sim
 
-import "container/heap"
-
 // This file is the client side: attempts, their timeouts (step a′), and
 // retries with backoff, jitter and a budget. A request's first attempt
 // arrives as always; a retry is a new attempt of the same request (same
@@ -16,7 +14,8 @@ const retryStream = 0x6c6273696d2d7279 // "lbsim-ry"
 const budgetWindow = 1000
 
 // flight is the client side's record of a request whose current attempt
-// has a deadline or is a retry, or that waits to retry.
+// is a retry (or a first attempt spilled out of the ring of first
+// attempts, see deadlines.go), or that waits to retry.
 type flight struct {
 	req   packed // the request as its next (or current) attempt carries it
 	at    int64  // the current attempt's arrival
@@ -29,58 +28,12 @@ type flight struct {
 	waiting   bool // the request waits to retry; no attempt is out
 }
 
-// deadline is an attempt's timeout, ordered by cycle, then oldest
-// attempt first: by arrival, then request id.
-type deadline struct{ due, at, id int64 }
-
-type deadlineHeap []deadline
-
-func (h deadlineHeap) Len() int { return len(h) }
-func (h deadlineHeap) Less(i, j int) bool {
-	a, b := h[i], h[j]
-	if a.due != b.due {
-		return a.due < b.due
-	}
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.id < b.id
-}
-func (h deadlineHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *deadlineHeap) Push(x any)   { *h = append(*h, x.(deadline)) }
-func (h *deadlineHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// retryAt is a retry waiting to arrive at cycle at: by cycle, then
-// request id.
-type retryAt struct{ at, id int64 }
-
-type retryHeap []retryAt
-
-func (h retryHeap) Len() int { return len(h) }
-func (h retryHeap) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	return h[i].id < h[j].id
-}
-func (h retryHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *retryHeap) Push(x any)   { *h = append(*h, x.(retryAt)) }
-func (h *retryHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // clientSide is one balancer's client state.
 type clientSide struct {
 	flights   map[int64]*flight
-	deadlines deadlineHeap
+	firsts    firstRing    // first attempts with a deadline (deadlines.go)
+	epochs    []epoch      // the timeouts those arrived under
+	deadlines deadlineHeap // the flights' deadlines
 	retries   retryHeap
 	waiting   int64 // requests waiting to retry
 
@@ -90,10 +43,18 @@ type clientSide struct {
 	// slot holds). A cycle not recorded (before the client side came on)
 	// counts nothing: baseAdm holds the admissions when it came on (no
 	// retry was granted before).
-	granted            int64
-	cumAdm, cumGr      [budgetWindow]int64
-	stamp              [budgetWindow]int64
-	baseAdm            int64
+	granted       int64
+	cumAdm, cumGr [budgetWindow]int64
+	stamp         [budgetWindow]int64
+	baseAdm       int64
+	// hint is where in queue hintQ the last attempt timed out at cycle
+	// hintAt was (the next one of that cycle is likely after it);
+	// searched counts the places looked at to find timed-out attempts.
+	hint     int
+	hintAt   int64
+	hintQ    *fifo
+	searched int64
+
 	abandonAt          map[int]int64 // servers busy with abandoned work: the cycle it was abandoned
 	wastedEnded        int64         // wasted cycles of abandoned work that has ended
 	abandonedInService int64
@@ -123,28 +84,25 @@ func (b *Balancer) client() *clientSide {
 
 // arrived is told of every attempt that joins a queue at cycle t (a first
 // attempt admitted, or a retry): with a timeout in force it gets its
-// deadline.
+// deadline, a first attempt as a word in the ring of first attempts.
 func (b *Balancer) arrived(r packed, t int64) {
 	T := b.m.cfg.Timeout
-	if T == 0 && !r.retry() {
+	if !r.retry() {
+		if T > 0 {
+			b.client().addFirst(r.id, t, T)
+		}
 		return
 	}
 	c := b.client()
-	f := c.flights[r.id]
-	if f == nil {
-		f = &flight{req: r}
-		c.flights[r.id] = f
-	}
+	f := c.flights[r.id] // a retry's flight is made when it is granted
 	f.at, f.due, f.waiting, f.server, f.inService = t, 0, false, 0, false
-	if r.retry() {
-		if b.requeuedAt == nil {
-			b.requeuedAt = map[int64]int64{}
-		}
-		b.requeuedAt[r.id] = t // its wait counts from its own arrival
+	if b.requeuedAt == nil {
+		b.requeuedAt = map[int64]int64{}
 	}
+	b.requeuedAt[r.id] = t // its wait counts from its own arrival
 	if T > 0 {
 		f.due = t + T
-		heap.Push(&c.deadlines, deadline{f.due, t, r.id})
+		c.deadlines.push(deadline{f.due, t, r.id})
 		if len(c.deadlines) > 2*len(c.flights)+1024 {
 			c.prune()
 		}
@@ -154,7 +112,7 @@ func (b *Balancer) arrived(r packed, t int64) {
 // prune drops the deadlines of attempts that have ended (completed, or
 // ended otherwise before their timeout): they would pile up for a long
 // timeout. At least half the heap goes each time, so pruning costs O(1) a
-// deadline pushed, amortised; the order of what stays is kept.
+// deadline pushed, amortised.
 func (c *clientSide) prune() {
 	keep := c.deadlines[:0]
 	for _, d := range c.deadlines {
@@ -164,7 +122,9 @@ func (c *clientSide) prune() {
 	}
 	clear(c.deadlines[len(keep):])
 	c.deadlines = keep
-	heap.Init(&c.deadlines)
+	for i := len(keep)/2 - 1; i >= 0; i-- {
+		siftDown(keep, i, deadline.less)
+	}
 }
 
 // flightOf returns request id's flight, or nil.
@@ -178,8 +138,29 @@ func (b *Balancer) flightOf(id int64) *flight {
 // placed notes that request r's attempt joined server id's queue (0: the
 // central queue or the lobby), or went into service there.
 func (b *Balancer) placed(r packed, id int, inService bool) {
-	if f := b.flightOf(r.id); f != nil {
+	c := b.cl
+	if c == nil {
+		return
+	}
+	if v := c.firsts.get(r.id); v != 0 {
+		c.firsts.ent[r.id-c.firsts.base] = v&^locMask | locOf(id, inService)
+		return
+	}
+	if len(c.flights) == 0 {
+		return
+	}
+	if f := c.flights[r.id]; f != nil {
 		f.server, f.inService = id, inService
+	}
+}
+
+// ended forgets request r's attempt's record: it completed or gave up.
+func (c *clientSide) ended(id int64) {
+	if c.firsts.live > 0 {
+		c.firsts.clear(id)
+	}
+	if len(c.flights) > 0 {
+		delete(c.flights, id)
 	}
 }
 
@@ -187,8 +168,8 @@ func (b *Balancer) placed(r packed, id int, inService bool) {
 // its client waiting: the request is done, and the server's run of errors
 // ends.
 func (b *Balancer) succeeded(id int, r packed) {
-	if b.cl != nil && len(b.cl.flights) > 0 {
-		delete(b.cl.flights, r.id)
+	if b.cl != nil {
+		b.cl.ended(r.id)
 	}
 	b.serverCompleted(id)
 }
@@ -198,6 +179,9 @@ func (b *Balancer) succeeded(id int, r packed) {
 // begun (a retry with no wait then arrives in the next cycle).
 func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
 	cfg := &b.m.cfg
+	if b.cl != nil && b.cl.firsts.live > 0 {
+		b.cl.firsts.clear(r.id) // a first attempt: its flight is made below if it retries
+	}
 	f := b.flightOf(r.id)
 	tries := 0
 	if f != nil {
@@ -240,13 +224,13 @@ func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
 	r.meta = r.meta&^packedRequeued | packedRetry
 	f.req, f.tries, f.waiting, f.due, f.server, f.inService = r, k, true, 0, 0, false
 	c.waiting++
-	heap.Push(&c.retries, retryAt{at, r.id})
+	c.retries.push(retryAt{at, r.id})
 }
 
 // giveUp ends request r without success (the caller counts how).
 func (b *Balancer) giveUp(r packed) {
 	if b.cl != nil {
-		delete(b.cl.flights, r.id)
+		b.cl.ended(r.id)
 	}
 	if b.m.recordEvents {
 		b.emit(GiveUp, 0, 0, r.unpack())
@@ -272,24 +256,51 @@ func (c *clientSide) recordWindow(b *Balancer, t int64) {
 }
 
 // timeouts is step a′ at cycle t: every attempt whose deadline is t is
-// abandoned, oldest first.
+// abandoned, oldest first. The deadlines come from the heap and from each
+// epoch's cursor over the first attempts (deadlines.go), merged.
 func (b *Balancer) timeouts(t int64) {
 	c := b.cl
-	for len(c.deadlines) > 0 && c.deadlines[0].due <= t {
-		d := heap.Pop(&c.deadlines).(deadline)
-		f := c.flights[d.id]
-		if f == nil || f.waiting || f.at != d.at || f.due != d.due {
-			continue // the attempt has ended
+	for {
+		best, k := deadline{}, -1 // k: the epoch of best, or len(epochs) for the heap
+		for len(c.deadlines) > 0 && c.deadlines[0].due <= t {
+			d := c.deadlines[0]
+			if f := c.flights[d.id]; f == nil || f.waiting || f.at != d.at || f.due != d.due {
+				c.deadlines.pop() // the attempt has ended
+				continue
+			}
+			best, k = d, len(c.epochs)
+			break
 		}
-		b.timeOut(f, t)
+		for i := range c.epochs {
+			id, v, ok := c.nextFirst(i)
+			if !ok {
+				continue
+			}
+			at := int64(v >> locBits)
+			if d := (deadline{at + c.epochs[i].timeout, at, id}); d.due <= t && (k < 0 || d.less(best)) {
+				best, k = d, i
+			}
+		}
+		switch {
+		case k < 0:
+			c.dropEpochs()
+			return
+		case k == len(c.epochs):
+			c.deadlines.pop()
+			f := c.flights[best.id]
+			b.timeOut(best.id, f.server, f.inService, t)
+		default:
+			server, inService := placeOf(c.firsts.get(best.id))
+			b.timeOut(best.id, server, inService, t)
+		}
 	}
 }
 
-// timeOut abandons flight f's attempt at cycle t.
-func (b *Balancer) timeOut(f *flight, t int64) {
-	r, server := f.req, 0
-	if f.inService {
-		server = f.server
+// timeOut abandons request id's attempt, queued or in service at server
+// (0: the central queue or the lobby), at cycle t.
+func (b *Balancer) timeOut(id int64, server int, inService bool, t int64) {
+	var r packed
+	if inService {
 		s := &b.srv[server-1]
 		r = s.req
 		b.tot.TimedOutInService++
@@ -307,7 +318,8 @@ func (b *Balancer) timeOut(f *flight, t int64) {
 			}
 		}
 	} else {
-		r = b.unqueue(f, t)
+		r = b.unqueue(id, server, t)
+		server = 0
 		b.tot.TimedOutQueued++
 	}
 	b.last.TimedOut++
@@ -317,20 +329,33 @@ func (b *Balancer) timeOut(f *flight, t int64) {
 	b.attemptEnded(r, t, endTimeout, false)
 }
 
-// unqueue takes flight f's queued attempt out of its queue at cycle t and
-// returns it.
-func (b *Balancer) unqueue(f *flight, t int64) packed {
-	id := f.req.id
+// unqueue takes request id's queued attempt out of its queue (server
+// sid's, or 0 for the central queue or the lobby) at cycle t and returns
+// it.
+func (b *Balancer) unqueue(id int64, sid int, t int64) packed {
+	c := b.cl
+	q := &b.queue
+	switch {
+	case !b.perServer:
+	case sid == 0:
+		q = &b.lobby
+	default:
+		q = &b.sq[sid-1]
+	}
+	hint := 0
+	if c.hintAt == t && c.hintQ == q {
+		hint = c.hint
+	}
+	r, at, searched := q.remove(id, hint)
+	c.hint, c.hintAt, c.hintQ = at, t, q
+	c.searched += int64(searched)
 	if !b.perServer {
-		return b.queue.remove(id)
+		return r
 	}
-	if f.server == 0 {
+	if sid == 0 {
 		b.queued--
-		return b.lobby.remove(id)
+		return r
 	}
-	sid := f.server
-	q := &b.sq[sid-1]
-	r := q.remove(id)
 	b.queued--
 	s := &b.srv[sid-1]
 	candidate := b.active.has(sid)
@@ -383,7 +408,7 @@ func (b *Balancer) afterAttempt(id int, t int64, ok bool) {
 func (b *Balancer) retriesArrive(t int64) {
 	c := b.cl
 	for len(c.retries) > 0 && c.retries[0].at <= t {
-		ra := heap.Pop(&c.retries).(retryAt)
+		ra := c.retries.pop()
 		f := c.flights[ra.id]
 		c.waiting--
 		r := f.req

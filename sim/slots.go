@@ -124,6 +124,11 @@ func (b *Balancer) compact() {
 		for _, f := range c.flights {
 			f.server = r.of(f.server)
 		}
+		for i, v := range c.firsts.ent {
+			if id, in := placeOf(v); v != 0 && id != 0 {
+				c.firsts.ent[i] = v&^locMask | locOf(r.of(id), in)
+			}
+		}
 	}
 	for _, rt := range b.routers {
 		if rt != nil {

@@ -1,0 +1,86 @@
+package sim
+
+import (
+	"runtime"
+	"testing"
+)
+
+// longQueue is a pooled run that builds a queue of about 100 requests a
+// cycle on two servers (no firewall, long requests).
+func longQueue(cycles int64) Config {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles = 1, cycles
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 2, 2, 2
+	cfg.TaskMin, cfg.TaskMax = 1000, 1000
+	cfg.Rate, cfg.Wave, cfg.InitialPerServer, cfg.Blocked = 100*RateScale, false, 0, nil
+	return cfg
+}
+
+// TestShorterTimeoutOverLongQueue sets a timeout of 1 over a pooled queue
+// of about 50,000 requests (issue 37, item 4): each attempt it ends, the
+// newest of the queue, must be found near where it is, not by a search
+// from the queue's head. It counts the places searched against the
+// attempts timed out: a search from the head looked at about 50,000 a
+// timeout pooled, 25,000 per-server (quadratic: 400 cycles of it took
+// 15 s at 500,000); now pooled at most 4, per-server, where the victims
+// of one cycle alternate between queues, at most the cycle's arrivals.
+func TestShorterTimeoutOverLongQueue(t *testing.T) {
+	for _, q := range []QueueMode{Pooled, PerServer} {
+		cfg := longQueue(600)
+		cfg.Queues = q
+		if q == PerServer {
+			cfg.Policy = RoundRobin
+		}
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Schedule(Change{Cycle: 500, Setting: SetTimeout, Value: 1}); err != nil {
+			t.Fatal(err)
+		}
+		m.Run()
+		tot := m.Totals()
+		searched := m.bal[0].cl.searched
+		most := int64(4)
+		if q == PerServer {
+			most = 100
+		}
+		if tot.TimedOutQueued < 9_000 || m.QueueLen() < 40_000 || searched > most*tot.TimedOutQueued {
+			t.Errorf("%v: %d timed out of a queue of %d, %d places searched; want about 10,000 of about 50,000 and at most %d places each",
+				q, tot.TimedOutQueued, m.QueueLen(), searched, most)
+		}
+	}
+}
+
+// TestQueuedBytesWithTimeout measures the heap a model holds per queued
+// request with a timeout in force that has not struck (issue 37, item
+// 3): the queue's 24 bytes, its buffer's doubling, and the word each
+// first attempt keeps for its deadline; --max-queued's docs promise about
+// 64 bytes at the peak (a record and a heap entry per attempt took about
+// 200).
+func TestQueuedBytesWithTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a queue of 300,000")
+	}
+	for _, timeout := range []int64{0, 1_000_000} {
+		cfg := longQueue(3000)
+		cfg.Timeout = timeout
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Run()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		queued := m.QueueLen()
+		per := float64(after.HeapAlloc-before.HeapAlloc) / float64(queued)
+		runtime.KeepAlive(m)
+		t.Logf("timeout %d: %d queued, %.1f bytes each", timeout, queued, per)
+		if queued < 250_000 || per > 64 {
+			t.Errorf("timeout %d: %d queued, %.1f bytes each; want more than 250,000 at most 64 bytes each", timeout, queued, per)
+		}
+	}
+}

@@ -1,0 +1,340 @@
+package sim
+
+// This file keeps the attempts' deadlines (client.go) without a record or
+// a heap entry per attempt where it can.
+//
+// A first attempt (no retry before it) is kept as one word in firsts, a
+// ring indexed by request id: its arrival and where it is. While the
+// timeout stays the same, first attempts arrive in id order and time out
+// in that order (deadline = arrival + timeout, arrival non-decreasing in
+// id), so the deadlines are read off the ring by a cursor, as from a
+// FIFO: an epoch per timeout in force, each with its own cursor, because
+// a --set of the timeout breaks the order between attempts that arrived
+// before and after it. Retries, and first attempts spilled out of the
+// ring (an epoch too many, or a straggler holding the ring's front while
+// it grows), keep a flight in a map and an explicit deadline in a typed
+// heap, as every attempt did before.
+//
+// Invariant: every attempt out with a deadline has exactly one of a
+// nonzero firsts entry (whose epoch is the last one starting at or below
+// its id) or a flight whose deadline is in the heap; step a′ takes them
+// all in (due, arrival, id) order, merging the heap's top with each
+// epoch's cursor.
+
+// A firsts entry packs an attempt's arrival (bits 24 and up) and its
+// place (bits 0–23): locQueued for the central queue or the lobby, else
+// 2 + 2·slot, +1 when in service. 0 means no attempt out.
+const (
+	locQueued    = 1
+	locBits      = 24
+	locMask      = 1<<locBits - 1
+	locInService = 1
+)
+
+// maxLocSlot is the highest slot an entry can name.
+const maxLocSlot = (locMask - 2) / 2
+
+// locOf returns the place of an attempt queued or in service at slot id
+// (0: the central queue or the lobby).
+func locOf(id int, inService bool) uint64 {
+	if id == 0 {
+		return locQueued
+	}
+	l := 2 + 2*uint64(id)
+	if inService {
+		l |= locInService
+	}
+	return l
+}
+
+// placeOf is locOf's inverse.
+func placeOf(e uint64) (id int, inService bool) {
+	l := e & locMask
+	if l == locQueued {
+		return 0, false
+	}
+	return int(l-2) >> 1, l&locInService != 0
+}
+
+// firstRing holds the first attempts with a deadline by request id:
+// ent[i] is request base+i's entry.
+type firstRing struct {
+	base int64
+	ent  []uint64
+	live int // nonzero entries
+}
+
+// get returns request id's entry, 0 if it has none.
+func (r *firstRing) get(id int64) uint64 {
+	if i := uint64(id - r.base); i < uint64(len(r.ent)) {
+		return r.ent[i]
+	}
+	return 0
+}
+
+// clear removes request id's entry, if it has one.
+func (r *firstRing) clear(id int64) {
+	if i := uint64(id - r.base); i < uint64(len(r.ent)) && r.ent[i] != 0 {
+		r.ent[i] = 0
+		r.live--
+		if i == 0 {
+			r.trim()
+		}
+	}
+}
+
+// trim drops the entries of ended attempts from the ring's front.
+func (r *firstRing) trim() {
+	k := 0
+	for k < len(r.ent) && r.ent[k] == 0 {
+		k++
+	}
+	if k == len(r.ent) {
+		r.base += int64(k)
+		r.ent = r.ent[:0]
+		return
+	}
+	r.base += int64(k)
+	r.ent = r.ent[k:]
+}
+
+// epoch is the stretch of first attempts that arrived under one timeout:
+// ids from first on (up to the next epoch's first), each due at its
+// arrival + timeout; cur is the lowest id whose deadline has not passed.
+type epoch struct {
+	first, timeout, cur int64
+}
+
+// deadline is an explicit deadline (a retry's, or a spilled first
+// attempt's), ordered by cycle, then oldest attempt first: by arrival,
+// then request id.
+type deadline struct{ due, at, id int64 }
+
+func (a deadline) less(b deadline) bool {
+	if a.due != b.due {
+		return a.due < b.due
+	}
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.id < b.id
+}
+
+// deadlineHeap is a binary min-heap of deadlines, typed (no boxing).
+type deadlineHeap []deadline
+
+func (h *deadlineHeap) push(d deadline) {
+	*h = append(*h, d)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].less(s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *deadlineHeap) pop() deadline {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	siftDown(s, 0, deadline.less)
+	*h = s
+	return top
+}
+
+// siftDown moves s[i] down to its place in the min-heap s.
+func siftDown[T any](s []T, i int, less func(a, b T) bool) {
+	n := len(s)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && less(s[r], s[l]) {
+			j = r
+		}
+		if !less(s[j], s[i]) {
+			return
+		}
+		s[i], s[j] = s[j], s[i]
+		i = j
+	}
+}
+
+// retryAt is a retry waiting to arrive at cycle at: by cycle, then
+// request id.
+type retryAt struct{ at, id int64 }
+
+func (a retryAt) less(b retryAt) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.id < b.id
+}
+
+// retryHeap is a binary min-heap of waiting retries, typed.
+type retryHeap []retryAt
+
+func (h *retryHeap) push(x retryAt) {
+	*h = append(*h, x)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].less(s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *retryHeap) pop() retryAt {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s = s[:n]
+	siftDown(s, 0, retryAt.less)
+	*h = s
+	return top
+}
+
+// addFirst records first attempt r arriving at cycle t under timeout T
+// (> 0), queued.
+func (c *clientSide) addFirst(id, t, T int64) {
+	if n := len(c.epochs); n == 0 || c.epochs[n-1].timeout != T {
+		c.epochs = append(c.epochs, epoch{first: id, timeout: T, cur: id})
+		if len(c.epochs) > maxEpochs {
+			c.spillEpoch()
+		}
+	}
+	r := &c.firsts
+	if gap := id - r.base - int64(len(r.ent)); len(r.ent) > 0 && gap > int64(2*r.live+1024) {
+		c.spillAll() // a long stretch of ids not watched: no word for each
+	}
+	if len(r.ent) == 0 {
+		r.base = id
+	}
+	for int64(len(r.ent)) < id-r.base {
+		r.ent = append(r.ent, 0) // requests never admitted, or not watched
+	}
+	r.ent = append(r.ent, uint64(t)<<locBits|locQueued)
+	r.live++
+	if len(r.ent) > 2*r.live+1024 {
+		c.spillFront()
+	}
+}
+
+// maxEpochs bounds the epochs kept: one more (timeouts changed often, as
+// a slider does) spills the oldest into the heap.
+const maxEpochs = 4
+
+// spillEpoch moves the oldest epoch's attempts into flights with explicit
+// deadlines and drops it.
+func (c *clientSide) spillEpoch() {
+	e, end := c.epochs[0], c.epochs[1].first
+	for id := max(e.cur, c.firsts.base); id < end; id++ {
+		if v := c.firsts.get(id); v != 0 {
+			c.spill(id, v, e.timeout)
+		}
+	}
+	c.epochs = c.epochs[1:]
+}
+
+// spillFront moves the entries in the front half of the ring into flights
+// with explicit deadlines: an attempt held long (a hanging server, a long
+// timeout) must not keep every later id's word alive behind it.
+func (c *clientSide) spillFront() {
+	r := &c.firsts
+	end := r.base + int64((len(r.ent)+1)/2)
+	k := 0
+	for id := r.base; id < end; id++ {
+		v := r.get(id)
+		if v == 0 {
+			continue
+		}
+		for k+1 < len(c.epochs) && c.epochs[k+1].first <= id {
+			k++
+		}
+		c.spill(id, v, c.epochs[k].timeout)
+	}
+	r.trim()
+}
+
+// spillAll moves every entry into a flight with an explicit deadline.
+func (c *clientSide) spillAll() {
+	for len(c.firsts.ent) > 0 {
+		c.spillFront()
+	}
+}
+
+// spill moves first attempt id's entry v, of an epoch with timeout T,
+// into a flight with an explicit deadline.
+func (c *clientSide) spill(id int64, v uint64, T int64) {
+	at := int64(v >> locBits)
+	server, inService := placeOf(v)
+	f := &flight{req: packed{id: id}, at: at, due: at + T, server: server, inService: inService}
+	c.flights[id] = f
+	c.deadlines.push(deadline{f.due, at, id})
+	c.firsts.clear(id)
+}
+
+// hasDeadlines reports whether any attempt may still time out.
+func (c *clientSide) hasDeadlines() bool {
+	return len(c.deadlines) > 0 || c.firsts.live > 0
+}
+
+// nextFirst returns epoch k's next first attempt out, advancing its
+// cursor over the ended ones; ok is false when it has none.
+func (c *clientSide) nextFirst(k int) (id int64, v uint64, ok bool) {
+	e := &c.epochs[k]
+	r := &c.firsts
+	end := r.base + int64(len(r.ent))
+	if k+1 < len(c.epochs) {
+		end = min(end, c.epochs[k+1].first)
+	}
+	e.cur = max(e.cur, r.base)
+	for ; e.cur < end; e.cur++ {
+		if v := r.ent[e.cur-r.base]; v != 0 {
+			return e.cur, v, true
+		}
+	}
+	return 0, 0, false
+}
+
+// nextDue returns the earliest deadline of an attempt out, or 0 if none.
+// Explicit deadlines of attempts that have ended count (it is a bound).
+func (c *clientSide) nextDue() int64 {
+	due := int64(0)
+	if len(c.deadlines) > 0 {
+		due = c.deadlines[0].due
+	}
+	for k := range c.epochs {
+		if _, v, ok := c.nextFirst(k); ok {
+			d := int64(v>>locBits) + c.epochs[k].timeout
+			if due == 0 || d < due {
+				due = d
+			}
+		}
+	}
+	return due
+}
+
+// dropEpochs drops the epochs, but the last, whose attempts have all
+// ended.
+func (c *clientSide) dropEpochs() {
+	for len(c.epochs) > 1 {
+		if _, _, ok := c.nextFirst(0); ok {
+			return
+		}
+		c.epochs = c.epochs[1:]
+	}
+}
