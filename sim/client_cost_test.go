@@ -1,8 +1,12 @@
 package sim
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // longQueue is a pooled run that builds a queue of about 100 requests a
@@ -83,4 +87,44 @@ func TestQueuedBytesWithTimeout(t *testing.T) {
 			t.Errorf("timeout %d: %d queued, %.1f bytes each; want more than 250,000 at most 64 bytes each", timeout, queued, per)
 		}
 	}
+}
+
+// TestDeadlineRingMatchesHeap: the ring of first attempts and its epochs
+// (deadlines.go) time out exactly the attempts, in exactly the order, that
+// the heap of explicit deadlines does. Each random client run (with its
+// changes of the timeout) runs twice, the second time with every first
+// attempt spilled into the heap at once (no room beyond the live entries,
+// one epoch), and the two must give the same events every cycle.
+func TestDeadlineRingMatchesHeap(t *testing.T) {
+	rapidDefaults(clientChecks())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := genClientConfig(t)
+		changes := append(genClientChanges(t, cfg), genBusyChanges(t, cfg)...)
+		slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
+		ring := newClientRun(t, cfg, changes, WithEvents())
+		var heap *Model
+		withSpills(func() { heap = newClientRun(t, cfg, changes, WithEvents()) })
+		for {
+			var ok bool
+			withSpills(func() { ok = heap.Step() })
+			if ring.Step() != ok {
+				t.Fatalf("cycle %d: one run stopped, the other did not", ring.Cycle())
+			}
+			if a, b := fmt.Sprint(ring.Events()), fmt.Sprint(heap.Events()); a != b || ring.Hash() != heap.Hash() {
+				t.Fatalf("cycle %d: the ring and the heap differ:\nring %s\nheap %s\nconfig %+v\nchanges %v", ring.Cycle(), a, b, cfg, changes)
+			}
+			if !ok {
+				return
+			}
+		}
+	})
+}
+
+// withSpills runs f with every first attempt's deadline spilled into the
+// heap as soon as it can be.
+func withSpills(f func()) {
+	epochs, slack := maxEpochs, ringSlack
+	maxEpochs, ringSlack = 1, -1<<60
+	defer func() { maxEpochs, ringSlack = epochs, slack }()
+	f()
 }

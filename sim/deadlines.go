@@ -217,7 +217,7 @@ func (c *clientSide) addFirst(id, t, T int64) {
 		}
 	}
 	r := &c.firsts
-	if gap := id - r.base - int64(len(r.ent)); len(r.ent) > 0 && gap > int64(2*r.live+1024) {
+	if gap := id - r.base - int64(len(r.ent)); len(r.ent) > 0 && gap > int64(2*r.live)+ringSlack {
 		c.spillAll() // a long stretch of ids not watched: no word for each
 	}
 	if len(r.ent) == 0 {
@@ -228,14 +228,20 @@ func (c *clientSide) addFirst(id, t, T int64) {
 	}
 	r.ent = append(r.ent, uint64(t)<<locBits|locQueued)
 	r.live++
-	if len(r.ent) > 2*r.live+1024 {
+	if int64(len(r.ent)) > int64(2*r.live)+ringSlack {
 		c.spillFront()
 	}
 }
 
 // maxEpochs bounds the epochs kept: one more (timeouts changed often, as
-// a slider does) spills the oldest into the heap.
-const maxEpochs = 4
+// a slider does) spills the oldest into the heap. ringSlack is the ring's
+// room beyond twice its live entries before its front half is spilled.
+// Both are variables for the tests, which spill everything to check the
+// ring against the heap.
+var (
+	maxEpochs       = 4
+	ringSlack int64 = 1024
+)
 
 // spillEpoch moves the oldest epoch's attempts into flights with explicit
 // deadlines and drops it.
