@@ -143,7 +143,7 @@ func (b *Balancer) placed(r packed, id int, inService bool) {
 		return
 	}
 	if v := c.firsts.get(r.id); v != 0 {
-		c.firsts.ent[r.id-c.firsts.base] = v&^locMask | locOf(id, inService)
+		c.firsts.set(r.id, v&^locMask|locOf(id, inService))
 		return
 	}
 	if len(c.flights) == 0 {

@@ -56,26 +56,69 @@ func placeOf(e uint64) (id int, inService bool) {
 	return int(l-2) >> 1, l&locInService != 0
 }
 
-// firstRing holds the first attempts with a deadline by request id:
-// ent[i] is request base+i's entry.
+// firstRing holds the first attempts with a deadline by request id, in
+// a circular buffer whose size is a power of two: the entry of request
+// base+i is at(i), 0 ≤ i < n.
 type firstRing struct {
 	base int64
-	ent  []uint64
+	buf  []uint64
+	head int
+	n    int
 	live int // nonzero entries
 }
 
+// at returns the i-th entry from the front.
+func (r *firstRing) at(i int64) uint64 { return r.buf[(int64(r.head)+i)&int64(len(r.buf)-1)] }
+
+// end returns the id after the last one the ring holds.
+func (r *firstRing) end() int64 { return r.base + int64(r.n) }
+
 // get returns request id's entry, 0 if it has none.
 func (r *firstRing) get(id int64) uint64 {
-	if i := uint64(id - r.base); i < uint64(len(r.ent)) {
-		return r.ent[i]
+	if i := uint64(id - r.base); i < uint64(r.n) {
+		return r.at(int64(i))
 	}
 	return 0
 }
 
+// set replaces request id's nonzero entry by v (nonzero).
+func (r *firstRing) set(id int64, v uint64) {
+	r.buf[(int64(r.head)+id-r.base)&int64(len(r.buf)-1)] = v
+}
+
+// push appends the entry of request id, beyond the last one held, with
+// zeros for the ids between.
+func (r *firstRing) push(id int64, v uint64) {
+	if r.n == 0 {
+		r.base = id
+	}
+	for {
+		if r.n == len(r.buf) {
+			buf := make([]uint64, max(2*len(r.buf), 64))
+			for i := range r.n {
+				buf[i] = r.at(int64(i))
+			}
+			r.buf, r.head = buf, 0
+		}
+		i := (r.head + r.n) & (len(r.buf) - 1)
+		r.n++
+		if r.end() > id {
+			r.buf[i] = v
+			r.live++
+			return
+		}
+		r.buf[i] = 0 // a request never admitted, or not watched
+	}
+}
+
 // clear removes request id's entry, if it has one.
 func (r *firstRing) clear(id int64) {
-	if i := uint64(id - r.base); i < uint64(len(r.ent)) && r.ent[i] != 0 {
-		r.ent[i] = 0
+	if i := uint64(id - r.base); i < uint64(r.n) {
+		k := (r.head + int(i)) & (len(r.buf) - 1)
+		if r.buf[k] == 0 {
+			return
+		}
+		r.buf[k] = 0
 		r.live--
 		if i == 0 {
 			r.trim()
@@ -85,17 +128,12 @@ func (r *firstRing) clear(id int64) {
 
 // trim drops the entries of ended attempts from the ring's front.
 func (r *firstRing) trim() {
-	k := 0
-	for k < len(r.ent) && r.ent[k] == 0 {
-		k++
+	mask := len(r.buf) - 1
+	for r.n > 0 && r.buf[r.head] == 0 {
+		r.head = (r.head + 1) & mask
+		r.n--
+		r.base++
 	}
-	if k == len(r.ent) {
-		r.base += int64(k)
-		r.ent = r.ent[:0]
-		return
-	}
-	r.base += int64(k)
-	r.ent = r.ent[k:]
 }
 
 // epoch is the stretch of first attempts that arrived under one timeout:
@@ -217,30 +255,26 @@ func (c *clientSide) addFirst(id, t, T int64) {
 		}
 	}
 	r := &c.firsts
-	if gap := id - r.base - int64(len(r.ent)); len(r.ent) > 0 && gap > int64(2*r.live)+ringSlack {
+	if gap := id - r.end(); r.n > 0 && gap > int64(4*r.live)+ringSlack {
 		c.spillAll() // a long stretch of ids not watched: no word for each
 	}
-	if len(r.ent) == 0 {
-		r.base = id
-	}
-	for int64(len(r.ent)) < id-r.base {
-		r.ent = append(r.ent, 0) // requests never admitted, or not watched
-	}
-	r.ent = append(r.ent, uint64(t)<<locBits|locQueued)
-	r.live++
-	if int64(len(r.ent)) > int64(2*r.live)+ringSlack {
+	r.push(id, uint64(t)<<locBits|locQueued)
+	if int64(r.n) > int64(4*r.live)+ringSlack {
 		c.spillFront()
 	}
 }
 
 // maxEpochs bounds the epochs kept: one more (timeouts changed often, as
 // a slider does) spills the oldest into the heap. ringSlack is the ring's
-// room beyond twice its live entries before its front half is spilled.
+// room beyond four times its live entries before its front half is
+// spilled: 512 KB, so that the attempts in service a long time while
+// thousands arrive (a long tail of service times) stay in the ring; past
+// it the ring costs at most 32 bytes a live entry.
 // Both are variables for the tests, which spill everything to check the
 // ring against the heap.
 var (
 	maxEpochs       = 4
-	ringSlack int64 = 1024
+	ringSlack int64 = 1 << 16
 )
 
 // spillEpoch moves the oldest epoch's attempts into flights with explicit
@@ -260,7 +294,7 @@ func (c *clientSide) spillEpoch() {
 // timeout) must not keep every later id's word alive behind it.
 func (c *clientSide) spillFront() {
 	r := &c.firsts
-	end := r.base + int64((len(r.ent)+1)/2)
+	end := r.base + int64((r.n+1)/2)
 	k := 0
 	for id := r.base; id < end; id++ {
 		v := r.get(id)
@@ -277,7 +311,7 @@ func (c *clientSide) spillFront() {
 
 // spillAll moves every entry into a flight with an explicit deadline.
 func (c *clientSide) spillAll() {
-	for len(c.firsts.ent) > 0 {
+	for c.firsts.n > 0 {
 		c.spillFront()
 	}
 }
@@ -303,13 +337,13 @@ func (c *clientSide) hasDeadlines() bool {
 func (c *clientSide) nextFirst(k int) (id int64, v uint64, ok bool) {
 	e := &c.epochs[k]
 	r := &c.firsts
-	end := r.base + int64(len(r.ent))
+	end := r.end()
 	if k+1 < len(c.epochs) {
 		end = min(end, c.epochs[k+1].first)
 	}
 	e.cur = max(e.cur, r.base)
 	for ; e.cur < end; e.cur++ {
-		if v := r.ent[e.cur-r.base]; v != 0 {
+		if v := r.at(e.cur - r.base); v != 0 {
 			return e.cur, v, true
 		}
 	}

@@ -234,9 +234,11 @@ func slotFacts(b *Balancer) map[int]string {
 				add(f.server, "flight %d at %d", f.req.id, f.at)
 			}
 		}
-		for i, v := range c.firsts.ent {
-			if id, _ := placeOf(v); v != 0 && id != 0 {
-				add(id, "flight %d at %d", c.firsts.base+int64(i), int64(v>>locBits))
+		for i := c.firsts.base; i < c.firsts.end(); i++ {
+			if v := c.firsts.get(i); v != 0 {
+				if id, _ := placeOf(v); id != 0 {
+					add(id, "flight %d at %d", i, int64(v>>locBits))
+				}
 			}
 		}
 	}
