@@ -93,6 +93,8 @@ type Balancer struct {
 	warming  map[int]int64
 	outSince map[int]int64
 	refused  []int
+	// cleanRounds counts the probe rounds passed in bulk (probe).
+	cleanRounds int64
 	// known holds the down servers the balancer knows are down: they went
 	// down while health checks were off, or were down when they were
 	// turned off (it goes on knowing if they are turned on again).
@@ -128,14 +130,17 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 
 // due takes the servers whose attempt in service is due at cycle t off
 // the timing wheel (with stale entries), in the order step a ends them: in
-// id order while the client side or detection is on, where the order
-// tells (an ejection counts the servers live and ejected when it is
-// decided, a retry's jitter and its budget are drawn and granted in turn);
-// else in the order they were put on the wheel, which nothing can tell
-// from id order but the order of the cycle's events.
+// id order while the client side or detection is on and an attempt may
+// end otherwise than by completing, where the order tells (an error may
+// eject a server, which counts the servers live and ejected when it is
+// decided, or be retried, whose jitter and budget are drawn and granted
+// in turn); else in the order they were put on the wheel, which nothing
+// can tell from id order but the order of the cycle's events (recorded
+// in id order too while watching). Only attempts with an end of their
+// own (b.ends) end otherwise than by completing.
 func (b *Balancer) due(t int64) []int32 {
 	ids := b.wheel.take(t)
-	if b.watching {
+	if b.watching && (len(b.ends) > 0 || b.m.recordEvents) {
 		slices.Sort(ids)
 	}
 	return ids
