@@ -44,6 +44,7 @@ type clientSide struct {
 	// counts nothing: baseAdm holds the admissions when it came on (no
 	// retry was granted before).
 	granted       int64
+	recorded      int64 // the last cycle recorded
 	cumAdm, cumGr [budgetWindow]int64
 	stamp         [budgetWindow]int64
 	baseAdm       int64
@@ -74,6 +75,7 @@ func (b *Balancer) client() *clientSide {
 	if b.cl == nil {
 		c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}}
 		c.baseAdm = b.tot.Admitted
+		c.recorded = b.m.cycle - 1 // this cycle is recorded at its end
 		for i := range c.stamp {
 			c.stamp[i] = -1
 		}
@@ -253,6 +255,17 @@ func (c *clientSide) window(b *Balancer, e int64) (adm, gr int64) {
 func (c *clientSide) recordWindow(b *Balancer, t int64) {
 	i := t % budgetWindow
 	c.cumAdm[i], c.cumGr[i], c.stamp[i] = b.tot.Admitted, c.granted, t
+	c.recorded = t
+}
+
+// recordThrough keeps the running totals as they are now for the cycles
+// after the last one recorded, up to t (only the last budgetWindow of
+// them can be read): a shortcut passed them, and they admitted and
+// granted nothing since.
+func (c *clientSide) recordThrough(b *Balancer, t int64) {
+	for u := max(c.recorded+1, t-budgetWindow+1); u <= t; u++ {
+		c.recordWindow(b, u)
+	}
 }
 
 // timeouts is step a′ at cycle t: every attempt whose deadline is t is

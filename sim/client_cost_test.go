@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -127,4 +128,70 @@ func withSpills(f func()) {
 	maxEpochs, ringSlack = 1, -1<<60
 	defer func() { maxEpochs, ringSlack = epochs, slack }()
 	f()
+}
+
+// TestQuietWatchRunToMatchesStepping: with a timeout or health checks on
+// and nothing for them to find, RunTo takes the shortcuts (skipAhead and
+// runRouted's cycle loop) up to the next deadline, retry or probe round;
+// random busy runs, with the client side drawn quiet (a timeout of 50 to
+// 3,000, health checks every 1 to 200 cycles) and changed later by the
+// client changes and faults, must leave exactly the state, summary and
+// last row that stepping does at random stops. The retry budget's window
+// of the cycles passed is read once retries and a budget are set.
+func TestQuietWatchRunToMatchesStepping(t *testing.T) {
+	rapidDefaults(clientChecks())
+	opened := 0
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := genBusyConfig(t)
+		if rapid.Bool().Draw(t, "quietTimeout") {
+			cfg.Timeout = rapid.Int64Range(50, 3000).Draw(t, "timeout")
+		}
+		if rapid.Bool().Draw(t, "quietHealth") {
+			cfg.HealthInterval = rapid.Int64Range(1, 200).Draw(t, "healthInterval")
+		}
+		changes := append(genClientChanges(t, cfg), genBusyChanges(t, cfg)...)
+		changes = changes[:rapid.IntRange(0, len(changes)).Draw(t, "keep")]
+		slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
+		stepped := newClientRun(t, cfg, changes)
+		jumped := newClientRun(t, cfg, changes)
+		if jumped.watching() && jumped.gate() != viaNone {
+			opened++
+		}
+		stops := []int64{cfg.Cycles}
+		for range rapid.IntRange(0, 4).Draw(t, "stops") {
+			stops = append(stops, rapid.Int64Range(1, cfg.Cycles).Draw(t, "stop"))
+		}
+		slices.Sort(stops)
+		for _, stop := range stops {
+			for stepped.Cycle() < stop && stepped.Step() {
+			}
+			jumped.RunTo(stop)
+			if jumped.Cycle() != stepped.Cycle() || jumped.Hash() != stepped.Hash() ||
+				!reflect.DeepEqual(jumped.Summary(), stepped.Summary()) || jumped.Last() != stepped.Last() {
+				t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v\nconfig %+v\nchanges %v", stop,
+					jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last(), cfg, changes)
+			}
+			if a, b := poolState(jumped), poolState(stepped); a != b {
+				t.Fatalf("at cycle %d: RunTo and Step leave different servers and queues:\n%s\n%s", stop, a, b)
+			}
+			if a, b := budgetWindows(jumped), budgetWindows(stepped); a != b {
+				t.Fatalf("at cycle %d: RunTo and Step leave different budget windows:\n%s\n%s", stop, a, b)
+			}
+		}
+	})
+	if opened == 0 {
+		t.Error("no run opened a shortcut while watching")
+	}
+}
+
+// budgetWindows describes every balancer's retry budget window: the
+// running totals of the last 1,000 cycles recorded.
+func budgetWindows(m *Model) string {
+	out := ""
+	for _, b := range m.bal {
+		if c := b.cl; c != nil {
+			out += fmt.Sprint(c.cumAdm, c.cumGr, c.stamp, c.baseAdm, c.granted)
+		}
+	}
+	return out
 }
