@@ -95,9 +95,11 @@ type Balancer struct {
 	refused  []int
 	// cleanRounds counts the probe rounds passed in bulk (probe).
 	cleanRounds int64
-	// known holds the down servers the balancer knows are down: they went
-	// down while health checks were off, or were down when they were
-	// turned off (it goes on knowing if they are turned on again).
+	// known holds the down servers the balancer knows are down while
+	// health checks are on: they went down while health checks were off,
+	// or were down when they were turned off (it goes on knowing if they
+	// are turned on again). With them off every down server is known
+	// (knownDown), and known is written only when they come on.
 	known map[int]bool
 
 	tot  Totals
@@ -576,13 +578,7 @@ func (b *Balancer) takeDown(id int, t int64) {
 	if b.m.recordEvents {
 		b.emit(Down, id, 0, Request{})
 	}
-	unseen := b.healthOn() && !s.retiring
-	if !unseen && !s.retiring {
-		if b.known == nil {
-			b.known = map[int]bool{}
-		}
-		b.known[id] = true
-	}
+	unseen := b.healthOn() && !s.retiring // else known at once (see knownDown)
 	if b.active.has(id) && !unseen {
 		b.uncandidate(id)
 		b.unsetIdle(id)
@@ -741,7 +737,9 @@ func (b *Balancer) bringUp(id int, t int64) {
 	s := &b.srv[id-1]
 	s.down = false
 	b.down--
-	delete(b.known, id)
+	if len(b.known) > 0 {
+		delete(b.known, id)
+	}
 	if _, ej := b.ejected[id]; !ej {
 		delete(b.outSince, id)
 	}

@@ -44,12 +44,19 @@ func (b *Balancer) healthOn() bool { return b.m.cfg.HealthInterval > 0 }
 // off, stays known down until it comes back).
 func (b *Balancer) eligible(id int) bool {
 	s := &b.srv[id-1]
-	if s.gone || s.retiring || (s.down && b.known[id]) {
+	if s.gone || s.retiring || b.knownDown(id) {
 		return false
 	}
 	_, ej := b.ejected[id]
 	_, warm := b.warming[id]
 	return !ej && !warm
+}
+
+// knownDown reports whether the balancer knows that server id is down:
+// every down server while health checks are off; while they are on, the
+// servers in known.
+func (b *Balancer) knownDown(id int) bool {
+	return b.srv[id-1].down && (!b.healthOn() || b.known[id])
 }
 
 // holds reports whether server id has an attempt in service or queued.

@@ -361,6 +361,9 @@ func (m *Model) applyPending(t int64) {
 		if old.HealthInterval > 0 && cfg.HealthInterval == 0 {
 			b.downKnown()
 		}
+		if old.HealthInterval == 0 && cfg.HealthInterval > 0 {
+			b.keepKnown()
+		}
 	}
 	for _, c := range batch {
 		if c.IsFault() {
