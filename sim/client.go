@@ -26,14 +26,16 @@ type flight struct {
 	server    int
 	inService bool
 	waiting   bool // the request waits to retry; no attempt is out
+	ended     bool // the request is done: its deadlines no longer hold
 }
 
 // clientSide is one balancer's client state.
 type clientSide struct {
 	flights   map[int64]*flight
-	firsts    firstRing    // first attempts with a deadline (deadlines.go)
-	epochs    []epoch      // the timeouts those arrived under
-	deadlines deadlineHeap // the flights' deadlines
+	firsts    firstRing       // first attempts with a deadline (deadlines.go)
+	epochs    []epoch         // the timeouts those arrived under
+	deadlines deadlineHeap    // spilled first attempts' deadlines
+	rq        []deadlineQueue // retries' deadlines, by the timeout they arrived under
 	retries   retryHeap
 	waiting   int64 // requests waiting to retry
 
@@ -104,28 +106,7 @@ func (b *Balancer) arrived(r packed, t int64) {
 	b.requeuedAt[r.id] = t // its wait counts from its own arrival
 	if T > 0 {
 		f.due = t + T
-		c.deadlines.push(deadline{f.due, t, r.id})
-		if len(c.deadlines) > 2*len(c.flights)+1024 {
-			c.prune()
-		}
-	}
-}
-
-// prune drops the deadlines of attempts that have ended (completed, or
-// ended otherwise before their timeout): they would pile up for a long
-// timeout. At least half the heap goes each time, so pruning costs O(1) a
-// deadline pushed, amortised.
-func (c *clientSide) prune() {
-	keep := c.deadlines[:0]
-	for _, d := range c.deadlines {
-		if f := c.flights[d.id]; f != nil && !f.waiting && f.at == d.at && f.due == d.due {
-			keep = append(keep, d)
-		}
-	}
-	clear(c.deadlines[len(keep):])
-	c.deadlines = keep
-	for i := len(keep)/2 - 1; i >= 0; i-- {
-		siftDown(keep, i, deadline.less)
+		c.retryDeadline(deadline{f.due, t, r.id, f}, T)
 	}
 }
 
@@ -162,7 +143,10 @@ func (c *clientSide) ended(id int64) {
 		c.firsts.clear(id)
 	}
 	if len(c.flights) > 0 {
-		delete(c.flights, id)
+		if f := c.flights[id]; f != nil {
+			f.ended = true
+			delete(c.flights, id)
+		}
 	}
 }
 
@@ -226,7 +210,7 @@ func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
 	r.meta = r.meta&^packedRequeued | packedRetry
 	f.req, f.tries, f.waiting, f.due, f.server, f.inService = r, k, true, 0, 0, false
 	c.waiting++
-	c.retries.push(retryAt{at, r.id})
+	c.retries.push(retryAt{at, r.id, f})
 }
 
 // giveUp ends request r without success (the caller counts how).
@@ -273,16 +257,23 @@ func (c *clientSide) recordThrough(b *Balancer, t int64) {
 // epoch's cursor over the first attempts (deadlines.go), merged.
 func (b *Balancer) timeouts(t int64) {
 	c := b.cl
+	const fromHeap, fromRetries = -2, -3
 	for {
-		best, k := deadline{}, -1 // k: the epoch of best, or len(epochs) for the heap
+		// k: the epoch of best, or fromHeap, or fromRetries (queue r).
+		best, k, r := deadline{}, -1, 0
 		for len(c.deadlines) > 0 && c.deadlines[0].due <= t {
 			d := c.deadlines[0]
-			if f := c.flights[d.id]; f == nil || f.waiting || f.at != d.at || f.due != d.due {
+			if !d.live() {
 				c.deadlines.pop() // the attempt has ended
 				continue
 			}
-			best, k = d, len(c.epochs)
+			best, k = d, fromHeap
 			break
+		}
+		for i := range c.rq {
+			if d, ok := c.retryHead(i); ok && d.due <= t && (k == -1 || d.less(best)) {
+				best, k, r = d, fromRetries, i
+			}
 		}
 		for i := range c.epochs {
 			id, v, ok := c.nextFirst(i)
@@ -290,18 +281,24 @@ func (b *Balancer) timeouts(t int64) {
 				continue
 			}
 			at := int64(v >> locBits)
-			if d := (deadline{at + c.epochs[i].timeout, at, id}); d.due <= t && (k < 0 || d.less(best)) {
+			if d := (deadline{at + c.epochs[i].timeout, at, id, nil}); d.due <= t && (k == -1 || d.less(best)) {
 				best, k = d, i
 			}
 		}
-		switch {
-		case k < 0:
+		switch k {
+		case -1:
 			c.dropEpochs()
+			for len(c.rq) > 1 && len(c.rq[0].q) == c.rq[0].head {
+				c.rq = c.rq[1:]
+			}
 			return
-		case k == len(c.epochs):
-			c.deadlines.pop()
-			f := c.flights[best.id]
-			b.timeOut(best.id, f.server, f.inService, t)
+		case fromHeap, fromRetries:
+			if k == fromHeap {
+				c.deadlines.pop()
+			} else {
+				c.popRetry(r)
+			}
+			b.timeOut(best.id, best.f.server, best.f.inService, t)
 		default:
 			server, inService := placeOf(c.firsts.get(best.id))
 			b.timeOut(best.id, server, inService, t)
@@ -422,7 +419,7 @@ func (b *Balancer) retriesArrive(t int64) {
 	c := b.cl
 	for len(c.retries) > 0 && c.retries[0].at <= t {
 		ra := c.retries.pop()
-		f := c.flights[ra.id]
+		f := ra.f
 		c.waiting--
 		r := f.req
 		b.tot.Retries++

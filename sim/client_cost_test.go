@@ -91,41 +91,79 @@ func TestQueuedBytesWithTimeout(t *testing.T) {
 }
 
 // TestDeadlineRingMatchesHeap: the ring of first attempts and its epochs
-// (deadlines.go) time out exactly the attempts, in exactly the order, that
-// the heap of explicit deadlines does. Each random client run (with its
-// changes of the timeout) runs twice, the second time with every first
-// attempt spilled into the heap at once (no room beyond the live entries,
-// one epoch), and the two must give the same events every cycle.
+// and the retries' queues (deadlines.go) time out exactly the attempts,
+// in exactly the order, that the heap of explicit deadlines does. Each
+// random client run (with its changes of the timeout) runs twice, the
+// second time with every first attempt spilled into the heap at once (no
+// room beyond the live entries, one epoch) and every retry's deadline
+// pushed there, and the two must give the same events every cycle.
 func TestDeadlineRingMatchesHeap(t *testing.T) {
+	// Retries in flight across eight changes of the timeout, shorter and
+	// longer, on a pooled and a per-server balancer.
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.MinServers, cfg.MaxServers = 3, 4000, 8, 8, 8
+	cfg.Service, cfg.MeanService, cfg.Rate, cfg.Wave, cfg.InitialPerServer = Geometric, 50, RateScale/5, false, 0
+	cfg.Timeout, cfg.Retries, cfg.Jitter, cfg.Backoff = 120, 3, true, 5
+	var changes []Change
+	for i, T := range []int64{40, 300, 10, 200, 90, 500, 0, 60} {
+		changes = append(changes, Change{Cycle: int64(1000 + 200*i), Setting: SetTimeout, Value: T})
+	}
+	for _, q := range []QueueMode{Pooled, PerServer} {
+		cfg.Queues = q
+		if q == PerServer {
+			cfg.Policy = P2C
+		}
+		ringAndHeap(t, cfg, changes)
+	}
 	rapidDefaults(clientChecks())
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := genClientConfig(t)
 		changes := append(genClientChanges(t, cfg), genBusyChanges(t, cfg)...)
 		slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
-		ring := newClientRun(t, cfg, changes, WithEvents())
-		var heap *Model
-		withSpills(func() { heap = newClientRun(t, cfg, changes, WithEvents()) })
-		for {
-			var ok bool
-			withSpills(func() { ok = heap.Step() })
-			if ring.Step() != ok {
-				t.Fatalf("cycle %d: one run stopped, the other did not", ring.Cycle())
-			}
-			if a, b := fmt.Sprint(ring.Events()), fmt.Sprint(heap.Events()); a != b || ring.Hash() != heap.Hash() {
-				t.Fatalf("cycle %d: the ring and the heap differ:\nring %s\nheap %s\nconfig %+v\nchanges %v", ring.Cycle(), a, b, cfg, changes)
-			}
-			if !ok {
-				return
-			}
-		}
+		ringAndHeap(t, cfg, changes)
 	})
 }
 
-// withSpills runs f with every first attempt's deadline spilled into the
-// heap as soon as it can be.
+// ringAndHeap runs cfg with changes with the deadlines kept as the model
+// keeps them and all in the heap (withSpills), and fails at the first
+// cycle whose events or state differ.
+func ringAndHeap(t interface {
+	Fatalf(string, ...any)
+	Skip(...any)
+}, cfg Config, changes []Change) {
+	build := func() *Model {
+		m, err := New(cfg, WithEvents())
+		if err == nil {
+			err = m.Schedule(changes...)
+		}
+		if err != nil {
+			t.Skip(err)
+		}
+		return m
+	}
+	ring := build()
+	var heap *Model
+	withSpills(func() { heap = build() })
+	for {
+		var ok bool
+		withSpills(func() { ok = heap.Step() })
+		if ring.Step() != ok {
+			t.Fatalf("cycle %d: one run stopped, the other did not", ring.Cycle())
+		}
+		if a, b := fmt.Sprint(ring.Events()), fmt.Sprint(heap.Events()); a != b || ring.Hash() != heap.Hash() {
+			t.Fatalf("cycle %d: the ring and the heap differ:\nring %s\nheap %s\nconfig %+v\nchanges %v", ring.Cycle(), a, b, cfg, changes)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// withSpills runs f with every deadline in the heap: each first
+// attempt's spilled as soon as it can be, each retry's pushed there.
 func withSpills(f func()) {
 	epochs, slack := maxEpochs, ringSlack
-	maxEpochs, ringSlack = 1, -1<<60
+	maxEpochs, ringSlack = 0, -1<<60
 	defer func() { maxEpochs, ringSlack = epochs, slack }()
 	f()
 }

@@ -145,8 +145,89 @@ type epoch struct {
 
 // deadline is an explicit deadline (a retry's, or a spilled first
 // attempt's), ordered by cycle, then oldest attempt first: by arrival,
-// then request id.
-type deadline struct{ due, at, id int64 }
+// then request id. f is the attempt's flight: the deadline holds while
+// the flight is out with that arrival and deadline (live).
+type deadline struct {
+	due, at, id int64
+	f           *flight
+}
+
+// live reports whether d is still the deadline of an attempt out.
+func (d deadline) live() bool {
+	f := d.f
+	return !f.ended && !f.waiting && f.at == d.at && f.due == d.due
+}
+
+// deadlineQueue holds the retries' deadlines under one timeout, in the
+// order they arrived, which is their order (see retryDeadline).
+type deadlineQueue struct {
+	timeout int64
+	q       []deadline
+	head    int
+}
+
+// retryDeadline keeps deadline d of a retry that arrived under timeout T.
+// Retries arrive by cycle, then by request id, so while the timeout stays
+// the same their deadlines come in order and a FIFO holds them; a change
+// of the timeout starts another, and a fifth spills the oldest into the
+// heap.
+func (c *clientSide) retryDeadline(d deadline, T int64) {
+	if maxEpochs == 0 {
+		c.deadlines.push(d) // the tests' plain path: every deadline in the heap
+		return
+	}
+	if n := len(c.rq); n == 0 || c.rq[n-1].timeout != T {
+		c.rq = append(c.rq, deadlineQueue{timeout: T})
+		if len(c.rq) > maxEpochs {
+			old := &c.rq[0]
+			for _, d := range old.q[old.head:] {
+				if d.live() {
+					c.deadlines.push(d)
+				}
+			}
+			c.rq = c.rq[1:]
+		}
+	}
+	dq := &c.rq[len(c.rq)-1]
+	dq.q = append(dq.q, d)
+	if n := len(dq.q) - dq.head; n > 2*len(c.flights)+1024 {
+		// Drop the deadlines of retries that have ended: at least half go.
+		keep := dq.q[:0]
+		for _, d := range dq.q[dq.head:] {
+			if d.live() {
+				keep = append(keep, d)
+			}
+		}
+		clear(dq.q[len(keep):])
+		dq.q, dq.head = keep, 0
+	}
+}
+
+// retryHead returns the earliest live deadline of retry queue k, dropping
+// those of retries that have ended; ok is false when it has none (the
+// queue is then dropped unless it is the last).
+func (c *clientSide) retryHead(k int) (d deadline, ok bool) {
+	dq := &c.rq[k]
+	for dq.head < len(dq.q) {
+		if d := dq.q[dq.head]; d.live() {
+			return d, true
+		}
+		dq.q[dq.head] = deadline{}
+		dq.head++
+	}
+	dq.q, dq.head = dq.q[:0], 0
+	return deadline{}, false
+}
+
+// popRetry drops the head of retry queue k.
+func (c *clientSide) popRetry(k int) {
+	dq := &c.rq[k]
+	dq.q[dq.head] = deadline{}
+	dq.head++
+	if dq.head == len(dq.q) {
+		dq.q, dq.head = dq.q[:0], 0
+	}
+}
 
 func (a deadline) less(b deadline) bool {
 	if a.due != b.due {
@@ -207,8 +288,11 @@ func siftDown[T any](s []T, i int, less func(a, b T) bool) {
 }
 
 // retryAt is a retry waiting to arrive at cycle at: by cycle, then
-// request id.
-type retryAt struct{ at, id int64 }
+// request id; f is its flight.
+type retryAt struct {
+	at, id int64
+	f      *flight
+}
 
 func (a retryAt) less(b retryAt) bool {
 	if a.at != b.at {
@@ -250,7 +334,7 @@ func (h *retryHeap) pop() retryAt {
 func (c *clientSide) addFirst(id, t, T int64) {
 	if n := len(c.epochs); n == 0 || c.epochs[n-1].timeout != T {
 		c.epochs = append(c.epochs, epoch{first: id, timeout: T, cur: id})
-		if len(c.epochs) > maxEpochs {
+		if len(c.epochs) > max(maxEpochs, 1) {
 			c.spillEpoch()
 		}
 	}
@@ -264,8 +348,9 @@ func (c *clientSide) addFirst(id, t, T int64) {
 	}
 }
 
-// maxEpochs bounds the epochs kept: one more (timeouts changed often, as
-// a slider does) spills the oldest into the heap. ringSlack is the ring's
+// maxEpochs bounds the epochs kept, and the retries' queues: one more
+// (timeouts changed often, as a slider does) spills the oldest into the
+// heap (0: retries' deadlines go to the heap at once). ringSlack is the ring's
 // room beyond four times its live entries before its front half is
 // spilled: 512 KB, so that the attempts in service a long time while
 // thousands arrive (a long tail of service times) stay in the ring; past
@@ -323,13 +408,16 @@ func (c *clientSide) spill(id int64, v uint64, T int64) {
 	server, inService := placeOf(v)
 	f := &flight{req: packed{id: id}, at: at, due: at + T, server: server, inService: inService}
 	c.flights[id] = f
-	c.deadlines.push(deadline{f.due, at, id})
+	c.deadlines.push(deadline{f.due, at, id, f})
+	if len(c.deadlines) > 2*len(c.flights)+1024 {
+		c.prune()
+	}
 	c.firsts.clear(id)
 }
 
 // hasDeadlines reports whether any attempt may still time out.
 func (c *clientSide) hasDeadlines() bool {
-	return len(c.deadlines) > 0 || c.firsts.live > 0
+	return len(c.deadlines) > 0 || c.firsts.live > 0 || len(c.rq) > 1 || (len(c.rq) == 1 && len(c.rq[0].q) > c.rq[0].head)
 }
 
 // nextFirst returns epoch k's next first attempt out, advancing its
@@ -357,6 +445,11 @@ func (c *clientSide) nextDue() int64 {
 	if len(c.deadlines) > 0 {
 		due = c.deadlines[0].due
 	}
+	for _, dq := range c.rq {
+		if dq.head < len(dq.q) && (due == 0 || dq.q[dq.head].due < due) {
+			due = dq.q[dq.head].due
+		}
+	}
 	for k := range c.epochs {
 		if _, v, ok := c.nextFirst(k); ok {
 			d := int64(v>>locBits) + c.epochs[k].timeout
@@ -376,5 +469,23 @@ func (c *clientSide) dropEpochs() {
 			return
 		}
 		c.epochs = c.epochs[1:]
+	}
+}
+
+// prune drops the heap's deadlines of attempts that have ended (completed,
+// or ended otherwise before their timeout): they would pile up for a long
+// timeout. At least half the heap goes each time, so pruning costs O(1) a
+// deadline pushed, amortised.
+func (c *clientSide) prune() {
+	keep := c.deadlines[:0]
+	for _, d := range c.deadlines {
+		if d.live() {
+			keep = append(keep, d)
+		}
+	}
+	clear(c.deadlines[len(keep):])
+	c.deadlines = keep
+	for i := len(keep)/2 - 1; i >= 0; i-- {
+		siftDown(keep, i, deadline.less)
 	}
 }
