@@ -164,11 +164,15 @@ func (b *Balancer) succeeded(id int, r packed) {
 // at cycle e as how says; bStarted says whether step b of cycle e has
 // begun (a retry with no wait then arrives in the next cycle).
 func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
+	b.attemptEndedWith(r, b.flightOf(r.id), e, how, bStarted)
+}
+
+// attemptEndedWith is attemptEnded with request r's flight, f (nil: none).
+func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bStarted bool) {
 	cfg := &b.m.cfg
 	if b.cl != nil && b.cl.firsts.live > 0 {
 		b.cl.firsts.clear(r.id) // a first attempt: its flight is made below if it retries
 	}
-	f := b.flightOf(r.id)
 	tries := 0
 	if f != nil {
 		tries = f.tries
@@ -298,17 +302,18 @@ func (b *Balancer) timeouts(t int64) {
 			} else {
 				c.popRetry(r)
 			}
-			b.timeOut(best.id, best.f.server, best.f.inService, t)
+			b.timeOut(best.id, best.f, best.f.server, best.f.inService, t)
 		default:
 			server, inService := placeOf(c.firsts.get(best.id))
-			b.timeOut(best.id, server, inService, t)
+			b.timeOut(best.id, nil, server, inService, t)
 		}
 	}
 }
 
 // timeOut abandons request id's attempt, queued or in service at server
-// (0: the central queue or the lobby), at cycle t.
-func (b *Balancer) timeOut(id int64, server int, inService bool, t int64) {
+// (0: the central queue or the lobby), at cycle t; f is its flight (nil
+// for a first attempt in the ring).
+func (b *Balancer) timeOut(id int64, f *flight, server int, inService bool, t int64) {
 	var r packed
 	if inService {
 		s := &b.srv[server-1]
@@ -336,7 +341,7 @@ func (b *Balancer) timeOut(id int64, server int, inService bool, t int64) {
 	if b.m.recordEvents {
 		b.emit(TimedOut, server, 0, r.unpack())
 	}
-	b.attemptEnded(r, t, endTimeout, false)
+	b.attemptEndedWith(r, f, t, endTimeout, false)
 }
 
 // unqueue takes request id's queued attempt out of its queue (server

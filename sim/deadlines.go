@@ -189,6 +189,13 @@ func (c *clientSide) retryDeadline(d deadline, T int64) {
 		}
 	}
 	dq := &c.rq[len(c.rq)-1]
+	if len(dq.q) == cap(dq.q) && dq.head >= len(dq.q)/2 {
+		// Move what is left to the front rather than grow: the queue is
+		// read from its head as it is written at its tail.
+		n := copy(dq.q, dq.q[dq.head:])
+		clear(dq.q[n:])
+		dq.q, dq.head = dq.q[:n], 0
+	}
 	dq.q = append(dq.q, d)
 	if n := len(dq.q) - dq.head; n > 2*len(c.flights)+1024 {
 		// Drop the deadlines of retries that have ended: at least half go.
