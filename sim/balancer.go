@@ -74,8 +74,9 @@ type Balancer struct {
 	wheel     wheel
 
 	// requeuedAt holds, for each queued request taken back from a failed
-	// server or retried, the cycle it was requeued or the retry arrived;
-	// its next wait counts from there.
+	// server, the cycle it was requeued; its next wait counts from there
+	// (a retry's, if it was not taken back, from its arrival: its
+	// flight's at).
 	requeuedAt map[int64]int64
 	repairs    repairQueue // random faults' pending comebacks, by cycle
 
@@ -489,12 +490,18 @@ func (b *Balancer) dispatched(r packed, t int64) int64 {
 }
 
 // laterWait returns the wait at cycle t of request r, taken back from a
-// failed server or a retry: from the cycle it was taken back or the retry
-// arrived (wait, if that is not known).
+// failed server or a retry: from the cycle it was taken back, or else the
+// cycle the retry arrived, which its flight holds (wait, if neither is
+// known).
 func (b *Balancer) laterWait(r packed, t, wait int64) int64 {
-	if at, ok := b.requeuedAt[r.id]; ok {
-		delete(b.requeuedAt, r.id)
-		return t - at
+	if len(b.requeuedAt) > 0 {
+		if at, ok := b.requeuedAt[r.id]; ok {
+			delete(b.requeuedAt, r.id)
+			return t - at
+		}
+	}
+	if f := b.flightOf(r.id); f != nil && r.retry() {
+		return t - f.at
 	}
 	return wait
 }

@@ -98,12 +98,8 @@ func (b *Balancer) arrived(r packed, t int64) {
 		return
 	}
 	c := b.client()
-	f := c.flights[r.id] // a retry's flight is made when it is granted
-	f.at, f.due, f.waiting, f.server, f.inService = t, 0, false, 0, false
-	if b.requeuedAt == nil {
-		b.requeuedAt = map[int64]int64{}
-	}
-	b.requeuedAt[r.id] = t // its wait counts from its own arrival
+	f := c.flights[r.id]                                                  // a retry's flight is made when it is granted
+	f.at, f.due, f.waiting, f.server, f.inService = t, 0, false, 0, false // its wait counts from at
 	if T > 0 {
 		f.due = t + T
 		c.retryDeadline(deadline{f.due, t, r.id, f}, T)
@@ -178,7 +174,9 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 		tries = f.tries
 	}
 	if tries >= cfg.Retries {
-		delete(b.requeuedAt, r.id)
+		if len(b.requeuedAt) > 0 {
+			delete(b.requeuedAt, r.id)
+		}
 		if how == endTimeout {
 			b.tot.TimedOut++
 		} else {
@@ -210,7 +208,9 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 		f = &flight{}
 		c.flights[r.id] = f
 	}
-	delete(b.requeuedAt, r.id) // its wait counts from the retry's arrival
+	if len(b.requeuedAt) > 0 {
+		delete(b.requeuedAt, r.id) // its wait counts from the retry's arrival
+	}
 	r.meta = r.meta&^packedRequeued | packedRetry
 	f.req, f.tries, f.waiting, f.due, f.server, f.inService = r, k, true, 0, 0, false
 	c.waiting++
