@@ -94,8 +94,9 @@ type Balancer struct {
 	warming  map[int]int64
 	outSince map[int]int64
 	refused  []int
-	// cleanRounds counts the probe rounds passed in bulk (probe).
-	cleanRounds int64
+	// cleanRounds counts the probe rounds passed in bulk (probe): at
+	// most MaxCycles, so an int32 holds it.
+	cleanRounds int32
 	// known holds the down servers the balancer knows are down while
 	// health checks are on: they went down while health checks were off,
 	// or were down when they were turned off (it goes on knowing if they

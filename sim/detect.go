@@ -16,7 +16,7 @@ type detState struct {
 	// seen is the balancer's count of passed rounds (cleanRounds) when
 	// fails and passes were last brought up to date: every round passed
 	// in bulk since then is one more pass (see probe).
-	seen int64
+	seen int32
 }
 
 // ejection is an ejected server's record: by health checks (restored by
@@ -201,7 +201,7 @@ func (b *Balancer) probe(t int64) {
 		g := b.grays[id].gray
 		d := b.detOf(id)
 		if n := b.cleanRounds - d.seen; n > 0 {
-			d.fails, d.passes, d.seen = 0, d.passes+int32(n), b.cleanRounds
+			d.fails, d.passes, d.seen = 0, d.passes+n, b.cleanRounds
 		}
 		ej, isEj := b.ejected[id]
 		if !s.down && (g == Healthy || g == Slow) {

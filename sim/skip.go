@@ -54,15 +54,22 @@ func (m *Model) skipAhead(limit int64) {
 	if end < t {
 		return
 	}
+	watching := m.watching()
 	if admit {
 		for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
-			m.recordThrough(c - 1)
+			if watching {
+				m.recordThrough(c - 1)
+			}
 			m.arrive(c)
-			m.recordThrough(c)
+			if watching {
+				m.recordThrough(c)
+			}
 		}
 		m.notePeaks()
 	}
-	m.recordThrough(end)
+	if watching {
+		m.recordThrough(end)
+	}
 	m.cycle = end
 }
 
