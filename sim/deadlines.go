@@ -10,16 +10,20 @@ package sim
 // id), so the deadlines are read off the ring by a cursor, as from a
 // FIFO: an epoch per timeout in force, each with its own cursor, because
 // a --set of the timeout breaks the order between attempts that arrived
-// before and after it. Retries, and first attempts spilled out of the
-// ring (an epoch too many, or a straggler holding the ring's front while
-// it grows), keep a flight in a map and an explicit deadline in a typed
-// heap, as every attempt did before.
+// before and after it. A retry keeps a flight in a map and its deadline
+// in a FIFO per timeout (retries arrive by cycle and request id, so in
+// order while the timeout stays the same); first attempts spilled out of
+// the ring (an epoch too many, or a straggler holding the ring's front
+// while it grows) and the deadlines of a retry queue too many keep a
+// flight and an explicit deadline in a typed heap, as every attempt did
+// before.
 //
 // Invariant: every attempt out with a deadline has exactly one of a
 // nonzero firsts entry (whose epoch is the last one starting at or below
-// its id) or a flight whose deadline is in the heap; step a′ takes them
-// all in (due, arrival, id) order, merging the heap's top with each
-// epoch's cursor.
+// its id) or a flight whose live deadline is in a retry queue or the
+// heap; step a′ takes them all in (due, arrival, id) order, merging the
+// heap's top, each retry queue's head and each epoch's cursor. The tests
+// check it against every deadline in the heap (TestDeadlineRingMatchesHeap).
 
 // A firsts entry packs an attempt's arrival (bits 24 and up) and its
 // place (bits 0–23): locQueued for the central queue or the lobby, else
