@@ -35,8 +35,12 @@ const (
 	locInService = 1
 )
 
-// maxLocSlot is the highest slot an entry can name.
+// maxLocSlot is the highest slot an entry can name: far above the slots
+// a balancer keeps (at most twice its live servers and compactMin more,
+// see compactDue).
 const maxLocSlot = (locMask - 2) / 2
+
+var _ [maxLocSlot - 4*MaxServersLimit]struct{}
 
 // locOf returns the place of an attempt queued or in service at slot id
 // (0: the central queue or the lobby).
