@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // This file is the client side: attempts, their timeouts (step a′), and
 // retries with backoff, jitter and a budget. A request's first attempt
 // arrives as always; a retry is a new attempt of the same request (same
@@ -36,8 +38,11 @@ type clientSide struct {
 	epochs    []epoch         // the timeouts those arrived under
 	deadlines deadlineHeap    // spilled first attempts' deadlines
 	rq        []deadlineQueue // retries' deadlines, by the timeout they arrived under
-	retries   retryHeap
-	waiting   int64 // requests waiting to retry
+	// dueFloor is a cycle before which no deadline falls: step a′ is
+	// passed over before it (set by timeouts, lowered by noteDue).
+	dueFloor int64
+	retries  retryHeap
+	waiting  int64 // requests waiting to retry
 
 	// The budget's window: the first attempts admitted and the retries
 	// granted up to the end of each of the last budgetWindow cycles
@@ -294,6 +299,9 @@ func (b *Balancer) timeouts(t int64) {
 			c.dropEpochs()
 			for len(c.rq) > 1 && len(c.rq[0].q) == c.rq[0].head {
 				c.rq = c.rq[1:]
+			}
+			if c.dueFloor = c.nextDue(); c.dueFloor == 0 {
+				c.dueFloor = math.MaxInt64
 			}
 			return
 		case fromHeap, fromRetries:

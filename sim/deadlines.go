@@ -182,6 +182,7 @@ type deadlineQueue struct {
 func (c *clientSide) retryDeadline(d deadline, T int64) {
 	if maxEpochs == 0 {
 		c.deadlines.push(d) // the tests' plain path: every deadline in the heap
+		c.noteDue(d.due)
 		return
 	}
 	if n := len(c.rq); n == 0 || c.rq[n-1].timeout != T {
@@ -205,6 +206,7 @@ func (c *clientSide) retryDeadline(d deadline, T int64) {
 		dq.q, dq.head = dq.q[:n], 0
 	}
 	dq.q = append(dq.q, d)
+	c.noteDue(d.due)
 	if n := len(dq.q) - dq.head; n > 2*len(c.flights)+1024 {
 		// Drop the deadlines of retries that have ended: at least half go.
 		keep := dq.q[:0]
@@ -358,6 +360,7 @@ func (c *clientSide) addFirst(id, t, T int64) {
 		c.spillAll() // a long stretch of ids not watched: no word for each
 	}
 	r.push(id, uint64(t)<<locBits|locQueued)
+	c.noteDue(t + T)
 	if int64(r.n) > int64(4*r.live)+ringSlack {
 		c.spillFront()
 	}
@@ -424,11 +427,15 @@ func (c *clientSide) spill(id int64, v uint64, T int64) {
 	f := &flight{req: packed{id: id}, at: at, due: at + T, server: server, inService: inService}
 	c.flights[id] = f
 	c.deadlines.push(deadline{f.due, at, id, f})
+	c.noteDue(f.due)
 	if len(c.deadlines) > 2*len(c.flights)+1024 {
 		c.prune()
 	}
 	c.firsts.clear(id)
 }
+
+// noteDue lowers dueFloor to a deadline just kept.
+func (c *clientSide) noteDue(due int64) { c.dueFloor = min(c.dueFloor, due) }
 
 // hasDeadlines reports whether any attempt may still time out.
 func (c *clientSide) hasDeadlines() bool {

@@ -202,7 +202,7 @@ func (m *Model) Step() bool {
 	}
 	if watching {
 		for _, b := range m.bal {
-			if b.cl != nil && b.cl.hasDeadlines() {
+			if b.cl != nil && t >= b.cl.dueFloor && b.cl.hasDeadlines() {
 				b.timeouts(t) // a′
 			}
 		}
