@@ -74,8 +74,9 @@ type Balancer struct {
 	wheel     wheel
 
 	// requeuedAt holds, for each queued request taken back from a failed
-	// server or retried, the cycle it was requeued or the retry arrived;
-	// its next wait counts from there.
+	// server, the cycle it was requeued; its next wait counts from there
+	// (a retry's, if it was not taken back, from its arrival: its
+	// flight's at).
 	requeuedAt map[int64]int64
 	repairs    repairQueue // random faults' pending comebacks, by cycle
 
@@ -93,9 +94,14 @@ type Balancer struct {
 	warming  map[int]int64
 	outSince map[int]int64
 	refused  []int
-	// known holds the down servers the balancer knows are down: they went
-	// down while health checks were off, or were down when they were
-	// turned off (it goes on knowing if they are turned on again).
+	// cleanRounds counts the probe rounds passed in bulk (probe): at
+	// most MaxCycles, so an int32 holds it.
+	cleanRounds int32
+	// known holds the down servers the balancer knows are down while
+	// health checks are on: they went down while health checks were off,
+	// or were down when they were turned off (it goes on knowing if they
+	// are turned on again). With them off every down server is known
+	// (knownDown), and known is written only when they come on.
 	known map[int]bool
 
 	tot  Totals
@@ -128,14 +134,17 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 
 // due takes the servers whose attempt in service is due at cycle t off
 // the timing wheel (with stale entries), in the order step a ends them: in
-// id order while the client side or detection is on, where the order
-// tells (an ejection counts the servers live and ejected when it is
-// decided, a retry's jitter and its budget are drawn and granted in turn);
-// else in the order they were put on the wheel, which nothing can tell
-// from id order but the order of the cycle's events.
+// id order while the client side or detection is on and an attempt may
+// end otherwise than by completing, where the order tells (an error may
+// eject a server, which counts the servers live and ejected when it is
+// decided, or be retried, whose jitter and budget are drawn and granted
+// in turn); else in the order they were put on the wheel, which nothing
+// can tell from id order but the order of the cycle's events (recorded
+// in id order too while watching). Only attempts with an end of their
+// own (b.ends) end otherwise than by completing.
 func (b *Balancer) due(t int64) []int32 {
 	ids := b.wheel.take(t)
-	if b.watching {
+	if b.watching && (len(b.ends) > 0 || b.m.recordEvents) {
 		slices.Sort(ids)
 	}
 	return ids
@@ -482,12 +491,18 @@ func (b *Balancer) dispatched(r packed, t int64) int64 {
 }
 
 // laterWait returns the wait at cycle t of request r, taken back from a
-// failed server or a retry: from the cycle it was taken back or the retry
-// arrived (wait, if that is not known).
+// failed server or a retry: from the cycle it was taken back, or else the
+// cycle the retry arrived, which its flight holds (wait, if neither is
+// known).
 func (b *Balancer) laterWait(r packed, t, wait int64) int64 {
-	if at, ok := b.requeuedAt[r.id]; ok {
-		delete(b.requeuedAt, r.id)
-		return t - at
+	if len(b.requeuedAt) > 0 {
+		if at, ok := b.requeuedAt[r.id]; ok {
+			delete(b.requeuedAt, r.id)
+			return t - at
+		}
+	}
+	if f := b.flightOf(r.id); f != nil && r.retry() {
+		return t - f.at
 	}
 	return wait
 }
@@ -571,13 +586,7 @@ func (b *Balancer) takeDown(id int, t int64) {
 	if b.m.recordEvents {
 		b.emit(Down, id, 0, Request{})
 	}
-	unseen := b.healthOn() && !s.retiring
-	if !unseen && !s.retiring {
-		if b.known == nil {
-			b.known = map[int]bool{}
-		}
-		b.known[id] = true
-	}
+	unseen := b.healthOn() && !s.retiring // else known at once (see knownDown)
 	if b.active.has(id) && !unseen {
 		b.uncandidate(id)
 		b.unsetIdle(id)
@@ -736,7 +745,9 @@ func (b *Balancer) bringUp(id int, t int64) {
 	s := &b.srv[id-1]
 	s.down = false
 	b.down--
-	delete(b.known, id)
+	if len(b.known) > 0 {
+		delete(b.known, id)
+	}
 	if _, ej := b.ejected[id]; !ej {
 		delete(b.outSince, id)
 	}

@@ -1,6 +1,6 @@
 package sim
 
-import "container/heap"
+import "math"
 
 // This file is the client side: attempts, their timeouts (step a′), and
 // retries with backoff, jitter and a budget. A request's first attempt
@@ -16,7 +16,8 @@ const retryStream = 0x6c6273696d2d7279 // "lbsim-ry"
 const budgetWindow = 1000
 
 // flight is the client side's record of a request whose current attempt
-// has a deadline or is a retry, or that waits to retry.
+// is a retry (or a first attempt spilled out of the ring of first
+// attempts, see deadlines.go), or that waits to retry.
 type flight struct {
 	req   packed // the request as its next (or current) attempt carries it
 	at    int64  // the current attempt's arrival
@@ -27,62 +28,21 @@ type flight struct {
 	server    int
 	inService bool
 	waiting   bool // the request waits to retry; no attempt is out
-}
-
-// deadline is an attempt's timeout, ordered by cycle, then oldest
-// attempt first: by arrival, then request id.
-type deadline struct{ due, at, id int64 }
-
-type deadlineHeap []deadline
-
-func (h deadlineHeap) Len() int { return len(h) }
-func (h deadlineHeap) Less(i, j int) bool {
-	a, b := h[i], h[j]
-	if a.due != b.due {
-		return a.due < b.due
-	}
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.id < b.id
-}
-func (h deadlineHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *deadlineHeap) Push(x any)   { *h = append(*h, x.(deadline)) }
-func (h *deadlineHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// retryAt is a retry waiting to arrive at cycle at: by cycle, then
-// request id.
-type retryAt struct{ at, id int64 }
-
-type retryHeap []retryAt
-
-func (h retryHeap) Len() int { return len(h) }
-func (h retryHeap) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	return h[i].id < h[j].id
-}
-func (h retryHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *retryHeap) Push(x any)   { *h = append(*h, x.(retryAt)) }
-func (h *retryHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	ended     bool // the request is done: its deadlines no longer hold
 }
 
 // clientSide is one balancer's client state.
 type clientSide struct {
 	flights   map[int64]*flight
-	deadlines deadlineHeap
-	retries   retryHeap
-	waiting   int64 // requests waiting to retry
+	firsts    firstRing       // first attempts with a deadline (deadlines.go)
+	epochs    []epoch         // the timeouts those arrived under
+	deadlines deadlineHeap    // spilled first attempts' deadlines
+	rq        []deadlineQueue // retries' deadlines, by the timeout they arrived under
+	// dueFloor is a cycle before which no deadline falls: step a′ is
+	// passed over before it (set by timeouts, lowered by noteDue).
+	dueFloor int64
+	retries  retryHeap
+	waiting  int64 // requests waiting to retry
 
 	// The budget's window: the first attempts admitted and the retries
 	// granted up to the end of each of the last budgetWindow cycles
@@ -90,10 +50,19 @@ type clientSide struct {
 	// slot holds). A cycle not recorded (before the client side came on)
 	// counts nothing: baseAdm holds the admissions when it came on (no
 	// retry was granted before).
-	granted            int64
-	cumAdm, cumGr      [budgetWindow]int64
-	stamp              [budgetWindow]int64
-	baseAdm            int64
+	granted       int64
+	recorded      int64 // the last cycle recorded
+	cumAdm, cumGr [budgetWindow]int64
+	stamp         [budgetWindow]int64
+	baseAdm       int64
+	// hint is where in queue hintQ the last attempt timed out at cycle
+	// hintAt was (the next one of that cycle is likely after it);
+	// searched counts the places looked at to find timed-out attempts.
+	hint     int
+	hintAt   int64
+	hintQ    *fifo
+	searched int64
+
 	abandonAt          map[int]int64 // servers busy with abandoned work: the cycle it was abandoned
 	wastedEnded        int64         // wasted cycles of abandoned work that has ended
 	abandonedInService int64
@@ -113,6 +82,7 @@ func (b *Balancer) client() *clientSide {
 	if b.cl == nil {
 		c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}}
 		c.baseAdm = b.tot.Admitted
+		c.recorded = b.m.cycle - 1 // this cycle is recorded at its end
 		for i := range c.stamp {
 			c.stamp[i] = -1
 		}
@@ -123,48 +93,22 @@ func (b *Balancer) client() *clientSide {
 
 // arrived is told of every attempt that joins a queue at cycle t (a first
 // attempt admitted, or a retry): with a timeout in force it gets its
-// deadline.
+// deadline, a first attempt as a word in the ring of first attempts.
 func (b *Balancer) arrived(r packed, t int64) {
 	T := b.m.cfg.Timeout
-	if T == 0 && !r.retry() {
+	if !r.retry() {
+		if T > 0 {
+			b.client().addFirst(r.id, t, T)
+		}
 		return
 	}
 	c := b.client()
-	f := c.flights[r.id]
-	if f == nil {
-		f = &flight{req: r}
-		c.flights[r.id] = f
-	}
-	f.at, f.due, f.waiting, f.server, f.inService = t, 0, false, 0, false
-	if r.retry() {
-		if b.requeuedAt == nil {
-			b.requeuedAt = map[int64]int64{}
-		}
-		b.requeuedAt[r.id] = t // its wait counts from its own arrival
-	}
+	f := c.flights[r.id]                                                  // a retry's flight is made when it is granted
+	f.at, f.due, f.waiting, f.server, f.inService = t, 0, false, 0, false // its wait counts from at
 	if T > 0 {
 		f.due = t + T
-		heap.Push(&c.deadlines, deadline{f.due, t, r.id})
-		if len(c.deadlines) > 2*len(c.flights)+1024 {
-			c.prune()
-		}
+		c.retryDeadline(deadline{f.due, t, r.id, f}, T)
 	}
-}
-
-// prune drops the deadlines of attempts that have ended (completed, or
-// ended otherwise before their timeout): they would pile up for a long
-// timeout. At least half the heap goes each time, so pruning costs O(1) a
-// deadline pushed, amortised; the order of what stays is kept.
-func (c *clientSide) prune() {
-	keep := c.deadlines[:0]
-	for _, d := range c.deadlines {
-		if f := c.flights[d.id]; f != nil && !f.waiting && f.at == d.at && f.due == d.due {
-			keep = append(keep, d)
-		}
-	}
-	clear(c.deadlines[len(keep):])
-	c.deadlines = keep
-	heap.Init(&c.deadlines)
 }
 
 // flightOf returns request id's flight, or nil.
@@ -178,8 +122,32 @@ func (b *Balancer) flightOf(id int64) *flight {
 // placed notes that request r's attempt joined server id's queue (0: the
 // central queue or the lobby), or went into service there.
 func (b *Balancer) placed(r packed, id int, inService bool) {
-	if f := b.flightOf(r.id); f != nil {
+	c := b.cl
+	if c == nil {
+		return
+	}
+	if v := c.firsts.get(r.id); v != 0 {
+		c.firsts.set(r.id, v&^locMask|locOf(id, inService))
+		return
+	}
+	if len(c.flights) == 0 {
+		return
+	}
+	if f := c.flights[r.id]; f != nil {
 		f.server, f.inService = id, inService
+	}
+}
+
+// ended forgets request r's attempt's record: it completed or gave up.
+func (c *clientSide) ended(id int64) {
+	if c.firsts.live > 0 {
+		c.firsts.clear(id)
+	}
+	if len(c.flights) > 0 {
+		if f := c.flights[id]; f != nil {
+			f.ended = true
+			delete(c.flights, id)
+		}
 	}
 }
 
@@ -187,8 +155,8 @@ func (b *Balancer) placed(r packed, id int, inService bool) {
 // its client waiting: the request is done, and the server's run of errors
 // ends.
 func (b *Balancer) succeeded(id int, r packed) {
-	if b.cl != nil && len(b.cl.flights) > 0 {
-		delete(b.cl.flights, r.id)
+	if b.cl != nil {
+		b.cl.ended(r.id)
 	}
 	b.serverCompleted(id)
 }
@@ -197,13 +165,23 @@ func (b *Balancer) succeeded(id int, r packed) {
 // at cycle e as how says; bStarted says whether step b of cycle e has
 // begun (a retry with no wait then arrives in the next cycle).
 func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
+	b.attemptEndedWith(r, b.flightOf(r.id), e, how, bStarted)
+}
+
+// attemptEndedWith is attemptEnded with request r's flight, f (nil: none).
+func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bStarted bool) {
 	cfg := &b.m.cfg
-	f := b.flightOf(r.id)
+	if b.cl != nil && b.cl.firsts.live > 0 {
+		b.cl.firsts.clear(r.id) // a first attempt: its flight is made below if it retries
+	}
 	tries := 0
 	if f != nil {
 		tries = f.tries
 	}
 	if tries >= cfg.Retries {
+		if len(b.requeuedAt) > 0 {
+			delete(b.requeuedAt, r.id)
+		}
 		if how == endTimeout {
 			b.tot.TimedOut++
 		} else {
@@ -235,18 +213,22 @@ func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
 		f = &flight{}
 		c.flights[r.id] = f
 	}
-	delete(b.requeuedAt, r.id) // its wait counts from the retry's arrival
+	if len(b.requeuedAt) > 0 {
+		delete(b.requeuedAt, r.id) // its wait counts from the retry's arrival
+	}
 	r.meta = r.meta&^packedRequeued | packedRetry
 	f.req, f.tries, f.waiting, f.due, f.server, f.inService = r, k, true, 0, 0, false
 	c.waiting++
-	heap.Push(&c.retries, retryAt{at, r.id})
+	c.retries.push(retryAt{at, r.id, f})
 }
 
 // giveUp ends request r without success (the caller counts how).
 func (b *Balancer) giveUp(r packed) {
-	delete(b.requeuedAt, r.id) // it will not be dispatched again
+	if len(b.requeuedAt) > 0 {
+		delete(b.requeuedAt, r.id) // it will not be dispatched again
+	}
 	if b.cl != nil {
-		delete(b.cl.flights, r.id)
+		b.cl.ended(r.id)
 	}
 	if b.m.recordEvents {
 		b.emit(GiveUp, 0, 0, r.unpack())
@@ -269,27 +251,82 @@ func (c *clientSide) window(b *Balancer, e int64) (adm, gr int64) {
 func (c *clientSide) recordWindow(b *Balancer, t int64) {
 	i := t % budgetWindow
 	c.cumAdm[i], c.cumGr[i], c.stamp[i] = b.tot.Admitted, c.granted, t
+	c.recorded = t
 }
 
-// timeouts is step a′ at cycle t: every attempt whose deadline is t is
-// abandoned, oldest first.
-func (b *Balancer) timeouts(t int64) {
-	c := b.cl
-	for len(c.deadlines) > 0 && c.deadlines[0].due <= t {
-		d := heap.Pop(&c.deadlines).(deadline)
-		f := c.flights[d.id]
-		if f == nil || f.waiting || f.at != d.at || f.due != d.due {
-			continue // the attempt has ended
-		}
-		b.timeOut(f, t)
+// recordThrough keeps the running totals as they are now for the cycles
+// after the last one recorded, up to t (only the last budgetWindow of
+// them can be read): a shortcut passed them, and they admitted and
+// granted nothing since.
+func (c *clientSide) recordThrough(b *Balancer, t int64) {
+	for u := max(c.recorded+1, t-budgetWindow+1); u <= t; u++ {
+		c.recordWindow(b, u)
 	}
 }
 
-// timeOut abandons flight f's attempt at cycle t.
-func (b *Balancer) timeOut(f *flight, t int64) {
-	r, server := f.req, 0
-	if f.inService {
-		server = f.server
+// timeouts is step a′ at cycle t: every attempt whose deadline is t is
+// abandoned, oldest first. The deadlines come from the heap and from each
+// epoch's cursor over the first attempts (deadlines.go), merged.
+func (b *Balancer) timeouts(t int64) {
+	c := b.cl
+	const fromHeap, fromRetries = -2, -3
+	for {
+		// k: the epoch of best, or fromHeap, or fromRetries (queue r).
+		best, k, r := deadline{}, -1, 0
+		for len(c.deadlines) > 0 && c.deadlines[0].due <= t {
+			d := c.deadlines[0]
+			if !d.live() {
+				c.deadlines.pop() // the attempt has ended
+				continue
+			}
+			best, k = d, fromHeap
+			break
+		}
+		for i := range c.rq {
+			if d, ok := c.retryHead(i); ok && d.due <= t && (k == -1 || d.less(best)) {
+				best, k, r = d, fromRetries, i
+			}
+		}
+		for i := range c.epochs {
+			id, v, ok := c.nextFirst(i)
+			if !ok {
+				continue
+			}
+			at := int64(v >> locBits)
+			if d := (deadline{at + c.epochs[i].timeout, at, id, nil}); d.due <= t && (k == -1 || d.less(best)) {
+				best, k = d, i
+			}
+		}
+		switch k {
+		case -1:
+			c.dropEpochs()
+			for len(c.rq) > 1 && len(c.rq[0].q) == c.rq[0].head {
+				c.rq = c.rq[1:]
+			}
+			if c.dueFloor = c.nextDue(); c.dueFloor == 0 {
+				c.dueFloor = math.MaxInt64
+			}
+			return
+		case fromHeap, fromRetries:
+			if k == fromHeap {
+				c.deadlines.pop()
+			} else {
+				c.popRetry(r)
+			}
+			b.timeOut(best.id, best.f, best.f.server, best.f.inService, t)
+		default:
+			server, inService := placeOf(c.firsts.get(best.id))
+			b.timeOut(best.id, nil, server, inService, t)
+		}
+	}
+}
+
+// timeOut abandons request id's attempt, queued or in service at server
+// (0: the central queue or the lobby), at cycle t; f is its flight (nil
+// for a first attempt in the ring).
+func (b *Balancer) timeOut(id int64, f *flight, server int, inService bool, t int64) {
+	var r packed
+	if inService {
 		s := &b.srv[server-1]
 		r = s.req
 		b.tot.TimedOutInService++
@@ -307,30 +344,44 @@ func (b *Balancer) timeOut(f *flight, t int64) {
 			}
 		}
 	} else {
-		r = b.unqueue(f, t)
+		r = b.unqueue(id, server, t)
+		server = 0
 		b.tot.TimedOutQueued++
 	}
 	b.last.TimedOut++
 	if b.m.recordEvents {
 		b.emit(TimedOut, server, 0, r.unpack())
 	}
-	b.attemptEnded(r, t, endTimeout, false)
+	b.attemptEndedWith(r, f, t, endTimeout, false)
 }
 
-// unqueue takes flight f's queued attempt out of its queue at cycle t and
-// returns it.
-func (b *Balancer) unqueue(f *flight, t int64) packed {
-	id := f.req.id
+// unqueue takes request id's queued attempt out of its queue (server
+// sid's, or 0 for the central queue or the lobby) at cycle t and returns
+// it.
+func (b *Balancer) unqueue(id int64, sid int, t int64) packed {
+	c := b.cl
+	q := &b.queue
+	switch {
+	case !b.perServer:
+	case sid == 0:
+		q = &b.lobby
+	default:
+		q = &b.sq[sid-1]
+	}
+	hint := 0
+	if c.hintAt == t && c.hintQ == q {
+		hint = c.hint
+	}
+	r, at, searched := q.remove(id, hint)
+	c.hint, c.hintAt, c.hintQ = at, t, q
+	c.searched += int64(searched)
 	if !b.perServer {
-		return b.queue.remove(id)
+		return r
 	}
-	if f.server == 0 {
+	if sid == 0 {
 		b.queued--
-		return b.lobby.remove(id)
+		return r
 	}
-	sid := f.server
-	q := &b.sq[sid-1]
-	r := q.remove(id)
 	b.queued--
 	s := &b.srv[sid-1]
 	candidate := b.active.has(sid)
@@ -383,8 +434,8 @@ func (b *Balancer) afterAttempt(id int, t int64, ok bool) {
 func (b *Balancer) retriesArrive(t int64) {
 	c := b.cl
 	for len(c.retries) > 0 && c.retries[0].at <= t {
-		ra := heap.Pop(&c.retries).(retryAt)
-		f := c.flights[ra.id]
+		ra := c.retries.pop()
+		f := ra.f
 		c.waiting--
 		r := f.req
 		b.tot.Retries++

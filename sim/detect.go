@@ -10,9 +10,13 @@ import "slices"
 
 // detState is one server's detection record.
 type detState struct {
-	fails, passes int32 // consecutive failed and passed probes
+	fails, passes int32 // consecutive failed and passed probes, as of round seen
 	errRun        int32 // consecutive errors (outlier ejection)
 	k             int32 // ejections (either mechanism) since its last completion, at most MaxEjections
+	// seen is the balancer's count of passed rounds (cleanRounds) when
+	// fails and passes were last brought up to date: every round passed
+	// in bulk since then is one more pass (see probe).
+	seen int32
 }
 
 // ejection is an ejected server's record: by health checks (restored by
@@ -25,7 +29,7 @@ type ejection struct {
 // detOf returns server id's detection record, growing the records.
 func (b *Balancer) detOf(id int) *detState {
 	for len(b.det) < id {
-		b.det = append(b.det, detState{})
+		b.det = append(b.det, detState{seen: b.cleanRounds})
 	}
 	return &b.det[id-1]
 }
@@ -40,12 +44,19 @@ func (b *Balancer) healthOn() bool { return b.m.cfg.HealthInterval > 0 }
 // off, stays known down until it comes back).
 func (b *Balancer) eligible(id int) bool {
 	s := &b.srv[id-1]
-	if s.gone || s.retiring || (s.down && b.known[id]) {
+	if s.gone || s.retiring || b.knownDown(id) {
 		return false
 	}
 	_, ej := b.ejected[id]
 	_, warm := b.warming[id]
 	return !ej && !warm
+}
+
+// knownDown reports whether the balancer knows that server id is down:
+// every down server while health checks are off; while they are on, the
+// servers in known.
+func (b *Balancer) knownDown(id int) bool {
+	return b.srv[id-1].down && (!b.healthOn() || b.known[id])
 }
 
 // holds reports whether server id has an attempt in service or queued.
@@ -164,7 +175,23 @@ func (b *Balancer) noteOut(id int, t int64) {
 
 // probe is the health checks of step c at cycle t: every live server, by
 // id, fails (down, failing, hanging) or passes (healthy, slow).
+//
+// A round in which every server passes and none is ejected changes
+// nothing but the counts (no failure to reset, no ejection or restore can
+// follow), so it is passed in bulk: it only adds one to cleanRounds, and
+// each record takes the rounds passed since its seen when it is next
+// read. Invariant: a record's passes plus cleanRounds − seen is the
+// passes stepping each round would have counted, and its fails are 0 if
+// that difference is positive (every record exists by then: the bulk
+// round makes the missing ones, as a full round would).
 func (b *Balancer) probe(t int64) {
+	if b.down == 0 && len(b.grays) == 0 && len(b.ejected) == 0 {
+		if len(b.det) < len(b.srv) {
+			b.detOf(len(b.srv))
+		}
+		b.cleanRounds++
+		return
+	}
 	fall, rise := int32(b.m.cfg.healthFall()), int32(b.m.cfg.healthRise())
 	for id := 1; id <= len(b.srv); id++ {
 		s := &b.srv[id-1]
@@ -173,6 +200,9 @@ func (b *Balancer) probe(t int64) {
 		}
 		g := b.grays[id].gray
 		d := b.detOf(id)
+		if n := b.cleanRounds - d.seen; n > 0 {
+			d.fails, d.passes, d.seen = 0, d.passes+n, b.cleanRounds
+		}
 		ej, isEj := b.ejected[id]
 		if !s.down && (g == Healthy || g == Slow) {
 			d.fails = 0

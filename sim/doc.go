@@ -61,8 +61,9 @@
 // pool and where its requests wait), perserver.go (routing at arrival,
 // each server's queue, the lobby), gray.go (gray failures: slow, failing,
 // hanging servers), client.go (attempts, timeouts, retries and their
-// budget), detect.go (health checks, outlier ejection, warm-up,
-// replacement), stats.go (counters, summary, timeline rows), slots.go
+// budget), deadlines.go (their deadlines: a ring of first attempts read
+// in order, a FIFO of retries per timeout), detect.go (health checks,
+// outlier ejection, warm-up, replacement), stats.go (counters, summary, timeline rows), slots.go
 // (servers are named by slots inside the package, renumbered in order as
 // servers leave, so memory follows the live servers, not every id ever
 // given).
@@ -76,8 +77,11 @@
 //
 // The shortcuts, entered through one gate (shortcut.go) and each keeping
 // the invariant its doc comment states: saturated.go, turnover.go,
-// routed.go, window.go, skip.go. WithPlain turns them all off; the tests
-// check them against stepping and against a plain reference model.
+// routed.go, window.go, skip.go; skip.go and routed.go's cycle loop also
+// run while the client side and detection are quiet, up to their next
+// deadline, retry or probe round (quietWatch, watchLimit). WithPlain
+// turns them all off; the tests check them against stepping and against
+// a plain reference model.
 //
 // The inputs: config.go and settings.go (the configuration and the names
 // that set it), change.go (changes during a run, faults included),

@@ -132,31 +132,49 @@ func (q *fifo) popFront() packed {
 	return p
 }
 
-// remove takes the request with the given id out of the queue, searching
-// from the oldest, and returns it; the others keep their order. It costs
-// the request's distance from the head, plus that from the nearer end.
-// The request must be in the queue.
-func (q *fifo) remove(id int64) packed {
+// remove takes the request with the given id out of the queue and
+// returns it with its place (from the oldest) and the places searched;
+// the others keep their order. The search looks from the oldest, from
+// the newest and onwards from place hint at once (a timeout strikes the
+// oldest attempts under a fixed timeout, the newest after a shorter one
+// is set, and the attempts of one cycle one after the other), so it costs
+// three times the request's distance from the nearest of the three, plus
+// moving the requests between it and the nearer end. The request must be
+// in the queue.
+func (q *fifo) remove(id int64, hint int) (p packed, at, searched int) {
 	mask := len(q.buf) - 1
-	for i := range q.n {
-		if q.buf[(q.head+i)&mask].id != id {
-			continue
+	hint = min(max(hint, 0), q.n)
+	i := -1
+	for k := 0; k < q.n; k++ {
+		searched++
+		if q.buf[(q.head+k)&mask].id == id {
+			i = k
+			break
 		}
-		p := q.buf[(q.head+i)&mask]
-		if i < q.n-1-i {
-			// Nearer the head (a timeout is mostly the oldest): the
-			// requests before it move one place back.
-			for j := i; j > 0; j-- {
-				q.buf[(q.head+j)&mask] = q.buf[(q.head+j-1)&mask]
-			}
-			q.head = (q.head + 1) & mask
-		} else {
-			for j := i; j < q.n-1; j++ {
-				q.buf[(q.head+j)&mask] = q.buf[(q.head+j+1)&mask]
-			}
+		if j := q.n - 1 - k; q.buf[(q.head+j)&mask].id == id {
+			i = j
+			break
 		}
-		q.n--
-		return p
+		if j := hint + k; j < q.n && q.buf[(q.head+j)&mask].id == id {
+			i = j
+			break
+		}
 	}
-	panic("sim: a request to remove is not in its queue")
+	if i < 0 {
+		panic("sim: a request to remove is not in its queue")
+	}
+	p = q.buf[(q.head+i)&mask]
+	if i < q.n-1-i {
+		// Nearer the head: the requests before it move one place back.
+		for j := i; j > 0; j-- {
+			q.buf[(q.head+j)&mask] = q.buf[(q.head+j-1)&mask]
+		}
+		q.head = (q.head + 1) & mask
+	} else {
+		for j := i; j < q.n-1; j++ {
+			q.buf[(q.head+j)&mask] = q.buf[(q.head+j+1)&mask]
+		}
+	}
+	q.n--
+	return p, i, searched
 }

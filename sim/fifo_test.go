@@ -103,33 +103,52 @@ func TestWheelNext(t *testing.T) {
 }
 
 // TestFifoRemove takes every position out of queues of several lengths,
-// wrapped around their buffer, against a slice doing the same.
+// wrapped around their buffer, searched from every hint, against a slice
+// doing the same; the search looks at no more places than the distance
+// to the nearest end or onwards from the hint.
 func TestFifoRemove(t *testing.T) {
 	for n := 1; n <= 9; n++ {
 		for head := range 8 {
-			for i := range n {
-				var q fifo
-				for k := range head { // move the head so that the queue wraps
-					q.pushBack(packed{id: int64(-k - 1)})
-					q.popFront()
-				}
-				var want []int64
-				for k := range n {
-					q.pushBack(packed{id: int64(k + 1)})
-					want = append(want, int64(k+1))
-				}
-				if got := q.remove(int64(i + 1)); got.id != int64(i+1) {
-					t.Fatalf("n %d head %d: remove(%d) returned %d", n, head, i+1, got.id)
-				}
-				want = append(want[:i], want[i+1:]...)
-				var got []int64
-				for q.Len() > 0 {
-					got = append(got, q.popFront().id)
-				}
-				if !slices.Equal(got, want) {
-					t.Fatalf("n %d head %d remove %d: left %v, want %v", n, head, i+1, got, want)
+			for hint := -1; hint <= n+1; hint++ {
+				for i := range n {
+					fifoRemoveOne(t, n, head, hint, i)
 				}
 			}
 		}
+	}
+}
+
+// fifoRemoveOne is TestFifoRemove's case: the request at place i out of
+// a queue of n whose head has moved head places, searched from hint.
+func fifoRemoveOne(t *testing.T, n, head, hint, i int) {
+	t.Helper()
+	var q fifo
+	for k := range head { // move the head so that the queue wraps
+		q.pushBack(packed{id: int64(-k - 1)})
+		q.popFront()
+	}
+	var want []int64
+	for k := range n {
+		q.pushBack(packed{id: int64(k + 1)})
+		want = append(want, int64(k+1))
+	}
+	r, at, searched := q.remove(int64(i+1), hint)
+	if r.id != int64(i+1) || at != i {
+		t.Fatalf("n %d head %d: remove(%d) returned %d at %d", n, head, i+1, r.id, at)
+	}
+	near := min(i, n-1-i)
+	if hint >= 0 && hint <= i {
+		near = min(near, i-hint)
+	}
+	if searched > near+1 {
+		t.Fatalf("n %d head %d hint %d: remove(%d) searched %d places, want at most %d", n, head, hint, i+1, searched, near+1)
+	}
+	want = append(want[:i], want[i+1:]...)
+	var got []int64
+	for q.Len() > 0 {
+		got = append(got, q.popFront().id)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("n %d head %d remove %d: left %v, want %v", n, head, i+1, got, want)
 	}
 }

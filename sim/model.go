@@ -206,7 +206,7 @@ func (m *Model) Step() bool {
 	}
 	if watching {
 		for _, b := range m.bal {
-			if b.cl != nil && len(b.cl.deadlines) > 0 {
+			if b.cl != nil && t >= b.cl.dueFloor && b.cl.hasDeadlines() {
 				b.timeouts(t) // a′
 			}
 		}
@@ -365,6 +365,9 @@ func (m *Model) applyPending(t int64) {
 		b.watch()
 		if old.HealthInterval > 0 && cfg.HealthInterval == 0 {
 			b.downKnown()
+		}
+		if old.HealthInterval == 0 && cfg.HealthInterval > 0 {
+			b.keepKnown()
 		}
 	}
 	for _, c := range batch {

@@ -49,13 +49,22 @@ func (b *Balancer) downKnown() {
 		if !s.down || s.gone {
 			continue
 		}
-		if b.known == nil {
-			b.known = map[int]bool{}
-		}
-		b.known[id] = true
 		if b.active.has(id) {
 			b.uncandidate(id)
 			b.unsetIdle(id)
+		}
+	}
+}
+
+// keepKnown records in known the down servers, all known while health
+// checks were off, as they come on: they stay known until they come back.
+func (b *Balancer) keepKnown() {
+	for id := 1; id <= len(b.srv); id++ {
+		if s := &b.srv[id-1]; s.down && !s.gone {
+			if b.known == nil {
+				b.known = map[int]bool{}
+			}
+			b.known[id] = true
 		}
 	}
 }

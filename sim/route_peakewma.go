@@ -20,10 +20,44 @@ import (
 // natively, in WebAssembly and on arm64). The pooled queue refuses it.
 type peakEWMA struct {
 	quietRouter
-	b      *Balancer
-	cost   []float64       // by slot−1
-	at     []int64         // by slot−1: the cycle of the cost's last update
-	routed map[int64]int64 // by request id: the cycle it was routed
+	b    *Balancer
+	cost []float64 // by slot−1
+	at   []int64   // by slot−1: the cycle of the cost's last update
+	// routed holds, by request id, the cycle a request at a server was
+	// routed there, when that is not its arrival (a retry, a request
+	// routed again or out of the lobby): a request routed at its arrival,
+	// most of them, needs no entry, as completed reads the arrival when
+	// it finds none.
+	routed map[int64]int64
+	// weights[Δ] is 1 − e^(−Δ/τ) for τ = tau, filled up to len(weights)
+	// as ages are met (a table by integer age: the same bits as working
+	// it out, for the same Δ and τ).
+	weights []float64
+	tau     int64
+}
+
+// maxWeights bounds the table of weights by age; older ages are worked
+// out each time.
+const maxWeights = 1 << 14
+
+// weight returns 1 − e^(−dt/τ), dt the integer age of a cost, from the
+// table where it holds dt.
+func (r *peakEWMA) weight(dt int64) float64 {
+	tau := r.decay()
+	if tau != r.tau {
+		r.weights, r.tau = r.weights[:0], tau
+	}
+	if dt < int64(len(r.weights)) {
+		return r.weights[dt]
+	}
+	w := func(d int64) float64 { return 1 - detmath.ExpNeg(float64(d)/float64(tau)) }
+	if dt >= maxWeights {
+		return w(dt)
+	}
+	for d := int64(len(r.weights)); d <= dt; d++ {
+		r.weights = append(r.weights, w(d))
+	}
+	return r.weights[dt]
 }
 
 // sweepMin is the least size of routed at which joined sweeps it (a
@@ -87,8 +121,15 @@ func (r *peakEWMA) abandon(_ int, q packed) { delete(r.routed, q.id) }
 // left forgets request q, which left its queue unserved.
 func (r *peakEWMA) left(_ int, q packed, _ int64, _ bool) { delete(r.routed, q.id) }
 
-// joined notes the cycle request q was routed to its server.
+// joined notes the cycle request q was routed to its server, unless it
+// is its arrival.
 func (r *peakEWMA) joined(_ int, q packed, t int64) {
+	if t == q.arrival() {
+		if len(r.routed) > 0 {
+			delete(r.routed, q.id)
+		}
+		return
+	}
 	if b := r.b; len(r.routed) >= max(2*(b.queued+b.busy), sweepMin) {
 		r.sweep()
 	}
@@ -137,11 +178,13 @@ func (r *peakEWMA) completed(id int, t int64, _, ok bool) {
 		return // abandoned work: abandon forgot it, and its retry may be routed by now
 	}
 	q := r.b.srv[id-1].req
-	from, routed := r.routed[q.id]
-	if !routed {
-		from = q.arrival() // routed before the policy came into force
+	from := q.arrival() // routed at its arrival, or before the policy came into force
+	if len(r.routed) > 0 {
+		if c, routed := r.routed[q.id]; routed {
+			from = c
+			delete(r.routed, q.id)
+		}
 	}
-	delete(r.routed, q.id)
 	if !ok {
 		return
 	}
@@ -150,10 +193,9 @@ func (r *peakEWMA) completed(id int, t int64, _, ok bool) {
 	if resp > cost {
 		cost = resp
 	} else {
-		dt := float64(t - r.at[id-1])
 		// float64(…) rounds the product, so that no processor fuses it
 		// with the sum (arm64 would).
-		cost += float64((resp - cost) * (1 - detmath.ExpNeg(dt/float64(r.decay()))))
+		cost += float64((resp - cost) * r.weight(t-r.at[id-1]))
 	}
 	r.cost[id-1], r.at[id-1] = cost, t
 }

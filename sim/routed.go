@@ -27,7 +27,8 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads {
+	if !early || b.caps.Reads == ReadsLoads || b.watching {
+		// A window serves its requests apart from the client side.
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
@@ -64,6 +65,9 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 			m.cycle = end
 			break
 		}
+		if b.cl != nil {
+			b.cl.recordThrough(b, c-1) // the cycles passed changed nothing
+		}
 		m.cycle = c
 		b.catchUp(c - 1)
 		live := b.live // a retiring server that completes its last request leaves
@@ -99,6 +103,12 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		case arrives:
 			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
 		}
+		if b.cl != nil {
+			b.cl.recordThrough(b, c)
+		}
+	}
+	if b.cl != nil {
+		b.cl.recordThrough(b, m.cycle)
 	}
 	return m.cycle > start
 }

@@ -42,11 +42,23 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 // no random faults (they may strike any cycle) and no events to record;
 // and they take every attempt to complete in its time at the server's
 // speed, so no server may be gray and no attempt in service may be one
-// that ends in error or hangs. None of them runs while the client side
-// or detection is on (or has state left): deadlines, retries, probes,
-// ejections and warm-ups may act in any cycle.
+// that ends in error or hangs.
+//
+// While the client side or detection is on (or has state left), only
+// skipAhead and runRouted's cycle loop run, which tell the client side of
+// every arrival, placement and completion as Step does, and only while
+// the watch is quiet (quietWatch) and up to the watch's next act
+// (watchLimit): the next deadline, retry or probe round, which Step
+// takes.
 func (m *Model) shortcut(limit int64) {
-	switch m.gate() {
+	g := m.gate()
+	if g != viaNone && m.watching() {
+		limit = min(limit, m.watchLimit())
+		if limit <= m.cycle+1 {
+			return
+		}
+	}
+	switch g {
 	case viaNone:
 		return
 	case viaRouted:
@@ -74,8 +86,9 @@ const (
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if m.watching() {
-		return viaNone // timeouts, retries and detection act in any cycle
+	watching := m.watching()
+	if watching && !m.quietWatch() {
+		return viaNone // timeouts, retries and detection may act in any cycle
 	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents {
 		return viaSkip
@@ -86,8 +99,57 @@ func (m *Model) gate() via {
 		return viaSkip // they serve at the plain speed, and every attempt completes
 	case b.perServer:
 		return viaRouted
-	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0:
-		return viaSaturated
+	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !watching:
+		return viaSaturated // it admits and serves apart from the client side
 	}
 	return viaSkip
+}
+
+// quietWatch reports whether the client side and detection can act only
+// at the cycles watchLimit names: no server is down, gray, ejected,
+// warming, out or refusing, none can start warming (no provision delay),
+// and no attempt in service ends otherwise than by completing. Then no
+// attempt can end in error, a probe round passes every server in bulk
+// (probe), and nothing is due at the start of a cycle (startWatch),
+// ejections end or servers are replaced (detect).
+func (m *Model) quietWatch() bool {
+	if m.cfg.ProvisionDelay != 0 {
+		return false
+	}
+	for _, b := range m.bal {
+		if b.down != 0 || len(b.grays) != 0 || len(b.ends) != 0 || len(b.ejected) != 0 ||
+			len(b.warming) != 0 || len(b.outSince) != 0 || len(b.refused) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// watchLimit returns the first cycle after the current one at which the
+// client side or detection may act while quietWatch holds: the next
+// deadline of an attempt out (or of one arriving after the current
+// cycle, the timeout after it), the next retry's arrival, the next probe
+// round.
+func (m *Model) watchLimit() int64 {
+	t := m.cycle + 1
+	limit := m.cfg.Cycles + 1
+	if T := m.cfg.Timeout; T > 0 {
+		limit = min(limit, t+T)
+	}
+	if I := m.cfg.HealthInterval; I > 0 {
+		limit = min(limit, (t+I-1)/I*I)
+	}
+	for _, b := range m.bal {
+		c := b.cl
+		if c == nil {
+			continue
+		}
+		if d := c.nextDue(); d > 0 {
+			limit = min(limit, d)
+		}
+		if len(c.retries) > 0 {
+			limit = min(limit, c.retries[0].at)
+		}
+	}
+	return limit
 }

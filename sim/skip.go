@@ -54,11 +54,32 @@ func (m *Model) skipAhead(limit int64) {
 	if end < t {
 		return
 	}
+	watching := m.watching()
 	if admit {
 		for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
+			if watching {
+				m.recordThrough(c - 1)
+			}
 			m.arrive(c)
+			if watching {
+				m.recordThrough(c)
+			}
 		}
 		m.notePeaks()
 	}
+	if watching {
+		m.recordThrough(end)
+	}
 	m.cycle = end
+}
+
+// recordThrough records the retry budget's window (step e's part of the
+// client side) of every balancer up to cycle t, for cycles a shortcut
+// passes without recording them.
+func (m *Model) recordThrough(t int64) {
+	for _, b := range m.bal {
+		if b.cl != nil {
+			b.cl.recordThrough(b, t)
+		}
+	}
 }

@@ -124,6 +124,13 @@ func (b *Balancer) compact() {
 		for _, f := range c.flights {
 			f.server = r.of(f.server)
 		}
+		for i := c.firsts.base; i < c.firsts.end(); i++ {
+			if v := c.firsts.get(i); v != 0 {
+				if id, in := placeOf(v); id != 0 {
+					c.firsts.set(i, v&^locMask|locOf(r.of(id), in))
+				}
+			}
+		}
 	}
 	for _, rt := range b.routers {
 		if rt != nil {

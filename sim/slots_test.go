@@ -234,6 +234,13 @@ func slotFacts(b *Balancer) map[int]string {
 				add(f.server, "flight %d at %d", f.req.id, f.at)
 			}
 		}
+		for i := c.firsts.base; i < c.firsts.end(); i++ {
+			if v := c.firsts.get(i); v != 0 {
+				if id, _ := placeOf(v); id != 0 {
+					add(id, "flight %d at %d", i, int64(v>>locBits))
+				}
+			}
+		}
 	}
 	if b.lastGiven > 0 {
 		facts[0] += fmt.Sprintf("last given %d", b.idOf(b.lastGiven))
