@@ -135,13 +135,14 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	work := wp != nil
 	own := work || batched // placed their own way
 	e := min(m.nextScale, end)
+	admitted := int64(0) // written back to w at the end: a local in the loops
 	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
 		for ; c > e; e = min(m.nextScale, end) {
-			if e != m.nextScale || b.retiring > 0 || w.admitted >= windowRequests {
+			if e != m.nextScale || b.retiring > 0 || admitted >= windowRequests {
 				break
 			}
 			most := w.live0 * (1 + (e-1-c0)/shortest) // dispatches before e
-			if !b.scaleQuiet(max(w.q0+w.admitted-most, 0), w.q0+w.admitted) {
+			if !b.scaleQuiet(max(w.q0+admitted-most, 0), w.q0+admitted) {
 				break
 			}
 			m.nextScale += cfg.Cooldown // an evaluation that does not act
@@ -197,12 +198,13 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 		}
 		if in > 0 {
 			w.arrived = append(w.arrived, arrivalCount{c, in})
-			w.admitted += int64(in)
+			admitted += int64(in)
 		}
 	}
 	// The queue can pass its peak within the window only if it could
 	// without a dispatch; only then are the dispatches counted by cycle.
-	w.peaks = w.q0+w.admitted > b.tot.PeakQueue
+	w.admitted = admitted
+	w.peaks = w.q0+admitted > b.tot.PeakQueue
 	if w.peaks {
 		w.dispatched = resize(w.dispatched, int(e-c0))
 	}

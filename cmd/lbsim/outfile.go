@@ -203,22 +203,22 @@ func (o *outputs) check(flag, path string) error {
 	t := resolve(flag, path)
 	switch {
 	case t.info != nil && t.info.IsDir():
-		return fmt.Errorf("%s %s: is a directory; name a file", flag, path)
+		return fmt.Errorf("%s %s: is a directory; name a file", flag, printable(path))
 	case t.info == nil && (o.newDir == "" || filepath.Dir(t.resolved) != o.newDir):
 		if d, err := os.Stat(filepath.Dir(t.resolved)); err != nil || !d.IsDir() {
-			return fmt.Errorf("%s %s: directory %s does not exist", flag, path, filepath.Dir(path))
+			return fmt.Errorf("%s %s: directory %s does not exist", flag, printable(path), printable(filepath.Dir(path)))
 		}
 	}
 	if !t.special() { // two outputs may both be /dev/null
 		for _, u := range o.claimed {
 			if t.same(u) {
-				return fmt.Errorf("%s %s and %s %s name the same file: give each output its own", u.flag, u.path, flag, path)
+				return fmt.Errorf("%s %s and %s %s name the same file: give each output its own", u.flag, printable(u.path), flag, printable(path))
 			}
 		}
 	}
 	for _, u := range o.inputs {
 		if t.same(u) {
-			return fmt.Errorf("%s %s is the input %s %s: the output would overwrite it; name another file", flag, path, u.flag, u.path)
+			return fmt.Errorf("%s %s is the input %s %s: the output would overwrite it; name another file", flag, printable(path), u.flag, printable(u.path))
 		}
 	}
 	o.claimed = append(o.claimed, t)
@@ -235,14 +235,14 @@ func (o *outputs) create(path string) (*atomicFile, error) {
 	if t.special() {
 		f, err := openThrough(t.resolved)
 		if err != nil {
-			return nil, fmt.Errorf("cannot write %s: %v", path, err)
+			return nil, fmt.Errorf("cannot write %v", openError(path, err))
 		}
 		af.f, af.through = f, true
 	} else {
 		dir, base := filepath.Split(t.resolved)
 		f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 		if err != nil {
-			return nil, fmt.Errorf("cannot write %s: %v", path, err)
+			return nil, fmt.Errorf("cannot write %v", openError(path, err))
 		}
 		af.f = f
 	}
@@ -269,7 +269,7 @@ func (o *outputs) commit() error {
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("writing %s: %v", af.path, err)
+			return fmt.Errorf("writing %s: %v", printable(af.path), err)
 		}
 	}
 	o.files = nil

@@ -58,6 +58,8 @@ func TestFaultAndPathMessages(t *testing.T) {
 		{[]string{"compare", "--cycles", "20", "--fault", "hang:p:2@5", "--variant", "a:rate=0.5"}, "only a run with --switch has"},
 		{[]string{"run", "--cycles", "20", "--trace", esc}, `"/nonexistent/\x1b[31mred": no such file`},
 		{[]string{"run", "--cycles", "20", "--service", "empirical", "--service-file", esc}, `\x1b[31mred`},
+		{[]string{"run", "--cycles", "20", "--json", esc + "/x.json"}, `directory "/nonexistent/\x1b[31mred" does not exist`},
+		{[]string{"compare", "--cycles", "20", "--variant", "a:rate=0.5", "--json", esc + "/x.json"}, `\x1b[31mred`},
 	}
 	for _, tt := range tests {
 		code, _, stderr := runArgs(t, tt.args...)
