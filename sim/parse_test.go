@@ -182,6 +182,7 @@ func TestParseTraceErrors(t *testing.T) {
 		{"bad type", traceHeader + "0,10.0.0.1,192.0.2.7,5,X\n", 2, "type"},
 		{"line after blank lines", traceHeader + ok + "\n\n" + "0,10.0.0.1,192.0.2.7,five,P\n", 5, "time"},
 		{"bare quote", traceHeader + ok + "0,10.0\"0.1,192.0.2.7,5,P\n", 3, "quote"},
+		{"binary (a snapshot)", "\x86\xa3lbsnap\x01\xa1p\x00\x14,x\n", 1, "not text: a trace is a CSV file"},
 	}
 	for _, tt := range tests {
 		rows, err := ParseTrace(strings.NewReader(tt.in))

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // TraceRow is one request of a recorded trace.
@@ -50,6 +51,9 @@ func ParseTrace(r io.Reader) ([]TraceRow, error) {
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 		j, ok := col[h]
+		if !ok && !textual(h) {
+			return nil, &TraceError{Line: hline, Msg: "not text: a trace is a CSV file with the header cycle,src,dst,time[,type] (a binary file such as a snapshot is replayed with lbsim replay FILE)"}
+		}
 		if !ok {
 			return nil, &TraceError{Line: hline, Msg: fmt.Sprintf("unknown column %q: the header is cycle,src,dst,time and optionally type", quoted(h))}
 		}
@@ -127,4 +131,18 @@ func csvError(err error) error {
 		return &TraceError{Line: pe.Line, Msg: pe.Err.Error()}
 	}
 	return err
+}
+
+// textual reports whether s is valid UTF-8 without control characters, as
+// any line of a text file is.
+func textual(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < ' ' && r != '\t' || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }
