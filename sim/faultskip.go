@@ -15,7 +15,7 @@ package sim
 //
 // A server that --replace-after took out of the pool is gone for good:
 // explicit faults that name it later are skipped (counted in
-// FaultsSkipped), as SPEC §13 has it, and are no FaultError, so `lbsim
+// FaultsSkipped), as docs/cli.md says, and are no FaultError, so `lbsim
 // run` does not refuse a scenario whose outage is ended by replacement
 // before its scripted `up` (a sweep over replace-after makes such runs).
 // Only the servers that a scheduled fault names are remembered, so what
