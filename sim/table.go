@@ -55,6 +55,7 @@ type Row struct {
 	zeroDefault bool   // 0 in a Config stands for the default (a value given must still be ≥ lo)
 	allowed     string // the range, as an error's "must …" says it
 	syntax      string // what a value looks like, as an error says it
+	detail      bool   // a syntax error also gives the parser's own words (decimals)
 
 	// List rows.
 	setText func(c *Config, s string) error
@@ -96,16 +97,14 @@ func (r *Row) Whole() bool { return r.syntax == syntaxWhole }
 // given, in its own unit, and false for a list setting.
 func (r *Row) Bounds() (lo, hi int64, ok bool) { return r.lo, r.hi, r.load != nil }
 
-// Parse reads a value of a scalar setting as written, syntax only.
-func (r *Row) Parse(s string) (int64, error) {
-	if r.parse == nil {
-		return 0, fmt.Errorf("%s is not one value", r.Name)
+// Load returns a scalar setting's value in c in its own unit, and false
+// for a list setting.
+func (r *Row) Load(c *Config) (int64, bool) {
+	if r.load == nil {
+		return 0, false
 	}
-	return r.parse(strings.TrimSpace(s))
+	return r.load(c), true
 }
-
-// Format writes a value of a scalar setting as Parse reads it.
-func (r *Row) Format(v int64) string { return r.format(v) }
 
 // checkValue is the setting's one range check, for a flag, a --set, a
 // query parameter and a snapshot alike: v must lie in lo … hi (or be 0,
@@ -163,7 +162,7 @@ func fixed[T interface {
 	~int64
 	String() string
 }](name, help, unit string, field func(*Config) *T, parse func(string) (T, error), lo, hi T, allowed, syntax string) Row {
-	return Row{Name: name, Help: help, Unit: unit, lo: int64(lo), hi: int64(hi), allowed: allowed, syntax: syntax,
+	return Row{Name: name, Help: help, Unit: unit, lo: int64(lo), hi: int64(hi), allowed: allowed, syntax: syntax, detail: true,
 		Range:  lo.String() + ".." + hi.String(),
 		parse:  func(s string) (int64, error) { v, err := parse(s); return int64(v), err },
 		format: func(v int64) string { return T(v).String() },
@@ -425,31 +424,37 @@ var settingRows = slices.Concat([]Row{
 		fmt.Sprintf("must be a whole number from 0 to %d", MaxRetries)).defaults("0").example("2").changeable(SetRetries),
 	whole("backoff", "B: retry k arrives B·2^(k−1) cycles after the attempt ended (B·2^(retries−1) ≤ 2⁴⁰)", "cycles", func(c *Config) *int64 { return &c.Backoff }, 0, MaxBackoff,
 		"must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40").ranged("0..2⁴⁰ ÷ 2^(retries−1)").defaults("0").example("5").changeable(SetBackoff).
-		needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
+		needsOn("retries", retriesOn),
 	boolean("jitter", "draw each retry's wait uniformly from 0 to B·2^(k−1) (its own random stream)", func(c *Config) *bool { return &c.Jitter }).
-		defaults("false").example("true").changeable(SetJitter).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }).
+		defaults("false").example("true").changeable(SetJitter).needsOn("retries", retriesOn).
 		withNeeds("--retries", "1", "--backoff", "5"),
 	fixed("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first attempts admitted in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.RetryBudget }, ParseDecimal, 0, DecimalScale,
 		"must be 0 (no budget) or a share above 0 and at most 1, like 0.1", "want 0 (none) or a share above 0 and at most 1, like 0.1").
-		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).needsOn("retries", func(c *Config) bool { return c.Retries > 0 }),
+		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).needsOn("retries", retriesOn),
 	whole("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "cycles", func(c *Config) *int64 { return &c.HealthInterval }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval),
 	whole("health-fall", "failed probes in a row that eject a server", "probes", func(c *Config) *int { return &c.HealthFall }, 1, MaxHealthCount,
 		fmt.Sprintf("must be a whole number of failed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthFall)).example("1").changeable(SetHealthFall).
-		needsOn("health-interval", func(c *Config) bool { return c.HealthInterval > 0 }),
+		needsOn("health-interval", healthChecksOn),
 	whole("health-rise", "passed probes in a row that restore an ejected server", "probes", func(c *Config) *int { return &c.HealthRise }, 1, MaxHealthCount,
 		fmt.Sprintf("must be a whole number of passed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthRise)).example("5").changeable(SetHealthRise).
-		needsOn("health-interval", func(c *Config) bool { return c.HealthInterval > 0 }),
+		needsOn("health-interval", healthChecksOn),
 	whole("eject-after", "eject a server after this many errors in a row (0 = never)", "errors", func(c *Config) *int { return &c.EjectAfter }, 0, MaxEjectAfter,
 		fmt.Sprintf("must be 0 (no ejection) or a whole number of errors up to %d", MaxEjectAfter)).defaults("0").example("3").changeable(SetEjectAfter),
 	whole("eject-for", "cycles an ejection lasts, doubled for each further ejection before a completion", "cycles", func(c *Config) *int64 { return &c.EjectFor }, 1, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).zero().defaults(strconv.Itoa(DefaultEjectFor)).example("200").changeable(SetEjectFor).
-		needsOn("eject-after", func(c *Config) bool { return c.EjectAfter > 0 }),
+		needsOn("eject-after", ejectionOn),
 	whole("provision-delay", "cycles a server added by scaling warms before it takes work", "cycles", func(c *Config) *int64 { return &c.ProvisionDelay }, 0, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay),
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter),
 }, policyRows())
+
+// retriesOn, healthChecksOn and ejectionOn report whether the setting that
+// others refine is on.
+func retriesOn(c *Config) bool      { return c.Retries > 0 }
+func healthChecksOn(c *Config) bool { return c.HealthInterval > 0 }
+func ejectionOn(c *Config) bool     { return c.EjectAfter > 0 }
 
 // needsWave is needs for a parameter of the arrival wave.
 func (r Row) needsWave() Row {
@@ -588,7 +593,7 @@ func (c *Config) Set(name, value string) error {
 	v, err := r.parse(value)
 	if err != nil {
 		allowed := r.syntax
-		if r.syntax != syntaxWhole && r.syntax != syntaxBool && !strings.HasPrefix(r.syntax, "want one of") {
+		if r.detail {
 			allowed = err.Error() + "; " + r.syntax
 		}
 		return &FieldError{Field: name, Value: strconv.Quote(value), Allowed: allowed}

@@ -110,7 +110,7 @@ func TestEveryRangeIsOneCheck(t *testing.T) {
 			if r.IsBool() || strings.HasPrefix(r.syntax, "want one of") || v < 0 {
 				continue // not writable as text: checked as a stored value below
 			}
-			text := r.Format(v)
+			text := r.format(v)
 			cfg := DefaultConfig()
 			flagErr := cfg.Set(r.Name, text)
 			if flagErr == nil {

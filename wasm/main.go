@@ -327,15 +327,14 @@ func configOf(cfg *sim.Config) map[string]any {
 		if !r.Changeable {
 			continue
 		}
-		v := r.Get(cfg)
+		v, _ := r.Load(cfg)
 		switch {
 		case r.IsBool():
-			out[r.Name] = v == "true"
+			out[r.Name] = v != 0
 		case r.Whole():
-			n, _ := strconv.ParseInt(v, 10, 64)
-			out[r.Name] = float64(n)
+			out[r.Name] = float64(v)
 		default:
-			out[r.Name] = v
+			out[r.Name] = r.Get(cfg)
 		}
 	}
 	return out
