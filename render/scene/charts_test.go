@@ -475,29 +475,6 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 	}
 }
 
-// statesByServer counts model m's live servers by state one by one, as
-// States says: the reference for StatesOf's shortcut.
-func statesByServer(m *sim.Model) States {
-	var st States
-	for _, b := range m.Balancers() {
-		for v := range b.Servers() {
-			switch {
-			case v.State == sim.Failed:
-				st.Down++
-			case v.Warming:
-				st.Warming++
-			case v.Ejected:
-				st.Ejected++
-			case v.State == sim.Busy || v.State == sim.Retiring:
-				st.Busy++
-			default:
-				st.Idle++
-			}
-		}
-	}
-	return st
-}
-
 // TestServersChartStacksStates steps runs with every server state (a
 // scaling pool that retires servers; a server down and up; warm-up,
 // ejection and a failing server) one cycle at a time: the states counted
