@@ -244,12 +244,12 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			f.box("plot", c.plot)
 			c.changeMarks(f, s.startRate())
 			c.axes(f)
-			n := s.chartLanes()
+			n, w := s.chartLanes(), c.lineWidth()
 			for li := range n {
 				h := &s.hists[li]
 				// Each lane's line thinner than the one before, over it:
 				// where two lanes agree both still show.
-				c.width = max(2*c.u, 1.5) * (1 + 0.8*float32(n-1-li))
+				c.width = w * (1 + 0.8*float32(n-1-li))
 				c.line(f, h, spec.bars.value, LaneColor(li))
 				c.markers(f, h, spec.bars.value, li, n)
 				for _, ln := range c.spec.lines {
@@ -665,11 +665,11 @@ func (c *chartView) data(f *Frame, h *History) {
 	dense := marked*4 > h.Len()
 	n := h.Len()
 	plot, u := c.plot, c.u
+	right := float32(math.Floor(float64(plot.X + plot.W)))
 	for i := range n {
 		smp := h.At(i)
 		// Each bar reaches the next, its edges on whole pixels: no gap
 		// and no seam between them, at least a pixel wide.
-		right := float32(math.Floor(float64(plot.X + plot.W)))
 		x0 := min(pixel(c.xAt(smp.First)), right-1)
 		bw := min(max(pixel(c.xAt(smp.Last+1)), x0+1), right) - x0 // a narrower sample overlaps the next
 		if len(c.spec.stack) == 0 {
