@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/lbsim/lbsim/sim"
@@ -291,15 +292,16 @@ func (s *Session) chartTop(spec chartSpec) float32 {
 	if spec.data {
 		top = 0.01 // rates per cycle: a slow stream reads too
 	}
+	lines := spec.lines
+	if spec.dataOnly {
+		lines = nil
+	}
 	for li := range s.chartLanes() {
 		h := &s.hists[li]
 		for i := range h.Len() {
 			smp := h.At(i)
 			top = max(top, spec.bars.value(smp))
-			for _, ln := range spec.lines {
-				if spec.dataOnly {
-					break
-				}
+			for _, ln := range lines {
 				if ln.right {
 					continue // its own axis: rightTop
 				}
@@ -783,18 +785,10 @@ func (c *chartView) markers(f *Frame, h *History, value func(Sample) float32, li
 	}
 	r, step := 4*c.u, markerEvery*c.u
 	at := func(x float32) {
-		// The sample under x.
+		// The sample under x (the last one past the data).
 		cyc := int64(float32(c.end) * (x - c.plot.X) / c.plot.W)
-		lo, hi := 0, h.Len()-1
-		for lo < hi {
-			mid := (lo + hi) / 2
-			if h.At(mid).Last < cyc {
-				lo = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		LaneMarker(f, SceneLayer, Point{x, c.yAt(value(h.At(lo)))}, r, li, LaneColor(li))
+		i := min(sort.Search(h.Len(), func(i int) bool { return h.At(i).Last >= cyc }), h.Len()-1)
+		LaneMarker(f, SceneLayer, Point{x, c.yAt(value(h.At(i)))}, r, li, LaneColor(li))
 	}
 	end := c.xAt(h.At(h.Len()-1).Last + 1)
 	for x := c.plot.X + step*(0.5+float32(li)/float32(n)); x < end-step/2; x += step {
