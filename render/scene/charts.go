@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/lbsim/lbsim/sim"
@@ -244,12 +245,12 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			f.box("plot", c.plot)
 			c.changeMarks(f, s.startRate())
 			c.axes(f)
-			n := s.chartLanes()
+			n, w := s.chartLanes(), c.lineWidth()
 			for li := range n {
 				h := &s.hists[li]
 				// Each lane's line thinner than the one before, over it:
 				// where two lanes agree both still show.
-				c.width = max(2*c.u, 1.5) * (1 + 0.8*float32(n-1-li))
+				c.width = w * (1 + 0.8*float32(n-1-li))
 				c.line(f, h, spec.bars.value, LaneColor(li))
 				c.markers(f, h, spec.bars.value, li, n)
 				for _, ln := range c.spec.lines {
@@ -291,15 +292,16 @@ func (s *Session) chartTop(spec chartSpec) float32 {
 	if spec.data {
 		top = 0.01 // rates per cycle: a slow stream reads too
 	}
+	lines := spec.lines
+	if spec.dataOnly {
+		lines = nil
+	}
 	for li := range s.chartLanes() {
 		h := &s.hists[li]
 		for i := range h.Len() {
 			smp := h.At(i)
 			top = max(top, spec.bars.value(smp))
-			for _, ln := range spec.lines {
-				if spec.dataOnly {
-					break
-				}
+			for _, ln := range lines {
 				if ln.right {
 					continue // its own axis: rightTop
 				}
@@ -665,11 +667,11 @@ func (c *chartView) data(f *Frame, h *History) {
 	dense := marked*4 > h.Len()
 	n := h.Len()
 	plot, u := c.plot, c.u
+	right := float32(math.Floor(float64(plot.X + plot.W)))
 	for i := range n {
 		smp := h.At(i)
 		// Each bar reaches the next, its edges on whole pixels: no gap
 		// and no seam between them, at least a pixel wide.
-		right := float32(math.Floor(float64(plot.X + plot.W)))
 		x0 := min(pixel(c.xAt(smp.First)), right-1)
 		bw := min(max(pixel(c.xAt(smp.Last+1)), x0+1), right) - x0 // a narrower sample overlaps the next
 		if len(c.spec.stack) == 0 {
@@ -783,18 +785,10 @@ func (c *chartView) markers(f *Frame, h *History, value func(Sample) float32, li
 	}
 	r, step := 4*c.u, markerEvery*c.u
 	at := func(x float32) {
-		// The sample under x.
+		// The sample under x (the last one past the data).
 		cyc := int64(float32(c.end) * (x - c.plot.X) / c.plot.W)
-		lo, hi := 0, h.Len()-1
-		for lo < hi {
-			mid := (lo + hi) / 2
-			if h.At(mid).Last < cyc {
-				lo = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		LaneMarker(f, SceneLayer, Point{x, c.yAt(value(h.At(lo)))}, r, li, LaneColor(li))
+		i := min(sort.Search(h.Len(), func(i int) bool { return h.At(i).Last >= cyc }), h.Len()-1)
+		LaneMarker(f, SceneLayer, Point{x, c.yAt(value(h.At(i)))}, r, li, LaneColor(li))
 	}
 	end := c.xAt(h.At(h.Len()-1).Last + 1)
 	for x := c.plot.X + step*(0.5+float32(li)/float32(n)); x < end-step/2; x += step {

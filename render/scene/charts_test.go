@@ -475,29 +475,6 @@ func TestCompareChartsMarkEachLane(t *testing.T) {
 	}
 }
 
-// statesByServer counts model m's live servers by state one by one, as
-// States says: the reference for StatesOf's shortcut.
-func statesByServer(m *sim.Model) States {
-	var st States
-	for _, b := range m.Balancers() {
-		for v := range b.Servers() {
-			switch {
-			case v.State == sim.Failed:
-				st.Down++
-			case v.Warming:
-				st.Warming++
-			case v.Ejected:
-				st.Ejected++
-			case v.State == sim.Busy || v.State == sim.Retiring:
-				st.Busy++
-			default:
-				st.Idle++
-			}
-		}
-	}
-	return st
-}
-
 // TestServersChartStacksStates steps runs with every server state (a
 // scaling pool that retires servers; a server down and up; warm-up,
 // ejection and a failing server) one cycle at a time: the states counted
@@ -506,37 +483,18 @@ func statesByServer(m *sim.Model) States {
 // draws the last sample's stack that high, each part in its colour; its
 // y-axis' top is the data's, not the pool's max.
 func TestServersChartStacksStates(t *testing.T) {
-	set := func(cfg sim.Config, kvs ...string) sim.Config {
-		for i := 0; i < len(kvs); i += 2 {
-			if err := cfg.Set(kvs[i], kvs[i+1]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return cfg
-	}
 	seen := States{}
 	for _, tc := range []struct {
 		name    string
 		cfg     sim.Config
 		changes []string
 	}{
-		{"scaling", set(testConfig(), "servers", "4", "cooldown", "2", "scale-up", "3", "scale-down", "2"), nil},
-		{"down and up", set(testConfig(), "min-servers", "10", "max-servers", "10", "wave", "false", "rate", "0.2"), []string{"100:down=3", "160:up=3"}},
-		{"client side", set(testConfig(), "servers", "3", "min-servers", "3", "max-servers", "8", "cooldown", "5", "scale-up", "3", "scale-down", "1",
+		{"scaling", configWith(t, "servers", "4", "cooldown", "2", "scale-up", "3", "scale-down", "2"), nil},
+		{"down and up", configWith(t, "min-servers", "10", "max-servers", "10", "wave", "false", "rate", "0.2"), []string{"100:down=3", "160:up=3"}},
+		{"client side", configWith(t, "servers", "3", "min-servers", "3", "max-servers", "8", "cooldown", "5", "scale-up", "3", "scale-down", "1",
 			"wave", "false", "rate", "0.3", "initial-per-server", "0", "provision-delay", "150", "timeout", "60", "retries", "2", "eject-after", "2"), []string{"50:fail=1"}},
 	} {
-		var chs []sim.Change
-		for _, c := range tc.changes {
-			ch, err := sim.ParseChange(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			chs = append(chs, ch)
-		}
-		s, err := New(Options{Config: tc.cfg, Speed: 600, PauseAt: -1, Changes: chs})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := running(t, tc.cfg, mustChanges(t, tc.changes...)...)
 		for s.m.Cycle() < 600 {
 			s.step(1, false)
 			got, want := StatesOf(s.m), statesByServer(s.m)
@@ -592,10 +550,7 @@ func TestServersChartStacksStates(t *testing.T) {
 // TestChartBarsHaveNoGaps: the queue chart's bars touch, each starting
 // where the one before ends.
 func TestChartBarsHaveNoGaps(t *testing.T) {
-	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := running(t, testConfig())
 	s.step(3_000, false)
 	f := s.Draw(BaseW, BaseH)
 	plot := chartPlot(f.Layout.Charts[0], f.Layout.T)
@@ -620,16 +575,7 @@ func TestChartBarsHaveNoGaps(t *testing.T) {
 // 0) draws no threshold or limit lines and names none, nor the scale
 // marks.
 func TestFixedPoolHasNoScalingLines(t *testing.T) {
-	cfg := testConfig()
-	for _, kv := range [][2]string{{"min-servers", "10"}, {"max-servers", "10"}, {"wave", "false"}, {"scale-down", "0"}, {"rate", "0.4"}} {
-		if err := cfg.Set(kv[0], kv[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := running(t, configWith(t, "min-servers", "10", "max-servers", "10", "wave", "false", "scale-down", "0", "rate", "0.4"))
 	s.step(2_000, false)
 	for _, sz := range [][2]int{{1280, 720}, {1920, 1080}} {
 		f := s.Draw(sz[0], sz[1])
@@ -673,22 +619,13 @@ func plotOf(t *testing.T, f *Frame, ci int) Rect {
 func TestDenseScaleMarksLeaveTheData(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		kvs   [][2]string
+		kvs   []string
 		bands bool
 	}{
-		{"dense", [][2]string{{"servers", "4"}, {"cooldown", "1"}, {"scale-up", "2"}, {"scale-down", "1"}}, false},
+		{"dense", []string{"servers", "4", "cooldown", "1", "scale-up", "2", "scale-down", "1"}, false},
 		{"sparse", nil, true},
 	} {
-		cfg := testConfig()
-		for _, kv := range tc.kvs {
-			if err := cfg.Set(kv[0], kv[1]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := running(t, configWith(t, tc.kvs...))
 		s.step(3_000, false)
 		marked, h := 0, &s.hists[0]
 		for i := range h.Len() {

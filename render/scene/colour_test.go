@@ -75,11 +75,7 @@ func TestLaneColoursApart(t *testing.T) {
 // (LaneMarker, its shape) is drawn in its colour in its title, in each
 // chart's legend and along its line.
 func TestLanesHaveMarkers(t *testing.T) {
-	opts := compareOptions(t, "round-robin:policy=round-robin;p2c:policy=p2c,choices=3;least-connections:policy=least-connections;random:policy=random")
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, compareOptions(t, "round-robin:policy=round-robin;p2c:policy=p2c,choices=3;least-connections:policy=least-connections;random:policy=random"))
 	s.step(2_000, false)
 	f := s.Draw(BaseW, BaseH)
 	l := f.Layout
@@ -127,10 +123,7 @@ func TestLanesHaveMarkers(t *testing.T) {
 // TestDashedLines: the lines that the captions once named by colour alone
 // differ in pattern: U·S solid and D·S dashed, max solid and min dashed.
 func TestDashedLines(t *testing.T) {
-	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := running(t, testConfig())
 	s.step(3_000, false)
 	f := s.Draw(BaseW, BaseH)
 	count := func(ci int, c color.RGBA) int {

@@ -858,16 +858,7 @@ func TestQueuesChoiceRestarts(t *testing.T) {
 		{"per-server", "hash", sim.Pooled, sim.FirstIdle}, // hash routes at arrival
 		{"per-server", "round-robin", sim.Pooled, sim.RoundRobin},
 	} {
-		cfg := testConfig()
-		for _, kv := range [][2]string{{"queues", tc.from}, {"policy", tc.policy}} {
-			if err := cfg.Set(kv[0], kv[1]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := running(t, configWith(t, "queues", tc.from, "policy", tc.policy))
 		s.step(50, false)
 		s.setControl(widgetByID(WQueues), int64(tc.to))
 		got := s.m.Config()

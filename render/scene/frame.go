@@ -154,6 +154,14 @@ func (f *Frame) abbreviate(s string, size float32, bold bool, w float32) string 
 	return t
 }
 
+// stripe draws the dark band across box r that marks a retiring server
+// (Striped), from its bottom left to its top right.
+func (f *Frame) stripe(layer int, r Rect) {
+	d := r.W * 0.18
+	f.Layers[layer].Quads = append(f.Layers[layer].Quads, Quad{P: [4]Point{
+		{r.X, r.Y + r.H - d}, {r.X + r.W - d, r.Y}, {r.X + r.W, r.Y + d}, {r.X + d, r.Y + r.H}}, C: fade(Background, 0.7)})
+}
+
 func (f *Frame) rect(layer int, r Rect, c color.RGBA) {
 	if r.W <= 0 || r.H <= 0 || c.A == 0 {
 		return
@@ -339,7 +347,7 @@ func (s *Session) Draw(w, h int) *Frame {
 		if g.CellW == g.Cell || q.Len > 0 { // per-server: the lobby only when it holds requests
 			s.drawQueue(f, q, sb.b, i)
 		}
-		s.drawPool(f, g, sb.b, i, frac, sb.m.Config().ProvisionDelay)
+		s.drawPool(f, g, sb, i, frac, sb.m.Config().ProvisionDelay)
 	}
 	s.drawFlights(f, l, geoms, queues, grids)
 	s.drawCharts(f, l)
@@ -699,9 +707,11 @@ func (s *Session) drawQueue(f *Frame, q QueueSpec, b *sim.Balancer, bi int) {
 	}
 }
 
-// drawPool draws balancer b's servers in grid g (warm is the warm-up
-// delay in force in its lane), and the ghosts of those leaving.
-func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac float32, warm int64) {
+// drawPool draws balancer sb's servers (the bi-th shown) in grid g (warm
+// is the warm-up delay in force in its lane), and the ghosts of those
+// leaving.
+func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac float32, warm int64) {
+	b := sb.b
 	cycle := s.m.Cycle()
 	cfg := s.m.Config() // the lanes share the request stream and its shape
 	mean := cfg.NominalMean()
@@ -709,10 +719,8 @@ func (s *Session) drawPool(f *Frame, g GridSpec, b *sim.Balancer, bi int, frac f
 	// can be read: at ValueUnits at least.
 	label := g.Box*idShare >= ValueUnits*f.Layout.T
 	scale := 0
-	var sb shownBalancer
 	if g.CellW > g.Cell {
 		scale = barScale(b)
-		sb = s.shown()[bi] // for the servers' shares
 	}
 	i := 0
 	for v := range b.Servers() {
@@ -800,9 +808,7 @@ func (s *Session) drawServer(f *Frame, r Rect, v sim.ServerView, k serverClock, 
 		}
 		f.rect(SceneLayer, r, col)
 		if shape == Striped {
-			d := r.W * 0.18
-			f.Layers[SceneLayer].Quads = append(f.Layers[SceneLayer].Quads, Quad{P: [4]Point{
-				{r.X, r.Y + r.H - d}, {r.X + r.W - d, r.Y}, {r.X + r.W, r.Y + d}, {r.X + d, r.Y + r.H}}, C: fade(Background, 0.7)})
+			f.stripe(SceneLayer, r)
 		}
 		// Progress bar of the request in service, interpolated within the cycle.
 		span := float32(max(v.Done-v.Start, 1))
@@ -1182,9 +1188,7 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 		{"retiring", func(p Point) {
 			r := Rect{p.X - d/2, p.Y - d/2, d, d}
 			f.rect(SceneLayer, r, Retiring)
-			k := d * 0.18
-			f.Layers[SceneLayer].Quads = append(f.Layers[SceneLayer].Quads, Quad{P: [4]Point{
-				{r.X, r.Y + r.H - k}, {r.X + r.W - k, r.Y}, {r.X + r.W, r.Y + k}, {r.X + k, r.Y + r.H}}, C: fade(Background, 0.7)})
+			f.stripe(SceneLayer, r)
 		}},
 		{"rejected", func(p Point) {
 			f.rect(SceneLayer, Rect{p.X - d*0.1, p.Y - d*0.3, d * 0.6, d * 0.6}, RejectFlash)

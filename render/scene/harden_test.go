@@ -14,10 +14,7 @@ import (
 // cv is −2⁶³ is refused with a message naming the setting, and the run on
 // screen goes on; before, the page's loader panicked formatting the value.
 func TestLoadHugeNegativeDecimalNoPanic(t *testing.T) {
-	s, err := New(Options{Config: testConfig(), Speed: MaxSpeed, PauseAt: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{Config: testConfig(), Speed: MaxSpeed, PauseAt: -1})
 	good, err := snapshot.Encode(mustRecord(t))
 	if err != nil {
 		t.Fatal(err)

@@ -46,6 +46,12 @@ func StatesOf(m *sim.Model) States {
 	if p.Down == 0 && p.Warming == 0 && p.Ejected == 0 {
 		return States{Busy: p.Busy, Idle: p.Live - p.Busy}
 	}
+	return statesByServer(m)
+}
+
+// statesByServer counts model m's live servers by state one by one, as
+// States says: StatesOf without its shortcut.
+func statesByServer(m *sim.Model) States {
 	var st States
 	for _, b := range m.Balancers() {
 		for v := range b.Servers() {

@@ -3,28 +3,14 @@ package scene
 import (
 	"slices"
 	"testing"
-
-	"github.com/lbsim/lbsim/sim"
 )
 
 // TestHUDCountsRequeued: a fixed pool whose server goes down shows, in
 // the HUD, how many requests came back from it (in place of the scale
 // events it never has).
 func TestHUDCountsRequeued(t *testing.T) {
-	cfg := testConfig()
-	for _, kv := range [][2]string{{"min-servers", "10"}, {"max-servers", "10"}, {"wave", "false"}, {"rate", "0.4"}} {
-		if err := cfg.Set(kv[0], kv[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	down, err := sim.ParseChange("100:down=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: -1, Changes: []sim.Change{down}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configWith(t, "min-servers", "10", "max-servers", "10", "wave", "false", "rate", "0.4")
+	s := running(t, cfg, mustChanges(t, "100:down=3")...)
 	s.step(150, false)
 	n := s.m.Totals().Requeued
 	f := s.Draw(BaseW, BaseH)

@@ -170,7 +170,13 @@ func newLayout(w, h, balancers int, k float32, rows int) Layout {
 	m := 16 * u // margin
 	l.HUD = Rect{m, 8 * u, W - 2*m, 58 * t}
 	l.Footer = Rect{m, H - 4*u - 22*t, W - 2*m, 22 * t}
-	ch := map[int]float32{0: 0, 2: ControlsH, 3: ControlsH3}[rows]
+	ch := float32(0)
+	switch rows {
+	case 2:
+		ch = ControlsH
+	case 3:
+		ch = ControlsH3
+	}
 	l.ControlRows = rows
 	l.Controls = Rect{m, l.Footer.Y - 4*u - ch*t, W - 2*m, ch * t}
 	chartH := 118 * t

@@ -212,6 +212,51 @@ func testConfig() sim.Config {
 	return c
 }
 
+// configWith returns testConfig with the settings kvs (name, value,
+// name, value, …) set, in order.
+func configWith(t *testing.T, kvs ...string) sim.Config {
+	t.Helper()
+	cfg := testConfig()
+	for i := 0; i+1 < len(kvs); i += 2 {
+		if err := cfg.Set(kvs[i], kvs[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cfg
+}
+
+// mustChanges parses each change (CYCLE:SETTING=VALUE), failing the test
+// on an error.
+func mustChanges(t *testing.T, specs ...string) []sim.Change {
+	t.Helper()
+	var chs []sim.Change
+	for _, c := range specs {
+		ch, err := sim.ParseChange(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chs = append(chs, ch)
+	}
+	return chs
+}
+
+// mustNew returns the session of opts, failing the test when New does.
+func mustNew(t *testing.T, opts Options) *Session {
+	t.Helper()
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// running returns a running session of cfg at speed 600 with the changes
+// chs.
+func running(t *testing.T, cfg sim.Config, chs ...sim.Change) *Session {
+	t.Helper()
+	return mustNew(t, Options{Config: cfg, Speed: 600, PauseAt: -1, Changes: chs})
+}
+
 func clock() func() time.Duration {
 	var t time.Duration
 	return func() time.Duration { t += time.Millisecond; return t }
