@@ -259,27 +259,32 @@ func (a deadline) less(b deadline) bool {
 // deadlineHeap is a binary min-heap of deadlines, typed (no boxing).
 type deadlineHeap []deadline
 
-func (h *deadlineHeap) push(d deadline) {
-	*h = append(*h, d)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
+func (h *deadlineHeap) push(d deadline) { heapPush((*[]deadline)(h), d, deadline.less) }
+func (h *deadlineHeap) pop() deadline   { return heapPop((*[]deadline)(h), deadline.less) }
+
+// heapPush adds x to the min-heap *h.
+func heapPush[T any](h *[]T, x T, less func(a, b T) bool) {
+	s := append(*h, x)
+	for i := len(s) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
+		if !less(s[i], s[p]) {
 			break
 		}
 		s[i], s[p] = s[p], s[i]
 		i = p
 	}
+	*h = s
 }
 
-func (h *deadlineHeap) pop() deadline {
+// heapPop removes the least element of the min-heap *h (not empty) and
+// returns it.
+func heapPop[T any](h *[]T, less func(a, b T) bool) T {
 	s := *h
 	top := s[0]
 	n := len(s) - 1
 	s[0] = s[n]
 	s = s[:n]
-	siftDown(s, 0, deadline.less)
+	siftDown(s, 0, less)
 	*h = s
 	return top
 }
@@ -321,30 +326,8 @@ func (a retryAt) less(b retryAt) bool {
 // retryHeap is a binary min-heap of waiting retries, typed.
 type retryHeap []retryAt
 
-func (h *retryHeap) push(x retryAt) {
-	*h = append(*h, x)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *retryHeap) pop() retryAt {
-	s := *h
-	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	siftDown(s, 0, retryAt.less)
-	*h = s
-	return top
-}
+func (h *retryHeap) push(x retryAt) { heapPush((*[]retryAt)(h), x, retryAt.less) }
+func (h *retryHeap) pop() retryAt   { return heapPop((*[]retryAt)(h), retryAt.less) }
 
 // addFirst records first attempt r arriving at cycle t under timeout T
 // (> 0), queued.
