@@ -39,7 +39,8 @@ type clientSide struct {
 	deadlines deadlineHeap    // spilled first attempts' deadlines
 	rq        []deadlineQueue // retries' deadlines, by the timeout they arrived under
 	// dueFloor is a cycle before which no deadline falls: step a′ is
-	// passed over before it (set by timeouts, lowered by noteDue).
+	// passed over before it (set by timeouts, lowered by noteDue, which
+	// every deadline kept passes through; math.MaxInt64 while none is).
 	dueFloor int64
 	retries  retryHeap
 	waiting  int64 // requests waiting to retry
@@ -80,7 +81,7 @@ const (
 // client returns the balancer's client state, made the first time.
 func (b *Balancer) client() *clientSide {
 	if b.cl == nil {
-		c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}}
+		c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}, dueFloor: math.MaxInt64}
 		c.baseAdm = b.tot.Admitted
 		c.recorded = b.m.cycle - 1 // this cycle is recorded at its end
 		for i := range c.stamp {

@@ -420,11 +420,6 @@ func (c *clientSide) spill(id int64, v uint64, T int64) {
 // noteDue lowers dueFloor to a deadline just kept.
 func (c *clientSide) noteDue(due int64) { c.dueFloor = min(c.dueFloor, due) }
 
-// hasDeadlines reports whether any attempt may still time out.
-func (c *clientSide) hasDeadlines() bool {
-	return len(c.deadlines) > 0 || c.firsts.live > 0 || len(c.rq) > 1 || (len(c.rq) == 1 && len(c.rq[0].q) > c.rq[0].head)
-}
-
 // nextFirst returns epoch k's next first attempt out, advancing its
 // cursor over the ended ones; ok is false when it has none.
 func (c *clientSide) nextFirst(k int) (id int64, v uint64, ok bool) {
