@@ -181,8 +181,7 @@ type deadlineQueue struct {
 // heap.
 func (c *clientSide) retryDeadline(d deadline, T int64) {
 	if maxEpochs == 0 {
-		c.deadlines.push(d) // the tests' plain path: every deadline in the heap
-		c.noteDue(d.due)
+		c.keepDeadline(d) // the tests' plain path: every deadline in the heap
 		return
 	}
 	if n := len(c.rq); n == 0 || c.rq[n-1].timeout != T {
@@ -191,7 +190,7 @@ func (c *clientSide) retryDeadline(d deadline, T int64) {
 			old := &c.rq[0]
 			for _, d := range old.q[old.head:] {
 				if d.live() {
-					c.deadlines.push(d)
+					c.keepDeadline(d)
 				}
 			}
 			c.rq = c.rq[1:]
@@ -409,12 +408,18 @@ func (c *clientSide) spill(id int64, v uint64, T int64) {
 	server, inService := placeOf(v)
 	f := &flight{req: packed{id: id}, at: at, due: at + T, server: server, inService: inService}
 	c.flights[id] = f
-	c.deadlines.push(deadline{f.due, at, id, f})
-	c.noteDue(f.due)
+	c.keepDeadline(deadline{f.due, at, id, f})
+	c.firsts.clear(id)
+}
+
+// keepDeadline pushes explicit deadline d on the heap, pruning the heap
+// when the deadlines of ended attempts may make up half of it.
+func (c *clientSide) keepDeadline(d deadline) {
+	c.deadlines.push(d)
+	c.noteDue(d.due)
 	if len(c.deadlines) > 2*len(c.flights)+1024 {
 		c.prune()
 	}
-	c.firsts.clear(id)
 }
 
 // noteDue lowers dueFloor to a deadline just kept.
