@@ -172,17 +172,11 @@ func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
 // attemptEndedWith is attemptEnded with request r's flight, f (nil: none).
 func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bStarted bool) {
 	cfg := &b.m.cfg
-	if b.cl != nil && b.cl.firsts.live > 0 {
-		b.cl.firsts.clear(r.id) // a first attempt: its flight is made below if it retries
-	}
 	tries := 0
 	if f != nil {
 		tries = f.tries
 	}
 	if tries >= cfg.Retries {
-		if len(b.requeuedAt) > 0 {
-			delete(b.requeuedAt, r.id)
-		}
 		if how == endTimeout {
 			b.tot.TimedOut++
 		} else {
@@ -211,6 +205,11 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 		at = e + 1
 	}
 	if f == nil {
+		// A first attempt (giveUp forgets it otherwise): its word in the
+		// ring gives way to a flight.
+		if c.firsts.live > 0 {
+			c.firsts.clear(r.id)
+		}
 		f = &flight{}
 		c.flights[r.id] = f
 	}
