@@ -208,14 +208,7 @@ func (c *clientSide) retryDeadline(d deadline, T int64) {
 	c.noteDue(d.due)
 	if n := len(dq.q) - dq.head; n > 2*len(c.flights)+1024 {
 		// Drop the deadlines of retries that have ended: at least half go.
-		keep := dq.q[:0]
-		for _, d := range dq.q[dq.head:] {
-			if d.live() {
-				keep = append(keep, d)
-			}
-		}
-		clear(dq.q[len(keep):])
-		dq.q, dq.head = keep, 0
+		dq.q, dq.head = dropEnded(dq.q, dq.head), 0
 	}
 }
 
@@ -482,15 +475,22 @@ func (c *clientSide) dropEpochs() {
 // timeout. At least half the heap goes each time, so pruning costs O(1) a
 // deadline pushed, amortised.
 func (c *clientSide) prune() {
-	keep := c.deadlines[:0]
-	for _, d := range c.deadlines {
-		if d.live() {
-			keep = append(keep, d)
-		}
-	}
-	clear(c.deadlines[len(keep):])
+	keep := dropEnded(c.deadlines, 0)
 	c.deadlines = keep
 	for i := len(keep)/2 - 1; i >= 0; i-- {
 		siftDown(keep, i, deadline.less)
 	}
+}
+
+// dropEnded moves the live deadlines of s[from:] to the front of s, in
+// their order, clears the rest of s and returns the live ones.
+func dropEnded(s []deadline, from int) []deadline {
+	keep := s[:0]
+	for _, d := range s[from:] {
+		if d.live() {
+			keep = append(keep, d)
+		}
+	}
+	clear(s[len(keep):])
+	return keep
 }
