@@ -22,24 +22,15 @@ func realisticBase() Config {
 // peak-ewma/p2c ≤ 1.5.
 func BenchmarkRealistic(b *testing.B) {
 	production(b)
-	for _, c := range []struct {
-		name string
-		set  func(*Config)
-	}{
-		{"pooled", func(*Config) {}},
-		{"pooled-timeout", func(c *Config) { c.Timeout = 5000 }},
-		{"pooled-health", func(c *Config) { c.HealthInterval = 10 }},
-		{"p2c", func(c *Config) { c.Queues, c.Policy = PerServer, P2C }},
-		{"p2c-timeout", func(c *Config) { c.Queues, c.Policy, c.Timeout = PerServer, P2C, 5000 }},
-		{"p2c-health", func(c *Config) { c.Queues, c.Policy, c.HealthInterval = PerServer, P2C, 10 }},
-		{"peak-ewma", func(c *Config) { c.Queues, c.Policy = PerServer, PeakEWMA }},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			cfg := realisticBase()
-			c.set(&cfg)
-			benchRun(b, cfg)
-		})
-	}
+	benchCases(b, realisticBase(),
+		benchCase{"pooled", func(*Config) {}},
+		benchCase{"pooled-timeout", func(c *Config) { c.Timeout = 5000 }},
+		benchCase{"pooled-health", func(c *Config) { c.HealthInterval = 10 }},
+		benchCase{"p2c", func(c *Config) { c.Queues, c.Policy = PerServer, P2C }},
+		benchCase{"p2c-timeout", func(c *Config) { c.Queues, c.Policy, c.Timeout = PerServer, P2C, 5000 }},
+		benchCase{"p2c-health", func(c *Config) { c.Queues, c.Policy, c.HealthInterval = PerServer, P2C, 10 }},
+		benchCase{"peak-ewma", func(c *Config) { c.Queues, c.Policy = PerServer, PeakEWMA }},
+	)
 }
 
 // BenchmarkRetryStorm is the client side acting: the retry-storm
@@ -49,22 +40,12 @@ func BenchmarkRealistic(b *testing.B) {
 // time per attempt (first attempts and retries).
 func BenchmarkRetryStorm(b *testing.B) {
 	production(b)
-	cfg := DefaultConfig()
-	cfg.Seed, cfg.Cycles = 1, 60_000
-	cfg.Servers, cfg.MinServers, cfg.MaxServers = 1000, 1000, 1000
-	cfg.Service, cfg.MeanService = Geometric, 100
-	cfg.Rate, cfg.Wave, cfg.InitialPerServer, cfg.Blocked = 8*RateScale, false, 0, nil
-	cfg.Timeout, cfg.Retries = 1000, 3
+	cfg := realisticBase()
+	cfg.Cycles, cfg.Timeout, cfg.Retries = 60_000, 1000, 3
 	changes := []Change{{Cycle: 20_000, Setting: SetRate, Value: 15 * RateScale}, {Cycle: 25_000, Setting: SetRate, Value: 8 * RateScale}}
 	var attempts int64
 	for b.Loop() {
-		m, err := New(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := m.Schedule(changes...); err != nil {
-			b.Fatal(err)
-		}
+		m := scheduled(b, cfg, changes...)
 		m.Run()
 		tot := m.Totals()
 		attempts += tot.Admitted + tot.Retries
@@ -82,13 +63,6 @@ func BenchmarkTimeoutSetOverLongQueue(b *testing.B) {
 	cfg.Servers, cfg.MinServers, cfg.MaxServers = 10, 10, 10
 	cfg.Rate, cfg.Wave, cfg.InitialPerServer, cfg.Blocked = 100*RateScale, false, 0, nil
 	for b.Loop() {
-		m, err := New(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := m.Schedule(Change{Cycle: 5000, Setting: SetTimeout, Value: 1}); err != nil {
-			b.Fatal(err)
-		}
-		m.Run()
+		scheduled(b, cfg, Change{Cycle: 5000, Setting: SetTimeout, Value: 1}).Run()
 	}
 }

@@ -226,24 +226,44 @@ func BenchmarkHashScaleUp(b *testing.B) {
 // checks every 10 cycles).
 func BenchmarkClientSide(b *testing.B) {
 	production(b)
-	for _, c := range []struct {
-		name string
-		set  func(*Config)
-	}{
-		{"off", func(*Config) {}},
-		{"quiet", func(c *Config) { c.Timeout = 1_000_000 }},
-		{"acting", func(c *Config) {
+	base := realisticBase()
+	base.Cycles, base.MeanService, base.Rate = 20_000, 50, 16*RateScale
+	benchCases(b, base,
+		benchCase{"off", func(*Config) {}},
+		benchCase{"quiet", func(c *Config) { c.Timeout = 1_000_000 }},
+		benchCase{"acting", func(c *Config) {
 			c.Timeout, c.Retries, c.Backoff, c.Jitter, c.HealthInterval = 150, 3, 20, true, 10
 		}},
-	} {
+	)
+}
+
+// benchCase is a variant of a benchmark's configuration.
+type benchCase struct {
+	name string
+	set  func(*Config)
+}
+
+// benchCases runs benchRun on base with each case's changes, as a
+// sub-benchmark of its name.
+func benchCases(b *testing.B, base Config, cases ...benchCase) {
+	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			cfg := DefaultConfig()
-			cfg.Seed, cfg.Cycles = 1, 20_000
-			cfg.Servers, cfg.MinServers, cfg.MaxServers = 1000, 1000, 1000
-			cfg.Service, cfg.MeanService = Geometric, 50
-			cfg.Rate, cfg.Wave, cfg.InitialPerServer, cfg.Blocked = 16*RateScale, false, 0, nil
+			cfg := base
 			c.set(&cfg)
 			benchRun(b, cfg)
 		})
 	}
+}
+
+// scheduled builds the model of cfg with changes scheduled.
+func scheduled(t tester, cfg Config, changes ...Change) *Model {
+	t.Helper()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if err := m.Schedule(changes...); err != nil {
+		t.Fatalf("%v", err)
+	}
+	return m
 }

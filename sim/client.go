@@ -39,7 +39,8 @@ type clientSide struct {
 	deadlines deadlineHeap    // spilled first attempts' deadlines
 	rq        []deadlineQueue // retries' deadlines, by the timeout they arrived under
 	// dueFloor is a cycle before which no deadline falls: step a′ is
-	// passed over before it (set by timeouts, lowered by noteDue).
+	// passed over before it (set by timeouts, lowered by noteDue, which
+	// every deadline kept passes through; math.MaxInt64 while none is).
 	dueFloor int64
 	retries  retryHeap
 	waiting  int64 // requests waiting to retry
@@ -80,7 +81,7 @@ const (
 // client returns the balancer's client state, made the first time.
 func (b *Balancer) client() *clientSide {
 	if b.cl == nil {
-		c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}}
+		c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}, dueFloor: math.MaxInt64}
 		c.baseAdm = b.tot.Admitted
 		c.recorded = b.m.cycle - 1 // this cycle is recorded at its end
 		for i := range c.stamp {
@@ -171,17 +172,11 @@ func (b *Balancer) attemptEnded(r packed, e int64, how ending, bStarted bool) {
 // attemptEndedWith is attemptEnded with request r's flight, f (nil: none).
 func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bStarted bool) {
 	cfg := &b.m.cfg
-	if b.cl != nil && b.cl.firsts.live > 0 {
-		b.cl.firsts.clear(r.id) // a first attempt: its flight is made below if it retries
-	}
 	tries := 0
 	if f != nil {
 		tries = f.tries
 	}
 	if tries >= cfg.Retries {
-		if len(b.requeuedAt) > 0 {
-			delete(b.requeuedAt, r.id)
-		}
 		if how == endTimeout {
 			b.tot.TimedOut++
 		} else {
@@ -210,6 +205,11 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 		at = e + 1
 	}
 	if f == nil {
+		// A first attempt (giveUp forgets it otherwise): its word in the
+		// ring gives way to a flight.
+		if c.firsts.live > 0 {
+			c.firsts.clear(r.id)
+		}
 		f = &flight{}
 		c.flights[r.id] = f
 	}

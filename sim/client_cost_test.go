@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -36,13 +35,7 @@ func TestShorterTimeoutOverLongQueue(t *testing.T) {
 		if q == PerServer {
 			cfg.Policy = RoundRobin
 		}
-		m, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Schedule(Change{Cycle: 500, Setting: SetTimeout, Value: 1}); err != nil {
-			t.Fatal(err)
-		}
+		m := scheduled(t, cfg, Change{Cycle: 500, Setting: SetTimeout, Value: 1})
 		m.Run()
 		tot := m.Totals()
 		searched := m.bal[0].cl.searched
@@ -195,23 +188,8 @@ func TestQuietWatchRunToMatchesStepping(t *testing.T) {
 		if jumped.watching() && jumped.gate() != viaNone {
 			opened++
 		}
-		stops := []int64{cfg.Cycles}
-		for range rapid.IntRange(0, 4).Draw(t, "stops") {
-			stops = append(stops, rapid.Int64Range(1, cfg.Cycles).Draw(t, "stop"))
-		}
-		slices.Sort(stops)
-		for _, stop := range stops {
-			for stepped.Cycle() < stop && stepped.Step() {
-			}
-			jumped.RunTo(stop)
-			if jumped.Cycle() != stepped.Cycle() || jumped.Hash() != stepped.Hash() ||
-				!reflect.DeepEqual(jumped.Summary(), stepped.Summary()) || jumped.Last() != stepped.Last() {
-				t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v\nconfig %+v\nchanges %v", stop,
-					jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last(), cfg, changes)
-			}
-			if a, b := poolState(jumped), poolState(stepped); a != b {
-				t.Fatalf("at cycle %d: RunTo and Step leave different servers and queues:\n%s\n%s", stop, a, b)
-			}
+		for _, stop := range drawStops(t, cfg.Cycles) {
+			stepAndJumpClient(t, stepped, jumped, stop, cfg, changes)
 			if a, b := budgetWindows(jumped), budgetWindows(stepped); a != b {
 				t.Fatalf("at cycle %d: RunTo and Step leave different budget windows:\n%s\n%s", stop, a, b)
 			}

@@ -233,25 +233,36 @@ func TestClientRunToMatchesStepping(t *testing.T) {
 		changes := genClientChanges(t, cfg)
 		stepped := newClientRun(t, cfg, changes)
 		jumped := newClientRun(t, cfg, changes)
-		stops := []int64{cfg.Cycles}
-		for range rapid.IntRange(0, 4).Draw(t, "stops") {
-			stops = append(stops, rapid.Int64Range(1, cfg.Cycles).Draw(t, "stop"))
-		}
-		slices.Sort(stops)
-		for _, stop := range stops {
-			for stepped.Cycle() < stop && stepped.Step() {
-			}
-			jumped.RunTo(stop)
-			// As stepAndJump, without its invariant checker, which does not
-			// know the client side's state yet.
-			if jumped.Cycle() != stepped.Cycle() || jumped.Hash() != stepped.Hash() ||
-				!reflect.DeepEqual(jumped.Summary(), stepped.Summary()) || jumped.Last() != stepped.Last() {
-				t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v\nconfig %+v\nchanges %v", stop,
-					jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last(), cfg, changes)
-			}
-			if a, b := poolState(jumped), poolState(stepped); a != b {
-				t.Fatalf("at cycle %d: RunTo and Step leave different servers and queues:\n%s\n%s", stop, a, b)
-			}
+		for _, stop := range drawStops(t, cfg.Cycles) {
+			stepAndJumpClient(t, stepped, jumped, stop, cfg, changes)
 		}
 	})
+}
+
+// drawStops draws up to four random stops in a run of cycles, in order,
+// and the run's end last.
+func drawStops(t *rapid.T, cycles int64) []int64 {
+	stops := []int64{cycles}
+	for range rapid.IntRange(0, 4).Draw(t, "stops") {
+		stops = append(stops, rapid.Int64Range(1, cycles).Draw(t, "stop"))
+	}
+	slices.Sort(stops)
+	return stops
+}
+
+// stepAndJumpClient is stepAndJump for a client run of cfg with changes,
+// which it names when the two differ, without its invariant checker,
+// which does not know the client side's state yet.
+func stepAndJumpClient(t *rapid.T, stepped, jumped *Model, stop int64, cfg Config, changes []Change) {
+	for stepped.Cycle() < stop && stepped.Step() {
+	}
+	jumped.RunTo(stop)
+	if jumped.Cycle() != stepped.Cycle() || jumped.Hash() != stepped.Hash() ||
+		!reflect.DeepEqual(jumped.Summary(), stepped.Summary()) || jumped.Last() != stepped.Last() {
+		t.Fatalf("at cycle %d: RunTo and Step differ:\n%+v\n%+v\nlast %+v\n     %+v\nconfig %+v\nchanges %v", stop,
+			jumped.Summary(), stepped.Summary(), jumped.Last(), stepped.Last(), cfg, changes)
+	}
+	if a, b := poolState(jumped), poolState(stepped); a != b {
+		t.Fatalf("at cycle %d: RunTo and Step leave different servers and queues:\n%s\n%s", stop, a, b)
+	}
 }

@@ -181,8 +181,7 @@ type deadlineQueue struct {
 // heap.
 func (c *clientSide) retryDeadline(d deadline, T int64) {
 	if maxEpochs == 0 {
-		c.deadlines.push(d) // the tests' plain path: every deadline in the heap
-		c.noteDue(d.due)
+		c.keepDeadline(d) // the tests' plain path: every deadline in the heap
 		return
 	}
 	if n := len(c.rq); n == 0 || c.rq[n-1].timeout != T {
@@ -191,7 +190,7 @@ func (c *clientSide) retryDeadline(d deadline, T int64) {
 			old := &c.rq[0]
 			for _, d := range old.q[old.head:] {
 				if d.live() {
-					c.deadlines.push(d)
+					c.keepDeadline(d)
 				}
 			}
 			c.rq = c.rq[1:]
@@ -209,14 +208,7 @@ func (c *clientSide) retryDeadline(d deadline, T int64) {
 	c.noteDue(d.due)
 	if n := len(dq.q) - dq.head; n > 2*len(c.flights)+1024 {
 		// Drop the deadlines of retries that have ended: at least half go.
-		keep := dq.q[:0]
-		for _, d := range dq.q[dq.head:] {
-			if d.live() {
-				keep = append(keep, d)
-			}
-		}
-		clear(dq.q[len(keep):])
-		dq.q, dq.head = keep, 0
+		dq.q, dq.head = dropEnded(dq.q, dq.head), 0
 	}
 }
 
@@ -259,27 +251,32 @@ func (a deadline) less(b deadline) bool {
 // deadlineHeap is a binary min-heap of deadlines, typed (no boxing).
 type deadlineHeap []deadline
 
-func (h *deadlineHeap) push(d deadline) {
-	*h = append(*h, d)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
+func (h *deadlineHeap) push(d deadline) { heapPush((*[]deadline)(h), d, deadline.less) }
+func (h *deadlineHeap) pop() deadline   { return heapPop((*[]deadline)(h), deadline.less) }
+
+// heapPush adds x to the min-heap *h.
+func heapPush[T any](h *[]T, x T, less func(a, b T) bool) {
+	s := append(*h, x)
+	for i := len(s) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
+		if !less(s[i], s[p]) {
 			break
 		}
 		s[i], s[p] = s[p], s[i]
 		i = p
 	}
+	*h = s
 }
 
-func (h *deadlineHeap) pop() deadline {
+// heapPop removes the least element of the min-heap *h (not empty) and
+// returns it.
+func heapPop[T any](h *[]T, less func(a, b T) bool) T {
 	s := *h
 	top := s[0]
 	n := len(s) - 1
 	s[0] = s[n]
 	s = s[:n]
-	siftDown(s, 0, deadline.less)
+	siftDown(s, 0, less)
 	*h = s
 	return top
 }
@@ -321,30 +318,8 @@ func (a retryAt) less(b retryAt) bool {
 // retryHeap is a binary min-heap of waiting retries, typed.
 type retryHeap []retryAt
 
-func (h *retryHeap) push(x retryAt) {
-	*h = append(*h, x)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *retryHeap) pop() retryAt {
-	s := *h
-	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	siftDown(s, 0, retryAt.less)
-	*h = s
-	return top
-}
+func (h *retryHeap) push(x retryAt) { heapPush((*[]retryAt)(h), x, retryAt.less) }
+func (h *retryHeap) pop() retryAt   { return heapPop((*[]retryAt)(h), retryAt.less) }
 
 // addFirst records first attempt r arriving at cycle t under timeout T
 // (> 0), queued.
@@ -426,21 +401,22 @@ func (c *clientSide) spill(id int64, v uint64, T int64) {
 	server, inService := placeOf(v)
 	f := &flight{req: packed{id: id}, at: at, due: at + T, server: server, inService: inService}
 	c.flights[id] = f
-	c.deadlines.push(deadline{f.due, at, id, f})
-	c.noteDue(f.due)
+	c.keepDeadline(deadline{f.due, at, id, f})
+	c.firsts.clear(id)
+}
+
+// keepDeadline pushes explicit deadline d on the heap, pruning the heap
+// when the deadlines of ended attempts may make up half of it.
+func (c *clientSide) keepDeadline(d deadline) {
+	c.deadlines.push(d)
+	c.noteDue(d.due)
 	if len(c.deadlines) > 2*len(c.flights)+1024 {
 		c.prune()
 	}
-	c.firsts.clear(id)
 }
 
 // noteDue lowers dueFloor to a deadline just kept.
 func (c *clientSide) noteDue(due int64) { c.dueFloor = min(c.dueFloor, due) }
-
-// hasDeadlines reports whether any attempt may still time out.
-func (c *clientSide) hasDeadlines() bool {
-	return len(c.deadlines) > 0 || c.firsts.live > 0 || len(c.rq) > 1 || (len(c.rq) == 1 && len(c.rq[0].q) > c.rq[0].head)
-}
 
 // nextFirst returns epoch k's next first attempt out, advancing its
 // cursor over the ended ones; ok is false when it has none.
@@ -499,15 +475,22 @@ func (c *clientSide) dropEpochs() {
 // timeout. At least half the heap goes each time, so pruning costs O(1) a
 // deadline pushed, amortised.
 func (c *clientSide) prune() {
-	keep := c.deadlines[:0]
-	for _, d := range c.deadlines {
-		if d.live() {
-			keep = append(keep, d)
-		}
-	}
-	clear(c.deadlines[len(keep):])
+	keep := dropEnded(c.deadlines, 0)
 	c.deadlines = keep
 	for i := len(keep)/2 - 1; i >= 0; i-- {
 		siftDown(keep, i, deadline.less)
 	}
+}
+
+// dropEnded moves the live deadlines of s[from:] to the front of s, in
+// their order, clears the rest of s and returns the live ones.
+func dropEnded(s []deadline, from int) []deadline {
+	keep := s[:0]
+	for _, d := range s[from:] {
+		if d.live() {
+			keep = append(keep, d)
+		}
+	}
+	clear(s[len(keep):])
+	return keep
 }

@@ -143,7 +143,9 @@ func (q *fifo) popFront() packed {
 // in the queue.
 func (q *fifo) remove(id int64, hint int) (p packed, at, searched int) {
 	mask := len(q.buf) - 1
-	hint = min(max(hint, 0), q.n)
+	if hint <= 0 || hint > q.n {
+		hint = q.n // the search from the oldest covers it, or none is asked
+	}
 	i := -1
 	for k := 0; k < q.n; k++ {
 		searched++

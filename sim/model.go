@@ -206,7 +206,7 @@ func (m *Model) Step() bool {
 	}
 	if watching {
 		for _, b := range m.bal {
-			if b.cl != nil && t >= b.cl.dueFloor && b.cl.hasDeadlines() {
+			if b.cl != nil && t >= b.cl.dueFloor {
 				b.timeouts(t) // a′
 			}
 		}
