@@ -87,3 +87,21 @@ func outName(path string) string {
 	}
 	return path
 }
+
+// cutShort is what a command interrupted while writing says of its
+// outputs: files are never put in place, but what went through to
+// standard output, a device or a FIFO cannot be taken back.
+func (o *outputs) cutShort() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var through []string
+	for _, af := range o.files {
+		if af.through {
+			through = append(through, printable(af.path))
+		}
+	}
+	if len(through) == 0 {
+		return "no output was written"
+	}
+	return "no file was written; " + strings.Join(through, ", ") + " holds a part of its output, cut short"
+}

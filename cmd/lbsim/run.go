@@ -442,7 +442,7 @@ func (c *cli) loop(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files *r
 	bar.clear()
 	if c.interrupted() {
 		hw.Flush()
-		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; no output was written\n", m.Cycle())
+		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; %s\n", m.Cycle(), files.outs.cutShort())
 		return c.interruptCode()
 	}
 	var le *sim.QueueLimitError
