@@ -74,15 +74,8 @@ func (c *cli) aggregate(args []string) int {
 		outs.addInput("the results file", name)
 	}
 	var csvFile, jsonFile *atomicFile
-	for _, f := range []struct {
-		flag, path string
-		dst        **atomicFile
-	}{{"--csv", o.csv, &csvFile}, {"--json", o.json, &jsonFile}} {
-		if f.path != "" {
-			if err := outs.want(f.flag, f.path, f.dst); err != nil {
-				return fail("%v", err)
-			}
-		}
+	if err := outs.wantAll(planned{"--csv", o.csv, &csvFile}, planned{"--json", o.json, &jsonFile}); err != nil {
+		return fail("%v", err)
 	}
 	defer outs.abort()
 	if err := outs.open(); err != nil {

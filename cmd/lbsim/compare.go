@@ -267,17 +267,7 @@ type compareFiles struct{ json, csv, snapshot *atomicFile }
 
 // want asks outs for the comparison's outputs.
 func (f *compareFiles) want(o *compareOptions, outs *outputs) error {
-	for _, w := range []struct {
-		flag, path string
-		dst        **atomicFile
-	}{{"--json", o.jsonPath, &f.json}, {"--csv", o.csvPath, &f.csv}, {"--snapshot", o.snapshotPath, &f.snapshot}} {
-		if w.path != "" {
-			if err := outs.want(w.flag, w.path, w.dst); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return outs.wantAll(planned{"--json", o.jsonPath, &f.json}, planned{"--csv", o.csvPath, &f.csv}, planned{"--snapshot", o.snapshotPath, &f.snapshot})
 }
 
 // writeComparison prints the table (on stderr when an output takes

@@ -124,6 +124,19 @@ func (o *outputs) want(flag, path string, dst **atomicFile) error {
 	return nil
 }
 
+// wantAll is want for each output asked for: one with no path is not.
+func (o *outputs) wantAll(outs ...planned) error {
+	for _, p := range outs {
+		if p.path == "" {
+			continue
+		}
+		if err := o.want(p.flag, p.path, p.dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // open creates every output planned by want.
 func (o *outputs) open() error {
 	for _, p := range o.planned {

@@ -147,15 +147,8 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	// Every path is checked before any file is created.
 	var timelineFile, jsonFile *atomicFile
 	outs.stdout = c.stdout // either output may be "-"
-	if o.timelinePath != "" {
-		if err := outs.want("--timeline", o.timelinePath, &timelineFile); err != nil {
-			return usageErr("%v", err)
-		}
-	}
-	if o.jsonPath != "" {
-		if err := outs.want("--json", o.jsonPath, &jsonFile); err != nil {
-			return usageErr("%v", err)
-		}
+	if err := outs.wantAll(planned{"--timeline", o.timelinePath, &timelineFile}, planned{"--json", o.jsonPath, &jsonFile}); err != nil {
+		return usageErr("%v", err)
 	}
 	var cmp snapshot.Comparison
 	if isComparison {
