@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,6 +93,28 @@ func TestEveryOutputTakesStdout(t *testing.T) {
 		code, stdout, stderr := runArgs(t, args...)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "both name standard output") {
 			t.Errorf("lbsim %s: exit %d, stdout %q, stderr %q; want exit 2", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+}
+
+// fullWriter is standard output on a full disk (/dev/full).
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestStdoutOutputWriteFails: an output written to standard output that
+// cannot take it fails the command (exit 1), as a file would; mmc --json -
+// wrote past the error and exited 0.
+func TestStdoutOutputWriteFails(t *testing.T) {
+	for _, args := range [][]string{
+		{"mmc", "--cycles", "20000", "--seed", "1", "--json", "-"},
+		{"version", "--json", "-"},
+		{"run", "--cycles", "300", "--seed", "1", "--json", "-"},
+	} {
+		var errb bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: fullWriter{}, stderr: &errb, noColor: true}
+		if code := c.main(args); code != exitFailed || !strings.Contains(errb.String(), "standard output") {
+			t.Errorf("%s to a full standard output: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
 		}
 	}
 }
