@@ -85,8 +85,7 @@ func (c *cli) aggregate(args []string) int {
 		writeAggregateCSV(csvFile.w, rep)
 	}
 	if jsonFile != nil {
-		js, _ := json.MarshalIndent(aggregateJSON(rep), "", "  ")
-		jsonFile.w.Write(append(js, '\n'))
+		c.writeJSON(aggregateJSON(rep), o.json, jsonFile)
 	}
 	if !outs.toStdout() {
 		writeAggregateTable(c.stdout, rep)
