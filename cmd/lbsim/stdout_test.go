@@ -118,3 +118,11 @@ func TestStdoutOutputWriteFails(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagNeedsArgumentSpelling: a flag given without its value is named
+// as it is written, --json, not -json.
+func TestFlagNeedsArgumentSpelling(t *testing.T) {
+	if code, _, stderr := runArgs(t, "version", "--json"); code != exitUsage || !strings.Contains(stderr, "needs an argument: --json") {
+		t.Errorf("version --json: exit %d, stderr %q", code, stderr)
+	}
+}
