@@ -172,10 +172,7 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	if err != nil {
 		return err
 	}
-	human := c.stdout
-	if outs.toStdout() {
-		human = c.stderr
-	}
+	human := c.humanOut(&outs)
 	writeReplayText(human, name, snap, m)
 	c.writeJSON(m.Summary(), o.jsonPath, jsonFile)
 	if code := c.commit(&outs, "replay"); code != exitOK {

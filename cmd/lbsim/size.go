@@ -187,10 +187,7 @@ func (c *cli) size(args []string) int {
 	if report == nil {
 		return code
 	}
-	human := c.stdout
-	if outs.toStdout() {
-		human = c.stderr
-	}
+	human := c.humanOut(&outs)
 	fmt.Fprint(human, report.table())
 	if csvFile != nil {
 		report.writeCSV(csvFile.w)
