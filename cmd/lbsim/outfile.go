@@ -218,8 +218,11 @@ func (o *outputs) check(flag, path string) error {
 	case t.info != nil && t.info.IsDir():
 		return fmt.Errorf("%s %s: is a directory; name a file", flag, printable(path))
 	case t.info == nil && (o.newDir == "" || filepath.Dir(t.resolved) != o.newDir):
-		if d, err := os.Stat(filepath.Dir(t.resolved)); err != nil || !d.IsDir() {
+		switch d, err := os.Stat(filepath.Dir(t.resolved)); {
+		case err != nil:
 			return fmt.Errorf("%s %s: directory %s does not exist", flag, printable(path), printable(filepath.Dir(path)))
+		case !d.IsDir():
+			return fmt.Errorf("%s %s: %s is not a directory", flag, printable(path), printable(filepath.Dir(path)))
 		}
 	}
 	if !t.special() { // two outputs may both be /dev/null
