@@ -242,11 +242,7 @@ func writeAggregateCSV(w io.Writer, rep *sweep.Report) {
 		row := pointCells(p)
 		for _, st := range p.Stats {
 			for _, x := range []float64{st.Mean, st.Low, st.High, st.HalfWidth} {
-				if math.IsNaN(x) {
-					row = append(row, "")
-				} else {
-					row = append(row, strconv.FormatFloat(x, 'g', -1, 64))
-				}
+				row = append(row, csvNumber(x))
 			}
 			if rep.Precision > 0 {
 				n := ""
