@@ -232,6 +232,9 @@ func (o *outputs) check(flag, path string) error {
 			}
 		}
 	}
+	if o.isStdout(t) {
+		return fmt.Errorf("%s %s is the file standard output goes to: the output would replace it; name another file", flag, printable(path))
+	}
 	for _, u := range o.inputs {
 		if t.same(u) {
 			return fmt.Errorf("%s %s is the input %s %s: the output would overwrite it; name another file", flag, printable(path), u.flag, printable(u.path))

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 )
@@ -44,6 +45,18 @@ func (o *outputs) createStdout() *atomicFile {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// isStdout reports whether t is the regular file standard output is
+// redirected to (> FILE): an output put there by a rename would replace
+// it, and lose what standard output took.
+func (o *outputs) isStdout(t target) bool {
+	f, ok := o.stdout.(*os.File)
+	if !ok || t.info == nil || !t.info.Mode().IsRegular() {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && os.SameFile(fi, t.info)
+}
 
 // humanOut is where a subcommand's own text goes: standard output, or
 // standard error when an output claimed standard output.

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,5 +125,33 @@ func TestStdoutOutputWriteFails(t *testing.T) {
 func TestFlagNeedsArgumentSpelling(t *testing.T) {
 	if code, _, stderr := runArgs(t, "version", "--json"); code != exitUsage || !strings.Contains(stderr, "needs an argument: --json") {
 		t.Errorf("version --json: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestOutputIsRedirectedStdout: an output that is the file standard output
+// is redirected to (lbsim run --json - --timeline f > f) is refused: the
+// output, put in place by a rename, would replace that file, and what went
+// to standard output (the JSON) would be lost with exit 0.
+func TestOutputIsRedirectedStdout(t *testing.T) {
+	for _, args := range []func(path string) []string{
+		func(path string) []string {
+			return []string{"run", "--cycles", "5", "--seed", "1", "--json", "-", "--timeline", path}
+		},
+		func(path string) []string {
+			return []string{"sweep", "--cycles", "5", "--vary", "servers=1,2", "--out", path}
+		},
+	} {
+		path := filepath.Join(t.TempDir(), "out.txt")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		args := args(path)
+		var errb bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: f, stderr: &errb, noColor: true}
+		if code := c.main(args); code != exitUsage || !strings.Contains(errb.String(), "standard output") {
+			t.Errorf("%s > %s: exit %d, stderr %q", strings.Join(args, " "), path, code, errb.String())
+		}
 	}
 }
