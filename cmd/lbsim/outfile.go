@@ -232,8 +232,12 @@ func (o *outputs) check(flag, path string) error {
 			}
 		}
 	}
-	if o.isStdout(t) {
+	switch {
+	case !o.isStdout(t):
+	case !t.special():
 		return fmt.Errorf("%s %s is the file standard output goes to: the output would replace it; name another file", flag, printable(path))
+	case o.stdoutFlag != "":
+		return fmt.Errorf("%s - and %s %s both name standard output: give one of them a file", o.stdoutFlag, flag, printable(path))
 	}
 	for _, u := range o.inputs {
 		if t.same(u) {

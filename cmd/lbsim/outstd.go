@@ -22,6 +22,11 @@ func (o *outputs) checkStdout(flag string) error {
 	case o.stdoutFlag != "":
 		return fmt.Errorf("%s - and %s - both name standard output: give one of them a file", o.stdoutFlag, flag)
 	}
+	for _, u := range o.claimed {
+		if o.isStdout(u) {
+			return fmt.Errorf("%s - and %s %s both name standard output: give one of them a file", flag, u.flag, printable(u.path))
+		}
+	}
 	o.stdoutFlag = flag
 	return nil
 }
@@ -46,12 +51,14 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// isStdout reports whether t is the regular file standard output is
-// redirected to (> FILE): an output put there by a rename would replace
-// it, and lose what standard output took.
+// isStdout reports whether t is the file or pipe standard output goes to
+// (> FILE, /dev/stdout): an output put in a file by a rename would replace
+// it and lose what standard output took, and one written through a pipe
+// mixes with what an output "-" writes. A terminal or /dev/null (a
+// character device) is not counted.
 func (o *outputs) isStdout(t target) bool {
 	f, ok := o.stdout.(*os.File)
-	if !ok || t.info == nil || !t.info.Mode().IsRegular() {
+	if !ok || t.info == nil || t.info.Mode()&os.ModeCharDevice != 0 {
 		return false
 	}
 	fi, err := f.Stat()

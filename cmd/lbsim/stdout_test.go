@@ -5,8 +5,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -152,6 +154,33 @@ func TestOutputIsRedirectedStdout(t *testing.T) {
 		c := &cli{stdin: strings.NewReader(""), stdout: f, stderr: &errb, noColor: true}
 		if code := c.main(args); code != exitUsage || !strings.Contains(errb.String(), "standard output") {
 			t.Errorf("%s > %s: exit %d, stderr %q", strings.Join(args, " "), path, code, errb.String())
+		}
+	}
+}
+
+// TestDashAndStdoutByName: with one output "-", another that names the
+// same pipe (/dev/stdout) is refused in either order, as two "-" are; the
+// two were written into each other.
+func TestDashAndStdoutByName(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	go io.Copy(io.Discard, r)
+	byName := "/dev/fd/" + strconv.Itoa(int(w.Fd()))
+	if _, err := os.Stat(byName); err != nil {
+		t.Skip("no /dev/fd here")
+	}
+	for _, args := range [][]string{
+		{"run", "--cycles", "5", "--seed", "1", "--json", "-", "--timeline", byName},
+		{"run", "--cycles", "5", "--seed", "1", "--json", byName, "--timeline", "-"},
+	} {
+		var errb bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: w, stderr: &errb, noColor: true}
+		if code := c.main(args); code != exitUsage || !strings.Contains(errb.String(), "both name standard output") {
+			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
 		}
 	}
 }
