@@ -202,3 +202,31 @@ func TestRunInterruptedThrough(t *testing.T) {
 		t.Fatal("the run did not stop")
 	}
 }
+
+// TestReplayInterruptedThrough: as TestRunInterruptedThrough, for lbsim
+// replay --timeline -.
+func TestReplayInterruptedThrough(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "long.lbsnap")
+	if code, _, stderr := runArgs(t, "run", "--cycles", "30000000", "--seed", "4", "--quiet", "--snapshot", snap); code != exitOK {
+		t.Fatalf("run: %s", stderr)
+	}
+	var errb bytes.Buffer
+	out := &firstWrite{wrote: make(chan struct{})}
+	c := &cli{stdin: strings.NewReader(""), stdout: out, stderr: &errb, noColor: true, signals: make(chan os.Signal, 1)}
+	done := make(chan int)
+	go func() { done <- c.main([]string{"replay", snap, "--timeline", "-"}) }()
+	select {
+	case <-out.wrote:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the timeline never reached standard output")
+	}
+	c.signals <- syscall.SIGINT
+	select {
+	case code := <-done:
+		if msg := errb.String(); code != exitInterrupted || strings.Contains(msg, "no output was written") || !strings.Contains(msg, "standard output holds a part") {
+			t.Errorf("exit %d, stderr %q", code, msg)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the replay did not stop")
+	}
+}

@@ -114,9 +114,14 @@ func outName(path string) string {
 func (o *outputs) cutShort() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	return cutShort(o.files...)
+}
+
+// cutShort is outputs.cutShort for the files given (nil for none).
+func cutShort(files ...*atomicFile) string {
 	var through []string
-	for _, af := range o.files {
-		if af.through {
+	for _, af := range files {
+		if af != nil && af.through {
 			through = append(through, printable(af.path))
 		}
 	}
