@@ -74,15 +74,8 @@ func (c *cli) aggregate(args []string) int {
 		outs.addInput("the results file", name)
 	}
 	var csvFile, jsonFile *atomicFile
-	for _, f := range []struct {
-		flag, path string
-		dst        **atomicFile
-	}{{"--csv", o.csv, &csvFile}, {"--json", o.json, &jsonFile}} {
-		if f.path != "" {
-			if err := outs.want(f.flag, f.path, f.dst); err != nil {
-				return fail("%v", err)
-			}
-		}
+	if err := outs.wantAll(planned{"--csv", o.csv, &csvFile}, planned{"--json", o.json, &jsonFile}); err != nil {
+		return fail("%v", err)
 	}
 	defer outs.abort()
 	if err := outs.open(); err != nil {
@@ -92,8 +85,7 @@ func (c *cli) aggregate(args []string) int {
 		writeAggregateCSV(csvFile.w, rep)
 	}
 	if jsonFile != nil {
-		js, _ := json.MarshalIndent(aggregateJSON(rep), "", "  ")
-		jsonFile.w.Write(append(js, '\n'))
+		c.writeJSON(aggregateJSON(rep), o.json, jsonFile)
 	}
 	if !outs.toStdout() {
 		writeAggregateTable(c.stdout, rep)
@@ -250,11 +242,7 @@ func writeAggregateCSV(w io.Writer, rep *sweep.Report) {
 		row := pointCells(p)
 		for _, st := range p.Stats {
 			for _, x := range []float64{st.Mean, st.Low, st.High, st.HalfWidth} {
-				if math.IsNaN(x) {
-					row = append(row, "")
-				} else {
-					row = append(row, strconv.FormatFloat(x, 'g', -1, 64))
-				}
+				row = append(row, csvNumber(x))
 			}
 			if rep.Precision > 0 {
 				n := ""

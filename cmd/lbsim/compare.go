@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -168,7 +169,7 @@ func (c *cli) compare(args []string) int {
 		fmt.Fprintf(c.stderr, "lbsim compare: %v\nNo output was written.\n", err)
 		return exitFailed
 	}
-	if err := c.writeComparison(&o, seed, res, lanes, &files, outs.toStdout()); err != nil {
+	if err := c.writeComparison(&o, seed, res, lanes, &files, c.humanOut(&outs)); err != nil {
 		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
 		return exitFailed
 	}
@@ -267,26 +268,12 @@ type compareFiles struct{ json, csv, snapshot *atomicFile }
 
 // want asks outs for the comparison's outputs.
 func (f *compareFiles) want(o *compareOptions, outs *outputs) error {
-	for _, w := range []struct {
-		flag, path string
-		dst        **atomicFile
-	}{{"--json", o.jsonPath, &f.json}, {"--csv", o.csvPath, &f.csv}, {"--snapshot", o.snapshotPath, &f.snapshot}} {
-		if w.path != "" {
-			if err := outs.want(w.flag, w.path, w.dst); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return outs.wantAll(planned{"--json", o.jsonPath, &f.json}, planned{"--csv", o.csvPath, &f.csv}, planned{"--snapshot", o.snapshotPath, &f.snapshot})
 }
 
-// writeComparison prints the table (on stderr when an output takes
-// stdout) and writes the outputs asked for.
-func (c *cli) writeComparison(o *compareOptions, seed uint64, res [][]sim.Summary, lanes []snapshot.Lane, files *compareFiles, stdoutTaken bool) error {
-	human := c.stdout
-	if stdoutTaken {
-		human = c.stderr
-	}
+// writeComparison prints the table to human (humanOut) and writes the
+// outputs asked for.
+func (c *cli) writeComparison(o *compareOptions, seed uint64, res [][]sim.Summary, lanes []snapshot.Lane, files *compareFiles, human io.Writer) error {
 	report := newComparison(o, seed, res)
 	fmt.Fprint(human, report.table())
 	if files.csv != nil {
@@ -352,10 +339,7 @@ func (c *cli) replayComparison(name string, cmp snapshot.Comparison, jsonPath st
 		sum := m.Summary()
 		report.Variants = append(report.Variants, variantResult{Label: l.Label, Summary: &sum})
 	}
-	human := c.stdout
-	if jsonPath == "-" {
-		human = c.stderr
-	}
+	human := c.humanOut(outs)
 	fmt.Fprintf(human, "lbsim replay: %s: a comparison of %d runs, each reproduced exactly\n", name, len(cmp.Lanes))
 	fmt.Fprint(human, report.table())
 	if jsonPath != "" {

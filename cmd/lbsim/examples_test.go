@@ -97,13 +97,7 @@ func helpExamples(help string) []string {
 func runExamples(t *testing.T, bin, setup string, cmds []string) {
 	t.Helper()
 	dir := t.TempDir()
-	run := func(script string) (string, error) {
-		cmd := exec.Command("sh", "-c", script)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "NO_COLOR=1")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	run := func(script string) (string, error) { return runShell(bin, "sh", script, dir, "NO_COLOR=1") }
 	if setup != "" {
 		if out, err := run(setup); err != nil {
 			t.Fatalf("setup %q: %v\n%s", setup, err, out)

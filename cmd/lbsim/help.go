@@ -48,6 +48,7 @@ func flagError(fs *flag.FlagSet, err error) string {
 		return "unknown flag --" + name + didYouMean(name, names, "--")
 	}
 	s := strings.Replace(err.Error(), "flag -", "flag --", 1)
+	s = strings.Replace(s, "needs an argument: -", "needs an argument: --", 1)
 	return strings.Replace(s, " for -", " for --", 1)
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -162,4 +163,70 @@ func readFIFO(path string) <-chan []byte {
 		got <- b.Bytes()
 	}()
 	return got
+}
+
+// firstWrite is standard output that closes wrote on its first write.
+type firstWrite struct {
+	once  sync.Once
+	wrote chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.wrote) })
+	return len(p), nil
+}
+
+// TestRunInterruptedThrough: a run interrupted after its --timeline -
+// reached standard output does not say no output was written; it says
+// standard output holds a part of it.
+func TestRunInterruptedThrough(t *testing.T) {
+	var errb bytes.Buffer
+	out := &firstWrite{wrote: make(chan struct{})}
+	c := &cli{stdin: strings.NewReader(""), stdout: out, stderr: &errb, noColor: true, signals: make(chan os.Signal, 1)}
+	done := make(chan int)
+	go func() {
+		done <- c.main([]string{"run", "--cycles", "1000000000", "--seed", "4", "--quiet", "--timeline", "-"})
+	}()
+	select {
+	case <-out.wrote:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the timeline never reached standard output")
+	}
+	c.signals <- syscall.SIGINT
+	select {
+	case code := <-done:
+		if msg := errb.String(); code != exitInterrupted || strings.Contains(msg, "no output was written") || !strings.Contains(msg, "standard output holds a part") {
+			t.Errorf("exit %d, stderr %q", code, msg)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run did not stop")
+	}
+}
+
+// TestReplayInterruptedThrough: as TestRunInterruptedThrough, for lbsim
+// replay --timeline -.
+func TestReplayInterruptedThrough(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "long.lbsnap")
+	if code, _, stderr := runArgs(t, "run", "--cycles", "30000000", "--seed", "4", "--quiet", "--snapshot", snap); code != exitOK {
+		t.Fatalf("run: %s", stderr)
+	}
+	var errb bytes.Buffer
+	out := &firstWrite{wrote: make(chan struct{})}
+	c := &cli{stdin: strings.NewReader(""), stdout: out, stderr: &errb, noColor: true, signals: make(chan os.Signal, 1)}
+	done := make(chan int)
+	go func() { done <- c.main([]string{"replay", snap, "--timeline", "-"}) }()
+	select {
+	case <-out.wrote:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the timeline never reached standard output")
+	}
+	c.signals <- syscall.SIGINT
+	select {
+	case code := <-done:
+		if msg := errb.String(); code != exitInterrupted || strings.Contains(msg, "no output was written") || !strings.Contains(msg, "standard output holds a part") {
+			t.Errorf("exit %d, stderr %q", code, msg)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the replay did not stop")
+	}
 }

@@ -157,6 +157,11 @@ func TestOutputContract(t *testing.T) {
 			prepare: func(t *testing.T, dir, _ string, _ ioCommand) (string, string) {
 				return filepath.Join(dir, "nowhere", "out.svg"), ""
 			}},
+		{name: "file as directory", want: outcome{exitUsage, "is not a directory"},
+			prepare: func(t *testing.T, dir, _ string, _ ioCommand) (string, string) {
+				os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+				return filepath.Join(dir, "file", "out.svg"), ""
+			}},
 		{name: "symbolic link", want: outcome{exitOK, ""},
 			prepare: func(t *testing.T, dir, _ string, _ ioCommand) (string, string) {
 				os.WriteFile(filepath.Join(dir, "target.svg"), nil, 0o644)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -102,7 +101,7 @@ func (c *cli) mmc(args []string) int {
 		return fail("%v", fieldError(err))
 	}
 	// The output is opened before the run, so a bad path fails at once.
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // --json may be "-"
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
@@ -110,10 +109,8 @@ func (c *cli) mmc(args []string) int {
 		outs.addInput("--service-file", servicePath)
 	}
 	var jsonFile *atomicFile
-	if jsonPath != "" && jsonPath != "-" {
-		if err := outs.want("--json", jsonPath, &jsonFile); err != nil {
-			return fail("%v", err)
-		}
+	if err := outs.wantAll(planned{"--json", jsonPath, &jsonFile}); err != nil {
+		return fail("%v", err)
 	}
 	if err := outs.open(); err != nil {
 		return fail("%v", err)
@@ -133,19 +130,15 @@ func (c *cli) mmc(args []string) int {
 	if err != nil {
 		return fail("%v", fieldError(err))
 	}
-	if jsonPath != "" {
-		js, _ := json.MarshalIndent(r, "", "  ")
-		js = append(js, '\n')
-		if jsonPath == "-" {
-			c.stdout.Write(js)
-			return exitOK
-		}
-		jsonFile.w.Write(js)
-		if code := c.commit(&outs, "mmc"); code != exitOK {
-			return code
-		}
+	if jsonFile != nil {
+		c.writeJSON(r, jsonPath, jsonFile)
 	}
-	fmt.Fprint(c.stdout, mmcTable(r, seedGiven))
+	if code := c.commit(&outs, "mmc"); code != exitOK {
+		return code
+	}
+	if !outs.toStdout() {
+		fmt.Fprint(c.stdout, mmcTable(r, seedGiven))
+	}
 	return exitOK
 }
 

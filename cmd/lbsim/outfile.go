@@ -124,6 +124,19 @@ func (o *outputs) want(flag, path string, dst **atomicFile) error {
 	return nil
 }
 
+// wantAll is want for each output asked for: one with no path is not.
+func (o *outputs) wantAll(outs ...planned) error {
+	for _, p := range outs {
+		if p.path == "" {
+			continue
+		}
+		if err := o.want(p.flag, p.path, p.dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // open creates every output planned by want.
 func (o *outputs) open() error {
 	for _, p := range o.planned {
@@ -205,8 +218,11 @@ func (o *outputs) check(flag, path string) error {
 	case t.info != nil && t.info.IsDir():
 		return fmt.Errorf("%s %s: is a directory; name a file", flag, printable(path))
 	case t.info == nil && (o.newDir == "" || filepath.Dir(t.resolved) != o.newDir):
-		if d, err := os.Stat(filepath.Dir(t.resolved)); err != nil || !d.IsDir() {
+		switch d, err := os.Stat(filepath.Dir(t.resolved)); {
+		case err != nil:
 			return fmt.Errorf("%s %s: directory %s does not exist", flag, printable(path), printable(filepath.Dir(path)))
+		case !d.IsDir():
+			return fmt.Errorf("%s %s: %s is not a directory", flag, printable(path), printable(filepath.Dir(path)))
 		}
 	}
 	if !t.special() { // two outputs may both be /dev/null
@@ -215,6 +231,13 @@ func (o *outputs) check(flag, path string) error {
 				return fmt.Errorf("%s %s and %s %s name the same file: give each output its own", u.flag, printable(u.path), flag, printable(path))
 			}
 		}
+	}
+	switch {
+	case !o.isStdout(t):
+	case !t.special():
+		return fmt.Errorf("%s %s is the file standard output goes to: the output would replace it; name another file", flag, printable(path))
+	case o.stdoutFlag != "":
+		return fmt.Errorf("%s - and %s %s both name standard output: give one of them a file", o.stdoutFlag, flag, printable(path))
 	}
 	for _, u := range o.inputs {
 		if t.same(u) {

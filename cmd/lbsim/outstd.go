@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 )
@@ -20,6 +21,11 @@ func (o *outputs) checkStdout(flag string) error {
 		return fmt.Errorf("%s -: this output cannot go to standard output; name a file", flag)
 	case o.stdoutFlag != "":
 		return fmt.Errorf("%s - and %s - both name standard output: give one of them a file", o.stdoutFlag, flag)
+	}
+	for _, u := range o.claimed {
+		if o.isStdout(u) {
+			return fmt.Errorf("%s - and %s %s both name standard output: give one of them a file", flag, u.flag, printable(u.path))
+		}
 	}
 	o.stdoutFlag = flag
 	return nil
@@ -44,6 +50,20 @@ func (o *outputs) createStdout() *atomicFile {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// isStdout reports whether t is the file or pipe standard output goes to
+// (> FILE, /dev/stdout): an output put in a file by a rename would replace
+// it and lose what standard output took, and one written through a pipe
+// mixes with what an output "-" writes. A terminal or /dev/null (a
+// character device) is not counted.
+func (o *outputs) isStdout(t target) bool {
+	f, ok := o.stdout.(*os.File)
+	if !ok || t.info == nil || t.info.Mode()&os.ModeCharDevice != 0 {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && os.SameFile(fi, t.info)
+}
 
 // humanOut is where a subcommand's own text goes: standard output, or
 // standard error when an output claimed standard output.
@@ -86,4 +106,27 @@ func outName(path string) string {
 		return "standard output"
 	}
 	return path
+}
+
+// cutShort is what a command interrupted while writing says of its
+// outputs: files are never put in place, but what went through to
+// standard output, a device or a FIFO cannot be taken back.
+func (o *outputs) cutShort() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return cutShort(o.files...)
+}
+
+// cutShort is outputs.cutShort for the files given (nil for none).
+func cutShort(files ...*atomicFile) string {
+	var through []string
+	for _, af := range files {
+		if af != nil && af.through {
+			through = append(through, printable(af.path))
+		}
+	}
+	if len(through) == 0 {
+		return "no output was written"
+	}
+	return "no file was written; " + strings.Join(through, ", ") + " holds a part of its output, cut short"
 }

@@ -16,18 +16,10 @@ import (
 // pictures and the table are what those commands make.
 func TestREADMEChartsAreMadeByMake(t *testing.T) {
 	readme := string(readFile(t, "../../README.md"))
-	_, section, ok := strings.Cut(readme, "## Sweeps, intervals and charts")
-	section, _, _ = strings.Cut(section, "\n## ")
-	if !ok {
-		t.Fatal("the README has no sweeps section")
-	}
+	section := between(t, "README.md", readme, "## Sweeps, intervals and charts", "\n## ")
 	shown := commandLines(section, "$ ")
 	mk := string(readFile(t, "../../Makefile"))
-	_, recipe, ok := strings.Cut(mk, "\ndocs-pictures:")
-	recipe, _, _ = strings.Cut(recipe, "\n\n")
-	if !ok {
-		t.Fatal("the Makefile has no docs-pictures target")
-	}
+	recipe := between(t, "the Makefile", mk, "\ndocs-pictures:", "\n\n")
 	var made []string
 	for _, c := range commandLines(recipe, "\t") {
 		c = strings.ReplaceAll(c, "$(BIN)/", "")
@@ -47,18 +39,10 @@ func TestREADMEChartsAreMadeByMake(t *testing.T) {
 // are what `make docs-size` prints, from the commands the README shows.
 func TestREADMESizeIsMadeByMake(t *testing.T) {
 	readme := string(readFile(t, "../../README.md"))
-	_, section, ok := strings.Cut(readme, "## How many servers?")
-	section, _, _ = strings.Cut(section, "\n## ")
-	if !ok {
-		t.Fatal("the README has no How many servers? section")
-	}
+	section := between(t, "README.md", readme, "## How many servers?", "\n## ")
 	shown := commandLines(section, "$ ")
 	mk := string(readFile(t, "../../Makefile"))
-	_, recipe, ok := strings.Cut(mk, "\ndocs-size:")
-	recipe, _, _ = strings.Cut(recipe, "\n\n")
-	if !ok {
-		t.Fatal("the Makefile has no docs-size target")
-	}
+	recipe := between(t, "the Makefile", mk, "\ndocs-size:", "\n\n")
 	var made []string
 	for _, c := range commandLines(recipe, "\t") {
 		c = strings.ReplaceAll(c, "$(BIN)/", "")
@@ -151,11 +135,7 @@ func summaryKeys(t *testing.T) []string {
 // run's summary has, each in backquotes (it had fallen 21 keys behind).
 func TestREADMEListsEveryJSONKey(t *testing.T) {
 	readme := string(readFile(t, "../../README.md"))
-	_, para, ok := strings.Cut(readme, "Its JSON form (`--json`) has the keys")
-	para, _, _ = strings.Cut(para, "\n\n")
-	if !ok {
-		t.Fatal("the README has no paragraph \"Its JSON form (`--json`) has the keys …\"")
-	}
+	para := between(t, "README.md", readme, "Its JSON form (`--json`) has the keys", "\n\n")
 	for _, k := range summaryKeys(t) {
 		if !strings.Contains(para, "`"+k+"`") {
 			t.Errorf("the README's list of JSON keys lacks `%s`", k)
@@ -171,11 +151,7 @@ func TestREADMEOutputsAreMadeByMake(t *testing.T) {
 	readme := string(readFile(t, "../../README.md"))
 	shown := strings.Join(strings.Fields(regexp.MustCompile(`\\\n\s*`).ReplaceAllString(readme, " ")), " ")
 	mk := string(readFile(t, "../../Makefile"))
-	_, recipe, ok := strings.Cut(mk, "\ndocs-outputs:")
-	recipe, _, _ = strings.Cut(recipe, "\n\n")
-	if !ok {
-		t.Fatal("the Makefile has no docs-outputs target")
-	}
+	recipe := between(t, "the Makefile", mk, "\ndocs-outputs:", "\n\n")
 	n := 0
 	for _, c := range commandLines(recipe, "\t") {
 		c = strings.ReplaceAll(c, "$(BIN)/", "")
@@ -240,4 +216,16 @@ func shellWords(t *testing.T, line string) []string {
 		words = append(words, cur.String())
 	}
 	return words
+}
+
+// between is the part of text (named name in a failure) after start, up to
+// end or the end of text; the test stops when text has no start.
+func between(t *testing.T, name, text, start, end string) string {
+	t.Helper()
+	_, part, ok := strings.Cut(text, start)
+	if !ok {
+		t.Fatalf("%s has no %q", name, start)
+	}
+	part, _, _ = strings.Cut(part, end)
+	return part
 }

@@ -147,15 +147,8 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	// Every path is checked before any file is created.
 	var timelineFile, jsonFile *atomicFile
 	outs.stdout = c.stdout // either output may be "-"
-	if o.timelinePath != "" {
-		if err := outs.want("--timeline", o.timelinePath, &timelineFile); err != nil {
-			return usageErr("%v", err)
-		}
-	}
-	if o.jsonPath != "" {
-		if err := outs.want("--json", o.jsonPath, &jsonFile); err != nil {
-			return usageErr("%v", err)
-		}
+	if err := outs.wantAll(planned{"--timeline", o.timelinePath, &timelineFile}, planned{"--json", o.jsonPath, &jsonFile}); err != nil {
+		return usageErr("%v", err)
 	}
 	var cmp snapshot.Comparison
 	if isComparison {
@@ -179,10 +172,7 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	if err != nil {
 		return err
 	}
-	human := c.stdout
-	if outs.toStdout() {
-		human = c.stderr
-	}
+	human := c.humanOut(&outs)
 	writeReplayText(human, name, snap, m)
 	c.writeJSON(m.Summary(), o.jsonPath, jsonFile)
 	if code := c.commit(&outs, "replay"); code != exitOK {
@@ -243,7 +233,7 @@ func (c *cli) replayOne(name string, snap snapshot.Snapshot, timelineFile *atomi
 	var le *sim.QueueLimitError
 	switch {
 	case (errors.Is(err, interrupted) || c.interrupted()) && m != nil:
-		return nil, failErr(c.interruptCode(), "interrupted at cycle %d; no output was written", m.Cycle())
+		return nil, failErr(c.interruptCode(), "interrupted at cycle %d; %s", m.Cycle(), cutShort(timelineFile))
 	case errors.As(err, &de):
 		return nil, failErr(exitFailed, "%s: %v", name, err)
 	case errors.As(err, &le):

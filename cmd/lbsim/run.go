@@ -318,16 +318,8 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 		}
 	}
 	var timeline *atomicFile
-	for _, f := range []struct {
-		flag, path string
-		dst        **atomicFile
-	}{{"--timeline", o.timelinePath, &timeline}, {"--snapshot", o.snapshotPath, &files.snap}, {"--json", o.jsonPath, &files.json}} {
-		if f.path == "" {
-			continue
-		}
-		if err := outs.want(f.flag, f.path, f.dst); err != nil {
-			return err
-		}
+	if err := outs.wantAll(planned{"--timeline", o.timelinePath, &timeline}, planned{"--snapshot", o.snapshotPath, &files.snap}, planned{"--json", o.jsonPath, &files.json}); err != nil {
+		return err
 	}
 	if logDirMissing {
 		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
@@ -442,7 +434,7 @@ func (c *cli) loop(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files *r
 	bar.clear()
 	if c.interrupted() {
 		hw.Flush()
-		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; no output was written\n", m.Cycle())
+		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; %s\n", m.Cycle(), files.outs.cutShort())
 		return c.interruptCode()
 	}
 	var le *sim.QueueLimitError

@@ -41,14 +41,21 @@ func commandDir(t *testing.T, stubs ...string) string {
 // shell runs a script with sh (or bash) in dir with extra environment.
 func shell(t *testing.T, bin, shellName, script, dir string, env ...string) string {
 	t.Helper()
-	cmd := exec.Command(shellName, "-c", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), append([]string{"PATH=" + bin + ":" + os.Getenv("PATH"), "PARALLEL=--will-cite"}, env...)...)
-	out, err := cmd.CombinedOutput()
+	out, err := runShell(bin, shellName, script, dir, append([]string{"PARALLEL=--will-cite"}, env...)...)
 	if err != nil {
 		t.Fatalf("%s -c %q: %v\n%s", shellName, script, err, out)
 	}
-	return string(out)
+	return out
+}
+
+// runShell runs a script with shellName in dir, the commands of bin
+// first on the path, with extra environment, and returns its output.
+func runShell(bin, shellName, script, dir string, env ...string) (string, error) {
+	cmd := exec.Command(shellName, "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), append([]string{"PATH=" + bin + ":" + os.Getenv("PATH")}, env...)...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 // sameRuns checks that the files matching got hold the lines of the files

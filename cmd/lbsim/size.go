@@ -172,15 +172,8 @@ func (c *cli) size(args []string) int {
 		return fail("%v", err)
 	}
 	var out, csvFile *atomicFile
-	for _, f := range []struct {
-		flag, path string
-		dst        **atomicFile
-	}{{"--json", o.jsonPath, &out}, {"--csv", o.csvPath, &csvFile}} {
-		if f.path != "" {
-			if err := outs.want(f.flag, f.path, f.dst); err != nil {
-				return fail("%v", err)
-			}
-		}
+	if err := outs.wantAll(planned{"--json", o.jsonPath, &out}, planned{"--csv", o.csvPath, &csvFile}); err != nil {
+		return fail("%v", err)
 	}
 	defer outs.abort()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -194,10 +187,7 @@ func (c *cli) size(args []string) int {
 	if report == nil {
 		return code
 	}
-	human := c.stdout
-	if outs.toStdout() {
-		human = c.stderr
-	}
+	human := c.humanOut(&outs)
 	fmt.Fprint(human, report.table())
 	if csvFile != nil {
 		report.writeCSV(csvFile.w)

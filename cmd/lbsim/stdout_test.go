@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
+	"io"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -91,6 +96,91 @@ func TestEveryOutputTakesStdout(t *testing.T) {
 		code, stdout, stderr := runArgs(t, args...)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "both name standard output") {
 			t.Errorf("lbsim %s: exit %d, stdout %q, stderr %q; want exit 2", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+}
+
+// fullWriter is standard output on a full disk (/dev/full).
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestStdoutOutputWriteFails: an output written to standard output that
+// cannot take it fails the command (exit 1), as a file would; mmc --json -
+// wrote past the error and exited 0.
+func TestStdoutOutputWriteFails(t *testing.T) {
+	for _, args := range [][]string{
+		{"mmc", "--cycles", "20000", "--seed", "1", "--json", "-"},
+		{"version", "--json", "-"},
+		{"run", "--cycles", "300", "--seed", "1", "--json", "-"},
+	} {
+		var errb bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: fullWriter{}, stderr: &errb, noColor: true}
+		if code := c.main(args); code != exitFailed || !strings.Contains(errb.String(), "standard output") {
+			t.Errorf("%s to a full standard output: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
+		}
+	}
+}
+
+// TestFlagNeedsArgumentSpelling: a flag given without its value is named
+// as it is written, --json, not -json.
+func TestFlagNeedsArgumentSpelling(t *testing.T) {
+	if code, _, stderr := runArgs(t, "version", "--json"); code != exitUsage || !strings.Contains(stderr, "needs an argument: --json") {
+		t.Errorf("version --json: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestOutputIsRedirectedStdout: an output that is the file standard output
+// is redirected to (lbsim run --json - --timeline f > f) is refused: the
+// output, put in place by a rename, would replace that file, and what went
+// to standard output (the JSON) would be lost with exit 0.
+func TestOutputIsRedirectedStdout(t *testing.T) {
+	for _, args := range []func(path string) []string{
+		func(path string) []string {
+			return []string{"run", "--cycles", "5", "--seed", "1", "--json", "-", "--timeline", path}
+		},
+		func(path string) []string {
+			return []string{"sweep", "--cycles", "5", "--vary", "servers=1,2", "--out", path}
+		},
+	} {
+		path := filepath.Join(t.TempDir(), "out.txt")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		args := args(path)
+		var errb bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: f, stderr: &errb, noColor: true}
+		if code := c.main(args); code != exitUsage || !strings.Contains(errb.String(), "standard output") {
+			t.Errorf("%s > %s: exit %d, stderr %q", strings.Join(args, " "), path, code, errb.String())
+		}
+	}
+}
+
+// TestDashAndStdoutByName: with one output "-", another that names the
+// same pipe (/dev/stdout) is refused in either order, as two "-" are; the
+// two were written into each other.
+func TestDashAndStdoutByName(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	go io.Copy(io.Discard, r)
+	byName := "/dev/fd/" + strconv.Itoa(int(w.Fd()))
+	if _, err := os.Stat(byName); err != nil {
+		t.Skip("no /dev/fd here")
+	}
+	for _, args := range [][]string{
+		{"run", "--cycles", "5", "--seed", "1", "--json", "-", "--timeline", byName},
+		{"run", "--cycles", "5", "--seed", "1", "--json", byName, "--timeline", "-"},
+	} {
+		var errb bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: w, stderr: &errb, noColor: true}
+		if code := c.main(args); code != exitUsage || !strings.Contains(errb.String(), "both name standard output") {
+			t.Errorf("%s: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
 		}
 	}
 }

@@ -198,11 +198,7 @@ func (c *cli) sweep(args []string) int {
 		return exitFailed
 	}
 	el := time.Since(start)
-	report := c.stdout
-	if so.out == "-" {
-		report = c.stderr
-	}
-	fmt.Fprintf(report, "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, outName(so.out), el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
+	fmt.Fprintf(c.humanOut(&outs), "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, outName(so.out), el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
 	return exitOK
 }
 

@@ -14,27 +14,7 @@ import (
 // hold.
 func craftWire(t testing.TB, cfg sim.Config, edit func(*wireConfig)) []byte {
 	t.Helper()
-	s, err := Record(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sums := make([]byte, 0, 4*len(s.Hashes))
-	for _, h := range s.Hashes {
-		sums = append(sums, byte(h), byte(h>>8), byte(h>>16), byte(h>>24))
-	}
-	w := fromConfig(&s.Config)
-	edit(&w)
-	b := body{Model: ModelVersion, Engine: s.Engine, Config: w,
-		Hashes: wireHashes{Every: s.Every, Sums: sums, Final: s.Final}, Summary: fromSummary(&s.Summary)}
-	payload, err := b.MarshalMsg(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := seal(FormatVersion, payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return craftBody(t, cfg, func(b *body) { edit(&b.Config) })
 }
 
 // hugeNegativeDecimals are sealed snapshots each holding −2⁶³ in one

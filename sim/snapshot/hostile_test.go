@@ -14,17 +14,22 @@ import (
 // checksum, or a hand-made file, can hold.
 func craft(t testing.TB, cfg sim.Config, changes []sim.Change) []byte {
 	t.Helper()
+	return craftBody(t, cfg, func(b *body) { b.Changes = appendChanges(nil, changes) })
+}
+
+// craftBody seals the body of a snapshot of cfg (Record's, as Encode
+// writes it) after edit has changed it, without the checks Encode makes.
+func craftBody(t testing.TB, cfg sim.Config, edit func(*body)) []byte {
+	t.Helper()
 	s, err := Record(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sums := make([]byte, 0, 4*len(s.Hashes))
-	for _, h := range s.Hashes {
-		sums = append(sums, byte(h), byte(h>>8), byte(h>>16), byte(h>>24))
+	b, err := s.body()
+	if err != nil {
+		t.Fatal(err)
 	}
-	b := body{Model: ModelVersion, Engine: s.Engine, Config: fromConfig(&s.Config),
-		Changes: appendChanges(nil, changes), Hashes: wireHashes{Every: s.Every, Sums: sums, Final: s.Final},
-		Summary: fromSummary(&s.Summary)}
+	edit(&b)
 	payload, err := b.MarshalMsg(nil)
 	if err != nil {
 		t.Fatal(err)
