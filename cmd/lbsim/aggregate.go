@@ -85,7 +85,7 @@ func (c *cli) aggregate(args []string) int {
 		writeAggregateCSV(csvFile.w, rep)
 	}
 	if jsonFile != nil {
-		c.writeJSON(aggregateJSON(rep), o.json, jsonFile)
+		c.writeJSON(aggregateJSON(rep), jsonFile)
 	}
 	if !outs.toStdout() {
 		writeAggregateTable(c.stdout, rep)

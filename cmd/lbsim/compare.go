@@ -287,7 +287,7 @@ func (c *cli) writeComparison(o *compareOptions, seed uint64, res [][]sim.Summar
 		files.snapshot.w.Write(data)
 	}
 	if o.jsonPath != "" {
-		c.writeJSON(report, o.jsonPath, files.json)
+		c.writeJSON(report, files.json)
 	}
 	return nil
 }
@@ -343,7 +343,7 @@ func (c *cli) replayComparison(name string, cmp snapshot.Comparison, jsonPath st
 	fmt.Fprintf(human, "lbsim replay: %s: a comparison of %d runs, each reproduced exactly\n", name, len(cmp.Lanes))
 	fmt.Fprint(human, report.table())
 	if jsonPath != "" {
-		c.writeJSON(report, jsonPath, out)
+		c.writeJSON(report, out)
 	}
 	return c.commit(outs, "replay")
 }

@@ -127,16 +127,14 @@ func (c *cli) printedHelp(fs *flag.FlagSet, err error, text string, hide ...stri
 	return true
 }
 
-// writeJSON writes v as indented JSON to file (the --json output opened
-// before the run, standard output included), if any, else to stdout when
-// path is "-", and returns it.
-func (c *cli) writeJSON(v any, path string, file *atomicFile) []byte {
+// writeJSON writes v as indented JSON to file, the --json output opened
+// before the run ("-" is an output like any other: see outputs), if any,
+// and returns it.
+func (c *cli) writeJSON(v any, file *atomicFile) []byte {
 	js, _ := json.MarshalIndent(v, "", "  ")
 	js = append(js, '\n')
 	if file != nil {
 		file.w.Write(js)
-	} else if path == "-" {
-		c.stdout.Write(js)
 	}
 	return js
 }

@@ -131,7 +131,7 @@ func (c *cli) mmc(args []string) int {
 		return fail("%v", fieldError(err))
 	}
 	if jsonFile != nil {
-		c.writeJSON(r, jsonPath, jsonFile)
+		c.writeJSON(r, jsonFile)
 	}
 	if code := c.commit(&outs, "mmc"); code != exitOK {
 		return code

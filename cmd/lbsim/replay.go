@@ -174,7 +174,7 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	}
 	human := c.humanOut(&outs)
 	writeReplayText(human, name, snap, m)
-	c.writeJSON(m.Summary(), o.jsonPath, jsonFile)
+	c.writeJSON(m.Summary(), jsonFile)
 	if code := c.commit(&outs, "replay"); code != exitOK {
 		return &replayError{code: code} // commit has said why
 	}

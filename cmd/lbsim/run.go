@@ -455,7 +455,7 @@ func (c *cli) finish(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files 
 	hw.Write(text)
 	hw.Flush()
 
-	js := c.writeJSON(sum, o.jsonPath, files.json)
+	js := c.writeJSON(sum, files.json)
 	if rec != nil {
 		snap, err := rec.Snapshot(m)
 		if err == nil {

@@ -66,29 +66,24 @@ func (c *cli) settings(args []string) int {
 	if fs.NArg() > 0 {
 		return fail("%s", unexpectedArg(fs, args))
 	}
-	var outs outputs
+	outs := outputs{stdout: c.stdout} // --json may be "-"
 	defer outs.abort()
 	var out *atomicFile
-	if jsonPath != "" && jsonPath != "-" {
-		if err := outs.want("--json", jsonPath, &out); err != nil {
-			return fail("%v", err)
-		}
+	if err := outs.wantAll(planned{"--json", jsonPath, &out}); err != nil {
+		return fail("%v", err)
 	}
 	if err := outs.open(); err != nil {
 		return fail("%v", err)
 	}
 	table := settingsTable()
-	human := c.stdout
-	if jsonPath == "-" {
-		human = c.stderr
-	}
+	human := c.humanOut(&outs)
 	if markdown {
 		fmt.Fprint(human, settingsMarkdown(table))
-	} else if jsonPath != "-" {
+	} else if !outs.toStdout() {
 		writeSettings(human, table)
 	}
-	if jsonPath != "" {
-		c.writeJSON(map[string]any{"settings": table}, jsonPath, out)
+	if out != nil {
+		c.writeJSON(map[string]any{"settings": table}, out)
 	}
 	return c.commit(&outs, "settings")
 }

@@ -193,7 +193,7 @@ func (c *cli) size(args []string) int {
 		report.writeCSV(csvFile.w)
 	}
 	if o.jsonPath != "" {
-		c.writeJSON(report, o.jsonPath, out)
+		c.writeJSON(report, out)
 	}
 	if code := c.commit(&outs, "size"); code != exitOK {
 		return code

@@ -112,6 +112,7 @@ func TestStdoutOutputWriteFails(t *testing.T) {
 	for _, args := range [][]string{
 		{"mmc", "--cycles", "20000", "--seed", "1", "--json", "-"},
 		{"version", "--json", "-"},
+		{"settings", "--json", "-"},
 		{"run", "--cycles", "300", "--seed", "1", "--json", "-"},
 	} {
 		var errb bytes.Buffer

@@ -63,7 +63,7 @@ func (c *cli) version(args []string) int {
 		c.writeJSON(struct {
 			version.Info
 			Short string `json:"short"`
-		}{in, in.Short()}, jsonPath, out)
+		}{in, in.Short()}, out)
 	}
 	return c.commit(&outs, "version")
 }
