@@ -82,6 +82,17 @@ func ViewNames() []string {
 // shown, never the run: a share link may drop them.
 func ViewOnlyNames() []string { return []string{"speed", "pause-at", "present", "theory"} }
 
+// ViewSwitches lists the view's parameters that are on or off (read by
+// parseOnOff).
+func ViewSwitches() []string { return []string{"present", "theory"} }
+
+// IsOnOff reports whether s is one of the spellings parseOnOff reads, an
+// empty s aside.
+func IsOnOff(s string) bool {
+	_, err := parseOnOff(s)
+	return err == nil && strings.TrimSpace(s) != ""
+}
+
 // parseOnOff reads a switch parameter: 1, true, on or yes; 0, false, off or no.
 func parseOnOff(s string) (bool, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {

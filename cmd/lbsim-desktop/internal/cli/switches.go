@@ -27,16 +27,13 @@ func (p param) Set(v string) error {
 
 func (p param) IsBoolFlag() bool { return p.isBool }
 
-// viewSwitches are the view's flags that are on or off.
-var viewSwitches = []string{"present", "theory"}
-
 // isSwitch reports whether the flag name is on or off: a true/false row
 // of the settings table, or one of the view's switches.
 func isSwitch(name string) bool {
 	if r := sim.RowNamed(name); r != nil {
 		return r.IsBool()
 	}
-	return slices.Contains(viewSwitches, name)
+	return slices.Contains(preset.ViewSwitches(), name)
 }
 
 // JoinSwitchValues rewrites "--present 1" and "--switch true" (the
@@ -55,8 +52,7 @@ func JoinSwitchValues(args []string) []string {
 		if !strings.HasPrefix(a, "-") || hasValue || !isSwitch(name) || i+1 == len(args) {
 			continue
 		}
-		switch strings.ToLower(args[i+1]) {
-		case "1", "0", "true", "false", "on", "off", "yes", "no":
+		if preset.IsOnOff(args[i+1]) {
 			out[len(out)-1] = a + "=" + args[i+1]
 			i++
 		}
