@@ -104,6 +104,12 @@ type Balancer struct {
 	// (knownDown), and known is written only when they come on.
 	known map[int]bool
 
+	// fleet is the state of a fleet of balancers, of stale load
+	// information or of join-idle-queue (fleet.go), nil when none is on;
+	// tally counts each balancer's picks (per-server).
+	fleet *fleet
+	tally tally
+
 	tot  Totals
 	last CycleStats
 	// intAt is the last cycle whose end-of-cycle levels are in
@@ -338,6 +344,9 @@ func (b *Balancer) addServer(warm int64) int {
 		b.sq = append(b.sq, fifo{})
 	}
 	b.live++
+	if b.fleet != nil {
+		b.fleet.added(id)
+	}
 	b.rt.added(id, b.m.cycle)
 	if warm > 0 && b.m.cycle > 0 {
 		if b.warming == nil {
@@ -366,6 +375,9 @@ func (b *Balancer) candidate(id int, t int64) {
 // uncandidate takes server id out of the candidates (it retires, leaves
 // or fails).
 func (b *Balancer) uncandidate(id int) {
+	if b.fleet != nil {
+		b.fleet.unregister(id)
+	}
 	b.active.remove(id)
 	if b.perServer {
 		b.cands.remove(id)
@@ -619,6 +631,7 @@ func (b *Balancer) takeBack(id int, t int64) {
 		r := s.req
 		s.busy = false
 		b.busy--
+		b.hold(id, r, -1)
 		switch b.endsOf(id) {
 		case abandons:
 			b.abandonedEnds(id, t)
@@ -641,7 +654,9 @@ func (b *Balancer) takeBack(id int, t int64) {
 		b.queued -= q.Len()
 		b.cands.addLoad(id, -int32(q.Len()))
 		for q.Len() > 0 {
-			again = append(again, q.popFront())
+			r := q.popFront()
+			b.hold(id, r, -1)
+			again = append(again, r)
 		}
 		b.ready.remove(id)
 		*q = fifo{} // its buffer goes: a server down for long holds none
@@ -670,6 +685,7 @@ func (b *Balancer) failHeld(id int, t int64) {
 		}
 		s.busy = false
 		b.busy--
+		b.hold(id, s.req, -1)
 		abandoned := b.endsOf(id) == abandons
 		if !abandoned {
 			delete(b.ends, id)
@@ -695,6 +711,7 @@ func (b *Balancer) failHeld(id int, t int64) {
 		for q.Len() > 0 {
 			r := q.popFront()
 			b.queued--
+			b.hold(id, r, -1)
 			if cand {
 				b.cands.addLoad(id, -1)
 			}

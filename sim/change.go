@@ -60,6 +60,8 @@ const (
 	// choices (Config.Choices).
 	SetFailTime
 	SetChoices
+	// A periodic board's refresh period (Config.LoadInfo, periodic only).
+	SetLoadInfo
 	numSettings
 )
 
@@ -382,6 +384,10 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 			if err := r.checkValue(c.Value, false); err != nil {
 				return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, err)
 			}
+		}
+		if c.Setting == SetLoadInfo && (cfg.LoadInfo <= 0 || c.Value <= 0) {
+			return cfg, fmt.Errorf("change at cycle %d: %w", c.Cycle, &FieldError{Field: "load-info", Value: LoadInfo(c.Value).String(),
+				Allowed: "a change may set only the period of periodic load information, and the run's is " + cfg.LoadInfo.String() + ": give --load-info periodic:T at the start"})
 		}
 		c.apply(&cfg)
 	}

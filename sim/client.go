@@ -383,6 +383,7 @@ func (b *Balancer) unqueue(id int64, sid int, t int64) packed {
 		return r
 	}
 	b.queued--
+	b.hold(sid, r, -1)
 	s := &b.srv[sid-1]
 	candidate := b.active.has(sid)
 	if candidate {
@@ -408,6 +409,7 @@ func (b *Balancer) release(id int, t int64) {
 	}
 	s.busy = false
 	b.busy--
+	b.hold(id, s.req, -1)
 	b.afterAttempt(id, t, false)
 }
 

@@ -110,6 +110,17 @@ type Config struct {
 	ProvisionDelay int64
 	ReplaceAfter   int64
 
+	// Balancers is the fleet's size K (per-server queues; 0 stands for
+	// 1): each attempt is handed to one of K balancers, drawn from the
+	// fleet generator, which routes it with what it knows of the servers'
+	// loads (LoadInfo). See fleet.go.
+	Balancers int
+	// LoadInfo is what a balancer of a fleet reads as a server's load:
+	// exact (0), the requests it sent there that the server still holds
+	// (LoadLocal), or a board refreshed every T cycles plus what it sent
+	// since (T > 0).
+	LoadInfo LoadInfo
+
 	// Trace, when non-nil, replaces the generator: its rows are the only
 	// requests (cycle 0 rows form the initial queue).
 	Trace []TraceRow
@@ -140,6 +151,8 @@ const (
 	DefaultEjectFor           = 1000
 	MaxEjectAfter             = 1_000_000
 	MaxEjections              = 20 // the doubling of an ejection's time stops here
+	MaxBalancers              = 256
+	MaxLoadPeriod             = 1_000_000
 )
 
 // DefaultBlocked is the firewall's default block list: address blocks that
@@ -246,6 +259,12 @@ func (c *Config) crossCheck(start bool) error {
 		return &FieldError{Field: "mean-service", Value: "(not given)", Allowed: fmt.Sprintf("--service %v needs --mean-service, a whole number of cycles from 1 to %d", c.Service, MaxTaskTime/20)}
 	case start && c.ServiceMax > 0 && c.Service.usesMean() && c.ServiceMax < c.MeanService:
 		return intErr("service-max", int64(c.ServiceMax), "must be from mean-service (%d) to %d", c.MeanService, MaxTaskTime)
+	case start && c.Balancers > 1 && c.Queues != PerServer:
+		return intErr("balancers", int64(c.Balancers), "a fleet routes at arrival: use --queues per-server")
+	case start && c.Balancers > 1 && c.Switch:
+		return intErr("balancers", int64(c.Balancers), "a fleet and the P/S switch do not combine: drop --switch or use --balancers 1")
+	case start && c.LoadInfo != LoadExact && c.Queues != PerServer:
+		return &FieldError{Field: "load-info", Value: c.LoadInfo.String(), Allowed: "load information is what a balancer routing at arrival reads: use --queues per-server"}
 	case start && c.Service == Empirical && len(c.ServiceValues) == 0:
 		return &FieldError{Field: "service-file", Value: "none", Allowed: fmt.Sprintf("--service empirical needs a file of 1 to %d service times, one whole number of cycles (1 to %d) a line", MaxServiceValues, MaxTaskTime)}
 	}

@@ -11,10 +11,12 @@ type fifo struct {
 }
 
 // packed is a Request in 24 bytes: its ID, its addresses, and one word with
-// the arrival cycle (bits 24 and up), the retry flag (bit 23), the
-// processing time (bits 2–22) and two more flags (bit 1 streaming, bit 0
-// requeued). Every cycle fits in 40 bits (MaxCycles) and every processing
-// time in 21 (MaxTaskTime).
+// the attempt's balancer in a fleet (bits 56–63: 0 for the first, and for
+// a single balancer), the arrival cycle (bits 24–55), the retry flag (bit
+// 23), the processing time (bits 2–22) and two more flags (bit 1
+// streaming, bit 0 requeued). Every cycle fits in 32 bits (MaxCycles),
+// every processing time in 21 (MaxTaskTime) and every balancer in 8
+// (MaxBalancers).
 type packed struct {
 	id   int64
 	addr uint64 // Src<<32 | Dst
@@ -28,6 +30,15 @@ const (
 	packedTimeShift    = 2
 	packedArrivalShift = 24
 	packedTimeMask     = 1<<(packedArrivalShift-1-packedTimeShift) - 1
+	packedMemberShift  = 56
+	packedArrivalMask  = 1<<(packedMemberShift-packedArrivalShift) - 1
+)
+
+// MaxCycles must fit the packed arrival's 32 bits, and the last balancer
+// of a fleet the member's 8.
+var (
+	_ [packedArrivalMask - MaxCycles]struct{}
+	_ [1<<(64-packedMemberShift) - MaxBalancers]struct{}
 )
 
 // MaxTaskTime must fit the packed time's 21 bits.
@@ -58,7 +69,17 @@ func pack(r Request) packed {
 func (p packed) time() uint32 { return uint32(p.meta>>packedTimeShift) & packedTimeMask }
 
 // arrival returns the cycle the request arrived.
-func (p packed) arrival() int64 { return int64(p.meta >> packedArrivalShift) }
+func (p packed) arrival() int64 { return int64(p.meta>>packedArrivalShift) & packedArrivalMask }
+
+// member returns the attempt's balancer in a fleet, from 0 (Config.Balancers
+// numbers them from 1).
+func (p packed) member() int { return int(p.meta >> packedMemberShift) }
+
+// withMember returns the attempt handed to balancer k (from 0) of a fleet.
+func (p packed) withMember(k int) packed {
+	p.meta = p.meta&(1<<packedMemberShift-1) | uint64(k)<<packedMemberShift
+	return p
+}
 
 // requeued reports whether the request was taken back from a failed server.
 func (p packed) requeued() bool { return p.meta&packedRequeued != 0 }

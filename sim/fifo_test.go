@@ -14,7 +14,7 @@ func TestPackRoundTrip(t *testing.T) {
 		{ID: 1, Time: 1},
 		{ID: 1<<63 - 1, Arrival: MaxCycles, Src: 1<<32 - 1, Dst: 1<<32 - 1, Time: MaxTaskTime, Type: Streaming, Requeued: true},
 		{ID: 42, Arrival: 7, Src: 0x0a000001, Dst: 0xc0000209, Time: 17, Type: Processing, Requeued: true},
-		{ID: 43, Arrival: 1 << 39, Src: 1, Dst: 2, Time: packedTimeMask, Type: Streaming},
+		{ID: 43, Arrival: packedArrivalMask, Src: 1, Dst: 2, Time: packedTimeMask, Type: Streaming},
 	}
 	for _, r := range tests {
 		if got := pack(r).unpack(); got != r {
@@ -34,6 +34,10 @@ func TestPackRoundTrip(t *testing.T) {
 		p := pack(r)
 		if got := p.unpack(); got != r {
 			t.Fatalf("pack(%+v).unpack() = %+v", r, got)
+		}
+		k := rapid.IntRange(0, MaxBalancers-1).Draw(t, "member")
+		if q := p.withMember(k); q.member() != k || q.unpack() != r || q.withMember(0) != p {
+			t.Fatalf("pack(%+v).withMember(%d): member %d, unpacks to %+v", r, k, q.member(), q.unpack())
 		}
 		if p.time() != r.Time || p.arrival() != r.Arrival || p.requeued() != r.Requeued {
 			t.Fatalf("accessors of pack(%+v) = %d %d %v", r, p.time(), p.arrival(), p.requeued())

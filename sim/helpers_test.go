@@ -244,6 +244,21 @@ func checkInvariants(t tester, m *Model) {
 	if mt.Generated != m.lastID {
 		fail("generated %d, but the last request id is %d", mt.Generated, m.lastID)
 	}
+	for _, b := range m.bal {
+		if f := b.fleet; f != nil && f.local != nil {
+			// Local counts: each server's load is what the balancers
+			// count of it, added up.
+			for s := 1; s <= len(b.srv); s++ {
+				var sum int64
+				for k := range f.k {
+					sum += int64(f.local[k][s-1])
+				}
+				if want := b.load(s); !b.srv[s-1].gone && sum != want {
+					fail("server %d: the balancers' local counts add up to %d, its load is %d", b.idOf(s), sum, want)
+				}
+			}
+		}
+	}
 	ml := m.Last()
 	if mt.PeakQueue < int64(ml.Queue) || mt.ServersMin > ml.Servers || mt.ServersPeak < ml.Servers {
 		fail("model peaks queue %d servers %d..%d inconsistent with Last() %+v", mt.PeakQueue, mt.ServersMin, mt.ServersPeak, ml)

@@ -143,6 +143,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	for i, name := range names {
 		b := &Balancer{m: m, index: i, name: name, perServer: cfg.Queues == PerServer, intAt: -1}
 		b.wheel.fit(span)
+		if b.perServer {
+			b.tally = tally{routed: []int64{0}, most: []int64{0}, picks: [][]int64{nil}}
+		}
 		b.useRouter(0)
 		b.watch()
 		for range cfg.Servers {
@@ -166,6 +169,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		b.tot.InitialQueue = int64(b.queueLen())
 		b.dispatchAll(0)
 		b.tot.ServersMin = b.live
+		b.fleetEndOfCycle(0, true)
 	}
 	m.serversMin = len(m.bal) * cfg.Servers
 	m.record()
@@ -229,6 +233,11 @@ func (m *Model) Step() bool {
 	if watching {
 		m.detect(t)
 	}
+	for _, b := range m.bal {
+		if f := b.fleet; f != nil && f.boardLoad != nil {
+			f.refreshDue(t) // step c: the board, before scaling
+		}
+	}
 	if t == m.nextScale {
 		for _, b := range m.bal {
 			b.scale()
@@ -237,6 +246,7 @@ func (m *Model) Step() bool {
 	}
 	for _, b := range m.bal {
 		b.dispatchAll(t)
+		b.fleetEndOfCycle(t, false)
 	}
 	m.record()
 	m.checkQueued(t)
@@ -592,6 +602,11 @@ func (m *Model) Hash() uint64 {
 				t.TimedOutQueued, t.TimedOutInService, t.WastedCycles, t.Replaced, t.Ejections, t.Abandoned, t.Waiting, t.Errors} {
 				put(v)
 			}
+		}
+	}
+	for _, b := range m.bal {
+		if b.fleet != nil {
+			b.fleet.digest(put) // only while a fleet is on: older hashes stay
 		}
 	}
 	state, _ := m.pcg.MarshalBinary()

@@ -22,9 +22,12 @@ const (
 // discarded. A down server that health checks have not found out refuses
 // the attempt (it ends in error). It reports whether r was queued.
 func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
+	if f := b.fleet; f != nil && mode != routeAgain {
+		r = f.assign(r)
+	}
 	id := 0
 	if b.active.n > 0 {
-		id = b.rt.pick(r, t)
+		id = b.pickFor(r, t)
 	}
 	q := &b.lobby
 	if id != 0 {
@@ -82,6 +85,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 		b.placed(r, id, false)
 	}
 	b.cands.addLoad(id, 1)
+	b.hold(id, r, 1)
 	if b.caps.Hears {
 		b.rt.joined(id, r, t) // before it leaves the free servers: least-work reads that
 	}
@@ -150,7 +154,7 @@ func (b *Balancer) dispatchEach(t int64) {
 func (b *Balancer) drainLobby(t int64) {
 	for b.lobby.Len() > 0 && b.active.n > 0 {
 		r := b.lobby.at(0)
-		id := b.rt.pick(r, t)
+		id := b.pickFor(r, t)
 		if id == 0 {
 			return
 		}
@@ -222,6 +226,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 		s.busy = false
 		b.busy--
 		b.cands.addLoad(id, -1)
+		b.hold(id, s.req, -1)
 		if sq := &b.sq[id-1]; early && sq.n > 0 {
 			if !s.retiring && b.caps.Hears {
 				b.rt.completed(id, t, false, ok) // one request fewer, as freed counts it

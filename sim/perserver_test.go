@@ -663,7 +663,8 @@ func TestPickOfTwoMatchesDrawn(t *testing.T) {
 			got := p.pick(packed{}, 0)
 			after := *m.rpcg
 			*m.rpcg = before
-			want := p.pickDrawn(len(b.cands.ids), 2)
+			load := b.cands.load
+			want := pickDrawnBy(m, len(b.cands.ids), 2, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
 			if got != want || *m.rpcg != after {
 				t.Fatalf("the choice of two picked server %d, the general draw %d (generators equal after: %v)", got, want, *m.rpcg == after)
 			}

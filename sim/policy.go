@@ -44,6 +44,11 @@ const (
 	// PeakEWMA draws two candidates and takes the lower peak-EWMA response
 	// time × (load + 1), as Finagle and Linkerd (per-server mode only).
 	PeakEWMA
+	// JIQ is join-idle-queue (Lu et al., 2011): each balancer keeps a
+	// queue of idle servers that registered with it and routes to its
+	// head, uniformly among the candidates when it is empty (per-server
+	// mode only).
+	JIQ
 	numPolicies
 )
 
@@ -68,6 +73,12 @@ type PolicyInfo struct {
 	Params []PolicyParam
 	// Theory is the queueing model known for its per-server routing.
 	Theory Theory
+	// ReadsLoad: its per-server picks read the servers' loads (or work),
+	// so a fleet's load information (--load-info) changes them.
+	ReadsLoad bool
+	// PerBalancer: each balancer of a fleet keeps its own router (the
+	// state of its own picks), see fleetRouter.
+	PerBalancer bool
 	// newRouter makes the policy's router for a balancer (route_*.go).
 	newRouter func(b *Balancer) router
 }
@@ -111,25 +122,28 @@ var policies = [numPolicies]PolicyInfo{
 	SWRR: {Name: "swrr", newRouter: newSWRR,
 		Pooled:    "smooth weighted round-robin over the idle servers",
 		PerServer: "smooth weighted round-robin over the candidates",
-		Params:    []PolicyParam{{weightsRow, bothModes}}},
+		Params:    []PolicyParam{{weightsRow, bothModes}}, PerBalancer: true},
 	LeastConnections: {Name: "least-connections", newRouter: newLeastConnections,
 		Pooled:    "as first-idle",
 		PerServer: "the least load (queued + in service) per weight",
-		Params:    []PolicyParam{{weightsRow, perServerOnly}}, Theory: TheoryBetweenMarket},
+		Params:    []PolicyParam{{weightsRow, perServerOnly}}, Theory: TheoryBetweenMarket, ReadsLoad: true},
 	P2C: {Name: "p2c", newRouter: newP2C,
 		Pooled:    "uniform over the idle servers",
 		PerServer: "the least loaded of --choices candidates drawn at random",
-		Params:    []PolicyParam{{choicesRow, perServerOnly}}, Theory: TheorySupermarket},
+		Params:    []PolicyParam{{choicesRow, perServerOnly}}, Theory: TheorySupermarket, ReadsLoad: true},
 	LeastWork: {Name: "least-work", newRouter: newLeastWork,
 		Pooled:    "the fastest idle server",
-		PerServer: "the least remaining work in cycles at each server's speed"},
+		PerServer: "the least remaining work in cycles at each server's speed", ReadsLoad: true},
 	Hash: {Name: "hash", newRouter: newHash,
 		PooledRefused: "hash routes at arrival: use --queues per-server",
 		PerServer:     "consistent hashing of the source address"},
 	PeakEWMA: {Name: "peak-ewma", newRouter: newPeakEWMA,
 		PooledRefused: "peak-ewma routes at arrival: use --queues per-server",
 		PerServer:     "the lower cost × (load + 1) of two candidates drawn at random, cost the server's peak-EWMA response time",
-		Params:        []PolicyParam{{ewmaDecayRow, perServerOnly}}},
+		Params:        []PolicyParam{{ewmaDecayRow, perServerOnly}}, ReadsLoad: true, PerBalancer: true},
+	JIQ: {Name: "jiq", newRouter: newJIQ,
+		PooledRefused: "jiq routes at arrival: use --queues per-server",
+		PerServer:     "join-idle-queue: the head of the balancer's queue of idle servers, else uniform over the candidates"},
 }
 
 // Theory is the queueing model known for a policy's per-server routing:

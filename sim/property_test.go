@@ -172,6 +172,7 @@ var smallValues = map[string][2]int64{
 	"replace-after":   {0, 40},
 	"fail-time":       {0, 12},
 	"choices":         {0, 4},
+	"load-info":       {-2, 30},
 }
 
 // TestSmallValuesCoverTheTable: the generator knows every changeable row.

@@ -152,6 +152,9 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 	}
 	for {
 		c := stepped.Cycle()
+		if cfg.Balancers > 1 {
+			sim.CheckInvariants(t, stepped) // the local counts, every cycle
+		}
 		if got, want := normalEvents(stepped.Events()), normalEvents(ref.events); !slices.Equal(got, want) {
 			t.Fatalf("cycle %d: the model's events differ from the reference's:\n%s\n%s", c, eventDiff(got, want), where())
 		}
@@ -301,4 +304,49 @@ func summaryDiff(got, want sim.Summary) string {
 	}
 	walk("", reflect.ValueOf(got), reflect.ValueOf(want))
 	return strings.Join(diffs, "; ")
+}
+
+// TestReferenceMatchesModelFleet runs busy per-server configurations with a
+// fleet (1 to 6 balancers, exact, local or periodic load information,
+// join-idle-queue among the policies), sometimes with the client side on,
+// with their changes, the same way: the fleet draw, each balancer's view,
+// the board's refreshes and the I-queues must give the reference's events.
+// swrr and peak-ewma, whose state is each balancer's own, are drawn only
+// with one balancer (TestFleetPerBalancerRouters covers them).
+func TestReferenceMatchesModelFleet(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 60, 30))
+		cfg.Queues, cfg.Switch = sim.PerServer, false
+		cfg.Balancers = rapid.IntRange(1, 6).Draw(t, "balancers")
+		switch rapid.IntRange(0, 2).Draw(t, "loadInfo") {
+		case 1:
+			cfg.LoadInfo = sim.LoadLocal
+		case 2:
+			cfg.LoadInfo = sim.LoadInfo(rapid.Int64Range(1, 40).Draw(t, "period"))
+		}
+		policies := []sim.Policy{sim.Random, sim.RoundRobin, sim.LeastConnections, sim.P2C, sim.LeastWork, sim.Hash, sim.JIQ}
+		if cfg.Balancers == 1 {
+			policies = append(policies, sim.SWRR, sim.PeakEWMA)
+		}
+		cfg.Policy = rapid.SampledFrom(policies).Draw(t, "fleetPolicy")
+		if cfg.Policy == sim.JIQ {
+			cfg.Weights, cfg.Choices = nil, 0
+		}
+		if rapid.Bool().Draw(t, "client") {
+			sim.GenClientSettings(t, &cfg)
+		}
+		var changes []sim.Change
+		for _, c := range sim.GenBusyChanges(t, cfg) {
+			if p := sim.Policy(c.Value); c.Setting == sim.SetPolicy && !slices.Contains(policies, p) {
+				continue
+			}
+			changes = append(changes, c)
+		}
+		if _, ok := cfg.LoadInfo.Periodic(); ok && rapid.Bool().Draw(t, "newPeriod") {
+			changes = append(changes, sim.Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "periodAt"), Setting: sim.SetLoadInfo, Value: rapid.Int64Range(1, 40).Draw(t, "newPeriodValue")})
+		}
+		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+		diffRun(t, cfg, changes)
+	})
 }

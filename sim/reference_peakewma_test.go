@@ -11,7 +11,7 @@ import (
 // lower cost × (load + 1), the first drawn on a tie.
 func init() {
 	registerRefPolicy(sim.PeakEWMA, refPolicy{
-		Route: func(b *refBalancer, _ *refReq, cands []*refServer) *refServer {
+		Route: func(b *refBalancer, r *refReq, cands []*refServer) *refServer {
 			left := append([]*refServer(nil), cands...)
 			var best *refServer
 			var bestScore float64
@@ -19,7 +19,7 @@ func init() {
 				i := b.m.route.IntN(len(left))
 				s := left[i]
 				left = append(left[:i], left[i+1:]...)
-				score := ewmaOf(b, s).cost * float64(s.Load()+1)
+				score := ewmaOf(b, s).cost * float64(b.loadSeen(r, s)+1)
 				if best == nil || score < bestScore {
 					best, bestScore = s, score
 				}

@@ -13,8 +13,8 @@ func init() {
 	registerRefPolicy(sim.FirstIdle, refPolicy{Pooled: lowestIdle})
 	registerRefPolicy(sim.RoundRobin, refPolicy{
 		Pooled: func(b *refBalancer, idle []*refServer) *refServer { return nextAfter(b, idle) },
-		Route: func(b *refBalancer, _ *refReq, cands []*refServer) *refServer {
-			return nextAfter(b, byID(cands))
+		Route: func(b *refBalancer, r *refReq, cands []*refServer) *refServer {
+			return nextAfterID(b.rrLasts[r.bal], byID(cands))
 		},
 	})
 	registerRefPolicy(sim.Random, refPolicy{Pooled: uniformIdle, Route: uniformCandidate})
@@ -28,6 +28,34 @@ func init() {
 	registerRefPolicy(sim.P2C, refPolicy{Pooled: uniformIdle, Route: leastOfDrawn})
 	registerRefPolicy(sim.LeastWork, refPolicy{Pooled: fastestIdle, Route: leastWork})
 	registerRefPolicy(sim.Hash, refPolicy{Route: ringOwner})
+	registerRefPolicy(sim.JIQ, refPolicy{Route: idleQueueHead})
+}
+
+// nextAfterID is round-robin for a balancer of a fleet that last routed to
+// server last: the first of ss (ascending ids) after it, wrapping.
+func nextAfterID(last int, ss []*refServer) *refServer {
+	for _, s := range ss {
+		if s.id > last {
+			return s
+		}
+	}
+	return ss[0]
+}
+
+// idleQueueHead is join-idle-queue: the head of r's balancer's I-queue
+// (skipping servers no longer candidates), unregistered, or with none a
+// uniform draw among the candidates.
+func idleQueueHead(b *refBalancer, r *refReq, cands []*refServer) *refServer {
+	q := &b.iq[r.bal]
+	for len(*q) > 0 {
+		id := (*q)[0]
+		*q = (*q)[1:]
+		delete(b.reg, id)
+		if s := b.server(id); s.active() {
+			return s
+		}
+	}
+	return uniformCandidate(b, r, cands)
 }
 
 // byID returns the servers sorted by id.
@@ -95,13 +123,13 @@ func smoothWeighted(ss []*refServer) *refServer {
 
 // leastConnections takes the least load per weight, compared as
 // load(a)·w(b) < load(b)·w(a); weight-0 servers never.
-func leastConnections(_ *refBalancer, _ *refReq, cands []*refServer) *refServer {
+func leastConnections(b *refBalancer, r *refReq, cands []*refServer) *refServer {
 	var best *refServer
 	for _, s := range byID(cands) {
 		if s.weight == 0 {
 			continue
 		}
-		if best == nil || s.Load()*int64(best.weight) < best.Load()*int64(s.weight) {
+		if best == nil || b.loadSeen(r, s)*int64(best.weight) < b.loadSeen(r, best)*int64(s.weight) {
 			best = s
 		}
 	}
@@ -112,7 +140,7 @@ func leastConnections(_ *refBalancer, _ *refReq, cands []*refServer) *refServer 
 // uniformly without replacement (all when fewer), the least loaded, the
 // first drawn on a tie. Each draw is uniform over the candidates not yet
 // drawn, in draw order.
-func leastOfDrawn(b *refBalancer, _ *refReq, cands []*refServer) *refServer {
+func leastOfDrawn(b *refBalancer, r *refReq, cands []*refServer) *refServer {
 	d := b.m.cfg.Choices
 	if d == 0 {
 		d = sim.DefaultChoices
@@ -123,7 +151,7 @@ func leastOfDrawn(b *refBalancer, _ *refReq, cands []*refServer) *refServer {
 		i := b.m.route.IntN(len(left))
 		s := left[i]
 		left = append(left[:i], left[i+1:]...)
-		if best == nil || s.Load() < best.Load() {
+		if best == nil || b.loadSeen(r, s) < b.loadSeen(r, best) {
 			best = s
 		}
 	}
@@ -144,11 +172,11 @@ func fastestIdle(_ *refBalancer, idle []*refServer) *refServer {
 // leastWork takes the least work at the cycle of routing, the lowest id
 // on a tie (before step a, a server whose request completes this very
 // cycle has work 0, as a free one).
-func leastWork(b *refBalancer, _ *refReq, cands []*refServer) *refServer {
+func leastWork(b *refBalancer, r *refReq, cands []*refServer) *refServer {
 	t := b.m.cycle
 	var best *refServer
 	for _, s := range byID(cands) {
-		if best == nil || s.Work(t) < best.Work(t) {
+		if best == nil || b.workSeen(r, s, t) < b.workSeen(r, best, t) {
 			best = s
 		}
 	}

@@ -44,6 +44,7 @@ const (
 	refFaultStream = 0x6c6273696d2d6674 // "lbsim-ft"
 	refRouteStream = 0x6c6273696d2d7274 // "lbsim-rt"
 	refRetryStream = 0x6c6273696d2d7279 // "lbsim-ry"
+	refFleetStream = 0x6c6273696d2d666c // "lbsim-fl"
 )
 
 // refPolicy is one policy written the obvious way. Pooled picks, among the
@@ -84,6 +85,8 @@ type refReq struct {
 	from              int64
 	// routed is the cycle it last joined a server's queue (per-server).
 	routed int64
+	// bal is the attempt's balancer in a fleet, from 0.
+	bal int
 }
 
 // refServer is one server, live, down or gone.
@@ -182,8 +185,20 @@ type refBalancer struct {
 	// candidate is replaced by the last.
 	cands []int
 	// rrLast is the last server given a request (pooled: dispatched to;
-	// per-server: routed to), where round-robin goes on from.
-	rrLast int
+	// per-server: routed to), where round-robin goes on from; in a fleet,
+	// each balancer's (rrLasts).
+	rrLast  int
+	rrLasts []int
+	// The fleet: the periodic board ([load, work] by server id, refreshed
+	// at the multiples of T) and what each balancer sent since;
+	// join-idle-queue's queues of idle servers and whom each server
+	// registered with (balancer + 1); each balancer's picks, by server id.
+	board map[int][2]int64
+	sent  []map[int][2]int64
+	iq    [][]int
+	reg   map[int]int
+	picks []map[int]int64
+	tally []sim.FleetShare
 	// state is a policy's own balancer-wide value (its hooks keep it).
 	state map[sim.Policy]any
 
@@ -218,6 +233,8 @@ type refModel struct {
 	fpcg    *rand.PCG
 	frng    *rand.Rand
 	retry   *rand.Rand // the retry generator (jitter)
+	fleet   *rand.Rand // the fleet generator (balancers, registrations)
+	k       int        // the fleet's balancers
 	bal     []*refBalancer
 	pending []sim.Change
 	repairs []refRepair // in the order scheduled
@@ -253,6 +270,8 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		route:   rand.New(rand.NewPCG(cfg.Seed, refRouteStream)),
 		fpcg:    rand.NewPCG(cfg.Seed, refFaultStream),
 		retry:   rand.New(rand.NewPCG(cfg.Seed, refRetryStream)),
+		fleet:   rand.New(rand.NewPCG(cfg.Seed, refFleetStream)),
+		k:       max(cfg.Balancers, 1),
 		pending: slices.Clone(changes),
 		tries:   map[int64]int{},
 	}
@@ -263,7 +282,13 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		n = 2
 	}
 	for i := range n {
-		b := &refBalancer{m: m, index: i, state: map[sim.Policy]any{}}
+		b := &refBalancer{m: m, index: i, state: map[sim.Policy]any{}, board: map[int][2]int64{}, reg: map[int]int{},
+			rrLasts: make([]int, m.k), iq: make([][]int, m.k)}
+		for range m.k {
+			b.sent = append(b.sent, map[int][2]int64{})
+			b.picks = append(b.picks, map[int]int64{})
+			b.tally = append(b.tally, sim.FleetShare{})
+		}
 		m.bal = append(m.bal, b)
 		if e := m.policy().Entered; e != nil {
 			e(b)
@@ -279,6 +304,10 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		b.tot.InitialQueue = int64(b.queued())
 		b.tot.ServersMin = math.MaxInt
 		b.dispatch(0)
+		if m.cfg.LoadInfo > 0 {
+			b.refresh(0)
+		}
+		b.register()
 	}
 	m.serversMin = math.MaxInt
 	m.record()
@@ -334,6 +363,11 @@ func (m *refModel) step() {
 			b.replace(t, R)
 		}
 	}
+	for _, b := range m.bal {
+		if T := int64(m.cfg.LoadInfo); T > 0 && t%T == 0 {
+			b.refresh(t)
+		}
+	}
 	if t%m.cfg.Cooldown == 0 {
 		for _, b := range m.bal {
 			b.scale(t)
@@ -341,6 +375,7 @@ func (m *refModel) step() {
 	}
 	for _, b := range m.bal {
 		b.dispatch(t)
+		b.register()
 	}
 	m.record()
 }
@@ -413,6 +448,8 @@ func (m *refModel) applyChanges(t int64) {
 			m.cfg.FailTime = v
 		case sim.SetChoices:
 			m.cfg.Choices = int(v)
+		case sim.SetLoadInfo:
+			m.cfg.LoadInfo = sim.LoadInfo(v) // the next refresh at a multiple of the new period
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
 		default:
 			panic(fmt.Sprintf("reference: unknown setting %v", c.Setting))
@@ -697,6 +734,7 @@ func (b *refBalancer) sync() {
 // uncandidate takes id out of the candidates: the last one takes its place
 // in the draw order.
 func (b *refBalancer) uncandidate(id int) {
+	b.unregister(id)
 	i := slices.Index(b.cands, id)
 	if i < 0 {
 		return
@@ -733,6 +771,9 @@ const (
 // on) ends in error at once.
 func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 	m := b.m
+	if how != refAgain && m.perServer() && m.k > 1 {
+		r.bal = m.fleet.IntN(m.k)
+	}
 	var s *refServer
 	if len(b.cands) > 0 {
 		s = m.policy().Route(b, &r, b.candidates())
@@ -740,7 +781,7 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 	id, n := 0, len(b.lobby)
 	if s != nil {
 		id, n = s.id, len(s.queue)
-		b.given(s) // routed to it, even if the cap then discards it
+		b.routedTo(s, &r) // even if the cap then discards it
 	}
 	full := how != refAgain && m.cfg.QueueCap > 0 && n >= m.cfg.QueueCap
 	switch how {
@@ -795,6 +836,104 @@ func (b *refBalancer) refuse(s *refServer, r refReq, t int64) {
 // given notes that s was given a request (see rrLast).
 func (b *refBalancer) given(s *refServer) { b.rrLast = s.id }
 
+// routedTo notes that attempt r's balancer picked s: its round-robin
+// pointer, what it sent since the board's refresh, its tally.
+func (b *refBalancer) routedTo(s *refServer, r *refReq) {
+	b.given(s)
+	b.rrLasts[r.bal] = s.id
+	x := b.sent[r.bal][s.id]
+	b.sent[r.bal][s.id] = [2]int64{x[0] + 1, x[1] + s.cycles(r.Time)}
+	b.picks[r.bal][s.id]++
+	f := &b.tally[r.bal]
+	f.Routed++
+	most := int64(0)
+	for _, n := range b.picks[r.bal] {
+		most = max(most, n)
+	}
+	f.MaxShare = float64(most) / float64(f.Routed)
+}
+
+// refresh writes every live server's load and work on the board at t and
+// forgets what the balancers sent.
+func (b *refBalancer) refresh(t int64) {
+	clear(b.board)
+	for _, s := range b.servers {
+		if s.live() {
+			b.board[s.id] = [2]int64{s.Load(), s.Work(t)}
+		}
+	}
+	for _, m := range b.sent {
+		clear(m)
+	}
+}
+
+// loadSeen is what r's balancer believes s's load is (LoadInfo).
+func (b *refBalancer) loadSeen(r *refReq, s *refServer) int64 {
+	switch info := b.m.cfg.LoadInfo; {
+	case info > 0:
+		return b.board[s.id][0] + b.sent[r.bal][s.id][0]
+	case info == sim.LoadLocal && b.m.k > 1:
+		var n int64
+		for _, q := range s.queue {
+			if q.bal == r.bal {
+				n++
+			}
+		}
+		if s.busy && s.req.bal == r.bal {
+			n++
+		}
+		return n
+	}
+	return s.Load()
+}
+
+// workSeen is what r's balancer believes s's remaining work is at t.
+func (b *refBalancer) workSeen(r *refReq, s *refServer, t int64) int64 {
+	switch info := b.m.cfg.LoadInfo; {
+	case info > 0:
+		return b.board[s.id][1] + b.sent[r.bal][s.id][1]
+	case info == sim.LoadLocal && b.m.k > 1:
+		var w int64
+		for _, q := range s.queue {
+			if q.bal == r.bal {
+				w += s.cycles(q.Time)
+			}
+		}
+		if s.busy && s.req.bal == r.bal {
+			w += max(s.done-t, 0)
+		}
+		return w
+	}
+	return s.Work(t)
+}
+
+// register is join-idle-queue's registration, while it is in force: every
+// candidate idle with an empty queue and not registered registers, by
+// ascending id, with a balancer drawn from the fleet generator.
+func (b *refBalancer) register() {
+	if b.m.cfg.Policy != sim.JIQ || !b.m.perServer() {
+		return
+	}
+	for _, s := range b.servers {
+		if s.active() && !s.busy && len(s.queue) == 0 && b.reg[s.id] == 0 {
+			k := 0
+			if b.m.k > 1 {
+				k = b.m.fleet.IntN(b.m.k)
+			}
+			b.reg[s.id] = k + 1
+			b.iq[k] = append(b.iq[k], s.id)
+		}
+	}
+}
+
+// unregister takes s out of the I-queue that holds it.
+func (b *refBalancer) unregister(id int) {
+	if k := b.reg[id]; k > 0 {
+		b.iq[k-1] = slices.DeleteFunc(b.iq[k-1], func(v int) bool { return v == id })
+		delete(b.reg, id)
+	}
+}
+
 // drainLobby routes the lobby's requests, oldest first, while there are
 // candidates and the policy places them.
 func (b *refBalancer) drainLobby(t int64) {
@@ -805,7 +944,7 @@ func (b *refBalancer) drainLobby(t int64) {
 			return
 		}
 		b.lobby = b.lobby[1:]
-		b.given(s)
+		b.routedTo(s, &r)
 		b.enqueue(s, r, t)
 	}
 }
@@ -1531,6 +1670,7 @@ func newRefGenerated(cfg sim.Config, changes []sim.Change) (*refGenerated, error
 	g := cfg.Clone()
 	g.Blocked, g.QueueCap, g.Switch, g.Queues, g.Policy = nil, 0, false, sim.Pooled, sim.FirstIdle
 	g.MTBF, g.MTTR, g.Speeds, g.Weights, g.Choices = 0, 0, nil, nil, 0
+	g.Balancers, g.LoadInfo = 1, sim.LoadExact
 	g.Timeout, g.Retries, g.Backoff, g.Jitter, g.RetryBudget = 0, 0, 0, false, 0
 	g.HealthInterval, g.EjectAfter, g.ProvisionDelay, g.ReplaceAfter = 0, 0, 0, 0
 	g.ScaleUp, g.ScaleDown, g.Cooldown, g.MinServers, g.MaxServers = sim.MaxFactor, 0, 1, 1, cfg.Servers

@@ -59,19 +59,20 @@ func (r *p2c) pick(packed, int64) int {
 		x += (y - x) & -int(btou(load[y] < load[x]))
 		return int(b.cands.ids[x])
 	}
-	return r.pickDrawn(n, d)
+	load := b.cands.load
+	return pickDrawnBy(b.m, n, d, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
 }
 
-// pickDrawn is pick for any d ≤ n: d distinct candidates of the n drawn in
-// turn, the least loaded of them, the first drawn on a tie.
-func (r *p2c) pickDrawn(n, d int) int {
-	b := r.b
+// pickDrawnBy is p2c's pick for any d ≤ n: d distinct candidates of the n
+// (ids) drawn in turn on the routing generator, the least loaded of them
+// by load (by index in ids), the first drawn on a tie.
+func pickDrawnBy(m *Model, n, d int, load func(x int) int64, ids []int32) int {
 	var drawn [MaxChoices]int // drawn indices into cands, ascending
-	best, bestLoad := 0, int32(0)
+	best, bestLoad := 0, int64(0)
 	for j := range d {
 		// A uniform index among the n − j not drawn yet: draw below n − j,
 		// then step over the drawn ones at or below it.
-		x := b.m.routeDraw(n - j)
+		x := m.routeDraw(n - j)
 		k := 0
 		for k < j && drawn[k] <= x {
 			x++
@@ -79,8 +80,8 @@ func (r *p2c) pickDrawn(n, d int) int {
 		}
 		copy(drawn[k+1:j+1], drawn[k:j])
 		drawn[k] = x
-		if l := b.cands.load[x]; best == 0 || l < bestLoad {
-			best, bestLoad = int(b.cands.ids[x]), l
+		if l := load(x); best == 0 || l < bestLoad {
+			best, bestLoad = int(ids[x]), l
 		}
 	}
 	return best

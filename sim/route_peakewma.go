@@ -34,6 +34,9 @@ type peakEWMA struct {
 	// it out, for the same Δ and τ).
 	weights []float64
 	tau     int64
+	// member is the balancer of a fleet whose router this is (0 for one
+	// balancer): its load term is what that balancer knows.
+	member int
 }
 
 // maxWeights bounds the table of weights by age; older ages are worked
@@ -209,7 +212,13 @@ func (r *peakEWMA) decay() int64 {
 
 // score is server id's cost·(load + 1).
 func (r *peakEWMA) score(id int) float64 {
-	return r.cost[id-1] * float64(r.b.load(id)+1)
+	load := int64(0)
+	if f := r.b.fleet; f != nil {
+		load = f.load(r.member, id)
+	} else {
+		load = r.b.load(id)
+	}
+	return r.cost[id-1] * float64(load+1)
 }
 
 // pick draws two distinct candidates (one when there is one) as p2c does

@@ -160,14 +160,20 @@ type batcher interface {
 // it is asked for and kept.
 func (b *Balancer) routerFor(p Policy) router {
 	if b.routers[p] == nil {
-		b.routers[p] = policies[p].newRouter(b)
+		if f := b.fleet; f != nil && f.k > 1 && policies[p].PerBalancer {
+			b.routers[p] = newFleetRouter(b, p, f.k)
+		} else {
+			b.routers[p] = policies[p].newRouter(b)
+		}
 	}
 	return b.routers[p]
 }
 
-// useRouter puts the router of the policy in force into force at cycle t.
-// The dense array of candidates keeps no loads unless the router asks.
+// useRouter puts the router of the policy in force into force at cycle t
+// (with the fleet state it needs). The dense array of candidates keeps no
+// loads unless the router asks.
 func (b *Balancer) useRouter(t int64) {
+	b.ensureFleet()
 	b.cands.loads, b.cands.load = false, b.cands.load[:0]
 	b.rt = b.routerFor(b.m.cfg.Policy)
 	b.rt.activate(t)
@@ -183,6 +189,26 @@ func (b *Balancer) routerDigest() int64 {
 		}
 	}
 	return d
+}
+
+// pickFor is the pick of attempt r at cycle t: the router's, or in a
+// fleet its balancer's, counted in the tally (and, in a fleet, noted as
+// its balancer's).
+func (b *Balancer) pickFor(r packed, t int64) int {
+	f := b.fleet
+	var id int
+	if f == nil {
+		id = b.rt.pick(r, t)
+	} else {
+		id = f.pick(r, t)
+	}
+	if id != 0 {
+		b.tally.add(r.member(), id)
+		if f != nil {
+			f.picked(r.member(), id, r)
+		}
+	}
+	return id
 }
 
 // placeable reports whether the router in force can place a request now.

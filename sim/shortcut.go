@@ -90,10 +90,13 @@ func (m *Model) gate() via {
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle
 	}
+	b := m.bal[0]
+	if b.fleet != nil {
+		return viaNone // a board refreshes and idle servers register in any cycle
+	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents {
 		return viaSkip
 	}
-	b := m.bal[0]
 	switch {
 	case len(b.grays) > 0 || len(b.ends) > 0:
 		return viaSkip // they serve at the plain speed, and every attempt completes

@@ -137,6 +137,10 @@ func (b *Balancer) compact() {
 			rt.renumber(r)
 		}
 	}
+	if b.fleet != nil {
+		b.fleet.renumber(r)
+	}
+	b.tally.renumber(r)
 }
 
 // compactSlice returns s with the elements keep refuses taken out, in

@@ -390,6 +390,9 @@ var settingRows = slices.Concat([]Row{
 		defaults("pooled").example("per-server"),
 	choice("policy", "how a server is chosen (first-idle pooled, round-robin per-server by default)", func(c *Config) *Policy { return &c.Policy }, PolicyNames, ParsePolicy).
 		example("p2c").changeable(SetPolicy),
+	whole("balancers", "a fleet: K balancers share the pool, each request handed to one at random (per-server queues)", "balancers", func(c *Config) *int { return &c.Balancers }, 1, MaxBalancers,
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxBalancers)).zero().defaults("1").example("20"),
+	loadInfoRow,
 	{Name: "speeds", Help: "server speeds V1,V2,… for servers 1, 2, …; others 1 (a request of time T takes ⌈T/V⌉ cycles)",
 		Range: "0.01..100 each, two decimals", Example: "2,1,0.5", setText: setSpeeds, getText: getSpeeds, check: checkSpeeds},
 	boolean("switch", "P/S switch: P requests to one balancer, S requests to another", func(c *Config) *bool { return &c.Switch }).defaults("false").example("true"),
