@@ -267,3 +267,33 @@ func scheduled(t tester, cfg Config, changes ...Change) *Model {
 	}
 	return m
 }
+
+// BenchmarkFleet is the comparison of a fleet's cost: 100 servers
+// with per-server queues, geometric service of mean 100, 0.9 arrivals a
+// cycle (90% load), p2c, routed by one balancer and by a fleet of 100
+// with local counts (and, for reference, a fleet with exact information
+// and with a periodic board). The cost per request is the time over the
+// requests generated (each run generates about 0.9 × cycles).
+func BenchmarkFleet(b *testing.B) {
+	production(b)
+	base := fleetBase()
+	benchCases(b, base,
+		benchCase{"one", func(*Config) {}},
+		benchCase{"100-exact", func(c *Config) { c.Balancers = 100 }},
+		benchCase{"100-local", func(c *Config) { c.Balancers, c.LoadInfo = 100, LoadLocal }},
+		benchCase{"100-periodic-1000", func(c *Config) { c.Balancers, c.LoadInfo = 100, 1000 }},
+	)
+}
+
+// fleetBase is the fleet's benchmark and the README's table: a fixed pool
+// of 100 per-server queues, geometric service of mean 100, rate 0.9.
+func fleetBase() Config {
+	c := DefaultConfig()
+	c.Seed, c.Cycles = 1, 200_000
+	c.Servers, c.MinServers, c.MaxServers = 100, 100, 100
+	c.Service, c.MeanService = Geometric, 100
+	c.Rate, c.Wave = 9*RateScale/10, false
+	c.InitialPerServer, c.Blocked = 0, nil
+	c.Queues, c.Policy = PerServer, P2C
+	return c
+}

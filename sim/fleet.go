@@ -427,10 +427,12 @@ func (f *fleet) digest(put func(int64)) {
 // slotQueue is a FIFO of slots (a balancer's I-queue).
 type slotQueue struct{ s []int32 }
 
-func (q *slotQueue) len() int       { return len(q.s) }
-func (q *slotQueue) push(s int32)   { q.s = append(q.s, s) }
-func (q *slotQueue) pop() int32     { s := q.s[0]; q.s = q.s[1:]; return s }
-func (q *slotQueue) remove(s int32) { q.s = slices.DeleteFunc(q.s, func(v int32) bool { return v == s }) }
+func (q *slotQueue) len() int     { return len(q.s) }
+func (q *slotQueue) push(s int32) { q.s = append(q.s, s) }
+func (q *slotQueue) pop() int32   { s := q.s[0]; q.s = q.s[1:]; return s }
+func (q *slotQueue) remove(s int32) {
+	q.s = slices.DeleteFunc(q.s, func(v int32) bool { return v == s })
+}
 
 // renumber moves the queue's slots to their new numbers, dropping those
 // given up.
@@ -476,10 +478,20 @@ type FleetShare struct {
 	MaxShare float64 `json:"max_share"`
 }
 
+// setFleet sets the summary's fleet: cfg's balancers and load
+// information, and each balancer's routing.
+func (s *Summary) setFleet(cfg *Config, shares []FleetShare) {
+	s.Balancers, s.LoadInfo, s.Fleet = max(cfg.Balancers, 1), cfg.LoadInfo.String(), shares
+	s.MaxShare = 0
+	for _, f := range shares {
+		s.MaxShare = max(s.MaxShare, f.MaxShare)
+	}
+}
+
 // Fleet returns each balancer's routing so far (one at K = 1; none in the
 // pooled mode, where no balancer routes at arrival).
 func (b *Balancer) Fleet() []FleetShare {
-	out := make([]FleetShare, len(b.tally.routed))
+	out := make([]FleetShare, len(b.tally.routed)) // empty, not nil, pooled
 	for k := range out {
 		out[k].Routed = b.tally.routed[k]
 		if r := b.tally.routed[k]; r > 0 {

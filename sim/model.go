@@ -565,6 +565,7 @@ func (m *Model) Summary() Summary {
 	s.setTail(tail(&waits, &resps))
 	p, q := m.bal[0].Summary(), m.bal[1].Summary()
 	s.P, s.S = &p, &q
+	s.setFleet(&m.cfg, append(m.bal[0].Fleet(), m.bal[1].Fleet()...))
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"flag"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -284,7 +285,7 @@ func TestProperties(t *testing.T) {
 				break
 			}
 		}
-		if got := b.m.Summary(); got != atK {
+		if got := b.m.Summary(); !reflect.DeepEqual(got, atK) {
 			t.Fatalf("run of %d cycles:\n%+v\nrun of %d stopped at %d:\n%+v", k, got, n, k, atK)
 		}
 		if got := b.m.Hash(); got != hashK {

@@ -1528,7 +1528,15 @@ func (m *refModel) Pool() sim.Pool {
 
 // summary builds the summary of one balancer, or of the model's totals.
 func (m *refModel) summary(ts []*refBalancer) sim.Summary {
-	s := sim.Summary{Seed: m.cfg.Seed, Cycles: m.cycle}
+	s := sim.Summary{Seed: m.cfg.Seed, Cycles: m.cycle, Balancers: m.k, LoadInfo: m.cfg.LoadInfo.String(), Fleet: []sim.FleetShare{}}
+	for _, b := range ts {
+		if m.perServer() {
+			s.Fleet = append(s.Fleet, b.tally...)
+		}
+	}
+	for _, f := range s.Fleet {
+		s.MaxShare = max(s.MaxShare, f.MaxShare)
+	}
 	var waits, resps []int64
 	for _, b := range ts {
 		t := &b.tot

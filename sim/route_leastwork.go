@@ -193,6 +193,7 @@ func (r *leastWork) placeWork(q packed, c int64) {
 	node[i] = uint64(k)<<32 | uint64(id)
 	climb(node, i)
 	b.lastGiven = id
+	b.tally.add(0, id) // a window routes for one balancer
 	b.free.remove(id)
 	b.tot.Admitted++
 	b.queued++

@@ -253,7 +253,15 @@ type Summary struct {
 	ServerCycles     int64   `json:"server_cycles"`
 	BusyServerCycles int64   `json:"busy_server_cycles"`
 	Utilisation      float64 `json:"utilisation"`
-	Consistent       bool    `json:"consistent"`
+	// The fleet: its balancers (1 for one), what they know of the loads
+	// (LoadInfo), each one's picks and the largest share of them naming
+	// one server, and the largest such share of the fleet (per-server;
+	// no balancer routes at arrival in the pooled mode, which has none).
+	Balancers  int          `json:"balancers"`
+	LoadInfo   string       `json:"load_info"`
+	Fleet      []FleetShare `json:"fleet"`
+	MaxShare   float64      `json:"max_share"`
+	Consistent bool         `json:"consistent"`
 
 	// P and S are the two balancers of a switch (nil otherwise).
 	P *Summary `json:"P,omitempty"`

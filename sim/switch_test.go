@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -59,7 +60,7 @@ func TestSwitchBalancerEqualsPlainRunOfItsType(t *testing.T) {
 			}
 			pm.Run()
 			got, want := m.Balancers()[i].Summary(), pm.Summary()
-			if got != want {
+			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("trial %d: balancer %s\n got %+v\nwant %+v", trial, m.Balancers()[i].Name(), got, want)
 			}
 		}

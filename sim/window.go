@@ -181,6 +181,7 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 			// (windowed).
 			id := b.rt.pick(r, c)
 			b.lastGiven = id
+			b.tally.add(0, id) // a window routes for one balancer
 			b.tot.Admitted++
 			b.queued++
 			b.sq[id-1].pushBack(r)
@@ -303,6 +304,7 @@ func (b *Balancer) place(r packed, id int, c int64) {
 		b.rt.joined(id, r, c)
 	}
 	b.lastGiven = id
+	b.tally.add(0, id) // a window routes for one balancer
 	b.free.remove(id)
 	b.tot.Admitted++
 	b.queued++

@@ -137,6 +137,10 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		fmt.Fprintf(&w, "  task time           %s\n", serviceText(cfg))
 	}
 	fmt.Fprintf(&w, "  queues, policy      %v, %v\n", cfg.Queues, cfg.Policy)
+	if s.Balancers > 1 || cfg.LoadInfo != sim.LoadExact {
+		fmt.Fprintf(&w, "  balancers           %d, load information %s, the largest share of one balancer's picks on one server %.1f%%\n",
+			s.Balancers, s.LoadInfo, 100*s.MaxShare)
+	}
 	if len(cfg.Speeds) > 0 {
 		vs := make([]string, len(cfg.Speeds))
 		for i, v := range cfg.Speeds {

@@ -47,6 +47,8 @@ func fromConfig(c *sim.Config) wireConfig {
 		Choices:          int64(c.Choices),
 		EwmaDecay:        c.EwmaDecay,
 		FailTime:         c.FailTime,
+		Balancers:        int64(c.Balancers),
+		LoadInfo:         int64(c.LoadInfo),
 		Speeds:           appendSpeeds(nil, c.Speeds),
 		ServiceCV:        int64(c.ServiceCV),
 		ServiceShape:     int64(c.ServiceShape),
@@ -109,6 +111,8 @@ func (w *wireConfig) sim() (sim.Config, error) {
 		Choices:          n("choices", w.Choices),
 		EwmaDecay:        w.EwmaDecay,
 		FailTime:         w.FailTime,
+		Balancers:        n("balancers", w.Balancers),
+		LoadInfo:         sim.LoadInfo(w.LoadInfo),
 		ServiceCV:        sim.Decimal(w.ServiceCV),
 		ServiceShape:     sim.Decimal(w.ServiceShape),
 		LongShare:        sim.Decimal(w.LongShare),
@@ -313,15 +317,15 @@ func fromSummary(s *sim.Summary) wireSummary {
 	return w
 }
 
-// sim rebuilds the sim.Summary of a run with the given seed and cycles.
-func (w *wireSummary) sim(seed uint64, cycles int64) sim.Summary {
-	s := w.Total.sim(seed, cycles)
+// sim rebuilds the sim.Summary of a run of cfg over cycles.
+func (w *wireSummary) sim(cfg *sim.Config, cycles int64) sim.Summary {
+	s := w.Total.sim(cfg, cycles)
 	if w.P != nil {
-		p := w.P.sim(seed, cycles)
+		p := w.P.sim(cfg, cycles)
 		s.P = &p
 	}
 	if w.S != nil {
-		q := w.S.sim(seed, cycles)
+		q := w.S.sim(cfg, cycles)
 		s.S = &q
 	}
 	return s
@@ -330,7 +334,7 @@ func (w *wireSummary) sim(seed uint64, cycles int64) sim.Summary {
 // fromCounts and (*wireCounts).sim map the numbers of a summary; a new
 // sim.Summary number is one line in each and a field in wireCounts.
 func fromCounts(s *sim.Summary) wireCounts {
-	return wireCounts{
+	w := wireCounts{
 		InitialQueue:    s.InitialQueue,
 		FinalQueue:      s.FinalQueue,
 		Generated:       s.Generated,
@@ -389,11 +393,19 @@ func fromCounts(s *sim.Summary) wireCounts {
 		ServersEjected:    s.ServersEjected,
 		ServersWarming:    s.ServersWarming,
 	}
+	for _, f := range s.Fleet {
+		w.FleetRouted = append(w.FleetRouted, f.Routed)
+		w.FleetMost = append(w.FleetMost, int64(math.Round(f.MaxShare*float64(f.Routed))))
+	}
+	return w
 }
 
-func (w *wireCounts) sim(seed uint64, cycles int64) sim.Summary {
+func (w *wireCounts) sim(cfg *sim.Config, cycles int64) sim.Summary {
 	s := sim.Summary{
-		Seed:             seed,
+		Seed:             cfg.Seed,
+		Balancers:        max(cfg.Balancers, 1),
+		LoadInfo:         cfg.LoadInfo.String(),
+		Fleet:            make([]sim.FleetShare, len(w.FleetRouted)),
 		Cycles:           cycles,
 		InitialQueue:     w.InitialQueue,
 		FinalQueue:       w.FinalQueue,
@@ -454,6 +466,14 @@ func (w *wireCounts) sim(seed uint64, cycles int64) sim.Summary {
 		ServersWarming:     w.ServersWarming,
 	}
 	s.Derive()
+	for k := range s.Fleet {
+		f := &s.Fleet[k]
+		f.Routed = w.FleetRouted[k]
+		if k < len(w.FleetMost) && f.Routed > 0 {
+			f.MaxShare = float64(w.FleetMost[k]) / float64(f.Routed)
+		}
+		s.MaxShare = max(s.MaxShare, f.MaxShare)
+	}
 	return s
 }
 

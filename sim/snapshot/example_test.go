@@ -2,6 +2,7 @@ package snapshot_test
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
@@ -27,6 +28,6 @@ func Example() {
 		return
 	}
 	sum, err := snapshot.Verify(back)
-	fmt.Println(err, sum == s.Summary, sum.Cycles, len(back.Changes), back.Every)
+	fmt.Println(err, reflect.DeepEqual(sum, s.Summary), sum.Cycles, len(back.Changes), back.Every)
 	// Output: <nil> true 10000 1 500
 }

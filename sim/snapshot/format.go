@@ -102,6 +102,8 @@ type wireConfig struct {
 	EjectFor         int64  `msg:"ef,omitempty"` // 0 = the default
 	ProvisionDelay   int64  `msg:"pd,omitempty"`
 	ReplaceAfter     int64  `msg:"ra,omitempty"`
+	Balancers        int64  `msg:"bal,omitempty"` // the fleet's size; 0 = 1
+	LoadInfo         int64  `msg:"li,omitempty"`  // sim.LoadInfo: −1 local, 0 exact, T periodic
 }
 
 // wireHashes are the state hashes (sim.Model.Hash) of the recording: the
@@ -170,18 +172,22 @@ type wireCounts struct {
 	// The client side. NotFailed is errors − failed (0, so absent, with
 	// retries off and in files from before retries), Waiting the requests
 	// waiting to retry (in_flight is queued + in service + waiting).
-	NotFailed         int64 `msg:"nf,omitempty"`
-	Retries           int64 `msg:"rtr,omitempty"`
-	RetriesDiscarded  int64 `msg:"rtd,omitempty"`
-	TimedOut          int64 `msg:"tor,omitempty"`
-	GaveUpBudget      int64 `msg:"gub,omitempty"`
-	TimedOutQueued    int64 `msg:"toq,omitempty"`
-	TimedOutInService int64 `msg:"tos,omitempty"`
-	Abandoned         int64 `msg:"ab,omitempty"`
-	Waiting           int64 `msg:"rw,omitempty"`
-	WastedCycles      int64 `msg:"wc,omitempty"`
-	Replaced          int64 `msg:"rpl,omitempty"`
-	Ejections         int64 `msg:"ej,omitempty"`
-	ServersEjected    int64 `msg:"sej,omitempty"`
-	ServersWarming    int64 `msg:"swm,omitempty"`
+	NotFailed int64 `msg:"nf,omitempty"`
+	// The fleet: each balancer's picks, and the most of them naming one
+	// server (max_share × routed).
+	FleetRouted       []int64 `msg:"fr,omitempty,limit=512"`
+	FleetMost         []int64 `msg:"fm,omitempty,limit=512"`
+	Retries           int64   `msg:"rtr,omitempty"`
+	RetriesDiscarded  int64   `msg:"rtd,omitempty"`
+	TimedOut          int64   `msg:"tor,omitempty"`
+	GaveUpBudget      int64   `msg:"gub,omitempty"`
+	TimedOutQueued    int64   `msg:"toq,omitempty"`
+	TimedOutInService int64   `msg:"tos,omitempty"`
+	Abandoned         int64   `msg:"ab,omitempty"`
+	Waiting           int64   `msg:"rw,omitempty"`
+	WastedCycles      int64   `msg:"wc,omitempty"`
+	Replaced          int64   `msg:"rpl,omitempty"`
+	Ejections         int64   `msg:"ej,omitempty"`
+	ServersEjected    int64   `msg:"sej,omitempty"`
+	ServersWarming    int64   `msg:"swm,omitempty"`
 }

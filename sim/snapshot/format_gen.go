@@ -477,8 +477,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(49)
-	var zb0001Mask uint64 /* 49 bits */
+	zb0001Len := uint32(51)
+	var zb0001Mask uint64 /* 51 bits */
 	_ = zb0001Mask
 	if z.Servers == 0 {
 		zb0001Len--
@@ -675,6 +675,14 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ReplaceAfter == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x1000000000000
+	}
+	if z.Balancers == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x2000000000000
+	}
+	if z.LoadInfo == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x4000000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -925,6 +933,16 @@ func (z *wireConfig) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "ra"
 			o = append(o, 0xa2, 0x72, 0x61)
 			o = msgp.AppendInt64(o, z.ReplaceAfter)
+		}
+		if (zb0001Mask & 0x2000000000000) == 0 { // if not omitted
+			// string "bal"
+			o = append(o, 0xa3, 0x62, 0x61, 0x6c)
+			o = msgp.AppendInt64(o, z.Balancers)
+		}
+		if (zb0001Mask & 0x4000000000000) == 0 { // if not omitted
+			// string "li"
+			o = append(o, 0xa2, 0x6c, 0x69)
+			o = msgp.AppendInt64(o, z.LoadInfo)
 		}
 	}
 	return
@@ -1326,6 +1344,18 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "ReplaceAfter")
 				return
 			}
+		case "bal":
+			z.Balancers, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Balancers")
+				return
+			}
+		case "li":
+			z.LoadInfo, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "LoadInfo")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1340,7 +1370,7 @@ func (z *wireConfig) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireConfig) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.ServiceValues) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 5 + msgp.Uint64Size + 4 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Blocked) + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.Trace) + 3 + msgp.BytesPrefixSize + len(z.Weights) + 5 + msgp.Int64Size + 5 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.Speeds) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BytesPrefixSize + len(z.ServiceValues) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.BoolSize + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size
 	return
 }
 
@@ -1348,8 +1378,8 @@ func (z *wireConfig) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(56)
-	var zb0001Mask uint64 /* 56 bits */
+	zb0001Len := uint32(58)
+	var zb0001Mask uint64 /* 58 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -1523,57 +1553,65 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x40000000000
 	}
-	if z.Retries == 0 {
+	if z.FleetRouted == nil {
 		zb0001Len--
 		zb0001Mask |= 0x80000000000
 	}
-	if z.RetriesDiscarded == 0 {
+	if z.FleetMost == nil {
 		zb0001Len--
 		zb0001Mask |= 0x100000000000
 	}
-	if z.TimedOut == 0 {
+	if z.Retries == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x200000000000
 	}
-	if z.GaveUpBudget == 0 {
+	if z.RetriesDiscarded == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x400000000000
 	}
-	if z.TimedOutQueued == 0 {
+	if z.TimedOut == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x800000000000
 	}
-	if z.TimedOutInService == 0 {
+	if z.GaveUpBudget == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x1000000000000
 	}
-	if z.Abandoned == 0 {
+	if z.TimedOutQueued == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x2000000000000
 	}
-	if z.Waiting == 0 {
+	if z.TimedOutInService == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x4000000000000
 	}
-	if z.WastedCycles == 0 {
+	if z.Abandoned == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x8000000000000
 	}
-	if z.Replaced == 0 {
+	if z.Waiting == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x10000000000000
 	}
-	if z.Ejections == 0 {
+	if z.WastedCycles == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x20000000000000
 	}
-	if z.ServersEjected == 0 {
+	if z.Replaced == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x40000000000000
 	}
-	if z.ServersWarming == 0 {
+	if z.Ejections == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x80000000000000
+	}
+	if z.ServersEjected == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x100000000000000
+	}
+	if z.ServersWarming == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x200000000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1796,66 +1834,82 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendInt64(o, z.NotFailed)
 		}
 		if (zb0001Mask & 0x80000000000) == 0 { // if not omitted
+			// string "fr"
+			o = append(o, 0xa2, 0x66, 0x72)
+			o = msgp.AppendArrayHeader(o, uint32(len(z.FleetRouted)))
+			for za0001 := range z.FleetRouted {
+				o = msgp.AppendInt64(o, z.FleetRouted[za0001])
+			}
+		}
+		if (zb0001Mask & 0x100000000000) == 0 { // if not omitted
+			// string "fm"
+			o = append(o, 0xa2, 0x66, 0x6d)
+			o = msgp.AppendArrayHeader(o, uint32(len(z.FleetMost)))
+			for za0002 := range z.FleetMost {
+				o = msgp.AppendInt64(o, z.FleetMost[za0002])
+			}
+		}
+		if (zb0001Mask & 0x200000000000) == 0 { // if not omitted
 			// string "rtr"
 			o = append(o, 0xa3, 0x72, 0x74, 0x72)
 			o = msgp.AppendInt64(o, z.Retries)
 		}
-		if (zb0001Mask & 0x100000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x400000000000) == 0 { // if not omitted
 			// string "rtd"
 			o = append(o, 0xa3, 0x72, 0x74, 0x64)
 			o = msgp.AppendInt64(o, z.RetriesDiscarded)
 		}
-		if (zb0001Mask & 0x200000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x800000000000) == 0 { // if not omitted
 			// string "tor"
 			o = append(o, 0xa3, 0x74, 0x6f, 0x72)
 			o = msgp.AppendInt64(o, z.TimedOut)
 		}
-		if (zb0001Mask & 0x400000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x1000000000000) == 0 { // if not omitted
 			// string "gub"
 			o = append(o, 0xa3, 0x67, 0x75, 0x62)
 			o = msgp.AppendInt64(o, z.GaveUpBudget)
 		}
-		if (zb0001Mask & 0x800000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x2000000000000) == 0 { // if not omitted
 			// string "toq"
 			o = append(o, 0xa3, 0x74, 0x6f, 0x71)
 			o = msgp.AppendInt64(o, z.TimedOutQueued)
 		}
-		if (zb0001Mask & 0x1000000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x4000000000000) == 0 { // if not omitted
 			// string "tos"
 			o = append(o, 0xa3, 0x74, 0x6f, 0x73)
 			o = msgp.AppendInt64(o, z.TimedOutInService)
 		}
-		if (zb0001Mask & 0x2000000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x8000000000000) == 0 { // if not omitted
 			// string "ab"
 			o = append(o, 0xa2, 0x61, 0x62)
 			o = msgp.AppendInt64(o, z.Abandoned)
 		}
-		if (zb0001Mask & 0x4000000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x10000000000000) == 0 { // if not omitted
 			// string "rw"
 			o = append(o, 0xa2, 0x72, 0x77)
 			o = msgp.AppendInt64(o, z.Waiting)
 		}
-		if (zb0001Mask & 0x8000000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x20000000000000) == 0 { // if not omitted
 			// string "wc"
 			o = append(o, 0xa2, 0x77, 0x63)
 			o = msgp.AppendInt64(o, z.WastedCycles)
 		}
-		if (zb0001Mask & 0x10000000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x40000000000000) == 0 { // if not omitted
 			// string "rpl"
 			o = append(o, 0xa3, 0x72, 0x70, 0x6c)
 			o = msgp.AppendInt64(o, z.Replaced)
 		}
-		if (zb0001Mask & 0x20000000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x80000000000000) == 0 { // if not omitted
 			// string "ej"
 			o = append(o, 0xa2, 0x65, 0x6a)
 			o = msgp.AppendInt64(o, z.Ejections)
 		}
-		if (zb0001Mask & 0x40000000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x100000000000000) == 0 { // if not omitted
 			// string "sej"
 			o = append(o, 0xa3, 0x73, 0x65, 0x6a)
 			o = msgp.AppendInt64(o, z.ServersEjected)
 		}
-		if (zb0001Mask & 0x80000000000000) == 0 { // if not omitted
+		if (zb0001Mask & 0x200000000000000) == 0 { // if not omitted
 			// string "swm"
 			o = append(o, 0xa3, 0x73, 0x77, 0x6d)
 			o = msgp.AppendInt64(o, z.ServersWarming)
@@ -2144,6 +2198,52 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "NotFailed")
 				return
 			}
+		case "fr":
+			var zb0002 uint32
+			zb0002, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "FleetRouted")
+				return
+			}
+			if zb0002 > 512 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if cap(z.FleetRouted) >= int(zb0002) {
+				z.FleetRouted = (z.FleetRouted)[:zb0002]
+			} else {
+				z.FleetRouted = make([]int64, zb0002)
+			}
+			for za0001 := range z.FleetRouted {
+				z.FleetRouted[za0001], bts, err = msgp.ReadInt64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "FleetRouted", za0001)
+					return
+				}
+			}
+		case "fm":
+			var zb0003 uint32
+			zb0003, bts, err = msgp.ReadArrayHeaderBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "FleetMost")
+				return
+			}
+			if zb0003 > 512 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if cap(z.FleetMost) >= int(zb0003) {
+				z.FleetMost = (z.FleetMost)[:zb0003]
+			} else {
+				z.FleetMost = make([]int64, zb0003)
+			}
+			for za0002 := range z.FleetMost {
+				z.FleetMost[za0002], bts, err = msgp.ReadInt64Bytes(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "FleetMost", za0002)
+					return
+				}
+			}
 		case "rtr":
 			z.Retries, bts, err = msgp.ReadInt64Bytes(bts)
 			if err != nil {
@@ -2236,7 +2336,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
 	return
 }
 

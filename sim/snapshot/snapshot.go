@@ -329,7 +329,7 @@ func (b *body) snapshot() (Snapshot, error) {
 		p := b.Hashes.Sums[4*i:]
 		s.Hashes[i] = uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
 	}
-	s.Summary = b.Summary.sim(s.Config.Seed, n)
+	s.Summary = b.Summary.sim(&s.Config, n)
 	if s.Config.Switch != (b.Summary.P != nil && b.Summary.S != nil) {
 		return Snapshot{}, errors.New("snapshot summary: a switch run has P and S summaries, and only a switch run")
 	}
