@@ -62,7 +62,7 @@ func pack(r Request) packed {
 	if r.Retry {
 		flags |= packedRetry
 	}
-	return newPacked(r.ID, uint64(r.Src)<<32|uint64(r.Dst), r.Arrival, r.Time, flags)
+	return newPacked(r.ID, uint64(r.Src)<<32|uint64(r.Dst), r.Arrival, r.Time, flags).withMember(int(r.Member))
 }
 
 // time returns the request's processing time.
@@ -104,6 +104,7 @@ func (p packed) unpack() Request {
 		Time:     p.time(),
 		Requeued: p.requeued(),
 		Retry:    p.retry(),
+		Member:   uint8(p.member()),
 	}
 	if p.streaming() {
 		r.Type = Streaming

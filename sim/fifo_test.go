@@ -36,7 +36,9 @@ func TestPackRoundTrip(t *testing.T) {
 			t.Fatalf("pack(%+v).unpack() = %+v", r, got)
 		}
 		k := rapid.IntRange(0, MaxBalancers-1).Draw(t, "member")
-		if q := p.withMember(k); q.member() != k || q.unpack() != r || q.withMember(0) != p {
+		withK := r
+		withK.Member = uint8(k)
+		if q := p.withMember(k); q.member() != k || q.unpack() != withK || pack(withK) != q || q.withMember(0) != p {
 			t.Fatalf("pack(%+v).withMember(%d): member %d, unpacks to %+v", r, k, q.member(), q.unpack())
 		}
 		if p.time() != r.Time || p.arrival() != r.Arrival || p.requeued() != r.Requeued {

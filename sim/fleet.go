@@ -471,6 +471,34 @@ func (t *tally) renumber(rn *renumbering) {
 	}
 }
 
+// FleetSize returns the balancers of the fleet: Config.Balancers, 1 for a
+// single balancer.
+func (b *Balancer) FleetSize() int { return max(b.m.cfg.Balancers, 1) }
+
+// Belief returns what balancer k of the fleet (from 0) reads as server
+// id's load: the true load with exact information (or no fleet), its own
+// attempts there with local counts, the board's entry plus its picks since
+// with a periodic board; false when the server is not live.
+func (b *Balancer) Belief(k, id int) (int64, bool) {
+	s := b.slotOf(id)
+	if s == 0 || b.srv[s-1].gone || k < 0 || k >= b.FleetSize() {
+		return 0, false
+	}
+	if f := b.fleet; f != nil {
+		return f.load(k, s), true
+	}
+	return b.load(s), true
+}
+
+// BoardAt returns the cycle of the periodic board's last refresh, and
+// false when the balancers read no board.
+func (b *Balancer) BoardAt() (int64, bool) {
+	if f := b.fleet; f != nil && f.boardLoad != nil {
+		return f.boardAt, true
+	}
+	return 0, false
+}
+
 // FleetShare is one balancer's routing: its picks, and the largest share
 // of them that named one server.
 type FleetShare struct {

@@ -47,6 +47,10 @@ type Request struct {
 	// that ended in error, timed out or was discarded); its Arrival is the
 	// request's first, and its wait counts from the retry's arrival.
 	Retry bool
+	// Member is the balancer of a fleet (Config.Balancers) the attempt
+	// was handed to, from 0: always 0 with a single balancer, and before
+	// the attempt is routed.
+	Member uint8
 }
 
 // String formats r for logs: "#12 10.0.0.1→192.0.2.9 P 17c @40".
