@@ -213,6 +213,33 @@ func hashConfigs() map[string]struct {
 		{Cycle: 800, Setting: SetDown, Value: int64(MakeServerRef(0, 4))},
 		{Cycle: 4000, Setting: SetPolicy, Value: int64(P2C)},
 	}}
+
+	// Fleets: local counts with the client side on (timeouts, retries,
+	// health checks, a failing and a down server), a periodic board whose
+	// period changes and whose policy goes round the load readers and the
+	// per-balancer routers, and join-idle-queue with random faults.
+	fl := cl
+	fl.Seed, fl.Queues, fl.Policy, fl.Balancers, fl.LoadInfo = 31, PerServer, P2C, 7, LoadLocal
+	runs["fleet-local-p2c-client"] = run{cfg: fl, changes: []Change{
+		{Cycle: 400, Setting: SetFail, Value: int64(MakeServerRef(0, 2))},
+		{Cycle: 1000, Setting: SetDown, Value: int64(MakeServerRef(0, 6))},
+		{Cycle: 3000, Setting: SetPolicy, Value: int64(LeastConnections)},
+		{Cycle: 5000, Setting: SetPolicy, Value: int64(PeakEWMA)},
+	}}
+	fp := DefaultConfig()
+	fp.Seed, fp.Cycles, fp.Queues, fp.Policy, fp.Balancers, fp.LoadInfo = 32, 8_000, PerServer, LeastConnections, 5, 50
+	fp.Speeds, fp.Weights = []Speed{200, 100, 50}, []int{3, 1, 1, 2}
+	runs["fleet-periodic"] = run{cfg: fp, changes: []Change{
+		{Cycle: 1000, Setting: SetLoadInfo, Value: 7},
+		{Cycle: 2000, Setting: SetPolicy, Value: int64(LeastWork)},
+		{Cycle: 3500, Setting: SetPolicy, Value: int64(SWRR)},
+		{Cycle: 5000, Setting: SetPolicy, Value: int64(RoundRobin)},
+		{Cycle: 6500, Setting: SetPolicy, Value: int64(P2C)},
+	}}
+	fj := DefaultConfig()
+	fj.Seed, fj.Cycles, fj.Queues, fj.Policy, fj.Balancers = 33, 8_000, PerServer, JIQ, 4
+	fj.MTBF, fj.MTTR, fj.Wave, fj.Rate = 4000, 200, false, 200_000
+	runs["fleet-jiq-faults"] = run{cfg: fj}
 	return runs
 }
 
@@ -248,6 +275,9 @@ func hashRun(t *testing.T, cfg Config, changes []Change) eventHash {
 			b = binary.LittleEndian.AppendUint32(b, r.Dst)
 			b = binary.LittleEndian.AppendUint32(b, r.Time)
 			b = append(b, byte(r.Type))
+			if cfg.Balancers > 1 {
+				b = append(b, r.Member) // only in a fleet: the older hashes stay
+			}
 			h.Write(b)
 		}
 		if !m.Step() {

@@ -310,9 +310,8 @@ func summaryDiff(got, want sim.Summary) string {
 // fleet (1 to 6 balancers, exact, local or periodic load information,
 // join-idle-queue among the policies), sometimes with the client side on,
 // with their changes, the same way: the fleet draw, each balancer's view,
-// the board's refreshes and the I-queues must give the reference's events.
-// swrr and peak-ewma, whose state is each balancer's own, are drawn only
-// with one balancer (TestFleetPerBalancerRouters covers them).
+// the board's refreshes and the I-queues must give the reference's events;
+// swrr's scores and peak-ewma's costs are each balancer's own.
 func TestReferenceMatchesModelFleet(t *testing.T) {
 	sim.RapidDefaults(refCheckCount())
 	rapid.Check(t, func(t *rapid.T) {
@@ -325,24 +324,14 @@ func TestReferenceMatchesModelFleet(t *testing.T) {
 		case 2:
 			cfg.LoadInfo = sim.LoadInfo(rapid.Int64Range(1, 40).Draw(t, "period"))
 		}
-		policies := []sim.Policy{sim.Random, sim.RoundRobin, sim.LeastConnections, sim.P2C, sim.LeastWork, sim.Hash, sim.JIQ}
-		if cfg.Balancers == 1 {
-			policies = append(policies, sim.SWRR, sim.PeakEWMA)
-		}
-		cfg.Policy = rapid.SampledFrom(policies).Draw(t, "fleetPolicy")
+		cfg.Policy = rapid.SampledFrom(sim.PoliciesFor(sim.PerServer)).Draw(t, "fleetPolicy")
 		if cfg.Policy == sim.JIQ {
 			cfg.Weights, cfg.Choices = nil, 0
 		}
 		if rapid.Bool().Draw(t, "client") {
 			sim.GenClientSettings(t, &cfg)
 		}
-		var changes []sim.Change
-		for _, c := range sim.GenBusyChanges(t, cfg) {
-			if p := sim.Policy(c.Value); c.Setting == sim.SetPolicy && !slices.Contains(policies, p) {
-				continue
-			}
-			changes = append(changes, c)
-		}
+		changes := sim.GenBusyChanges(t, cfg)
 		if _, ok := cfg.LoadInfo.Periodic(); ok && rapid.Bool().Draw(t, "newPeriod") {
 			changes = append(changes, sim.Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "periodAt"), Setting: sim.SetLoadInfo, Value: rapid.Int64Range(1, 40).Draw(t, "newPeriodValue")})
 		}

@@ -19,21 +19,21 @@ func init() {
 				i := b.m.route.IntN(len(left))
 				s := left[i]
 				left = append(left[:i], left[i+1:]...)
-				score := ewmaOf(b, s).cost * float64(b.loadSeen(r, s)+1)
+				score := ewmaOf(b, s, r.bal).cost * float64(b.loadSeen(r, s)+1)
 				if best == nil || score < bestScore {
 					best, bestScore = s, score
 				}
 			}
 			return best
 		},
-		Added: func(b *refBalancer, s *refServer) { s.state = &refEWMA{b.m.cfg.NominalMean(), b.m.cycle, b.m.cycle} },
+		Added: func(b *refBalancer, s *refServer) { s.state = freshEWMA(b) },
 		Entered: func(b *refBalancer) {
 			for _, s := range b.servers {
-				s.state = &refEWMA{b.m.cfg.NominalMean(), b.m.cycle, b.m.cycle}
+				s.state = freshEWMA(b)
 			}
 		},
 		Completed: func(b *refBalancer, s *refServer, r *refReq) {
-			e := ewmaOf(b, s)
+			e := ewmaOf(b, s, r.bal)
 			t := b.m.cycle
 			from := r.routed
 			if from < e.since {
@@ -61,11 +61,22 @@ type refEWMA struct {
 	at, since int64
 }
 
-func ewmaOf(b *refBalancer, s *refServer) *refEWMA {
-	if e, ok := s.state.(*refEWMA); ok {
-		return e
+// ewmaOf returns server s's cost as balancer k of the fleet learnt it:
+// each balancer learns from its own attempts.
+func ewmaOf(b *refBalancer, s *refServer, k int) *refEWMA {
+	if es, ok := s.state.([]*refEWMA); ok {
+		return es[k]
 	}
-	e := &refEWMA{b.m.cfg.NominalMean(), b.m.cycle, b.m.cycle}
-	s.state = e
-	return e
+	es := freshEWMA(b)
+	s.state = es
+	return es[k]
+}
+
+// freshEWMA returns each balancer's cost of a server, started afresh.
+func freshEWMA(b *refBalancer) []*refEWMA {
+	es := make([]*refEWMA, b.m.k)
+	for k := range es {
+		es[k] = &refEWMA{b.m.cfg.NominalMean(), b.m.cycle, b.m.cycle}
+	}
+	return es
 }

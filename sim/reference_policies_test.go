@@ -19,9 +19,9 @@ func init() {
 	})
 	registerRefPolicy(sim.Random, refPolicy{Pooled: uniformIdle, Route: uniformCandidate})
 	registerRefPolicy(sim.SWRR, refPolicy{
-		Pooled: func(_ *refBalancer, idle []*refServer) *refServer { return smoothWeighted(idle) },
-		Route: func(_ *refBalancer, _ *refReq, cands []*refServer) *refServer {
-			return smoothWeighted(byID(cands))
+		Pooled: func(_ *refBalancer, idle []*refServer) *refServer { return smoothWeighted(idle, 0) },
+		Route: func(_ *refBalancer, r *refReq, cands []*refServer) *refServer {
+			return smoothWeighted(byID(cands), r.bal) // each balancer its own scores
 		},
 	})
 	registerRefPolicy(sim.LeastConnections, refPolicy{Pooled: lowestIdle, Route: leastConnections})
@@ -102,21 +102,24 @@ func uniformCandidate(b *refBalancer, _ *refReq, cands []*refServer) *refServer 
 // positive weight added to its server's score, the highest score wins (the
 // lowest id on a tie) and loses the total added; nil when no weight is
 // positive.
-func smoothWeighted(ss []*refServer) *refServer {
+func smoothWeighted(ss []*refServer, k int) *refServer {
 	var best *refServer
 	var total int64
 	for _, s := range ss {
 		if s.weight == 0 {
 			continue
 		}
-		s.score += int64(s.weight)
+		for len(s.score) <= k {
+			s.score = append(s.score, 0)
+		}
+		s.score[k] += int64(s.weight)
 		total += int64(s.weight)
-		if best == nil || s.score > best.score {
+		if best == nil || s.score[k] > best.score[k] {
 			best = s
 		}
 	}
 	if best != nil {
-		best.score -= total
+		best.score[k] -= total
 	}
 	return best
 }

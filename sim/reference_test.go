@@ -108,7 +108,7 @@ type refServer struct {
 	// left the pool for good.
 	retiring, down, gone bool
 	queue                []refReq // its own queue (per-server)
-	score                int64    // smooth weighted round-robin's current
+	score                []int64  // smooth weighted round-robin's current, by balancer of the fleet
 	// state is a policy's own per-server value (its hooks keep it).
 	state any
 	// gray is the server's gray state, slow its slow factor (Slow).
