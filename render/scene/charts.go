@@ -22,8 +22,12 @@ type chartSpec struct {
 	// stack, when set, draws the bars as a stack of these, bottom up
 	// (each keyed in the legend while some sample has it); they add up
 	// to bars' value, which the compare view's lines draw.
-	stack  []chartSeries
-	lines  []chartSeries
+	stack []chartSeries
+	lines []chartSeries
+	// live: the bars' value is also drawn as a line (LiveCol, keyed
+	// "live") over everything else in the plot, so that a pool held at a
+	// limit, under the limit's line and the scale marks, still shows.
+	live   bool
 	marks  bool // green bands with ▲ for scale-ups, amber with ▼ for scale-downs
 	errors bool // a red strip along the x-axis under the samples in which attempts ended in error
 	// data: the lines are data, not thresholds: they always set the
@@ -50,6 +54,11 @@ type chartSeries struct {
 	// dash: drawn dashed (and keyed so), to tell it from a solid line
 	// without its colour: D·S against U·S, min against max.
 	dash bool
+	// side: a limit's line is drawn just beside its value rather than on
+	// it, out of the data it bounds: under it (1, a floor: the min) or
+	// over it (−1, a ceiling: the max), so that the live line on the value
+	// leaves it in view.
+	side float32
 }
 
 // charts are the charts, left to right.
@@ -76,10 +85,10 @@ var charts = []chartSpec{
 		},
 		dataOnly: true,
 		lines: []chartSeries{
-			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }},
-			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, dash: true},
+			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }, side: -1},
+			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, dash: true, side: 1},
 		},
-		marks: true},
+		live: true, marks: true},
 	// Goodput against the offered load: requests completed per cycle
 	// (bars) beside first attempts admitted per cycle and retries per
 	// cycle (lines), each averaged over its sample's cycles. After a spike
@@ -402,6 +411,11 @@ func (c *chartView) legend(f *Frame) float32 {
 	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	x += TextWidth(title, 14*u, true) + 12*u
 	end := r.X + r.W - 6*u
+	if c.spec.live && x+18*u+TextWidth("live", 12*u, false) <= end {
+		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, LiveCol)
+		f.text(SceneLayer, "live", x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		x += 18*u + TextWidth("live", 12*u, false) + 10*u
+	}
 	for _, st := range c.spec.stack {
 		// A stack's part: a box of its colour and its name, whole.
 		w := 14*u + TextWidth(st.name, 12*u, false)
@@ -714,12 +728,14 @@ func (c *chartView) data(f *Frame, h *History) {
 			continue
 		}
 		runX, runY := float32(0), float32(-1)
+		lw := max(2*u, 1.5)
 		flush := func(x float32) {
 			if runY < plot.Y-0.01 || x <= runX {
 				return
 			}
+			y := runY - lw/2 + ln.side*lw
 			if !ln.dash {
-				f.rect(SceneLayer, Rect{runX, runY - u, x - runX, max(2*u, 1.5)}, ln.col)
+				f.rect(SceneLayer, Rect{runX, y, x - runX, lw}, ln.col)
 				return
 			}
 			// Dashes of 6 design pixels every 10, in one phase along
@@ -731,7 +747,7 @@ func (c *chartView) data(f *Frame, h *History) {
 					break
 				}
 				if b > a {
-					f.rect(SceneLayer, Rect{a, runY - u, b - a, max(2*u, 1.5)}, ln.col)
+					f.rect(SceneLayer, Rect{a, y, b - a, lw}, ln.col)
 				}
 			}
 		}
@@ -746,6 +762,9 @@ func (c *chartView) data(f *Frame, h *History) {
 		if n > 0 {
 			flush(c.xAt(h.At(n-1).Last + 1))
 		}
+	}
+	if c.spec.live {
+		c.line(f, h, c.spec.bars.value, LiveCol)
 	}
 }
 

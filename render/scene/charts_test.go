@@ -645,3 +645,88 @@ func TestDenseScaleMarksLeaveTheData(t *testing.T) {
 		}
 	}
 }
+
+// topQuad returns the index of the last quad of layer ly (the one drawn
+// over the others) that covers point p, or -1.
+func topQuad(ly Layer, p Point) int {
+	for i := len(ly.Quads) - 1; i >= 0; i-- {
+		q := ly.Quads[i].P
+		in, sign := true, float32(0)
+		for k := range q {
+			a, b := q[k], q[(k+1)%4]
+			if a == b {
+				continue // a triangle's repeated corner
+			}
+			c := (b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)
+			if c != 0 && sign != 0 && (c > 0) != (sign > 0) {
+				in = false
+				break
+			}
+			if c != 0 {
+				sign = c
+			}
+		}
+		if in {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestPinnedPoolShowsItsLiveCount: an autoscaled pool held near its
+// minimum (2 or 3 of 2–20, scaling back and forth in most samples, the
+// axis up to the 20 it starts with) shows its live count on top in the
+// servers chart: what is drawn last at the top of each such sample's stack
+// is the live line or the stack, neither a limit's line nor a scale mark;
+// and where the pool is at its min the min line shows too, just under it.
+func TestPinnedPoolShowsItsLiveCount(t *testing.T) {
+	s := running(t, configWith(t, "servers", "2", "min-servers", "2", "max-servers", "20", "rate", "0.08", "wave", "false",
+		"cooldown", "1", "scale-up", "3", "scale-down", "2"))
+	s.step(3_000, false)
+	h := &s.hists[0]
+	near, at, marked := 0, 0, 0
+	for i := range h.Len() {
+		smp := h.At(i)
+		if smp.Servers <= smp.MinServers+1 {
+			near++
+		}
+		if smp.Servers == smp.MinServers {
+			at++
+		}
+		if smp.Ups+smp.Downs > 0 {
+			marked++
+		}
+	}
+	if near*4 < h.Len() || at == 0 || marked*4 <= h.Len() || s.chartTop(charts[1]) < 10 {
+		t.Fatalf("%d of %d samples near the min, %d at it, %d scaling, top %.0f: not the case the test wants", near, h.Len(), at, marked, s.chartTop(charts[1]))
+	}
+	for _, present := range []bool{false, true} {
+		s.present = present
+		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+			name := fmt.Sprintf("%v present=%v", size, present)
+			f := s.Draw(size[0], size[1])
+			c := chartView{plot: plotOf(t, f, 1), maxV: s.chartTop(charts[1]), end: s.m.Cycle() + 1, u: f.Layout.T}
+			ly := f.Layers[SceneLayer]
+			hidden, minShown := 0, 0
+			for i := range h.Len() {
+				smp := h.At(i)
+				if smp.Servers > smp.MinServers+1 {
+					continue
+				}
+				x, y := (c.xAt(smp.First)+c.xAt(smp.Last+1))/2, c.yAt(float32(smp.Servers))
+				if k := topQuad(ly, Point{x, y}); k < 0 || !slices.Contains([]color.RGBA{LiveCol, BusyColor, IdleBar, DownColor, WarmColor, EjectColor}, ly.Quads[k].C) {
+					hidden++
+				}
+				if k := topQuad(ly, Point{x, y + 2*c.u}); smp.Servers == smp.MinServers && k >= 0 && ly.Quads[k].C == DownLineCol {
+					minShown++
+				}
+			}
+			if hidden > 0 {
+				t.Errorf("%s: the live count is under something else in %d of %d samples near the min", name, hidden, near)
+			}
+			if minShown*4 < at {
+				t.Errorf("%s: the min line shows under the live line in %d of %d samples at the min", name, minShown, at)
+			}
+		}
+	}
+}

@@ -51,6 +51,7 @@ var (
 	ShareCol   = color.RGBA{0xf0, 0xe4, 0x42, 0xff} // a server's share of the requests, beside its queue: yellow
 	MeasureCol = color.RGBA{0xff, 0xff, 0xff, 0xff} // a lesson's figure in a lane's title: the brightest text
 	ChangeCol  = color.RGBA{0xc8, 0xb4, 0xff, 0xff} // a change's mark on the charts (dashed), a spike's window (shaded)
+	LiveCol    = color.RGBA{0xf4, 0xf7, 0xfa, 0xff} // the live servers' line over their stack, drawn over the limits and scale marks
 )
 
 // grayLooks are the frame colours of the gray states (Healthy has none).
