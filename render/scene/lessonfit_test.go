@@ -51,8 +51,8 @@ func openAt(t *testing.T, param, name string, present bool, at int64) *scene.Ses
 // moment, at 1280×720 and 1920×1080, in presentation mode and not, as it
 // opens and (a single run) in the compare view, and checks the frame as a
 // projector shows it: no two texts overlap, no number is cut, no key lies
-// over a chart's data, every slider's label whole, every text that carries a value at ValueUnits or
-// more (20.6 px at 1080p in presentation mode).
+// over a chart's data, every slider's label whole, every text that carries a value, and every
+// server's state word, at ValueUnits or more (20.6 px at 1080p in presentation mode).
 func TestLessonsFit(t *testing.T) {
 	type open struct{ param, name string }
 	var opens []open
@@ -142,7 +142,7 @@ func checkFits(t *testing.T, name string, s *scene.Session, f *scene.Frame) {
 	least := scene.ValueUnits*f.Layout.T - 0.01
 	for li, ly := range f.Layers[:scene.TopLayer] {
 		for _, x := range ly.Texts {
-			if x.Size < least && strings.ContainsAny(x.S, "0123456789") {
+			if x.Size < least && (strings.ContainsAny(x.S, "0123456789") || scene.IsStateWord(x.S)) {
 				t.Errorf("%s: layer %d: %q at %.1f px, under %.1f px", name, li, x.S, x.Size, least)
 			}
 		}
@@ -359,6 +359,53 @@ func TestEmbeddedFits(t *testing.T) {
 			if c := f.Layout.Charts[0]; c.Y+c.H < f.Layout.Footer.Y-20*f.Layout.Unit {
 				t.Errorf("%s: the charts end at %.0f, the footer starts at %.0f: the bar's room is lost", name, c.Y+c.H, f.Layout.Footer.Y)
 			}
+		}
+	}
+}
+
+// TestStateWordsReadable opens the lessons with a server in a state
+// that has a word (fast-failing's server 3 failing in both lanes,
+// server-fails' server 3 down) at their key moments, at both sizes,
+// presenting or not: each such box shows its word, or a short form of it,
+// at ValueUnits or more inside the box; the server menu opened on it
+// names the state in full.
+func TestStateWordsReadable(t *testing.T) {
+	for _, tc := range []struct {
+		lesson, state, word string
+		at                  int64
+	}{
+		{"fast-failing", "failing", "failing", 3_000},
+		{"server-fails", "down", "down", 600},
+	} {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", tc.lesson, present, tc.at)
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				name := fmt.Sprintf("%s %v present=%v", tc.lesson, size, present)
+				f := s.Draw(size[0], size[1])
+				least := scene.ValueUnits*f.Layout.T - 0.01
+				n := 0
+				for _, b := range s.State().Servers {
+					if !strings.Contains(b.Value, tc.state) {
+						continue
+					}
+					n++
+					if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool {
+						return slices.Contains(scene.StateForms(tc.word), x.S) && x.Size >= least && b.R.Contains(scene.TextBox(x))
+					}) {
+						t.Errorf("%s: server %s (%s) shows no form of %q at %.1f px or more", name, b.ID, b.Value, tc.word, least)
+					}
+				}
+				if n == 0 {
+					t.Fatalf("%s: no server %s", name, tc.state)
+				}
+			}
+			// G opens the menu on the first server, → twice picks server 3.
+			s.HandleInput(scene.Input{Keys: []scene.Key{scene.RuneKey('g'), scene.KeyRight, scene.KeyRight}})
+			s.Draw(1280, 720)
+			if got, want := s.State().Controls[0].Value, "server 3 · "+tc.word; got != want {
+				t.Errorf("%s present=%v: the server menu shows %q, want %q", tc.lesson, present, got, want)
+			}
+			s.Apply(scene.CloseDialog)
 		}
 	}
 }

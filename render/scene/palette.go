@@ -2,6 +2,7 @@ package scene
 
 import (
 	"image/color"
+	"strings"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -77,6 +78,30 @@ func StateWord(v sim.ServerView) (string, color.RGBA) {
 		return v.Gray.String(), grayLooks[v.Gray]
 	}
 	return "", TextColor
+}
+
+// stateForms are the forms of each state word of StateWord but "slow ×F"
+// (whose forms are itself and "×F"), longest first: where the word does
+// not fit a small box at the size a room reads (ValueUnits), a shorter
+// form does; the server menu names the state in full.
+var stateForms = map[string][]string{
+	"down":    {"down", "D"},
+	"ejected": {"ejected", "eject", "E"},
+	"warming": {"warming", "warm", "W"},
+	"failing": {"failing", "fail", "F"},
+	"hanging": {"hanging", "hang", "H"},
+}
+
+// StateForms returns the forms of state word w (StateWord), longest
+// first: see stateForms; a number is never shortened ("slow ×4", "×4").
+func StateForms(w string) []string {
+	if fs, ok := stateForms[w]; ok {
+		return fs
+	}
+	if _, f, ok := strings.Cut(w, " "); ok {
+		return []string{w, f}
+	}
+	return []string{w}
 }
 
 // GrayFrame returns the colour of the frame of a server in gray state g,
