@@ -774,11 +774,17 @@ func pixel(x float32) float32 { return float32(math.Round(float64(x))) }
 // laneErrors draws lane li's errors' strip (of n lanes): a row along the
 // x-axis under the samples of history h in which attempts ended in error,
 // red over a thin line in the lane's colour, the lanes' rows stacked in
-// their order from the top (the last lane's on the axis).
+// their order from the top (the last lane's on the axis); and along each
+// run of such samples the lane's marker (LaneMarker, on a dark halo), at
+// its start and every markerEvery/2 design pixels, so that whose errors a
+// row shows reads by shape too.
 func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 	u, plot := c.u, c.plot
-	red, under := 3*u, max(u, 1)
+	red, under := 5*u, max(1.5*u, 1)
 	y := plot.Y + plot.H - float32(n-li)*(red+under+u) + u
+	r, every := 2.4*u, markerEvery*u/2
+	var marks []float32 // the markers' x
+	runEnd := float32(-1)
 	for i := range h.Len() {
 		smp := h.At(i)
 		if smp.Errors == 0 {
@@ -788,6 +794,19 @@ func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 		w := max(c.xAt(smp.Last+1)-x0, 1.5*u)
 		f.rect(SceneLayer, Rect{x0, y, w, red}, FailColor)
 		f.rect(SceneLayer, Rect{x0, y + red, w, under}, LaneColor(li))
+		// A run goes on over gaps narrower than a marker.
+		if x0 > runEnd+2*r || len(marks) == 0 {
+			marks = append(marks, x0+r)
+		}
+		for last := marks[len(marks)-1]; x0+w-r > last+every; last = marks[len(marks)-1] {
+			marks = append(marks, last+every)
+		}
+		runEnd = x0 + w
+	}
+	for _, x := range marks {
+		p := Point{min(x, plot.X+plot.W-r), y + red/2}
+		LaneMarker(f, SceneLayer, p, r*1.45, li, fade(Background, 0.9))
+		LaneMarker(f, SceneLayer, p, r, li, LaneColor(li))
 	}
 }
 

@@ -730,3 +730,68 @@ func TestPinnedPoolShowsItsLiveCount(t *testing.T) {
 		}
 	}
 }
+
+// TestLanesErrorsTellApart: in the compare view, with errors in both
+// lanes, each lane's errors' row in the queue chart carries the lane's
+// marker (its shape, in its colour) along it, within markerEvery of every
+// sample with errors, and no other lane's: whose errors they are reads
+// without telling the rows' thin lines of colour apart.
+func TestLanesErrorsTellApart(t *testing.T) {
+	opts := compareOptions(t, "round-robin:policy=round-robin;least-connections:policy=least-connections")
+	for i := range opts.Lanes {
+		opts.Lanes[i].Changes = mustChanges(t, "301:fail=2")
+	}
+	s := mustNew(t, opts)
+	s.step(1_500, false)
+	for li, l := range s.set.Lanes {
+		if l.Model.Totals().Errors == 0 {
+			t.Fatalf("lane %d: no errors", li)
+		}
+	}
+	for _, present := range []bool{false, true} {
+		s.present = present
+		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+			name := fmt.Sprintf("%v present=%v", size, present)
+			f := s.Draw(size[0], size[1])
+			u, plot := f.Layout.T, plotOf(t, f, 0)
+			quads := f.Layers[SceneLayer].Quads
+			box := func(q Quad) Rect {
+				x0, y0, x1, y1 := q.P[0].X, q.P[0].Y, q.P[0].X, q.P[0].Y
+				for _, p := range q.P[1:] {
+					x0, y0, x1, y1 = min(x0, p.X), min(y0, p.Y), max(x1, p.X), max(y1, p.Y)
+				}
+				return Rect{x0, y0, x1 - x0, y1 - y0}
+			}
+			rows := 0
+			for _, q := range quads {
+				b := box(q)
+				if q.C != FailColor || !plot.Contains(b) {
+					continue
+				}
+				li := slices.IndexFunc(quads, func(o Quad) bool {
+					ob := box(o)
+					return (o.C == LaneColor(0) || o.C == LaneColor(1)) && ob.X == b.X && ob.W == b.W && ob.Y == b.Y+b.H
+				})
+				if li < 0 {
+					continue // not a row's (a line's quad)
+				}
+				li = slices.Index([]color.RGBA{LaneColor(0), LaneColor(1)}, quads[li].C)
+				rows++
+				for lane := range 2 {
+					near := slices.ContainsFunc(quads, func(o Quad) bool {
+						ob := box(o)
+						cy, cx := ob.Y+ob.H/2, ob.X+ob.W/2
+						return isMarker(o, lane) && cy >= b.Y-u && cy <= b.Y+b.H+u && cx >= b.X-markerEvery*u && cx <= b.X+b.W+markerEvery*u
+					})
+					if near != (lane == li) {
+						t.Errorf("%s: lane %d's errors at x %.0f: lane %d's marker near them %v", name, li, b.X, lane, near)
+						break
+					}
+				}
+			}
+			if rows == 0 {
+				t.Fatalf("%s: no errors' rows", name)
+			}
+		}
+	}
+}
