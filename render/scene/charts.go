@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 )
 
@@ -54,6 +55,9 @@ type chartSeries struct {
 	// dash: drawn dashed (and keyed so), to tell it from a solid line
 	// without its colour: D·S against U·S, min against max.
 	dash bool
+	// dot: drawn dotted (and keyed so), apart from solid and dashed ones:
+	// the waits' p50 against p95 (solid) and p99 (dashed).
+	dot bool
 	// side: a limit's line is drawn just beside its value rather than on
 	// it, out of the data it bounds: under it (1, a floor: the min) or
 	// over it (−1, a ceiling: the max), so that the live line on the value
@@ -102,7 +106,23 @@ var charts = []chartSpec{
 			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true, right: true},
 		},
 		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
+	// The waits' percentiles so far, the chart of a lesson whose claim is
+	// a p95 wait (heavy tails, pooled queues, unequal speeds): p95 as bars
+	// (each lane's solid line in the compare view, ending at the figure in
+	// its title), p99 dashed and p50 dotted, so that a tail that grows
+	// apart from the median shows as it happens.
+	{title: "p95 wait so far", unit: "cycles",
+		bars: chartSeries{name: "p95", col: PColor, value: func(s Sample) float32 { return float32(s.Waits.P95) }},
+		lines: []chartSeries{
+			{name: "p99", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P99) }, lanes: true, dash: true},
+			{name: "p50", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P50) }, lanes: true, dot: true},
+		},
+		data: true, show: (*Session).waitsShown},
 }
+
+// waitsShown reports whether the view shows the waits chart: while the
+// lesson's claim is a p95 wait (lesson.P95Wait).
+func (s *Session) waitsShown() bool { return s.opts.Measure == lesson.P95Wait }
 
 // defaultCharts is the number of charts shown always, those of a layout
 // before WithCharts.
@@ -263,7 +283,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 				c.line(f, h, spec.bars.value, LaneColor(li))
 				c.markers(f, h, spec.bars.value, li, n)
 				for _, ln := range c.spec.lines {
-					c.dashed(f, h, ln.value, LaneColor(li))
+					c.dashed(f, h, ln, LaneColor(li))
 				}
 				if spec.errors {
 					c.laneErrors(f, h, li, n)
@@ -433,7 +453,11 @@ func (c *chartView) legend(f *Frame) float32 {
 		if name == "" {
 			break
 		}
-		if ln.dash {
+		if ln.dot {
+			for d := float32(0); d < 14*u; d += 5 * u {
+				f.rect(SceneLayer, Rect{x + d, r.Y + 11*u, 2 * u, 2 * u}, ln.col)
+			}
+		} else if ln.dash {
 			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
 			f.rect(SceneLayer, Rect{x + 9*u, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
 		} else {
@@ -603,8 +627,12 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		x, y = c.plot.X+c.plot.W-keys+6*u, c.keyRow()
 	}
 	for _, ln := range c.spec.lines {
+		dw := float32(3) // dashes of 3 every 5, dots of 2
+		if ln.dot {
+			dw = 2
+		}
 		for d := float32(0); d < 14*u; d += 5 * u {
-			f.rect(SceneLayer, Rect{x + d, y + 6*u, 3 * u, 2 * u}, DimText)
+			f.rect(SceneLayer, Rect{x + d, y + 6*u, dw * u, 2 * u}, DimText)
 		}
 		f.text(SceneLayer, ln.name, x+18*u, y, 12*u, false, AlignStart, DimText)
 		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
@@ -724,7 +752,11 @@ func (c *chartView) data(f *Frame, h *History) {
 	}
 	for _, ln := range c.spec.lines {
 		if c.spec.data { // a data line: a step line with its joints
-			c.line(f, h, ln.value, ln.col)
+			if ln.dash || ln.dot {
+				c.dashed(f, h, ln, ln.col)
+			} else {
+				c.line(f, h, ln.value, ln.col)
+			}
 			continue
 		}
 		runX, runY := float32(0), float32(-1)
@@ -835,10 +867,22 @@ func (c *chartView) markers(f *Frame, h *History, value func(Sample) float32, li
 	at(end - 0.01)
 }
 
-// dashed draws value of history h as a dashed step line in colour col:
-// dashes along each sample's run, a thin joint where it changes.
-func (c *chartView) dashed(f *Frame, h *History, value func(Sample) float32, col color.RGBA) {
-	w, dash, period := c.lineWidth(), 6*c.u, 10*c.u
+// pattern returns the length of line ln's dashes and their period: 6 of
+// 10 design pixels dashed, 2 of 5 dotted.
+func (ln chartSeries) pattern(u float32) (dash, period float32) {
+	if ln.dot {
+		return 2 * u, 5 * u
+	}
+	return 6 * u, 10 * u
+}
+
+// dashed draws ln's value of history h as a dashed (or dotted) step line
+// in colour col: dashes along each sample's run, a thin joint where it
+// changes.
+func (c *chartView) dashed(f *Frame, h *History, ln chartSeries, col color.RGBA) {
+	value := ln.value
+	w := c.lineWidth()
+	dash, period := ln.pattern(c.u)
 	prev := float32(-1)
 	for i := range h.Len() {
 		smp := h.At(i)

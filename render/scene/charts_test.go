@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 )
 
@@ -791,6 +792,72 @@ func TestLanesErrorsTellApart(t *testing.T) {
 			}
 			if rows == 0 {
 				t.Fatalf("%s: no errors' rows", name)
+			}
+		}
+	}
+}
+
+// TestWaitsChartCarriesTheClaim: while a lesson's claim is a p95 wait
+// (lesson.P95Wait) the view shows the waits chart, "p95 wait so far":
+// every complete sample holds each lane's waits' p50, p95 and p99 of the
+// run up to its last cycle (as `lbsim run` would report them there), the
+// one still filling the last complete one's; in the compare view each
+// lane's solid line ends at its title's p95, its p99 dashed and its p50
+// dotted are keyed. Without that measure the chart is not shown.
+func TestWaitsChartCarriesTheClaim(t *testing.T) {
+	opts := compareOptions(t, "round-robin:policy=round-robin;least-connections:policy=least-connections")
+	if s := mustNew(t, opts); slices.ContainsFunc(s.shownCharts(), func(c chartSpec) bool { return c.title == "p95 wait so far" }) {
+		t.Error("the waits chart is shown without a lesson's p95 wait")
+	}
+	opts.Measure = lesson.P95Wait
+	s := mustNew(t, opts)
+	at := make([][]Waits, len(s.set.Lanes)) // at[lane][cycle]
+	for s.m.Cycle() < 1_700 {
+		s.step(1, false)
+		for li, l := range s.set.Lanes {
+			at[li] = append(at[li], WaitsOf(l.Model))
+		}
+	}
+	for li := range s.set.Lanes {
+		h := &s.hists[li]
+		if h.Stride() < 4 {
+			t.Fatalf("stride %d: the samples never merged", h.Stride())
+		}
+		for i := range h.Len() {
+			smp, want := h.At(i), at[li][h.At(i).Last-1] // at[li][k] is cycle k+1's
+			if i == h.n && h.curN > 0 {
+				want = h.At(i - 1).Waits // still filling
+			}
+			if smp.Waits != want {
+				t.Errorf("lane %d sample %d (cycles %d–%d): waits %+v, want %+v", li, i, smp.First, smp.Last, smp.Waits, want)
+			}
+		}
+		if last := at[li][len(at[li])-1]; last.P99 <= last.P50 || last.P95 == 0 {
+			t.Fatalf("lane %d: waits %+v: not a run with a tail", li, last)
+		}
+	}
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+		f := s.Draw(size[0], size[1])
+		ci := slices.IndexFunc(s.shownCharts(), func(c chartSpec) bool { return c.title == "p95 wait so far" })
+		if ci < 0 || ci >= len(f.Layout.Charts) {
+			t.Fatalf("%v: no waits chart among %d", size, len(f.Layout.Charts))
+		}
+		r, plot := f.Layout.Charts[ci], plotOf(t, f, ci)
+		spec := s.shownCharts()[ci]
+		c := chartView{plot: plot, maxV: s.chartTop(spec), end: s.m.Cycle() + 1}
+		for _, key := range []string{"p99", "p50"} {
+			if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == key && r.Contains(textBox(x)) }) {
+				t.Errorf("%v: the waits chart does not key %s", size, key)
+			}
+		}
+		for li := range s.set.Lanes {
+			h := &s.hists[li]
+			last := h.At(h.Len() - 1)
+			y, x := c.yAt(float32(last.Waits.P95)), c.xAt(last.First)
+			if !slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+				return q.C == LaneColor(li) && math.Abs(float64((q.P[0].Y+q.P[2].Y)/2-y)) < 0.01 && q.P[0].X <= x+0.01 && q.P[1].X >= x-0.01
+			}) {
+				t.Errorf("%v: lane %d's line does not end at its p95 %d", size, li, last.Waits.P95)
 			}
 		}
 	}
