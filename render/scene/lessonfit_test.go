@@ -22,15 +22,19 @@ var keyMoments = map[string]int64{
 	"pooled-vs-split": 6_000, "unequal-speeds": 6_000, "swrr-weights": 6_000,
 }
 
-// openAt opens ?param=name&present=… paused at cycle at.
+// openAt opens ?param=name&present=… paused at cycle at (at its own
+// pause-at, or its end, when at is negative).
 func openAt(t *testing.T, param, name string, present bool, at int64) *scene.Session {
 	t.Helper()
 	pr := "0"
 	if present {
 		pr = "1"
 	}
-	p := preset.Read([]preset.Param{{Name: param, Value: name}, {Name: "present", Value: pr},
-		{Name: "pause-at", Value: strconv.FormatInt(at, 10)}}, func() uint64 { return 1 })
+	ps := []preset.Param{{Name: param, Value: name}, {Name: "present", Value: pr}}
+	if at >= 0 {
+		ps = append(ps, preset.Param{Name: "pause-at", Value: strconv.FormatInt(at, 10)})
+	}
+	p := preset.Read(ps, func() uint64 { return 1 })
 	if len(p.Problems) > 0 {
 		t.Fatal(p.Problems)
 	}
@@ -406,6 +410,62 @@ func TestStateWordsReadable(t *testing.T) {
 				t.Errorf("%s present=%v: the server menu shows %q, want %q", tc.lesson, present, got, want)
 			}
 			s.Apply(scene.CloseDialog)
+		}
+	}
+}
+
+// TestLessonsPauseAtTheirMoments: a lesson with a moment a class should
+// not miss pauses there (its pause-at, which its caption names) and shows
+// it: server-fails just after the re-queue, the HUD counting it;
+// fast-failing when server 3 has taken far more than a tenth of
+// least-connections' requests; the retry storm as its spike ends, the
+// spike shaded and both lanes retrying.
+func TestLessonsPauseAtTheirMoments(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		at    int64
+		shows func(s *scene.Session, f *scene.Frame) error
+	}{
+		{"server-fails", 301, func(s *scene.Session, f *scene.Frame) error {
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return x.S == "requeued 1" }) {
+				return fmt.Errorf("the HUD does not count the re-queue")
+			}
+			return nil
+		}},
+		{"fast-failing", 3_000, func(s *scene.Session, f *scene.Frame) error {
+			if sh := s.ServerShare(1, 0, 3); sh == "" || len(sh) < 3 || sh[:2] < "30" {
+				return fmt.Errorf("least-connections gives server 3 %q of its requests", sh)
+			}
+			return nil
+		}},
+		{"retry-storm", 25_000, func(s *scene.Session, f *scene.Frame) error {
+			for i, l := range s.State().Lanes {
+				if l.Summary.Retries == 0 {
+					return fmt.Errorf("lane %d has not retried", i)
+				}
+			}
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return x.S == "changes" }) {
+				return fmt.Errorf("the spike is not marked")
+			}
+			return nil
+		}},
+	} {
+		l, err := lesson.Find(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "pauses at cycle " + scene.Commas(tc.at)
+		if !slices.Contains(l.Params(), [2]string{"pause-at", strconv.FormatInt(tc.at, 10)}) || !strings.Contains(strings.Join(l.Caption, " "), want) {
+			t.Errorf("%s: want pause-at=%d and its caption saying %q", tc.name, tc.at, want)
+			continue
+		}
+		s := openAt(t, "lesson", tc.name, true, -1)
+		if st := s.State(); !st.Paused || st.Cycle != tc.at {
+			t.Errorf("%s: cycle %d, paused %v: want paused at %d", tc.name, st.Cycle, st.Paused, tc.at)
+			continue
+		}
+		if err := tc.shows(s, s.Draw(1920, 1080)); err != nil {
+			t.Errorf("%s at cycle %d: %v", tc.name, tc.at, err)
 		}
 	}
 }
