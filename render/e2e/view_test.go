@@ -12,7 +12,8 @@ import (
 )
 
 // TestBrowserProjected opens three lessons as a teacher projects them
-// (present=1) at 1280×720 and 1920×1080, with the browser asking for
+// (present=1) at 1280×720 and 1920×1080, and fast-failing at 1920×1080
+// (its state words and each lane's errors), with the browser asking for
 // reduced motion: the page says so in state().reducedMotion (no request
 // flies; the run goes on) and stops saying so when the browser stops
 // asking. It takes page-present-LESSON-WxH.png of each, and one of the
@@ -38,7 +39,11 @@ func TestBrowserProjected(t *testing.T) {
 		for _, l := range []struct {
 			name string
 			at   int64
-		}{{"server-fails", 600}, {"speeds", 6_000}, {"retry-storm", 32_000}} {
+			full bool // at 1920×1080 only
+		}{{"server-fails", 600, false}, {"speeds", 6_000, false}, {"fast-failing", 3_000, true}, {"retry-storm", 32_000, false}} {
+			if l.full && size[0] != 1920 {
+				continue
+			}
 			p.open(fmt.Sprintf("lesson=%s&present=1&speed=max&pause-at=%d", l.name, l.at))
 			p.waitFor(fmt.Sprintf("window.lbsim.state().paused && window.lbsim.state().cycle == %d", l.at), 120*time.Second)
 			p.waitFor("window.lbsim.state().reducedMotion === true", 30*time.Second)
