@@ -11,8 +11,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserProjected opens three lessons as a teacher projects them
-// (present=1) at 1280×720 and 1920×1080, with the browser asking for
+// TestBrowserProjected opens lessons as a teacher projects them
+// (present=1): speeds and the retry storm at 1280×720 and 1920×1080,
+// server-fails at 1280×720, fast-failing (its state words and each lane's
+// errors) at 1920×1080, with the browser asking for
 // reduced motion: the page says so in state().reducedMotion (no request
 // flies; the run goes on) and stops saying so when the browser stops
 // asking. It takes page-present-LESSON-WxH.png of each, and one of the
@@ -38,7 +40,11 @@ func TestBrowserProjected(t *testing.T) {
 		for _, l := range []struct {
 			name string
 			at   int64
-		}{{"server-fails", 600}, {"speeds", 6_000}, {"retry-storm", 32_000}} {
+			w    int64 // at this width only (0: both)
+		}{{"server-fails", 600, 1280}, {"fast-failing", 3_000, 1920}, {"speeds", 6_000, 0}, {"retry-storm", 32_000, 0}} {
+			if l.w != 0 && l.w != size[0] {
+				continue
+			}
 			p.open(fmt.Sprintf("lesson=%s&present=1&speed=max&pause-at=%d", l.name, l.at))
 			p.waitFor(fmt.Sprintf("window.lbsim.state().paused && window.lbsim.state().cycle == %d", l.at), 120*time.Second)
 			p.waitFor("window.lbsim.state().reducedMotion === true", 30*time.Second)

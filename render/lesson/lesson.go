@@ -234,10 +234,11 @@ var All = []Lesson{
 			"Ten servers, each with its own queue. At cycle 1,000 server 3 starts failing: every request",
 			"it takes ends in error one cycle later. Round-robin still sends it a tenth: about 10% errors.",
 			"Least-connections sees server 3 always empty and sends it most: about 60% errors, waits near 0.",
+			"It pauses at cycle 3,000: compare server 3's share of requests (yellow %) in each lane.",
 		},
 		Query: "compare=round-robin:policy=round-robin;least-connections:policy=least-connections" +
 			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=geometric&mean-service=20" +
-			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&fault=fail:3@1000&speed=600",
+			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&fault=fail:3@1000&speed=600&pause-at=3000",
 		Measure: ErrorShare,
 		Check: func(rr, lc sim.Summary) error {
 			share := func(s sim.Summary) float64 { return float64(s.Errors) / float64(max(s.Admitted, 1)) }
@@ -272,13 +273,13 @@ var All = []Lesson{
 		Title: "a retry storm: timeouts and retries after a spike, with and without a budget",
 		Caption: []string{
 			"Ten servers at 80% load; clients give up on an attempt after 1,000 cycles and retry up to 3 times.",
-			"Arrivals jump to 0.15 a cycle from cycle 20,000 to 25,000: attempts time out, come back as retries.",
-			"Without a budget the retries keep the servers overloaded after the spike: goodput ends near 0.024",
-			"a cycle of the 0.08 arriving, it never recovers. With a retry budget of 0.1 it does: about 0.072.",
+			"Arrivals jump to 0.15 a cycle from 20,000: attempts time out, come back as retries. It pauses at",
+			"cycle 25,000 as the spike ends. Without a budget the retries keep the servers overloaded: goodput",
+			"ends near 0.024 a cycle of the 0.08 arriving, never recovering. With a budget of 0.1: about 0.072.",
 		},
 		Query: "compare=no-budget:retry-budget=0;budget-0.1:retry-budget=0.1" +
 			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.08&service=geometric&mean-service=100" +
-			"&block=none&initial-per-server=0&cycles=80000&timeout=1000&retries=3&set=20000:rate=0.15&set=25000:rate=0.08&speed=3000",
+			"&block=none&initial-per-server=0&cycles=80000&timeout=1000&retries=3&set=20000:rate=0.15&set=25000:rate=0.08&speed=3000&pause-at=25000",
 		Measure: Goodput,
 		Check: func(none, budget sim.Summary) error {
 			// Goodput over the whole run, and the queue at its end: the

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 )
 
@@ -22,8 +23,12 @@ type chartSpec struct {
 	// stack, when set, draws the bars as a stack of these, bottom up
 	// (each keyed in the legend while some sample has it); they add up
 	// to bars' value, which the compare view's lines draw.
-	stack  []chartSeries
-	lines  []chartSeries
+	stack []chartSeries
+	lines []chartSeries
+	// live: the bars' value is also drawn as a line (LiveCol, keyed
+	// "live") over everything else in the plot, so that a pool held at a
+	// limit, under the limit's line and the scale marks, still shows.
+	live   bool
 	marks  bool // green bands with ▲ for scale-ups, amber with ▼ for scale-downs
 	errors bool // a red strip along the x-axis under the samples in which attempts ended in error
 	// data: the lines are data, not thresholds: they always set the
@@ -50,6 +55,14 @@ type chartSeries struct {
 	// dash: drawn dashed (and keyed so), to tell it from a solid line
 	// without its colour: D·S against U·S, min against max.
 	dash bool
+	// dot: drawn dotted (and keyed so), apart from solid and dashed ones:
+	// the waits' p50 against p95 (solid) and p99 (dashed).
+	dot bool
+	// side: a limit's line is drawn just beside its value rather than on
+	// it, out of the data it bounds: under it (1, a floor: the min) or
+	// over it (−1, a ceiling: the max), so that the live line on the value
+	// leaves it in view.
+	side float32
 }
 
 // charts are the charts, left to right.
@@ -76,10 +89,10 @@ var charts = []chartSpec{
 		},
 		dataOnly: true,
 		lines: []chartSeries{
-			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }},
-			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, dash: true},
+			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }, side: -1},
+			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, dash: true, side: 1},
 		},
-		marks: true},
+		live: true, marks: true},
 	// Goodput against the offered load: requests completed per cycle
 	// (bars) beside first attempts admitted per cycle and retries per
 	// cycle (lines), each averaged over its sample's cycles. After a spike
@@ -93,7 +106,23 @@ var charts = []chartSpec{
 			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true, right: true},
 		},
 		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
+	// The waits' percentiles so far, the chart of a lesson whose claim is
+	// a p95 wait (heavy tails, pooled queues, unequal speeds): p95 as bars
+	// (each lane's solid line in the compare view, ending at the figure in
+	// its title), p99 dashed and p50 dotted, so that a tail that grows
+	// apart from the median shows as it happens.
+	{title: "p95 wait so far", unit: "cycles",
+		bars: chartSeries{name: "p95", col: PColor, value: func(s Sample) float32 { return float32(s.Waits.P95) }},
+		lines: []chartSeries{
+			{name: "p99", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P99) }, lanes: true, dash: true},
+			{name: "p50", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P50) }, lanes: true, dot: true},
+		},
+		data: true, show: (*Session).waitsShown},
 }
+
+// waitsShown reports whether the view shows the waits chart: while the
+// lesson's claim is a p95 wait (lesson.P95Wait).
+func (s *Session) waitsShown() bool { return s.opts.Measure == lesson.P95Wait }
 
 // defaultCharts is the number of charts shown always, those of a layout
 // before WithCharts.
@@ -254,7 +283,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 				c.line(f, h, spec.bars.value, LaneColor(li))
 				c.markers(f, h, spec.bars.value, li, n)
 				for _, ln := range c.spec.lines {
-					c.dashed(f, h, ln.value, LaneColor(li))
+					c.dashed(f, h, ln, LaneColor(li))
 				}
 				if spec.errors {
 					c.laneErrors(f, h, li, n)
@@ -402,6 +431,11 @@ func (c *chartView) legend(f *Frame) float32 {
 	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	x += TextWidth(title, 14*u, true) + 12*u
 	end := r.X + r.W - 6*u
+	if c.spec.live && x+18*u+TextWidth("live", 12*u, false) <= end {
+		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, LiveCol)
+		f.text(SceneLayer, "live", x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
+		x += 18*u + TextWidth("live", 12*u, false) + 10*u
+	}
 	for _, st := range c.spec.stack {
 		// A stack's part: a box of its colour and its name, whole.
 		w := 14*u + TextWidth(st.name, 12*u, false)
@@ -419,7 +453,11 @@ func (c *chartView) legend(f *Frame) float32 {
 		if name == "" {
 			break
 		}
-		if ln.dash {
+		if ln.dot {
+			for d := float32(0); d < 14*u; d += 5 * u {
+				f.rect(SceneLayer, Rect{x + d, r.Y + 11*u, 2 * u, 2 * u}, ln.col)
+			}
+		} else if ln.dash {
 			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
 			f.rect(SceneLayer, Rect{x + 9*u, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
 		} else {
@@ -589,8 +627,12 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		x, y = c.plot.X+c.plot.W-keys+6*u, c.keyRow()
 	}
 	for _, ln := range c.spec.lines {
+		dw := float32(3) // dashes of 3 every 5, dots of 2
+		if ln.dot {
+			dw = 2
+		}
 		for d := float32(0); d < 14*u; d += 5 * u {
-			f.rect(SceneLayer, Rect{x + d, y + 6*u, 3 * u, 2 * u}, DimText)
+			f.rect(SceneLayer, Rect{x + d, y + 6*u, dw * u, 2 * u}, DimText)
 		}
 		f.text(SceneLayer, ln.name, x+18*u, y, 12*u, false, AlignStart, DimText)
 		x += 18*u + TextWidth(ln.name, 12*u, false) + 10*u
@@ -710,16 +752,22 @@ func (c *chartView) data(f *Frame, h *History) {
 	}
 	for _, ln := range c.spec.lines {
 		if c.spec.data { // a data line: a step line with its joints
-			c.line(f, h, ln.value, ln.col)
+			if ln.dash || ln.dot {
+				c.dashed(f, h, ln, ln.col)
+			} else {
+				c.line(f, h, ln.value, ln.col)
+			}
 			continue
 		}
 		runX, runY := float32(0), float32(-1)
+		lw := max(2*u, 1.5)
 		flush := func(x float32) {
 			if runY < plot.Y-0.01 || x <= runX {
 				return
 			}
+			y := runY - lw/2 + ln.side*lw
 			if !ln.dash {
-				f.rect(SceneLayer, Rect{runX, runY - u, x - runX, max(2*u, 1.5)}, ln.col)
+				f.rect(SceneLayer, Rect{runX, y, x - runX, lw}, ln.col)
 				return
 			}
 			// Dashes of 6 design pixels every 10, in one phase along
@@ -731,7 +779,7 @@ func (c *chartView) data(f *Frame, h *History) {
 					break
 				}
 				if b > a {
-					f.rect(SceneLayer, Rect{a, runY - u, b - a, max(2*u, 1.5)}, ln.col)
+					f.rect(SceneLayer, Rect{a, y, b - a, lw}, ln.col)
 				}
 			}
 		}
@@ -747,6 +795,9 @@ func (c *chartView) data(f *Frame, h *History) {
 			flush(c.xAt(h.At(n-1).Last + 1))
 		}
 	}
+	if c.spec.live {
+		c.line(f, h, c.spec.bars.value, LiveCol)
+	}
 }
 
 // pixel rounds x to a whole pixel.
@@ -755,11 +806,17 @@ func pixel(x float32) float32 { return float32(math.Round(float64(x))) }
 // laneErrors draws lane li's errors' strip (of n lanes): a row along the
 // x-axis under the samples of history h in which attempts ended in error,
 // red over a thin line in the lane's colour, the lanes' rows stacked in
-// their order from the top (the last lane's on the axis).
+// their order from the top (the last lane's on the axis); and along each
+// run of such samples the lane's marker (LaneMarker, on a dark halo), at
+// its start and every markerEvery/2 design pixels, so that whose errors a
+// row shows reads by shape too.
 func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 	u, plot := c.u, c.plot
-	red, under := 3*u, max(u, 1)
+	red, under := 5*u, max(1.5*u, 1)
 	y := plot.Y + plot.H - float32(n-li)*(red+under+u) + u
+	r, every := 2.4*u, markerEvery*u/2
+	var marks []float32 // the markers' x
+	runEnd := float32(-1)
 	for i := range h.Len() {
 		smp := h.At(i)
 		if smp.Errors == 0 {
@@ -769,6 +826,19 @@ func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 		w := max(c.xAt(smp.Last+1)-x0, 1.5*u)
 		f.rect(SceneLayer, Rect{x0, y, w, red}, FailColor)
 		f.rect(SceneLayer, Rect{x0, y + red, w, under}, LaneColor(li))
+		// A run goes on over gaps narrower than a marker.
+		if x0 > runEnd+2*r || len(marks) == 0 {
+			marks = append(marks, x0+r)
+		}
+		for last := marks[len(marks)-1]; x0+w-r > last+every; last = marks[len(marks)-1] {
+			marks = append(marks, last+every)
+		}
+		runEnd = x0 + w
+	}
+	for _, x := range marks {
+		p := Point{min(x, plot.X+plot.W-r), y + red/2}
+		LaneMarker(f, SceneLayer, p, r*1.45, li, fade(Background, 0.9))
+		LaneMarker(f, SceneLayer, p, r, li, LaneColor(li))
 	}
 }
 
@@ -797,10 +867,22 @@ func (c *chartView) markers(f *Frame, h *History, value func(Sample) float32, li
 	at(end - 0.01)
 }
 
-// dashed draws value of history h as a dashed step line in colour col:
-// dashes along each sample's run, a thin joint where it changes.
-func (c *chartView) dashed(f *Frame, h *History, value func(Sample) float32, col color.RGBA) {
-	w, dash, period := c.lineWidth(), 6*c.u, 10*c.u
+// pattern returns the length of line ln's dashes and their period: 6 of
+// 10 design pixels dashed, 2 of 5 dotted.
+func (ln chartSeries) pattern(u float32) (dash, period float32) {
+	if ln.dot {
+		return 2 * u, 5 * u
+	}
+	return 6 * u, 10 * u
+}
+
+// dashed draws ln's value of history h as a dashed (or dotted) step line
+// in colour col: dashes along each sample's run, a thin joint where it
+// changes.
+func (c *chartView) dashed(f *Frame, h *History, ln chartSeries, col color.RGBA) {
+	value := ln.value
+	w := c.lineWidth()
+	dash, period := ln.pattern(c.u)
 	prev := float32(-1)
 	for i := range h.Len() {
 		smp := h.At(i)

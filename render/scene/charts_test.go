@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 )
 
@@ -642,6 +643,222 @@ func TestDenseScaleMarksLeaveTheData(t *testing.T) {
 		})
 		if bands != tc.bands {
 			t.Errorf("%s: bands drawn %v, want %v", tc.name, bands, tc.bands)
+		}
+	}
+}
+
+// topQuad returns the index of the last quad of layer ly (the one drawn
+// over the others) that covers point p, or -1.
+func topQuad(ly Layer, p Point) int {
+	for i := len(ly.Quads) - 1; i >= 0; i-- {
+		q := ly.Quads[i].P
+		in, sign := true, float32(0)
+		for k := range q {
+			a, b := q[k], q[(k+1)%4]
+			if a == b {
+				continue // a triangle's repeated corner
+			}
+			c := (b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)
+			if c != 0 && sign != 0 && (c > 0) != (sign > 0) {
+				in = false
+				break
+			}
+			if c != 0 {
+				sign = c
+			}
+		}
+		if in {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestPinnedPoolShowsItsLiveCount: an autoscaled pool held near its
+// minimum (2 or 3 of 2–20, scaling back and forth in most samples, the
+// axis up to the 20 it starts with) shows its live count on top in the
+// servers chart: what is drawn last at the top of each such sample's stack
+// is the live line or the stack, neither a limit's line nor a scale mark;
+// and where the pool is at its min the min line shows too, just under it.
+func TestPinnedPoolShowsItsLiveCount(t *testing.T) {
+	s := running(t, configWith(t, "servers", "2", "min-servers", "2", "max-servers", "20", "rate", "0.08", "wave", "false",
+		"cooldown", "1", "scale-up", "3", "scale-down", "2"))
+	s.step(3_000, false)
+	h := &s.hists[0]
+	near, at, marked := 0, 0, 0
+	for i := range h.Len() {
+		smp := h.At(i)
+		if smp.Servers <= smp.MinServers+1 {
+			near++
+		}
+		if smp.Servers == smp.MinServers {
+			at++
+		}
+		if smp.Ups+smp.Downs > 0 {
+			marked++
+		}
+	}
+	if near*4 < h.Len() || at == 0 || marked*4 <= h.Len() || s.chartTop(charts[1]) < 10 {
+		t.Fatalf("%d of %d samples near the min, %d at it, %d scaling, top %.0f: not the case the test wants", near, h.Len(), at, marked, s.chartTop(charts[1]))
+	}
+	for _, present := range []bool{false, true} {
+		s.present = present
+		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+			name := fmt.Sprintf("%v present=%v", size, present)
+			f := s.Draw(size[0], size[1])
+			c := chartView{plot: plotOf(t, f, 1), maxV: s.chartTop(charts[1]), end: s.m.Cycle() + 1, u: f.Layout.T}
+			ly := f.Layers[SceneLayer]
+			hidden, minShown := 0, 0
+			for i := range h.Len() {
+				smp := h.At(i)
+				if smp.Servers > smp.MinServers+1 {
+					continue
+				}
+				x, y := (c.xAt(smp.First)+c.xAt(smp.Last+1))/2, c.yAt(float32(smp.Servers))
+				if k := topQuad(ly, Point{x, y}); k < 0 || !slices.Contains([]color.RGBA{LiveCol, BusyColor, IdleBar, DownColor, WarmColor, EjectColor}, ly.Quads[k].C) {
+					hidden++
+				}
+				if k := topQuad(ly, Point{x, y + 2*c.u}); smp.Servers == smp.MinServers && k >= 0 && ly.Quads[k].C == DownLineCol {
+					minShown++
+				}
+			}
+			if hidden > 0 {
+				t.Errorf("%s: the live count is under something else in %d of %d samples near the min", name, hidden, near)
+			}
+			if minShown*4 < at {
+				t.Errorf("%s: the min line shows under the live line in %d of %d samples at the min", name, minShown, at)
+			}
+		}
+	}
+}
+
+// TestLanesErrorsTellApart: in the compare view, with errors in both
+// lanes, each lane's errors' row in the queue chart carries the lane's
+// marker (its shape, in its colour) along it, within markerEvery of every
+// sample with errors, and no other lane's: whose errors they are reads
+// without telling the rows' thin lines of colour apart.
+func TestLanesErrorsTellApart(t *testing.T) {
+	opts := compareOptions(t, "round-robin:policy=round-robin;least-connections:policy=least-connections")
+	for i := range opts.Lanes {
+		opts.Lanes[i].Changes = mustChanges(t, "301:fail=2")
+	}
+	s := mustNew(t, opts)
+	s.step(1_500, false)
+	for li, l := range s.set.Lanes {
+		if l.Model.Totals().Errors == 0 {
+			t.Fatalf("lane %d: no errors", li)
+		}
+	}
+	for _, present := range []bool{false, true} {
+		s.present = present
+		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+			name := fmt.Sprintf("%v present=%v", size, present)
+			f := s.Draw(size[0], size[1])
+			u, plot := f.Layout.T, plotOf(t, f, 0)
+			quads := f.Layers[SceneLayer].Quads
+			box := func(q Quad) Rect {
+				x0, y0, x1, y1 := q.P[0].X, q.P[0].Y, q.P[0].X, q.P[0].Y
+				for _, p := range q.P[1:] {
+					x0, y0, x1, y1 = min(x0, p.X), min(y0, p.Y), max(x1, p.X), max(y1, p.Y)
+				}
+				return Rect{x0, y0, x1 - x0, y1 - y0}
+			}
+			rows := 0
+			for _, q := range quads {
+				b := box(q)
+				if q.C != FailColor || !plot.Contains(b) {
+					continue
+				}
+				li := slices.IndexFunc(quads, func(o Quad) bool {
+					ob := box(o)
+					return (o.C == LaneColor(0) || o.C == LaneColor(1)) && ob.X == b.X && ob.W == b.W && ob.Y == b.Y+b.H
+				})
+				if li < 0 {
+					continue // not a row's (a line's quad)
+				}
+				li = slices.Index([]color.RGBA{LaneColor(0), LaneColor(1)}, quads[li].C)
+				rows++
+				for lane := range 2 {
+					near := slices.ContainsFunc(quads, func(o Quad) bool {
+						ob := box(o)
+						cy, cx := ob.Y+ob.H/2, ob.X+ob.W/2
+						return isMarker(o, lane) && cy >= b.Y-u && cy <= b.Y+b.H+u && cx >= b.X-markerEvery*u && cx <= b.X+b.W+markerEvery*u
+					})
+					if near != (lane == li) {
+						t.Errorf("%s: lane %d's errors at x %.0f: lane %d's marker near them %v", name, li, b.X, lane, near)
+						break
+					}
+				}
+			}
+			if rows == 0 {
+				t.Fatalf("%s: no errors' rows", name)
+			}
+		}
+	}
+}
+
+// TestWaitsChartCarriesTheClaim: while a lesson's claim is a p95 wait
+// (lesson.P95Wait) the view shows the waits chart, "p95 wait so far":
+// every complete sample holds each lane's waits' p50, p95 and p99 of the
+// run up to its last cycle (as `lbsim run` would report them there), the
+// one still filling the last complete one's; in the compare view each
+// lane's solid line ends at its title's p95, its p99 dashed and its p50
+// dotted are keyed. Without that measure the chart is not shown.
+func TestWaitsChartCarriesTheClaim(t *testing.T) {
+	opts := compareOptions(t, "round-robin:policy=round-robin;least-connections:policy=least-connections")
+	if s := mustNew(t, opts); slices.ContainsFunc(s.shownCharts(), func(c chartSpec) bool { return c.title == "p95 wait so far" }) {
+		t.Error("the waits chart is shown without a lesson's p95 wait")
+	}
+	opts.Measure = lesson.P95Wait
+	s := mustNew(t, opts)
+	at := make([][]Waits, len(s.set.Lanes)) // at[lane][cycle]
+	for s.m.Cycle() < 1_700 {
+		s.step(1, false)
+		for li, l := range s.set.Lanes {
+			at[li] = append(at[li], WaitsOf(l.Model))
+		}
+	}
+	for li := range s.set.Lanes {
+		h := &s.hists[li]
+		if h.Stride() < 4 {
+			t.Fatalf("stride %d: the samples never merged", h.Stride())
+		}
+		for i := range h.Len() {
+			smp, want := h.At(i), at[li][h.At(i).Last-1] // at[li][k] is cycle k+1's
+			if i == h.n && h.curN > 0 {
+				want = h.At(i - 1).Waits // still filling
+			}
+			if smp.Waits != want {
+				t.Errorf("lane %d sample %d (cycles %d–%d): waits %+v, want %+v", li, i, smp.First, smp.Last, smp.Waits, want)
+			}
+		}
+		if last := at[li][len(at[li])-1]; last.P99 <= last.P50 || last.P95 == 0 {
+			t.Fatalf("lane %d: waits %+v: not a run with a tail", li, last)
+		}
+	}
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+		f := s.Draw(size[0], size[1])
+		ci := slices.IndexFunc(s.shownCharts(), func(c chartSpec) bool { return c.title == "p95 wait so far" })
+		if ci < 0 || ci >= len(f.Layout.Charts) {
+			t.Fatalf("%v: no waits chart among %d", size, len(f.Layout.Charts))
+		}
+		r, plot := f.Layout.Charts[ci], plotOf(t, f, ci)
+		spec := s.shownCharts()[ci]
+		c := chartView{plot: plot, maxV: s.chartTop(spec), end: s.m.Cycle() + 1}
+		for _, key := range []string{"p99", "p50"} {
+			if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == key && r.Contains(textBox(x)) }) {
+				t.Errorf("%v: the waits chart does not key %s", size, key)
+			}
+		}
+		for li := range s.set.Lanes {
+			h := &s.hists[li]
+			last := h.At(h.Len() - 1)
+			y, x := c.yAt(float32(last.Waits.P95)), c.xAt(last.First)
+			if !slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool {
+				return q.C == LaneColor(li) && math.Abs(float64((q.P[0].Y+q.P[2].Y)/2-y)) < 0.01 && q.P[0].X <= x+0.01 && q.P[1].X >= x-0.01
+			}) {
+				t.Errorf("%v: lane %d's line does not end at its p95 %d", size, li, last.Waits.P95)
+			}
 		}
 	}
 }

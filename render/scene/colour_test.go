@@ -80,26 +80,7 @@ func TestLanesHaveMarkers(t *testing.T) {
 	f := s.Draw(BaseW, BaseH)
 	l := f.Layout
 	for i := range s.set.Lanes {
-		var scratch Frame
-		LaneMarker(&scratch, SceneLayer, Point{}, 4, i, LaneColor(i))
-		want := scratch.Layers[SceneLayer].Quads[0]
-		same := func(q Quad) bool { // the same shape, at any place and size
-			if q.C != LaneColor(i) {
-				return false
-			}
-			k := (q.P[2].X - q.P[0].X) / (want.P[2].X - want.P[0].X)
-			if want.P[2].X == want.P[0].X {
-				k = (q.P[2].Y - q.P[0].Y) / (want.P[2].Y - want.P[0].Y)
-			}
-			for j := range q.P {
-				dx := (q.P[j].X - q.P[0].X) - k*(want.P[j].X-want.P[0].X)
-				dy := (q.P[j].Y - q.P[0].Y) - k*(want.P[j].Y-want.P[0].Y)
-				if math.Abs(float64(dx)) > 0.01 || math.Abs(float64(dy)) > 0.01 {
-					return false
-				}
-			}
-			return k > 0
-		}
+		same := func(q Quad) bool { return isMarker(q, i) }
 		in := func(r Rect) int {
 			n := 0
 			for _, q := range f.Layers[SceneLayer].Quads {
@@ -118,6 +99,29 @@ func TestLanesHaveMarkers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// isMarker reports whether quad q is lane i's marker (LaneMarker) in its
+// colour, at any place and size.
+func isMarker(q Quad, i int) bool {
+	if q.C != LaneColor(i) {
+		return false
+	}
+	var scratch Frame
+	LaneMarker(&scratch, SceneLayer, Point{}, 4, i, LaneColor(i))
+	want := scratch.Layers[SceneLayer].Quads[0]
+	k := (q.P[2].X - q.P[0].X) / (want.P[2].X - want.P[0].X)
+	if want.P[2].X == want.P[0].X {
+		k = (q.P[2].Y - q.P[0].Y) / (want.P[2].Y - want.P[0].Y)
+	}
+	for j := range q.P {
+		dx := (q.P[j].X - q.P[0].X) - k*(want.P[j].X-want.P[0].X)
+		dy := (q.P[j].Y - q.P[0].Y) - k*(want.P[j].Y-want.P[0].Y)
+		if math.Abs(float64(dx)) > 0.01 || math.Abs(float64(dy)) > 0.01 {
+			return false
+		}
+	}
+	return k > 0
 }
 
 // TestDashedLines: the lines that the captions once named by colour alone

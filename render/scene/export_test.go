@@ -1,5 +1,7 @@
 package scene
 
+import "slices"
+
 // Exported for the external tests (package scene_test), which open
 // lessons through render/preset (it imports this package).
 
@@ -22,3 +24,14 @@ func (s *Session) SliderLabels() map[string][2]string {
 
 // ServerShare is serverShare.
 func (s *Session) ServerShare(lane, b, id int) string { return s.serverShare(lane, b, id) }
+
+// IsStateWord reports whether s is a server's state word in one of its
+// forms (StateWord, stateForms).
+func IsStateWord(s string) bool {
+	for _, forms := range stateForms {
+		if slices.Contains(forms, s) {
+			return true
+		}
+	}
+	return false
+}

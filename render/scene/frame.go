@@ -869,17 +869,9 @@ func drawWarmUp(f *Frame, r Rect, v sim.ServerView, k serverClock, bw float32) {
 	f.rect(SceneLayer, Rect{bar.X, bar.Y, bar.W * p, bar.H}, WarmColor)
 }
 
-// drawServerLabels draws a server box's words: its state's on a dark band
-// across its foot, its id, and its speed when it is not 1.
+// drawServerLabels draws a server box's words: its id, its speed when
+// it is not 1, and its state's on a dark band across its foot.
 func (s *Session) drawServerLabels(f *Frame, r Rect, v sim.ServerView, shape Shape) {
-	if word, wc := StateWord(v); word != "" {
-		// The state in a word, on a dark band across the foot of the
-		// box (over the progress bar: a gray attempt's end is the
-		// state's, not its time's).
-		band := Rect{r.X, r.Y + r.H*0.7, r.W, r.H * 0.3}
-		f.rect(SceneLayer, band, fade(Background, 0.85))
-		f.text(SceneLayer, word, r.X+r.W/2, band.Y+band.H*0.08, fitSize(word, band.H*0.8, true, r.W*0.92), true, AlignCenter, wc)
-	}
 	c := TextColor
 	if shape == Hollow {
 		c = IdleColor
@@ -895,7 +887,9 @@ func (s *Session) drawServerLabels(f *Frame, r Rect, v sim.ServerView, shape Sha
 	id := strconv.Itoa(v.ID)
 	size := min(max(22*r.H/96, ValueUnits*t), top*r.H)
 	size = min(size, fitSize(id, size, true, r.W*0.6))
-	f.text(SceneLayer, id, r.X+r.W*0.1, r.Y+r.H*0.06, size, true, AlignStart, c)
+	y := r.Y + r.H*0.06
+	f.text(SceneLayer, id, r.X+r.W*0.1, y, size, true, AlignStart, c)
+	under := y + size*1.1 // where the texts over the state's band end
 	if v.Speed != sim.SpeedScale {
 		// Under the id, as large and bold: a slow server reads from
 		// the back of a room, in amber, a fast one in green.
@@ -904,7 +898,36 @@ func (s *Session) drawServerLabels(f *Frame, r Rect, v sim.ServerView, shape Sha
 			sc = DownLineCol
 		}
 		sp := "×" + v.Speed.String()
-		f.text(SceneLayer, sp, r.X+r.W*0.1, r.Y+r.H*0.06+size*1.15, min(size, fitSize(sp, size, true, r.W*0.6)), true, AlignStart, sc)
+		ss := min(size, fitSize(sp, size, true, r.W*0.6))
+		f.text(SceneLayer, sp, r.X+r.W*0.1, y+size*1.15, ss, true, AlignStart, sc)
+		under = y + size*1.15 + ss*1.1
+	}
+	drawStateWord(f, r, v, under)
+}
+
+// drawStateWord draws server v's state word (StateWord) on a dark band
+// across the foot of its box r (over the progress bar: a gray attempt's
+// end is the state's, not its time's), under the texts that end at y: at
+// ValueUnits at least, in the longest of its forms that fits the box's
+// width (StateForms), or not at all when none does (its frame and shape
+// still tell; the server menu names it).
+func drawStateWord(f *Frame, r Rect, v sim.ServerView, y float32) {
+	word, wc := StateWord(v)
+	if word == "" {
+		return
+	}
+	const band = 1.15 // the band's height, in sizes of its text
+	least := ValueUnits * f.Layout.T
+	size := min(max(r.H*0.24, least), (r.Y+r.H-y)/band)
+	for _, form := range StateForms(word) {
+		sz := min(size, fitSize(form, size, true, r.W*0.92))
+		if sz < least {
+			continue
+		}
+		b := Rect{r.X, r.Y + r.H - sz*band, r.W, sz * band}
+		f.rect(SceneLayer, b, fade(Background, 0.85))
+		f.text(SceneLayer, form, r.X+r.W/2, b.Y+sz*0.03, sz, true, AlignCenter, wc)
+		return
 	}
 }
 

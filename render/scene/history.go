@@ -29,6 +29,21 @@ type Sample struct {
 	// States are the live servers by state at the end of the bucket's
 	// cycle with the largest live pool: they add up to Servers.
 	States States
+	// Waits are the percentiles of the run's waits so far at the
+	// bucket's end, while the waits chart is shown (else zero); a bucket
+	// still filling holds the last complete one's.
+	Waits     Waits
+	haveWaits bool // Waits were read at the bucket's end
+}
+
+// Waits are percentiles of the waits of the requests dispatched so far,
+// in cycles (sim.Summary's WaitP50, WaitP95, WaitP99).
+type Waits struct{ P50, P95, P99 int64 }
+
+// WaitsOf reads model m's waits' percentiles so far.
+func WaitsOf(m *sim.Model) Waits {
+	sum := m.Summary()
+	return Waits{sum.WaitP50, sum.WaitP95, sum.WaitP99}
 }
 
 // States counts live servers by state, each server in one: down, else
@@ -81,10 +96,15 @@ func merge(a, b Sample) Sample {
 	if a.Servers > b.Servers {
 		states = a.States
 	}
+	waits, have := a.Waits, a.haveWaits // the later, when read
+	if b.haveWaits {
+		waits, have = b.Waits, true
+	}
 	return Sample{States: states, First: a.First, Last: b.Last, Queue: max(a.Queue, b.Queue), Servers: max(a.Servers, b.Servers),
 		Ups: a.Ups + b.Ups, Downs: a.Downs + b.Downs, Errors: a.Errors + b.Errors, UpLine: b.UpLine, DownLine: b.DownLine,
 		MinServers: b.MinServers, MaxServers: b.MaxServers,
-		Completed: a.Completed + b.Completed, Admitted: a.Admitted + b.Admitted, Retries: a.Retries + b.Retries}
+		Completed: a.Completed + b.Completed, Admitted: a.Admitted + b.Admitted, Retries: a.Retries + b.Retries,
+		Waits: waits, haveWaits: have}
 }
 
 // History keeps the charts' samples of the whole run so far.
@@ -99,14 +119,28 @@ type History struct {
 // Stride returns the cycles per sample.
 func (h *History) Stride() int64 { return max(h.stride, 1) }
 
+// Closes reports whether the next Add completes a sample: only then are
+// the waits' percentiles, which cost a pass over the run's histogram, read
+// for it (AddWaits).
+func (h *History) Closes() bool { return h.curN+1 >= h.Stride() }
+
 // Add records the end-of-cycle row of one cycle, the settings in force
 // during it and its servers' states.
 func (h *History) Add(c sim.CycleStats, cfg *sim.Config, st States) {
+	h.add(c, cfg, st, Waits{}, false)
+}
+
+// AddWaits is Add, with the waits' percentiles so far at the cycle's end.
+func (h *History) AddWaits(c sim.CycleStats, cfg *sim.Config, st States, w Waits) {
+	h.add(c, cfg, st, w, true)
+}
+
+func (h *History) add(c sim.CycleStats, cfg *sim.Config, st States, w Waits, haveWaits bool) {
 	active := float32(c.Servers - c.Retiring)
 	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers, Errors: c.Errors, States: st,
 		UpLine: float32(cfg.ScaleUp.Float()) * active, DownLine: float32(cfg.ScaleDown.Float()) * active,
 		MinServers: cfg.MinServers, MaxServers: cfg.MaxServers,
-		Completed: int64(c.Completed), Retries: int64(c.Retries)}
+		Completed: int64(c.Completed), Retries: int64(c.Retries), Waits: w, haveWaits: haveWaits}
 	if c.Cycle > 0 { // cycle 0 admits the initial queue at once: not a rate
 		smp.Admitted = int64(c.Generated - c.Rejected - c.Discarded)
 	}
@@ -118,6 +152,9 @@ func (h *History) Add(c sim.CycleStats, cfg *sim.Config, st States) {
 	}
 	if h.curN == 0 {
 		h.cur = smp
+		if !haveWaits && h.n > 0 {
+			h.cur.Waits = h.buf[h.n-1].Waits // the last read, until this one's end
+		}
 	} else {
 		h.cur = merge(h.cur, smp)
 	}

@@ -22,15 +22,19 @@ var keyMoments = map[string]int64{
 	"pooled-vs-split": 6_000, "unequal-speeds": 6_000, "swrr-weights": 6_000,
 }
 
-// openAt opens ?param=name&present=… paused at cycle at.
+// openAt opens ?param=name&present=… paused at cycle at (at its own
+// pause-at, or its end, when at is negative).
 func openAt(t *testing.T, param, name string, present bool, at int64) *scene.Session {
 	t.Helper()
 	pr := "0"
 	if present {
 		pr = "1"
 	}
-	p := preset.Read([]preset.Param{{Name: param, Value: name}, {Name: "present", Value: pr},
-		{Name: "pause-at", Value: strconv.FormatInt(at, 10)}}, func() uint64 { return 1 })
+	ps := []preset.Param{{Name: param, Value: name}, {Name: "present", Value: pr}}
+	if at >= 0 {
+		ps = append(ps, preset.Param{Name: "pause-at", Value: strconv.FormatInt(at, 10)})
+	}
+	p := preset.Read(ps, func() uint64 { return 1 })
 	if len(p.Problems) > 0 {
 		t.Fatal(p.Problems)
 	}
@@ -51,8 +55,8 @@ func openAt(t *testing.T, param, name string, present bool, at int64) *scene.Ses
 // moment, at 1280×720 and 1920×1080, in presentation mode and not, as it
 // opens and (a single run) in the compare view, and checks the frame as a
 // projector shows it: no two texts overlap, no number is cut, no key lies
-// over a chart's data, every slider's label whole, every text that carries a value at ValueUnits or
-// more (20.6 px at 1080p in presentation mode).
+// over a chart's data, every slider's label whole, every text that carries a value, and every
+// server's state word, at ValueUnits or more (20.6 px at 1080p in presentation mode).
 func TestLessonsFit(t *testing.T) {
 	type open struct{ param, name string }
 	var opens []open
@@ -142,7 +146,7 @@ func checkFits(t *testing.T, name string, s *scene.Session, f *scene.Frame) {
 	least := scene.ValueUnits*f.Layout.T - 0.01
 	for li, ly := range f.Layers[:scene.TopLayer] {
 		for _, x := range ly.Texts {
-			if x.Size < least && strings.ContainsAny(x.S, "0123456789") {
+			if x.Size < least && (strings.ContainsAny(x.S, "0123456789") || scene.IsStateWord(x.S)) {
 				t.Errorf("%s: layer %d: %q at %.1f px, under %.1f px", name, li, x.S, x.Size, least)
 			}
 		}
@@ -359,6 +363,109 @@ func TestEmbeddedFits(t *testing.T) {
 			if c := f.Layout.Charts[0]; c.Y+c.H < f.Layout.Footer.Y-20*f.Layout.Unit {
 				t.Errorf("%s: the charts end at %.0f, the footer starts at %.0f: the bar's room is lost", name, c.Y+c.H, f.Layout.Footer.Y)
 			}
+		}
+	}
+}
+
+// TestStateWordsReadable opens the lessons with a server in a state
+// that has a word (fast-failing's server 3 failing in both lanes,
+// server-fails' server 3 down) at their key moments, at both sizes,
+// presenting or not: each such box shows its word, or a short form of it,
+// at ValueUnits or more inside the box; the server menu opened on it
+// names the state in full.
+func TestStateWordsReadable(t *testing.T) {
+	for _, tc := range []struct {
+		lesson, state, word string
+		at                  int64
+	}{
+		{"fast-failing", "failing", "failing", 3_000},
+		{"server-fails", "down", "down", 600},
+	} {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", tc.lesson, present, tc.at)
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				name := fmt.Sprintf("%s %v present=%v", tc.lesson, size, present)
+				f := s.Draw(size[0], size[1])
+				least := scene.ValueUnits*f.Layout.T - 0.01
+				n := 0
+				for _, b := range s.State().Servers {
+					if !strings.Contains(b.Value, tc.state) {
+						continue
+					}
+					n++
+					if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool {
+						return slices.Contains(scene.StateForms(tc.word), x.S) && x.Size >= least && b.R.Contains(scene.TextBox(x))
+					}) {
+						t.Errorf("%s: server %s (%s) shows no form of %q at %.1f px or more", name, b.ID, b.Value, tc.word, least)
+					}
+				}
+				if n == 0 {
+					t.Fatalf("%s: no server %s", name, tc.state)
+				}
+			}
+			// G opens the menu on the first server, → twice picks server 3.
+			s.HandleInput(scene.Input{Keys: []scene.Key{scene.RuneKey('g'), scene.KeyRight, scene.KeyRight}})
+			s.Draw(1280, 720)
+			if got, want := s.State().Controls[0].Value, "server 3 · "+tc.word; got != want {
+				t.Errorf("%s present=%v: the server menu shows %q, want %q", tc.lesson, present, got, want)
+			}
+			s.Apply(scene.CloseDialog)
+		}
+	}
+}
+
+// TestLessonsPauseAtTheirMoments: a lesson with a moment a class should
+// not miss pauses there (its pause-at, which its caption names) and shows
+// it: server-fails just after the re-queue, the HUD counting it;
+// fast-failing when server 3 has taken far more than a tenth of
+// least-connections' requests; the retry storm as its spike ends, the
+// spike shaded and both lanes retrying.
+func TestLessonsPauseAtTheirMoments(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		at    int64
+		shows func(s *scene.Session, f *scene.Frame) error
+	}{
+		{"server-fails", 301, func(s *scene.Session, f *scene.Frame) error {
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return x.S == "requeued 1" }) {
+				return fmt.Errorf("the HUD does not count the re-queue")
+			}
+			return nil
+		}},
+		{"fast-failing", 3_000, func(s *scene.Session, f *scene.Frame) error {
+			if sh := s.ServerShare(1, 0, 3); sh == "" || len(sh) < 3 || sh[:2] < "30" {
+				return fmt.Errorf("least-connections gives server 3 %q of its requests", sh)
+			}
+			return nil
+		}},
+		{"retry-storm", 25_000, func(s *scene.Session, f *scene.Frame) error {
+			for i, l := range s.State().Lanes {
+				if l.Summary.Retries == 0 {
+					return fmt.Errorf("lane %d has not retried", i)
+				}
+			}
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return x.S == "changes" }) {
+				return fmt.Errorf("the spike is not marked")
+			}
+			return nil
+		}},
+	} {
+		l, err := lesson.Find(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "pauses at cycle " + scene.Commas(tc.at)
+		if !slices.Contains(l.Params(), [2]string{"pause-at", strconv.FormatInt(tc.at, 10)}) || !strings.Contains(strings.Join(l.Caption, " "), want) {
+			t.Errorf("%s: want pause-at=%d and its caption saying %q", tc.name, tc.at, want)
+			continue
+		}
+		s := openAt(t, "lesson", tc.name, true, -1)
+		if st := s.State(); !st.Paused || st.Cycle != tc.at {
+			t.Errorf("%s: cycle %d, paused %v: want paused at %d", tc.name, st.Cycle, st.Paused, tc.at)
+			continue
+		}
+		if err := tc.shows(s, s.Draw(1920, 1080)); err != nil {
+			t.Errorf("%s at cycle %d: %v", tc.name, tc.at, err)
 		}
 	}
 }

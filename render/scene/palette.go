@@ -2,6 +2,7 @@ package scene
 
 import (
 	"image/color"
+	"strings"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -51,6 +52,7 @@ var (
 	ShareCol   = color.RGBA{0xf0, 0xe4, 0x42, 0xff} // a server's share of the requests, beside its queue: yellow
 	MeasureCol = color.RGBA{0xff, 0xff, 0xff, 0xff} // a lesson's figure in a lane's title: the brightest text
 	ChangeCol  = color.RGBA{0xc8, 0xb4, 0xff, 0xff} // a change's mark on the charts (dashed), a spike's window (shaded)
+	LiveCol    = color.RGBA{0xf4, 0xf7, 0xfa, 0xff} // the live servers' line over their stack, drawn over the limits and scale marks
 )
 
 // grayLooks are the frame colours of the gray states (Healthy has none).
@@ -76,6 +78,30 @@ func StateWord(v sim.ServerView) (string, color.RGBA) {
 		return v.Gray.String(), grayLooks[v.Gray]
 	}
 	return "", TextColor
+}
+
+// stateForms are the forms of each state word of StateWord but "slow ×F"
+// (whose forms are itself and "×F"), longest first: where the word does
+// not fit a small box at the size a room reads (ValueUnits), a shorter
+// form does; the server menu names the state in full.
+var stateForms = map[string][]string{
+	"down":    {"down", "D"},
+	"ejected": {"ejected", "eject", "E"},
+	"warming": {"warming", "warm", "W"},
+	"failing": {"failing", "fail", "F"},
+	"hanging": {"hanging", "hang", "H"},
+}
+
+// StateForms returns the forms of state word w (StateWord), longest
+// first: see stateForms; a number is never shortened ("slow ×4", "×4").
+func StateForms(w string) []string {
+	if fs, ok := stateForms[w]; ok {
+		return fs
+	}
+	if _, f, ok := strings.Cut(w, " "); ok {
+		return []string{w, f}
+	}
+	return []string{w}
 }
 
 // GrayFrame returns the colour of the frame of a server in gray state g,

@@ -60,7 +60,7 @@ func (s *Session) serverMenuWidgets() []widget {
 	ws := []widget{{id: WServerPick, kind: kChoice, label: "server", row: rowList,
 		get:    func(s *Session) int64 { return int64(s.menu.id) },
 		set:    func(s *Session, v int64) { s.menu.id = int(v) },
-		format: func(v int64) string { return "server " + strconv.FormatInt(v, 10) },
+		format: s.menuServerName,
 		next:   func(s *Session, cur int64, step int) int64 { return int64(s.nextMenuServer(int(cur), step)) }}}
 	v, _ := s.menuServer()
 	for _, a := range serverActions {
@@ -71,6 +71,19 @@ func (s *Session) serverMenuWidgets() []widget {
 			act: func(s *Session) { s.serverAct(a) }})
 	}
 	return append(ws, widget{id: WServerPrefix + "cancel", kind: kButton, label: "cancel (Esc)", row: rowList, width: 160, intent: CloseDialog})
+}
+
+// menuServerName names server id of the menu's balancer, with its state
+// word in full when it has one ("server 3 · failing"): a small box shows
+// only a short form of it (StateForms).
+func (s *Session) menuServerName(id int64) string {
+	name := "server " + strconv.FormatInt(id, 10)
+	if v, ok := s.menuServer(); ok && int64(v.ID) == id {
+		if w, _ := StateWord(v); w != "" {
+			name += " · " + w
+		}
+	}
+	return name
 }
 
 // menuBalancer returns the balancer the menu's server is in.

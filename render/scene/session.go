@@ -450,7 +450,11 @@ func (s *Session) say(msg string, isError bool) {
 func (s *Session) observe() {
 	for i, l := range s.set.Lanes {
 		lc := l.Model.Config()
-		s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
+		if s.waitsShown() && s.hists[i].Closes() {
+			s.hists[i].AddWaits(l.Model.Last(), &lc, StatesOf(l.Model), WaitsOf(l.Model))
+		} else {
+			s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
+		}
 		for _, e := range l.Model.Events() {
 			if e.Kind == sim.Dispatch {
 				s.shares[i][serverKey(e.Balancer, e.Server)]++
