@@ -214,9 +214,10 @@ func TestFleetIdleQueues(t *testing.T) {
 	}
 }
 
-// TestFleetStepsEveryCycle: a fleet keeps RunTo's shortcuts off (the
-// board refreshes and idle servers register in any cycle), and a single
-// balancer with exact information keeps them.
+// TestFleetStepsEveryCycle: a periodic board and join-idle-queue keep
+// RunTo's shortcuts off (the board refreshes and idle servers register in
+// any cycle); a fleet with exact or local information runs them, cycle by
+// cycle with an event (never in windows, which route for one balancer).
 func TestFleetStepsEveryCycle(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -225,7 +226,8 @@ func TestFleetStepsEveryCycle(t *testing.T) {
 	}{
 		{"one balancer", func(*Config) {}, false},
 		{"local, one balancer", func(c *Config) { c.LoadInfo = LoadLocal }, false},
-		{"two balancers", func(c *Config) { c.Balancers = 2 }, true},
+		{"two balancers", func(c *Config) { c.Balancers = 2 }, false},
+		{"two balancers, local", func(c *Config) { c.Balancers, c.LoadInfo = 2, LoadLocal }, false},
 		{"periodic, one balancer", func(c *Config) { c.LoadInfo = 100 }, true},
 		{"jiq", func(c *Config) { c.Policy = JIQ }, true},
 	} {

@@ -27,8 +27,9 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching {
-		// A window serves its requests apart from the client side.
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil {
+		// A window serves its requests apart from the client side, and
+		// routes for one balancer.
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
