@@ -885,7 +885,7 @@ func (b *Balancer) Summary() Summary {
 	s.ServerQueueMax = b.serverQueueMax()
 	s.Lobby = int64(b.lobby.Len())
 	s.setTail(tail(&b.waits, &b.resps))
-	s.setFleet(&b.m.cfg, b.Fleet())
+	s.setFleet(b.m.cfg.Balancers, b.m.loadInfo, b.Fleet())
 	return s
 }
 

@@ -506,10 +506,10 @@ type FleetShare struct {
 	MaxShare float64 `json:"max_share"`
 }
 
-// setFleet sets the summary's fleet: cfg's balancers and load
-// information, and each balancer's routing.
-func (s *Summary) setFleet(cfg *Config, shares []FleetShare) {
-	s.Balancers, s.LoadInfo, s.Fleet = max(cfg.Balancers, 1), cfg.LoadInfo.String(), shares
+// setFleet sets the summary's fleet: its balancers, the load information
+// the run started with, and each balancer's routing.
+func (s *Summary) setFleet(balancers int, info LoadInfo, shares []FleetShare) {
+	s.Balancers, s.LoadInfo, s.Fleet = max(balancers, 1), info.String(), shares
 	s.MaxShare = 0
 	for _, f := range shares {
 		s.MaxShare = max(s.MaxShare, f.MaxShare)

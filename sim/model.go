@@ -41,8 +41,11 @@ const routeStream = 0x6c6273696d2d7274 // "lbsim-rt"
 // cycle at a time by Step. A Model is not safe for concurrent use.
 type Model struct {
 	cfg Config
-	pcg *rand.PCG
-	rng *rand.Rand
+	// loadInfo is the load information the run started with, which the
+	// summary reports (a change may set a periodic board's period).
+	loadInfo LoadInfo
+	pcg      *rand.PCG
+	rng      *rand.Rand
 	// fpcg and frng draw random faults only, so that turning them on
 	// leaves the request stream unchanged.
 	fpcg *rand.PCG
@@ -110,7 +113,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg.Clone(), maxQueued: DefaultMaxQueued}
+	m := &Model{cfg: cfg.Clone(), loadInfo: cfg.LoadInfo, maxQueued: DefaultMaxQueued}
 	for _, o := range opts {
 		o(m)
 	}
@@ -565,7 +568,7 @@ func (m *Model) Summary() Summary {
 	s.setTail(tail(&waits, &resps))
 	p, q := m.bal[0].Summary(), m.bal[1].Summary()
 	s.P, s.S = &p, &q
-	s.setFleet(&m.cfg, append(m.bal[0].Fleet(), m.bal[1].Fleet()...))
+	s.setFleet(m.cfg.Balancers, m.loadInfo, append(m.bal[0].Fleet(), m.bal[1].Fleet()...))
 	return s
 }
 

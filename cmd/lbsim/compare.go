@@ -492,6 +492,7 @@ var metrics = []metric{
 	{"scale-ups", "scale_ups", func(s *sim.Summary) float64 { return float64(s.ScaleUps) }, true},
 	{"scale-downs", "scale_downs", func(s *sim.Summary) float64 { return float64(s.ScaleDowns) }, true},
 	{"peak queue", "peak_queue", func(s *sim.Summary) float64 { return float64(s.PeakQueue) }, true},
+	{"max share", "max_share", func(s *sim.Summary) float64 { return s.MaxShare }, false}, // a fleet's only
 }
 
 // comparison is the outcome of lbsim compare, as its JSON prints it.

@@ -16,13 +16,15 @@ var clientMetrics = []string{"goodput", "retries", "timed_out", "gave_up_budget"
 
 // shown returns the metrics a comparison's table shows, in order.
 func (cmp *comparison) shown() []metric {
-	client, errs := false, false
+	client, errs, fleet := false, false, false
 	cmp.eachSummary(func(s *sim.Summary) {
 		client = client || s.ClientActed()
 		errs = errs || s.Errors > 0
+		fleet = fleet || s.Balancers > 1 || s.LoadInfo != sim.LoadExact.String()
 	})
 	return slices.DeleteFunc(slices.Clone(metrics), func(m metric) bool {
-		return !client && slices.Contains(clientMetrics, m.Key) || !client && !errs && m.Key == "errors"
+		return !client && slices.Contains(clientMetrics, m.Key) || !client && !errs && m.Key == "errors" ||
+			!fleet && m.Key == "max_share"
 	})
 }
 

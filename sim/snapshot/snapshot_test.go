@@ -130,6 +130,15 @@ func cases() []runCase {
 		c.Queues, c.Policy, c.Switch, c.QueueCap = sim.PerServer, sim.LeastWork, true, 20
 		c.Timeout, c.Retries, c.Jitter, c.Backoff, c.HealthInterval, c.EjectAfter = 200, 2, true, 10, 30, 2
 	}), changes: []string{"200:fail=S:1", "400:down=2", "800:up=2", "1000:hang=1", "2000:heal=1"}})
+	// Fleets: the balancers, the load information and its period's
+	// change travel in the snapshot, and so does each balancer's tally.
+	cs = append(cs, runCase{name: "fleet-periodic", cfg: with(base(22, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Balancers, c.LoadInfo = sim.PerServer, sim.LeastConnections, 6, 40
+	}), changes: []string{"1000:load-info=periodic:9", "2000:policy=peak-ewma", "3000:policy=jiq"}})
+	cs = append(cs, runCase{name: "fleet-local-client", cfg: with(base(23, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Balancers, c.LoadInfo = sim.PerServer, sim.P2C, 12, sim.LoadLocal
+		c.Timeout, c.Retries, c.Backoff = 200, 2, 10
+	}), changes: []string{"500:down=2", "900:up=2"}})
 	return cs
 }
 
