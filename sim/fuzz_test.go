@@ -174,3 +174,34 @@ func FuzzParseFault(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseLoadInfo: --load-info reads exact, local and periodic:T; what
+// it accepts writes back as itself, and the table's check decides the
+// range (a period of 0 or above 10⁶ is refused, never stored).
+func FuzzParseLoadInfo(f *testing.F) {
+	for _, s := range []string{"exact", "local", "periodic:1", "periodic:1000000", "periodic:1000001", "periodic:0",
+		"periodic:-5", "periodic:", "periodic:+3", "periodic:1e3", "Periodic:5", "exact ", "", "periodic:99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := ParseLoadInfo(s)
+		var c Config
+		setErr := c.Set("load-info", s)
+		if err != nil {
+			if setErr == nil {
+				t.Fatalf("Set took %q, which ParseLoadInfo refuses: %v", s, err)
+			}
+			return
+		}
+		if l.String() != s && "periodic:"+strings.TrimPrefix(strings.TrimPrefix(s, "periodic:"), "+") != l.String() {
+			t.Fatalf("ParseLoadInfo(%q) = %v, which writes back differently", s, l)
+		}
+		if back, err := ParseLoadInfo(l.String()); err != nil || back != l {
+			t.Fatalf("%v does not read back: %v, %v", l, back, err)
+		}
+		inRange := RowNamed("load-info").checkValue(int64(l), false) == nil
+		if inRange != (l == LoadExact || l == LoadLocal || (l > 0 && l <= MaxLoadPeriod)) {
+			t.Fatalf("%v: the table's check says in range = %v", l, inRange)
+		}
+	})
+}
