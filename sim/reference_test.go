@@ -227,19 +227,22 @@ type refRepair struct {
 
 // refModel is the reference model of one run.
 type refModel struct {
-	cfg     sim.Config
-	reqs    refRequests
-	route   *rand.Rand
-	fpcg    *rand.PCG
-	frng    *rand.Rand
-	retry   *rand.Rand // the retry generator (jitter)
-	fleet   *rand.Rand // the fleet generator (balancers, registrations)
-	k       int        // the fleet's balancers
-	bal     []*refBalancer
-	pending []sim.Change
-	repairs []refRepair // in the order scheduled
-	cycle   int64
-	events  []sim.Event
+	cfg   sim.Config
+	reqs  refRequests
+	route *rand.Rand
+	fpcg  *rand.PCG
+	frng  *rand.Rand
+	retry *rand.Rand // the retry generator (jitter)
+	fleet *rand.Rand // the fleet generator (balancers, registrations)
+	k     int        // the fleet's balancers
+	// startInfo is the load information the run started with (the
+	// summary's).
+	startInfo sim.LoadInfo
+	bal       []*refBalancer
+	pending   []sim.Change
+	repairs   []refRepair // in the order scheduled
+	cycle     int64
+	events    []sim.Event
 	// tries holds, by request id, the retries granted to the request.
 	tries map[int64]int
 	// The switch's peaks over both balancers' end-of-cycle totals.
@@ -265,15 +268,16 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		return nil, err
 	}
 	m := &refModel{
-		cfg:     cfg.Clone(),
-		reqs:    reqs,
-		route:   rand.New(rand.NewPCG(cfg.Seed, refRouteStream)),
-		fpcg:    rand.NewPCG(cfg.Seed, refFaultStream),
-		retry:   rand.New(rand.NewPCG(cfg.Seed, refRetryStream)),
-		fleet:   rand.New(rand.NewPCG(cfg.Seed, refFleetStream)),
-		k:       max(cfg.Balancers, 1),
-		pending: slices.Clone(changes),
-		tries:   map[int64]int{},
+		cfg:       cfg.Clone(),
+		reqs:      reqs,
+		route:     rand.New(rand.NewPCG(cfg.Seed, refRouteStream)),
+		fpcg:      rand.NewPCG(cfg.Seed, refFaultStream),
+		retry:     rand.New(rand.NewPCG(cfg.Seed, refRetryStream)),
+		fleet:     rand.New(rand.NewPCG(cfg.Seed, refFleetStream)),
+		k:         max(cfg.Balancers, 1),
+		startInfo: cfg.LoadInfo,
+		pending:   slices.Clone(changes),
+		tries:     map[int64]int{},
 	}
 	m.frng = rand.New(m.fpcg)
 	slices.SortStableFunc(m.pending, func(a, b sim.Change) int { return int(a.Cycle - b.Cycle) })
@@ -1528,7 +1532,7 @@ func (m *refModel) Pool() sim.Pool {
 
 // summary builds the summary of one balancer, or of the model's totals.
 func (m *refModel) summary(ts []*refBalancer) sim.Summary {
-	s := sim.Summary{Seed: m.cfg.Seed, Cycles: m.cycle, Balancers: m.k, LoadInfo: m.cfg.LoadInfo.String(), Fleet: []sim.FleetShare{}}
+	s := sim.Summary{Seed: m.cfg.Seed, Cycles: m.cycle, Balancers: m.k, LoadInfo: m.startInfo.String(), Fleet: []sim.FleetShare{}}
 	for _, b := range ts {
 		if m.perServer() {
 			s.Fleet = append(s.Fleet, b.tally...)

@@ -54,13 +54,16 @@ func TestCompareShowsWhatIsOn(t *testing.T) {
 	}
 	client := []string{"goodput", "retries", "timed_out", "gave_up_budget"}
 	off := rowsOf()
-	for _, k := range append(client, "errors") {
+	for _, k := range append(client, "errors", "max_share") {
 		if off[k] {
-			t.Errorf("the client side off: the table shows %s", k)
+			t.Errorf("the client side and fleets off: the table shows %s", k)
 		}
 	}
-	if !off["avg_wait"] || !off["peak_queue"] || len(off) != len(metrics)-5 {
-		t.Errorf("the client side off: rows %v, want every other metric", off)
+	if !off["avg_wait"] || !off["peak_queue"] || len(off) != len(metrics)-6 {
+		t.Errorf("the client side and fleets off: rows %v, want every other metric", off)
+	}
+	if fleet := rowsOf("--variant", "queues=per-server,policy=p2c,balancers=4"); !fleet["max_share"] {
+		t.Errorf("with a fleet the table lacks max_share: %v", fleet)
 	}
 	on := rowsOf("--timeout", "300", "--retries", "2")
 	for _, k := range append(client, "errors") {
