@@ -304,7 +304,7 @@ var All = []Lesson{
 			"Twenty balancers (the gates) share ten servers, each with its own queue. Least-connections with",
 			"exact counts (top) sends each request to an emptiest server: p95 wait about 40 cycles. With local",
 			"counts a balancer sees only its own requests: to most, every server holds 0, and the tie goes to",
-			"the lowest ids, so all pile onto servers 1, 2, 3: p95 about 420. p2c with local counts: about 165.",
+			"the lowest ids: the first servers queue, the last idle. p95 about 420; p2c with local counts: 165.",
 		},
 		Query: "compare=lc-exact:policy=least-connections;lc-local:policy=least-connections,load-info=local;p2c-local:policy=p2c,load-info=local" +
 			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=geometric&mean-service=20" +
