@@ -216,45 +216,40 @@ func load(v sim.ServerView) int64 {
 }
 
 // drawBelief draws, when a gate of balancer sb's lane is selected, server
-// v's queue bar in room with what that balancer believes its load to be
-// beside the truth above it ("3 · thinks 0", the belief in the focus
-// colour); it reports whether it drew (else the plain queue bar is drawn).
+// v's queue bar in room with the truth and what that balancer believes
+// the load to be above it: "load 3 · thinks 0", "3 · thinks 0" or "3 · 0"
+// where less room (the belief in the focus colour, the lane's title
+// keys it), the first form that fits whole at the count's size or
+// smaller, down to ValueUnits. It reports whether it drew; when no form
+// fits, the plain queue bar is drawn instead.
 func (s *Session) drawBelief(f *Frame, room Rect, v sim.ServerView, sb shownBalancer, scale int, label bool) bool {
 	gate, ok := s.selectedGate(sb.lane)
 	if !ok || !label {
 		return false
 	}
-	member := gate // the "+N" gate shows the first balancer it stands for
-	think, ok := sb.b.Belief(member, v.ID)
+	think, ok := sb.b.Belief(gate, v.ID) // the "+N" gate shows the first balancer it stands for
 	if !ok {
 		return false
 	}
-	// The largest size from the queue count's down to ValueUnits at which
-	// the text fits whole, with the word "load" where it fits too.
-	size := min(max(room.H*0.3, ValueUnits*f.Layout.T), room.H*idShare)
-	truth := Commas(load(v))
-	thinks := "thinks " + Commas(think)
-	var head string
-	for ; head == "" && size >= ValueUnits*f.Layout.T; size *= 0.9 {
-		for _, c := range []string{"load " + truth + " · ", truth + " · "} {
-			if TextWidth(c+thinks, size, true) <= room.W {
-				head = c
+	least := ValueUnits * f.Layout.T
+	size0 := min(max(room.H*0.3, least), room.H*idShare)
+	truth, belief := Commas(load(v)), Commas(think)
+	forms := [][2]string{{"load " + truth + " · ", "thinks " + belief}, {truth + " · ", "thinks " + belief}, {truth + " · ", belief}}
+	for _, form := range forms {
+		for size := size0; size >= least; size = max(size*0.9, least) {
+			if TextWidth(form[0]+form[1], size, true) <= room.W {
+				top := size*1.15 + room.H*0.04
+				drawQueueBar(f, Rect{room.X, room.Y + top, room.W, room.H - top}, v, sb.b, scale, false, "")
+				f.text(SceneLayer, form[0], room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
+				f.text(SceneLayer, form[1], room.X+TextWidth(form[0], size, true), room.Y+room.H*0.04, size, true, AlignStart, FocusCol)
+				return true
+			}
+			if size == least {
 				break
 			}
 		}
-		if head != "" {
-			break
-		}
 	}
-	size = max(size, ValueUnits*f.Layout.T)
-	top := size*1.15 + room.H*0.04
-	drawQueueBar(f, Rect{room.X, room.Y + top, room.W, room.H - top}, v, sb.b, scale, false, "")
-	if head == "" {
-		return true // the bar only: no number is cut
-	}
-	f.text(SceneLayer, head, room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
-	f.text(SceneLayer, thinks, room.X+TextWidth(head, size, true), room.Y+room.H*0.04, size, true, AlignStart, FocusCol)
-	return true
+	return false
 }
 
 // drawBeliefKey draws, when a gate of sb's lane is selected, the key of
@@ -275,9 +270,9 @@ func (s *Session) drawBeliefKey(f *Frame, lane Lane, sb shownBalancer, x float32
 	var cands []string
 	if at, ok := sb.b.BoardAt(); ok {
 		age := "board " + Commas(sb.m.Cycle()-at) + " cycles old"
-		cands = append(cands, who+" believes · "+age, who+" · "+age, age)
+		cands = append(cands, who+": load · thinks (yellow) · "+age, who+" · "+age, age)
 	}
-	cands = append(cands, who+" believes (yellow)", who)
+	cands = append(cands, who+": load · thinks (yellow)", who)
 	end := lane.Title.X + lane.Title.W
 	for _, c := range cands {
 		if w := TextWidth(c, small, false); w <= end-x-12*u {
