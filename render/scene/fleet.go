@@ -48,8 +48,26 @@ func FleetLane(lane Lane, unit float32) Lane {
 // gates largest, filled top to bottom, each gate as wide as its column
 // and at most as high as wide, the block centred in area.
 func GateRects(area Rect, n int) []Rect {
+	g := newGateGrid(area, n)
+	rs := make([]Rect, g.n)
+	for i := range rs {
+		rs[i] = g.at(i)
+	}
+	return rs
+}
+
+// gateGrid is the arrangement GateRects makes, so that one gate's
+// rectangle is found without the others (a flight's, every frame).
+type gateGrid struct {
+	area        Rect
+	n, rows     int
+	cw, ch, gap float32
+	top         float32
+}
+
+func newGateGrid(area Rect, n int) gateGrid {
 	if n <= 0 || area.W <= 0 || area.H <= 0 {
-		return nil
+		return gateGrid{}
 	}
 	cols, best := 1, float32(0)
 	for c := 1; c <= n; c++ {
@@ -58,17 +76,17 @@ func GateRects(area Rect, n int) []Rect {
 			cols, best = c, side
 		}
 	}
-	rows := (n + cols - 1) / cols
-	cw := area.W / float32(cols)
-	ch := min(area.H/float32(rows), cw*0.8)
-	gap := max(ch*0.14, 1)
-	top := area.Y + (area.H-ch*float32(rows))/2
-	rs := make([]Rect, n)
-	for i := range rs {
-		c, r := i/rows, i%rows
-		rs[i] = Rect{area.X + float32(c)*cw + gap/2, top + float32(r)*ch + gap/2, cw - gap, ch - gap}
-	}
-	return rs
+	g := gateGrid{area: area, n: n, rows: (n + cols - 1) / cols, cw: area.W / float32(cols)}
+	g.ch = min(area.H/float32(g.rows), g.cw*0.8)
+	g.gap = max(g.ch*0.14, 1)
+	g.top = area.Y + (area.H-g.ch*float32(g.rows))/2
+	return g
+}
+
+// at returns gate i's rectangle (0 ≤ i < n).
+func (g gateGrid) at(i int) Rect {
+	c, r := i/g.rows, i%g.rows
+	return Rect{g.area.X + float32(c)*g.cw + g.gap/2, g.top + float32(r)*g.ch + g.gap/2, g.cw - g.gap, g.ch - g.gap}
 }
 
 // gateCount is the number of gates a fleet of k balancers draws.
@@ -190,19 +208,28 @@ func (s *Session) drawGates(f *Frame, lane Lane, sb shownBalancer) {
 	}
 }
 
-// gateFrom returns where a flight of shown balancer bi leaves from: the
-// gate of its balancer in a fleet, else from.
+// gateFrom returns where a flight of shown balancer fl.bal (lane, laid
+// out by laneGeom) leaves from: the gate of its balancer in a fleet, else
+// from.
 func (s *Session) gateFrom(fl *flight, lane Lane, from Point) Point {
-	shown := s.shown()
-	if fl.bal >= len(shown) {
+	if lane.Gates.W <= 0 {
+		return from // no fleet
+	}
+	var k int
+	i := 0
+	for _, l := range s.set.Lanes { // the shown balancers, in order, without a slice each flight
+		for _, b := range l.Model.Balancers() {
+			if i == fl.bal {
+				k = b.FleetSize()
+			}
+			i++
+		}
+	}
+	g := newGateGrid(lane.Gates, gateCount(k))
+	if g.n == 0 {
 		return from
 	}
-	b := shown[fl.bal].b
-	rs := gates(lane, b)
-	if len(rs) == 0 {
-		return from
-	}
-	return rs[GateOf(fl.member, b.FleetSize())].Center()
+	return g.at(GateOf(fl.member, k)).Center()
 }
 
 // load is the truth a belief is set beside: the requests server v holds,
