@@ -217,6 +217,7 @@ func installHook(g *render.Game, problems []string) {
 			"changes":       changes,
 			"controls":      controls,
 			"servers":       servers,
+			"gates":         rects(st.Gates),
 			"focus":         st.Focus,
 			"present":       st.Present,
 			"theory":        st.Theory,

@@ -13,13 +13,17 @@ import (
 
 // TestLessonsDoWhatTheirCaptionsSay runs each lesson's settings through
 // `lbsim run --json -` and checks its claim on the summary the CLI prints
-// (the page's state().summary is the same, see render/e2e).
+// (the page's state().summary is the same, see render/e2e); a lesson with
+// three lanes or more checks them all (CheckLanes).
 func TestLessonsDoWhatTheirCaptionsSay(t *testing.T) {
 	if len(lesson.All) < 5 {
 		t.Fatalf("%d lessons, want at least five", len(lesson.All))
 	}
 	for _, l := range lesson.All {
 		t.Run(l.Name, func(t *testing.T) {
+			if len(l.Caption) == 0 || l.Title == "" {
+				t.Error("a lesson needs a title and a caption")
+			}
 			var run, versus sim.Summary
 			switch lanes := lessonLanes(l.Params()); {
 			case lanes != nil:
@@ -27,6 +31,12 @@ func TestLessonsDoWhatTheirCaptionsSay(t *testing.T) {
 					t.Fatal("a lesson in the compare view compares its lanes: it has no Versus")
 				}
 				sums := lessonCompare(t, l.Params(), lanes)
+				if l.CheckLanes != nil {
+					if err := l.CheckLanes(sums); err != nil {
+						t.Errorf("lesson %s (%s): %v", l.Name, l.Query, err)
+					}
+					return
+				}
 				run, versus = sums[0], sums[1]
 			default:
 				run = lessonRun(t, l.Params())
@@ -36,9 +46,6 @@ func TestLessonsDoWhatTheirCaptionsSay(t *testing.T) {
 			}
 			if err := l.Check(run, versus); err != nil {
 				t.Errorf("lesson %s (%s, versus %q): %v", l.Name, l.Query, l.Versus, err)
-			}
-			if len(l.Caption) == 0 || l.Title == "" {
-				t.Error("a lesson needs a title and a caption")
 			}
 		})
 	}

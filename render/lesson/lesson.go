@@ -42,6 +42,10 @@ type Lesson struct {
 	// Query has a compare parameter has no Versus: Check gets its first
 	// two lanes' summaries.
 	Check func(run, versus sim.Summary) error
+	// CheckLanes, when not nil, is the check of a lesson in the compare
+	// view with three lanes or more, in Check's place: it gets every
+	// lane's summary, in the order of the compare parameter.
+	CheckLanes func(lanes []sim.Summary) error
 }
 
 // Measure is a figure of a run's summary that a lesson's claim rests on.
@@ -290,6 +294,29 @@ var All = []Lesson{
 				return fmt.Errorf("goodput %.4f without a budget (queue %d at the end, %d retries), %.4f with one (queue %d, %d retries): "+
 					"the caption says about 0.024 and never recovering, about 0.072 and recovering",
 					none.Goodput, none.FinalQueue, none.Retries, budget.Goodput, budget.FinalQueue, budget.Retries)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "herding",
+		Title: "herding: twenty balancers that count only their own requests",
+		Caption: []string{
+			"Twenty balancers (the gates) share ten servers, each with its own queue. Least-connections with",
+			"exact counts (top) sends each request to an emptiest server: p95 wait about 40 cycles. With local",
+			"counts a balancer sees only its own requests: to most, every server holds 0, and the tie goes to",
+			"the lowest ids: the first servers queue, the last idle. p95 about 420; p2c with local counts: 165.",
+		},
+		Query: "compare=lc-exact:policy=least-connections;lc-local:policy=least-connections,load-info=local;p2c-local:policy=p2c,load-info=local" +
+			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=geometric&mean-service=20" +
+			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&policy=least-connections&balancers=20&speed=600",
+		Measure: P95Wait,
+		CheckLanes: func(s []sim.Summary) error {
+			exact, lc, p2c := s[0], s[1], s[2]
+			if exact.WaitP95 < 25 || exact.WaitP95 > 60 || lc.WaitP95 < 350 || lc.WaitP95 > 500 || p2c.WaitP95 < 120 || p2c.WaitP95 > 220 ||
+				lc.WaitP95 < 2*p2c.WaitP95 || exact.Balancers != 20 || lc.LoadInfo != "local" {
+				return fmt.Errorf("p95 wait %d with exact counts, %d with least-connections on local counts, %d with p2c on local counts (%d balancers, %s): "+
+					"the caption says about 40, 420 and 165", exact.WaitP95, lc.WaitP95, p2c.WaitP95, exact.Balancers, lc.LoadInfo)
 			}
 			return nil
 		},

@@ -31,6 +31,7 @@ type flight struct {
 	timed  bool // flyBack: it timed out (grey), else it ended in error (red)
 	slot   int  // queue index at the end of the cycle (arrive)
 	server int  // server id (dispatch, complete)
+	member int  // dispatch: the attempt's balancer in a fleet (Request.Member)
 	start  int64
 	dur    int64
 	jit    float32 // −1..1, cosmetic vertical jitter
@@ -143,7 +144,7 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		case sim.Arrive, sim.Retry:
 			retry := e.Kind == sim.Retry
 			if e.Server != 0 { // routed at arrival: straight to its server's queue
-				a.add(flight{kind: flyDispatch, bal: b, typ: e.Request.Type, retry: retry, server: e.Server, start: now, dur: dur})
+				a.add(flight{kind: flyDispatch, bal: b, typ: e.Request.Type, retry: retry, server: e.Server, member: int(e.Request.Member), start: now, dur: dur})
 				continue
 			}
 			seen[bi]++

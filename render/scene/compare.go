@@ -182,6 +182,9 @@ func (s *Session) laneGeom(l Layout, k int, sb shownBalancer) (Lane, GridSpec) {
 	pl := sb.b.Pool()
 	if sb.m.Config().Queues == sim.PerServer {
 		lane = PerServerLane(lane, l.Unit)
+		if sb.b.FleetSize() > 1 {
+			lane = FleetLane(lane, l.Unit)
+		}
 		return lane, NewGridAspect(lane.Pool, pl.Live+pl.Down, l.Unit, QueueBarAspect)
 	}
 	return lane, NewGrid(lane.Pool, pl.Live+pl.Down, l.Unit)

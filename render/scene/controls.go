@@ -448,6 +448,7 @@ var bindings = []binding{
 	{[]Key{RuneKey('g')}, "G", "", OpenServerMenu, "a server's menu (or click the server)"},
 	{[]Key{RuneKey('c')}, "C", "", ToggleCompare, "compare with the next policy (again: back)"},
 	{[]Key{RuneKey('n')}, "N", "", FocusNextLane, "compare: focus the next lane"},
+	{[]Key{RuneKey('v')}, "V", "", NextGate, "a fleet: the next balancer's beliefs (or click its gate)"},
 	{[]Key{RuneKey('d')}, "D", "", Dice, "dice: a random seed"},
 	{[]Key{RuneKey('f')}, "F", "", Fullscreen, "fullscreen"},
 }
@@ -710,6 +711,9 @@ func (s *Session) press(ws []widget, rs []Rect, l Layout, in Input) {
 		s.Apply(OpenFirewall)
 		return
 	}
+	if s.clickGate(l, p) {
+		return
+	}
 	s.clickServer(l, p)
 }
 
@@ -746,6 +750,9 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 	}
 	if s.dialog != dialogNone {
 		return // a dialog is modal
+	}
+	if k == KeyEscape && s.clearGate() {
+		return // a selected gate first
 	}
 	if k == KeyEscape {
 		s.help = false

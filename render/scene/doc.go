@@ -39,7 +39,8 @@
 //
 // The Session's jobs have their own files: pacing.go, controls.go (and
 // controls_draw.go), replay.go, share.go, lessons.go, firewall.go,
-// charts.go, theory.go and compare.go.
+// charts.go, theory.go, compare.go and fleet.go (a fleet's gates and
+// what each balancer believes).
 //
 // The package imports no ebiten, so it is tested with plain `go test`,
 // natively and under GOOS=js GOARCH=wasm.

@@ -348,6 +348,7 @@ func (s *Session) Draw(w, h int) *Frame {
 			s.drawQueue(f, q, sb.b, i)
 		}
 		s.drawPool(f, g, sb, i, frac, sb.m.Config().ProvisionDelay)
+		s.drawGates(f, lane, sb)
 	}
 	s.drawFlights(f, l, geoms, queues, grids)
 	s.drawCharts(f, l)
@@ -582,7 +583,7 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	}
 	txt := f.fitFirst(size, true, end-lane.Pool.X, cands...)
 	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, size, true, AlignStart, TextColor)
-	if g.CellW > g.Cell {
+	if g.CellW > g.Cell && !s.drawBeliefKey(f, lane, sb, lane.Pool.X+TextWidth(txt, size, true)) {
 		// The bars' scale: a full bar is this many requests.
 		sc := "bar = " + Commas(int64(barScale(b))) + " queued"
 		x := lane.Pool.X + TextWidth(txt, size, true) + 12*u
@@ -734,7 +735,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 		if kind, age, ok := s.anim.flash(bi, v.ID, s.tick); ok {
 			drawFlash(f, r, kind, age)
 		}
-		if bar := g.BarAt(i - 1); bar.W > 0 {
+		if bar := g.BarAt(i - 1); bar.W > 0 && !s.drawBelief(f, bar, v, sb, scale, label) {
 			drawQueueBar(f, bar, v, b, scale, label, s.serverShare(sb.lane, sb.bal, v.ID))
 		}
 	}
@@ -1176,6 +1177,7 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 			if fl.retry && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry routed at its arrival comes from the gate
 				from = gate
 			}
+			from = s.gateFrom(fl, lane, from)
 			f.attempt(SceneLayer, lerp(from, box.Center(), smooth(t)), d, sim.Request{Type: fl.typ, Retry: fl.retry})
 		case flyComplete:
 			box, ok := boxOf(fl.bal, fl.server)

@@ -20,6 +20,7 @@ type Lane struct {
 	Title Rect // the line above the queue and the pool
 	Queue Rect // where queued requests are drawn
 	Pool  Rect // where server boxes are drawn
+	Gates Rect // a fleet's balancer gates, left of the lobby (empty for one balancer: FleetLane)
 }
 
 // Layout places the parts of the scene on a W×H screen.

@@ -40,6 +40,7 @@ const (
 	OpenServerMenu               // G, or a click on a server: its menu of faults
 	OpenClients                  // the clients panel: timeout, retries, budget
 	OpenHealth                   // the health panel: health checks, ejection, warm-up
+	NextGate                     // V: a fleet: select the next balancer's gate, to see its beliefs (fleet.go)
 )
 
 // Options start a Session.
@@ -123,6 +124,7 @@ type Session struct {
 	caption []string   // the lesson's caption, until Esc hides it
 	note    string     // the teacher's caption, carried by snapshots
 
+	fleet fleetView // the balancer gate selected (fleet.go)
 	anim  animator
 	hists []History // the charts' history of each lane
 	// shares counts each lane's dispatches per server (serverKey) and per
@@ -258,6 +260,8 @@ func (s *Session) Apply(in Intent) {
 		s.toggleCompare()
 	case FocusNextLane:
 		s.NextLane()
+	case NextGate:
+		s.nextGate()
 	case Share:
 		s.dialog, s.focus = dialogNone, -1
 		s.requests = append(s.requests, in)
@@ -362,6 +366,7 @@ type State struct {
 	Config    sim.Config   // the settings in effect
 	Controls  []Control    // where the controls are, in screen pixels
 	Servers   []Control    // the first server boxes (ID "3", or "S:3"; Value the state, then ",failing" etc. when gray, ",ejected", ",warming", ",abandoned"), for tests
+	Gates     []Control    // a fleet's balancer gates (ID "gate:2", or "LANE/gate:2"; Value its label, ",selected" after the selected one's), for tests
 	Focus     string       // the focused control's id, or ""
 	Present   bool         // presentation mode
 	Theory    bool         // the theory panel is shown
@@ -433,6 +438,7 @@ func (s *Session) State() State {
 				i++
 			}
 		}
+		st.Gates = s.gateControls(l)
 	}
 	return st
 }

@@ -99,6 +99,9 @@ func (s *Session) TheoryLines() []string {
 		}
 		return lines
 	}
+	if why := staleTheory(cfg); why != "" {
+		return append(lines, why)
+	}
 	var pr mmc.Prediction
 	var err error
 	if general {

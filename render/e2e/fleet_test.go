@@ -1,0 +1,36 @@
+//go:build !js
+
+package e2e
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserFleet opens the herding lesson at 1280×720 paused at cycle
+// 6,000: every lane draws its twenty balancers as eight gates (the last
+// "+13"); a click on the first gate of the lane with local counts
+// selects it (its beliefs on the servers, page-herding.png, the README's
+// picture), Esc deselects it.
+func TestBrowserFleet(t *testing.T) {
+	p := newPage(t)
+	if _, err := chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: 1280, Height: 720, DeviceScaleFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
+	p.open("lesson=herding&speed=max&pause-at=6000")
+	p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 6000", 120*time.Second)
+	p.waitFor(`(g => g.length == 24 && g.filter(x => x.value == "+13").length == 3 && g.some(x => x.id == "2/gate:1" && x.value == "1"))(window.lbsim.state().gates)`, 30*time.Second)
+	g := p.find("2/gate:1", stateAs[struct {
+		Gates []ctlRect `json:"gates"`
+	}](p).Gates)
+	p.click(g.X+g.W/2, g.Y+g.H/2)
+	p.waitFor(`window.lbsim.state().gates.some(x => x.id == "2/gate:1" && x.value == "1,selected") && window.lbsim.state().lane == 1`, 30*time.Second)
+	p.waitFrames(3)
+	p.screenshot("page-herding.png")
+	p.press("Escape", "Escape", 27)
+	p.waitFor(`!window.lbsim.state().gates.some(x => x.value.endsWith(",selected"))`, 30*time.Second)
+}
