@@ -105,11 +105,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(fileName(e.File))
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
+	b.WriteString(At(e.File, e.Line) + ": ")
 	if e.Key != "" {
 		b.WriteString(e.Key + ": ")
 	}
@@ -117,13 +113,18 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// fileName writes a file's name for a message: bare when it is plain
-// printable text without spaces, quoted and cut otherwise.
-func fileName(name string) string {
-	if q := sim.QuoteInput(name); q == `"`+name+`"` && !strings.ContainsAny(name, " :") && name != "" {
-		return name
+// At writes a place in a file for a message, FILE:LINE (FILE alone when
+// line is 0): the name bare when it is plain printable text without spaces
+// or colons, quoted and cut otherwise.
+func At(file string, line int) string {
+	name := sim.QuoteInput(file)
+	if name == `"`+file+`"` && !strings.ContainsAny(file, " :") && file != "" {
+		name = file
 	}
-	return sim.QuoteInput(name)
+	if line > 0 {
+		return name + ":" + strconv.Itoa(line)
+	}
+	return name
 }
 
 // Parse reads a scenario file called name (for messages) holding data.

@@ -122,13 +122,18 @@ const maxJobs = 1024
 
 func (c *cli) compare(args []string) int {
 	var o compareOptions
-	probe := runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
-	fs := c.compareFlags(&o, &probe)
+	var probe runOptions
+	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+		o, probe = compareOptions{}, runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+		fs := c.compareFlags(&o, &probe)
+		configFlags(fs, &probe, false)
+		return fs, &probe.configPath
+	}, func(string) string { return "" })
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim compare: "+format+"\nRun 'lbsim compare --help' for the flags and what they allow.\n", a...)
+		fmt.Fprintf(c.stderr, "lbsim compare: %s\nRun 'lbsim compare --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
 		return exitUsage
 	}
-	if err := fs.Parse(args); err != nil {
+	if err != nil {
 		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
 			return exitOK
 		}
@@ -137,7 +142,7 @@ func (c *cli) compare(args []string) int {
 	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
 	seen := visited(fs)
 	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, args))
+		return fail("%s", unexpectedArg(fs, cf.args))
 	}
 	if err := o.check(seen); err != nil {
 		return fail("%v", err)
@@ -147,6 +152,9 @@ func (c *cli) compare(args []string) int {
 		seed = randomSeed()
 	}
 	outs := outputs{stdout: c.stdout} // any one output may be "-"
+	if probe.configPath != "" {
+		outs.addInput("--config", probe.configPath)
+	}
 	if err := c.checkVariants(&o, seed, &outs); err != nil {
 		return fail("%v", err)
 	}

@@ -140,15 +140,28 @@ func (c *cli) sweep(args []string) int {
 	}
 	var so sweepOptions
 	var base []string
-	fs, inputs, probe := sweepFlags(&so, &base)
-	if err := fs.Parse(args); err != nil {
+	var inputs *flag.FlagSet
+	var probe *runOptions
+	var configPath string
+	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+		so, base, configPath = sweepOptions{}, nil, ""
+		var fs *flag.FlagSet
+		fs, inputs, probe = sweepFlags(&so, &base)
+		fs.StringVar(&configPath, "config", "", configUsage)
+		return fs, &configPath
+	}, func(string) string { return "" })
+	fail = func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim sweep: %s\nRun 'lbsim sweep --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
+		return exitUsage
+	}
+	if err != nil {
 		if c.printedHelp(fs, err, sweepHelp) {
 			return exitOK
 		}
 		return fail("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, args))
+		return fail("%s", unexpectedArg(fs, cf.args))
 	}
 	seen := visited(fs)
 	g, shard, err := c.sweepGrid(&so, inputs, probe, seen)
@@ -159,6 +172,9 @@ func (c *cli) sweep(args []string) int {
 	// The output is checked before the grid (which may take a while).
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	outs.addArgInputs(base, g.Dims)
+	if configPath != "" {
+		outs.addInput("--config", configPath)
+	}
 	if err := outs.check("--out", so.out); err != nil {
 		return fail("%v", err)
 	}
