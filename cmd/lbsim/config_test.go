@@ -167,3 +167,34 @@ func TestConfigAcrossSubcommands(t *testing.T) {
 		t.Errorf("a relative trace: exit %d: %s", code, stderr)
 	}
 }
+
+// TestREADMEScenarioFile: the scenario file the README shows is what its
+// first command saves (below the comment), so the example cannot go
+// stale.
+func TestREADMEScenarioFile(t *testing.T) {
+	readme := string(readFile(t, "../../README.md"))
+	section := between(t, "README.md", readme, "## Scenario files", "\n## ")
+	sh := between(t, "README.md's scenario section", section, "```sh\n", "\n")
+	shown := between(t, "README.md's scenario section", section, "```toml\n", "```")
+	saved := filepath.Join(t.TempDir(), "burst.toml")
+	var args []string
+	words := shellWords(t, sh)[1:] // without "lbsim"
+	for i := 0; i < len(words); i++ {
+		switch words[i] {
+		case "--save-config":
+			args = append(args, words[i], saved)
+			i++
+		case "--json":
+			i++
+		default:
+			args = append(args, words[i])
+		}
+	}
+	if code, _, stderr := runArgs(t, append(args, "--status-every", "0")...); code != exitOK {
+		t.Fatalf("lbsim %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	_, body, _ := strings.Cut(string(readFile(t, saved)), "\n\n")
+	if body != shown {
+		t.Errorf("README.md shows\n%s\nbut the command saves\n%s", shown, body)
+	}
+}

@@ -74,6 +74,7 @@ Example:
   lbsim run --trace requests.csv --block 10.0.0.0/8 --json - --timeline timeline.csv
   lbsim run --seed 7 --set 500:rate=0.9 --set 2000:scale-up=60 --verbose
   lbsim run --seed 42 --snapshot run.lbsnap     (then: lbsim replay run.lbsnap)
+  lbsim run --seed 7 --servers 10 --save-config burst.toml     (then: lbsim run --config burst.toml --rate 0.6)
 
 Flags:
 `
