@@ -53,6 +53,7 @@ import (
 	"github.com/lbsim/lbsim/render/preset"
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/version"
 )
 
 func main() {
@@ -183,7 +184,7 @@ func installHook(g *render.Game, problems []string) {
 	jsonParse := js.Global().Get("JSON").Get("parse")
 	state := js.FuncOf(func(js.Value, []js.Value) any {
 		st := g.State()
-		sum, _ := json.Marshal(st.Summary)
+		sum, _ := json.Marshal(version.Stamp(&st.Summary)) // as lbsim run --json
 		var seed any = float64(st.Seed)
 		if st.Seed > 1<<53 {
 			seed = strconv.FormatUint(st.Seed, 10)

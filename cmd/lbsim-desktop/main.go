@@ -55,6 +55,7 @@ import (
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
+	"github.com/lbsim/lbsim/version"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -276,13 +277,14 @@ type laneJSON struct {
 // ({"seed", "variants": [{"label", "flags", "summary"}]}).
 func summaryJSON(st scene.State) any {
 	if len(st.Lanes) == 0 {
-		return st.Summary
+		return version.Stamp(&st.Summary) // as lbsim replay --json
 	}
 	var out struct {
 		Seed     uint64     `json:"seed"`
 		Variants []laneJSON `json:"variants"`
+		Version  string     `json:"lbsim_version"`
 	}
-	out.Seed = st.Seed
+	out.Seed, out.Version = st.Seed, version.Short()
 	for _, l := range st.Lanes {
 		out.Variants = append(out.Variants, laneJSON{Label: l.Label, Summary: &l.Summary})
 	}

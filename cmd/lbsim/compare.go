@@ -327,7 +327,7 @@ func (c *cli) replayComparison(name string, cmp snapshot.Comparison, jsonPath st
 		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
 		return code
 	}
-	report := &comparison{Seed: cmp.Lanes[0].Config.Seed}
+	report := &comparison{Seed: cmp.Lanes[0].Config.Seed, Version: lbsimVersion()}
 	for _, l := range cmp.Lanes {
 		m, err := snapshot.ReplayWith(l.Snapshot, nil, sim.WithMaxQueued(maxQueued))
 		if c.interrupted() {
@@ -508,6 +508,7 @@ type comparison struct {
 	Replications int             `json:"replications,omitempty"`
 	Variants     []variantResult `json:"variants"`
 	Note         string          `json:"note,omitempty"`
+	Version      string          `json:"lbsim_version"` // the build (lbsim version)
 }
 
 // variantResult is one variant: its label, the run flags it stands for
@@ -531,7 +532,7 @@ type replicationRun struct {
 const pairingNote = "differences are paired by seed: both runs of a pair see the same requests, so the noise they share cancels and a difference's interval is far narrower than the two means' intervals"
 
 func newComparison(o *compareOptions, seed uint64, res [][]sim.Summary) *comparison {
-	cmp := &comparison{Seed: seed}
+	cmp := &comparison{Seed: seed, Version: lbsimVersion()}
 	if o.replications > 1 {
 		cmp.Replications, cmp.Note = o.replications, pairingNote
 	}

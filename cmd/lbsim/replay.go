@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
+	"github.com/lbsim/lbsim/version"
 )
 
 const replayHelp = `Usage: lbsim replay [flags] FILE
@@ -174,7 +175,8 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	}
 	human := c.humanOut(&outs)
 	writeReplayText(human, name, snap, m)
-	c.writeJSON(m.Summary(), jsonFile)
+	sum := m.Summary()
+	c.writeJSON(version.Stamp(&sum), jsonFile)
 	if code := c.commit(&outs, "replay"); code != exitOK {
 		return &replayError{code: code} // commit has said why
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
+	"github.com/lbsim/lbsim/version"
 )
 
 // runOptions is everything `lbsim run` was asked to do.
@@ -496,7 +497,7 @@ func (c *cli) finish(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files 
 	hw.Write(text)
 	hw.Flush()
 
-	js := c.writeJSON(sum, files.json)
+	js := c.writeJSON(version.Stamp(&sum), files.json)
 	if rec != nil {
 		snap, err := rec.Snapshot(m)
 		if err == nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/lbsim/lbsim/internal/sweep"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/version"
 )
 
 const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl|- [flags]
@@ -410,7 +411,7 @@ func (c *cli) sweepRun(base []string, share *queueShare) sweep.RunFunc {
 		if !sum.Consistent {
 			return nil, errors.New("the accounting does not hold; this is a bug in lbsim")
 		}
-		return json.Marshal(sum)
+		return json.Marshal(version.Stamp(&sum))
 	}
 }
 
