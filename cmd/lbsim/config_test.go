@@ -126,7 +126,7 @@ func TestConfigRefusals(t *testing.T) {
 }
 
 // TestConfigAcrossSubcommands: the file a run saved is read by compare,
-// sweep, size and mmc; size and mmc leave out, saying so, the keys they
+// sweep, size, mmc and plot run; size and mmc leave out, saying so, the keys they
 // choose themselves or do not model; a trace's path is relative to the
 // file.
 func TestConfigAcrossSubcommands(t *testing.T) {
@@ -153,6 +153,9 @@ func TestConfigAcrossSubcommands(t *testing.T) {
 		if tt.notice != "" && !strings.Contains(stderr, tt.notice) {
 			t.Errorf("lbsim %s --config: stderr lacks %q:\n%s", tt.args[0], tt.notice, stderr)
 		}
+	}
+	if code, _, stderr := runArgs(t, "plot", "run", "--config", saved, "--out", filepath.Join(dir, "t.svg")); code != exitOK {
+		t.Errorf("lbsim plot run --config: exit %d: %s", code, stderr)
 	}
 	if lines := string(readFile(t, filepath.Join(dir, "sw.jsonl"))); !strings.Contains(lines, `"flags":["--cycles=1500","--queues=per-server","--rate=0.15","--scale-up=60","--servers=4","--set=500:rate=0.2"]`) {
 		t.Errorf("the sweep's lines do not record the file's settings:\n%.400s", lines)
