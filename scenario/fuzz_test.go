@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/scenario"
@@ -34,6 +35,9 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := scenario.Parse("f.toml", data)
 		if err != nil {
+			if strings.ContainsFunc(err.Error(), func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Fatalf("the error holds a control character: %q", err)
+			}
 			return
 		}
 		out, err := scenario.Marshal("fuzz", s.Entries)

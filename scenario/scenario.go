@@ -143,9 +143,9 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return fail(pe.Position.Line, "", "not TOML: %s", pe.Message)
+			return fail(pe.Position.Line, "", "not TOML: %s", printable(pe.Message))
 		}
-		return fail(0, "", "not TOML: %v", err)
+		return fail(0, "", "not TOML: %s", printable(err.Error()))
 	}
 	s := &Scenario{Name: name}
 	for _, k := range md.Keys() {
@@ -175,6 +175,20 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		return slices.Index(order, a.Key) - slices.Index(order, b.Key)
 	})
 	return s, nil
+}
+
+// printable escapes the control characters of a message that quotes the
+// file (the TOML parser's do, raw), so none reaches a terminal.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			fmt.Fprintf(&b, `\x%02x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // texts turns a TOML value into the values a flag would take.

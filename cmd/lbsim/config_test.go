@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lbsim/lbsim/scenario"
 )
 
 // TestSaveConfigRepeatsRun: a run from flags and a run from the scenario
@@ -200,4 +202,56 @@ func TestREADMEScenarioFile(t *testing.T) {
 	if body != shown {
 		t.Errorf("README.md shows\n%s\nbut the command saves\n%s", shown, body)
 	}
+}
+
+// FuzzConfigFile: any scenario file is refused (exit 2, nothing on
+// standard output, no raw control characters) or runs; a run's saved file
+// (--save-config) runs again to the same JSON summary. The short base
+// flags come after the file, so they win and every run stays short.
+func FuzzConfigFile(f *testing.F) {
+	for _, s := range []string{
+		"servers = 10\nrate = 0.6\n",
+		"queues = \"per-server\"\npolicy = \"p2c\"\nset = [\"30:rate=0.9\"]\nfault = [\"down:2@20\", \"up:2@40\"]\n",
+		"block = [\"none\"]\nspeeds = [2, 1, 0.5]\nwave = false\n",
+		"switch = true\nfault = [\"down:S:1@10\"]\n",
+		"retries = 2\nbackoff = 5\njitter = true\n",
+		"mean-service = 20\n",
+		"service = \"lognormal\"\nmean-service = 20\nservice-cv = 2.5\n",
+		"trace = \"nothere.csv\"\n",
+		"sevrers = 1\n",
+		"servers = \"\\u001b[31m\"\n",
+		"[x]\ny = 1\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := scenario.Parse("f.toml", data)
+		if err == nil {
+			if o, err := (&cli{}).parseRun(append(sc.Args(), fuzzBase...)); err == nil && !short(o) {
+				return // parsed and checked, too long to run here
+			}
+		}
+		dir := t.TempDir()
+		path, saved := filepath.Join(dir, "f.toml"), filepath.Join(dir, "saved.toml")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := append(append([]string{"run", "--config", path}, fuzzBase...), "--json", "-", "--save-config", saved)
+		stdout, stderr, code := runQuiet(t, args...)
+		noEscapes(t, "stderr", stderr)
+		switch code {
+		case exitUsage, exitFailed:
+			if stdout != "" {
+				t.Fatalf("exit %d with output %q", code, stdout)
+			}
+			return
+		case exitOK:
+		default:
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		again, stderr, code := runQuiet(t, "run", "--config", saved, "--json", "-")
+		if code != exitOK || again != stdout {
+			t.Fatalf("the saved file runs to exit %d (%s):\n%s\nwant\n%s\nthe file:\n%s", code, stderr, again, stdout, readFile(t, saved))
+		}
+	})
 }
