@@ -50,7 +50,7 @@ func (c *cli) completion(args []string) int {
 	fs := flag.NewFlagSet("completion", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	noDesc := fs.Bool("no-descriptions", false, "complete names only, without each flag's and subcommand's description")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if c.printedHelp(fs, err, completionHelp) {
 			return exitOK
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -121,4 +123,71 @@ func TestOldSingleDashSpelling(t *testing.T) {
 	if help, stderr, code := runCLI(t, "", "run", "-h"); code != exitOK || !strings.Contains(help, "Usage: lbsim run") || stderr != "" {
 		t.Errorf("run -h: exit %d, stderr %q", code, stderr)
 	}
+}
+
+// TestPOSIXFlags: flags are read the POSIX way (spf13/pflag): a single
+// dash is a shorthand, so an unknown -name is named as given, with the
+// nearest long flag; "--" ends the flags; a value's own check still
+// speaks.
+func TestPOSIXFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "-sed", "1"}, "lbsim run: unknown flag -sed: did you mean --seed?"},
+		{[]string{"run", "-x"}, "lbsim run: unknown flag -x\n"},
+		{[]string{"run", "--", "--seed", "1"}, `lbsim run: unexpected argument "--seed"`},
+		{[]string{"run", "--servers"}, "lbsim run: flag needs an argument: --servers\n"},
+		{[]string{"run", "--servers", "0"}, "--servers 0 is not allowed: must be a whole number from 1 to 100000"},
+		{[]string{"run", "--verbose=maybe"}, `invalid boolean value "maybe" for --verbose`},
+		{[]string{"aggregate", "--metrix", "avg_wait", "x.jsonl"}, "unknown flag --metrix: did you mean --metric?"},
+	}
+	for _, tt := range tests {
+		_, stderr, code := runCLI(t, "", tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("lbsim %s: exit %d, %q; want exit 2 with %q", strings.Join(tt.args, " "), code, stderr, tt.want)
+		}
+	}
+	for _, help := range []string{"-h", "--help", "-help"} {
+		if stdout, _, code := runCLI(t, "", "sweep", help); code != exitOK || !strings.HasPrefix(stdout, "Usage: lbsim sweep") {
+			t.Errorf("lbsim sweep %s: exit %d, %.60q", help, code, stdout)
+		}
+	}
+}
+
+// FuzzParseFlags: for arguments without single-dash flags, reading them
+// with pflag (parseFlags) and with Go's flag package give the same
+// outcome: both fail, or both succeed with the same flags given, the same
+// settings and the same arguments left.
+func FuzzParseFlags(f *testing.F) {
+	for _, s := range []string{"--seed\x007", "--seed=7\x00--wave=false\x00--verbose", "--wave\x00false", "--\x00--seed", "x\x00--seed\x001",
+		"--servers", "--servers=0", "---seed\x001", "--=x", "--block\x0010.0.0.0/8\x00--block\x00none", "-\x00--set\x00500:rate=0.9", "--policy\x00p2c\x00--queues=per-server"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := strings.Split(s, "\x00")
+		for _, a := range args {
+			if len(a) > 1 && a[0] == '-' && a[1] != '-' {
+				return // a shorthand: pflag's own reading
+			}
+		}
+		c := &cli{}
+		read := func(parse func(*flag.FlagSet, []string) error) (*runOptions, *flag.FlagSet, error) {
+			o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+			fs := c.runFlags(o, &blockList{cfg: &o.cfg})
+			return o, fs, parse(fs, args)
+		}
+		po, pfs, perr := read(parseFlags)
+		so, sfs, serr := read(func(fs *flag.FlagSet, args []string) error { return fs.Parse(args) })
+		if (perr == nil) != (serr == nil) {
+			t.Fatalf("%q: pflag %v, flag %v", args, perr, serr)
+		}
+		if perr != nil {
+			return
+		}
+		if !reflect.DeepEqual(visited(pfs), visited(sfs)) || !slices.Equal(pfs.Args(), sfs.Args()) ||
+			!reflect.DeepEqual(po.cfg, so.cfg) || !reflect.DeepEqual(po.changes, so.changes) {
+			t.Fatalf("%q: pflag read %v %q, flag %v %q", args, visited(pfs), pfs.Args(), visited(sfs), sfs.Args())
+		}
+	})
 }

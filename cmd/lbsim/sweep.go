@@ -376,7 +376,7 @@ func pointArgs(base []string, pt sweep.Point, seed uint64) []string {
 func (c *cli) parseRun(args []string) (*runOptions, error) {
 	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1, lenient: true}
 	fs := c.runFlags(o, &blockList{cfg: &o.cfg})
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, errors.New(flagError(fs, err))
 	}
 	if err := c.complete(o, visited(fs)); err != nil {
