@@ -106,6 +106,11 @@ func (r *Row) Load(c *Config) (int64, bool) {
 	return r.load(c), true
 }
 
+// Check checks the setting's value in c on its own (its range, or a list
+// setting's items), as Validate checks it: a *FieldError says what is
+// allowed. Checks across settings are Validate's.
+func (r *Row) Check(c *Config) error { return r.checkConfig(c) }
+
 // checkValue is the setting's one range check, for a flag, a --set, a
 // query parameter and a snapshot alike: v must lie in lo … hi (or be 0,
 // standing for the default, in a Config when inConfig).

@@ -1,8 +1,12 @@
 package version
 
 import (
+	"encoding/json"
 	"runtime/debug"
+	"strconv"
 	"testing"
+
+	"github.com/lbsim/lbsim/sim"
 )
 
 func TestShort(t *testing.T) {
@@ -25,5 +29,25 @@ func TestShort(t *testing.T) {
 		if s := in.String(); len(s) < len("lbsim ")+len(tt.want) || s[:6+len(tt.want)] != "lbsim "+tt.want {
 			t.Errorf("String = %q, want it to start with lbsim %s", s, tt.want)
 		}
+	}
+}
+
+// TestStamp: a stamped summary is the summary's JSON object with
+// lbsim_version added as its last key, the switch's P and S objects
+// untouched.
+func TestStamp(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Cycles, cfg.Seed, cfg.Switch = 50, 1, true
+	m, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Run()
+	sum := m.Summary()
+	plain, _ := json.Marshal(sum)
+	stamped, _ := json.Marshal(Stamp(&sum))
+	want := string(plain[:len(plain)-1]) + `,"lbsim_version":` + strconv.Quote(Read().Short()) + "}"
+	if string(stamped) != want {
+		t.Errorf("stamped\n%s\nwant\n%s", stamped, want)
 	}
 }

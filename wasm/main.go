@@ -27,6 +27,10 @@
 // browser's prefers-reduced-motion is on: no request flies) and embedded
 // (?embed=1: no control bar, the canvas not focused on load).
 //
+// window.lbsim.loadConfig(name, text) reads a scenario file (TOML, as
+// lbsim run --config) into the query and reloads the page with it;
+// index.html hands it a .toml file picked or dropped.
+//
 // window.lbsim.saveBytes() returns the run's snapshot as a Uint8Array (or
 // throws); save() downloads it; load(bytes) replays a snapshot and
 // loadLink(text) a share link, both returning "" or the error message;
@@ -49,6 +53,7 @@ import (
 	"github.com/lbsim/lbsim/render/preset"
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/version"
 )
 
 func main() {
@@ -179,7 +184,7 @@ func installHook(g *render.Game, problems []string) {
 	jsonParse := js.Global().Get("JSON").Get("parse")
 	state := js.FuncOf(func(js.Value, []js.Value) any {
 		st := g.State()
-		sum, _ := json.Marshal(st.Summary)
+		sum, _ := json.Marshal(version.Stamp(&st.Summary)) // as lbsim run --json
 		var seed any = float64(st.Seed)
 		if st.Seed > 1<<53 {
 			seed = strconv.FormatUint(st.Seed, 10)
@@ -293,7 +298,29 @@ func installHook(g *render.Game, problems []string) {
 		}
 		return shareLink(data, true)
 	})
+	// loadConfig(name, text) reads a scenario file (lbsim run
+	// --save-config) into the page's query, as if its settings had been
+	// given as query parameters, keeping the view's own (speed, pause-at,
+	// present, theory); the page then reloads with it. It returns "" or
+	// the error message, which is also shown.
+	loadConfig := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 2 || args[1].Type() != js.TypeString {
+			return "loadConfig: want the file's name and its text"
+		}
+		loc := js.Global().Get("location")
+		query, left, err := preset.ScenarioQuery(args[0].String(), args[1].String(), loc.Get("search").String())
+		if err != nil {
+			showProblems([]string{err.Error()})
+			return err.Error()
+		}
+		if len(left) > 0 {
+			js.Global().Get("sessionStorage").Call("setItem", "lbsimNote", args[0].String()+": left out "+strings.Join(left, ", "))
+		}
+		loc.Set("search", query)
+		return ""
+	})
 	obj := js.Global().Get("Object").New()
+	obj.Set("loadConfig", loadConfig)
 	obj.Set("state", state)
 	obj.Set("saveBytes", saveBytes)
 	obj.Set("save", save)

@@ -25,6 +25,8 @@ static const char lbsim_help_text[] =
 	"    \topen the compare view: two to four lanes on the same requests, VARIANTS like 'rr:policy=round-robin;p2c:policy=p2c' (each the run of the other flags plus its settings)\n"
 	"  --comparison NAME\n"
 	"    \topen a ready-made comparison: NAME is one of pooled-vs-split, unequal-speeds, swrr-weights\n"
+	"  --config file\n"
+	"    \tread the run's settings from a scenario file (TOML, as lbsim run --config); a flag given here replaces the file's value\n"
 	"  --cooldown value\n"
 	"    \tthe run's setting, as lbsim run --cooldown\n"
 	"  --cycles value\n"

@@ -13,6 +13,9 @@
 // lanes, each the run of the other flags plus its variant's settings, on
 // the same requests (as the page's compare parameter).
 //
+// --config FILE reads the settings from a scenario file (lbsim run
+// --config, --save-config); a flag given replaces the file's value.
+//
 // --exit-after N closes the window after N frames, --exit-at-end when the
 // run (or the replay) reaches its last cycle; --json FILE ('-' = stdout)
 // then writes the summary, as `lbsim replay --json` does (a comparison's
@@ -52,6 +55,7 @@ import (
 	"github.com/lbsim/lbsim/render/scene"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
+	"github.com/lbsim/lbsim/version"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -73,6 +77,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "lbsim-desktop: unexpected argument %q: every setting is a flag, like --servers 20 (a snapshot to replay ends in .lbsnap)\n", fs.Arg(0))
 		return 2
+	}
+	left, err := o.ReadConfig()
+	if err != nil {
+		fmt.Fprintln(stderr, "lbsim-desktop:", err)
+		return 2
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(stderr, "lbsim-desktop: --config: left out %s\n", strings.Join(left, ", "))
 	}
 	p := preset.Read(*params, preset.RandomSeed)
 	for _, msg := range p.Problems {
@@ -265,13 +277,14 @@ type laneJSON struct {
 // ({"seed", "variants": [{"label", "flags", "summary"}]}).
 func summaryJSON(st scene.State) any {
 	if len(st.Lanes) == 0 {
-		return st.Summary
+		return version.Stamp(&st.Summary) // as lbsim replay --json
 	}
 	var out struct {
 		Seed     uint64     `json:"seed"`
 		Variants []laneJSON `json:"variants"`
+		Version  string     `json:"lbsim_version"`
 	}
-	out.Seed = st.Seed
+	out.Seed, out.Version = st.Seed, version.Short()
 	for _, l := range st.Lanes {
 		out.Variants = append(out.Variants, laneJSON{Label: l.Label, Summary: &l.Summary})
 	}

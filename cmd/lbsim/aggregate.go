@@ -101,7 +101,7 @@ func (c *cli) aggregate(args []string) int {
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var files []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {

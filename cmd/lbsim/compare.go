@@ -122,13 +122,18 @@ const maxJobs = 1024
 
 func (c *cli) compare(args []string) int {
 	var o compareOptions
-	probe := runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
-	fs := c.compareFlags(&o, &probe)
+	var probe runOptions
+	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+		o, probe = compareOptions{}, runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+		fs := c.compareFlags(&o, &probe)
+		configFlags(fs, &probe, false)
+		return fs, &probe.configPath
+	}, func(string) string { return "" })
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim compare: "+format+"\nRun 'lbsim compare --help' for the flags and what they allow.\n", a...)
+		fmt.Fprintf(c.stderr, "lbsim compare: %s\nRun 'lbsim compare --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
 		return exitUsage
 	}
-	if err := fs.Parse(args); err != nil {
+	if err != nil {
 		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
 			return exitOK
 		}
@@ -137,7 +142,7 @@ func (c *cli) compare(args []string) int {
 	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
 	seen := visited(fs)
 	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, args))
+		return fail("%s", unexpectedArg(fs, cf.args))
 	}
 	if err := o.check(seen); err != nil {
 		return fail("%v", err)
@@ -147,6 +152,9 @@ func (c *cli) compare(args []string) int {
 		seed = randomSeed()
 	}
 	outs := outputs{stdout: c.stdout} // any one output may be "-"
+	if probe.configPath != "" {
+		outs.addInput("--config", probe.configPath)
+	}
 	if err := c.checkVariants(&o, seed, &outs); err != nil {
 		return fail("%v", err)
 	}
@@ -319,7 +327,7 @@ func (c *cli) replayComparison(name string, cmp snapshot.Comparison, jsonPath st
 		fmt.Fprintf(c.stderr, "lbsim replay: "+format+"\n", a...)
 		return code
 	}
-	report := &comparison{Seed: cmp.Lanes[0].Config.Seed}
+	report := &comparison{Seed: cmp.Lanes[0].Config.Seed, Version: lbsimVersion()}
 	for _, l := range cmp.Lanes {
 		m, err := snapshot.ReplayWith(l.Snapshot, nil, sim.WithMaxQueued(maxQueued))
 		if c.interrupted() {
@@ -501,6 +509,7 @@ type comparison struct {
 	Replications int             `json:"replications,omitempty"`
 	Variants     []variantResult `json:"variants"`
 	Note         string          `json:"note,omitempty"`
+	Version      string          `json:"lbsim_version"` // the build (lbsim version)
 }
 
 // variantResult is one variant: its label, the run flags it stands for
@@ -524,7 +533,7 @@ type replicationRun struct {
 const pairingNote = "differences are paired by seed: both runs of a pair see the same requests, so the noise they share cancels and a difference's interval is far narrower than the two means' intervals"
 
 func newComparison(o *compareOptions, seed uint64, res [][]sim.Summary) *comparison {
-	cmp := &comparison{Seed: seed}
+	cmp := &comparison{Seed: seed, Version: lbsimVersion()}
 	if o.replications > 1 {
 		cmp.Replications, cmp.Note = o.replications, pairingNote
 	}

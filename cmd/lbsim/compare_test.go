@@ -29,6 +29,7 @@ func compareJSON(t *testing.T, args ...string) comparisonJSON {
 
 type comparisonJSON struct {
 	Seed     uint64 `json:"seed"`
+	Version  string `json:"lbsim_version"`
 	Variants []struct {
 		Label      string                             `json:"label"`
 		Flags      []string                           `json:"flags"`
@@ -54,7 +55,8 @@ func runJSON(t *testing.T, args ...string) map[string]any {
 }
 
 // TestCompareIsTheRunsItStandsFor: each variant's summary is, key for key,
-// what lbsim run with the base flags plus the variant's prints, and the
+// what lbsim run with the base flags plus the variant's prints (but
+// lbsim_version, which the comparison carries once, at its top), and the
 // variants that differ only in balancer settings see the same requests.
 func TestCompareIsTheRunsItStandsFor(t *testing.T) {
 	base := []string{"--seed", "5", "--cycles", "3000", "--servers", "4", "--speeds", "2,1,0.5", "--rate", "0.2", "--set", "1000:rate=0.3"}
@@ -66,8 +68,15 @@ func TestCompareIsTheRunsItStandsFor(t *testing.T) {
 	if len(c.Variants) != 4 || c.Variants[1].Label != "queues=per-server,policy=p2c,choices=3" {
 		t.Fatalf("variants %+v", c.Variants)
 	}
+	if c.Version != lbsimVersion() {
+		t.Errorf("compare --json: lbsim_version %q, want %q", c.Version, lbsimVersion())
+	}
 	for _, v := range c.Variants {
 		want := runJSON(t, v.Flags...)
+		if want["lbsim_version"] != lbsimVersion() {
+			t.Errorf("lbsim run --json: lbsim_version %v, want %q", want["lbsim_version"], lbsimVersion())
+		}
+		delete(want, "lbsim_version")
 		if !reflect.DeepEqual(v.Summary, want) {
 			t.Errorf("variant %s: summary\n%v\nlbsim run %v prints\n%v", v.Label, v.Summary, v.Flags, want)
 		}

@@ -122,6 +122,10 @@ func (c *cli) printedHelp(fs *flag.FlagSet, err error, text string, hide ...stri
 	if !errors.Is(err, flag.ErrHelp) {
 		return false
 	}
+	if c.helpFlags != nil {
+		c.helpFlags(fs, hide)
+		return true
+	}
 	fmt.Fprint(c.stdout, text)
 	printFlags(c.stdout, fs, hide)
 	return true

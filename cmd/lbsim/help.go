@@ -40,15 +40,20 @@ func printFlags(w io.Writer, fs *flag.FlagSet, hide []string) {
 // name fs defines, when one is near. Every subcommand reports a bad flag
 // through it and adds where the help is.
 func flagError(fs *flag.FlagSet, err error) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if given, name, ok := pflagUnknown(err.Error()); ok {
+		return "unknown flag " + given + didYouMean(name, names, "--")
+	}
 	const unknown = "flag provided but not defined: "
 	if name, ok := strings.CutPrefix(err.Error(), unknown); ok {
 		name = strings.TrimLeft(name, "-")
-		var names []string
-		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		return "unknown flag --" + name + didYouMean(name, names, "--")
 	}
 	s := strings.Replace(err.Error(), "flag -", "flag --", 1)
-	s = strings.Replace(s, "needs an argument: -", "needs an argument: --", 1)
+	if !strings.Contains(s, "needs an argument: --") { // pflag's has both dashes already
+		s = strings.Replace(s, "needs an argument: -", "needs an argument: --", 1)
+	}
 	return strings.Replace(s, " for -", " for --", 1)
 }
 

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -48,6 +49,11 @@ type cli struct {
 	// each run of compare, sweep and size as it starts, and the bounds of
 	// the runs then under way added up (see queueShare).
 	runBound func(bound, inFlight int)
+	// helpFlags, when set, is handed the flags a subcommand's --help
+	// would list (and those it hides) instead of the help being printed:
+	// completions and the old-spelling notice read each subcommand's flags
+	// through it (commandFlags).
+	helpFlags func(fs *flag.FlagSet, hide []string)
 }
 
 // Exit codes: 0 success, 1 the run failed or did not reproduce, 2 bad usage
@@ -119,6 +125,8 @@ func (c *cli) main(args []string) int {
 		args[0] = "help"
 	case "-version", "--version":
 		args[0] = "version"
+	case "__complete", "__completeNoDesc": // a completion script asks
+		return c.answerCompletion(args)
 	}
 	names := make([]string, len(commands))
 	for i, cmd := range commands {
@@ -127,7 +135,7 @@ func (c *cli) main(args []string) int {
 			fmt.Fprint(c.stdout, usage())
 			return exitOK
 		case cmd.name == args[0]:
-			return cmd.run(c, args[1:])
+			return cmd.run(c, modernize(c.stderr, cmd.name, args[1:]))
 		}
 		names[i] = cmd.name
 	}

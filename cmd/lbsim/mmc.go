@@ -38,33 +38,27 @@ Flags:
 `
 
 func (c *cli) mmc(args []string) int {
-	p := mmc.Params{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 2_000_000, Warmup: -1, Batches: 20, MaxQueued: sim.DefaultMaxQueued}
-	var jsonPath, servicePath string
-	seedGiven := false
-	fs := flag.NewFlagSet("mmc", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	cfg := sim.DefaultConfig()
-	fs.Var(setting{&cfg, "servers", func() string { return "5" }}, "servers", "c, the fixed number of servers")
-	fs.Var(setting{&cfg, "rate", func() string { return "0.04" }}, "rate", "λ, mean arrivals per cycle")
-	cfg.Service = sim.Geometric
-	settingFlags(fs, &cfg, nil, &servicePath, isShape)
-	fs.Var(setting{&cfg, "task-min", func() string { return "10" }}, "task-min", "uniform and bimodal: the shortest time in cycles")
-	fs.Var(setting{&cfg, "task-max", func() string { return "80" }}, "task-max", "uniform and bimodal: the longest time in cycles")
-	fs.Var(int64Flag{&p.Cycles}, "cycles", "cycles to simulate, warm-up included")
-	fs.Var(int64Flag{&p.Warmup}, "warmup", "cycles discarded at the start (default: cycles/20)")
-	fs.Var(setting{&cfg, "seed", nil}, "seed", "random seed (default: a random one, printed)")
-	fs.IntVar(&p.Batches, "batches", p.Batches, "batches for the confidence intervals (2..1000)")
-	fs.Var(setting{&cfg, "queues", func() string { return "pooled" }}, "queues", "pooled (M/M/c, Erlang C) or per-server (requests routed at arrival by --policy)")
-	fs.Var(setting{&cfg, "policy", nil}, "policy", "routing with --queues per-server: random (c × M/M/1), p2c (supermarket model),\nround-robin or least-connections (bounds); default round-robin")
-	fs.Var(setting{&cfg, "choices", func() string { return "2" }}, "choices", "p2c: how many queues to draw (d)")
-	fs.IntVar(&p.MaxQueued, "max-queued", p.MaxQueued, fmt.Sprintf("stop (exit 1) when more requests than this are queued: the offered load exceeds the pool (1..%d)", sim.MaxQueuedLimit))
-	fs.StringVar(&jsonPath, "json", "", "write the JSON report to `file` ('-' = stdout, then nothing else goes there)")
+	var p mmc.Params
+	var jsonPath, servicePath, configPath string
+	var cfg sim.Config
+	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+		p = mmc.Params{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 2_000_000, Warmup: -1, Batches: 20, MaxQueued: sim.DefaultMaxQueued}
+		jsonPath, servicePath, configPath = "", "", ""
+		cfg = sim.DefaultConfig()
+		fs := mmcFlags(&p, &cfg, &jsonPath, &servicePath)
+		fs.StringVar(&configPath, "config", "", configUsage)
+		return fs, &configPath
+	}, func(key string) string {
+		if mmcFlags(&mmc.Params{}, &sim.Config{}, new(string), new(string)).Lookup(key) == nil {
+			return "not part of the M/M/c check"
+		}
+		return ""
+	})
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim mmc: "+format+"\nRun 'lbsim mmc --help' for the flags and what they allow.\n", a...)
+		fmt.Fprintf(c.stderr, "lbsim mmc: %s\nRun 'lbsim mmc --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
 		return exitUsage
 	}
-	cfg.Servers, cfg.Rate, cfg.MeanService = p.Servers, p.Rate, p.MeanService
-	if err := fs.Parse(args); err != nil {
+	if err != nil {
 		if c.printedHelp(fs, err, mmcHelp) {
 			return exitOK
 		}
@@ -73,7 +67,37 @@ func (c *cli) mmc(args []string) int {
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
 	}
-	seedGiven = visited(fs)["seed"]
+	cf.notice(c.stderr, "mmc")
+	return c.mmcRun(fs, p, cfg, jsonPath, servicePath, configPath, fail)
+}
+
+// mmcFlags defines mmc's flags on a new flag set, filling p, cfg and the
+// paths.
+func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("mmc", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Var(setting{cfg, "servers", func() string { return "5" }}, "servers", "c, the fixed number of servers")
+	fs.Var(setting{cfg, "rate", func() string { return "0.04" }}, "rate", "λ, mean arrivals per cycle")
+	cfg.Service = sim.Geometric
+	settingFlags(fs, cfg, nil, servicePath, isShape)
+	fs.Var(setting{cfg, "task-min", func() string { return "10" }}, "task-min", "uniform and bimodal: the shortest time in cycles")
+	fs.Var(setting{cfg, "task-max", func() string { return "80" }}, "task-max", "uniform and bimodal: the longest time in cycles")
+	fs.Var(int64Flag{&p.Cycles}, "cycles", "cycles to simulate, warm-up included")
+	fs.Var(int64Flag{&p.Warmup}, "warmup", "cycles discarded at the start (default: cycles/20)")
+	fs.Var(setting{cfg, "seed", nil}, "seed", "random seed (default: a random one, printed)")
+	fs.IntVar(&p.Batches, "batches", p.Batches, "batches for the confidence intervals (2..1000)")
+	fs.Var(setting{cfg, "queues", func() string { return "pooled" }}, "queues", "pooled (M/M/c, Erlang C) or per-server (requests routed at arrival by --policy)")
+	fs.Var(setting{cfg, "policy", nil}, "policy", "routing with --queues per-server: random (c × M/M/1), p2c (supermarket model),\nround-robin or least-connections (bounds); default round-robin")
+	fs.Var(setting{cfg, "choices", func() string { return "2" }}, "choices", "p2c: how many queues to draw (d)")
+	fs.IntVar(&p.MaxQueued, "max-queued", p.MaxQueued, fmt.Sprintf("stop (exit 1) when more requests than this are queued: the offered load exceeds the pool (1..%d)", sim.MaxQueuedLimit))
+	fs.StringVar(jsonPath, "json", "", "write the JSON report to `file` ('-' = stdout, then nothing else goes there)")
+	cfg.Servers, cfg.Rate, cfg.MeanService = p.Servers, p.Rate, p.MeanService
+	return fs
+}
+
+// mmcRun checks mmc's parsed flags, runs the check and reports it.
+func (c *cli) mmcRun(fs *flag.FlagSet, p mmc.Params, cfg sim.Config, jsonPath, servicePath, configPath string, fail func(string, ...any) int) int {
+	seedGiven := visited(fs)["seed"]
 	var ue *sim.UnusedError
 	if err := sim.CheckUnused(&cfg, visited(fs), nil); errors.As(err, &ue) {
 		return fail("--%s %s", ue.Field, ue.Why)
@@ -107,6 +131,9 @@ func (c *cli) mmc(args []string) int {
 	defer stop()
 	if servicePath != "" {
 		outs.addInput("--service-file", servicePath)
+	}
+	if configPath != "" {
+		outs.addInput("--config", configPath)
 	}
 	var jsonFile *atomicFile
 	if err := outs.wantAll(planned{"--json", jsonPath, &jsonFile}); err != nil {

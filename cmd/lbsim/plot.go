@@ -120,13 +120,18 @@ func (c *cli) plot(args []string) int {
 
 // plotRun runs the simulation and draws its timeline.
 func (c *cli) plotRun(args []string) (int, error) {
-	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
-	fs := flag.NewFlagSet("plot run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	inputFlags(fs, o, &blockList{cfg: &o.cfg})
+	var o *runOptions
 	var po plotOutput
-	po.define(fs)
-	if err := fs.Parse(args); err != nil {
+	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+		o, po = &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}, plotOutput{}
+		fs := flag.NewFlagSet("plot run", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		inputFlags(fs, o, &blockList{cfg: &o.cfg})
+		po.define(fs)
+		configFlags(fs, o, false)
+		return fs, &o.configPath
+	}, func(string) string { return "" })
+	if err != nil {
 		if c.printedHelp(fs, err, plotHelp) {
 			return exitOK, nil
 		}
@@ -139,18 +144,22 @@ func (c *cli) plotRun(args []string) (int, error) {
 		return exitUsage, err
 	}
 	if err := c.complete(o, visited(fs)); err != nil {
-		return exitUsage, err
+		return exitUsage, errors.New(cf.blame(err.Error()))
 	}
+	o.config = cf
 	if o.cfg.Switch {
 		return exitUsage, errors.New("--switch: the timeline chart draws one balancer; run without --switch")
 	}
 	m, err := newModel(o)
 	if err != nil {
-		return exitUsage, err
+		return exitUsage, errors.New(o.blame(err))
 	}
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	defer outs.abort()
 	outs.addRunInputs(o)
+	if o.configPath != "" {
+		outs.addInput("--config", o.configPath)
+	}
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
 	f, err := po.open(&outs, "")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
+	"github.com/lbsim/lbsim/version"
 )
 
 const replayHelp = `Usage: lbsim replay [flags] FILE
@@ -49,7 +50,7 @@ Flags:
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -174,7 +175,8 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	}
 	human := c.humanOut(&outs)
 	writeReplayText(human, name, snap, m)
-	c.writeJSON(m.Summary(), jsonFile)
+	sum := m.Summary()
+	c.writeJSON(version.Stamp(&sum), jsonFile)
 	if code := c.commit(&outs, "replay"); code != exitOK {
 		return &replayError{code: code} // commit has said why
 	}

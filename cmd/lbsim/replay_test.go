@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lbsim/lbsim/sim/snapshot"
+	"github.com/lbsim/lbsim/version"
 )
 
 // runArgs runs lbsim in-process with the given arguments and no stdin.
@@ -227,7 +228,7 @@ func TestRunSnapshotJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := json.MarshalIndent(s.Summary, "", "  ")
+	got, _ := json.MarshalIndent(version.Stamp(&s.Summary), "", "  ")
 	if string(got)+"\n" != string(readFile(t, js)) {
 		t.Errorf("snapshot summary\n%s\nrun --json\n%s", got, readFile(t, js))
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
+	"github.com/lbsim/lbsim/version"
 )
 
 // runOptions is everything `lbsim run` was asked to do.
@@ -45,6 +46,22 @@ type runOptions struct {
 	// balancerNamed holds a message for each fault given that names a
 	// balancer (P: or S:), refused without --switch.
 	balancerNamed []string
+	// configPath is --config's scenario file, saveConfigPath
+	// --save-config's; given holds the flags given (the file's keys
+	// included), which --save-config writes.
+	configPath, saveConfigPath string
+	given                      map[string]bool
+	config                     *configured // the command line with the file read in
+	savedConfig                []byte      // what --save-config writes
+}
+
+// blame spells err, saying where in the --config file the setting it
+// names was given, if there.
+func (o *runOptions) blame(err error) string {
+	if o.config == nil {
+		return err.Error()
+	}
+	return o.config.blame(err.Error())
 }
 
 const runHelp = `Usage: lbsim run [flags]
@@ -58,6 +75,7 @@ Example:
   lbsim run --trace requests.csv --block 10.0.0.0/8 --json - --timeline timeline.csv
   lbsim run --seed 7 --set 500:rate=0.9 --set 2000:scale-up=60 --verbose
   lbsim run --seed 42 --snapshot run.lbsnap     (then: lbsim replay run.lbsnap)
+  lbsim run --seed 7 --servers 10 --save-config burst.toml     (then: lbsim run --config burst.toml --rate 0.6)
 
 Flags:
 `
@@ -79,6 +97,14 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	return fs
 }
 
+// configFlags defines --config and, for lbsim run, --save-config.
+func configFlags(fs *flag.FlagSet, o *runOptions, save bool) {
+	fs.StringVar(&o.configPath, "config", "", configUsage)
+	if save {
+		fs.StringVar(&o.saveConfigPath, "save-config", "", "write the run's scenario `file` for --config: the settings given, the seed and the changes ('-' = stdout)")
+	}
+}
+
 // inputFlags defines the run flags that decide a run's outcome: its
 // settings, its trace and the changes made during it. `lbsim sweep` takes
 // the same flags, and any of them may be varied with --vary.
@@ -91,17 +117,21 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 }
 
 func (c *cli) run(args []string) int {
-	o := runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
-	blocks := &blockList{cfg: &o.cfg}
-	fs := c.runFlags(&o, blocks)
-	if err := fs.Parse(args); err != nil {
+	var o runOptions
+	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+		o = runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+		fs := c.runFlags(&o, &blockList{cfg: &o.cfg})
+		configFlags(fs, &o, true)
+		return fs, &o.configPath
+	}, func(string) string { return "" })
+	if err != nil {
 		if c.printedHelp(fs, err, runHelp) {
 			return exitOK
 		}
 		return c.usageError("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
-		return c.usageError("%s", unexpectedArg(fs, args))
+		return c.usageError("%s", unexpectedArg(fs, cf.args))
 	}
 	seen := visited(fs)
 	if len(args) == 0 && c.stdinTTY && c.stdoutTTY {
@@ -110,8 +140,9 @@ func (c *cli) run(args []string) int {
 		}
 	}
 	if err := c.complete(&o, seen); err != nil {
-		return c.usageError("%v", err)
+		return c.usageError("%s", cf.blame(err.Error()))
 	}
+	o.config = cf
 	return c.execute(&o)
 }
 
@@ -124,6 +155,7 @@ func (c *cli) usageError(format string, args ...any) int {
 // trace and validates everything, before any output is written.
 func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	cfg := &o.cfg
+	o.given = seen
 	o.seedGiven = seen["seed"]
 	if !o.seedGiven {
 		cfg.Seed = randomSeed()
@@ -288,6 +320,7 @@ type runFiles struct {
 	timeline                *timelineOut
 	events, snap, json      *atomicFile
 	summaryTxt, summaryJSON *atomicFile
+	config                  *atomicFile // --save-config
 }
 
 // openOutputs checks every output path first (exit 2 with nothing touched
@@ -296,6 +329,9 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 	outs := &files.outs
 	outs.stdout = c.stdout // any one output may be "-"
 	outs.addRunInputs(o)
+	if o.configPath != "" {
+		outs.addInput("--config", o.configPath)
+	}
 	// The log directory may not exist yet: paths in it count as new
 	// files, and it is made only once every path passed.
 	logDirMissing := false
@@ -318,7 +354,8 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 		}
 	}
 	var timeline *atomicFile
-	if err := outs.wantAll(planned{"--timeline", o.timelinePath, &timeline}, planned{"--snapshot", o.snapshotPath, &files.snap}, planned{"--json", o.jsonPath, &files.json}); err != nil {
+	if err := outs.wantAll(planned{"--timeline", o.timelinePath, &timeline}, planned{"--snapshot", o.snapshotPath, &files.snap}, planned{"--json", o.jsonPath, &files.json},
+		planned{"--save-config", o.saveConfigPath, &files.config}); err != nil {
 		return err
 	}
 	if logDirMissing {
@@ -344,7 +381,12 @@ func (c *cli) execute(o *runOptions) int {
 	}
 	m, err := newModel(o, opts...)
 	if err != nil {
-		return c.usageError("%v", err)
+		return c.usageError("%s", o.blame(err))
+	}
+	if o.saveConfigPath != "" {
+		if o.savedConfig, err = savedConfig(o, o.saveConfigPath); err != nil {
+			return c.usageError("%v", err)
+		}
 	}
 	var rec *snapshot.Recorder
 	if o.snapshotPath != "" {
@@ -455,7 +497,7 @@ func (c *cli) finish(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files 
 	hw.Write(text)
 	hw.Flush()
 
-	js := c.writeJSON(sum, files.json)
+	js := c.writeJSON(version.Stamp(&sum), files.json)
 	if rec != nil {
 		snap, err := rec.Snapshot(m)
 		if err == nil {
@@ -468,6 +510,9 @@ func (c *cli) finish(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files 
 			fmt.Fprintf(c.stderr, "lbsim run: --snapshot: %v\n", err)
 			return exitFailed
 		}
+	}
+	if files.config != nil {
+		files.config.w.Write(o.savedConfig)
 	}
 	if files.summaryTxt != nil {
 		files.summaryTxt.w.Write(text)

@@ -57,7 +57,7 @@ func (c *cli) settings(args []string) int {
 		fmt.Fprintf(c.stderr, "lbsim settings: "+format+"\nRun 'lbsim settings --help' for the flags.\n", a...)
 		return exitUsage
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if c.printedHelp(fs, err, settingsHelp) {
 			return exitOK
 		}

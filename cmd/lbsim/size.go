@@ -137,12 +137,28 @@ type sizeOptions struct {
 func (c *cli) size(args []string) int {
 	var o sizeOptions
 	var base []string
-	fs, probe := c.sizeFlags(&o, &base)
+	var probe *runOptions
+	var configPath string
+	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+		o, base, configPath = sizeOptions{}, nil, ""
+		var fs *flag.FlagSet
+		fs, probe = c.sizeFlags(&o, &base)
+		fs.StringVar(&configPath, "config", "", configUsage)
+		return fs, &configPath
+	}, func(key string) string {
+		switch {
+		case slices.Contains(fixedPool, key):
+			return "size chooses the pool"
+		case key == "initial-per-server":
+			return "size starts every pool empty"
+		}
+		return ""
+	})
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim size: "+format+"\nRun 'lbsim size --help' for the flags and what they allow.\n", a...)
+		fmt.Fprintf(c.stderr, "lbsim size: %s\nRun 'lbsim size --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
 		return exitUsage
 	}
-	if err := fs.Parse(args); err != nil {
+	if err != nil {
 		if c.printedHelp(fs, err, sizeHelp, fixedPool...) {
 			return exitOK
 		}
@@ -150,8 +166,9 @@ func (c *cli) size(args []string) int {
 	}
 	seen := visited(fs)
 	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, args))
+		return fail("%s", unexpectedArg(fs, cf.args))
 	}
+	cf.notice(c.stderr, "size")
 	if err := o.check(seen, probe); err != nil {
 		return fail("%v", err)
 	}
@@ -168,6 +185,9 @@ func (c *cli) size(args []string) int {
 		return fail("--seed %d: seeds run up to seed+replications−1, which must fit in 64 bits", seed)
 	}
 	outs := outputs{stdout: c.stdout} // either output may be "-"
+	if configPath != "" {
+		outs.addInput("--config", configPath)
+	}
 	if err := c.checkSizeVariants(&o, base, seed, &outs); err != nil {
 		return fail("%v", err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/lbsim/lbsim/internal/sweep"
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/version"
 )
 
 const sweepHelp = `Usage: lbsim sweep [run flags] --vary NAME=VALUES … --out FILE.jsonl|- [flags]
@@ -140,15 +141,28 @@ func (c *cli) sweep(args []string) int {
 	}
 	var so sweepOptions
 	var base []string
-	fs, inputs, probe := sweepFlags(&so, &base)
-	if err := fs.Parse(args); err != nil {
+	var inputs *flag.FlagSet
+	var probe *runOptions
+	var configPath string
+	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+		so, base, configPath = sweepOptions{}, nil, ""
+		var fs *flag.FlagSet
+		fs, inputs, probe = sweepFlags(&so, &base)
+		fs.StringVar(&configPath, "config", "", configUsage)
+		return fs, &configPath
+	}, func(string) string { return "" })
+	fail = func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim sweep: %s\nRun 'lbsim sweep --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
+		return exitUsage
+	}
+	if err != nil {
 		if c.printedHelp(fs, err, sweepHelp) {
 			return exitOK
 		}
 		return fail("%s", flagError(fs, err))
 	}
 	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, args))
+		return fail("%s", unexpectedArg(fs, cf.args))
 	}
 	seen := visited(fs)
 	g, shard, err := c.sweepGrid(&so, inputs, probe, seen)
@@ -159,6 +173,9 @@ func (c *cli) sweep(args []string) int {
 	// The output is checked before the grid (which may take a while).
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	outs.addArgInputs(base, g.Dims)
+	if configPath != "" {
+		outs.addInput("--config", configPath)
+	}
 	if err := outs.check("--out", so.out); err != nil {
 		return fail("%v", err)
 	}
@@ -359,7 +376,7 @@ func pointArgs(base []string, pt sweep.Point, seed uint64) []string {
 func (c *cli) parseRun(args []string) (*runOptions, error) {
 	o := &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1, lenient: true}
 	fs := c.runFlags(o, &blockList{cfg: &o.cfg})
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, errors.New(flagError(fs, err))
 	}
 	if err := c.complete(o, visited(fs)); err != nil {
@@ -394,7 +411,7 @@ func (c *cli) sweepRun(base []string, share *queueShare) sweep.RunFunc {
 		if !sum.Consistent {
 			return nil, errors.New("the accounting does not hold; this is a bug in lbsim")
 		}
-		return json.Marshal(sum)
+		return json.Marshal(version.Stamp(&sum))
 	}
 }
 

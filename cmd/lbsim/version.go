@@ -35,7 +35,7 @@ func (c *cli) version(args []string) int {
 	fs.SetOutput(io.Discard)
 	var jsonPath string
 	fs.StringVar(&jsonPath, "json", "", "write the version as JSON to `file` ('-' = stdout, then nothing else goes there)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if c.printedHelp(fs, err, versionHelp) {
 			return exitOK
 		}
@@ -69,4 +69,4 @@ func (c *cli) version(args []string) int {
 }
 
 // lbsimVersion is the version the JSON reports carry as lbsim_version.
-func lbsimVersion() string { return version.Read().Short() }
+func lbsimVersion() string { return version.Short() }

@@ -46,7 +46,14 @@ func TestVersion(t *testing.T) {
 	sweepTo(t, results)
 	_, agg, _ := runArgs(t, "aggregate", results, "--json", "-")
 	_, size, _ := runArgs(t, "size", "--cycles", "300", "--seed", "1", "--rate", "0.2", "--replications", "2", "--slo", "avg_wait<=50", "--json", "-")
-	for name, out := range map[string]string{"aggregate --json": agg, "size --json": size} {
+	_, run, _ := runArgs(t, "run", "--cycles", "100", "--seed", "1", "--json", "-")
+	_, replay, _ := runArgs(t, "replay", snap, "--json", "-")
+	_, cmp, _ := runArgs(t, "compare", "--cycles", "100", "--seed", "1", "--variant", "policy=random", "--json", "-")
+	line, _, _ := strings.Cut(string(readFile(t, results)), "\n")
+	var sweepLine struct{ Summary json.RawMessage }
+	json.Unmarshal([]byte(line), &sweepLine)
+	for name, out := range map[string]string{"aggregate --json": agg, "size --json": size, "run --json": run, "replay --json": replay,
+		"compare --json": cmp, "a sweep line's summary": string(sweepLine.Summary)} {
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(out), &obj); err != nil || obj["lbsim_version"] != lbsimVersion() {
 			t.Errorf("%s: lbsim_version %v, want %q (%v)", name, obj["lbsim_version"], lbsimVersion(), err)

@@ -46,7 +46,7 @@ func runWRR(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(w, wrrUsage)
 		printFlags(w, fs, nil)
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stdout)
 			return 0

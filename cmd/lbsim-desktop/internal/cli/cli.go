@@ -8,10 +8,14 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/lbsim/lbsim/sim/snapshot"
 	"io"
+	"os"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/lbsim/lbsim/scenario"
+	"github.com/lbsim/lbsim/sim/snapshot"
 
 	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/preset"
@@ -31,6 +35,7 @@ type Options struct {
 	JSONPath      string
 	SaveDir       string
 	Base          string
+	Config        string // --config: a scenario file
 	// Params are the run's settings and the view's, in order, as the page
 	// takes them from its query.
 	Params []preset.Param
@@ -86,6 +91,7 @@ func NewFlagSet(out io.Writer) (*flag.FlagSet, *Options) {
 	fs.Int64Var(&o.ExitAfter, "exit-after", 0, "close the window after this many frames (0 = never)")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "write the last frame to this PNG `file` on exit")
 	fs.BoolVar(&o.ExitAtEnd, "exit-at-end", false, "close the window when the run or the replay reaches its last cycle")
+	fs.StringVar(&o.Config, "config", "", "read the run's settings from a scenario `file` (TOML, as lbsim run --config); a flag given here replaces the file's value")
 	fs.StringVar(&o.Replay, "replay", "", "replay the snapshot `file` (.lbsnap)")
 	fs.StringVar(&o.JSONPath, "json", "", "on exit, write the JSON summary to `file` ('-' = stdout)")
 	fs.StringVar(&o.SaveDir, "save-dir", ".", "the S key saves snapshots into this `directory` (the window prints each file's full path)")
@@ -94,6 +100,29 @@ func NewFlagSet(out io.Writer) (*flag.FlagSet, *Options) {
 	fs.IntVar(&o.Height, "height", 720, "window height in pixels")
 	fs.Usage = func() { io.WriteString(fs.Output(), Usage()) }
 	return fs, o
+}
+
+// ReadConfig reads the scenario file of --config, if any, and puts its
+// settings before the parameters given as flags (a flag replaces the
+// file's value, lists included); left names the keys the window does not
+// take (preset.FromScenario).
+func (o *Options) ReadConfig() (left []string, err error) {
+	if o.Config == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(o.Config)
+	if err != nil {
+		return nil, fmt.Errorf("--config: %v", err)
+	}
+	s, err := scenario.Parse(o.Config, data)
+	if err != nil {
+		return nil, fmt.Errorf("--config %v", err)
+	}
+	params, left := preset.FromScenario(s, func(name string) bool {
+		return slices.ContainsFunc(o.Params, func(p preset.Param) bool { return p.Name == name })
+	})
+	o.Params = append(params, o.Params...)
+	return left, nil
 }
 
 // Usage is the whole help text.

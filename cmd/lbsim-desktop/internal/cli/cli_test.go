@@ -79,3 +79,36 @@ func TestSwitchesAlone(t *testing.T) {
 		t.Errorf("--seed 1 --exit-after 5: %v %+v", err, o)
 	}
 }
+
+// TestReadConfig: --config puts the file's settings before the flags, a
+// flag replaces the file's value (a list as a whole), and the keys the
+// window does not take are named.
+func TestReadConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/s.toml"
+	if err := os.WriteFile(path, []byte("servers = 10\nrate = 0.6\nfault = [\"down:2@20\"]\ntrace = \"r.csv\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs, o := NewFlagSet(&strings.Builder{})
+	if err := fs.Parse([]string{"--config", path, "--rate", "0.3", "--fault", "down:1@5"}); err != nil {
+		t.Fatal(err)
+	}
+	left, err := o.ReadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range o.Params {
+		got = append(got, p.Name+"="+p.Value)
+	}
+	if want := "servers=10 rate=0.3 fault=down:1@5"; strings.Join(got, " ") != want {
+		t.Errorf("params %q, want %q", got, want)
+	}
+	if len(left) != 1 || !strings.HasPrefix(left[0], "trace") {
+		t.Errorf("left %q, want trace", left)
+	}
+	os.WriteFile(path, []byte("sevrers = 10\n"), 0o644)
+	if _, err := o.ReadConfig(); err == nil || !strings.Contains(err.Error(), "did you mean servers?") {
+		t.Errorf("a typo: %v", err)
+	}
+}

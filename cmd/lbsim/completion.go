@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+const completionHelp = `Usage: lbsim completion [--no-descriptions] bash|zsh|fish|powershell
+
+Prints a script that completes lbsim's subcommands, flags and the values of
+the flags that name a choice (--policy, --queues, --service, true/false
+settings) in that shell. The flags are those each subcommand's --help lists.
+
+Example:
+  lbsim completion bash > lbsim.bash
+
+To load it in every session:
+  bash        lbsim completion bash > ~/.local/share/bash-completion/completions/lbsim
+  zsh         lbsim completion zsh > "${fpath[1]}/_lbsim"
+  fish        lbsim completion fish > ~/.config/fish/completions/lbsim.fish
+  powershell  lbsim completion powershell | Out-String | Invoke-Expression
+
+Flags:
+`
+
+var completionShells = []string{"bash", "zsh", "fish", "powershell"}
+
+// The completion command joins commands here, before help: its tree is
+// read from commands (an initialization cycle otherwise).
+func init() {
+	i := slices.IndexFunc(commands, func(cmd command) bool { return cmd.name == "help" })
+	commands = slices.Insert(commands, i, command{"completion", "completion SHELL", "a completion script for bash, zsh, fish or powershell", (*cli).completion})
+}
+
+// completion writes the completion script of a shell.
+func (c *cli) completion(args []string) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(c.stderr, "lbsim completion: "+format+"\nRun 'lbsim completion --help' for the shells.\n", a...)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet("completion", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	noDesc := fs.Bool("no-descriptions", false, "complete names only, without each flag's and subcommand's description")
+	if err := parseFlags(fs, args); err != nil {
+		if c.printedHelp(fs, err, completionHelp) {
+			return exitOK
+		}
+		return fail("%s", flagError(fs, err))
+	}
+	if fs.NArg() != 1 {
+		return fail("name one shell: %s", strings.Join(completionShells, ", "))
+	}
+	root := completionRoot()
+	desc := !*noDesc
+	var b bytes.Buffer
+	var err error
+	switch shell := fs.Arg(0); shell {
+	case "bash":
+		err = root.GenBashCompletionV2(&b, desc)
+	case "zsh":
+		if desc {
+			err = root.GenZshCompletion(&b)
+		} else {
+			err = root.GenZshCompletionNoDesc(&b)
+		}
+	case "fish":
+		err = root.GenFishCompletion(&b, desc)
+	case "powershell":
+		if desc {
+			err = root.GenPowerShellCompletionWithDesc(&b)
+		} else {
+			err = root.GenPowerShellCompletion(&b)
+		}
+	default:
+		return fail("unknown shell %s%s; the shells: %s", quoteCut(shell), didYouMean(shell, completionShells, ""), strings.Join(completionShells, ", "))
+	}
+	if err == nil {
+		_, err = c.stdout.Write(b.Bytes())
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lbsim completion: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// answerCompletion answers a completion script's request (cobra's hidden
+// __complete command: lbsim __complete run --po ⇒ --policy, …).
+func (c *cli) answerCompletion(args []string) int {
+	root := completionRoot()
+	root.SetArgs(args)
+	root.SetOut(c.stdout)
+	root.SetErr(io.Discard)
+	if err := root.Execute(); err != nil {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// completionRoot is lbsim's command tree for cobra's completions: every
+// subcommand of commands (plot's charts as its own), each with the flags
+// its --help lists and the choices of the settings that name one. Cobra
+// only completes here; each subcommand parses its own flags.
+func completionRoot() *cobra.Command {
+	root := &cobra.Command{Use: "lbsim", Short: "a load-balancer simulator", SilenceErrors: true, SilenceUsage: true}
+	root.CompletionOptions.DisableDefaultCmd = true
+	for _, cmd := range commands {
+		sub := &cobra.Command{Use: cmd.name, Short: cmd.help, Run: func(*cobra.Command, []string) {}}
+		switch cmd.name {
+		case "plot":
+			for _, chart := range []string{"run", "sweep"} {
+				ch := &cobra.Command{Use: chart, Short: "draw a " + chart + "'s chart", Run: func(*cobra.Command, []string) {}}
+				addFlags(ch, commandFlags("plot", chart))
+				sub.AddCommand(ch)
+			}
+		case "completion":
+			sub.ValidArgs = completionShells
+			sub.Flags().Bool("no-descriptions", false, "complete names only")
+		case "help":
+			root.SetHelpCommand(sub) // cobra's own would say other things
+			continue
+		default:
+			addFlags(sub, commandFlags(cmd.name))
+		}
+		root.AddCommand(sub)
+	}
+	return root
+}
+
+// addFlags gives cmd the flags of fs, and the values of those that name a
+// choice.
+func addFlags(cmd *cobra.Command, fs *flag.FlagSet) {
+	if fs == nil {
+		return
+	}
+	cmd.Flags().AddGoFlagSet(fs)
+	fs.VisitAll(func(f *flag.Flag) {
+		if values := flagChoices(f.Name); values != nil {
+			cmd.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+		}
+	})
+}
+
+// flagChoices are the values of a settings flag that names a choice, or
+// nil.
+func flagChoices(name string) []string {
+	switch name {
+	case "policy":
+		return sim.PolicyNames()
+	case "queues":
+		return sim.QueueModeNames()
+	case "service":
+		return sim.ServiceNames()
+	}
+	if r := sim.RowNamed(name); r != nil && r.IsBool() {
+		return []string{"true", "false"}
+	}
+	return nil
+}
+
+// commandFlags returns the flags `lbsim WORDS… --help` lists (nil for a
+// subcommand without flags), read from the subcommand itself, so that
+// completions and the help cannot disagree.
+func commandFlags(words ...string) *flag.FlagSet {
+	if words[0] == "wrr" { // its own parser: one switch
+		fs := flag.NewFlagSet("wrr", flag.ContinueOnError)
+		fs.Bool("explain", false, "write a worked trace of the scores after each pick to standard error")
+		return fs
+	}
+	var got *flag.FlagSet
+	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		helpFlags: func(fs *flag.FlagSet, hide []string) {
+			got = flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+			fs.VisitAll(func(f *flag.Flag) {
+				if !slices.Contains(hide, f.Name) {
+					got.Var(f.Value, f.Name, f.Usage)
+				}
+			})
+		}}
+	for _, cmd := range commands {
+		if cmd.name == words[0] && cmd.run != nil && cmd.name != "completion" {
+			cmd.run(c, append(slices.Clone(words[1:]), "--help"))
+		}
+	}
+	return got
+}
+
+// oldSpelling matches a single-dash long flag: -seed, -seed=7.
+var oldSpelling = regexp.MustCompile(`^-([a-z][a-z0-9-]+)(=.*)?$`)
+
+// modernize rewrites the single-dash long flags of a subcommand's
+// arguments (-seed 7, the spelling of lbsim's first command line) as
+// --seed 7, with a one-line notice on w; the flags keep working, written
+// as the help and the docs write them. A value after a flag that takes
+// one is left as it is, and so is everything after "--".
+func modernize(w io.Writer, name string, args []string) []string {
+	if !slices.ContainsFunc(args, oldSpelling.MatchString) {
+		return args
+	}
+	words := []string{name}
+	if name == "plot" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		words = append(words, args[0])
+	}
+	fs := commandFlags(words...)
+	if fs == nil {
+		return args
+	}
+	out := slices.Clone(args)
+	var old []string
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if a == "--" {
+			break
+		}
+		m := oldSpelling.FindStringSubmatch(a)
+		if m == nil {
+			if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && takesValue(fs, strings.TrimPrefix(a, "--")) {
+				i++ // its value
+			}
+			continue
+		}
+		if fs.Lookup(m[1]) == nil {
+			continue
+		}
+		out[i] = "-" + a
+		old = append(old, "-"+m[1])
+		if m[2] == "" && takesValue(fs, m[1]) {
+			i++
+		}
+	}
+	if len(old) > 0 {
+		fmt.Fprintf(w, "lbsim %s: read %s as %s: long flags take two dashes (the single dash is an old spelling)\n",
+			name, strings.Join(old, ", "), "-"+strings.Join(old, ", -"))
+	}
+	return out
+}
+
+// takesValue reports whether fs's flag name takes a value (is no switch).
+func takesValue(fs *flag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
+}

@@ -1,0 +1,42 @@
+package preset_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/lbsim/lbsim/render/preset"
+	"github.com/lbsim/lbsim/scenario"
+)
+
+func TestFromScenario(t *testing.T) {
+	s, err := scenario.Parse("s.toml", []byte("servers = 10\nrate = 0.6\nblock = [\"10.0.0.0/8\", \"1.2.3.4\"]\nfault = [\"down:2@20\"]\ntrace = \"r.csv\"\nmax-queued = 100\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, left := preset.FromScenario(s, func(name string) bool { return name == "rate" })
+	want := []preset.Param{{Name: "servers", Value: "10"}, {Name: "block", Value: "10.0.0.0/8"}, {Name: "block", Value: "1.2.3.4"}, {Name: "fault", Value: "down:2@20"}}
+	if !slices.Equal(params, want) {
+		t.Errorf("params %v, want %v", params, want)
+	}
+	if len(left) != 2 || left[0] != "trace (the view reads no files)" || left[1] != "max-queued (the view's bound is its own)" {
+		t.Errorf("left %q", left)
+	}
+	// The parameters read as the file's settings.
+	p := preset.Read(params, func() uint64 { return 1 })
+	if len(p.Problems) > 0 || p.Config.Servers != 10 || len(p.Config.Blocked) != 2 || len(p.Changes) != 1 {
+		t.Errorf("read %+v", p)
+	}
+}
+
+func TestScenarioQuery(t *testing.T) {
+	q, left, err := preset.ScenarioQuery("s.toml", "servers = 10\nset = [\"500:rate=0.9\"]\n", "?seed=1&speed=max&present=1")
+	if err != nil || len(left) != 0 {
+		t.Fatal(err, left)
+	}
+	if want := "?speed=max&present=1&servers=10&set=500%3Arate%3D0.9"; q != want {
+		t.Errorf("query %q, want %q", q, want)
+	}
+	if _, _, err := preset.ScenarioQuery("s.toml", "sevrers = 10\n", ""); err == nil {
+		t.Error("an unknown key was accepted")
+	}
+}

@@ -1,0 +1,55 @@
+package scenario_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lbsim/lbsim/scenario"
+)
+
+// FuzzParse: Parse never panics, and what it accepts Marshal writes in a
+// form Parse reads back to the same flags.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.toml")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{
+		"servers = 10\nrate = 0.6\n",
+		"seed = \"18446744073709551615\"\n",
+		"set = [\"500:rate=0.9\"]\nfault = [\"slow:3x4@500\"]\n",
+		"block = \"none\"\nspeeds = [2, 1]\n",
+		"[run]\nx = 1\n",
+		"rate = 1e300\n",
+		"trace = \"a\\u0000b\"\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := scenario.Parse("f.toml", data)
+		if err != nil {
+			if strings.ContainsFunc(err.Error(), func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Fatalf("the error holds a control character: %q", err)
+			}
+			return
+		}
+		out, err := scenario.Marshal("fuzz", s.Entries)
+		if err != nil {
+			t.Fatalf("Marshal of parsed %q: %v", data, err)
+		}
+		back, err := scenario.Parse("g.toml", out)
+		if err != nil {
+			t.Fatalf("Parse of Marshal's %q: %v", out, err)
+		}
+		if !slices.Equal(back.Args(), s.Args()) {
+			t.Fatalf("round trip of %q: %q, want %q", data, back.Args(), s.Args())
+		}
+	})
+}

@@ -1,0 +1,390 @@
+// Package scenario reads and writes lbsim's scenario files: TOML files of
+// flat `key = value` lines whose keys are the names of the settings table
+// (sim.Rows, as `lbsim settings` lists them, without dashes) plus four
+// keys of a run that are not settings:
+//
+//	set        = ["500:rate=0.9", "2000:scale-up=60"]  # changes, as --set
+//	fault      = ["down:2@20", "up:2@80"]               # faults, as --fault
+//	trace      = "requests.csv"                         # as --trace
+//	max-queued = 5000000                                # as --max-queued
+//
+// A value is written as TOML likes it (servers = 20, rate = 0.6,
+// wave = false, policy = "p2c") or as the text a flag takes, in quotes
+// (rate = "0.6"); both read the same. A list setting takes its flag's text
+// or an array (speeds = [2, 1, 0.5], speeds = "2,1,0.5"), and block, set
+// and fault take an array of their repeated flag's values.
+//
+// Parse checks every key against the table and every value on its own as
+// the command line checks it (its syntax and its range, with the row's own
+// message and the file's line); checks across settings, and whether a
+// setting is read at all, are the caller's, as for flags. Marshal writes
+// entries in a form Parse reads back to the same entries.
+//
+// The package imports sim only; the command line (cmd/lbsim), the window
+// (cmd/lbsim-desktop) and the page (wasm) each turn a Scenario into their
+// own flags or parameters (Args, Params).
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// MaxSize is the largest scenario file Parse reads, in bytes.
+const MaxSize = 1 << 20
+
+// The keys of a run that are not rows of the settings table.
+const (
+	KeySet       = "set"        // changes during the run, as --set CYCLE:NAME=VALUE
+	KeyFault     = "fault"      // faults, as --fault KIND:ID@CYCLE
+	KeyTrace     = "trace"      // a trace file's path, as --trace
+	KeyMaxQueued = "max-queued" // the bound on queued requests, as --max-queued
+)
+
+var runKeys = []string{KeySet, KeyFault, KeyTrace, KeyMaxQueued}
+
+// Keys returns every key a scenario file may hold: the settings table's
+// names in its order, then set, fault, trace and max-queued.
+func Keys() []string {
+	var keys []string
+	for _, r := range sim.Rows() {
+		keys = append(keys, r.Name)
+	}
+	return append(keys, runKeys...)
+}
+
+// Repeatable reports whether key takes several values (an array), each as
+// one repeated flag: block, set and fault.
+func Repeatable(key string) bool { return key == "block" || key == KeySet || key == KeyFault }
+
+// IsPath reports whether key's value is a file's path (trace,
+// service-file), which a reader resolves against the scenario file's
+// directory.
+func IsPath(key string) bool {
+	if key == KeyTrace {
+		return true
+	}
+	r := sim.RowNamed(key)
+	return r != nil && r.File
+}
+
+// An Entry is one key of a scenario with its values as the command line
+// writes them: one value, or one per repeated flag for a repeatable key.
+type Entry struct {
+	Key    string
+	Values []string
+	Line   int // the key's line in the file, from 1; 0 when not known
+}
+
+// A Scenario is a parsed scenario file.
+type Scenario struct {
+	// Name is the file's name, as messages give it.
+	Name string
+	// Entries hold the file's keys in the order of Keys.
+	Entries []Entry
+}
+
+// Error is a problem in a scenario file: where, which key, and what is
+// wrong and allowed.
+type Error struct {
+	File string
+	Line int    // from 1; 0 when not known
+	Key  string // "" for a problem of the file as a whole
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(At(e.File, e.Line) + ": ")
+	if e.Key != "" {
+		b.WriteString(e.Key + ": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// At writes a place in a file for a message, FILE:LINE (FILE alone when
+// line is 0): the name bare when it is plain printable text without spaces
+// or colons, quoted and cut otherwise.
+func At(file string, line int) string {
+	name := sim.QuoteInput(file)
+	if name == `"`+file+`"` && !strings.ContainsAny(file, " :") && file != "" {
+		name = file
+	}
+	if line > 0 {
+		return name + ":" + strconv.Itoa(line)
+	}
+	return name
+}
+
+// Parse reads a scenario file called name (for messages) holding data.
+func Parse(name string, data []byte) (*Scenario, error) {
+	fail := func(line int, key, format string, a ...any) (*Scenario, error) {
+		return nil, &Error{File: name, Line: line, Key: key, Msg: fmt.Sprintf(format, a...)}
+	}
+	if len(data) > MaxSize {
+		return fail(0, "", "%d bytes: a scenario file holds at most %d", len(data), MaxSize)
+	}
+	if !utf8.Valid(data) {
+		return fail(0, "", "not UTF-8 text: a scenario file is TOML, key = value lines")
+	}
+	var raw map[string]any
+	md, err := toml.Decode(string(data), &raw)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return fail(pe.Position.Line, "", "not TOML: %s", printable(pe.Message))
+		}
+		return fail(0, "", "not TOML: %s", printable(err.Error()))
+	}
+	s := &Scenario{Name: name}
+	for _, k := range md.Keys() {
+		if len(k) != 1 {
+			continue // a key inside a table: the table is refused below
+		}
+		key := k[0]
+		line := lineOf(data, key)
+		if _, isTable := raw[key].(map[string]any); isTable {
+			return fail(line, "", "%s is a table: a scenario file is flat key = value lines, without [sections]", sim.QuoteInput(key))
+		}
+		if !slices.Contains(Keys(), key) {
+			return fail(line, "", "unknown key %s%s The keys are the settings that 'lbsim settings' lists, and %s",
+				sim.QuoteInput(key), didYouMean(key, Keys()), strings.Join(runKeys, ", "))
+		}
+		values, err := texts(key, raw[key])
+		if err == nil {
+			err = check(key, values)
+		}
+		if err != nil {
+			return fail(line, key, "%v", err)
+		}
+		s.Entries = append(s.Entries, Entry{Key: key, Values: values, Line: line})
+	}
+	order := Keys()
+	slices.SortStableFunc(s.Entries, func(a, b Entry) int {
+		return slices.Index(order, a.Key) - slices.Index(order, b.Key)
+	})
+	return s, nil
+}
+
+// printable escapes the control characters of a message that quotes the
+// file (the TOML parser's do, raw), so none reaches a terminal.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			fmt.Fprintf(&b, `\x%02x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// texts turns a TOML value into the values a flag would take.
+func texts(key string, v any) ([]string, error) {
+	if list, ok := v.([]any); ok {
+		var out []string
+		for _, x := range list {
+			t, err := text(x)
+			if err != nil {
+				return nil, fmt.Errorf("an item of the array %v", err)
+			}
+			out = append(out, t)
+		}
+		switch {
+		case Repeatable(key):
+			if len(out) == 0 {
+				return nil, errors.New("an empty array: give at least one value, or leave the key out")
+			}
+			return out, nil
+		case isScalar(key):
+			return nil, fmt.Errorf("an array, and %s takes one value", key)
+		}
+		return []string{strings.Join(out, ",")}, nil // a list setting: speeds = [2, 1]
+	}
+	t, err := text(v)
+	if err != nil {
+		return nil, err
+	}
+	return []string{t}, nil
+}
+
+// isScalar reports whether key is a setting of one value (not a list
+// setting nor a run key).
+func isScalar(key string) bool {
+	r := sim.RowNamed(key)
+	if r == nil {
+		return false
+	}
+	_, ok := r.Load(&sim.Config{})
+	return ok
+}
+
+// text writes one TOML scalar as a flag's value.
+func text(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case int64:
+		return strconv.FormatInt(x, 10), nil
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return "", fmt.Errorf("is %v: want a finite number", x)
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64), nil
+	case bool:
+		return strconv.FormatBool(x), nil
+	case time.Time:
+		return "", errors.New("is a date or time: want a number, true or false, or a string")
+	case []any:
+		return "", errors.New("is an array: want a number, true or false, or a string")
+	case map[string]any:
+		return "", errors.New("is a table: a scenario file is flat key = value lines, without [sections]")
+	}
+	return "", fmt.Errorf("is a %T: want a number, true or false, or a string", v)
+}
+
+// check checks key's values on their own, as the command line checks its
+// flag's: the syntax and the range, with the setting's own words.
+func check(key string, values []string) error {
+	switch key {
+	case KeySet, KeyFault:
+		parse := sim.ParseChange
+		if key == KeyFault {
+			parse = sim.ParseFault
+		}
+		for _, v := range values {
+			if _, err := parse(strings.TrimSpace(v)); err != nil {
+				return err // it quotes the value
+			}
+		}
+		return nil
+	case KeyTrace:
+		return checkPath(values)
+	case KeyMaxQueued:
+		n, err := strconv.ParseInt(strings.TrimSpace(values[0]), 10, 64)
+		if err != nil || n < 1 || n > sim.MaxQueuedLimit {
+			return fmt.Errorf("%s is not allowed: must be a whole number from 1 to %d", sim.QuoteInput(values[0]), sim.MaxQueuedLimit)
+		}
+		return nil
+	}
+	r := sim.RowNamed(key)
+	if r.File {
+		return checkPath(values)
+	}
+	value := values[0]
+	if key == "block" {
+		if len(values) > 1 && slices.ContainsFunc(values, func(v string) bool { return strings.TrimSpace(v) == "none" }) {
+			return errors.New("'none' blocks nothing and cannot be combined with ranges: give either ranges or none")
+		}
+		value = strings.Join(values, ",")
+	}
+	cfg := sim.DefaultConfig()
+	err := cfg.Set(key, value)
+	if err == nil {
+		err = r.Check(&cfg)
+	}
+	var fe *sim.FieldError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("%s is not allowed: %s", fe.Value, fe.Allowed)
+	}
+	return err
+}
+
+// checkPath checks a path's value: one non-empty string.
+func checkPath(values []string) error {
+	if len(values) != 1 || strings.TrimSpace(values[0]) == "" {
+		return errors.New("want a file's path, like \"requests.csv\" (relative to the scenario file's directory)")
+	}
+	return nil
+}
+
+// lineOf finds the line of the top-level key in data (a key = value line,
+// the key bare or quoted), or 0.
+func lineOf(data []byte, key string) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "["+key+"]" {
+			return i + 1
+		}
+		for _, spelled := range []string{key, `"` + key + `"`, "'" + key + "'"} {
+			if rest, ok := strings.CutPrefix(line, spelled); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// Args returns the scenario as command-line flags, --key=value, one per
+// value, in the order of its entries.
+func (s *Scenario) Args() []string {
+	var args []string
+	for _, e := range s.Entries {
+		for _, v := range e.Values {
+			args = append(args, "--"+e.Key+"="+v)
+		}
+	}
+	return args
+}
+
+// Lookup returns the entry of key, or nil.
+func (s *Scenario) Lookup(key string) *Entry {
+	for i := range s.Entries {
+		if s.Entries[i].Key == key {
+			return &s.Entries[i]
+		}
+	}
+	return nil
+}
+
+// didYouMean returns ": did you mean NAME?" for the name among names
+// nearest to the one given, when it is within a third of its length (at
+// least 2) edits, or ".".
+func didYouMean(given string, names []string) string {
+	best, bestDist := "", max(2, len(given)/3)+1
+	for _, n := range names {
+		if d := editDistance(given, n); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	if best == "" {
+		return "."
+	}
+	return ": did you mean " + best + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 {
+		return len(a) // a long key is no typo of a setting's name
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
