@@ -158,7 +158,7 @@ func (c *cli) mmcRun(fs *flag.FlagSet, p mmc.Params, cfg sim.Config, jsonPath, s
 		return fail("%v", fieldError(err))
 	}
 	if jsonFile != nil {
-		c.writeJSON(r, jsonFile)
+		c.writeJSON(mmcJSON{r, lbsimVersion()}, jsonFile)
 	}
 	if code := c.commit(&outs, "mmc"); code != exitOK {
 		return code
@@ -167,6 +167,13 @@ func (c *cli) mmcRun(fs *flag.FlagSet, p mmc.Params, cfg sim.Config, jsonPath, s
 		fmt.Fprint(c.stdout, mmcTable(r, seedGiven))
 	}
 	return exitOK
+}
+
+// mmcJSON is mmc's --json: the report, then the build that made it, as
+// every other subcommand's JSON ends.
+type mmcJSON struct {
+	mmc.Report
+	Version string `json:"lbsim_version"`
 }
 
 // mmcTable formats theory beside measurement.

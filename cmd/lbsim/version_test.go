@@ -60,3 +60,19 @@ func TestVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestMMCJSONCarriesVersion: mmc's JSON ends with lbsim_version, as run's,
+// compare's, size's and aggregate's do.
+func TestMMCJSONCarriesVersion(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "mmc", "--servers", "2", "--rate", "0.05", "--mean-service", "10", "--cycles", "20000", "--seed", "1", "--json", "-")
+	if code != exitOK {
+		t.Fatalf("mmc: exit %d: %s", code, stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("mmc --json -: %v", err)
+	}
+	if got["lbsim_version"] != lbsimVersion() || got["servers"] != float64(2) {
+		t.Errorf("mmc's JSON: lbsim_version %v, servers %v; want %q and 2", got["lbsim_version"], got["servers"], lbsimVersion())
+	}
+}
