@@ -65,7 +65,16 @@ deps:
 
 ## test: every test: vet, native and wasm tests, the ebiten tests under Xvfb, the page in headless Chromium, the desktop window
 test: deps
-	$(MAKE) vet test-native test-wasm test-arm64 test-display test-e2e
+	$(MAKE) vet test-native test-wasm test-arm64 test-display test-e2e TESTVET=-vet=off
+
+# go test runs a subset of vet's checks on what it tests, and their facts on
+# every dependency, standard library included, under flags of its own (so
+# shares nothing with `go vet`'s). `make test` runs the vet target first,
+# which checks the same packages in the same configurations (native, wasm,
+# the display tag) with all of vet's checks, so it turns the test steps' vet
+# off (TESTVET=-vet=off); alone, each test target vets as go test does.
+# test-arm64 keeps its vet: no vet run covers arm64.
+TESTVET ?=
 
 # Under WebAssembly, only what is built for it: the page and the packages
 # its tests run (the command line's tools and the browser tests are native).
@@ -76,7 +85,7 @@ vet:
 
 # Everything that needs no display; the e2e tests run in test-e2e.
 test-native:
-	$(GO) test $$($(GO) list ./... | grep -v '/e2e$$')
+	$(GO) test $(TESTVET) $$($(GO) list ./... | grep -v '/e2e$$')
 
 ## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 4 minutes)
 test-long:
@@ -90,7 +99,7 @@ test-long:
 # line's packages never run in a browser, so they are tested natively
 # only. -short shortens the M/M/c runs (same checks, wider intervals).
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -short $(PURE)
+	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test $(TESTVET) -short $(PURE)
 
 # The model's golden tests on a third architecture, arm64 under qemu-user
 # (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so
@@ -102,12 +111,12 @@ test-arm64:
 # Packages that import ebiten need a display: their tests carry the
 # `display` build tag and run under Xvfb.
 test-display:
-	xvfb-run -a $(GO) test -tags display -bench . -benchtime 100x ./render
+	xvfb-run -a $(GO) test $(TESTVET) -tags display -bench . -benchtime 100x ./render
 
 # The page in headless Chromium and the desktop window under Xvfb; screenshots in test-output/.
 test-e2e:
 	mkdir -p $(CURDIR)/test-output
-	$(GO) test -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
+	$(GO) test $(TESTVET) -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
 
 ## soak: the page with the client side on, left running LBSIM_SOAK (15m) in headless Chromium: memory flat, page responsive
 soak:
