@@ -76,16 +76,26 @@ test: deps
 # test-arm64 keeps its vet: no vet run covers arm64.
 TESTVET ?=
 
+# The checks build without profile-guided optimization. cmd/lbsim/default.pgo
+# (-pgo=auto) made go vet ./..., go test ./cmd/lbsim and the e2e tests' build
+# of cmd/lbsim compile cmd/lbsim and all it imports, the standard library
+# included, a second time with the profile (beside the plain build every other
+# package uses). The profile changes what the compiler inlines, not what the
+# code does; bin/lbsim (make build) and make bench keep it. The e2e tests
+# build cmd/lbsim themselves: -pgo=off reaches them through GOFLAGS (added
+# to what go env GOFLAGS already holds).
+NOPGO := -pgo=off
+
 # Under WebAssembly, only what is built for it: the page and the packages
 # its tests run (the command line's tools and the browser tests are native).
 vet:
-	$(GO) vet ./...
+	$(GO) vet $(NOPGO) ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... $(PURE)
 	$(GO) vet -tags display ./render/...
 
 # Everything that needs no display; the e2e tests run in test-e2e.
 test-native:
-	$(GO) test $(TESTVET) $$($(GO) list ./... | grep -v '/e2e$$')
+	$(GO) test $(NOPGO) $(TESTVET) $$($(GO) list ./... | grep -v '/e2e$$')
 
 ## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 4 minutes)
 test-long:
@@ -116,7 +126,7 @@ test-display:
 # The page in headless Chromium and the desktop window under Xvfb; screenshots in test-output/.
 test-e2e:
 	mkdir -p $(CURDIR)/test-output
-	$(GO) test $(TESTVET) -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
+	GOFLAGS="$$($(GO) env GOFLAGS) $(NOPGO)" $(GO) test $(TESTVET) -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
 
 ## soak: the page with the client side on, left running LBSIM_SOAK (15m) in headless Chromium: memory flat, page responsive
 soak:
