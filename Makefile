@@ -65,7 +65,15 @@ deps:
 
 ## test: every test: vet, native and wasm tests, the ebiten tests under Xvfb, the page in headless Chromium, the desktop window
 test: deps
-	$(MAKE) vet test-native test-wasm test-arm64 test-display test-e2e TESTVET=-vet=off
+	$(MAKE) vet
+	$(MAKE) -j2 --output-sync=target test-e2e test-native test-wasm test-arm64 test-display TESTVET=-vet=off
+
+# After vet (which compiles what the tests import, natively and for wasm), the
+# test steps run two at a time: test-e2e spends most of its time waiting on
+# Chromium and the window, not compiling, so the other steps run beside it,
+# one after another in a second slot. Each step's output is printed whole
+# when it ends (--output-sync); the first failure stops further steps from
+# starting, the running one finishes, and make test fails.
 
 # go test runs a subset of vet's checks on what it tests, and their facts on
 # every dependency, standard library included, under flags of its own (so
