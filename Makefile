@@ -127,9 +127,12 @@ test-arm64:
 	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./detmath/
 
 # Packages that import ebiten need a display: their tests carry the
-# `display` build tag and run under Xvfb.
+# `display` build tag and run under Xvfb. xvfb-run -a takes the first display
+# without a lock file from :99 up, and so do the e2e tests' windows, which
+# make test may run at the same moment: this one looks from :200 up, so the
+# two cannot pick the same number before either has locked it.
 test-display:
-	xvfb-run -a $(GO) test $(TESTVET) -tags display -bench . -benchtime 100x ./render
+	xvfb-run -a -n 200 $(GO) test $(TESTVET) -tags display -bench . -benchtime 100x ./render
 
 # The page in headless Chromium and the desktop window under Xvfb; screenshots in test-output/.
 test-e2e:
