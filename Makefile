@@ -65,18 +65,45 @@ deps:
 
 ## test: every test: vet, native and wasm tests, the ebiten tests under Xvfb, the page in headless Chromium, the desktop window
 test: deps
-	$(MAKE) vet test-native test-wasm test-arm64 test-display test-e2e
+	$(MAKE) vet
+	$(MAKE) -j2 --output-sync=target test-e2e test-native test-wasm test-arm64 test-display TESTVET=-vet=off
+
+# After vet (which compiles what the tests import, natively and for wasm), the
+# test steps run two at a time: test-e2e spends most of its time waiting on
+# Chromium and the window, not compiling, so the other steps run beside it,
+# one after another in a second slot. Each step's output is printed whole
+# when it ends (--output-sync); the first failure stops further steps from
+# starting, the running one finishes, and make test fails.
+
+# go test runs a subset of vet's checks on what it tests, and their facts on
+# every dependency, standard library included, under flags of its own (so
+# shares nothing with `go vet`'s). `make test` runs the vet target first,
+# which checks the same packages in the same configurations (native, wasm,
+# the display tag) with all of vet's checks, so it turns the test steps' vet
+# off (TESTVET=-vet=off); alone, each test target vets as go test does.
+# test-arm64 keeps its vet: no vet run covers arm64.
+TESTVET ?=
+
+# The checks build without profile-guided optimization. cmd/lbsim/default.pgo
+# (-pgo=auto) made go vet ./..., go test ./cmd/lbsim and the e2e tests' build
+# of cmd/lbsim compile cmd/lbsim and all it imports, the standard library
+# included, a second time with the profile (beside the plain build every other
+# package uses). The profile changes what the compiler inlines, not what the
+# code does; bin/lbsim (make build) and make bench keep it. The e2e tests
+# build cmd/lbsim themselves: -pgo=off reaches them through GOFLAGS (added
+# to what go env GOFLAGS already holds).
+NOPGO := -pgo=off
 
 # Under WebAssembly, only what is built for it: the page and the packages
 # its tests run (the command line's tools and the browser tests are native).
 vet:
-	$(GO) vet ./...
+	$(GO) vet $(NOPGO) ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... $(PURE)
 	$(GO) vet -tags display ./render/...
 
 # Everything that needs no display; the e2e tests run in test-e2e.
 test-native:
-	$(GO) test $$($(GO) list ./... | grep -v '/e2e$$')
+	$(GO) test $(NOPGO) $(TESTVET) $$($(GO) list ./... | grep -v '/e2e$$')
 
 ## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 4 minutes)
 test-long:
@@ -90,7 +117,7 @@ test-long:
 # line's packages never run in a browser, so they are tested natively
 # only. -short shortens the M/M/c runs (same checks, wider intervals).
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -short $(PURE)
+	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test $(TESTVET) -short $(PURE)
 
 # The model's golden tests on a third architecture, arm64 under qemu-user
 # (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so
@@ -100,14 +127,17 @@ test-arm64:
 	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -exec qemu-aarch64 ./detmath/
 
 # Packages that import ebiten need a display: their tests carry the
-# `display` build tag and run under Xvfb.
+# `display` build tag and run under Xvfb. xvfb-run -a takes the first display
+# without a lock file from :99 up, and so do the e2e tests' windows, which
+# make test may run at the same moment: this one looks from :200 up, so the
+# two cannot pick the same number before either has locked it.
 test-display:
-	xvfb-run -a $(GO) test -tags display -bench . -benchtime 100x ./render
+	xvfb-run -a -n 200 $(GO) test $(TESTVET) -tags display -bench . -benchtime 100x ./render
 
 # The page in headless Chromium and the desktop window under Xvfb; screenshots in test-output/.
 test-e2e:
 	mkdir -p $(CURDIR)/test-output
-	$(GO) test -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
+	GOFLAGS="$$($(GO) env GOFLAGS) $(NOPGO)" $(GO) test $(TESTVET) -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
 
 ## soak: the page with the client side on, left running LBSIM_SOAK (15m) in headless Chromium: memory flat, page responsive
 soak:
