@@ -15,7 +15,7 @@ PGO       := cmd/lbsim/default.pgo
 # The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
-.PHONY: all build run demo switch web serve desktop deps test test-long vet test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-figures docs-outputs docs-pictures docs-size docs-settings generate fmt clean
+.PHONY: all build run demo switch web serve desktop deps test test-long vet vet-native vet-wasm vet-display test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-figures docs-outputs docs-pictures docs-size docs-settings generate fmt clean
 
 all: build
 
@@ -65,20 +65,20 @@ deps:
 
 ## test: every test: vet, native and wasm tests, the ebiten tests under Xvfb, the page in headless Chromium, the desktop window
 test: deps
-	$(MAKE) vet
-	$(MAKE) -j2 --output-sync=target test-e2e test-native test-wasm test-arm64 test-display TESTVET=-vet=off
+	$(MAKE) vet-native
+	$(MAKE) -j2 --output-sync=target test-e2e vet-wasm vet-display test-native test-wasm test-arm64 test-display TESTVET=-vet=off
 
-# After vet (which compiles what the tests import, natively and for wasm), the
-# test steps run two at a time: test-e2e spends most of its time waiting on
-# Chromium and the window, not compiling, so the other steps run beside it,
-# one after another in a second slot. Each step's output is printed whole
-# when it ends (--output-sync); the first failure stops further steps from
-# starting, the running one finishes, and make test fails.
+# After the native vet, the other steps run two at a time: test-e2e, the
+# longest, spends most of its time waiting on Chromium and the window, not
+# compiling, so the WebAssembly and display vets and the other test steps run
+# beside it, one after another in a second slot. Each step's output is
+# printed whole when it ends (--output-sync); the first failure stops further
+# steps from starting, the running one finishes, and make test fails.
 
 # go test runs a subset of vet's checks on what it tests, and their facts on
 # every dependency, standard library included, under flags of its own (so
-# shares nothing with `go vet`'s). `make test` runs the vet target first,
-# which checks the same packages in the same configurations (native, wasm,
+# shares nothing with `go vet`'s). `make test` runs the vet targets too,
+# which check the same packages in the same configurations (native, wasm,
 # the display tag) with all of vet's checks, so it turns the test steps' vet
 # off (TESTVET=-vet=off); alone, each test target vets as go test does.
 # test-arm64 keeps its vet: no vet run covers arm64.
@@ -96,9 +96,12 @@ NOPGO := -pgo=off
 
 # Under WebAssembly, only what is built for it: the page and the packages
 # its tests run (the command line's tools and the browser tests are native).
-vet:
+vet: vet-native vet-wasm vet-display
+vet-native:
 	$(GO) vet $(NOPGO) ./...
+vet-wasm:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... $(PURE)
+vet-display:
 	$(GO) vet -tags display ./render/...
 
 # Everything that needs no display; the e2e tests run in test-e2e.
