@@ -38,6 +38,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/lbsim/lbsim/sim"
+
+	"github.com/lbsim/lbsim/suggest"
 )
 
 // MaxSize is the largest scenario file Parse reads, in bytes.
@@ -349,42 +351,13 @@ func (s *Scenario) Lookup(key string) *Entry {
 	return nil
 }
 
-// didYouMean returns ": did you mean NAME?" for the name among names
-// nearest to the one given, when it is within a third of its length (at
-// least 2) edits, or ".".
+// didYouMean returns ": did you mean NAME?" for the name among names that
+// given most likely meant (suggest.Nearest, as the command line's flags), or
+// ".".
 func didYouMean(given string, names []string) string {
-	best, bestDist := "", max(2, len(given)/3)+1
-	for _, n := range names {
-		if d := editDistance(given, n); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
+	best := suggest.Nearest(given, names)
 	if best == "" {
 		return "."
 	}
 	return ": did you mean " + best + "?"
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	if len(a) > 64 {
-		return len(a) // a long key is no typo of a setting's name
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

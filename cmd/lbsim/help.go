@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/lbsim/lbsim/suggest"
 )
 
 // printFlags writes the flags of fs the way the documentation spells
@@ -58,50 +60,13 @@ func flagError(fs *flag.FlagSet, err error) string {
 }
 
 // didYouMean returns ": did you mean SPELL+NAME?" for the name among names
-// nearest to the one given by edit distance ("" when none is within a
-// third of its length, at least 2, or when it abbreviates none), so a typo
-// gets its flag or command and a word from elsewhere gets nothing. Flags
-// and subcommands are suggested through it.
+// that given most likely meant (suggest.Nearest: a typo gets its flag or
+// command, an abbreviation of one its name, a word from elsewhere nothing),
+// or "". Flags and subcommands are suggested through it.
 func didYouMean(given string, names []string, spell string) string {
-	best, bestDist := "", max(2, len(given)/3)+1
-	prefixOf := 0
-	for _, n := range names {
-		if strings.HasPrefix(n, given) {
-			prefixOf++
-		}
-	}
-	for _, n := range names {
-		d := editDistance(given, n)
-		if len(given) >= 3 && prefixOf == 1 && strings.HasPrefix(n, given) {
-			d = min(d, 1) // an abbreviation of one name: --repl for --replications
-		}
-		if d < bestDist {
-			best, bestDist = n, d
-		}
-	}
+	best := suggest.Nearest(given, names)
 	if best == "" {
 		return ""
 	}
 	return ": did you mean " + spell + best + "?"
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
