@@ -303,11 +303,14 @@ func (c *Config) validateInputs() error {
 	return nil
 }
 
-// healthFall, healthRise and ejectFor return the settings with 0 read as
-// their defaults.
+// healthFall, healthRise and ejectFor (and choices below) return the
+// settings with 0 read as their defaults.
 func (c *Config) healthFall() int { return cmp.Or(c.HealthFall, DefaultHealthFall) }
 func (c *Config) healthRise() int { return cmp.Or(c.HealthRise, DefaultHealthRise) }
 func (c *Config) ejectFor() int64 { return cmp.Or(c.EjectFor, DefaultEjectFor) }
+
+// choices returns p2c's d, with 0 read as DefaultChoices.
+func (c *Config) choices() int { return cmp.Or(c.Choices, DefaultChoices) }
 
 // ClientSide reports whether any setting of the client side or detection
 // is on: timeouts, retries, health checks, ejection, warm-up or

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -52,30 +51,32 @@ type fleet struct {
 // fleetStream is the stream constant of the fleet generator.
 const fleetStream = 0x6c6273696d2d666c // "lbsim-fl"
 
-// wantsFleet reports whether a balancer needs fleet state under cfg with
-// policy p in force.
-func wantsFleet(cfg *Config, p Policy) bool {
-	return cfg.Balancers > 1 || cfg.LoadInfo > 0 || p == JIQ
+// wantsFleet reports whether a balancer needs fleet state under cfg.
+func wantsFleet(cfg *Config) bool {
+	return cfg.Balancers > 1 || cfg.LoadInfo > 0 || cfg.Policy == JIQ
 }
+
+// stepsEveryCycle reports whether the fleet may act in a cycle without an
+// event: a periodic board refreshes, idle servers register under jiq.
+func (f *fleet) stepsEveryCycle() bool { return f.boardLoad != nil || f.b.m.cfg.Policy == JIQ }
 
 // ensureFleet makes the balancer's fleet state when its settings need it
 // (at the start, or when join-idle-queue comes into force); once made, it
 // stays for the rest of the run.
 func (b *Balancer) ensureFleet() {
 	cfg := &b.m.cfg
-	if b.fleet != nil || !b.perServer || !wantsFleet(cfg, cfg.Policy) {
+	if b.fleet != nil || !b.perServer || !wantsFleet(cfg) {
 		return
 	}
 	k := max(cfg.Balancers, 1)
 	f := &fleet{b: b, k: k, pcg: rand.NewPCG(cfg.Seed, fleetStream), last: make([]int64, k), iq: make([]slotQueue, k)}
-	n := len(b.srv)
+	n := len(b.srv) // 0 but for a fleet of one that jiq's coming into force makes
 	if cfg.LoadInfo == LoadLocal && k > 1 {
+		// K > 1 makes the fleet when the balancer is built, before any
+		// request: every count starts at 0.
 		f.local = make([][]int32, k)
 		for j := range f.local {
 			f.local[j] = make([]int32, n)
-		}
-		for s := 1; s <= n; s++ { // what the servers hold so far is balancer 1's
-			f.local[0][s-1] = int32(b.load(s))
 		}
 	}
 	if cfg.LoadInfo > 0 {
@@ -98,24 +99,8 @@ func (b *Balancer) ensureFleet() {
 }
 
 // draw returns a uniform draw from 0 to n−1 on the fleet generator, as
-// math/rand/v2's IntN draws it.
+// math/rand/v2's IntN draws it (drawN).
 func (f *fleet) draw(n int) int { return drawN(f.pcg, n) }
-
-// drawN returns a uniform draw from 0 to n−1 on g, as math/rand/v2's IntN
-// draws it on a 64-bit platform (so on every platform the same).
-func drawN(g *rand.PCG, n int) int {
-	un := uint64(n)
-	if un&(un-1) == 0 {
-		return int(g.Uint64() & (un - 1))
-	}
-	hi, lo := bits.Mul64(g.Uint64(), un)
-	if lo < un {
-		for thresh := -un % un; lo < thresh; {
-			hi, lo = bits.Mul64(g.Uint64(), un)
-		}
-	}
-	return int(hi)
-}
 
 // assign hands attempt r, routed at arrival or as a retry, to a balancer
 // of the fleet.
@@ -259,12 +244,8 @@ func (f *fleet) pick(r packed, t int64) int {
 	case p == RoundRobin:
 		return f.nextAfter(f.last[k])
 	case p == P2C && f.viewed():
-		d := b.m.cfg.Choices
-		if d == 0 {
-			d = DefaultChoices
-		}
 		ids := b.cands.ids
-		return pickDrawnBy(b.m, len(ids), min(d, len(ids)), func(x int) int64 { return f.load(k, int(ids[x])) }, ids)
+		return pickDrawnBy(b.m, len(ids), min(b.m.cfg.choices(), len(ids)), func(x int) int64 { return f.load(k, int(ids[x])) }, ids)
 	case p == LeastConnections && f.viewed():
 		return f.leastLoaded(k)
 	case p == LeastWork && f.viewed():

@@ -348,19 +348,23 @@ func (m *Model) makeRequest(id, t int64) packed {
 }
 
 // routeDraw returns a uniform integer in [0, n), n ≥ 1, from the routing
-// generator: exactly what rand.New(m.rpcg).IntN(n) returns on every
-// platform (the standard library's 64-bit computation, which its 32-bit one
-// is documented to match), drawn from the concrete generator so that it
-// inlines.
-func (m *Model) routeDraw(n int) int {
+// generator (drawN).
+func (m *Model) routeDraw(n int) int { return drawN(m.rpcg, n) }
+
+// drawN returns a uniform integer in [0, n), n ≥ 1, from g: exactly what
+// rand.New(g).IntN(n) returns on every platform (the standard library's
+// 64-bit computation, which its 32-bit one is documented to match), drawn
+// from the concrete generator so that its Uint64 inlines. The routing and
+// the fleet generators draw through it.
+func drawN(g *rand.PCG, n int) int {
 	un := uint64(n)
 	if un&(un-1) == 0 {
-		return int(m.rpcg.Uint64() & (un - 1))
+		return int(g.Uint64() & (un - 1))
 	}
-	hi, lo := bits.Mul64(m.rpcg.Uint64(), un)
+	hi, lo := bits.Mul64(g.Uint64(), un)
 	if lo < un {
 		for thresh := -un % un; lo < thresh; {
-			hi, lo = bits.Mul64(m.rpcg.Uint64(), un)
+			hi, lo = bits.Mul64(g.Uint64(), un)
 		}
 	}
 	return int(hi)

@@ -871,44 +871,35 @@ func (b *refBalancer) refresh(t int64) {
 	}
 }
 
-// loadSeen is what r's balancer believes s's load is (LoadInfo).
-func (b *refBalancer) loadSeen(r *refReq, s *refServer) int64 {
+// seen is what r's balancer believes s's load and remaining work at t are
+// (LoadInfo): the board's plus what it sent since (periodic), its own
+// attempts' (local, in a fleet), or the truth.
+func (b *refBalancer) seen(r *refReq, s *refServer, t int64) [2]int64 {
 	switch info := b.m.cfg.LoadInfo; {
 	case info > 0:
-		return b.board[s.id][0] + b.sent[r.bal][s.id][0]
+		board, sent := b.board[s.id], b.sent[r.bal][s.id]
+		return [2]int64{board[0] + sent[0], board[1] + sent[1]}
 	case info == sim.LoadLocal && b.m.k > 1:
-		var n int64
+		var v [2]int64
 		for _, q := range s.queue {
 			if q.bal == r.bal {
-				n++
+				v[0]++
+				v[1] += s.cycles(q.Time)
 			}
 		}
 		if s.busy && s.req.bal == r.bal {
-			n++
+			v[0]++
+			v[1] += max(s.done-t, 0)
 		}
-		return n
+		return v
 	}
-	return s.Load()
+	return [2]int64{s.Load(), s.Work(t)}
 }
 
-// workSeen is what r's balancer believes s's remaining work is at t.
+// loadSeen and workSeen are seen's load, and its work at t.
+func (b *refBalancer) loadSeen(r *refReq, s *refServer) int64 { return b.seen(r, s, b.m.cycle)[0] }
 func (b *refBalancer) workSeen(r *refReq, s *refServer, t int64) int64 {
-	switch info := b.m.cfg.LoadInfo; {
-	case info > 0:
-		return b.board[s.id][1] + b.sent[r.bal][s.id][1]
-	case info == sim.LoadLocal && b.m.k > 1:
-		var w int64
-		for _, q := range s.queue {
-			if q.bal == r.bal {
-				w += s.cycles(q.Time)
-			}
-		}
-		if s.busy && s.req.bal == r.bal {
-			w += max(s.done-t, 0)
-		}
-		return w
-	}
-	return s.Work(t)
+	return b.seen(r, s, t)[1]
 }
 
 // register is join-idle-queue's registration, while it is in force: every

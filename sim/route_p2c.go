@@ -44,11 +44,7 @@ func (r *p2c) pickIdle() int {
 func (r *p2c) pick(packed, int64) int {
 	b := r.b
 	n := len(b.cands.ids)
-	d := b.m.cfg.Choices
-	if d == 0 {
-		d = DefaultChoices
-	}
-	d = min(d, n)
+	d := min(b.m.cfg.choices(), n)
 	if d == 2 { // the usual case, written out
 		x := b.m.routeDraw(n)
 		y := b.m.routeDraw(n - 1)

@@ -91,8 +91,8 @@ func (m *Model) gate() via {
 		return viaNone // timeouts, retries and detection may act in any cycle
 	}
 	b := m.bal[0]
-	if f := b.fleet; f != nil && (f.boardLoad != nil || cfg.Policy == JIQ) {
-		return viaNone // a board refreshes and idle servers register in any cycle
+	if f := b.fleet; f != nil && f.stepsEveryCycle() {
+		return viaNone
 	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents {
 		return viaSkip

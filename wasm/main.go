@@ -42,7 +42,6 @@ package main
 
 import (
 	"encoding/json"
-	"net/url"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -58,7 +57,7 @@ import (
 
 func main() {
 	search := js.Global().Get("location").Get("search").String()
-	params, embedded := embedParam(queryParams(search))
+	params, embedded := embedParam(preset.QueryParams(search))
 	p := preset.Read(params, preset.RandomSeed)
 	showProblems(p.Problems)
 	// The page shows the problems in its own box (#message, wrapped): the
@@ -141,27 +140,6 @@ func embedParam(params []preset.Param) ([]preset.Param, bool) {
 		out = append(out, p)
 	}
 	return out, on
-}
-
-// queryParams splits a location.search string into parameters, in order.
-// A parameter that does not decode is passed on raw so the preset reports
-// it by name.
-func queryParams(search string) []preset.Param {
-	var ps []preset.Param
-	for _, kv := range strings.Split(strings.TrimPrefix(search, "?"), "&") {
-		if kv == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(kv, "=")
-		if dk, err := url.QueryUnescape(k); err == nil {
-			k = dk
-		}
-		if dv, err := url.QueryUnescape(v); err == nil {
-			v = dv
-		}
-		ps = append(ps, preset.Param{Name: k, Value: v})
-	}
-	return ps
 }
 
 // showProblems writes the messages into the page's #message element (see

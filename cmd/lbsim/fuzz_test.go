@@ -76,16 +76,8 @@ func FuzzCompareVariant(f *testing.F) {
 			}
 		}
 		stdout, stderr, code := runQuiet(t, append([]string{"compare"}, args...)...)
-		noEscapes(t, "stderr", stderr)
-		switch code {
-		case exitUsage, exitFailed:
-			if stdout != "" {
-				t.Fatalf("exit %d with output %q", code, stdout)
-			}
+		if !ranOrRefused(t, code, stdout, stderr) {
 			return
-		case exitOK:
-		default:
-			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		var cmp comparisonJSON
 		if err := json.Unmarshal([]byte(stdout), &cmp); err != nil || len(cmp.Variants) != 1 {
@@ -266,4 +258,23 @@ func FuzzReplayComparison(f *testing.F) {
 			t.Fatalf("exit %d, files %v", code, names)
 		}
 	})
+}
+
+// ranOrRefused checks the outcome of fuzzed input: refused (exit 2 or 1)
+// with nothing on standard output, or run (exit 0), and in both cases no
+// raw control characters on standard error; it reports whether it ran.
+func ranOrRefused(t *testing.T, code int, stdout, stderr string) bool {
+	t.Helper()
+	noEscapes(t, "stderr", stderr)
+	switch code {
+	case exitUsage, exitFailed:
+		if stdout != "" {
+			t.Fatalf("exit %d with output %q", code, stdout)
+		}
+		return false
+	case exitOK:
+		return true
+	}
+	t.Fatalf("exit %d: %s", code, stderr)
+	return false
 }

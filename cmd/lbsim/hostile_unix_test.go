@@ -180,13 +180,20 @@ func (w *firstWrite) Write(p []byte) (int, error) {
 // reached standard output does not say no output was written; it says
 // standard output holds a part of it.
 func TestRunInterruptedThrough(t *testing.T) {
+	interruptedThrough(t, "run", "run", "--cycles", "1000000000", "--seed", "4", "--quiet", "--timeline", "-")
+}
+
+// interruptedThrough runs lbsim with args, whose timeline goes to standard
+// output, sends SIGINT once the first bytes are there, and checks that the
+// command (what, for messages) stops saying standard output holds a part
+// of its output.
+func interruptedThrough(t *testing.T, what string, args ...string) {
+	t.Helper()
 	var errb bytes.Buffer
 	out := &firstWrite{wrote: make(chan struct{})}
 	c := &cli{stdin: strings.NewReader(""), stdout: out, stderr: &errb, noColor: true, signals: make(chan os.Signal, 1)}
 	done := make(chan int)
-	go func() {
-		done <- c.main([]string{"run", "--cycles", "1000000000", "--seed", "4", "--quiet", "--timeline", "-"})
-	}()
+	go func() { done <- c.main(args) }()
 	select {
 	case <-out.wrote:
 	case <-time.After(60 * time.Second):
@@ -199,7 +206,7 @@ func TestRunInterruptedThrough(t *testing.T) {
 			t.Errorf("exit %d, stderr %q", code, msg)
 		}
 	case <-time.After(60 * time.Second):
-		t.Fatal("the run did not stop")
+		t.Fatalf("the %s did not stop", what)
 	}
 }
 
@@ -210,23 +217,5 @@ func TestReplayInterruptedThrough(t *testing.T) {
 	if code, _, stderr := runArgs(t, "run", "--cycles", "30000000", "--seed", "4", "--quiet", "--snapshot", snap); code != exitOK {
 		t.Fatalf("run: %s", stderr)
 	}
-	var errb bytes.Buffer
-	out := &firstWrite{wrote: make(chan struct{})}
-	c := &cli{stdin: strings.NewReader(""), stdout: out, stderr: &errb, noColor: true, signals: make(chan os.Signal, 1)}
-	done := make(chan int)
-	go func() { done <- c.main([]string{"replay", snap, "--timeline", "-"}) }()
-	select {
-	case <-out.wrote:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the timeline never reached standard output")
-	}
-	c.signals <- syscall.SIGINT
-	select {
-	case code := <-done:
-		if msg := errb.String(); code != exitInterrupted || strings.Contains(msg, "no output was written") || !strings.Contains(msg, "standard output holds a part") {
-			t.Errorf("exit %d, stderr %q", code, msg)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the replay did not stop")
-	}
+	interruptedThrough(t, "replay", "replay", snap, "--timeline", "-")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lbsim/lbsim/render/preset"
 	"github.com/lbsim/lbsim/scenario"
+	"github.com/lbsim/lbsim/sim"
 )
 
 func TestFromScenario(t *testing.T) {
@@ -39,4 +40,38 @@ func TestScenarioQuery(t *testing.T) {
 	if _, _, err := preset.ScenarioQuery("s.toml", "sevrers = 10\n", ""); err == nil {
 		t.Error("an unknown key was accepted")
 	}
+}
+
+// FuzzScenarioQuery is the page's path for a scenario file picked or
+// dropped: the file's text and the address it replaces become a query;
+// the page reads that query as it reads any address (QueryParams, Read),
+// and what it reads is a valid run that starts. A file refused says so and
+// gives no query.
+func FuzzScenarioQuery(f *testing.F) {
+	f.Add("servers = 4\ncycles = 300\nqueues = \"per-server\"\npolicy = \"jiq\"\nbalancers = 3\n", "?speed=20&present=1&seed=5")
+	f.Add("set = [\"100:rate=0.9\"]\nfault = [\"down:1@50\"]\n", "?lesson=herding")
+	f.Add("load-info = \"periodic:7\"\nqueues = \"per-server\"\npolicy = \"p2c\"\n", "")
+	f.Add("trace = \"x.csv\"\n", "?%zz=1&theory=0")
+	f.Add("servers = 0\n", "?pause-at=9")
+	f.Add("[table]\nx = 1\n", "?speed=max")
+	f.Fuzz(func(t *testing.T, text, search string) {
+		query, _, err := preset.ScenarioQuery("f.toml", text, search)
+		if err != nil {
+			if query != "" {
+				t.Fatalf("refused (%v) yet gave the query %q", err, query)
+			}
+			return
+		}
+		p := preset.Read(preset.QueryParams(query), func() uint64 { return 7 })
+		if err := p.Config.Validate(); err != nil {
+			t.Fatalf("the query %q reads to an invalid run: %v", query, err)
+		}
+		cfg := p.Config
+		cfg.Cycles = min(cfg.Cycles, 50)
+		m, err := sim.New(cfg)
+		if err != nil {
+			t.Fatalf("the query %q: %v", query, err)
+		}
+		m.Run()
+	})
 }
