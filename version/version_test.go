@@ -5,8 +5,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"testing"
-
-	"github.com/lbsim/lbsim/sim"
 )
 
 func TestShort(t *testing.T) {
@@ -33,21 +31,27 @@ func TestShort(t *testing.T) {
 }
 
 // TestStamp: a stamped summary is the summary's JSON object with
-// lbsim_version added as its last key, the switch's P and S objects
-// untouched.
+// lbsim_version added as its last key, nested objects untouched; a value
+// that is no object is refused, not written half.
 func TestStamp(t *testing.T) {
-	cfg := sim.DefaultConfig()
-	cfg.Cycles, cfg.Seed, cfg.Switch = 50, 1, true
-	m, err := sim.New(cfg)
-	if err != nil {
-		t.Fatal(err)
+	type counts struct {
+		Completed int64 `json:"completed"`
 	}
-	m.Run()
-	sum := m.Summary()
+	sum := struct {
+		Seed uint64  `json:"seed"`
+		P    *counts `json:"P,omitempty"`
+		S    *counts `json:"S,omitempty"`
+	}{1, &counts{3}, &counts{4}}
 	plain, _ := json.Marshal(sum)
-	stamped, _ := json.Marshal(Stamp(&sum))
+	stamped, err := json.Marshal(Stamp(&sum))
 	want := string(plain[:len(plain)-1]) + `,"lbsim_version":` + strconv.Quote(Read().Short()) + "}"
-	if string(stamped) != want {
-		t.Errorf("stamped\n%s\nwant\n%s", stamped, want)
+	if err != nil || string(stamped) != want {
+		t.Errorf("stamped\n%s (%v)\nwant\n%s", stamped, err, want)
+	}
+	if got, err := json.Marshal(Stamp(struct{}{})); err != nil || string(got) != `{"lbsim_version":`+strconv.Quote(Read().Short())+"}" {
+		t.Errorf("an empty object stamped = %s, %v", got, err)
+	}
+	if _, err := json.Marshal(Stamp([]int{1})); err == nil {
+		t.Error("a list stamped: no error")
 	}
 }
