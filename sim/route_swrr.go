@@ -132,4 +132,4 @@ var weightsRow = Row{Name: "weights", Help: "server weights W1,W2,… for server
 		}
 		return nil
 	},
-}
+}.wireBytes("wt", 23, 1_000_000, appendWeights, readWeights)

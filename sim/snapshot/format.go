@@ -8,10 +8,11 @@ package snapshot
 // ignored by older readers; a field missing from an older file decodes as
 // its zero value, which must therefore always mean "as before".
 //
-// Adding a setting to sim.Config takes three lines: a field here with a
-// new short key and omitempty, one line in wireConfig and one in
-// wireConfig.sim (convert.go). The format version is not bumped for that;
-// it is bumped only when an older reader could misread a newer file.
+// The run's configuration is no struct here: it is written from the
+// settings table, each row with its own key (sim.Wire; config.go). A new
+// setting is a new row with a new key and place; the format version is
+// not bumped for that. It is bumped only when an older reader could
+// misread a newer file.
 //
 // Every variable-length field has a limit: msgp's own limit on arrays and
 // maps below, a per-field limit on each bin (byte string), and the total
@@ -48,62 +49,6 @@ type body struct {
 	Hashes  wireHashes  `msg:"h"`
 	Summary wireSummary `msg:"s"`
 	Caption string      `msg:"cap,omitempty"` // a caption to show with the run (CheckCaption), or ""
-}
-
-// wireConfig mirrors sim.Config. Integer units are the model's own (Rate
-// in millionths, Factor in thousandths), so nothing is rounded.
-type wireConfig struct {
-	Servers          int64  `msg:"sv,omitempty"`
-	Cycles           int64  `msg:"n,omitempty"`
-	TaskMin          int64  `msg:"t0,omitempty"`
-	TaskMax          int64  `msg:"t1,omitempty"`
-	Seed             uint64 `msg:"seed,omitempty"`
-	InitialPerServer int64  `msg:"ips,omitempty"`
-	Rate             int64  `msg:"r,omitempty"`
-	Wave             bool   `msg:"w,omitempty"`
-	WaveAmplitude    int64  `msg:"wa,omitempty"`
-	WavePeriod       int64  `msg:"wp,omitempty"`
-	StreamShare      int64  `msg:"ss,omitempty"`
-	Blocked          []byte `msg:"b,omitempty,limit=800000"` // see appendRanges
-	ScaleUp          int64  `msg:"u,omitempty"`
-	ScaleDown        int64  `msg:"d,omitempty"`
-	Cooldown         int64  `msg:"k,omitempty"`
-	MinServers       int64  `msg:"mn,omitempty"`
-	MaxServers       int64  `msg:"mx,omitempty"`
-	QueueCap         int64  `msg:"qc,omitempty"`
-	Policy           int64  `msg:"pol,omitempty"`
-	Switch           bool   `msg:"sw,omitempty"`
-	TraceMode        bool   `msg:"tm,omitempty"`                // a trace replaces the generator
-	Trace            []byte `msg:"tr,omitempty,limit=33554432"` // see appendTrace
-	Weights          []byte `msg:"wt,omitempty,limit=1000000"`  // swrr weights as uvarints, see appendWeights
-	MTBF             int64  `msg:"mtbf,omitempty"`
-	MTTR             int64  `msg:"mttr,omitempty"`
-	Service          int64  `msg:"svc,omitempty"`
-	MeanService      int64  `msg:"ms,omitempty"`
-	Queues           int64  `msg:"q,omitempty"`                 // sim.QueueMode's number
-	Choices          int64  `msg:"ch,omitempty"`                // p2c's d; 0 = the default
-	EwmaDecay        int64  `msg:"ewd,omitempty"`               // peak-ewma's τ; 0 = the default
-	FailTime         int64  `msg:"ft,omitempty"`                // cycles to a failing server's error; 0 = 1
-	Speeds           []byte `msg:"spd,omitempty,limit=1000000"` // speeds in hundredths as uvarints, see appendSpeeds
-	ServiceCV        int64  `msg:"cv,omitempty"`                // sim.Decimal millionths; 0 = the default
-	ServiceShape     int64  `msg:"al,omitempty"`                // sim.Decimal millionths; 0 = the default
-	LongShare        int64  `msg:"ls,omitempty"`                // sim.Decimal millionths
-	ServiceMax       int64  `msg:"sm,omitempty"`                // 0 = the default
-	ServiceValues    []byte `msg:"sva,omitempty,limit=65536"`   // the empirical shape's times as uvarints, see appendValues
-	Timeout          int64  `msg:"to,omitempty"`
-	Retries          int64  `msg:"rt,omitempty"`
-	Backoff          int64  `msg:"bo,omitempty"`
-	Jitter           bool   `msg:"jit,omitempty"`
-	RetryBudget      int64  `msg:"rb,omitempty"` // sim.Decimal millionths; 0 = none
-	HealthInterval   int64  `msg:"hi,omitempty"`
-	HealthFall       int64  `msg:"hf,omitempty"` // 0 = the default
-	HealthRise       int64  `msg:"hr,omitempty"` // 0 = the default
-	EjectAfter       int64  `msg:"ea,omitempty"`
-	EjectFor         int64  `msg:"ef,omitempty"` // 0 = the default
-	ProvisionDelay   int64  `msg:"pd,omitempty"`
-	ReplaceAfter     int64  `msg:"ra,omitempty"`
-	Balancers        int64  `msg:"bal,omitempty"` // the fleet's size; 0 = 1
-	LoadInfo         int64  `msg:"li,omitempty"`  // sim.LoadInfo: −1 local, 0 exact, T periodic
 }
 
 // wireHashes are the state hashes (sim.Model.Hash) of the recording: the

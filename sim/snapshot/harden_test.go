@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"math"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -23,17 +22,23 @@ func hugeNegativeDecimals(t testing.TB) map[string][]byte {
 	cfg := sim.DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer = 5, 50, 3, 2
 	return map[string][]byte{
-		"retry-budget": craftWire(t, cfg, func(w *wireConfig) { w.Retries, w.RetryBudget = 1, math.MinInt64 }),
+		"retry-budget": craftWire(t, cfg, func(w *wireConfig) { w.set("retries", 1).set("retry-budget", math.MinInt64) }),
 		"service-cv": craftWire(t, cfg, func(w *wireConfig) {
-			w.Service, w.MeanService, w.ServiceCV = int64(sim.Lognormal), 20, math.MinInt64
+			w.set("service", int64(sim.Lognormal)).set("mean-service", 20).set("service-cv", math.MinInt64)
 		}),
 		"service-shape": craftWire(t, cfg, func(w *wireConfig) {
-			w.Service, w.MeanService, w.ServiceShape = int64(sim.Pareto), 20, math.MinInt64
+			w.set("service", int64(sim.Pareto)).set("mean-service", 20).set("service-shape", math.MinInt64)
 		}),
-		"long-share": craftWire(t, cfg, func(w *wireConfig) { w.Service, w.LongShare = int64(sim.Bimodal), math.MinInt64 }),
-		"rate":       craftWire(t, cfg, func(w *wireConfig) { w.Rate = math.MinInt64 }),
-		"scale-up":   craftWire(t, cfg, func(w *wireConfig) { w.ScaleUp = math.MinInt64 }),
+		"long-share": craftWire(t, cfg, func(w *wireConfig) { w.set("service", int64(sim.Bimodal)).set("long-share", math.MinInt64) }),
+		"rate":       craftWire(t, cfg, func(w *wireConfig) { w.set("rate", math.MinInt64) }),
+		"scale-up":   craftWire(t, cfg, func(w *wireConfig) { w.set("scale-up", math.MinInt64) }),
 	}
+}
+
+// set gives the setting called name the wire value v.
+func (w *wireConfig) set(name string, v int64) *wireConfig {
+	w.vals[wireKeys[sim.RowNamed(name).Wire.Key]].n = v
+	return w
 }
 
 // TestSnapshotHugeNegativeDecimalNoPanic: a snapshot or link whose
@@ -63,18 +68,16 @@ func TestSnapshotHugeNegativeDecimalNoPanic(t *testing.T) {
 func TestSnapshotExtremeConfigValuesNoPanic(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer = 5, 50, 3, 2
-	fields := reflect.TypeFor[wireConfig]()
-	for i := range fields.NumField() {
-		f := fields.Field(i)
-		if f.Type.Kind() != reflect.Int64 {
+	for _, r := range sim.Rows() {
+		if r.Wire.Kind != sim.WireInt {
 			continue
 		}
 		for _, v := range []int64{math.MinInt64, -1, math.MaxInt64} {
-			data := craftWire(t, cfg, func(w *wireConfig) { reflect.ValueOf(w).Elem().Field(i).SetInt(v) })
+			data := craftWire(t, cfg, func(w *wireConfig) { w.set(r.Name, v) })
 			func() {
 				defer func() {
 					if p := recover(); p != nil {
-						t.Errorf("%s = %d: panic %v", f.Name, v, p)
+						t.Errorf("%s = %d: panic %v", r.Name, v, p)
 					}
 				}()
 				s, err := Decode(data)

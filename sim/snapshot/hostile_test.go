@@ -192,7 +192,7 @@ func TestHostileServiceValues(t *testing.T) {
 		{"none with empirical", nil, "service-file"},
 	} {
 		w := fromConfig(&cfg)
-		w.ServiceValues = tt.values
+		w.vals[wireKeys["sva"]].b = tt.values
 		if _, err := w.sim(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one with %q", tt.name, err, tt.want)
 		}

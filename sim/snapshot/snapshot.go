@@ -65,11 +65,11 @@ const ModelVersion = sim.ModelVersion
 // Limits on what a snapshot may hold; they bound decoding in time and
 // memory.
 const (
-	MaxSize      = 32 << 20  // bytes of an encoded snapshot
-	MaxChanges   = 1_000_000 // changes in the log
-	MaxTraceRows = 2_000_000 // rows of a trace (at 10 to 18 bytes each)
-	MaxBlocked   = 100_000   // blocked ranges
-	MaxHashes    = 1 << 20   // periodic state hashes
+	MaxSize      = 32 << 20       // bytes of an encoded snapshot
+	MaxChanges   = 1_000_000      // changes in the log
+	MaxTraceRows = 2_000_000      // rows of a trace (at 10 to 18 bytes each)
+	MaxBlocked   = sim.MaxBlocked // blocked ranges
+	MaxHashes    = 1 << 20        // periodic state hashes
 
 	maxEngine = 200 // bytes of the engine version
 )
