@@ -280,10 +280,12 @@ func FaultKinds() []string {
 			kinds = append(kinds, a.name)
 		}
 	}
-	// The client side's and detection's changes may be given as faults
-	// too ("timeout:…@CYCLE" reads as --set CYCLE:timeout=…).
-	for s := SetTimeout; s <= SetReplaceAfter; s++ {
-		kinds = append(kinds, s.String())
+	// Rows marked so (the client side's and detection's) may be given as
+	// faults too ("timeout:…@CYCLE" reads as --set CYCLE:timeout=…).
+	for s := range numSettings {
+		if r := ChangeRow(s); r != nil && r.FaultKind {
+			kinds = append(kinds, r.Name)
+		}
 	}
 	return kinds
 }

@@ -70,12 +70,12 @@ var loadInfoRow = Row{Name: "load-info", Unit: "",
 	format:  func(v int64) string { return LoadInfo(v).String() },
 	load:    func(c *Config) int64 { return int64(c.LoadInfo) },
 	store:   func(c *Config, v int64) { c.LoadInfo = LoadInfo(v) },
-}.changeable(SetLoadInfo).wire("li", 51).needs([]string{"--queues", "per-server", "--policy", "least-connections", "--load-info", "periodic:100"},
+}.changeable(SetLoadInfo).wire("li", 51).needs([]string{"--queues", "per-server", "--policy", "least-connections"},
 	readsLoadInfo,
 	func(c *Config) string {
 		return fmt.Sprintf("applies to a policy that reads load (%s) with per-server queues, and the policy is %v with %v queues: choose one (or a change that switches to one), or drop --load-info",
 			strings.Join(PoliciesReading(func(p Policy, q QueueMode) bool { return q == PerServer && p.Info().ReadsLoad }), ", "), c.Policy, c.Queues)
-	})
+	}).testWith("queues", "per-server", "policy", "least-connections", "load-info", "periodic:100") // a change sets only a board's period
 
 // readsLoadInfo reports whether a run state reads its load information:
 // exact is always read; the others only by a policy that reads load.

@@ -37,9 +37,19 @@ type Row struct {
 	// snapshots store (append-only, see Setting).
 	Changeable bool
 	Change     Setting
-	// Needs is the flag arguments that turn on what the setting refines
-	// (["--retries", "1"]), empty when it is always read.
+	// FaultKind says --fault takes the setting's change too, as
+	// NAME:VALUE@CYCLE (the client side and detection: a timeout or a
+	// retry policy that changes mid-run is what a fault drill tries).
+	FaultKind bool
+	// Needs is help text: the flag arguments, exactly as the command line
+	// takes them, that turn on what the setting refines (["--retries",
+	// "1"]); empty when it is always read. The tests turn the setting on
+	// with its fixture instead, which may hold more (a start value a
+	// change needs).
 	Needs []string
+	// fixture is the settings (name, value; "fault" for a --fault) a test
+	// gives so that the setting is read and its example value acts.
+	fixture [][2]string
 	// File says the value is a file's path that the command line reads
 	// (service-file): Config.Set does not take it.
 	File bool
@@ -84,7 +94,10 @@ type Row struct {
 // other settings (max-servers) or is drawn (seed).
 func (r *Row) Default() string { return r.def }
 
-// Get returns the setting's value in c as written on the command line.
+// Get returns the setting's value in c as written on the command line, a
+// value its own flag accepts: where 0 in a Config stands for the default,
+// the default ("" for one that follows others and was not given:
+// mean-service).
 func (r *Row) Get(c *Config) string {
 	if r.getText != nil {
 		return r.getText(c)
@@ -92,8 +105,16 @@ func (r *Row) Get(c *Config) string {
 	if r.load == nil {
 		return ""
 	}
-	return r.format(r.load(c))
+	if v := r.load(c); !r.zeroDefault || v != 0 {
+		return r.format(v)
+	}
+	return r.def
 }
+
+// Fixture returns the settings (flag name and value; "fault" for a
+// --fault) under which a run reads the setting and its example value acts:
+// what tests and generators turn on for it.
+func (r *Row) Fixture() [][2]string { return r.fixture }
 
 // IsBool reports whether the setting is true or false (a switch flag).
 func (r *Row) IsBool() bool { return r.syntax == syntaxBool }
@@ -265,8 +286,24 @@ func (r Row) ranged(s string) Row { r.Range = s; return r }
 // so in a message.
 func (r Row) needs(args []string, read func(*Config) bool, why func(*Config) string) Row {
 	r.Needs, r.reads, r.readWhy = args, read, why
+	r.fixture = nil
+	for i := 0; i+1 < len(args); i += 2 {
+		r.fixture = append(r.fixture, [2]string{strings.TrimPrefix(args[i], "--"), args[i+1]})
+	}
 	return r
 }
+
+// testWith replaces the fixture: name, value pairs.
+func (r Row) testWith(pairs ...string) Row {
+	r.fixture = nil
+	for i := 0; i+1 < len(pairs); i += 2 {
+		r.fixture = append(r.fixture, [2]string{pairs[i], pairs[i+1]})
+	}
+	return r
+}
+
+// faultKind marks a row whose change --fault takes too.
+func (r Row) faultKind() Row { r.FaultKind = true; return r }
 
 // needsOn is needs for a setting that refines another one being above 0.
 func (r Row) needsOn(other string, on func(*Config) bool) Row {
@@ -275,9 +312,16 @@ func (r Row) needsOn(other string, on func(*Config) bool) Row {
 	})
 }
 
+// meanShapes are the shapes whose times follow mean-service.
+var meanShapes = []Service{Geometric, Constant, Lognormal, Pareto}
+
 // needsShape is needs for a service shape's parameter.
 func (r Row) needsShape(shapes ...Service) Row {
-	return r.needs([]string{"--service", shapes[0].String()},
+	args := []string{"--service", shapes[0].String()}
+	if slices.Contains(meanShapes, shapes[0]) && r.Name != "mean-service" {
+		args = append(args, "--mean-service", "20") // the shape's own need
+	}
+	return r.needs(args,
 		func(c *Config) bool { return slices.Contains(shapes, c.Service) },
 		func(c *Config) string {
 			return fmt.Sprintf("applies to --service %s, and the service is %v", joinShapes(shapes), c.Service)
@@ -424,7 +468,7 @@ var settingRows = slices.Concat([]Row{
 		defaults("uniform").example("geometric").wire("svc", 26),
 	whole("mean-service", "mean processing time (geometric, lognormal, pareto), or the fixed one (constant)", "cycles", func(c *Config) *int { return &c.MeanService }, 1, MaxTaskTime/20,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime/20)).zero().example("100").wire("ms", 27).
-		needsShape(Geometric, Constant, Lognormal, Pareto),
+		needsShape(meanShapes...),
 	fixed("service-cv", "lognormal: coefficient of variation", "", func(c *Config) *Decimal { return &c.ServiceCV }, ParseDecimal, 1, MaxServiceCV,
 		cvAllowed, "want a decimal like 1.5").zero().ranged("above 0, at most 10").defaults(DefaultServiceCV.String()).example("3").wire("cv", 33).needsShape(Lognormal),
 	fixed("service-shape", "pareto: shape α; the tail is heavier as α nears 1", "", func(c *Config) *Decimal { return &c.ServiceShape }, ParseDecimal, DecimalScale+1, MaxServiceShape,
@@ -437,35 +481,35 @@ var settingRows = slices.Concat([]Row{
 		Range: fmt.Sprintf("1..%d lines of 1..%d", MaxServiceValues, MaxTaskTime), Example: "times.txt", check: checkServiceValues}.wireBytes("sva", 37, 65536, appendValues, readValues).needsShape(Empirical),
 
 	whole("timeout", "cycles after its arrival an unfinished attempt is abandoned by its client (0 = never)", "cycles", func(c *Config) *int64 { return &c.Timeout }, 0, MaxCycles,
-		fmt.Sprintf("must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("400").changeable(SetTimeout).wire("to", 38),
+		fmt.Sprintf("must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("400").changeable(SetTimeout).faultKind().wire("to", 38),
 	whole("retries", "retries of a request whose attempt ended in error, timed out or was discarded", "retries", func(c *Config) *int { return &c.Retries }, 0, MaxRetries,
-		fmt.Sprintf("must be a whole number from 0 to %d", MaxRetries)).defaults("0").example("2").changeable(SetRetries).wire("rt", 39),
+		fmt.Sprintf("must be a whole number from 0 to %d", MaxRetries)).defaults("0").example("2").changeable(SetRetries).faultKind().wire("rt", 39),
 	whole("backoff", "B: retry k arrives B·2^(k−1) cycles after the attempt ended (B·2^(retries−1) ≤ 2⁴⁰)", "cycles", func(c *Config) *int64 { return &c.Backoff }, 0, MaxBackoff,
-		"must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40").ranged("0..2⁴⁰ ÷ 2^(retries−1)").defaults("0").example("5").changeable(SetBackoff).wire("bo", 40).
+		"must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40").ranged("0..2⁴⁰ ÷ 2^(retries−1)").defaults("0").example("5").changeable(SetBackoff).faultKind().wire("bo", 40).
 		needsOn("retries", retriesOn),
 	boolean("jitter", "draw each retry's wait uniformly from 0 to B·2^(k−1) (its own random stream)", func(c *Config) *bool { return &c.Jitter }).
-		defaults("false").example("true").changeable(SetJitter).wire("jit", 41).needsOn("retries", retriesOn).
-		withNeeds("--retries", "1", "--backoff", "5"),
+		defaults("false").example("true").changeable(SetJitter).faultKind().wire("jit", 41).needsOn("retries", retriesOn).
+		testWith("retries", "1", "backoff", "5"),
 	fixed("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first attempts admitted in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.RetryBudget }, ParseDecimal, 0, DecimalScale,
 		"must be 0 (no budget) or a share above 0 and at most 1, like 0.1", "want 0 (none) or a share above 0 and at most 1, like 0.1").
-		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).wire("rb", 42).needsOn("retries", retriesOn),
+		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).faultKind().wire("rb", 42).needsOn("retries", retriesOn),
 	whole("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "cycles", func(c *Config) *int64 { return &c.HealthInterval }, 0, MaxCycles,
-		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval).wire("hi", 43),
+		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval).faultKind().wire("hi", 43),
 	whole("health-fall", "failed probes in a row that eject a server", "probes", func(c *Config) *int { return &c.HealthFall }, 1, MaxHealthCount,
-		fmt.Sprintf("must be a whole number of failed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthFall)).example("1").changeable(SetHealthFall).wire("hf", 44).wireDefault(DefaultHealthFall).
+		fmt.Sprintf("must be a whole number of failed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthFall)).example("1").changeable(SetHealthFall).faultKind().wire("hf", 44).wireDefault(DefaultHealthFall).
 		needsOn("health-interval", healthChecksOn),
 	whole("health-rise", "passed probes in a row that restore an ejected server", "probes", func(c *Config) *int { return &c.HealthRise }, 1, MaxHealthCount,
-		fmt.Sprintf("must be a whole number of passed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthRise)).example("5").changeable(SetHealthRise).wire("hr", 45).wireDefault(DefaultHealthRise).
+		fmt.Sprintf("must be a whole number of passed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthRise)).example("5").changeable(SetHealthRise).faultKind().wire("hr", 45).wireDefault(DefaultHealthRise).
 		needsOn("health-interval", healthChecksOn),
 	whole("eject-after", "eject a server after this many errors in a row (0 = never)", "errors", func(c *Config) *int { return &c.EjectAfter }, 0, MaxEjectAfter,
-		fmt.Sprintf("must be 0 (no ejection) or a whole number of errors up to %d", MaxEjectAfter)).defaults("0").example("3").changeable(SetEjectAfter).wire("ea", 46),
+		fmt.Sprintf("must be 0 (no ejection) or a whole number of errors up to %d", MaxEjectAfter)).defaults("0").example("3").changeable(SetEjectAfter).faultKind().wire("ea", 46),
 	whole("eject-for", "cycles an ejection lasts, doubled for each further ejection before a completion", "cycles", func(c *Config) *int64 { return &c.EjectFor }, 1, MaxCycles,
-		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).zero().defaults(strconv.Itoa(DefaultEjectFor)).example("200").changeable(SetEjectFor).wire("ef", 47).wireDefault(DefaultEjectFor).
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).zero().defaults(strconv.Itoa(DefaultEjectFor)).example("200").changeable(SetEjectFor).faultKind().wire("ef", 47).wireDefault(DefaultEjectFor).
 		needsOn("eject-after", ejectionOn),
 	whole("provision-delay", "cycles a server added by scaling warms before it takes work", "cycles", func(c *Config) *int64 { return &c.ProvisionDelay }, 0, MaxCycles,
-		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay).wire("pd", 48),
+		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay).faultKind().wire("pd", 48),
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
-		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter).wire("ra", 49),
+		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter).faultKind().wire("ra", 49),
 }, policyRows())
 
 // retriesOn, healthChecksOn and ejectionOn report whether the setting that
@@ -476,13 +520,10 @@ func ejectionOn(c *Config) bool     { return c.EjectAfter > 0 }
 
 // needsWave is needs for a parameter of the arrival wave.
 func (r Row) needsWave() Row {
-	return r.needs([]string{"--wave", "true"}, func(c *Config) bool { return c.Wave }, func(*Config) string {
+	return r.needs([]string{"--wave"}, func(c *Config) bool { return c.Wave }, func(*Config) string {
 		return fmt.Sprintf("applies only with --wave (the default; or a change that turns it on), and the run has --wave=false: drop --%s", r.Name)
-	})
+	}).testWith("wave", "true")
 }
-
-// withNeeds replaces the flag arguments that turn on what the row refines.
-func (r Row) withNeeds(args ...string) Row { r.Needs = args; return r }
 
 // readsFail counts a run as reading the row when its changes hold a fail
 // fault.

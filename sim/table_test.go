@@ -10,7 +10,7 @@ import (
 // to act on: per-server queues under load, autoscaling with a low
 // threshold, a failing server, a server down and back, and a second one
 // down for good.
-func eventful(t *testing.T, needs []string) (Config, []Change) {
+func eventful(t *testing.T, fixture [][2]string) (Config, []Change) {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Seed = 11
@@ -23,12 +23,12 @@ func eventful(t *testing.T, needs []string) (Config, []Change) {
 			t.Fatal(err)
 		}
 	}
-	for i := 0; i+1 < len(needs); i += 2 {
-		if needs[i] == "--fault" {
+	for _, kv := range fixture {
+		if kv[0] == "fault" {
 			continue // the faults below include a fail fault
 		}
-		if err := cfg.Set(strings.TrimPrefix(needs[i], "--"), needs[i+1]); err != nil {
-			t.Fatalf("needs %v: %v", needs, err)
+		if err := cfg.Set(kv[0], kv[1]); err != nil {
+			t.Fatalf("fixture %v: %v", fixture, err)
 		}
 	}
 	var faults []Change
@@ -62,7 +62,7 @@ func hashTrail(t *testing.T, cfg Config, changes []Change) []uint64 {
 
 // TestEveryChangeTakesEffect walks the settings table: for every row --set
 // may change, a change to its example value at cycle 50 of a run in which
-// the setting is read (its Needs turned on) changes what the model does
+// the setting is read (its fixture turned on) changes what the model does
 // from that cycle on, not only its configuration. A row whose effect is
 // deleted (its store a no-op, or the model reading a copy) fails here.
 func TestEveryChangeTakesEffect(t *testing.T) {
@@ -72,7 +72,7 @@ func TestEveryChangeTakesEffect(t *testing.T) {
 			continue
 		}
 		t.Run(r.Name, func(t *testing.T) {
-			cfg, faults := eventful(t, r.Needs)
+			cfg, faults := eventful(t, r.fixture)
 			if r.Get(&cfg) == r.Example {
 				t.Fatalf("the example %s is the run's value already: give the row another example", r.Example)
 			}
@@ -161,30 +161,31 @@ func TestSettingNumbersAreOwned(t *testing.T) {
 
 // TestUnreadFollowsEachRun: a setting that refines another is unread
 // while that one is off, and read when a change turns it on; every row's
-// Needs arguments turn it on.
+// Needs, read as the command line reads them, and its fixture turn it on.
 func TestUnreadFollowsEachRun(t *testing.T) {
 	for _, r := range Rows() {
-		if len(r.Needs) == 0 {
-			continue
-		}
-		cfg := DefaultConfig()
-		var changes []Change
-		for i := 0; i+1 < len(r.Needs); i += 2 {
-			name := strings.TrimPrefix(r.Needs[i], "--")
-			if name == "fault" {
-				c, err := ParseFault(r.Needs[i+1])
-				if err != nil {
-					t.Fatal(err)
-				}
-				changes = append(changes, c)
+		for _, on := range [][][2]string{needsPairs(t, &r), r.fixture} {
+			if len(on) == 0 {
 				continue
 			}
-			if err := cfg.Set(name, r.Needs[i+1]); err != nil {
-				t.Fatalf("%s needs %v: %v", r.Name, r.Needs, err)
+			cfg := DefaultConfig()
+			var changes []Change
+			for _, kv := range on {
+				if kv[0] == "fault" {
+					c, err := ParseFault(kv[1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					changes = append(changes, c)
+					continue
+				}
+				if err := cfg.Set(kv[0], kv[1]); err != nil {
+					t.Fatalf("%s needs %v: %v", r.Name, on, err)
+				}
 			}
-		}
-		if why, unread := Unread(&cfg, changes)[r.Name]; unread {
-			t.Errorf("%s with %v: unread (%s)", r.Name, r.Needs, why)
+			if why, unread := Unread(&cfg, changes)[r.Name]; unread {
+				t.Errorf("%s with %v: unread (%s)", r.Name, on, why)
+			}
 		}
 	}
 	cfg := DefaultConfig()
@@ -197,5 +198,109 @@ func TestUnreadFollowsEachRun(t *testing.T) {
 	cfg.Service = Geometric
 	if _, unread := Unread(&cfg, nil)["task-min"]; !unread {
 		t.Error("task-min with geometric service: read, want unread")
+	}
+}
+
+// needsPairs reads a row's Needs as the command line reads flags: --NAME
+// VALUE, or a switch alone (--wave). A Needs naming the row itself, or a
+// value after a switch, fails: help would show what the command line
+// refuses.
+func needsPairs(t *testing.T, r *Row) [][2]string {
+	t.Helper()
+	var out [][2]string
+	for i := 0; i < len(r.Needs); i++ {
+		name, ok := strings.CutPrefix(r.Needs[i], "--")
+		if !ok {
+			t.Errorf("%s needs %v: %q is no flag", r.Name, r.Needs, r.Needs[i])
+			return nil
+		}
+		if name == r.Name {
+			t.Errorf("%s needs %v: the setting needs itself", r.Name, r.Needs)
+		}
+		if o := RowNamed(name); o != nil && o.IsBool() {
+			if i+1 < len(r.Needs) && !strings.HasPrefix(r.Needs[i+1], "--") {
+				t.Errorf("%s needs %v: the switch --%s takes no value on the command line (--%s=%s)", r.Name, r.Needs, name, name, r.Needs[i+1])
+			}
+			out = append(out, [2]string{name, "true"})
+			continue
+		}
+		if i+1 >= len(r.Needs) {
+			t.Errorf("%s needs %v: --%s has no value", r.Name, r.Needs, name)
+			return nil
+		}
+		out = append(out, [2]string{name, r.Needs[i+1]})
+		i++
+	}
+	return out
+}
+
+// TestGetSetRoundTrip: every row's value, as Get writes it, is one its
+// own flag accepts and reads back as the same value, in the defaults
+// (where balancers and fail-time are 0, standing for 1) and with every
+// row at its example value.
+func TestGetSetRoundTrip(t *testing.T) {
+	ex := DefaultConfig()
+	for _, r := range Rows() {
+		if !r.File {
+			if err := ex.Set(r.Name, r.Example); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for name, cfg := range map[string]Config{"defaults": DefaultConfig(), "examples": ex} {
+		for _, r := range Rows() {
+			if r.File {
+				continue
+			}
+			text := r.Get(&cfg)
+			if text == "" && r.zeroDefault && r.def == "" {
+				continue // not given, and no default to write (mean-service)
+			}
+			var back Config
+			if err := back.Set(r.Name, text); err != nil {
+				t.Errorf("%s: --%s %q, as Get wrote it, refused: %v", name, r.Name, text, err)
+				continue
+			}
+			if err := r.Check(&back); err != nil {
+				t.Errorf("%s: --%s %q, as Get wrote it, out of range: %v", name, r.Name, text, err)
+			}
+			if got := r.Get(&back); got != text {
+				t.Errorf("%s: --%s %q reads back as %q", name, r.Name, text, got)
+			}
+		}
+	}
+}
+
+// TestFaultKindsFromRows: --fault takes the actions that are faults and
+// the rows marked FaultKind, and nothing else.
+func TestFaultKindsFromRows(t *testing.T) {
+	want := map[string]bool{}
+	for _, r := range Rows() {
+		if r.FaultKind {
+			if !r.Changeable {
+				t.Errorf("%s is a fault kind but no change", r.Name)
+			}
+			want[r.Name] = true
+		}
+	}
+	for _, a := range actions {
+		if a.fault {
+			want[a.name] = true
+		}
+	}
+	got := FaultKinds()
+	if len(got) != len(want) {
+		t.Errorf("FaultKinds %v, want %d kinds", got, len(want))
+	}
+	for _, k := range got {
+		if !want[k] {
+			t.Errorf("FaultKinds has %s", k)
+		}
+	}
+	if _, err := ParseFault("timeout:400@10"); err != nil {
+		t.Errorf("timeout as a fault: %v", err)
+	}
+	if _, err := ParseFault("rate:0.5@10"); err == nil {
+		t.Error("rate as a fault: accepted, want it refused (not a fault kind)")
 	}
 }

@@ -7,24 +7,50 @@ import (
 // UnusedError reports a setting that was given but that the rest of the
 // configuration makes do nothing.
 type UnusedError struct {
-	Field string // the setting's flag name, without dashes
-	Why   string // why it does nothing, and what would use it
+	Field  string  // the setting's flag name, without dashes
+	Why    string  // why it does nothing, and what would use it
+	Change *Change // the change that sets it (--set), or nil for a flag
 }
 
-// Error names the setting and says why it does nothing.
-func (e *UnusedError) Error() string { return e.Field + ": " + e.Why }
+// Error names the setting (or the change that sets it) and says why it
+// does nothing.
+func (e *UnusedError) Error() string {
+	if e.Change != nil {
+		return "set " + e.Change.String() + ": " + e.Why
+	}
+	return e.Field + ": " + e.Why
+}
+
+// Flag is the setting as the command line gave it: "--choices", or
+// "--set 100:choices=3" for a change.
+func (e *UnusedError) Flag() string {
+	if e.Change != nil {
+		return "--set " + e.Change.String()
+	}
+	return "--" + e.Field
+}
 
 // CheckUnused reports the first setting named in given (in the table's
 // order) that cfg, with the changes scheduled, would not read at any cycle
 // (Unread): a shape parameter the service shape does not read, a policy's
 // parameter without a policy that reads it in the queue mode, a setting
 // that refines one that is never on. The command line refuses such a
-// setting and the page warns, rather than accept it silently.
+// setting and the page warns, rather than accept it silently. A change of
+// such a setting (--set CYCLE:NAME=VALUE) follows the same rule: it is
+// refused as the flag would be.
 func CheckUnused(cfg *Config, given map[string]bool, changes []Change) error {
 	unread := Unread(cfg, changes)
 	for _, r := range settingRows {
 		if why, ok := unread[r.Name]; ok && given[r.Name] {
-			return &UnusedError{r.Name, why}
+			return &UnusedError{Field: r.Name, Why: why}
+		}
+	}
+	for i, c := range changes {
+		if r := ChangeRow(c.Setting); r != nil {
+			if why, ok := unread[r.Name]; ok {
+				why = strings.ReplaceAll(why, "drop --"+r.Name, "drop this --set")
+				return &UnusedError{Field: r.Name, Why: why, Change: &changes[i]}
+			}
 		}
 	}
 	return nil

@@ -102,3 +102,51 @@ func TestCheckUnusedClientNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckUnusedChanges: a --set of a setting that no state of the run
+// reads is refused as the flag would be (choices with jiq, retry-budget,
+// health-fall, fail-time), naming the change; with what reads it (at the
+// start or by another change) it is accepted.
+func TestCheckUnusedChanges(t *testing.T) {
+	jiq := func(c *Config) { c.Queues, c.Policy = PerServer, JIQ }
+	none := func(*Config) {}
+	set := func(cycle int64, name, value string) Change {
+		c, err := NewChange(cycle, name, value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	cases := []struct {
+		name    string
+		cfg     func(*Config)
+		changes []Change
+		refused string // "" when accepted; else a part of the message
+	}{
+		{"choices with jiq", jiq, []Change{set(100, "choices", "3")}, "set 100:choices=3: apply to policy p2c"},
+		{"choices after a switch to p2c", jiq, []Change{set(50, "policy", "p2c"), set(100, "choices", "3")}, ""},
+		{"retry-budget without retries", none, []Change{set(100, "retry-budget", "0.1")}, "set 100:retry-budget=0.1: applies only with --retries above 0"},
+		{"retry-budget after retries are set", none, []Change{set(50, "retries", "1"), set(100, "retry-budget", "0.1")}, ""},
+		{"health-fall without health checks", none, []Change{set(100, "health-fall", "2")}, "drop this --set"},
+		{"health-fall with health checks", func(c *Config) { c.HealthInterval = 10 }, []Change{set(100, "health-fall", "2")}, ""},
+		{"fail-time without a fail fault", none, []Change{set(100, "fail-time", "5")}, "applies only to a failing server"},
+		{"fail-time with a fail fault", none, []Change{set(100, "fail-time", "5"), set(200, "fail", "1")}, ""},
+		{"a read setting", none, []Change{set(100, "rate", "0.6")}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			c.cfg(&cfg)
+			err := CheckUnused(&cfg, map[string]bool{}, c.changes)
+			var ue *UnusedError
+			switch {
+			case c.refused == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.refused != "" && !errors.As(err, &ue):
+				t.Fatalf("accepted, want an UnusedError with %q", c.refused)
+			case c.refused != "" && (ue.Change == nil || !strings.Contains(err.Error(), c.refused) || !strings.HasPrefix(ue.Flag(), "--set ")):
+				t.Fatalf("got %q (flag %q), want %q", err, ue.Flag(), c.refused)
+			}
+		})
+	}
+}

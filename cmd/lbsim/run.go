@@ -239,7 +239,7 @@ func policyHelp() string {
 func ignoredFlags(o *runOptions, seen map[string]bool) error {
 	var ue *sim.UnusedError
 	if err := sim.CheckUnused(&o.cfg, seen, o.changes); errors.As(err, &ue) {
-		return fmt.Errorf("--%s %s", ue.Field, ue.Why)
+		return fmt.Errorf("%s %s", ue.Flag(), ue.Why)
 	}
 	return nil
 }
