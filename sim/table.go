@@ -302,6 +302,23 @@ func (r Row) testWith(pairs ...string) Row {
 	return r
 }
 
+// withNeeds says, in help only, what the setting needs besides (mtbf and
+// mttr each need the other: Validate refuses one alone); the tests give
+// the same.
+func (r Row) withNeeds(args ...string) Row {
+	r.Needs = args
+	return r.testWith(flagPairs(args)...)
+}
+
+// flagPairs turns flag arguments (--name value …) into name, value pairs.
+func flagPairs(args []string) []string {
+	out := slices.Clone(args)
+	for i := 0; i < len(out); i += 2 {
+		out[i] = strings.TrimPrefix(out[i], "--")
+	}
+	return out
+}
+
 // faultKind marks a row whose change --fault takes too.
 func (r Row) faultKind() Row { r.FaultKind = true; return r }
 
@@ -428,7 +445,8 @@ var settingRows = slices.Concat([]Row{
 	whole("wave-period", "the wave's period", "cycles", func(c *Config) *int64 { return &c.WavePeriod }, 1, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("20000").example("3000").wire("wp", 10).needsWave(),
 	whole("stream-share", "percent of generated requests of type S (streaming)", "%", func(c *Config) *int { return &c.StreamShare }, 0, 100,
-		"must be a percentage from 0 to 100").defaults("20").example("35").wire("ss", 11),
+		"must be a percentage from 0 to 100").defaults("20").example("35").wire("ss", 11).
+		testWith("switch", "true"), // the types show in the hash where the switch routes by them
 	Row{Name: "block", Help: "blocked source ranges (CIDR, a-b range or address), comma-separated; none blocks nothing",
 		Range: "IPv4 ranges, or none", Example: "10.0.0.0/8,192.0.2.1",
 		def:     "0.0.0.0/8, 10.0.0.0/8, 127.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 240.0.0.0/4",
@@ -440,7 +458,7 @@ var settingRows = slices.Concat([]Row{
 	whole("cooldown", "K: evaluate scaling every K cycles", "cycles", func(c *Config) *int64 { return &c.Cooldown }, 1, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("10").example("50").changeable(SetCooldown).wire("k", 15),
 	whole("min-servers", "fewest active servers", "servers", func(c *Config) *int { return &c.MinServers }, 1, MaxServersLimit,
-		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("1").example("12").changeable(SetMinServers).wire("mn", 16),
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("1").example("12").changeable(SetMinServers).wire("mn", 16).testWith("servers", "16"),
 	whole("max-servers", "most live servers (default 5 × servers, at least 100)", "servers", func(c *Config) *int { return &c.MaxServers }, 1, MaxServersLimit,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).example("12").changeable(SetMaxServers).wire("mx", 17),
 	whole("queue-cap", "queue capacity (each queue's, per-server); 0 = unbounded", "requests", func(c *Config) *int { return &c.QueueCap }, 0, MaxQueueCap,
@@ -456,25 +474,28 @@ var settingRows = slices.Concat([]Row{
 		Range: "0.01..100 each, two decimals", Example: "2,1,0.5", setText: setSpeeds, getText: getSpeeds, check: checkSpeeds}.wireBytes("spd", 32, 1_000_000, appendSpeeds, readSpeeds),
 	boolean("switch", "P/S switch: P requests to one balancer, S requests to another", func(c *Config) *bool { return &c.Switch }).defaults("false").example("true").wire("sw", 20),
 	whole("mtbf", "random faults: mean cycles between failures of each server (0 = none)", "cycles", func(c *Config) *int64 { return &c.MTBF }, 0, MaxCycles,
-		fmt.Sprintf("must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)).defaults("0").example("5000").wire("mtbf", 24),
+		fmt.Sprintf("must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)).defaults("0").example("5000").wire("mtbf", 24).withNeeds("--mttr", "500").
+		testWith("mttr", "500", "mtbf", "20000"), // a run needs both: the test compares two mtbfs
 	whole("mttr", "random faults: mean cycles to repair (uniform in 1 … 2·mttr−1)", "cycles", func(c *Config) *int64 { return &c.MTTR }, 0, MaxCycles,
-		fmt.Sprintf("must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)).defaults("0").example("500").wire("mttr", 25),
+		fmt.Sprintf("must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)).defaults("0").example("500").wire("mttr", 25).withNeeds("--mtbf", "5000").
+		testWith("mtbf", "5000", "mttr", "100"),
 	whole("fail-time", "cycles after its dispatch an attempt on a failing server (a fail fault) ends in error", "cycles", func(c *Config) *int64 { return &c.FailTime }, 1, MaxTaskTime,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime)).zero().defaults("1").example("20").changeable(SetFailTime).wire("ft", 31).
 		needs([]string{"--fault", "fail:1@1"}, func(*Config) bool { return false }, func(*Config) string {
 			return "applies only to a failing server: give a fail fault (--fault fail:ID@CYCLE or --set CYCLE:fail=ID), or drop --fail-time"
 		}).readsFail(),
 	choice("service", "processing-time distribution (shape)", func(c *Config) *Service { return &c.Service }, ServiceNames, ParseService).
-		defaults("uniform").example("geometric").wire("svc", 26),
+		defaults("uniform").example("geometric").wire("svc", 26).testWith("mean-service", "20"),
 	whole("mean-service", "mean processing time (geometric, lognormal, pareto), or the fixed one (constant)", "cycles", func(c *Config) *int { return &c.MeanService }, 1, MaxTaskTime/20,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime/20)).zero().example("100").wire("ms", 27).
-		needsShape(meanShapes...),
+		needsShape(meanShapes...).testWith("service", "geometric", "mean-service", "20"),
 	fixed("service-cv", "lognormal: coefficient of variation", "", func(c *Config) *Decimal { return &c.ServiceCV }, ParseDecimal, 1, MaxServiceCV,
 		cvAllowed, "want a decimal like 1.5").zero().ranged("above 0, at most 10").defaults(DefaultServiceCV.String()).example("3").wire("cv", 33).needsShape(Lognormal),
 	fixed("service-shape", "pareto: shape α; the tail is heavier as α nears 1", "", func(c *Config) *Decimal { return &c.ServiceShape }, ParseDecimal, DecimalScale+1, MaxServiceShape,
 		alphaAllowed, "want a decimal like 1.5").zero().ranged("above 1, at most 100").defaults(DefaultServiceShape.String()).example("2.5").wire("al", 34).needsShape(Pareto),
 	whole("service-max", "lognormal and pareto: the longest time a request may take (0: 1000 × mean-service, at most 10⁶)", "cycles", func(c *Config) *int { return &c.ServiceMax }, 0, MaxTaskTime,
-		fmt.Sprintf("must be 0 (1000 × mean-service) or a whole number of cycles from mean-service to %d", MaxTaskTime)).defaults("0").example("5000").wire("sm", 36).needsShape(Lognormal, Pareto),
+		fmt.Sprintf("must be 0 (1000 × mean-service) or a whole number of cycles from mean-service to %d", MaxTaskTime)).defaults("0").example("5000").wire("sm", 36).needsShape(Lognormal, Pareto).
+		testWith("service", "lognormal", "mean-service", "100", "service-cv", "10", "servers", "100", "max-servers", "200", "cycles", "12000"), // a tail that reaches the cut, and ends in the run
 	fixed("long-share", "bimodal: the share of requests that take task-max", "", func(c *Config) *Decimal { return &c.LongShare }, ParseDecimal, 0, MaxLongShare,
 		"the share of long requests must be from 0 to 1", "want a decimal like 1.5").defaults(DefaultLongShare.String()).example("0.1").wire("ls", 35).needsShape(Bimodal),
 	Row{Name: "service-file", Help: "empirical: a file of service times, one whole number of cycles a line", File: true,

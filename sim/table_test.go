@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -302,5 +303,47 @@ func TestFaultKindsFromRows(t *testing.T) {
 	}
 	if _, err := ParseFault("rate:0.5@10"); err == nil {
 		t.Error("rate as a fault: accepted, want it refused (not a fault kind)")
+	}
+}
+
+// TestEveryRowTakesEffect walks the settings table: every row, changeable
+// or not, given its example value at the start of a run in which it is
+// read (its fixture turned on) changes what the model does. A row whose
+// effect is deleted (the model never reading its field) fails here; a
+// changeable row's effect mid-run is TestEveryChangeTakesEffect's.
+func TestEveryRowTakesEffect(t *testing.T) {
+	for _, r := range Rows() {
+		t.Run(r.Name, func(t *testing.T) {
+			base, faults := eventful(t, r.fixture)
+			ex := base.Clone()
+			switch {
+			case r.File: // a file's times, given as the command line reads them
+				base.ServiceValues, ex.ServiceValues = []int32{10}, []int32{40, 3}
+			case r.Get(&base) == r.Example:
+				if r.def == "" {
+					t.Fatalf("the example %s is the run's value and there is no default: give the row another example", r.Example)
+				}
+				if err := base.Set(r.Name, r.def); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !r.File {
+				if err := ex.Set(r.Name, r.Example); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, c := range []*Config{&base, &ex} {
+				if err := c.Validate(); err != nil {
+					t.Fatalf("--%s %s: %v", r.Name, r.Get(c), err)
+				}
+			}
+			if why, unread := Unread(&ex, faults)[r.Name]; unread {
+				t.Fatalf("unread in the run: %s (give the row a fixture that turns it on)", why)
+			}
+			before, after := hashTrail(t, base, faults), hashTrail(t, ex, faults)
+			if slices.Equal(before, after) {
+				t.Errorf("--%s %s and %s: the same run, %d cycles", r.Name, r.Get(&base), r.Get(&ex), len(before))
+			}
+		})
 	}
 }
