@@ -95,4 +95,4 @@ func btou(v bool) uint {
 // choicesRow is p2c's parameter d, a row of the settings table; --set may
 // change it during a run (each pick reads it).
 var choicesRow = whole("choices", "p2c: how many candidates to draw", "servers", func(c *Config) *int { return &c.Choices }, 1, MaxChoices,
-	fmt.Sprintf("must be a whole number from 1 to %d", MaxChoices)).zero().defaults(strconv.Itoa(DefaultChoices)).example("3").changeable(SetChoices).wire("ch", 29)
+	fmt.Sprintf("must be a whole number from 1 to %d", MaxChoices)).zero().defaults(strconv.Itoa(DefaultChoices)).example("3").changeable(SetChoices).wire("ch", 29).small(0, 4)

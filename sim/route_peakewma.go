@@ -241,4 +241,4 @@ func (r *peakEWMA) pick(packed, int64) int {
 
 // ewmaDecayRow is peak-EWMA's τ, a row of the settings table.
 var ewmaDecayRow = whole("ewma-decay", "peak-ewma: τ, the cycles over which a server's cost forgets a response", "cycles", func(c *Config) *int64 { return &c.EwmaDecay }, 1, MaxEwmaDecay,
-	fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxEwmaDecay)).zero().defaults(strconv.Itoa(DefaultEwmaDecay)).example("200").wire("ewd", 30)
+	fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxEwmaDecay)).zero().defaults(strconv.Itoa(DefaultEwmaDecay)).example("200").wire("ewd", 30).small(0, 50)

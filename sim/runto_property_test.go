@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -103,8 +104,25 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	if rapid.IntRange(0, 3).Draw(t, "hunting") == 0 {
 		genHunting(t, &cfg)
 	}
+	genRest(t, &cfg, busyShaped)
 	return cfg
 }
+
+// busyShaped are the rows genBusyConfigWithin draws in a shape of its own,
+// or leaves to the tests that draw them (the client side: genClientSettings;
+// fleets: the fleet's reference test); genRest draws the rest.
+var busyShaped = func() map[string]bool {
+	m := maps.Clone(shaped)
+	for _, name := range []string{"service", "mean-service", "service-cv", "service-shape", "service-max", "long-share", "fail-time"} {
+		m[name] = true
+	}
+	// Not yet: a periodic board on one balancer with servers leaving
+	// (replace-after) gives another state hash when slots are compacted
+	// (TestCompactLeavesRunsAsTheyWere finds it in a few draws); drawn
+	// here once that is mended.
+	m["load-info"] = true
+	return m
+}()
 
 // genHunting sets scaling that makes a busy pool hunt: with Q requests
 // queued per the initial S servers, scale-down acts while Q < D·S and
