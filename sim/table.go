@@ -12,9 +12,19 @@ import (
 // page's query parameters, snapshots, the property tests and the docs know
 // of it. The table of rows (Rows) is the one place a setting is declared;
 // Config.Set, the names lists, Change's parsing, formatting and applying,
-// the single-field range checks and the "this flag does nothing" rule all
-// read it. Checks across several fields are hand-written in one place
-// (Config.crossCheck).
+// the single-field range checks, the "this flag does nothing" rule (for
+// flags and --set alike), a snapshot's configuration map (Wire) and the
+// property tests' draws (small) all read it. Checks across several fields
+// are hand-written in one place (Config.crossCheck).
+//
+// A new setting is a field of Config and one row: its name, help, range,
+// example, wire key and place (the next free one), small values, and, if
+// it refines another, needs (help) with a fixture (tests); a changeable
+// one also takes the next Setting number. The tests then hold it to all of
+// that: on the wire (snapshot's TestEveryConfigFieldOnTheWire), an effect
+// on a run (TestEveryRowTakesEffect), a change that acts
+// (TestEveryChangeTakesEffect), a page control (scene's
+// TestEveryChangeableRowHasAControl).
 //
 // A scalar row holds its value as an int64 in its own unit (a Rate, a
 // Factor, a Decimal, a Policy number, 0/1 for true/false, a plain count);
