@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -109,12 +108,21 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 }
 
 // busyShaped are the rows genBusyConfigWithin draws in a shape of its own,
-// or leaves to the tests that draw them (the client side: genClientSettings;
-// fleets: the fleet's reference test); genRest draws the rest.
+// or leaves to the tests that draw them (the client side, the rows --fault
+// takes and fail-time: genClientSettings; fleets: the fleet's reference
+// test); genRest draws the rest.
 var busyShaped = func() map[string]bool {
-	m := maps.Clone(shaped)
-	for _, name := range []string{"service", "mean-service", "service-cv", "service-shape", "service-max", "long-share", "fail-time"} {
+	m := map[string]bool{}
+	for _, name := range []string{"servers", "min-servers", "max-servers", "cycles", "task-min", "task-max",
+		"initial-per-server", "rate", "wave", "wave-period", "scale-up", "scale-down", "cooldown", "queues", "policy",
+		"choices", "service", "mean-service", "service-cv", "service-shape", "service-max", "long-share", "switch",
+		"queue-cap", "mtbf", "mttr", "balancers", "fail-time"} {
 		m[name] = true
+	}
+	for _, r := range Rows() {
+		if r.FaultKind {
+			m[r.Name] = true
+		}
 	}
 	// Not yet: a periodic board on one balancer with servers leaving
 	// (replace-after) gives another state hash when slots are compacted
