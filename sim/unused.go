@@ -45,15 +45,27 @@ func CheckUnused(cfg *Config, given map[string]bool, changes []Change) error {
 			return &UnusedError{Field: r.Name, Why: why}
 		}
 	}
+	if ues := UnreadChanges(cfg, changes); len(ues) > 0 {
+		return ues[0]
+	}
+	return nil
+}
+
+// UnreadChanges reports, in their order, the changes (--set) of settings
+// that a run with configuration cfg and these changes would not read at
+// any cycle (Unread), each as CheckUnused refuses it.
+func UnreadChanges(cfg *Config, changes []Change) []*UnusedError {
+	var out []*UnusedError
+	unread := Unread(cfg, changes)
 	for i, c := range changes {
 		if r := ChangeRow(c.Setting); r != nil {
 			if why, ok := unread[r.Name]; ok {
 				why = strings.ReplaceAll(why, "drop --"+r.Name, "drop this --set")
-				return &UnusedError{Field: r.Name, Why: why, Change: &changes[i]}
+				out = append(out, &UnusedError{Field: r.Name, Why: why, Change: &changes[i]})
 			}
 		}
 	}
-	return nil
+	return out
 }
 
 // joinShapes writes shapes as "a, b or c".

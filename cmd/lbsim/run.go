@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -192,6 +193,9 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 				o.unread[name] = why
 			}
 		}
+		for _, ue := range sim.UnreadChanges(&o.cfg, o.changes) {
+			o.unread[ue.Flag()] = ue.Why // "--set CYCLE:NAME=VALUE"
+		}
 	} else if err := ignoredFlags(o, seen); err != nil {
 		return err
 	}
@@ -266,15 +270,28 @@ func (t *readTally) add(o *runOptions) {
 	t.runs++
 }
 
-// err refuses the first flag (in the settings table's order) that no run
-// reads.
+// err refuses the first flag (in the settings table's order), then the
+// first --set, that no run reads.
 func (t *readTally) err() error {
+	flags := make([]string, 0, len(t.unread))
 	for _, r := range sim.Rows() {
-		if why, ok := t.unread[r.Name]; ok {
+		flags = append(flags, "--"+r.Name)
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.unread)) {
+		if strings.HasPrefix(k, "--set ") {
+			flags = append(flags, k)
+		}
+	}
+	for _, flag := range flags {
+		why, ok := t.unread[strings.TrimPrefix(flag, "--")]
+		if !ok {
+			why, ok = t.unread[flag]
+		}
+		if ok {
 			if t.runs > 1 {
 				why += fmt.Sprintf(" (in each of the %d runs)", t.runs)
 			}
-			return fmt.Errorf("--%s %s", r.Name, why)
+			return fmt.Errorf("%s %s", flag, why)
 		}
 	}
 	return nil

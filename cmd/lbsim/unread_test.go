@@ -30,6 +30,12 @@ func TestUnreadFlagsFollowEachRun(t *testing.T) {
 		{[]string{"run", "--fail-time", "5", "--cycles", "10"}, "--fail-time applies only to a failing server"},
 		{[]string{"run", "--fail-time", "5", "--fault", "fail:1@5", "--cycles", "10"}, ""},
 		{[]string{"run", "--ewma-decay", "50", "--cycles", "10"}, "--ewma-decay apply to policy peak-ewma"},
+		// A --set follows the same rule as the flag (it was accepted and did nothing).
+		{[]string{"run", "--set", "5:retry-budget=0.1", "--cycles", "10"}, "--set 5:retry-budget=0.1 applies only with --retries"},
+		{[]string{"sweep", "--vary", "rate=0.3,0.5", "--set", "5:retry-budget=0.1", "--cycles", "300", "--seed", "1", "--no-progress", "--out", out("e.jsonl")}, "--set 5:retry-budget=0.1 applies only with --retries"},
+		{[]string{"sweep", "--vary", "retries=0,2", "--set", "5:retry-budget=0.1", "--cycles", "300", "--seed", "1", "--no-progress", "--out", out("f.jsonl")}, ""},
+		{[]string{"compare", "--set", "5:health-fall=2", "--variant", "a:rate=0.3", "--variant", "b:rate=0.5", "--cycles", "300", "--seed", "1"}, "--set 5:health-fall=2 applies only with --health-interval"},
+		{[]string{"compare", "--set", "5:health-fall=2", "--variant", "a:health-interval=0", "--variant", "b:health-interval=5", "--cycles", "300", "--seed", "1"}, ""},
 	}
 	for _, tt := range tests {
 		code, _, stderr := runArgs(t, tt.args...)
