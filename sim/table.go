@@ -126,10 +126,6 @@ func (r *Row) Get(c *Config) string {
 	return r.def
 }
 
-// Fixture returns the settings (flag name and value; "fault" for a
-// --fault) under which a run reads the setting and its example value acts:
-// what tests and generators turn on for it.
-func (r *Row) Fixture() [][2]string { return r.fixture }
 
 // IsBool reports whether the setting is true or false (a switch flag).
 func (r *Row) IsBool() bool { return r.syntax == syntaxBool }
