@@ -59,6 +59,17 @@ func (r *p2c) pick(packed, int64) int {
 	return pickDrawnBy(b.m, n, d, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
 }
 
+// fleetPick is p2c's pick for attempt q's balancer of a fleet, drawing
+// as one balancer does and comparing the loads that balancer sees.
+func (r *p2c) fleetPick(f *fleet, q packed, t int64) int {
+	if !f.viewed() {
+		return r.pick(q, t)
+	}
+	b, k := r.b, q.member()
+	ids := b.cands.ids
+	return pickDrawnBy(b.m, len(ids), min(b.m.cfg.choices(), len(ids)), func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
+}
+
 // pickDrawnBy is p2c's pick for any d ≤ n: d distinct candidates of the n
 // (ids) drawn in turn on the routing generator, the least loaded of them
 // by load (by index in ids), the first drawn on a tie.

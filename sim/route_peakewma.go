@@ -214,12 +214,16 @@ func (r *peakEWMA) decay() int64 {
 func (r *peakEWMA) score(id int) float64 {
 	load := int64(0)
 	if f := r.b.fleet; f != nil {
-		load = f.load(r.member, id)
+		load = f.v.load(r.member, id)
 	} else {
 		load = r.b.load(id)
 	}
 	return r.cost[id-1] * float64(load+1)
 }
+
+// fleetPick is the pick of the balancer this router is (member): score
+// reads that balancer's view of the loads.
+func (r *peakEWMA) fleetPick(_ *fleet, q packed, t int64) int { return r.pick(q, t) }
 
 // pick draws two distinct candidates (one when there is one) as p2c does
 // and takes the lower score, the first drawn on a tie.

@@ -176,6 +176,10 @@ func (b *Balancer) useRouter(t int64) {
 	b.ensureFleet()
 	b.cands.loads, b.cands.load = false, b.cands.load[:0]
 	b.rt = b.routerFor(b.m.cfg.Policy)
+	if f := b.fleet; f != nil {
+		f.v.ix = nil // the router makes its index of the view, if it keeps one
+		f.picker, _ = b.rt.(fleetPicker)
+	}
 	b.rt.activate(t)
 	b.caps = b.rt.caps()
 }
