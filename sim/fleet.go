@@ -46,6 +46,9 @@ type fleet struct {
 	iq  []slotQueue
 	reg []int32
 	gen []uint32
+	// iqSteps counts the I-queue entries the registrations, departures
+	// and picks touched, for the test that bounds them.
+	iqSteps int64
 }
 
 // fleetStream is the stream constant of the fleet generator.
@@ -200,7 +203,7 @@ func (f *fleet) register() {
 		if len(q.e)-q.h >= 2*q.live+64 {
 			f.compactQueue(k)
 		}
-		q.push(iqEntry{int32(s), f.gen[s-1]})
+		f.iqSteps += q.push(iqEntry{int32(s), f.gen[s-1]})
 	}
 }
 
@@ -211,6 +214,7 @@ func (f *fleet) unregister(s int) {
 	if s > len(f.reg) || f.reg[s-1] == 0 {
 		return
 	}
+	f.iqSteps++
 	f.iq[f.reg[s-1]-1].live--
 	f.reg[s-1] = 0
 }
@@ -229,6 +233,7 @@ func (f *fleet) idleHead(k int) int {
 	q := &f.iq[k]
 	for q.live > 0 {
 		e := q.pop()
+		f.iqSteps++
 		if !f.registered(k, e) {
 			continue // it left the queue
 		}
@@ -254,6 +259,7 @@ func (f *fleet) compactQueue(k int) {
 			out = append(out, e)
 		}
 	}
+	f.iqSteps += int64(len(q.e) - q.h)
 	q.e, q.h = out, 0
 }
 
@@ -311,13 +317,16 @@ type iqEntry struct {
 	gen uint32
 }
 
-func (q *slotQueue) push(e iqEntry) {
+// push appends e and returns the entries it moved, plus one.
+func (q *slotQueue) push(e iqEntry) int64 {
+	var moved int
 	if q.h > 0 && q.h >= len(q.e)/2 {
-		n := copy(q.e, q.e[q.h:]) // the room before the head, once it is half
-		q.e, q.h = q.e[:n], 0
+		moved = copy(q.e, q.e[q.h:]) // the room before the head, once it is half
+		q.e, q.h = q.e[:moved], 0
 	}
 	q.e = append(q.e, e)
 	q.live++
+	return int64(moved) + 1
 }
 
 func (q *slotQueue) pop() iqEntry {

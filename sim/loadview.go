@@ -40,6 +40,10 @@ type loadView struct {
 	// ix is the index of the router in force that picks the least by this
 	// view (nil for none): it hears every change of the view.
 	ix *viewIndex
+	// walked counts the queued requests read (once, by keepWork) and
+	// written the servers written on the board, for the tests that bound
+	// them.
+	walked, written int64
 }
 
 // newLoadView makes the view of a fleet of k balancers over the n servers
@@ -165,6 +169,7 @@ func (v *loadView) keepWork() {
 			r := q.at(i)
 			v.held[r.member()][s-1] += v.cycles(s, r)
 		}
+		v.walked += int64(q.n)
 	}
 }
 
@@ -236,6 +241,7 @@ func (v *loadView) refresh(t int64) {
 		}
 		v.boardLoad[s-1], v.boardWork[s-1] = b.load(s), w
 	}
+	v.written += int64(len(b.srv))
 	for j := range v.k {
 		for _, s := range v.touched[j] {
 			v.sentLoad[j][s-1], v.sentWork[j][s-1] = 0, 0

@@ -39,9 +39,9 @@ type viewIndex struct {
 	cursor []int
 	seen   idset // scratch for compacting a heap
 	before func(a, b hent) bool
-	// ops counts the heap entries moved and the order's entries passed,
-	// for the tests that bound a pick's cost.
-	ops int64
+	// ops counts the steps of the heaps and of going down the order, and
+	// rebuilt those of the rebuilds, for the tests that bound their cost.
+	ops, rebuilt int64
 }
 
 // viewIndexFor returns the index a router of b keeps (old, made again
@@ -148,7 +148,7 @@ func (x *viewIndex) changed(k, s int) {
 func (x *viewIndex) enter(k, s int) {
 	if x.v.boardLoad != nil {
 		key, _ := x.key(k, s, false)
-		x.push(&x.heap[k], hent{key, int32(s)})
+		x.push(k, false, hent{key, int32(s)})
 		return
 	}
 	if x.v.count[k][s-1] == 0 {
@@ -157,11 +157,11 @@ func (x *viewIndex) enter(k, s int) {
 	}
 	x.zero[k].remove(s)
 	if key, ok := x.key(k, s, true); ok {
-		x.push(&x.busy[k], hent{key, int32(s)})
+		x.push(k, true, hent{key, int32(s)})
 		return
 	}
 	key, _ := x.key(k, s, false)
-	x.push(&x.heap[k], hent{key, int32(s)})
+	x.push(k, false, hent{key, int32(s)})
 }
 
 // candidate enters server s, which became a candidate, for every balancer.
@@ -191,22 +191,22 @@ func (x *viewIndex) rebuild() {
 	x.stale = false
 	x.heap = resized(x.heap, v.k)
 	if v.boardLoad != nil {
-		x.shared = x.shared[:0]
+		x.shared.empty()
 		for s := b.active.first(); s != 0; s = b.active.next(s + 1) {
 			if x.eligible(s) {
 				key := v.boardLoad[s-1]
 				if x.work {
 					key = v.boardWork[s-1]
 				}
-				x.shared = append(x.shared, hent{key, int32(s)})
+				x.shared.e = append(x.shared.e, hent{key, int32(s)})
 			}
 		}
-		x.shared.heapify(x.before)
+		x.rebuilt += int64(len(x.shared.e)) + x.shared.heapify(x.before)
 		x.order = x.order[:0]
 		x.cursor = resized(x.cursor, v.k)
 		for k := range v.k {
 			x.cursor[k] = 0
-			x.heap[k] = x.heap[k][:0]
+			x.heap[k].empty()
 			for _, s := range v.touched[k] {
 				if x.eligible(int(s)) {
 					x.enter(k, int(s))
@@ -221,9 +221,9 @@ func (x *viewIndex) rebuild() {
 	}
 	for k := range v.k {
 		x.zero[k].reset()
-		x.heap[k] = x.heap[k][:0]
+		x.heap[k].empty()
 		if x.busy != nil {
-			x.busy[k] = x.busy[k][:0]
+			x.busy[k].empty()
 		}
 	}
 	for s := b.active.first(); s != 0; s = b.active.next(s + 1) {
@@ -233,6 +233,7 @@ func (x *viewIndex) rebuild() {
 			}
 		}
 	}
+	x.rebuilt += int64(v.k) * int64(b.active.n)
 }
 
 // resized returns s with length n, its elements kept.
@@ -285,12 +286,11 @@ func (x *viewIndex) leastOnBoard(k int) int {
 	for !found {
 		i := x.cursor[k]
 		if i == len(x.order) {
-			if len(x.shared) == 0 {
+			if len(x.shared.e) == 0 {
 				break
 			}
-			x.order = append(x.order, x.shared[0].id)
-			x.shared.pop(x.before)
-			x.ops++
+			x.order = append(x.order, x.shared.e[0].id)
+			x.ops += x.shared.pop(x.before)
 		}
 		s := int(x.order[i])
 		if v.b.active.has(s) && v.sentLoad[k][s-1] == 0 {
@@ -321,106 +321,104 @@ func (x *viewIndex) top(k int, inBusy bool) (hent, bool) {
 	if inBusy {
 		h = &x.busy[k]
 	}
-	for len(*h) > 0 {
-		if e := (*h)[0]; x.valid(k, e, inBusy) {
+	for len(h.e) > 0 {
+		if e := h.e[0]; x.valid(k, e, inBusy) {
 			return e, true
 		}
-		h.pop(x.before)
-		x.ops++
+		x.ops += h.pop(x.before)
 	}
 	return hent{}, false
 }
 
-// push adds e to heap h, compacting h first when it has grown to twice the
-// servers.
-func (x *viewIndex) push(h *lazyHeap, e hent) {
-	if n := len(x.v.b.srv); len(*h) >= 2*n+64 {
-		x.compact(h)
+// push adds e to heap h of balancer k, compacting h first when it has
+// grown to twice what it held after its last compaction (so that a heap
+// holds at most about twice the servers it has entries for).
+func (x *viewIndex) push(k int, inBusy bool, e hent) {
+	h := &x.heap[k]
+	if inBusy {
+		h = &x.busy[k]
 	}
-	h.push(e, x.before)
-	x.ops++
+	if len(h.e) >= h.limit {
+		x.compact(k, inBusy, h)
+	}
+	x.ops += h.push(e, x.before)
 }
 
 // compact keeps, once each, the entries of h that still hold.
-func (x *viewIndex) compact(h *lazyHeap) {
-	k, inBusy := x.owner(h)
+func (x *viewIndex) compact(k int, inBusy bool, h *lazyHeap) {
 	x.seen.reset()
-	out := (*h)[:0]
-	for _, e := range *h {
+	out := h.e[:0]
+	for _, e := range h.e {
 		if !x.seen.has(int(e.id)) && x.valid(k, e, inBusy) {
 			x.seen.add(int(e.id))
 			out = append(out, e)
 		}
 	}
-	x.ops += int64(len(*h))
-	*h = out
-	h.heapify(x.before)
+	x.ops += int64(len(h.e))
+	h.e = out
+	h.limit = 2*len(out) + 64
+	x.ops += h.heapify(x.before)
 }
 
-// owner returns the balancer whose heap h is, and whether it is a busy
-// heap.
-func (x *viewIndex) owner(h *lazyHeap) (int, bool) {
-	for k := range x.heap {
-		if h == &x.heap[k] {
-			return k, false
-		}
-	}
-	for k := range x.busy {
-		if h == &x.busy[k] {
-			return k, true
-		}
-	}
-	panic("sim: a heap the index does not keep")
+// lazyHeap is a binary min-heap of entries by an order, compacted when it
+// reaches limit entries. Its operations return the steps they took.
+type lazyHeap struct {
+	e     []hent
+	limit int
 }
 
-// lazyHeap is a binary min-heap of entries by an order.
-type lazyHeap []hent
+// empty empties the heap, keeping its array.
+func (h *lazyHeap) empty() { h.e, h.limit = h.e[:0], 64 }
 
-func (h *lazyHeap) push(e hent, before func(a, b hent) bool) {
-	*h = append(*h, e)
-	s := *h
-	i := len(s) - 1
+func (h *lazyHeap) push(e hent, before func(a, b hent) bool) int64 {
+	h.e = append(h.e, e)
+	s := h.e
+	i, steps := len(s)-1, int64(1)
 	for i > 0 {
 		p := (i - 1) / 2
+		steps++
 		if !before(s[i], s[p]) {
 			break
 		}
 		s[i], s[p] = s[p], s[i]
 		i = p
 	}
+	return steps
 }
 
-func (h *lazyHeap) pop(before func(a, b hent) bool) {
-	s := *h
-	n := len(s) - 1
-	s[0] = s[n]
-	*h = s[:n]
-	h.down(0, before)
+func (h *lazyHeap) pop(before func(a, b hent) bool) int64 {
+	n := len(h.e) - 1
+	h.e[0] = h.e[n]
+	h.e = h.e[:n]
+	return 1 + h.down(0, before)
 }
 
-func (h lazyHeap) down(i int, before func(a, b hent) bool) {
-	n := len(h)
+func (h *lazyHeap) down(i int, before func(a, b hent) bool) int64 {
+	s, n, steps := h.e, len(h.e), int64(0)
 	for {
 		l := 2*i + 1
 		if l >= n {
-			return
+			return steps
 		}
+		steps++
 		c := l
-		if r := l + 1; r < n && before(h[r], h[l]) {
+		if r := l + 1; r < n && before(s[r], s[l]) {
 			c = r
 		}
-		if !before(h[c], h[i]) {
-			return
+		if !before(s[c], s[i]) {
+			return steps
 		}
-		h[i], h[c] = h[c], h[i]
+		s[i], s[c] = s[c], s[i]
 		i = c
 	}
 }
 
-func (h lazyHeap) heapify(before func(a, b hent) bool) {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i, before)
+func (h *lazyHeap) heapify(before func(a, b hent) bool) int64 {
+	var steps int64
+	for i := len(h.e)/2 - 1; i >= 0; i-- {
+		steps += h.down(i, before)
 	}
+	return steps
 }
 
 // reset empties the set, keeping its words.
