@@ -1,9 +1,20 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 )
+
+// p2c's parameter d (Config.Choices, --choices): its default and range,
+// with its row (choicesRow) and the router that reads it.
+const (
+	DefaultChoices = 2
+	MaxChoices     = 100
+)
+
+// choices returns p2c's d, with 0 read as DefaultChoices.
+func (c *Config) choices() int { return cmp.Or(c.Choices, DefaultChoices) }
 
 // p2c (the power of d choices) draws Config.Choices distinct candidates
 // uniformly with the routing generator (all of them when there are fewer)

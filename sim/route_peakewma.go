@@ -7,6 +7,13 @@ import (
 	"github.com/lbsim/lbsim/detmath"
 )
 
+// peak-ewma's parameter τ (Config.EwmaDecay, --ewma-decay): its default
+// and range, with its row (ewmaDecayRow) and the router that reads it.
+const (
+	DefaultEwmaDecay = 1000
+	MaxEwmaDecay     = 1_000_000_000
+)
+
 // peakEWMA is Finagle's and Linkerd's balancer: each server keeps a cost,
 // the peak-EWMA of its response times (cycles from being routed there to
 // completion), and a request goes to the lower cost·(load + 1) of two
