@@ -56,13 +56,13 @@ const fleetStream = 0x6c6273696d2d666c // "lbsim-fl"
 
 // wantsFleet reports whether a balancer needs fleet state under cfg.
 func wantsFleet(cfg *Config) bool {
-	return cfg.Balancers > 1 || cfg.LoadInfo > 0 || cfg.Policy.Info().KeepsIdle
+	return cfg.Balancers > 1 || cfg.LoadInfo > 0 || cfg.Policy.keepsIdle()
 }
 
 // stepsEveryCycle reports whether the fleet may act in a cycle without an
 // event: a periodic board refreshes, idle servers register.
 func (f *fleet) stepsEveryCycle() bool {
-	return f.v.boardLoad != nil || f.b.m.cfg.Policy.Info().KeepsIdle
+	return f.v.boardLoad != nil || f.b.m.cfg.Policy.keepsIdle()
 }
 
 // ensureFleet makes the balancer's fleet state when its settings need it
@@ -113,7 +113,7 @@ func (f *fleet) added(s int) {
 // view: r joined s's queue or service (1), or left it, served or not
 // (−1). Every request in and out of a server's hands passes here.
 func (b *Balancer) hold(s int, r packed, d int32) {
-	if f := b.fleet; f != nil {
+	if f := b.fleet; f != nil && f.v.counts {
 		f.v.hold(s, r, d)
 	}
 }
@@ -142,7 +142,7 @@ func (b *Balancer) fleetEndOfCycle(t int64, start bool) {
 	if start && f.v.boardLoad != nil {
 		f.v.refresh(t)
 	}
-	if b.m.cfg.Policy.Info().KeepsIdle {
+	if b.m.cfg.Policy.keepsIdle() {
 		f.register()
 	}
 }
@@ -154,6 +154,9 @@ func (b *Balancer) fleetEndOfCycle(t int64, start bool) {
 // would route by the true loads.
 type fleetPicker interface {
 	fleetPick(f *fleet, r packed, t int64) int
+	// ownPicks reports whether, in fleet f, its picks differ from pick's
+	// (with exact information, p2c's do not).
+	ownPicks(f *fleet) bool
 }
 
 // pick is the pick of attempt r at cycle t by its balancer (r.member()),
@@ -169,7 +172,9 @@ func (f *fleet) pick(r packed, t int64) int {
 // pointer, and what the balancer sent since the board's refresh.
 func (f *fleet) picked(k, s int, r packed) {
 	f.last[k] = int64(f.b.idOf(s))
-	f.v.picked(k, s, r)
+	if f.v.sentLoad != nil {
+		f.v.picked(k, s, r)
+	}
 }
 
 // nextAfter is round-robin for a balancer that last routed to server id

@@ -37,6 +37,12 @@ type loadView struct {
 	touched              [][]int32
 	heldAll              []int64
 	boardAt              int64
+	// counts: the view keeps counts that every request in and out of a
+	// server moves (local counts, or a board's heldAll).
+	counts bool
+	// hearsServe: the index in force reads who serves whom (least-work's
+	// of local counts), so it hears each service start (served).
+	hearsServe bool
 	// ix is the index of the router in force that picks the least by this
 	// view (nil for none): it hears every change of the view.
 	ix *viewIndex
@@ -69,6 +75,7 @@ func newLoadView(b *Balancer, k, n, capHint int) *loadView {
 			v.sentLoad[j], v.sentWork[j] = make([]int64, n, capHint), make([]int64, n, capHint)
 		}
 	}
+	v.counts = v.count != nil || v.heldAll != nil
 	return v
 }
 
@@ -127,17 +134,12 @@ func (v *loadView) hold(s int, r packed, d int32) {
 
 // served notes that server s started serving its attempt in service.
 func (v *loadView) served(s int) {
-	if v.ix != nil && v.ix.busy != nil {
-		v.ix.changed(v.b.srv[s-1].req.member(), s)
-	}
+	v.ix.changed(v.b.srv[s-1].req.member(), s)
 }
 
 // picked notes balancer k's pick of server s for attempt r: what it sent
 // since the board's refresh.
 func (v *loadView) picked(k, s int, r packed) {
-	if v.sentLoad == nil {
-		return
-	}
 	if v.sentLoad[k][s-1] == 0 {
 		v.touched[k] = append(v.touched[k], int32(s))
 	}

@@ -250,6 +250,10 @@ func PoliciesReading(reads func(Policy, QueueMode) bool) []string {
 	return names
 }
 
+// keepsIdle reports whether the policy keeps a registry of idle servers
+// (PolicyInfo.KeepsIdle), without copying its row.
+func (p Policy) keepsIdle() bool { return p < numPolicies && policies[p].KeepsIdle }
+
 // Info returns the policy's description and properties.
 func (p Policy) Info() PolicyInfo {
 	if p < numPolicies {

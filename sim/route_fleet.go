@@ -41,6 +41,11 @@ func (w *fleetRouter) fleetPick(f *fleet, q packed, t int64) int {
 	return w.pick(q, t)
 }
 
+func (w *fleetRouter) ownPicks(f *fleet) bool {
+	fp, ok := w.each[0].(fleetPicker)
+	return ok && fp.ownPicks(f)
+}
+
 func (w *fleetRouter) pick(q packed, t int64) int { return w.each[q.member()].pick(q, t) }
 
 func (w *fleetRouter) candidate(id int, t int64) {

@@ -101,3 +101,5 @@ func (r *leastConnections) fleetPick(_ *fleet, q packed, t int64) int {
 	}
 	return r.vx.least(q.member(), t)
 }
+
+func (r *leastConnections) ownPicks(*fleet) bool { return r.vx != nil }

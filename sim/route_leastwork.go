@@ -245,3 +245,5 @@ func (r *leastWork) fleetPick(_ *fleet, q packed, t int64) int {
 	}
 	return r.vx.least(q.member(), t)
 }
+
+func (r *leastWork) ownPicks(*fleet) bool { return r.vx != nil }

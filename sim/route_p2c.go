@@ -78,8 +78,21 @@ func (r *p2c) fleetPick(f *fleet, q packed, t int64) int {
 	}
 	b, k := r.b, q.member()
 	ids := b.cands.ids
-	return pickDrawnBy(b.m, len(ids), min(b.m.cfg.choices(), len(ids)), func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
+	n := len(ids)
+	d := min(b.m.cfg.choices(), n)
+	if d == 2 { // the usual case, written out as pick's
+		x := b.m.routeDraw(n)
+		y := b.m.routeDraw(n - 1)
+		y += int(btou(y >= x)) // step over x
+		if f.v.load(k, int(ids[y])) < f.v.load(k, int(ids[x])) {
+			x = y
+		}
+		return int(ids[x])
+	}
+	return pickDrawnBy(b.m, n, d, func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
 }
+
+func (r *p2c) ownPicks(f *fleet) bool { return f.viewed() }
 
 // pickDrawnBy is p2c's pick for any d ≤ n: d distinct candidates of the n
 // (ids) drawn in turn on the routing generator, the least loaded of them

@@ -232,6 +232,10 @@ func (r *peakEWMA) score(id int) float64 {
 // reads that balancer's view of the loads.
 func (r *peakEWMA) fleetPick(_ *fleet, q packed, t int64) int { return r.pick(q, t) }
 
+// ownPicks: the picks of a balancer's own router (member) read its view
+// through score.
+func (r *peakEWMA) ownPicks(*fleet) bool { return false }
+
 // pick draws two distinct candidates (one when there is one) as p2c does
 // and takes the lower score, the first drawn on a tie.
 func (r *peakEWMA) pick(packed, int64) int {

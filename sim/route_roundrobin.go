@@ -22,6 +22,8 @@ func (r *roundRobin) fleetPick(f *fleet, q packed, _ int64) int {
 	return f.nextAfter(f.last[q.member()])
 }
 
+func (r *roundRobin) ownPicks(*fleet) bool { return true }
+
 // digest returns the id of the last server given a request, 0 for none.
 func (r *roundRobin) digest() int64 {
 	if g := r.b.lastGiven; g > 0 {

@@ -178,9 +178,15 @@ func (b *Balancer) useRouter(t int64) {
 	b.rt = b.routerFor(b.m.cfg.Policy)
 	if f := b.fleet; f != nil {
 		f.v.ix = nil // the router makes its index of the view, if it keeps one
-		f.picker, _ = b.rt.(fleetPicker)
 	}
 	b.rt.activate(t)
+	if f := b.fleet; f != nil {
+		f.v.hearsServe = f.v.ix != nil && f.v.ix.work && f.v.count != nil
+		f.picker = nil
+		if fp, ok := b.rt.(fleetPicker); ok && fp.ownPicks(f) {
+			f.picker = fp
+		}
+	}
 	b.caps = b.rt.caps()
 }
 
