@@ -37,7 +37,7 @@ type viewIndex struct {
 	shared lazyHeap
 	order  []int32
 	cursor []int
-	seen   idset // scratch for compacting a heap
+	seen   idset // scratch for compacting a heap, empty between compactions
 	before func(a, b hent) bool
 	// ops counts the steps of the heaps and of going down the order, and
 	// rebuilt those of the rebuilds, for the tests that bound their cost.
@@ -344,9 +344,9 @@ func (x *viewIndex) push(k int, inBusy bool, e hent) {
 	x.ops += h.push(e, x.before)
 }
 
-// compact keeps, once each, the entries of h that still hold.
+// compact keeps, once each, the entries of h that still hold (seen marks
+// those kept, and is empty again after).
 func (x *viewIndex) compact(k int, inBusy bool, h *lazyHeap) {
-	x.seen.reset()
 	out := h.e[:0]
 	for _, e := range h.e {
 		if !x.seen.has(int(e.id)) && x.valid(k, e, inBusy) {
@@ -354,7 +354,10 @@ func (x *viewIndex) compact(k int, inBusy bool, h *lazyHeap) {
 			out = append(out, e)
 		}
 	}
-	x.ops += int64(len(h.e))
+	for _, e := range out {
+		x.seen.remove(int(e.id))
+	}
+	x.ops += int64(len(h.e) + len(out))
 	h.e = out
 	h.limit = 2*len(out) + 64
 	x.ops += h.heapify(x.before)
