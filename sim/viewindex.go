@@ -22,9 +22,10 @@ package sim
 //
 // The heaps are lazy: a change pushes the server's new entry, and an entry
 // that no longer says the server's state is dropped when it reaches the
-// top (or, in one pass, when a heap has grown to twice what it held after its last compaction). The
-// index is rebuilt from the view after a refresh, a renumbering, or when
-// its router comes into force (stale), at the next pick.
+// top (or, in one pass, once a heap has grown to twice what it held after
+// its last compaction). The index is rebuilt from the view after a
+// refresh, a renumbering, or when its router comes into force (stale), at
+// the next pick.
 type viewIndex struct {
 	v     *loadView
 	work  bool // the least work; otherwise the least load per weight
