@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -43,9 +44,10 @@ type fleet struct {
 	// by slot−1 the balancer a server registered with, plus 1 (0: none),
 	// and the number of its registration (an entry of an I-queue whose
 	// number is not its slot's is one it has since left).
-	iq  []slotQueue
-	reg []int32
-	gen []uint32
+	iq   []slotQueue
+	reg  []int32
+	gen  []uint32
+	regd idset // the registered servers (reg ≠ 0)
 	// iqSteps counts the I-queue entries the registrations, departures
 	// and picks touched, for the test that bounds them.
 	iqSteps int64
@@ -192,24 +194,37 @@ func (f *fleet) nextAfter(last int64) int {
 // register is join-idle-queue's registration (the end of cycle 0 and step
 // e): every candidate that is idle with an empty queue and not registered
 // registers, in id order, with a balancer drawn from the fleet generator.
+// The free servers not registered are found a word of 64 at a time
+// (free &^ regd), so that a pool of idle servers costs a cycle its words,
+// not its servers.
 func (f *fleet) register() {
 	b := f.b
-	for s := b.free.first(); s != 0; s = b.free.next(s + 1) {
-		if f.reg[s-1] != 0 {
-			continue
+	for wi, w := range b.free.w {
+		if wi < len(f.regd.w) {
+			w &^= f.regd.w[wi]
 		}
-		k := 0
-		if f.k > 1 {
-			k = f.draw(f.k)
+		f.iqSteps++
+		for ; w != 0; w &= w - 1 {
+			f.registerOne(wi<<6 + bits.TrailingZeros64(w) + 1)
 		}
-		f.reg[s-1] = int32(k + 1)
-		f.gen[s-1]++
-		q := &f.iq[k]
-		if len(q.e)-q.h >= 2*q.live+64 {
-			f.compactQueue(k)
-		}
-		f.iqSteps += q.push(iqEntry{int32(s), f.gen[s-1]})
 	}
+}
+
+// registerOne registers server s, free and not registered, with a balancer
+// drawn from the fleet generator.
+func (f *fleet) registerOne(s int) {
+	k := 0
+	if f.k > 1 {
+		k = f.draw(f.k)
+	}
+	f.reg[s-1] = int32(k + 1)
+	f.regd.add(s)
+	f.gen[s-1]++
+	q := &f.iq[k]
+	if len(q.e)-q.h >= 2*q.live+64 {
+		f.compactQueue(k)
+	}
+	f.iqSteps += q.push(iqEntry{int32(s), f.gen[s-1]})
 }
 
 // unregister takes server s out of the I-queue that holds it, in O(1): it
@@ -222,6 +237,7 @@ func (f *fleet) unregister(s int) {
 	f.iqSteps++
 	f.iq[f.reg[s-1]-1].live--
 	f.reg[s-1] = 0
+	f.regd.remove(s)
 }
 
 // registered reports whether I-queue entry e of balancer k is its slot's
@@ -245,6 +261,7 @@ func (f *fleet) idleHead(k int) int {
 		q.live--
 		s := int(e.s)
 		f.reg[s-1] = 0
+		f.regd.remove(s)
 		if b.active.has(s) {
 			return s
 		}
@@ -288,6 +305,7 @@ func (f *fleet) renumber(rn *renumbering) {
 	f.v.renumber(rn)
 	f.reg = compactSlice(f.reg, keep)
 	f.gen = compactSlice(f.gen, keep)
+	f.regd.renumber(rn)
 }
 
 // digest folds the fleet's state into Model.Hash: its generator, the
