@@ -464,6 +464,9 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 		b.refitWheel(time) // a long draw, or a slow server
 	}
 	s.req, s.done, s.busy = r, t+time, true
+	if f := b.fleet; f != nil && f.v.hearsServe {
+		f.v.served(id) // local counts' least-work reads who serves whom
+	}
 	b.wheel.add(s.done, id)
 	b.busy++
 	b.tot.ServiceCycles += time

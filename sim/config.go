@@ -139,10 +139,6 @@ const (
 	MaxRate            Rate   = 10_000 * RateScale
 	MaxFactor          Factor = 1_000_000 * FactorScale
 	MaxQueueCap               = 100_000_000
-	MaxChoices                = 100
-	DefaultChoices            = 2
-	DefaultEwmaDecay          = 1000
-	MaxEwmaDecay              = 1_000_000_000
 	MaxRetries                = 10
 	MaxBackoff                = 1 << 40 // Backoff · 2^(Retries−1) is at most this
 	DefaultHealthFall         = 3
@@ -303,14 +299,11 @@ func (c *Config) validateInputs() error {
 	return nil
 }
 
-// healthFall, healthRise and ejectFor (and choices below) return the
+// healthFall, healthRise and ejectFor (and p2c's choices) return the
 // settings with 0 read as their defaults.
 func (c *Config) healthFall() int { return cmp.Or(c.HealthFall, DefaultHealthFall) }
 func (c *Config) healthRise() int { return cmp.Or(c.HealthRise, DefaultHealthRise) }
 func (c *Config) ejectFor() int64 { return cmp.Or(c.EjectFor, DefaultEjectFor) }
-
-// choices returns p2c's d, with 0 read as DefaultChoices.
-func (c *Config) choices() int { return cmp.Or(c.Choices, DefaultChoices) }
 
 // ClientSide reports whether any setting of the client side or detection
 // is on: timeouts, retries, health checks, ejection, warm-up or

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -9,19 +10,22 @@ import (
 // (Config.Balancers = K > 1), each knowing the servers' loads only as
 // Config.LoadInfo says: exactly, from its own requests (local), or from a
 // shared board refreshed every T cycles plus its own picks since
-// (periodic). Every attempt routed at arrival, and every retry, is handed
-// to one balancer drawn from the fleet generator, and keeps it for life
-// (the packed request's member): a lobby drain or a re-route after a
-// failure uses the same balancer. All balancers share the routing
-// generator, so random routing, and least-connections and p2c with exact
-// information, route exactly as one balancer would.
+// (periodic); the fleet's view (loadView) keeps what they read. Every
+// attempt routed at arrival, and every retry, is handed to one balancer
+// drawn from the fleet generator, and keeps it for life (the packed
+// request's member): a lobby drain or a re-route after a failure uses the
+// same balancer. All balancers share the routing generator, so random
+// routing, and least-connections and p2c with exact information, route
+// exactly as one balancer would. The router in force picks for the
+// attempt's balancer (fleetPicker) by the view; the fleet never asks which
+// policy is in force, only what the policy table says it does.
 //
 // The fleet's state is kept in a fleet value only while something reads
-// it (K > 1, a periodic board, or join-idle-queue's queues of idle
-// servers); otherwise Balancer.fleet is nil and a run is exactly a single
-// balancer's. Memory: K counts per live server for local and periodic
-// information (and per-balancer routers for swrr and peak-ewma), one slot
-// per idle server in the I-queues.
+// it (K > 1, a periodic board, or a policy that keeps a registry of idle
+// servers, join-idle-queue); otherwise Balancer.fleet is nil and a run is
+// exactly a single balancer's. Memory: the view's (loadView), 8 bytes per
+// balancer per server slot for the picks (max_share), and one entry per
+// registration in the I-queues.
 type fleet struct {
 	b *Balancer
 	k int
@@ -31,21 +35,22 @@ type fleet struct {
 	// last holds, by balancer, the id (not the slot) of the server it
 	// last routed to, 0 before any: round-robin goes on from it.
 	last []int64
-	// local holds, by balancer and slot−1, the attempts of the balancer
-	// that the server holds (LoadLocal only).
-	local [][]int32
-	// The periodic board (LoadInfo > 0): each server's load and work at
-	// the last refresh (0 for a server created since), and by balancer
-	// and slot−1 what it has sent there since: picks, and their service
-	// cycles at the server's speed.
-	boardLoad, boardWork []int64
-	sentLoad, sentWork   [][]int64
-	// boardAt is the cycle of the last refresh.
-	boardAt int64
+	// v is what the balancers read of the servers' loads and work.
+	v *loadView
+	// picker is the router in force, when it picks for a balancer of its
+	// own (nil: the router's pick serves every balancer).
+	picker fleetPicker
 	// Join-idle-queue: each balancer's queue of idle servers (slots), and
-	// by slot−1 the balancer a server registered with, plus 1 (0: none).
-	iq  []slotQueue
-	reg []int32
+	// by slot−1 the balancer a server registered with, plus 1 (0: none),
+	// and the number of its registration (an entry of an I-queue whose
+	// number is not its slot's is one it has since left).
+	iq   []slotQueue
+	reg  []int32
+	gen  []uint32
+	regd idset // the registered servers (reg ≠ 0)
+	// iqSteps counts the I-queue entries the registrations, departures
+	// and picks touched, for the test that bounds them.
+	iqSteps int64
 }
 
 // fleetStream is the stream constant of the fleet generator.
@@ -53,12 +58,14 @@ const fleetStream = 0x6c6273696d2d666c // "lbsim-fl"
 
 // wantsFleet reports whether a balancer needs fleet state under cfg.
 func wantsFleet(cfg *Config) bool {
-	return cfg.Balancers > 1 || cfg.LoadInfo > 0 || cfg.Policy == JIQ
+	return cfg.Balancers > 1 || cfg.LoadInfo > 0 || cfg.Policy.keepsIdle()
 }
 
 // stepsEveryCycle reports whether the fleet may act in a cycle without an
-// event: a periodic board refreshes, idle servers register under jiq.
-func (f *fleet) stepsEveryCycle() bool { return f.boardLoad != nil || f.b.m.cfg.Policy == JIQ }
+// event: a periodic board refreshes, idle servers register.
+func (f *fleet) stepsEveryCycle() bool {
+	return f.v.boardLoad != nil || f.b.m.cfg.Policy.keepsIdle()
+}
 
 // ensureFleet makes the balancer's fleet state when its settings need it
 // (at the start, or when join-idle-queue comes into force); once made, it
@@ -69,24 +76,11 @@ func (b *Balancer) ensureFleet() {
 		return
 	}
 	k := max(cfg.Balancers, 1)
+	n := len(b.srv)                // 0 but for a fleet of one that jiq's coming into force makes
+	capHint := max(n, cfg.Servers) // the servers to come at the start: no slice grows by doubling
 	f := &fleet{b: b, k: k, pcg: rand.NewPCG(cfg.Seed, fleetStream), last: make([]int64, k), iq: make([]slotQueue, k)}
-	n := len(b.srv) // 0 but for a fleet of one that jiq's coming into force makes
-	if cfg.LoadInfo == LoadLocal && k > 1 {
-		// K > 1 makes the fleet when the balancer is built, before any
-		// request: every count starts at 0.
-		f.local = make([][]int32, k)
-		for j := range f.local {
-			f.local[j] = make([]int32, n)
-		}
-	}
-	if cfg.LoadInfo > 0 {
-		f.boardLoad, f.boardWork = make([]int64, n), make([]int64, n)
-		f.sentLoad, f.sentWork = make([][]int64, k), make([][]int64, k)
-		for j := range k {
-			f.sentLoad[j], f.sentWork[j] = make([]int64, n), make([]int64, n)
-		}
-	}
-	f.reg = make([]int32, n)
+	f.v = newLoadView(b, k, n, capHint)
+	f.reg, f.gen = make([]int32, n, capHint), make([]uint32, n, capHint)
 	if g := b.lastGiven; g > 0 {
 		f.last[0] = int64(b.idOf(g)) // round-robin goes on from the last pick
 	}
@@ -94,7 +88,7 @@ func (b *Balancer) ensureFleet() {
 	for j := len(b.tally.routed); j < k; j++ {
 		b.tally.routed = append(b.tally.routed, 0)
 		b.tally.most = append(b.tally.most, 0)
-		b.tally.picks = append(b.tally.picks, make([]int64, n))
+		b.tally.picks = append(b.tally.picks, make([]int64, n, capHint))
 	}
 }
 
@@ -113,155 +107,75 @@ func (f *fleet) assign(r packed) packed {
 
 // added makes room for a server created in slot s (0 on the board).
 func (f *fleet) added(s int) {
-	for len(f.reg) < s {
-		f.reg = append(f.reg, 0)
-		for j := range f.local {
-			f.local[j] = append(f.local[j], 0)
-		}
-		if f.boardLoad != nil {
-			f.boardLoad = append(f.boardLoad, 0)
-			f.boardWork = append(f.boardWork, 0)
-			for j := range f.k {
-				f.sentLoad[j] = append(f.sentLoad[j], 0)
-				f.sentWork[j] = append(f.sentWork[j], 0)
-			}
-		}
-	}
+	f.reg, f.gen = grown(f.reg, s), grown(f.gen, s)
+	f.v.added(s)
 }
 
-// hold adds d to what attempt r's balancer holds at server s, for local
-// information: r joined s's queue or service (1), or left it, served or
-// not (−1). Every request in and out of a server's hands passes here.
+// hold adds d to what attempt r's balancer holds at server s, for the
+// view: r joined s's queue or service (1), or left it, served or not
+// (−1). Every request in and out of a server's hands passes here.
 func (b *Balancer) hold(s int, r packed, d int32) {
-	if f := b.fleet; f != nil && f.local != nil {
-		f.local[r.member()][s-1] += d
+	if f := b.fleet; f != nil && f.v.counts {
+		f.v.hold(s, r, d)
 	}
 }
 
 // viewed reports whether the balancers read something other than the
 // true loads.
-func (f *fleet) viewed() bool {
-	info := f.b.m.cfg.LoadInfo
-	return info > 0 || (info == LoadLocal && f.k > 1)
-}
-
-// load returns what balancer k believes server s's load to be.
-func (f *fleet) load(k, s int) int64 {
-	switch info := f.b.m.cfg.LoadInfo; {
-	case info > 0:
-		return f.boardLoad[s-1] + f.sentLoad[k][s-1]
-	case info == LoadLocal && f.local != nil:
-		return int64(f.local[k][s-1])
-	}
-	return f.b.load(s)
-}
-
-// work returns what balancer k believes server s's remaining work to be at
-// cycle t: its own attempts' (local), or the board's plus what it sent
-// (periodic).
-func (f *fleet) work(k, s int, t int64) int64 {
-	b := f.b
-	switch info := b.m.cfg.LoadInfo; {
-	case info > 0:
-		return f.boardWork[s-1] + f.sentWork[k][s-1]
-	case info == LoadLocal && f.local != nil:
-		var w int64
-		srv := &b.srv[s-1]
-		if srv.busy && srv.req.member() == k {
-			w = max(srv.done-t, 0)
-		}
-		q := &b.sq[s-1]
-		for i := range q.n {
-			if r := q.at(i); r.member() == k {
-				w += int64(srv.speed.Cycles(r.time()))
-			}
-		}
-		return w
-	}
-	return b.remainingWork(s, t)
-}
-
-// remainingWork returns server s's remaining work at cycle t: the cycles its
-// attempt in service has still to run (abandoned work included) and the
-// service cycles of its queue at its speed.
-func (b *Balancer) remainingWork(s int, t int64) int64 {
-	var w int64
-	if srv := &b.srv[s-1]; srv.busy {
-		w = max(srv.done-t, 0)
-	}
-	return w + b.queuedWork(s)
-}
-
-// refresh writes every server's load and work on the board at cycle t and
-// forgets what each balancer sent since the last refresh.
-func (f *fleet) refresh(t int64) {
-	b := f.b
-	for s := 1; s <= len(b.srv); s++ {
-		if b.srv[s-1].gone {
-			f.boardLoad[s-1], f.boardWork[s-1] = 0, 0
-			continue
-		}
-		f.boardLoad[s-1], f.boardWork[s-1] = b.load(s), b.remainingWork(s, t)
-	}
-	for j := range f.k {
-		clear(f.sentLoad[j])
-		clear(f.sentWork[j])
-	}
-	f.boardAt = t
-}
+func (f *fleet) viewed() bool { return f.v.viewed() }
 
 // refreshDue refreshes the board when cycle t is a multiple of the period
 // (step c, before scaling).
 func (f *fleet) refreshDue(t int64) {
 	if period, ok := f.b.m.cfg.LoadInfo.Periodic(); ok && t%period == 0 {
-		f.refresh(t)
+		f.v.refresh(t)
 	}
 }
 
 // fleetEndOfCycle is the fleet's part of the end of cycle t (step e, or
-// the end of cycle 0 when start): the board's first refresh, and
-// join-idle-queue's registrations while it is in force.
+// the end of cycle 0 when start): the board's first refresh, and the
+// registrations of idle servers while a policy that keeps them is in
+// force.
 func (b *Balancer) fleetEndOfCycle(t int64, start bool) {
 	f := b.fleet
 	if f == nil {
 		return
 	}
-	if start && f.boardLoad != nil {
-		f.refresh(t)
+	if start && f.v.boardLoad != nil {
+		f.v.refresh(t)
 	}
-	if b.m.cfg.Policy == JIQ {
+	if b.m.cfg.Policy.keepsIdle() {
 		f.register()
 	}
+}
+
+// fleetPicker is a router whose per-server picks in a fleet are its
+// attempt's balancer's own: they read that balancer's view of the loads
+// (the fleet's loadView) or state of its own. Every policy the table says
+// reads load has one (TestLoadReadersHaveViews); without it the fleet
+// would route by the true loads.
+type fleetPicker interface {
+	fleetPick(f *fleet, r packed, t int64) int
+	// ownPicks reports whether, in fleet f, its picks differ from pick's
+	// (with exact information, p2c's do not).
+	ownPicks(f *fleet) bool
 }
 
 // pick is the pick of attempt r at cycle t by its balancer (r.member()),
 // reading what that balancer knows.
 func (f *fleet) pick(r packed, t int64) int {
-	b := f.b
-	k := r.member()
-	p := b.m.cfg.Policy
-	switch {
-	case p == RoundRobin:
-		return f.nextAfter(f.last[k])
-	case p == P2C && f.viewed():
-		ids := b.cands.ids
-		return pickDrawnBy(b.m, len(ids), min(b.m.cfg.choices(), len(ids)), func(x int) int64 { return f.load(k, int(ids[x])) }, ids)
-	case p == LeastConnections && f.viewed():
-		return f.leastLoaded(k)
-	case p == LeastWork && f.viewed():
-		return f.leastWork(k, t)
+	if f.picker != nil {
+		return f.picker.fleetPick(f, r, t)
 	}
-	return b.rt.pick(r, t)
+	return f.b.rt.pick(r, t)
 }
 
 // picked notes balancer k's pick of server s for attempt r: round-robin's
 // pointer, and what the balancer sent since the board's refresh.
 func (f *fleet) picked(k, s int, r packed) {
-	b := f.b
-	f.last[k] = int64(b.idOf(s))
-	if f.sentLoad != nil {
-		f.sentLoad[k][s-1]++
-		f.sentWork[k][s-1] += int64(b.srv[s-1].speed.Cycles(r.time()))
+	f.last[k] = int64(f.b.idOf(s))
+	if f.v.sentLoad != nil {
+		f.v.picked(k, s, r)
 	}
 }
 
@@ -277,63 +191,59 @@ func (f *fleet) nextAfter(last int64) int {
 	return set.first()
 }
 
-// leastLoaded is least-connections by balancer k's view: the least load per
-// weight, the lowest id on a tie, never a server of weight 0.
-func (f *fleet) leastLoaded(k int) int {
-	b := f.b
-	best, bestLoad, bestW := 0, int64(0), int64(0)
-	for s := b.active.first(); s != 0; s = b.active.next(s + 1) {
-		w := int64(b.weightOf(s))
-		if w == 0 {
-			continue
-		}
-		l := f.load(k, s)
-		if best == 0 || l*bestW < bestLoad*w {
-			best, bestLoad, bestW = s, l, w
-		}
-	}
-	return best
-}
-
-// leastWork is least-work by balancer k's view at cycle t, the lowest id on
-// a tie.
-func (f *fleet) leastWork(k int, t int64) int {
-	b := f.b
-	best, bestWork := 0, int64(0)
-	for s := b.active.first(); s != 0; s = b.active.next(s + 1) {
-		if w := f.work(k, s, t); best == 0 || w < bestWork {
-			best, bestWork = s, w
-		}
-	}
-	return best
-}
-
 // register is join-idle-queue's registration (the end of cycle 0 and step
 // e): every candidate that is idle with an empty queue and not registered
 // registers, in id order, with a balancer drawn from the fleet generator.
+// The free servers not registered are found a word of 64 at a time
+// (free &^ regd), so that a pool of idle servers costs a cycle its words,
+// not its servers.
 func (f *fleet) register() {
 	b := f.b
-	for s := b.free.first(); s != 0; s = b.free.next(s + 1) {
-		if f.reg[s-1] != 0 {
-			continue
+	for wi, w := range b.free.w {
+		if wi < len(f.regd.w) {
+			w &^= f.regd.w[wi]
 		}
-		k := 0
-		if f.k > 1 {
-			k = f.draw(f.k)
+		f.iqSteps++
+		for ; w != 0; w &= w - 1 {
+			f.registerOne(wi<<6 + bits.TrailingZeros64(w) + 1)
 		}
-		f.reg[s-1] = int32(k + 1)
-		f.iq[k].push(int32(s))
 	}
 }
 
-// unregister takes server s out of the I-queue that holds it: it stopped
-// being a candidate.
+// registerOne registers server s, free and not registered, with a balancer
+// drawn from the fleet generator.
+func (f *fleet) registerOne(s int) {
+	k := 0
+	if f.k > 1 {
+		k = f.draw(f.k)
+	}
+	f.reg[s-1] = int32(k + 1)
+	f.regd.add(s)
+	f.gen[s-1]++
+	q := &f.iq[k]
+	if len(q.e)-q.h >= 2*q.live+64 {
+		f.compactQueue(k)
+	}
+	f.iqSteps += q.push(iqEntry{int32(s), f.gen[s-1]})
+}
+
+// unregister takes server s out of the I-queue that holds it, in O(1): it
+// stopped being a candidate. Its entry stays, no longer its registration,
+// until it reaches the head or the queue is compacted.
 func (f *fleet) unregister(s int) {
 	if s > len(f.reg) || f.reg[s-1] == 0 {
 		return
 	}
-	f.iq[f.reg[s-1]-1].remove(int32(s))
+	f.iqSteps++
+	f.iq[f.reg[s-1]-1].live--
 	f.reg[s-1] = 0
+	f.regd.remove(s)
+}
+
+// registered reports whether I-queue entry e of balancer k is its slot's
+// registration.
+func (f *fleet) registered(k int, e iqEntry) bool {
+	return f.reg[e.s-1] == int32(k+1) && f.gen[e.s-1] == e.gen
 }
 
 // idleHead is join-idle-queue's pick for balancer k: the head of its
@@ -342,39 +252,64 @@ func (f *fleet) unregister(s int) {
 func (f *fleet) idleHead(k int) int {
 	b := f.b
 	q := &f.iq[k]
-	for q.len() > 0 {
-		s := int(q.pop())
+	for q.live > 0 {
+		e := q.pop()
+		f.iqSteps++
+		if !f.registered(k, e) {
+			continue // it left the queue
+		}
+		q.live--
+		s := int(e.s)
 		f.reg[s-1] = 0
+		f.regd.remove(s)
 		if b.active.has(s) {
 			return s
 		}
 	}
+	q.reset()
 	ids := b.cands.ids
 	return int(ids[b.m.routeDraw(len(ids))])
 }
 
+// compactQueue drops from balancer k's I-queue the entries of servers that
+// have left it.
+func (f *fleet) compactQueue(k int) {
+	q := &f.iq[k]
+	out := q.e[:0]
+	for _, e := range q.e[q.h:] {
+		if f.registered(k, e) {
+			out = append(out, e)
+		}
+	}
+	f.iqSteps += int64(len(q.e) - q.h)
+	q.e, q.h = out, 0
+}
+
+// uncandidate is the fleet's part of server s leaving the candidates: its
+// I-queue.
+func (f *fleet) uncandidate(s int) { f.unregister(s) }
+
 // renumber moves the fleet's state to the slots of rn (compact).
 func (f *fleet) renumber(rn *renumbering) {
 	keep := func(i int) bool { return rn.to[i] != 0 }
-	for j := range f.local {
-		f.local[j] = compactSlice(f.local[j], keep)
-	}
-	if f.boardLoad != nil {
-		f.boardLoad = compactSlice(f.boardLoad, keep)
-		f.boardWork = compactSlice(f.boardWork, keep)
-		for j := range f.k {
-			f.sentLoad[j] = compactSlice(f.sentLoad[j], keep)
-			f.sentWork[j] = compactSlice(f.sentWork[j], keep)
-		}
-	}
-	f.reg = compactSlice(f.reg, keep)
 	for j := range f.iq {
-		f.iq[j].renumber(rn)
+		q := &f.iq[j]
+		out := q.e[:0]
+		for _, e := range q.e[q.h:] {
+			if f.registered(j, e) && rn.of(int(e.s)) != 0 {
+				out = append(out, iqEntry{int32(rn.of(int(e.s))), e.gen})
+			}
+		}
+		q.e, q.h, q.live = out, 0, len(out)
 	}
+	f.v.renumber(rn)
+	f.reg = compactSlice(f.reg, keep)
+	f.gen = compactSlice(f.gen, keep)
+	f.regd.renumber(rn)
 }
 
 // digest folds the fleet's state into Model.Hash: its generator, the
-// pointers, the counts and the I-queues.
+// pointers, the view's counts and the I-queues.
 func (f *fleet) digest(put func(int64)) {
 	state, _ := f.pcg.MarshalBinary()
 	for _, c := range state {
@@ -383,45 +318,59 @@ func (f *fleet) digest(put func(int64)) {
 	for _, v := range f.last {
 		put(v)
 	}
-	for _, l := range f.local {
-		var sum int64
-		for i, v := range l {
-			sum += int64(i+1) * int64(v)
-		}
-		put(sum)
-	}
-	for j := range f.sentLoad {
-		var sum int64
-		for i, v := range f.sentLoad[j] {
-			sum += int64(i+1) * v
-		}
-		put(sum)
-	}
-	for i, v := range f.boardLoad {
-		put(int64(i+1) * v)
-	}
+	f.v.digest(put)
 	for j := range f.iq {
-		put(int64(f.iq[j].len()))
+		put(int64(f.iq[j].live))
 	}
 }
 
-// slotQueue is a FIFO of slots (a balancer's I-queue).
-type slotQueue struct{ s []int32 }
-
-func (q *slotQueue) len() int     { return len(q.s) }
-func (q *slotQueue) push(s int32) { q.s = append(q.s, s) }
-func (q *slotQueue) pop() int32   { s := q.s[0]; q.s = q.s[1:]; return s }
-func (q *slotQueue) remove(s int32) {
-	q.s = slices.DeleteFunc(q.s, func(v int32) bool { return v == s })
+// slotQueue is a FIFO of registrations (a balancer's I-queue): a server
+// leaves it in O(1) by no longer being registered (fleet.unregister); its
+// entry is passed over at the head, and the queue compacted once most of
+// it is such entries.
+type slotQueue struct {
+	e    []iqEntry
+	h    int // the head: e[h]
+	live int // the entries that are registrations
 }
 
-// renumber moves the queue's slots to their new numbers, dropping those
-// given up.
-func (q *slotQueue) renumber(rn *renumbering) {
-	q.s = slices.DeleteFunc(q.s, func(v int32) bool { return rn.of(int(v)) == 0 })
-	for i, v := range q.s {
-		q.s[i] = int32(rn.of(int(v)))
+// iqEntry is a registration: a slot and its registration's number.
+type iqEntry struct {
+	s   int32
+	gen uint32
+}
+
+// push appends e and returns the entries it moved, plus one.
+func (q *slotQueue) push(e iqEntry) int64 {
+	var moved int
+	if q.h > 0 && q.h >= len(q.e)/2 {
+		moved = copy(q.e, q.e[q.h:]) // the room before the head, once it is half
+		q.e, q.h = q.e[:moved], 0
 	}
+	q.e = append(q.e, e)
+	q.live++
+	return int64(moved) + 1
+}
+
+func (q *slotQueue) pop() iqEntry {
+	e := q.e[q.h]
+	q.h++
+	return e
+}
+
+// reset empties the queue, keeping its array (no entry is live).
+func (q *slotQueue) reset() { q.e, q.h = q.e[:0], 0 }
+
+// slots lists the registered slots in order (for tests).
+func (f *fleet) slots(k int) []int32 {
+	var out []int32
+	q := &f.iq[k]
+	for _, e := range q.e[q.h:] {
+		if f.registered(k, e) {
+			out = append(out, e.s)
+		}
+	}
+	return out
 }
 
 // tally counts each balancer's picks (routed) and, of the servers it
@@ -466,7 +415,7 @@ func (b *Balancer) Belief(k, id int) (int64, bool) {
 		return 0, false
 	}
 	if f := b.fleet; f != nil {
-		return f.load(k, s), true
+		return f.v.load(k, s), true
 	}
 	return b.load(s), true
 }
@@ -474,8 +423,8 @@ func (b *Balancer) Belief(k, id int) (int64, bool) {
 // BoardAt returns the cycle of the periodic board's last refresh, and
 // false when the balancers read no board.
 func (b *Balancer) BoardAt() (int64, bool) {
-	if f := b.fleet; f != nil && f.boardLoad != nil {
-		return f.boardAt, true
+	if f := b.fleet; f != nil && f.v.boardLoad != nil {
+		return f.v.boardAt, true
 	}
 	return 0, false
 }

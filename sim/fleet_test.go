@@ -186,7 +186,7 @@ func TestFleetIdleQueues(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := m.bal[0].fleet
-	if got := [][]int32{f.iq[0].s, f.iq[1].s}; !slices.Equal(got[0], []int32{1, 3}) || !slices.Equal(got[1], []int32{2}) {
+	if got := [][]int32{f.slots(0), f.slots(1)}; !slices.Equal(got[0], []int32{1, 3}) || !slices.Equal(got[1], []int32{2}) {
 		t.Fatalf("after cycle 0 the I-queues are %v, want [[1 3] [2]]", got)
 	}
 	if err := m.Schedule(Change{Cycle: 2, Setting: SetDown, Value: int64(MakeServerRef(0, 3))}); err != nil {
@@ -209,8 +209,8 @@ func TestFleetIdleQueues(t *testing.T) {
 	if servers[1] == 3 {
 		t.Errorf("r2 went to server 3, which is down: it should have left its I-queue")
 	}
-	if slices.Contains(f.iq[0].s, 3) || f.reg[2] != 0 {
-		t.Errorf("server 3 is down yet registered (I-queue 1 %v)", f.iq[0].s)
+	if slices.Contains(f.slots(0), 3) || f.reg[2] != 0 {
+		t.Errorf("server 3 is down yet registered (I-queue 1 %v)", f.slots(0))
 	}
 }
 

@@ -159,6 +159,9 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 		b.grayStart = map[int][2]int64{}
 	}
 	b.grayStart[id] = [2]int64{t, s.done}
+	if f := b.fleet; f != nil && f.v.hearsServe {
+		f.v.served(id) // local counts' least-work reads who serves whom
+	}
 	b.busy++
 	if ends == completes { // an attempt that ends in error or hangs counts none
 		b.tot.ServiceCycles += time

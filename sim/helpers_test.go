@@ -245,19 +245,20 @@ func checkInvariants(t tester, m *Model) {
 		fail("generated %d, but the last request id is %d", mt.Generated, m.lastID)
 	}
 	for _, b := range m.bal {
-		if f := b.fleet; f != nil && f.local != nil {
+		if f := b.fleet; f != nil && f.v.count != nil {
 			// Local counts: each server's load is what the balancers
 			// count of it, added up.
 			for s := 1; s <= len(b.srv); s++ {
 				var sum int64
 				for k := range f.k {
-					sum += int64(f.local[k][s-1])
+					sum += int64(f.v.count[k][s-1])
 				}
 				if want := b.load(s); !b.srv[s-1].gone && sum != want {
 					fail("server %d: the balancers' local counts add up to %d, its load is %d", b.idOf(s), sum, want)
 				}
 			}
 		}
+		checkViewIndex(fail, b, c)
 	}
 	ml := m.Last()
 	if mt.PeakQueue < int64(ml.Queue) || mt.ServersMin > ml.Servers || mt.ServersPeak < ml.Servers {
@@ -854,4 +855,34 @@ func retryDiscards(m *Model) int {
 		}
 	}
 	return n
+}
+
+// checkViewIndex checks, for each balancer of a fleet whose router in
+// force picks the least by an index of the view, that the index picks what
+// a scan of every candidate by the view picks (at cycle c, whose
+// completions are done).
+func checkViewIndex(fail func(string, ...any), b *Balancer, c int64) {
+	f := b.fleet
+	if f == nil || f.v.ix == nil || b.rt == nil {
+		return
+	}
+	ix := f.v.ix
+	for k := range f.k {
+		want, wantKey, wantW := 0, int64(0), int64(1)
+		for s := b.active.first(); s != 0; s = b.active.next(s + 1) {
+			key, w := f.v.load(k, s), int64(b.weightOf(s))
+			if ix.work {
+				key, w = f.v.work(k, s, c), 1
+			}
+			if w == 0 {
+				continue
+			}
+			if want == 0 || key*wantW < wantKey*w {
+				want, wantKey, wantW = s, key, w
+			}
+		}
+		if got := ix.least(k, c); got != want {
+			fail("balancer %d: the view's index picks server slot %d, a scan of the view slot %d", k, got, want)
+		}
+	}
 }

@@ -237,7 +237,7 @@ func (m *Model) Step() bool {
 		m.detect(t)
 	}
 	for _, b := range m.bal {
-		if f := b.fleet; f != nil && f.boardLoad != nil {
+		if f := b.fleet; f != nil && f.v.boardLoad != nil {
 			f.refreshDue(t) // step c: the board, before scaling
 		}
 	}

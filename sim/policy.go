@@ -74,8 +74,13 @@ type PolicyInfo struct {
 	// Theory is the queueing model known for its per-server routing.
 	Theory Theory
 	// ReadsLoad: its per-server picks read the servers' loads (or work),
-	// so a fleet's load information (--load-info) changes them.
+	// so a fleet's load information (--load-info) changes them: its router
+	// picks for each balancer by that balancer's view (fleetPicker).
 	ReadsLoad bool
+	// KeepsIdle: it keeps a registry of idle servers that register with a
+	// balancer at the end of each cycle (join-idle-queue): a run under it
+	// keeps fleet state, K = 1 too, and is stepped a cycle at a time.
+	KeepsIdle bool
 	// PerBalancer: each balancer of a fleet keeps its own router (the
 	// state of its own picks), see fleetRouter.
 	PerBalancer bool
@@ -143,7 +148,8 @@ var policies = [numPolicies]PolicyInfo{
 		Params:        []PolicyParam{{ewmaDecayRow, perServerOnly}}, ReadsLoad: true, PerBalancer: true},
 	JIQ: {Name: "jiq", newRouter: newJIQ,
 		PooledRefused: "jiq routes at arrival: use --queues per-server",
-		PerServer:     "join-idle-queue: the head of the balancer's queue of idle servers, else uniform over the candidates"},
+		PerServer:     "join-idle-queue: the head of the balancer's queue of idle servers, else uniform over the candidates",
+		KeepsIdle:     true},
 }
 
 // Theory is the queueing model known for a policy's per-server routing:
@@ -243,6 +249,10 @@ func PoliciesReading(reads func(Policy, QueueMode) bool) []string {
 	}
 	return names
 }
+
+// keepsIdle reports whether the policy keeps a registry of idle servers
+// (PolicyInfo.KeepsIdle), without copying its row.
+func (p Policy) keepsIdle() bool { return p < numPolicies && policies[p].KeepsIdle }
 
 // Info returns the policy's description and properties.
 func (p Policy) Info() PolicyInfo {

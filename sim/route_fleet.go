@@ -30,7 +30,22 @@ func (w *fleetRouter) activate(t int64) {
 	}
 }
 
-func (w *fleetRouter) pickIdle() int              { return 0 } // per-server only
+func (w *fleetRouter) pickIdle() int { return 0 } // per-server only
+
+// fleetPick is the pick of attempt q's balancer's router, by what it
+// reads of the fleet.
+func (w *fleetRouter) fleetPick(f *fleet, q packed, t int64) int {
+	if fp, ok := w.each[q.member()].(fleetPicker); ok {
+		return fp.fleetPick(f, q, t)
+	}
+	return w.pick(q, t)
+}
+
+func (w *fleetRouter) ownPicks(f *fleet) bool {
+	fp, ok := w.each[0].(fleetPicker)
+	return ok && fp.ownPicks(f)
+}
+
 func (w *fleetRouter) pick(q packed, t int64) int { return w.each[q.member()].pick(q, t) }
 
 func (w *fleetRouter) candidate(id int, t int64) {

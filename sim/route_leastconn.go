@@ -15,6 +15,9 @@ type leastConnections struct {
 	// zeroWeight: some server weighs 0, so a free server (load 0) is not
 	// necessarily a pick.
 	zeroWeight bool
+	// vx is, in a fleet whose balancers read other than the true loads,
+	// each balancer's index of the least load per weight by its view.
+	vx *viewIndex
 }
 
 func newLeastConnections(b *Balancer) router { return &leastConnections{b: b} }
@@ -29,6 +32,7 @@ func (r *leastConnections) activate(int64) {
 		return
 	}
 	r.zeroWeight = slices.Contains(b.m.cfg.Weights, 0)
+	r.vx = viewIndexFor(b, r.vx, false)
 	ix := newLoadTree()
 	ix.ensure(len(b.srv))
 	for id := 1; id <= len(b.srv); id++ {
@@ -39,6 +43,9 @@ func (r *leastConnections) activate(int64) {
 }
 
 func (r *leastConnections) candidate(id int, _ int64) {
+	if r.vx != nil {
+		r.vx.candidate(id)
+	}
 	if ix := r.ix; ix != nil {
 		ix.ensure(id)
 		ix.key[id-1], ix.weight[id-1] = 0, int64(r.b.weightOf(id)) // it holds nothing
@@ -47,6 +54,9 @@ func (r *leastConnections) candidate(id int, _ int64) {
 }
 
 func (r *leastConnections) uncandidate(id int) {
+	if r.vx != nil {
+		r.vx.uncandidate(id)
+	}
 	if r.ix != nil {
 		r.ix.set(id, false)
 	}
@@ -82,3 +92,14 @@ func (r *leastConnections) pick(packed, int64) int {
 	}
 	return r.ix.best()
 }
+
+// fleetPick is the pick of attempt q's balancer of a fleet: by its view's
+// index when it reads other than the true loads.
+func (r *leastConnections) fleetPick(_ *fleet, q packed, t int64) int {
+	if r.vx == nil {
+		return r.pick(q, t)
+	}
+	return r.vx.least(q.member(), t)
+}
+
+func (r *leastConnections) ownPicks(*fleet) bool { return r.vx != nil }

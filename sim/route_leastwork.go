@@ -14,6 +14,9 @@ type leastWork struct {
 	b       *Balancer
 	ix      *ltree // per-server: the busy candidates by the cycle they are done
 	fastest *ltree // pooled with unequal speeds: the idle servers, fastest first
+	// vx is, in a fleet whose balancers read other than the true work,
+	// each balancer's index of the least work by its view.
+	vx *viewIndex
 }
 
 func newLeastWork(b *Balancer) router { return &leastWork{b: b} }
@@ -31,6 +34,7 @@ func (r *leastWork) activate(t int64) {
 	r.ix, r.fastest = nil, nil
 	switch {
 	case b.perServer:
+		r.vx = viewIndexFor(b, r.vx, true)
 		ix := &ltree{}
 		ix.ensure(len(b.srv))
 		for id := 1; id <= len(b.srv); id++ {
@@ -55,6 +59,9 @@ func (r *leastWork) activate(t int64) {
 }
 
 func (r *leastWork) candidate(id int, t int64) {
+	if r.vx != nil {
+		r.vx.candidate(id)
+	}
 	switch {
 	case r.ix != nil:
 		r.ix.ensure(id)
@@ -67,6 +74,9 @@ func (r *leastWork) candidate(id int, t int64) {
 }
 
 func (r *leastWork) uncandidate(id int) {
+	if r.vx != nil {
+		r.vx.uncandidate(id)
+	}
 	if r.ix != nil {
 		r.ix.set(id, false)
 	}
@@ -226,3 +236,14 @@ func (r *leastWork) reschedule(id int, d int64) {
 	r.ix.key[id-1] += d
 	r.ix.set(id, r.b.active.has(id)) // a retiring server takes no part
 }
+
+// fleetPick is the pick of attempt q's balancer of a fleet at cycle t: by
+// its view's index when it reads other than the true work.
+func (r *leastWork) fleetPick(_ *fleet, q packed, t int64) int {
+	if r.vx == nil {
+		return r.pick(q, t)
+	}
+	return r.vx.least(q.member(), t)
+}
+
+func (r *leastWork) ownPicks(*fleet) bool { return r.vx != nil }

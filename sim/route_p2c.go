@@ -1,9 +1,20 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 )
+
+// p2c's parameter d (Config.Choices, --choices): its default and range,
+// with its row (choicesRow) and the router that reads it.
+const (
+	DefaultChoices = 2
+	MaxChoices     = 100
+)
+
+// choices returns p2c's d, with 0 read as DefaultChoices.
+func (c *Config) choices() int { return cmp.Or(c.Choices, DefaultChoices) }
 
 // p2c (the power of d choices) draws Config.Choices distinct candidates
 // uniformly with the routing generator (all of them when there are fewer)
@@ -58,6 +69,30 @@ func (r *p2c) pick(packed, int64) int {
 	load := b.cands.load
 	return pickDrawnBy(b.m, n, d, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
 }
+
+// fleetPick is p2c's pick for attempt q's balancer of a fleet, drawing
+// as one balancer does and comparing the loads that balancer sees.
+func (r *p2c) fleetPick(f *fleet, q packed, t int64) int {
+	if !f.viewed() {
+		return r.pick(q, t)
+	}
+	b, k := r.b, q.member()
+	ids := b.cands.ids
+	n := len(ids)
+	d := min(b.m.cfg.choices(), n)
+	if d == 2 { // the usual case, written out as pick's
+		x := b.m.routeDraw(n)
+		y := b.m.routeDraw(n - 1)
+		y += int(btou(y >= x)) // step over x
+		if f.v.load(k, int(ids[y])) < f.v.load(k, int(ids[x])) {
+			x = y
+		}
+		return int(ids[x])
+	}
+	return pickDrawnBy(b.m, n, d, func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
+}
+
+func (r *p2c) ownPicks(f *fleet) bool { return f.viewed() }
 
 // pickDrawnBy is p2c's pick for any d ≤ n: d distinct candidates of the n
 // (ids) drawn in turn on the routing generator, the least loaded of them

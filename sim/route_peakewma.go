@@ -7,6 +7,13 @@ import (
 	"github.com/lbsim/lbsim/detmath"
 )
 
+// peak-ewma's parameter τ (Config.EwmaDecay, --ewma-decay): its default
+// and range, with its row (ewmaDecayRow) and the router that reads it.
+const (
+	DefaultEwmaDecay = 1000
+	MaxEwmaDecay     = 1_000_000_000
+)
+
 // peakEWMA is Finagle's and Linkerd's balancer: each server keeps a cost,
 // the peak-EWMA of its response times (cycles from being routed there to
 // completion), and a request goes to the lower cost·(load + 1) of two
@@ -214,12 +221,20 @@ func (r *peakEWMA) decay() int64 {
 func (r *peakEWMA) score(id int) float64 {
 	load := int64(0)
 	if f := r.b.fleet; f != nil {
-		load = f.load(r.member, id)
+		load = f.v.load(r.member, id)
 	} else {
 		load = r.b.load(id)
 	}
 	return r.cost[id-1] * float64(load+1)
 }
+
+// fleetPick is the pick of the balancer this router is (member): score
+// reads that balancer's view of the loads.
+func (r *peakEWMA) fleetPick(_ *fleet, q packed, t int64) int { return r.pick(q, t) }
+
+// ownPicks: the picks of a balancer's own router (member) read its view
+// through score.
+func (r *peakEWMA) ownPicks(*fleet) bool { return false }
 
 // pick draws two distinct candidates (one when there is one) as p2c does
 // and takes the lower score, the first drawn on a tie.

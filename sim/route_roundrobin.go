@@ -16,6 +16,14 @@ func (r *roundRobin) caps() Caps             { return Caps{Order: OrderRotating}
 func (r *roundRobin) pickIdle() int          { return r.next(&r.b.idle) }
 func (r *roundRobin) pick(packed, int64) int { return r.next(&r.b.active.idset) }
 
+// fleetPick: each balancer of a fleet goes on from the server it last
+// routed to.
+func (r *roundRobin) fleetPick(f *fleet, q packed, _ int64) int {
+	return f.nextAfter(f.last[q.member()])
+}
+
+func (r *roundRobin) ownPicks(*fleet) bool { return true }
+
 // digest returns the id of the last server given a request, 0 for none.
 func (r *roundRobin) digest() int64 {
 	if g := r.b.lastGiven; g > 0 {

@@ -30,6 +30,9 @@ func (r *swrrRouter) caps() Caps { return Caps{MayRefuse: true} }
 func (r *swrrRouter) sync(id int) {
 	b := r.b
 	if b.perServer {
+		if n := max(id, b.m.cfg.Servers) - r.each.Len(); n > 0 {
+			r.each.Grow(n) // the servers at the start: their arrays once
+		}
 		for r.each.Len() < id {
 			r.each.Add(b.weightOf(r.each.Len() + 1)) // cannot fail: weights were validated
 		}
@@ -44,9 +47,7 @@ func (r *swrrRouter) activate(int64) {
 	b := r.b
 	r.sync(len(b.srv))
 	if b.perServer {
-		for id := 1; id <= len(b.srv); id++ {
-			r.each.SetAvailable(id-1, b.active.has(id))
-		}
+		r.each.SetAvailableEach(func(i int) bool { return b.active.has(i + 1) })
 	}
 }
 

@@ -176,7 +176,17 @@ func (b *Balancer) useRouter(t int64) {
 	b.ensureFleet()
 	b.cands.loads, b.cands.load = false, b.cands.load[:0]
 	b.rt = b.routerFor(b.m.cfg.Policy)
+	if f := b.fleet; f != nil {
+		f.v.ix = nil // the router makes its index of the view, if it keeps one
+	}
 	b.rt.activate(t)
+	if f := b.fleet; f != nil {
+		f.v.hearsServe = f.v.ix != nil && f.v.ix.work && f.v.count != nil
+		f.picker = nil
+		if fp, ok := b.rt.(fleetPicker); ok && fp.ownPicks(f) {
+			f.picker = fp
+		}
+	}
 	b.caps = b.rt.caps()
 }
 

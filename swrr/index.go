@@ -45,8 +45,9 @@ type Index struct {
 	rot      []int32
 	at       int
 	rotating bool
-	calm     int // picks since the backends or their availability last changed
-	on       int // available backends
+	stale    bool // some class has outgrown its tree (settle)
+	calm     int  // picks since the backends or their availability last changed
+	on       int  // available backends
 }
 
 // wclass is the backends of one positive weight, in index order, and their
@@ -55,6 +56,7 @@ type wclass struct {
 	weight  int64
 	members []int32 // backend indexes, ascending
 	tree    []node  // tree[1] is the root; leaves from len(tree)/2
+	stale   bool    // members outgrew the tree: it is made afresh at the next pick
 }
 
 // node is a backend's base and index, or none (an unavailable backend or
@@ -102,17 +104,15 @@ func (x *Index) Add(weight int) (int, error) {
 	x.pos = append(x.pos, int32(len(cl.members)))
 	cl.members = append(cl.members, int32(i))
 	if leaves := len(cl.tree) / 2; len(cl.members) > leaves {
-		cl.grow()
-		for p := range cl.members {
-			if x.avail[cl.members[p]] {
-				x.fix(cl, p)
-			}
-		}
+		// Its tree is built, of the size it then needs, at the next pick
+		// (settle): adding many backends before a pick builds it once.
+		cl.stale, x.stale = true, true
 	}
 	return i, nil
 }
 
-// grow doubles the class's tree (at least 1 leaf), all leaves empty.
+// grow makes the class's tree of a power of two leaves, at least twice the
+// old and as many as its members, all leaves empty.
 func (c *wclass) grow() {
 	leaves := max(1, len(c.tree)/2*2)
 	for leaves < len(c.members) {
@@ -122,6 +122,7 @@ func (c *wclass) grow() {
 	for i := range c.tree {
 		c.tree[i] = none
 	}
+	c.stale = false
 }
 
 // Keep keeps the backends i for which keep(i) is true and deletes the
@@ -141,6 +142,40 @@ func (x *Index) Keep(keep func(i int) bool) {
 		y.SetAvailable(j, x.avail[i]) // with no pick yet, the base is the score
 	}
 	*x = y
+}
+
+// Grow makes room for n more backends, so that adding them allocates
+// their arrays once.
+func (x *Index) Grow(n int) {
+	x.weight = slices.Grow(x.weight, n)
+	x.base = slices.Grow(x.base, n)
+	x.avail = slices.Grow(x.avail, n)
+	x.class = slices.Grow(x.class, n)
+	x.pos = slices.Grow(x.pos, n)
+}
+
+// SetAvailableEach makes every backend i take part in picks or not as
+// on(i) says, as SetAvailable on each in turn would, in O(n) (the trees
+// are built once, not fixed a backend at a time).
+func (x *Index) SetAvailableEach(on func(i int) bool) {
+	x.unrotate()
+	for i, w := range x.weight {
+		want := on(i)
+		if x.avail[i] == want {
+			continue
+		}
+		if want {
+			x.base[i] -= w * x.k
+			x.total += w
+			x.on++
+		} else {
+			x.base[i] += w * x.k
+			x.total -= w
+			x.on--
+		}
+		x.avail[i] = want
+	}
+	x.rebuild()
 }
 
 // Total returns the sum of the available backends' weights: Pick fails
@@ -197,6 +232,9 @@ func (x *Index) Pick() (index int, ok bool) {
 	}
 	if i, ok := x.PickRotating(); ok {
 		return i, true
+	}
+	if x.stale {
+		x.settle()
 	}
 	x.k++
 	best, bestScore := -1, int64(0)
@@ -266,15 +304,40 @@ func (x *Index) unrotate() {
 		return
 	}
 	x.rotating = false
+	x.rebuild()
+}
+
+// settle builds the trees of the classes that outgrew theirs.
+func (x *Index) settle() {
+	x.stale = false
+	for c := range x.cls {
+		if cl := &x.cls[c]; cl.stale {
+			cl.grow()
+			x.build(cl)
+		}
+	}
+}
+
+// rebuild makes every class's tree afresh from the bases.
+func (x *Index) rebuild() {
+	x.stale = false
 	for c := range x.cls {
 		cl := &x.cls[c]
-		leaves := len(cl.tree) / 2
-		for p, i := range cl.members {
-			cl.tree[leaves+p] = x.leaf(i)
+		if cl.stale {
+			cl.grow()
 		}
-		for n := leaves - 1; n >= 1; n-- {
-			cl.tree[n] = better(cl.tree[2*n], cl.tree[2*n+1])
-		}
+		x.build(cl)
+	}
+}
+
+// build makes class cl's tree afresh from the bases.
+func (x *Index) build(cl *wclass) {
+	leaves := len(cl.tree) / 2
+	for p, i := range cl.members {
+		cl.tree[leaves+p] = x.leaf(i)
+	}
+	for n := leaves - 1; n >= 1; n-- {
+		cl.tree[n] = better(cl.tree[2*n], cl.tree[2*n+1])
 	}
 }
 
@@ -324,8 +387,12 @@ func (x *Index) rebase() {
 	x.k = 0
 }
 
-// fix updates the tree of class c from leaf p (member p) to the root.
+// fix updates the tree of class c from leaf p (member p) to the root
+// (nothing while the tree is to be made afresh).
 func (x *Index) fix(c *wclass, p int) {
+	if c.stale {
+		return
+	}
 	tree := c.tree
 	n := len(tree)/2 + p
 	tree[n] = x.leaf(c.members[p])
