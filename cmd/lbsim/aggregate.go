@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -229,7 +228,7 @@ func neededText(n int) string {
 }
 
 func writeAggregateCSV(w io.Writer, rep *sweep.Report) {
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	head := dimsHead(rep)
 	for _, m := range rep.Metrics {
 		head = append(head, m+"_mean", m+"_low", m+"_high", m+"_half_width")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -148,7 +149,7 @@ func (c *cli) writeJSON(v any, file *atomicFile) []byte {
 // (the flag package reads "--wave false" as --wave and an argument).
 func unexpectedArg(fs *flag.FlagSet, args []string) string {
 	arg := fs.Arg(0)
-	i := len(args) - fs.NArg()
+	i := slices.Index(args, arg)
 	if _, err := strconv.ParseBool(arg); err == nil && i > 0 {
 		name := strings.TrimLeft(args[i-1], "-")
 		if f := fs.Lookup(name); f != nil {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -25,8 +26,8 @@ func main() {
 		stdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
-		noColor:   os.Getenv("NO_COLOR") != "",
 	}
+	c.noColor, c.forceColor, c.dumbTerm = colorEnv(os.Getenv)
 	os.Exit(c.main(os.Args[1:]))
 }
 
@@ -36,7 +37,9 @@ type cli struct {
 	stdin                          io.Reader
 	stdout, stderr                 io.Writer
 	stdinTTY, stdoutTTY, stderrTTY bool
-	noColor                        bool
+	// noColor, forceColor and dumbTerm are the environment's say on
+	// colour (colorEnv): NO_COLOR, CLICOLOR_FORCE or FORCE_COLOR, TERM=dumb.
+	noColor, forceColor, dumbTerm bool
 	// signals, when set, replaces SIGINT and SIGTERM (tests send on it);
 	// stopCode is set to the exit code of the first that arrives.
 	signals  chan os.Signal
@@ -86,7 +89,7 @@ var commands = []command{
 	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
 		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
 	{"version", "version", "the version and VCS revision lbsim was built from (also --version)", (*cli).version},
-	{"help", "help", "show this text", nil}, // main prints usage (it reads this list)
+	{"help", "help [COMMAND]", "this overview, or a command's flags and examples (as COMMAND --help)", nil}, // main prints usage (it reads this list)
 }
 
 // usage is the overview `lbsim help` prints.
@@ -112,33 +115,93 @@ Example:
 	return b.String()
 }
 
+// rootFlags are the flags lbsim takes before a subcommand.
+var rootFlags = []string{"help", "version"}
+
 func (c *cli) main(args []string) int {
+	if _, ok := c.stdout.(*checkedWriter); !ok {
+		c.stdout = &checkedWriter{w: c.stdout}
+	}
+	name := "help"
+	switch {
+	case len(args) > 0 && slices.Contains([]string{"-version", "--version", "--version=true"}, args[0]):
+		name = "version"
+	case len(args) > 0 && !strings.HasPrefix(args[0], "-"):
+		name = args[0]
+	}
+	return c.checkStdoutWritten(name, c.dispatch(args))
+}
+
+// dispatch runs the subcommand args name, or the help.
+func (c *cli) dispatch(args []string) int {
 	if len(args) == 0 {
 		if c.stdinTTY && c.stdoutTTY {
 			return c.run(nil)
 		}
-		fmt.Fprint(c.stderr, usage())
-		return exitUsage
+		fmt.Fprint(c.stdout, usage()) // a script or a pipe: the overview
+		return exitOK
 	}
 	switch args[0] {
-	case "-h", "-help", "--help":
+	case "-h", "-help", "--help", "--help=true":
 		args[0] = "help"
-	case "-version", "--version":
+	case "-version", "--version", "--version=true":
 		args[0] = "version"
 	case "__complete", "__completeNoDesc": // a completion script asks
 		return c.answerCompletion(args)
 	}
+	if strings.HasPrefix(args[0], "-") {
+		name, _, _ := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+		fmt.Fprintf(c.stderr, "lbsim: unknown flag %s%s\nThe flags before a command: --help, --version; a command's own flags come after it.\n\n%s",
+			quoteCut(args[0]), didYouMean(name, rootFlags, "--"), usage())
+		return exitUsage
+	}
+	if args[0] == "help" {
+		return c.help(args[1:])
+	}
+	if cmd := commandNamed(args[0]); cmd != nil {
+		return cmd.run(c, modernize(c.stderr, cmd.name, args[1:]))
+	}
+	fmt.Fprintf(c.stderr, "lbsim: unknown command %s%s\nThe commands: %s.\n\n%s", quoteCut(args[0]), didYouMean(args[0], commandNames(), ""), strings.Join(commandNames(), ", "), usage())
+	return exitUsage
+}
+
+// help is `lbsim help [COMMAND [CHART]]`: the overview, or a command's
+// own help (as COMMAND --help prints it).
+func (c *cli) help(args []string) int {
+	if len(args) == 0 || args[0] == "help" {
+		fmt.Fprint(c.stdout, usage())
+		return exitOK
+	}
+	cmd := commandNamed(args[0])
+	if cmd == nil {
+		fmt.Fprintf(c.stderr, "lbsim help: unknown command %s%s\nThe commands: %s.\n", quoteCut(args[0]), didYouMean(args[0], commandNames(), ""), strings.Join(commandNames(), ", "))
+		return exitUsage
+	}
+	words := args[1:]
+	if cmd.name != "plot" || len(words) > 1 || (len(words) == 1 && words[0] != "run" && words[0] != "sweep") {
+		if len(words) > 0 {
+			fmt.Fprintf(c.stderr, "lbsim help: %s has no help topic %s: run 'lbsim help %s'\n", cmd.name, quoteCut(words[0]), cmd.name)
+			return exitUsage
+		}
+	}
+	return cmd.run(c, append(words, "--help"))
+}
+
+// commandNamed returns the subcommand called name (help excluded), or nil.
+func commandNamed(name string) *command {
+	for i := range commands {
+		if commands[i].name == name && commands[i].run != nil {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// commandNames lists every subcommand's name, help included.
+func commandNames() []string {
 	names := make([]string, len(commands))
 	for i, cmd := range commands {
-		switch {
-		case cmd.name == args[0] && cmd.run == nil:
-			fmt.Fprint(c.stdout, usage())
-			return exitOK
-		case cmd.name == args[0]:
-			return cmd.run(c, modernize(c.stderr, cmd.name, args[1:]))
-		}
 		names[i] = cmd.name
 	}
-	fmt.Fprintf(c.stderr, "lbsim: unknown command %s%s\nThe commands: %s.\n\n%s", quoteCut(args[0]), didYouMean(args[0], names, ""), strings.Join(names, ", "), usage())
-	return exitUsage
+	return names
 }

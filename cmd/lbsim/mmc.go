@@ -240,5 +240,15 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 	if len(r.Notes) > 0 {
 		b.WriteString("\n")
 	}
-	return b.String()
+	return trimLines(b.String())
+}
+
+// trimLines cuts the spaces a table's empty last columns leave at the end
+// of each line.
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }

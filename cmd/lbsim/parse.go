@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 
@@ -11,31 +12,41 @@ import (
 
 // parseFlags parses args for fs as POSIX long flags, with spf13/pflag:
 // --name VALUE, --name=VALUE, a switch alone (--verbose) or with
-// =true/false, -h and --help for the help, "--" ending the flags. The
-// flags are then handed, in the order given, to fs (as --name=VALUE, each
-// through its own Value's Set, which checks it), so fs.Visit, NArg and Arg
-// read as they always did, and a bad value gets its setting's message.
-// Flags end at the first argument that is not one, as with Go's flag
-// package; replay and aggregate take flags between their files by calling
-// it again on the rest (parseInterspersed).
+// =true/false, -h and --help (or --help=true) for the help, "--" ending
+// the flags. Flags may come before, between or after the positional
+// arguments (lbsim completion bash --help). The flags are then handed, in
+// the order given, to fs (as --name=VALUE, each through its own Value's
+// Set, which checks it), so fs.Visit, NArg and Arg read as they always
+// did, and a bad value gets its setting's message. A flag's value that is
+// itself one of fs's flags (--json --cycles=100) is refused naming both.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	pf := pflag.NewFlagSet(fs.Name(), pflag.ContinueOnError)
 	pf.SetOutput(io.Discard)
 	pf.Usage = func() {}
-	pf.SetInterspersed(false)
 	var given []string
+	var bad error
 	fs.VisitAll(func(f *flag.Flag) {
-		r := &recordedArg{name: f.Name, given: &given, isBool: isSwitch(f.Value)}
+		r := &recordedArg{fs: fs, name: f.Name, given: &given, bad: &bad, isBool: isSwitch(f.Value)}
 		pv := pf.VarPF(r, f.Name, "", f.Usage)
 		if r.isBool {
 			pv.NoOptDefVal = "true"
 		}
 	})
+	help := false // --help, --help=true; -h and -help are pflag's own
+	if fs.Lookup("help") == nil {
+		pf.BoolVar(&help, "help", false, "")
+	}
 	if err := pf.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return flag.ErrHelp
 		}
 		return err
+	}
+	if bad != nil {
+		return bad
+	}
+	if help {
+		return flag.ErrHelp
 	}
 	return fs.Parse(append(append(given, "--"), pf.Args()...))
 }
@@ -49,16 +60,39 @@ func isSwitch(v flag.Value) bool {
 // recordedArg is a flag as pflag sees it: it notes each value given, in
 // order, for fs to set.
 type recordedArg struct {
+	fs     *flag.FlagSet
 	name   string
 	given  *[]string
+	bad    *error
 	isBool bool
 }
 
 func (r *recordedArg) String() string { return "" }
 
 func (r *recordedArg) Set(s string) error {
+	if other := flagNamed(r.fs, s); other != "" && !r.isBool && *r.bad == nil {
+		*r.bad = fmt.Errorf("--%s needs a value, but the word after it is the flag %s: give --%s its value first",
+			r.name, quoteCut(other), r.name)
+	}
 	*r.given = append(*r.given, "--"+r.name+"="+s)
 	return nil
+}
+
+// flagNamed returns s when it is spelled as one of fs's flags (--seed,
+// --cycles=100, -h), or "".
+func flagNamed(fs *flag.FlagSet, s string) string {
+	name, ok := strings.CutPrefix(s, "--")
+	if !ok {
+		if s == "-h" {
+			return s
+		}
+		return ""
+	}
+	name, _, _ = strings.Cut(name, "=")
+	if fs.Lookup(name) != nil || name == "help" {
+		return s
+	}
+	return ""
 }
 
 func (r *recordedArg) Type() string {

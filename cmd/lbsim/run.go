@@ -36,6 +36,7 @@ type runOptions struct {
 	quiet        bool
 	statusEvery  int64
 	noProgress   bool
+	color        colorMode
 	maxQueued    int
 	// lenient runs are one of many (a sweep's points, a comparison's
 	// variants, a sizing's pools): a flag this run does not read is kept
@@ -90,8 +91,9 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share ('-' = stdout)")
 	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
-	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
-	fs.BoolVar(&o.quiet, "quiet", false, "the default output, no event log: the header, status lines and the summary (excludes --verbose)")
+	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal: see --color)")
+	fs.BoolVar(&o.quiet, "quiet", false, "only the summary: no header, status lines or progress bar, and no event log\n(errors are still printed; excludes --verbose)")
+	fs.Var(&o.color, "color", "colour the --verbose log: `when`, auto (on a terminal, unless NO_COLOR is set or TERM=dumb;\nCLICOLOR_FORCE or FORCE_COLOR force it), always or never")
 	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
 	return fs
@@ -206,6 +208,12 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	}
 	if o.statusEvery == -1 {
 		o.statusEvery = max(cfg.Cycles/10, 1)
+		if o.quiet {
+			o.statusEvery = 0
+		}
+	}
+	if o.quiet {
+		o.noProgress = true
 	}
 	return nil
 }
@@ -411,8 +419,10 @@ func (c *cli) execute(o *runOptions) int {
 	}
 	hw := bufio.NewWriterSize(human, 64<<10)
 	defer hw.Flush()
-	fmt.Fprintln(hw, runHeader(o))
-	if code := c.loop(o, m, rec, &files, hw, humanTTY && !c.noColor); code != exitOK {
+	if !o.quiet {
+		fmt.Fprintln(hw, runHeader(o))
+	}
+	if code := c.loop(o, m, rec, &files, hw, c.colored(o.color, humanTTY)); code != exitOK {
 		return code
 	}
 	return c.finish(o, m, rec, &files, hw)

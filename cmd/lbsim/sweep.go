@@ -247,6 +247,9 @@ func (c *cli) sweepGrid(so *sweepOptions, inputs *flag.FlagSet, probe *runOption
 	}
 	var dims []sweep.Dimension
 	for _, v := range so.vary {
+		if err := emptyVary(v); err != nil {
+			return nil, shard, err
+		}
 		d, err := sweep.ParseVary(v)
 		if err != nil {
 			return nil, shard, err
@@ -452,10 +455,11 @@ func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard, stdout io.W
 		f.Close()
 		return nil, nil, fmt.Errorf("--out %s already holds results: add --resume to complete it, or remove it first", so.out)
 	}
+	same := newSameRunFlags(so.out)
 	contents, err := sweep.ReadFile(f, func(n int, l sweep.Line) error {
 		k, ok := g.RunOf(l)
 		switch {
-		case !slices.Equal(l.Flags, g.Flags):
+		case !same.equal(l.Flags, g.Flags):
 			return fmt.Errorf("line %d was run with the flags [%s], this sweep with [%s]: resume with the same flags", n, quoteFlags(l.Flags), quoteFlags(g.Flags))
 		case !ok || l.Seed != g.BaseSeed+uint64(l.Replication):
 			return fmt.Errorf("line %d is not a run of this sweep (its point, replication or seed differ): resume with the same flags", n)
