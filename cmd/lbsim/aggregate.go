@@ -39,10 +39,7 @@ type aggregateOptions struct {
 }
 
 func (c *cli) aggregate(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim aggregate: "+format+"\nRun 'lbsim aggregate --help' for the flags and what they allow.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("aggregate", nil)
 	var o aggregateOptions
 	fs := flag.NewFlagSet("aggregate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

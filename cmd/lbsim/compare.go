@@ -129,10 +129,7 @@ func (c *cli) compare(args []string) int {
 		configFlags(fs, &probe, false)
 		return fs, &probe.configPath
 	}, func(string) string { return "" })
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim compare: %s\nRun 'lbsim compare --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
-		return exitUsage
-	}
+	fail := c.usageFail("compare", cf)
 	if err != nil {
 		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
 			return exitOK

@@ -43,10 +43,7 @@ func init() {
 
 // completion writes the completion script of a shell.
 func (c *cli) completion(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim completion: "+format+"\nRun 'lbsim completion --help' for the shells.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("completion", nil)
 	fs := flag.NewFlagSet("completion", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	noDesc := fs.Bool("no-descriptions", false, "complete names only, without each flag's and subcommand's description")

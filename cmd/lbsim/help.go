@@ -70,3 +70,18 @@ func didYouMean(given string, names []string, spell string) string {
 	}
 	return ": did you mean " + spell + best + "?"
 }
+
+// usageFail returns the usage error of subcommand name, the one every
+// subcommand reports bad usage with: its message (a setting that came
+// from the scenario file of cf, if any, named with the file's line), where
+// the help is, exit 2.
+func (c *cli) usageFail(name string, cf *configured) func(format string, a ...any) int {
+	return func(format string, a ...any) int {
+		msg := fmt.Sprintf(format, a...)
+		if cf != nil {
+			msg = cf.blame(msg)
+		}
+		fmt.Fprintf(c.stderr, "lbsim %s: %s\nRun 'lbsim %s --help' for the flags and what they allow.\n", name, msg, name)
+		return exitUsage
+	}
+}

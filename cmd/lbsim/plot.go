@@ -87,10 +87,7 @@ func (po *plotOutput) open(outs *outputs, inputFlag string, inputs ...string) (*
 }
 
 func (c *cli) plot(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim plot: "+format+"\nRun 'lbsim plot --help' for the flags and what they allow.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("plot", nil)
 	if len(args) == 0 {
 		return fail("say what to plot: 'lbsim plot run [run flags]' or 'lbsim plot sweep FILE…'")
 	}

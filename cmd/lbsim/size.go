@@ -154,10 +154,7 @@ func (c *cli) size(args []string) int {
 		}
 		return ""
 	})
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim size: %s\nRun 'lbsim size --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
-		return exitUsage
-	}
+	fail := c.usageFail("size", cf)
 	if err != nil {
 		if c.printedHelp(fs, err, sizeHelp, fixedPool...) {
 			return exitOK

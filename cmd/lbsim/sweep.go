@@ -135,10 +135,7 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 }
 
 func (c *cli) sweep(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim sweep: "+format+"\nRun 'lbsim sweep --help' for the flags and what they allow.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("sweep", nil)
 	var so sweepOptions
 	var base []string
 	var inputs *flag.FlagSet
@@ -151,10 +148,7 @@ func (c *cli) sweep(args []string) int {
 		fs.StringVar(&configPath, "config", "", configUsage)
 		return fs, &configPath
 	}, func(string) string { return "" })
-	fail = func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim sweep: %s\nRun 'lbsim sweep --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
-		return exitUsage
-	}
+	fail = c.usageFail("sweep", cf)
 	if err != nil {
 		if c.printedHelp(fs, err, sweepHelp) {
 			return exitOK
