@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -308,6 +309,59 @@ func TestMMCNoTrailingSpaces(t *testing.T) {
 	for i, l := range strings.Split(stdout, "\n") {
 		if strings.HasSuffix(l, " ") {
 			t.Errorf("line %d ends in a space: %q", i+1, l)
+		}
+	}
+}
+
+// TestRunHelpGrouped: run's flags are listed in groups, the run's basics
+// first and the outputs last, every flag under a heading; compare lists
+// its own flags before the run's.
+func TestRunHelpGrouped(t *testing.T) {
+	help, _, _ := runCLI(t, "", "run", "--help")
+	_, list, _ := strings.Cut(help, "\nFlags:\n")
+	at := func(s string) int { return strings.Index(list, s) }
+	last := -1
+	for _, g := range flagGroupOrder[1:] {
+		i := at("\n" + g + ":\n")
+		if i < 0 || i < last {
+			t.Errorf("run --help: group %q missing or out of order", g)
+		}
+		last = i
+	}
+	for _, tc := range []struct{ flag, group string }{
+		{"servers", groupRun}, {"trace", groupRun}, {"policy", groupQueues}, {"weights", groupQueues},
+		{"service-cv", groupShapes}, {"fault", groupFaults}, {"retries", groupClient}, {"load-info", groupFleet}, {"json", groupOutputs}, {"color", groupOutputs},
+	} {
+		if got := flagGroup(tc.flag); got != tc.group {
+			t.Errorf("--%s is in %q, want %q", tc.flag, got, tc.group)
+		}
+	}
+	if !strings.HasPrefix(strings.TrimLeft(list, "\n"), groupRun+":\n  --servers") {
+		t.Errorf("run --help does not start with the run's basics:\n%.200s", list)
+	}
+	if len(helpFlags(help)) < len(sim.Rows()) {
+		t.Errorf("run --help lists %d flags, fewer than the %d settings", len(helpFlags(help)), len(sim.Rows()))
+	}
+	compare, _, _ := runCLI(t, "", "compare", "--help")
+	if i, j := strings.Index(compare, "  --variant"), strings.Index(compare, groupRun+":"); i < 0 || j < 0 || i > j {
+		t.Errorf("compare --help does not list --variant before the run's flags")
+	}
+}
+
+// TestOneCommandTree: the tree cobra dispatches with and the tree it
+// completes from hold the same commands, those of the commands list.
+func TestOneCommandTree(t *testing.T) {
+	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	for _, forCompletion := range []bool{false, true} {
+		root := c.commandTree(new(int), forCompletion)
+		var names []string
+		for _, sub := range root.Commands() {
+			names = append(names, sub.Name())
+		}
+		for _, name := range commandNames() {
+			if name != "help" && !slices.Contains(names, name) {
+				t.Errorf("commandTree(completion %v) lacks %s: %v", forCompletion, name, names)
+			}
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
@@ -132,34 +133,46 @@ func (c *cli) main(args []string) int {
 	return c.checkStdoutWritten(name, c.dispatch(args))
 }
 
-// dispatch runs the subcommand args name, or the help.
+// dispatch runs the subcommand args name, or the help, through the
+// command tree (commandTree).
 func (c *cli) dispatch(args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "__complete", "__completeNoDesc": // a completion script asks
+			return c.answerCompletion(args)
+		case "-help": // the single-dash spellings of lbsim's first command line
+			args = append([]string{"--help"}, args[1:]...)
+		case "-version":
+			args = append([]string{"--version"}, args[1:]...)
+		}
+	}
+	code := exitOK
+	root := c.commandTree(&code, false)
+	root.SetArgs(append([]string{}, args...)) // never nil: cobra would read os.Args
+	if err := root.Execute(); err != nil {    // a flag before the command cobra could not read
+		given, name, ok := pflagUnknown(err.Error())
+		if !ok {
+			given, name = err.Error(), ""
+		}
+		fmt.Fprintf(c.stderr, "lbsim: unknown flag %s%s\nThe flags before a command: --help, --version; a command's own flags come after it.\n\n%s",
+			quoteCut(given), didYouMean(name, rootFlags, "--"), usage())
+		return exitUsage
+	}
+	return code
+}
+
+// root is lbsim with no command, or with a word that names none: the
+// interactive run or the overview, --version, or the unknown command.
+func (c *cli) root(cmd *cobra.Command, args []string) int {
+	if v, _ := cmd.Flags().GetBool("version"); v {
+		return c.version(nil)
+	}
 	if len(args) == 0 {
 		if c.stdinTTY && c.stdoutTTY {
 			return c.run(nil)
 		}
 		fmt.Fprint(c.stdout, usage()) // a script or a pipe: the overview
 		return exitOK
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "--help=true":
-		args[0] = "help"
-	case "-version", "--version", "--version=true":
-		args[0] = "version"
-	case "__complete", "__completeNoDesc": // a completion script asks
-		return c.answerCompletion(args)
-	}
-	if strings.HasPrefix(args[0], "-") {
-		name, _, _ := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
-		fmt.Fprintf(c.stderr, "lbsim: unknown flag %s%s\nThe flags before a command: --help, --version; a command's own flags come after it.\n\n%s",
-			quoteCut(args[0]), didYouMean(name, rootFlags, "--"), usage())
-		return exitUsage
-	}
-	if args[0] == "help" {
-		return c.help(args[1:])
-	}
-	if cmd := commandNamed(args[0]); cmd != nil {
-		return cmd.run(c, modernize(c.stderr, cmd.name, args[1:]))
 	}
 	fmt.Fprintf(c.stderr, "lbsim: unknown command %s%s\nThe commands: %s.\n\n%s", quoteCut(args[0]), didYouMean(args[0], commandNames(), ""), strings.Join(commandNames(), ", "), usage())
 	return exitUsage
