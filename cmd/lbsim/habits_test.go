@@ -106,9 +106,13 @@ func TestFlagValueIsAFlag(t *testing.T) {
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {
 		t.Errorf("files written: %v", entries)
 	}
-	// A value that only looks like a flag of another command is a value.
+	// A value that only looks like a flag of another command is a value,
+	// and so is one given with '=', as asked.
 	if _, stderr, code := runCLI(t, "", "run", "--cycles", "20", "--seed", "1", "--json", "-x.json"); code != exitOK {
 		t.Errorf("run --json -x.json: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "", "run", "--cycles", "20", "--seed", "1", "--json=--cycles=100"); code != exitOK {
+		t.Errorf("run --json=--cycles=100: exit %d, %q", code, stderr)
 	}
 }
 
@@ -364,4 +368,24 @@ func TestOneCommandTree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzRootWords: whatever word follows lbsim as a flag, or follows lbsim
+// help, the answer is the help (exit 0) or a refusal (exit 2) whose quote
+// of the word holds no control character, never a panic.
+func FuzzRootWords(f *testing.F) {
+	for _, s := range []string{"--verison", "-h", "--help=false", "--version", "-x", "run", "sweeep", "\x1b[31m", "--" + strings.Repeat("a", 300), "plot"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		for _, args := range [][]string{{"-" + w}, {"help", w}} {
+			stdout, stderr, code := runCLI(t, "", args...)
+			if code != exitOK && code != exitUsage {
+				t.Fatalf("lbsim %q: exit %d", args, code)
+			}
+			if code == exitUsage && (strings.ContainsAny(stderr, "\x1b\x00") || stdout != "") {
+				t.Fatalf("lbsim %q: stdout %q, stderr %q", args, stdout, stderr)
+			}
+		}
+	})
 }

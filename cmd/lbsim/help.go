@@ -20,11 +20,17 @@ import (
 // client side, the fleet, and the outputs.
 func printFlags(w io.Writer, fs *flag.FlagSet, hide []string) {
 	groups := map[string][]*flag.Flag{}
+	settings := false // the subcommand takes settings: its flags are grouped
+	fs.VisitAll(func(f *flag.Flag) { settings = settings || sim.RowNamed(f.Name) != nil })
 	fs.VisitAll(func(f *flag.Flag) {
-		if !slices.Contains(hide, f.Name) {
-			g := flagGroup(f.Name)
-			groups[g] = append(groups[g], f)
+		if slices.Contains(hide, f.Name) {
+			return
 		}
+		g := ""
+		if settings {
+			g = flagGroup(f.Name)
+		}
+		groups[g] = append(groups[g], f)
 	})
 	headed := len(groups) > 1
 	for _, g := range flagGroupOrder {

@@ -24,9 +24,8 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	pf.SetOutput(io.Discard)
 	pf.Usage = func() {}
 	var given []string
-	var bad error
 	fs.VisitAll(func(f *flag.Flag) {
-		r := &recordedArg{fs: fs, name: f.Name, given: &given, bad: &bad, isBool: isSwitch(f.Value)}
+		r := &recordedArg{name: f.Name, given: &given, isBool: isSwitch(f.Value)}
 		pv := pf.VarPF(r, f.Name, "", f.Usage)
 		if r.isBool {
 			pv.NoOptDefVal = "true"
@@ -42,8 +41,8 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		}
 		return err
 	}
-	if bad != nil {
-		return bad
+	if err := flagAsValue(fs, args); err != nil {
+		return err
 	}
 	if help {
 		return flag.ErrHelp
@@ -60,21 +59,36 @@ func isSwitch(v flag.Value) bool {
 // recordedArg is a flag as pflag sees it: it notes each value given, in
 // order, for fs to set.
 type recordedArg struct {
-	fs     *flag.FlagSet
 	name   string
 	given  *[]string
-	bad    *error
 	isBool bool
 }
 
 func (r *recordedArg) String() string { return "" }
 
 func (r *recordedArg) Set(s string) error {
-	if other := flagNamed(r.fs, s); other != "" && !r.isBool && *r.bad == nil {
-		*r.bad = fmt.Errorf("--%s needs a value, but the word after it is the flag %s: give --%s its value first",
-			r.name, quoteCut(other), r.name)
-	}
 	*r.given = append(*r.given, "--"+r.name+"="+s)
+	return nil
+}
+
+// flagAsValue refuses a flag that takes a value written alone (--json)
+// and followed by one of fs's flags (--cycles=100, --seed), which would
+// be read as its value: run --json --cycles=100 wrote a file named
+// --cycles=100. A value given with '=' (--json=--x) is the value asked for.
+func flagAsValue(fs *flag.FlagSet, args []string) error {
+	for i := 0; i+1 < len(args); i++ {
+		name, ok := strings.CutPrefix(args[i], "--")
+		if args[i] == "--" {
+			return nil
+		}
+		if !ok || strings.Contains(name, "=") || !takesValue(fs, name) {
+			continue
+		}
+		if other := flagNamed(fs, args[i+1]); other != "" {
+			return fmt.Errorf("--%s needs a value, but the word after it is the flag %s: give --%s its value first", name, quoteCut(other), name)
+		}
+		i++ // the value
+	}
 	return nil
 }
 

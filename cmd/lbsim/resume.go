@@ -67,6 +67,10 @@ func (s *sameRunFlags) sum(path string) string {
 		return d
 	}
 	d := ""
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		s.sums[path] = d // a device or FIFO is never read: it may never end
+		return d
+	}
 	if f, err := os.Open(path); err == nil {
 		h := sha256.New()
 		if _, err := io.Copy(h, io.LimitReader(f, 1<<30)); err == nil {
