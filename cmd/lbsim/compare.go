@@ -123,24 +123,17 @@ const maxJobs = 1024
 func (c *cli) compare(args []string) int {
 	var o compareOptions
 	var probe runOptions
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, done := c.parseCommand(commandSpec{name: "compare", help: compareHelp, hide: notWithCompare, define: func() (*flag.FlagSet, *string) {
 		o, probe = compareOptions{}, runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
 		fs := c.compareFlags(&o, &probe)
 		configFlags(fs, &probe, false)
 		return fs, &probe.configPath
-	}, func(string) string { return "" })
-	fail := c.usageFail("compare", cf)
-	if err != nil {
-		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
+	}}, args)
+	if done {
+		return code
 	}
+	seen, fail := cl.seen, cl.fail
 	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
-	seen := visited(fs)
-	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, cf.args))
-	}
 	if err := o.check(seen); err != nil {
 		return fail("%v", err)
 	}

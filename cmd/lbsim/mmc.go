@@ -42,29 +42,23 @@ func (c *cli) mmc(args []string) int {
 	var jsonPath, servicePath, configPath string
 	var in inputFiles
 	var cfg sim.Config
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, done := c.parseCommand(commandSpec{name: "mmc", help: mmcHelp, define: func() (*flag.FlagSet, *string) {
 		p = mmc.Params{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 2_000_000, Warmup: -1, Batches: 20, MaxQueued: sim.DefaultMaxQueued}
 		jsonPath, servicePath, configPath, in = "", "", "", nil
 		cfg = sim.DefaultConfig()
 		fs := mmcFlags(&p, &cfg, &jsonPath, &servicePath, &in)
 		fs.StringVar(&configPath, "config", "", configUsage)
 		return fs, &configPath
-	}, func(key string) string {
+	}, skip: func(key string) string {
 		if mmcFlags(&mmc.Params{}, &sim.Config{}, new(string), new(string), nil).Lookup(key) == nil {
 			return "not part of the M/M/c check"
 		}
 		return ""
-	})
-	fail := c.usageFail("mmc", cf)
-	if err != nil {
-		if c.printedHelp(fs, err, mmcHelp) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
+	}}, args)
+	if done {
+		return code
 	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q", fs.Arg(0))
-	}
+	fs, cf, fail := cl.fs, cl.cf, cl.fail
 	cf.notice(c.stderr, "mmc")
 	return c.mmcRun(fs, p, cfg, jsonPath, in, configPath, fail)
 }

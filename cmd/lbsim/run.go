@@ -121,22 +121,16 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 
 func (c *cli) run(args []string) int {
 	var o runOptions
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, done := c.parseCommand(commandSpec{name: "run", help: runHelp, define: func() (*flag.FlagSet, *string) {
 		o = runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
 		fs := c.runFlags(&o, &blockList{cfg: &o.cfg})
 		configFlags(fs, &o, true)
 		return fs, &o.configPath
-	}, func(string) string { return "" })
-	if err != nil {
-		if c.printedHelp(fs, err, runHelp) {
-			return exitOK
-		}
-		return c.usageError("%s", flagError(fs, err))
+	}}, args)
+	if done {
+		return code
 	}
-	if fs.NArg() > 0 {
-		return c.usageError("%s", unexpectedArg(fs, cf.args))
-	}
-	seen := visited(fs)
+	cf, seen := cl.cf, cl.seen
 	if len(args) == 0 && c.stdinTTY && c.stdoutTTY {
 		if err := c.ask(&o, seen); err != nil {
 			return c.usageError("%v", err)

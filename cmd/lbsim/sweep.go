@@ -135,30 +135,22 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 }
 
 func (c *cli) sweep(args []string) int {
-	fail := c.usageFail("sweep", nil)
 	var so sweepOptions
 	var base []string
 	var inputs *flag.FlagSet
 	var probe *runOptions
 	var configPath string
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, ended := c.parseCommand(commandSpec{name: "sweep", help: sweepHelp, define: func() (*flag.FlagSet, *string) {
 		so, base, configPath = sweepOptions{}, nil, ""
 		var fs *flag.FlagSet
 		fs, inputs, probe = sweepFlags(&so, &base)
 		fs.StringVar(&configPath, "config", "", configUsage)
 		return fs, &configPath
-	}, func(string) string { return "" })
-	fail = c.usageFail("sweep", cf)
-	if err != nil {
-		if c.printedHelp(fs, err, sweepHelp) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
+	}}, args)
+	if ended {
+		return code
 	}
-	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, cf.args))
-	}
-	seen := visited(fs)
+	seen, fail := cl.seen, cl.fail
 	g, shard, err := c.sweepGrid(&so, inputs, probe, seen)
 	if err != nil {
 		return fail("%v", err)
