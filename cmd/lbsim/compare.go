@@ -53,7 +53,7 @@ Flags (besides the run flags, 'lbsim run --help'):
 `
 
 // notWithCompare are the run flags that have no meaning for a comparison.
-var notWithCompare = []string{"timeline", "log-dir", "verbose", "quiet", "status-every"}
+var notWithCompare = []string{"timeline", "log-dir", "verbose", "quiet", "status-every", "color"}
 
 // variant is one column of a comparison (see lanes.ParseVariant).
 type variant = lanes.Variant

@@ -26,6 +26,8 @@ func TestHelpCommand(t *testing.T) {
 		{[]string{"help", "completion"}, exitOK, "Usage: lbsim completion", ""},
 		{[]string{"help", "plot", "run"}, exitOK, "lbsim plot run", ""},
 		{[]string{"help"}, exitOK, "Usage:\n  lbsim run", ""},
+		{[]string{"help", "--help"}, exitOK, "Usage:\n  lbsim run", ""},
+		{[]string{"help", "-h"}, exitOK, "Usage:\n  lbsim run", ""},
 		{[]string{"help", "nosuch"}, exitUsage, "", `unknown command "nosuch"`},
 		{[]string{"help", "sweeep"}, exitUsage, "", `unknown command "sweeep": did you mean sweep?`},
 		{[]string{"help", "run", "extra"}, exitUsage, "", `no help topic "extra"`},
@@ -175,6 +177,9 @@ func TestColorModes(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "", "run", "--color", "sometimes"); code != exitUsage || !strings.Contains(stderr, "want auto, always or never") {
 		t.Errorf("--color sometimes: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "", "compare", "--color", "always", "--variant", "policy=random"); code != exitUsage || !strings.Contains(stderr, "--color has no meaning for a comparison") {
+		t.Errorf("compare --color always: exit %d, %q; a comparison has no coloured log", code, stderr)
 	}
 }
 

@@ -181,7 +181,7 @@ func (c *cli) root(cmd *cobra.Command, args []string) int {
 // help is `lbsim help [COMMAND [CHART]]`: the overview, or a command's
 // own help (as COMMAND --help prints it).
 func (c *cli) help(args []string) int {
-	if len(args) == 0 || args[0] == "help" {
+	if len(args) == 0 || slices.Contains([]string{"help", "-h", "-help", "--help", "--help=true"}, args[0]) {
 		fmt.Fprint(c.stdout, usage())
 		return exitOK
 	}
