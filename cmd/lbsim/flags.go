@@ -176,7 +176,7 @@ func quoteCut(s string) string { return sim.QuoteInput(s) }
 // only accepts (all when only is nil): its help, range and default come
 // from the row, and its value goes through Config.Set, as the page's query
 // parameters do. blocks takes the repeatable --block; servicePath
-// receives --service-file's path.
+// receives --service-file's path, which in records as an input.
 func settingFlags(fs *flag.FlagSet, cfg *sim.Config, blocks *blockList, servicePath *string, in *inputFiles, only func(r *sim.Row) bool) {
 	for i := range sim.Rows() {
 		r := &sim.Rows()[i]

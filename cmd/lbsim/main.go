@@ -74,8 +74,9 @@ type command struct {
 	run                  func(c *cli, args []string) int
 }
 
-// commands is the one list of subcommands: the usage text, the dispatch
-// and the error for an unknown command all read it.
+// commands is the one list of subcommands: the command tree cobra
+// dispatches and completes with (commandTree), the usage text and the
+// error for an unknown command all read it.
 var commands = []command{
 	{"run", "run [flags]", "run a simulation and print its summary", (*cli).run},
 	{"compare", "compare [flags]", "the same requests under several balancers (--variant), side by side", (*cli).compare},
@@ -90,7 +91,7 @@ var commands = []command{
 	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
 		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
 	{"version", "version", "the version and VCS revision lbsim was built from (also --version)", (*cli).version},
-	{"help", "help [COMMAND]", "this overview, or a command's flags and examples (as COMMAND --help)", nil}, // main prints usage (it reads this list)
+	{"help", "help [COMMAND]", "this overview, or a command's flags and examples (as COMMAND --help)", nil}, // the tree's help command (c.help)
 }
 
 // usage is the overview `lbsim help` prints.
@@ -191,11 +192,10 @@ func (c *cli) help(args []string) int {
 		return exitUsage
 	}
 	words := args[1:]
-	if cmd.name != "plot" || len(words) > 1 || (len(words) == 1 && words[0] != "run" && words[0] != "sweep") {
-		if len(words) > 0 {
-			fmt.Fprintf(c.stderr, "lbsim help: %s has no help topic %s: run 'lbsim help %s'\n", cmd.name, quoteCut(words[0]), cmd.name)
-			return exitUsage
-		}
+	chart := cmd.name == "plot" && len(words) == 1 && (words[0] == "run" || words[0] == "sweep") // help plot run
+	if len(words) > 0 && !chart {
+		fmt.Fprintf(c.stderr, "lbsim help: %s has no help topic %s: run 'lbsim help %s'\n", cmd.name, quoteCut(words[0]), cmd.name)
+		return exitUsage
 	}
 	return cmd.run(c, append(words, "--help"))
 }
