@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -40,10 +39,7 @@ type aggregateOptions struct {
 }
 
 func (c *cli) aggregate(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim aggregate: "+format+"\nRun 'lbsim aggregate --help' for the flags and what they allow.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("aggregate", nil)
 	var o aggregateOptions
 	fs := flag.NewFlagSet("aggregate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -229,7 +225,7 @@ func neededText(n int) string {
 }
 
 func writeAggregateCSV(w io.Writer, rep *sweep.Report) {
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	head := dimsHead(rep)
 	for _, m := range rep.Metrics {
 		head = append(head, m+"_mean", m+"_low", m+"_high", m+"_half_width")

@@ -84,12 +84,11 @@ func (c *cli) ask(o *runOptions, seen map[string]bool) error {
 	}
 	return prompt("Mode: quiet, verbose or switch (P/S switch, quiet)", "quiet", func(s string) error {
 		switch s {
-		case "quiet", "q":
-			o.quiet = true
+		case "quiet", "q": // no event log: status lines and the summary
 		case "verbose", "v":
 			o.verbose = true
 		case "switch", "s":
-			o.quiet, cfg.Switch = true, true
+			cfg.Switch = true
 		default:
 			return errors.New("want quiet, verbose or switch")
 		}

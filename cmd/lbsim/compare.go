@@ -53,7 +53,7 @@ Flags (besides the run flags, 'lbsim run --help'):
 `
 
 // notWithCompare are the run flags that have no meaning for a comparison.
-var notWithCompare = []string{"timeline", "log-dir", "verbose", "quiet", "status-every"}
+var notWithCompare = []string{"timeline", "log-dir", "verbose", "quiet", "status-every", "color"}
 
 // variant is one column of a comparison (see lanes.ParseVariant).
 type variant = lanes.Variant
@@ -123,27 +123,17 @@ const maxJobs = 1024
 func (c *cli) compare(args []string) int {
 	var o compareOptions
 	var probe runOptions
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, done := c.parseCommand(commandSpec{name: "compare", help: compareHelp, hide: notWithCompare, define: func() (*flag.FlagSet, *string) {
 		o, probe = compareOptions{}, runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
 		fs := c.compareFlags(&o, &probe)
 		configFlags(fs, &probe, false)
 		return fs, &probe.configPath
-	}, func(string) string { return "" })
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim compare: %s\nRun 'lbsim compare --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
-		return exitUsage
+	}}, args)
+	if done {
+		return code
 	}
-	if err != nil {
-		if c.printedHelp(fs, err, compareHelp, notWithCompare...) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
+	seen, fail := cl.seen, cl.fail
 	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
-	seen := visited(fs)
-	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, cf.args))
-	}
 	if err := o.check(seen); err != nil {
 		return fail("%v", err)
 	}

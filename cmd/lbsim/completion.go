@@ -43,10 +43,7 @@ func init() {
 
 // completion writes the completion script of a shell.
 func (c *cli) completion(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim completion: "+format+"\nRun 'lbsim completion --help' for the shells.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("completion", nil)
 	fs := flag.NewFlagSet("completion", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	noDesc := fs.Bool("no-descriptions", false, "complete names only, without each flag's and subcommand's description")
@@ -59,7 +56,7 @@ func (c *cli) completion(args []string) int {
 	if fs.NArg() != 1 {
 		return fail("name one shell: %s", strings.Join(completionShells, ", "))
 	}
-	root := completionRoot()
+	root := c.commandTree(new(int), true)
 	desc := !*noDesc
 	var b bytes.Buffer
 	var err error
@@ -94,9 +91,10 @@ func (c *cli) completion(args []string) int {
 }
 
 // answerCompletion answers a completion script's request (cobra's hidden
-// __complete command: lbsim __complete run --po ⇒ --policy, …).
+// __complete command: lbsim __complete run --po ⇒ --policy, …), from the
+// command tree with every subcommand's flags.
 func (c *cli) answerCompletion(args []string) int {
-	root := completionRoot()
+	root := c.commandTree(new(int), true)
 	root.SetArgs(args)
 	root.SetOut(c.stdout)
 	root.SetErr(io.Discard)
@@ -104,36 +102,6 @@ func (c *cli) answerCompletion(args []string) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// completionRoot is lbsim's command tree for cobra's completions: every
-// subcommand of commands (plot's charts as its own), each with the flags
-// its --help lists and the choices of the settings that name one. Cobra
-// only completes here; each subcommand parses its own flags.
-func completionRoot() *cobra.Command {
-	root := &cobra.Command{Use: "lbsim", Short: "a load-balancer simulator", SilenceErrors: true, SilenceUsage: true}
-	root.CompletionOptions.DisableDefaultCmd = true
-	for _, cmd := range commands {
-		sub := &cobra.Command{Use: cmd.name, Short: cmd.help, Run: func(*cobra.Command, []string) {}}
-		switch cmd.name {
-		case "plot":
-			for _, chart := range []string{"run", "sweep"} {
-				ch := &cobra.Command{Use: chart, Short: "draw a " + chart + "'s chart", Run: func(*cobra.Command, []string) {}}
-				addFlags(ch, commandFlags("plot", chart))
-				sub.AddCommand(ch)
-			}
-		case "completion":
-			sub.ValidArgs = completionShells
-			sub.Flags().Bool("no-descriptions", false, "complete names only")
-		case "help":
-			root.SetHelpCommand(sub) // cobra's own would say other things
-			continue
-		default:
-			addFlags(sub, commandFlags(cmd.name))
-		}
-		root.AddCommand(sub)
-	}
-	return root
 }
 
 // addFlags gives cmd the flags of fs, and the values of those that name a

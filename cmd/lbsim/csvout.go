@@ -4,8 +4,44 @@ import (
 	"encoding/csv"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 )
+
+// csvWriter is the one CSV writer of lbsim's outputs: every cell is made
+// safe for a spreadsheet by OWASP's rule (csvCell), so a label or a value
+// read from a results file cannot become a formula.
+type csvWriter struct{ *csv.Writer }
+
+func newCSV(w io.Writer) csvWriter { return csvWriter{csv.NewWriter(w)} }
+
+// Write writes one row, each cell through csvCell.
+func (cw csvWriter) Write(rec []string) error {
+	safe := make([]string, len(rec))
+	for i, cell := range rec {
+		safe[i] = csvCell(cell)
+	}
+	return cw.Writer.Write(safe)
+}
+
+// plainNumber matches a decimal number, which a spreadsheet reads as a
+// number and never as a formula.
+var plainNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// csvCell makes a cell safe by OWASP's rule for CSV injection: a cell
+// that starts with =, +, -, @, a tab or a carriage return (a spreadsheet
+// would read a formula) is prefixed with a single quote, unless it is a
+// plain number (-1.5, the difference column's).
+func csvCell(s string) string {
+	if s == "" || plainNumber.MatchString(s) {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
+}
 
 // The CSV forms of compare's and size's tables (--csv FILE|-): one row per
 // variant and metric (or objective), numbers in full precision, an empty
@@ -28,7 +64,7 @@ func csvNumber(x float64) string {
 // value (or mean), the 95% interval with replications, and the paired
 // difference from the first variant with its interval.
 func (cmp *comparison) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	cw.Write([]string{"variant", "metric", "mean", "low", "high", "difference", "difference_low", "difference_high"})
 	none := math.NaN()
 	for _, v := range cmp.Variants {
@@ -58,7 +94,7 @@ func (cmp *comparison) writeCSV(w io.Writer) error {
 // servers found (0 when not met up to --max), the objective's mean and
 // upper bound at c and at c − 1 (empty where not evaluated) and the runs.
 func (s *sizing) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := newCSV(w)
 	cw.Write([]string{"variant", "servers", "not_met_up_to", "objective", "value", "mean", "upper", "holds", "mean_below", "upper_below", "runs"})
 	for _, v := range s.Variants {
 		for i, ob := range s.Objectives {

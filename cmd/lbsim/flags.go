@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -148,7 +149,7 @@ func (c *cli) writeJSON(v any, file *atomicFile) []byte {
 // (the flag package reads "--wave false" as --wave and an argument).
 func unexpectedArg(fs *flag.FlagSet, args []string) string {
 	arg := fs.Arg(0)
-	i := len(args) - fs.NArg()
+	i := slices.Index(args, arg)
 	if _, err := strconv.ParseBool(arg); err == nil && i > 0 {
 		name := strings.TrimLeft(args[i-1], "-")
 		if f := fs.Lookup(name); f != nil {
@@ -175,8 +176,8 @@ func quoteCut(s string) string { return sim.QuoteInput(s) }
 // only accepts (all when only is nil): its help, range and default come
 // from the row, and its value goes through Config.Set, as the page's query
 // parameters do. blocks takes the repeatable --block; servicePath
-// receives --service-file's path.
-func settingFlags(fs *flag.FlagSet, cfg *sim.Config, blocks *blockList, servicePath *string, only func(r *sim.Row) bool) {
+// receives --service-file's path, which in records as an input.
+func settingFlags(fs *flag.FlagSet, cfg *sim.Config, blocks *blockList, servicePath *string, in *inputFiles, only func(r *sim.Row) bool) {
 	for i := range sim.Rows() {
 		r := &sim.Rows()[i]
 		if only != nil && !only(r) {
@@ -192,7 +193,7 @@ func settingFlags(fs *flag.FlagSet, cfg *sim.Config, blocks *blockList, serviceP
 		}
 		switch {
 		case r.File:
-			fs.Var(serviceFile{cfg, servicePath}, r.Name, "`file`: "+usage)
+			fs.Var(serviceFile{cfg, inputPath{r.Name, servicePath, in}}, r.Name, "`file`: "+usage)
 		case r.Name == "block":
 			if blocks == nil {
 				blocks = &blockList{cfg: cfg}
@@ -214,17 +215,45 @@ func isShape(r *sim.Row) bool {
 	return r.Name == "service" || (len(r.Needs) > 0 && r.Needs[0] == "--service" && r.Needs[1] != "uniform")
 }
 
-// serviceFile reads --service-file, the empirical shape's times.
-type serviceFile struct {
-	cfg  *sim.Config
+// inputFiles are the files a command's flags name for reading, by flag
+// (--trace, --service-file): a file-reading flag (inputPath) records its
+// path here as it is set, and the output layer refuses an output that
+// would overwrite one (outputs.addInputs), with no list to keep by hand.
+type inputFiles map[string]string
+
+// inputPath is a flag that names a file to read: its path goes to path
+// and, under the flag's name, to in.
+type inputPath struct {
+	name string
 	path *string
+	in   *inputFiles
 }
 
-func (v serviceFile) String() string {
+func (v inputPath) String() string {
 	if v.path == nil {
 		return ""
 	}
 	return *v.path
+}
+
+func (v inputPath) Set(s string) error {
+	*v.path = s
+	if v.in != nil {
+		if *v.in == nil {
+			*v.in = inputFiles{}
+		}
+		(*v.in)["--"+v.name] = s
+	}
+	return nil
+}
+
+// readsFile marks a flag that names a file to read (fileFlagNames).
+func (inputPath) readsFile() {}
+
+// serviceFile reads --service-file, the empirical shape's times.
+type serviceFile struct {
+	cfg *sim.Config
+	inputPath
 }
 
 func (v serviceFile) Set(s string) error {
@@ -237,8 +266,8 @@ func (v serviceFile) Set(s string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", quoteCut(s), err)
 	}
-	v.cfg.ServiceValues, *v.path = vs, s
-	return nil
+	v.cfg.ServiceValues = vs
+	return v.inputPath.Set(s)
 }
 
 // openError describes a file that could not be opened, its path quoted

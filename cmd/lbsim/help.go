@@ -7,34 +7,125 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/suggest"
 )
 
 // printFlags writes the flags of fs the way the documentation spells
 // them (--name VALUE), each with its help and its default, leaving out
 // the flags in hide: those the subcommand refuses although it defines
-// them (compare's --timeline, size's --servers).
+// them (compare's --timeline, size's --servers). A subcommand that takes
+// the run flags gets them in groups (flagGroup): its own flags first,
+// then the run's basics, queues and policies, shapes and faults, the
+// client side, the fleet, and the outputs.
 func printFlags(w io.Writer, fs *flag.FlagSet, hide []string) {
+	groups := map[string][]*flag.Flag{}
+	settings := false // the subcommand takes settings: its flags are grouped
+	fs.VisitAll(func(f *flag.Flag) { settings = settings || sim.RowNamed(f.Name) != nil })
 	fs.VisitAll(func(f *flag.Flag) {
 		if slices.Contains(hide, f.Name) {
 			return
 		}
-		name, usage := flag.UnquoteUsage(f)
-		b, isBool := f.Value.(interface{ IsBoolFlag() bool })
-		isBool = isBool && b.IsBoolFlag()
-		if isBool {
-			name = "" // a switch: --verbose, or --wave=false
+		g := ""
+		if settings {
+			g = flagGroup(f.Name)
 		}
-		line := "  --" + f.Name
-		if name != "" {
-			line += " " + name
-		}
-		usage = strings.ReplaceAll(usage, "\n", "\n    \t")
-		if f.DefValue != "" && !(isBool && f.DefValue == "false") {
-			usage += fmt.Sprintf(" (default %s)", f.DefValue)
-		}
-		fmt.Fprintf(w, "%s\n    \t%s\n", line, usage)
+		groups[g] = append(groups[g], f)
 	})
+	headed := len(groups) > 1
+	for _, g := range flagGroupOrder {
+		if len(groups[g]) == 0 {
+			continue
+		}
+		slices.SortStableFunc(groups[g], func(a, b *flag.Flag) int { return rowOrder(a.Name) - rowOrder(b.Name) })
+		if headed && g != "" {
+			fmt.Fprintf(w, "\n%s:\n", g)
+		}
+		for _, f := range groups[g] {
+			printFlag(w, f)
+		}
+	}
+}
+
+// printFlag writes one flag with its help and its default.
+func printFlag(w io.Writer, f *flag.Flag) {
+	name, usage := flag.UnquoteUsage(f)
+	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
+	isBool = isBool && b.IsBoolFlag()
+	if isBool {
+		name = "" // a switch: --verbose, or --wave=false
+	}
+	line := "  --" + f.Name
+	if name != "" {
+		line += " " + name
+	}
+	usage = strings.ReplaceAll(usage, "\n", "\n    \t")
+	if f.DefValue != "" && !(isBool && f.DefValue == "false") {
+		usage += fmt.Sprintf(" (default %s)", f.DefValue)
+	}
+	fmt.Fprintf(w, "%s\n    \t%s\n", line, usage)
+}
+
+// The groups of the run flags in help, in the order printed; "" is a
+// subcommand's own flags.
+const (
+	groupRun     = "The run: pool, arrivals, scaling, changes"
+	groupQueues  = "Queues and policies"
+	groupShapes  = "Service-time shapes"
+	groupFaults  = "Faults"
+	groupClient  = "The client side: timeouts, retries, health checks"
+	groupFleet   = "Fleet: balancers and what they know"
+	groupOutputs = "Outputs"
+)
+
+var flagGroupOrder = []string{"", groupRun, groupQueues, groupShapes, groupFaults, groupClient, groupFleet, groupOutputs}
+
+// groupStarts names the settings table's rows where a help group starts;
+// a row belongs to the group of the nearest start above it in the table,
+// so a new row lands beside its neighbours.
+var groupStarts = map[string]string{
+	"servers": groupRun, "queue-cap": groupQueues, "balancers": groupFleet, "speeds": groupQueues,
+	"switch": groupFleet, "mtbf": groupFaults, "service": groupShapes, "timeout": groupClient,
+	"weights": groupQueues,
+}
+
+// rowOrder is a setting's place in the settings table (its rows come in
+// the table's order within a group), len(rows) for a flag that is no
+// setting.
+func rowOrder(name string) int {
+	for i, r := range sim.Rows() {
+		if r.Name == name {
+			return i
+		}
+	}
+	return len(sim.Rows())
+}
+
+// flagGroup is the help group of flag name: a setting's from the table's
+// order (groupStarts), a run flag's that is no setting from whether it
+// decides the run (inputFlags: the run's basics, --fault with the
+// faults) or shows it (the outputs), and "" for a subcommand's own.
+func flagGroup(name string) string {
+	group := ""
+	for _, r := range sim.Rows() {
+		if g, ok := groupStarts[r.Name]; ok {
+			group = g
+		}
+		if r.Name == name {
+			return group
+		}
+	}
+	switch name {
+	case "fault":
+		return groupFaults
+	case "trace", "set", "max-queued", "config", "save-config":
+		return groupRun
+	}
+	o := &runOptions{}
+	if f := (&cli{}).runFlags(o, &blockList{cfg: &o.cfg}).Lookup(name); f != nil {
+		return groupOutputs
+	}
+	return ""
 }
 
 // flagError describes an error of the flag package in the "--name"
@@ -69,4 +160,19 @@ func didYouMean(given string, names []string, spell string) string {
 		return ""
 	}
 	return ": did you mean " + spell + best + "?"
+}
+
+// usageFail returns the usage error of subcommand name, the one every
+// subcommand reports bad usage with: its message (a setting that came
+// from the scenario file of cf, if any, named with the file's line), where
+// the help is, exit 2.
+func (c *cli) usageFail(name string, cf *configured) func(format string, a ...any) int {
+	return func(format string, a ...any) int {
+		msg := fmt.Sprintf(format, a...)
+		if cf != nil {
+			msg = cf.blame(msg)
+		}
+		fmt.Fprintf(c.stderr, "lbsim %s: %s\nRun 'lbsim %s --help' for the flags and what they allow.\n", name, msg, name)
+		return exitUsage
+	}
 }

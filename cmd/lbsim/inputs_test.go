@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,16 +44,19 @@ func TestOutputsNeverOverwriteServiceFile(t *testing.T) {
 	}
 }
 
-// TestRunInputFlagsAreRead: every name of runInputFlags is a run flag
-// whose file inputFile returns, so the list the output checks read cannot
-// name a flag that does not exist or miss the path of one it names.
+// TestRunInputFlagsAreRead: the file-reading run flags (runInputFlags,
+// read from the flags' types) record the file each names, so the output
+// checks cannot miss one; --trace and --service-file are among them.
 func TestRunInputFlagsAreRead(t *testing.T) {
 	dir := t.TempDir()
 	paths := map[string]string{"trace": filepath.Join(dir, "t.csv"), "service-file": filepath.Join(dir, "s.txt")}
 	os.WriteFile(paths["trace"], []byte("cycle,src,dst,time\n0,1.2.3.4,5.6.7.8,3\n"), 0o644)
 	os.WriteFile(paths["service-file"], []byte("5\n"), 0o644)
 	args := []string{"--service", "empirical", "--cycles", "10"}
-	for _, name := range runInputFlags {
+	if names := runInputFlags(); !slices.Contains(names, "trace") || !slices.Contains(names, "service-file") {
+		t.Errorf("runInputFlags() = %v: --trace and --service-file read files", names)
+	}
+	for _, name := range runInputFlags() {
 		p, ok := paths[name]
 		if !ok {
 			t.Fatalf("runInputFlags names %s, which this test does not know: give it a file", name)
@@ -63,9 +67,9 @@ func TestRunInputFlagsAreRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range runInputFlags {
-		if got := o.inputFile(name); got != paths[name] {
-			t.Errorf("inputFile(%s) = %q, want %q", name, got, paths[name])
+	for _, name := range runInputFlags() {
+		if got := o.inputs["--"+name]; got != paths[name] {
+			t.Errorf("inputs[--%s] = %q, want %q", name, got, paths[name])
 		}
 	}
 }

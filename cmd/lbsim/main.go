@@ -13,9 +13,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
@@ -25,8 +27,8 @@ func main() {
 		stdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
-		noColor:   os.Getenv("NO_COLOR") != "",
 	}
+	c.noColor, c.forceColor, c.dumbTerm = colorEnv(os.Getenv)
 	os.Exit(c.main(os.Args[1:]))
 }
 
@@ -36,7 +38,9 @@ type cli struct {
 	stdin                          io.Reader
 	stdout, stderr                 io.Writer
 	stdinTTY, stdoutTTY, stderrTTY bool
-	noColor                        bool
+	// noColor, forceColor and dumbTerm are the environment's say on
+	// colour (colorEnv): NO_COLOR, CLICOLOR_FORCE or FORCE_COLOR, TERM=dumb.
+	noColor, forceColor, dumbTerm bool
 	// signals, when set, replaces SIGINT and SIGTERM (tests send on it);
 	// stopCode is set to the exit code of the first that arrives.
 	signals  chan os.Signal
@@ -70,8 +74,9 @@ type command struct {
 	run                  func(c *cli, args []string) int
 }
 
-// commands is the one list of subcommands: the usage text, the dispatch
-// and the error for an unknown command all read it.
+// commands is the one list of subcommands: the command tree cobra
+// dispatches and completes with (commandTree), the usage text and the
+// error for an unknown command all read it.
 var commands = []command{
 	{"run", "run [flags]", "run a simulation and print its summary", (*cli).run},
 	{"compare", "compare [flags]", "the same requests under several balancers (--variant), side by side", (*cli).compare},
@@ -86,7 +91,7 @@ var commands = []command{
 	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
 		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
 	{"version", "version", "the version and VCS revision lbsim was built from (also --version)", (*cli).version},
-	{"help", "help", "show this text", nil}, // main prints usage (it reads this list)
+	{"help", "help [COMMAND]", "this overview, or a command's flags and examples (as COMMAND --help)", nil}, // the tree's help command (c.help)
 }
 
 // usage is the overview `lbsim help` prints.
@@ -112,33 +117,104 @@ Example:
 	return b.String()
 }
 
+// rootFlags are the flags lbsim takes before a subcommand.
+var rootFlags = []string{"help", "version"}
+
 func (c *cli) main(args []string) int {
+	if _, ok := c.stdout.(*checkedWriter); !ok {
+		c.stdout = &checkedWriter{w: c.stdout}
+	}
+	name := "help"
+	switch {
+	case len(args) > 0 && slices.Contains([]string{"-version", "--version", "--version=true"}, args[0]):
+		name = "version"
+	case len(args) > 0 && !strings.HasPrefix(args[0], "-"):
+		name = args[0]
+	}
+	return c.checkStdoutWritten(name, c.dispatch(args))
+}
+
+// dispatch runs the subcommand args name, or the help, through the
+// command tree (commandTree).
+func (c *cli) dispatch(args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "__complete", "__completeNoDesc": // a completion script asks
+			return c.answerCompletion(args)
+		case "-help": // the single-dash spellings of lbsim's first command line
+			args = append([]string{"--help"}, args[1:]...)
+		case "-version":
+			args = append([]string{"--version"}, args[1:]...)
+		}
+	}
+	code := exitOK
+	root := c.commandTree(&code, false)
+	root.SetArgs(append([]string{}, args...)) // never nil: cobra would read os.Args
+	if err := root.Execute(); err != nil {    // a flag before the command cobra could not read
+		given, name, ok := pflagUnknown(err.Error())
+		if !ok {
+			given, name = err.Error(), ""
+		}
+		fmt.Fprintf(c.stderr, "lbsim: unknown flag %s%s\nThe flags before a command: --help, --version; a command's own flags come after it.\n\n%s",
+			quoteCut(given), didYouMean(name, rootFlags, "--"), usage())
+		return exitUsage
+	}
+	return code
+}
+
+// root is lbsim with no command, or with a word that names none: the
+// interactive run or the overview, --version, or the unknown command.
+func (c *cli) root(cmd *cobra.Command, args []string) int {
+	if v, _ := cmd.Flags().GetBool("version"); v {
+		return c.version(nil)
+	}
 	if len(args) == 0 {
 		if c.stdinTTY && c.stdoutTTY {
 			return c.run(nil)
 		}
-		fmt.Fprint(c.stderr, usage())
+		fmt.Fprint(c.stdout, usage()) // a script or a pipe: the overview
+		return exitOK
+	}
+	fmt.Fprintf(c.stderr, "lbsim: unknown command %s%s\nThe commands: %s.\n\n%s", quoteCut(args[0]), didYouMean(args[0], commandNames(), ""), strings.Join(commandNames(), ", "), usage())
+	return exitUsage
+}
+
+// help is `lbsim help [COMMAND [CHART]]`: the overview, or a command's
+// own help (as COMMAND --help prints it).
+func (c *cli) help(args []string) int {
+	if len(args) == 0 || slices.Contains([]string{"help", "-h", "-help", "--help", "--help=true"}, args[0]) {
+		fmt.Fprint(c.stdout, usage())
+		return exitOK
+	}
+	cmd := commandNamed(args[0])
+	if cmd == nil {
+		fmt.Fprintf(c.stderr, "lbsim help: unknown command %s%s\nThe commands: %s.\n", quoteCut(args[0]), didYouMean(args[0], commandNames(), ""), strings.Join(commandNames(), ", "))
 		return exitUsage
 	}
-	switch args[0] {
-	case "-h", "-help", "--help":
-		args[0] = "help"
-	case "-version", "--version":
-		args[0] = "version"
-	case "__complete", "__completeNoDesc": // a completion script asks
-		return c.answerCompletion(args)
+	words := args[1:]
+	chart := cmd.name == "plot" && len(words) == 1 && (words[0] == "run" || words[0] == "sweep") // help plot run
+	if len(words) > 0 && !chart {
+		fmt.Fprintf(c.stderr, "lbsim help: %s has no help topic %s: run 'lbsim help %s'\n", cmd.name, quoteCut(words[0]), cmd.name)
+		return exitUsage
 	}
+	return cmd.run(c, append(words, "--help"))
+}
+
+// commandNamed returns the subcommand called name (help excluded), or nil.
+func commandNamed(name string) *command {
+	for i := range commands {
+		if commands[i].name == name && commands[i].run != nil {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// commandNames lists every subcommand's name, help included.
+func commandNames() []string {
 	names := make([]string, len(commands))
 	for i, cmd := range commands {
-		switch {
-		case cmd.name == args[0] && cmd.run == nil:
-			fmt.Fprint(c.stdout, usage())
-			return exitOK
-		case cmd.name == args[0]:
-			return cmd.run(c, modernize(c.stderr, cmd.name, args[1:]))
-		}
 		names[i] = cmd.name
 	}
-	fmt.Fprintf(c.stderr, "lbsim: unknown command %s%s\nThe commands: %s.\n\n%s", quoteCut(args[0]), didYouMean(args[0], names, ""), strings.Join(names, ", "), usage())
-	return exitUsage
+	return names
 }

@@ -40,46 +40,38 @@ Flags:
 func (c *cli) mmc(args []string) int {
 	var p mmc.Params
 	var jsonPath, servicePath, configPath string
+	var in inputFiles
 	var cfg sim.Config
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, done := c.parseCommand(commandSpec{name: "mmc", help: mmcHelp, define: func() (*flag.FlagSet, *string) {
 		p = mmc.Params{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 2_000_000, Warmup: -1, Batches: 20, MaxQueued: sim.DefaultMaxQueued}
-		jsonPath, servicePath, configPath = "", "", ""
+		jsonPath, servicePath, configPath, in = "", "", "", nil
 		cfg = sim.DefaultConfig()
-		fs := mmcFlags(&p, &cfg, &jsonPath, &servicePath)
+		fs := mmcFlags(&p, &cfg, &jsonPath, &servicePath, &in)
 		fs.StringVar(&configPath, "config", "", configUsage)
 		return fs, &configPath
-	}, func(key string) string {
-		if mmcFlags(&mmc.Params{}, &sim.Config{}, new(string), new(string)).Lookup(key) == nil {
+	}, skip: func(key string) string {
+		if mmcFlags(&mmc.Params{}, &sim.Config{}, new(string), new(string), nil).Lookup(key) == nil {
 			return "not part of the M/M/c check"
 		}
 		return ""
-	})
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim mmc: %s\nRun 'lbsim mmc --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
-		return exitUsage
+	}}, args)
+	if done {
+		return code
 	}
-	if err != nil {
-		if c.printedHelp(fs, err, mmcHelp) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q", fs.Arg(0))
-	}
+	fs, cf, fail := cl.fs, cl.cf, cl.fail
 	cf.notice(c.stderr, "mmc")
-	return c.mmcRun(fs, p, cfg, jsonPath, servicePath, configPath, fail)
+	return c.mmcRun(fs, p, cfg, jsonPath, in, configPath, fail)
 }
 
 // mmcFlags defines mmc's flags on a new flag set, filling p, cfg and the
 // paths.
-func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string) *flag.FlagSet {
+func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string, in *inputFiles) *flag.FlagSet {
 	fs := flag.NewFlagSet("mmc", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Var(setting{cfg, "servers", func() string { return "5" }}, "servers", "c, the fixed number of servers")
 	fs.Var(setting{cfg, "rate", func() string { return "0.04" }}, "rate", "λ, mean arrivals per cycle")
 	cfg.Service = sim.Geometric
-	settingFlags(fs, cfg, nil, servicePath, isShape)
+	settingFlags(fs, cfg, nil, servicePath, in, isShape)
 	fs.Var(setting{cfg, "task-min", func() string { return "10" }}, "task-min", "uniform and bimodal: the shortest time in cycles")
 	fs.Var(setting{cfg, "task-max", func() string { return "80" }}, "task-max", "uniform and bimodal: the longest time in cycles")
 	fs.Var(int64Flag{&p.Cycles}, "cycles", "cycles to simulate, warm-up included")
@@ -96,7 +88,7 @@ func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string) *fl
 }
 
 // mmcRun checks mmc's parsed flags, runs the check and reports it.
-func (c *cli) mmcRun(fs *flag.FlagSet, p mmc.Params, cfg sim.Config, jsonPath, servicePath, configPath string, fail func(string, ...any) int) int {
+func (c *cli) mmcRun(fs *flag.FlagSet, p mmc.Params, cfg sim.Config, jsonPath string, in inputFiles, configPath string, fail func(string, ...any) int) int {
 	seedGiven := visited(fs)["seed"]
 	var ue *sim.UnusedError
 	if err := sim.CheckUnused(&cfg, visited(fs), nil); errors.As(err, &ue) {
@@ -129,9 +121,7 @@ func (c *cli) mmcRun(fs *flag.FlagSet, p mmc.Params, cfg sim.Config, jsonPath, s
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
-	if servicePath != "" {
-		outs.addInput("--service-file", servicePath)
-	}
+	outs.addInputs(in)
 	if configPath != "" {
 		outs.addInput("--config", configPath)
 	}
@@ -240,5 +230,15 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 	if len(r.Notes) > 0 {
 		b.WriteString("\n")
 	}
-	return b.String()
+	return trimLines(b.String())
+}
+
+// trimLines cuts the spaces a table's empty last columns leave at the end
+// of each line.
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }

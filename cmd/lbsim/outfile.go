@@ -3,11 +3,14 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -160,37 +163,36 @@ func (o *outputs) addInput(flag, path string) {
 	o.inputs = append(o.inputs, resolve(flag, path))
 }
 
-// runInputFlags are the run flags that name a file a run reads. No output
-// of any subcommand may overwrite one: every subcommand that takes run
-// flags records them with addRunInputs (a sweep, whose runs are parsed
-// later, from its arguments with addArgInputs).
-var runInputFlags = []string{"trace", "service-file"}
+// runInputFlags are the names of the run flags that name a file a run
+// reads: those whose flag is a file-reading flag (inputPath). No output of
+// any subcommand may overwrite one: each such flag records its file as it
+// is set (runOptions.inputs, handed over by addRunInputs); a sweep, whose
+// runs are parsed later, records them from its arguments (addArgInputs).
+func runInputFlags() []string {
+	o := &runOptions{}
+	var names []string
+	(&cli{}).runFlags(o, &blockList{cfg: &o.cfg}).VisitAll(func(f *flag.Flag) {
+		if _, ok := f.Value.(interface{ readsFile() }); ok {
+			names = append(names, f.Name)
+		}
+	})
+	return names
+}
 
-// inputFile returns the file o reads for the run flag name (one of
-// runInputFlags), or "".
-func (o *runOptions) inputFile(name string) string {
-	switch name {
-	case "trace":
-		return o.tracePath
-	case "service-file":
-		return o.servicePath
+// addInputs records the files in (by flag, in the flags' order).
+func (o *outputs) addInputs(in inputFiles) {
+	for _, name := range slices.Sorted(maps.Keys(in)) {
+		o.addInput(name, in[name])
 	}
-	return ""
 }
 
 // addRunInputs records every file the run of ro reads.
-func (o *outputs) addRunInputs(ro *runOptions) {
-	for _, name := range runInputFlags {
-		if p := ro.inputFile(name); p != "" {
-			o.addInput("--"+name, p)
-		}
-	}
-}
+func (o *outputs) addRunInputs(ro *runOptions) { o.addInputs(ro.inputs) }
 
 // addArgInputs records every file named by run flags in args, written
 // --NAME=VALUE, and by the values of dims (a sweep's varied settings).
 func (o *outputs) addArgInputs(args []string, dims []sweep.Dimension) {
-	for _, name := range runInputFlags {
+	for _, name := range runInputFlags() {
 		for _, a := range args {
 			if p, ok := strings.CutPrefix(a, "--"+name+"="); ok && p != "" {
 				o.addInput("--"+name, p)

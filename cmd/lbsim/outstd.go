@@ -57,7 +57,11 @@ func (nopCloser) Close() error { return nil }
 // mixes with what an output "-" writes. A terminal or /dev/null (a
 // character device) is not counted.
 func (o *outputs) isStdout(t target) bool {
-	f, ok := o.stdout.(*os.File)
+	w := o.stdout
+	if cw, isChecked := w.(*checkedWriter); isChecked {
+		w = cw.w
+	}
+	f, ok := w.(*os.File)
 	if !ok || t.info == nil || t.info.Mode()&os.ModeCharDevice != 0 {
 		return false
 	}
@@ -129,4 +133,31 @@ func cutShort(files ...*atomicFile) string {
 		return "no output was written"
 	}
 	return "no file was written; " + strings.Join(through, ", ") + " holds a part of its output, cut short"
+}
+
+// checkedWriter is standard output that remembers its first write error,
+// so that a subcommand whose own text could not be written (> /dev/full)
+// exits 1 with a message rather than 0 (main checks it).
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (cw *checkedWriter) Write(p []byte) (int, error) {
+	n, err := cw.w.Write(p)
+	if err != nil && cw.err == nil {
+		cw.err = err
+	}
+	return n, err
+}
+
+// checkStdoutWritten turns a subcommand's success into exit 1 when its
+// standard output lost a write, naming the command and the error.
+func (c *cli) checkStdoutWritten(name string, code int) int {
+	cw, ok := c.stdout.(*checkedWriter)
+	if !ok || cw.err == nil || code != exitOK {
+		return code
+	}
+	fmt.Fprintf(c.stderr, "lbsim %s: writing standard output: %v\n", name, cw.err)
+	return exitFailed
 }

@@ -87,10 +87,7 @@ func (po *plotOutput) open(outs *outputs, inputFlag string, inputs ...string) (*
 }
 
 func (c *cli) plot(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim plot: "+format+"\nRun 'lbsim plot --help' for the flags and what they allow.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("plot", nil)
 	if len(args) == 0 {
 		return fail("say what to plot: 'lbsim plot run [run flags]' or 'lbsim plot sweep FILE…'")
 	}
@@ -122,7 +119,7 @@ func (c *cli) plot(args []string) int {
 func (c *cli) plotRun(args []string) (int, error) {
 	var o *runOptions
 	var po plotOutput
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, done := c.parseCommand(commandSpec{name: "plot", help: plotHelp, define: func() (*flag.FlagSet, *string) {
 		o, po = &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}, plotOutput{}
 		fs := flag.NewFlagSet("plot run", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
@@ -130,20 +127,15 @@ func (c *cli) plotRun(args []string) (int, error) {
 		po.define(fs)
 		configFlags(fs, o, false)
 		return fs, &o.configPath
-	}, func(string) string { return "" })
-	if err != nil {
-		if c.printedHelp(fs, err, plotHelp) {
-			return exitOK, nil
-		}
-		return exitUsage, errors.New(flagError(fs, err))
+	}}, args)
+	if done {
+		return code, nil // said already
 	}
-	if fs.NArg() > 0 {
-		return exitUsage, fmt.Errorf("unexpected argument %q: every setting is a flag, like --servers 20", fs.Arg(0))
-	}
+	cf := cl.cf
 	if err := po.check(); err != nil {
 		return exitUsage, err
 	}
-	if err := c.complete(o, visited(fs)); err != nil {
+	if err := c.complete(o, cl.seen); err != nil {
 		return exitUsage, errors.New(cf.blame(err.Error()))
 	}
 	o.config = cf

@@ -28,7 +28,8 @@ type runOptions struct {
 	setChanges   []sim.Change // the changes given with --set (the others with --fault)
 	seedGiven    bool
 	tracePath    string
-	servicePath  string // --service-file
+	servicePath  string     // --service-file
+	inputs       inputFiles // the files the flags name for reading
 	jsonPath     string
 	timelinePath string
 	snapshotPath string
@@ -37,6 +38,7 @@ type runOptions struct {
 	quiet        bool
 	statusEvery  int64
 	noProgress   bool
+	color        colorMode
 	maxQueued    int
 	// lenient runs are one of many (a sweep's points, a comparison's
 	// variants, a sizing's pools): a flag this run does not read is kept
@@ -91,8 +93,9 @@ func (c *cli) runFlags(o *runOptions, blocks *blockList) *flag.FlagSet {
 	fs.StringVar(&o.timelinePath, "timeline", "", "write one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&o.snapshotPath, "snapshot", "", "write a snapshot of the run to `file` (.lbsnap) for lbsim replay and lbsim share ('-' = stdout)")
 	fs.StringVar(&o.logDir, "log-dir", "", "write summary.txt, summary.json and events.log into `dir`")
-	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal unless NO_COLOR is set)")
-	fs.BoolVar(&o.quiet, "quiet", false, "the default output, no event log: the header, status lines and the summary (excludes --verbose)")
+	fs.BoolVar(&o.verbose, "verbose", false, "print every event (coloured on a terminal: see --color)")
+	fs.BoolVar(&o.quiet, "quiet", false, "only the summary: no header, status lines or progress bar, and no event log\n(errors are still printed; excludes --verbose)")
+	fs.Var(&o.color, "color", "colour the --verbose log: `when`, auto (on a terminal, unless NO_COLOR is set or TERM=dumb;\nCLICOLOR_FORCE or FORCE_COLOR force it), always or never")
 	fs.Var(int64Flag{&o.statusEvery}, "status-every", "cycles between status lines (default: cycles/10; 0 = none)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never draw the progress bar")
 	return fs
@@ -110,31 +113,25 @@ func configFlags(fs *flag.FlagSet, o *runOptions, save bool) {
 // settings, its trace and the changes made during it. `lbsim sweep` takes
 // the same flags, and any of them may be varied with --vary.
 func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
-	settingFlags(fs, &o.cfg, blocks, &o.servicePath, nil)
+	settingFlags(fs, &o.cfg, blocks, &o.servicePath, &o.inputs, nil)
 	fs.Var(faultList{&o.changes, &o.balancerNamed}, "fault", "a fault at a cycle: `KIND:ID@CYCLE`, KIND down, up, fail (every attempt ends in error\nafter --fail-time), hang (attempts never finish), heal, or slow:IDxF@CYCLE (attempts take F\ntimes as long); with --switch name the balancer: down:S:3@500 (repeatable)")
-	fs.StringVar(&o.tracePath, "trace", "", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
+	fs.Var(inputPath{"trace", &o.tracePath, &o.inputs}, "trace", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
 	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
 	fs.Var(changeList{&o.changes, &o.setChanges, &o.balancerNamed}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\n"+strings.Join(sim.SettingNames(), ", ")+"\n(block and unblock take a range: 500:block=0.0.0.0/1; slow takes IDxF: 500:slow=3x4)")
 }
 
 func (c *cli) run(args []string) int {
 	var o runOptions
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, done := c.parseCommand(commandSpec{name: "run", help: runHelp, define: func() (*flag.FlagSet, *string) {
 		o = runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
 		fs := c.runFlags(&o, &blockList{cfg: &o.cfg})
 		configFlags(fs, &o, true)
 		return fs, &o.configPath
-	}, func(string) string { return "" })
-	if err != nil {
-		if c.printedHelp(fs, err, runHelp) {
-			return exitOK
-		}
-		return c.usageError("%s", flagError(fs, err))
+	}}, args)
+	if done {
+		return code
 	}
-	if fs.NArg() > 0 {
-		return c.usageError("%s", unexpectedArg(fs, cf.args))
-	}
-	seen := visited(fs)
+	cf, seen := cl.cf, cl.seen
 	if len(args) == 0 && c.stdinTTY && c.stdoutTTY {
 		if err := c.ask(&o, seen); err != nil {
 			return c.usageError("%v", err)
@@ -148,8 +145,7 @@ func (c *cli) run(args []string) int {
 }
 
 func (c *cli) usageError(format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "lbsim run: "+format+"\nRun 'lbsim run --help' for the flags and what they allow.\n", args...)
-	return exitUsage
+	return c.usageFail("run", nil)(format, args...)
 }
 
 // complete fills in the defaults that depend on other flags, reads the
@@ -210,6 +206,12 @@ func (c *cli) complete(o *runOptions, seen map[string]bool) error {
 	}
 	if o.statusEvery == -1 {
 		o.statusEvery = max(cfg.Cycles/10, 1)
+		if o.quiet {
+			o.statusEvery = 0
+		}
+	}
+	if o.quiet {
+		o.noProgress = true
 	}
 	return nil
 }
@@ -428,8 +430,10 @@ func (c *cli) execute(o *runOptions) int {
 	}
 	hw := bufio.NewWriterSize(human, 64<<10)
 	defer hw.Flush()
-	fmt.Fprintln(hw, runHeader(o))
-	if code := c.loop(o, m, rec, &files, hw, humanTTY && !c.noColor); code != exitOK {
+	if !o.quiet {
+		fmt.Fprintln(hw, runHeader(o))
+	}
+	if code := c.loop(o, m, rec, &files, hw, c.colored(o.color, humanTTY)); code != exitOK {
 		return code
 	}
 	return c.finish(o, m, rec, &files, hw)

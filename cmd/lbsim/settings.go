@@ -53,10 +53,7 @@ func (c *cli) settings(args []string) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&jsonPath, "json", "", "write the table as JSON to `file` ('-' = stdout, then nothing else goes there)")
 	fs.BoolVar(&markdown, "markdown", false, "print the table as Markdown (the docs' settings table)")
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim settings: "+format+"\nRun 'lbsim settings --help' for the flags.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("settings", nil)
 	if err := parseFlags(fs, args); err != nil {
 		if c.printedHelp(fs, err, settingsHelp) {
 			return exitOK

@@ -139,13 +139,13 @@ func (c *cli) size(args []string) int {
 	var base []string
 	var probe *runOptions
 	var configPath string
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, done := c.parseCommand(commandSpec{name: "size", help: sizeHelp, hide: fixedPool, define: func() (*flag.FlagSet, *string) {
 		o, base, configPath = sizeOptions{}, nil, ""
 		var fs *flag.FlagSet
 		fs, probe = c.sizeFlags(&o, &base)
 		fs.StringVar(&configPath, "config", "", configUsage)
 		return fs, &configPath
-	}, func(key string) string {
+	}, skip: func(key string) string {
 		switch {
 		case slices.Contains(fixedPool, key):
 			return "size chooses the pool"
@@ -153,21 +153,11 @@ func (c *cli) size(args []string) int {
 			return "size starts every pool empty"
 		}
 		return ""
-	})
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim size: %s\nRun 'lbsim size --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
-		return exitUsage
+	}}, args)
+	if done {
+		return code
 	}
-	if err != nil {
-		if c.printedHelp(fs, err, sizeHelp, fixedPool...) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
-	seen := visited(fs)
-	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, cf.args))
-	}
+	cf, seen, fail := cl.cf, cl.seen, cl.fail
 	cf.notice(c.stderr, "size")
 	if err := o.check(seen, probe); err != nil {
 		return fail("%v", err)

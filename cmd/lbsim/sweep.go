@@ -135,36 +135,22 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 }
 
 func (c *cli) sweep(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim sweep: "+format+"\nRun 'lbsim sweep --help' for the flags and what they allow.\n", a...)
-		return exitUsage
-	}
 	var so sweepOptions
 	var base []string
 	var inputs *flag.FlagSet
 	var probe *runOptions
 	var configPath string
-	fs, cf, err := parseConfigured(args, func() (*flag.FlagSet, *string) {
+	cl, code, ended := c.parseCommand(commandSpec{name: "sweep", help: sweepHelp, define: func() (*flag.FlagSet, *string) {
 		so, base, configPath = sweepOptions{}, nil, ""
 		var fs *flag.FlagSet
 		fs, inputs, probe = sweepFlags(&so, &base)
 		fs.StringVar(&configPath, "config", "", configUsage)
 		return fs, &configPath
-	}, func(string) string { return "" })
-	fail = func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim sweep: %s\nRun 'lbsim sweep --help' for the flags and what they allow.\n", cf.blame(fmt.Sprintf(format, a...)))
-		return exitUsage
+	}}, args)
+	if ended {
+		return code
 	}
-	if err != nil {
-		if c.printedHelp(fs, err, sweepHelp) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
-	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, cf.args))
-	}
-	seen := visited(fs)
+	seen, fail := cl.seen, cl.fail
 	g, shard, err := c.sweepGrid(&so, inputs, probe, seen)
 	if err != nil {
 		return fail("%v", err)
@@ -247,6 +233,9 @@ func (c *cli) sweepGrid(so *sweepOptions, inputs *flag.FlagSet, probe *runOption
 	}
 	var dims []sweep.Dimension
 	for _, v := range so.vary {
+		if err := emptyVary(v); err != nil {
+			return nil, shard, err
+		}
 		d, err := sweep.ParseVary(v)
 		if err != nil {
 			return nil, shard, err
@@ -452,10 +441,11 @@ func openResults(so *sweepOptions, g *sweep.Grid, shard sweep.Shard, stdout io.W
 		f.Close()
 		return nil, nil, fmt.Errorf("--out %s already holds results: add --resume to complete it, or remove it first", so.out)
 	}
+	same := newSameRunFlags(so.out)
 	contents, err := sweep.ReadFile(f, func(n int, l sweep.Line) error {
 		k, ok := g.RunOf(l)
 		switch {
-		case !slices.Equal(l.Flags, g.Flags):
+		case !same.equal(l.Flags, g.Flags):
 			return fmt.Errorf("line %d was run with the flags [%s], this sweep with [%s]: resume with the same flags", n, quoteFlags(l.Flags), quoteFlags(g.Flags))
 		case !ok || l.Seed != g.BaseSeed+uint64(l.Replication):
 			return fmt.Errorf("line %d is not a run of this sweep (its point, replication or seed differ): resume with the same flags", n)

@@ -210,7 +210,7 @@ func TestSweepVariesEveryRunInput(t *testing.T) {
 	var so sweepOptions
 	var base []string
 	_, inputs, _ := sweepFlags(&so, &base)
-	outputs := []string{"json", "timeline", "snapshot", "log-dir", "verbose", "quiet", "status-every", "no-progress"}
+	outputs := []string{"json", "timeline", "snapshot", "log-dir", "verbose", "quiet", "status-every", "no-progress", "color"}
 	all.VisitAll(func(f *flag.Flag) {
 		if got, want := inputs.Lookup(f.Name) != nil, !slices.Contains(outputs, f.Name); got != want {
 			t.Errorf("--%s: variable %v, want %v", f.Name, got, want)

@@ -27,10 +27,7 @@ Flags:
 
 // version prints the build's version (package version).
 func (c *cli) version(args []string) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim version: "+format+"\nRun 'lbsim version --help' for the flags.\n", a...)
-		return exitUsage
-	}
+	fail := c.usageFail("version", nil)
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var jsonPath string
