@@ -29,7 +29,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -134,6 +136,21 @@ func At(file string, line int) string {
 		return name + ":" + strconv.Itoa(line)
 	}
 	return name
+}
+
+// ReadFile reads the scenario file at path for Parse: at most MaxSize
+// bytes and one more (which Parse refuses as too large), so a device or a
+// pipe without end (--config /dev/zero) costs no more than that.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory: want a scenario file", At(path, 0))
+	}
+	return io.ReadAll(io.LimitReader(f, MaxSize+1))
 }
 
 // Parse reads a scenario file called name (for messages) holding data.
