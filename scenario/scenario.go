@@ -14,6 +14,10 @@
 // or an array (speeds = [2, 1, 0.5], speeds = "2,1,0.5"), and block, set
 // and fault take an array of their repeated flag's values.
 //
+// A file is read within MaxSize bytes (ReadFile), and its brackets nest at
+// most MaxDepth deep, checked before the TOML decoder reads it; tables,
+// [[arrays of tables]] and dotted keys are refused with their line.
+//
 // Parse checks every key against the table and every value on its own as
 // the command line checks it (its syntax and its range, with the row's own
 // message and the file's line); checks across settings, and whether a

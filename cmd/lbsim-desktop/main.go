@@ -5,8 +5,10 @@
 // reported on stderr and in the window, which runs without it.
 //
 // --replay FILE (or just the FILE.lbsnap) replays a snapshot (from `lbsim
-// run --snapshot` or the S key); a file dropped on the window is replayed
-// too. S saves the run
+// run --snapshot` or the S key), with its own settings: the run's settings
+// given as flags or --config are named as ignored (the view's speed,
+// pause-at, present and theory apply); a file dropped on the window is
+// replayed too. S saves the run
 // into --save-dir, K prints its share link on stderr.
 //
 // --compare 'LABEL:NAME=VALUE,…;…' opens the compare view: two to four
@@ -14,7 +16,8 @@
 // the same requests (as the page's compare parameter).
 //
 // --config FILE reads the settings from a scenario file (lbsim run
-// --config, --save-config); a flag given replaces the file's value.
+// --config, --save-config), within 1 MB as lbsim does; a flag given
+// replaces the file's value.
 //
 // --exit-after N closes the window after N frames, --exit-at-end when the
 // run (or the replay) reaches its last cycle; --json FILE ('-' = stdout)
