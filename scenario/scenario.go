@@ -165,7 +165,7 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		return nil, &Error{File: name, Line: line, Key: key, Msg: fmt.Sprintf(format, a...)}
 	}
 	if len(data) > MaxSize {
-		return fail(0, "", "%d bytes: a scenario file holds at most %d", len(data), MaxSize)
+		return fail(0, "", "%d bytes or more: a scenario file holds at most %d", len(data), MaxSize)
 	}
 	if !utf8.Valid(data) {
 		return fail(0, "", "not UTF-8 text: a scenario file is TOML, key = value lines")
