@@ -8,9 +8,9 @@ package sim
 // memory or copying what it holds. It keeps each request packed in 24
 // bytes (see packed), so a queue of a million requests takes 25 MB.
 type fifo struct {
-	buf  []packed   // a short queue's ring; nil once the queue is in blocks
-	blk  [][]packed // a long queue's blocks, the oldest request in blk[0]
-	head int        // index of the oldest request, in buf or in blk[0]
+	buf  []packed    // a short queue's ring; nil once the queue is in blocks
+	blk  *[][]packed // a long queue's blocks, the oldest request in the first (a pointer: the many short queues stay small)
+	head int         // index of the oldest request, in buf or in blk[0]
 	n    int
 }
 
@@ -130,7 +130,7 @@ func (q *fifo) ref(i int) *packed {
 		return &q.buf[(q.head+i)&(len(q.buf)-1)]
 	}
 	k := q.head + i
-	return &q.blk[k>>fifoBlockShift][k&(fifoBlock-1)]
+	return &(*q.blk)[k>>fifoBlockShift][k&(fifoBlock-1)]
 }
 
 // at returns the i-th oldest request, 0 ≤ i < Len.
@@ -155,10 +155,10 @@ func (q *fifo) grow() {
 		for i := range q.n {
 			first[i] = q.at(i)
 		}
-		q.blk, q.buf, q.head = [][]packed{first}, nil, 0
+		q.blk, q.buf, q.head = &[][]packed{first}, nil, 0
 	}
-	if q.head+q.n == len(q.blk)<<fifoBlockShift {
-		q.blk = append(q.blk, make([]packed, fifoBlock))
+	if q.head+q.n == len(*q.blk)<<fifoBlockShift {
+		*q.blk = append(*q.blk, make([]packed, fifoBlock))
 	}
 }
 
@@ -167,7 +167,7 @@ func (q *fifo) full() bool {
 	if q.blk == nil {
 		return q.n == len(q.buf)
 	}
-	return q.head+q.n == len(q.blk)<<fifoBlockShift
+	return q.head+q.n == len(*q.blk)<<fifoBlockShift
 }
 
 // pushBack appends p as the newest request.
@@ -184,7 +184,7 @@ func (q *fifo) pushBack(p packed) {
 func (q *fifo) pushFront(p packed) {
 	switch {
 	case q.blk != nil && q.head == 0: // a new first block
-		q.blk = append([][]packed{make([]packed, fifoBlock)}, q.blk...)
+		*q.blk = append([][]packed{make([]packed, fifoBlock)}, *q.blk...)
 		q.head = fifoBlock
 	case q.blk == nil && q.n == len(q.buf):
 		q.grow()
@@ -198,7 +198,7 @@ func (q *fifo) pushFront(p packed) {
 		q.buf[q.head] = p
 	} else {
 		q.head--
-		q.blk[0][q.head] = p
+		(*q.blk)[0][q.head] = p
 	}
 	q.n++
 }
@@ -212,8 +212,8 @@ func (q *fifo) popFront() packed {
 		return p
 	}
 	if q.head++; q.head == fifoBlock { // the first block is empty: it goes
-		q.blk[0] = nil
-		q.blk, q.head = q.blk[1:], 0
+		(*q.blk)[0] = nil
+		*q.blk, q.head = (*q.blk)[1:], 0
 	}
 	return p
 }

@@ -159,6 +159,14 @@ func fifoRemoveOne(t *testing.T, n, head, hint, i int) {
 	}
 }
 
+// blocks returns the queue's blocks, none while it is a ring.
+func (q *fifo) blocks() [][]packed {
+	if q.blk == nil {
+		return nil
+	}
+	return *q.blk
+}
+
 // TestFifoBlocks runs a queue past several blocks against a slice, with
 // requests put at the front (across a block's start) and taken out of the
 // middle, and checks that no buffer is larger than a block (a long queue
@@ -191,7 +199,7 @@ func TestFifoBlocks(t *testing.T) {
 		if len(q.buf) > fifoBlock {
 			t.Fatalf("%s: a ring of %d requests, more than a block (%d)", stage, len(q.buf), fifoBlock)
 		}
-		for _, b := range q.blk {
+		for _, b := range q.blocks() {
 			if len(b) > fifoBlock {
 				t.Fatalf("%s: a block of %d requests, more than %d", stage, len(b), fifoBlock)
 			}
@@ -201,8 +209,8 @@ func TestFifoBlocks(t *testing.T) {
 		push(false)
 	}
 	check("pushed 3 blocks")
-	if len(q.blk) < 3 {
-		t.Fatalf("a queue of %d requests in %d blocks", q.Len(), len(q.blk))
+	if len(q.blocks()) < 3 {
+		t.Fatalf("a queue of %d requests in %d blocks", q.Len(), len(q.blocks()))
 	}
 	for range fifoBlock + 7 { // the first block empties and goes
 		if got := q.popFront().id; got != want[0] {
