@@ -404,6 +404,10 @@ func check(key string, values []string) error {
 	}
 	value := values[0]
 	if key == "block" {
+		if slices.ContainsFunc(values, func(v string) bool { return strings.TrimSpace(v) == "" }) {
+			_, err := sim.ParseRange("")
+			return err // an empty range, as --block says
+		}
 		if len(values) > 1 && slices.ContainsFunc(values, func(v string) bool { return strings.TrimSpace(v) == "none" }) {
 			return errors.New("'none' blocks nothing and cannot be combined with ranges: give either ranges or none")
 		}

@@ -89,6 +89,8 @@ func TestParseRefuses(t *testing.T) {
 		{"a period of 0 with its range", "load-info = \"periodic:0\"\n", []string{"load-info: ", "from 1 to 1000000"}},
 		{"nested inline tables", "set = {a={a={a=1}}}\n", []string{"s.toml:1: brackets or braces nested more than 2 deep"}},
 		{"nested arrays", "\n\nspeeds = [[[1]]]\n", []string{"s.toml:3: brackets or braces nested more than 2 deep"}},
+		{"an empty block", "block = \"\"\n", []string{"block: empty range"}},
+		{"an empty range among block's", "block = \"10.0.0.0/8,\"\n", []string{"block: empty range"}},
 		{"a bad range among block's", "block = \"10.0.0.0/8,nonsense\"\n", []string{"block: ", `"nonsense"`}},
 	}
 	for _, tt := range tests {

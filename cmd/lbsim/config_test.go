@@ -280,6 +280,10 @@ func TestBlockCommaSeparated(t *testing.T) {
 	if code == exitOK || !strings.Contains(stderr, "'none' blocks nothing") {
 		t.Errorf("--block 10.0.0.0/8,none: exit %d, %q; want refused naming none", code, stderr)
 	}
+	code, _, stderr = runArgs(t, "run", "--cycles", "10", "--block", "")
+	if code == exitOK || !strings.Contains(stderr, "empty range") {
+		t.Errorf("--block '': exit %d, %q; want refused as an empty range", code, stderr)
+	}
 	code, _, stderr = runArgs(t, "run", "--cycles", "10", "--block", "10.0.0.0/8,bogus")
 	if code == exitOK || !strings.Contains(stderr, `"bogus"`) {
 		t.Errorf("--block 10.0.0.0/8,bogus: exit %d, %q; want refused naming the range", code, stderr)

@@ -55,6 +55,10 @@ func (v *blockList) String() string { return strings.Join(v.list, ",") }
 
 func (v *blockList) Set(s string) error {
 	isNone := strings.TrimSpace(s) == "none"
+	if strings.TrimSpace(s) == "" {
+		_, err := sim.ParseRange(s)
+		return err // an empty range
+	}
 	if _, err := sim.ParseBlock(s); err != nil { // ranges, comma-separated, or none
 		var fe *sim.FieldError
 		if errors.As(err, &fe) {
