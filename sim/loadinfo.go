@@ -70,7 +70,7 @@ var loadInfoRow = Row{Name: "load-info", Unit: "",
 	format:  func(v int64) string { return LoadInfo(v).String() },
 	load:    func(c *Config) int64 { return int64(c.LoadInfo) },
 	store:   func(c *Config, v int64) { c.LoadInfo = LoadInfo(v) },
-}.changeable(SetLoadInfo).needs([]string{"--queues", "per-server", "--policy", "least-connections", "--load-info", "periodic:100"},
+}.changeable(SetLoadInfo).needs([]string{"--queues", "per-server", "--policy", "least-connections"},
 	readsLoadInfo,
 	func(c *Config) string {
 		return fmt.Sprintf("applies to a policy that reads load (%s) with per-server queues, and the policy is %v with %v queues: choose one (or a change that switches to one), or drop --load-info",

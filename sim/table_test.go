@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -72,7 +73,12 @@ func TestEveryChangeTakesEffect(t *testing.T) {
 			continue
 		}
 		t.Run(r.Name, func(t *testing.T) {
-			cfg, faults := eventful(t, r.Needs)
+			needs := r.Needs
+			if r.Name == "load-info" {
+				// A change sets only a periodic board's period: the run has one.
+				needs = append(slices.Clone(needs), "--load-info", "periodic:100")
+			}
+			cfg, faults := eventful(t, needs)
 			if r.Get(&cfg) == r.Example {
 				t.Fatalf("the example %s is the run's value already: give the row another example", r.Example)
 			}
@@ -197,5 +203,17 @@ func TestUnreadFollowsEachRun(t *testing.T) {
 	cfg.Service = Geometric
 	if _, unread := Unread(&cfg, nil)["task-min"]; !unread {
 		t.Error("task-min with geometric service: read, want unread")
+	}
+}
+
+// TestNeedsNameOthers: what a row needs (as `lbsim settings` prints it)
+// names other settings, never the row itself.
+func TestNeedsNameOthers(t *testing.T) {
+	for _, r := range Rows() {
+		for i := 0; i < len(r.Needs); i += 2 {
+			if r.Needs[i] == "--"+r.Name {
+				t.Errorf("--%s needs %v: itself among them", r.Name, r.Needs)
+			}
+		}
 	}
 }
