@@ -14,9 +14,10 @@
 // or an array (speeds = [2, 1, 0.5], speeds = "2,1,0.5"), and block, set
 // and fault take an array of their repeated flag's values.
 //
-// A file is read within MaxSize bytes (ReadFile), and its brackets nest at
-// most MaxDepth deep, checked before the TOML decoder reads it; tables,
-// [[arrays of tables]] and dotted keys are refused with their line.
+// A file is read within MaxSize bytes (ReadFile); its brackets nest at most
+// MaxDepth deep and it holds no inline table ({…}), both checked before
+// the TOML decoder reads it; tables, [[arrays of tables]] and dotted keys
+// are refused with their line.
 //
 // Parse checks every key against the table and every value on its own as
 // the command line checks it (its syntax and its range, with the row's own
@@ -52,10 +53,11 @@ import (
 // MaxSize is the largest scenario file Parse reads, in bytes.
 const MaxSize = 1 << 20
 
-// MaxDepth is how deeply a scenario file's brackets and braces may nest
-// outside strings and comments: an array of values is one level, and a
-// file deeper than two is refused before the TOML decoder reads it (which
-// spends time and memory on every level).
+// MaxDepth is how deeply a scenario file's brackets may nest outside
+// strings and comments: an array of values is one level ([[name]], two, is
+// refused later with its own words), and a file deeper is refused before
+// the TOML decoder reads it (which spends time and memory on every level,
+// and more on inline tables, which no scenario file holds).
 const MaxDepth = 2
 
 // The keys of a run that are not rows of the settings table.
@@ -170,8 +172,10 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	if !utf8.Valid(data) {
 		return fail(0, "", "not UTF-8 text: a scenario file is TOML, key = value lines")
 	}
-	if line := tooDeep(data); line > 0 {
-		return fail(line, "", "brackets or braces nested more than %d deep: a scenario file is flat key = value lines, a value at most an array", MaxDepth)
+	if line, brace := tooDeep(data); brace {
+		return fail(line, "", "an inline table ({…}): a scenario file is flat key = value lines, without tables")
+	} else if line > 0 {
+		return fail(line, "", "brackets nested more than %d deep: a scenario file is flat key = value lines, a value at most an array", MaxDepth)
 	}
 	var raw map[string]any
 	md, err := toml.Decode(string(data), &raw)
@@ -217,13 +221,15 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	return s, nil
 }
 
-// tooDeep returns the line where data's brackets and braces, outside
-// strings and comments, nest deeper than MaxDepth, or 0. It reads strings
+// tooDeep returns the line where data's brackets, outside strings and
+// comments, nest deeper than MaxDepth, or where a brace opens an inline
+// table (brace true); 0 when neither does. It reads strings
 // as TOML does (basic ones with escapes, literal ones without, both on one
 // line; multi-line ones to their closing triple quote), so text in a
 // string cannot hide a bracket from it, nor a bracket in one count.
-func tooDeep(data []byte) int {
-	depth, line := 0, 1
+func tooDeep(data []byte) (line int, brace bool) {
+	depth := 0
+	line = 1
 	for i := 0; i < len(data); i++ {
 		switch c := data[i]; c {
 		case '\n':
@@ -236,15 +242,17 @@ func tooDeep(data []byte) int {
 			var lines int
 			i, lines = skipString(data, i)
 			line += lines
-		case '[', '{':
+		case '{':
+			return line, true
+		case '[':
 			if depth++; depth > MaxDepth {
-				return line
+				return line, false
 			}
-		case ']', '}':
+		case ']':
 			depth = max(depth-1, 0)
 		}
 	}
-	return 0
+	return 0, false
 }
 
 // skipString returns the index of the last byte of the string that opens
@@ -258,9 +266,9 @@ func skipString(data []byte, i int) (end, lines int) {
 	}
 	for ; j < len(data); j++ {
 		switch c := data[j]; {
-		case c == '\\' && q == '"':
+		case c == '\\' && q == '"' && (triple || j+1 < len(data) && data[j+1] != '\n'):
 			if j+1 < len(data) && data[j+1] == '\n' {
-				lines++
+				lines++ // a multi-line string's line-ending backslash
 			}
 			j++ // the escaped byte
 		case c == '\n':

@@ -67,7 +67,8 @@ func TestParseRefuses(t *testing.T) {
 		{"an array for one value", "servers = [1, 2]\n", []string{"servers: an array, and servers takes one value"}},
 		{"an empty array", "set = []\n", []string{"set: an empty array"}},
 		{"a table", "[run]\nservers = 3\n", []string{"s.toml:1: ", `"run" is a table`, "flat"}},
-		{"an inline table", "servers = {a = 1}\n", []string{`"servers" is a table`}},
+		{"an inline table", "servers = {a = 1}\n", []string{"s.toml:1: an inline table ({…})"}},
+		{"an inline table in an array", "\nset = [{a = 1}]\n", []string{"s.toml:2: an inline table ({…})"}},
 		{"a date", "cycles = 1979-05-27\n", []string{"cycles: is a date"}},
 		{"infinity", "rate = inf\n", []string{"rate: is +Inf: want a finite number"}},
 		{"not TOML", "servers = \n", []string{"s.toml:1: not TOML: "}},
@@ -87,8 +88,9 @@ func TestParseRefuses(t *testing.T) {
 		{"max-queued as an array", "max-queued = [5]\n", []string{"max-queued: an array"}},
 		{"a long value cut", "policy = \"" + strings.Repeat("x", 5000) + "\"\n", []string{"policy: ", `"` + strings.Repeat("x", 64) + `"… (5000 bytes) is not allowed`}},
 		{"a period of 0 with its range", "load-info = \"periodic:0\"\n", []string{"load-info: ", "from 1 to 1000000"}},
-		{"nested inline tables", "set = {a={a={a=1}}}\n", []string{"s.toml:1: brackets or braces nested more than 2 deep"}},
-		{"nested arrays", "\n\nspeeds = [[[1]]]\n", []string{"s.toml:3: brackets or braces nested more than 2 deep"}},
+		{"nested inline tables", "set = {a={a={a=1}}}\n", []string{"s.toml:1: an inline table ({…})"}},
+		{"nested arrays", "\n\nspeeds = [[[1]]]\n", []string{"s.toml:3: brackets nested more than 2 deep"}},
+		{"a line-ending backslash ends a one-line string", "trace = \"a\\\n[[[\n", []string{"s.toml:2: brackets nested more than 2 deep"}},
 		{"an empty block", "block = \"\"\n", []string{"block: empty range"}},
 		{"an empty range among block's", "block = \"10.0.0.0/8,\"\n", []string{"block: empty range"}},
 		{"a bad range among block's", "block = \"10.0.0.0/8,nonsense\"\n", []string{"block: ", `"nonsense"`}},
@@ -195,20 +197,23 @@ func TestLines(t *testing.T) {
 
 // TestDeepFileRefusedCheaply: a file of nested inline tables (which the
 // TOML decoder reads at a cost that grows with the depth: 11 s and 4 GB
-// for 40 KB) and one of nested arrays are refused by the depth check
-// before decoding, spending little memory on a file of the largest size.
+// for 40 KB), one of nested arrays and one of many inline tables side by
+// side are refused before decoding, spending little memory on a file of
+// the largest size.
 func TestDeepFileRefusedCheaply(t *testing.T) {
 	n := scenario.MaxSize / 8
 	for name, file := range map[string]string{
-		"inline tables": "set = " + strings.Repeat("{a=", n) + "1" + strings.Repeat("}", n) + "\n",
-		"arrays":        "speeds = " + strings.Repeat("[", n) + "1" + strings.Repeat("]", n) + "\n",
+		"inline tables":      "set = " + strings.Repeat("{a=", n) + "1" + strings.Repeat("}", n) + "\n",
+		"arrays":             "speeds = " + strings.Repeat("[", n) + "1" + strings.Repeat("]", n) + "\n",
+		"wide inline tables": "set = [" + strings.Repeat("{a=1},", n/3) + "]\n",
 	} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		_, err := scenario.Parse("deep.toml", []byte(file))
 		runtime.ReadMemStats(&after)
-		if err == nil || !strings.Contains(err.Error(), "deep.toml:1: brackets or braces nested more than 2 deep") {
-			t.Errorf("%s: Parse = %v, want the depth refused", name, err)
+		if err == nil || !strings.Contains(err.Error(), "deep.toml:1: ") ||
+			!strings.Contains(err.Error(), "brackets nested more than 2 deep") && !strings.Contains(err.Error(), "an inline table") {
+			t.Errorf("%s: Parse = %v, want refused before decoding", name, err)
 		}
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 4*uint64(len(file)) {
 			t.Errorf("%s: Parse of %d bytes allocated %d bytes, want at most 4 times the file", name, len(file), grew)
