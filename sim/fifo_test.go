@@ -247,3 +247,28 @@ func TestFifoBlocks(t *testing.T) {
 	push(false)
 	check("emptied and pushed again")
 }
+
+// TestFifoFullRingPushFront: a full ring of a block's size that takes a
+// request at the front becomes blocks with it first.
+func TestFifoFullRingPushFront(t *testing.T) {
+	var q fifo
+	for i := range fifoBlock {
+		q.pushBack(packed{id: int64(i + 1)})
+	}
+	if q.blk != nil || len(q.buf) != fifoBlock {
+		t.Fatalf("%d requests: a ring of %d (blocks %v), want a full ring of a block", q.Len(), len(q.buf), q.blk != nil)
+	}
+	q.pushFront(packed{id: -1})
+	if q.Len() != fifoBlock+1 || q.at(0).id != -1 || q.at(1).id != 1 || q.at(fifoBlock).id != fifoBlock {
+		t.Fatalf("after pushFront: Len %d, at(0) #%d, at(1) #%d, last #%d", q.Len(), q.at(0).id, q.at(1).id, q.at(fifoBlock).id)
+	}
+	for i := range fifoBlock + 1 {
+		want := int64(i)
+		if i == 0 {
+			want = -1
+		}
+		if got := q.popFront().id; got != want {
+			t.Fatalf("popFront %d = #%d, want #%d", i, got, want)
+		}
+	}
+}
