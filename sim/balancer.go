@@ -93,6 +93,7 @@ type Balancer struct {
 	ejected  map[int]ejection
 	warming  map[int]int64
 	outSince outTimes
+	touched  bool // what randomFaults read ahead (repairQueue.prefetch), kept so the reads stay
 	refused  []int
 	// cleanRounds counts the probe rounds passed in bulk (probe): at
 	// most MaxCycles, so an int32 holds it.
