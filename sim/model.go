@@ -446,8 +446,9 @@ func (m *Model) fault(c Change, t int64) {
 func (m *Model) randomFaults(t int64) {
 	for _, b := range m.bal {
 		b.touched = b.touched != b.repairs.prefetch(b.srv, 0) != b.repairs.prefetch(b.srv, repairBatch)
-		for i, id, ok := 1, 0, false; ; i++ {
-			if id, ok = b.repairs.popDue(t); !ok {
+		for i := 1; ; i++ {
+			id, ok := b.repairs.popDue(t)
+			if !ok {
 				break
 			}
 			if i%repairBatch == 0 { // the batch after next, while this one is brought back
