@@ -5,15 +5,18 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
 )
 
 // Marshal writes entries as a scenario file that Parse reads back to the
 // same keys and values: header (each line a comment, may be empty) first,
-// then one key = value line per entry, in the order given. A value is
-// written bare when TOML reads it back to the same text (20, 0.6, true),
-// quoted otherwise; a repeatable key's values as an array. It fails on a
-// key Parse would refuse or a value TOML cannot hold (text that is not
-// UTF-8).
+// then one key = value line per entry, in the order given, each written by
+// the TOML encoder. A value is written as a number or true/false when TOML
+// reads it back to the same text (20, 0.6, true), as a string otherwise; a
+// repeatable key's values, and a list setting's (IsList: speeds = [2, 1,
+// 0.5]), as an array. It fails on a key Parse would refuse or a value TOML
+// cannot hold (text that is not UTF-8).
 func Marshal(header string, entries []Entry) ([]byte, error) {
 	var b strings.Builder
 	if header != "" {
@@ -22,6 +25,7 @@ func Marshal(header string, entries []Entry) ([]byte, error) {
 		}
 		b.WriteString("\n")
 	}
+	enc := toml.NewEncoder(&b)
 	for _, e := range entries {
 		if !isKey(e.Key) {
 			return nil, fmt.Errorf("%s is not a key of a scenario file", strconv.Quote(e.Key))
@@ -29,27 +33,27 @@ func Marshal(header string, entries []Entry) ([]byte, error) {
 		if len(e.Values) == 0 || (!Repeatable(e.Key) && len(e.Values) > 1) {
 			return nil, fmt.Errorf("%s: %d values", e.Key, len(e.Values))
 		}
-		b.WriteString(e.Key + " = ")
-		if Repeatable(e.Key) {
-			b.WriteString("[")
-			for i, v := range e.Values {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				q, err := quote(v)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %v", e.Key, err)
-				}
-				b.WriteString(q)
+		for _, v := range e.Values {
+			if !utf8.ValidString(v) {
+				return nil, fmt.Errorf("%s: %s is not UTF-8 text, which a TOML file cannot hold", e.Key, strconv.Quote(v))
 			}
-			b.WriteString("]\n")
-			continue
 		}
-		v, err := value(e.Values[0])
-		if err != nil {
+		var v any
+		switch {
+		case Repeatable(e.Key):
+			v = e.Values // strings, as their flag takes them
+		case IsList(e.Key) && e.Values[0] != "":
+			var items []any
+			for _, item := range strings.Split(e.Values[0], ",") {
+				items = append(items, value(item))
+			}
+			v = items
+		default:
+			v = value(e.Values[0])
+		}
+		if err := enc.Encode(map[string]any{e.Key: v}); err != nil {
 			return nil, fmt.Errorf("%s: %v", e.Key, err)
 		}
-		b.WriteString(v + "\n")
 	}
 	return []byte(b.String()), nil
 }
@@ -64,19 +68,21 @@ func isKey(key string) bool {
 	return false
 }
 
-// value writes one value bare when TOML reads it back as the same text
-// (text reads a TOML integer, float or boolean back with strconv), quoted
-// otherwise.
-func value(s string) (string, error) {
+// value is s as the encoder should write it: a number or a boolean when
+// Parse reads that back as the same text (text reads a TOML integer, float
+// or boolean back with strconv), the string otherwise.
+func value(s string) any {
 	switch {
 	case s == "true" || s == "false":
-		return s, nil
+		return s == "true"
 	case isInt(s):
-		return s, nil
+		n, _ := strconv.ParseInt(s, 10, 64)
+		return n
 	case isFloat(s):
-		return s, nil
+		f, _ := strconv.ParseFloat(s, 64)
+		return f
 	}
-	return quote(s)
+	return s
 }
 
 // isInt reports whether s is an int64 as strconv.FormatInt writes it
@@ -91,26 +97,4 @@ func isInt(s string) bool {
 func isFloat(s string) bool {
 	f, err := strconv.ParseFloat(s, 64)
 	return err == nil && strings.Contains(s, ".") && strconv.FormatFloat(f, 'f', -1, 64) == s
-}
-
-// quote writes s as a TOML basic string.
-func quote(s string) (string, error) {
-	if !utf8.ValidString(s) {
-		return "", fmt.Errorf("%s is not UTF-8 text, which a TOML file cannot hold", strconv.Quote(s))
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String(), nil
 }

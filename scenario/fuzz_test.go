@@ -29,6 +29,13 @@ func FuzzParse(f *testing.F) {
 		"[run]\nx = 1\n",
 		"rate = 1e300\n",
 		"trace = \"a\\u0000b\"\n",
+		"servers.count = 3\n",
+		"[run.x]\n",
+		"[[servers]]\n",
+		"set = {a={a={a=1}}}\n",
+		"trace = \"\"\"\n[[[\\\"\"\"\"\n",
+		"block = \"10.0.0.0/8,192.0.2.1\"\nweights = [3, 1]\n",
+		"# [[[\ntrace = '{{{'\n",
 	} {
 		f.Add([]byte(s))
 	}

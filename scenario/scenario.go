@@ -14,6 +14,11 @@
 // or an array (speeds = [2, 1, 0.5], speeds = "2,1,0.5"), and block, set
 // and fault take an array of their repeated flag's values.
 //
+// A file is read within MaxSize bytes (ReadFile); its brackets nest at most
+// MaxDepth deep and it holds no inline table ({…}), both checked before
+// the TOML decoder reads it; tables, [[arrays of tables]] and dotted keys
+// are refused with their line.
+//
 // Parse checks every key against the table and every value on its own as
 // the command line checks it (its syntax and its range, with the row's own
 // message and the file's line); checks across settings, and whether a
@@ -26,9 +31,12 @@
 package scenario
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +52,13 @@ import (
 
 // MaxSize is the largest scenario file Parse reads, in bytes.
 const MaxSize = 1 << 20
+
+// MaxDepth is how deeply a scenario file's brackets may nest outside
+// strings and comments: an array of values is one level ([[name]], two, is
+// refused later with its own words), and a file deeper is refused before
+// the TOML decoder reads it (which spends time and memory on every level,
+// and more on inline tables, which no scenario file holds).
+const MaxDepth = 2
 
 // The keys of a run that are not rows of the settings table.
 const (
@@ -129,16 +144,38 @@ func At(file string, line int) string {
 	return name
 }
 
+// ReadFile reads the scenario file at path for Parse: at most MaxSize
+// bytes and one more (which Parse refuses as too large), so a device or a
+// pipe without end (--config /dev/zero) costs no more than that.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory: want a scenario file", At(path, 0))
+	}
+	return io.ReadAll(io.LimitReader(f, MaxSize+1))
+}
+
 // Parse reads a scenario file called name (for messages) holding data.
+// Its size and the nesting of its brackets (MaxSize, MaxDepth) are
+// checked before it is decoded.
 func Parse(name string, data []byte) (*Scenario, error) {
 	fail := func(line int, key, format string, a ...any) (*Scenario, error) {
 		return nil, &Error{File: name, Line: line, Key: key, Msg: fmt.Sprintf(format, a...)}
 	}
 	if len(data) > MaxSize {
-		return fail(0, "", "%d bytes: a scenario file holds at most %d", len(data), MaxSize)
+		return fail(0, "", "%d bytes or more: a scenario file holds at most %d", len(data), MaxSize)
 	}
 	if !utf8.Valid(data) {
 		return fail(0, "", "not UTF-8 text: a scenario file is TOML, key = value lines")
+	}
+	if line, brace := tooDeep(data); brace {
+		return fail(line, "", "an inline table ({…}): a scenario file is flat key = value lines, without tables")
+	} else if line > 0 {
+		return fail(line, "", "brackets nested more than %d deep: a scenario file is flat key = value lines, a value at most an array", MaxDepth)
 	}
 	var raw map[string]any
 	md, err := toml.Decode(string(data), &raw)
@@ -151,13 +188,18 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	}
 	s := &Scenario{Name: name}
 	for _, k := range md.Keys() {
+		line := lineOf(data, k)
 		if len(k) != 1 {
-			continue // a key inside a table: the table is refused below
+			// A key of a table ([name] or a dotted key): nothing reads it.
+			return fail(line, "", "%s is a key inside a table (a [section] or a dotted key): a scenario file is flat key = value lines, without [sections] or dots",
+				sim.QuoteInput(strings.Join(k, ".")))
 		}
 		key := k[0]
-		line := lineOf(data, key)
-		if _, isTable := raw[key].(map[string]any); isTable {
+		switch raw[key].(type) {
+		case map[string]any:
 			return fail(line, "", "%s is a table: a scenario file is flat key = value lines, without [sections]", sim.QuoteInput(key))
+		case []map[string]any:
+			return fail(line, "", "%s is an array of tables ([[%s]]): a scenario file is flat key = value lines, without [sections]", sim.QuoteInput(key), printable(key))
 		}
 		if !slices.Contains(Keys(), key) {
 			return fail(line, "", "unknown key %s%s The keys are the settings that 'lbsim settings' lists, and %s",
@@ -177,6 +219,73 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		return slices.Index(order, a.Key) - slices.Index(order, b.Key)
 	})
 	return s, nil
+}
+
+// tooDeep returns the line where data's brackets, outside strings and
+// comments, nest deeper than MaxDepth, or where a brace opens an inline
+// table (brace true); 0 when neither does. It reads strings
+// as TOML does (basic ones with escapes, literal ones without, both on one
+// line; multi-line ones to their closing triple quote), so text in a
+// string cannot hide a bracket from it, nor a bracket in one count.
+func tooDeep(data []byte) (line int, brace bool) {
+	depth := 0
+	line = 1
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '\n':
+			line++
+		case '#':
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			var lines int
+			i, lines = skipString(data, i)
+			line += lines
+		case '{':
+			return line, true
+		case '[':
+			if depth++; depth > MaxDepth {
+				return line, false
+			}
+		case ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return 0, false
+}
+
+// skipString returns the index of the last byte of the string that opens
+// at data[i] (a quote), and the newlines it holds.
+func skipString(data []byte, i int) (end, lines int) {
+	q := data[i]
+	triple := bytes.HasPrefix(data[i:], []byte{q, q, q})
+	j := i + 1
+	if triple {
+		j = i + 3
+	}
+	for ; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '\\' && q == '"' && (triple || j+1 < len(data) && data[j+1] != '\n'):
+			if j+1 < len(data) && data[j+1] == '\n' {
+				lines++ // a multi-line string's line-ending backslash
+			}
+			j++ // the escaped byte
+		case c == '\n':
+			if !triple {
+				return j - 1, lines // an unclosed string ends with its line
+			}
+			lines++
+		case c == q && !triple:
+			return j, lines
+		case c == q && bytes.HasPrefix(data[j:], []byte{q, q, q}):
+			for j+3 < len(data) && data[j+3] == q { // up to two quotes end the text
+				j++
+			}
+			return j + 2, lines
+		}
+	}
+	return len(data) - 1, lines
 }
 
 // printable escapes the control characters of a message that quotes the
@@ -209,8 +318,8 @@ func texts(key string, v any) ([]string, error) {
 			if len(out) == 0 {
 				return nil, errors.New("an empty array: give at least one value, or leave the key out")
 			}
-			return out, nil
-		case isScalar(key):
+			return splitBlock(key, out), nil
+		case !IsList(key):
 			return nil, fmt.Errorf("an array, and %s takes one value", key)
 		}
 		return []string{strings.Join(out, ",")}, nil // a list setting: speeds = [2, 1]
@@ -219,18 +328,34 @@ func texts(key string, v any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []string{t}, nil
+	return splitBlock(key, []string{t}), nil
 }
 
-// isScalar reports whether key is a setting of one value (not a list
-// setting nor a run key).
-func isScalar(key string) bool {
+// splitBlock gives block's values one range each: a value may list
+// several, comma-separated, as --block takes them.
+func splitBlock(key string, values []string) []string {
+	if key != "block" {
+		return values
+	}
+	var out []string
+	for _, v := range values {
+		out = append(out, strings.Split(v, ",")...)
+	}
+	return out
+}
+
+// IsList reports whether key is a list setting, one value that lists
+// several, comma-separated (speeds, weights): a file may give it as an
+// array. A list setting is a row of the settings table that holds no
+// single number, reads no file, is not repeated and whose example is a
+// list.
+func IsList(key string) bool {
 	r := sim.RowNamed(key)
-	if r == nil {
+	if r == nil || r.File || Repeatable(key) {
 		return false
 	}
-	_, ok := r.Load(&sim.Config{})
-	return ok
+	_, scalar := r.Load(&sim.Config{})
+	return !scalar && strings.Contains(r.Example, ",")
 }
 
 // text writes one TOML scalar as a flag's value.
@@ -287,6 +412,10 @@ func check(key string, values []string) error {
 	}
 	value := values[0]
 	if key == "block" {
+		if slices.ContainsFunc(values, func(v string) bool { return strings.TrimSpace(v) == "" }) {
+			_, err := sim.ParseRange("")
+			return err // an empty range, as --block says
+		}
 		if len(values) > 1 && slices.ContainsFunc(values, func(v string) bool { return strings.TrimSpace(v) == "none" }) {
 			return errors.New("'none' blocks nothing and cannot be combined with ranges: give either ranges or none")
 		}
@@ -299,7 +428,11 @@ func check(key string, values []string) error {
 	}
 	var fe *sim.FieldError
 	if errors.As(err, &fe) {
-		return fmt.Errorf("%s is not allowed: %s", fe.Value, fe.Allowed)
+		given := fe.Value
+		if u, err := strconv.Unquote(given); err == nil {
+			given = sim.QuoteInput(u) // a long value is cut, as every message cuts input
+		}
+		return fmt.Errorf("%s is not allowed: %s", given, fe.Allowed)
 	}
 	return err
 }
@@ -312,18 +445,39 @@ func checkPath(values []string) error {
 	return nil
 }
 
-// lineOf finds the line of the top-level key in data (a key = value line,
-// the key bare or quoted), or 0.
-func lineOf(data []byte, key string) int {
-	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "["+key+"]" {
-			return i + 1
+// lineOf finds the line of key (a top-level key, or one inside tables)
+// in data: a key = value line whose key, dotted or not, bare or quoted,
+// starts with the key's parts, or a [table] or [[table]] header that
+// does; 0 when none does.
+func lineOf(data []byte, key toml.Key) int {
+	line := 0
+	for rest := data; len(rest) > 0; {
+		var text []byte
+		text, rest, _ = bytes.Cut(rest, []byte("\n"))
+		line++
+		t := strings.TrimSpace(string(text))
+		if h, ok := strings.CutPrefix(t, "["); ok {
+			h, _, _ = strings.Cut(strings.TrimLeft(h, "["), "]")
+			t = h + "="
 		}
-		for _, spelled := range []string{key, `"` + key + `"`, "'" + key + "'"} {
-			if rest, ok := strings.CutPrefix(line, spelled); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
-				return i + 1
+		k, _, ok := strings.Cut(t, "=")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(k, ".")
+		if len(parts) < len(key) {
+			continue
+		}
+		match := true
+		for i, p := range key {
+			p2 := strings.TrimSpace(parts[i])
+			if p2 != p && p2 != `"`+p+`"` && p2 != "'"+p+"'" {
+				match = false
+				break
 			}
+		}
+		if match {
+			return line
 		}
 	}
 	return 0

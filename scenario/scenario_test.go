@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -30,6 +31,11 @@ func TestParse(t *testing.T) {
 		{"quoted keys and comments", "# c\n\"servers\" = 4 # four\n", []string{"--servers=4"}},
 		{"run keys", "trace = \"r.csv\"\nmax-queued = 1000\n", []string{"--trace=r.csv", "--max-queued=1000"}},
 		{"empty", "", nil},
+		{"block comma-separated, as --block takes it", "block = \"10.0.0.0/8,192.0.2.1\"\n", []string{"--block=10.0.0.0/8", "--block=192.0.2.1"}},
+		{"block comma-separated in an array", "block = [\"10.0.0.0/8, 1.2.3.4\", \"5.6.7.8\"]\n", []string{"--block=10.0.0.0/8", "--block= 1.2.3.4", "--block=5.6.7.8"}},
+		{"brackets in strings and comments count for nothing", "# [[[{{{\npolicy = \"p2c\" # ]]]{{{\nset = [\"500:policy=random\"] # [[[[\ntrace = '[[[['\n",
+			[]string{"--policy=p2c", "--set=500:policy=random", "--trace=[[[["}},
+		{"a multi-line string", "trace = \"\"\"\n[[[\n{{{\\\"\"\"\"\n", []string{"--trace=[[[\n{{{\""}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +67,8 @@ func TestParseRefuses(t *testing.T) {
 		{"an array for one value", "servers = [1, 2]\n", []string{"servers: an array, and servers takes one value"}},
 		{"an empty array", "set = []\n", []string{"set: an empty array"}},
 		{"a table", "[run]\nservers = 3\n", []string{"s.toml:1: ", `"run" is a table`, "flat"}},
-		{"an inline table", "servers = {a = 1}\n", []string{`"servers" is a table`}},
+		{"an inline table", "servers = {a = 1}\n", []string{"s.toml:1: an inline table ({…})"}},
+		{"an inline table in an array", "\nset = [{a = 1}]\n", []string{"s.toml:2: an inline table ({…})"}},
 		{"a date", "cycles = 1979-05-27\n", []string{"cycles: is a date"}},
 		{"infinity", "rate = inf\n", []string{"rate: is +Inf: want a finite number"}},
 		{"not TOML", "servers = \n", []string{"s.toml:1: not TOML: "}},
@@ -69,6 +76,24 @@ func TestParseRefuses(t *testing.T) {
 		{"max-queued out of range", "max-queued = 0\n", []string{"max-queued: \"0\" is not allowed: must be a whole number from 1 to 200000000"}},
 		{"an empty path", "trace = \"\"\n", []string{"trace: want a file's path"}},
 		{"not UTF-8", "servers = \"\xff\"\n", []string{"not UTF-8 text"}},
+		{"a dotted key", "rate = 0.5\nservers.count = 3\n", []string{"s.toml:2: ", `"servers.count" is a key inside a table`, "flat"}},
+		{"a dotted key of a scalar's name", "wave.amplitude = 5\n", []string{"s.toml:1: ", `"wave.amplitude" is a key inside a table`}},
+		{"a quoted dotted key", "\"wave\" . 'x' = 5\n", []string{"s.toml:1: ", `"wave.x" is a key inside a table`}},
+		{"an empty table", "servers = 3\n\n[run.x]\n", []string{"s.toml:3: ", `"run.x" is a key inside a table`}},
+		{"a table's key", "[run]\n", []string{"s.toml:1: ", `"run" is a table`}},
+		{"an array of tables", "servers = 3\n[[servers]]\n", []string{"s.toml:2: not TOML"}},
+		{"an array of tables alone", "\n[[servers]]\n", []string{"s.toml:2: ", `"servers" is an array of tables ([[servers]])`}},
+		{"a path as an array", "trace = [\"a.csv\", \"b.csv\"]\n", []string{"s.toml:1: trace: an array, and trace takes one value"}},
+		{"a file setting as an array", "service-file = [\"a.csv\"]\n", []string{"service-file: an array, and service-file takes one value"}},
+		{"max-queued as an array", "max-queued = [5]\n", []string{"max-queued: an array"}},
+		{"a long value cut", "policy = \"" + strings.Repeat("x", 5000) + "\"\n", []string{"policy: ", `"` + strings.Repeat("x", 64) + `"… (5000 bytes) is not allowed`}},
+		{"a period of 0 with its range", "load-info = \"periodic:0\"\n", []string{"load-info: ", "from 1 to 1000000"}},
+		{"nested inline tables", "set = {a={a={a=1}}}\n", []string{"s.toml:1: an inline table ({…})"}},
+		{"nested arrays", "\n\nspeeds = [[[1]]]\n", []string{"s.toml:3: brackets nested more than 2 deep"}},
+		{"a line-ending backslash ends a one-line string", "trace = \"a\\\n[[[\n", []string{"s.toml:2: brackets nested more than 2 deep"}},
+		{"an empty block", "block = \"\"\n", []string{"block: empty range"}},
+		{"an empty range among block's", "block = \"10.0.0.0/8,\"\n", []string{"block: empty range"}},
+		{"a bad range among block's", "block = \"10.0.0.0/8,nonsense\"\n", []string{"block: ", `"nonsense"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,7 +156,10 @@ func TestMarshalValues(t *testing.T) {
 		{"policy", "p2c", "policy = \"p2c\"\n"},
 		{"seed", "18446744073709551615", "seed = \"18446744073709551615\"\n"}, // beyond TOML's integers
 		{"rate", "007", "rate = \"007\"\n"},                                   // TOML refuses leading zeros
-		{"trace", "a \"b\"\\c\n", "trace = \"a \\\"b\\\"\\\\c\\u000A\"\n"},
+		{"trace", "a \"b\"\\c\n\x7f", "trace = \"a \\\"b\\\"\\\\c\\n\\u007f\"\n"},
+		{"speeds", "2,1,0.5", "speeds = [2, 1, 0.5]\n"}, // a list setting as an array
+		{"weights", "3,1", "weights = [3, 1]\n"},
+		{"speeds", "2.50,1", "speeds = [\"2.50\", 1]\n"}, // as written: 2.5 would read back as 2.5
 	}
 	for _, tt := range tests {
 		out, err := scenario.Marshal("", []scenario.Entry{{Key: tt.key, Values: []string{tt.value}}})
@@ -164,5 +192,31 @@ func TestLines(t *testing.T) {
 	}
 	if e := s.Lookup("cycles"); e != nil {
 		t.Errorf("cycles: %+v, want none", e)
+	}
+}
+
+// TestDeepFileRefusedCheaply: a file of nested inline tables (which the
+// TOML decoder reads at a cost that grows with the depth: 11 s and 4 GB
+// for 40 KB), one of nested arrays and one of many inline tables side by
+// side are refused before decoding, spending little memory on a file of
+// the largest size.
+func TestDeepFileRefusedCheaply(t *testing.T) {
+	n := scenario.MaxSize / 8
+	for name, file := range map[string]string{
+		"inline tables":      "set = " + strings.Repeat("{a=", n) + "1" + strings.Repeat("}", n) + "\n",
+		"arrays":             "speeds = " + strings.Repeat("[", n) + "1" + strings.Repeat("]", n) + "\n",
+		"wide inline tables": "set = [" + strings.Repeat("{a=1},", n/3) + "]\n",
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := scenario.Parse("deep.toml", []byte(file))
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), "deep.toml:1: ") ||
+			!strings.Contains(err.Error(), "brackets nested more than 2 deep") && !strings.Contains(err.Error(), "an inline table") {
+			t.Errorf("%s: Parse = %v, want refused before decoding", name, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 4*uint64(len(file)) {
+			t.Errorf("%s: Parse of %d bytes allocated %d bytes, want at most 4 times the file", name, len(file), grew)
+		}
 	}
 }

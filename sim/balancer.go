@@ -92,7 +92,8 @@ type Balancer struct {
 	det      []detState
 	ejected  map[int]ejection
 	warming  map[int]int64
-	outSince map[int]int64
+	outSince outTimes
+	touched  bool // what randomFaults read ahead (repairQueue.prefetch), kept so the reads stay
 	refused  []int
 	// cleanRounds counts the probe rounds passed in bulk (probe): at
 	// most MaxCycles, so an int32 holds it.
@@ -274,7 +275,7 @@ func (b *Balancer) scaleFor(queued int) {
 		if s := &b.srv[id-1]; s.down {
 			s.down = false // the balancer did not know
 			b.down--
-			delete(b.outSince, id)
+			b.outSince.drop(id)
 		}
 		b.depart(id)
 		b.live--
@@ -769,7 +770,7 @@ func (b *Balancer) bringUp(id int, t int64) {
 		delete(b.known, id)
 	}
 	if _, ej := b.ejected[id]; !ej {
-		delete(b.outSince, id)
+		b.outSince.drop(id)
 	}
 	b.rejoin(id, t) // unless it is ejected, or still a candidate (health checks)
 	b.tot.Ups++

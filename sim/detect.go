@@ -154,7 +154,7 @@ func (b *Balancer) eject(id int, t int64, byHealth bool, until int64) bool {
 func (b *Balancer) restore(id int, t int64) {
 	delete(b.ejected, id)
 	if !b.srv[id-1].down {
-		delete(b.outSince, id)
+		b.outSince.drop(id)
 	}
 	if b.m.recordEvents {
 		b.emit(Restore, id, 0, Request{})
@@ -165,12 +165,7 @@ func (b *Balancer) restore(id int, t int64) {
 // noteOut notes that server id is down or ejected from cycle t, unless it
 // already was (replacement counts from the start of that stretch).
 func (b *Balancer) noteOut(id int, t int64) {
-	if b.outSince == nil {
-		b.outSince = map[int]int64{}
-	}
-	if _, ok := b.outSince[id]; !ok {
-		b.outSince[id] = t
-	}
+	b.outSince.note(id, t)
 }
 
 // probe is the health checks of step c at cycle t: every live server, by
@@ -242,14 +237,7 @@ func (b *Balancer) ejectionsEnd(t int64) {
 // ReplaceAfter cycles or more at cycle t.
 func (b *Balancer) replace(t int64) {
 	R := b.m.cfg.ReplaceAfter
-	var due []int
-	for id, since := range b.outSince {
-		if t-since >= R {
-			due = append(due, id)
-		}
-	}
-	slices.Sort(due)
-	for _, id := range due {
+	for _, id := range b.outSince.outFor(t, R) {
 		s := &b.srv[id-1]
 		b.tot.Replaced++
 		b.noteReplaced(id)

@@ -1,14 +1,24 @@
 package sim
 
-// fifo is a ring buffer of requests. Its capacity is a power of two and
-// doubles when full; it never shrinks during a run. It keeps each request
-// packed in 24 bytes (see packed), so a queue of a million requests takes
-// 25 MB.
+// fifo is a queue of requests: a ring buffer whose capacity is a power of
+// two and doubles when full, up to fifoBlock requests; a longer queue
+// holds them in blocks of fifoBlock, adding one when the last is full and
+// dropping the first when it has emptied. No buffer is larger than a block
+// (1.5 MB), so a long queue grows without asking for one large piece of
+// memory or copying what it holds. It keeps each request packed in 24
+// bytes (see packed), so a queue of a million requests takes 25 MB.
 type fifo struct {
-	buf  []packed
-	head int // index of the oldest request
+	buf  []packed    // a short queue's ring; nil once the queue is in blocks
+	blk  *[][]packed // a long queue's blocks, the oldest request in the first (a pointer: the many short queues stay small)
+	head int         // index of the oldest request, in buf or in blk[0]
 	n    int
 }
+
+// fifoBlock is the number of requests in a block of a long queue.
+const (
+	fifoBlockShift = 16
+	fifoBlock      = 1 << fifoBlockShift
+)
 
 // packed is a Request in 24 bytes: its ID, its addresses, and one word with
 // the attempt's balancer in a fleet (bits 56–63: 0 for the first, and for
@@ -114,43 +124,97 @@ func (p packed) unpack() Request {
 
 func (q *fifo) Len() int { return q.n }
 
-// at returns the i-th oldest request, 0 ≤ i < Len.
-func (q *fifo) at(i int) packed { return q.buf[(q.head+i)&(len(q.buf)-1)] }
-
-func (q *fifo) grow() {
-	size := max(2*len(q.buf), 4) // per-server queues are mostly short: start small
-	buf := make([]packed, size)
-	for i := range q.n {
-		buf[i] = q.at(i)
+// ref returns the place of the i-th oldest request, 0 ≤ i < capacity.
+func (q *fifo) ref(i int) *packed {
+	if q.blk == nil {
+		return &q.buf[(q.head+i)&(len(q.buf)-1)]
 	}
-	q.buf, q.head = buf, 0
+	k := q.head + i
+	return &(*q.blk)[k>>fifoBlockShift][k&(fifoBlock-1)]
+}
+
+// at returns the i-th oldest request, 0 ≤ i < Len.
+func (q *fifo) at(i int) packed { return *q.ref(i) }
+
+// grow makes room for one more request: a short queue's ring doubles up
+// to fifoBlock requests, and a queue beyond that holds its requests in
+// blocks of fifoBlock, so no buffer is ever larger than a block and
+// growing copies no request already queued.
+func (q *fifo) grow() {
+	if q.blk == nil && len(q.buf) < fifoBlock {
+		size := max(2*len(q.buf), 4) // per-server queues are mostly short: start small
+		buf := make([]packed, size)
+		for i := range q.n {
+			buf[i] = q.at(i)
+		}
+		q.buf, q.head = buf, 0
+		return
+	}
+	if q.blk == nil { // a full ring becomes the first block
+		first := make([]packed, fifoBlock)
+		for i := range q.n {
+			first[i] = q.at(i)
+		}
+		q.blk, q.buf, q.head = &[][]packed{first}, nil, 0
+	}
+	if q.head+q.n == len(*q.blk)<<fifoBlockShift {
+		*q.blk = append(*q.blk, make([]packed, fifoBlock))
+	}
+}
+
+// full reports whether the next pushBack needs grow.
+func (q *fifo) full() bool {
+	if q.blk == nil {
+		return q.n == len(q.buf)
+	}
+	return q.head+q.n == len(*q.blk)<<fifoBlockShift
 }
 
 // pushBack appends p as the newest request.
 func (q *fifo) pushBack(p packed) {
-	if q.n == len(q.buf) {
+	if q.full() {
 		q.grow()
 	}
-	q.buf[(q.head+q.n)&(len(q.buf)-1)] = p
+	*q.ref(q.n) = p
 	q.n++
 }
 
 // pushFront puts p before every other request (a request taken back from a
 // failed server goes first).
 func (q *fifo) pushFront(p packed) {
-	if q.n == len(q.buf) {
+	switch {
+	case q.blk != nil && q.head == 0: // a new first block
+		*q.blk = append([][]packed{make([]packed, fifoBlock)}, *q.blk...)
+		q.head = fifoBlock
+	case q.blk == nil && q.n == len(q.buf):
 		q.grow()
+		if q.blk != nil {
+			q.pushFront(p)
+			return
+		}
 	}
-	q.head = (q.head - 1) & (len(q.buf) - 1)
-	q.buf[q.head] = p
+	if q.blk == nil {
+		q.head = (q.head - 1) & (len(q.buf) - 1)
+		q.buf[q.head] = p
+	} else {
+		q.head--
+		(*q.blk)[0][q.head] = p
+	}
 	q.n++
 }
 
 // popFront removes and returns the oldest request; Len must be > 0.
 func (q *fifo) popFront() packed {
-	p := q.buf[q.head]
-	q.head = (q.head + 1) & (len(q.buf) - 1)
+	p := *q.ref(0)
 	q.n--
+	if q.blk == nil {
+		q.head = (q.head + 1) & (len(q.buf) - 1)
+		return p
+	}
+	if q.head++; q.head == fifoBlock { // the first block is empty: it goes
+		(*q.blk)[0] = nil
+		*q.blk, q.head = (*q.blk)[1:], 0
+	}
 	return p
 }
 
@@ -164,22 +228,21 @@ func (q *fifo) popFront() packed {
 // moving the requests between it and the nearer end. The request must be
 // in the queue.
 func (q *fifo) remove(id int64, hint int) (p packed, at, searched int) {
-	mask := len(q.buf) - 1
 	if hint <= 0 || hint > q.n {
 		hint = q.n // the search from the oldest covers it, or none is asked
 	}
 	i := -1
 	for k := 0; k < q.n; k++ {
 		searched++
-		if q.buf[(q.head+k)&mask].id == id {
+		if q.ref(k).id == id {
 			i = k
 			break
 		}
-		if j := q.n - 1 - k; q.buf[(q.head+j)&mask].id == id {
+		if j := q.n - 1 - k; q.ref(j).id == id {
 			i = j
 			break
 		}
-		if j := hint + k; j < q.n && q.buf[(q.head+j)&mask].id == id {
+		if j := hint + k; j < q.n && q.ref(j).id == id {
 			i = j
 			break
 		}
@@ -187,18 +250,18 @@ func (q *fifo) remove(id int64, hint int) (p packed, at, searched int) {
 	if i < 0 {
 		panic("sim: a request to remove is not in its queue")
 	}
-	p = q.buf[(q.head+i)&mask]
+	p = q.at(i)
 	if i < q.n-1-i {
 		// Nearer the head: the requests before it move one place back.
 		for j := i; j > 0; j-- {
-			q.buf[(q.head+j)&mask] = q.buf[(q.head+j-1)&mask]
+			*q.ref(j) = q.at(j - 1)
 		}
-		q.head = (q.head + 1) & mask
+		q.popFront()
 	} else {
 		for j := i; j < q.n-1; j++ {
-			q.buf[(q.head+j)&mask] = q.buf[(q.head+j+1)&mask]
+			*q.ref(j) = q.at(j + 1)
 		}
+		q.n--
 	}
-	q.n--
 	return p, i, searched
 }

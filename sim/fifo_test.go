@@ -158,3 +158,117 @@ func fifoRemoveOne(t *testing.T, n, head, hint, i int) {
 		t.Fatalf("n %d head %d remove %d: left %v, want %v", n, head, i+1, got, want)
 	}
 }
+
+// blocks returns the queue's blocks, none while it is a ring.
+func (q *fifo) blocks() [][]packed {
+	if q.blk == nil {
+		return nil
+	}
+	return *q.blk
+}
+
+// TestFifoBlocks runs a queue past several blocks against a slice, with
+// requests put at the front (across a block's start) and taken out of the
+// middle, and checks that no buffer is larger than a block (a long queue
+// asks for no large piece of memory, and grows without copying).
+func TestFifoBlocks(t *testing.T) {
+	var q fifo
+	var want []int64
+	next := int64(1)
+	push := func(front bool) {
+		p := packed{id: next}
+		if front {
+			q.pushFront(p)
+			want = append([]int64{next}, want...)
+		} else {
+			q.pushBack(p)
+			want = append(want, next)
+		}
+		next++
+	}
+	check := func(stage string) {
+		t.Helper()
+		if q.Len() != len(want) {
+			t.Fatalf("%s: Len = %d, want %d", stage, q.Len(), len(want))
+		}
+		for _, i := range []int{0, len(want) / 3, len(want) / 2, len(want) - 1} {
+			if got := q.at(i).id; got != want[i] {
+				t.Fatalf("%s: at(%d) = #%d, want #%d", stage, i, got, want[i])
+			}
+		}
+		if len(q.buf) > fifoBlock {
+			t.Fatalf("%s: a ring of %d requests, more than a block (%d)", stage, len(q.buf), fifoBlock)
+		}
+		for _, b := range q.blocks() {
+			if len(b) > fifoBlock {
+				t.Fatalf("%s: a block of %d requests, more than %d", stage, len(b), fifoBlock)
+			}
+		}
+	}
+	for range 3*fifoBlock + 5 {
+		push(false)
+	}
+	check("pushed 3 blocks")
+	if len(q.blocks()) < 3 {
+		t.Fatalf("a queue of %d requests in %d blocks", q.Len(), len(q.blocks()))
+	}
+	for range fifoBlock + 7 { // the first block empties and goes
+		if got := q.popFront().id; got != want[0] {
+			t.Fatalf("popFront = #%d, want #%d", got, want[0])
+		}
+		want = want[1:]
+	}
+	check("popped a block")
+	var front []int64 // back across the first block's start
+	for range fifoBlock + 3 {
+		q.pushFront(packed{id: next})
+		front = append(front, next)
+		next++
+	}
+	slices.Reverse(front)
+	want = append(front, want...)
+	check("pushed to the front")
+	for _, i := range []int{5, len(want) / 2, len(want) - 9} {
+		id := want[i]
+		r, at, _ := q.remove(id, i)
+		if r.id != id || at != i {
+			t.Fatalf("remove(#%d) = #%d at %d, want at %d", id, r.id, at, i)
+		}
+		want = append(want[:i], want[i+1:]...)
+	}
+	check("removed three")
+	for i, id := range want {
+		if got := q.popFront().id; got != id {
+			t.Fatalf("draining: popFront %d = #%d, want #%d", i, got, id)
+		}
+	}
+	want = nil
+	push(true)
+	push(false)
+	check("emptied and pushed again")
+}
+
+// TestFifoFullRingPushFront: a full ring of a block's size that takes a
+// request at the front becomes blocks with it first.
+func TestFifoFullRingPushFront(t *testing.T) {
+	var q fifo
+	for i := range fifoBlock {
+		q.pushBack(packed{id: int64(i + 1)})
+	}
+	if q.blk != nil || len(q.buf) != fifoBlock {
+		t.Fatalf("%d requests: a ring of %d (blocks %v), want a full ring of a block", q.Len(), len(q.buf), q.blk != nil)
+	}
+	q.pushFront(packed{id: -1})
+	if q.Len() != fifoBlock+1 || q.at(0).id != -1 || q.at(1).id != 1 || q.at(fifoBlock).id != fifoBlock {
+		t.Fatalf("after pushFront: Len %d, at(0) #%d, at(1) #%d, last #%d", q.Len(), q.at(0).id, q.at(1).id, q.at(fifoBlock).id)
+	}
+	for i := range fifoBlock + 1 {
+		want := int64(i)
+		if i == 0 {
+			want = -1
+		}
+		if got := q.popFront().id; got != want {
+			t.Fatalf("popFront %d = #%d, want #%d", i, got, want)
+		}
+	}
+}

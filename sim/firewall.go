@@ -33,6 +33,31 @@ func (r Range) String() string {
 	return FormatIPv4(r.First) + "-" + FormatIPv4(r.Last)
 }
 
+// ParseBlock reads the block setting's value: blocked ranges separated
+// by commas (each as ParseRange reads it), or "none" (or nothing) for
+// none. The command line's --block, a variant, a scenario file, a link
+// and the page all read it here. A bad range comes back as a *FieldError
+// naming it.
+func ParseBlock(value string) ([]Range, error) {
+	value = strings.TrimSpace(value)
+	if value == "none" || value == "" {
+		return nil, nil
+	}
+	var rs []Range
+	for _, s := range strings.Split(value, ",") {
+		if strings.TrimSpace(s) == "none" {
+			return nil, &FieldError{Field: "block", Value: QuoteInput(value),
+				Allowed: "'none' blocks nothing and cannot be combined with ranges: give either ranges or none"}
+		}
+		r, err := ParseRange(s)
+		if err != nil {
+			return nil, &FieldError{Field: "block", Value: QuoteInput(s), Allowed: err.Error()}
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
 // ParseRange reads one blocked range: a CIDR block ("10.0.0.0/8"), an
 // inclusive range ("10.0.0.0-10.0.255.255") or a single address
 // ("192.0.2.7"). Only IPv4 is accepted.

@@ -189,7 +189,7 @@ func (b *Balancer) depart(id int) {
 	delete(b.grays, id)
 	delete(b.ejected, id)
 	delete(b.warming, id)
-	delete(b.outSince, id)
+	b.outSince.drop(id)
 	delete(b.known, id)
 }
 

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/bits"
 	"slices"
 	"testing"
 
@@ -120,6 +121,30 @@ func TestRepairQueueOrder(t *testing.T) {
 			if q.Len() != len(ref) {
 				t.Fatalf("Len %d, want %d", q.Len(), len(ref))
 			}
+		}
+	})
+}
+
+// TestSelectBit checks selectBit against clearing the lowest bits one by
+// one, on random words and on the edges (one bit, every bit).
+func TestSelectBit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := rapid.Uint64().Draw(t, "w")
+		switch rapid.IntRange(0, 3).Draw(t, "edge") {
+		case 1:
+			w = 1 << rapid.IntRange(0, 63).Draw(t, "bit")
+		case 2:
+			w = ^uint64(0)
+		}
+		if w == 0 {
+			return
+		}
+		v := w
+		for r := range bits.OnesCount64(w) {
+			if got, want := selectBit(w, r), bits.TrailingZeros64(v); got != want {
+				t.Fatalf("selectBit(%#x, %d) = %d, want %d", w, r, got, want)
+			}
+			v &= v - 1
 		}
 	})
 }

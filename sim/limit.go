@@ -6,9 +6,9 @@ import (
 )
 
 // DefaultMaxQueued is the bound on queued requests of a model built
-// without WithMaxQueued. A queued request takes 24 bytes and the queue's
-// buffer doubles as it grows, so 20 million queued requests take at most
-// about 0.8 GB (1.2 GB while the buffer doubles). The bound is a fixed
+// without WithMaxQueued. A queued request takes 24 bytes and a long queue
+// grows in blocks of 1.5 MB, so 20 million queued requests take about
+// 0.5 GB, asked for a block at a time. The bound is a fixed
 // number, not a share of the machine's memory, so whether a run stops, and
 // where, is the same on every machine.
 const DefaultMaxQueued = 20_000_000

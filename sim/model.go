@@ -445,7 +445,15 @@ func (m *Model) fault(c Change, t int64) {
 // time drawn uniformly from 1..2·MTTR−1.
 func (m *Model) randomFaults(t int64) {
 	for _, b := range m.bal {
-		for id, ok := b.repairs.popDue(t); ok; id, ok = b.repairs.popDue(t) {
+		b.touched = b.touched != b.repairs.prefetch(b.srv, 0) != b.repairs.prefetch(b.srv, repairBatch)
+		for i := 1; ; i++ {
+			id, ok := b.repairs.popDue(t)
+			if !ok {
+				break
+			}
+			if i%repairBatch == 0 { // the batch after next, while this one is brought back
+				b.touched = b.touched != b.repairs.prefetch(b.srv, repairBatch)
+			}
 			if b.faultCheck(id, true) == "" {
 				b.bringUp(id, t)
 			} else {

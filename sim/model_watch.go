@@ -35,7 +35,7 @@ func (m *Model) detect(t int64) {
 		if len(b.ejected) > 0 {
 			b.ejectionsEnd(t)
 		}
-		if cfg.ReplaceAfter > 0 && len(b.outSince) > 0 {
+		if cfg.ReplaceAfter > 0 && b.outSince.len() > 0 {
 			b.replace(t)
 		}
 	}

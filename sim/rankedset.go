@@ -68,16 +68,32 @@ func (s *rankedSet) nth(k int) int {
 			}
 		}
 	}
-	pos, rest := 0, int32(k)
+	// The descent and the search in the word take their steps without a
+	// branch on the data (a mask from the sign of a difference): the
+	// picks are random, so a branch would be guessed wrong half the time.
+	pos, rest := 0, k
 	for step := 1 << (bits.Len(uint(len(s.w))) - 1); step > 0; step >>= 1 {
-		if next := pos + step; next <= len(s.w) && s.fen[next] <= rest {
-			pos = next
-			rest -= s.fen[next]
+		if next := pos + step; next <= len(s.w) {
+			c := int(s.fen[next])
+			take := (c - rest - 1) >> 63 // all ones when c ≤ rest: the member is beyond these words
+			pos += step & take
+			rest -= c & take
 		}
 	}
-	w := s.w[pos] // the word holding the member; rest members of it come first
-	for ; rest > 0; rest-- {
-		w &= w - 1
+	// The word holding the member; rest members of it come first.
+	return pos<<6 + selectBit(s.w[pos], rest) + 1
+}
+
+// selectBit returns the place of the set bit of w that has r set bits
+// below it, 0 ≤ r < OnesCount64(w), by halving the word six times.
+func selectBit(w uint64, r int) int {
+	pos := 0
+	for sh := 32; sh > 0; sh >>= 1 {
+		c := bits.OnesCount64(w & (1<<uint(sh) - 1))
+		take := (c - r - 1) >> 63 // all ones when c ≤ r: the bit is in the high half
+		pos += sh & take
+		r -= c & take
+		w >>= uint(sh & take)
 	}
-	return pos<<6 + bits.TrailingZeros64(w) + 1
+	return pos
 }

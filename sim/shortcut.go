@@ -121,7 +121,7 @@ func (m *Model) quietWatch() bool {
 	}
 	for _, b := range m.bal {
 		if b.down != 0 || len(b.grays) != 0 || len(b.ends) != 0 || len(b.ejected) != 0 ||
-			len(b.warming) != 0 || len(b.outSince) != 0 || len(b.refused) != 0 {
+			len(b.warming) != 0 || b.outSince.len() != 0 || len(b.refused) != 0 {
 			return false
 		}
 	}

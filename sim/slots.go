@@ -117,7 +117,7 @@ func (b *Balancer) compact() {
 	b.grayStart = renumberKeys(b.grayStart, r)
 	b.ejected = renumberKeys(b.ejected, r)
 	b.warming = renumberKeys(b.warming, r)
-	b.outSince = renumberKeys(b.outSince, r)
+	b.outSince.renumber(r)
 	b.known = renumberKeys(b.known, r)
 	if c := b.cl; c != nil {
 		c.abandonAt = renumberKeys(c.abandonAt, r)
@@ -247,5 +247,8 @@ func (w *wheel) renumber(r *renumbering) {
 func (q *repairQueue) renumber(r *renumbering) {
 	for i := range q.h {
 		q.h[i].id = r.of(q.h[i].id)
+	}
+	for i := q.next; i < len(q.run); i++ {
+		q.run[i].id = r.of(q.run[i].id)
 	}
 }

@@ -210,7 +210,10 @@ func slotFacts(b *Balancer) map[int]string {
 	addMap(add, "gray start %v", b.grayStart)
 	addMap(add, "ejected %+v", b.ejected)
 	addMap(add, "warming until %d", b.warming)
-	addMap(add, "out since %d", b.outSince)
+	for id := b.outSince.ids.first(); id != 0; id = b.outSince.ids.next(id + 1) {
+		since, _ := b.outSince.at(id)
+		add(id, "out since %d", since)
+	}
 	addMap(add, "known down %v", b.known)
 	for _, s := range b.refused {
 		add(s, "refused")
@@ -222,7 +225,7 @@ func slotFacts(b *Balancer) map[int]string {
 			}
 		}
 	}
-	for _, r := range b.repairs.h {
+	for _, r := range append(slices.Clone(b.repairs.h), b.repairs.run[b.repairs.next:]...) {
 		if r.id > 0 && !b.srv[r.id-1].gone {
 			add(r.id, "comeback at %d (%d)", r.cycle, r.seq)
 		}

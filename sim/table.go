@@ -601,15 +601,9 @@ func policyRows() []Row {
 // setBlock reads "block": a comma-separated list of ranges, "none" (or
 // nothing) for none; it replaces the list.
 func setBlock(c *Config, value string) error {
-	var rs []Range
-	if value != "none" && value != "" {
-		for _, s := range strings.Split(value, ",") {
-			r, err := ParseRange(s)
-			if err != nil {
-				return &FieldError{Field: "block", Value: strconv.Quote(s), Allowed: err.Error()}
-			}
-			rs = append(rs, r)
-		}
+	rs, err := ParseBlock(value)
+	if err != nil {
+		return err
 	}
 	c.Blocked = rs
 	return nil

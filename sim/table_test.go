@@ -347,3 +347,15 @@ func TestEveryRowTakesEffect(t *testing.T) {
 		})
 	}
 }
+
+// TestNeedsNameOthers: what a row needs (as `lbsim settings` prints it)
+// names other settings, never the row itself.
+func TestNeedsNameOthers(t *testing.T) {
+	for _, r := range Rows() {
+		for i := 0; i < len(r.Needs); i += 2 {
+			if r.Needs[i] == "--"+r.Name {
+				t.Errorf("--%s needs %v: itself among them", r.Name, r.Needs)
+			}
+		}
+	}
+}

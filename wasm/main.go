@@ -74,7 +74,7 @@ func main() {
 	g.OnLesson(func(query string) {
 		// The address says which lesson or comparison is open, ready to copy.
 		if embedded {
-			query += "&embed=1"
+			query += "&" + preset.EmbedName + "=1"
 		}
 		js.Global().Get("history").Call("replaceState", js.Null(), "", "?"+query)
 	})
@@ -133,7 +133,7 @@ func embedParam(params []preset.Param) ([]preset.Param, bool) {
 	var out []preset.Param
 	on := false
 	for _, p := range params {
-		if p.Name == "embed" {
+		if p.Name == preset.EmbedName {
 			on = p.Value == "1" || p.Value == "true" || p.Value == ""
 			continue
 		}
@@ -279,7 +279,8 @@ func installHook(g *render.Game, problems []string) {
 	// loadConfig(name, text) reads a scenario file (lbsim run
 	// --save-config) into the page's query, as if its settings had been
 	// given as query parameters, keeping the view's own (speed, pause-at,
-	// present, theory); the page then reloads with it. It returns "" or
+	// present, theory) and embed; the page then reloads with it. A file
+	// whose query an address cannot carry is refused (MaxQuery). It returns "" or
 	// the error message, which is also shown.
 	loadConfig := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) < 2 || args[1].Type() != js.TypeString {

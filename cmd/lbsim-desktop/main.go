@@ -5,8 +5,10 @@
 // reported on stderr and in the window, which runs without it.
 //
 // --replay FILE (or just the FILE.lbsnap) replays a snapshot (from `lbsim
-// run --snapshot` or the S key); a file dropped on the window is replayed
-// too. S saves the run
+// run --snapshot` or the S key), with its own settings: the run's settings
+// given as flags or --config are named as ignored (the view's speed,
+// pause-at, present and theory apply); a file dropped on the window is
+// replayed too. S saves the run
 // into --save-dir, K prints its share link on stderr.
 //
 // --compare 'LABEL:NAME=VALUE,…;…' opens the compare view: two to four
@@ -14,7 +16,8 @@
 // the same requests (as the page's compare parameter).
 //
 // --config FILE reads the settings from a scenario file (lbsim run
-// --config, --save-config); a flag given replaces the file's value.
+// --config, --save-config), within 1 MB as lbsim does; a flag given
+// replaces the file's value.
 //
 // --exit-after N closes the window after N frames, --exit-at-end when the
 // run (or the replay) reaches its last cycle; --json FILE ('-' = stdout)
@@ -77,6 +80,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "lbsim-desktop: unexpected argument %q: every setting is a flag, like --servers 20 (a snapshot to replay ends in .lbsnap)\n", fs.Arg(0))
 		return 2
+	}
+	if o.Replay != "" {
+		if ignored := o.DropForReplay(); len(ignored) > 0 {
+			fmt.Fprintf(stderr, "lbsim-desktop: --replay %s: ignoring %s: a snapshot replays its own settings (the view's speed, pause-at, present and theory apply)\n",
+				o.Replay, strings.Join(ignored, ", "))
+		}
 	}
 	left, err := o.ReadConfig()
 	if err != nil {
@@ -224,7 +233,7 @@ func (w *window) loadDropped(files fs.FS) {
 	if err != nil || len(entries) == 0 {
 		return
 	}
-	data, err := fs.ReadFile(files, entries[0].Name())
+	data, err := readDropped(files, entries[0].Name())
 	w.Game.Do(func(s *scene.Session) {
 		if err != nil {
 			s.Say("cannot read the dropped file: "+err.Error(), true)
@@ -232,6 +241,21 @@ func (w *window) loadDropped(files fs.FS) {
 		}
 		s.Load(data)
 	})
+}
+
+// readDropped reads a dropped file, at most a snapshot's largest size
+// (snapshot.MaxSize): a larger one is refused unread.
+func readDropped(files fs.FS, name string) ([]byte, error) {
+	f, err := files.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, snapshot.MaxSize+1))
+	if err == nil && len(data) > snapshot.MaxSize {
+		err = fmt.Errorf("larger than %d bytes: not a snapshot", snapshot.MaxSize)
+	}
+	return data, err
 }
 
 // Draw paints the frame and, at the --exit-after frame or with

@@ -247,3 +247,45 @@ func FuzzConfigFile(f *testing.F) {
 		}
 	})
 }
+
+// TestBlockCommaSeparated: --block takes ranges comma-separated, as the
+// settings table documents, on the command line, in a variant and in a
+// scenario file, and each means the same run as the ranges repeated.
+func TestBlockCommaSeparated(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "b.toml")
+	if err := os.WriteFile(file, []byte("block = \"10.0.0.0/8, 192.0.2.0/24\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--cycles", "300", "--seed", "3", "--json", "-"}
+	code, want, stderr := runArgs(t, append([]string{"run", "--block", "10.0.0.0/8", "--block", "192.0.2.0/24"}, base...)...)
+	if code != exitOK {
+		t.Fatalf("repeated --block: exit %d: %s", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"run", "--block", "10.0.0.0/8,192.0.2.0/24"},
+		{"run", "--block=10.0.0.0/8, 192.0.2.0/24"},
+		{"run", "--config", file},
+	} {
+		code, got, stderr := runArgs(t, append(args, base...)...)
+		if code != exitOK || got != want {
+			t.Errorf("%q: exit %d, %s\nsummary differs: %v", args, code, stderr, got != want)
+		}
+	}
+	code, _, stderr = runArgs(t, "compare", "--cycles", "300", "--seed", "3", "--variant", "a:block=10.0.0.0/8,192.0.2.0/24", "--variant", "b:block=none")
+	if code != exitOK {
+		t.Errorf("a variant's block=A,B: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runArgs(t, "run", "--cycles", "10", "--block", "10.0.0.0/8,none")
+	if code == exitOK || !strings.Contains(stderr, "'none' blocks nothing") {
+		t.Errorf("--block 10.0.0.0/8,none: exit %d, %q; want refused naming none", code, stderr)
+	}
+	code, _, stderr = runArgs(t, "run", "--cycles", "10", "--block", "")
+	if code == exitOK || !strings.Contains(stderr, "empty range") {
+		t.Errorf("--block '': exit %d, %q; want refused as an empty range", code, stderr)
+	}
+	code, _, stderr = runArgs(t, "run", "--cycles", "10", "--block", "10.0.0.0/8,bogus")
+	if code == exitOK || !strings.Contains(stderr, `"bogus"`) {
+		t.Errorf("--block 10.0.0.0/8,bogus: exit %d, %q; want refused naming the range", code, stderr)
+	}
+}

@@ -56,7 +56,15 @@ func (v *blockList) String() string { return strings.Join(v.list, ",") }
 
 func (v *blockList) Set(s string) error {
 	isNone := strings.TrimSpace(s) == "none"
-	if _, err := sim.ParseRange(s); err != nil && !isNone {
+	if strings.TrimSpace(s) == "" {
+		_, err := sim.ParseRange(s)
+		return err // an empty range
+	}
+	if _, err := sim.ParseBlock(s); err != nil { // ranges, comma-separated, or none
+		var fe *sim.FieldError
+		if errors.As(err, &fe) {
+			return errors.New(fe.Allowed)
+		}
 		return err
 	}
 	if v.none || (isNone && len(v.list) > 0) {

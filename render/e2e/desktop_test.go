@@ -64,7 +64,8 @@ func TestDesktopWindow(t *testing.T) {
 
 // TestDesktopReplay gives the window a snapshot written by `lbsim run
 // --snapshot` with --replay, lets it replay at max speed and exit at the
-// end, and checks the summary it prints is the one `lbsim replay` prints.
+// end, and checks the summary it prints is the one `lbsim replay` prints;
+// a run's setting given beside the snapshot is named as ignored.
 func TestDesktopReplay(t *testing.T) {
 	prefix := desktopPrefix(t)
 	dir := t.TempDir()
@@ -81,7 +82,7 @@ func TestDesktopReplay(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	shot := filepath.Join(outDir(t), "desktop-replay.png")
-	args := append(prefix, bin, "--replay", snap, "--speed", "max", "--exit-at-end", "--json", "-", "--screenshot", shot)
+	args := append(prefix, bin, "--servers", "7", "--replay", snap, "--speed", "max", "--exit-at-end", "--json", "-", "--screenshot", shot)
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -95,6 +96,9 @@ func TestDesktopReplay(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "reproduced exactly") {
 		t.Errorf("the window did not say the replay reproduced: %s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "ignoring --servers: a snapshot replays its own settings") {
+		t.Errorf("the window did not name --servers as ignored: %s", stderr.String())
 	}
 	// A damaged file is refused with a message and exit status 2.
 	bad := filepath.Join(dir, "bad.lbsnap")

@@ -2,6 +2,7 @@ package preset_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/render/preset"
@@ -54,6 +55,8 @@ func FuzzScenarioQuery(f *testing.F) {
 	f.Add("trace = \"x.csv\"\n", "?%zz=1&theory=0")
 	f.Add("servers = 0\n", "?pause-at=9")
 	f.Add("[table]\nx = 1\n", "?speed=max")
+	f.Add("servers = 2\nblock = \"10.0.0.0/8,192.0.2.1\"\n", "?embed=1&theory=1")
+	f.Add("set = {a={a={a=1}}}\n", "?embed=1")
 	f.Fuzz(func(t *testing.T, text, search string) {
 		query, _, err := preset.ScenarioQuery("f.toml", text, search)
 		if err != nil {
@@ -61,6 +64,13 @@ func FuzzScenarioQuery(f *testing.F) {
 				t.Fatalf("refused (%v) yet gave the query %q", err, query)
 			}
 			return
+		}
+		if len(query) > preset.MaxQuery {
+			t.Fatalf("a query of %d bytes, more than MaxQuery", len(query))
+		}
+		isEmbed := func(p preset.Param) bool { return p.Name == preset.EmbedName }
+		if slices.ContainsFunc(preset.QueryParams(search), isEmbed) && !slices.ContainsFunc(preset.QueryParams(query), isEmbed) {
+			t.Fatalf("the query %q lost embed of %q", query, search)
 		}
 		p := preset.Read(preset.QueryParams(query), func() uint64 { return 7 })
 		if err := p.Config.Validate(); err != nil {
@@ -74,4 +84,39 @@ func FuzzScenarioQuery(f *testing.F) {
 		}
 		m.Run()
 	})
+}
+
+// TestScenarioQueryKeepsEmbed: an embedded slide (embed=1) that loads a
+// scenario file stays embedded, with the view's switches, while the run's
+// old settings go.
+func TestScenarioQueryKeepsEmbed(t *testing.T) {
+	q, _, err := preset.ScenarioQuery("s.toml", "servers = 3\n", "?embed=1&servers=9&theory=1&lesson=herding")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "?embed=1&theory=1&servers=3"; q != want {
+		t.Errorf("query %q, want %q", q, want)
+	}
+}
+
+// TestScenarioQueryTooLong: a file whose settings an address cannot
+// carry is refused with the sizes and where to run it, and gives no
+// query; one just within the bound is taken.
+func TestScenarioQueryTooLong(t *testing.T) {
+	speeds := func(n int) string {
+		return "speeds = \"" + strings.TrimSuffix(strings.Repeat("1.25,", n), ",") + "\"\n"
+	}
+	q, _, err := preset.ScenarioQuery("big.toml", speeds(20000), "?speed=max")
+	if err == nil || q != "" {
+		t.Fatalf("a query of 20,000 speeds: %d bytes, %v; want refused", len(q), err)
+	}
+	for _, w := range []string{"big.toml: ", "more than the 8000 a web address can carry", "lbsim run --config"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("message %q lacks %q", err, w)
+		}
+	}
+	q, _, err = preset.ScenarioQuery("ok.toml", speeds(900), "")
+	if err != nil || len(q) > preset.MaxQuery || len(q) < preset.MaxQuery/2 {
+		t.Errorf("900 speeds: %d bytes, %v; want taken", len(q), err)
+	}
 }

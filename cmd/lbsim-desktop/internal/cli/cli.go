@@ -9,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -110,7 +109,7 @@ func (o *Options) ReadConfig() (left []string, err error) {
 	if o.Config == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(o.Config)
+	data, err := scenario.ReadFile(o.Config) // bounded: Parse refuses a larger file
 	if err != nil {
 		return nil, fmt.Errorf("--config: %v", err)
 	}
@@ -123,6 +122,27 @@ func (o *Options) ReadConfig() (left []string, err error) {
 	})
 	o.Params = append(params, o.Params...)
 	return left, nil
+}
+
+// DropForReplay takes out of the options what a replay (--replay, or a
+// FILE.lbsnap) does not use, and names it: the run's settings, given as
+// flags or in a --config file, since a snapshot replays its own; the
+// view's own settings (speed, pause-at, present, theory) stay and apply.
+func (o *Options) DropForReplay() (ignored []string) {
+	var kept []preset.Param
+	for _, p := range o.Params {
+		switch {
+		case slices.Contains(preset.ViewOnlyNames(), p.Name):
+			kept = append(kept, p)
+		case !slices.Contains(ignored, "--"+p.Name):
+			ignored = append(ignored, "--"+p.Name)
+		}
+	}
+	if o.Config != "" {
+		ignored = append(ignored, "--config")
+	}
+	o.Params, o.Config = kept, ""
+	return ignored
 }
 
 // Usage is the whole help text.

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -110,5 +111,63 @@ func TestReadConfig(t *testing.T) {
 	os.WriteFile(path, []byte("sevrers = 10\n"), 0o644)
 	if _, err := o.ReadConfig(); err == nil || !strings.Contains(err.Error(), "did you mean servers?") {
 		t.Errorf("a typo: %v", err)
+	}
+}
+
+// TestReadConfigBounded: --config reads no more than a scenario file's
+// largest size, so a device without end (/dev/zero) or a file of 600 MB
+// is refused after reading 1 MB, and a directory is named as one.
+func TestReadConfigBounded(t *testing.T) {
+	big := t.TempDir() + "/big.toml"
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(600 << 20); err != nil { // sparse: no disk taken
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, tt := range []struct{ path, want string }{
+		{"/dev/zero", "a scenario file holds at most 1048576"},
+		{big, "a scenario file holds at most 1048576"},
+		{t.TempDir(), "is a directory"},
+	} {
+		if _, err := os.Stat(tt.path); err != nil {
+			continue // no /dev/zero here
+		}
+		o := &Options{Config: tt.path}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := o.ReadConfig()
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("--config %s: %v, want %q", tt.path, err, tt.want)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+			t.Errorf("--config %s: read %d bytes into memory, want at most 16 MB", tt.path, grew)
+		}
+	}
+}
+
+// TestDropForReplay: with a snapshot to replay, the run's settings given
+// (and --config) are taken out and named, while the view's own stay.
+func TestDropForReplay(t *testing.T) {
+	fs, o := NewFlagSet(&strings.Builder{})
+	if err := fs.Parse([]string{"--servers", "7", "--speed", "60", "--config", "s.toml", "--rate", "0.3", "--servers", "8", "--present", "r.lbsnap"}); err != nil {
+		t.Fatal(err)
+	}
+	ignored := o.DropForReplay()
+	if want := "--servers --rate --config"; strings.Join(ignored, " ") != want {
+		t.Errorf("ignored %q, want %q", ignored, want)
+	}
+	var kept []string
+	for _, p := range o.Params {
+		kept = append(kept, p.Name)
+	}
+	if want := "speed present"; strings.Join(kept, " ") != want || o.Config != "" {
+		t.Errorf("kept %q and config %q, want %q and none", kept, o.Config, want)
+	}
+	if _, o := NewFlagSet(&strings.Builder{}); len(o.DropForReplay()) != 0 {
+		t.Errorf("nothing given: something ignored")
 	}
 }
