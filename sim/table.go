@@ -126,7 +126,6 @@ func (r *Row) Get(c *Config) string {
 	return r.def
 }
 
-
 // IsBool reports whether the setting is true or false (a switch flag).
 func (r *Row) IsBool() bool { return r.syntax == syntaxBool }
 
