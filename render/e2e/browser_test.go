@@ -3,8 +3,6 @@
 package e2e
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,10 +39,14 @@ var (
 	pageOnce sync.Once
 	pageDir  string
 	pageErr  string
+	brotliOK chan error // the brotli copy is written (nil) or failed
 )
 
-// builtPage builds the wasm and the page's files once for all the
-// browser tests of the package.
+// builtPage builds the page once for all the browser tests of the
+// package, as make web builds it: the module (trimmed, stripped, the
+// version stamped), its gzip -9 copy, index.html and wasm_exec.js. Its
+// brotli -q 11 copy is written meanwhile (pageBrotli waits for it); until
+// then a browser gets the gzip copy.
 func builtPage(t *testing.T) string {
 	t.Helper()
 	pageOnce.Do(func() {
@@ -55,8 +57,12 @@ func builtPage(t *testing.T) string {
 		}
 		pageErr = "the build failed"
 		root := moduleRoot(t)
-		goBuild(t, filepath.Join(dir, "lbsim.wasm"), "./wasm", "GOOS=js", "GOARCH=wasm")
-		gzipFile(t, filepath.Join(dir, "lbsim.wasm")) // served compressed, as lbsim-serve does
+		wasm := filepath.Join(dir, "lbsim.wasm")
+		goBuild(t, wasm, "./wasm", "-s -w", "GOOS=js", "GOARCH=wasm")
+		if out, err := exec.Command("gzip", "-9", "-k", "-f", wasm).CombinedOutput(); err != nil {
+			pageErr = fmt.Sprintf("gzip -9 (make deps installs it): %v %s", err, out)
+			return
+		}
 		copyFile(t, filepath.Join(root, "index.html"), filepath.Join(dir, "index.html"))
 		goroot, err := exec.Command("go", "env", "GOROOT").Output()
 		if err != nil {
@@ -64,6 +70,8 @@ func builtPage(t *testing.T) string {
 			return
 		}
 		copyFile(t, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
+		brotliOK = make(chan error, 1)
+		go func() { brotliOK <- brotliCopy(wasm) }()
 		pageDir, pageErr = dir, ""
 	})
 	if pageErr != "" || pageDir == "" {
@@ -72,10 +80,35 @@ func builtPage(t *testing.T) string {
 	return pageDir
 }
 
+// brotliCopy writes name.br as make web does (brotli -q 11), under
+// another name first: the server sends it only once whole.
+func brotliCopy(name string) error {
+	part := name + ".part"
+	if out, err := exec.Command("brotli", "-q", "11", "-f", "-o", part, name).CombinedOutput(); err != nil {
+		return fmt.Errorf("brotli -q 11 (make deps installs it): %v %s", err, out)
+	}
+	return os.Rename(part, name+".br")
+}
+
+// pageBrotli builds the page if needed and waits for its brotli copy.
+func pageBrotli(t *testing.T) string {
+	t.Helper()
+	dir := builtPage(t)
+	err := <-brotliOK
+	brotliOK <- err // for the next caller
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestMain removes the built page after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if pageDir != "" {
+		if brotliOK != nil {
+			<-brotliOK // brotli writes there until it ends
+		}
 		os.RemoveAll(pageDir)
 	}
 	if commandDir != "" {
@@ -94,6 +127,12 @@ type page struct {
 }
 
 func newPage(t *testing.T) *page {
+	t.Helper()
+	return newPageWith(t)
+}
+
+// newPageWith is newPage with more of Chromium's flags.
+func newPageWith(t *testing.T, flags ...chromedp.ExecAllocatorOption) *page {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("skipped under -short: builds the wasm and drives headless Chromium")
@@ -122,6 +161,7 @@ func newPage(t *testing.T) *page {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 800),
 	}
+	opts = append(opts, flags...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelC(); cancelA() })
@@ -135,24 +175,6 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// gzipFile writes the gzip copy name.gz beside the file name.
-func gzipFile(t *testing.T, name string) {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name+".gz", buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
