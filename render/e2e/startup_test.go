@@ -63,10 +63,11 @@ func TestDocsPageFigures(t *testing.T) {
 
 // TestBrowserStartup measures how long a cold page takes to its first
 // simulated frame (from navigation to window.lbsim.state().frames > 0;
-// the loading placeholder does not count): on localhost as make serve
-// serves it, and at 20 Mbit/s (20 ms latency, Chromium's network
-// throttling) over HTTPS, where browsers take the brotli copy, as from a
-// static host. The HTTP cache is off, so every load is cold. It logs the
+// the loading placeholder does not count), the better of two loads each:
+// on localhost as make serve serves it, and at 20 Mbit/s (20 ms latency,
+// Chromium's network throttling) over HTTPS, as from a static host, which
+// sends the brotli copy (checked). The HTTP cache is off, so every load is
+// cold. It logs the
 // times (a measurement, not an assertion: the machine may be loaded);
 // with -update-figures it writes them into docs/render.md. It also checks
 // that the page carries the version the CLI built from the same tree says.
@@ -88,8 +89,8 @@ func TestBrowserStartup(t *testing.T) {
 	// that load is a warm-up, logged, not the figure.
 	warm, _ := p.firstFrame(p.url + query)
 	t.Logf("first simulated frame in a browser just started (not the figure): %.2f s", warm)
-	local, sent := p.firstFrame(p.url + query)
-	t.Logf("first simulated frame, localhost, cold: %.2f s (lbsim.wasm: %.2f MB sent)", local, sent/1e6)
+	local, sent := p.bestFirstFrame(p.url + query)
+	t.Logf("first simulated frame, localhost, cold: %.2f s, the better of two (lbsim.wasm: %.2f MB sent)", local, sent/1e6)
 	p.samePageVersion()
 
 	throttle := func(bytesPerSecond float64, latency float64) {
@@ -101,13 +102,13 @@ func TestBrowserStartup(t *testing.T) {
 		}
 	}
 	throttle(20e6/8, 20)
-	slow, sent := p.firstFrame(tlsSrv.URL + query)
+	slow, sent := p.bestFirstFrame(tlsSrv.URL + query)
 	throttle(-1, 0)
 	br, err := os.Stat(filepath.Join(dir, "lbsim.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("first simulated frame at 20 Mbit/s (20 ms latency, HTTPS), cold: %.2f s (lbsim.wasm: %.2f MB sent; the brotli copy is %.2f MB)", slow, sent/1e6, float64(br.Size())/1e6)
+	t.Logf("first simulated frame at 20 Mbit/s (20 ms latency, HTTPS), cold: %.2f s, the better of two (lbsim.wasm: %.2f MB sent; the brotli copy is %.2f MB)", slow, sent/1e6, float64(br.Size())/1e6)
 	if sent != float64(br.Size()) {
 		t.Errorf("over HTTPS lbsim.wasm came as %.0f bytes, want the brotli copy's %d", sent, br.Size())
 	}
@@ -139,6 +140,15 @@ func loadAverage() float64 {
 		return -1
 	}
 	return f
+}
+
+// bestFirstFrame is firstFrame's better of two loads: on a shared machine
+// the slower one measures the other work more than the page.
+func (p *page) bestFirstFrame(url string) (seconds, sent float64) {
+	p.t.Helper()
+	a, sent := p.firstFrame(url)
+	b, _ := p.firstFrame(url)
+	return min(a, b), sent
 }
 
 // firstFrame opens url and returns the seconds from navigation to the
