@@ -51,6 +51,11 @@ func run(args []string, stdout, stderr io.Writer, serve func(net.Listener, strin
 		fmt.Fprintf(stderr, "lbsim-serve: unexpected argument %q: give the directory with --dir\n", fs.Arg(0))
 		return 2
 	}
+	if *addr == "" {
+		// net.Listen would take every interface and a random port.
+		fmt.Fprintln(stderr, "lbsim-serve: the address is empty: give --addr HOST:PORT (make serve ADDR=127.0.0.1:8080)")
+		return 2
+	}
 	if err := pageserve.CheckDir(*dir); err != nil {
 		fmt.Fprintln(stderr, "lbsim-serve:", err)
 		return 2

@@ -74,3 +74,18 @@ func TestSaysWhenThePortIsTaken(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusesAnEmptyAddress: make serve ADDR= (empty) is refused with exit
+// 2, not served on every interface at a random port, as net.Listen would.
+func TestRefusesAnEmptyAddress(t *testing.T) {
+	page := t.TempDir()
+	os.WriteFile(filepath.Join(page, "index.html"), []byte("<html>"), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"--dir", page, "--addr", ""}, &out, &errb, func(ln net.Listener, _ string) error {
+		t.Errorf("served on %v", ln.Addr())
+		return errors.New("no")
+	})
+	if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "address is empty") || !strings.Contains(errb.String(), "ADDR=") {
+		t.Errorf("--addr \"\": exit %d, stdout %q, stderr %q; want exit 2 saying the address is empty", code, out.String(), errb.String())
+	}
+}
