@@ -135,8 +135,11 @@ test-long:
 # ebiten) run their tests under Node with go_js_wasm_exec; the command
 # line's packages never run in a browser, so they are tested natively
 # only. -short shortens the M/M/c runs (same checks, wider intervals).
+# -trimpath as make web's build, which the e2e tests build the page as:
+# the packages both compile for WebAssembly (std among them) are then
+# compiled once, not once per set of flags.
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test $(TESTVET) -short $(PURE)
+	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -trimpath $(TESTVET) -short $(PURE)
 
 # The model's golden tests on a third architecture, arm64 under qemu-user
 # (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so
