@@ -116,7 +116,7 @@ vet: vet-native vet-wasm vet-display
 vet-native:
 	$(GO) vet $(NOPGO) ./...
 vet-wasm:
-	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... $(PURE)
+	GOOS=js GOARCH=wasm $(GO) vet -trimpath ./wasm/... $(PURE)
 vet-display:
 	$(GO) vet -tags display ./render/...
 
@@ -135,9 +135,10 @@ test-long:
 # ebiten) run their tests under Node with go_js_wasm_exec; the command
 # line's packages never run in a browser, so they are tested natively
 # only. -short shortens the M/M/c runs (same checks, wider intervals).
-# -trimpath as make web's build, which the e2e tests build the page as:
-# the packages both compile for WebAssembly (std among them) are then
-# compiled once, not once per set of flags.
+# -trimpath (here and in vet-wasm) as make web's build, which the e2e
+# tests build the page as: the packages all three compile for WebAssembly
+# (std among them; vet compiles what it imports) are then compiled once,
+# not once per set of flags.
 test-wasm:
 	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -trimpath $(TESTVET) -short $(PURE)
 
