@@ -168,6 +168,9 @@ func (p *page) firstFrame(url string) (seconds, sent float64) {
 	if err != nil {
 		p.t.Fatalf("waiting for the first frame of %s: %v", url, err)
 	}
+	if inst, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(performance.getEntriesByName("lbsim-instantiated")[0] || {startTime: 0}).startTime`)); err == nil {
+		p.t.Logf("%s: downloaded and compiled at %.2f s, first frame at %.2f s", url, inst/1000, ms/1000)
+	}
 	size, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(() => {
 		const e = performance.getEntriesByType("resource").find((r) => r.name.endsWith("/lbsim.wasm"));
 		return e ? e.encodedBodySize : 0;
