@@ -155,11 +155,13 @@ func (p *page) bestFirstFrame(url string) (seconds, sent float64) {
 // first simulated frame, and the bytes lbsim.wasm took on the wire.
 func (p *page) firstFrame(url string) (seconds, sent float64) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 180*time.Second)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+	// The tab lives as long as the context of its first action: navigate
+	// on the page's own, then wait on one with a deadline.
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(url)); err != nil {
 		p.t.Fatalf("navigate: %v", err)
 	}
+	ctx, cancel := context.WithTimeout(p.ctx, 180*time.Second)
+	defer cancel()
 	// performance.now() counts from the navigation's start.
 	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`new Promise((resolve) => {
 		const f = () => (window.lbsim && window.lbsim.state().frames > 0) ? resolve(performance.now()) : setTimeout(f, 5);
