@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
@@ -108,9 +109,13 @@ func pageBrotli(t *testing.T) string {
 	return dir
 }
 
-// TestMain removes the built page after the tests.
+// TestMain ends the shared browser and removes the built page and
+// commands after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if browserCancel != nil {
+		browserCancel()
+	}
 	if pageDir != "" {
 		if brotliOK != nil {
 			<-brotliOK // brotli writes there until it ends
@@ -137,7 +142,10 @@ func newPage(t *testing.T) *page {
 	return newPageWith(t)
 }
 
-// newPageWith is newPage with more of Chromium's flags.
+// newPageWith is newPage with more of Chromium's flags. Without flags the
+// page is a new tab of the browser all the package's tests share (started
+// once: a browser's start, its GPU process included, costs seconds); with
+// flags, a browser of its own.
 func newPageWith(t *testing.T, flags ...chromedp.ExecAllocatorOption) *page {
 	t.Helper()
 	if testing.Short() {
@@ -151,7 +159,29 @@ func newPageWith(t *testing.T, flags ...chromedp.ExecAllocatorOption) *page {
 	srv := httptest.NewServer(pageserve.Handler(dir))
 	t.Cleanup(srv.Close)
 
-	opts := []chromedp.ExecAllocatorOption{
+	var ctx context.Context
+	if len(flags) == 0 {
+		tab, cancel := chromedp.NewContext(sharedBrowser(t, chrome))
+		t.Cleanup(cancel) // closes the tab
+		// Every tab starts at the size the browser's window has.
+		if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: 1280, Height: 800, DeviceScaleFactor: 1}); err != nil {
+			t.Fatalf("a new tab: %v", err)
+		}
+		ctx = tab
+	} else {
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(chromeOptions(chrome, t.TempDir()), flags...)...)
+		c, cancelC := chromedp.NewContext(actx)
+		t.Cleanup(func() { cancelC(); cancelA() })
+		ctx = c
+	}
+	return &page{t: t, ctx: ctx, url: srv.URL, dir: dir, lbsim: builtCommand(t, "./cmd/lbsim")}
+}
+
+// chromeOptions are the flags the tests start Chromium with, its profile
+// in dir.
+func chromeOptions(chrome, dir string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome),
 		chromedp.Flag("headless", "new"),
 		chromedp.NoSandbox,
@@ -164,14 +194,39 @@ func newPageWith(t *testing.T, flags ...chromedp.ExecAllocatorOption) *page {
 		chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 800),
 	}
-	opts = append(opts, flags...)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelC(); cancelA() })
-	return &page{t: t, ctx: ctx, url: srv.URL, dir: dir, lbsim: builtCommand(t, "./cmd/lbsim")}
+}
+
+var (
+	browserMu     sync.Mutex
+	browserCtx    context.Context // the shared browser; nil until a test needs it
+	browserCancel func()          // ends it and removes its profile; TestMain calls it
+)
+
+// sharedBrowser starts Chromium once for the package's tests and returns
+// its context, from which each test opens a tab.
+func sharedBrowser(t *testing.T, chrome string) context.Context {
+	t.Helper()
+	browserMu.Lock()
+	defer browserMu.Unlock()
+	if browserCtx != nil {
+		return browserCtx
+	}
+	dir, err := os.MkdirTemp("", "lbsim-e2e-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromeOptions(chrome, dir)...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	stop := func() { cancelB(); cancelA(); os.RemoveAll(dir) }
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		stop()
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	browserCtx, browserCancel = bctx, stop
+	return bctx
 }
 
 func copyFile(t *testing.T, from, to string) {
