@@ -278,8 +278,12 @@ func (p *painter) text(dst *ebiten.Image, t *scene.Text) {
 		face = xf
 		p.faces[k] = face
 	}
-	// The text's (X, Y) is the top of its line at its start, centre or
-	// end; ebiten's text package draws from the baseline at the start.
+	// ebiten's first text package, which it marks deprecated for text/v2,
+	// on purpose: text/v2 links the HarfBuzz shaper, x/text's language
+	// tables and three image decoders even when only GoXFace is used, 0.8
+	// MB of the page's module (docs/render.md, "Measured"). The text's
+	// (X, Y) is the top of its line at its start, centre or end; this
+	// package draws from the baseline at the start.
 	x := float64(t.X)
 	switch t.Align {
 	case scene.AlignCenter:

@@ -59,7 +59,7 @@ func builtPage(t *testing.T) string {
 		pageErr = "the build failed"
 		root := moduleRoot(t)
 		wasm := filepath.Join(dir, "lbsim.wasm")
-		goBuild(t, wasm, "./wasm", "-s -w", "GOOS=js", "GOARCH=wasm")
+		goBuild(t, wasm, "./wasm", true, "GOOS=js", "GOARCH=wasm")
 		if out, err := exec.Command("gzip", "-9", "-k", "-f", wasm).CombinedOutput(); err != nil {
 			pageErr = fmt.Sprintf("gzip -9 (make deps installs it): %v %s", err, out)
 			return

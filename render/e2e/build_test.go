@@ -24,15 +24,16 @@ func moduleRoot(t *testing.T) string {
 	return filepath.Dir(strings.TrimSpace(string(out)))
 }
 
-// goBuild runs go build in the module root with extra environment, the
-// version stamped as make stamps it (versionX) and ldflags before it.
-func goBuild(t *testing.T, out, pkg, ldflags string, env ...string) {
+// goBuild runs go build in the module root with extra environment and
+// the version stamped as make stamps it (versionX); page builds as make web
+// does (-trimpath, -ldflags "-s -w").
+func goBuild(t *testing.T, out, pkg string, page bool, env ...string) {
 	t.Helper()
-	args := []string{"build", "-o", out}
-	if strings.Contains(ldflags, "-s -w") { // make web's build of the page
-		args = append(args, "-trimpath")
+	args, ldflags := []string{"build", "-o", out}, versionX()
+	if page {
+		args, ldflags = append(args, "-trimpath"), "-s -w "+ldflags
 	}
-	cmd := exec.Command("go", append(args, "-ldflags", strings.TrimSpace(ldflags+" "+versionX(t)), pkg)...)
+	cmd := exec.Command("go", append(args, "-ldflags", ldflags, pkg)...)
 	cmd.Dir = moduleRoot(t)
 	cmd.Env = append(os.Environ(), env...)
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -40,7 +41,10 @@ func goBuild(t *testing.T, out, pkg, ldflags string, env ...string) {
 	}
 }
 
-var versionOnce = sync.OnceValue(func() string {
+// versionX is the version the Makefile's builds stamp (its VERSION_X): the
+// commit and whether the tree has changes, so the page, the window and the
+// CLI these tests build say the same version, as make's do. "" outside git.
+var versionX = sync.OnceValue(func() string {
 	root, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		return ""
@@ -65,15 +69,6 @@ var versionOnce = sync.OnceValue(func() string {
 	return x
 })
 
-// versionX is the version the Makefile's builds stamp (its VERSION_X):
-// the commit and whether the tree has changes, so the page, the window and
-// the CLI the tests build say the same version, as make's do. "" outside
-// git.
-func versionX(t *testing.T) string {
-	t.Helper()
-	return versionOnce()
-}
-
 var (
 	commandMu  sync.Mutex
 	commandDir string                // where builtCommand puts its binaries; TestMain removes it
@@ -97,7 +92,7 @@ func builtCommand(t *testing.T, pkg string) string {
 		commandDir = dir
 	}
 	bin := filepath.Join(commandDir, filepath.Base(pkg))
-	goBuild(t, bin, pkg, "")
+	goBuild(t, bin, pkg, false)
 	commands[pkg] = bin
 	return bin
 }
