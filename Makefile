@@ -3,8 +3,17 @@
 GO        ?= go
 BIN       := bin
 DIST      ?= dist
-# brotli quality for the page's lbsim.wasm.br: 11 is smallest (2.3 MB, about 25 s); serve uses 5
+# brotli quality for the page's lbsim.wasm.br: 11 is smallest (the size README quotes; tens of
+# seconds), serve uses 5 (quicker, larger: it is local)
 BROTLI_Q  ?= 11
+# Where make serve listens: make serve ADDR=127.0.0.1:9000 (or 0.0.0.0:8080 for the network).
+ADDR      ?= 127.0.0.1:8080
+# The version the CLI, the page and the window carry: the commit, and whether the tree had
+# changes (go build records both itself only for native builds with VCS stamping on; the page
+# never gets them that way, so they are given to every build here, as the e2e tests do too).
+REVISION  := $(shell git rev-parse HEAD 2>/dev/null)
+MODIFIED  := $(shell git status --porcelain 2>/dev/null | head -c 1)
+VERSION_X := -X github.com/lbsim/lbsim/version.revision=$(REVISION)$(if $(MODIFIED), -X github.com/lbsim/lbsim/version.modified=true)
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm
 CYCLES    ?= 100000
@@ -15,13 +24,20 @@ PGO       := cmd/lbsim/default.pgo
 # The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
-.PHONY: all build run demo switch web serve desktop deps test test-long vet vet-native vet-wasm vet-display test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-figures docs-outputs docs-pictures docs-size docs-settings generate fmt clean
+.PHONY: all build install run demo switch web serve desktop deps test test-long vet vet-native vet-wasm vet-display test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-figures docs-page docs-outputs docs-pictures docs-size docs-settings generate fmt clean
 
 all: build
 
 ## build: the lbsim command into bin/
 build:
-	$(GO) build -ldflags "-X github.com/lbsim/lbsim/version.revision=$$(git rev-parse HEAD 2>/dev/null)" -o $(BIN)/lbsim ./cmd/lbsim
+	$(GO) build -ldflags "$(VERSION_X)" -o $(BIN)/lbsim ./cmd/lbsim
+
+## install: the lbsim command into go env GOBIN, or $(go env GOPATH)/bin (go install ./cmd/lbsim does the same)
+install:
+	$(GO) install -ldflags "$(VERSION_X)" ./cmd/lbsim
+	@dir="$$($(GO) env GOBIN)"; dir="$${dir:-$$($(GO) env GOPATH)/bin}"; \
+	case ":$$PATH:" in *":$$dir:"*) echo "make install: $$dir/lbsim (on your PATH: run lbsim)";; \
+	*) echo "make install: $$dir/lbsim; $$dir is not on your PATH: export PATH=\"\$$PATH:$$dir\" (add it to ~/.profile)";; esac
 
 ## run: the required run: 20 servers, 100,000 cycles, quiet, writes logs/ (SEED=1 gives the README's figures)
 run: build
@@ -37,10 +53,10 @@ demo: build
 switch: build
 	$(BIN)/lbsim run --switch --servers 20 --cycles $(CYCLES) --stream-share 35 --quiet
 
-## web: a self-contained dist/ for any static host (index.html, wasm_exec.js, lbsim.wasm and a gzip copy)
+## web: a self-contained dist/ for any static host (index.html, wasm_exec.js, lbsim.wasm and its gzip and brotli copies)
 web:
 	mkdir -p $(DIST)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(DIST)/lbsim.wasm ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w $(VERSION_X)" -o $(DIST)/lbsim.wasm ./wasm
 	cp index.html $(DIST)/index.html
 	cp $(WASM_EXEC)/wasm_exec.js $(DIST)/wasm_exec.js
 	gzip -9 -k -f $(DIST)/lbsim.wasm
@@ -48,15 +64,15 @@ web:
 	else echo "no brotli command, so no lbsim.wasm.br (make deps installs it)"; fi
 	@ls -l $(DIST)/lbsim.wasm*
 
-## serve: build the page and serve it on http://127.0.0.1:8080 (a quicker brotli: it is local)
+## serve: build the page and serve it on http://127.0.0.1:8080 (ADDR=HOST:PORT for another; a quicker brotli: it is local)
 serve: BROTLI_Q = 5
 serve: web
-	$(GO) run ./cmd/lbsim-serve -dir $(DIST) -addr 127.0.0.1:8080
+	$(GO) run ./cmd/lbsim-serve -dir $(DIST) -addr $(ADDR)
 
 ## desktop: build and open the native window (needs `make deps`; ARGS="--seed 42" passes flags)
 desktop: deps
 	mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/lbsim-desktop ./cmd/lbsim-desktop
+	$(GO) build -ldflags "$(VERSION_X)" -o $(BIN)/lbsim-desktop ./cmd/lbsim-desktop
 	./$(BIN)/lbsim-desktop $(ARGS)
 
 ## deps: install the Debian packages the builds and tests need (skips what is present)
@@ -100,7 +116,7 @@ vet: vet-native vet-wasm vet-display
 vet-native:
 	$(GO) vet $(NOPGO) ./...
 vet-wasm:
-	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... $(PURE)
+	GOOS=js GOARCH=wasm $(GO) vet -trimpath ./wasm/... $(PURE)
 vet-display:
 	$(GO) vet -tags display ./render/...
 
@@ -108,7 +124,7 @@ vet-display:
 test-native:
 	$(GO) test $(NOPGO) $(TESTVET) $$($(GO) list ./... | grep -v '/e2e$$')
 
-## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (about 4 minutes)
+## test-long: the core's property tests at length, with seeds other than CI's: run it before a change to RunTo lands (minutes, not seconds)
 test-long:
 	for seed in 2 3 4; do $(GO) test ./sim -run 'TestRunToMatchesStepping$$' -rapid.checks 10000 -rapid.seed $$seed || exit 1; done
 	$(GO) test ./sim -run 'TestProperties$$' -rapid.checks 20000 -rapid.seed 3
@@ -119,8 +135,12 @@ test-long:
 # ebiten) run their tests under Node with go_js_wasm_exec; the command
 # line's packages never run in a browser, so they are tested natively
 # only. -short shortens the M/M/c runs (same checks, wider intervals).
+# -trimpath (here and in vet-wasm) as make web's build, which the e2e
+# tests build the page as: the packages all three compile for WebAssembly
+# (std among them; vet compiles what it imports) are then compiled once,
+# not once per set of flags.
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test $(TESTVET) -short $(PURE)
+	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -trimpath $(TESTVET) -short $(PURE)
 
 # The model's golden tests on a third architecture, arm64 under qemu-user
 # (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so
@@ -164,9 +184,18 @@ docs:
 	@echo "API documentation: http://127.0.0.1:6060/github.com/lbsim/lbsim/sim"
 	$(GO) run golang.org/x/pkgsite/cmd/pkgsite@v0.6.0 -http 127.0.0.1:6060 .
 
-## docs-figures: rewrite the figures the docs quote (the page's sizes, the default run's snapshot and link) with what they measure; TestDocsFigures checks them
-docs-figures: web
+## docs-figures: rewrite the figures the docs quote (the page's sizes and start-up times, the default run's snapshot and link, the e2e tests) with what they measure; TestDocsFigures and TestDocsPageFigures check them
+docs-figures:
 	$(GO) run ./internal/cmd/docfigures
+	mkdir -p $(CURDIR)/test-output
+	GOFLAGS="$$($(GO) env GOFLAGS) $(NOPGO)" $(GO) test -v -count=1 -timeout 15m -run '^(TestDocsPageFigures|TestBrowserStartup)$$' ./render/e2e \
+		-test.outputdir=$(CURDIR)/test-output -update-figures
+
+## docs-page: remake the README's lead picture (docs/page.png: seed 42, 10 servers, paused at cycle 777) with the browser test that takes it
+docs-page:
+	mkdir -p $(CURDIR)/test-output
+	GOFLAGS="$$($(GO) env GOFLAGS) $(NOPGO)" $(GO) test -count=1 -timeout 15m -run '^TestBrowserPage$$' ./render/e2e -test.outputdir=$(CURDIR)/test-output
+	cp $(CURDIR)/test-output/page-pause-at.png docs/page.png
 
 ## docs-outputs: remake the README's compare tables with the commands the README shows; TestREADMEOutputsAreMadeByMake checks them
 docs-outputs: build
@@ -201,7 +230,7 @@ docs-pictures: build
 	$(BIN)/lbsim aggregate $(BIN)/sweep.jsonl --metric avg_wait,wait_p99 | scripts/readme-block.sh README.md sweep-table
 	$(BIN)/lbsim plot sweep $(BIN)/sweep.jsonl --metric wait_p99 --x rate --out docs/sweep.png
 
-## docs-size: remake the README's two lbsim size tables with the commands the README shows (about a minute)
+## docs-size: remake the README's two lbsim size tables with the commands the README shows
 docs-size: build
 	$(BIN)/lbsim size --rate 2 --service geometric --mean-service 100 --wave=false --block none \
 		--cycles 100000 --seed 1 --slo 'wait_p99<=200' --variant pooled:queues=pooled \

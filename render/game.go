@@ -10,9 +10,10 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/text"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 
 	"github.com/lbsim/lbsim/assets"
 	"github.com/lbsim/lbsim/render/preset"
@@ -205,7 +206,7 @@ type painter struct {
 	white   *ebiten.Image
 	regular *opentype.Font
 	bold    *opentype.Font
-	faces   map[faceKey]*text.GoXFace
+	faces   map[faceKey]font.Face
 	verts   []ebiten.Vertex
 	idx     []uint16
 }
@@ -226,7 +227,7 @@ func newPainter() (painter, error) {
 	}
 	white := ebiten.NewImage(3, 3)
 	white.Fill(color.White)
-	return painter{white: white.SubImage(white.Bounds().Inset(1)).(*ebiten.Image), regular: reg, bold: bold, faces: map[faceKey]*text.GoXFace{}}, nil
+	return painter{white: white.SubImage(white.Bounds().Inset(1)).(*ebiten.Image), regular: reg, bold: bold, faces: map[faceKey]font.Face{}}, nil
 }
 
 // maxQuads keeps every DrawTriangles call within 16-bit indices.
@@ -274,17 +275,27 @@ func (p *painter) text(dst *ebiten.Image, t *scene.Text) {
 		if err != nil {
 			return // the embedded fonts parse; sizes are positive
 		}
-		face = text.NewGoXFace(xf)
+		face = xf
 		p.faces[k] = face
 	}
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(float64(t.X), float64(t.Y))
-	op.ColorScale.ScaleWithColor(t.C)
+	// ebiten's first text package, which it marks deprecated for text/v2,
+	// on purpose: text/v2 links the HarfBuzz shaper, x/text's language
+	// tables and three image decoders even when only GoXFace is used, 0.8
+	// MB of the page's module (docs/render.md, "Measured"). The text's
+	// (X, Y) is the top of its line at its start, centre or end; this
+	// package draws from the baseline at the start.
+	x := float64(t.X)
 	switch t.Align {
 	case scene.AlignCenter:
-		op.PrimaryAlign = text.AlignCenter
+		x -= fixedFloat(font.MeasureString(face, t.S)) / 2
 	case scene.AlignEnd:
-		op.PrimaryAlign = text.AlignEnd
+		x -= fixedFloat(font.MeasureString(face, t.S))
 	}
-	text.Draw(dst, t.S, face, op)
+	op := &ebiten.DrawImageOptions{}
+	op.GeoM.Translate(x, float64(t.Y)+fixedFloat(face.Metrics().Ascent))
+	op.ColorScale.ScaleWithColor(t.C)
+	text.DrawWithOptions(dst, t.S, face, op)
 }
+
+// fixedFloat converts a 26.6 fixed-point length to pixels.
+func fixedFloat(x fixed.Int26_6) float64 { return float64(x) / 64 }

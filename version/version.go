@@ -26,8 +26,14 @@ type Info struct {
 // revision is the VCS revision given at link time (make build passes
 // -ldflags -X …/version.revision=$(git rev-parse HEAD)), for
 // builds where the toolchain records none (-buildvcs=false, a git
-// worktree it does not recognise).
+// worktree it does not recognise, and WebAssembly, which it never
+// stamps: make web passes the same, so the page says what the CLI says).
 var revision string
+
+// modified is "true" when the build given revision was made from a tree
+// with uncommitted changes (make passes -X …/version.modified=true when git
+// status --porcelain says anything, the test the toolchain's stamp uses).
+var modified string
 
 // Read returns the running program's build information.
 func Read() Info {
@@ -36,7 +42,7 @@ func Read() Info {
 		in = FromBuildInfo(bi)
 	}
 	if in.Revision == "" {
-		in.Revision = revision
+		in.Revision, in.Modified = revision, revision != "" && modified == "true"
 	}
 	return in
 }

@@ -44,3 +44,48 @@ func TestRefusesDirWithoutPage(t *testing.T) {
 		t.Errorf("--dir with a page: exit %d, served %q, stdout %q, stderr %q", code, served, out.String(), errb.String())
 	}
 }
+
+// TestSaysWhenThePortIsTaken: an address another server holds is refused
+// with exit 1, naming the address and how to pick another (make serve
+// ADDR=…), not Go's bare "bind: address already in use"; an address that
+// cannot be listened on says which and how to give one.
+func TestSaysWhenThePortIsTaken(t *testing.T) {
+	page := t.TempDir()
+	os.WriteFile(filepath.Join(page, "index.html"), []byte("<html>"), 0o644)
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	noServe := func(net.Listener, string) error {
+		t.Error("served on an address it could not have")
+		return errors.New("no")
+	}
+	for _, c := range []struct{ addr, want string }{
+		{held.Addr().String(), held.Addr().String() + " is already in use"},
+		{"127.0.0.1:notaport", "cannot listen on 127.0.0.1:notaport"},
+		{"127.0.0.1:99999", "cannot listen on 127.0.0.1:99999"},
+	} {
+		var out, errb bytes.Buffer
+		code := run([]string{"--dir", page, "--addr", c.addr}, &out, &errb, noServe)
+		msg := errb.String()
+		if code != 1 || out.Len() != 0 || !strings.Contains(msg, c.want) || !strings.Contains(msg, "ADDR=") {
+			t.Errorf("--addr %s: exit %d, stdout %q, stderr %q; want exit 1 with %q and how to pick another (ADDR=)", c.addr, code, out.String(), msg, c.want)
+		}
+	}
+}
+
+// TestRefusesAnEmptyAddress: make serve ADDR= (empty) is refused with exit
+// 2, not served on every interface at a random port, as net.Listen would.
+func TestRefusesAnEmptyAddress(t *testing.T) {
+	page := t.TempDir()
+	os.WriteFile(filepath.Join(page, "index.html"), []byte("<html>"), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"--dir", page, "--addr", ""}, &out, &errb, func(ln net.Listener, _ string) error {
+		t.Errorf("served on %v", ln.Addr())
+		return errors.New("no")
+	})
+	if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "address is empty") || !strings.Contains(errb.String(), "ADDR=") {
+		t.Errorf("--addr \"\": exit %d, stdout %q, stderr %q; want exit 2 saying the address is empty", code, out.String(), errb.String())
+	}
+}

@@ -3,8 +3,6 @@
 package e2e
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
@@ -41,10 +40,14 @@ var (
 	pageOnce sync.Once
 	pageDir  string
 	pageErr  string
+	brotliOK chan error // the brotli copy is written (nil) or failed
 )
 
-// builtPage builds the wasm and the page's files once for all the
-// browser tests of the package.
+// builtPage builds the page once for all the browser tests of the
+// package, as make web builds it: the module (trimmed, stripped, the
+// version stamped), its gzip -9 copy, index.html and wasm_exec.js. Its
+// brotli -q 11 copy is written meanwhile (pageBrotli waits for it); until
+// then a browser gets the gzip copy.
 func builtPage(t *testing.T) string {
 	t.Helper()
 	pageOnce.Do(func() {
@@ -55,8 +58,12 @@ func builtPage(t *testing.T) string {
 		}
 		pageErr = "the build failed"
 		root := moduleRoot(t)
-		goBuild(t, filepath.Join(dir, "lbsim.wasm"), "./wasm", "GOOS=js", "GOARCH=wasm")
-		gzipFile(t, filepath.Join(dir, "lbsim.wasm")) // served compressed, as lbsim-serve does
+		wasm := filepath.Join(dir, "lbsim.wasm")
+		goBuild(t, wasm, "./wasm", true, "GOOS=js", "GOARCH=wasm")
+		if out, err := exec.Command("gzip", "-9", "-k", "-f", wasm).CombinedOutput(); err != nil {
+			pageErr = fmt.Sprintf("gzip -9 (make deps installs it): %v %s", err, out)
+			return
+		}
 		copyFile(t, filepath.Join(root, "index.html"), filepath.Join(dir, "index.html"))
 		goroot, err := exec.Command("go", "env", "GOROOT").Output()
 		if err != nil {
@@ -64,6 +71,8 @@ func builtPage(t *testing.T) string {
 			return
 		}
 		copyFile(t, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
+		brotliOK = make(chan error, 1)
+		go func() { brotliOK <- brotliCopy(wasm) }()
 		pageDir, pageErr = dir, ""
 	})
 	if pageErr != "" || pageDir == "" {
@@ -72,10 +81,45 @@ func builtPage(t *testing.T) string {
 	return pageDir
 }
 
-// TestMain removes the built page after the tests.
+// brotliCopy writes name.br as make web does (brotli -q 11), under
+// another name first: the server sends it only once whole. It runs at
+// the lowest priority (nice), so the tests beside it keep the cores: only
+// the two that need the copy wait for it, and they run late.
+func brotliCopy(name string) error {
+	part := name + ".part"
+	args := []string{"brotli", "-q", "11", "-f", "-o", part, name}
+	if _, err := exec.LookPath("nice"); err == nil {
+		args = append([]string{"nice", "-n", "19"}, args...)
+	}
+	if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+		return fmt.Errorf("brotli -q 11 (make deps installs it): %v %s", err, out)
+	}
+	return os.Rename(part, name+".br")
+}
+
+// pageBrotli builds the page if needed and waits for its brotli copy.
+func pageBrotli(t *testing.T) string {
+	t.Helper()
+	dir := builtPage(t)
+	err := <-brotliOK
+	brotliOK <- err // for the next caller
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestMain ends the shared browser and removes the built page and
+// commands after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if browserCancel != nil {
+		browserCancel()
+	}
 	if pageDir != "" {
+		if brotliOK != nil {
+			<-brotliOK // brotli writes there until it ends
+		}
 		os.RemoveAll(pageDir)
 	}
 	if commandDir != "" {
@@ -95,6 +139,15 @@ type page struct {
 
 func newPage(t *testing.T) *page {
 	t.Helper()
+	return newPageWith(t)
+}
+
+// newPageWith is newPage with more of Chromium's flags. Without flags the
+// page is a new tab of the browser all the package's tests share (started
+// once: a browser's start, its GPU process included, costs seconds); with
+// flags, a browser of its own.
+func newPageWith(t *testing.T, flags ...chromedp.ExecAllocatorOption) *page {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("skipped under -short: builds the wasm and drives headless Chromium")
 	}
@@ -106,7 +159,29 @@ func newPage(t *testing.T) *page {
 	srv := httptest.NewServer(pageserve.Handler(dir))
 	t.Cleanup(srv.Close)
 
-	opts := []chromedp.ExecAllocatorOption{
+	var ctx context.Context
+	if len(flags) == 0 {
+		tab, cancel := chromedp.NewContext(sharedBrowser(t, chrome))
+		t.Cleanup(cancel) // closes the tab
+		// Every tab starts at the size the browser's window has.
+		if _, err := chromedp.Call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: 1280, Height: 800, DeviceScaleFactor: 1}); err != nil {
+			t.Fatalf("a new tab: %v", err)
+		}
+		ctx = tab
+	} else {
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(chromeOptions(chrome, t.TempDir()), flags...)...)
+		c, cancelC := chromedp.NewContext(actx)
+		t.Cleanup(func() { cancelC(); cancelA() })
+		ctx = c
+	}
+	return &page{t: t, ctx: ctx, url: srv.URL, dir: dir, lbsim: builtCommand(t, "./cmd/lbsim")}
+}
+
+// chromeOptions are the flags the tests start Chromium with, its profile
+// in dir.
+func chromeOptions(chrome, dir string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome),
 		chromedp.Flag("headless", "new"),
 		chromedp.NoSandbox,
@@ -119,13 +194,39 @@ func newPage(t *testing.T) *page {
 		chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 800),
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelC(); cancelA() })
-	return &page{t: t, ctx: ctx, url: srv.URL, dir: dir, lbsim: builtCommand(t, "./cmd/lbsim")}
+}
+
+var (
+	browserMu     sync.Mutex
+	browserCtx    context.Context // the shared browser; nil until a test needs it
+	browserCancel func()          // ends it and removes its profile; TestMain calls it
+)
+
+// sharedBrowser starts Chromium once for the package's tests and returns
+// its context, from which each test opens a tab.
+func sharedBrowser(t *testing.T, chrome string) context.Context {
+	t.Helper()
+	browserMu.Lock()
+	defer browserMu.Unlock()
+	if browserCtx != nil {
+		return browserCtx
+	}
+	dir, err := os.MkdirTemp("", "lbsim-e2e-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromeOptions(chrome, dir)...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	stop := func() { cancelB(); cancelA(); os.RemoveAll(dir) }
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		stop()
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	browserCtx, browserCancel = bctx, stop
+	return bctx
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -135,24 +236,6 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// gzipFile writes the gzip copy name.gz beside the file name.
-func gzipFile(t *testing.T, name string) {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name+".gz", buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -24,16 +24,50 @@ func moduleRoot(t *testing.T) string {
 	return filepath.Dir(strings.TrimSpace(string(out)))
 }
 
-// goBuild runs go build in the module root with extra environment.
-func goBuild(t *testing.T, out, pkg string, env ...string) {
+// goBuild runs go build in the module root with extra environment and
+// the version stamped as make stamps it (versionX); page builds as make web
+// does (-trimpath, -ldflags "-s -w").
+func goBuild(t *testing.T, out, pkg string, page bool, env ...string) {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-o", out, pkg)
+	args, ldflags := []string{"build", "-o", out}, versionX()
+	if page {
+		args, ldflags = append(args, "-trimpath"), "-s -w "+ldflags
+	}
+	cmd := exec.Command("go", append(args, "-ldflags", ldflags, pkg)...)
 	cmd.Dir = moduleRoot(t)
 	cmd.Env = append(os.Environ(), env...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
 	}
 }
+
+// versionX is the version the Makefile's builds stamp (its VERSION_X): the
+// commit and whether the tree has changes, so the page, the window and the
+// CLI these tests build say the same version, as make's do. "" outside git.
+var versionX = sync.OnceValue(func() string {
+	root, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return ""
+	}
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = filepath.Dir(strings.TrimSpace(string(root)))
+		out, err := cmd.Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	rev := git("rev-parse", "HEAD")
+	if rev == "" {
+		return ""
+	}
+	x := "-X github.com/lbsim/lbsim/version.revision=" + rev
+	if git("status", "--porcelain") != "" {
+		x += " -X github.com/lbsim/lbsim/version.modified=true"
+	}
+	return x
+})
 
 var (
 	commandMu  sync.Mutex
@@ -58,7 +92,7 @@ func builtCommand(t *testing.T, pkg string) string {
 		commandDir = dir
 	}
 	bin := filepath.Join(commandDir, filepath.Base(pkg))
-	goBuild(t, bin, pkg)
+	goBuild(t, bin, pkg, false)
 	commands[pkg] = bin
 	return bin
 }
