@@ -58,19 +58,62 @@ func (m *Model) shortcut(limit int64) {
 			return
 		}
 	}
-	switch g {
-	case viaNone:
+	if g == viaNone {
 		return
+	}
+	if m.scaleFixed() {
+		// No evaluation before the shortcut's end can act: it passes
+		// them all, and the next one is the first multiple of the
+		// cooldown after where it stops.
+		m.nextScale = noScale
+		defer m.resyncScale()
+	}
+	switch g {
 	case viaRouted:
 		if m.runRouted(m.bal[0], limit) {
 			return
 		}
 	case viaSaturated:
-		if m.runSaturated(m.bal[0], limit) {
+		// A quiet stretch up to the next completion costs less taken
+		// whole than in runSaturated's stretches, which its queue
+		// bounds in cycles: it runs only where every cycle has some.
+		c := m.cycle
+		if m.skipAhead(limit); m.cycle > c {
 			return
 		}
+		m.runSaturated(m.bal[0], limit)
+		return
 	}
 	m.skipAhead(limit)
+}
+
+// noScale stands for nextScale while no scaling evaluation can act: after
+// every cycle a shortcut can reach.
+const noScale = MaxCycles + 1
+
+// scaleFixed reports whether no scaling evaluation can act while the
+// pools stay as they are, whatever their queues (scaleActs): every pool
+// is at its most servers and at its fewest active ones (or scales down at
+// no queue), none retiring (a leaving server would open room to grow)
+// and none warming (a ready one would be active). Within a shortcut only
+// scaling and leaving change a pool, so it holds to the shortcut's end.
+func (m *Model) scaleFixed() bool {
+	cfg := &m.cfg
+	for _, b := range m.bal {
+		if b.live < cfg.MaxServers || b.retiring != 0 || len(b.warming) != 0 ||
+			(b.active.n > cfg.MinServers && cfg.ScaleDown != 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// resyncScale sets nextScale after a shortcut that passed the scaling
+// evaluations (scaleFixed): the first multiple of the cooldown after the
+// current cycle, as stepping leaves it after every cycle.
+func (m *Model) resyncScale() {
+	k := m.cfg.Cooldown
+	m.nextScale = (m.cycle/k + 1) * k
 }
 
 // via names the shortcut the gate opens.
@@ -79,7 +122,7 @@ type via uint8
 const (
 	viaNone      via = iota // none: every cycle is stepped
 	viaSkip                 // skipAhead alone
-	viaSaturated            // runSaturated, then skipAhead if it did not advance
+	viaSaturated            // skipAhead, then runSaturated if it did not advance
 	viaRouted               // runRouted, then skipAhead if it did not advance
 )
 

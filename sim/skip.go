@@ -37,18 +37,20 @@ func (m *Model) skipAhead(limit int64) {
 	if admit {
 		end = min(end, m.cycle+m.quietSpan())
 	}
-	if !admit {
+	for _, b := range m.bal {
+		if b.busy > 0 && end >= t {
+			end = b.wheel.next(t, end) - 1 // a completion may be due at end+1
+		}
+	}
+	if !admit && end >= t {
 		if tr := m.cfg.Trace; tr != nil {
 			if m.tracePos < len(tr) {
 				end = min(end, tr[m.tracePos].Cycle-1)
 			}
 		} else {
-			end = min(end, m.arr.nextDue(t)-1)
-		}
-	}
-	for _, b := range m.bal {
-		if b.busy > 0 && end >= t {
-			end = b.wheel.next(t, end) - 1 // a completion may be due at end+1
+			// Nothing else draws from the stream in the cycles passed:
+			// the blocks up to the next arrival are decided now.
+			end = m.arr.nextArrival(&m.cfg, t, end, m.pcg) - 1
 		}
 	}
 	if end < t {
