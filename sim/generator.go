@@ -106,10 +106,27 @@ func (a *arrivals) startBlock(cfg *Config, t int64) {
 // draws from r in them. A mean of skipBelow or more draws every cycle: it
 // returns the first cycle asked.
 func (a *arrivals) nextArrival(cfg *Config, t, end int64, r *rand.PCG) int64 {
+	steady := !cfg.Wave || cfg.WaveAmplitude == 0 // every block has the same mean
 	for {
 		c := a.nextDue(t)
 		if c > end {
 			return end + 1
+		}
+		if steady && c == a.end && c%WaveStep == 0 && a.quiet(cfg) {
+			// Whole blocks of the same mean, as startBlock and decide
+			// would take them: most have no arrival.
+			for ; c <= end; c += WaveStep {
+				u := r.Uint64()
+				a.end = c + WaveStep
+				if u >= a.gap[WaveStep] {
+					a.decide(c, u)
+					break
+				}
+				a.next = a.end
+			}
+			if c > end {
+				return end + 1
+			}
 		}
 		if c >= a.end {
 			a.startBlock(cfg, c)
@@ -120,13 +137,26 @@ func (a *arrivals) nextArrival(cfg *Config, t, end int64, r *rand.PCG) int64 {
 		case a.mean >= skipBelow:
 			return c
 		case a.next < c:
-			a.decide(c, r)
+			a.decide(c, r.Uint64())
 		}
 		if a.next < a.end {
 			return min(a.next, end+1)
 		}
 		t = a.end
 	}
+}
+
+// quiet reports whether the mean in force is cfg's rate (the wave off)
+// and below skipBelow, with the thresholds of a whole block filled in:
+// nextArrival may then take whole blocks at once.
+func (a *arrivals) quiet(cfg *Config) bool {
+	if a.mean != cfg.Rate.PerCycle() || a.mean <= 0 || a.mean >= skipBelow {
+		return false
+	}
+	if a.gaps < WaveStep {
+		a.growGaps(WaveStep)
+	}
+	return true
 }
 
 // count draws the number of arrivals at cycle t ≥ 1. Cycles must be asked
@@ -147,7 +177,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 		return n
 	}
 	if a.next < t {
-		a.decide(t, r)
+		a.decide(t, r.Uint64())
 	}
 	if t != a.next {
 		return 0
@@ -156,7 +186,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	// Decide the next gap now, unless the next cycle starts a new block
 	// (whose mean must decide it).
 	if t+1 < a.end {
-		a.decide(t+1, r)
+		a.decide(t+1, r.Uint64())
 	} else {
 		a.next = -1
 	}
@@ -164,10 +194,9 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 }
 
 // decide draws the next cycle ≥ from that has arrivals, and its count,
-// from one uniform u (see arrivals). The search stops at the block's end,
-// where the next block decides afresh.
-func (a *arrivals) decide(from int64, r *rand.PCG) {
-	u := r.Uint64()
+// from one uniform u, the stream's next draw (see arrivals). The search
+// stops at the block's end, where the next block decides afresh.
+func (a *arrivals) decide(from int64, u uint64) {
 	limit := int(a.end - from) // cycles left in the block
 	if a.gaps < gapChunk {
 		a.growGaps(gapChunk)

@@ -58,7 +58,7 @@ func (m *Model) skipAhead(limit int64) {
 	}
 	watching := m.watching()
 	if admit {
-		for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
+		for c := m.arr.nextArrival(&m.cfg, t, end, m.pcg); c <= end; c = m.arr.nextArrival(&m.cfg, c+1, end, m.pcg) {
 			if watching {
 				m.recordThrough(c - 1)
 			}

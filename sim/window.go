@@ -136,7 +136,7 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	own := work || batched // placed their own way
 	e := min(m.nextScale, end)
 	admitted := int64(0) // written back to w at the end: a local in the loops
-	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
+	for c := m.arr.nextArrival(cfg, c0+1, e, m.pcg); ; c = m.arr.nextArrival(cfg, c+1, e, m.pcg) {
 		for ; c > e; e = min(m.nextScale, end) {
 			if e != m.nextScale || b.retiring > 0 || admitted >= windowRequests {
 				break
