@@ -19,9 +19,7 @@ package sim
 func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	cfg := &m.cfg
 	end := min(limit-1, m.cycle+m.quietSpan())
-	if len(m.pending) > 0 {
-		end = min(end, m.pending[0].Cycle-1)
-	}
+	end = min(end, m.changeNext()-1)
 	// A capped queue compares its length with the cap at arrival, and
 	// scaling counts the queued requests, so neither may see a request
 	// leave its queue early.
@@ -57,10 +55,7 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 			break // the lobby drains every cycle: Step does it
 		}
 		t := m.cycle + 1
-		c := min(m.nextScale, end+1)
-		if b.busy > 0 {
-			c = b.wheel.next(t, c-1)
-		}
+		c := b.nextCompletion(t, min(m.nextScale, end+1)-1)
 		// The next cycle that may have arrivals: nothing draws from the
 		// stream before it (the blocks up to it are decided now).
 		due := m.arr.nextArrival(cfg, t, c-1, m.pcg)

@@ -34,7 +34,11 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 //   - runRouted (routed.go): a per-server balancer visits only the cycles
 //     where something happens, and runs windows (window.go) where its
 //     router's picks need not see the servers serve.
-//   - skipAhead (skip.go): cycles in which nothing but arrivals can happen.
+//   - skipAhead (skip.go): cycles in which nothing but arrivals can happen,
+//     up to the next act that each mechanism declares (nextact.go).
+//
+// While no scaling evaluation can act (scaleFixed), all three pass the
+// evaluations as if there were none, and nextScale is set after them.
 //
 // The first two run a balancer's cycles apart from the model's Step, so
 // they need what Step would otherwise interleave to be absent: one
@@ -61,11 +65,11 @@ func (m *Model) shortcut(limit int64) {
 	if g == viaNone {
 		return
 	}
-	if m.scaleFixed() {
+	if m.scaleNext() == never {
 		// No evaluation before the shortcut's end can act: it passes
 		// them all, and the next one is the first multiple of the
 		// cooldown after where it stops.
-		m.nextScale = noScale
+		m.nextScale = never
 		defer m.resyncScale()
 	}
 	switch g {
@@ -86,10 +90,6 @@ func (m *Model) shortcut(limit int64) {
 	}
 	m.skipAhead(limit)
 }
-
-// noScale stands for nextScale while no scaling evaluation can act: after
-// every cycle a shortcut can reach.
-const noScale = MaxCycles + 1
 
 // scaleFixed reports whether no scaling evaluation can act while the
 // pools stay as they are, whatever their queues (scaleActs): every pool

@@ -30,18 +30,11 @@ func (m *Model) skipAhead(limit int64) {
 		}
 	}
 	t := m.cycle + 1
-	end := min(limit-1, m.nextScale-1)
-	if len(m.pending) > 0 {
-		end = min(end, m.pending[0].Cycle-1)
-	}
+	end := limit - 1
 	if admit {
 		end = min(end, m.cycle+m.quietSpan())
 	}
-	for _, b := range m.bal {
-		if b.busy > 0 && end >= t {
-			end = b.wheel.next(t, end) - 1 // a completion may be due at end+1
-		}
-	}
+	end = m.nextAct(t, end) // each mechanism's next act (nextact.go)
 	if !admit && end >= t {
 		if tr := m.cfg.Trace; tr != nil {
 			if m.tracePos < len(tr) {
