@@ -6,11 +6,14 @@ import "math/bits"
 // the servers whose request completes at cycle c. Every processing time is
 // below size, so one bucket never mixes two cycles of live entries. An entry
 // whose server no longer completes at that cycle (it failed) is stale and
-// skipped by the reader. A bitmap marks the non-empty buckets, so the next
-// cycle with a completion is found a word (64 cycles) at a time.
+// skipped by the reader. A bitmap marks the non-empty buckets, and a
+// summary marks its non-zero words, so the next cycle with a completion is
+// found 4,096 cycles at a time: a long service costs no scan of the
+// cycles it spans.
 type wheel struct {
 	buckets [][]int32
 	used    []uint64 // bit i set: bucket i is not empty
+	sum     []uint64 // bit j set: used[j] is not zero
 	mask    int64
 }
 
@@ -28,6 +31,7 @@ func (w *wheel) fit(span int64) bool {
 	// model re-adds its busy servers afterwards.
 	w.buckets = make([][]int32, size)
 	w.used = make([]uint64, size/64)
+	w.sum = make([]uint64, (size/64+63)/64)
 	w.mask = size - 1
 	return true
 }
@@ -36,6 +40,7 @@ func (w *wheel) add(cycle int64, id int) {
 	i := cycle & w.mask
 	w.buckets[i] = append(w.buckets[i], int32(id))
 	w.used[i>>6] |= 1 << (i & 63)
+	w.sum[i>>12] |= 1 << (i >> 6 & 63)
 }
 
 // has reports whether the bucket of cycle holds any entry.
@@ -50,27 +55,51 @@ func (w *wheel) take(cycle int64) []int32 {
 	i := cycle & w.mask
 	ids := w.buckets[i]
 	w.buckets[i] = ids[:0]
-	w.used[i>>6] &^= 1 << (i & 63)
+	if w.used[i>>6] &^= 1 << (i & 63); w.used[i>>6] == 0 {
+		w.sum[i>>12] &^= 1 << (i >> 6 & 63)
+	}
 	return ids
 }
 
 // next returns the first cycle in [from, to] whose bucket holds an entry,
 // or to+1 when there is none.
 func (w *wheel) next(from, to int64) int64 {
-	size := w.mask + 1
-	for c := from; c <= to; {
-		i := c & w.mask
-		word := w.used[i>>6] >> (i & 63)
-		if word != 0 {
-			if c += int64(bits.TrailingZeros64(word)); c <= to {
-				return c
-			}
+	if to < from {
+		return to + 1
+	}
+	i := from & w.mask
+	if word := w.used[i>>6] >> (i & 63); word != 0 { // the common case: soon
+		if c := from + int64(bits.TrailingZeros64(word)); c <= to {
+			return c
+		}
+		return to + 1
+	}
+	j, ok := w.nextWord(i>>6 + 1)
+	if !ok {
+		// Only the words up to i's may hold any (of i's, the bits below
+		// i): a turn of the wheel on.
+		if j, ok = w.nextWord(0); !ok {
 			return to + 1
 		}
-		c += 64 - i&63 // the start of the next word
-		if c-from >= size {
-			return to + 1 // every bucket seen
-		}
+	}
+	b := j<<6 + int64(bits.TrailingZeros64(w.used[j]))
+	if c := from + (b-i)&w.mask; c <= to {
+		return c
 	}
 	return to + 1
+}
+
+// nextWord returns the first j ≥ from with used[j] not zero, read from the
+// summary, and whether there is one before the end of used.
+func (w *wheel) nextWord(from int64) (int64, bool) {
+	for k := from >> 6; k < int64(len(w.sum)); k++ {
+		word := w.sum[k]
+		if k == from>>6 {
+			word &^= 1<<(from&63) - 1 // the words before from
+		}
+		if word != 0 {
+			return k<<6 + int64(bits.TrailingZeros64(word)), true
+		}
+	}
+	return 0, false
 }

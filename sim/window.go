@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file runs a per-server balancer whose policy's picks can be worked
 // out without serving the queues (Reads: nothing, or work) over a window of
 // cycles in two passes, instead of cycle by cycle.
@@ -41,7 +43,7 @@ const windowRequests = 512
 // window is runWindow's scratch space, kept between windows.
 type window struct {
 	arrived    []arrivalCount // the cycles with admissions, in order
-	dispatched []int32        // by cycle in the window, while peaks are counted
+	dispatches []int64        // the cycle of each dispatch, while peaks are counted
 	peaks      bool           // the queue might pass its peak: count dispatches
 	woke       []int32        // servers free at the start that got a request
 	late       []lateEntry
@@ -206,9 +208,7 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	// without a dispatch; only then are the dispatches counted by cycle.
 	w.admitted = admitted
 	w.peaks = w.q0+admitted > b.tot.PeakQueue
-	if w.peaks {
-		w.dispatched = resize(w.dispatched, int(e-c0))
-	}
+	w.dispatches = w.dispatches[:0]
 	return e
 }
 
@@ -253,21 +253,38 @@ func (m *Model) settleWindow(b *Balancer, e int64) {
 	b.tot.ServerCycles += w.live0*(e-1-c0) + w.liveCycles
 	b.tot.BusyCycles += w.busy0*(e-1-c0) + w.busyCycles
 	b.intAt = e - 1
-	if w.peaks {
-		q, peak, a := w.q0, b.tot.PeakQueue, 0
-		for c := c0 + 1; c < e; c++ {
-			if a < len(w.arrived) && w.arrived[a].cycle == c {
-				q += int64(w.arrived[a].n)
-				a++
-			}
-			q -= int64(w.dispatched[c-c0-1])
-			peak = max(peak, q)
-		}
-		b.tot.PeakQueue = peak
+	if w.peaks && e > c0+1 {
+		b.tot.PeakQueue = w.peak(b.tot.PeakQueue, e)
 	}
 	// At e, scaling may make up for a server that leaves then: record
 	// sees it.
 	b.tot.ServersMin = min(b.tot.ServersMin, int(w.live0)-w.leftBefore)
+}
+
+// peak returns the highest of peak and the queue's lengths at the end of
+// the window's cycles before e. The queue grows only by arrivals, so the
+// highest lies at the end of its first cycle or of a cycle with arrivals:
+// only those are read, each with the arrivals and dispatches up to it.
+func (w *window) peak(peak, e int64) int64 {
+	slices.Sort(w.dispatches)
+	q, d := w.q0, 0
+	level := func(c int64) int64 { // q holds the arrivals up to c
+		for d < len(w.dispatches) && w.dispatches[d] <= c {
+			d++
+		}
+		return q - int64(d)
+	}
+	if len(w.arrived) == 0 || w.arrived[0].cycle != w.c0+1 {
+		peak = max(peak, level(w.c0+1))
+	}
+	for _, a := range w.arrived {
+		if a.cycle >= e {
+			break
+		}
+		q += int64(a.n)
+		peak = max(peak, level(a.cycle))
+	}
+	return peak
 }
 
 // endWindow is the window's last cycle e: scaling, then step d for the
@@ -323,7 +340,7 @@ func (b *Balancer) place(r packed, id int, c int64) {
 // yet; one left with nothing to do is free, or leaves if it was retiring.
 func (b *Balancer) serveQueue(id int, now, at, e int64) {
 	s, q := &b.srv[id-1], &b.sq[id-1]
-	w, c0 := b.m.win, b.m.cycle
+	w := b.m.win
 	for {
 		if s.busy { // its request completes at at
 			b.resps.add(b.completed(s, at))
@@ -348,7 +365,7 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		b.tot.ServiceCount++
 		b.waits.add(b.dispatched(r, start))
 		if w.peaks {
-			w.dispatched[start-c0-1]++
+			w.dispatches = append(w.dispatches, start)
 		}
 		w.busyCycles += min(s.done, e) - start
 		if s.done > e {
@@ -371,14 +388,4 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		return
 	}
 	b.free.add(id)
-}
-
-// resize returns s with length n, zeroed.
-func resize(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
 }
