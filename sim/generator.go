@@ -159,6 +159,11 @@ func (a *arrivals) quiet(cfg *Config) bool {
 	return true
 }
 
+// decided reports whether cycle c is known to have arrivals: nextArrival
+// would return it without a draw (callers in a loop test it first, as it
+// inlines).
+func (a *arrivals) decided(c int64) bool { return c == a.next && c < a.end }
+
 // count draws the number of arrivals at cycle t ≥ 1. Cycles must be asked
 // in increasing order.
 func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {

@@ -41,7 +41,7 @@ func (b *Balancer) nextCompletion(t, end int64) int64 {
 	if b.busy == 0 || end < t {
 		return end + 1
 	}
-	return b.wheel.next(t, end)
+	return b.wheel.seek(t, end)
 }
 
 // nextAct returns the last cycle in [t−1, end] before which no mechanism

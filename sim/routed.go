@@ -55,11 +55,11 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 			break // the lobby drains every cycle: Step does it
 		}
 		t := m.cycle + 1
-		c := b.nextCompletion(t, min(m.nextScale, end+1)-1)
-		// The next cycle that may have arrivals: nothing draws from the
-		// stream before it (the blocks up to it are decided now).
-		due := m.arr.nextArrival(cfg, t, c-1, m.pcg)
-		c = min(c, due)
+		due := m.arr.nextDue(t) // the next cycle that may have arrivals
+		c := min(due, m.nextScale, end+1)
+		if b.busy > 0 {
+			c = b.wheel.next(t, c-1)
+		}
 		if c > end {
 			m.cycle = end
 			break

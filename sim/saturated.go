@@ -39,7 +39,9 @@ func (m *Model) runSaturated(b *Balancer, limit int64) bool {
 		}
 		end = t + span/2 - 1
 	}
-	if end-t+1 < minSaturated {
+	if end-t+1 < minSaturated || b.nextCompletion(t, end) > end {
+		// Too short, or without a completion: skipAhead takes such a
+		// stretch, and on to the next completion, for less.
 		return false
 	}
 

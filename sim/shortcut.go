@@ -78,15 +78,9 @@ func (m *Model) shortcut(limit int64) {
 			return
 		}
 	case viaSaturated:
-		// A quiet stretch up to the next completion costs less taken
-		// whole than in runSaturated's stretches, which its queue
-		// bounds in cycles: it runs only where every cycle has some.
-		c := m.cycle
-		if m.skipAhead(limit); m.cycle > c {
+		if m.runSaturated(m.bal[0], limit) {
 			return
 		}
-		m.runSaturated(m.bal[0], limit)
-		return
 	}
 	m.skipAhead(limit)
 }
@@ -122,7 +116,7 @@ type via uint8
 const (
 	viaNone      via = iota // none: every cycle is stepped
 	viaSkip                 // skipAhead alone
-	viaSaturated            // skipAhead, then runSaturated if it did not advance
+	viaSaturated            // runSaturated, then skipAhead if it did not advance
 	viaRouted               // runRouted, then skipAhead if it did not advance
 )
 

@@ -51,7 +51,12 @@ func (m *Model) skipAhead(limit int64) {
 	}
 	watching := m.watching()
 	if admit {
-		for c := m.arr.nextArrival(&m.cfg, t, end, m.pcg); c <= end; c = m.arr.nextArrival(&m.cfg, c+1, end, m.pcg) {
+		for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
+			if !m.arr.decided(c) {
+				if c = m.arr.nextArrival(&m.cfg, c, end, m.pcg); c > end {
+					break
+				}
+			}
 			if watching {
 				m.recordThrough(c - 1)
 			}

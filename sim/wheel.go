@@ -8,12 +8,12 @@ import "math/bits"
 // whose server no longer completes at that cycle (it failed) is stale and
 // skipped by the reader. A bitmap marks the non-empty buckets, and a
 // summary marks its non-zero words, so the next cycle with a completion is
-// found 4,096 cycles at a time: a long service costs no scan of the
-// cycles it spans.
+// found 4,096 cycles at a time (seek): a long service costs no scan of
+// the cycles it spans.
 type wheel struct {
 	buckets [][]int32
 	used    []uint64 // bit i set: bucket i is not empty
-	sum     []uint64 // bit j set: used[j] is not zero
+	sum     []uint64 // bit j clear: used[j] is zero (set: it may not be)
 	mask    int64
 }
 
@@ -55,18 +55,35 @@ func (w *wheel) take(cycle int64) []int32 {
 	i := cycle & w.mask
 	ids := w.buckets[i]
 	w.buckets[i] = ids[:0]
-	if w.used[i>>6] &^= 1 << (i & 63); w.used[i>>6] == 0 {
-		w.sum[i>>12] &^= 1 << (i >> 6 & 63)
-	}
+	w.used[i>>6] &^= 1 << (i & 63) // its summary bit is cleared when next finds the word empty
 	return ids
 }
 
 // next returns the first cycle in [from, to] whose bucket holds an entry,
-// or to+1 when there is none.
+// or to+1 when there is none, reading the bitmap a word at a time: for
+// completions near from (it inlines); seek finds far ones.
 func (w *wheel) next(from, to int64) int64 {
-	if to < from {
-		return to + 1
+	size := w.mask + 1
+	for c := from; c <= to; {
+		i := c & w.mask
+		word := w.used[i>>6] >> (i & 63)
+		if word != 0 {
+			if c += int64(bits.TrailingZeros64(word)); c <= to {
+				return c
+			}
+			return to + 1
+		}
+		c += 64 - i&63 // the start of the next word
+		if c-from >= size {
+			return to + 1 // every bucket seen
+		}
 	}
+	return to + 1
+}
+
+// seek is next through the summary: its cost does not grow with the
+// cycles between from and the completion it finds.
+func (w *wheel) seek(from, to int64) int64 {
 	i := from & w.mask
 	if word := w.used[i>>6] >> (i & 63); word != 0 { // the common case: soon
 		if c := from + int64(bits.TrailingZeros64(word)); c <= to {
@@ -74,6 +91,15 @@ func (w *wheel) next(from, to int64) int64 {
 		}
 		return to + 1
 	}
+	return w.nextFar(from, to)
+}
+
+// nextFar is seek past the word of from, found through the summary.
+func (w *wheel) nextFar(from, to int64) int64 {
+	if to < from {
+		return to + 1
+	}
+	i := from & w.mask
 	j, ok := w.nextWord(i>>6 + 1)
 	if !ok {
 		// Only the words up to i's may hold any (of i's, the bits below
@@ -90,15 +116,21 @@ func (w *wheel) next(from, to int64) int64 {
 }
 
 // nextWord returns the first j ≥ from with used[j] not zero, read from the
-// summary, and whether there is one before the end of used.
+// summary (clearing the bits of the words it finds empty), and whether
+// there is one before the end of used.
 func (w *wheel) nextWord(from int64) (int64, bool) {
 	for k := from >> 6; k < int64(len(w.sum)); k++ {
 		word := w.sum[k]
 		if k == from>>6 {
 			word &^= 1<<(from&63) - 1 // the words before from
 		}
-		if word != 0 {
-			return k<<6 + int64(bits.TrailingZeros64(word)), true
+		for word != 0 {
+			j := k<<6 + int64(bits.TrailingZeros64(word))
+			if w.used[j] != 0 {
+				return j, true
+			}
+			w.sum[k] &^= 1 << (j & 63)
+			word &= word - 1
 		}
 	}
 	return 0, false

@@ -7,9 +7,9 @@ import (
 )
 
 // TestWheelNextMatchesScan fills wheels of 64 to 2^16 buckets with entries
-// near a moving clock, takes some, and checks next against a bucket by
-// bucket scan of has: the summary over the bitmap must find the same
-// first cycle, wrapping around, as reading every bucket.
+// near a moving clock and takes some: next, and seek through the summary,
+// must find the same first cycle, wrapping around, as a bucket by bucket
+// scan of has.
 func TestWheelNextMatchesScan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var w wheel
@@ -41,6 +41,9 @@ func TestWheelNextMatchesScan(t *testing.T) {
 			}
 			if got := w.next(from, to); got != want {
 				t.Fatalf("next(%d, %d) = %d, want %d (size %d)", from, to, got, want, size)
+			}
+			if got := w.seek(from, to); got != want {
+				t.Fatalf("seek(%d, %d) = %d, want %d (size %d)", from, to, got, want, size)
 			}
 		}
 	})

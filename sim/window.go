@@ -43,8 +43,10 @@ const windowRequests = 512
 // window is runWindow's scratch space, kept between windows.
 type window struct {
 	arrived    []arrivalCount // the cycles with admissions, in order
-	dispatches []int64        // the cycle of each dispatch, while peaks are counted
 	peaks      bool           // the queue might pass its peak: count dispatches
+	byCycle    bool           // counted by cycle (a short window), else listed
+	dispatched []int32        // by cycle in the window (byCycle)
+	dispatches []int64        // the cycle of each dispatch (not byCycle)
 	woke       []int32        // servers free at the start that got a request
 	late       []lateEntry
 	longest    int64 // the longest service among the late entries
@@ -138,7 +140,10 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	own := work || batched // placed their own way
 	e := min(m.nextScale, end)
 	admitted := int64(0) // written back to w at the end: a local in the loops
-	for c := m.arr.nextArrival(cfg, c0+1, e, m.pcg); ; c = m.arr.nextArrival(cfg, c+1, e, m.pcg) {
+	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
+		if c <= e && !m.arr.decided(c) {
+			c = m.arr.nextArrival(cfg, c, e, m.pcg) // nothing else draws in pass 1
+		}
 		for ; c > e; e = min(m.nextScale, end) {
 			if e != m.nextScale || b.retiring > 0 || admitted >= windowRequests {
 				break
@@ -208,6 +213,12 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	// without a dispatch; only then are the dispatches counted by cycle.
 	w.admitted = admitted
 	w.peaks = w.q0+admitted > b.tot.PeakQueue
+	// Counted by cycle, a window's peak costs a few instructions a cycle;
+	// listed and sorted, a few a dispatch times the log of their number.
+	w.byCycle = e-c0 <= 8*(admitted+w.busy0+1)
+	if w.peaks && w.byCycle {
+		w.dispatched = resize(w.dispatched, int(e-c0))
+	}
 	w.dispatches = w.dispatches[:0]
 	return e
 }
@@ -253,7 +264,20 @@ func (m *Model) settleWindow(b *Balancer, e int64) {
 	b.tot.ServerCycles += w.live0*(e-1-c0) + w.liveCycles
 	b.tot.BusyCycles += w.busy0*(e-1-c0) + w.busyCycles
 	b.intAt = e - 1
-	if w.peaks && e > c0+1 {
+	switch {
+	case !w.peaks || e == c0+1:
+	case w.byCycle:
+		q, peak, a := w.q0, b.tot.PeakQueue, 0
+		for c := c0 + 1; c < e; c++ {
+			if a < len(w.arrived) && w.arrived[a].cycle == c {
+				q += int64(w.arrived[a].n)
+				a++
+			}
+			q -= int64(w.dispatched[c-c0-1])
+			peak = max(peak, q)
+		}
+		b.tot.PeakQueue = peak
+	default:
 		b.tot.PeakQueue = w.peak(b.tot.PeakQueue, e)
 	}
 	// At e, scaling may make up for a server that leaves then: record
@@ -262,7 +286,7 @@ func (m *Model) settleWindow(b *Balancer, e int64) {
 }
 
 // peak returns the highest of peak and the queue's lengths at the end of
-// the window's cycles before e. The queue grows only by arrivals, so the
+// the window's cycles before e, from the dispatches listed (not byCycle). The queue grows only by arrivals, so the
 // highest lies at the end of its first cycle or of a cycle with arrivals:
 // only those are read, each with the arrivals and dispatches up to it.
 func (w *window) peak(peak, e int64) int64 {
@@ -340,7 +364,7 @@ func (b *Balancer) place(r packed, id int, c int64) {
 // yet; one left with nothing to do is free, or leaves if it was retiring.
 func (b *Balancer) serveQueue(id int, now, at, e int64) {
 	s, q := &b.srv[id-1], &b.sq[id-1]
-	w := b.m.win
+	w, c0 := b.m.win, b.m.cycle
 	for {
 		if s.busy { // its request completes at at
 			b.resps.add(b.completed(s, at))
@@ -364,7 +388,11 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		b.tot.ServiceCycles += time
 		b.tot.ServiceCount++
 		b.waits.add(b.dispatched(r, start))
-		if w.peaks {
+		switch {
+		case !w.peaks:
+		case w.byCycle:
+			w.dispatched[start-c0-1]++
+		default:
 			w.dispatches = append(w.dispatches, start)
 		}
 		w.busyCycles += min(s.done, e) - start
@@ -388,4 +416,14 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		return
 	}
 	b.free.add(id)
+}
+
+// resize returns s with length n, zeroed.
+func resize(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
