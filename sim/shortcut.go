@@ -78,7 +78,10 @@ func (m *Model) shortcut(limit int64) {
 			return
 		}
 	case viaSaturated:
-		if m.runSaturated(m.bal[0], limit) {
+		// Where completions are sparse, a quiet stretch up to the next
+		// one costs less taken whole (skipAhead) than tried as a
+		// saturated one first.
+		if b := m.bal[0]; (b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, limit) {
 			return
 		}
 	}
@@ -119,6 +122,22 @@ const (
 	viaSaturated            // runSaturated, then skipAhead if it did not advance
 	viaRouted               // runRouted, then skipAhead if it did not advance
 )
+
+// denseCompletions reports whether b's busy servers complete, on average,
+// every fourth cycle or more often (busy ≥ a quarter of the mean service),
+// or the shape's mean is not at hand: the shortcut then tries a saturated
+// stretch first.
+func (b *Balancer) denseCompletions() bool {
+	cfg := &b.m.cfg
+	mean := int64(cfg.MeanService)
+	switch cfg.Service {
+	case Uniform:
+		mean = int64(cfg.TaskMin+cfg.TaskMax) / 2
+	case Bimodal, Empirical:
+		return true
+	}
+	return 4*int64(b.busy) >= mean
+}
 
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
