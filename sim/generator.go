@@ -113,18 +113,7 @@ func (a *arrivals) nextArrival(cfg *Config, t, end int64, r *rand.PCG) int64 {
 			return end + 1
 		}
 		if steady && c == a.end && c%WaveStep == 0 && a.quiet(cfg) {
-			// Whole blocks of the same mean, as startBlock and decide
-			// would take them: most have no arrival.
-			for ; c <= end; c += WaveStep {
-				u := r.Uint64()
-				a.end = c + WaveStep
-				if u >= a.gap[WaveStep] {
-					a.decide(c, u)
-					break
-				}
-				a.next = a.end
-			}
-			if c > end {
+			if c = a.quietBlocks(c, end, r); c > end {
 				return end + 1
 			}
 		}
@@ -144,6 +133,27 @@ func (a *arrivals) nextArrival(cfg *Config, t, end int64, r *rand.PCG) int64 {
 		}
 		t = a.end
 	}
+}
+
+// quietBlocks takes whole blocks of the same mean from cycle c, a block's
+// first, up to end, as startBlock and decide would take them: most have no
+// arrival, which one draw below the last threshold says. It returns the
+// first cycle of the block it decided with an arrival, or end+1 (the
+// blocks up to end all quiet). The generator's state is held in registers
+// over the loop.
+func (a *arrivals) quietBlocks(c, end int64, r *rand.PCG) int64 {
+	th, p := a.gap[WaveStep], *r
+	for ; c <= end; c += WaveStep {
+		if u := p.Uint64(); u >= th {
+			*r = p
+			a.end = c + WaveStep
+			a.decide(c, u)
+			return c
+		}
+	}
+	*r = p
+	a.end, a.next = c, c // the last block passed ends at c; c's is undecided
+	return end + 1
 }
 
 // quiet reports whether the mean in force is cfg's rate (the wave off)

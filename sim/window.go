@@ -230,8 +230,14 @@ func (m *Model) serveWindow(b *Balancer, e int64) {
 	for _, id := range w.woke {
 		b.serveQueue(int(id), c0, c0, e)
 	}
+	far := e-c0 > 1024 // few completions over many cycles: through the summary
 	for c := c0 + 1; ; c++ {
-		if c = b.wheel.next(c, e); c > e {
+		if far {
+			c = b.wheel.seek(c, e)
+		} else {
+			c = b.wheel.next(c, e)
+		}
+		if c > e {
 			break
 		}
 		for _, id32 := range b.wheel.take(c) { // pass 2 adds to the wheel only after it
