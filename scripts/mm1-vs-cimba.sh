@@ -27,9 +27,10 @@ if [ -z "$mm1" ]; then
 fi
 (cd "$root" && go test -c -o "$work/sim.test" ./sim/)
 for _ in $(seq "$rounds"); do
-	# Cimba: the whole process's user and system time over its million.
-	/usr/bin/time -f '%U %S' -o "$work/time" "$mm1" >/dev/null
-	awk '{printf "cimba %.1f\n", ($1 + $2) * 1e9 / 1e6}' "$work/time" >>"$work/cpu.txt"
+	# Cimba: the processes' user and system time over five runs of its
+	# million (time counts in hundredths of a second).
+	/usr/bin/time -f '%U %S' -o "$work/time" sh -c 'for i in 1 2 3 4 5; do "$0" >/dev/null; done' "$mm1"
+	awk '{printf "cimba %.1f\n", ($1 + $2) * 1e9 / 5e6}' "$work/time" >>"$work/cpu.txt"
 	"$work/sim.test" -test.run '^$' -test.bench '^BenchmarkMM1$' -test.benchtime 1x \
 		-mm1.customers 900000 | awk '/^BenchmarkMM1/ {
 			for (i = 1; i <= NF; i++) if ($(i+1) == "cpu-ns/customer") {
