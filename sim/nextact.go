@@ -18,12 +18,30 @@ const never = MaxCycles + 1
 
 // scaleNext returns the next cycle at which scaling is evaluated and may
 // act: the next multiple of the cooldown, or never while no evaluation
-// could act whatever the queue (scaleFixed).
-func (m *Model) scaleNext() int64 {
-	if m.scaleFixed() {
+// could act whatever the queue (scaleFixed), or, with still (the queues
+// and pools hold still up to the caller's end: no arrival, completion or
+// change comes before it), while no evaluation acts with the queues as
+// they are (scaleIdle).
+func (m *Model) scaleNext(still bool) int64 {
+	if m.scaleFixed() || still && m.scaleIdle() {
 		return never
 	}
 	return m.nextScale
+}
+
+// scaleIdle reports whether scaling would not act now at any balancer,
+// with its queue and pool as they are, none retiring or warming: while
+// neither changes, no later evaluation acts either.
+func (m *Model) scaleIdle() bool {
+	for _, b := range m.bal {
+		if b.retiring != 0 || len(b.warming) != 0 {
+			return false
+		}
+		if _, acts := b.scaleActs(b.queueLen()); acts {
+			return false
+		}
+	}
+	return true
 }
 
 // changeNext returns the cycle of the next scheduled change (a setting or
@@ -45,13 +63,16 @@ func (b *Balancer) nextCompletion(t, end int64) int64 {
 }
 
 // nextAct returns the last cycle in [t−1, end] before which no mechanism
-// but the arrivals acts: scaling, a scheduled change, a completion at any
-// balancer (the client side's deadlines, retries and probe rounds bound
-// end already, see watchLimit).
-func (m *Model) nextAct(t, end int64) int64 {
-	end = min(end, m.scaleNext()-1, m.changeNext()-1)
+// but the arrivals acts: a scheduled change, a completion at any balancer,
+// scaling (the client side's deadlines, retries and probe rounds bound end
+// already, see watchLimit). With still, the caller admits no arrival
+// before the cycle returned (an idle server would take one): the queues
+// and pools then hold still, and scaling counts only if it acts with them
+// as they are.
+func (m *Model) nextAct(t, end int64, still bool) int64 {
+	end = min(end, m.changeNext()-1)
 	for _, b := range m.bal {
 		end = b.nextCompletion(t, end) - 1
 	}
-	return end
+	return min(end, m.scaleNext(still)-1)
 }

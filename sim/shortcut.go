@@ -65,7 +65,7 @@ func (m *Model) shortcut(limit int64) {
 	if g == viaNone {
 		return
 	}
-	if m.scaleNext() == never {
+	if m.scaleNext(false) == never {
 		// No evaluation before the shortcut's end can act: it passes
 		// them all, and the next one is the first multiple of the
 		// cooldown after where it stops.

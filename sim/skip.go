@@ -34,7 +34,7 @@ func (m *Model) skipAhead(limit int64) {
 	if admit {
 		end = min(end, m.cycle+m.quietSpan())
 	}
-	end = m.nextAct(t, end) // each mechanism's next act (nextact.go)
+	end = m.nextAct(t, end, !admit) // each mechanism's next act (nextact.go)
 	if !admit && end >= t {
 		if tr := m.cfg.Trace; tr != nil {
 			if m.tracePos < len(tr) {
@@ -71,6 +71,9 @@ func (m *Model) skipAhead(limit int64) {
 		m.recordThrough(end)
 	}
 	m.cycle = end
+	if m.nextScale <= end {
+		m.resyncScale() // evaluations passed that could not act (scaleIdle)
+	}
 }
 
 // recordThrough records the retry budget's window (step e's part of the
