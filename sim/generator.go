@@ -90,15 +90,95 @@ func (a *arrivals) nextDue(t int64) int64 {
 	return min(a.next, a.end)
 }
 
+// startBlock starts the block of cycle t: its mean, undecided.
+func (a *arrivals) startBlock(cfg *Config, t int64) {
+	a.end = (t/WaveStep + 1) * WaveStep
+	if m := meanAt(cfg, t); m != a.mean {
+		a.setMean(m) // the tables depend on the mean alone: keep them when it stays
+	}
+	a.next = -1 // the new block's mean decides afresh (Poisson is memoryless)
+}
+
+// nextArrival returns the first cycle in [t, end] with arrivals, or end+1
+// when there is none, deciding the blocks up to it as count would at their
+// first cycle, with the same draws in the same order: the caller then
+// passes every cycle up to the one returned less one, and nothing else
+// draws from r in them. A mean of skipBelow or more draws every cycle: it
+// returns the first cycle asked.
+func (a *arrivals) nextArrival(cfg *Config, t, end int64, r *rand.PCG) int64 {
+	steady := !cfg.Wave || cfg.WaveAmplitude == 0 // every block has the same mean
+	for {
+		c := a.nextDue(t)
+		if c > end {
+			return end + 1
+		}
+		if steady && c == a.end && c%WaveStep == 0 && a.quiet(cfg) {
+			if c = a.quietBlocks(c, end, r); c > end {
+				return end + 1
+			}
+		}
+		if c >= a.end {
+			a.startBlock(cfg, c)
+		}
+		switch {
+		case a.mean <= 0:
+			a.next = a.end // as count leaves it
+		case a.mean >= skipBelow:
+			return c
+		case a.next < c:
+			a.decide(c, r.Uint64())
+		}
+		if a.next < a.end {
+			return min(a.next, end+1)
+		}
+		t = a.end
+	}
+}
+
+// quietBlocks takes whole blocks of the same mean from cycle c, a block's
+// first, up to end, as startBlock and decide would take them: most have no
+// arrival, which one draw below the last threshold says. It returns the
+// first cycle of the block it decided with an arrival, or end+1 (the
+// blocks up to end all quiet). The generator's state is held in registers
+// over the loop.
+func (a *arrivals) quietBlocks(c, end int64, r *rand.PCG) int64 {
+	th, p := a.gap[WaveStep], *r
+	for ; c <= end; c += WaveStep {
+		if u := p.Uint64(); u >= th {
+			*r = p
+			a.end = c + WaveStep
+			a.decide(c, u)
+			return c
+		}
+	}
+	*r = p
+	a.end, a.next = c, c // the last block passed ends at c; c's is undecided
+	return end + 1
+}
+
+// quiet reports whether the mean in force is cfg's rate (the wave off)
+// and below skipBelow, with the thresholds of a whole block filled in:
+// nextArrival may then take whole blocks at once.
+func (a *arrivals) quiet(cfg *Config) bool {
+	if a.mean != cfg.Rate.PerCycle() || a.mean <= 0 || a.mean >= skipBelow {
+		return false
+	}
+	if a.gaps < WaveStep {
+		a.growGaps(WaveStep)
+	}
+	return true
+}
+
+// decided reports whether cycle c is known to have arrivals: nextArrival
+// would return it without a draw (callers in a loop test it first, as it
+// inlines).
+func (a *arrivals) decided(c int64) bool { return c == a.next && c < a.end }
+
 // count draws the number of arrivals at cycle t ≥ 1. Cycles must be asked
 // in increasing order.
 func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	if t >= a.end {
-		a.end = (t/WaveStep + 1) * WaveStep
-		if m := meanAt(cfg, t); m != a.mean {
-			a.setMean(m) // the tables depend on the mean alone: keep them when it stays
-		}
-		a.next = -1 // the new block's mean decides afresh (Poisson is memoryless)
+		a.startBlock(cfg, t)
 	}
 	if a.mean <= 0 {
 		a.next = a.end // nothing until the next block
@@ -112,7 +192,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 		return n
 	}
 	if a.next < t {
-		a.decide(t, r)
+		a.decide(t, r.Uint64())
 	}
 	if t != a.next {
 		return 0
@@ -121,7 +201,7 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 	// Decide the next gap now, unless the next cycle starts a new block
 	// (whose mean must decide it).
 	if t+1 < a.end {
-		a.decide(t+1, r)
+		a.decide(t+1, r.Uint64())
 	} else {
 		a.next = -1
 	}
@@ -129,33 +209,28 @@ func (a *arrivals) count(cfg *Config, t int64, r *rand.PCG) int {
 }
 
 // decide draws the next cycle ≥ from that has arrivals, and its count,
-// from one uniform u (see arrivals). The search stops at the block's end,
-// where the next block decides afresh.
-func (a *arrivals) decide(from int64, r *rand.PCG) {
-	u := r.Uint64()
+// from one uniform u, the stream's next draw (see arrivals). The search
+// stops at the block's end, where the next block decides afresh.
+func (a *arrivals) decide(from int64, u uint64) {
 	limit := int(a.end - from) // cycles left in the block
-	g := 0
-	for g < limit {
-		if g+gapChunk > a.gaps {
-			a.growGaps(g + gapChunk)
-		}
-		// The thresholds fall, so those above u are a prefix: count them.
-		// Written out: the compiler neither unrolls the loop nor inlines
-		// a function doing this.
-		th := (*[gapChunk]uint64)(a.gap[g+1:])
-		_, b0 := bits.Sub64(u, th[0], 0)
-		_, b1 := bits.Sub64(u, th[1], 0)
-		_, b2 := bits.Sub64(u, th[2], 0)
-		_, b3 := bits.Sub64(u, th[3], 0)
-		_, b4 := bits.Sub64(u, th[4], 0)
-		_, b5 := bits.Sub64(u, th[5], 0)
-		_, b6 := bits.Sub64(u, th[6], 0)
-		_, b7 := bits.Sub64(u, th[7], 0)
-		above := b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7
-		g += int(above)
-		if above < gapChunk {
-			break
-		}
+	if a.gaps < gapChunk {
+		a.growGaps(gapChunk)
+	}
+	// The thresholds fall, so those above u are a prefix: count them,
+	// the first chunk without a branch (written out: the compiler
+	// neither unrolls the loop nor inlines a function doing this).
+	th := (*[gapChunk]uint64)(a.gap[1:])
+	_, b0 := bits.Sub64(u, th[0], 0)
+	_, b1 := bits.Sub64(u, th[1], 0)
+	_, b2 := bits.Sub64(u, th[2], 0)
+	_, b3 := bits.Sub64(u, th[3], 0)
+	_, b4 := bits.Sub64(u, th[4], 0)
+	_, b5 := bits.Sub64(u, th[5], 0)
+	_, b6 := bits.Sub64(u, th[6], 0)
+	_, b7 := bits.Sub64(u, th[7], 0)
+	g := int(b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7)
+	if g == gapChunk && limit > gapChunk {
+		g = a.longGap(u, limit)
 	}
 	if g >= limit {
 		a.next = from + int64(limit) // no arrival in this block
@@ -187,6 +262,29 @@ func (a *arrivals) decide(from int64, r *rand.PCG) {
 		n++
 	}
 	a.n = n
+}
+
+// longGap returns how many of the thresholds gap[1..limit] lie above u
+// (limit when all do), given that the first gapChunk do: a quiet block's
+// draw usually lies below the last one, else a binary search finds the
+// first threshold at or below it.
+func (a *arrivals) longGap(u uint64, limit int) int {
+	if a.gaps < limit {
+		a.growGaps(limit)
+	}
+	if u < a.gap[limit] {
+		return limit
+	}
+	lo, hi := gapChunk+1, limit // the first j with gap[j] ≤ u lies in [lo, hi]
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if a.gap[mid] <= u {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo - 1
 }
 
 // growCum appends the next entry of cum and reports whether there was one:

@@ -72,7 +72,7 @@ func (m *Model) quietSpan() int64 {
 	if room <= 0 {
 		return 0
 	}
-	return room / arrivalBound(&m.cfg)
+	return room / m.arrBound
 }
 
 // arrivalBound returns a number of arrivals no cycle can exceed under cfg:

@@ -67,6 +67,9 @@ type Model struct {
 	// nextScale is the next cycle at which scaling is evaluated: the next
 	// multiple of the cooldown.
 	nextScale int64
+	// arrBound is arrivalBound(&cfg), kept for quietSpan (changes set it
+	// anew).
+	arrBound int64
 
 	tracePos int
 	cycle    int64
@@ -127,6 +130,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	m.fw = NewFirewall(cfg.Blocked)
 	m.streamCut = shareCut(cfg.StreamShare)
 	m.nextScale = cfg.Cooldown
+	m.arrBound = arrivalBound(&m.cfg)
 	if cfg.MeanService > 1 {
 		m.geoLog = detmath.Log(1 - 1/float64(cfg.MeanService))
 	}
@@ -360,6 +364,7 @@ func (m *Model) applyPending(t int64) {
 		panic("sim: a scheduled change was validated but no longer applies: " + err.Error())
 	}
 	m.cfg = cfg
+	m.arrBound = arrivalBound(&m.cfg)
 	m.applied = append(m.applied, batch...)
 	m.pending = m.pending[j:]
 	if cfg.Rate != old.Rate || cfg.Wave != old.Wave {

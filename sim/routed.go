@@ -19,9 +19,7 @@ package sim
 func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	cfg := &m.cfg
 	end := min(limit-1, m.cycle+m.quietSpan())
-	if len(m.pending) > 0 {
-		end = min(end, m.pending[0].Cycle-1)
-	}
+	end = min(end, m.changeNext()-1)
 	// A capped queue compares its length with the cap at arrival, and
 	// scaling counts the queued requests, so neither may see a request
 	// leave its queue early.

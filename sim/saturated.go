@@ -26,9 +26,7 @@ func (m *Model) runSaturated(b *Balancer, limit int64) bool {
 	cfg := &m.cfg
 	t := m.cycle + 1
 	end := min(limit-1, t+maxSaturated-1, m.cycle+m.quietSpan())
-	if len(m.pending) > 0 {
-		end = min(end, m.pending[0].Cycle-1)
-	}
+	end = min(end, m.changeNext()-1)
 	// A server takes at most 1 + span/shortest requests in span cycles
 	// (one at the start, then one per completion), and scaling adds at
 	// most one server per evaluation; the queue must hold them all.
@@ -41,7 +39,9 @@ func (m *Model) runSaturated(b *Balancer, limit int64) bool {
 		}
 		end = t + span/2 - 1
 	}
-	if end-t+1 < minSaturated {
+	if end-t+1 < minSaturated || b.nextCompletion(t, end) > end {
+		// Too short, or without a completion: skipAhead takes such a
+		// stretch, and on to the next completion, for less.
 		return false
 	}
 

@@ -34,7 +34,11 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 //   - runRouted (routed.go): a per-server balancer visits only the cycles
 //     where something happens, and runs windows (window.go) where its
 //     router's picks need not see the servers serve.
-//   - skipAhead (skip.go): cycles in which nothing but arrivals can happen.
+//   - skipAhead (skip.go): cycles in which nothing but arrivals can happen,
+//     up to the next act that each mechanism declares (nextact.go).
+//
+// While no scaling evaluation can act (scaleFixed), all three pass the
+// evaluations as if there were none, and nextScale is set after them.
 //
 // The first two run a balancer's cycles apart from the model's Step, so
 // they need what Step would otherwise interleave to be absent: one
@@ -58,19 +62,55 @@ func (m *Model) shortcut(limit int64) {
 			return
 		}
 	}
-	switch g {
-	case viaNone:
+	if g == viaNone {
 		return
+	}
+	if m.scaleNext(false) == never {
+		// No evaluation before the shortcut's end can act: it passes
+		// them all, and the next one is the first multiple of the
+		// cooldown after where it stops.
+		m.nextScale = never
+		defer m.resyncScale()
+	}
+	switch g {
 	case viaRouted:
 		if m.runRouted(m.bal[0], limit) {
 			return
 		}
 	case viaSaturated:
-		if m.runSaturated(m.bal[0], limit) {
+		// Where completions are sparse, a quiet stretch up to the next
+		// one costs less taken whole (skipAhead) than tried as a
+		// saturated one first.
+		if b := m.bal[0]; (b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, limit) {
 			return
 		}
 	}
 	m.skipAhead(limit)
+}
+
+// scaleFixed reports whether no scaling evaluation can act while the
+// pools stay as they are, whatever their queues (scaleActs): every pool
+// is at its most servers and at its fewest active ones (or scales down at
+// no queue), none retiring (a leaving server would open room to grow)
+// and none warming (a ready one would be active). Within a shortcut only
+// scaling and leaving change a pool, so it holds to the shortcut's end.
+func (m *Model) scaleFixed() bool {
+	cfg := &m.cfg
+	for _, b := range m.bal {
+		if b.live < cfg.MaxServers || b.retiring != 0 || len(b.warming) != 0 ||
+			(b.active.n > cfg.MinServers && cfg.ScaleDown != 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// resyncScale sets nextScale after a shortcut that passed the scaling
+// evaluations (scaleFixed): the first multiple of the cooldown after the
+// current cycle, as stepping leaves it after every cycle.
+func (m *Model) resyncScale() {
+	k := m.cfg.Cooldown
+	m.nextScale = (m.cycle/k + 1) * k
 }
 
 // via names the shortcut the gate opens.
@@ -82,6 +122,22 @@ const (
 	viaSaturated            // runSaturated, then skipAhead if it did not advance
 	viaRouted               // runRouted, then skipAhead if it did not advance
 )
+
+// denseCompletions reports whether b's busy servers complete, on average,
+// every fourth cycle or more often (busy ≥ a quarter of the mean service),
+// or the shape's mean is not at hand: the shortcut then tries a saturated
+// stretch first.
+func (b *Balancer) denseCompletions() bool {
+	cfg := &b.m.cfg
+	mean := int64(cfg.MeanService)
+	switch cfg.Service {
+	case Uniform:
+		mean = int64(cfg.TaskMin+cfg.TaskMax) / 2
+	case Bimodal, Empirical:
+		return true
+	}
+	return 4*int64(b.busy) >= mean
+}
 
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {

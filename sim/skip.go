@@ -30,25 +30,20 @@ func (m *Model) skipAhead(limit int64) {
 		}
 	}
 	t := m.cycle + 1
-	end := min(limit-1, m.nextScale-1)
-	if len(m.pending) > 0 {
-		end = min(end, m.pending[0].Cycle-1)
-	}
+	end := limit - 1
 	if admit {
 		end = min(end, m.cycle+m.quietSpan())
 	}
-	if !admit {
+	end = m.nextAct(t, end, !admit) // each mechanism's next act (nextact.go)
+	if !admit && end >= t {
 		if tr := m.cfg.Trace; tr != nil {
 			if m.tracePos < len(tr) {
 				end = min(end, tr[m.tracePos].Cycle-1)
 			}
 		} else {
-			end = min(end, m.arr.nextDue(t)-1)
-		}
-	}
-	for _, b := range m.bal {
-		if b.busy > 0 && end >= t {
-			end = b.wheel.next(t, end) - 1 // a completion may be due at end+1
+			// Nothing else draws from the stream in the cycles passed:
+			// the blocks up to the next arrival are decided now.
+			end = m.arr.nextArrival(&m.cfg, t, end, m.pcg) - 1
 		}
 	}
 	if end < t {
@@ -57,6 +52,11 @@ func (m *Model) skipAhead(limit int64) {
 	watching := m.watching()
 	if admit {
 		for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
+			if !m.arr.decided(c) {
+				if c = m.arr.nextArrival(&m.cfg, c, end, m.pcg); c > end {
+					break
+				}
+			}
 			if watching {
 				m.recordThrough(c - 1)
 			}
@@ -71,6 +71,9 @@ func (m *Model) skipAhead(limit int64) {
 		m.recordThrough(end)
 	}
 	m.cycle = end
+	if m.nextScale <= end {
+		m.resyncScale() // evaluations passed that could not act (scaleIdle)
+	}
 }
 
 // recordThrough records the retry budget's window (step e's part of the

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file runs a per-server balancer whose policy's picks can be worked
 // out without serving the queues (Reads: nothing, or work) over a window of
 // cycles in two passes, instead of cycle by cycle.
@@ -41,8 +43,10 @@ const windowRequests = 512
 // window is runWindow's scratch space, kept between windows.
 type window struct {
 	arrived    []arrivalCount // the cycles with admissions, in order
-	dispatched []int32        // by cycle in the window, while peaks are counted
 	peaks      bool           // the queue might pass its peak: count dispatches
+	byCycle    bool           // counted by cycle (a short window), else listed
+	dispatched []int32        // by cycle in the window (byCycle)
+	dispatches []int64        // the cycle of each dispatch (not byCycle)
 	woke       []int32        // servers free at the start that got a request
 	late       []lateEntry
 	longest    int64 // the longest service among the late entries
@@ -137,6 +141,9 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	e := min(m.nextScale, end)
 	admitted := int64(0) // written back to w at the end: a local in the loops
 	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
+		if c <= e && !m.arr.decided(c) {
+			c = m.arr.nextArrival(cfg, c, e, m.pcg) // nothing else draws in pass 1
+		}
 		for ; c > e; e = min(m.nextScale, end) {
 			if e != m.nextScale || b.retiring > 0 || admitted >= windowRequests {
 				break
@@ -206,9 +213,13 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	// without a dispatch; only then are the dispatches counted by cycle.
 	w.admitted = admitted
 	w.peaks = w.q0+admitted > b.tot.PeakQueue
-	if w.peaks {
+	// Counted by cycle, a window's peak costs a few instructions a cycle;
+	// listed and sorted, a few a dispatch times the log of their number.
+	w.byCycle = e-c0 <= 8*(admitted+w.busy0+1)
+	if w.peaks && w.byCycle {
 		w.dispatched = resize(w.dispatched, int(e-c0))
 	}
+	w.dispatches = w.dispatches[:0]
 	return e
 }
 
@@ -219,8 +230,14 @@ func (m *Model) serveWindow(b *Balancer, e int64) {
 	for _, id := range w.woke {
 		b.serveQueue(int(id), c0, c0, e)
 	}
+	far := e-c0 > 1024 // few completions over many cycles: through the summary
 	for c := c0 + 1; ; c++ {
-		if c = b.wheel.next(c, e); c > e {
+		if far {
+			c = b.wheel.seek(c, e)
+		} else {
+			c = b.wheel.next(c, e)
+		}
+		if c > e {
 			break
 		}
 		for _, id32 := range b.wheel.take(c) { // pass 2 adds to the wheel only after it
@@ -253,7 +270,9 @@ func (m *Model) settleWindow(b *Balancer, e int64) {
 	b.tot.ServerCycles += w.live0*(e-1-c0) + w.liveCycles
 	b.tot.BusyCycles += w.busy0*(e-1-c0) + w.busyCycles
 	b.intAt = e - 1
-	if w.peaks {
+	switch {
+	case !w.peaks || e == c0+1:
+	case w.byCycle:
 		q, peak, a := w.q0, b.tot.PeakQueue, 0
 		for c := c0 + 1; c < e; c++ {
 			if a < len(w.arrived) && w.arrived[a].cycle == c {
@@ -264,10 +283,38 @@ func (m *Model) settleWindow(b *Balancer, e int64) {
 			peak = max(peak, q)
 		}
 		b.tot.PeakQueue = peak
+	default:
+		b.tot.PeakQueue = w.peak(b.tot.PeakQueue, e)
 	}
 	// At e, scaling may make up for a server that leaves then: record
 	// sees it.
 	b.tot.ServersMin = min(b.tot.ServersMin, int(w.live0)-w.leftBefore)
+}
+
+// peak returns the highest of peak and the queue's lengths at the end of
+// the window's cycles before e, from the dispatches listed (not byCycle). The queue grows only by arrivals, so the
+// highest lies at the end of its first cycle or of a cycle with arrivals:
+// only those are read, each with the arrivals and dispatches up to it.
+func (w *window) peak(peak, e int64) int64 {
+	slices.Sort(w.dispatches)
+	q, d := w.q0, 0
+	level := func(c int64) int64 { // q holds the arrivals up to c
+		for d < len(w.dispatches) && w.dispatches[d] <= c {
+			d++
+		}
+		return q - int64(d)
+	}
+	if len(w.arrived) == 0 || w.arrived[0].cycle != w.c0+1 {
+		peak = max(peak, level(w.c0+1))
+	}
+	for _, a := range w.arrived {
+		if a.cycle >= e {
+			break
+		}
+		q += int64(a.n)
+		peak = max(peak, level(a.cycle))
+	}
+	return peak
 }
 
 // endWindow is the window's last cycle e: scaling, then step d for the
@@ -347,8 +394,12 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 		b.tot.ServiceCycles += time
 		b.tot.ServiceCount++
 		b.waits.add(b.dispatched(r, start))
-		if w.peaks {
+		switch {
+		case !w.peaks:
+		case w.byCycle:
 			w.dispatched[start-c0-1]++
+		default:
+			w.dispatches = append(w.dispatches, start)
 		}
 		w.busyCycles += min(s.done, e) - start
 		if s.done > e {
