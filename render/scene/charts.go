@@ -46,6 +46,10 @@ type chartSeries struct {
 	name  string
 	col   color.RGBA
 	value func(Sample) float32
+	// agg is how the value sums up a bucket's cycles (TestSeriesMergeAsDeclared
+	// checks it against merge); a chart whose bars are a bucket's peak or
+	// mean says so in its title once a bar covers more than one cycle.
+	agg Agg
 	// lanes: in the compare view too, each lane's as a dashed line in the
 	// lane's colour (a chart's bars are each lane's solid line there).
 	lanes bool
@@ -68,10 +72,10 @@ type chartSeries struct {
 // charts are the charts, left to right.
 var charts = []chartSpec{
 	{title: "queue", unit: "requests",
-		bars: chartSeries{name: "queue", col: PColor, value: func(s Sample) float32 { return float32(s.Queue) }},
+		bars: chartSeries{name: "queue", col: PColor, value: func(s Sample) float32 { return float32(s.Queue) }, agg: AggMax},
 		lines: []chartSeries{
-			{name: "U·S scale-up line", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }},
-			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }, dash: true},
+			{name: "U·S scale-up line", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }, agg: AggLast},
+			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }, agg: AggLast, dash: true},
 		},
 		marks: true, errors: true},
 	// The live servers stacked by state (busy at the bottom): how many
@@ -79,18 +83,18 @@ var charts = []chartSpec{
 	// pool; its axis scales to the data, the pool's min and max drawn
 	// while they are within it.
 	{title: "live servers", unit: "servers",
-		bars: chartSeries{name: "live", col: BusyColor, value: func(s Sample) float32 { return float32(s.Servers) }},
+		bars: chartSeries{name: "live", col: BusyColor, value: func(s Sample) float32 { return float32(s.Servers) }, agg: AggMax},
 		stack: []chartSeries{
-			{name: "busy", col: BusyColor, value: func(s Sample) float32 { return float32(s.States.Busy) }},
-			{name: "idle", col: IdleBar, value: func(s Sample) float32 { return float32(s.States.Idle) }},
-			{name: "down", col: DownColor, value: func(s Sample) float32 { return float32(s.States.Down) }},
-			{name: "warming", col: WarmColor, value: func(s Sample) float32 { return float32(s.States.Warming) }},
-			{name: "ejected", col: EjectColor, value: func(s Sample) float32 { return float32(s.States.Ejected) }},
+			{name: "busy", col: BusyColor, value: func(s Sample) float32 { return float32(s.States.Busy) }, agg: AggAtPeak},
+			{name: "idle", col: IdleBar, value: func(s Sample) float32 { return float32(s.States.Idle) }, agg: AggAtPeak},
+			{name: "down", col: DownColor, value: func(s Sample) float32 { return float32(s.States.Down) }, agg: AggAtPeak},
+			{name: "warming", col: WarmColor, value: func(s Sample) float32 { return float32(s.States.Warming) }, agg: AggAtPeak},
+			{name: "ejected", col: EjectColor, value: func(s Sample) float32 { return float32(s.States.Ejected) }, agg: AggAtPeak},
 		},
 		dataOnly: true,
 		lines: []chartSeries{
-			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }, side: -1},
-			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, dash: true, side: 1},
+			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }, agg: AggLast, side: -1},
+			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, agg: AggLast, dash: true, side: 1},
 		},
 		live: true, marks: true},
 	// Goodput against the offered load: requests completed per cycle
@@ -100,10 +104,10 @@ var charts = []chartSpec{
 	// admitted line. In the compare view each lane's goodput is a solid
 	// line and its retries a dashed one, in the lane's colour.
 	{title: "goodput", unit: "per cycle",
-		bars: chartSeries{name: "completed", col: DoneColor, value: func(s Sample) float32 { return s.PerCycle(s.Completed) }},
+		bars: chartSeries{name: "completed", col: DoneColor, value: func(s Sample) float32 { return s.PerCycle(s.Completed) }, agg: AggMean},
 		lines: []chartSeries{
-			{name: "offered (admitted)", col: PColor, value: func(s Sample) float32 { return s.PerCycle(s.Admitted) }},
-			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true, right: true},
+			{name: "offered (admitted)", col: PColor, value: func(s Sample) float32 { return s.PerCycle(s.Admitted) }, agg: AggMean},
+			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, agg: AggMean, lanes: true, right: true},
 		},
 		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
 	// The waits' percentiles so far, the chart of a lesson whose claim is
@@ -112,10 +116,10 @@ var charts = []chartSpec{
 	// its title), p99 dashed and p50 dotted, so that a tail that grows
 	// apart from the median shows as it happens.
 	{title: "p95 wait so far", unit: "cycles",
-		bars: chartSeries{name: "p95", col: PColor, value: func(s Sample) float32 { return float32(s.Waits.P95) }},
+		bars: chartSeries{name: "p95", col: PColor, value: func(s Sample) float32 { return float32(s.Waits.P95) }, agg: AggLast},
 		lines: []chartSeries{
-			{name: "p99", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P99) }, lanes: true, dash: true},
-			{name: "p50", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P50) }, lanes: true, dot: true},
+			{name: "p99", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P99) }, agg: AggLast, lanes: true, dash: true},
+			{name: "p50", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P50) }, agg: AggLast, lanes: true, dot: true},
 		},
 		data: true, show: (*Session).waitsShown},
 }
@@ -229,6 +233,34 @@ type chartView struct {
 	changes []sim.Change
 	// lanes is the number of lanes drawn (1: a single run).
 	lanes int
+	// stride is the cycles a sample covers (History.Stride).
+	stride int64
+}
+
+// title is the chart's title with its unit and, once a sample covers
+// more than one cycle, what a bar of it is (binNote): "queue (requests,
+// peak of 800 cycles)".
+func (c *chartView) title() string {
+	return c.spec.title + " (" + c.spec.unit + c.binNote(", ", "") + ")"
+}
+
+// binNote says how a bar sums up its cycles, between pre and post, once
+// a sample covers more than one: the peak of them (AggMax) or their mean
+// (AggMean); "" for a single cycle or a value at a bucket's end.
+func (c *chartView) binNote(pre, post string) string {
+	if c.stride <= 1 {
+		return ""
+	}
+	var how string
+	switch c.spec.bars.agg {
+	case AggMax:
+		how = "peak"
+	case AggMean:
+		how = "mean"
+	default:
+		return ""
+	}
+	return pre + how + " of " + Commas(c.stride) + " cycles" + post
 }
 
 // lineWidth is the width of the chart's lines.
@@ -259,7 +291,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		if ci >= len(l.Charts) {
 			break
 		}
-		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes, lanes: s.chartLanes()}
+		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes, lanes: s.chartLanes(), stride: s.hists[0].Stride()}
 		c.plot = chartPlot(c.r, c.u)
 		if c.maxR > 0 {
 			c.plot.W -= 34 * c.u // room for the right axis' labels
@@ -427,7 +459,7 @@ func (s *Session) chartLanes() int { return len(s.set.Lanes) }
 func (c *chartView) legend(f *Frame) float32 {
 	r, u := c.r, c.u
 	x := r.X + 8*u
-	title := c.spec.title + " (" + c.spec.unit + ")"
+	title := c.title()
 	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	x += TextWidth(title, 14*u, true) + 12*u
 	end := r.X + r.W - 6*u
@@ -589,7 +621,7 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 	// The title with its unit, or without it when the lanes' labels would
 	// not fit whole beside it (a label may carry a number: budget-0.1).
 	var x, room float32
-	for _, title := range []string{c.spec.title + " (" + c.spec.unit + ")", c.spec.title} {
+	for _, title := range []string{c.title(), c.spec.title + c.binNote(" (", ")"), c.spec.title} {
 		x = r.X + 8*u + TextWidth(title, 14*u, true) + 12*u
 		fit := func(room float32) bool {
 			for _, ln := range s.set.Lanes {
