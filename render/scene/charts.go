@@ -702,6 +702,9 @@ func (c *chartView) axes(f *Frame) {
 		for v := 0.0; v <= float64(c.maxR)+1e-9; v += rs {
 			y := plot.Y + plot.H - plot.H*float32(v)/c.maxR
 			f.rect(SceneLayer, Rect{plot.X + plot.W, y, 4 * u, max(u*0.6, 1)}, Grid)
+			if v == 0 {
+				continue // the left axis' 0, on the x-axis: its label would meet the x-axis' last
+			}
 			f.text(SceneLayer, tickLabel(v, rs), plot.X+plot.W+6*u, y-6*u, 11*u, false, AlignStart, DimText)
 		}
 	}
