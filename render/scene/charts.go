@@ -39,6 +39,9 @@ type chartSpec struct {
 	dataOnly bool
 	// show says when the chart is shown (nil: always).
 	show func(s *Session) bool
+	// flat: in the compare view the chart is left out while it would be
+	// a flat line in every lane (poolMoves).
+	flat bool
 }
 
 // chartSeries is a named value of a Sample drawn in a colour.
@@ -96,7 +99,7 @@ var charts = []chartSpec{
 			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }, agg: AggLast, side: -1},
 			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, agg: AggLast, dash: true, side: 1},
 		},
-		live: true, marks: true},
+		live: true, marks: true, flat: true},
 	// Goodput against the offered load: requests completed per cycle
 	// (bars) beside first attempts admitted per cycle and retries per
 	// cycle (lines), each averaged over its sample's cycles. After a spike
@@ -124,6 +127,30 @@ var charts = []chartSpec{
 		data: true, show: (*Session).waitsShown},
 }
 
+// poolMoves reports whether the view shows a flat chart (the live
+// servers): in a single run always (its stack shows the busy against the
+// idle), in the compare view when a lane's pool can scale or its live servers have not
+// all been up and serving throughout (a flat line at the pool's size
+// otherwise, the same in every lane).
+func (s *Session) poolMoves() bool {
+	if !s.Comparing() {
+		return true
+	}
+	for li, l := range s.set.Lanes {
+		if cfg := l.Model.Config(); cfg.MinServers < cfg.MaxServers {
+			return true
+		}
+		h := &s.hists[li]
+		for i := range h.Len() {
+			smp := h.At(i)
+			if smp.Servers != h.At(0).Servers || smp.States.Down+smp.States.Warming+smp.States.Ejected > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // waitsShown reports whether the view shows the waits chart: while the
 // lesson's claim is a p95 wait (lesson.P95Wait).
 func (s *Session) waitsShown() bool { return s.opts.Measure == lesson.P95Wait }
@@ -144,7 +171,7 @@ var defaultCharts = func() int {
 func (s *Session) shownCharts() []chartSpec {
 	var out []chartSpec
 	for _, c := range charts {
-		if c.show == nil || c.show(s) {
+		if (c.show == nil || c.show(s)) && (!c.flat || s.poolMoves()) {
 			out = append(out, c)
 		}
 	}

@@ -585,7 +585,7 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, size, true, AlignStart, TextColor)
 	if g.CellW > g.Cell && !s.drawBeliefKey(f, lane, sb, lane.Pool.X+TextWidth(txt, size, true)) {
 		// The bars' scale: a full bar is this many requests.
-		sc := "bar = " + Commas(int64(barScale(b))) + " queued"
+		sc := "bar = " + Commas(int64(s.barScale())) + " queued"
 		x := lane.Pool.X + TextWidth(txt, size, true) + 12*u
 		if w := end - x; w > TextWidth(sc, small, false) {
 			// The shares' key, in their colour, when it fits too.
@@ -721,7 +721,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 	label := g.Box*idShare >= ValueUnits*f.Layout.T
 	scale := 0
 	if g.CellW > g.Cell {
-		scale = barScale(b)
+		scale = s.barScale()
 	}
 	i := 0
 	for v := range b.Servers() {
@@ -998,14 +998,17 @@ func (s *Session) clientShown() []legendKey {
 	return ks
 }
 
-// barScale is the number of requests a full queue bar of balancer b's
-// servers stands for: the longest server queue rounded up to 1, 2 or 5
-// times a power of ten, at least 5, so that bars of one lane compare and a
-// short queue is not drawn full.
-func barScale(b *sim.Balancer) int {
+// barScale is the number of requests a full queue bar stands for, one
+// scale for every balancer on screen (every lane's): the longest server
+// queue of any rounded up to 1, 2 or 5 times a power of ten, at least 5,
+// so that bars compare across servers and lanes and a short queue is not
+// drawn full.
+func (s *Session) barScale() int {
 	longest := 0
-	for v := range b.Servers() {
-		longest = max(longest, v.Queued)
+	for _, sb := range s.shown() {
+		for v := range sb.b.Servers() {
+			longest = max(longest, v.Queued)
+		}
 	}
 	for p := 1; ; p *= 10 {
 		for _, k := range [...]int{1, 2, 5} {
