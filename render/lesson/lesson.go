@@ -68,7 +68,8 @@ const (
 )
 
 // Of writes measure m of summary s the way the view shows it: "p95 wait
-// 1,100", "errors 9.8%", "goodput 0.072/cycle"; "" for NoMeasure.
+// 1,100", "errors 9.8%", "goodput 0.0724/cycle"; "" for NoMeasure. The
+// page's HUD writes the same quantities the same way.
 func (m Measure) Of(s sim.Summary) string {
 	pct := func(n, of int64) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(max(of, 1))) }
 	switch m {
@@ -83,8 +84,8 @@ func (m Measure) Of(s sim.Summary) string {
 		return "rejected " + pct(s.Rejected, s.Generated)
 	case ErrorShare:
 		return "errors " + pct(s.Errors, s.Admitted)
-	case Goodput:
-		return fmt.Sprintf("goodput %.3f/cycle", s.Goodput)
+	case Goodput: // three significant digits: 0.0724, 0.00333
+		return "goodput " + strconv.FormatFloat(s.Goodput, 'g', 3, 64) + "/cycle"
 	case FinalQueue:
 		return "queue " + commas(s.FinalQueue)
 	}

@@ -110,7 +110,7 @@ var charts = []chartSpec{
 		bars: chartSeries{name: "completed", col: DoneColor, value: func(s Sample) float32 { return s.PerCycle(s.Completed) }, agg: AggMean},
 		lines: []chartSeries{
 			{name: "offered (admitted)", col: PColor, value: func(s Sample) float32 { return s.PerCycle(s.Admitted) }, agg: AggMean},
-			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, agg: AggMean, lanes: true, right: true},
+			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, agg: AggMean, lanes: true, right: true, dot: true},
 		},
 		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
 	// The waits' percentiles so far, the chart of a lesson whose claim is

@@ -386,10 +386,7 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 
 	t := s.m.Totals()
 	p := s.m.Pool()
-	avg := 0.0
-	if t.Dispatched > 0 {
-		avg = float64(t.TotalWait) / float64(t.Dispatched)
-	}
+	sum := s.m.Summary()
 	// The counters, spread over the line; another counter is one more
 	// entry.
 	texts := []string{
@@ -398,8 +395,8 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		"queued " + Commas(int64(s.m.QueueLen())),
 		"completed " + Commas(t.Completed),
 		"errors " + Commas(t.Errors),
-		"avg wait " + Sig3(avg) + " cycles",
-		"p95 wait " + Commas(s.m.Summary().WaitP95) + " cycles",
+		lesson.AvgWait.Of(sum) + " cycles", // as a lane's title writes it
+		"p95 wait " + Commas(sum.WaitP95) + " cycles",
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
@@ -457,7 +454,7 @@ func (s *Session) clientTexts() []string {
 		"generated " + Commas(sum.Generated),
 		"queued " + Commas(int64(s.m.QueueLen())),
 		"completed " + Commas(sum.Completed),
-		"goodput " + Sig3(sum.Goodput) + "/cycle",
+		lesson.Goodput.Of(sum), // as a lane's title writes it
 		"errors " + Commas(sum.Errors),
 		"timeouts " + Commas(sum.TimedOutQueued+sum.TimedOutInService),
 		"retries " + Commas(sum.Retries),
@@ -475,7 +472,7 @@ func (s *Session) compareTexts() []string {
 		t := fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label, Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles))
 		if cfg := s.set.Lanes[i].Model.Config(); cfg.ClientSide() {
 			// A lane whose clients time out or retry: what gets through.
-			t = fmt.Sprintf("%s: goodput %s/cycle · retries %s", l.Label, Sig3(l.Summary.Goodput), Commas(l.Summary.Retries))
+			t = fmt.Sprintf("%s: %s · retries %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.Retries))
 		}
 		if l.Summary.Errors > 0 { // a lane with a failing server
 			t += " · errors " + Commas(l.Summary.Errors)
