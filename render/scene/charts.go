@@ -62,6 +62,9 @@ type chartSeries struct {
 	// dash: drawn dashed (and keyed so), to tell it from a solid line
 	// without its colour: D·S against U·S, min against max.
 	dash bool
+	// stripe: a stack's part drawn (and keyed) with light stripes across
+	// it, to tell it from a neighbour of a close colour without it.
+	stripe bool
 	// dot: drawn dotted (and keyed so), apart from solid and dashed ones:
 	// the waits' p50 against p95 (solid) and p99 (dashed).
 	dot bool
@@ -90,7 +93,9 @@ var charts = []chartSpec{
 		stack: []chartSeries{
 			{name: "busy", col: BusyColor, value: func(s Sample) float32 { return float32(s.States.Busy) }, agg: AggAtPeak},
 			{name: "idle", col: IdleBar, value: func(s Sample) float32 { return float32(s.States.Idle) }, agg: AggAtPeak},
-			{name: "down", col: DownColor, value: func(s Sample) float32 { return float32(s.States.Down) }, agg: AggAtPeak},
+			// Down striped: dark red and the idle's dark green merge for
+			// deuteranopes (TestColourNeverAlone).
+			{name: "down", col: DownColor, value: func(s Sample) float32 { return float32(s.States.Down) }, agg: AggAtPeak, stripe: true},
 			{name: "warming", col: WarmColor, value: func(s Sample) float32 { return float32(s.States.Warming) }, agg: AggAtPeak},
 			{name: "ejected", col: EjectColor, value: func(s Sample) float32 { return float32(s.States.Ejected) }, agg: AggAtPeak},
 		},
@@ -502,6 +507,9 @@ func (c *chartView) legend(f *Frame) float32 {
 			break
 		}
 		f.rect(SceneLayer, Rect{x, r.Y + 6*u, 10 * u, 10 * u}, st.col)
+		if st.stripe {
+			stripes(f, Rect{x, r.Y + 6*u, 10 * u, 10 * u}, u)
+		}
 		f.text(SceneLayer, st.name, x+14*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
 		x += w + 8*u
 	}
@@ -790,6 +798,9 @@ func (c *chartView) data(f *Frame, h *History) {
 			}
 			y0, y1 := c.yAt(base), c.yAt(base+v)
 			f.rect(SceneLayer, Rect{x0, y1, bw, y0 - y1}, st.col)
+			if st.stripe {
+				stripes(f, Rect{x0, y1, bw, y0 - y1}, u)
+			}
 			base += v
 		}
 		if c.spec.errors && smp.Errors > 0 {
@@ -859,6 +870,18 @@ func (c *chartView) data(f *Frame, h *History) {
 	}
 	if c.spec.live {
 		c.line(f, h, c.spec.bars.value, LiveCol)
+	}
+}
+
+// stripeCol is the stripes' colour over a striped stack part.
+var stripeCol = fade(DownWord, 0.8)
+
+// stripes draws light horizontal stripes across r, one design pixel thick
+// every four, for a striped stack part (chartSeries.stripe).
+func stripes(f *Frame, r Rect, u float32) {
+	th := max(u, 1)
+	for y := r.Y + th; y < r.Y+r.H-th/2; y += 4 * u {
+		f.rect(SceneLayer, Rect{r.X, y, r.W, th}, stripeCol)
 	}
 }
 
