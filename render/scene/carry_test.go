@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/render/scene"
 )
 
@@ -28,5 +29,35 @@ func TestQueueBarsOneScale(t *testing.T) {
 				t.Errorf("%v: the lanes' bars at scales %q, want one", size, scales)
 			}
 		}
+	}
+}
+
+// TestQueueWordOneForm: in every compare lesson at its key moment, at
+// both sizes, present or not, the lanes' titles write their queues in one
+// form: "queue 24" never beside "q 0".
+func TestQueueWordOneForm(t *testing.T) {
+	seen := 0
+	for _, l := range lesson.All {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", l.Name, present, keyMoments[l.Name])
+			if !s.Comparing() {
+				continue
+			}
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				forms := map[string]bool{}
+				for _, x := range s.Draw(size[0], size[1]).Layers[scene.SceneLayer].Texts {
+					if form, _, ok := strings.Cut(strings.TrimPrefix(x.S, " · "), " "); ok && x.S != strings.TrimPrefix(x.S, " · ") && (form == "queue" || form == "q") {
+						forms[form] = true
+					}
+				}
+				if len(forms) > 1 {
+					t.Errorf("%s %v present=%v: the lanes' queues in the forms %v, want one", l.Name, size, present, forms)
+				}
+				seen += len(forms)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no lane title wrote its queue")
 	}
 }

@@ -267,6 +267,29 @@ type chartView struct {
 	lanes int
 	// stride is the cycles a sample covers (History.Stride).
 	stride int64
+	// band is the height of the errors' strips' band under the plot,
+	// between the x-axis and its labels (0 without errors): the strips
+	// never cover the data.
+	band float32
+}
+
+// errorRow is the height of one errors' strip in the band under the plot
+// (a row per lane in the compare view: red over the lane's colour).
+func (c *chartView) errorRow() float32 {
+	if c.lanes > 1 {
+		return 5*c.u + max(1.5*c.u, 1) + c.u
+	}
+	return 5 * c.u
+}
+
+// makeBand makes room for the errors' strips under the plot, when there
+// are errors: the plot gives up its bottom to the band.
+func (c *chartView) makeBand() {
+	if !c.errs {
+		return
+	}
+	c.band = float32(max(c.lanes, 1))*c.errorRow() + c.u
+	c.plot.H -= c.band
 }
 
 // title is the chart's title with its unit and, once a sample covers
@@ -334,6 +357,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			for li := range s.chartLanes() {
 				c.errs = c.errs || (spec.errors && s.hists[li].Errors())
 			}
+			c.makeBand()
 			s.laneLegend(f, &c)
 			f.box("plot", c.plot)
 			c.changeMarks(f, s.startRate())
@@ -366,6 +390,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		}
 		c.spec.stack = shownStack(spec.stack, &s.hists[0])
 		c.errs = spec.errors && s.hists[0].Errors()
+		c.makeBand()
 		end := c.legend(f)
 		c.errorsKey(f, end)
 		f.box("plot", c.plot)
@@ -747,7 +772,7 @@ func (c *chartView) axes(f *Frame) {
 	lastRight := plot.X - 4*u
 	for v := 0.0; v <= float64(c.end)+1e-9; v += xs {
 		x := plot.X + plot.W*float32(v)/float32(c.end)
-		f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4 * u}, Grid)
+		f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4*u + c.band}, Grid)
 		label := tickLabel(v, xs)
 		w := TextWidth(label, 11*u, false)
 		left := x - w/2
@@ -757,10 +782,10 @@ func (c *chartView) axes(f *Frame) {
 		if left < lastRight+6*u || left+w > r.X+r.W-2*u {
 			continue // no room for this label
 		}
-		f.text(SceneLayer, label, left, plot.Y+plot.H+5*u, 11*u, false, AlignStart, DimText)
+		f.text(SceneLayer, label, left, plot.Y+plot.H+c.band+5*u, 11*u, false, AlignStart, DimText)
 		lastRight = left + w
 	}
-	f.text(SceneLayer, "cycle", r.X+2*u, plot.Y+plot.H+5*u, 10*u, false, AlignStart, DimText)
+	f.text(SceneLayer, "cycle", r.X+2*u, plot.Y+plot.H+c.band+5*u, 10*u, false, AlignStart, DimText)
 }
 
 // data draws the bars of history h with their scale marks, then each
@@ -804,7 +829,8 @@ func (c *chartView) data(f *Frame, h *History) {
 			base += v
 		}
 		if c.spec.errors && smp.Errors > 0 {
-			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H - 4*u, max(bw, 1.5*u), 4 * u}, FailColor)
+			// In the band under the x-axis (makeBand), off the data.
+			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H + 2*u, max(bw, 1.5*u), c.errorRow() - u}, FailColor)
 		}
 		if !c.spec.marks {
 			continue
@@ -891,14 +917,14 @@ func pixel(x float32) float32 { return float32(math.Round(float64(x))) }
 // laneErrors draws lane li's errors' strip (of n lanes): a row along the
 // x-axis under the samples of history h in which attempts ended in error,
 // red over a thin line in the lane's colour, the lanes' rows stacked in
-// their order from the top (the last lane's on the axis); and along each
+// their order in the band under the x-axis (makeBand); and along each
 // run of such samples the lane's marker (LaneMarker, on a dark halo), at
 // its start and every markerEvery/2 design pixels, so that whose errors a
 // row shows reads by shape too.
 func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 	u, plot := c.u, c.plot
 	red, under := 5*u, max(1.5*u, 1)
-	y := plot.Y + plot.H - float32(n-li)*(red+under+u) + u
+	y := plot.Y + plot.H + 2*u + float32(li)*c.errorRow() // in the band under the x-axis (makeBand)
 	r, every := 2.4*u, markerEvery*u/2
 	var marks []float32 // the markers' x
 	runEnd := float32(-1)

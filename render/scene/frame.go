@@ -562,7 +562,11 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 		queueEnd -= TextWidth(m, size, true) + 12*u
 	}
 	queue := "queue " + Commas(int64(b.QueueLen()))
-	q := f.fitFirst(size, true, room, name+queue, name+"q "+Commas(int64(b.QueueLen())), "")
+	short := name + "q " + Commas(int64(b.QueueLen()))
+	q := f.fitFirst(size, true, room, name+queue, short, "")
+	if q == name+queue && s.Comparing() && !s.queueWordFits(f, lane, size) {
+		q = short // one form in every lane: "queue 9" never beside "q 0"
+	}
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
 	x += TextWidth(q, size, true) + 10*u
 	small := 13 * u
@@ -593,6 +597,25 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 			f.text(SceneLayer, sc, end, lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, DimText)
 		}
 	}
+}
+
+// queueWordFits reports whether every lane's title has room for the
+// word "queue" before its count (in lane's room, at size): the widest
+// label, lesson figure and count of any lane decide.
+func (s *Session) queueWordFits(f *Frame, lane Lane, size float32) bool {
+	u := lane.Title.H / 24
+	m := size * 0.36
+	x0 := lane.Queue.X + 2*m + 6*u
+	var labelW, figW, countW float32
+	for _, sb := range s.shown() {
+		l := s.set.Lanes[sb.lane].Label
+		labelW = max(labelW, TextWidth(f.abbreviate(l, size, true, (lane.Pool.X-20*u-x0)*0.6), size, true))
+		if ms := s.opts.Measure; ms != lesson.NoMeasure && ms != lesson.FinalQueue {
+			figW = max(figW, TextWidth(ms.Of(sb.b.Summary()), size, true)+12*u)
+		}
+		countW = max(countW, TextWidth(" · queue "+Commas(int64(sb.b.QueueLen())), size, true))
+	}
+	return x0+labelW+countW <= lane.Pool.X-20*u-figW
 }
 
 // laneFigures are the forms, longest first, of what a lane's title says
