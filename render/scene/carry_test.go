@@ -1,6 +1,7 @@
 package scene_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,5 +60,51 @@ func TestQueueWordOneForm(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Error("no lane title wrote its queue")
+	}
+}
+
+// TestLongAxisLabelled: a 100,000-cycle run's x-axes carry their origin,
+// their end and a label between, at both sizes, present or not.
+func TestLongAxisLabelled(t *testing.T) {
+	for _, present := range []bool{false, true} {
+		s := openAt(t, "lesson", "speeds", present, -1)
+		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+			f := s.Draw(size[0], size[1])
+			for ci, r := range f.Layout.Charts {
+				var labels []string
+				for _, x := range f.Layers[scene.SceneLayer].Texts {
+					b := scene.TextBox(x)
+					if r.Contains(b) && b.Y > r.Y+r.H*0.7 && (x.S == "0" || strings.HasSuffix(x.S, "k")) {
+						labels = append(labels, x.S)
+					}
+				}
+				if !slices.Contains(labels, "0") || !slices.Contains(labels, "100k") || len(labels) < 3 {
+					t.Errorf("speeds %v present=%v chart %d: x labels %q, want 0, 100k and one between", size, present, ci, labels)
+				}
+			}
+		}
+	}
+}
+
+// TestLaneNamesWhole: no chart legend cuts a lane's name, in any compare
+// lesson at its key moment, at both sizes, present or not.
+func TestLaneNamesWhole(t *testing.T) {
+	for _, l := range lesson.All {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", l.Name, present, keyMoments[l.Name])
+			if !s.Comparing() {
+				continue
+			}
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				f := s.Draw(size[0], size[1])
+				for _, x := range f.Layers[scene.SceneLayer].Texts {
+					for _, r := range f.Layout.Charts {
+						if r.Contains(scene.TextBox(x)) && strings.HasSuffix(x.S, "…") {
+							t.Errorf("%s %v present=%v: %q cut in a chart's legend", l.Name, size, present, x.S)
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -681,16 +681,16 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 	// The title with its unit, or without it when the lanes' labels would
 	// not fit whole beside it (a label may carry a number: budget-0.1).
 	var x, room float32
+	fit := func(room float32) bool {
+		for _, ln := range s.set.Lanes {
+			if TextWidth(ln.Label, 12*u, true) > room-28*u {
+				return false
+			}
+		}
+		return true
+	}
 	for _, title := range []string{c.title(), c.spec.title + c.binNote(" (", ")"), c.spec.title} {
 		x = r.X + 8*u + TextWidth(title, 14*u, true) + 12*u
-		fit := func(room float32) bool {
-			for _, ln := range s.set.Lanes {
-				if TextWidth(ln.Label, 12*u, true) > room-28*u {
-					return false
-				}
-			}
-			return true
-		}
 		room = (end - x - keys) / n
 		if room < 80*u || !fit(room) {
 			// The lanes' labels first: the other keys go to the plot's
@@ -702,11 +702,18 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 			break
 		}
 	}
+	ly := r.Y // the lanes' keys' line
+	if !fit(room) {
+		// Beside the title the labels would be cut: they take a row of
+		// their own over the plot, the whole chart wide.
+		x, ly = r.X+8*u, c.keyRow()-5*u
+		room = (end - x) / n
+	}
 	for i, ln := range s.set.Lanes {
-		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 3 * u}, LaneColor(i))
-		LaneMarker(f, SceneLayer, Point{x + 7*u, r.Y + 12.5*u}, 4*u, i, LaneColor(i))
+		f.rect(SceneLayer, Rect{x, ly + 11*u, 14 * u, 3 * u}, LaneColor(i))
+		LaneMarker(f, SceneLayer, Point{x + 7*u, ly + 12.5*u}, 4*u, i, LaneColor(i))
 		name := f.abbreviate(ln.Label, 12*u, true, room-28*u)
-		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, true, AlignStart, LaneColor(i))
+		f.text(SceneLayer, name, x+18*u, ly+5*u, 12*u, true, AlignStart, LaneColor(i))
 		x += room
 	}
 	if keys == 0 {
@@ -714,7 +721,7 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 	}
 	// The other keys after the lanes', or, when they leave no room, in a
 	// row of keys over the plot's right end (keyRow).
-	y := r.Y + 5*u
+	y := ly + 5*u
 	if x+keys-10*u > end {
 		x, y = c.plot.X+c.plot.W-keys+6*u, c.keyRow()
 	}
@@ -769,7 +776,7 @@ func (c *chartView) axes(f *Frame) {
 		}
 	}
 	xs := NiceStep(float64(c.end), max(int(plot.W/(90*u)), 1))
-	lastRight := plot.X - 4*u
+	lastRight := plot.X - 6*u // the origin's label starts at the axis
 	for v := 0.0; v <= float64(c.end)+1e-9; v += xs {
 		x := plot.X + plot.W*float32(v)/float32(c.end)
 		f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4*u + c.band}, Grid)
@@ -779,7 +786,10 @@ func (c *chartView) axes(f *Frame) {
 		if v == 0 {
 			left = x
 		}
-		if left < lastRight+6*u || left+w > r.X+r.W-2*u {
+		// The last label ends at the chart's edge rather than past it
+		// (100k at the end of a 100,000-cycle run).
+		left = min(left, r.X+r.W-2*u-w)
+		if left < lastRight+6*u {
 			continue // no room for this label
 		}
 		f.text(SceneLayer, label, left, plot.Y+plot.H+c.band+5*u, 11*u, false, AlignStart, DimText)
