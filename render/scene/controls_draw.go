@@ -283,10 +283,14 @@ const messageTicks = 8 * TPS
 // messageLines are the lines of the message shown, wrapped for layout l
 // (none when there is no message).
 func (s *Session) messageLines(l Layout) []string {
-	if s.message == "" {
-		return nil
-	}
 	u := l.T
+	if s.message == "" {
+		var out []string
+		for _, line := range s.stepLines() { // step mode's decision, while no message
+			out = append(out, wrapWidth(line, 16*u, l.W*0.8-24*u)...)
+		}
+		return out
+	}
 	return wrapWidth(s.message+"  (Esc hides)", 16*u, l.W*0.8-24*u)
 }
 
@@ -295,23 +299,27 @@ func (s *Session) messageLines(l Layout) []string {
 // pools nor the charts nor the controls), wrapped; it fades out after
 // messageTicks.
 func (s *Session) drawMessage(f *Frame, l Layout) {
-	if s.message == "" {
+	lines := s.messageLines(l)
+	if len(lines) == 0 {
 		return
 	}
 	age := s.tick - s.messageTick
 	a := float32(1)
-	if age > messageTicks {
+	if age > messageTicks && s.message != "" {
 		a = max(1-float32(age-messageTicks)/TPS, 0)
 	}
 	u := l.T
 	r := l.Message
 	bg, edge := InfoPane, BusyColor
-	if s.isError {
+	switch {
+	case s.isError && s.message != "":
 		bg, edge = ErrorPanel, RejectColor
+	case s.message == "": // step mode's decision: edged like the ring on its server
+		edge = MeasureCol
 	}
 	f.rect(TopLayer, r, fade(bg, a))
 	f.stroke(TopLayer, r, 2*u, fade(edge, a))
-	for i, line := range s.messageLines(l) {
+	for i, line := range lines {
 		f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*MessageLineUnits*u, 16*u, true, AlignStart, fade(TextColor, a))
 	}
 }

@@ -752,6 +752,11 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 			r = Rect{c.X - r.W*gr/2, c.Y - r.H*gr/2, r.W * gr, r.H * gr}
 		}
 		s.drawServer(f, r, v, serverClock{cycle, frac, mean, warm}, label)
+		if d, ok := s.steps.shown(); ok && s.paused && d.lane == sb.lane && d.bal == sb.bal && d.server == v.ID {
+			// Step mode: the server this decision chose, ringed.
+			u := f.Layout.T
+			f.stroke(SceneLayer, r.Inset(-3*u), 2.5*u, MeasureCol)
+		}
 		if kind, age, ok := s.anim.flash(bi, v.ID, s.tick); ok {
 			drawFlash(f, r, kind, age)
 		}

@@ -41,6 +41,7 @@ const (
 	OpenClients                  // the clients panel: timeout, retries, budget
 	OpenHealth                   // the health panel: health checks, ejection, warm-up
 	NextGate                     // V: a fleet: select the next balancer's gate, to see its beliefs (fleet.go)
+	StepArrival                  // A: step mode: the next routing decision, labelled (stepmode.go)
 )
 
 // Options start a Session.
@@ -125,6 +126,7 @@ type Session struct {
 	note    string     // the teacher's caption, carried by snapshots
 
 	fleet fleetView // the balancer gate selected (fleet.go)
+	steps stepState // step mode's decisions (stepmode.go)
 	anim  animator
 	hists []History // the charts' history of each lane
 	// shares counts each lane's dispatches per server (serverKey) and per
@@ -210,6 +212,12 @@ func (s *Session) Model() *sim.Model { return s.m }
 func (s *Session) Apply(in Intent) {
 	s.banner = false
 	switch in {
+	case TogglePause, StepOne, Restart, Dice, ToggleCompare, FocusNextLane:
+		s.steps = stepState{} // the run moves on: the label would be stale
+	}
+	switch in {
+	case StepArrival:
+		s.stepArrival()
 	case TogglePause:
 		if s.m.Done() {
 			return
