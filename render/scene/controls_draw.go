@@ -287,11 +287,11 @@ func (s *Session) messageLines(l Layout) []string {
 	if s.message == "" {
 		var out []string
 		for _, line := range s.stepLines() { // step mode's decision, while no message
-			out = append(out, wrapWidth(line, 16*u, l.W*0.8-24*u)...)
+			out = append(out, wrapText(line, 16*u, l.W*0.8-24*u, true)...)
 		}
 		return out
 	}
-	return wrapWidth(s.message+"  (Esc hides)", 16*u, l.W*0.8-24*u)
+	return wrapText(s.message+"  (Esc hides)", 16*u, l.W*0.8-24*u, true) // drawn bold
 }
 
 // drawMessage shows the message in its strip under the HUD, the banner

@@ -286,7 +286,7 @@ func (s *Session) layout(w, h int) Layout {
 	case s.present:
 		rows = 3
 	}
-	l := newLayout(w, h, len(s.shown()), k, rows).WithStrip(s.replay != nil, len(s.caption))
+	l := newLayout(w, h, len(s.shown()), k, rows).WithStrip(s.replay != nil, len(s.captionShown()))
 	l = l.WithMessage(len(s.messageLines(l))).WithCharts(len(s.shownCharts()))
 	if s.theory {
 		// The theory panel takes the bottom of the last pool: the server
@@ -326,7 +326,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	if l.Banner.H > 0 {
 		f.box("banner", l.Banner)
 	}
-	if len(s.caption) > 0 {
+	if len(s.captionShown()) > 0 {
 		f.box("caption", l.Caption)
 	}
 	if l.Message.H > 0 {
@@ -591,7 +591,7 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 		if w := end - x; w > TextWidth(sc, small, false) {
 			// The shares' key, in their colour, when it fits too.
 			key := "% = share of requests · "
-			if w > TextWidth(key+sc, small, false) {
+			if w > TextWidth(key+sc, small, false) && sharesShown(f, g) {
 				f.text(SceneLayer, key, end-TextWidth(sc, small, false), lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, ShareCol)
 			}
 			f.text(SceneLayer, sc, end, lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, DimText)
@@ -739,6 +739,9 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 	// A box holds its id, its queue's count and its speed only when they
 	// can be read: at ValueUnits at least.
 	label := g.Box*idShare >= ValueUnits*f.Layout.T
+	// A box too small for its count over its bar may still have room for
+	// one line of it beside the bar (drawInlineBar).
+	inline := !label && g.CellW > g.Cell && g.Box >= ValueUnits*f.Layout.T*1.1
 	scale := 0
 	if g.CellW > g.Cell {
 		scale = s.barScale()
@@ -760,7 +763,11 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 		if kind, age, ok := s.anim.flash(bi, v.ID, s.tick); ok {
 			drawFlash(f, r, kind, age)
 		}
-		if bar := g.BarAt(i - 1); bar.W > 0 && !s.drawBelief(f, bar, v, sb, scale, label) {
+		switch bar := g.BarAt(i - 1); {
+		case bar.W <= 0:
+		case inline:
+			s.drawInlineBar(f, bar, v, sb, scale)
+		case !s.drawBelief(f, bar, v, sb, scale, label):
 			drawQueueBar(f, bar, v, b, scale, label, s.serverShare(sb.lane, sb.bal, v.ID))
 		}
 	}
@@ -1092,6 +1099,78 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 		return
 	}
 	f.rect(SceneLayer, Rect{bar.X, bar.Y, max(pitch*float32(n), 1), bar.H}, PColor)
+}
+
+// drawInlineBar draws server v's queue bar in room (a cell too low for
+// a count over its bar) on one line at ValueUnits: the server's id (dim)
+// and its count — with a fleet's gate selected, its load and what that
+// balancer thinks (yellow) — then the bar, then its share of the
+// requests at the right; what does not fit is left out, the share first,
+// then the id.
+func (s *Session) drawInlineBar(f *Frame, room Rect, v sim.ServerView, sb shownBalancer, scale int) {
+	u, size := f.Layout.T, ValueUnits*f.Layout.T
+	y := room.Y + (room.H-size*1.1)/2
+	type part struct {
+		t string
+		c color.RGBA
+	}
+	lead := []part{{fmt.Sprintf("%d:", v.ID), DimText}, {" " + Commas(int64(v.Queued)), TextColor}}
+	if gate, ok := s.selectedGate(sb.lane); ok {
+		if think, ok := sb.b.Belief(gate, v.ID); ok {
+			lead = []part{{fmt.Sprintf("%d:", v.ID), DimText}, {" " + Commas(load(v)) + " · ", TextColor}, {Commas(think), FocusCol}}
+		}
+	}
+	share := s.serverShare(sb.lane, sb.bal, v.ID)
+	width := func(ps []part) float32 {
+		w := float32(0)
+		for _, p := range ps {
+			w += TextWidth(p.t, size, true)
+		}
+		return w
+	}
+	minBar := 12 * u
+	if !inlineShares(room.W, u, size) {
+		share = ""
+	}
+	if width(lead)+minBar+6*u > room.W {
+		lead = lead[1:]
+		lead[0].t = strings.TrimPrefix(lead[0].t, " ")
+	}
+	if width(lead)+minBar+6*u > room.W {
+		drawQueueBar(f, room, v, sb.b, scale, false, "")
+		return
+	}
+	x := room.X
+	for _, p := range lead {
+		f.text(SceneLayer, p.t, x, y, size, true, AlignStart, p.c)
+		x += TextWidth(p.t, size, true)
+	}
+	end := room.X + room.W
+	if share != "" {
+		f.text(SceneLayer, share, end, y, size, true, AlignEnd, ShareCol)
+		end -= TextWidth(share, size, true) + 6*u
+	}
+	drawQueueBar(f, Rect{x + 6*u, room.Y, end - x - 6*u, room.H}, v, sb.b, scale, false, "")
+}
+
+// inlineShares reports whether a one-line bar room (drawInlineBar) w wide
+// holds the shares: whether every server's does, a two-digit id and count
+// and "10%" with room for the bar, so that the shares' key in the lane's
+// title is true of every server or shown for none.
+func inlineShares(w, u, size float32) bool {
+	return TextWidth("10: 10", size, true)+TextWidth("10%", size, true)+12*u+12*u <= w
+}
+
+// sharesShown reports whether grid g's servers show their shares: over
+// their bars (a label over each), or beside them on one line when they
+// have the room (drawInlineBar).
+func sharesShown(f *Frame, g GridSpec) bool {
+	least := ValueUnits * f.Layout.T
+	if g.Box*idShare >= least {
+		return true
+	}
+	bar := g.BarAt(0)
+	return g.Box >= least*1.1 && bar.W > 0 && inlineShares(bar.W, f.Layout.T, least)
 }
 
 func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSpec, grids []GridSpec) {

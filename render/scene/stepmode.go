@@ -58,6 +58,7 @@ func (st *stepState) shown() (decision, bool) {
 func (s *Session) stepArrival() {
 	s.paused = true
 	s.pace.Reset()
+	defer s.followGate()
 	if s.steps.on && s.steps.at+1 < len(s.steps.decs) {
 		s.steps.at++
 		return
@@ -77,19 +78,42 @@ func (s *Session) stepArrival() {
 	s.steps.none = "step: no request routed before cycle " + Commas(s.m.Cycle()) + " (the end, the pause or " + Commas(maxStepCycles) + " cycles on)"
 }
 
+// followGate selects the gate of the fleet's balancer that made the
+// decision shown, when it is drawn, so that the servers show what that
+// balancer believes beside the truth (fleet.go).
+func (s *Session) followGate() {
+	d, ok := s.steps.shown()
+	if !ok {
+		return
+	}
+	b := s.set.Lanes[d.lane].Model.Balancers()[d.bal]
+	if g := int(d.req.Member); b.FleetSize() > 1 && g < gateCount(b.FleetSize()) {
+		s.fleet = fleetView{on: true, lane: d.lane, gate: g}
+	}
+}
+
 // stepLines are the lines step mode shows in the message strip, or nil.
 func (s *Session) stepLines() []string {
 	if !s.steps.on || !s.paused {
 		return nil
 	}
 	if d, ok := s.steps.shown(); ok {
-		n := fmt.Sprintf("step (A): decision %d of %d at cycle %s", s.steps.at+1, len(s.steps.decs), Commas(s.m.Cycle()))
-		return []string{n + " · " + d.text}
+		n := fmt.Sprintf("step (A) %d of %d, cycle %s", s.steps.at+1, len(s.steps.decs), Commas(s.m.Cycle()))
+		return []string{n + ": " + d.text}
 	}
 	if s.steps.none != "" {
 		return []string{s.steps.none}
 	}
 	return nil
+}
+
+// captionShown is the lesson's caption while it shows: not while step
+// mode's label takes its room (it comes back when step mode ends).
+func (s *Session) captionShown() []string {
+	if len(s.stepLines()) > 0 {
+		return nil
+	}
+	return s.caption
 }
 
 // routedEvents returns the attempts balancer bi of model m routed in the
@@ -200,19 +224,18 @@ func explain(m *sim.Model, b *sim.Balancer, routed []sim.Event, k int) string {
 	cfg := m.Config()
 	e := routed[k]
 	pol := cfg.Policy
-	who := "the balancer"
+	who := ""
 	if n := b.FleetSize(); n > 1 {
-		who = fmt.Sprintf("balancer %d of %d (%s counts)", int(e.Request.Member)+1, n, cfg.LoadInfo)
+		who = fmt.Sprintf("balancer %d of %d (%s counts): ", int(e.Request.Member)+1, n, cfg.LoadInfo)
 	}
 	what := "request"
 	if e.Kind == sim.Retry || e.Request.Retry {
-		what = "retry of request"
+		what = "retry of"
 	}
-	head := fmt.Sprintf("%s sent %s #%s to server %d.", who, what, Commas(e.Request.ID), e.Server)
+	head := fmt.Sprintf("%s%s #%s to server %d.", who, what, Commas(e.Request.ID), e.Server)
 	if !b.PerServer() {
 		return head + " " + pol.String() + " (pooled): " + pol.Info().Pooled + "."
 	}
-	rule := pol.String() + ": " + pol.Info().PerServer + "."
 	reads := readsAt(m, b, routed, k)
 	var chosen read
 	for _, r := range reads {
@@ -220,11 +243,12 @@ func explain(m *sim.Model, b *sim.Balancer, routed []sim.Event, k int) string {
 			chosen = r
 		}
 	}
+	beliefs := b.FleetSize() > 1 && cfg.LoadInfo != sim.LoadExact // beside the truth
 	var why string
 	switch pol {
 	case sim.LeastConnections:
 		least := slices.MinFunc(reads, func(a, b read) int { return int(a.belief - b.belief) })
-		why = fmt.Sprintf("It read %s: %d held %d, the fewest%s.", loadList(reads, e.Server, b.FleetSize() > 1 && cfg.LoadInfo != sim.LoadExact), e.Server, chosen.belief, tieNote(reads, least.belief))
+		why = fmt.Sprintf("least-connections read %s: %d held %d, the fewest%s.", loadList(reads, e.Server, beliefs), e.Server, chosen.belief, tieNote(reads, least.belief))
 	case sim.P2C, sim.PeakEWMA:
 		d := 2
 		if pol == sim.P2C {
@@ -234,26 +258,32 @@ func explain(m *sim.Model, b *sim.Balancer, routed []sim.Event, k int) string {
 		if d == 2 {
 			others = "the other as much or more"
 		}
-		why = fmt.Sprintf("It drew %d and %s at random (the draws are the model's own): %d read %d, %s. All read: %s.",
-			e.Server, plural(d-1, "other"), e.Server, chosen.belief, others, loadList(reads, e.Server, b.FleetSize() > 1 && cfg.LoadInfo != sim.LoadExact))
+		cost := ""
+		if pol == sim.PeakEWMA {
+			cost = " (its cost: peak-EWMA response time × (load + 1))"
+		}
+		why = fmt.Sprintf("%s drew %d and %s at random%s: %d read %d, %s. All: %s.",
+			pol, e.Server, plural(d-1, "other"), cost, e.Server, chosen.belief, others, loadList(reads, e.Server, beliefs))
 	case sim.LeastWork:
-		why = fmt.Sprintf("It read the cycles of work each holds, %s: %d held %d, the least.", strings.Replace(loadList(reads, e.Server, false), "id:load", "id:work", 1), e.Server, chosen.belief)
+		why = fmt.Sprintf("least-work read the cycles of work each holds, %s: %d held %d, the least.", strings.Replace(loadList(reads, e.Server, false), "id:load", "id:work", 1), e.Server, chosen.belief)
 	case sim.RoundRobin:
-		why = "Server " + fmt.Sprint(e.Server) + " comes next after " + prevByID(reads, e.Server) + "."
+		why = fmt.Sprintf("round-robin: %d comes next by id after %s.", e.Server, prevByID(reads, e.Server))
 	case sim.Random:
-		why = fmt.Sprintf("%d drawn of %d candidates.", e.Server, len(reads))
+		why = fmt.Sprintf("random: %d drawn uniformly of %d candidates.", e.Server, len(reads))
 	case sim.Hash:
-		why = fmt.Sprintf("Source %s falls on server %d's arc of the ring.", sim.FormatIPv4(e.Request.Src), e.Server)
+		why = fmt.Sprintf("hash: source %s falls on server %d's arc of the ring.", sim.FormatIPv4(e.Request.Src), e.Server)
 	case sim.JIQ:
 		if chosen.truth == 0 {
-			why = fmt.Sprintf("Server %d was idle: the head of the balancer's idle queue.", e.Server)
+			why = fmt.Sprintf("jiq: %d was idle, the head of the balancer's idle queue.", e.Server)
 		} else {
-			why = fmt.Sprintf("Server %d held %d: the idle queue was empty, so it drew one uniformly.", e.Server, chosen.truth)
+			why = fmt.Sprintf("jiq: the balancer's idle queue was empty, so it drew %d uniformly (it held %d).", e.Server, chosen.truth)
 		}
 	case sim.SWRR:
-		why = fmt.Sprintf("Weights %s: server %d's running weight was the highest.", weightsOf(cfg), e.Server)
+		why = fmt.Sprintf("swrr (weights %s): %d's running weight was the highest.", weightsOf(cfg), e.Server)
+	default:
+		why = pol.String() + ": " + pol.Info().PerServer + "."
 	}
-	return strings.TrimSpace(head + " " + rule + " " + why)
+	return head + " " + why
 }
 
 // plural writes n things: "one other", "2 others".
@@ -274,7 +304,7 @@ func tieNote(reads []read, least int64) string {
 		}
 	}
 	if n > 1 {
-		return fmt.Sprintf(" (%d tied: the lowest id wins a tie)", n)
+		return fmt.Sprintf(" (%d tied: the lowest id wins)", n)
 	}
 	return ""
 }
@@ -282,15 +312,15 @@ func tieNote(reads []read, least int64) string {
 // maxListed is the most candidates a decision lists by id.
 const maxListed = 12
 
-// loadList writes the candidates' loads as read, "1:2 2:0 [3:1] 4:3",
-// the chosen one in brackets; with truth, each belief's true load after it
-// where they differ ("1:0 (truly 3)"). Past maxListed candidates it lists
-// the chosen one and the range.
+// loadList writes the candidates' loads as read, "id:load 1:2 2:0 [3:1]
+// 4:3", the chosen one in brackets; with truth, each belief with the true
+// load after it ("id:belief/truth 1:0/3"). Past maxListed candidates it
+// lists the chosen one and the range.
 func loadList(reads []read, chosen int, truth bool) string {
 	item := func(r read) string {
 		t := fmt.Sprintf("%d:%d", r.id, r.belief)
-		if truth && r.truth != r.belief {
-			t += fmt.Sprintf(" (truly %d)", r.truth)
+		if truth {
+			t += fmt.Sprintf("/%d", r.truth)
 		}
 		if r.id == chosen {
 			t = "[" + t + "]"
@@ -311,6 +341,9 @@ func loadList(reads []read, chosen int, truth bool) string {
 	parts := make([]string, len(reads))
 	for i, r := range reads {
 		parts[i] = item(r)
+	}
+	if truth {
+		return "id:belief/truth " + strings.Join(parts, " ")
 	}
 	return "id:load " + strings.Join(parts, " ")
 }

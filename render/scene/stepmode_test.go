@@ -63,7 +63,7 @@ func TestStepModeEveryPolicy(t *testing.T) {
 					t.Errorf("%s: label %q names neither the policy nor server %d", name, d.text, d.server)
 				}
 				f := s.Draw(BaseW, BaseH)
-				if !slices.ContainsFunc(f.Layers[TopLayer].Texts, func(x Text) bool { return strings.HasPrefix(x.S, "step (A): decision ") }) {
+				if !slices.ContainsFunc(f.Layers[TopLayer].Texts, func(x Text) bool { return strings.HasPrefix(x.S, "step (A) ") }) {
 					t.Fatalf("%s: the decision is not in the message strip", name)
 				}
 				box := s.State().Servers[d.server-1].R
