@@ -584,6 +584,9 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	}
 	txt := f.fitFirst(size, true, end-lane.Pool.X, cands...)
 	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, size, true, AlignStart, TextColor)
+	if rq := s.requeueText(sb); rq != "" && g.CellW == g.Cell && TextWidth(rq, size, true) <= end-lane.Pool.X-TextWidth(txt, size, true)-16*u {
+		f.text(SceneLayer, rq, end, lane.Title.Y, size, true, AlignEnd, RequeueCol)
+	}
 	if g.CellW > g.Cell && !s.drawBeliefKey(f, lane, sb, lane.Pool.X+TextWidth(txt, size, true)) {
 		// The bars' scale: a full bar is this many requests.
 		sc := "bar = " + Commas(int64(s.barScale())) + " queued"
@@ -771,6 +774,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 			drawQueueBar(f, bar, v, b, scale, label, s.serverShare(sb.lane, sb.bal, v.ID))
 		}
 	}
+	s.drawRequeues(f, g, sb)
 	for _, gh := range s.anim.ghosts {
 		if gh.bal != bi {
 			continue

@@ -431,6 +431,14 @@ func TestLessonsPauseAtTheirMoments(t *testing.T) {
 			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return x.S == "requeued 1" }) {
 				return fmt.Errorf("the HUD does not count the re-queue")
 			}
+			// The move itself, in words in the lane's title and as an
+			// arrow from the failed server (RequeueCol).
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return strings.HasPrefix(x.S, "re-queued #") && strings.Contains(x.S, "server 3 → ") }) {
+				return fmt.Errorf("the picture does not say where the re-queued request went")
+			}
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Quads, func(q scene.Quad) bool { return q.C == scene.RequeueCol }) {
+				return fmt.Errorf("no re-queue arrow")
+			}
 			return nil
 		}},
 		{"fast-failing", 10_000, func(s *scene.Session, f *scene.Frame) error {

@@ -127,6 +127,8 @@ type Session struct {
 
 	fleet fleetView // the balancer gate selected (fleet.go)
 	steps stepState // step mode's decisions (stepmode.go)
+	// requeues are the recent re-queues, shown on the picture (requeue.go).
+	requeues []requeueNote
 	anim  animator
 	hists []History // the charts' history of each lane
 	// shares counts each lane's dispatches per server (serverKey) and per
@@ -188,6 +190,7 @@ func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
 	s.lane = min(s.lane, len(set.Lanes)-1)
 	s.meas = measured{}
 	s.hists = make([]History, len(set.Lanes))
+	s.requeues = nil
 	s.shares = make([]map[int64]int64, len(set.Lanes))
 	for i := range s.shares {
 		s.shares[i] = map[int64]int64{}
@@ -469,6 +472,7 @@ func (s *Session) observe() {
 		} else {
 			s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
 		}
+		s.observeRequeues(i, l.Model)
 		for _, e := range l.Model.Events() {
 			if e.Kind == sim.Dispatch {
 				s.shares[i][serverKey(e.Balancer, e.Server)]++
