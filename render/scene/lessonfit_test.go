@@ -433,7 +433,9 @@ func TestLessonsPauseAtTheirMoments(t *testing.T) {
 			}
 			// The move itself, in words in the lane's title and as an
 			// arrow from the failed server (RequeueCol).
-			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return strings.HasPrefix(x.S, "re-queued #") && strings.Contains(x.S, "server 3 → ") }) {
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool {
+				return strings.HasPrefix(x.S, "re-queued #") && strings.Contains(x.S, "server 3 → ")
+			}) {
 				return fmt.Errorf("the picture does not say where the re-queued request went")
 			}
 			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Quads, func(q scene.Quad) bool { return q.C == scene.RequeueCol }) {

@@ -129,8 +129,8 @@ type Session struct {
 	steps stepState // step mode's decisions (stepmode.go)
 	// requeues are the recent re-queues, shown on the picture (requeue.go).
 	requeues []requeueNote
-	anim  animator
-	hists []History // the charts' history of each lane
+	anim     animator
+	hists    []History // the charts' history of each lane
 	// shares counts each lane's dispatches per server (serverKey) and per
 	// balancer (serverKey(b, 0)) since cycle 0: a server's share of the
 	// requests, shown beside its queue (per-server queues).
