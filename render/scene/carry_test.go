@@ -72,6 +72,9 @@ func TestLongAxisLabelled(t *testing.T) {
 			f := s.Draw(size[0], size[1])
 			for ci, r := range f.Layout.Charts {
 				var labels []string
+				if slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return x.S == "wait" && r.Contains(scene.TextBox(x)) }) {
+					continue // the waits' distribution: its x-axis is the wait
+				}
 				for _, x := range f.Layers[scene.SceneLayer].Texts {
 					b := scene.TextBox(x)
 					if r.Contains(b) && b.Y > r.Y+r.H*0.7 && (x.S == "0" || strings.HasSuffix(x.S, "k")) {
@@ -106,5 +109,33 @@ func TestLaneNamesWhole(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTailLessonsShowTheWaitDistribution: every lesson whose claim is a
+// p95 wait shows the waits' distribution so far, and each lane's 95% point
+// on it is the lane's p95 wait (the summary's) within a bucket (an eighth
+// of a doubling).
+func TestTailLessonsShowTheWaitDistribution(t *testing.T) {
+	n := 0
+	for _, l := range lesson.All {
+		if l.Measure != lesson.P95Wait {
+			continue
+		}
+		n++
+		s := openAt(t, "lesson", l.Name, true, keyMoments[l.Name])
+		f := s.Draw(1920, 1080)
+		if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return strings.HasPrefix(x.S, "waits so far") }) {
+			t.Errorf("%s: no waits' distribution chart", l.Name)
+		}
+		for i, ln := range s.State().Lanes {
+			got, want := s.WaitQuantile(i, 0.95), ln.Summary.WaitP95
+			if float64(got) < float64(want)*0.999 || float64(got) > float64(want)*1.1+1 {
+				t.Errorf("%s lane %d: the distribution's 95%% point %d, the summary's p95 %d", l.Name, i, got, want)
+			}
+		}
+	}
+	if n < 3 {
+		t.Errorf("%d tail lessons", n)
 	}
 }

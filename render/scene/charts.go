@@ -42,6 +42,9 @@ type chartSpec struct {
 	// flat: in the compare view the chart is left out while it would be
 	// a flat line in every lane (poolMoves).
 	flat bool
+	// cdf: the chart is the waits' distribution (waitcdf.go), over waits
+	// rather than cycles: no series of Sample.
+	cdf bool
 }
 
 // chartSeries is a named value of a Sample drawn in a colour.
@@ -130,6 +133,9 @@ var charts = []chartSpec{
 			{name: "p50", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P50) }, agg: AggLast, lanes: true, dot: true},
 		},
 		data: true, show: (*Session).waitsShown},
+	// The waits' distribution so far: the share of requests that waited
+	// up to each wait, a line per lane (waitcdf.go).
+	{title: "waits so far", unit: "share waiting ≤ x cycles", cdf: true, show: (*Session).waitsShown},
 }
 
 // poolMoves reports whether the view shows a flat chart (the live
@@ -345,6 +351,10 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 	for ci, spec := range s.shownCharts() {
 		if ci >= len(l.Charts) {
 			break
+		}
+		if spec.cdf {
+			s.drawWaitCDF(f, spec, l.Charts[ci], l.T)
+			continue
 		}
 		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes, lanes: s.chartLanes(), stride: s.hists[0].Stride()}
 		c.plot = chartPlot(c.r, c.u)
@@ -707,6 +717,8 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		// Beside the title the labels would be cut: they take a row of
 		// their own over the plot, the whole chart wide.
 		x, ly = r.X+8*u, c.keyRow()-5*u
+		c.plot.Y += 4 * u // the labels are bold: clear of the y-axis' top label
+		c.plot.H -= 4 * u
 		room = (end - x) / n
 	}
 	for i, ln := range s.set.Lanes {

@@ -130,7 +130,8 @@ type Session struct {
 	// requeues are the recent re-queues, shown on the picture (requeue.go).
 	requeues []requeueNote
 	anim     animator
-	hists    []History // the charts' history of each lane
+	hists    []History  // the charts' history of each lane
+	dists    []waitDist // each lane's waits so far, for a tail lesson's chart (waitcdf.go)
 	// shares counts each lane's dispatches per server (serverKey) and per
 	// balancer (serverKey(b, 0)) since cycle 0: a server's share of the
 	// requests, shown beside its queue (per-server queues).
@@ -190,6 +191,7 @@ func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
 	s.lane = min(s.lane, len(set.Lanes)-1)
 	s.meas = measured{}
 	s.hists = make([]History, len(set.Lanes))
+	s.dists = make([]waitDist, len(set.Lanes))
 	s.requeues = nil
 	s.shares = make([]map[int64]int64, len(set.Lanes))
 	for i := range s.shares {
@@ -473,6 +475,7 @@ func (s *Session) observe() {
 			s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
 		}
 		s.observeRequeues(i, l.Model)
+		s.observeWaits(i, l.Model)
 		for _, e := range l.Model.Events() {
 			if e.Kind == sim.Dispatch {
 				s.shares[i][serverKey(e.Balancer, e.Server)]++
