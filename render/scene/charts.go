@@ -909,6 +909,13 @@ func (c *chartView) data(f *Frame, h *History) {
 			if y := c.yAt(ln.value(smp)); y != runY {
 				x := c.xAt(smp.First)
 				flush(x)
+				if !ln.dash && runY >= plot.Y-0.01 && y >= plot.Y-0.01 {
+					// A solid line's joint: a line whose value moves
+					// every sample (U·S as the pool scales) stays one
+					// line, never a row of dots.
+					y0, y1 := min(runY, y)-lw/2+ln.side*lw, max(runY, y)+lw/2+ln.side*lw
+					f.rect(SceneLayer, Rect{x - lw/2, y0, lw, y1 - y0}, ln.col)
+				}
 				runX, runY = x, y
 			}
 		}

@@ -192,3 +192,37 @@ func TestLongRunLegendSaysPeak(t *testing.T) {
 		t.Errorf("the queue chart's bars aggregate by %v, want the peak", charts[0].bars.agg)
 	}
 }
+
+// TestSolidThresholdStaysOneLine: U·S, keyed as a solid line, stays one
+// line when its value moves every sample (a pool scaling back and forth):
+// each step from one run to the next is joined, so no run stands apart
+// like a dot of a dotted line.
+func TestSolidThresholdStaysOneLine(t *testing.T) {
+	var h History
+	cfg := sim.DefaultConfig()
+	cfg.MinServers, cfg.MaxServers = 1, 20
+	for c := range int64(60) {
+		h.Add(sim.CycleStats{Cycle: c, Queue: 5, Servers: 4 + int(c%2)*4}, &cfg, States{Busy: 4})
+	}
+	var f Frame
+	spec := charts[0]
+	spec.lines = spec.lines[:1] // U·S
+	c := chartView{spec: spec, u: 1, maxV: 1000, end: 60, plot: Rect{50, 20, 600, 200}}
+	c.data(&f, &h)
+	var runs, joints int
+	for _, q := range f.Layers[SceneLayer].Quads {
+		if q.C != UpLineCol {
+			continue
+		}
+		w, hgt := q.P[2].X-q.P[0].X, q.P[2].Y-q.P[0].Y
+		switch {
+		case w > hgt:
+			runs++
+		case hgt > w:
+			joints++
+		}
+	}
+	if runs < 50 || joints < runs-1 {
+		t.Errorf("U·S drawn in %d runs and %d joints: want every run joined to the next", runs, joints)
+	}
+}
