@@ -139,3 +139,35 @@ func TestTailLessonsShowTheWaitDistribution(t *testing.T) {
 		t.Errorf("%d tail lessons", n)
 	}
 }
+
+// TestButtonTextsOffTheirEdges: every button's and list row's text lies
+// inside its box, off its edges (the lessons menu's rows, a label shrunk
+// to fit), at both sizes, present or not.
+func TestButtonTextsOffTheirEdges(t *testing.T) {
+	for _, present := range []bool{false, true} {
+		s := openAt(t, "lesson", "erlang", present, 3000)
+		s.Apply(scene.ToggleCompare)
+		s.Apply(scene.OpenLessons)
+		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+			f := s.Draw(size[0], size[1])
+			seen := 0
+			for _, c := range s.State().Controls {
+				for _, layer := range f.Layers {
+					for _, x := range layer.Texts {
+						b := scene.TextBox(x)
+						mid := scene.Rect{X: b.X + b.W/2, Y: b.Y + b.H/2}
+						if x.S == c.Value && c.R.Contains(mid) && !c.R.Inset(1).Contains(b) {
+							t.Errorf("%v present=%v: %q %v on the edge of control %s %v", size, present, x.S, b, c.ID, c.R)
+						}
+						if x.S == c.Value {
+							seen++
+						}
+					}
+				}
+			}
+			if seen < 10 {
+				t.Errorf("%v present=%v: %d controls' texts found", size, present, seen)
+			}
+		}
+	}
+}

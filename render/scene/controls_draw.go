@@ -247,9 +247,11 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			f.text(layer, txt, box.X+6*u, r.Y+9*u, fitSize(txt, 16*u, true, box.W-12*u), true, AlignStart, TextColor) // a 20-digit seed too
 		case kButton:
 			f.rect(layer, r, Button)
-			// A label shrunk to fit keeps the others' baseline ("compare: on").
+			// Centred in the button at any size: a label shrunk to fit
+			// ("compare: on") sits on the others' line, and a list's
+			// row (the lessons menu) holds its text off its edges.
 			size := fitSize(s.valueText(i, w), 16*u, false, r.W-10*u)
-			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u+(16*u-size)*0.9, size, false, AlignCenter, TextColor)
+			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+r.H/2-0.55*size, size, false, AlignCenter, TextColor)
 		}
 		if focused {
 			f.stroke(layer, r.Inset(-2*u), 2*u, FocusCol)
