@@ -171,3 +171,23 @@ func TestButtonTextsOffTheirEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestLegendKeysWhole: no chart's legend cuts a key of a single run's
+// lesson either (U·S, D·S, min, max: a cut one moves to a row of its own).
+func TestLegendKeysWhole(t *testing.T) {
+	for _, l := range lesson.All {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", l.Name, present, keyMoments[l.Name])
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				f := s.Draw(size[0], size[1])
+				for _, x := range f.Layers[scene.SceneLayer].Texts {
+					for _, r := range f.Layout.Charts {
+						if r.Contains(scene.TextBox(x)) && strings.HasSuffix(x.S, "…") {
+							t.Errorf("%s %v present=%v: %q cut in a chart's legend", l.Name, size, present, x.S)
+						}
+					}
+				}
+			}
+		}
+	}
+}

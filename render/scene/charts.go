@@ -68,6 +68,8 @@ type chartSeries struct {
 	// stripe: a stack's part drawn (and keyed) with light stripes across
 	// it, to tell it from a neighbour of a close colour without it.
 	stripe bool
+	// short is the key's short form, where the whole does not fit ("U·S").
+	short string
 	// dot: drawn dotted (and keyed so), apart from solid and dashed ones:
 	// the waits' p50 against p95 (solid) and p99 (dashed).
 	dot bool
@@ -83,8 +85,8 @@ var charts = []chartSpec{
 	{title: "queue", unit: "requests",
 		bars: chartSeries{name: "queue", col: PColor, value: func(s Sample) float32 { return float32(s.Queue) }, agg: AggMax},
 		lines: []chartSeries{
-			{name: "U·S scale-up line", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }, agg: AggLast},
-			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }, agg: AggLast, dash: true},
+			{name: "U·S scale-up line", short: "U·S", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }, agg: AggLast},
+			{name: "D·S scale-down line", short: "D·S", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }, agg: AggLast, dash: true},
 		},
 		marks: true, errors: true},
 	// The live servers stacked by state (busy at the bottom): how many
@@ -548,25 +550,55 @@ func (c *chartView) legend(f *Frame) float32 {
 		f.text(SceneLayer, st.name, x+14*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
 		x += w + 8*u
 	}
+	// The lines' keys after the title's, or, when one would be cut, in a
+	// row of keys over the plot's right end (keyRow); a key that does not
+	// fit even there is abbreviated, never drawn past the chart.
+	keyName := func(ln chartSeries, short bool) string {
+		if short && ln.short != "" {
+			return ln.short
+		}
+		return ln.name
+	}
+	need := func(short bool) float32 {
+		w := float32(0)
+		for _, ln := range c.spec.lines {
+			w += 18*u + TextWidth(keyName(ln, short), 12*u, false) + 10*u
+		}
+		return w - 10*u
+	}
+	lx, ly, rowEnd, short := x, r.Y, end, false
+	switch {
+	case len(c.spec.lines) == 0 || lx+need(false) <= end:
+	case lx+need(true) <= end:
+		short = true // the short keys on the title's line
+	default:
+		short = need(false) > c.plot.W
+		lx = c.plot.X + c.plot.W - need(short)
+		ly = c.keyRow() - 5*u
+		c.plot.Y += 4 * u // clear of the y-axis' top label
+		c.plot.H -= 4 * u
+		rowEnd = c.plot.X + c.plot.W
+	}
 	for _, ln := range c.spec.lines {
-		// A key that does not fit (three charts, large text) is
-		// abbreviated, never drawn past the chart.
-		name := f.abbreviate(ln.name, 12*u, false, end-x-18*u)
+		name := f.abbreviate(keyName(ln, short), 12*u, false, rowEnd-lx-18*u)
 		if name == "" {
 			break
 		}
 		if ln.dot {
 			for d := float32(0); d < 14*u; d += 5 * u {
-				f.rect(SceneLayer, Rect{x + d, r.Y + 11*u, 2 * u, 2 * u}, ln.col)
+				f.rect(SceneLayer, Rect{lx + d, ly + 11*u, 2 * u, 2 * u}, ln.col)
 			}
 		} else if ln.dash {
-			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
-			f.rect(SceneLayer, Rect{x + 9*u, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
+			f.rect(SceneLayer, Rect{lx, ly + 11*u, 5 * u, 2 * u}, ln.col)
+			f.rect(SceneLayer, Rect{lx + 9*u, ly + 11*u, 5 * u, 2 * u}, ln.col)
 		} else {
-			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
+			f.rect(SceneLayer, Rect{lx, ly + 11*u, 14 * u, 2 * u}, ln.col)
 		}
-		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
-		x += 18*u + TextWidth(name, 12*u, false) + 10*u
+		f.text(SceneLayer, name, lx+18*u, ly+5*u, 12*u, false, AlignStart, DimText)
+		lx += 18*u + TextWidth(name, 12*u, false) + 10*u
+	}
+	if ly == r.Y {
+		x = lx // on the title's line: the next keys follow
 	}
 	if c.spec.marks && c.scaling && x+4*4*u+4*u+TextWidth("scaling", 12*u, false) <= end {
 		m := 4 * u
