@@ -191,3 +191,23 @@ func TestLegendKeysWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitDistributionMarksLanes: on the waits' distribution each lane's
+// line carries the lane's marker (its shape), so that lanes never read by
+// colour alone there either.
+func TestWaitDistributionMarksLanes(t *testing.T) {
+	s := openAt(t, "lesson", "heavy-tails", true, keyMoments["heavy-tails"])
+	f := s.Draw(1920, 1080)
+	r := f.Layout.Charts[len(f.Layout.Charts)-1]
+	for li := range s.State().Lanes {
+		n := 0
+		for _, q := range f.Layers[scene.SceneLayer].Quads {
+			if q.C == scene.LaneColor(li) && r.Contains(scene.Rect{X: q.P[0].X, Y: q.P[0].Y}) && (q.P[3] == q.P[2] || (q.P[0].X == q.P[2].X && q.P[1].Y == q.P[3].Y)) {
+				n++ // a triangle or a diamond, or …
+			}
+		}
+		if li > 0 && n < 3 { // lane 0's square reads as a rect: its legend's, checked elsewhere
+			t.Errorf("lane %d: %d markers on the waits' distribution, want the legend's and two on its line", li, n)
+		}
+	}
+}

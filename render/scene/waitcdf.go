@@ -130,18 +130,30 @@ func (s *Session) drawWaitCDF(f *Frame, spec chartSpec, r Rect, u float32) {
 		}
 		w := max(2*u, 1.5)
 		cum, prevX, prevY := int64(0), plot.X, plot.Y+plot.H
+		var marks []Point // where the line reaches 50% and 95%: the lane's marker
 		for b, n := range d.counts {
 			if n == 0 {
 				continue
 			}
+			before := float32(cum) / float32(d.n)
 			cum += n
 			x := plot.X + plot.W*cdfX(bucketTop(b), top)
 			y := plot.Y + plot.H - plot.H*float32(cum)/float32(d.n)
 			f.rect(SceneLayer, Rect{prevX, prevY - w/2, max(x-prevX, w), w}, col) // flat to this bucket
 			f.rect(SceneLayer, Rect{x - w/2, y - w/2, w, prevY - y + w}, col)     // up by its share
+			for _, q := range []float32{0.5, 0.95} {
+				if after := float32(cum) / float32(d.n); before < q && after >= q {
+					marks = append(marks, Point{x, plot.Y + plot.H - plot.H*q})
+				}
+			}
 			prevX, prevY = x, y
 		}
 		f.rect(SceneLayer, Rect{prevX, prevY - w/2, plot.X + plot.W - prevX, w}, col)
+		if s.Comparing() {
+			for _, p := range marks {
+				LaneMarker(f, SceneLayer, p, 4*u, li, col)
+			}
+		}
 	}
 }
 
