@@ -389,6 +389,9 @@ type State struct {
 	ReducedMotion bool
 	// Embedded: no control bar (SetEmbedded).
 	Embedded bool
+	// Step is step mode's label of the decision shown (A), or "": for a
+	// screen reader's live region and tests.
+	Step string
 }
 
 // maxServerBoxes bounds State.Servers per balancer.
@@ -413,6 +416,9 @@ func (s *Session) State() State {
 	st.Message = s.message
 	if st.Message == "" {
 		st.Message = s.verdict
+	}
+	if lines := s.stepLines(); len(lines) > 0 {
+		st.Step = lines[0]
 	}
 	ws := s.controls()
 	if s.focus >= 0 && s.focus < len(ws) {

@@ -142,8 +142,8 @@ func TestStepModeReadsWhatTheModelRead(t *testing.T) {
 func TestStepModeKeyAndButton(t *testing.T) {
 	s := running(t, stepConfig(t, sim.P2C, sim.PerServer, 1, ""))
 	s.HandleInput(Input{Keys: []Key{RuneKey('a')}})
-	if _, ok := s.steps.shown(); !ok {
-		t.Fatal("A shows no decision")
+	if _, ok := s.steps.shown(); !ok || !strings.HasPrefix(s.State().Step, "step (A) 1 of ") {
+		t.Fatalf("A shows no decision (state's step %q)", s.State().Step)
 	}
 	s.Apply(TogglePause)
 	s.Draw(BaseW, BaseH)
