@@ -211,3 +211,23 @@ func TestWaitDistributionMarksLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueChartSaysPeak: past its first 240 cycles every lesson's queue
+// chart says its bars (lines) are peaks, at both sizes, present or not,
+// in the compare view too (the erlang lesson's bars stood at 5–30 beside
+// an Lq of 1.65, unsaid).
+func TestQueueChartSaysPeak(t *testing.T) {
+	for _, l := range lesson.All {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", l.Name, present, keyMoments[l.Name])
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				f := s.Draw(size[0], size[1])
+				if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool {
+					return strings.HasPrefix(x.S, "queue (") && strings.Contains(x.S, "peak of ") && f.Layout.Charts[0].Contains(scene.TextBox(x))
+				}) {
+					t.Errorf("%s %v present=%v: the queue chart does not say its bars are peaks", l.Name, size, present)
+				}
+			}
+		}
+	}
+}

@@ -731,7 +731,13 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		}
 		return true
 	}
-	for _, title := range []string{c.title(), c.spec.title + c.binNote(" (", ")"), c.spec.title} {
+	titles := []string{c.title(), c.spec.title + c.binNote(" (", ")"), c.spec.title}
+	beside := titles
+	if c.binNote("", "") != "" {
+		beside = titles[:2] // what a bar is stays said: the lanes take a row first
+	}
+	shown := ""
+	for _, title := range beside {
 		x = r.X + 8*u + TextWidth(title, 14*u, true) + 12*u
 		room = (end - x - keys) / n
 		if room < 80*u || !fit(room) {
@@ -739,20 +745,27 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 			// corner.
 			room = max(room, (end-x)/n)
 		}
-		if fit(room) || title == c.spec.title {
-			f.text(SceneLayer, title, r.X+8*u, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+		if fit(room) {
+			shown = title
 			break
 		}
 	}
 	ly := r.Y // the lanes' keys' line
-	if !fit(room) {
-		// Beside the title the labels would be cut: they take a row of
-		// their own over the plot, the whole chart wide.
+	if shown == "" {
+		// Beside any title the labels would be cut: they take a row of
+		// their own over the plot, the whole chart wide, and the title
+		// keeps its unit and what a bar is where they fit.
+		for _, title := range titles {
+			if shown = title; TextWidth(title, 14*u, true) <= r.W-16*u {
+				break
+			}
+		}
 		x, ly = r.X+8*u, c.keyRow()-5*u
 		c.plot.Y += 4 * u // the labels are bold: clear of the y-axis' top label
 		c.plot.H -= 4 * u
 		room = (end - x) / n
 	}
+	f.text(SceneLayer, shown, r.X+8*u, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	for i, ln := range s.set.Lanes {
 		f.rect(SceneLayer, Rect{x, ly + 11*u, 14 * u, 3 * u}, LaneColor(i))
 		LaneMarker(f, SceneLayer, Point{x + 7*u, ly + 12.5*u}, 4*u, i, LaneColor(i))
