@@ -231,3 +231,34 @@ func TestQueueChartSaysPeak(t *testing.T) {
 		}
 	}
 }
+
+// TestSharesClearOfTheNextBox: a server's share ("10%") ends short of the
+// next server's box, so that it never reads as one with its id ("16
+// 10%5"), in the lessons with per-server queues at both sizes.
+func TestSharesClearOfTheNextBox(t *testing.T) {
+	for _, name := range []string{"fast-failing", "speeds", "heavy-tails", "queues"} {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", name, present, keyMoments[name])
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				f := s.Draw(size[0], size[1])
+				boxes := s.State().Servers
+				shares := 0
+				for _, x := range f.Layers[scene.SceneLayer].Texts {
+					if x.C != scene.ShareCol || !strings.HasSuffix(x.S, "%") {
+						continue
+					}
+					shares++
+					b := scene.TextBox(x)
+					for _, bx := range boxes {
+						if gap := bx.R.X - (b.X + b.W); bx.R.Y < b.Y+b.H && bx.R.Y+bx.R.H > b.Y && gap > -1 && gap < 2*f.Layout.T {
+							t.Errorf("%s %v present=%v: share %q ends %.1f px before server %s's box", name, size, present, x.S, gap, bx.ID)
+						}
+					}
+				}
+				if shares == 0 {
+					t.Errorf("%s %v present=%v: no shares", name, size, present)
+				}
+			}
+		}
+	}
+}

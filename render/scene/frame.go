@@ -1064,6 +1064,9 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 	bar := Rect{room.X, room.Y + room.H*0.2, room.W, room.H * 0.6}
 	size := min(max(room.H*0.3, ValueUnits*f.Layout.T), room.H*idShare)
 	t := Plural(v.Queued, "queued", "queued")
+	// The share ends short of the next server's box: "10%" never runs
+	// into its id ("16 10%5").
+	gap := max(f.Layout.T*3, room.W*0.03)
 	if label {
 		// The count over the bar, at ValueUnits at least: "N queued",
 		// or "N" where the word does not fit (beside the share first).
@@ -1072,8 +1075,8 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 			sw = size + TextWidth(share, size, true)
 		}
 		switch short := Commas(int64(v.Queued)); {
-		case TextWidth(t, size, true)+sw <= room.W:
-		case TextWidth(short, size, true)+sw <= room.W:
+		case TextWidth(t, size, true)+sw <= room.W-gap:
+		case TextWidth(short, size, true)+sw <= room.W-gap:
 			t = short
 		default:
 			share = ""
@@ -1087,7 +1090,7 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 		// The server's share of the requests so far, at the right, when it
 		// fits whole beside the count.
 		if share != "" {
-			f.text(SceneLayer, share, room.X+room.W, room.Y+room.H*0.04, size, true, AlignEnd, ShareCol)
+			f.text(SceneLayer, share, room.X+room.W-gap, room.Y+room.H*0.04, size, true, AlignEnd, ShareCol)
 		}
 	}
 	if v.Queued == 0 {
@@ -1149,7 +1152,7 @@ func (s *Session) drawInlineBar(f *Frame, room Rect, v sim.ServerView, sb shownB
 		f.text(SceneLayer, p.t, x, y, size, true, AlignStart, p.c)
 		x += TextWidth(p.t, size, true)
 	}
-	end := room.X + room.W
+	end := room.X + room.W - max(u*3, room.W*0.03) // short of the next box
 	if share != "" {
 		f.text(SceneLayer, share, end, y, size, true, AlignEnd, ShareCol)
 		end -= TextWidth(share, size, true) + 6*u
