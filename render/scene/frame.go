@@ -744,7 +744,7 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 	label := g.Box*idShare >= ValueUnits*f.Layout.T
 	// A box too small for its count over its bar may still have room for
 	// one line of it beside the bar (drawInlineBar).
-	inline := !label && g.CellW > g.Cell && g.Box >= ValueUnits*f.Layout.T*1.1
+	inline := !label && g.CellW > g.Cell && g.Box >= ValueUnits*f.Layout.T*inlineRoom
 	scale := 0
 	if g.CellW > g.Cell {
 		scale = s.barScale()
@@ -1160,6 +1160,10 @@ func (s *Session) drawInlineBar(f *Frame, room Rect, v sim.ServerView, sb shownB
 	drawQueueBar(f, Rect{x + 6*u, room.Y, end - x - 6*u, room.H}, v, sb.b, scale, false, "")
 }
 
+// inlineRoom is how many times ValueUnits a box must be high for its
+// count on one line beside it (drawInlineBar).
+const inlineRoom = 1.0
+
 // inlineShares reports whether a one-line bar room (drawInlineBar) w wide
 // holds the shares: whether every server's does, a two-digit id and count
 // and "10%" with room for the bar, so that the shares' key in the lane's
@@ -1177,7 +1181,7 @@ func sharesShown(f *Frame, g GridSpec) bool {
 		return true
 	}
 	bar := g.BarAt(0)
-	return g.Box >= least*1.1 && bar.W > 0 && inlineShares(bar.W, f.Layout.T, least)
+	return g.Box >= least*inlineRoom && bar.W > 0 && inlineShares(bar.W, f.Layout.T, least)
 }
 
 func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSpec, grids []GridSpec) {
