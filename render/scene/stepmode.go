@@ -274,7 +274,7 @@ func explain(m *sim.Model, b *sim.Balancer, routed []sim.Event, k int) string {
 		why = fmt.Sprintf("hash: source %s falls on server %d's arc of the ring.", sim.FormatIPv4(e.Request.Src), e.Server)
 	case sim.JIQ:
 		if chosen.truth == 0 {
-			why = fmt.Sprintf("jiq: %d was idle, the head of the balancer's idle queue.", e.Server)
+			why = fmt.Sprintf("jiq: %d was idle: the head of the balancer's idle queue (or, the queue empty, a uniform draw that found it idle).", e.Server)
 		} else {
 			why = fmt.Sprintf("jiq: the balancer's idle queue was empty, so it drew %d uniformly (it held %d).", e.Server, chosen.truth)
 		}
