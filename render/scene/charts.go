@@ -766,7 +766,18 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 		room = (end - x) / n
 	}
 	f.text(SceneLayer, shown, r.X+8*u, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+	perRow := len(s.set.Lanes)
+	if ly != r.Y && !fit(room) && perRow > 1 {
+		// Too many for one row: two rows, half the lanes each.
+		perRow = (perRow + 1) / 2
+		room = (end - x) / float32(perRow)
+		c.keyRow()
+	}
+	x0 := x
 	for i, ln := range s.set.Lanes {
+		if i > 0 && i%perRow == 0 {
+			x, ly = x0, ly+16*u
+		}
 		f.rect(SceneLayer, Rect{x, ly + 11*u, 14 * u, 3 * u}, LaneColor(i))
 		LaneMarker(f, SceneLayer, Point{x + 7*u, ly + 12.5*u}, 4*u, i, LaneColor(i))
 		name := f.abbreviate(ln.Label, 12*u, true, room-28*u)
@@ -813,7 +824,10 @@ func (c *chartView) axes(f *Frame) {
 	r, plot, u := c.r, c.plot, c.u
 	f.rect(SceneLayer, Rect{plot.X, plot.Y + plot.H, plot.W, max(u, 1)}, Grid)
 	f.rect(SceneLayer, Rect{plot.X - max(u, 1), plot.Y, max(u, 1), plot.H}, Grid)
-	ys := NiceStep(float64(c.maxV), 3)
+	// About three ticks, fewer on a plot too short for three labels (the
+	// errors' band and rows of keys take its height).
+	ticks := max(min(3, int(plot.H/(14*u))), 1)
+	ys := NiceStep(float64(c.maxV), ticks)
 	for v := 0.0; v <= float64(c.maxV)+1e-9; v += ys {
 		y := c.yAt(float32(v))
 		f.rect(SceneLayer, Rect{plot.X - 4*u, y, plot.W + 4*u, max(u*0.6, 1)}, fade(Grid, 0.7))
@@ -822,7 +836,7 @@ func (c *chartView) axes(f *Frame) {
 	if c.maxR > 0 {
 		// The right axis: its ticks and labels, for the lines on it.
 		f.rect(SceneLayer, Rect{plot.X + plot.W, plot.Y, max(u, 1), plot.H}, Grid)
-		rs := NiceStep(float64(c.maxR), 3)
+		rs := NiceStep(float64(c.maxR), ticks)
 		for v := 0.0; v <= float64(c.maxR)+1e-9; v += rs {
 			y := plot.Y + plot.H - plot.H*float32(v)/c.maxR
 			f.rect(SceneLayer, Rect{plot.X + plot.W, y, 4 * u, max(u*0.6, 1)}, Grid)

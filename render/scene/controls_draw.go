@@ -250,7 +250,11 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			// Centred in the button at any size: a label shrunk to fit
 			// ("compare: on") sits on the others' line, and a list's
 			// row (the lessons menu) holds its text off its edges.
-			size := fitSize(s.valueText(i, w), 16*u, false, r.W-10*u)
+			size := float32(16) * u
+			if w.row == rowList {
+				size = min(size, (r.H-2*u)/1.1) // a crowded list: each text within its row
+			}
+			size = fitSize(s.valueText(i, w), size, false, r.W-10*u)
 			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+r.H/2-0.55*size, size, false, AlignCenter, TextColor)
 		}
 		if focused {
