@@ -166,3 +166,30 @@ func TestStepModeKeyAndButton(t *testing.T) {
 		t.Error("help does not list A")
 	}
 }
+
+// TestStepModeInAReplayAndAtTheEnd: A in a replay steps it like →, to a
+// decision; at the end of a run it says no request was routed, and never
+// panics.
+func TestStepModeInAReplayAndAtTheEnd(t *testing.T) {
+	cfg := stepConfig(t, sim.LeastConnections, sim.PerServer, 1, "")
+	cfg.Cycles = 400
+	s := running(t, cfg)
+	s.step(100, false)
+	data, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := running(t, cfg)
+	if err := r.Load(data); err != nil {
+		t.Fatal(err)
+	}
+	r.Apply(StepArrival)
+	if _, ok := r.steps.shown(); !ok || !r.State().Replaying {
+		t.Errorf("in a replay: decision shown %v, replaying %v", ok, r.State().Replaying)
+	}
+	s.step(400, false)
+	s.Apply(StepArrival)
+	if _, ok := s.steps.shown(); ok || !strings.HasPrefix(s.State().Step, "step: no request routed") {
+		t.Errorf("at the end: %q", s.State().Step)
+	}
+}
