@@ -262,3 +262,22 @@ func TestSharesClearOfTheNextBox(t *testing.T) {
 		}
 	}
 }
+
+// TestStepModeFits: step mode's label in every lesson, presenting or not,
+// at both sizes, overlaps no text and leaves none off screen.
+func TestStepModeFits(t *testing.T) {
+	for _, l := range lesson.All {
+		for _, present := range []bool{false, true} {
+			s := openAt(t, "lesson", l.Name, present, keyMoments[l.Name])
+			s.Apply(scene.StepArrival)
+			if s.State().Step == "" {
+				t.Errorf("%s present=%v: no step label", l.Name, present)
+			}
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				for _, o := range scene.Overlaps(s.Draw(size[0], size[1])) {
+					t.Errorf("%s %v present=%v: %s", l.Name, size, present, o)
+				}
+			}
+		}
+	}
+}
