@@ -197,6 +197,7 @@ func installHook(g *render.Game, problems []string) {
 			"replaying":     st.Replaying,
 			"error":         st.Error,
 			"message":       st.Message,
+			"step":          st.Step,
 			"changes":       changes,
 			"controls":      controls,
 			"servers":       servers,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,6 +25,7 @@ func TestLessonsDoWhatTheirCaptionsSay(t *testing.T) {
 			if len(l.Caption) == 0 || l.Title == "" {
 				t.Error("a lesson needs a title and a caption")
 			}
+			checkPause(t, l)
 			var run, versus sim.Summary
 			switch lanes := lessonLanes(l.Params()); {
 			case lanes != nil:
@@ -49,6 +51,60 @@ func TestLessonsDoWhatTheirCaptionsSay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkPause runs a lesson that pauses (pause-at) to its pause, with
+// --cycles set to it, and checks what its caption says of the picture
+// there (CheckPause) on the summaries the CLI prints.
+func checkPause(t *testing.T, l lesson.Lesson) {
+	t.Helper()
+	var at string
+	for _, p := range l.Params() {
+		if p[0] == "pause-at" {
+			at = p[1]
+		}
+	}
+	if at == "" {
+		return
+	}
+	if l.CheckPause == nil {
+		t.Fatalf("lesson %s pauses at %s: it needs a CheckPause of what its caption says there", l.Name, at)
+	}
+	// The run stops at the pause: its later changes never come.
+	stop, _ := strconv.ParseInt(at, 10, 64)
+	var params [][2]string
+	for _, p := range l.Params() {
+		if changeAfter(p, stop) {
+			continue
+		}
+		params = append(params, p)
+	}
+	params = append(params, [2]string{"cycles", at})
+	var sums []sim.Summary
+	if lanes := lessonLanes(params); lanes != nil {
+		sums = lessonCompare(t, params, lanes)
+	} else {
+		sums = []sim.Summary{lessonRun(t, params)}
+	}
+	if err := l.CheckPause(sums); err != nil {
+		t.Errorf("lesson %s at its pause, cycle %s: %v", l.Name, at, err)
+	}
+}
+
+// changeAfter reports whether parameter p is a change (set=CYCLE:…,
+// fault=KIND:ID@CYCLE) made after cycle stop.
+func changeAfter(p [2]string, stop int64) bool {
+	var cyc string
+	switch p[0] {
+	case "set":
+		cyc, _, _ = strings.Cut(p[1], ":")
+	case "fault":
+		_, cyc, _ = strings.Cut(p[1], "@")
+	default:
+		return false
+	}
+	n, err := strconv.ParseInt(cyc, 10, 64)
+	return err == nil && n > stop
 }
 
 // lessonLanes returns the lanes of a lesson's compare parameter (the

@@ -13,8 +13,9 @@ import (
 
 // TestBrowserProjected opens lessons as a teacher projects them
 // (present=1): speeds and the retry storm at 1280×720 and 1920×1080,
-// server-fails at 1280×720, fast-failing (its state words and each lane's
-// errors) at 1920×1080, with the browser asking for
+// server-fails at 1280×720 (at its pause: the re-queue), fast-failing
+// (its state words and each lane's errors) at 1920×1080, each lesson
+// that pauses at its pause, with the browser asking for
 // reduced motion: the page says so in state().reducedMotion (no request
 // flies; the run goes on) and stops saying so when the browser stops
 // asking. It takes page-present-LESSON-WxH.png of each, and one of the
@@ -41,7 +42,7 @@ func TestBrowserProjected(t *testing.T) {
 			name string
 			at   int64
 			w    int64 // at this width only (0: both)
-		}{{"server-fails", 600, 1280}, {"fast-failing", 3_000, 1920}, {"speeds", 6_000, 0}, {"retry-storm", 32_000, 0}} {
+		}{{"server-fails", 301, 1280}, {"fast-failing", 10_000, 1920}, {"speeds", 6_000, 0}, {"retry-storm", 50_000, 0}} {
 			if l.w != 0 && l.w != size[0] {
 				continue
 			}

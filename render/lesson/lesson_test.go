@@ -60,7 +60,7 @@ func TestREADMELinksTheComparisons(t *testing.T) {
 func TestMeasureOf(t *testing.T) {
 	s := sim.Summary{AvgWait: 1.04, WaitP95: 1100, Generated: 1000, Rejected: 526, Admitted: 400, Errors: 182, Goodput: 0.0724, FinalQueue: 8123}
 	for m, want := range map[lesson.Measure]string{lesson.NoMeasure: "", lesson.AvgWait: "avg wait 1.04", lesson.P95Wait: "p95 wait 1,100",
-		lesson.RejectedShare: "rejected 52.6%", lesson.ErrorShare: "errors 45.5%", lesson.Goodput: "goodput 0.072/cycle", lesson.FinalQueue: "queue 8,123"} {
+		lesson.RejectedShare: "rejected 52.6%", lesson.ErrorShare: "errors 45.5%", lesson.Goodput: "goodput 0.0724/cycle", lesson.FinalQueue: "queue 8,123"} {
 		if got := m.Of(s); got != want {
 			t.Errorf("measure %d: %q, want %q", m, got, want)
 		}

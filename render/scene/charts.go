@@ -39,6 +39,12 @@ type chartSpec struct {
 	dataOnly bool
 	// show says when the chart is shown (nil: always).
 	show func(s *Session) bool
+	// flat: in the compare view the chart is left out while it would be
+	// a flat line in every lane (poolMoves).
+	flat bool
+	// cdf: the chart is the waits' distribution (waitcdf.go), over waits
+	// rather than cycles: no series of Sample.
+	cdf bool
 }
 
 // chartSeries is a named value of a Sample drawn in a colour.
@@ -46,6 +52,10 @@ type chartSeries struct {
 	name  string
 	col   color.RGBA
 	value func(Sample) float32
+	// agg is how the value sums up a bucket's cycles (TestSeriesMergeAsDeclared
+	// checks it against merge); a chart whose bars are a bucket's peak or
+	// mean says so in its title once a bar covers more than one cycle.
+	agg Agg
 	// lanes: in the compare view too, each lane's as a dashed line in the
 	// lane's colour (a chart's bars are each lane's solid line there).
 	lanes bool
@@ -55,6 +65,11 @@ type chartSeries struct {
 	// dash: drawn dashed (and keyed so), to tell it from a solid line
 	// without its colour: D·S against U·S, min against max.
 	dash bool
+	// stripe: a stack's part drawn (and keyed) with light stripes across
+	// it, to tell it from a neighbour of a close colour without it.
+	stripe bool
+	// short is the key's short form, where the whole does not fit ("U·S").
+	short string
 	// dot: drawn dotted (and keyed so), apart from solid and dashed ones:
 	// the waits' p50 against p95 (solid) and p99 (dashed).
 	dot bool
@@ -68,10 +83,10 @@ type chartSeries struct {
 // charts are the charts, left to right.
 var charts = []chartSpec{
 	{title: "queue", unit: "requests",
-		bars: chartSeries{name: "queue", col: PColor, value: func(s Sample) float32 { return float32(s.Queue) }},
+		bars: chartSeries{name: "queue", col: PColor, value: func(s Sample) float32 { return float32(s.Queue) }, agg: AggMax},
 		lines: []chartSeries{
-			{name: "U·S scale-up line", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }},
-			{name: "D·S scale-down line", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }, dash: true},
+			{name: "U·S scale-up line", short: "U·S", col: UpLineCol, value: func(s Sample) float32 { return s.UpLine }, agg: AggLast},
+			{name: "D·S scale-down line", short: "D·S", col: DownLineCol, value: func(s Sample) float32 { return s.DownLine }, agg: AggLast, dash: true},
 		},
 		marks: true, errors: true},
 	// The live servers stacked by state (busy at the bottom): how many
@@ -79,20 +94,22 @@ var charts = []chartSpec{
 	// pool; its axis scales to the data, the pool's min and max drawn
 	// while they are within it.
 	{title: "live servers", unit: "servers",
-		bars: chartSeries{name: "live", col: BusyColor, value: func(s Sample) float32 { return float32(s.Servers) }},
+		bars: chartSeries{name: "live", col: BusyColor, value: func(s Sample) float32 { return float32(s.Servers) }, agg: AggMax},
 		stack: []chartSeries{
-			{name: "busy", col: BusyColor, value: func(s Sample) float32 { return float32(s.States.Busy) }},
-			{name: "idle", col: IdleBar, value: func(s Sample) float32 { return float32(s.States.Idle) }},
-			{name: "down", col: DownColor, value: func(s Sample) float32 { return float32(s.States.Down) }},
-			{name: "warming", col: WarmColor, value: func(s Sample) float32 { return float32(s.States.Warming) }},
-			{name: "ejected", col: EjectColor, value: func(s Sample) float32 { return float32(s.States.Ejected) }},
+			{name: "busy", col: BusyColor, value: func(s Sample) float32 { return float32(s.States.Busy) }, agg: AggAtPeak},
+			{name: "idle", col: IdleBar, value: func(s Sample) float32 { return float32(s.States.Idle) }, agg: AggAtPeak},
+			// Down striped: dark red and the idle's dark green merge for
+			// deuteranopes (TestColourNeverAlone).
+			{name: "down", col: DownColor, value: func(s Sample) float32 { return float32(s.States.Down) }, agg: AggAtPeak, stripe: true},
+			{name: "warming", col: WarmColor, value: func(s Sample) float32 { return float32(s.States.Warming) }, agg: AggAtPeak},
+			{name: "ejected", col: EjectColor, value: func(s Sample) float32 { return float32(s.States.Ejected) }, agg: AggAtPeak},
 		},
 		dataOnly: true,
 		lines: []chartSeries{
-			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }, side: -1},
-			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, dash: true, side: 1},
+			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }, agg: AggLast, side: -1},
+			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, agg: AggLast, dash: true, side: 1},
 		},
-		live: true, marks: true},
+		live: true, marks: true, flat: true},
 	// Goodput against the offered load: requests completed per cycle
 	// (bars) beside first attempts admitted per cycle and retries per
 	// cycle (lines), each averaged over its sample's cycles. After a spike
@@ -100,10 +117,10 @@ var charts = []chartSpec{
 	// admitted line. In the compare view each lane's goodput is a solid
 	// line and its retries a dashed one, in the lane's colour.
 	{title: "goodput", unit: "per cycle",
-		bars: chartSeries{name: "completed", col: DoneColor, value: func(s Sample) float32 { return s.PerCycle(s.Completed) }},
+		bars: chartSeries{name: "completed", col: DoneColor, value: func(s Sample) float32 { return s.PerCycle(s.Completed) }, agg: AggMean},
 		lines: []chartSeries{
-			{name: "offered (admitted)", col: PColor, value: func(s Sample) float32 { return s.PerCycle(s.Admitted) }},
-			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, lanes: true, right: true},
+			{name: "offered (admitted)", col: PColor, value: func(s Sample) float32 { return s.PerCycle(s.Admitted) }, agg: AggMean},
+			{name: "retries (right axis)", col: RetryColor, value: func(s Sample) float32 { return s.PerCycle(s.Retries) }, agg: AggMean, lanes: true, right: true, dot: true},
 		},
 		data: true, show: func(s *Session) bool { return s.anyClientSide() }},
 	// The waits' percentiles so far, the chart of a lesson whose claim is
@@ -112,12 +129,39 @@ var charts = []chartSpec{
 	// its title), p99 dashed and p50 dotted, so that a tail that grows
 	// apart from the median shows as it happens.
 	{title: "p95 wait so far", unit: "cycles",
-		bars: chartSeries{name: "p95", col: PColor, value: func(s Sample) float32 { return float32(s.Waits.P95) }},
+		bars: chartSeries{name: "p95", col: PColor, value: func(s Sample) float32 { return float32(s.Waits.P95) }, agg: AggLast},
 		lines: []chartSeries{
-			{name: "p99", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P99) }, lanes: true, dash: true},
-			{name: "p50", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P50) }, lanes: true, dot: true},
+			{name: "p99", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P99) }, agg: AggLast, lanes: true, dash: true},
+			{name: "p50", col: TextColor, value: func(s Sample) float32 { return float32(s.Waits.P50) }, agg: AggLast, lanes: true, dot: true},
 		},
 		data: true, show: (*Session).waitsShown},
+	// The waits' distribution so far: the share of requests that waited
+	// up to each wait, a line per lane (waitcdf.go).
+	{title: "waits so far", unit: "share waiting ≤ x cycles", cdf: true, show: (*Session).waitsShown},
+}
+
+// poolMoves reports whether the view shows a flat chart (the live
+// servers): in a single run always (its stack shows the busy against the
+// idle), in the compare view when a lane's pool can scale or its live servers have not
+// all been up and serving throughout (a flat line at the pool's size
+// otherwise, the same in every lane).
+func (s *Session) poolMoves() bool {
+	if !s.Comparing() {
+		return true
+	}
+	for li, l := range s.set.Lanes {
+		if cfg := l.Model.Config(); cfg.MinServers < cfg.MaxServers {
+			return true
+		}
+		h := &s.hists[li]
+		for i := range h.Len() {
+			smp := h.At(i)
+			if smp.Servers != h.At(0).Servers || smp.States.Down+smp.States.Warming+smp.States.Ejected > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // waitsShown reports whether the view shows the waits chart: while the
@@ -140,7 +184,7 @@ var defaultCharts = func() int {
 func (s *Session) shownCharts() []chartSpec {
 	var out []chartSpec
 	for _, c := range charts {
-		if c.show == nil || c.show(s) {
+		if (c.show == nil || c.show(s)) && (!c.flat || s.poolMoves()) {
 			out = append(out, c)
 		}
 	}
@@ -229,6 +273,57 @@ type chartView struct {
 	changes []sim.Change
 	// lanes is the number of lanes drawn (1: a single run).
 	lanes int
+	// stride is the cycles a sample covers (History.Stride).
+	stride int64
+	// band is the height of the errors' strips' band under the plot,
+	// between the x-axis and its labels (0 without errors): the strips
+	// never cover the data.
+	band float32
+}
+
+// errorRow is the height of one errors' strip in the band under the plot
+// (a row per lane in the compare view: red over the lane's colour).
+func (c *chartView) errorRow() float32 {
+	if c.lanes > 1 {
+		return 5*c.u + max(1.5*c.u, 1) + c.u
+	}
+	return 5 * c.u
+}
+
+// makeBand makes room for the errors' strips under the plot, when there
+// are errors: the plot gives up its bottom to the band.
+func (c *chartView) makeBand() {
+	if !c.errs {
+		return
+	}
+	c.band = float32(max(c.lanes, 1))*c.errorRow() + c.u
+	c.plot.H -= c.band
+}
+
+// title is the chart's title with its unit and, once a sample covers
+// more than one cycle, what a bar of it is (binNote): "queue (requests,
+// peak of 800 cycles)".
+func (c *chartView) title() string {
+	return c.spec.title + " (" + c.spec.unit + c.binNote(", ", "") + ")"
+}
+
+// binNote says how a bar sums up its cycles, between pre and post, once
+// a sample covers more than one: the peak of them (AggMax) or their mean
+// (AggMean); "" for a single cycle or a value at a bucket's end.
+func (c *chartView) binNote(pre, post string) string {
+	if c.stride <= 1 {
+		return ""
+	}
+	var how string
+	switch c.spec.bars.agg {
+	case AggMax:
+		how = "peak"
+	case AggMean:
+		how = "mean"
+	default:
+		return ""
+	}
+	return pre + how + " of " + Commas(c.stride) + " cycles" + post
 }
 
 // lineWidth is the width of the chart's lines.
@@ -259,7 +354,11 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		if ci >= len(l.Charts) {
 			break
 		}
-		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes, lanes: s.chartLanes()}
+		if spec.cdf {
+			s.drawWaitCDF(f, spec, l.Charts[ci], l.T)
+			continue
+		}
+		c := chartView{spec: spec, r: l.Charts[ci], u: l.T, maxV: s.chartTop(spec), maxR: s.rightTop(spec), end: s.m.Cycle() + 1, changes: changes, lanes: s.chartLanes(), stride: s.hists[0].Stride()}
 		c.plot = chartPlot(c.r, c.u)
 		if c.maxR > 0 {
 			c.plot.W -= 34 * c.u // room for the right axis' labels
@@ -270,6 +369,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 			for li := range s.chartLanes() {
 				c.errs = c.errs || (spec.errors && s.hists[li].Errors())
 			}
+			c.makeBand()
 			s.laneLegend(f, &c)
 			f.box("plot", c.plot)
 			c.changeMarks(f, s.startRate())
@@ -302,6 +402,7 @@ func (s *Session) drawCharts(f *Frame, l Layout) {
 		}
 		c.spec.stack = shownStack(spec.stack, &s.hists[0])
 		c.errs = spec.errors && s.hists[0].Errors()
+		c.makeBand()
 		end := c.legend(f)
 		c.errorsKey(f, end)
 		f.box("plot", c.plot)
@@ -427,7 +528,7 @@ func (s *Session) chartLanes() int { return len(s.set.Lanes) }
 func (c *chartView) legend(f *Frame) float32 {
 	r, u := c.r, c.u
 	x := r.X + 8*u
-	title := c.spec.title + " (" + c.spec.unit + ")"
+	title := c.title()
 	f.text(SceneLayer, title, x, r.Y+4*u, 14*u, true, AlignStart, TextColor)
 	x += TextWidth(title, 14*u, true) + 12*u
 	end := r.X + r.W - 6*u
@@ -443,28 +544,61 @@ func (c *chartView) legend(f *Frame) float32 {
 			break
 		}
 		f.rect(SceneLayer, Rect{x, r.Y + 6*u, 10 * u, 10 * u}, st.col)
+		if st.stripe {
+			stripes(f, Rect{x, r.Y + 6*u, 10 * u, 10 * u}, u)
+		}
 		f.text(SceneLayer, st.name, x+14*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
 		x += w + 8*u
 	}
+	// The lines' keys after the title's, or, when one would be cut, in a
+	// row of keys over the plot's right end (keyRow); a key that does not
+	// fit even there is abbreviated, never drawn past the chart.
+	keyName := func(ln chartSeries, short bool) string {
+		if short && ln.short != "" {
+			return ln.short
+		}
+		return ln.name
+	}
+	need := func(short bool) float32 {
+		w := float32(0)
+		for _, ln := range c.spec.lines {
+			w += 18*u + TextWidth(keyName(ln, short), 12*u, false) + 10*u
+		}
+		return w - 10*u
+	}
+	lx, ly, rowEnd, short := x, r.Y, end, false
+	switch {
+	case len(c.spec.lines) == 0 || lx+need(false) <= end:
+	case lx+need(true) <= end:
+		short = true // the short keys on the title's line
+	default:
+		short = need(false) > c.plot.W
+		lx = c.plot.X + c.plot.W - need(short)
+		ly = c.keyRow() - 5*u
+		c.plot.Y += 4 * u // clear of the y-axis' top label
+		c.plot.H -= 4 * u
+		rowEnd = c.plot.X + c.plot.W
+	}
 	for _, ln := range c.spec.lines {
-		// A key that does not fit (three charts, large text) is
-		// abbreviated, never drawn past the chart.
-		name := f.abbreviate(ln.name, 12*u, false, end-x-18*u)
+		name := f.abbreviate(keyName(ln, short), 12*u, false, rowEnd-lx-18*u)
 		if name == "" {
 			break
 		}
 		if ln.dot {
 			for d := float32(0); d < 14*u; d += 5 * u {
-				f.rect(SceneLayer, Rect{x + d, r.Y + 11*u, 2 * u, 2 * u}, ln.col)
+				f.rect(SceneLayer, Rect{lx + d, ly + 11*u, 2 * u, 2 * u}, ln.col)
 			}
 		} else if ln.dash {
-			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
-			f.rect(SceneLayer, Rect{x + 9*u, r.Y + 11*u, 5 * u, 2 * u}, ln.col)
+			f.rect(SceneLayer, Rect{lx, ly + 11*u, 5 * u, 2 * u}, ln.col)
+			f.rect(SceneLayer, Rect{lx + 9*u, ly + 11*u, 5 * u, 2 * u}, ln.col)
 		} else {
-			f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 2 * u}, ln.col)
+			f.rect(SceneLayer, Rect{lx, ly + 11*u, 14 * u, 2 * u}, ln.col)
 		}
-		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, false, AlignStart, DimText)
-		x += 18*u + TextWidth(name, 12*u, false) + 10*u
+		f.text(SceneLayer, name, lx+18*u, ly+5*u, 12*u, false, AlignStart, DimText)
+		lx += 18*u + TextWidth(name, 12*u, false) + 10*u
+	}
+	if ly == r.Y {
+		x = lx // on the title's line: the next keys follow
 	}
 	if c.spec.marks && c.scaling && x+4*4*u+4*u+TextWidth("scaling", 12*u, false) <= end {
 		m := 4 * u
@@ -589,32 +723,65 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 	// The title with its unit, or without it when the lanes' labels would
 	// not fit whole beside it (a label may carry a number: budget-0.1).
 	var x, room float32
-	for _, title := range []string{c.spec.title + " (" + c.spec.unit + ")", c.spec.title} {
-		x = r.X + 8*u + TextWidth(title, 14*u, true) + 12*u
-		fit := func(room float32) bool {
-			for _, ln := range s.set.Lanes {
-				if TextWidth(ln.Label, 12*u, true) > room-28*u {
-					return false
-				}
+	fit := func(room float32) bool {
+		for _, ln := range s.set.Lanes {
+			if TextWidth(ln.Label, 12*u, true) > room-28*u {
+				return false
 			}
-			return true
 		}
+		return true
+	}
+	titles := []string{c.title(), c.spec.title + c.binNote(" (", ")"), c.spec.title}
+	beside := titles
+	if c.binNote("", "") != "" {
+		beside = titles[:2] // what a bar is stays said: the lanes take a row first
+	}
+	shown := ""
+	for _, title := range beside {
+		x = r.X + 8*u + TextWidth(title, 14*u, true) + 12*u
 		room = (end - x - keys) / n
 		if room < 80*u || !fit(room) {
 			// The lanes' labels first: the other keys go to the plot's
 			// corner.
 			room = max(room, (end-x)/n)
 		}
-		if fit(room) || title == c.spec.title {
-			f.text(SceneLayer, title, r.X+8*u, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+		if fit(room) {
+			shown = title
 			break
 		}
 	}
+	ly := r.Y // the lanes' keys' line
+	if shown == "" {
+		// Beside any title the labels would be cut: they take a row of
+		// their own over the plot, the whole chart wide, and the title
+		// keeps its unit and what a bar is where they fit.
+		for _, title := range titles {
+			if shown = title; TextWidth(title, 14*u, true) <= r.W-16*u {
+				break
+			}
+		}
+		x, ly = r.X+8*u, c.keyRow()-5*u
+		c.plot.Y += 4 * u // the labels are bold: clear of the y-axis' top label
+		c.plot.H -= 4 * u
+		room = (end - x) / n
+	}
+	f.text(SceneLayer, shown, r.X+8*u, r.Y+4*u, 14*u, true, AlignStart, TextColor)
+	perRow := len(s.set.Lanes)
+	if ly != r.Y && !fit(room) && perRow > 1 {
+		// Too many for one row: two rows, half the lanes each.
+		perRow = (perRow + 1) / 2
+		room = (end - x) / float32(perRow)
+		c.keyRow()
+	}
+	x0 := x
 	for i, ln := range s.set.Lanes {
-		f.rect(SceneLayer, Rect{x, r.Y + 11*u, 14 * u, 3 * u}, LaneColor(i))
-		LaneMarker(f, SceneLayer, Point{x + 7*u, r.Y + 12.5*u}, 4*u, i, LaneColor(i))
+		if i > 0 && i%perRow == 0 {
+			x, ly = x0, ly+16*u
+		}
+		f.rect(SceneLayer, Rect{x, ly + 11*u, 14 * u, 3 * u}, LaneColor(i))
+		LaneMarker(f, SceneLayer, Point{x + 7*u, ly + 12.5*u}, 4*u, i, LaneColor(i))
 		name := f.abbreviate(ln.Label, 12*u, true, room-28*u)
-		f.text(SceneLayer, name, x+18*u, r.Y+5*u, 12*u, true, AlignStart, LaneColor(i))
+		f.text(SceneLayer, name, x+18*u, ly+5*u, 12*u, true, AlignStart, LaneColor(i))
 		x += room
 	}
 	if keys == 0 {
@@ -622,7 +789,7 @@ func (s *Session) laneLegend(f *Frame, c *chartView) {
 	}
 	// The other keys after the lanes', or, when they leave no room, in a
 	// row of keys over the plot's right end (keyRow).
-	y := r.Y + 5*u
+	y := ly + 5*u
 	if x+keys-10*u > end {
 		x, y = c.plot.X+c.plot.W-keys+6*u, c.keyRow()
 	}
@@ -657,7 +824,10 @@ func (c *chartView) axes(f *Frame) {
 	r, plot, u := c.r, c.plot, c.u
 	f.rect(SceneLayer, Rect{plot.X, plot.Y + plot.H, plot.W, max(u, 1)}, Grid)
 	f.rect(SceneLayer, Rect{plot.X - max(u, 1), plot.Y, max(u, 1), plot.H}, Grid)
-	ys := NiceStep(float64(c.maxV), 3)
+	// About three ticks, fewer on a plot too short for three labels (the
+	// errors' band and rows of keys take its height).
+	ticks := max(min(3, int(plot.H/(14*u))), 1)
+	ys := NiceStep(float64(c.maxV), ticks)
 	for v := 0.0; v <= float64(c.maxV)+1e-9; v += ys {
 		y := c.yAt(float32(v))
 		f.rect(SceneLayer, Rect{plot.X - 4*u, y, plot.W + 4*u, max(u*0.6, 1)}, fade(Grid, 0.7))
@@ -666,31 +836,37 @@ func (c *chartView) axes(f *Frame) {
 	if c.maxR > 0 {
 		// The right axis: its ticks and labels, for the lines on it.
 		f.rect(SceneLayer, Rect{plot.X + plot.W, plot.Y, max(u, 1), plot.H}, Grid)
-		rs := NiceStep(float64(c.maxR), 3)
+		rs := NiceStep(float64(c.maxR), ticks)
 		for v := 0.0; v <= float64(c.maxR)+1e-9; v += rs {
 			y := plot.Y + plot.H - plot.H*float32(v)/c.maxR
 			f.rect(SceneLayer, Rect{plot.X + plot.W, y, 4 * u, max(u*0.6, 1)}, Grid)
+			if v == 0 {
+				continue // the left axis' 0, on the x-axis: its label would meet the x-axis' last
+			}
 			f.text(SceneLayer, tickLabel(v, rs), plot.X+plot.W+6*u, y-6*u, 11*u, false, AlignStart, DimText)
 		}
 	}
 	xs := NiceStep(float64(c.end), max(int(plot.W/(90*u)), 1))
-	lastRight := plot.X - 4*u
+	lastRight := plot.X - 6*u // the origin's label starts at the axis
 	for v := 0.0; v <= float64(c.end)+1e-9; v += xs {
 		x := plot.X + plot.W*float32(v)/float32(c.end)
-		f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4 * u}, Grid)
+		f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4*u + c.band}, Grid)
 		label := tickLabel(v, xs)
 		w := TextWidth(label, 11*u, false)
 		left := x - w/2
 		if v == 0 {
 			left = x
 		}
-		if left < lastRight+6*u || left+w > r.X+r.W-2*u {
+		// The last label ends at the chart's edge rather than past it
+		// (100k at the end of a 100,000-cycle run).
+		left = min(left, r.X+r.W-2*u-w)
+		if left < lastRight+6*u {
 			continue // no room for this label
 		}
-		f.text(SceneLayer, label, left, plot.Y+plot.H+5*u, 11*u, false, AlignStart, DimText)
+		f.text(SceneLayer, label, left, plot.Y+plot.H+c.band+5*u, 11*u, false, AlignStart, DimText)
 		lastRight = left + w
 	}
-	f.text(SceneLayer, "cycle", r.X+2*u, plot.Y+plot.H+5*u, 10*u, false, AlignStart, DimText)
+	f.text(SceneLayer, "cycle", r.X+2*u, plot.Y+plot.H+c.band+5*u, 10*u, false, AlignStart, DimText)
 }
 
 // data draws the bars of history h with their scale marks, then each
@@ -728,10 +904,14 @@ func (c *chartView) data(f *Frame, h *History) {
 			}
 			y0, y1 := c.yAt(base), c.yAt(base+v)
 			f.rect(SceneLayer, Rect{x0, y1, bw, y0 - y1}, st.col)
+			if st.stripe {
+				stripes(f, Rect{x0, y1, bw, y0 - y1}, u)
+			}
 			base += v
 		}
 		if c.spec.errors && smp.Errors > 0 {
-			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H - 4*u, max(bw, 1.5*u), 4 * u}, FailColor)
+			// In the band under the x-axis (makeBand), off the data.
+			f.rect(SceneLayer, Rect{x0, plot.Y + plot.H + 2*u, max(bw, 1.5*u), c.errorRow() - u}, FailColor)
 		}
 		if !c.spec.marks {
 			continue
@@ -788,6 +968,13 @@ func (c *chartView) data(f *Frame, h *History) {
 			if y := c.yAt(ln.value(smp)); y != runY {
 				x := c.xAt(smp.First)
 				flush(x)
+				if !ln.dash && runY >= plot.Y-0.01 && y >= plot.Y-0.01 {
+					// A solid line's joint: a line whose value moves
+					// every sample (U·S as the pool scales) stays one
+					// line, never a row of dots.
+					y0, y1 := min(runY, y)-lw/2+ln.side*lw, max(runY, y)+lw/2+ln.side*lw
+					f.rect(SceneLayer, Rect{x - lw/2, y0, lw, y1 - y0}, ln.col)
+				}
 				runX, runY = x, y
 			}
 		}
@@ -800,20 +987,32 @@ func (c *chartView) data(f *Frame, h *History) {
 	}
 }
 
+// stripeCol is the stripes' colour over a striped stack part.
+var stripeCol = fade(DownWord, 0.8)
+
+// stripes draws light horizontal stripes across r, one design pixel thick
+// every four, for a striped stack part (chartSeries.stripe).
+func stripes(f *Frame, r Rect, u float32) {
+	th := max(u, 1)
+	for y := r.Y + th; y < r.Y+r.H-th/2; y += 4 * u {
+		f.rect(SceneLayer, Rect{r.X, y, r.W, th}, stripeCol)
+	}
+}
+
 // pixel rounds x to a whole pixel.
 func pixel(x float32) float32 { return float32(math.Round(float64(x))) }
 
 // laneErrors draws lane li's errors' strip (of n lanes): a row along the
 // x-axis under the samples of history h in which attempts ended in error,
 // red over a thin line in the lane's colour, the lanes' rows stacked in
-// their order from the top (the last lane's on the axis); and along each
+// their order in the band under the x-axis (makeBand); and along each
 // run of such samples the lane's marker (LaneMarker, on a dark halo), at
 // its start and every markerEvery/2 design pixels, so that whose errors a
 // row shows reads by shape too.
 func (c *chartView) laneErrors(f *Frame, h *History, li, n int) {
 	u, plot := c.u, c.plot
 	red, under := 5*u, max(1.5*u, 1)
-	y := plot.Y + plot.H - float32(n-li)*(red+under+u) + u
+	y := plot.Y + plot.H + 2*u + float32(li)*c.errorRow() // in the band under the x-axis (makeBand)
 	r, every := 2.4*u, markerEvery*u/2
 	var marks []float32 // the markers' x
 	runEnd := float32(-1)

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"github.com/lbsim/lbsim/sim"
 	"image/color"
 	"math"
 	"slices"
@@ -151,4 +152,164 @@ func TestDashedLines(t *testing.T) {
 	if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == "D·S scale-down line" }) {
 		t.Error("the D·S line is not keyed")
 	}
+}
+
+// apart is the CIE76 distance under which two colours merge for a viewer
+// (through a colour-vision filter): below it a pair needs another cue.
+const apart = 20
+
+// colourPairs are the colours that meet on one picture, with the cue
+// besides colour that tells them apart (shape, dash or word) and a check
+// that the view draws it. TestColourNeverAlone measures each pair through
+// the protanopia and deuteranopia filters.
+var colourPairs = []struct {
+	name string
+	a, b color.RGBA
+	cue  string
+	has  func(t *testing.T) bool
+}{
+	{"idle and down servers", IdleColor, DownColor, "hollow box against a crossed one, and the word down", func(t *testing.T) bool {
+		_, idle := ServerLook(sim.Idle)
+		_, down := ServerLook(sim.Failed)
+		w, _ := StateWord(sim.ServerView{State: sim.Failed})
+		return idle == Hollow && down == Crossed && w == "down"
+	}},
+	{"idle and down in the live servers chart", IdleBar, DownColor, "the down part striped, in the chart and its key", func(t *testing.T) bool {
+		return stripedDown(t)
+	}},
+	{"idle and failing frames", IdleColor, FailColor, "the word failing on the failing box", func(t *testing.T) bool {
+		w, _ := StateWord(sim.ServerView{Gray: sim.Failing})
+		return w == "failing"
+	}},
+	{"errors strip and the least-connections lane (lane 2)", FailColor, LaneColor(1), "the lane's marker along its strip", func(t *testing.T) bool {
+		return laneStripMarked(t, 1)
+	}},
+	{"U·S and D·S", UpLineCol, DownLineCol, "U·S solid, D·S dashed", func(t *testing.T) bool {
+		return lineCue(charts[0], "U·S scale-up line", "D·S scale-down line")
+	}},
+	{"max and min", UpLineCol, DownLineCol, "max solid, min dashed", func(t *testing.T) bool {
+		return lineCue(charts[1], "max", "min")
+	}},
+	{"▲ and ▼", UpMark, DownMark, "a triangle pointing up at the top against one pointing down at the bottom", func(t *testing.T) bool {
+		return marksPoint(t)
+	}},
+	{"P and S requests", PColor, SColor, "a square against a diamond", func(t *testing.T) bool {
+		var f Frame
+		f.request(SceneLayer, Point{10, 10}, 8, sim.Processing, PColor)
+		f.request(SceneLayer, Point{10, 10}, 8, sim.Streaming, SColor)
+		p, s := f.Layers[SceneLayer].Quads[0].P, f.Layers[SceneLayer].Quads[1].P
+		return p[0].Y == p[1].Y && s[0].X == s[2].X && s[1].Y == s[3].Y // axis-aligned, then on its corner
+	}},
+	{"goodput and retries", DoneColor, RetryColor, "goodput solid (bars), retries dotted", func(t *testing.T) bool {
+		ln := charts[2].lines[1]
+		return ln.name == "retries (right axis)" && ln.dot && charts[2].bars.name == "completed"
+	}},
+}
+
+// TestColourNeverAlone: every pair of colours that meet on one picture is
+// told apart by shape, dash or word too; the test reports each pair's
+// distance through the protanopia and deuteranopia filters and fails a
+// pair that merges there without its cue drawn.
+func TestColourNeverAlone(t *testing.T) {
+	merged := 0
+	for _, p := range colourPairs {
+		d := min(deltaE(p.a, p.b, cvd["protanopia"]), deltaE(p.a, p.b, cvd["deuteranopia"]))
+		if d < apart {
+			merged++
+		}
+		if !p.has(t) {
+			t.Errorf("%s (ΔE %.1f through a filter): their cue, %s, is not drawn", p.name, d, p.cue)
+		}
+	}
+	// The measure finds the merges the cues exist for (idle and failing
+	// frames, the errors strip and lane 2, the down and idle stack).
+	if merged < 3 {
+		t.Errorf("only %d pairs merge through the filters: the measure is off", merged)
+	}
+}
+
+// lineCue reports whether chart c's lines named solid and dashed are
+// drawn so: the one solid, the other dashed.
+func lineCue(c chartSpec, solid, dashed string) bool {
+	var s, d *chartSeries
+	for i := range c.lines {
+		switch c.lines[i].name {
+		case solid:
+			s = &c.lines[i]
+		case dashed:
+			d = &c.lines[i]
+		}
+	}
+	return s != nil && d != nil && !s.dash && !s.dot && d.dash
+}
+
+// cueHistory is a history of 40 cycles with scale events, errors and a
+// server down beside idle ones.
+func cueHistory() *History {
+	var h History
+	cfg := sim.DefaultConfig()
+	cfg.MinServers, cfg.MaxServers = 1, 10
+	for c := range int64(40) {
+		st := sim.CycleStats{Cycle: c, Queue: 3, Servers: 6, Errors: 1}
+		switch c {
+		case 10:
+			st.Scale = 1
+		case 30:
+			st.Scale = -1
+		}
+		h.Add(st, &cfg, States{Busy: 2, Idle: 2, Down: 2})
+	}
+	return &h
+}
+
+// drawChart draws chart spec's data of history h in a plot of 400×200.
+func drawChart(spec chartSpec, h *History) *Frame {
+	var f Frame
+	c := chartView{spec: spec, u: 1, maxV: 10, end: 40, plot: Rect{50, 20, 400, 200}, r: Rect{0, 0, 500, 260}}
+	c.data(&f, h)
+	return &f
+}
+
+// stripedDown reports whether the live servers chart draws its down part
+// with stripes over it.
+func stripedDown(t *testing.T) bool {
+	spec := charts[1]
+	spec.stack = shownStack(spec.stack, cueHistory())
+	f := drawChart(spec, cueHistory())
+	down, stripes := 0, 0
+	for _, q := range f.Layers[SceneLayer].Quads {
+		switch q.C {
+		case DownColor:
+			down++
+		case stripeCol:
+			stripes++
+		}
+	}
+	return down > 0 && stripes >= down
+}
+
+// laneStripMarked reports whether lane li's errors strip carries the
+// lane's marker.
+func laneStripMarked(t *testing.T, li int) bool {
+	var f Frame
+	c := chartView{spec: charts[0], u: 1, maxV: 10, end: 40, plot: Rect{50, 20, 400, 200}, lanes: 2}
+	c.laneErrors(&f, cueHistory(), li, 2)
+	return slices.ContainsFunc(f.Layers[SceneLayer].Quads, func(q Quad) bool { return isMarker(q, li) })
+}
+
+// marksPoint reports whether the queue chart's scale-up marks point up
+// and its scale-down marks down.
+func marksPoint(t *testing.T) bool {
+	f := drawChart(charts[0], cueHistory())
+	up, down := 0, 0
+	for _, q := range f.Layers[SceneLayer].Quads {
+		apex, base := q.P[0].Y, q.P[1].Y
+		switch {
+		case q.C == UpMark && apex < base:
+			up++
+		case q.C == DownMark && apex > base:
+			down++
+		}
+	}
+	return up > 0 && down > 0
 }

@@ -185,7 +185,7 @@ func (s *Session) laneGeom(l Layout, k int, sb shownBalancer) (Lane, GridSpec) {
 		if sb.b.FleetSize() > 1 {
 			lane = FleetLane(lane, l.Unit)
 		}
-		return lane, NewGridAspect(lane.Pool, pl.Live+pl.Down, l.Unit, QueueBarAspect)
+		return lane, NewGridAspect(lane.Pool, pl.Live+pl.Down, l.Unit, QueueBarAspect).widened(MaxBarAspect)
 	}
 	return lane, NewGrid(lane.Pool, pl.Live+pl.Down, l.Unit)
 }

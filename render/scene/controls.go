@@ -85,6 +85,7 @@ const (
 	WDice      = "dice"
 	WPlay      = "play"
 	WStep      = "step"
+	WArrival   = "arrival"
 	WRestart   = "restart"
 	WSave      = "save"
 	WLoad      = "load"
@@ -262,6 +263,7 @@ var widgets = []widget{
 		return "|| pause"
 	}),
 	button(WStep, "step", 62, StepOne, nil),
+	button(WArrival, "arrival", 76, StepArrival, nil),
 	button(WRestart, "restart", 80, Restart, nil),
 	button(WSave, "save", 62, Save, nil),
 	button(WLoad, "load", 62, Load, nil),
@@ -436,6 +438,7 @@ var bindings = []binding{
 	{[]Key{RuneKey('h')}, "H", "help", ToggleHelp, "this help"},
 	{[]Key{KeySpace}, "Space", "play", TogglePause, "play / pause"},
 	{[]Key{KeyRight}, "→", "step", StepOne, "one cycle (pauses first)"},
+	{[]Key{RuneKey('a')}, "A", "", StepArrival, "step mode: the next routing decision, labelled (pauses first)"},
 	{[]Key{KeyPlus, KeyUp}, "+ ↑", "", Faster, "faster"},
 	{[]Key{KeyMinus, KeyDown}, "− ↓", "", Slower, "slower"},
 	{[]Key{RuneKey('k')}, "K", "share", OpenShare, "share link (#r=…): a dialog"},
@@ -756,6 +759,9 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 	}
 	if k == KeyEscape {
 		s.help = false
+		if s.message == "" {
+			s.steps = stepState{} // step mode's label, once no message covers it
+		}
 		s.message = ""
 		s.caption = nil
 		return

@@ -247,7 +247,15 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			f.text(layer, txt, box.X+6*u, r.Y+9*u, fitSize(txt, 16*u, true, box.W-12*u), true, AlignStart, TextColor) // a 20-digit seed too
 		case kButton:
 			f.rect(layer, r, Button)
-			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u, fitSize(s.valueText(i, w), 16*u, false, r.W-10*u), false, AlignCenter, TextColor)
+			// Centred in the button at any size: a label shrunk to fit
+			// ("compare: on") sits on the others' line, and a list's
+			// row (the lessons menu) holds its text off its edges.
+			size := float32(16) * u
+			if w.row == rowList {
+				size = min(size, (r.H-2*u)/1.1) // a crowded list: each text within its row
+			}
+			size = fitSize(s.valueText(i, w), size, false, r.W-10*u)
+			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+r.H/2-0.55*size, size, false, AlignCenter, TextColor)
 		}
 		if focused {
 			f.stroke(layer, r.Inset(-2*u), 2*u, FocusCol)
@@ -283,11 +291,15 @@ const messageTicks = 8 * TPS
 // messageLines are the lines of the message shown, wrapped for layout l
 // (none when there is no message).
 func (s *Session) messageLines(l Layout) []string {
-	if s.message == "" {
-		return nil
-	}
 	u := l.T
-	return wrapWidth(s.message+"  (Esc hides)", 16*u, l.W*0.8-24*u)
+	if s.message == "" {
+		var out []string
+		for _, line := range s.stepLines() { // step mode's decision, while no message
+			out = append(out, wrapText(line, 16*u, l.W*0.8-24*u, true)...)
+		}
+		return out
+	}
+	return wrapText(s.message+"  (Esc hides)", 16*u, l.W*0.8-24*u, true) // drawn bold
 }
 
 // drawMessage shows the message in its strip under the HUD, the banner
@@ -295,23 +307,27 @@ func (s *Session) messageLines(l Layout) []string {
 // pools nor the charts nor the controls), wrapped; it fades out after
 // messageTicks.
 func (s *Session) drawMessage(f *Frame, l Layout) {
-	if s.message == "" {
+	lines := s.messageLines(l)
+	if len(lines) == 0 {
 		return
 	}
 	age := s.tick - s.messageTick
 	a := float32(1)
-	if age > messageTicks {
+	if age > messageTicks && s.message != "" {
 		a = max(1-float32(age-messageTicks)/TPS, 0)
 	}
 	u := l.T
 	r := l.Message
 	bg, edge := InfoPane, BusyColor
-	if s.isError {
+	switch {
+	case s.isError && s.message != "":
 		bg, edge = ErrorPanel, RejectColor
+	case s.message == "": // step mode's decision: edged like the ring on its server
+		edge = MeasureCol
 	}
 	f.rect(TopLayer, r, fade(bg, a))
 	f.stroke(TopLayer, r, 2*u, fade(edge, a))
-	for i, line := range s.messageLines(l) {
+	for i, line := range lines {
 		f.text(TopLayer, line, r.X+12*u, r.Y+8*u+float32(i)*MessageLineUnits*u, 16*u, true, AlignStart, fade(TextColor, a))
 	}
 }

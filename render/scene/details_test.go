@@ -283,3 +283,37 @@ func TestRejectedBounceOnScreen(t *testing.T) {
 }
 
 func absDiff(a, b int) int { return max(a-b, b-a) }
+
+// TestFirewallShowsBouncesWhenPaused: paused, the firewall still shows
+// that requests bounce off it — a mark beside the gate for each of the
+// last rejections — and its bricks stay inside the plates' margins (none
+// pokes out behind a count); the gate's frame never flashes like a
+// selection.
+func TestFirewallShowsBouncesWhenPaused(t *testing.T) {
+	cfg := configWith(t, "block", "0.0.0.0/1", "rate", "2")
+	s := running(t, cfg)
+	s.step(300, false)
+	s.Apply(TogglePause)
+	f := s.Draw(BaseW, BaseH)
+	g, u := f.Layout.Gate, f.Layout.T
+	marks := 0
+	for _, q := range f.Layers[SceneLayer].Quads {
+		b := Rect{q.P[0].X, q.P[0].Y, 0, 0}
+		if q.P[3] == q.P[2] && b.X >= g.X+g.W && b.X <= g.X+g.W+6*u && q.P[1].X > q.P[0].X {
+			marks++ // an arrowhead pointing left, beside the gate
+		}
+		if q.C.R > 0 && q.C.G < q.C.R/2 && q.P[0].X >= g.X && q.P[2].X <= g.X+g.W && q.P[0].Y >= g.Y && q.P[2].Y <= g.Y+g.H {
+			if q.P[0].X < g.X+4*u-0.01 || q.P[2].X > g.X+g.W-4*u+0.01 {
+				t.Errorf("a brick %v outside the plates' margins of the gate %v", q.P, g)
+			}
+		}
+	}
+	if marks == 0 {
+		t.Error("paused, no bounce mark beside the gate")
+	}
+	for _, q := range f.Layers[SceneLayer].Quads {
+		if q.C == RejectFlash && q.P[0].X <= g.X+0.01 && q.P[2].X >= g.X+g.W-0.01 {
+			t.Errorf("the gate's frame flashes %v", q.P)
+		}
+	}
+}

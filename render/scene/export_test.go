@@ -35,3 +35,7 @@ func IsStateWord(s string) bool {
 	}
 	return false
 }
+
+// WaitQuantile is the q-th quantile of lane's waits counted for the
+// waits' distribution chart (its bucket's top).
+func (s *Session) WaitQuantile(lane int, q float64) int64 { return s.dists[lane].quantile(q) }

@@ -16,7 +16,18 @@ type firewallState struct {
 	ranges []sim.Range // the block list in force, in its order
 	counts []int64     // rejections per range
 	last   int64       // rejections in the last cycle, for the gate's flash
+	// recent are the cycles of the last rejections (at most maxBounces,
+	// oldest first): their bounce marks stay beside the gate for
+	// bounceCycles, a paused picture included.
+	recent []int64
 }
+
+// maxBounces is the most bounce marks beside the gate; bounceCycles how
+// long one stays.
+const (
+	maxBounces   = 6
+	bounceCycles = 40
+)
 
 // reset starts counting for the block list of cfg.
 func (f *firewallState) reset(cfg sim.Config) {
@@ -49,6 +60,10 @@ func (f *firewallState) observe(evs []sim.Event) {
 			continue
 		}
 		f.last++
+		f.recent = append(f.recent, evs[i].Cycle)
+		if len(f.recent) > maxBounces {
+			f.recent = f.recent[1:]
+		}
 		if k := RangeOf(f.ranges, evs[i].Request.Src); k >= 0 {
 			f.counts[k]++
 		}
@@ -105,28 +120,39 @@ func (s *Session) drawGate(f *Frame, l Layout) {
 	}
 	f.text(SceneLayer, "firewall", g.X+g.W/2, g.Y-24*u, 16*u, true, AlignCenter, GateColor)
 	f.rect(SceneLayer, g, Panel)
-	// Bricks: as bright as the share rejected; none when nothing is blocked.
+	// Bricks: a wall as bright as the share rejected, inside the plates'
+	// margins (a plate hides what is under it whole); none when nothing
+	// is blocked.
 	if len(s.fw.ranges) > 0 {
 		a := float32(0.25 + 0.65*min(pct/25, 1))
 		rows := max(int(g.H/(22*u)), 1)
 		bh := g.H / float32(rows)
+		in0, in1 := g.X+4*u, g.X+g.W-4*u
 		for r := range rows {
 			off := float32(0)
 			if r%2 == 1 {
-				off = g.W / 4
+				off = -g.W / 4
 			}
-			f.rect(SceneLayer, Rect{g.X + off, g.Y + float32(r)*bh + 2*u, g.W/2 - 3*u, bh - 4*u}, fade(GateColor, a))
+			for x := g.X + off; x < in1; x += g.W / 2 {
+				x0, x1 := max(x+1.5*u, in0), min(x+g.W/2-1.5*u, in1)
+				if x1 > x0 {
+					f.rect(SceneLayer, Rect{x0, g.Y + float32(r)*bh + 2*u, x1 - x0, bh - 4*u}, fade(GateColor, a))
+				}
+			}
 		}
 	}
-	if s.fw.last > 0 {
-		f.stroke(SceneLayer, g, 3*u, RejectFlash)
-	}
+	s.drawBounces(f, g, u)
 	// The counter, then the ranges with their counts on dark plates, over
 	// the requests that fly into the gate and bounce off it (they pass
 	// under the plates: the counts stay readable at every speed).
 	y := g.Y + 6*u
 	plate := func(lines int) Rect { return Rect{g.X + 4*u, y - 2*u, g.W - 8*u, float32(lines)*15*u + 4*u} }
 	f.rect(OverlayLayer, plate(2), Background)
+	if s.fw.last > 0 {
+		// A rejection this cycle: the counter's plate flashes (not the
+		// gate's frame, which would read as a selection).
+		f.stroke(OverlayLayer, plate(2), 2*u, RejectFlash)
+	}
 	f.text(OverlayLayer, "rejected", g.X+g.W/2, y, 12*u, false, AlignCenter, TextColor)
 	f.text(OverlayLayer, Commas(t.Rejected)+fmt.Sprintf(" · %.1f%%", pct), g.X+g.W/2, y+14*u, 13*u, true, AlignCenter, RejectFlash)
 	y += 38 * u
@@ -144,6 +170,30 @@ func (s *Session) drawGate(f *Frame, l Layout) {
 		f.text(OverlayLayer, CompactRange(r), g.X+8*u, y, 13*u, true, AlignStart, TextColor)
 		f.text(OverlayLayer, Commas(s.fw.counts[i]), g.X+g.W-8*u, y+14*u, 12*u, false, AlignEnd, DimText)
 		y += 34 * u
+	}
+}
+
+// drawBounces draws a mark for each of the last rejections (at most
+// maxBounces, each for bounceCycles) just right of gate g: a yellow
+// arrowhead pointing back out, the newest at the top and brightest, so
+// that a paused picture still shows that requests bounce off the gate.
+func (s *Session) drawBounces(f *Frame, g Rect, u float32) {
+	now := s.m.Cycle()
+	m := 5 * u
+	x := g.X + g.W + 3*u
+	k := 0
+	for i := len(s.fw.recent) - 1; i >= 0; i-- {
+		age := now - s.fw.recent[i]
+		if age > bounceCycles {
+			break
+		}
+		y := g.Y + g.H*0.35 + float32(k)*2.6*m
+		if y+m > g.Y+g.H {
+			break
+		}
+		a := 1 - 0.6*float32(age)/bounceCycles
+		f.triangle(SceneLayer, Point{x, y}, Point{x + 1.6*m, y - m}, Point{x + 1.6*m, y + m}, mix(Panel, RejectFlash, a))
+		k++
 	}
 }
 

@@ -286,7 +286,7 @@ func (s *Session) layout(w, h int) Layout {
 	case s.present:
 		rows = 3
 	}
-	l := newLayout(w, h, len(s.shown()), k, rows).WithStrip(s.replay != nil, len(s.caption))
+	l := newLayout(w, h, len(s.shown()), k, rows).WithStrip(s.replay != nil, len(s.captionShown()))
 	l = l.WithMessage(len(s.messageLines(l))).WithCharts(len(s.shownCharts()))
 	if s.theory {
 		// The theory panel takes the bottom of the last pool: the server
@@ -326,7 +326,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	if l.Banner.H > 0 {
 		f.box("banner", l.Banner)
 	}
-	if len(s.caption) > 0 {
+	if len(s.captionShown()) > 0 {
 		f.box("caption", l.Caption)
 	}
 	if l.Message.H > 0 {
@@ -386,10 +386,7 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 
 	t := s.m.Totals()
 	p := s.m.Pool()
-	avg := 0.0
-	if t.Dispatched > 0 {
-		avg = float64(t.TotalWait) / float64(t.Dispatched)
-	}
+	sum := s.m.Summary()
 	// The counters, spread over the line; another counter is one more
 	// entry.
 	texts := []string{
@@ -398,8 +395,8 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 		"queued " + Commas(int64(s.m.QueueLen())),
 		"completed " + Commas(t.Completed),
 		"errors " + Commas(t.Errors),
-		"avg wait " + Sig3(avg) + " cycles",
-		"p95 wait " + Commas(s.m.Summary().WaitP95) + " cycles",
+		lesson.AvgWait.Of(sum) + " cycles", // as a lane's title writes it
+		"p95 wait " + Commas(sum.WaitP95) + " cycles",
 		fmt.Sprintf("live %d · active %d · busy %d", p.Live, p.Active, p.Busy),
 		fmt.Sprintf("scale ↑%s ↓%s", Commas(t.ScaleUps), Commas(t.ScaleDowns)),
 	}
@@ -457,7 +454,7 @@ func (s *Session) clientTexts() []string {
 		"generated " + Commas(sum.Generated),
 		"queued " + Commas(int64(s.m.QueueLen())),
 		"completed " + Commas(sum.Completed),
-		"goodput " + Sig3(sum.Goodput) + "/cycle",
+		lesson.Goodput.Of(sum), // as a lane's title writes it
 		"errors " + Commas(sum.Errors),
 		"timeouts " + Commas(sum.TimedOutQueued+sum.TimedOutInService),
 		"retries " + Commas(sum.Retries),
@@ -475,7 +472,7 @@ func (s *Session) compareTexts() []string {
 		t := fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label, Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles))
 		if cfg := s.set.Lanes[i].Model.Config(); cfg.ClientSide() {
 			// A lane whose clients time out or retry: what gets through.
-			t = fmt.Sprintf("%s: goodput %s/cycle · retries %s", l.Label, Sig3(l.Summary.Goodput), Commas(l.Summary.Retries))
+			t = fmt.Sprintf("%s: %s · retries %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.Retries))
 		}
 		if l.Summary.Errors > 0 { // a lane with a failing server
 			t += " · errors " + Commas(l.Summary.Errors)
@@ -565,7 +562,11 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 		queueEnd -= TextWidth(m, size, true) + 12*u
 	}
 	queue := "queue " + Commas(int64(b.QueueLen()))
-	q := f.fitFirst(size, true, room, name+queue, name+"q "+Commas(int64(b.QueueLen())), "")
+	short := name + "q " + Commas(int64(b.QueueLen()))
+	q := f.fitFirst(size, true, room, name+queue, short, "")
+	if q == name+queue && s.Comparing() && !s.queueWordFits(f, lane, size) {
+		q = short // one form in every lane: "queue 9" never beside "q 0"
+	}
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
 	x += TextWidth(q, size, true) + 10*u
 	small := 13 * u
@@ -583,19 +584,41 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 	}
 	txt := f.fitFirst(size, true, end-lane.Pool.X, cands...)
 	f.text(SceneLayer, txt, lane.Pool.X, lane.Title.Y, size, true, AlignStart, TextColor)
+	if rq := s.requeueText(sb); rq != "" && g.CellW == g.Cell && TextWidth(rq, size, true) <= end-lane.Pool.X-TextWidth(txt, size, true)-16*u {
+		f.text(SceneLayer, rq, end, lane.Title.Y, size, true, AlignEnd, RequeueCol)
+	}
 	if g.CellW > g.Cell && !s.drawBeliefKey(f, lane, sb, lane.Pool.X+TextWidth(txt, size, true)) {
 		// The bars' scale: a full bar is this many requests.
-		sc := "bar = " + Commas(int64(barScale(b))) + " queued"
+		sc := "bar = " + Commas(int64(s.barScale())) + " queued"
 		x := lane.Pool.X + TextWidth(txt, size, true) + 12*u
 		if w := end - x; w > TextWidth(sc, small, false) {
 			// The shares' key, in their colour, when it fits too.
 			key := "% = share of requests · "
-			if w > TextWidth(key+sc, small, false) {
+			if w > TextWidth(key+sc, small, false) && sharesShown(f, g) {
 				f.text(SceneLayer, key, end-TextWidth(sc, small, false), lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, ShareCol)
 			}
 			f.text(SceneLayer, sc, end, lane.Title.Y+(size-small)*0.8, small, false, AlignEnd, DimText)
 		}
 	}
+}
+
+// queueWordFits reports whether every lane's title has room for the
+// word "queue" before its count (in lane's room, at size): the widest
+// label, lesson figure and count of any lane decide.
+func (s *Session) queueWordFits(f *Frame, lane Lane, size float32) bool {
+	u := lane.Title.H / 24
+	m := size * 0.36
+	x0 := lane.Queue.X + 2*m + 6*u
+	var labelW, figW, countW float32
+	for _, sb := range s.shown() {
+		l := s.set.Lanes[sb.lane].Label
+		labelW = max(labelW, TextWidth(f.abbreviate(l, size, true, (lane.Pool.X-20*u-x0)*0.6), size, true))
+		if ms := s.opts.Measure; ms != lesson.NoMeasure && ms != lesson.FinalQueue {
+			figW = max(figW, TextWidth(ms.Of(sb.b.Summary()), size, true)+12*u)
+		}
+		countW = max(countW, TextWidth(" · queue "+Commas(int64(sb.b.QueueLen())), size, true))
+	}
+	return x0+labelW+countW <= lane.Pool.X-20*u-figW
 }
 
 // laneFigures are the forms, longest first, of what a lane's title says
@@ -719,9 +742,12 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 	// A box holds its id, its queue's count and its speed only when they
 	// can be read: at ValueUnits at least.
 	label := g.Box*idShare >= ValueUnits*f.Layout.T
+	// A box too small for its count over its bar may still have room for
+	// one line of it beside the bar (drawInlineBar).
+	inline := !label && g.CellW > g.Cell && g.Box >= ValueUnits*f.Layout.T*inlineRoom
 	scale := 0
 	if g.CellW > g.Cell {
-		scale = barScale(b)
+		scale = s.barScale()
 	}
 	i := 0
 	for v := range b.Servers() {
@@ -732,13 +758,23 @@ func (s *Session) drawPool(f *Frame, g GridSpec, sb shownBalancer, bi int, frac 
 			r = Rect{c.X - r.W*gr/2, c.Y - r.H*gr/2, r.W * gr, r.H * gr}
 		}
 		s.drawServer(f, r, v, serverClock{cycle, frac, mean, warm}, label)
+		if d, ok := s.steps.shown(); ok && s.paused && d.lane == sb.lane && d.bal == sb.bal && d.server == v.ID {
+			// Step mode: the server this decision chose, ringed.
+			u := f.Layout.T
+			f.stroke(SceneLayer, r.Inset(-3*u), 2.5*u, MeasureCol)
+		}
 		if kind, age, ok := s.anim.flash(bi, v.ID, s.tick); ok {
 			drawFlash(f, r, kind, age)
 		}
-		if bar := g.BarAt(i - 1); bar.W > 0 && !s.drawBelief(f, bar, v, sb, scale, label) {
+		switch bar := g.BarAt(i - 1); {
+		case bar.W <= 0:
+		case inline:
+			s.drawInlineBar(f, bar, v, sb, scale)
+		case !s.drawBelief(f, bar, v, sb, scale, label):
 			drawQueueBar(f, bar, v, b, scale, label, s.serverShare(sb.lane, sb.bal, v.ID))
 		}
 	}
+	s.drawRequeues(f, g, sb)
 	for _, gh := range s.anim.ghosts {
 		if gh.bal != bi {
 			continue
@@ -998,14 +1034,17 @@ func (s *Session) clientShown() []legendKey {
 	return ks
 }
 
-// barScale is the number of requests a full queue bar of balancer b's
-// servers stands for: the longest server queue rounded up to 1, 2 or 5
-// times a power of ten, at least 5, so that bars of one lane compare and a
-// short queue is not drawn full.
-func barScale(b *sim.Balancer) int {
+// barScale is the number of requests a full queue bar stands for, one
+// scale for every balancer on screen (every lane's): the longest server
+// queue of any rounded up to 1, 2 or 5 times a power of ten, at least 5,
+// so that bars compare across servers and lanes and a short queue is not
+// drawn full.
+func (s *Session) barScale() int {
 	longest := 0
-	for v := range b.Servers() {
-		longest = max(longest, v.Queued)
+	for _, sb := range s.shown() {
+		for v := range sb.b.Servers() {
+			longest = max(longest, v.Queued)
+		}
 	}
 	for p := 1; ; p *= 10 {
 		for _, k := range [...]int{1, 2, 5} {
@@ -1025,6 +1064,9 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 	bar := Rect{room.X, room.Y + room.H*0.2, room.W, room.H * 0.6}
 	size := min(max(room.H*0.3, ValueUnits*f.Layout.T), room.H*idShare)
 	t := Plural(v.Queued, "queued", "queued")
+	// The share ends short of the next server's box: "10%" never runs
+	// into its id ("16 10%5").
+	gap := max(f.Layout.T*3, room.W*0.03)
 	if label {
 		// The count over the bar, at ValueUnits at least: "N queued",
 		// or "N" where the word does not fit (beside the share first).
@@ -1033,8 +1075,8 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 			sw = size + TextWidth(share, size, true)
 		}
 		switch short := Commas(int64(v.Queued)); {
-		case TextWidth(t, size, true)+sw <= room.W:
-		case TextWidth(short, size, true)+sw <= room.W:
+		case TextWidth(t, size, true)+sw <= room.W-gap:
+		case TextWidth(short, size, true)+sw <= room.W-gap:
 			t = short
 		default:
 			share = ""
@@ -1048,7 +1090,7 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 		// The server's share of the requests so far, at the right, when it
 		// fits whole beside the count.
 		if share != "" {
-			f.text(SceneLayer, share, room.X+room.W, room.Y+room.H*0.04, size, true, AlignEnd, ShareCol)
+			f.text(SceneLayer, share, room.X+room.W-gap, room.Y+room.H*0.04, size, true, AlignEnd, ShareCol)
 		}
 	}
 	if v.Queued == 0 {
@@ -1064,6 +1106,82 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 		return
 	}
 	f.rect(SceneLayer, Rect{bar.X, bar.Y, max(pitch*float32(n), 1), bar.H}, PColor)
+}
+
+// drawInlineBar draws server v's queue bar in room (a cell too low for
+// a count over its bar) on one line at ValueUnits: the server's id (dim)
+// and its count — with a fleet's gate selected, its load and what that
+// balancer thinks (yellow) — then the bar, then its share of the
+// requests at the right; what does not fit is left out, the share first,
+// then the id.
+func (s *Session) drawInlineBar(f *Frame, room Rect, v sim.ServerView, sb shownBalancer, scale int) {
+	u, size := f.Layout.T, ValueUnits*f.Layout.T
+	y := room.Y + (room.H-size*1.1)/2
+	type part struct {
+		t string
+		c color.RGBA
+	}
+	lead := []part{{fmt.Sprintf("%d:", v.ID), DimText}, {" " + Commas(int64(v.Queued)), TextColor}}
+	if gate, ok := s.selectedGate(sb.lane); ok {
+		if think, ok := sb.b.Belief(gate, v.ID); ok {
+			lead = []part{{fmt.Sprintf("%d:", v.ID), DimText}, {" " + Commas(load(v)) + " · ", TextColor}, {Commas(think), FocusCol}}
+		}
+	}
+	share := s.serverShare(sb.lane, sb.bal, v.ID)
+	width := func(ps []part) float32 {
+		w := float32(0)
+		for _, p := range ps {
+			w += TextWidth(p.t, size, true)
+		}
+		return w
+	}
+	minBar := 12 * u
+	if !inlineShares(room.W, u, size) {
+		share = ""
+	}
+	if width(lead)+minBar+6*u > room.W {
+		lead = lead[1:]
+		lead[0].t = strings.TrimPrefix(lead[0].t, " ")
+	}
+	if width(lead)+minBar+6*u > room.W {
+		drawQueueBar(f, room, v, sb.b, scale, false, "")
+		return
+	}
+	x := room.X
+	for _, p := range lead {
+		f.text(SceneLayer, p.t, x, y, size, true, AlignStart, p.c)
+		x += TextWidth(p.t, size, true)
+	}
+	end := room.X + room.W - max(u*3, room.W*0.03) // short of the next box
+	if share != "" {
+		f.text(SceneLayer, share, end, y, size, true, AlignEnd, ShareCol)
+		end -= TextWidth(share, size, true) + 6*u
+	}
+	drawQueueBar(f, Rect{x + 6*u, room.Y, end - x - 6*u, room.H}, v, sb.b, scale, false, "")
+}
+
+// inlineRoom is how many times ValueUnits a box must be high for its
+// count on one line beside it (drawInlineBar).
+const inlineRoom = 1.0
+
+// inlineShares reports whether a one-line bar room (drawInlineBar) w wide
+// holds the shares: whether every server's does, a two-digit id and count
+// and "10%" with room for the bar, so that the shares' key in the lane's
+// title is true of every server or shown for none.
+func inlineShares(w, u, size float32) bool {
+	return TextWidth("10: 10", size, true)+TextWidth("10%", size, true)+12*u+12*u <= w
+}
+
+// sharesShown reports whether grid g's servers show their shares: over
+// their bars (a label over each), or beside them on one line when they
+// have the room (drawInlineBar).
+func sharesShown(f *Frame, g GridSpec) bool {
+	least := ValueUnits * f.Layout.T
+	if g.Box*idShare >= least {
+		return true
+	}
+	bar := g.BarAt(0)
+	return g.Box >= least*inlineRoom && bar.W > 0 && inlineShares(bar.W, f.Layout.T, least)
 }
 
 func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSpec, grids []GridSpec) {

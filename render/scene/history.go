@@ -11,7 +11,8 @@ const HistoryLen = 240
 // Sample is one point of the charts over a bucket of cycles: the largest
 // end-of-cycle queue and live pool, the scale events, the attempts that
 // ended in error, and the scaling thresholds and pool limits in force at
-// the bucket's end.
+// the bucket's end. How each field merges when two buckets become one is
+// its row of sampleFields (a test fails for a field without one).
 type Sample struct {
 	First, Last int64   // first and last cycle of the bucket
 	Queue       int     // largest queue
@@ -34,6 +35,51 @@ type Sample struct {
 	// still filling holds the last complete one's.
 	Waits     Waits
 	haveWaits bool // Waits were read at the bucket's end
+}
+
+// Agg is how a chart's series sums up the cycles of a bucket, and so how
+// two buckets' values merge into one.
+type Agg uint8
+
+// The aggregations.
+const (
+	AggLast   Agg = iota // the value at the bucket's end (a threshold, a limit, the waits so far)
+	AggSum               // the sum over the bucket's cycles (scale events, errors)
+	AggMax               // the bucket's peak: a bar is the largest of its cycles' values
+	AggMean              // the mean per cycle over the bucket's cycles (a rate)
+	AggAtPeak            // the value at the cycle of the bucket's peak pool (a stack's parts, which add up to it)
+)
+
+// sampleField is one field of a Sample and how it merges: the row of the
+// field named name (a Go field of Sample, checked by a test).
+type sampleField struct {
+	name string
+	agg  Agg
+	// ref returns the field of a sample: an *int, *int64, *float32, or,
+	// for AggAtPeak and a sample's waits, any other pointer (copied whole).
+	ref func(*Sample) any
+}
+
+// sampleFields are the rows of Sample's fields: merge walks them, so a
+// new chart's field is one more row (and a field without one fails
+// TestEverySampleFieldMerges). First and Last, the bucket's span, merge
+// by their own rule.
+var sampleFields = []sampleField{
+	{"Queue", AggMax, func(s *Sample) any { return &s.Queue }},
+	{"Servers", AggMax, func(s *Sample) any { return &s.Servers }},
+	{"Ups", AggSum, func(s *Sample) any { return &s.Ups }},
+	{"Downs", AggSum, func(s *Sample) any { return &s.Downs }},
+	{"Errors", AggSum, func(s *Sample) any { return &s.Errors }},
+	{"UpLine", AggLast, func(s *Sample) any { return &s.UpLine }},
+	{"DownLine", AggLast, func(s *Sample) any { return &s.DownLine }},
+	{"MinServers", AggLast, func(s *Sample) any { return &s.MinServers }},
+	{"MaxServers", AggLast, func(s *Sample) any { return &s.MaxServers }},
+	{"Completed", AggSum, func(s *Sample) any { return &s.Completed }},
+	{"Admitted", AggSum, func(s *Sample) any { return &s.Admitted }},
+	{"Retries", AggSum, func(s *Sample) any { return &s.Retries }},
+	{"States", AggAtPeak, func(s *Sample) any { return &s.States }},
+	// The waits so far: the later bucket's, when it read them.
+	{"Waits", AggLast, func(s *Sample) any { return &s.Waits }},
 }
 
 // Waits are percentiles of the waits of the requests dispatched so far,
@@ -90,21 +136,64 @@ func statesByServer(m *sim.Model) States {
 // PerCycle returns n, a sum over the sample's cycles, per cycle.
 func (s Sample) PerCycle(n int64) float32 { return float32(n) / float32(s.Last-s.First+1) }
 
-// merge returns the sample covering a and then b.
+// merge returns the sample covering a and then b: each field merged as
+// its row of sampleFields says (a sum stored whole, so that a mean per
+// cycle is the sum over the merged span's cycles).
 func merge(a, b Sample) Sample {
-	states := b.States // the states of the larger pool, the later on a tie
-	if a.Servers > b.Servers {
-		states = a.States
+	out := b
+	out.First = a.First
+	if !b.haveWaits {
+		out.Waits, out.haveWaits = a.Waits, a.haveWaits // the later read
 	}
-	waits, have := a.Waits, a.haveWaits // the later, when read
-	if b.haveWaits {
-		waits, have = b.Waits, true
+	for _, f := range sampleFields {
+		mergeField(f.agg, f.ref(&out), f.ref(&a), a.Servers > b.Servers)
 	}
-	return Sample{States: states, First: a.First, Last: b.Last, Queue: max(a.Queue, b.Queue), Servers: max(a.Servers, b.Servers),
-		Ups: a.Ups + b.Ups, Downs: a.Downs + b.Downs, Errors: a.Errors + b.Errors, UpLine: b.UpLine, DownLine: b.DownLine,
-		MinServers: b.MinServers, MaxServers: b.MaxServers,
-		Completed: a.Completed + b.Completed, Admitted: a.Admitted + b.Admitted, Retries: a.Retries + b.Retries,
-		Waits: waits, haveWaits: have}
+	return out
+}
+
+// mergeField merges field dst (b's, then the merge's) with a's as agg
+// says; aPeak: a's pool is the larger (AggAtPeak takes a's then).
+func mergeField(agg Agg, dst, a any, aPeak bool) {
+	switch agg {
+	case AggLast:
+		return // b's, the later
+	case AggAtPeak:
+		if aPeak {
+			copyField(dst, a)
+		}
+		return
+	}
+	switch d := dst.(type) {
+	case *int:
+		*d = combine(agg, *d, *a.(*int))
+	case *int64:
+		*d = combine(agg, *d, *a.(*int64))
+	case *float32:
+		*d = combine(agg, *d, *a.(*float32))
+	default:
+		panic("scene: a Sample field that sums or peaks must be a number")
+	}
+}
+
+// copyField copies the field a points to over the one dst points to.
+func copyField(dst, a any) {
+	switch d := dst.(type) {
+	case *States:
+		*d = *a.(*States)
+	case *Waits:
+		*d = *a.(*Waits)
+	default:
+		panic("scene: an AggAtPeak field of a type copyField does not know")
+	}
+}
+
+// combine merges b's value with a's: their sum (AggSum, and AggMean,
+// whose field holds a sum) or their peak (AggMax).
+func combine[T int | int64 | float32](agg Agg, b, a T) T {
+	if agg == AggMax {
+		return max(a, b)
+	}
+	return a + b
 }
 
 // History keeps the charts' samples of the whole run so far.

@@ -280,6 +280,22 @@ func NewGridAspect(area Rect, n int, unit, aspect float32) GridSpec {
 	return g
 }
 
+// MaxBarAspect is the widest a server's cell with a queue bar grows, in
+// times its height, when the pool's height limits its boxes (widened).
+const MaxBarAspect = 7
+
+// widened returns g with its cells as wide as its area allows, up to
+// maxAspect times their height, when they hold queue bars: a pool whose
+// rows the height limits (many lanes, presentation mode) fills its width
+// with longer bars and room for each server's count and share on a line.
+func (g GridSpec) widened(maxAspect float32) GridSpec {
+	if g.Cols == 0 || g.CellW <= g.Cell {
+		return g
+	}
+	g.CellW = max(g.CellW, min(g.Area.W/float32(g.Cols), g.Cell*maxAspect))
+	return g
+}
+
 // BoxAt returns the rectangle of the i-th box (0-based, in id order).
 func (g GridSpec) BoxAt(i int) Rect {
 	if g.Cols == 0 {

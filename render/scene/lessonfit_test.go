@@ -18,7 +18,7 @@ import (
 // comparison) is looked at: where its caption's claim shows.
 var keyMoments = map[string]int64{
 	"scaling-band": 10_000, "firewall": 2_000, "server-fails": 600, "erlang": 3_000, "overload": 10_000,
-	"queues": 6_000, "speeds": 6_000, "fast-failing": 3_000, "heavy-tails": 6_000, "retry-storm": 32_000,
+	"queues": 6_000, "speeds": 6_000, "fast-failing": 10_000, "heavy-tails": 6_000, "retry-storm": 50_000,
 	"pooled-vs-split": 6_000, "unequal-speeds": 6_000, "swrr-weights": 6_000,
 	"herding": 6_000,
 }
@@ -431,15 +431,25 @@ func TestLessonsPauseAtTheirMoments(t *testing.T) {
 			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return x.S == "requeued 1" }) {
 				return fmt.Errorf("the HUD does not count the re-queue")
 			}
+			// The move itself, in words in the lane's title and as an
+			// arrow from the failed server (RequeueCol).
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool {
+				return strings.HasPrefix(x.S, "re-queued #") && strings.Contains(x.S, "server 3 → ")
+			}) {
+				return fmt.Errorf("the picture does not say where the re-queued request went")
+			}
+			if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Quads, func(q scene.Quad) bool { return q.C == scene.RequeueCol }) {
+				return fmt.Errorf("no re-queue arrow")
+			}
 			return nil
 		}},
-		{"fast-failing", 3_000, func(s *scene.Session, f *scene.Frame) error {
+		{"fast-failing", 10_000, func(s *scene.Session, f *scene.Frame) error {
 			if sh := s.ServerShare(1, 0, 3); sh == "" || len(sh) < 3 || sh[:2] < "30" {
 				return fmt.Errorf("least-connections gives server 3 %q of its requests", sh)
 			}
 			return nil
 		}},
-		{"retry-storm", 25_000, func(s *scene.Session, f *scene.Frame) error {
+		{"retry-storm", 50_000, func(s *scene.Session, f *scene.Frame) error {
 			for i, l := range s.State().Lanes {
 				if l.Summary.Retries == 0 {
 					return fmt.Errorf("lane %d has not retried", i)
@@ -467,6 +477,33 @@ func TestLessonsPauseAtTheirMoments(t *testing.T) {
 		}
 		if err := tc.shows(s, s.Draw(1920, 1080)); err != nil {
 			t.Errorf("%s at cycle %d: %v", tc.name, tc.at, err)
+		}
+	}
+}
+
+// TestPausedPagesShowTheirCaptions opens every lesson that pauses at its
+// pause and checks what its caption says of that picture (CheckPause) on
+// the page's own lanes there: the figures in the lanes' titles are the
+// caption's (the CLI checks the same on its run stopped at the pause).
+func TestPausedPagesShowTheirCaptions(t *testing.T) {
+	for _, l := range lesson.All {
+		if !slices.ContainsFunc(l.Params(), func(p [2]string) bool { return p[0] == "pause-at" }) {
+			continue
+		}
+		if l.CheckPause == nil {
+			t.Errorf("%s pauses but has no CheckPause", l.Name)
+			continue
+		}
+		s := openAt(t, "lesson", l.Name, true, -1)
+		sums := []sim.Summary{s.State().Summary} // a single run
+		if lanes := s.State().Lanes; lanes != nil {
+			sums = nil
+			for _, ln := range lanes {
+				sums = append(sums, ln.Summary)
+			}
+		}
+		if err := l.CheckPause(sums); err != nil {
+			t.Errorf("%s paused at cycle %d: %v", l.Name, s.State().Cycle, err)
 		}
 	}
 }

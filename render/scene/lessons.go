@@ -149,14 +149,14 @@ func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 
 // drawCaption shows the lesson's caption in its strip under the HUD.
 func (s *Session) drawCaption(f *Frame, l Layout) {
-	if len(s.caption) == 0 {
+	if len(s.captionShown()) == 0 {
 		return
 	}
 	u := l.T
 	r := l.Caption
 	f.rect(OverlayLayer, r, InfoPane)
 	f.stroke(OverlayLayer, r, max(u, 1), BusyColor)
-	for i, line := range s.caption {
+	for i, line := range s.captionShown() {
 		f.text(OverlayLayer, line, r.X+10*u, r.Y+5*u+float32(i)*CaptionLineUnits*u, 14*u, i == 0 && false, AlignStart, TextColor)
 	}
 	f.text(OverlayLayer, "Esc hides", r.X+r.W-10*u, r.Y+5*u, 12*u, false, AlignEnd, DimText)

@@ -153,7 +153,7 @@ func TestNoTextOverlaps(t *testing.T) {
 				if extra == "clients compare" {
 					for i, ln := range s.set.Lanes {
 						sum := ln.Model.Summary()
-						want := ln.Label + ": goodput " + Sig3(sum.Goodput) + "/cycle · retries " + Commas(sum.Retries)
+						want := ln.Label + ": " + lesson.Goodput.Of(sum) + " · retries " + Commas(sum.Retries)
 						if sum.Retries == 0 || !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool {
 							return strings.HasPrefix(x.S, want) && f.Layout.HUD.Contains(textBox(x))
 						}) {
@@ -413,7 +413,7 @@ func checkClientHUD(t *testing.T, name string, s *Session, f *Frame) {
 	if sum.Admitted > 0 {
 		amp = fmt.Sprintf("amplification ×%.2f", float64(sum.Attempts)/float64(sum.Admitted))
 	}
-	for _, want := range []string{"goodput " + Sig3(sum.Goodput) + "/cycle", "errors " + Commas(sum.Errors),
+	for _, want := range []string{lesson.Goodput.Of(sum), "errors " + Commas(sum.Errors),
 		"timeouts " + Commas(sum.TimedOutQueued+sum.TimedOutInService), "retries " + Commas(sum.Retries), amp} {
 		if !slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == want && l.HUD.Contains(textBox(x)) }) {
 			t.Errorf("%s: the HUD does not show %q", name, want)

@@ -41,6 +41,7 @@ const (
 	OpenClients                  // the clients panel: timeout, retries, budget
 	OpenHealth                   // the health panel: health checks, ejection, warm-up
 	NextGate                     // V: a fleet: select the next balancer's gate, to see its beliefs (fleet.go)
+	StepArrival                  // A: step mode: the next routing decision, labelled (stepmode.go)
 )
 
 // Options start a Session.
@@ -125,8 +126,12 @@ type Session struct {
 	note    string     // the teacher's caption, carried by snapshots
 
 	fleet fleetView // the balancer gate selected (fleet.go)
-	anim  animator
-	hists []History // the charts' history of each lane
+	steps stepState // step mode's decisions (stepmode.go)
+	// requeues are the recent re-queues, shown on the picture (requeue.go).
+	requeues []requeueNote
+	anim     animator
+	hists    []History  // the charts' history of each lane
+	dists    []waitDist // each lane's waits so far, for a tail lesson's chart (waitcdf.go)
 	// shares counts each lane's dispatches per server (serverKey) and per
 	// balancer (serverKey(b, 0)) since cycle 0: a server's share of the
 	// requests, shown beside its queue (per-server queues).
@@ -186,6 +191,8 @@ func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
 	s.lane = min(s.lane, len(set.Lanes)-1)
 	s.meas = measured{}
 	s.hists = make([]History, len(set.Lanes))
+	s.dists = make([]waitDist, len(set.Lanes))
+	s.requeues = nil
 	s.shares = make([]map[int64]int64, len(set.Lanes))
 	for i := range s.shares {
 		s.shares[i] = map[int64]int64{}
@@ -210,6 +217,12 @@ func (s *Session) Model() *sim.Model { return s.m }
 func (s *Session) Apply(in Intent) {
 	s.banner = false
 	switch in {
+	case TogglePause, StepOne, Restart, Dice, ToggleCompare, FocusNextLane:
+		s.steps = stepState{} // the run moves on: the label would be stale
+	}
+	switch in {
+	case StepArrival:
+		s.stepArrival()
 	case TogglePause:
 		if s.m.Done() {
 			return
@@ -376,6 +389,9 @@ type State struct {
 	ReducedMotion bool
 	// Embedded: no control bar (SetEmbedded).
 	Embedded bool
+	// Step is step mode's label of the decision shown (A), or "": for a
+	// screen reader's live region and tests.
+	Step string
 }
 
 // maxServerBoxes bounds State.Servers per balancer.
@@ -400,6 +416,9 @@ func (s *Session) State() State {
 	st.Message = s.message
 	if st.Message == "" {
 		st.Message = s.verdict
+	}
+	if lines := s.stepLines(); len(lines) > 0 {
+		st.Step = lines[0]
 	}
 	ws := s.controls()
 	if s.focus >= 0 && s.focus < len(ws) {
@@ -461,6 +480,8 @@ func (s *Session) observe() {
 		} else {
 			s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
 		}
+		s.observeRequeues(i, l.Model)
+		s.observeWaits(i, l.Model)
 		for _, e := range l.Model.Events() {
 			if e.Kind == sim.Dispatch {
 				s.shares[i][serverKey(e.Balancer, e.Server)]++

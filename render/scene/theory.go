@@ -194,7 +194,10 @@ func theoryText(lines []string, size, w float32) []string {
 
 // wrapWidth breaks s at spaces into lines no wider than w at size; a
 // continuation line is indented.
-func wrapWidth(s string, size, w float32) []string {
+func wrapWidth(s string, size, w float32) []string { return wrapText(s, size, w, false) }
+
+// wrapText is wrapWidth for text drawn bold or not.
+func wrapText(s string, size, w float32, bold bool) []string {
 	var out []string
 	line := ""
 	for _, word := range strings.Fields(s) {
@@ -202,7 +205,7 @@ func wrapWidth(s string, size, w float32) []string {
 		if line != "" {
 			next = line + " " + word
 		}
-		if line != "" && TextWidth(next, size, false) > w {
+		if line != "" && TextWidth(next, size, bold) > w {
 			out = append(out, line)
 			next = "   " + word
 		}
