@@ -98,8 +98,8 @@ func commas(n int64) string {
 	return str
 }
 
-// All are the lessons, in the order of the menu.
-var All = []Lesson{
+// All are the lessons, in the order of the menu (moreLessons last).
+var All = append([]Lesson{
 	{
 		Name:  "scaling-band",
 		Title: "the scaling band: why U = 80, D = 50 mean long waits",
@@ -321,7 +321,7 @@ var All = []Lesson{
 			return nil
 		},
 	},
-}
+}, moreLessons...)
 
 // Find returns the lesson named name.
 func Find(name string) (Lesson, error) {

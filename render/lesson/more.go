@@ -1,0 +1,212 @@
+package lesson
+
+import (
+	"fmt"
+
+	"github.com/lbsim/lbsim/queueing"
+	"github.com/lbsim/lbsim/sim"
+)
+
+// hockeyRates are the hockey-stick lesson's arrival rates, one a lane:
+// ten servers of mean 20 cycles at ρ = 0.5, 0.8, 0.9 and 0.95.
+var hockeyRates = []float64{0.25, 0.4, 0.45, 0.475}
+
+// hockeySaid are the hockey-stick caption's predictions, one a lane.
+var hockeySaid = []float64{0.14, 4.1, 13.4, 33}
+
+// erlangWq is Erlang C's mean wait for ten servers of mean 20 at rate.
+func erlangWq(rate float64) (float64, error) {
+	th, err := queueing.MMC{Servers: 10, Lambda: rate, MeanService: 20}.Metrics()
+	return th.Wq, err
+}
+
+// moreLessons are the lessons built on the model's later features: the
+// hockey stick, ejection, stale boards and join-idle-queue; All lists
+// them after the first ones.
+var moreLessons = []Lesson{
+	{
+		Name:  "hockey-stick",
+		Title: "the hockey stick: waits against load, on Erlang C's curve",
+		Caption: []string{
+			"Ten servers, Poisson arrivals, geometric times of mean 20, at four loads: ρ = 0.5, 0.8, 0.9, 0.95.",
+			"Erlang C predicts average waits of 0.14, 4.1, 13.4 and 33 cycles: flat, then a hockey stick.",
+			"Each lane's avg wait (large, in its title) settles near its prediction as the run goes on.",
+		},
+		Query: "compare=rho-0.5:rate=0.25;rho-0.8:rate=0.4;rho-0.9:rate=0.45;rho-0.95:rate=0.475" +
+			"&seed=42&servers=10&min-servers=10&max-servers=10&wave=false&service=geometric&mean-service=20" +
+			"&block=none&scale-down=0&initial-per-server=0&cycles=100000&speed=3000",
+		Measure: AvgWait,
+		CheckLanes: func(s []sim.Summary) error {
+			for i, r := range hockeyRates {
+				wq, err := erlangWq(r)
+				if err != nil {
+					return err
+				}
+				if said := hockeySaid[i]; wq < said*0.95 || wq > said*1.05 {
+					return fmt.Errorf("lane %d: the caption says Erlang C predicts %g, it predicts %.2f", i, said, wq)
+				}
+				if d := s[i].AvgWait - wq; d > max(0.15*wq, 0.1) || d < -max(0.15*wq, 0.1) {
+					return fmt.Errorf("lane %d (rate %g): average wait %.2f, Erlang C predicts %.2f", i, r, s[i].AvgWait, wq)
+				}
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "ejection",
+		Title: "ejection rescues least-connections from a fast-failing server",
+		Caption: []string{
+			"Ten servers, each with its own queue; from cycle 1,000 server 3 fails every request one cycle in.",
+			"Least-connections sees it always empty and sends it most: about 60% errors (top lane).",
+			"Ejecting a server after 3 errors in a row (lower lane) takes it out: errors about 0.2%.",
+		},
+		Query: "compare=no-ejection:policy=least-connections;eject-after-3:policy=least-connections,eject-after=3" +
+			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=geometric&mean-service=20" +
+			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&policy=least-connections&fault=fail:3@1000&speed=600",
+		Measure: ErrorShare,
+		Check: func(none, ej sim.Summary) error {
+			if errorShare(none) < 0.5 || errorShare(none) > 0.75 || errorShare(ej) > 0.005 || ej.Ejections == 0 {
+				return fmt.Errorf("%.1f%% errors without ejection, %.2f%% with it (%d ejections): the caption says about 60%% and about 0.2%%",
+					100*errorShare(none), 100*errorShare(ej), ej.Ejections)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "stale-boards",
+		Title: "stale information: ten balancers reading a board refreshed every 200 cycles",
+		Caption: []string{
+			"Ten balancers share ten servers. Exact counts (top): least-connections waits little, p95 about 40.",
+			"A board refreshed every 200 cycles: between refreshes all ten send to the server that looked",
+			"emptiest, a herd: p95 about 450. p2c on the same board draws two at random: about 170.",
+		},
+		Query: "compare=lc-exact:policy=least-connections;lc-board:policy=least-connections,load-info=periodic:200;p2c-board:policy=p2c,load-info=periodic:200" +
+			"&seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.4&service=geometric&mean-service=20" +
+			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&policy=least-connections&balancers=10&speed=600",
+		Measure: P95Wait,
+		CheckLanes: func(s []sim.Summary) error {
+			exact, lc, p2c := s[0], s[1], s[2]
+			if exact.WaitP95 < 25 || exact.WaitP95 > 60 || lc.WaitP95 < 350 || lc.WaitP95 > 550 || p2c.WaitP95 < 130 || p2c.WaitP95 > 210 {
+				return fmt.Errorf("p95 wait %d exact, %d least-connections on the board, %d p2c on the board: the caption says about 40, 450 and 170",
+					exact.WaitP95, lc.WaitP95, p2c.WaitP95)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "join-idle-queue",
+		Title: "join-idle-queue: idle servers report in, no loads read",
+		Caption: []string{
+			"Twenty servers at ρ = 0.85, each with its own queue. Random routing: p95 wait about 340 (top).",
+			"Join-idle-queue reads no loads: an idle server joins the balancer's list and takes the next request.",
+			"Its p95 is about 55, near least-connections' 33 (lowest lane), which reads every server's load.",
+		},
+		Query: "compare=random:policy=random;jiq:policy=jiq;least-connections:policy=least-connections" +
+			"&seed=1&servers=20&min-servers=20&max-servers=20&wave=false&rate=0.85&service=geometric&mean-service=20" +
+			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&policy=random&speed=600",
+		Measure: P95Wait,
+		CheckLanes: func(s []sim.Summary) error {
+			rnd, jiq, lc := s[0], s[1], s[2]
+			if rnd.WaitP95 < 280 || rnd.WaitP95 > 400 || jiq.WaitP95 < 40 || jiq.WaitP95 > 70 || lc.WaitP95 < 25 || lc.WaitP95 > 45 {
+				return fmt.Errorf("p95 wait %d random, %d join-idle-queue, %d least-connections: the caption says about 340, 55 and 33",
+					rnd.WaitP95, jiq.WaitP95, lc.WaitP95)
+			}
+			return nil
+		},
+	},
+}
+
+// moreQuizzes are moreLessons' questions.
+var moreQuizzes = map[string]*Quiz{
+	"hockey-stick": {
+		Question: "From ρ = 0.8 to 0.95 the load grows by a fifth. The average wait?",
+		Answers:  []string{"about a fifth longer", "about twice as long", "about seven times as long"},
+		Right:    2,
+		Holds: func(s []sim.Summary) int {
+			switch r := s[3].AvgWait / max(s[1].AvgWait, 1e-9); {
+			case r < 1.5:
+				return 0
+			case r < 3.5:
+				return 1
+			}
+			return 2
+		},
+		Why:     "waits grow as 1/(1 − ρ): near full load a little more traffic costs much more waiting.",
+		Try:     "service=constant",
+		TryText: "tasks of exactly 20 cycles instead of geometric ones (service=constant)",
+		Look:    "every wait about halves: less variable work queues less, but the stick keeps its shape.",
+		TryCheck: func(s []sim.Summary) error {
+			for i, r := range hockeyRates[1:] {
+				wq, err := erlangWq(r)
+				if err != nil {
+					return err
+				}
+				if w := s[i+1].AvgWait; w < 0.35*wq || w > 0.7*wq {
+					return fmt.Errorf("lane %d: average wait %.2f with constant tasks, Erlang C's %.2f for geometric: want about half", i+1, w, wq)
+				}
+			}
+			return nil
+		},
+	},
+	"ejection": {
+		Question: "Least-connections ejecting a server after 3 errors: its errors?",
+		Answers:  []string{"still about 60%", "about 10%, as round-robin's", "almost none"},
+		Right:    2,
+		Holds: func(s []sim.Summary) int {
+			switch e := errorShare(s[1]); {
+			case e > 0.3:
+				return 0
+			case e > 0.02:
+				return 1
+			}
+			return 2
+		},
+		Why:     "three errors in a row eject server 3 for 1,000 cycles, doubled each time it fails again.",
+		Try:     "health-interval=50",
+		TryText: "health checks: probe every server every 50 cycles (health-interval)",
+		Look:    "probes find server 3 failing and eject it in the top lane too: errors there fall below 1%.",
+		TryCheck: func(s []sim.Summary) error {
+			if errorShare(s[0]) > 0.01 || errorShare(s[1]) > 0.01 {
+				return fmt.Errorf("errors %.2f%% and %.2f%% with health checks: want under 1%% in both lanes", 100*errorShare(s[0]), 100*errorShare(s[1]))
+			}
+			return nil
+		},
+	},
+	"stale-boards": {
+		Question: "Ten balancers read a board refreshed every 200 cycles. Worst p95?",
+		Answers:  []string{"least-connections, exact counts", "least-connections on the board", "p2c on the board"},
+		Right:    1, Holds: highestP95,
+		Why:     "between refreshes all pick the same 'emptiest' server; p2c's random pair spreads them.",
+		Try:     "balancers=2",
+		TryText: "two balancers instead of ten",
+		Look:    "fewer balancers herd less: least-connections on the board falls to about 120, near p2c's.",
+		TryCheck: func(s []sim.Summary) error {
+			if s[1].WaitP95 > 180 || s[1].WaitP95 < 80 {
+				return fmt.Errorf("p95 wait %d for least-connections on the board with two balancers: want about 120", s[1].WaitP95)
+			}
+			return nil
+		},
+	},
+	"join-idle-queue": {
+		Question: "Join-idle-queue reads no loads at all. Its p95 wait is nearer…",
+		Answers:  []string{"random's (top lane)", "least-connections' (lowest lane)"},
+		Right:    1,
+		Holds: func(s []sim.Summary) int {
+			if s[1].WaitP95-s[2].WaitP95 < s[0].WaitP95-s[1].WaitP95 {
+				return 1
+			}
+			return 0
+		},
+		Why:     "at ρ = 0.85 some server is nearly always idle, and an idle server is the best pick there is.",
+		Try:     "rate=0.95",
+		TryText: "a heavier load, 0.95 a cycle (ρ = 0.95)",
+		Look:    "idle servers grow rare: join-idle-queue's p95 rises to about twice least-connections'.",
+		TryCheck: func(s []sim.Summary) error {
+			if s[1].WaitP95 < 2*s[2].WaitP95 || s[1].WaitP95 > s[0].WaitP95/2 {
+				return fmt.Errorf("p95 waits %d random, %d join-idle-queue, %d least-connections: want jiq's at least twice lc's, under half random's",
+					s[0].WaitP95, s[1].WaitP95, s[2].WaitP95)
+			}
+			return nil
+		},
+	},
+}
