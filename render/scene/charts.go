@@ -674,7 +674,10 @@ func (c *chartView) axes(f *Frame) {
 		}
 	}
 	xs := NiceStep(float64(c.end), max(int(plot.W/(90*u)), 1))
-	lastRight := plot.X - 4*u
+	lastRight, edge := plot.X-4*u, r.X+r.W-2*u
+	if c.maxR > 0 {
+		edge = plot.X + plot.W + 4*u // clear of the right axis' labels
+	}
 	for v := 0.0; v <= float64(c.end)+1e-9; v += xs {
 		x := plot.X + plot.W*float32(v)/float32(c.end)
 		f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4 * u}, Grid)
@@ -684,7 +687,7 @@ func (c *chartView) axes(f *Frame) {
 		if v == 0 {
 			left = x
 		}
-		if left < lastRight+6*u || left+w > r.X+r.W-2*u {
+		if left < lastRight+6*u || left+w > edge {
 			continue // no room for this label
 		}
 		f.text(SceneLayer, label, left, plot.Y+plot.H+5*u, 11*u, false, AlignStart, DimText)

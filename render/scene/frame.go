@@ -356,6 +356,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawTheory(f, l)
 	s.drawShareDialog(f, l)
 	s.drawLessonsDialog(f, l)
+	s.drawQuizDialog(f, l)
 	s.drawFirewallDialog(f, l)
 	s.drawServerMenu(f, l)
 	s.drawPanel(f, l)

@@ -75,6 +75,12 @@ type Options struct {
 	// Comparison returns the options of the ready-made comparison named
 	// name (lesson.Comparisons), for the same menu (nil: not offered).
 	Comparison func(name string) (Options, error)
+	// Quiz is the lesson's question, asked at cycle 0 with the run held
+	// (quiz.go); nil for none. Try opens its "now try" run (nil: not
+	// offered). Title names the lesson, for the run in words (words.go).
+	Quiz  *lesson.Quiz
+	Try   func() (Options, error)
+	Title string
 	// MaxQueued bounds the queued requests of every run shown (0:
 	// PageMaxQueued). A run that exceeds it stops with a message; the
 	// page stays usable.
@@ -124,7 +130,9 @@ type Session struct {
 	caption []string   // the lesson's caption, until Esc hides it
 	note    string     // the teacher's caption, carried by snapshots
 
-	fleet fleetView // the balancer gate selected (fleet.go)
+	quiz  quizState  // the lesson's question (quiz.go)
+	words wordsState // the run in words (words.go)
+	fleet fleetView  // the balancer gate selected (fleet.go)
 	anim  animator
 	hists []History // the charts' history of each lane
 	// shares counts each lane's dispatches per server (serverKey) and per
@@ -160,6 +168,10 @@ func New(opts Options) (*Session, error) {
 	}
 	s.pauseAt = opts.PauseAt
 	s.checkPauseAt()
+	if opts.Title != "" {
+		s.announce(append([]string{"Opened: " + opts.Title + "."}, opts.Caption...)...)
+	}
+	s.startQuiz()
 	return s, nil
 }
 

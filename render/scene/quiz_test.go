@@ -1,0 +1,190 @@
+package scene_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lbsim/lbsim/render/lesson"
+	"github.com/lbsim/lbsim/render/preset"
+	"github.com/lbsim/lbsim/render/scene"
+)
+
+// quizOptions are the options of ?lesson=NAME with params after it, as
+// the page builds them (the question, the title and the "now try" run
+// included).
+func quizOptions(t *testing.T, name string, params ...preset.Param) scene.Options {
+	t.Helper()
+	p := preset.Read(append([]preset.Param{{Name: "lesson", Value: name}}, params...), func() uint64 { return 1 })
+	if len(p.Problems) > 0 {
+		t.Fatal(p.Problems)
+	}
+	o := scene.Options{Config: p.Config, Speed: 1_000_000, PauseAt: p.PauseAt, Changes: p.Changes, Present: p.Present,
+		Caption: p.Caption, Lanes: p.Lanes, Measure: p.Measure, Quiz: p.Quiz, Title: p.Title}
+	if p.Quiz != nil {
+		o.Try = func() (scene.Options, error) { return quizOptions(t, name, preset.Param{Name: "try", Value: "1"}), nil }
+	}
+	return o
+}
+
+// runUntilStill updates s until it pauses or ends.
+func runUntilStill(s *scene.Session) {
+	var clk time.Duration
+	now := func() time.Duration { clk += 20 * time.Millisecond; return clk }
+	for n := 0; n < 1_000_000 && !s.State().Paused && !s.State().Done; n++ {
+		s.Update(now)
+	}
+}
+
+// controlIDs lists the ids of the controls on screen.
+func controlIDs(s *scene.Session) []string {
+	var ids []string
+	for _, c := range s.State().Controls {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
+
+// TestQuizAsksThenJudges opens each lesson that asks a question: at cycle
+// 0 the question is open with its answers and reveal, the run held and the
+// caption (which states the answer) kept back; a digit answers and the
+// run goes; at the key moment the caption says the answer the CLI checks
+// held, that it was the learner's, and why, and the words say it too.
+func TestQuizAsksThenJudges(t *testing.T) {
+	for _, l := range lesson.All {
+		q := l.Quiz()
+		if q == nil {
+			continue
+		}
+		t.Run(l.Name, func(t *testing.T) {
+			s, err := scene.New(quizOptions(t, l.Name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Draw(1280, 720)
+			ids := strings.Join(controlIDs(s), " ")
+			for i := range q.Answers {
+				if !strings.Contains(ids, scene.WQuizPrefix+strconv.Itoa(i+1)) {
+					t.Errorf("answer %d is not offered: controls %s", i+1, ids)
+				}
+			}
+			if !strings.Contains(ids, scene.WQuizReveal) || len(s.CaptionNow()) != 0 {
+				t.Errorf("controls %s, caption %q: want reveal offered and the caption kept back", ids, s.CaptionNow())
+			}
+			var clk time.Duration
+			for range 50 {
+				s.Update(func() time.Duration { clk += 20 * time.Millisecond; return clk })
+			}
+			if st := s.State(); st.Cycle != 0 || !st.Paused {
+				t.Fatalf("asking: cycle %d, paused %v: want the run held at 0", st.Cycle, st.Paused)
+			}
+			if w := s.Words(); !strings.Contains(strings.Join(w.Said, " "), q.Question) || !strings.Contains(w.Status, "question") {
+				t.Errorf("the words do not ask %q: %+v", q.Question, w)
+			}
+			s.HandleInput(scene.Input{Keys: []scene.Key{scene.RuneKey(rune('1' + q.Right))}})
+			if st := s.State(); st.Paused || len(s.CaptionNow()) == 0 || !strings.HasPrefix(s.CaptionNow()[0], "Your answer: "+strconv.Itoa(q.Right+1)) {
+				t.Fatalf("answered %d: paused %v, caption %q", q.Right+1, st.Paused, s.CaptionNow())
+			}
+			runUntilStill(s)
+			s.Update(func() time.Duration { clk += 20 * time.Millisecond; return clk })
+			want := fmt.Sprintf("Held: %d, %s. Your answer, right.", q.Right+1, q.Answers[q.Right])
+			c := s.CaptionNow()
+			if st := s.State(); len(c) < 2 || c[0] != want || c[1] != "Why: "+q.Why || (st.Cycle != l.KeyMoment()) {
+				t.Errorf("at cycle %d (key moment %d): caption %q, want %q then why", st.Cycle, l.KeyMoment(), c, want)
+			}
+			w := s.Words()
+			if said := strings.Join(w.Said, " "); !strings.Contains(said, want) || w.Count < 3 {
+				t.Errorf("the words do not say the verdict: %d said, %q", w.Count, said)
+			}
+			if !strings.Contains(w.Status, "cycle "+scene.Commas(l.KeyMoment())) || !strings.Contains(w.Status, l.Measure.Of(s.State().Summary)) {
+				t.Errorf("the status does not give the cycle and the figures: %q", w.Status)
+			}
+		})
+	}
+}
+
+// TestQuizRevealAndTry: Esc reveals without an answer (the verdict names
+// no answer of the learner's); Y then opens the "now try" run, whose
+// settings are the lesson's with the Try applied and whose caption says
+// what to look for; ?quiz=0 asks nothing and shows the caption.
+func TestQuizRevealAndTry(t *testing.T) {
+	s, err := scene.New(quizOptions(t, "queues"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Draw(1280, 720)
+	s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyEscape}})
+	var clk time.Duration
+	now := func() time.Duration { clk += 20 * time.Millisecond; return clk }
+	s.Update(now)
+	if st := s.State(); st.Paused || !strings.HasPrefix(s.CaptionNow()[0], "Revealed") {
+		t.Fatalf("revealed: paused %v, caption %q", st.Paused, s.CaptionNow())
+	}
+	runUntilStill(s)
+	s.Update(now)
+	c := s.CaptionNow()
+	if len(c) != 4 || !strings.HasPrefix(c[0], "Held: 2,") || strings.Contains(c[0], "answer") || !strings.HasPrefix(c[2], "Now try (Y)") {
+		t.Fatalf("the verdict after a reveal: %q", c)
+	}
+	s.HandleInput(scene.Input{Keys: []scene.Key{scene.RuneKey('y')}})
+	q, _ := lesson.Find("queues")
+	tried := preset.Read([]preset.Param{{Name: "lesson", Value: "queues"}, {Name: "rate", Value: "0.045"}}, func() uint64 { return 1 }).Config
+	if st := s.State(); st.Cycle != 0 || st.Config.Rate != tried.Rate || tried.Rate == s.Model().Config().Rate*0 || strings.Join(s.CaptionNow(), " ") != strings.Join(q.Quiz().TryCaption(), " ") {
+		t.Errorf("now try: cycle %d, rate %v, caption %q", st.Cycle, st.Config.Rate, s.CaptionNow())
+	}
+	if said := s.Words().Said; !strings.Contains(said[len(said)-1], "now try") {
+		t.Errorf("the words do not say the try opened: %q", said)
+	}
+	off, err := scene.New(quizOptions(t, "queues", preset.Param{Name: "quiz", Value: "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := off.State(); st.Paused || len(off.CaptionNow()) != len(q.Caption) {
+		t.Errorf("quiz=0: paused %v, caption %q", st.Paused, off.CaptionNow())
+	}
+}
+
+// TestQuizFits draws each question, and its verdict at the key moment, at
+// 1280×720 and 1920×1080, presenting or not: the question and its answers
+// inside the dialog, none over another, no strip covered; the verdict's
+// caption fits as a lesson's does.
+func TestQuizFits(t *testing.T) {
+	for _, l := range lesson.All {
+		if l.Quiz() == nil {
+			continue
+		}
+		for _, present := range []string{"0", "1"} {
+			s, err := scene.New(quizOptions(t, l.Name, preset.Param{Name: "present", Value: present}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				name := fmt.Sprintf("%s quiz %dx%d present=%s", l.Name, size[0], size[1], present)
+				f := s.Draw(size[0], size[1])
+				checkDialog(t, name, f)
+				checkBoxes(t, name, f)
+				checkFits(t, name, s, f)
+				if err := scene.WritePNG(f, strings.ReplaceAll(name, " ", "_")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.Answer(l.Quiz().Right)
+			if l.KeyMoment() > 20_000 {
+				continue // the verdict's caption is as long as at 20,000 cycles: judged where it ends
+			}
+			runUntilStill(s)
+			s.Update(func() time.Duration { return time.Hour })
+			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+				name := fmt.Sprintf("%s verdict %dx%d present=%s", l.Name, size[0], size[1], present)
+				f := s.Draw(size[0], size[1])
+				checkBoxes(t, name, f)
+				checkFits(t, name, s, f)
+				if err := scene.WritePNG(f, strings.ReplaceAll(name, " ", "_")); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
