@@ -32,7 +32,7 @@ var moreLessons = []Lesson{
 			"Erlang C predicts average waits of 0.14, 4.1, 13.4 and 33 cycles: flat, then a hockey stick.",
 			"Each lane's avg wait (large, in its title) settles near its prediction as the run goes on.",
 		},
-		Query: "compare=rho-0.5:rate=0.25;rho-0.8:rate=0.4;rho-0.9:rate=0.45;rho-0.95:rate=0.475" +
+		Query: "compare=ρ 0.5:rate=0.25;ρ 0.8:rate=0.4;ρ 0.9:rate=0.45;ρ 0.95:rate=0.475" +
 			"&seed=42&servers=10&min-servers=10&max-servers=10&wave=false&service=geometric&mean-service=20" +
 			"&block=none&scale-down=0&initial-per-server=0&cycles=100000&speed=3000",
 		Measure: AvgWait,
@@ -133,7 +133,7 @@ var moreQuizzes = map[string]*Quiz{
 		},
 		Why:     "waits grow as 1/(1 − ρ): near full load a little more traffic costs much more waiting.",
 		Try:     "service=constant",
-		TryText: "tasks of exactly 20 cycles instead of geometric ones (service=constant)",
+		TryText: "tasks of exactly 20 cycles instead of geometric ones",
 		Look:    "every wait about halves: less variable work queues less, but the stick keeps its shape.",
 		TryCheck: func(s []sim.Summary) error {
 			for i, r := range hockeyRates[1:] {
@@ -163,7 +163,7 @@ var moreQuizzes = map[string]*Quiz{
 		},
 		Why:     "three errors in a row eject server 3 for 1,000 cycles, doubled each time it fails again.",
 		Try:     "health-interval=50",
-		TryText: "health checks: probe every server every 50 cycles (health-interval)",
+		TryText: "health checks: probe every server every 50 cycles",
 		Look:    "probes find server 3 failing and eject it in the top lane too: errors there fall below 1%.",
 		TryCheck: func(s []sim.Summary) error {
 			if errorShare(s[0]) > 0.01 || errorShare(s[1]) > 0.01 {

@@ -87,14 +87,14 @@ func (q *Quiz) Verdict(lanes []sim.Summary, picked int) []string {
 		lines = append(lines, "Why: "+q.Why)
 	}
 	if q.Try != "" {
-		lines = append(lines, "Now try (Y): "+q.TryText+".", "Look for: "+q.Look)
+		lines = append(lines, "Now try (Y): "+q.TryText+" ("+q.Try+").", "Look for: "+q.Look)
 	}
 	return lines
 }
 
 // TryCaption is the caption of the "now try" run.
 func (q *Quiz) TryCaption() []string {
-	return []string{"Now try: " + q.TryText + ".", "Look for: " + q.Look}
+	return []string{"Now try: " + q.TryText + " (" + q.Try + ").", "Look for: " + q.Look}
 }
 
 // Asked is the question as the view states it in words: the question,
@@ -198,7 +198,7 @@ var firstQuizzes = map[string]*Quiz{
 		Holds:    func(s []sim.Summary) int { return extreme(s, errorShare, true) },
 		Why:      "a server that fails at once is always empty, so least-connections thinks it the least loaded.",
 		Try:      "fail-time=40",
-		TryText:  "make server 3 fail slowly, each request after 40 cycles (fail-time)",
+		TryText:  "make server 3 fail slowly, each request after 40 cycles",
 		Look:     "server 3 looks busy now: least-connections stops favouring it, errors as round-robin's.",
 		TryCheck: func(s []sim.Summary) error {
 			rr, lc := errorShare(s[0]), errorShare(s[1])
@@ -214,7 +214,7 @@ var firstQuizzes = map[string]*Quiz{
 		Right:    1, Holds: lowestP95,
 		Why:     "round-robin queues short requests behind long ones; least-work sees them and goes around.",
 		Try:     "service-cv=1",
-		TryText: "tamer times, cv 1 instead of 3 (service-cv)",
+		TryText: "tamer times, cv 1 instead of 3",
 		Look:    "round-robin's p95 falls from about 1,100 to about 160: the tail made most of its wait.",
 		TryCheck: func(s []sim.Summary) error {
 			if s[0].WaitP95 < 120 || s[0].WaitP95 > 220 || s[1].WaitP95 >= s[0].WaitP95 {
@@ -229,5 +229,14 @@ var firstQuizzes = map[string]*Quiz{
 		Right:    1,
 		Holds:    highestP95,
 		Why:      "on local counts every balancer sees the same empty servers and sends them its requests: a herd.",
+		Try:      "balancers=2",
+		TryText:  "two balancers instead of twenty",
+		Look:     "each sees half the requests: least-connections' p95 on local counts falls to about 65.",
+		TryCheck: func(s []sim.Summary) error {
+			if s[1].WaitP95 < 45 || s[1].WaitP95 > 90 || s[1].WaitP95 >= s[2].WaitP95 {
+				return fmt.Errorf("p95 waits %d least-connections, %d p2c on local counts with two balancers: want about 65, below p2c's", s[1].WaitP95, s[2].WaitP95)
+			}
+			return nil
+		},
 	},
 }

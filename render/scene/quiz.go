@@ -97,11 +97,11 @@ func (s *Session) quizKey(k Key) bool {
 		return false
 	}
 	if s.dialog == dialogQuiz {
-		if r := k.Rune(); r >= '1' && r < '1'+rune(len(s.quiz.q.Answers)) {
+		r := k.Rune()
+		if r >= '1' && r < '1'+rune(len(s.quiz.q.Answers)) {
 			s.Answer(int(r - '1'))
-			return true
 		}
-		return false
+		return r >= '0' && r <= '9' // another digit is no answer, nor a seed
 	}
 	if s.dialog == dialogNone && s.quiz.judged && s.quiz.q.Try != "" && k == RuneKey('y') {
 		s.TryNow()

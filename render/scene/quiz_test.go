@@ -188,3 +188,37 @@ func TestQuizFits(t *testing.T) {
 		}
 	}
 }
+
+// TestQuizByKeyboard: the question's answers and reveal are controls in
+// Tab order, the first focused as it opens; Tab moves on and Enter
+// answers; a digit past the answers is not taken for one (nor for a
+// seed).
+func TestQuizByKeyboard(t *testing.T) {
+	s, err := scene.New(quizOptions(t, "ejection"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Draw(1280, 720)
+	if f := s.State().Focus; f != scene.WQuizPrefix+"1" {
+		t.Fatalf("focus %q as the question opens, want %s1", f, scene.WQuizPrefix)
+	}
+	s.HandleInput(scene.Input{Keys: []scene.Key{scene.RuneKey('9')}})
+	if st := s.State(); !st.Paused || st.Seed != 1 || len(s.CaptionNow()) != 0 {
+		t.Fatalf("9 with three answers: paused %v, seed %d, caption %q", st.Paused, st.Seed, s.CaptionNow())
+	}
+	var seen []string
+	for range 4 {
+		seen = append(seen, s.State().Focus)
+		s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyTab}})
+	}
+	if got := strings.Join(seen, " "); got != "quiz:1 quiz:2 quiz:3 quiz-reveal" {
+		t.Errorf("Tab order %q", got)
+	}
+	for n := 0; n < 10 && s.State().Focus != "quiz:3"; n++ {
+		s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyTab}}) // round to quiz:3
+	}
+	s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyEnter}})
+	if c := s.CaptionNow(); len(c) == 0 || !strings.HasPrefix(c[0], "Your answer: 3, almost none.") || s.State().Paused {
+		t.Errorf("Enter on answer 3: caption %q, paused %v", c, s.State().Paused)
+	}
+}

@@ -388,6 +388,8 @@ type State struct {
 	ReducedMotion bool
 	// Embedded: no control bar (SetEmbedded).
 	Embedded bool
+	// Words is the run in words, for the page's live region (words.go).
+	Words Words
 }
 
 // maxServerBoxes bounds State.Servers per balancer.
@@ -407,7 +409,7 @@ func (s *Session) State() State {
 		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
 		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
 		Changes: s.m.Changes(), Present: s.present, Theory: s.theory, ReducedMotion: s.reduceMotion, Embedded: s.embedded,
-		Lanes: s.laneStates(), Lane: s.lane,
+		Lanes: s.laneStates(), Lane: s.lane, Words: s.Words(),
 	}
 	st.Message = s.message
 	if st.Message == "" {
