@@ -25,6 +25,28 @@ func erlangWq(rate float64) (float64, error) {
 // them after the first ones.
 var moreLessons = []Lesson{
 	{
+		Name:  "littles-law",
+		Title: "Little's law: how many wait is the arrival rate times the wait",
+		Caption: []string{
+			"Little's law: in a steady queue the mean number waiting is the arrival rate times the mean wait.",
+			"Ten servers, 0.4 arrivals a cycle, geometric times of mean 20 (ρ = 0.8): the HUD's avg wait settles",
+			"near 4 cycles, and the theory panel's measured Lq (requests queued) near 0.4 × 4 = 1.6.",
+		},
+		Query: "seed=42&servers=10&min-servers=10&max-servers=10&wave=false&service=geometric&mean-service=20&rate=0.4" +
+			"&block=none&scale-down=0&initial-per-server=0&cycles=60000&speed=3000&theory=1",
+		Measure: AvgWait,
+		Check: func(s, _ sim.Summary) error {
+			th, err := queueing.MMC{Servers: 10, Lambda: 0.4, MeanService: 20}.Metrics()
+			if err != nil {
+				return err
+			}
+			if l := meanQueued(s); s.AvgWait < 3.4 || s.AvgWait > 4.6 || l < 1.3 || l > 1.9 || th.Lq < 0.99*0.4*th.Wq || th.Lq > 1.01*0.4*th.Wq {
+				return fmt.Errorf("average wait %.2f, %.2f queued on average (Erlang C: Wq %.2f, Lq %.2f): the caption says about 4 and 1.6", s.AvgWait, l, th.Wq, th.Lq)
+			}
+			return nil
+		},
+	},
+	{
 		Name:  "hockey-stick",
 		Title: "the hockey stick: waits against load, on Erlang C's curve",
 		Caption: []string{
@@ -116,8 +138,39 @@ var moreLessons = []Lesson{
 	},
 }
 
+// meanQueued is the mean number of requests waiting over the run: the
+// waits' sum is the area under the queue's length.
+func meanQueued(s sim.Summary) float64 { return float64(s.TotalWait) / float64(max(s.Cycles, 1)) }
+
+// nearest is the index of the value of vs nearest v by ratio.
+func nearest(v float64, vs ...float64) int {
+	best := 0
+	for i, x := range vs {
+		if max(v/x, x/v) < max(v/vs[best], vs[best]/v) {
+			best = i
+		}
+	}
+	return best
+}
+
 // moreQuizzes are moreLessons' questions.
 var moreQuizzes = map[string]*Quiz{
+	"littles-law": {
+		Question: "0.4 arrive a cycle, each waits about 4 cycles. How many wait at once?",
+		Answers:  []string{"about 10 (4 ÷ 0.4)", "about 1.6 (0.4 × 4)", "about 4, one per cycle of wait"},
+		Right:    1,
+		Holds:    func(s []sim.Summary) int { return nearest(meanQueued(s[0]), 10, 1.6, 4) },
+		Why:      "each request adds 1 to the queue for each cycle it waits: λ·Wq requests on average.",
+		Try:      "service=constant",
+		TryText:  "tasks of exactly 20 cycles",
+		Look:     "Wq falls to about 2.5 and Lq with it, to about 1.0: still 0.4 × Wq.",
+		TryCheck: func(s []sim.Summary) error {
+			if w, l := s[0].AvgWait, meanQueued(s[0]); w < 2 || w > 3 || l < 0.8 || l > 1.2 {
+				return fmt.Errorf("average wait %.2f, %.2f queued on average with constant tasks: want about 2.5 and 1.0", w, l)
+			}
+			return nil
+		},
+	},
 	"hockey-stick": {
 		Question: "From ρ = 0.8 to 0.95 the load grows by a fifth. The average wait?",
 		Answers:  []string{"about a fifth longer", "about twice as long", "about seven times as long"},

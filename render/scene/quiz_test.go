@@ -222,3 +222,31 @@ func TestQuizByKeyboard(t *testing.T) {
 		t.Errorf("Enter on answer 3: caption %q, paused %v", c, s.State().Paused)
 	}
 }
+
+// TestLittlesLawOnThePanel runs the Little's law lesson to its end: the
+// theory panel's measured Lq (the queue's length averaged over the
+// cycles) is the arrival rate times its measured Wq (the waits averaged
+// over the requests), within 5%, and near Erlang C's.
+func TestLittlesLawOnThePanel(t *testing.T) {
+	s, err := scene.New(quizOptions(t, "littles-law", preset.Param{Name: "quiz", Value: "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runUntilStill(s)
+	vals := map[string][2]float64{}
+	for _, line := range s.TheoryLines() {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue
+		}
+		th, err1 := strconv.ParseFloat(f[1], 64)
+		ms, err2 := strconv.ParseFloat(f[2], 64)
+		if err1 == nil && err2 == nil {
+			vals[f[0]] = [2]float64{th, ms}
+		}
+	}
+	wq, lq := vals["wait Wq (cycles)"], vals["queue Lq (requests)"]
+	if wq[1] == 0 || lq[1] < 0.95*0.4*wq[1] || lq[1] > 1.05*0.4*wq[1] || lq[1] < 0.8*lq[0] || lq[1] > 1.2*lq[0] {
+		t.Errorf("measured Wq %v and Lq %v (theory %v, %v): want Lq = 0.4 × Wq within 5%%, near the theory's; panel %q", wq[1], lq[1], wq[0], lq[0], s.TheoryLines())
+	}
+}
