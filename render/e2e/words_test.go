@@ -19,7 +19,8 @@ import (
 // the question with its answers while the run waits at cycle 0; the key
 // 2 answers from the keyboard; at the key moment the log says which
 // answer held, that it was the learner's and why, and the status gives
-// the cycle and each lane's figures in words.
+// the cycle and each lane's figures in words. It takes
+// page-quiz-question.png and page-quiz-verdict.png.
 func TestBrowserWords(t *testing.T) {
 	p := newPage(t)
 	l, err := lesson.Find("fast-failing")
@@ -51,6 +52,7 @@ func TestBrowserWords(t *testing.T) {
 	if s := p.state(); s.Cycle != 0 || !s.Paused {
 		t.Fatalf("asking: cycle %d, paused %v", s.Cycle, s.Paused)
 	}
+	p.screenshot("page-quiz-question.png")
 	p.press("2", "Digit2", 50)
 	want := fmt.Sprintf("Held: %d, %s. Your answer, right.", q.Right+1, q.Answers[q.Right])
 	p.waitFor(fmt.Sprintf(`document.getElementById("words-log").textContent.includes(%q)`, want), 240*time.Second)
@@ -62,7 +64,7 @@ func TestBrowserWords(t *testing.T) {
 	if st := text("words-status"); !strings.Contains(st, "least-connections: errors ") || !strings.Contains(st, "round-robin: errors ") {
 		t.Errorf("the status does not give each lane's figures: %q", st)
 	}
-	p.screenshot("page-words-fast-failing.png")
+	p.screenshot("page-quiz-verdict.png")
 }
 
 // commas writes n with thousands separators, as the page does.

@@ -129,6 +129,9 @@ func (s *Session) openPreset(what, name string, open func(string) (Options, erro
 			s.words = words
 			s.controlState = keep
 			s.focus, s.dragging = -1, -1
+			if s.quiz.asking {
+				s.focus = 0 // the first answer
+			}
 			s.frames, s.tick = frames, tick
 			return
 		}

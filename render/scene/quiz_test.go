@@ -250,3 +250,27 @@ func TestLittlesLawOnThePanel(t *testing.T) {
 		t.Errorf("measured Wq %v and Lq %v (theory %v, %v): want Lq = 0.4 × Wq within 5%%, near the theory's; panel %q", wq[1], lq[1], wq[0], lq[0], s.TheoryLines())
 	}
 }
+
+// TestQuizFromTheMenu opens a lesson that asks from the lessons menu of
+// another run: the question opens with its first answer focused, and the
+// words keep what was said before and add the lesson and its question.
+func TestQuizFromTheMenu(t *testing.T) {
+	o := quizOptions(t, "queues", preset.Param{Name: "quiz", Value: "0"})
+	o.Lesson = func(name string) (scene.Options, error) { return quizOptions(t, name), nil }
+	s, err := scene.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Draw(1280, 720)
+	before := s.Words()
+	s.OpenLesson("stale-boards")
+	l, _ := lesson.Find("stale-boards")
+	w := s.Words()
+	if st := s.State(); st.Focus != scene.WQuizPrefix+"1" || !st.Paused || st.Cycle != 0 {
+		t.Errorf("the question from the menu: focus %q, paused %v, cycle %d", st.Focus, st.Paused, st.Cycle)
+	}
+	if w.Count != before.Count+2 || !strings.Contains(w.Said[len(w.Said)-1], l.Quiz().Question) ||
+		!strings.Contains(w.Said[len(w.Said)-2], l.Title) || w.Said[0] != before.Said[0] {
+		t.Errorf("the words: %d said before, %d after: %q", before.Count, w.Count, w.Said)
+	}
+}
