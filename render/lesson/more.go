@@ -26,7 +26,7 @@ func erlangWq(rate float64) (float64, error) {
 var moreLessons = []Lesson{
 	{
 		Name:  "littles-law",
-		Title: "Little's law: how many wait is the arrival rate times the wait",
+		Title: "Little's law: how many wait = arrival rate × wait",
 		Caption: []string{
 			"Little's law: in a steady queue the mean number waiting is the arrival rate times the mean wait.",
 			"Ten servers, 0.4 arrivals a cycle, geometric times of mean 20 (ρ = 0.8): the HUD's avg wait settles",
@@ -76,7 +76,7 @@ var moreLessons = []Lesson{
 	},
 	{
 		Name:  "ejection",
-		Title: "ejection rescues least-connections from a fast-failing server",
+		Title: "ejection rescues least-connections from a failing server",
 		Caption: []string{
 			"Ten servers, each with its own queue; from cycle 1,000 server 3 fails every request one cycle in.",
 			"Least-connections sees it always empty and sends it most: about 60% errors (top lane).",
@@ -96,7 +96,7 @@ var moreLessons = []Lesson{
 	},
 	{
 		Name:  "stale-boards",
-		Title: "stale information: ten balancers reading a board refreshed every 200 cycles",
+		Title: "stale information: balancers reading an old board",
 		Caption: []string{
 			"Ten balancers share ten servers. Exact counts (top): least-connections waits little, p95 about 40.",
 			"A board refreshed every 200 cycles: between refreshes all ten send to the server that looked",
