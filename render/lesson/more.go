@@ -20,9 +20,9 @@ func erlangWq(rate float64) (float64, error) {
 	return th.Wq, err
 }
 
-// moreLessons are the lessons built on the model's later features: the
-// hockey stick, ejection, stale boards and join-idle-queue; All lists
-// them after the first ones.
+// moreLessons are the later lessons: Little's law, the hockey stick,
+// ejection, a hash ring, stale boards and join-idle-queue; All lists them
+// after the first ones.
 var moreLessons = []Lesson{
 	{
 		Name:  "littles-law",
@@ -90,6 +90,24 @@ var moreLessons = []Lesson{
 			if errorShare(none) < 0.5 || errorShare(none) > 0.75 || errorShare(ej) > 0.005 || ej.Ejections == 0 {
 				return fmt.Errorf("%.1f%% errors without ejection, %.2f%% with it (%d ejections): the caption says about 60%% and about 0.2%%",
 					100*errorShare(none), 100*errorShare(ej), ej.Ejections)
+			}
+			return nil
+		},
+	},
+	{
+		Name:  "hash-ring",
+		Title: "a server leaves a hash ring: only its sources move",
+		Caption: []string{
+			"Consistent hashing: each source address is a point on a ring holding 64 points per server, and",
+			"goes to the owner of the next point. Server 3 leaves at cycle 1,000 (down): only its sources move,",
+			"each to its next point's owner, so they spread over the other nine: each takes about 11% (yellow %).",
+		},
+		Query: "seed=1&servers=10&min-servers=10&max-servers=10&wave=false&rate=0.3&service=geometric&mean-service=20" +
+			"&block=none&initial-per-server=0&cycles=20000&queues=per-server&policy=hash&fault=down:3@1000&speed=600",
+		Measure: NoMeasure, // the claim is in the shares
+		Check: func(s, _ sim.Summary) error {
+			if s.Down != 1 || s.Up != 0 || s.MaxShare > 0.14 || s.MaxShare < 0.1 {
+				return fmt.Errorf("down %d, up %d, the largest share of one server %.3f: want server 3 gone and the rest near 11%% each", s.Down, s.Up, s.MaxShare)
 			}
 			return nil
 		},
@@ -197,6 +215,30 @@ var moreQuizzes = map[string]*Quiz{
 				if w := s[i+1].AvgWait; w < 0.35*wq || w > 0.7*wq {
 					return fmt.Errorf("lane %d: average wait %.2f with constant tasks, Erlang C's %.2f for geometric: want about half", i+1, w, wq)
 				}
+			}
+			return nil
+		},
+	},
+	"hash-ring": {
+		Question: "Server 3 leaves the hash ring. Where do its sources' requests go?",
+		Answers:  []string{"all to the next server on the ring", "spread over the other nine", "nowhere: they wait for it"},
+		Right:    1,
+		Holds: func(s []sim.Summary) int {
+			switch {
+			case s[0].MaxShare > 0.16:
+				return 0
+			case s[0].FinalQueue > 1_000:
+				return 2
+			}
+			return 1
+		},
+		Why:     "each server owns 64 points round the ring: its sources' next points belong to all the others.",
+		Try:     "fault=up:3@8000",
+		TryText: "bring server 3 back at cycle 8,000",
+		Look:    "its points are still on the ring: its own sources come back to it; no share passes 13%.",
+		TryCheck: func(s []sim.Summary) error {
+			if s[0].Down != 1 || s[0].Up != 1 || s[0].MaxShare > 0.13 {
+				return fmt.Errorf("down %d, up %d, the largest share %.3f: want server 3 back and no share above 13%%", s[0].Down, s[0].Up, s[0].MaxShare)
 			}
 			return nil
 		},

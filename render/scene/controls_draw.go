@@ -247,7 +247,12 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			f.text(layer, txt, box.X+6*u, r.Y+9*u, fitSize(txt, 16*u, true, box.W-12*u), true, AlignStart, TextColor) // a 20-digit seed too
 		case kButton:
 			f.rect(layer, r, Button)
-			f.text(layer, s.valueText(i, w), r.X+r.W/2, r.Y+9*u, fitSize(s.valueText(i, w), 16*u, false, r.W-10*u), false, AlignCenter, TextColor)
+			size, y := float32(16)*u, r.Y+9*u
+			if w.row == rowList && r.H < 30*u { // a crowded list: each text within its row
+				size = min(size, r.H*1.05)
+				y = r.Y + (r.H-size*1.1)/2
+			}
+			f.text(layer, s.valueText(i, w), r.X+r.W/2, y, fitSize(s.valueText(i, w), size, false, r.W-10*u), false, AlignCenter, TextColor)
 		}
 		if focused {
 			f.stroke(layer, r.Inset(-2*u), 2*u, FocusCol)

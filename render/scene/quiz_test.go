@@ -274,3 +274,28 @@ func TestQuizFromTheMenu(t *testing.T) {
 		t.Errorf("the words: %d said before, %d after: %q", before.Count, w.Count, w.Said)
 	}
 }
+
+// TestHashRingShares runs the hash ring lesson to its end: server 3,
+// gone since cycle 1,000, has taken under 7% of the requests, and each of
+// the other nine between 8% and 14% (the yellow shares the caption
+// points at): its sources spread over them all.
+func TestHashRingShares(t *testing.T) {
+	s, err := scene.New(quizOptions(t, "hash-ring", preset.Param{Name: "quiz", Value: "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runUntilStill(s)
+	if !s.State().Done {
+		t.Fatalf("not at the end: cycle %d", s.State().Cycle)
+	}
+	for id := 1; id <= 10; id++ {
+		sh := s.ServerShare(0, 0, id)
+		n, err := strconv.Atoi(strings.TrimSuffix(sh, "%"))
+		if err != nil {
+			t.Fatalf("server %d's share %q", id, sh)
+		}
+		if (id == 3 && n >= 7) || (id != 3 && (n < 8 || n > 14)) {
+			t.Errorf("server %d took %d%% of the requests: want server 3 under 7%%, the others 8–14%%", id, n)
+		}
+	}
+}
