@@ -159,4 +159,11 @@ func (s *Session) drawQuizDialog(f *Frame, l Layout) {
 	f.stroke(DialogLayer, d, 2*u, BusyColor)
 	q := s.quiz.q.Question
 	f.text(DialogLayer, q, d.X+16*u, d.Y+14*u, fitSize(q, 17*u, true, d.W-32*u), true, AlignStart, TextColor)
+	// Beside reveal, when there is room: what answering does.
+	rs := controlRectsOf(l, s.quizWidgets())
+	r := rs[len(rs)-1]
+	const hint = "predict first: the run starts as you answer"
+	if x := d.X + d.W - 16*u; x-TextWidth(hint, 14*u, false) > r.X+r.W+12*u && r.Y+r.H <= d.Y+d.H {
+		f.text(DialogLayer, hint, x, r.Y+r.H/2-7*u, 14*u, false, AlignEnd, DimText)
+	}
 }
