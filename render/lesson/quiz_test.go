@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -46,6 +47,37 @@ func TestKeyMoment(t *testing.T) {
 	} {
 		if got := (Lesson{Query: tc.query}).KeyMoment(); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.query, got, tc.want)
+		}
+	}
+}
+
+// TestHoldsNamesAnAnswer: whatever the lanes' figures, each question's
+// Holds names one of its answers (the verdict indexes them), for as many
+// lanes as its lesson shows.
+func TestHoldsNamesAnAnswer(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, l := range All {
+		q := l.Quiz()
+		if q == nil {
+			continue
+		}
+		lanes := 1
+		for _, p := range l.Params() {
+			if p[0] == "compare" {
+				lanes = len(strings.Split(p[1], ";"))
+			}
+		}
+		for range 2000 {
+			sums := make([]sim.Summary, lanes)
+			for i := range sums {
+				n := r.Int64N(100_000)
+				sums[i] = sim.Summary{WaitP95: r.Int64N(3) * r.Int64N(5_000), AvgWait: float64(r.Int64N(4)) * r.Float64() * 50,
+					Admitted: n, Errors: r.Int64N(n + 1), Cycles: r.Int64N(3), TotalWait: r.Int64N(1_000_000),
+					MaxShare: r.Float64(), FinalQueue: r.Int64N(3_000)}
+			}
+			if h := q.Holds(sums); h < 0 || h >= len(q.Answers) {
+				t.Fatalf("%s: Holds(%+v) = %d of %d answers", l.Name, sums, h, len(q.Answers))
+			}
 		}
 	}
 }
