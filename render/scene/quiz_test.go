@@ -82,6 +82,8 @@ func TestQuizAsksThenJudges(t *testing.T) {
 			}
 			if w := s.Words(); !strings.Contains(strings.Join(w.Said, " "), q.Question) || !strings.Contains(w.Status, "question") {
 				t.Errorf("the words do not ask %q: %+v", q.Question, w)
+			} else if last := l.Caption[len(l.Caption)-1]; strings.Contains(strings.Join(w.Said, " "), last) {
+				t.Errorf("the words give the caption, which states the answer, before it is asked: %q", w.Said)
 			}
 			s.HandleInput(scene.Input{Keys: []scene.Key{scene.RuneKey(rune('1' + q.Right))}})
 			if st := s.State(); st.Paused || len(s.CaptionNow()) == 0 || !strings.HasPrefix(s.CaptionNow()[0], "Your answer: "+strconv.Itoa(q.Right+1)) {

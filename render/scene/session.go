@@ -132,7 +132,8 @@ type Session struct {
 
 	quiz  quizState  // the lesson's question (quiz.go)
 	words wordsState // the run in words (words.go)
-	fleet fleetView  // the balancer gate selected (fleet.go)
+
+	fleet fleetView // the balancer gate selected (fleet.go)
 	anim  animator
 	hists []History // the charts' history of each lane
 	// shares counts each lane's dispatches per server (serverKey) and per
@@ -169,7 +170,11 @@ func New(opts Options) (*Session, error) {
 	s.pauseAt = opts.PauseAt
 	s.checkPauseAt()
 	if opts.Title != "" {
-		s.announce(append([]string{"Opened: " + opts.Title + "."}, opts.Caption...)...)
+		said := []string{"Opened: " + opts.Title + "."}
+		if opts.Quiz == nil { // a question's caption waits: it states the answer
+			said = append(said, opts.Caption...)
+		}
+		s.announce(said...)
 	}
 	s.startQuiz()
 	return s, nil
