@@ -20,7 +20,9 @@ import (
 // 2 answers from the keyboard; at the key moment the log says which
 // answer held, that it was the learner's and why, and the status gives
 // the cycle and each lane's figures in words. It takes
-// page-quiz-question.png and page-quiz-verdict.png.
+// page-quiz-question.png and page-quiz-verdict.png. Y then opens the
+// change to try: the address says lesson=fast-failing&try=1, and the words
+// name it.
 func TestBrowserWords(t *testing.T) {
 	p := newPage(t)
 	l, err := lesson.Find("fast-failing")
@@ -65,6 +67,12 @@ func TestBrowserWords(t *testing.T) {
 		t.Errorf("the status does not give each lane's figures: %q", st)
 	}
 	p.screenshot("page-quiz-verdict.png")
+	// Y opens the change to try: its link in the address, said in words.
+	p.press("y", "KeyY", 89)
+	p.waitFor(`location.search.includes("lesson=fast-failing&try=1") && document.getElementById("words-log").textContent.includes("now try: ")`, 60*time.Second)
+	if st := text("words-status"); !strings.Contains(st, q.TryText) {
+		t.Errorf("the status does not name the change tried: %q", st)
+	}
 }
 
 // commas writes n with thousands separators, as the page does.
