@@ -216,6 +216,9 @@ func TestQuizByKeyboard(t *testing.T) {
 	if got := strings.Join(seen, " "); got != "quiz:1 quiz:2 quiz:3 quiz-reveal" {
 		t.Errorf("Tab order %q", got)
 	}
+	if st := s.Words().Status; !strings.Contains(st, "Focus: 1 still about 60%.") {
+		t.Errorf("the words do not name the focused answer: %q", st)
+	}
 	for n := 0; n < 10 && s.State().Focus != "quiz:3"; n++ {
 		s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyTab}}) // round to quiz:3
 	}

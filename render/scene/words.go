@@ -12,8 +12,9 @@ import (
 // log as it comes, a parallel text of the picture.
 type Words struct {
 	// Status is the lesson and the state: running, paused or ended, and,
-	// when the run stands still, each lane's figures. It changes only
-	// when the state does (never with every cycle).
+	// when the run stands still, each lane's figures; the focused control
+	// and its value (so Tab can be followed by ear); the banner's message.
+	// It changes only when these do (never with every cycle).
 	Status string
 	// Said are the latest key moments in words, oldest first: a lesson
 	// opened and its caption, a question asked, an answer, the verdict.
@@ -80,6 +81,14 @@ func (s *Session) Words() Words {
 		for _, l := range s.set.Lanes {
 			b.WriteString(" " + figuresInWords(l.Label, l.Model.Summary(), s.opts.Measure))
 		}
+	}
+	if ws := s.controls(); s.focus >= 0 && s.focus < len(ws) {
+		w := ws[s.focus]
+		b.WriteString(" Focus: " + strings.Join(strings.Fields(w.label), " "))
+		if v := s.valueText(s.focus, w); v != w.label {
+			b.WriteString(", " + v)
+		}
+		b.WriteString(".")
 	}
 	if s.message != "" {
 		b.WriteString(" " + s.message)
