@@ -389,12 +389,12 @@ type State struct {
 	Theory    bool         // the theory panel is shown
 	Lanes     []LaneState  // the compare view's lanes, or nil for a single run
 	Lane      int          // the focused lane (0 for a single run)
+	// Words is the run in words, for the page's live region (words.go).
+	Words Words
 	// ReducedMotion: no request flies (SetReducedMotion).
 	ReducedMotion bool
 	// Embedded: no control bar (SetEmbedded).
 	Embedded bool
-	// Words is the run in words, for the page's live region (words.go).
-	Words Words
 }
 
 // maxServerBoxes bounds State.Servers per balancer.
