@@ -75,7 +75,26 @@ func NewGame(p preset.Preset) (*Game, error) {
 func (g *Game) options(p preset.Preset) scene.Options {
 	return scene.Options{Config: p.Config, Speed: p.Speed, PauseAt: p.PauseAt, Problems: p.Problems,
 		RandomSeed: preset.RandomSeed, Changes: p.Changes, Present: p.Present, Theory: p.Theory, Caption: p.Caption, Note: p.Note, Lanes: p.Lanes, Measure: p.Measure,
-		Lesson: g.opener("lesson"), Comparison: g.opener("comparison")}
+		Lesson: g.opener("lesson"), Comparison: g.opener("comparison"), Quiz: p.Quiz, Title: p.Title, Try: g.tryOpener(p)}
+}
+
+// tryOpener returns what opens the "now try" run of p's lesson
+// (?lesson=NAME&try=1, told to OnLesson), or nil when it has none.
+func (g *Game) tryOpener(p preset.Preset) func() (scene.Options, error) {
+	if p.Quiz == nil || p.Quiz.Try == "" {
+		return nil
+	}
+	name := p.Lesson
+	return func() (scene.Options, error) {
+		lp := preset.Read([]preset.Param{{Name: "lesson", Value: name}, {Name: "try", Value: "1"}}, preset.RandomSeed)
+		if len(lp.Problems) > 0 {
+			return scene.Options{}, errors.New(strings.Join(lp.Problems, "; "))
+		}
+		if g.onLesson != nil {
+			g.onLesson("lesson=" + url.QueryEscape(name) + "&try=1")
+		}
+		return g.options(lp), nil
+	}
 }
 
 // opener returns what opens a lesson or a ready-made comparison from the

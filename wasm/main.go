@@ -35,7 +35,9 @@
 // throws); save() downloads it; load(bytes) replays a snapshot and
 // loadLink(text) a share link, both returning "" or the error message;
 // share() puts the link in the address and the clipboard and returns it.
-// quit() ends the program after the next tick, as a crash would: the page
+// words() returns the run in words, {status, said, count} (see
+// scene.Words): index.html reads it into its live region, a text of the
+// picture for a screen reader. quit() ends the program after the next tick, as a crash would: the page
 // then says that lbsim has stopped (tests use it). A page opened with
 // #r=… replays that link.
 package main
@@ -300,6 +302,14 @@ func installHook(g *render.Game, problems []string) {
 		return ""
 	})
 	obj := js.Global().Get("Object").New()
+	obj.Set("words", js.FuncOf(func(js.Value, []js.Value) any {
+		w := g.State().Words
+		said := make([]any, len(w.Said))
+		for i, t := range w.Said {
+			said[i] = t
+		}
+		return map[string]any{"status": w.Status, "said": said, "count": float64(w.Count)}
+	}))
 	obj.Set("loadConfig", loadConfig)
 	obj.Set("state", state)
 	obj.Set("saveBytes", saveBytes)

@@ -229,7 +229,7 @@ func TestBrowserCompareInPlace(t *testing.T) {
 }
 
 // TestBrowserCompareLessons opens each lesson that shows the compare view
-// (?lesson=NAME: queues, speeds, fast-failing, heavy-tails, retry-storm) paused at cycle 1,500 and
+// (?lesson=NAME&quiz=0: queues, speeds, fast-failing, heavy-tails, retry-storm, herding and the later ones) paused at cycle 1,500 and
 // checks each lane's summary against `lbsim compare` of the lesson's
 // settings and lanes at that cycle: the page's lesson is the CLI's run,
 // its fault in every lane.
@@ -267,7 +267,7 @@ func TestBrowserCompareLessons(t *testing.T) {
 		for _, v := range lanes {
 			args = append(args, "--variant", v)
 		}
-		p.open("lesson=" + l.Name + "&pause-at=1500&speed=max") // at max speed: the pause does not wait on the frame rate
+		p.open("lesson=" + l.Name + "&quiz=0&pause-at=1500&speed=max") // at max speed: the pause does not wait on the frame rate; no question asked
 		p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 1500", 120*time.Second)
 		s := p.compareState()
 		out, err := exec.Command(p.lbsim, args...).Output()

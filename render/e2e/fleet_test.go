@@ -22,7 +22,7 @@ func TestBrowserFleet(t *testing.T) {
 		Width: 1280, Height: 720, DeviceScaleFactor: 1}); err != nil {
 		t.Fatal(err)
 	}
-	p.open("lesson=herding&speed=max&pause-at=6000")
+	p.open("lesson=herding&quiz=0&speed=max&pause-at=6000")
 	p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 6000", 120*time.Second)
 	p.waitFor(`(g => g.length == 24 && g.filter(x => x.value == "+13").length == 3 && g.some(x => x.id == "2/gate:1" && x.value == "1"))(window.lbsim.state().gates)`, 30*time.Second)
 	g := p.find("2/gate:1", stateAs[struct {

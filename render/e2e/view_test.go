@@ -46,7 +46,7 @@ func TestBrowserProjected(t *testing.T) {
 			if l.w != 0 && l.w != size[0] {
 				continue
 			}
-			p.open(fmt.Sprintf("lesson=%s&present=1&speed=max&pause-at=%d", l.name, l.at))
+			p.open(fmt.Sprintf("lesson=%s&quiz=0&present=1&speed=max&pause-at=%d", l.name, l.at))
 			p.waitFor(fmt.Sprintf("window.lbsim.state().paused && window.lbsim.state().cycle == %d", l.at), 120*time.Second)
 			p.waitFor("window.lbsim.state().reducedMotion === true", 30*time.Second)
 			p.waitFrames(3)

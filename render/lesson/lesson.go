@@ -104,8 +104,8 @@ func commas(n int64) string {
 	return str
 }
 
-// All are the lessons, in the order of the menu.
-var All = []Lesson{
+// All are the lessons, in the order of the menu (moreLessons last).
+var All = append([]Lesson{
 	{
 		Name:  "scaling-band",
 		Title: "the scaling band: why U = 80, D = 50 mean long waits",
@@ -338,7 +338,7 @@ var All = []Lesson{
 			return nil
 		},
 	},
-}
+}, moreLessons...)
 
 // fastFailing checks the fast-failing lesson's claim on the round-robin
 // and least-connections lanes: about 10% and about 60% of the admitted

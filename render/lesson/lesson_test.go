@@ -70,3 +70,38 @@ func TestMeasureOf(t *testing.T) {
 		t.Errorf("a long wait: %q", got)
 	}
 }
+
+// TestREADMEListsTheLessonsAndQuestions: the README's lesson table links
+// every lesson, and its table of questions gives each lesson's question,
+// its answers with the one that holds in bold, and its change to try, as
+// the lessons say them.
+func TestREADMEListsTheLessonsAndQuestions(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lesson.All {
+		if link := "http://127.0.0.1:8080/?lesson=" + l.Name + "&present=1 |"; !strings.Contains(string(b), link) {
+			t.Errorf("the README's lesson table does not link lesson %s (%s)", l.Name, link)
+		}
+		q := l.Quiz()
+		if q == nil {
+			continue
+		}
+		var as []string
+		for i, a := range q.Answers {
+			if i == q.Right {
+				a = "**" + a + "**"
+			}
+			as = append(as, a)
+		}
+		try := "—"
+		if q.Try != "" {
+			try = q.TryText + " (`" + q.Try + "`): " + q.Look
+		}
+		row := "| " + l.Name + " | " + q.Question + " | " + strings.Join(as, "; ") + " | " + try + " |"
+		if !strings.Contains(string(b), row+"\n") {
+			t.Errorf("the README's table of questions lacks the row\n%s", row)
+		}
+	}
+}

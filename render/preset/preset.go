@@ -47,6 +47,15 @@ type Preset struct {
 	// Lesson is the lesson named by lesson=NAME (see package lesson), or
 	// "": its preset is applied first, and its caption shown.
 	Lesson string
+	// Quiz is the lesson's question, asked before the run (nil: the
+	// lesson asks none, quiz=0 turned it off, or try=1 opened its "now
+	// try" run, whose settings are the lesson's then the quiz's Try and
+	// whose caption says what to look for).
+	Quiz *lesson.Quiz
+	// Try is set by try=1: the lesson's "now try" run.
+	Try bool
+	// Title is the lesson's or the ready-made comparison's title, or "".
+	Title string
 	// Measure is the lesson's figure, shown per lane in large type.
 	Measure lesson.Measure
 	// Caption is the lesson's caption, or the lines of Note, shown over
@@ -75,16 +84,16 @@ const DefaultSpeed = 600
 // ViewNames lists the parameters of the view itself, beside the settings of
 // sim.ConfigNames.
 func ViewNames() []string {
-	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson", "compare", "comparison", "caption"}
+	return []string{"speed", "pause-at", "set", "fault", "present", "theory", "lesson", "compare", "comparison", "caption", "quiz", "try"}
 }
 
 // ViewOnlyNames lists the parameters that change only how the run is
 // shown, never the run: a share link may drop them.
-func ViewOnlyNames() []string { return []string{"speed", "pause-at", "present", "theory"} }
+func ViewOnlyNames() []string { return []string{"speed", "pause-at", "present", "theory", "quiz"} }
 
 // ViewSwitches lists the view's parameters that are on or off (read by
 // parseOnOff).
-func ViewSwitches() []string { return []string{"present", "theory"} }
+func ViewSwitches() []string { return []string{"present", "theory", "quiz", "try"} }
 
 // IsOnOff reports whether s is one of the spellings parseOnOff reads, an
 // empty s aside.
@@ -127,6 +136,7 @@ type reader struct {
 	seen    map[string]bool
 	compare string   // the compare parameter, read at the end
 	blocks  []string // repeated block parameters add up, as repeated --block flags do
+	tryOn   bool     // try=1 was given
 }
 
 // prepend puts the settings of the lesson or ready-made comparison that a
@@ -144,13 +154,22 @@ func (p *Preset) prepend(params []Param, name string) []Param {
 				return params
 			}
 			p.Lesson, p.Caption, p.Measure, kvs = l.Name, l.Caption, l.Measure, l.Params()
+			p.Title = "Lesson: " + l.Title
+			p.Quiz = l.Quiz()
+			if p.Quiz != nil && switchOn(params, "try", false) {
+				p.Try, p.Caption, kvs = true, p.Quiz.TryCaption(), l.TryParams()
+				p.Title += ", now try: " + p.Quiz.TryText
+			}
+			if p.Try || !switchOn(params, "quiz", true) {
+				p.Quiz = nil
+			}
 		} else {
 			c, err := lesson.FindComparison(strings.TrimSpace(q.Value))
 			if err != nil {
 				p.Problems = append(p.Problems, "parameter comparison: "+err.Error())
 				return params
 			}
-			p.Caption, kvs = c.Caption, c.Params()
+			p.Caption, p.Title, kvs = c.Caption, "Comparison: "+c.Title, c.Params()
 		}
 		var ps []Param
 		for _, kv := range kvs {
@@ -159,6 +178,20 @@ func (p *Preset) prepend(params []Param, name string) []Param {
 		return append(ps, params...)
 	}
 	return params
+}
+
+// switchOn reads the switch parameter name among params (its last
+// value), or def when it is missing or not a switch's value.
+func switchOn(params []Param, name string, def bool) bool {
+	on := def
+	for _, q := range params {
+		if strings.TrimLeft(q.Name, "-") == name {
+			if v, err := parseOnOff(q.Value); err == nil {
+				on = v
+			}
+		}
+	}
+	return on
 }
 
 // read takes one parameter and reports whether it was taken (a problem is
@@ -186,17 +219,20 @@ func (r *reader) read(name, value string) bool {
 		p.Changes = append(p.Changes, c)
 	case "block":
 		return r.block(value)
-	case "present", "theory":
+	case "present", "theory", "quiz", "try":
 		on, err := parseOnOff(value)
 		if err != nil {
 			p.problem(name, value, err.Error())
 			return false
 		}
-		if name == "present" {
+		switch name {
+		case "present":
 			p.Present = on
-		} else {
+		case "theory":
 			p.Theory = on
-		}
+		case "try":
+			r.tryOn = on
+		} // quiz and try take effect with the lesson (prepend)
 	case "lesson", "comparison": // read first
 	case "caption":
 		if err := snapshot.CheckCaption(value); err != nil {
@@ -270,6 +306,9 @@ func (r *reader) finish(seed func() uint64) Preset {
 				p.Changes = nil
 			}
 		}
+	}
+	if r.tryOn && !p.Try {
+		p.Problems = append(p.Problems, "parameter try: only a lesson that asks a question has a \"now try\" run; ignored")
 	}
 	if err := sim.CheckUnused(cfg, r.seen, p.Changes); err != nil {
 		p.Problems = append(p.Problems, fmt.Sprintf("parameter %v; ignored", err))

@@ -127,6 +127,8 @@ func FuzzRead(f *testing.F) {
 	f.Add("compare", "a:policy=p2c,choices=3;b:queues=per-server,speeds=2,1", "queues", "per-server")
 	f.Add("comparison", "swrr-weights", "seed", "3")
 	f.Add("caption", "Watch server 2", "lesson", "speeds")
+	f.Add("lesson", "hockey-stick", "try", "1")
+	f.Add("quiz", "0", "lesson", "queues")
 	f.Add("caption", "a\nb\x1b[2J", "caption", "\u202e")
 	f.Fuzz(func(t *testing.T, n1, v1, n2, v2 string) {
 		p := Read([]Param{{n1, v1}, {n2, v2}}, seven)

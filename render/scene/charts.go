@@ -847,7 +847,10 @@ func (c *chartView) axes(f *Frame) {
 		}
 	}
 	xs := NiceStep(float64(c.end), max(int(plot.W/(90*u)), 1))
-	lastRight := plot.X - 6*u // the origin's label starts at the axis
+	lastRight, edge := plot.X-6*u, r.X+r.W-2*u // the origin's label starts at the axis
+	if c.maxR > 0 {
+		edge = plot.X + plot.W + 4*u // clear of the right axis' labels
+	}
 	for v := 0.0; v <= float64(c.end)+1e-9; v += xs {
 		x := plot.X + plot.W*float32(v)/float32(c.end)
 		f.rect(SceneLayer, Rect{x, plot.Y + plot.H, max(u, 1), 4*u + c.band}, Grid)
@@ -857,9 +860,9 @@ func (c *chartView) axes(f *Frame) {
 		if v == 0 {
 			left = x
 		}
-		// The last label ends at the chart's edge rather than past it
-		// (100k at the end of a 100,000-cycle run).
-		left = min(left, r.X+r.W-2*u-w)
+		// The last label ends at the chart's edge (or the right axis')
+		// rather than past it (100k at the end of a 100,000-cycle run).
+		left = min(left, edge-w)
 		if left < lastRight+6*u {
 			continue // no room for this label
 		}

@@ -483,6 +483,8 @@ func (s *Session) controls() []widget {
 		return clientWidgets
 	case dialogHealth:
 		return healthWidgets
+	case dialogQuiz:
+		return s.quizWidgets()
 	}
 	bar := widgets
 	if s.embedded {
@@ -735,6 +737,9 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 	}
 	if s.dialog != dialogNone && k == KeyEscape {
 		s.Apply(CloseDialog)
+		return
+	}
+	if s.quizKey(k) {
 		return
 	}
 	if s.dialog == dialogShare && k == RuneKey('k') {

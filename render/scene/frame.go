@@ -356,6 +356,7 @@ func (s *Session) Draw(w, h int) *Frame {
 	s.drawTheory(f, l)
 	s.drawShareDialog(f, l)
 	s.drawLessonsDialog(f, l)
+	s.drawQuizDialog(f, l)
 	s.drawFirewallDialog(f, l)
 	s.drawServerMenu(f, l)
 	s.drawPanel(f, l)
@@ -1419,7 +1420,7 @@ var helpLines = func() []string {
 		"  slider: ← → (↑ ↓) one step, PgUp/PgDn ten, Home/End; or drag it",
 		"  policy: ← → or click;  buttons: Enter or Space;  Esc leaves the focus",
 		"0–9 — type a seed (or click the seed field), Enter restarts with it",
-		"lessons (button) — ready scenarios with a caption; Esc hides the caption",
+		"lessons — ready scenarios (Esc hides a caption); 1–4 answer a question, Y tries more",
 		"compare (C) — lanes on the same requests: arrival sliders change every lane,",
 		"  the others the focused lane (N, or click a lane). Ready-made: in the lessons",
 		"  menu, or ?comparison="+strings.Join(comparisonNames(), " | "),

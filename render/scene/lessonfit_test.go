@@ -21,6 +21,8 @@ var keyMoments = map[string]int64{
 	"queues": 6_000, "speeds": 6_000, "fast-failing": 10_000, "heavy-tails": 6_000, "retry-storm": 50_000,
 	"pooled-vs-split": 6_000, "unequal-speeds": 6_000, "swrr-weights": 6_000,
 	"herding": 6_000,
+	// The later lessons.
+	"littles-law": 6_000, "hockey-stick": 20_000, "ejection": 3_000, "hash-ring": 6_000, "stale-boards": 6_000, "join-idle-queue": 6_000,
 }
 
 // openAt opens ?param=name&present=… paused at cycle at (at its own

@@ -124,10 +124,14 @@ func (s *Session) openPreset(what, name string, open func(string) (Options, erro
 		var n *Session
 		if n, err = New(o); err == nil {
 			keep := s.controlState
-			frames, tick := s.frames, s.tick
+			frames, tick, words := s.frames, s.tick, s.words.after(n.words)
 			*s = *n
+			s.words = words
 			s.controlState = keep
 			s.focus, s.dragging = -1, -1
+			if s.quiz.asking {
+				s.focus = 0 // the first answer
+			}
 			s.frames, s.tick = frames, tick
 			return
 		}

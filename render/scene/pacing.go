@@ -158,6 +158,7 @@ func (s *Session) setSpeed(sp int64) {
 func (s *Session) Update(now func() time.Duration) {
 	s.tick++
 	s.anim.prune(s.tick)
+	s.quizTick()
 	if s.message != "" && s.tick-s.messageTick > messageTicks+TPS {
 		s.message = "" // it has faded
 	}

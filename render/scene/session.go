@@ -76,6 +76,12 @@ type Options struct {
 	// Comparison returns the options of the ready-made comparison named
 	// name (lesson.Comparisons), for the same menu (nil: not offered).
 	Comparison func(name string) (Options, error)
+	// Quiz is the lesson's question, asked at cycle 0 with the run held
+	// (quiz.go); nil for none. Try opens its "now try" run (nil: not
+	// offered). Title names the lesson, for the run in words (words.go).
+	Quiz  *lesson.Quiz
+	Try   func() (Options, error)
+	Title string
 	// MaxQueued bounds the queued requests of every run shown (0:
 	// PageMaxQueued). A run that exceeds it stops with a message; the
 	// page stays usable.
@@ -125,6 +131,9 @@ type Session struct {
 	caption []string   // the lesson's caption, until Esc hides it
 	note    string     // the teacher's caption, carried by snapshots
 
+	quiz  quizState  // the lesson's question (quiz.go)
+	words wordsState // the run in words (words.go)
+
 	fleet fleetView // the balancer gate selected (fleet.go)
 	steps stepState // step mode's decisions (stepmode.go)
 	// requeues are the recent re-queues, shown on the picture (requeue.go).
@@ -165,6 +174,14 @@ func New(opts Options) (*Session, error) {
 	}
 	s.pauseAt = opts.PauseAt
 	s.checkPauseAt()
+	if opts.Title != "" {
+		said := []string{"Opened: " + opts.Title + "."}
+		if opts.Quiz == nil { // a question's caption waits: it states the answer
+			said = append(said, opts.Caption...)
+		}
+		s.announce(said...)
+	}
+	s.startQuiz()
 	return s, nil
 }
 
@@ -385,6 +402,8 @@ type State struct {
 	Theory    bool         // the theory panel is shown
 	Lanes     []LaneState  // the compare view's lanes, or nil for a single run
 	Lane      int          // the focused lane (0 for a single run)
+	// Words is the run in words, for the page's live region (words.go).
+	Words Words
 	// ReducedMotion: no request flies (SetReducedMotion).
 	ReducedMotion bool
 	// Embedded: no control bar (SetEmbedded).
@@ -411,7 +430,7 @@ func (s *Session) State() State {
 		Speed: s.speed, Seed: s.cfg.Seed, Summary: s.m.Summary(),
 		Hash: s.m.Hash(), Replaying: s.replay != nil, Error: s.errText, Config: s.m.Config(),
 		Changes: s.m.Changes(), Present: s.present, Theory: s.theory, ReducedMotion: s.reduceMotion, Embedded: s.embedded,
-		Lanes: s.laneStates(), Lane: s.lane,
+		Lanes: s.laneStates(), Lane: s.lane, Words: s.Words(),
 	}
 	st.Message = s.message
 	if st.Message == "" {

@@ -72,6 +72,10 @@ func settingHelp(name string) string {
 		return "open a ready-made comparison: `NAME` is one of " + strings.Join(comparisonNames(), ", ")
 	case "lesson":
 		return "open a lesson, a ready scenario with a caption: `NAME` is one of " + strings.Join(lesson.Names(), ", ")
+	case "quiz":
+		return "ask the lesson's question before its run (the default); --quiz=false opens it without, as the page's quiz=0"
+	case "try":
+		return "open the lesson's \"now try\" run: its settings with the question's change, a caption saying what to look for"
 	case "caption":
 		return fmt.Sprintf("a line of `text` shown under the view (at most %d characters), as a lesson's caption", snapshot.MaxCaption)
 	}
