@@ -51,7 +51,7 @@ func ParseLoadInfo(s string) (LoadInfo, error) {
 	}
 	v, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || v < 1 {
-		return 0, fmt.Errorf("periodic:%s: the period must be a whole number of cycles", quoted(t))
+		return 0, fmt.Errorf("periodic:%s: the period must be a whole number of cycles from 1 to %d", quoted(t), MaxLoadPeriod)
 	}
 	return LoadInfo(v), nil
 }
