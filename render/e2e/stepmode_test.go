@@ -14,7 +14,7 @@ import (
 // after; Space (the button's focus let go) leaves step mode. It takes page-step-mode.png.
 func TestBrowserStepMode(t *testing.T) {
 	p := newPage(t)
-	p.open("lesson=herding&speed=max&pause-at=3000")
+	p.open("lesson=herding&quiz=0&speed=max&pause-at=3000")
 	p.waitFor("window.lbsim.state().paused && window.lbsim.state().cycle == 3000", 120*time.Second)
 	p.press("n", "KeyN", 78) // the lane of local counts
 	p.waitFor("window.lbsim.state().lane == 1", 30*time.Second)

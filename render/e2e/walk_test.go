@@ -32,7 +32,7 @@ func TestBrowserLessonWalk(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, l := range walk {
-			p.open(fmt.Sprintf("lesson=%s&present=1&speed=max&pause-at=%d", l.name, l.at))
+			p.open(fmt.Sprintf("lesson=%s&quiz=0&present=1&speed=max&pause-at=%d", l.name, l.at))
 			p.waitFor(fmt.Sprintf("window.lbsim.state().paused && window.lbsim.state().cycle == %d", l.at), 120*time.Second)
 			p.waitFrames(3)
 			p.screenshot(fmt.Sprintf("walk-%s-%s.png", l.name, suffix))
