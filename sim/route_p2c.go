@@ -52,7 +52,7 @@ func (r *p2c) pickIdle() int {
 	return b.idle.nth(b.m.routeDraw(b.idle.n))
 }
 
-func (r *p2c) pick(packed, int64) int {
+func (r *p2c) pick(q packed, _ int64) int {
 	b := r.b
 	n := len(b.cands.ids)
 	d := min(b.m.cfg.choices(), n)
@@ -63,11 +63,26 @@ func (r *p2c) pick(packed, int64) int {
 		// y if it is less loaded, without a branch: which one is, is a
 		// coin the processor cannot call.
 		load := b.cands.load
-		x += (y - x) & -int(btou(load[y] < load[x]))
-		return int(b.cands.ids[x])
+		w := x + (y-x)&-int(btou(load[y] < load[x]))
+		if b.tap != nil {
+			r.noteTwo(0, q.id, x, y, w)
+		}
+		return int(b.cands.ids[w])
 	}
 	load := b.cands.load
-	return pickDrawnBy(b.m, n, d, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
+	return pickDrawnBy(b, 0, q.id, n, d, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
+}
+
+// noteTwo notes, for a tap (draws.go), member k's draw for request q of
+// candidates x and y (indices into cands) and its pick w.
+func (r *p2c) noteTwo(k int, q int64, x, y, w int) {
+	b := r.b
+	ids := b.cands.ids
+	load := func(x int) int64 { return int64(b.cands.load[x]) }
+	if f := b.fleet; f != nil && f.viewed() {
+		load = func(x int) int64 { return f.v.load(k, int(ids[x])) }
+	}
+	b.noteDraw(k, q, []int{x, y}, ids, load, nil, int(ids[w]))
 }
 
 // fleetPick is p2c's pick for attempt q's balancer of a fleet, drawing
@@ -84,36 +99,50 @@ func (r *p2c) fleetPick(f *fleet, q packed, t int64) int {
 		x := b.m.routeDraw(n)
 		y := b.m.routeDraw(n - 1)
 		y += int(btou(y >= x)) // step over x
+		w := x
 		if f.v.load(k, int(ids[y])) < f.v.load(k, int(ids[x])) {
-			x = y
+			w = y
 		}
-		return int(ids[x])
+		if b.tap != nil {
+			r.noteTwo(k, q.id, x, y, w)
+		}
+		return int(ids[w])
 	}
-	return pickDrawnBy(b.m, n, d, func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
+	return pickDrawnBy(b, k, q.id, n, d, func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
 }
 
 func (r *p2c) ownPicks(f *fleet) bool { return f.viewed() }
 
 // pickDrawnBy is p2c's pick for any d ≤ n: d distinct candidates of the n
 // (ids) drawn in turn on the routing generator, the least loaded of them
-// by load (by index in ids), the first drawn on a tie.
-func pickDrawnBy(m *Model, n, d int, load func(x int) int64, ids []int32) int {
+// by load (by index in ids), the first drawn on a tie. Member k of b's
+// fleet draws (0 for one balancer) for request q; a tap on b notes the
+// draw.
+func pickDrawnBy(b *Balancer, k int, q int64, n, d int, load func(x int) int64, ids []int32) int {
+	m := b.m
 	var drawn [MaxChoices]int // drawn indices into cands, ascending
+	var order []int           // in the order drawn, for a tap
 	best, bestLoad := 0, int64(0)
 	for j := range d {
 		// A uniform index among the n − j not drawn yet: draw below n − j,
 		// then step over the drawn ones at or below it.
 		x := m.routeDraw(n - j)
-		k := 0
-		for k < j && drawn[k] <= x {
+		i := 0
+		for i < j && drawn[i] <= x {
 			x++
-			k++
+			i++
 		}
-		copy(drawn[k+1:j+1], drawn[k:j])
-		drawn[k] = x
+		copy(drawn[i+1:j+1], drawn[i:j])
+		drawn[i] = x
+		if b.tap != nil {
+			order = append(order, x)
+		}
 		if l := load(x); best == 0 || l < bestLoad {
 			best, bestLoad = int(ids[x]), l
 		}
+	}
+	if b.tap != nil {
+		b.noteDraw(k, q, order, ids, load, nil, best)
 	}
 	return best
 }

@@ -219,13 +219,15 @@ func (r *peakEWMA) decay() int64 {
 
 // score is server id's cost·(load + 1).
 func (r *peakEWMA) score(id int) float64 {
-	load := int64(0)
+	return r.cost[id-1] * float64(r.load(id)+1)
+}
+
+// load is server id's load as this router's balancer knows it.
+func (r *peakEWMA) load(id int) int64 {
 	if f := r.b.fleet; f != nil {
-		load = f.v.load(r.member, id)
-	} else {
-		load = r.b.load(id)
+		return f.v.load(r.member, id)
 	}
-	return r.cost[id-1] * float64(load+1)
+	return r.b.load(id)
 }
 
 // fleetPick is the pick of the balancer this router is (member): score
@@ -238,20 +240,36 @@ func (r *peakEWMA) ownPicks(*fleet) bool { return false }
 
 // pick draws two distinct candidates (one when there is one) as p2c does
 // and takes the lower score, the first drawn on a tie.
-func (r *peakEWMA) pick(packed, int64) int {
+func (r *peakEWMA) pick(q packed, _ int64) int {
 	b := r.b
 	ids := b.cands.ids
 	n := len(ids)
 	x := b.m.routeDraw(n)
 	if n == 1 {
+		if b.tap != nil {
+			r.note(q.id, []int{x}, x)
+		}
 		return int(ids[x])
 	}
 	y := b.m.routeDraw(n - 1)
 	y += int(btou(y >= x)) // step over x
+	w := x
 	if r.score(int(ids[y])) < r.score(int(ids[x])) {
-		return int(ids[y])
+		w = y
 	}
-	return int(ids[x])
+	if b.tap != nil {
+		r.note(q.id, []int{x, y}, w)
+	}
+	return int(ids[w])
+}
+
+// note notes, for a tap (draws.go), the draw for request q of candidates
+// xs (indices into cands) and the pick w.
+func (r *peakEWMA) note(q int64, xs []int, w int) {
+	ids := r.b.cands.ids
+	load := func(x int) int64 { return r.load(int(ids[x])) }
+	cost := func(s int) float64 { return r.cost[s-1] }
+	r.b.noteDraw(r.member, q, xs, ids, load, cost, int(ids[w]))
 }
 
 // ewmaDecayRow is peak-EWMA's τ, a row of the settings table.
