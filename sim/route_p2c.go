@@ -57,32 +57,39 @@ func (r *p2c) pick(q packed, _ int64) int {
 	n := len(b.cands.ids)
 	d := min(b.m.cfg.choices(), n)
 	if d == 2 { // the usual case, written out
+		if b.tap != nil {
+			return r.notedTwo(0, q, func(x int) int64 { return int64(b.cands.load[x]) })
+		}
 		x := b.m.routeDraw(n)
 		y := b.m.routeDraw(n - 1)
 		y += int(btou(y >= x)) // step over x
 		// y if it is less loaded, without a branch: which one is, is a
 		// coin the processor cannot call.
 		load := b.cands.load
-		w := x + (y-x)&-int(btou(load[y] < load[x]))
-		if b.tap != nil {
-			r.noteTwo(0, q.id, x, y, w)
-		}
-		return int(b.cands.ids[w])
+		x += (y - x) & -int(btou(load[y] < load[x]))
+		return int(b.cands.ids[x])
 	}
 	load := b.cands.load
 	return pickDrawnBy(b, 0, q.id, n, d, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
 }
 
-// noteTwo notes, for a tap (draws.go), member k's draw for request q of
-// candidates x and y (indices into cands) and its pick w.
-func (r *p2c) noteTwo(k int, q int64, x, y, w int) {
+// notedTwo is the two-choice pick of member k for request q while a tap
+// is on (draws.go): the same draws and choice as pick's and fleetPick's,
+// load read by index into cands, and noted. Kept apart so that the picks
+// without a tap pay one test for it.
+func (r *p2c) notedTwo(k int, q packed, load func(x int) int64) int {
 	b := r.b
 	ids := b.cands.ids
-	load := func(x int) int64 { return int64(b.cands.load[x]) }
-	if f := b.fleet; f != nil && f.viewed() {
-		load = func(x int) int64 { return f.v.load(k, int(ids[x])) }
+	n := len(ids)
+	x := b.m.routeDraw(n)
+	y := b.m.routeDraw(n - 1)
+	y += int(btou(y >= x)) // step over x
+	w := x
+	if load(y) < load(x) {
+		w = y
 	}
-	b.noteDraw(k, q, []int{x, y}, ids, load, nil, int(ids[w]))
+	b.noteDraw(k, q.id, []int{x, y}, ids, load, nil, int(ids[w]))
+	return int(ids[w])
 }
 
 // fleetPick is p2c's pick for attempt q's balancer of a fleet, drawing
@@ -96,17 +103,16 @@ func (r *p2c) fleetPick(f *fleet, q packed, t int64) int {
 	n := len(ids)
 	d := min(b.m.cfg.choices(), n)
 	if d == 2 { // the usual case, written out as pick's
+		if b.tap != nil {
+			return r.notedTwo(k, q, func(x int) int64 { return f.v.load(k, int(ids[x])) })
+		}
 		x := b.m.routeDraw(n)
 		y := b.m.routeDraw(n - 1)
 		y += int(btou(y >= x)) // step over x
-		w := x
 		if f.v.load(k, int(ids[y])) < f.v.load(k, int(ids[x])) {
-			w = y
+			x = y
 		}
-		if b.tap != nil {
-			r.noteTwo(k, q.id, x, y, w)
-		}
-		return int(ids[w])
+		return int(ids[x])
 	}
 	return pickDrawnBy(b, k, q.id, n, d, func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
 }

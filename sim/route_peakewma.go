@@ -242,34 +242,44 @@ func (r *peakEWMA) ownPicks(*fleet) bool { return false }
 // and takes the lower score, the first drawn on a tie.
 func (r *peakEWMA) pick(q packed, _ int64) int {
 	b := r.b
+	if b.tap != nil {
+		return r.notedPick(q)
+	}
 	ids := b.cands.ids
 	n := len(ids)
 	x := b.m.routeDraw(n)
 	if n == 1 {
-		if b.tap != nil {
-			r.note(q.id, []int{x}, x)
-		}
 		return int(ids[x])
 	}
 	y := b.m.routeDraw(n - 1)
 	y += int(btou(y >= x)) // step over x
-	w := x
 	if r.score(int(ids[y])) < r.score(int(ids[x])) {
-		w = y
+		return int(ids[y])
 	}
-	if b.tap != nil {
-		r.note(q.id, []int{x, y}, w)
-	}
-	return int(ids[w])
+	return int(ids[x])
 }
 
-// note notes, for a tap (draws.go), the draw for request q of candidates
-// xs (indices into cands) and the pick w.
-func (r *peakEWMA) note(q int64, xs []int, w int) {
-	ids := r.b.cands.ids
+// notedPick is pick while a tap is on (draws.go): the same draws and
+// choice, noted. Kept apart so that the picks without a tap pay one test
+// for it.
+func (r *peakEWMA) notedPick(q packed) int {
+	b := r.b
+	ids := b.cands.ids
+	n := len(ids)
+	xs := []int{b.m.routeDraw(n)}
+	w := xs[0]
+	if n > 1 {
+		y := b.m.routeDraw(n - 1)
+		y += int(btou(y >= w)) // step over x
+		xs = append(xs, y)
+		if r.score(int(ids[y])) < r.score(int(ids[w])) {
+			w = y
+		}
+	}
 	load := func(x int) int64 { return r.load(int(ids[x])) }
 	cost := func(s int) float64 { return r.cost[s-1] }
-	r.b.noteDraw(r.member, q, xs, ids, load, cost, int(ids[w]))
+	b.noteDraw(r.member, q.id, xs, ids, load, cost, int(ids[w]))
+	return int(ids[w])
 }
 
 // ewmaDecayRow is peak-EWMA's τ, a row of the settings table.
