@@ -217,9 +217,16 @@ func (r *peakEWMA) decay() int64 {
 	return DefaultEwmaDecay
 }
 
-// score is server id's cost·(load + 1).
+// score is server id's cost·(load + 1), load as load reads it (written
+// out, so that score stays inlined in pick).
 func (r *peakEWMA) score(id int) float64 {
-	return r.cost[id-1] * float64(r.load(id)+1)
+	load := int64(0)
+	if f := r.b.fleet; f != nil {
+		load = f.v.load(r.member, id)
+	} else {
+		load = r.b.load(id)
+	}
+	return r.cost[id-1] * float64(load+1)
 }
 
 // load is server id's load as this router's balancer knows it.
