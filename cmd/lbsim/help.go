@@ -164,12 +164,21 @@ func didYouMean(given string, names []string, spell string) string {
 // from the scenario file of cf, if any, named with the file's line), where
 // the help is, exit 2.
 func (c *cli) usageFail(name string, cf *configured) func(format string, a ...any) int {
+	return c.usageFailHint(name, cf, "")
+}
+
+// usageFailHint is usageFail with what the pointer to --help says the
+// help holds (hint; "" for the flags and what they allow).
+func (c *cli) usageFailHint(name string, cf *configured, hint string) func(format string, a ...any) int {
+	if hint == "" {
+		hint = "the flags and what they allow"
+	}
 	return func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		if cf != nil {
 			msg = cf.blame(msg)
 		}
-		fmt.Fprintf(c.stderr, "lbsim %s: %s\nRun 'lbsim %s --help' for the flags and what they allow.\n", name, msg, name)
+		fmt.Fprintf(c.stderr, "lbsim %s: %s\nRun 'lbsim %s --help' for %s.\n", name, msg, name, hint)
 		return exitUsage
 	}
 }
