@@ -95,7 +95,7 @@ func (c *cli) plot(args []string) int {
 	var err error
 	switch args[0] {
 	case "run":
-		code, err = c.plotRun(args[1:])
+		return runCommand(c, plotRunCommand, args[1:])
 	case "sweep":
 		code, err = c.plotSweep(args[1:])
 	case "help", "-h", "-help", "--help":
@@ -115,36 +115,45 @@ func (c *cli) plot(args []string) int {
 	return code
 }
 
-// plotRun runs the simulation and draws its timeline.
-func (c *cli) plotRun(args []string) (int, error) {
-	var o *runOptions
-	var po plotOutput
-	cl, code, done := c.parseCommand(commandSpec{name: "plot", help: plotHelp, define: func() (*flag.FlagSet, *string) {
-		o, po = &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}, plotOutput{}
+// plotRunOptions is everything lbsim plot run was asked to do: the run
+// and the chart's output.
+type plotRunOptions struct {
+	run runOptions
+	out plotOutput
+}
+
+// plotRunCommand is lbsim plot run: its options, flags and run (plotRun).
+var plotRunCommand = subcommand[plotRunOptions]{
+	commandSpec: commandSpec{name: "plot", help: plotHelp},
+	flags: func(_ *cli, opts *plotRunOptions) (*flag.FlagSet, *string) {
+		o := &opts.run
+		*o = runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
 		fs := flag.NewFlagSet("plot run", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		inputFlags(fs, o, &blockList{cfg: &o.cfg})
-		po.define(fs)
+		opts.out.define(fs)
 		configFlags(fs, o, false)
 		return fs, &o.configPath
-	}}, args)
-	if done {
-		return code, nil // said already
-	}
-	cf := cl.cf
+	},
+	run: (*cli).plotRun,
+}
+
+// plotRun runs the simulation and draws its timeline.
+func (c *cli) plotRun(opts *plotRunOptions, cl commandLine) error {
+	cf, o, po := cl.cf, &opts.run, &opts.out
 	if err := po.check(); err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
 	if err := c.complete(o, cl.seen); err != nil {
-		return exitUsage, errors.New(cf.blame(err.Error()))
+		return usageErrAsIs("%s", cf.blame(err.Error()))
 	}
 	o.config = cf
 	if o.cfg.Switch {
-		return exitUsage, errors.New("--switch: the timeline chart draws one balancer; run without --switch")
+		return usageErrAsIs("--switch: the timeline chart draws one balancer; run without --switch")
 	}
 	m, err := newModel(o)
 	if err != nil {
-		return exitUsage, errors.New(o.blame(err))
+		return usageErrAsIs("%s", o.blame(err))
 	}
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	defer outs.abort()
@@ -156,7 +165,7 @@ func (c *cli) plotRun(args []string) (int, error) {
 	defer stop()
 	f, err := po.open(&outs, "")
 	if err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
 	tl := chart.NewTimeline(fmt.Sprintf("%d servers, rate %v, policy %v, seed %d", o.cfg.Servers, o.cfg.Rate, o.cfg.Policy, o.cfg.Seed), o.cfg.Cycles)
 	observe := func() {
@@ -172,22 +181,22 @@ func (c *cli) plotRun(args []string) (int, error) {
 	var le *sim.QueueLimitError
 	switch {
 	case c.interrupted():
-		return c.interruptCode(), fmt.Errorf("interrupted at cycle %d; no chart was written", m.Cycle())
+		return failErr(c.interruptCode(), "interrupted at cycle %d; no chart was written", m.Cycle())
 	case errors.As(m.Err(), &le):
-		return exitFailed, fmt.Errorf("stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
+		return failErr(exitFailed, "stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
 			"the arrivals outpace the servers. Lower --rate, add --servers, set --queue-cap, or raise --max-queued (up to %d). No chart was written",
 			le.Cycle, le.Queued, le.Limit, sim.MaxQueuedLimit)
 	case m.Err() != nil:
-		return exitFailed, m.Err()
+		return failErr(exitFailed, "%v", m.Err())
 	}
 	if err := tl.Write(f.w, po.format, po.w, po.h); err != nil {
-		return exitFailed, err
+		return failErr(exitFailed, "%v", err)
 	}
 	if code := c.commit(&outs, "plot"); code != exitOK {
-		return code, nil
+		return exited(code)
 	}
 	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: the timeline of %d cycles is in %s\n", o.cfg.Cycles, outName(po.out))
-	return exitOK, nil
+	return nil
 }
 
 // plotSweep draws a metric of sweep results against one varied setting.
