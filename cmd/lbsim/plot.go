@@ -91,13 +91,11 @@ func (c *cli) plot(args []string) int {
 	if len(args) == 0 {
 		return fail("say what to plot: 'lbsim plot run [run flags]' or 'lbsim plot sweep FILE…'")
 	}
-	var code int
-	var err error
 	switch args[0] {
 	case "run":
 		return runCommand(c, plotRunCommand, args[1:])
 	case "sweep":
-		code, err = c.plotSweep(args[1:])
+		return runCommand(c, plotSweepCommand, args[1:])
 	case "help", "-h", "-help", "--help":
 		fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 		(&plotOutput{}).define(fs)
@@ -106,13 +104,6 @@ func (c *cli) plot(args []string) int {
 	default:
 		return fail("unknown chart %q: allowed run, sweep", args[0])
 	}
-	if err != nil {
-		if code == exitUsage {
-			return fail("%v", err)
-		}
-		fmt.Fprintf(c.stderr, "lbsim plot: %v\n", err)
-	}
-	return code
 }
 
 // plotRunOptions is everything lbsim plot run was asked to do: the run
@@ -199,58 +190,68 @@ func (c *cli) plotRun(opts *plotRunOptions, cl commandLine) error {
 	return nil
 }
 
-// plotSweep draws a metric of sweep results against one varied setting.
-func (c *cli) plotSweep(args []string) (int, error) {
-	fs := flag.NewFlagSet("plot sweep", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	metric := fs.String("metric", "avg_wait", "the summary key to draw, like avg_wait")
-	xName := fs.String("x", "", "the varied `setting` along the x axis (default: the first whose values are numbers)")
-	title := fs.String("title", "", "the chart's title (default: the metric and the runs it comes from)")
-	var po plotOutput
-	po.define(fs)
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if c.printedHelp(fs, err, plotHelp) {
-			return exitOK, nil
-		}
-		return exitUsage, errors.New(flagError(fs, err))
-	}
+// plotSweepOptions is everything lbsim plot sweep was asked to do.
+type plotSweepOptions struct {
+	metric, xName, title string
+	out                  plotOutput
+}
+
+// plotSweepCommand is lbsim plot sweep: its options, flags and run
+// (plotSweep).
+var plotSweepCommand = subcommand[plotSweepOptions]{
+	commandSpec: commandSpec{name: "plot", help: plotHelp, positional: true},
+	flags: func(_ *cli, o *plotSweepOptions) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("plot sweep", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.StringVar(&o.metric, "metric", "avg_wait", "the summary key to draw, like avg_wait")
+		fs.StringVar(&o.xName, "x", "", "the varied `setting` along the x axis (default: the first whose values are numbers)")
+		fs.StringVar(&o.title, "title", "", "the chart's title (default: the metric and the runs it comes from)")
+		o.out.define(fs)
+		return fs, nil
+	},
+	run: (*cli).plotSweep,
+}
+
+// plotSweep draws a metric of sweep results (the files cl.args names)
+// against one varied setting.
+func (c *cli) plotSweep(o *plotSweepOptions, cl commandLine) error {
+	files := cl.args
 	if len(files) == 0 {
-		return exitUsage, errors.New("name the sweep's results files, like: lbsim plot sweep sweep.jsonl --out sweep.svg")
+		return usageErrAsIs("name the sweep's results files, like: lbsim plot sweep sweep.jsonl --out sweep.svg")
 	}
-	if err := po.check(); err != nil {
-		return exitUsage, err
+	if err := o.out.check(); err != nil {
+		return usageErrAsIs("%v", err)
 	}
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
-	f, err := po.open(&outs, "the results file", files...)
+	f, err := o.out.open(&outs, "the results file", files...)
 	if err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
-	rep, err := aggregateFiles(files, []string{*metric}, 0)
+	rep, err := aggregateFiles(files, []string{o.metric}, 0)
 	if err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
-	ch, err := sweepChart(rep, *xName)
+	ch, err := sweepChart(rep, o.xName)
 	if err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
-	if *title != "" {
-		ch.Title = *title
+	if o.title != "" {
+		ch.Title = o.title
 	}
-	if err := ch.Write(f.w, po.format, po.w, po.h); err != nil {
-		return exitFailed, err
+	if err := ch.Write(f.w, o.out.format, o.out.w, o.out.h); err != nil {
+		return failErr(exitFailed, "%v", err)
 	}
 	if code := c.commit(&outs, "plot"); code != exitOK {
-		return code, nil
+		return exited(code)
 	}
 	if code := c.reportMerge(rep); code != exitOK {
-		return code, nil
+		return exited(code)
 	}
-	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %d lines, is in %s\n", *metric, ch.XLabel, len(ch.Series), outName(po.out))
-	return exitOK, nil
+	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %d lines, is in %s\n", o.metric, ch.XLabel, len(ch.Series), outName(o.out.out))
+	return nil
 }
 
 // sweepChart lays out an aggregate as a chart: the x dimension along the

@@ -235,41 +235,44 @@ func writeReplayText(w io.Writer, name string, snap snapshot.Snapshot, m *sim.Mo
 	hw.Flush()
 }
 
-func (c *cli) share(args []string) int {
-	fs := flag.NewFlagSet("share", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var base string
-	fs.StringVar(&base, "base", "", "print the whole link on the page at `URL` instead of the fragment")
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim share: "+format+"\n", a...)
-		return exitUsage
-	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if c.printedHelp(fs, err, shareHelp) {
-			return exitOK
-		}
-		return fail("%s\nRun 'lbsim share --help' for the flags and an example.", flagError(fs, err))
-	}
+// shareCommand is lbsim share: its option (--base), flags and run
+// (shareRun).
+var shareCommand = subcommand[string]{
+	commandSpec: commandSpec{name: "share", help: shareHelp, positional: true, hint: "the flags and an example"},
+	flags: func(_ *cli, base *string) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("share", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.StringVar(base, "base", "", "print the whole link on the page at `URL` instead of the fragment")
+		return fs, nil
+	},
+	run: (*cli).shareRun,
+}
+
+func (c *cli) share(args []string) int { return runCommand(c, shareCommand, args) }
+
+// shareRun prints the share link of the one snapshot cl.args names: the
+// fragment, or the whole link on the page at base.
+func (c *cli) shareRun(base *string, cl commandLine) error {
+	pos := cl.args
 	if len(pos) != 1 {
-		return fail("want one snapshot FILE, got %d\nRun 'lbsim share --help' for an example.", len(pos))
+		return failErr(exitUsage, "want one snapshot FILE, got %d\nRun 'lbsim share --help' for an example.", len(pos))
 	}
-	if strings.ContainsAny(base, " \t\n") {
-		return fail("--base %q: a URL has no spaces", base)
+	if strings.ContainsAny(*base, " \t\n") {
+		return failErr(exitUsage, "--base %q: a URL has no spaces", *base)
 	}
 	data, err := snapshot.ReadFile(pos[0])
 	if err != nil {
-		return fail("%v", err)
+		return failErr(exitUsage, "%v", err)
 	}
 	if _, err := snapshot.DecodeComparison(data); err != nil { // a single run or a comparison
-		return fail("%s: %v", pos[0], err)
+		return failErr(exitUsage, "%s: %v", pos[0], err)
 	}
-	if base != "" {
-		fmt.Fprintln(c.stdout, snapshot.Link(base, data))
+	if *base != "" {
+		fmt.Fprintln(c.stdout, snapshot.Link(*base, data))
 	} else {
 		fmt.Fprintln(c.stdout, snapshot.Fragment(data))
 	}
-	return exitOK
+	return nil
 }
 
 // readLink reads a share link from r (--link -), at most snapshot.MaxLink
