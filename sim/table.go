@@ -18,7 +18,8 @@ import (
 // are hand-written in one place (Config.crossCheck).
 //
 // A new setting is a field of Config and one row: its name, help, range,
-// example, wire key and place (the next free one), small values, and, if
+// example, wire key and place (the next free one), small values, its help
+// group (group: TestEveryRowHasAGroup refuses a row without), and, if
 // it refines another, needs (help) with a fixture (tests); a changeable
 // one also takes the next Setting number. The tests then hold it to all of
 // that: on the wire (snapshot's TestEveryConfigFieldOnTheWire), an effect
