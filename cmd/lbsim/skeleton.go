@@ -34,11 +34,11 @@ type commandSpec struct {
 	hint       string
 }
 
-// parseCommand is the skeleton every subcommand that takes run flags
-// starts with, written once: it parses args (the --config file read in
-// between), prints the help for -h or --help, refuses a bad flag or a
-// positional argument with the usage error, and returns the command line;
-// done says the subcommand ends here with code.
+// parseCommand is the parse every subcommand starts with (runCommand),
+// written once: it parses args (the --config file read in between, or the
+// positional arguments taken), prints the help for -h or --help, refuses a
+// bad flag or an unwanted positional argument with the usage error, and
+// returns the command line; done says the subcommand ends here with code.
 func (c *cli) parseCommand(spec commandSpec, args []string) (cl commandLine, code int, done bool) {
 	skip := spec.skip
 	if skip == nil {
