@@ -273,7 +273,11 @@ func (p *page) waitFor(cond string, d time.Duration) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, d)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	// chromedp's Poll gives up after 30 seconds of its own unless told
+	// otherwise: d is the one deadline (at a load average of 20 the page
+	// draws 2 frames a second, and a wait of 180 s ended at 30).
+	poll := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(d))
+	if _, err := chromedp.Run(ctx, poll); err != nil {
 		p.t.Fatalf("waiting for %s: %v (state %+v)", cond, err, p.state())
 	}
 }
