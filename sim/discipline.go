@@ -94,7 +94,7 @@ func (b *Balancer) historyDigest(put func(int64)) {
 	}
 	for i := range b.sq {
 		if q := &b.sq[i]; q.n > 0 {
-			put(int64(i + 1))
+			put(int64(b.idOf(i + 1))) // by id: compaction renumbers slots
 			put(q.since)
 		}
 	}
