@@ -50,7 +50,7 @@ type Config struct {
 	// CodelInterval is N, the cycles adaptive-lifo looks back over for an
 	// empty queue (1 … MaxCodelInterval; 0 means DefaultCodelInterval).
 	CodelInterval int64
-	Policy     Policy // dispatch (pooled) or routing (per-server) policy
+	Policy        Policy // dispatch (pooled) or routing (per-server) policy
 
 	// Queues is where admitted requests wait: one central queue (Pooled)
 	// or one queue per server, routed at arrival (PerServer).
