@@ -19,6 +19,7 @@ var noControlYet = map[string]string{
 	"load-info":   "no control yet: the fleet's load information is set by a link or a scenario",
 	"fail-time":   "no control yet: a fail fault's time to an error is set by a link or a scenario",
 	"choices":     "no control yet: p2c's d is set by a link or a scenario",
+	"discipline":  "no control yet: the queue discipline is set by a link or a scenario",
 }
 
 // TestEveryChangeableRowHasAControl walks the settings table: every row
