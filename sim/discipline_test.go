@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -119,4 +120,67 @@ func TestQueueHistory(t *testing.T) {
 		}
 		ends = append(ends, q.n > 0)
 	}
+}
+
+// TestShortcutsKeepTheHistory: while fifo is in force the shortcuts run
+// (windows per-server, saturated runs pooled) and must leave each queue's
+// empty history as stepping does, for adaptive-lifo reads it once a
+// change turns it on. RunTo against Step, at the change and at the end.
+func TestShortcutsKeepTheHistory(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		for _, q := range []QueueMode{Pooled, PerServer} {
+			cfg := DefaultConfig()
+			cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Wave = seed, 6_000, q, false
+			if q == PerServer {
+				cfg.Policy = RoundRobin
+			}
+			cfg.Servers, cfg.MinServers, cfg.MaxServers, cfg.InitialPerServer = 4, 4, 4, 0
+			cfg.Service, cfg.MeanService, cfg.Rate = Geometric, 40, Rate(int64(seed%4+1)*RateScale/40)
+			cfg.CodelInterval = int64(seed%3)*40 + 1
+			at := int64(2_000 + 300*seed)
+			change := Change{Cycle: at, Setting: SetDiscipline, Value: int64(AdaptiveLifo)}
+			stepped, jumped := mustNew(t, cfg, change), mustNew(t, cfg, change)
+			for _, stop := range []int64{at - 1, at + 500, cfg.Cycles} {
+				for stepped.Cycle() < stop && stepped.Step() {
+				}
+				jumped.RunTo(stop)
+				if stepped.Hash() != jumped.Hash() || !reflect.DeepEqual(stepped.Summary(), jumped.Summary()) {
+					t.Fatalf("seed %d %v: RunTo and Step differ at cycle %d", seed, q, stop)
+				}
+				got, want := standingAll(jumped, stop+1), standingAll(stepped, stop+1)
+				for i := range got {
+					if got[i] == want[i] {
+						continue
+					}
+					t.Fatalf("seed %d %v: after RunTo(%d), entry %d (n, queue) of what is standing next cycle is %v, stepping %v", seed, q, stop, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// standingAll returns, for each n of 1 … 200, whether each queue of the
+// model's first balancer would be standing at cycle t.
+func standingAll(m *Model, t int64) []bool {
+	b := m.bal[0]
+	var out []bool
+	for n := int64(1); n <= 200; n++ {
+		out = append(out, b.queue.standing(t, n))
+		for i := range b.sq {
+			out = append(out, b.sq[i].standing(t, n))
+		}
+	}
+	return out
+}
+
+func mustNew(t *testing.T, cfg Config, changes ...Change) *Model {
+	t.Helper()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Schedule(changes...); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
