@@ -11,9 +11,7 @@ import (
 // yet, each with why; a link's set= and a loaded snapshot still change
 // them. A new changeable row needs a control (its id the row's name) or a
 // line here.
-var noControlYet = map[string]string{
-	"discipline": "no control yet: the queue discipline is set by a link or a scenario",
-}
+var noControlYet = map[string]string{}
 
 // TestEveryChangeableRowHasAControl walks the settings table: every row
 // --set may change has a control on the page (a slider, a choice or a
