@@ -219,7 +219,7 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		kind = Discard
 	default:
 		b.tot.Admitted++
-		b.queue.pushBack(r)
+		b.queue.pushBack(r, t)
 		if b.watching {
 			b.arrived(r, t)
 		}
@@ -438,7 +438,7 @@ func (b *Balancer) dispatch(t int64) {
 		if b.caps.TracksIdle {
 			b.rt.idle(id, false)
 		}
-		r := b.queue.popFront()
+		r := b.queue.take(b.m.cfg.Discipline, t, b.m.codelInterval())
 		if b.watching && b.srv[id-1].down {
 			// Health checks have not found it out: it refuses, once
 			// this cycle.
@@ -648,7 +648,7 @@ func (b *Balancer) takeBack(id int, t int64) {
 				again = append(again, r)
 			} else {
 				b.requeue(r, id, t)
-				b.queue.pushFront(r.requeue())
+				b.queue.pushFront(r.requeue(), t)
 				b.placed(r, 0, false)
 			}
 		}
@@ -661,12 +661,12 @@ func (b *Balancer) takeBack(id int, t int64) {
 		b.queued -= q.Len()
 		b.cands.addLoad(id, -int32(q.Len()))
 		for q.Len() > 0 {
-			r := q.popFront()
+			r := q.popFront(t)
 			b.hold(id, r, -1)
 			again = append(again, r)
 		}
 		b.ready.remove(id)
-		*q = fifo{} // its buffer goes: a server down for long holds none
+		q.reset(t) // its buffer goes: a server down for long holds none
 	}
 	b.rerouting = true // before step a: a request due now has not completed
 	for _, r := range again {
@@ -716,7 +716,7 @@ func (b *Balancer) failHeld(id int, t int64) {
 	if b.perServer {
 		q := &b.sq[id-1]
 		for q.Len() > 0 {
-			r := q.popFront()
+			r := q.popFront(t)
 			b.queued--
 			b.hold(id, r, -1)
 			if cand {
@@ -728,7 +728,7 @@ func (b *Balancer) failHeld(id int, t int64) {
 			failed = append(failed, r)
 		}
 		b.ready.remove(id)
-		*q = fifo{}
+		q.reset(t)
 		if cand {
 			b.free.add(id)
 		}

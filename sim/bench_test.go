@@ -87,7 +87,7 @@ func BenchmarkQueueMemory(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		var q fifo
 		for i := range n {
-			q.pushBack(pack(Request{ID: int64(i), Time: 1}))
+			q.pushBack(pack(Request{ID: int64(i), Time: 1}), 0)
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)

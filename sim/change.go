@@ -62,6 +62,8 @@ const (
 	SetChoices
 	// A periodic board's refresh period (Config.LoadInfo, periodic only).
 	SetLoadInfo
+	// A queue's discipline (Config.Discipline), from step d of its cycle.
+	SetDiscipline
 	numSettings
 )
 

@@ -372,7 +372,7 @@ func (b *Balancer) unqueue(id int64, sid int, t int64) packed {
 	if c.hintAt == t && c.hintQ == q {
 		hint = c.hint
 	}
-	r, at, searched := q.remove(id, hint)
+	r, at, searched := q.remove(id, hint, t)
 	c.hint, c.hintAt, c.hintQ = at, t, q
 	c.searched += int64(searched)
 	if !b.perServer {
@@ -454,7 +454,7 @@ func (b *Balancer) retriesArrive(t int64) {
 			b.emit(Retry, 0, 0, r.unpack())
 		}
 		b.arrived(r, t)
-		b.queue.pushBack(r)
+		b.queue.pushBack(r, t)
 	}
 }
 

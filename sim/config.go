@@ -45,7 +45,12 @@ type Config struct {
 	MinServers int    // the pool never shrinks below this many active servers
 	MaxServers int    // the pool never grows beyond this many live servers
 	QueueCap   int    // 0 = unbounded; otherwise arrivals finding the queue full are discarded
-	Policy     Policy // dispatch (pooled) or routing (per-server) policy
+	// Discipline is which queued attempt a queue hands out next.
+	Discipline Discipline
+	// CodelInterval is N, the cycles adaptive-lifo looks back over for an
+	// empty queue (1 … MaxCodelInterval; 0 means DefaultCodelInterval).
+	CodelInterval int64
+	Policy        Policy // dispatch (pooled) or routing (per-server) policy
 
 	// Queues is where admitted requests wait: one central queue (Pooled)
 	// or one queue per server, routed at arrival (PerServer).

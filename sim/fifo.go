@@ -12,6 +12,11 @@ type fifo struct {
 	blk  *[][]packed // a long queue's blocks, the oldest request in the first (a pointer: the many short queues stay small)
 	head int         // index of the oldest request, in buf or in blk[0]
 	n    int
+	// The queue's empty history (see standing): emptied is the last cycle
+	// in which it became empty, since the first cycle from whose end on it
+	// has not been empty (meaningful while it holds a request). A queue
+	// made at cycle c counts as empty before c.
+	emptied, since int64
 }
 
 // fifoBlock is the number of requests in a block of a long queue.
@@ -170,8 +175,33 @@ func (q *fifo) full() bool {
 	return q.head+q.n == len(*q.blk)<<fifoBlockShift
 }
 
-// pushBack appends p as the newest request.
-func (q *fifo) pushBack(p packed) {
+// filling notes that the queue, empty, takes a request at cycle t: if it
+// had been empty at the end of cycle t−1 it is non-empty from t's end.
+func (q *fifo) filling(t int64) {
+	if q.n == 0 && q.emptied < t {
+		q.since = t
+	}
+}
+
+// emptying notes that the queue is empty after a removal at cycle t.
+func (q *fifo) emptying(t int64) {
+	if q.n == 0 {
+		q.emptied = t
+	}
+}
+
+// standing reports whether at cycle t the queue has been non-empty at the
+// end of every one of the last n cycles (cycles before 0, or before the
+// queue was made, count as empty).
+func (q *fifo) standing(t, n int64) bool { return q.n > 0 && q.since <= t-n }
+
+// reset empties the queue and drops its buffers at cycle t, keeping its
+// empty history.
+func (q *fifo) reset(t int64) { *q = fifo{emptied: t, since: q.since} }
+
+// pushBack appends p as the newest request at cycle t.
+func (q *fifo) pushBack(p packed, t int64) {
+	q.filling(t)
 	if q.full() {
 		q.grow()
 	}
@@ -180,8 +210,9 @@ func (q *fifo) pushBack(p packed) {
 }
 
 // pushFront puts p before every other request (a request taken back from a
-// failed server goes first).
-func (q *fifo) pushFront(p packed) {
+// failed server goes first) at cycle t.
+func (q *fifo) pushFront(p packed, t int64) {
+	q.filling(t)
 	switch {
 	case q.blk != nil && q.head == 0: // a new first block
 		*q.blk = append([][]packed{make([]packed, fifoBlock)}, *q.blk...)
@@ -189,7 +220,7 @@ func (q *fifo) pushFront(p packed) {
 	case q.blk == nil && q.n == len(q.buf):
 		q.grow()
 		if q.blk != nil {
-			q.pushFront(p)
+			q.pushFront(p, t)
 			return
 		}
 	}
@@ -203,10 +234,12 @@ func (q *fifo) pushFront(p packed) {
 	q.n++
 }
 
-// popFront removes and returns the oldest request; Len must be > 0.
-func (q *fifo) popFront() packed {
+// popFront removes and returns the oldest request at cycle t; Len must be
+// > 0.
+func (q *fifo) popFront(t int64) packed {
 	p := *q.ref(0)
 	q.n--
+	q.emptying(t)
 	if q.blk == nil {
 		q.head = (q.head + 1) & (len(q.buf) - 1)
 		return p
@@ -218,6 +251,16 @@ func (q *fifo) popFront() packed {
 	return p
 }
 
+// popBack removes and returns the newest request at cycle t; Len must be
+// > 0. A block left empty stays until the queue grows into it again or
+// its first block goes.
+func (q *fifo) popBack(t int64) packed {
+	p := *q.ref(q.n - 1)
+	q.n--
+	q.emptying(t)
+	return p
+}
+
 // remove takes the request with the given id out of the queue and
 // returns it with its place (from the oldest) and the places searched;
 // the others keep their order. The search looks from the oldest, from
@@ -226,8 +269,8 @@ func (q *fifo) popFront() packed {
 // is set, and the attempts of one cycle one after the other), so it costs
 // three times the request's distance from the nearest of the three, plus
 // moving the requests between it and the nearer end. The request must be
-// in the queue.
-func (q *fifo) remove(id int64, hint int) (p packed, at, searched int) {
+// in the queue. t is the cycle.
+func (q *fifo) remove(id int64, hint int, t int64) (p packed, at, searched int) {
 	if hint <= 0 || hint > q.n {
 		hint = q.n // the search from the oldest covers it, or none is asked
 	}
@@ -256,12 +299,13 @@ func (q *fifo) remove(id int64, hint int) (p packed, at, searched int) {
 		for j := i; j > 0; j-- {
 			*q.ref(j) = q.at(j - 1)
 		}
-		q.popFront()
+		q.popFront(t)
 	} else {
 		for j := i; j < q.n-1; j++ {
 			*q.ref(j) = q.at(j + 1)
 		}
 		q.n--
+		q.emptying(t)
 	}
 	return p, i, searched
 }

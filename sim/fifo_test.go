@@ -54,14 +54,14 @@ func TestFifoOrder(t *testing.T) {
 	var want []int64
 	for i := int64(1); i <= 300; i++ {
 		if i%7 == 0 {
-			q.pushFront(pack(Request{ID: i, Time: 1}))
+			q.pushFront(pack(Request{ID: i, Time: 1}), 0)
 			want = append([]int64{i}, want...)
 		} else {
-			q.pushBack(pack(Request{ID: i, Time: 1}))
+			q.pushBack(pack(Request{ID: i, Time: 1}), 0)
 			want = append(want, i)
 		}
 		if i%5 == 0 {
-			if got := q.popFront().id; got != want[0] {
+			if got := q.popFront(0).id; got != want[0] {
 				t.Fatalf("after %d pushes popFront = #%d, want #%d", i, got, want[0])
 			}
 			want = want[1:]
@@ -130,15 +130,15 @@ func fifoRemoveOne(t *testing.T, n, head, hint, i int) {
 	t.Helper()
 	var q fifo
 	for k := range head { // move the head so that the queue wraps
-		q.pushBack(packed{id: int64(-k - 1)})
-		q.popFront()
+		q.pushBack(packed{id: int64(-k - 1)}, 0)
+		q.popFront(0)
 	}
 	var want []int64
 	for k := range n {
-		q.pushBack(packed{id: int64(k + 1)})
+		q.pushBack(packed{id: int64(k + 1)}, 0)
 		want = append(want, int64(k+1))
 	}
-	r, at, searched := q.remove(int64(i+1), hint)
+	r, at, searched := q.remove(int64(i+1), hint, 0)
 	if r.id != int64(i+1) || at != i {
 		t.Fatalf("n %d head %d: remove(%d) returned %d at %d", n, head, i+1, r.id, at)
 	}
@@ -152,7 +152,7 @@ func fifoRemoveOne(t *testing.T, n, head, hint, i int) {
 	want = append(want[:i], want[i+1:]...)
 	var got []int64
 	for q.Len() > 0 {
-		got = append(got, q.popFront().id)
+		got = append(got, q.popFront(0).id)
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("n %d head %d remove %d: left %v, want %v", n, head, i+1, got, want)
@@ -178,10 +178,10 @@ func TestFifoBlocks(t *testing.T) {
 	push := func(front bool) {
 		p := packed{id: next}
 		if front {
-			q.pushFront(p)
+			q.pushFront(p, 0)
 			want = append([]int64{next}, want...)
 		} else {
-			q.pushBack(p)
+			q.pushBack(p, 0)
 			want = append(want, next)
 		}
 		next++
@@ -213,7 +213,7 @@ func TestFifoBlocks(t *testing.T) {
 		t.Fatalf("a queue of %d requests in %d blocks", q.Len(), len(q.blocks()))
 	}
 	for range fifoBlock + 7 { // the first block empties and goes
-		if got := q.popFront().id; got != want[0] {
+		if got := q.popFront(0).id; got != want[0] {
 			t.Fatalf("popFront = #%d, want #%d", got, want[0])
 		}
 		want = want[1:]
@@ -221,7 +221,7 @@ func TestFifoBlocks(t *testing.T) {
 	check("popped a block")
 	var front []int64 // back across the first block's start
 	for range fifoBlock + 3 {
-		q.pushFront(packed{id: next})
+		q.pushFront(packed{id: next}, 0)
 		front = append(front, next)
 		next++
 	}
@@ -230,7 +230,7 @@ func TestFifoBlocks(t *testing.T) {
 	check("pushed to the front")
 	for _, i := range []int{5, len(want) / 2, len(want) - 9} {
 		id := want[i]
-		r, at, _ := q.remove(id, i)
+		r, at, _ := q.remove(id, i, 0)
 		if r.id != id || at != i {
 			t.Fatalf("remove(#%d) = #%d at %d, want at %d", id, r.id, at, i)
 		}
@@ -238,7 +238,7 @@ func TestFifoBlocks(t *testing.T) {
 	}
 	check("removed three")
 	for i, id := range want {
-		if got := q.popFront().id; got != id {
+		if got := q.popFront(0).id; got != id {
 			t.Fatalf("draining: popFront %d = #%d, want #%d", i, got, id)
 		}
 	}
@@ -253,12 +253,12 @@ func TestFifoBlocks(t *testing.T) {
 func TestFifoFullRingPushFront(t *testing.T) {
 	var q fifo
 	for i := range fifoBlock {
-		q.pushBack(packed{id: int64(i + 1)})
+		q.pushBack(packed{id: int64(i + 1)}, 0)
 	}
 	if q.blk != nil || len(q.buf) != fifoBlock {
 		t.Fatalf("%d requests: a ring of %d (blocks %v), want a full ring of a block", q.Len(), len(q.buf), q.blk != nil)
 	}
-	q.pushFront(packed{id: -1})
+	q.pushFront(packed{id: -1}, 0)
 	if q.Len() != fifoBlock+1 || q.at(0).id != -1 || q.at(1).id != 1 || q.at(fifoBlock).id != fifoBlock {
 		t.Fatalf("after pushFront: Len %d, at(0) #%d, at(1) #%d, last #%d", q.Len(), q.at(0).id, q.at(1).id, q.at(fifoBlock).id)
 	}
@@ -267,7 +267,7 @@ func TestFifoFullRingPushFront(t *testing.T) {
 		if i == 0 {
 			want = -1
 		}
-		if got := q.popFront().id; got != want {
+		if got := q.popFront(0).id; got != want {
 			t.Fatalf("popFront %d = #%d, want #%d", i, got, want)
 		}
 	}

@@ -240,6 +240,25 @@ func hashConfigs() map[string]struct {
 	fj.Seed, fj.Cycles, fj.Queues, fj.Policy, fj.Balancers = 33, 8_000, PerServer, JIQ, 4
 	fj.MTBF, fj.MTTR, fj.Wave, fj.Rate = 4000, 200, false, 200_000
 	runs["fleet-jiq-faults"] = run{cfg: fj}
+
+	// Queue disciplines: pooled lifo that turns adaptive, with the client
+	// side retrying; per-server adaptive-lifo through a spike, a fault
+	// and a change to lifo and back to fifo.
+	dl := cl
+	dl.Seed, dl.Discipline, dl.CodelInterval = 41, Lifo, 50
+	runs["discipline-pooled-client"] = run{cfg: dl, changes: []Change{
+		{Cycle: 2500, Setting: SetRate, Value: 1_800_000},
+		{Cycle: 3000, Setting: SetDiscipline, Value: int64(AdaptiveLifo)},
+		{Cycle: 3300, Setting: SetDown, Value: int64(MakeServerRef(0, 2))},
+	}}
+	da := DefaultConfig()
+	da.Seed, da.Cycles, da.Queues, da.Policy, da.Discipline, da.CodelInterval = 42, 8_000, PerServer, P2C, AdaptiveLifo, 30
+	runs["discipline-per-server"] = run{cfg: da, changes: []Change{
+		{Cycle: 1000, Setting: SetRate, Value: 2 * RateScale},
+		{Cycle: 2000, Setting: SetDown, Value: int64(MakeServerRef(0, 4))},
+		{Cycle: 4000, Setting: SetDiscipline, Value: int64(Lifo)},
+		{Cycle: 6000, Setting: SetDiscipline, Value: int64(Fifo)},
+	}}
 	return runs
 }
 

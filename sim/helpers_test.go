@@ -610,6 +610,7 @@ type shadow struct {
 	nextReq int64
 	queue   []Request
 	rrLast  int
+	emptyAt int64 // the last cycle at whose end the queue was empty
 }
 
 type shadowServer struct {
@@ -620,12 +621,30 @@ type shadowServer struct {
 }
 
 func newShadow(cfg Config) *shadow {
-	s := &shadow{servers: map[int]*shadowServer{}}
+	s := &shadow{servers: map[int]*shadowServer{}, emptyAt: -1}
 	for id := 1; id <= cfg.Servers; id++ {
 		s.servers[id] = &shadowServer{}
 	}
 	s.maxID = cfg.Servers
 	return s
+}
+
+// takes returns the place in the queue of the attempt step d of cycle t
+// hands out (−1: none is queued): the oldest, or the newest under lifo,
+// and under adaptive-lifo while the queue was non-empty at the end of each
+// of the last N cycles.
+func (s *shadow) takes(cfg Config, t int64) int {
+	n := cfg.CodelInterval
+	if n == 0 {
+		n = DefaultCodelInterval
+	}
+	switch {
+	case len(s.queue) == 0:
+		return -1
+	case cfg.Discipline == Lifo, cfg.Discipline == AdaptiveLifo && s.emptyAt < t-n:
+		return len(s.queue) - 1
+	}
+	return 0
 }
 
 func phase(k EventKind) int {
@@ -725,8 +744,9 @@ func (s *shadow) cycle(t tester, m *Model) {
 				fail(e, "admitted beyond capacity %d", cfg.QueueCap)
 			}
 		case Dispatch:
-			if len(s.queue) == 0 || s.queue[0] != e.Request {
-				fail(e, "not the oldest queued request")
+			at := s.takes(cfg, c)
+			if at < 0 || s.queue[at] != e.Request {
+				fail(e, "not the queued request %v takes (place %d of %d)", cfg.Discipline, at, len(s.queue))
 			}
 			idle := s.ids(idleActive)
 			if !slices.Contains(idle, e.Server) {
@@ -761,7 +781,7 @@ func (s *shadow) cycle(t tester, m *Model) {
 			if e.Wait != c-e.Request.Arrival {
 				fail(e, "wait %d, want %d", e.Wait, c-e.Request.Arrival)
 			}
-			s.queue = s.queue[1:]
+			s.queue = slices.Delete(s.queue, at, at+1)
 			v := s.servers[e.Server]
 			v.busy, v.req, v.start = true, e.Request, c
 		case Complete:
@@ -798,6 +818,9 @@ func (s *shadow) cycle(t tester, m *Model) {
 		}
 	}
 	doScale()
+	if len(s.queue) == 0 {
+		s.emptyAt = c
+	}
 	if gotScale != wantScale {
 		t.Fatalf("cycle %d: scaling did %q, want %q (queue %d, config U %v D %v K %d min %d max %d)",
 			c, gotScale, wantScale, len(s.queue), cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown, cfg.MinServers, cfg.MaxServers)

@@ -611,6 +611,9 @@ func (m *Model) Hash() uint64 {
 			put(b.queue.at(0).id)
 			put(b.queue.at(n - 1).id)
 		}
+		if m.cfg.Discipline != Fifo {
+			b.historyDigest(put) // only while in force: older hashes stay
+		}
 		if b.cl != nil || b.det != nil {
 			// The client side and detection (not hashed before they
 			// existed, so older snapshots keep their hashes).

@@ -67,7 +67,7 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	}
 	b.queued++
 	if id == 0 {
-		q.pushBack(r)
+		q.pushBack(r, t)
 		b.placed(r, 0, false)
 		return true
 	}
@@ -90,7 +90,7 @@ func (b *Balancer) enqueue(id int, r packed, t int64) {
 		b.rt.joined(id, r, t) // before it leaves the free servers: least-work reads that
 	}
 	if !now {
-		b.sq[id-1].pushBack(r)
+		b.sq[id-1].pushBack(r, t)
 		if !s.busy {
 			b.ready.add(id)
 		}
@@ -141,7 +141,7 @@ func (b *Balancer) freed(id int, t int64, ok bool) {
 // is non-empty takes its oldest request, in id order.
 func (b *Balancer) dispatchEach(t int64) {
 	for id := b.ready.first(); id != 0; id = b.ready.next(id + 1) {
-		r := b.sq[id-1].popFront()
+		r := b.sq[id-1].take(b.m.cfg.Discipline, t, b.m.codelInterval())
 		b.queued--
 		b.ready.remove(id)
 		b.serve(id, r, t)
@@ -159,7 +159,7 @@ func (b *Balancer) drainLobby(t int64) {
 			return
 		}
 		b.lastGiven = id
-		b.lobby.popFront()
+		b.lobby.popFront(t)
 		if b.watching && b.srv[id-1].down {
 			b.queued--
 			b.refuse(id, r, t)
@@ -231,7 +231,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 			if !s.retiring && b.caps.Hears {
 				b.rt.completed(id, t, false, ok) // one request fewer, as freed counts it
 			}
-			r := sq.popFront()
+			r := sq.take(b.m.cfg.Discipline, t, b.m.codelInterval())
 			b.queued--
 			if abandoned {
 				b.abandonedEnds(id, t)

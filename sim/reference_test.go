@@ -108,6 +108,7 @@ type refServer struct {
 	// left the pool for good.
 	retiring, down, gone bool
 	queue                []refReq // its own queue (per-server)
+	emptyAt              int64    // the last cycle at whose end its queue was empty
 	score                []int64  // smooth weighted round-robin's current, by balancer of the fleet
 	// state is a policy's own per-server value (its hooks keep it).
 	state any
@@ -179,6 +180,7 @@ type refBalancer struct {
 	index   int
 	servers []*refServer // by id − 1
 	queue   []refReq     // pooled: the central queue
+	emptyAt int64        // pooled: the last cycle at whose end the queue was empty
 	lobby   []refReq     // per-server
 	// cands are the candidates' ids in the order the routing generator
 	// draws from: a new candidate is appended, and one that stops being a
@@ -286,7 +288,7 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		n = 2
 	}
 	for i := range n {
-		b := &refBalancer{m: m, index: i, state: map[sim.Policy]any{}, board: map[int][2]int64{}, reg: map[int]int{},
+		b := &refBalancer{m: m, index: i, emptyAt: -1, state: map[sim.Policy]any{}, board: map[int][2]int64{}, reg: map[int]int{},
 			rrLasts: make([]int, m.k), iq: make([][]int, m.k)}
 		for range m.k {
 			b.sent = append(b.sent, map[int][2]int64{})
@@ -454,6 +456,8 @@ func (m *refModel) applyChanges(t int64) {
 			m.cfg.Choices = int(v)
 		case sim.SetLoadInfo:
 			m.cfg.LoadInfo = sim.LoadInfo(v) // the next refresh at a multiple of the new period
+		case sim.SetDiscipline:
+			m.cfg.Discipline = sim.Discipline(v)
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
 		default:
 			panic(fmt.Sprintf("reference: unknown setting %v", c.Setting))
@@ -692,7 +696,7 @@ func (b *refBalancer) queued() int {
 func (b *refBalancer) addServer(scaled bool) int {
 	cfg := &b.m.cfg
 	id := len(b.servers) + 1
-	s := &refServer{m: b.m, id: id, speed: sim.SpeedScale, weight: 1, outSince: -1}
+	s := &refServer{m: b.m, id: id, speed: sim.SpeedScale, weight: 1, outSince: -1, emptyAt: b.m.cycle - 1}
 	if id <= len(cfg.Speeds) {
 		s.speed = cfg.Speeds[id-1]
 	}
@@ -1345,8 +1349,8 @@ func (b *refBalancer) dispatch(t int64) {
 	if b.m.perServer() {
 		for _, s := range b.servers {
 			if !s.gone && !s.down && !s.busy && len(s.queue) > 0 {
-				r := s.queue[0]
-				s.queue = s.queue[1:]
+				var r refReq
+				r, s.queue = b.m.takeFrom(s.queue, s.emptyAt, t)
 				b.serve(s, r, t)
 			}
 		}
@@ -1366,8 +1370,8 @@ func (b *refBalancer) dispatch(t int64) {
 		if s == nil {
 			return
 		}
-		r := b.queue[0]
-		b.queue = b.queue[1:]
+		var r refReq
+		r, b.queue = b.m.takeFrom(b.queue, b.emptyAt, t)
 		b.given(s)
 		if s.down {
 			s.refused = true
@@ -1462,6 +1466,14 @@ func (b *refBalancer) bringUp(id int, t int64) {
 // record is step e for one balancer.
 func (b *refBalancer) record() {
 	q, live, busy := b.queued(), b.live(), b.busyCount()
+	if len(b.queue) == 0 {
+		b.emptyAt = b.m.cycle
+	}
+	for _, s := range b.servers {
+		if len(s.queue) == 0 {
+			s.emptyAt = b.m.cycle
+		}
+	}
 	b.last.Queue, b.last.Servers, b.last.Busy, b.last.Retiring = q, live, busy, b.retiringCount()
 	b.tot.PeakQueue = max(b.tot.PeakQueue, int64(q))
 	b.tot.ServersMin = min(b.tot.ServersMin, live)
@@ -1710,4 +1722,19 @@ func (r *refGenerated) at(t int64) []sim.Request {
 		}
 	}
 	return out
+}
+
+// takeFrom takes the attempt a queue, last empty at the end of cycle
+// emptyAt, hands out at step d of t: the oldest (fifo), the newest (lifo),
+// or the newest while the queue has been non-empty at the end of each of
+// the last N cycles (adaptive-lifo); it returns it and the rest.
+func (m *refModel) takeFrom(q []refReq, emptyAt, t int64) (refReq, []refReq) {
+	n := m.cfg.CodelInterval
+	if n == 0 {
+		n = sim.DefaultCodelInterval
+	}
+	if d := m.cfg.Discipline; d == sim.Lifo || d == sim.AdaptiveLifo && emptyAt < t-n {
+		return q[len(q)-1], q[:len(q)-1]
+	}
+	return q[0], q[1:]
 }

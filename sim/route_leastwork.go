@@ -207,7 +207,7 @@ func (r *leastWork) placeWork(q packed, c int64) {
 	b.free.remove(id)
 	b.tot.Admitted++
 	b.queued++
-	b.sq[id-1].pushBack(q)
+	b.sq[id-1].pushBack(q, c)
 }
 
 // freeDone frees every server that will have done all it holds by cycle c:

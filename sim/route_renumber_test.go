@@ -62,7 +62,7 @@ func (tw *routerTwin) project(w *routerWorld) {
 		b.ids[s-1] = int32(i + 1)
 		b.srv[s-1] = server{req: ws.req, done: ws.done, speed: ws.speed, busy: ws.busy, gone: ws.gone}
 		for _, q := range ws.queue {
-			b.sq[s-1].pushBack(q)
+			b.sq[s-1].pushBack(q, 0)
 		}
 		if !ws.gone {
 			b.live++

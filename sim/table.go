@@ -487,6 +487,13 @@ var settingRows = slices.Concat([]Row{
 		defaults("pooled").example("per-server").wire("q", 28).small(0, 1).group(GroupQueues),
 	choice("policy", "how a server is chosen (first-idle pooled, round-robin per-server by default)", func(c *Config) *Policy { return &c.Policy }, PolicyNames, ParsePolicy).
 		example("p2c").changeable(SetPolicy).wire("pol", 19).small(-1, int64(numPolicies)).group(GroupQueues),
+	choice("discipline", "which queued attempt a queue hands out next: fifo the oldest, lifo the newest, adaptive-lifo the newest while the queue is standing", func(c *Config) *Discipline { return &c.Discipline }, DisciplineNames, ParseDiscipline).
+		defaults("fifo").example("lifo").changeable(SetDiscipline).wire("dis", 52).small(0, int64(numDisciplines)-1).group(GroupQueues),
+	whole("codel-interval", "N: a queue is standing when it has not been empty at the end of any of the last N cycles (adaptive-lifo)", "cycles", func(c *Config) *int64 { return &c.CodelInterval }, 1, MaxCodelInterval,
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCodelInterval)).zero().defaults(strconv.Itoa(DefaultCodelInterval)).example("20").wire("ci", 53).small(0, 12).
+		needs([]string{"--discipline", "adaptive-lifo"}, func(c *Config) bool { return c.Discipline == AdaptiveLifo }, func(*Config) string {
+			return "applies only to --discipline adaptive-lifo (or a change that switches to it), or drop --codel-interval"
+		}).group(GroupQueues),
 	whole("balancers", "a fleet: K balancers share the pool, each request handed to one at random (per-server queues)", "balancers", func(c *Config) *int { return &c.Balancers }, 1, MaxBalancers,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxBalancers)).zero().defaults("1").example("20").wire("bal", 50).small(0, 4).group(GroupFleet),
 	loadInfoRow.group(GroupFleet),

@@ -68,7 +68,7 @@ func (b *Balancer) turnover(t int64) bool {
 		b.tot.TotalResponse += resp
 		b.resps.add(resp)
 		s.busy = false
-		b.serve(int(id), b.queue.popFront(), t)
+		b.serve(int(id), b.queue.popAhead(t), t)
 	}
 	return true
 }

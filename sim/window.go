@@ -191,7 +191,7 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 			b.tally.add(0, id) // a window routes for one balancer
 			b.tot.Admitted++
 			b.queued++
-			b.sq[id-1].pushBack(r)
+			b.sq[id-1].pushBack(r, c)
 			if b.free.has(id) {
 				b.free.remove(id)
 				w.woke = append(w.woke, int32(id))
@@ -355,7 +355,7 @@ func (b *Balancer) place(r packed, id int, c int64) {
 	b.free.remove(id)
 	b.tot.Admitted++
 	b.queued++
-	b.sq[id-1].pushBack(r)
+	b.sq[id-1].pushBack(r, c)
 }
 
 // serveQueue runs server id's queue from cycle at to the end of cycle e
@@ -386,7 +386,7 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 			b.ready.add(id)
 			return
 		}
-		q.popFront()
+		q.popAhead(start)
 		b.queued--
 		time := int64(s.speed.Cycles(r.time()))
 		s.req, s.done, s.busy = r, start+time, true
