@@ -890,6 +890,7 @@ func (b *Balancer) Summary() Summary {
 	s.Lobby = int64(b.lobby.Len())
 	s.setTail(tail(&b.waits, &b.resps))
 	s.setFleet(b.m.cfg.Balancers, b.m.loadInfo, b.Fleet())
+	s.SetCost(b.m.cfg.ServerCost)
 	return s
 }
 

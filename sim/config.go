@@ -23,6 +23,9 @@ type Config struct {
 	// (0 ≤ p ≤ 1). ServiceCV and ServiceShape 0 stand for their
 	// defaults (CV and Alpha).
 	ServiceCV, ServiceShape, LongShare Decimal
+	// ServerCost is C, the price of one server for one cycle (0 … 10⁶,
+	// in millionths): the summary's cost is server-cycles × C.
+	ServerCost Decimal
 	// ServiceMax cuts lognormal and Pareto draws (0: 1000 × MeanService,
 	// at most MaxTaskTime); see Cap.
 	ServiceMax int

@@ -582,6 +582,7 @@ func (m *Model) Summary() Summary {
 	p, q := m.bal[0].Summary(), m.bal[1].Summary()
 	s.P, s.S = &p, &q
 	s.setFleet(m.cfg.Balancers, m.loadInfo, append(m.bal[0].Fleet(), m.bal[1].Fleet()...))
+	s.SetCost(m.cfg.ServerCost)
 	return s
 }
 

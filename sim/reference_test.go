@@ -31,6 +31,7 @@ package sim_test
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 
@@ -1599,6 +1600,8 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	s.WaitP50, s.WaitP90, s.WaitP95, s.WaitP99, s.WaitMax = refPercentiles(waits)
 	s.ResponseP50, s.ResponseP90, s.ResponseP95, s.ResponseP99, s.ResponseMax = refPercentiles(resps)
 	s.Derive()
+	// cost = server-cycles × C, C a price in millionths, rounded once.
+	s.Cost, _ = new(big.Rat).Mul(big.NewRat(s.ServerCycles, 1), big.NewRat(int64(m.cfg.ServerCost), sim.DecimalScale)).Float64()
 	return s
 }
 

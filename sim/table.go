@@ -545,6 +545,8 @@ var settingRows = slices.Concat([]Row{
 		needsOn("eject-after", ejectionOn),
 	whole("provision-delay", "cycles a server added by scaling warms before it takes work", "cycles", func(c *Config) *int64 { return &c.ProvisionDelay }, 0, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay).faultKind().wire("pd", 48).small(0, 10),
+	fixed("server-cost", "C: the price of one server for one cycle; the summary's cost is server-cycles × C", "a server-cycle", func(c *Config) *Decimal { return &c.ServerCost }, ParseDecimal, 0, MaxServerCost,
+		"must be from 0 to 1000000, with at most 6 decimals", "want a price like 0.05").defaults("0").example("0.05").wire("sco", 52).small(0, 3*DecimalScale),
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter).faultKind().wire("ra", 49).small(0, 40),
 }, policyRows())
