@@ -62,6 +62,11 @@ const (
 	SetChoices
 	// A periodic board's refresh period (Config.LoadInfo, periodic only).
 	SetLoadInfo
+	// Target tracking's target, tolerance and stabilisation window, read
+	// from the next evaluation on.
+	SetScaleTarget
+	SetScaleTolerance
+	SetScaleDownWindow
 	numSettings
 )
 

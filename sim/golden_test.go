@@ -240,6 +240,16 @@ func hashConfigs() map[string]struct {
 	fj.Seed, fj.Cycles, fj.Queues, fj.Policy, fj.Balancers = 33, 8_000, PerServer, JIQ, 4
 	fj.MTBF, fj.MTTR, fj.Wave, fj.Rate = 4000, 200, false, 200_000
 	runs["fleet-jiq-faults"] = run{cfg: fj}
+	// Target tracking on inflight, warming servers, a tight window, and
+	// its target, tolerance and window changed mid-run.
+	ts := DefaultConfig()
+	ts.Seed, ts.Cycles, ts.Servers, ts.MaxServers, ts.Rate, ts.WavePeriod = 34, 8_000, 4, 60, 900_000, 3_000
+	ts.Autoscaler, ts.ScaleMetric, ts.ScaleTarget, ts.ScalePeriod, ts.ScaleDownWindow, ts.ProvisionDelay = TargetTracking, MetricInflight, 2*DecimalScale, 20, 121, 30
+	runs["target-tracking"] = run{cfg: ts, changes: []Change{
+		{Cycle: 2000, Setting: SetScaleTarget, Value: 1_500_000},
+		{Cycle: 4000, Setting: SetScaleTolerance, Value: 1},  // 0
+		{Cycle: 6000, Setting: SetScaleDownWindow, Value: 1}, // 0
+	}}
 	return runs
 }
 

@@ -456,6 +456,8 @@ func (m *refModel) applyChanges(t int64) {
 		case sim.SetLoadInfo:
 			m.cfg.LoadInfo = sim.LoadInfo(v) // the next refresh at a multiple of the new period
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
+		case sim.SetScaleTarget, sim.SetScaleTolerance, sim.SetScaleDownWindow:
+			// target tracking's: the reference runs the queue rule only
 		default:
 			panic(fmt.Sprintf("reference: unknown setting %v", c.Setting))
 		}

@@ -142,6 +142,9 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
+	if cfg.Autoscaler == TargetTracking {
+		return viaNone // its metric is sampled every cycle (step e)
+	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle

@@ -127,7 +127,7 @@ type CycleStats struct {
 	Discarded  int
 	Completed  int
 	Dispatched int
-	Scale      int // 1 scale-up, -1 scale-down, 0 neither
+	Scale      int // servers added − removed (the queue rule: 1, -1 or 0)
 	Errors     int // attempts that ended in error
 	TimedOut   int // attempts abandoned by their client (timeout)
 	Retries    int // retries arriving
