@@ -192,12 +192,17 @@ func (b *Balancer) evaluateTarget(t int64) {
 		}
 		b.last.Scale = int(n)
 	case desired < s:
+		n := 0
 		for range s - desired {
 			if !b.removeWarming() {
+				if b.active.n == 0 {
+					break // nothing left to remove (S counted none other)
+				}
 				b.scaleDownOne()
 			}
+			n++
 		}
-		b.last.Scale = -int(s - desired)
+		b.last.Scale = -n
 	}
 }
 
