@@ -160,7 +160,7 @@ test-display:
 # The page in headless Chromium and the desktop window under Xvfb; screenshots in test-output/.
 test-e2e:
 	mkdir -p $(CURDIR)/test-output
-	GOFLAGS="$$($(GO) env GOFLAGS) $(NOPGO)" $(GO) test $(TESTVET) -v -count=1 -timeout 15m ./render/e2e -test.outputdir=$(CURDIR)/test-output
+	GOFLAGS="$$($(GO) env GOFLAGS) $(NOPGO)" $(GO) test $(TESTVET) -v -count=1 -timeout 30m ./render/e2e -test.outputdir=$(CURDIR)/test-output
 
 ## soak: the page with the client side on, left running LBSIM_SOAK (15m) in headless Chromium: memory flat, page responsive
 soak:

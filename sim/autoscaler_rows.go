@@ -136,20 +136,20 @@ func (c *Config) scalePeriod() int64 {
 func autoscalerRows() []Row {
 	return []Row{
 		choice("autoscaler", "the rule that sizes the pool: queue (one server per cooldown past U or D) or target (jump to the size that brings --scale-metric to --scale-target)", func(c *Config) *Autoscaler { return &c.Autoscaler }, AutoscalerNames, ParseAutoscaler).
-			defaults("queue").example("target").wire("as", 53).small(0, 1),
+			defaults("queue").example("target").wire("as", 53).small(0, 1).group(GroupRun),
 		choice("scale-metric", "target tracking's metric, per active server each cycle: utilization (busy), inflight (queued + in service) or queue (queued)", func(c *Config) *ScaleMetric { return &c.ScaleMetric }, ScaleMetricNames, ParseScaleMetric).
-			defaults("utilization").example("inflight").wire("smt", 54).small(0, 2).needsTarget().withNeeds("--autoscaler", "target", "--scale-target", "2").testWith("autoscaler", "target", "scale-target", "0.5"),
+			defaults("utilization").example("inflight").wire("smt", 54).small(0, 2).needsTarget().withNeeds("--autoscaler", "target", "--scale-target", "2").testWith("autoscaler", "target", "scale-target", "0.5").group(GroupRun),
 		fixed("scale-target", "X: the metric's target (utilization: above 0, at most 1; default 0.7; required for inflight and queue)", "", func(c *Config) *Decimal { return &c.ScaleTarget }, ParseDecimal, MinScaleTarget, MaxScaleTarget,
 			"must be from 0.01 to 1000000 (at most 1 for utilization), with at most 6 decimals", "want a decimal like 0.7").zero().changeable(SetScaleTarget).
-			example("0.3").wire("sx", 55).small(0, 2*DecimalScale).needsTarget(),
+			example("0.3").wire("sx", 55).small(0, 2*DecimalScale).needsTarget().group(GroupRun),
 		whole("scale-period", "P: target tracking evaluates every P cycles, on the metric's mean over the last P", "cycles", func(c *Config) *int64 { return &c.ScalePeriod }, 1, MaxScalePeriod,
-			fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxScalePeriod)).zero().defaults("15").example("40").wire("sp", 56).small(0, 30).needsTarget(),
+			fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxScalePeriod)).zero().defaults("15").example("40").wire("sp", 56).small(0, 30).needsTarget().group(GroupRun),
 		fixed("scale-tolerance", "no move while the metric is within this share of the target", "", func(c *Config) *Decimal { return &c.ScaleTolerance }, ParseDecimal, 0, DecimalScale,
 			"must be from 0 to 1, with at most 6 decimals", "want a share like 0.1").plusOne(int64(DefaultScaleTolerance)).ranged("0..1").changeable(SetScaleTolerance).
-			example("0").wire("st", 57).small(0, DecimalScale/2).needsTarget(),
+			example("0").wire("st", 57).small(0, DecimalScale/2).needsTarget().group(GroupRun),
 		whole("scale-down-window", "W: shrink only to the highest proposal of the last W cycles (0: this evaluation's)", "cycles", func(c *Config) *int64 { return &c.ScaleDownWindow }, 0, MaxScaleDownWindow,
 			fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxScaleDownWindow)).plusOne(DefaultScaleDownWindow).ranged(rangeText(0, MaxScaleDownWindow)).changeable(SetScaleDownWindow).
-			example("0").wire("sdw", 58).small(0, 80).needsTarget(),
+			example("0").wire("sdw", 58).small(0, 80).needsTarget().group(GroupRun),
 	}
 }
 

@@ -110,6 +110,9 @@ type Balancer struct {
 	// tally counts each balancer's picks (per-server).
 	fleet *fleet
 	tally tally
+	// tap notes the draws of p2c and peak-EWMA while a view asks
+	// (TapDraws, draws.go), nil otherwise; the model never reads it.
+	tap *drawTap
 
 	// target is target tracking's state (autoscale.go), nil under the
 	// queue rule.

@@ -286,25 +286,32 @@ func (v *loadView) renumber(rn *renumbering) {
 	}
 }
 
-// digest folds the view's counts into Model.Hash, as the fleet always has:
-// each balancer's local counts and sent picks weighted by slot, and the
-// board's loads.
+// digest folds the view's counts into Model.Hash: each balancer's local
+// counts and sent picks weighted by server id, and the board's loads, all
+// over the servers that have not left. It reads ids, not slots, and skips
+// the slots of servers that have left, so compaction leaves it as it was.
 func (v *loadView) digest(put func(int64)) {
 	for _, l := range v.count {
-		var sum int64
-		for i, c := range l {
-			sum += int64(i+1) * int64(c)
-		}
-		put(sum)
+		put(weighedByID(v.b, l))
 	}
 	for j := range v.sentLoad {
-		var sum int64
-		for i, c := range v.sentLoad[j] {
-			sum += int64(i+1) * c
-		}
-		put(sum)
+		put(weighedByID(v.b, v.sentLoad[j]))
 	}
 	for i, c := range v.boardLoad {
-		put(int64(i+1) * c)
+		if !v.b.srv[i].gone {
+			put(int64(v.b.ids[i]) * c)
+		}
 	}
+}
+
+// weighedByID returns the sum of l's entries, by slot−1, each times its
+// server's id, over the servers that have not left.
+func weighedByID[T int32 | int64](b *Balancer, l []T) int64 {
+	var sum int64
+	for i, c := range l {
+		if !b.srv[i].gone {
+			sum += int64(b.ids[i]) * int64(c)
+		}
+	}
+	return sum
 }

@@ -664,7 +664,7 @@ func TestPickOfTwoMatchesDrawn(t *testing.T) {
 			after := *m.rpcg
 			*m.rpcg = before
 			load := b.cands.load
-			want := pickDrawnBy(m, len(b.cands.ids), 2, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
+			want := pickDrawnBy(b, 0, 0, len(b.cands.ids), 2, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
 			if got != want || *m.rpcg != after {
 				t.Fatalf("the choice of two picked server %d, the general draw %d (generators equal after: %v)", got, want, *m.rpcg == after)
 			}

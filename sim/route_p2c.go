@@ -52,11 +52,14 @@ func (r *p2c) pickIdle() int {
 	return b.idle.nth(b.m.routeDraw(b.idle.n))
 }
 
-func (r *p2c) pick(packed, int64) int {
+func (r *p2c) pick(q packed, _ int64) int {
 	b := r.b
 	n := len(b.cands.ids)
 	d := min(b.m.cfg.choices(), n)
 	if d == 2 { // the usual case, written out
+		if b.tap != nil {
+			return r.notedTwo(0, q, func(x int) int64 { return int64(b.cands.load[x]) })
+		}
 		x := b.m.routeDraw(n)
 		y := b.m.routeDraw(n - 1)
 		y += int(btou(y >= x)) // step over x
@@ -67,7 +70,26 @@ func (r *p2c) pick(packed, int64) int {
 		return int(b.cands.ids[x])
 	}
 	load := b.cands.load
-	return pickDrawnBy(b.m, n, d, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
+	return pickDrawnBy(b, 0, q.id, n, d, func(x int) int64 { return int64(load[x]) }, b.cands.ids)
+}
+
+// notedTwo is the two-choice pick of member k for request q while a tap
+// is on (draws.go): the same draws and choice as pick's and fleetPick's,
+// load read by index into cands, and noted. Kept apart so that the picks
+// without a tap pay one test for it.
+func (r *p2c) notedTwo(k int, q packed, load func(x int) int64) int {
+	b := r.b
+	ids := b.cands.ids
+	n := len(ids)
+	x := b.m.routeDraw(n)
+	y := b.m.routeDraw(n - 1)
+	y += int(btou(y >= x)) // step over x
+	w := x
+	if load(y) < load(x) {
+		w = y
+	}
+	b.noteDraw(k, q.id, []int{x, y}, ids, load, nil, int(ids[w]))
+	return int(ids[w])
 }
 
 // fleetPick is p2c's pick for attempt q's balancer of a fleet, drawing
@@ -81,6 +103,9 @@ func (r *p2c) fleetPick(f *fleet, q packed, t int64) int {
 	n := len(ids)
 	d := min(b.m.cfg.choices(), n)
 	if d == 2 { // the usual case, written out as pick's
+		if b.tap != nil {
+			return r.notedTwo(k, q, func(x int) int64 { return f.v.load(k, int(ids[x])) })
+		}
 		x := b.m.routeDraw(n)
 		y := b.m.routeDraw(n - 1)
 		y += int(btou(y >= x)) // step over x
@@ -89,31 +114,41 @@ func (r *p2c) fleetPick(f *fleet, q packed, t int64) int {
 		}
 		return int(ids[x])
 	}
-	return pickDrawnBy(b.m, n, d, func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
+	return pickDrawnBy(b, k, q.id, n, d, func(x int) int64 { return f.v.load(k, int(ids[x])) }, ids)
 }
 
 func (r *p2c) ownPicks(f *fleet) bool { return f.viewed() }
 
 // pickDrawnBy is p2c's pick for any d ≤ n: d distinct candidates of the n
 // (ids) drawn in turn on the routing generator, the least loaded of them
-// by load (by index in ids), the first drawn on a tie.
-func pickDrawnBy(m *Model, n, d int, load func(x int) int64, ids []int32) int {
+// by load (by index in ids), the first drawn on a tie. Member k of b's
+// fleet draws (0 for one balancer) for request q; a tap on b notes the
+// draw.
+func pickDrawnBy(b *Balancer, k int, q int64, n, d int, load func(x int) int64, ids []int32) int {
+	m := b.m
 	var drawn [MaxChoices]int // drawn indices into cands, ascending
+	var order []int           // in the order drawn, for a tap
 	best, bestLoad := 0, int64(0)
 	for j := range d {
 		// A uniform index among the n − j not drawn yet: draw below n − j,
 		// then step over the drawn ones at or below it.
 		x := m.routeDraw(n - j)
-		k := 0
-		for k < j && drawn[k] <= x {
+		i := 0
+		for i < j && drawn[i] <= x {
 			x++
-			k++
+			i++
 		}
-		copy(drawn[k+1:j+1], drawn[k:j])
-		drawn[k] = x
+		copy(drawn[i+1:j+1], drawn[i:j])
+		drawn[i] = x
+		if b.tap != nil {
+			order = append(order, x)
+		}
 		if l := load(x); best == 0 || l < bestLoad {
 			best, bestLoad = int(ids[x]), l
 		}
+	}
+	if b.tap != nil {
+		b.noteDraw(k, q, order, ids, load, nil, best)
 	}
 	return best
 }

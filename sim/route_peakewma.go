@@ -217,7 +217,8 @@ func (r *peakEWMA) decay() int64 {
 	return DefaultEwmaDecay
 }
 
-// score is server id's cost·(load + 1).
+// score is server id's cost·(load + 1), load as load reads it (written
+// out, so that score stays inlined in pick).
 func (r *peakEWMA) score(id int) float64 {
 	load := int64(0)
 	if f := r.b.fleet; f != nil {
@@ -226,6 +227,14 @@ func (r *peakEWMA) score(id int) float64 {
 		load = r.b.load(id)
 	}
 	return r.cost[id-1] * float64(load+1)
+}
+
+// load is server id's load as this router's balancer knows it.
+func (r *peakEWMA) load(id int) int64 {
+	if f := r.b.fleet; f != nil {
+		return f.v.load(r.member, id)
+	}
+	return r.b.load(id)
 }
 
 // fleetPick is the pick of the balancer this router is (member): score
@@ -238,8 +247,11 @@ func (r *peakEWMA) ownPicks(*fleet) bool { return false }
 
 // pick draws two distinct candidates (one when there is one) as p2c does
 // and takes the lower score, the first drawn on a tie.
-func (r *peakEWMA) pick(packed, int64) int {
+func (r *peakEWMA) pick(q packed, _ int64) int {
 	b := r.b
+	if b.tap != nil {
+		return r.notedPick(q)
+	}
 	ids := b.cands.ids
 	n := len(ids)
 	x := b.m.routeDraw(n)
@@ -252,6 +264,29 @@ func (r *peakEWMA) pick(packed, int64) int {
 		return int(ids[y])
 	}
 	return int(ids[x])
+}
+
+// notedPick is pick while a tap is on (draws.go): the same draws and
+// choice, noted. Kept apart so that the picks without a tap pay one test
+// for it.
+func (r *peakEWMA) notedPick(q packed) int {
+	b := r.b
+	ids := b.cands.ids
+	n := len(ids)
+	xs := []int{b.m.routeDraw(n)}
+	w := xs[0]
+	if n > 1 {
+		y := b.m.routeDraw(n - 1)
+		y += int(btou(y >= w)) // step over x
+		xs = append(xs, y)
+		if r.score(int(ids[y])) < r.score(int(ids[w])) {
+			w = y
+		}
+	}
+	load := func(x int) int64 { return r.load(int(ids[x])) }
+	cost := func(s int) float64 { return r.cost[s-1] }
+	b.noteDraw(r.member, q.id, xs, ids, load, cost, int(ids[w]))
+	return int(ids[w])
 }
 
 // ewmaDecayRow is peak-EWMA's τ, a row of the settings table.

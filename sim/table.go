@@ -18,7 +18,8 @@ import (
 // are hand-written in one place (Config.crossCheck).
 //
 // A new setting is a field of Config and one row: its name, help, range,
-// example, wire key and place (the next free one), small values, and, if
+// example, wire key and place (the next free one), small values, its help
+// group (group: TestEveryRowHasAGroup refuses a row without), and, if
 // it refines another, needs (help) with a fixture (tests); a changeable
 // one also takes the next Setting number. The tests then hold it to all of
 // that: on the wire (snapshot's TestEveryConfigFieldOnTheWire), an effect
@@ -70,6 +71,9 @@ type Row struct {
 	File bool
 	// Wire is how a snapshot stores the setting (WireValue, SetWire).
 	Wire Wire
+	// Group is the part of a run the setting shapes, under which help
+	// lists it (group); every row declares one.
+	Group Group
 
 	def string // the default as written ("" when it depends on others)
 
@@ -432,15 +436,15 @@ func init() {
 // (policyRows); every other setting is here.
 var settingRows = slices.Concat([]Row{
 	whole("servers", "servers at the start, S0", "servers", func(c *Config) *int { return &c.Servers }, 1, MaxServersLimit,
-		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("20").example("10").wire("sv", 1).small(1, 6),
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("20").example("10").wire("sv", 1).small(1, 6).group(GroupRun),
 	whole("cycles", "cycles to run, N", "cycles", func(c *Config) *int64 { return &c.Cycles }, 1, MaxCycles,
-		fmt.Sprintf("must be a whole number from 1 to %d", MaxCycles)).defaults("100000").example("5000").wire("n", 2).small(1, 60),
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxCycles)).defaults("100000").example("5000").wire("n", 2).small(1, 60).group(GroupRun),
 	whole("task-min", "shortest processing time (uniform and bimodal service)", "cycles", func(c *Config) *int { return &c.TaskMin }, 1, MaxTaskTime,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime)).defaults("10").example("20").changeable(SetTaskMin).wire("t0", 3).small(0, 24).
-		needs([]string{"--service", "uniform"}, readsTaskRange, taskRangeWhy("task-min")),
+		needs([]string{"--service", "uniform"}, readsTaskRange, taskRangeWhy("task-min")).group(GroupRun),
 	whole("task-max", "longest processing time (uniform and bimodal service; ≥ task-min)", "cycles", func(c *Config) *int { return &c.TaskMax }, 1, MaxTaskTime,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime)).defaults("80").example("120").changeable(SetTaskMax).wire("t1", 4).small(0, 24).
-		needs([]string{"--service", "uniform"}, readsTaskRange, taskRangeWhy("task-max")),
+		needs([]string{"--service", "uniform"}, readsTaskRange, taskRangeWhy("task-max")).group(GroupRun),
 	Row{Name: "seed", Help: "random seed (default: a random one, printed)", Range: "0..18446744073709551615", Example: "42",
 		setText: func(c *Config, s string) error {
 			n, err := strconv.ParseUint(s, 10, 64)
@@ -450,106 +454,106 @@ var settingRows = slices.Concat([]Row{
 			c.Seed = n
 			return nil
 		},
-		getText: func(c *Config) string { return strconv.FormatUint(c.Seed, 10) }}.seedWire("seed", 5),
+		getText: func(c *Config) string { return strconv.FormatUint(c.Seed, 10) }}.seedWire("seed", 5).group(GroupRun),
 	whole("initial-per-server", "initial queue per server (servers × it ≤ 10⁷)", "requests", func(c *Config) *int { return &c.InitialPerServer }, 0, MaxInitialRequests,
-		fmt.Sprintf("must be ≥ 0 with servers × initial-per-server ≤ %d", MaxInitialRequests)).defaults("100").example("0").wire("ips", 6).small(0, 4),
+		fmt.Sprintf("must be ≥ 0 with servers × initial-per-server ≤ %d", MaxInitialRequests)).defaults("100").example("0").wire("ips", 6).small(0, 4).group(GroupRun),
 	fixed("rate", "mean arrivals per cycle (Poisson)", "arrivals a cycle", func(c *Config) *Rate { return &c.Rate }, ParseRate, 0, MaxRate,
-		"must be from 0 to "+MaxRate.String()+" arrivals per cycle", "want arrivals per cycle like 0.45").defaults("0.45").example("0.9").changeable(SetRate).wire("r", 7).small(-1, 3*RateScale),
-	boolean("wave", "let the arrival rate follow a slow wave around --rate", func(c *Config) *bool { return &c.Wave }).defaults("true").example("false").changeable(SetWave).wire("w", 8).small(0, 1),
+		"must be from 0 to "+MaxRate.String()+" arrivals per cycle", "want arrivals per cycle like 0.45").defaults("0.45").example("0.9").changeable(SetRate).wire("r", 7).small(-1, 3*RateScale).group(GroupRun),
+	boolean("wave", "let the arrival rate follow a slow wave around --rate", func(c *Config) *bool { return &c.Wave }).defaults("true").example("false").changeable(SetWave).wire("w", 8).small(0, 1).group(GroupRun),
 	whole("wave-amplitude", "the wave's half-height in percent of --rate", "%", func(c *Config) *int { return &c.WaveAmplitude }, 0, 100,
-		"must be a percentage from 0 to 100").defaults("60").example("30").wire("wa", 9).small(0, 100).needsWave(),
+		"must be a percentage from 0 to 100").defaults("60").example("30").wire("wa", 9).small(0, 100).needsWave().group(GroupRun),
 	whole("wave-period", "the wave's period", "cycles", func(c *Config) *int64 { return &c.WavePeriod }, 1, MaxCycles,
-		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("20000").example("3000").wire("wp", 10).small(1, 300).needsWave(),
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("20000").example("3000").wire("wp", 10).small(1, 300).needsWave().group(GroupRun),
 	whole("stream-share", "percent of generated requests of type S (streaming)", "%", func(c *Config) *int { return &c.StreamShare }, 0, 100,
 		"must be a percentage from 0 to 100").defaults("20").example("35").wire("ss", 11).small(0, 100).
-		testWith("switch", "true"), // the types show in the hash where the switch routes by them
+		testWith("switch", "true").group(GroupRun), // the types show in the hash where the switch routes by them
 	Row{Name: "block", Help: "blocked source ranges (CIDR, a-b range or address), comma-separated; none blocks nothing",
 		Range: "IPv4 ranges, or none", Example: "10.0.0.0/8,192.0.2.1",
 		def:     "0.0.0.0/8, 10.0.0.0/8, 127.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 240.0.0.0/4",
-		setText: setBlock, getText: getBlock}.wireBytes("b", 12, 8*MaxBlocked, appendRanges, readRanges),
+		setText: setBlock, getText: getBlock}.wireBytes("b", 12, 8*MaxBlocked, appendRanges, readRanges).group(GroupRun),
 	fixed("scale-up", "U: add a server when queue > U × active servers", "requests a server", func(c *Config) *Factor { return &c.ScaleUp }, ParseFactor, 0, MaxFactor,
 		"must be from 0 to "+MaxFactor.String(), "want requests per active server like 80").defaults("80").example("40").changeable(SetScaleUp).wire("u", 13).small(0, 6000).needsQueueRule().
-		withNeeds("--autoscaler", "queue", "--scale-down", "1"), // the example lies below the default D (50)
+		withNeeds("--autoscaler", "queue", "--scale-down", "1").group(GroupRun), // the example lies below the default D (50)
 	fixed("scale-down", "D: remove one when queue < D × active servers (D < U)", "requests a server", func(c *Config) *Factor { return &c.ScaleDown }, ParseFactor, 0, MaxFactor,
-		"must be ≥ 0 and below scale-up", "want requests per active server like 80").defaults("50").example("1").changeable(SetScaleDown).wire("d", 14).small(0, 6000).needsQueueRule(),
+		"must be ≥ 0 and below scale-up", "want requests per active server like 80").defaults("50").example("1").changeable(SetScaleDown).wire("d", 14).small(0, 6000).needsQueueRule().group(GroupRun),
 	whole("cooldown", "K: evaluate scaling every K cycles", "cycles", func(c *Config) *int64 { return &c.Cooldown }, 1, MaxCycles,
-		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("10").example("50").changeable(SetCooldown).wire("k", 15).small(0, 6).needsQueueRule(),
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("10").example("50").changeable(SetCooldown).wire("k", 15).small(0, 6).needsQueueRule().group(GroupRun),
 	whole("min-servers", "fewest active servers", "servers", func(c *Config) *int { return &c.MinServers }, 1, MaxServersLimit,
-		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("1").example("12").changeable(SetMinServers).wire("mn", 16).small(0, 8).testWith("servers", "16"),
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("1").example("12").changeable(SetMinServers).wire("mn", 16).small(0, 8).testWith("servers", "16").group(GroupRun),
 	whole("max-servers", "most live servers (default 5 × servers, at least 100)", "servers", func(c *Config) *int { return &c.MaxServers }, 1, MaxServersLimit,
-		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).example("12").changeable(SetMaxServers).wire("mx", 17).small(0, 12),
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).example("12").changeable(SetMaxServers).wire("mx", 17).small(0, 12).group(GroupRun),
 	whole("queue-cap", "queue capacity (each queue's, per-server); 0 = unbounded", "requests", func(c *Config) *int { return &c.QueueCap }, 0, MaxQueueCap,
-		fmt.Sprintf("must be 0 (unbounded) or up to %d", MaxQueueCap)).defaults("0").example("10").changeable(SetQueueCap).wire("qc", 18).small(-1, 12),
+		fmt.Sprintf("must be 0 (unbounded) or up to %d", MaxQueueCap)).defaults("0").example("10").changeable(SetQueueCap).wire("qc", 18).small(-1, 12).group(GroupQueues),
 	choice("queues", "where requests wait: pooled (one central queue) or per-server (routed at arrival)", func(c *Config) *QueueMode { return &c.Queues }, QueueModeNames, ParseQueueMode).
-		defaults("pooled").example("per-server").wire("q", 28).small(0, 1),
+		defaults("pooled").example("per-server").wire("q", 28).small(0, 1).group(GroupQueues),
 	choice("policy", "how a server is chosen (first-idle pooled, round-robin per-server by default)", func(c *Config) *Policy { return &c.Policy }, PolicyNames, ParsePolicy).
-		example("p2c").changeable(SetPolicy).wire("pol", 19).small(-1, int64(numPolicies)),
+		example("p2c").changeable(SetPolicy).wire("pol", 19).small(-1, int64(numPolicies)).group(GroupQueues),
 	whole("balancers", "a fleet: K balancers share the pool, each request handed to one at random (per-server queues)", "balancers", func(c *Config) *int { return &c.Balancers }, 1, MaxBalancers,
-		fmt.Sprintf("must be a whole number from 1 to %d", MaxBalancers)).zero().defaults("1").example("20").wire("bal", 50).small(0, 4),
-	loadInfoRow,
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxBalancers)).zero().defaults("1").example("20").wire("bal", 50).small(0, 4).group(GroupFleet),
+	loadInfoRow.group(GroupFleet),
 	Row{Name: "speeds", Help: "server speeds V1,V2,… for servers 1, 2, …; others 1 (a request of time T takes ⌈T/V⌉ cycles)",
-		Range: "0.01..100 each, two decimals", Example: "2,1,0.5", setText: setSpeeds, getText: getSpeeds, check: checkSpeeds}.wireBytes("spd", 32, 1_000_000, appendSpeeds, readSpeeds),
-	boolean("switch", "P/S switch: P requests to one balancer, S requests to another", func(c *Config) *bool { return &c.Switch }).defaults("false").example("true").wire("sw", 20).small(0, 1),
+		Range: "0.01..100 each, two decimals", Example: "2,1,0.5", setText: setSpeeds, getText: getSpeeds, check: checkSpeeds}.wireBytes("spd", 32, 1_000_000, appendSpeeds, readSpeeds).group(GroupQueues),
+	boolean("switch", "P/S switch: P requests to one balancer, S requests to another", func(c *Config) *bool { return &c.Switch }).defaults("false").example("true").wire("sw", 20).small(0, 1).group(GroupFleet),
 	whole("mtbf", "random faults: mean cycles between failures of each server (0 = none)", "cycles", func(c *Config) *int64 { return &c.MTBF }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no random faults) or a mean time between failures from 1 to %d cycles", MaxCycles)).defaults("0").example("5000").wire("mtbf", 24).small(0, 40).withNeeds("--mttr", "500").
-		testWith("mttr", "500", "mtbf", "20000"), // a run needs both: the test compares two mtbfs
+		testWith("mttr", "500", "mtbf", "20000").group(GroupFaults), // a run needs both: the test compares two mtbfs
 	whole("mttr", "random faults: mean cycles to repair (uniform in 1 … 2·mttr−1)", "cycles", func(c *Config) *int64 { return &c.MTTR }, 0, MaxCycles,
 		fmt.Sprintf("must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)).defaults("0").example("500").wire("mttr", 25).small(0, 8).withNeeds("--mtbf", "5000").
-		testWith("mtbf", "5000", "mttr", "100"),
+		testWith("mtbf", "5000", "mttr", "100").group(GroupFaults),
 	whole("fail-time", "cycles after its dispatch an attempt on a failing server (a fail fault) ends in error", "cycles", func(c *Config) *int64 { return &c.FailTime }, 1, MaxTaskTime,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime)).zero().defaults("1").example("20").changeable(SetFailTime).wire("ft", 31).small(0, 12).
 		needs([]string{"--fault", "fail:1@1"}, func(*Config) bool { return false }, func(*Config) string {
 			return "applies only to a failing server: give a fail fault (--fault fail:ID@CYCLE or --set CYCLE:fail=ID), or drop --fail-time"
-		}).readsFail(),
+		}).readsFail().group(GroupFaults),
 	choice("service", "processing-time distribution (shape)", func(c *Config) *Service { return &c.Service }, ServiceNames, ParseService).
-		defaults("uniform").example("geometric").wire("svc", 26).small(0, int64(numServices)-1).testWith("mean-service", "20"),
+		defaults("uniform").example("geometric").wire("svc", 26).small(0, int64(numServices)-1).testWith("mean-service", "20").group(GroupShapes),
 	whole("mean-service", "mean processing time (geometric, lognormal, pareto), or the fixed one (constant)", "cycles", func(c *Config) *int { return &c.MeanService }, 1, MaxTaskTime/20,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxTaskTime/20)).zero().example("100").wire("ms", 27).small(0, 12).
-		needsShape(meanShapes...).testWith("service", "geometric", "mean-service", "20"),
+		needsShape(meanShapes...).testWith("service", "geometric", "mean-service", "20").group(GroupShapes),
 	fixed("service-cv", "lognormal: coefficient of variation", "", func(c *Config) *Decimal { return &c.ServiceCV }, ParseDecimal, 1, MaxServiceCV,
-		cvAllowed, "want a decimal like 1.5").zero().ranged("above 0, at most 10").defaults(DefaultServiceCV.String()).example("3").wire("cv", 33).small(0, 3*DecimalScale).needsShape(Lognormal),
+		cvAllowed, "want a decimal like 1.5").zero().ranged("above 0, at most 10").defaults(DefaultServiceCV.String()).example("3").wire("cv", 33).small(0, 3*DecimalScale).needsShape(Lognormal).group(GroupShapes),
 	fixed("service-shape", "pareto: shape α; the tail is heavier as α nears 1", "", func(c *Config) *Decimal { return &c.ServiceShape }, ParseDecimal, DecimalScale+1, MaxServiceShape,
-		alphaAllowed, "want a decimal like 1.5").zero().ranged("above 1, at most 100").defaults(DefaultServiceShape.String()).example("2.5").wire("al", 34).small(DecimalScale, 4*DecimalScale).needsShape(Pareto),
+		alphaAllowed, "want a decimal like 1.5").zero().ranged("above 1, at most 100").defaults(DefaultServiceShape.String()).example("2.5").wire("al", 34).small(DecimalScale, 4*DecimalScale).needsShape(Pareto).group(GroupShapes),
 	whole("service-max", "lognormal and pareto: the longest time a request may take (0: 1000 × mean-service, at most 10⁶)", "cycles", func(c *Config) *int { return &c.ServiceMax }, 0, MaxTaskTime,
 		fmt.Sprintf("must be 0 (1000 × mean-service) or a whole number of cycles from mean-service to %d", MaxTaskTime)).defaults("0").example("5000").wire("sm", 36).small(0, 60).needsShape(Lognormal, Pareto).
-		testWith("service", "lognormal", "mean-service", "100", "service-cv", "10", "servers", "100", "max-servers", "200", "cycles", "12000"), // a tail that reaches the cut, and ends in the run
+		testWith("service", "lognormal", "mean-service", "100", "service-cv", "10", "servers", "100", "max-servers", "200", "cycles", "12000").group(GroupShapes), // a tail that reaches the cut, and ends in the run
 	fixed("long-share", "bimodal: the share of requests that take task-max", "", func(c *Config) *Decimal { return &c.LongShare }, ParseDecimal, 0, MaxLongShare,
-		"the share of long requests must be from 0 to 1", "want a decimal like 1.5").defaults(DefaultLongShare.String()).example("0.1").wire("ls", 35).small(0, DecimalScale).needsShape(Bimodal),
+		"the share of long requests must be from 0 to 1", "want a decimal like 1.5").defaults(DefaultLongShare.String()).example("0.1").wire("ls", 35).small(0, DecimalScale).needsShape(Bimodal).group(GroupShapes),
 	Row{Name: "service-file", Help: "empirical: a file of service times, one whole number of cycles a line", File: true,
-		Range: fmt.Sprintf("1..%d lines of 1..%d", MaxServiceValues, MaxTaskTime), Example: "times.txt", check: checkServiceValues}.wireBytes("sva", 37, 65536, appendValues, readValues).needsShape(Empirical),
+		Range: fmt.Sprintf("1..%d lines of 1..%d", MaxServiceValues, MaxTaskTime), Example: "times.txt", check: checkServiceValues}.wireBytes("sva", 37, 65536, appendValues, readValues).needsShape(Empirical).group(GroupShapes),
 
 	whole("timeout", "cycles after its arrival an unfinished attempt is abandoned by its client (0 = never)", "cycles", func(c *Config) *int64 { return &c.Timeout }, 0, MaxCycles,
-		fmt.Sprintf("must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("400").changeable(SetTimeout).faultKind().wire("to", 38).small(0, 30),
+		fmt.Sprintf("must be 0 (no timeout) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("400").changeable(SetTimeout).faultKind().wire("to", 38).small(0, 30).group(GroupClient),
 	whole("retries", "retries of a request whose attempt ended in error, timed out or was discarded", "retries", func(c *Config) *int { return &c.Retries }, 0, MaxRetries,
-		fmt.Sprintf("must be a whole number from 0 to %d", MaxRetries)).defaults("0").example("2").changeable(SetRetries).faultKind().wire("rt", 39).small(0, 3),
+		fmt.Sprintf("must be a whole number from 0 to %d", MaxRetries)).defaults("0").example("2").changeable(SetRetries).faultKind().wire("rt", 39).small(0, 3).group(GroupClient),
 	whole("backoff", "B: retry k arrives B·2^(k−1) cycles after the attempt ended (B·2^(retries−1) ≤ 2⁴⁰)", "cycles", func(c *Config) *int64 { return &c.Backoff }, 0, MaxBackoff,
 		"must be ≥ 0 with backoff × 2^(retries−1) ≤ 2^40").ranged("0..2⁴⁰ ÷ 2^(retries−1)").defaults("0").example("5").changeable(SetBackoff).faultKind().wire("bo", 40).small(0, 5).
-		needsOn("retries", retriesOn),
+		needsOn("retries", retriesOn).group(GroupClient),
 	boolean("jitter", "draw each retry's wait uniformly from 0 to B·2^(k−1) (its own random stream)", func(c *Config) *bool { return &c.Jitter }).
 		defaults("false").example("true").changeable(SetJitter).faultKind().wire("jit", 41).small(0, 1).needsOn("retries", retriesOn).
-		testWith("retries", "1", "backoff", "5"),
+		testWith("retries", "1", "backoff", "5").group(GroupClient),
 	fixed("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first attempts admitted in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.RetryBudget }, ParseDecimal, 0, DecimalScale,
 		"must be 0 (no budget) or a share above 0 and at most 1, like 0.1", "want 0 (none) or a share above 0 and at most 1, like 0.1").
-		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).faultKind().wire("rb", 42).small(0, DecimalScale).needsOn("retries", retriesOn),
+		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).faultKind().wire("rb", 42).small(0, DecimalScale).needsOn("retries", retriesOn).group(GroupClient),
 	whole("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "cycles", func(c *Config) *int64 { return &c.HealthInterval }, 0, MaxCycles,
-		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval).faultKind().wire("hi", 43).small(0, 10),
+		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval).faultKind().wire("hi", 43).small(0, 10).group(GroupClient),
 	whole("health-fall", "failed probes in a row that eject a server", "probes", func(c *Config) *int { return &c.HealthFall }, 1, MaxHealthCount,
 		fmt.Sprintf("must be a whole number of failed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthFall)).example("1").changeable(SetHealthFall).faultKind().wire("hf", 44).small(0, 4).wireDefault(DefaultHealthFall).
-		needsOn("health-interval", healthChecksOn),
+		needsOn("health-interval", healthChecksOn).group(GroupClient),
 	whole("health-rise", "passed probes in a row that restore an ejected server", "probes", func(c *Config) *int { return &c.HealthRise }, 1, MaxHealthCount,
 		fmt.Sprintf("must be a whole number of passed probes from 1 to %d", MaxHealthCount)).zero().defaults(strconv.Itoa(DefaultHealthRise)).example("5").changeable(SetHealthRise).faultKind().wire("hr", 45).small(0, 4).wireDefault(DefaultHealthRise).
-		needsOn("health-interval", healthChecksOn),
+		needsOn("health-interval", healthChecksOn).group(GroupClient),
 	whole("eject-after", "eject a server after this many errors in a row (0 = never)", "errors", func(c *Config) *int { return &c.EjectAfter }, 0, MaxEjectAfter,
-		fmt.Sprintf("must be 0 (no ejection) or a whole number of errors up to %d", MaxEjectAfter)).defaults("0").example("3").changeable(SetEjectAfter).faultKind().wire("ea", 46).small(0, 3),
+		fmt.Sprintf("must be 0 (no ejection) or a whole number of errors up to %d", MaxEjectAfter)).defaults("0").example("3").changeable(SetEjectAfter).faultKind().wire("ea", 46).small(0, 3).group(GroupClient),
 	whole("eject-for", "cycles an ejection lasts, doubled for each further ejection before a completion", "cycles", func(c *Config) *int64 { return &c.EjectFor }, 1, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).zero().defaults(strconv.Itoa(DefaultEjectFor)).example("200").changeable(SetEjectFor).faultKind().wire("ef", 47).small(0, 20).wireDefault(DefaultEjectFor).
-		needsOn("eject-after", ejectionOn),
+		needsOn("eject-after", ejectionOn).group(GroupClient),
 	whole("provision-delay", "cycles a server added by scaling warms before it takes work", "cycles", func(c *Config) *int64 { return &c.ProvisionDelay }, 0, MaxCycles,
-		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay).faultKind().wire("pd", 48).small(0, 10),
+		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay).faultKind().wire("pd", 48).small(0, 10).group(GroupClient),
 	fixed("server-cost", "C: the price of one server for one cycle; the summary's cost is server-cycles × C", "a server-cycle", func(c *Config) *Decimal { return &c.ServerCost }, ParseDecimal, 0, MaxServerCost,
-		"must be from 0 to 1000000, with at most 6 decimals", "want a price like 0.05").defaults("0").example("0.05").wire("sco", 52).small(0, 3*DecimalScale),
+		"must be from 0 to 1000000, with at most 6 decimals", "want a price like 0.05").defaults("0").example("0.05").wire("sco", 52).small(0, 3*DecimalScale).group(GroupRun),
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
-		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter).faultKind().wire("ra", 49).small(0, 40),
+		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter).faultKind().wire("ra", 49).small(0, 40).group(GroupClient),
 }, autoscalerRows(), policyRows())
 
 // retriesOn, healthChecksOn and ejectionOn report whether the setting that
@@ -593,7 +597,7 @@ func policyRows() []Row {
 		for _, pr := range p.Params {
 			if !seen[pr.Row.Name] {
 				seen[pr.Row.Name] = true
-				out = append(out, pr.Row.needsPolicy())
+				out = append(out, pr.Row.needsPolicy().group(GroupQueues))
 			}
 		}
 	}

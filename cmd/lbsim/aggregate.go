@@ -38,32 +38,40 @@ type aggregateOptions struct {
 	precision float64
 }
 
+// aggregateCommand is lbsim aggregate: its options, flags and run
+// (aggregateRun).
+var aggregateCommand = subcommand[aggregateOptions]{
+	commandSpec: commandSpec{name: "aggregate", help: aggregateHelp, positional: true},
+	flags: func(_ *cli, o *aggregateOptions) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("aggregate", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.StringVar(&o.metrics, "metric", "avg_wait,peak_queue,servers_peak", "summary keys to aggregate, `a,b,…`")
+		fs.StringVar(&o.csv, "csv", "", "write CSV to `file` ('-' = stdout): one row per point, mean, low, high and half-width per metric")
+		fs.StringVar(&o.json, "json", "", "write JSON to `file` ('-' = stdout)")
+		fs.Float64Var(&o.precision, "precision", 0, "flag intervals wider than this `fraction` of the mean (like 0.05), with the replications needed")
+		return fs, nil
+	},
+	run: (*cli).aggregateRun,
+}
+
 func (c *cli) aggregate(args []string) int {
-	fail := c.usageFail("aggregate", nil)
-	var o aggregateOptions
-	fs := flag.NewFlagSet("aggregate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.metrics, "metric", "avg_wait,peak_queue,servers_peak", "summary keys to aggregate, `a,b,…`")
-	fs.StringVar(&o.csv, "csv", "", "write CSV to `file` ('-' = stdout): one row per point, mean, low, high and half-width per metric")
-	fs.StringVar(&o.json, "json", "", "write JSON to `file` ('-' = stdout)")
 	args = oldSwitches(args, c.stderr, "aggregate", "json", "csv")
-	fs.Float64Var(&o.precision, "precision", 0, "flag intervals wider than this `fraction` of the mean (like 0.05), with the replications needed")
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if c.printedHelp(fs, err, aggregateHelp) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
+	return runCommand(c, aggregateCommand, args)
+}
+
+// aggregateRun merges the results files named (cl.args) and writes the
+// table, and the CSV and JSON asked for.
+func (c *cli) aggregateRun(o *aggregateOptions, cl commandLine) error {
+	files := cl.args
 	switch {
 	case len(files) == 0:
-		return fail("name the results files, like: lbsim aggregate sweep.jsonl")
+		return usageErr("name the results files, like: lbsim aggregate sweep.jsonl")
 	case o.precision < 0 || o.precision >= 1 || math.IsNaN(o.precision):
-		return fail("--precision %v: want a fraction of the mean from 0 (none) to below 1, like 0.05", o.precision)
+		return usageErr("--precision %v: want a fraction of the mean from 0 (none) to below 1, like 0.05", o.precision)
 	}
 	rep, err := aggregateFiles(files, splitList(o.metrics), o.precision)
 	if err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	outs := outputs{stdout: c.stdout} // either output may be "-"
 	for _, name := range files {
@@ -71,11 +79,11 @@ func (c *cli) aggregate(args []string) int {
 	}
 	var csvFile, jsonFile *atomicFile
 	if err := outs.wantAll(planned{"--csv", o.csv, &csvFile}, planned{"--json", o.json, &jsonFile}); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	defer outs.abort()
 	if err := outs.open(); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	if csvFile != nil {
 		writeAggregateCSV(csvFile.w, rep)
@@ -87,25 +95,9 @@ func (c *cli) aggregate(args []string) int {
 		writeAggregateTable(c.stdout, rep)
 	}
 	if code := c.commit(&outs, "aggregate"); code != exitOK {
-		return code
+		return exited(code)
 	}
-	return c.reportMerge(rep)
-}
-
-// parseInterleaved parses flags that may come before, between or after
-// the file names, and returns the file names.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var files []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return files, nil
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
+	return exited(c.reportMerge(rep))
 }
 
 func splitList(s string) []string {

@@ -93,6 +93,9 @@ type compareOptions struct {
 	csvPath      string
 	snapshotPath string
 	noProgress   bool
+	// probe holds the run flags as read (the seed, --config, the outputs
+	// taken over above); each variant's run reads base instead.
+	probe runOptions
 }
 
 // args returns variant v's run flags with the seed given.
@@ -120,22 +123,28 @@ const (
 // maxJobs bounds --jobs of compare and sweep: each job holds a model.
 const maxJobs = 1024
 
-func (c *cli) compare(args []string) int {
-	var o compareOptions
-	var probe runOptions
-	cl, code, done := c.parseCommand(commandSpec{name: "compare", help: compareHelp, hide: notWithCompare, define: func() (*flag.FlagSet, *string) {
-		o, probe = compareOptions{}, runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
-		fs := c.compareFlags(&o, &probe)
-		configFlags(fs, &probe, false)
-		return fs, &probe.configPath
-	}}, args)
-	if done {
-		return code
-	}
-	seen, fail := cl.seen, cl.fail
+// compareCommand is lbsim compare: its options, flags and run (compareRun).
+var compareCommand = subcommand[compareOptions]{
+	commandSpec: commandSpec{name: "compare", help: compareHelp, hide: notWithCompare},
+	flags: func(c *cli, o *compareOptions) (*flag.FlagSet, *string) {
+		o.probe = runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+		fs := c.compareFlags(o, &o.probe)
+		configFlags(fs, &o.probe, false)
+		return fs, &o.probe.configPath
+	},
+	run: (*cli).compareRun,
+}
+
+func (c *cli) compare(args []string) int { return runCommand(c, compareCommand, args) }
+
+// compareRun is lbsim compare once its flags are read: it checks the
+// comparison and every variant, runs them and writes the table and the
+// outputs asked for.
+func (c *cli) compareRun(o *compareOptions, cl commandLine) error {
+	seen, probe := cl.seen, &o.probe
 	o.jsonPath, o.noProgress, o.snapshotPath = probe.jsonPath, probe.noProgress, probe.snapshotPath
 	if err := o.check(seen); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	seed := probe.cfg.Seed
 	if !seen["seed"] {
@@ -145,33 +154,30 @@ func (c *cli) compare(args []string) int {
 	if probe.configPath != "" {
 		outs.addInput("--config", probe.configPath)
 	}
-	if err := c.checkVariants(&o, seed, &outs); err != nil {
-		return fail("%v", err)
+	if err := c.checkVariants(o, seed, &outs); err != nil {
+		return usageErr("%v", err)
 	}
 	var files compareFiles
-	if err := files.want(&o, &outs); err != nil {
-		return fail("%v", err)
+	if err := files.want(o, &outs); err != nil {
+		return usageErr("%v", err)
 	}
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
 	if err := outs.open(); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
-	res, lanes, err := c.runVariants(&o, seed)
+	res, lanes, err := c.runVariants(o, seed)
 	if c.interrupted() {
-		fmt.Fprintln(c.stderr, "lbsim compare: interrupted; no output was written")
-		return c.interruptCode()
+		return failErr(c.interruptCode(), "interrupted; no output was written")
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "lbsim compare: %v\nNo output was written.\n", err)
-		return exitFailed
+		return failErr(exitFailed, "%v\nNo output was written.", err)
 	}
-	if err := c.writeComparison(&o, seed, res, lanes, &files, c.humanOut(&outs)); err != nil {
-		fmt.Fprintf(c.stderr, "lbsim compare: %v\n", err)
-		return exitFailed
+	if err := c.writeComparison(o, seed, res, lanes, &files, c.humanOut(&outs)); err != nil {
+		return failErr(exitFailed, "%v", err)
 	}
-	return c.commit(&outs, "compare")
+	return exited(c.commit(&outs, "compare"))
 }
 
 // compareFlags defines compare's flags: the run flags (recorded into

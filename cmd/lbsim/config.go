@@ -43,7 +43,7 @@ type leftOut struct{ key, why string }
 // gives it (flagError spells it), and the flag set with it (for help).
 func parseConfigured(args []string, define func() (*flag.FlagSet, *string), skip func(key string) string) (*flag.FlagSet, *configured, error) {
 	fs, path := define()
-	if err := parseFlags(fs, args); err != nil || *path == "" {
+	if err := parseFlags(fs, args); err != nil || path == nil || *path == "" {
 		return fs, &configured{args: args}, err
 	}
 	cf, err := readConfig(*path, args, visited(fs), fs, skip)

@@ -44,7 +44,8 @@ type boolSetting struct{ setting }
 
 func (boolSetting) IsBoolFlag() bool { return true }
 
-// blockList collects repeated --block values; the first replaces the
+// blockList collects --block values, each one range or several
+// comma-separated, repeated or not; the first replaces the
 // default list and "none" blocks nothing.
 type blockList struct {
 	cfg  *sim.Config
@@ -206,7 +207,7 @@ func settingFlags(fs *flag.FlagSet, cfg *sim.Config, blocks *blockList, serviceP
 			if blocks == nil {
 				blocks = &blockList{cfg: cfg}
 			}
-			fs.Var(blocks, r.Name, "blocked source range: CIDR, a-b range or address; repeatable; 'none' blocks nothing\n(default: "+r.Default()+";\nnone with --trace)")
+			fs.Var(blocks, r.Name, "blocked source ranges: CIDR, a-b range or address, comma-separated (--block A,B)\nor repeated (--block A --block B); 'none' blocks nothing\n(default: "+r.Default()+";\nnone with --trace)")
 		case r.Name == "policy":
 			fs.Var(setting{cfg, r.Name, nil}, r.Name, policyUsage())
 		case r.IsBool():

@@ -66,28 +66,31 @@ func printFlag(w io.Writer, f *flag.Flag) {
 	fmt.Fprintf(w, "%s\n    \t%s\n", line, usage)
 }
 
-// The groups of the run flags in help, in the order printed; "" is a
-// subcommand's own flags.
-const (
-	groupRun     = "The run: pool, arrivals, scaling, changes"
-	groupQueues  = "Queues and policies"
-	groupShapes  = "Service-time shapes"
-	groupFaults  = "Faults"
-	groupClient  = "The client side: timeouts, retries, health checks"
-	groupFleet   = "Fleet: balancers and what they know"
-	groupOutputs = "Outputs"
+// groupOutputs is the help group of the run flags that show a run rather
+// than decide it; the settings' groups are the table's (sim.Groups).
+const groupOutputs = "Outputs"
+
+// The settings' help groups by their titles, as the run flags that are no
+// settings (flagGroup) and the tests name them.
+var (
+	groupRun    = sim.GroupRun.Title()
+	groupQueues = sim.GroupQueues.Title()
+	groupShapes = sim.GroupShapes.Title()
+	groupFaults = sim.GroupFaults.Title()
+	groupClient = sim.GroupClient.Title()
+	groupFleet  = sim.GroupFleet.Title()
 )
 
-var flagGroupOrder = []string{"", groupRun, groupQueues, groupShapes, groupFaults, groupClient, groupFleet, groupOutputs}
-
-// groupStarts names the settings table's rows where a help group starts;
-// a row belongs to the group of the nearest start above it in the table,
-// so a new row lands beside its neighbours.
-var groupStarts = map[string]string{
-	"servers": groupRun, "queue-cap": groupQueues, "balancers": groupFleet, "speeds": groupQueues,
-	"switch": groupFleet, "mtbf": groupFaults, "service": groupShapes, "timeout": groupClient,
-	"weights": groupQueues,
-}
+// flagGroupOrder is the groups of the run flags in help, in the order
+// printed: a subcommand's own flags (""), the settings' groups, the
+// outputs.
+var flagGroupOrder = func() []string {
+	order := []string{""}
+	for _, g := range sim.Groups() {
+		order = append(order, g.Title())
+	}
+	return append(order, groupOutputs)
+}()
 
 // rowOrder is a setting's place in the settings table (its rows come in
 // the table's order within a group), len(rows) for a flag that is no
@@ -101,19 +104,13 @@ func rowOrder(name string) int {
 	return len(sim.Rows())
 }
 
-// flagGroup is the help group of flag name: a setting's from the table's
-// order (groupStarts), a run flag's that is no setting from whether it
+// flagGroup is the help group of flag name: a setting's is the one its
+// row declares, a run flag's that is no setting follows from whether it
 // decides the run (inputFlags: the run's basics, --fault with the
-// faults) or shows it (the outputs), and "" for a subcommand's own.
+// faults) or shows it (the outputs), and "" is a subcommand's own.
 func flagGroup(name string) string {
-	group := ""
-	for _, r := range sim.Rows() {
-		if g, ok := groupStarts[r.Name]; ok {
-			group = g
-		}
-		if r.Name == name {
-			return group
-		}
+	if r := sim.RowNamed(name); r != nil {
+		return r.Group.Title()
 	}
 	switch name {
 	case "fault":
@@ -167,12 +164,21 @@ func didYouMean(given string, names []string, spell string) string {
 // from the scenario file of cf, if any, named with the file's line), where
 // the help is, exit 2.
 func (c *cli) usageFail(name string, cf *configured) func(format string, a ...any) int {
+	return c.usageFailHint(name, cf, "")
+}
+
+// usageFailHint is usageFail with what the pointer to --help says the
+// help holds (hint; "" for the flags and what they allow).
+func (c *cli) usageFailHint(name string, cf *configured, hint string) func(format string, a ...any) int {
+	if hint == "" {
+		hint = "the flags and what they allow"
+	}
 	return func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		if cf != nil {
 			msg = cf.blame(msg)
 		}
-		fmt.Fprintf(c.stderr, "lbsim %s: %s\nRun 'lbsim %s --help' for the flags and what they allow.\n", name, msg, name)
+		fmt.Fprintf(c.stderr, "lbsim %s: %s\nRun 'lbsim %s --help' for %s.\n", name, msg, name, hint)
 		return exitUsage
 	}
 }

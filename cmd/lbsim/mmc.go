@@ -37,31 +37,33 @@ Example:
 Flags:
 `
 
-func (c *cli) mmc(args []string) int {
-	var p mmc.Params
-	var jsonPath, servicePath, configPath string
-	var in inputFiles
-	var cfg sim.Config
-	cl, code, done := c.parseCommand(commandSpec{name: "mmc", help: mmcHelp, define: func() (*flag.FlagSet, *string) {
-		p = mmc.Params{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 2_000_000, Warmup: -1, Batches: 20, MaxQueued: sim.DefaultMaxQueued}
-		jsonPath, servicePath, configPath, in = "", "", "", nil
-		cfg = sim.DefaultConfig()
-		fs := mmcFlags(&p, &cfg, &jsonPath, &servicePath, &in)
-		fs.StringVar(&configPath, "config", "", configUsage)
-		return fs, &configPath
-	}, skip: func(key string) string {
+// mmcOptions is everything lbsim mmc was asked to do.
+type mmcOptions struct {
+	p                                 mmc.Params
+	cfg                               sim.Config
+	jsonPath, servicePath, configPath string
+	in                                inputFiles
+}
+
+// mmcCommand is lbsim mmc: its options, flags and run (mmcRun).
+var mmcCommand = subcommand[mmcOptions]{
+	commandSpec: commandSpec{name: "mmc", help: mmcHelp, skip: func(key string) string {
 		if mmcFlags(&mmc.Params{}, &sim.Config{}, new(string), new(string), nil).Lookup(key) == nil {
 			return "not part of the M/M/c check"
 		}
 		return ""
-	}}, args)
-	if done {
-		return code
-	}
-	fs, cf, fail := cl.fs, cl.cf, cl.fail
-	cf.notice(c.stderr, "mmc")
-	return c.mmcRun(fs, p, cfg, jsonPath, in, configPath, fail)
+	}},
+	flags: func(_ *cli, o *mmcOptions) (*flag.FlagSet, *string) {
+		o.p = mmc.Params{Servers: 5, Rate: 40_000, MeanService: 100, Cycles: 2_000_000, Warmup: -1, Batches: 20, MaxQueued: sim.DefaultMaxQueued}
+		o.cfg = sim.DefaultConfig()
+		fs := mmcFlags(&o.p, &o.cfg, &o.jsonPath, &o.servicePath, &o.in)
+		fs.StringVar(&o.configPath, "config", "", configUsage)
+		return fs, &o.configPath
+	},
+	run: (*cli).mmcRun,
 }
+
+func (c *cli) mmc(args []string) int { return runCommand(c, mmcCommand, args) }
 
 // mmcFlags defines mmc's flags on a new flag set, filling p, cfg and the
 // paths.
@@ -87,18 +89,21 @@ func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string, in 
 	return fs
 }
 
-// mmcRun checks mmc's parsed flags, runs the check and reports it.
-func (c *cli) mmcRun(fs *flag.FlagSet, p mmc.Params, cfg sim.Config, jsonPath string, in inputFiles, configPath string, fail func(string, ...any) int) int {
-	seedGiven := visited(fs)["seed"]
+// mmcRun is lbsim mmc once its flags are read: it checks them, runs the
+// check and reports it.
+func (c *cli) mmcRun(o *mmcOptions, cl commandLine) error {
+	cl.cf.notice(c.stderr, "mmc")
+	p, cfg, seen := o.p, o.cfg, cl.seen
+	seedGiven := seen["seed"]
 	var ue *sim.UnusedError
-	if err := sim.CheckUnused(&cfg, visited(fs), nil); errors.As(err, &ue) {
-		return fail("--%s %s", ue.Field, ue.Why)
+	if err := sim.CheckUnused(&cfg, seen, nil); errors.As(err, &ue) {
+		return usageErr("--%s %s", ue.Field, ue.Why)
 	}
 	shape := cfg.Shape()
 	p.Shape = &shape
 	p.Servers, p.Rate, p.MeanService, p.Seed = cfg.Servers, cfg.Rate, cfg.MeanService, cfg.Seed
 	p.Queues, p.Policy, p.Choices = cfg.Queues, cfg.Policy, cfg.Choices
-	if seen := visited(fs); !seen["policy"] && p.Queues == sim.PerServer {
+	if !seen["policy"] && p.Queues == sim.PerServer {
 		p.Policy = sim.DefaultPolicy(sim.PerServer)
 	}
 	if !seedGiven {
@@ -108,55 +113,53 @@ func (c *cli) mmcRun(fs *flag.FlagSet, p mmc.Params, cfg sim.Config, jsonPath st
 		p.Warmup = p.Cycles / 20
 	}
 	if p.Batches < 2 || p.Batches > 1000 {
-		return fail("--batches %d is not allowed: must be from 2 to 1000", p.Batches)
+		return usageErr("--batches %d is not allowed: must be from 2 to 1000", p.Batches)
 	}
 	if p.MaxQueued < 1 || p.MaxQueued > sim.MaxQueuedLimit {
-		return fail("--max-queued %d is not allowed: must be from 1 to %d", p.MaxQueued, sim.MaxQueuedLimit)
+		return usageErr("--max-queued %d is not allowed: must be from 1 to %d", p.MaxQueued, sim.MaxQueuedLimit)
 	}
 	if err := p.Validate(); err != nil {
-		return fail("%v", fieldError(err))
+		return usageErr("%v", fieldError(err))
 	}
 	// The output is opened before the run, so a bad path fails at once.
 	outs := outputs{stdout: c.stdout} // --json may be "-"
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
-	outs.addInputs(in)
-	if configPath != "" {
-		outs.addInput("--config", configPath)
+	outs.addInputs(o.in)
+	if o.configPath != "" {
+		outs.addInput("--config", o.configPath)
 	}
 	var jsonFile *atomicFile
-	if err := outs.wantAll(planned{"--json", jsonPath, &jsonFile}); err != nil {
-		return fail("%v", err)
+	if err := outs.wantAll(planned{"--json", o.jsonPath, &jsonFile}); err != nil {
+		return usageErr("%v", err)
 	}
 	if err := outs.open(); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	r, err := mmc.Run(p)
 	if c.interrupted() {
-		fmt.Fprintln(c.stderr, "lbsim mmc: interrupted; no output was written")
-		return c.interruptCode()
+		return failErr(c.interruptCode(), "interrupted; no output was written")
 	}
 	var le *sim.QueueLimitError
 	if errors.As(err, &le) {
-		fmt.Fprintf(c.stderr, "lbsim mmc: stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
-			"the offered load λ·m exceeds the %d servers. Lower --rate or --mean-service, add --servers, or raise --max-queued (up to %d).\n",
+		return failErr(exitFailed, "stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
+			"the offered load λ·m exceeds the %d servers. Lower --rate or --mean-service, add --servers, or raise --max-queued (up to %d).",
 			le.Cycle, le.Queued, le.Limit, p.Servers, sim.MaxQueuedLimit)
-		return exitFailed
 	}
 	if err != nil {
-		return fail("%v", fieldError(err))
+		return usageErr("%v", fieldError(err))
 	}
 	if jsonFile != nil {
 		c.writeJSON(mmcJSON{r, lbsimVersion()}, jsonFile)
 	}
 	if code := c.commit(&outs, "mmc"); code != exitOK {
-		return code
+		return exited(code)
 	}
 	if !outs.toStdout() {
 		fmt.Fprint(c.stdout, mmcTable(r, seedGiven))
 	}
-	return exitOK
+	return nil
 }
 
 // mmcJSON is mmc's --json: the report, then the build that made it, as

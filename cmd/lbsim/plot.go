@@ -91,13 +91,11 @@ func (c *cli) plot(args []string) int {
 	if len(args) == 0 {
 		return fail("say what to plot: 'lbsim plot run [run flags]' or 'lbsim plot sweep FILE…'")
 	}
-	var code int
-	var err error
 	switch args[0] {
 	case "run":
-		code, err = c.plotRun(args[1:])
+		return runCommand(c, plotRunCommand, args[1:])
 	case "sweep":
-		code, err = c.plotSweep(args[1:])
+		return runCommand(c, plotSweepCommand, args[1:])
 	case "help", "-h", "-help", "--help":
 		fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 		(&plotOutput{}).define(fs)
@@ -106,45 +104,47 @@ func (c *cli) plot(args []string) int {
 	default:
 		return fail("unknown chart %q: allowed run, sweep", args[0])
 	}
-	if err != nil {
-		if code == exitUsage {
-			return fail("%v", err)
-		}
-		fmt.Fprintf(c.stderr, "lbsim plot: %v\n", err)
-	}
-	return code
 }
 
-// plotRun runs the simulation and draws its timeline.
-func (c *cli) plotRun(args []string) (int, error) {
-	var o *runOptions
-	var po plotOutput
-	cl, code, done := c.parseCommand(commandSpec{name: "plot", help: plotHelp, define: func() (*flag.FlagSet, *string) {
-		o, po = &runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}, plotOutput{}
+// plotRunOptions is everything lbsim plot run was asked to do: the run
+// and the chart's output.
+type plotRunOptions struct {
+	run runOptions
+	out plotOutput
+}
+
+// plotRunCommand is lbsim plot run: its options, flags and run (plotRun).
+var plotRunCommand = subcommand[plotRunOptions]{
+	commandSpec: commandSpec{name: "plot", help: plotHelp},
+	flags: func(_ *cli, opts *plotRunOptions) (*flag.FlagSet, *string) {
+		o := &opts.run
+		*o = runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
 		fs := flag.NewFlagSet("plot run", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		inputFlags(fs, o, &blockList{cfg: &o.cfg})
-		po.define(fs)
+		opts.out.define(fs)
 		configFlags(fs, o, false)
 		return fs, &o.configPath
-	}}, args)
-	if done {
-		return code, nil // said already
-	}
-	cf := cl.cf
+	},
+	run: (*cli).plotRun,
+}
+
+// plotRun runs the simulation and draws its timeline.
+func (c *cli) plotRun(opts *plotRunOptions, cl commandLine) error {
+	cf, o, po := cl.cf, &opts.run, &opts.out
 	if err := po.check(); err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
 	if err := c.complete(o, cl.seen); err != nil {
-		return exitUsage, errors.New(cf.blame(err.Error()))
+		return usageErrAsIs("%s", cf.blame(err.Error()))
 	}
 	o.config = cf
 	if o.cfg.Switch {
-		return exitUsage, errors.New("--switch: the timeline chart draws one balancer; run without --switch")
+		return usageErrAsIs("--switch: the timeline chart draws one balancer; run without --switch")
 	}
 	m, err := newModel(o)
 	if err != nil {
-		return exitUsage, errors.New(o.blame(err))
+		return usageErrAsIs("%s", o.blame(err))
 	}
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	defer outs.abort()
@@ -156,7 +156,7 @@ func (c *cli) plotRun(args []string) (int, error) {
 	defer stop()
 	f, err := po.open(&outs, "")
 	if err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
 	tl := chart.NewTimeline(fmt.Sprintf("%d servers, rate %v, policy %v, seed %d", o.cfg.Servers, o.cfg.Rate, o.cfg.Policy, o.cfg.Seed), o.cfg.Cycles)
 	observe := func() {
@@ -172,76 +172,86 @@ func (c *cli) plotRun(args []string) (int, error) {
 	var le *sim.QueueLimitError
 	switch {
 	case c.interrupted():
-		return c.interruptCode(), fmt.Errorf("interrupted at cycle %d; no chart was written", m.Cycle())
+		return failErr(c.interruptCode(), "interrupted at cycle %d; no chart was written", m.Cycle())
 	case errors.As(m.Err(), &le):
-		return exitFailed, fmt.Errorf("stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
+		return failErr(exitFailed, "stopped at cycle %d: %d requests queued, more than --max-queued %d allows; "+
 			"the arrivals outpace the servers. Lower --rate, add --servers, set --queue-cap, or raise --max-queued (up to %d). No chart was written",
 			le.Cycle, le.Queued, le.Limit, sim.MaxQueuedLimit)
 	case m.Err() != nil:
-		return exitFailed, m.Err()
+		return failErr(exitFailed, "%v", m.Err())
 	}
 	if err := tl.Write(f.w, po.format, po.w, po.h); err != nil {
-		return exitFailed, err
+		return failErr(exitFailed, "%v", err)
 	}
 	if code := c.commit(&outs, "plot"); code != exitOK {
-		return code, nil
+		return exited(code)
 	}
 	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: the timeline of %d cycles is in %s\n", o.cfg.Cycles, outName(po.out))
-	return exitOK, nil
+	return nil
 }
 
-// plotSweep draws a metric of sweep results against one varied setting.
-func (c *cli) plotSweep(args []string) (int, error) {
-	fs := flag.NewFlagSet("plot sweep", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	metric := fs.String("metric", "avg_wait", "the summary key to draw, like avg_wait")
-	xName := fs.String("x", "", "the varied `setting` along the x axis (default: the first whose values are numbers)")
-	title := fs.String("title", "", "the chart's title (default: the metric and the runs it comes from)")
-	var po plotOutput
-	po.define(fs)
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if c.printedHelp(fs, err, plotHelp) {
-			return exitOK, nil
-		}
-		return exitUsage, errors.New(flagError(fs, err))
-	}
+// plotSweepOptions is everything lbsim plot sweep was asked to do.
+type plotSweepOptions struct {
+	metric, xName, title string
+	out                  plotOutput
+}
+
+// plotSweepCommand is lbsim plot sweep: its options, flags and run
+// (plotSweep).
+var plotSweepCommand = subcommand[plotSweepOptions]{
+	commandSpec: commandSpec{name: "plot", help: plotHelp, positional: true},
+	flags: func(_ *cli, o *plotSweepOptions) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("plot sweep", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.StringVar(&o.metric, "metric", "avg_wait", "the summary key to draw, like avg_wait")
+		fs.StringVar(&o.xName, "x", "", "the varied `setting` along the x axis (default: the first whose values are numbers)")
+		fs.StringVar(&o.title, "title", "", "the chart's title (default: the metric and the runs it comes from)")
+		o.out.define(fs)
+		return fs, nil
+	},
+	run: (*cli).plotSweep,
+}
+
+// plotSweep draws a metric of sweep results (the files cl.args names)
+// against one varied setting.
+func (c *cli) plotSweep(o *plotSweepOptions, cl commandLine) error {
+	files := cl.args
 	if len(files) == 0 {
-		return exitUsage, errors.New("name the sweep's results files, like: lbsim plot sweep sweep.jsonl --out sweep.svg")
+		return usageErrAsIs("name the sweep's results files, like: lbsim plot sweep sweep.jsonl --out sweep.svg")
 	}
-	if err := po.check(); err != nil {
-		return exitUsage, err
+	if err := o.out.check(); err != nil {
+		return usageErrAsIs("%v", err)
 	}
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
-	f, err := po.open(&outs, "the results file", files...)
+	f, err := o.out.open(&outs, "the results file", files...)
 	if err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
-	rep, err := aggregateFiles(files, []string{*metric}, 0)
+	rep, err := aggregateFiles(files, []string{o.metric}, 0)
 	if err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
-	ch, err := sweepChart(rep, *xName)
+	ch, err := sweepChart(rep, o.xName)
 	if err != nil {
-		return exitUsage, err
+		return usageErrAsIs("%v", err)
 	}
-	if *title != "" {
-		ch.Title = *title
+	if o.title != "" {
+		ch.Title = o.title
 	}
-	if err := ch.Write(f.w, po.format, po.w, po.h); err != nil {
-		return exitFailed, err
+	if err := ch.Write(f.w, o.out.format, o.out.w, o.out.h); err != nil {
+		return failErr(exitFailed, "%v", err)
 	}
 	if code := c.commit(&outs, "plot"); code != exitOK {
-		return code, nil
+		return exited(code)
 	}
 	if code := c.reportMerge(rep); code != exitOK {
-		return code, nil
+		return exited(code)
 	}
-	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %d lines, is in %s\n", *metric, ch.XLabel, len(ch.Series), outName(po.out))
-	return exitOK, nil
+	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %d lines, is in %s\n", o.metric, ch.XLabel, len(ch.Series), outName(o.out.out))
+	return nil
 }
 
 // sweepChart lays out an aggregate as a chart: the x dimension along the

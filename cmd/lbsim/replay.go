@@ -67,52 +67,17 @@ type replayOptions struct {
 	maxQueued                    int
 }
 
-// replayError is a replay's failure: its exit code, its message, and
-// whether the pointer to --help follows (bad usage).
-type replayError struct {
-	code int
-	hint bool
-	msg  string
+// replayCommand is lbsim replay: its options, flags and run (replayRun).
+var replayCommand = subcommand[replayOptions]{
+	commandSpec: commandSpec{name: "replay", help: replayHelp, positional: true, hint: "the flags and an example"},
+	flags: func(_ *cli, o *replayOptions) (*flag.FlagSet, *string) {
+		o.maxQueued = sim.DefaultMaxQueued
+		return replayFlags(o), nil
+	},
+	run: func(c *cli, o *replayOptions, cl commandLine) error { return c.replayRun(o, cl.args) },
 }
 
-func (e *replayError) Error() string { return e.msg }
-
-func usageErr(format string, a ...any) error {
-	return &replayError{exitUsage, true, fmt.Sprintf(format, a...)}
-}
-
-func failErr(code int, format string, a ...any) error {
-	return &replayError{code, false, fmt.Sprintf(format, a...)}
-}
-
-func (c *cli) replay(args []string) int {
-	o := replayOptions{maxQueued: sim.DefaultMaxQueued}
-	fs := replayFlags(&o)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil && c.printedHelp(fs, err, replayHelp) {
-		return exitOK
-	}
-	if err != nil {
-		err = usageErr("%s", flagError(fs, err))
-	} else {
-		err = c.replayRun(&o, pos)
-	}
-	var re *replayError
-	if errors.As(err, &re) {
-		if re.hint {
-			re.msg += "\nRun 'lbsim replay --help' for the flags and an example."
-		}
-		if re.msg != "" { // empty: said already
-			fmt.Fprintf(c.stderr, "lbsim replay: %s\n", re.msg)
-		}
-		return re.code
-	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "lbsim replay: %v\n", err)
-		return exitUsage
-	}
-	return exitOK
-}
+func (c *cli) replay(args []string) int { return runCommand(c, replayCommand, args) }
 
 // replayFlags defines replay's flags.
 func replayFlags(o *replayOptions) *flag.FlagSet {
@@ -126,7 +91,7 @@ func replayFlags(o *replayOptions) *flag.FlagSet {
 }
 
 // replayRun replays the snapshot named by pos or --link, checks it
-// reproduces, and writes what was asked; its error is a *replayError.
+// reproduces, and writes what was asked; its error is a *cmdError.
 func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	if o.maxQueued < 1 || o.maxQueued > sim.MaxQueuedLimit {
 		return usageErr("--max-queued %d is not allowed: must be from 1 to %d", o.maxQueued, sim.MaxQueuedLimit)
@@ -165,7 +130,7 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	}
 	if isComparison {
 		if code := c.replayComparison(name, cmp, o.jsonPath, jsonFile, &outs, o.maxQueued); code != exitOK {
-			return &replayError{code: code} // replayComparison has said why
+			return exited(code) // replayComparison has said why
 		}
 		return nil
 	}
@@ -178,7 +143,7 @@ func (c *cli) replayRun(o *replayOptions, pos []string) error {
 	sum := m.Summary()
 	c.writeJSON(version.Stamp(&sum), jsonFile)
 	if code := c.commit(&outs, "replay"); code != exitOK {
-		return &replayError{code: code} // commit has said why
+		return exited(code) // commit has said why
 	}
 	return nil
 }
@@ -270,41 +235,44 @@ func writeReplayText(w io.Writer, name string, snap snapshot.Snapshot, m *sim.Mo
 	hw.Flush()
 }
 
-func (c *cli) share(args []string) int {
-	fs := flag.NewFlagSet("share", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var base string
-	fs.StringVar(&base, "base", "", "print the whole link on the page at `URL` instead of the fragment")
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(c.stderr, "lbsim share: "+format+"\n", a...)
-		return exitUsage
-	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if c.printedHelp(fs, err, shareHelp) {
-			return exitOK
-		}
-		return fail("%s\nRun 'lbsim share --help' for the flags and an example.", flagError(fs, err))
-	}
+// shareCommand is lbsim share: its option (--base), flags and run
+// (shareRun).
+var shareCommand = subcommand[string]{
+	commandSpec: commandSpec{name: "share", help: shareHelp, positional: true, hint: "the flags and an example"},
+	flags: func(_ *cli, base *string) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("share", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.StringVar(base, "base", "", "print the whole link on the page at `URL` instead of the fragment")
+		return fs, nil
+	},
+	run: (*cli).shareRun,
+}
+
+func (c *cli) share(args []string) int { return runCommand(c, shareCommand, args) }
+
+// shareRun prints the share link of the one snapshot cl.args names: the
+// fragment, or the whole link on the page at base.
+func (c *cli) shareRun(base *string, cl commandLine) error {
+	pos := cl.args
 	if len(pos) != 1 {
-		return fail("want one snapshot FILE, got %d\nRun 'lbsim share --help' for an example.", len(pos))
+		return failErr(exitUsage, "want one snapshot FILE, got %d\nRun 'lbsim share --help' for an example.", len(pos))
 	}
-	if strings.ContainsAny(base, " \t\n") {
-		return fail("--base %q: a URL has no spaces", base)
+	if strings.ContainsAny(*base, " \t\n") {
+		return failErr(exitUsage, "--base %q: a URL has no spaces", *base)
 	}
 	data, err := snapshot.ReadFile(pos[0])
 	if err != nil {
-		return fail("%v", err)
+		return failErr(exitUsage, "%v", err)
 	}
 	if _, err := snapshot.DecodeComparison(data); err != nil { // a single run or a comparison
-		return fail("%s: %v", pos[0], err)
+		return failErr(exitUsage, "%s: %v", pos[0], err)
 	}
-	if base != "" {
-		fmt.Fprintln(c.stdout, snapshot.Link(base, data))
+	if *base != "" {
+		fmt.Fprintln(c.stdout, snapshot.Link(*base, data))
 	} else {
 		fmt.Fprintln(c.stdout, snapshot.Fragment(data))
 	}
-	return exitOK
+	return nil
 }
 
 // readLink reads a share link from r (--link -), at most snapshot.MaxLink

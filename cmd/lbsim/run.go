@@ -120,32 +120,34 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	fs.Var(changeList{&o.changes, &o.setChanges, &o.balancerNamed}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\n"+strings.Join(sim.SettingNames(), ", ")+"\n(block and unblock take a range: 500:block=0.0.0.0/1; slow takes IDxF: 500:slow=3x4)")
 }
 
-func (c *cli) run(args []string) int {
-	var o runOptions
-	cl, code, done := c.parseCommand(commandSpec{name: "run", help: runHelp, define: func() (*flag.FlagSet, *string) {
-		o = runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
-		fs := c.runFlags(&o, &blockList{cfg: &o.cfg})
-		configFlags(fs, &o, true)
+// runCmd is lbsim run: its options, flags and run (runRun).
+var runCmd = subcommand[runOptions]{
+	commandSpec: commandSpec{name: "run", help: runHelp},
+	flags: func(c *cli, o *runOptions) (*flag.FlagSet, *string) {
+		*o = runOptions{cfg: sim.DefaultConfig(), statusEvery: -1}
+		fs := c.runFlags(o, &blockList{cfg: &o.cfg})
+		configFlags(fs, o, true)
 		return fs, &o.configPath
-	}}, args)
-	if done {
-		return code
-	}
-	cf, seen := cl.cf, cl.seen
-	if len(args) == 0 && c.stdinTTY && c.stdoutTTY {
-		if err := c.ask(&o, seen); err != nil {
-			return c.usageError("%v", err)
-		}
-	}
-	if err := c.complete(&o, seen); err != nil {
-		return c.usageError("%s", cf.blame(err.Error()))
-	}
-	o.config = cf
-	return c.execute(&o)
+	},
+	run: (*cli).runRun,
 }
 
-func (c *cli) usageError(format string, args ...any) int {
-	return c.usageFail("run", nil)(format, args...)
+func (c *cli) run(args []string) int { return runCommand(c, runCmd, args) }
+
+// runRun is lbsim run once its flags are read: it asks for the main
+// settings on a terminal with no arguments, completes and checks the
+// options, and runs (execute).
+func (c *cli) runRun(o *runOptions, cl commandLine) error {
+	if len(cl.cf.args) == 0 && c.stdinTTY && c.stdoutTTY {
+		if err := c.ask(o, cl.seen); err != nil {
+			return usageErrAsIs("%v", err)
+		}
+	}
+	if err := c.complete(o, cl.seen); err != nil {
+		return usageErr("%s", err)
+	}
+	o.config = cl.cf
+	return c.execute(o)
 }
 
 // complete fills in the defaults that depend on other flags, reads the
@@ -393,24 +395,24 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 
 // execute runs the simulation and writes every requested output: build the
 // model, open the outputs, run, finish.
-func (c *cli) execute(o *runOptions) int {
+func (c *cli) execute(o *runOptions) error {
 	var opts []sim.Option
 	if o.verbose || o.logDir != "" {
 		opts = append(opts, sim.WithEvents())
 	}
 	m, err := newModel(o, opts...)
 	if err != nil {
-		return c.usageError("%s", o.blame(err))
+		return usageErrAsIs("%s", o.blame(err))
 	}
 	if o.saveConfigPath != "" {
 		if o.savedConfig, err = savedConfig(o, o.saveConfigPath); err != nil {
-			return c.usageError("%v", err)
+			return usageErrAsIs("%v", err)
 		}
 	}
 	var rec *snapshot.Recorder
 	if o.snapshotPath != "" {
 		if err := snapshot.Check(o.cfg, o.changes); err != nil {
-			return c.usageError("--snapshot: %v", err)
+			return usageErrAsIs("--snapshot: %v", err)
 		}
 		rec = snapshot.NewRecorder(o.cfg)
 	}
@@ -420,7 +422,7 @@ func (c *cli) execute(o *runOptions) int {
 	stop := c.watchInterrupts(&files.outs, nil)
 	defer stop()
 	if err := c.openOutputs(o, &files); err != nil {
-		return c.usageError("%v", err)
+		return usageErrAsIs("%v", err)
 	}
 
 	human := c.stdout
@@ -434,9 +436,9 @@ func (c *cli) execute(o *runOptions) int {
 		fmt.Fprintln(hw, runHeader(o))
 	}
 	if code := c.loop(o, m, rec, &files, hw, c.colored(o.color, humanTTY)); code != exitOK {
-		return code
+		return exited(code)
 	}
-	return c.finish(o, m, rec, &files, hw)
+	return exited(c.finish(o, m, rec, &files, hw))
 }
 
 // loop steps the model to its end, writing what each cycle asks for. It

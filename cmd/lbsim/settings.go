@@ -46,35 +46,43 @@ func settingsTable() []settingJSON {
 	return out
 }
 
-func (c *cli) settings(args []string) int {
-	var jsonPath string
-	var markdown bool
-	fs := flag.NewFlagSet("settings", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&jsonPath, "json", "", "write the table as JSON to `file` ('-' = stdout, then nothing else goes there)")
-	fs.BoolVar(&markdown, "markdown", false, "print the table as Markdown (the docs' settings table)")
-	fail := c.usageFail("settings", nil)
-	if err := parseFlags(fs, args); err != nil {
-		if c.printedHelp(fs, err, settingsHelp) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
-	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, args))
-	}
+// settingsOptions is everything lbsim settings was asked to do.
+type settingsOptions struct {
+	jsonPath string
+	markdown bool
+}
+
+// settingsCommand is lbsim settings: its options, flags and run
+// (settingsRun).
+var settingsCommand = subcommand[settingsOptions]{
+	commandSpec: commandSpec{name: "settings", help: settingsHelp},
+	flags: func(_ *cli, o *settingsOptions) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("settings", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.StringVar(&o.jsonPath, "json", "", "write the table as JSON to `file` ('-' = stdout, then nothing else goes there)")
+		fs.BoolVar(&o.markdown, "markdown", false, "print the table as Markdown (the docs' settings table)")
+		return fs, nil
+	},
+	run: (*cli).settingsRun,
+}
+
+func (c *cli) settings(args []string) int { return runCommand(c, settingsCommand, args) }
+
+// settingsRun writes the settings table: for people, as Markdown, or as
+// JSON.
+func (c *cli) settingsRun(o *settingsOptions, _ commandLine) error {
 	outs := outputs{stdout: c.stdout} // --json may be "-"
 	defer outs.abort()
 	var out *atomicFile
-	if err := outs.wantAll(planned{"--json", jsonPath, &out}); err != nil {
-		return fail("%v", err)
+	if err := outs.wantAll(planned{"--json", o.jsonPath, &out}); err != nil {
+		return usageErr("%v", err)
 	}
 	if err := outs.open(); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	table := settingsTable()
 	human := c.humanOut(&outs)
-	if markdown {
+	if o.markdown {
 		fmt.Fprint(human, settingsMarkdown(table))
 	} else if !outs.toStdout() {
 		writeSettings(human, table)
@@ -82,7 +90,7 @@ func (c *cli) settings(args []string) int {
 	if out != nil {
 		c.writeJSON(map[string]any{"settings": table}, out)
 	}
-	return c.commit(&outs, "settings")
+	return exited(c.commit(&outs, "settings"))
 }
 
 // writeSettings prints the table for people: a line of facts and a line

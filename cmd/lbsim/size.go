@@ -132,20 +132,17 @@ type sizeOptions struct {
 	jsonPath     string
 	csvPath      string
 	noProgress   bool
+	// base is the run flags given, in order, as --name=value (each run
+	// reads them), probe the run flags as read (the seed) and configPath
+	// --config's file.
+	base       []string
+	probe      *runOptions
+	configPath string
 }
 
-func (c *cli) size(args []string) int {
-	var o sizeOptions
-	var base []string
-	var probe *runOptions
-	var configPath string
-	cl, code, done := c.parseCommand(commandSpec{name: "size", help: sizeHelp, hide: fixedPool, define: func() (*flag.FlagSet, *string) {
-		o, base, configPath = sizeOptions{}, nil, ""
-		var fs *flag.FlagSet
-		fs, probe = c.sizeFlags(&o, &base)
-		fs.StringVar(&configPath, "config", "", configUsage)
-		return fs, &configPath
-	}, skip: func(key string) string {
+// sizeCommand is lbsim size: its options, flags and run (sizeRun).
+var sizeCommand = subcommand[sizeOptions]{
+	commandSpec: commandSpec{name: "size", help: sizeHelp, hide: fixedPool, skip: func(key string) string {
 		switch {
 		case slices.Contains(fixedPool, key):
 			return "size chooses the pool"
@@ -153,14 +150,27 @@ func (c *cli) size(args []string) int {
 			return "size starts every pool empty"
 		}
 		return ""
-	}}, args)
-	if done {
-		return code
-	}
-	cf, seen, fail := cl.cf, cl.seen, cl.fail
-	cf.notice(c.stderr, "size")
+	}},
+	flags: func(c *cli, o *sizeOptions) (*flag.FlagSet, *string) {
+		var fs *flag.FlagSet
+		fs, o.probe = c.sizeFlags(o, &o.base)
+		fs.StringVar(&o.configPath, "config", "", configUsage)
+		return fs, &o.configPath
+	},
+	run: (*cli).sizeRun,
+}
+
+func (c *cli) size(args []string) int { return runCommand(c, sizeCommand, args) }
+
+// sizeRun is lbsim size once its flags are read: it checks the sizing and
+// every variant, searches each variant's fewest servers and writes the
+// table and the outputs asked for; a variant no pool up to --max sizes
+// exits 1.
+func (c *cli) sizeRun(o *sizeOptions, cl commandLine) error {
+	cl.cf.notice(c.stderr, "size")
+	seen, probe, base := cl.seen, o.probe, o.base
 	if err := o.check(seen, probe); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	base = slices.DeleteFunc(base, func(a string) bool { return strings.HasPrefix(a, "--seed=") }) // each run's own
 	base = append(base, "--initial-per-server=0")
@@ -172,18 +182,18 @@ func (c *cli) size(args []string) int {
 		seed = randomSeed()
 	}
 	if seed > math.MaxUint64-uint64(o.replications) {
-		return fail("--seed %d: seeds run up to seed+replications−1, which must fit in 64 bits", seed)
+		return usageErr("--seed %d: seeds run up to seed+replications−1, which must fit in 64 bits", seed)
 	}
 	outs := outputs{stdout: c.stdout} // either output may be "-"
-	if configPath != "" {
-		outs.addInput("--config", configPath)
+	if o.configPath != "" {
+		outs.addInput("--config", o.configPath)
 	}
-	if err := c.checkSizeVariants(&o, base, seed, &outs); err != nil {
-		return fail("%v", err)
+	if err := c.checkSizeVariants(o, base, seed, &outs); err != nil {
+		return usageErr("%v", err)
 	}
 	var out, csvFile *atomicFile
 	if err := outs.wantAll(planned{"--json", o.jsonPath, &out}, planned{"--csv", o.csvPath, &csvFile}); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	defer outs.abort()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -191,11 +201,11 @@ func (c *cli) size(args []string) int {
 	stop := c.watchInterrupts(&outs, cancel)
 	defer stop()
 	if err := outs.open(); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
-	report, code := c.sizeAll(ctx, &o, base, seed)
+	report, code := c.sizeAll(ctx, o, base, seed)
 	if report == nil {
-		return code
+		return exited(code)
 	}
 	human := c.humanOut(&outs)
 	fmt.Fprint(human, report.table())
@@ -206,14 +216,14 @@ func (c *cli) size(args []string) int {
 		c.writeJSON(report, out)
 	}
 	if code := c.commit(&outs, "size"); code != exitOK {
-		return code
+		return exited(code)
 	}
 	for _, v := range report.Variants {
 		if v.Servers == 0 {
-			return exitFailed
+			return exited(exitFailed) // the table says which
 		}
 	}
-	return exitOK
+	return nil
 }
 
 // sizeFlags defines size's flags: the run flags but the pool's (recorded

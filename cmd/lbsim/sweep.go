@@ -63,6 +63,13 @@ type sweepOptions struct {
 	shard        string
 	resume       bool
 	noProgress   bool
+	// base is the run flags given, in order, as --name=value (each run
+	// reads them), inputs the run's input flags alone and probe the
+	// options they set, configPath --config's file.
+	base       []string
+	inputs     *flag.FlagSet
+	probe      *runOptions
+	configPath string
 }
 
 // recorded is a run flag as the sweep takes it: the value is checked as
@@ -134,75 +141,74 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 	return fs, inputs, probe
 }
 
-func (c *cli) sweep(args []string) int {
-	var so sweepOptions
-	var base []string
-	var inputs *flag.FlagSet
-	var probe *runOptions
-	var configPath string
-	cl, code, ended := c.parseCommand(commandSpec{name: "sweep", help: sweepHelp, define: func() (*flag.FlagSet, *string) {
-		so, base, configPath = sweepOptions{}, nil, ""
+// sweepCommand is lbsim sweep: its options, flags and run (runSweep).
+var sweepCommand = subcommand[sweepOptions]{
+	commandSpec: commandSpec{name: "sweep", help: sweepHelp},
+	flags: func(_ *cli, o *sweepOptions) (*flag.FlagSet, *string) {
 		var fs *flag.FlagSet
-		fs, inputs, probe = sweepFlags(&so, &base)
-		fs.StringVar(&configPath, "config", "", configUsage)
-		return fs, &configPath
-	}}, args)
-	if ended {
-		return code
-	}
-	seen, fail := cl.seen, cl.fail
-	g, shard, err := c.sweepGrid(&so, inputs, probe, seen)
+		fs, o.inputs, o.probe = sweepFlags(o, &o.base)
+		fs.StringVar(&o.configPath, "config", "", configUsage)
+		return fs, &o.configPath
+	},
+	run: (*cli).runSweep,
+}
+
+func (c *cli) sweep(args []string) int { return runCommand(c, sweepCommand, args) }
+
+// runSweep is lbsim sweep once its flags are read: it builds and checks
+// the grid, checks the output, and runs the points not done yet, writing
+// each run's line as it ends.
+func (c *cli) runSweep(o *sweepOptions, cl commandLine) error {
+	seen, base := cl.seen, o.base
+	g, shard, err := c.sweepGrid(o, o.inputs, o.probe, seen)
 	if err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	g.Flags = sharedFlags(base)
 	// The output is checked before the grid (which may take a while).
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	outs.addArgInputs(base, g.Dims)
-	if configPath != "" {
-		outs.addInput("--config", configPath)
+	if o.configPath != "" {
+		outs.addInput("--config", o.configPath)
 	}
-	if err := outs.check("--out", so.out); err != nil {
-		return fail("%v", err)
+	if err := outs.check("--out", o.out); err != nil {
+		return usageErr("%v", err)
 	}
-	if err := c.checkPoints(g, base, so.jobs); err != nil {
-		return fail("%v", err)
+	if err := c.checkPoints(g, base, o.jobs); err != nil {
+		return usageErr("%v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := c.watchInterrupts(nil, cancel) // the file holds whole lines at every moment
 	defer stop()
-	f, done, err := openResults(&so, g, shard, c.stdout)
+	f, done, err := openResults(o, g, shard, c.stdout)
 	if err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	defer f.Close()
 
 	todo := shard.Size(g.Runs()) - int64(len(done))
 	fmt.Fprintf(c.stderr, "lbsim sweep: %d points × %d replications = %d runs, seed %d; shard %d/%d: %d runs, %d already done; %d jobs\n",
-		g.Points(), g.Replications, g.Runs(), g.BaseSeed, shard.I, shard.N, shard.Size(g.Runs()), len(done), so.jobs)
-	bar := newRunBar(c.stderr, c.stderrTTY && !so.noProgress, todo)
+		g.Points(), g.Replications, g.Runs(), g.BaseSeed, shard.I, shard.N, shard.Size(g.Runs()), len(done), o.jobs)
+	bar := newRunBar(c.stderr, c.stderrTTY && !o.noProgress, todo)
 	start := time.Now()
-	err = sweep.Execute(ctx, g, pending(g, shard, done), so.jobs, c.sweepRun(base, c.newQueueShare(int(min(int64(so.jobs), todo)))), f, bar.update)
+	err = sweep.Execute(ctx, g, pending(g, shard, done), o.jobs, c.sweepRun(base, c.newQueueShare(int(min(int64(o.jobs), todo)))), f, bar.update)
 	bar.clear()
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
 	switch {
-	case c.interrupted() && so.out == "-":
-		fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs, written whole to standard output; a sweep to a file (--out FILE) can be resumed\n", bar.done)
-		return c.interruptCode()
+	case c.interrupted() && o.out == "-":
+		return failErr(c.interruptCode(), "interrupted after %d runs, written whole to standard output; a sweep to a file (--out FILE) can be resumed", bar.done)
 	case c.interrupted():
-		fmt.Fprintf(c.stderr, "lbsim sweep: interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it\n",
-			bar.done, so.out, g.BaseSeed)
-		return c.interruptCode()
+		return failErr(c.interruptCode(), "interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it",
+			bar.done, o.out, g.BaseSeed)
 	case err != nil:
-		fmt.Fprintf(c.stderr, "lbsim sweep: %v\n%s holds the %d runs before it, whole lines only.\n", err, outName(so.out), bar.done)
-		return exitFailed
+		return failErr(exitFailed, "%v\n%s holds the %d runs before it, whole lines only.", err, outName(o.out), bar.done)
 	}
 	el := time.Since(start)
-	fmt.Fprintf(c.humanOut(&outs), "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, outName(so.out), el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
-	return exitOK
+	fmt.Fprintf(c.humanOut(&outs), "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, outName(o.out), el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
+	return nil
 }
 
 // sharedFlags are the run flags every run of a sweep shares, as its lines

@@ -26,32 +26,35 @@ Flags:
 `
 
 // version prints the build's version (package version).
-func (c *cli) version(args []string) int {
-	fail := c.usageFail("version", nil)
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var jsonPath string
-	fs.StringVar(&jsonPath, "json", "", "write the version as JSON to `file` ('-' = stdout, then nothing else goes there)")
-	if err := parseFlags(fs, args); err != nil {
-		if c.printedHelp(fs, err, versionHelp) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
-	if fs.NArg() > 0 {
-		return fail("%s", unexpectedArg(fs, args))
-	}
+// versionCommand is lbsim version: its option (--json), flags and run
+// (versionRun).
+var versionCommand = subcommand[string]{
+	commandSpec: commandSpec{name: "version", help: versionHelp},
+	flags: func(_ *cli, jsonPath *string) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("version", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.StringVar(jsonPath, "json", "", "write the version as JSON to `file` ('-' = stdout, then nothing else goes there)")
+		return fs, nil
+	},
+	run: (*cli).versionRun,
+}
+
+func (c *cli) version(args []string) int { return runCommand(c, versionCommand, args) }
+
+// versionRun prints the version and revision lbsim was built from, and
+// writes them as JSON to jsonPath when given.
+func (c *cli) versionRun(jsonPath *string, _ commandLine) error {
 	in := version.Read()
 	outs := outputs{stdout: c.stdout}
 	var out *atomicFile
-	if jsonPath != "" {
-		if err := outs.want("--json", jsonPath, &out); err != nil {
-			return fail("%v", err)
+	if *jsonPath != "" {
+		if err := outs.want("--json", *jsonPath, &out); err != nil {
+			return usageErr("%v", err)
 		}
 	}
 	defer outs.abort()
 	if err := outs.open(); err != nil {
-		return fail("%v", err)
+		return usageErr("%v", err)
 	}
 	if !outs.toStdout() {
 		fmt.Fprintln(c.stdout, in)
@@ -62,7 +65,7 @@ func (c *cli) version(args []string) int {
 			Short string `json:"short"`
 		}{in, in.Short()}, out)
 	}
-	return c.commit(&outs, "version")
+	return exited(c.commit(&outs, "version"))
 }
 
 // lbsimVersion is the version the JSON reports carry as lbsim_version.

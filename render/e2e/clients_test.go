@@ -30,9 +30,9 @@ func queryArgs(q string) []string {
 // TestBrowserClientSide: a run with timeouts, retries and health checks
 // in the page's address, paused at cycle 400, is `lbsim run` with the same
 // flags (summary, attempts, retries, timeouts and all); then the clients
-// panel's timeout slider and the health panel's interval slider, moved with
-// real keys, each make one change at the next cycle, which `lbsim run
-// --set` reproduces.
+// panel's timeout slider, the health panel's interval slider and the
+// "more" panel's wave choice, moved with real keys, each make one change
+// at the next cycle, which `lbsim run --set` reproduces.
 func TestBrowserClientSide(t *testing.T) {
 	p := newPage(t)
 	p.open(clientRun + "&speed=600&pause-at=400")
@@ -61,6 +61,7 @@ func TestBrowserClientSide(t *testing.T) {
 	for _, tc := range []struct{ button, slider, want string }{
 		{"clients", "timeout", "401:timeout=90"},
 		{"health", "health-interval", "402:health-interval=15"},
+		{"more", "wave", "403:wave=true"}, // a control made from the settings table's row
 	} {
 		b := p.rect(tc.button)
 		p.click(b.X+b.W/2, b.Y+b.H/2)

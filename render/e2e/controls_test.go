@@ -207,7 +207,7 @@ func TestBrowserControls(t *testing.T) {
 		t.Fatalf("change %s took effect at %d, the model's rate is %v", s.Changes[0], s.Cycle, s.Config["rate"])
 	}
 	t.Logf("dragged the rate slider: %s (value %s)", s.Changes[0], val)
-	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle > %d", at+40), 60*time.Second)
+	p.waitFor(fmt.Sprintf("window.lbsim.state().cycle > %d", at+40), 180*time.Second)
 	p.press(" ", "Space", 32)
 	p.waitFor("window.lbsim.state().paused", 30*time.Second)
 	s = p.ctl()

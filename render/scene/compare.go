@@ -183,7 +183,7 @@ func (s *Session) laneGeom(l Layout, k int, sb shownBalancer) (Lane, GridSpec) {
 	if sb.m.Config().Queues == sim.PerServer {
 		lane = PerServerLane(lane, l.Unit)
 		if sb.b.FleetSize() > 1 {
-			lane = FleetLane(lane, l.Unit)
+			lane = FleetLane(lane, l.Unit, l.T, sb.b.FleetSize())
 		}
 		return lane, NewGridAspect(lane.Pool, pl.Live+pl.Down, l.Unit, QueueBarAspect).widened(MaxBarAspect)
 	}

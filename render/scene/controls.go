@@ -122,6 +122,7 @@ type widget struct {
 	text    func(s *Session) string                     // a button's label when it shows a state, or a choice's value
 	show    func(v int64) string                        // a slider's value as shown, when not as format writes it ("off" for 0)
 	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
+	ladder  []int64                                     // a slider's stops over a wide range (rowcontrols.go), or nil: every step
 }
 
 // shortLabel returns slider w with short as its label where the full
@@ -250,6 +251,7 @@ var widgets = []widget{
 		format: func(v int64) string { return SpeedName(ladder[min(max(v, 0), int64(len(ladder)-1))]) }},
 	panelButton(WClients, "clients", 72, OpenClients),
 	panelButton(WHealth, "health", 68, OpenHealth),
+	panelButton(WMore, "more", 60, OpenMore),
 	settingChoice(WPolicy, "policy", 180, sim.PolicyNames, func(c sim.Config) int64 { return int64(c.Policy) },
 		func(s *Session, cur int64, step int) int64 { return nextPolicy(cur, step, s.focused().Config().Queues) }),
 	startChoice(WQueues, "queues", 150, sim.QueueModeNames, func(c sim.Config) int64 { return int64(c.Queues) },
@@ -299,6 +301,9 @@ func sliderValueAt(w widget, track Rect, x float32) int64 {
 	}
 	f := float64((x - track.X) / track.W)
 	f = min(max(f, 0), 1)
+	if w.ladder != nil {
+		return w.ladder[int(f*float64(len(w.ladder)-1)+0.5)]
+	}
 	steps := (w.max - w.min) / w.step
 	k := int64(f*float64(steps) + 0.5)
 	return w.min + k*w.step
@@ -309,12 +314,18 @@ func sliderFrac(w widget, v int64) float32 {
 	if w.max <= w.min {
 		return 0
 	}
+	if n := len(w.ladder); n > 1 {
+		return float32(ladderIndex(w.ladder, v)) / float32(n-1)
+	}
 	return min(max(float32(v-w.min)/float32(w.max-w.min), 0), 1)
 }
 
 // sliderKey returns the value after key k on a slider at v, and whether
 // the key is one a slider takes.
 func sliderKey(w widget, v int64, k Key) (int64, bool) {
+	if w.ladder != nil {
+		return ladderKey(w.ladder, v, k)
+	}
 	big := max(w.step, (w.max-w.min)/10/w.step*w.step)
 	switch k {
 	case KeyLeft, KeyDown:
@@ -485,6 +496,8 @@ func (s *Session) controls() []widget {
 		return healthWidgets
 	case dialogQuiz:
 		return s.quizWidgets()
+	case dialogMore:
+		return moreWidgets
 	}
 	bar := widgets
 	if s.embedded {

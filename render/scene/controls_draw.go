@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"strings"
@@ -224,8 +225,13 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 		case kChoice:
 			f.rect(layer, r, Button)
 			if w.row == rowDialog || w.row == rowList || w.row == rowPanel {
-				f.text(layer, w.label, r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
-				f.text(layer, "< "+s.valueText(i, w)+" >", r.X+r.W-10*u, r.Y+9*u, 16*u, true, AlignEnd, TextColor)
+				// The label whole where it fits beside the value, else its
+				// short form (a row's control: the setting's name).
+				v := "< " + s.valueText(i, w) + " >"
+				room := r.W - 28*u - TextWidth(v, 16*u, true)
+				label := f.fitFirst(16*u, false, room, w.label, cmp.Or(w.short, w.id))
+				f.text(layer, label, r.X+10*u, r.Y+9*u, 16*u, false, AlignStart, DimText)
+				f.text(layer, v, r.X+r.W-10*u, r.Y+9*u, 16*u, true, AlignEnd, TextColor)
 				break
 			}
 			ls, vy, vs := 11*u, 15*u, 16*u

@@ -32,23 +32,38 @@ type fleetView struct {
 	lane, gate int // the lane (index in the set) and the gate (from 0)
 }
 
-// FleetLane returns a per-server lane with a column for its fleet's gates
-// (Lane.Gates) at the left of its lobby; the lobby and the pool move right.
-func FleetLane(lane Lane, unit float32) Lane {
+// FleetLane returns a per-server lane with a column for the gates of its
+// fleet of k balancers (Lane.Gates) at the left of its lobby; the lobby
+// and the pool move right. Where the column's grid of gates is too small
+// for their numbers at text scale t (presentation mode in a short lane),
+// the gates stand in a row as wide as their numbers need, the room taken
+// from the lobby first (it holds requests only when every queue is full).
+func FleetLane(lane Lane, unit, t float32, k int) Lane {
 	w := gateColumnUnits * unit
+	if g := newGateGrid(Rect{lane.Queue.X, lane.Queue.Y, w, lane.Queue.H}, k, t); g.row {
+		w = max(w, g.width())
+	}
 	lane.Gates = Rect{lane.Queue.X, lane.Queue.Y, w, lane.Queue.H}
 	d := w + gateGapUnits*unit
+	lobby := min(w-gateColumnUnits*unit, max(lane.Queue.W-minLobbyUnits*unit, 0))
 	lane.Queue.X += d
-	lane.Pool.X += d
-	lane.Pool.W -= d
+	lane.Queue.W -= lobby
+	lane.Pool.X += d - lobby
+	lane.Pool.W -= d - lobby
 	return lane
 }
 
-// GateRects places n gates in area: the fewest columns that make the
-// gates largest, filled top to bottom, each gate as wide as its column
-// and at most as high as wide, the block centred in area.
-func GateRects(area Rect, n int) []Rect {
-	g := newGateGrid(area, n)
+// minLobbyUnits is the narrowest a fleet's lobby gets for its gates'
+// numbers, in design pixels.
+const minLobbyUnits = 24
+
+// GateRects places the gates of a fleet of k balancers in area at text
+// scale t: the fewest columns that make the gates largest, filled top to
+// bottom, each gate as wide as its column and at most as high as wide,
+// the block centred in area; or, where those are too small for their
+// numbers, one row of gates each as wide as its number needs (gateGrid).
+func GateRects(area Rect, k int, t float32) []Rect {
+	g := newGateGrid(area, k, t)
 	rs := make([]Rect, g.n)
 	for i := range rs {
 		rs[i] = g.at(i)
@@ -57,15 +72,26 @@ func GateRects(area Rect, n int) []Rect {
 }
 
 // gateGrid is the arrangement GateRects makes, so that one gate's
-// rectangle is found without the others (a flight's, every frame).
+// rectangle is found without the others (a flight's, every frame). In a
+// row (row), gates before the last are w1 wide and the last wl.
 type gateGrid struct {
 	area        Rect
 	n, rows     int
 	cw, ch, gap float32
 	top         float32
+	row         bool
+	w1, wl      float32
 }
 
-func newGateGrid(area Rect, n int) gateGrid {
+// Gate labels: the room around a number in a gate of a row, and the gap
+// between gates there, in design pixels of text.
+const (
+	gatePadUnits = 6
+	gateGapRow   = 2
+)
+
+func newGateGrid(area Rect, k int, t float32) gateGrid {
+	n := gateCount(k)
 	if n <= 0 || area.W <= 0 || area.H <= 0 {
 		return gateGrid{}
 	}
@@ -80,13 +106,62 @@ func newGateGrid(area Rect, n int) gateGrid {
 	g.ch = min(area.H/float32(g.rows), g.cw*0.8)
 	g.gap = max(g.ch*0.14, 1)
 	g.top = area.Y + (area.H-g.ch*float32(g.rows))/2
+	r := g.at(0)
+	for i := range n {
+		if !gateLabelFits(r, GateLabel(i, k), t) {
+			return gateRow(area, k, t)
+		}
+	}
 	return g
 }
 
+// gateRow lays the gates of a fleet of k in one row at the left of area,
+// each as wide as its number at ValueUnits (the last, "+N", wider).
+func gateRow(area Rect, k int, t float32) gateGrid {
+	n := gateCount(k)
+	size := ValueUnits * t
+	g := gateGrid{area: area, n: n, rows: 1, row: true, gap: gateGapRow * t}
+	g.ch = min(area.H, size*1.4)
+	g.top = area.Y + (area.H-g.ch)/2
+	for i := range n - 1 {
+		g.w1 = max(g.w1, TextWidth(GateLabel(i, k), size, true)+gatePadUnits*t)
+	}
+	g.wl = TextWidth(GateLabel(n-1, k), size, true) + gatePadUnits*t
+	return g
+}
+
+// width is the width of a row of gates.
+func (g gateGrid) width() float32 { return float32(g.n-1)*(g.w1+g.gap) + g.wl }
+
 // at returns gate i's rectangle (0 ≤ i < n).
 func (g gateGrid) at(i int) Rect {
+	if g.row {
+		w := g.w1
+		if i == g.n-1 {
+			w = g.wl
+		}
+		return Rect{g.area.X + float32(i)*(g.w1+g.gap), g.top, w, g.ch}
+	}
 	c, r := i/g.rows, i%g.rows
 	return Rect{g.area.X + float32(c)*g.cw + g.gap/2, g.top + float32(r)*g.ch + g.gap/2, g.cw - g.gap, g.ch - g.gap}
+}
+
+// gateStroke is the frame of gate r, thicker when selected; gateLabelSize
+// the size of its number at text scale t.
+func gateStroke(r Rect, selected bool) float32 {
+	if selected {
+		return max(r.H*0.14, 2)
+	}
+	return max(r.H*0.06, 1)
+}
+
+func gateLabelSize(r Rect, t float32) float32 { return max(min(r.H*0.55, 16*t), ValueUnits*t) }
+
+// gateLabelFits reports whether label fits whole in gate r, selected
+// (its thicker frame) or not.
+func gateLabelFits(r Rect, label string, t float32) bool {
+	size := gateLabelSize(r, t)
+	return size <= r.H && TextWidth(label, size, true) <= r.W-2*gateStroke(r, true)
 }
 
 // gateCount is the number of gates a fleet of k balancers draws.
@@ -112,11 +187,11 @@ func GateLabel(i, k int) string {
 
 // gates returns the gates' rectangles of lane (laid out by laneGeom) for
 // balancer b, none without a fleet.
-func gates(lane Lane, b *sim.Balancer) []Rect {
+func gates(lane Lane, b *sim.Balancer, t float32) []Rect {
 	if lane.Gates.W <= 0 {
 		return nil
 	}
-	return GateRects(lane.Gates, gateCount(b.FleetSize()))
+	return GateRects(lane.Gates, b.FleetSize(), t)
 }
 
 // selectedGate returns the gate selected in lane, if any; a selection the
@@ -141,7 +216,7 @@ func (s *Session) clickGate(l Layout, p Point) bool {
 			break
 		}
 		lane, _ := s.laneGeom(l, k, sb)
-		for i, r := range gates(lane, sb.b) {
+		for i, r := range gates(lane, sb.b, l.T) {
 			if !inside(r, p) {
 				continue
 			}
@@ -186,23 +261,22 @@ func (s *Session) clearGate() bool {
 // each a box with its balancer's number, the selected one framed in the
 // focus colour, thicker.
 func (s *Session) drawGates(f *Frame, lane Lane, sb shownBalancer) {
-	rs := gates(lane, sb.b)
+	t := f.Layout.T
+	rs := gates(lane, sb.b, t)
 	if len(rs) == 0 {
 		return
 	}
-	t := f.Layout.T
 	k := sb.b.FleetSize()
 	sel, on := s.selectedGate(sb.lane)
 	for i, r := range rs {
 		f.rect(SceneLayer, r, Panel)
-		c, w := DimText, max(r.H*0.06, 1)
+		c := DimText
 		if on && i == sel {
-			c, w = FocusCol, max(r.H*0.14, 2)
+			c = FocusCol
 		}
-		f.stroke(SceneLayer, r, w, c)
+		f.stroke(SceneLayer, r, gateStroke(r, on && i == sel), c)
 		label := GateLabel(i, k)
-		size := max(min(r.H*0.55, 16*t), ValueUnits*t)
-		if size <= r.H && TextWidth(label, size, true) <= r.W-2*w {
+		if size := gateLabelSize(r, t); gateLabelFits(r, label, t) {
 			f.text(SceneLayer, label, r.X+r.W/2, r.Y+(r.H-size)/2, size, true, AlignCenter, c)
 		}
 	}
@@ -210,8 +284,8 @@ func (s *Session) drawGates(f *Frame, lane Lane, sb shownBalancer) {
 
 // gateFrom returns where a flight of shown balancer fl.bal (lane, laid
 // out by laneGeom) leaves from: the gate of its balancer in a fleet, else
-// from.
-func (s *Session) gateFrom(fl *flight, lane Lane, from Point) Point {
+// from; t is the text scale.
+func (s *Session) gateFrom(fl *flight, lane Lane, from Point, t float32) Point {
 	if lane.Gates.W <= 0 {
 		return from // no fleet
 	}
@@ -225,7 +299,7 @@ func (s *Session) gateFrom(fl *flight, lane Lane, from Point) Point {
 			i++
 		}
 	}
-	g := newGateGrid(lane.Gates, gateCount(k))
+	g := newGateGrid(lane.Gates, k, t)
 	if g.n == 0 {
 		return from
 	}
@@ -321,7 +395,7 @@ func (s *Session) gateControls(l Layout) []Control {
 		}
 		lane, _ := s.laneGeom(l, k, sb)
 		sel, on := s.selectedGate(sb.lane)
-		for i, r := range gates(lane, sb.b) {
+		for i, r := range gates(lane, sb.b, l.T) {
 			id := "gate:" + strconv.Itoa(i+1)
 			if s.Comparing() {
 				id = strconv.Itoa(sb.lane+1) + "/" + id

@@ -145,7 +145,7 @@ func TestFleetGates(t *testing.T) {
 		lane, _ := s.laneGeom(l, 0, s.shown()[0])
 		for _, c := range []struct{ member, gate int }{{0, 0}, {6, 6}, {7, 7}, {19, 7}} {
 			fl := flight{kind: flyDispatch, member: c.member}
-			if got, want := s.gateFrom(&fl, lane, Point{}), st.Gates[c.gate].R.Center(); got != want {
+			if got, want := s.gateFrom(&fl, lane, Point{}, l.T), st.Gates[c.gate].R.Center(); got != want {
 				t.Errorf("%v: balancer %d flies from %v, want gate %d's centre %v", size, c.member+1, got, c.gate+1, want)
 			}
 		}

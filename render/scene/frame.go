@@ -1296,7 +1296,7 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 			if fl.retry && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry routed at its arrival comes from the gate
 				from = gate
 			}
-			from = s.gateFrom(fl, lane, from)
+			from = s.gateFrom(fl, lane, from, f.Layout.T)
 			f.attempt(SceneLayer, lerp(from, box.Center(), smooth(t)), d, sim.Request{Type: fl.typ, Retry: fl.retry})
 		case flyComplete:
 			box, ok := boxOf(fl.bal, fl.server)

@@ -93,7 +93,7 @@ func TestLessonsFit(t *testing.T) {
 						t.Fatal(err)
 					}
 					checkBoxes(t, name, s.Draw(size[0], size[1]))
-					for _, in := range []scene.Intent{scene.OpenShare, scene.OpenLessons, scene.OpenFirewall, scene.OpenServerMenu, scene.OpenClients, scene.OpenHealth} {
+					for _, in := range []scene.Intent{scene.OpenShare, scene.OpenLessons, scene.OpenFirewall, scene.OpenServerMenu, scene.OpenClients, scene.OpenHealth, scene.OpenMore} {
 						s.Apply(in)
 						f := s.Draw(size[0], size[1])
 						checkBoxes(t, fmt.Sprintf("%s dialog %d", name, in), f)

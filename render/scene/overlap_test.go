@@ -179,7 +179,7 @@ func TestNoTextOverlaps(t *testing.T) {
 					}
 				}
 				// Each dialog: its own texts do not overlap.
-				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall, OpenServerMenu, OpenClients, OpenHealth} {
+				for _, in := range []Intent{OpenShare, OpenLessons, OpenFirewall, OpenServerMenu, OpenClients, OpenHealth, OpenMore} {
 					s.Apply(in)
 					f := s.Draw(size[0], size[1])
 					ts := f.Layers[DialogLayer].Texts

@@ -147,6 +147,7 @@ func panelRects(l Layout, ws []widget, rs []Rect) {
 var panelTitles = map[int]string{
 	dialogClients: "clients — timeouts and retries: each change applies at the next cycle",
 	dialogHealth:  "health — checks, ejection, warm-up: each change applies at the next cycle",
+	dialogMore:    "more — the other settings a run may change: each applies at the next cycle",
 }
 
 func (s *Session) drawPanel(f *Frame, l Layout) {

@@ -12,13 +12,6 @@ import (
 // them. A new changeable row needs a control (its id the row's name) or a
 // line here.
 var noControlYet = map[string]string{
-	"wave":        "no control yet: the arrival wave is set by a link or a scenario",
-	"min-servers": "no control yet: the pool's bounds are set by a link or a scenario",
-	"max-servers": "no control yet: the pool's bounds are set by a link or a scenario",
-	"queue-cap":   "no control yet: set by a link or a scenario",
-	"load-info":   "no control yet: the fleet's load information is set by a link or a scenario",
-	"fail-time":   "no control yet: a fail fault's time to an error is set by a link or a scenario",
-	"choices":     "no control yet: p2c's d is set by a link or a scenario",
 	// The page's autoscaler selector is later work.
 	"scale-target":      "no control yet: target tracking is set by a link or a scenario",
 	"scale-tolerance":   "no control yet: target tracking is set by a link or a scenario",
@@ -32,7 +25,7 @@ var noControlYet = map[string]string{
 // missing, fails too.
 func TestEveryChangeableRowHasAControl(t *testing.T) {
 	ids := map[string]bool{}
-	for _, w := range slices.Concat(widgets, clientWidgets, healthWidgets) {
+	for _, w := range slices.Concat(widgets, clientWidgets, healthWidgets, moreWidgets) {
 		ids[w.id] = true
 	}
 	for _, r := range sim.Rows() {

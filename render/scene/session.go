@@ -42,6 +42,7 @@ const (
 	OpenHealth                   // the health panel: health checks, ejection, warm-up
 	NextGate                     // V: a fleet: select the next balancer's gate, to see its beliefs (fleet.go)
 	StepArrival                  // A: step mode: the next routing decision, labelled (stepmode.go)
+	OpenMore                     // the "more" panel: every other changeable setting, from its row (rowcontrols.go)
 )
 
 // Options start a Session.
@@ -284,6 +285,8 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging, s.focus = dialogClients, -1, 0
 	case OpenHealth:
 		s.dialog, s.dragging, s.focus = dialogHealth, -1, 0
+	case OpenMore:
+		s.dialog, s.dragging, s.focus = dialogMore, -1, 0
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
 	case ToggleCompare:

@@ -12,7 +12,7 @@ import (
 // refuses, so a value changed on the page is one a flag could give.
 func TestSlidersStayInTheTable(t *testing.T) {
 	checked := 0
-	for _, w := range slices.Concat(widgets, clientWidgets, healthWidgets) {
+	for _, w := range slices.Concat(widgets, clientWidgets, healthWidgets, moreWidgets) {
 		r := sim.RowNamed(w.id)
 		if r == nil || w.kind != kSlider {
 			continue

@@ -20,8 +20,10 @@ import (
 // from the state at the end of the cycle and the cycle's events (step b
 // routes after the completions of step a, and nothing after it changes a
 // server's load but later attempts of the same step b, which are taken
-// back one by one); the random draws of p2c and peak-EWMA are the model's
-// own and are not shown, only that the chosen one read the least.
+// back one by one). The random draws of p2c and peak-EWMA are the
+// model's own: while a press runs its cycle, the focused lane's balancers
+// note them (sim.Balancer.TapDraws, read-only), so the label names the
+// servers drawn and what each read, the one the winner beat too.
 
 // maxStepCycles bounds the cycles one press runs looking for an arrival.
 const maxStepCycles = 100_000
@@ -31,6 +33,7 @@ type decision struct {
 	lane, bal, server int
 	req               sim.Request
 	text              string
+	draw              *sim.Draw // the model's draw (p2c, peak-EWMA), nil for none
 }
 
 // stepState is step mode's: the decisions of the cycle stepped to, and the
@@ -66,11 +69,14 @@ func (s *Session) stepArrival() {
 	s.steps = stepState{on: true}
 	for range maxStepCycles {
 		c := s.m.Cycle()
+		s.tapDraws(true)
 		s.step(1, true)
+		decs := s.decisions(s.lane)
+		s.tapDraws(false)
 		if s.m.Cycle() == c {
 			break // the end, or the pause
 		}
-		if decs := s.decisions(s.lane); len(decs) > 0 {
+		if len(decs) > 0 {
 			s.steps.decs = decs
 			return
 		}
@@ -132,6 +138,13 @@ func routedEvents(m *sim.Model, bi int, perServer bool) []sim.Event {
 	return out
 }
 
+// tapDraws turns the tap on the focused lane's draws on (afresh) or off.
+func (s *Session) tapDraws(on bool) {
+	for _, b := range s.set.Lanes[s.lane].Model.Balancers() {
+		b.TapDraws(on)
+	}
+}
+
 // decisions returns lane li's routing decisions of the cycle just run,
 // each explained.
 func (s *Session) decisions(li int) []decision {
@@ -139,11 +152,27 @@ func (s *Session) decisions(li int) []decision {
 	var out []decision
 	for bi, b := range m.Balancers() {
 		routed := routedEvents(m, bi, b.PerServer())
+		draws := b.Draws()
 		for k, e := range routed {
-			out = append(out, decision{lane: li, bal: bi, server: e.Server, req: e.Request, text: explain(m, b, routed, k)})
+			var d *sim.Draw
+			d, draws = drawOf(draws, e)
+			out = append(out, decision{lane: li, bal: bi, server: e.Server, req: e.Request, text: explain(m, b, routed, k, d), draw: d})
 		}
 	}
 	return out
+}
+
+// drawOf returns the draw (noted by the tap, in routing order) that routed
+// attempt e, and the draws after it; nil and draws when none did (the tap
+// was off, or the policy draws nothing). The draws passed over are of
+// requests re-queued off a failed server.
+func drawOf(draws []sim.Draw, e sim.Event) (*sim.Draw, []sim.Draw) {
+	for i := range draws {
+		if d := &draws[i]; d.Request == e.Request.ID && d.Picked == e.Server {
+			return d, draws[i+1:]
+		}
+	}
+	return nil, draws
 }
 
 // read is what a policy read of one candidate at a decision: its belief
@@ -219,8 +248,9 @@ func workOf(m *sim.Model, b *sim.Balancer, v sim.ServerView, later []sim.Event) 
 }
 
 // explain says decision routed[k] of balancer b: who routed which request
-// where, the policy's rule, what it read and why it chose.
-func explain(m *sim.Model, b *sim.Balancer, routed []sim.Event, k int) string {
+// where, the policy's rule, what it read and why it chose; draw is the
+// model's own draw for it, when the policy draws and the tap noted it.
+func explain(m *sim.Model, b *sim.Balancer, routed []sim.Event, k int, draw *sim.Draw) string {
 	cfg := m.Config()
 	e := routed[k]
 	pol := cfg.Policy
@@ -250,6 +280,10 @@ func explain(m *sim.Model, b *sim.Balancer, routed []sim.Event, k int) string {
 		least := slices.MinFunc(reads, func(a, b read) int { return int(a.belief - b.belief) })
 		why = fmt.Sprintf("least-connections read %s: %d held %d, the fewest%s.", loadList(reads, e.Server, beliefs), e.Server, chosen.belief, tieNote(reads, least.belief))
 	case sim.P2C, sim.PeakEWMA:
+		if draw != nil {
+			why = drewText(pol, draw, beliefs) + " All: " + loadList(reads, e.Server, beliefs) + "."
+			break
+		}
 		d := 2
 		if pol == sim.P2C {
 			d = cmp.Or(cfg.Choices, sim.DefaultChoices)
@@ -284,6 +318,59 @@ func explain(m *sim.Model, b *sim.Balancer, routed []sim.Event, k int) string {
 		why = pol.String() + ": " + pol.Info().PerServer + "."
 	}
 	return head + " " + why
+}
+
+// drewText says a draw of p2c or peak-EWMA: the servers drawn, what the
+// policy read of each (load; peak-EWMA's cost × (load + 1)) and the
+// winner: "p2c drew 3 and 7; 3 has 1, 7 has 4: 3 the fewest." With
+// beliefs (a fleet's view) each load is what the balancer believed.
+func drewText(pol sim.Policy, d *sim.Draw, beliefs bool) string {
+	has := "has"
+	if beliefs {
+		has = "believed"
+	}
+	ids := make([]string, len(d.Drawn))
+	reads := make([]string, len(d.Drawn))
+	value := func(c sim.Drawn) float64 { return float64(c.Load) }
+	if pol == sim.PeakEWMA {
+		value = func(c sim.Drawn) float64 { return c.Cost * float64(c.Load+1) }
+	}
+	var won sim.Drawn
+	for i, c := range d.Drawn {
+		ids[i] = fmt.Sprint(c.ID)
+		reads[i] = fmt.Sprintf("%d %s %d", c.ID, has, c.Load)
+		if pol == sim.PeakEWMA {
+			reads[i] = fmt.Sprintf("%d costs %.4g × (%d + 1) = %.4g", c.ID, c.Cost, c.Load, value(c))
+		}
+		if c.ID == d.Picked {
+			won = c
+		}
+	}
+	tied := 0
+	for _, c := range d.Drawn {
+		if value(c) == value(won) {
+			tied++
+		}
+	}
+	least := "the fewest"
+	if pol == sim.PeakEWMA {
+		least = "the lower (cost: peak-EWMA response time)"
+	}
+	verdict := fmt.Sprintf("%d %s", d.Picked, least)
+	if len(d.Drawn) == 1 {
+		verdict = fmt.Sprintf("%d the only candidate", d.Picked)
+	} else if tied > 1 {
+		verdict = fmt.Sprintf("a tie: %d, drawn first, wins", d.Picked)
+	}
+	return fmt.Sprintf("%s drew %s; %s: %s.", pol, andList(ids), strings.Join(reads, ", "), verdict)
+}
+
+// andList joins "3", "7", "9" as "3, 7 and 9".
+func andList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // plural writes n things: "one other", "2 others".

@@ -137,6 +137,94 @@ func TestStepModeReadsWhatTheModelRead(t *testing.T) {
 	}
 }
 
+// TestStepModeNamesTheDraw: p2c and peak-EWMA draw their candidates
+// inside the model; step mode's label names the servers the model drew
+// (its tap), the winner and the one it beat, with what each read. What
+// step mode works out each balancer read of every candidate must be what
+// the model read of the drawn ones (exact, a fleet's local counts or a
+// periodic board), and the winner the least of them by the policy's
+// measure, the first drawn on a tie.
+func TestStepModeNamesTheDraw(t *testing.T) {
+	for _, tc := range []struct {
+		pol       sim.Policy
+		choices   int
+		balancers int
+		info      string
+	}{{sim.P2C, 0, 1, ""}, {sim.P2C, 3, 1, ""}, {sim.P2C, 0, 6, "local"}, {sim.P2C, 0, 6, "periodic:7"},
+		{sim.PeakEWMA, 0, 1, ""}, {sim.PeakEWMA, 0, 6, "local"}} {
+		name := fmt.Sprintf("%v d=%d %d %s", tc.pol, tc.choices, tc.balancers, tc.info)
+		cfg := stepConfig(t, tc.pol, sim.PerServer, tc.balancers, tc.info)
+		cfg.Choices = tc.choices
+		s := running(t, cfg)
+		s.step(200, false)
+		checked := 0
+		for range 300 {
+			s.Apply(StepArrival)
+			d, ok := s.steps.shown()
+			if !ok || d.draw == nil {
+				t.Fatalf("%s: no decision, or no draw (%+v)", name, d)
+			}
+			if err := checkDrawLabel(tc.pol, d); err != nil {
+				t.Fatalf("%s, cycle %d: %v", name, s.m.Cycle(), err)
+			}
+			b := s.m.Balancers()[d.bal]
+			if at, ok := b.BoardAt(); ok && at == s.m.Cycle() {
+				continue // refreshed after the routing: not read back
+			}
+			reads := readsAt(s.m, b, routedEvents(s.m, d.bal, true), s.steps.at)
+			for _, c := range d.draw.Drawn {
+				i := slices.IndexFunc(reads, func(r read) bool { return r.id == c.ID })
+				if i < 0 || reads[i].belief != c.Load {
+					t.Fatalf("%s, cycle %d decision %d: step mode read %v, the model read %d of server %d (%s)",
+						name, s.m.Cycle(), s.steps.at, reads, c.Load, c.ID, d.text)
+				}
+			}
+			checked++
+		}
+		if checked < 100 {
+			t.Errorf("%s: %d decisions checked", name, checked)
+		}
+	}
+}
+
+// checkDrawLabel checks decision d's draw and its label: the pick is the
+// server routed to, the least drawn by pol's measure (the first on a
+// tie), and the label names every server drawn with what it read.
+func checkDrawLabel(pol sim.Policy, d decision) error {
+	dr := d.draw
+	value := func(c sim.Drawn) float64 { return float64(c.Load) }
+	if pol == sim.PeakEWMA {
+		value = func(c sim.Drawn) float64 { return c.Cost * float64(c.Load+1) }
+	}
+	best := 0
+	for i, c := range dr.Drawn {
+		if value(c) < value(dr.Drawn[best]) {
+			best = i
+		}
+	}
+	if dr.Picked != d.server || dr.Drawn[best].ID != d.server {
+		return fmt.Errorf("routed to %d, picked %d, the least drawn %d", d.server, dr.Picked, dr.Drawn[best].ID)
+	}
+	ids := make([]string, len(dr.Drawn))
+	for i, c := range dr.Drawn {
+		ids[i] = fmt.Sprint(c.ID)
+		want := fmt.Sprintf("%d has %d", c.ID, c.Load)
+		if strings.Contains(d.text, "(local counts)") || strings.Contains(d.text, "(periodic") {
+			want = fmt.Sprintf("%d believed %d", c.ID, c.Load)
+		}
+		if pol == sim.PeakEWMA {
+			want = fmt.Sprintf("%d costs %.4g × (%d + 1)", c.ID, c.Cost, c.Load)
+		}
+		if !strings.Contains(d.text, want) {
+			return fmt.Errorf("label %q does not say %q", d.text, want)
+		}
+	}
+	if want := fmt.Sprintf("%s drew %s;", pol, andList(ids)); !strings.Contains(d.text, want) {
+		return fmt.Errorf("label %q does not say %q", d.text, want)
+	}
+	return nil
+}
+
 // TestStepModeKeyAndButton: A and the arrival button both step to a
 // decision, and help lists the key.
 func TestStepModeKeyAndButton(t *testing.T) {

@@ -1,0 +1,162 @@
+package scene
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// p2cFleet is a paused session of a p2c fleet on periodic boards, in
+// which every control of the "more" panel is read.
+func p2cFleet(t *testing.T) *Session {
+	t.Helper()
+	cfg := testConfig()
+	for _, kv := range [][2]string{{"queues", "per-server"}, {"policy", "p2c"}, {"balancers", "4"}, {"load-info", "periodic:100"}, {"servers", "8"}} {
+		if err := cfg.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: 20, RandomSeed: func() uint64 { return 777 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for now := clock(); s.m.Cycle() < 20; {
+		s.Update(now)
+	}
+	s.Draw(BaseW, BaseH)
+	return s
+}
+
+// TestMorePanelFromTheTable opens the "more" panel with its button and
+// moves each control made from a row: the change scheduled for the next
+// cycle is the row's own (as --set reads it), the control shows it as the
+// row writes it, and a step puts it in force. Wide ranges move on their
+// ladder (1, 2, 5, 10 …).
+func TestMorePanelFromTheTable(t *testing.T) {
+	for _, tc := range []struct {
+		id, before string
+		keys       []Key
+		want       string
+	}{
+		{"wave", "true", []Key{KeyRight}, "false"},
+		{"min-servers", "1", []Key{KeyRight}, "2"},
+		{"max-servers", "100", []Key{KeyLeft}, "50"},
+		{"queue-cap", "0", []Key{KeyPageUp}, "5"},
+		{"load-info", "periodic:100", []Key{KeyRight}, "periodic:200"},
+		{"fail-time", "1", []Key{KeyRight, KeyRight}, "5"},
+		{"choices", "2", []Key{KeyRight}, "3"},
+	} {
+		s := p2cFleet(t)
+		b := control(t, s, WMore).R
+		s.HandleInput(Input{X: b.X + b.W/2, Y: b.Y + b.H/2, Pressed: true, Down: true})
+		s.HandleInput(Input{Released: true})
+		s.Draw(BaseW, BaseH)
+		if s.dialog != dialogMore {
+			t.Fatalf("the more button opened dialog %d", s.dialog)
+		}
+		if got := control(t, s, tc.id).Value; got != tc.before {
+			t.Errorf("%s: shows %q, want %q", tc.id, got, tc.before)
+		}
+		for ws := s.controls(); ws[s.focus].id != tc.id; {
+			s.HandleInput(Input{Keys: []Key{KeyTab}})
+			if s.focus == 0 {
+				t.Fatalf("Tab never reaches %s", tc.id)
+			}
+		}
+		s.HandleInput(Input{Keys: tc.keys})
+		s.Draw(BaseW, BaseH)
+		want, err := sim.NewChange(s.m.Cycle()+1, tc.id, tc.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := s.m.Pending(); len(p) != 1 || p[0] != want {
+			t.Errorf("%s: pending %v, want %v (messages %q)", tc.id, p, want, s.State().Message)
+		}
+		if got := control(t, s, tc.id).Value; got != tc.want {
+			t.Errorf("%s: shows %q, want %q", tc.id, got, tc.want)
+		}
+		s.Apply(StepOne)
+		cfg := s.m.Config()
+		if got := sim.RowNamed(tc.id).Get(&cfg); got != tc.want {
+			t.Errorf("%s: in force %s, want %s", tc.id, got, tc.want)
+		}
+	}
+}
+
+// TestMorePanelChangesReplay moves the pool's bounds, the queue cap, the
+// board's period and p2c's d in the panel, runs on, and replays the saved
+// run and its share link: both reach the same state hash.
+func TestMorePanelChangesReplay(t *testing.T) {
+	s := p2cFleet(t)
+	for _, set := range []struct {
+		id     string
+		keys   []Key
+		change string
+	}{
+		{"max-servers", []Key{KeyLeft}, "max-servers=50"},
+		{"queue-cap", []Key{KeyPageUp}, "queue-cap=5"},
+		{"load-info", []Key{KeyLeft}, "load-info=periodic:50"},
+		{"choices", []Key{KeyRight}, "choices=3"},
+	} {
+		s.Apply(OpenMore)
+		s.Draw(BaseW, BaseH)
+		for ws := s.controls(); ws[s.focus].id != set.id; {
+			s.HandleInput(Input{Keys: []Key{KeyTab}})
+		}
+		s.HandleInput(Input{Keys: append(set.keys, KeyEscape)})
+		s.Apply(StepOne)
+		if ch := s.State().Changes; len(ch) == 0 || ch[len(ch)-1].String() != strconv.FormatInt(s.m.Cycle(), 10)+":"+set.change {
+			t.Fatalf("after %s: changes %v", set.id, ch)
+		}
+	}
+	for range 300 {
+		s.Apply(StepOne)
+	}
+	hash, cycle := s.m.Hash(), s.m.Cycle()
+	data, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for how, s2 := range replayedBothWays(t, data, cycle) {
+		if s2.m.Hash() != hash {
+			t.Errorf("%s replay at %d: hash %x, want %x", how, cycle, s2.m.Hash(), hash)
+		}
+	}
+}
+
+// TestLadder: a wide range's slider stops at its ends and at 1, 2, 5 …
+// between (0 too when the range holds it), and keys and drags land on
+// those stops.
+func TestLadder(t *testing.T) {
+	if got, want := ladderOf(1, 1000), []int64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}; !slices.Equal(got, want) {
+		t.Errorf("ladderOf(1, 1000) = %v, want %v", got, want)
+	}
+	if got, want := ladderOf(-1, 300), []int64{-1, 0, 1, 2, 5, 10, 20, 50, 100, 200, 300}; !slices.Equal(got, want) {
+		t.Errorf("ladderOf(-1, 300) = %v, want %v", got, want)
+	}
+	w := widget{kind: kSlider, min: 0, max: 1000, step: 1, ladder: ladderOf(0, 1000)} // 0 1 2 5 10 20 50 100 200 500 1000
+	for _, tc := range []struct {
+		v    int64
+		k    Key
+		want int64
+	}{
+		{5, KeyRight, 10}, {5, KeyLeft, 2}, {7, KeyRight, 10}, {7, KeyLeft, 5},
+		{0, KeyLeft, 0}, {1000, KeyRight, 1000}, {20, KeyPageUp, 200}, {20, KeyPageDown, 2},
+		{20, KeyHome, 0}, {20, KeyEnd, 1000},
+	} {
+		if got, ok := sliderKey(w, tc.v, tc.k); !ok || got != tc.want {
+			t.Errorf("key %d at %d: %d, want %d", tc.k, tc.v, got, tc.want)
+		}
+	}
+	track := Rect{X: 100, W: 100}
+	for x, want := range map[float32]int64{100: 0, 150: 20, 200: 1000, 300: 1000} {
+		if got := sliderValueAt(w, track, x); got != want {
+			t.Errorf("drag to %v: %d, want %d", x, got, want)
+		}
+	}
+	if f := sliderFrac(w, 20); f != 0.5 {
+		t.Errorf("knob at 20: %v of the track, want 0.5", f)
+	}
+}
