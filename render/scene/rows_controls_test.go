@@ -11,12 +11,7 @@ import (
 // yet, each with why; a link's set= and a loaded snapshot still change
 // them. A new changeable row needs a control (its id the row's name) or a
 // line here.
-var noControlYet = map[string]string{
-	// The page's autoscaler selector is later work.
-	"scale-target":      "no control yet: target tracking is set by a link or a scenario",
-	"scale-tolerance":   "no control yet: target tracking is set by a link or a scenario",
-	"scale-down-window": "no control yet: target tracking is set by a link or a scenario",
-}
+var noControlYet = map[string]string{}
 
 // TestEveryChangeableRowHasAControl walks the settings table: every row
 // --set may change has a control on the page (a slider, a choice or a
