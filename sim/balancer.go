@@ -114,6 +114,10 @@ type Balancer struct {
 	// (TapDraws, draws.go), nil otherwise; the model never reads it.
 	tap *drawTap
 
+	// target is target tracking's state (autoscale.go), nil under the
+	// queue rule.
+	target *targetScaler
+
 	tot  Totals
 	last CycleStats
 	// intAt is the last cycle whose end-of-cycle levels are in
@@ -249,16 +253,28 @@ func (b *Balancer) scaleFor(queued int) {
 	case !acts:
 		return
 	case up:
-		id := b.addServer(b.m.cfg.ProvisionDelay)
-		b.tot.ScaleUps++
+		b.scaleUp()
 		b.last.Scale = 1
-		if b.m.recordEvents {
-			b.emit(ScaleUp, id, 0, Request{})
-		}
 		return
 	}
-	b.tot.ScaleDowns++
+	b.scaleDownOne()
 	b.last.Scale = -1
+}
+
+// scaleUp adds one server (warming for the provision delay): one
+// scale-up.
+func (b *Balancer) scaleUp() {
+	id := b.addServer(b.m.cfg.ProvisionDelay)
+	b.tot.ScaleUps++
+	if b.m.recordEvents {
+		b.emit(ScaleUp, id, 0, Request{})
+	}
+}
+
+// scaleDownOne removes the idle active server with the highest id, or
+// marks the busy one with the highest id retiring: one scale-down.
+func (b *Balancer) scaleDownOne() {
+	b.tot.ScaleDowns++
 	idle := &b.idle
 	if b.perServer {
 		idle = &b.free // idle with an empty queue
@@ -893,6 +909,7 @@ func (b *Balancer) Summary() Summary {
 	s.Lobby = int64(b.lobby.Len())
 	s.setTail(tail(&b.waits, &b.resps))
 	s.setFleet(b.m.cfg.Balancers, b.m.loadInfo, b.Fleet())
+	s.SetCost(b.m.cfg.ServerCost)
 	return s
 }
 

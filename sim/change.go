@@ -64,6 +64,11 @@ const (
 	SetLoadInfo
 	// A queue's discipline (Config.Discipline), from step d of its cycle.
 	SetDiscipline
+	// Target tracking's target, tolerance and stabilisation window, read
+	// from the next evaluation on.
+	SetScaleTarget
+	SetScaleTolerance
+	SetScaleDownWindow
 	numSettings
 )
 

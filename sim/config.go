@@ -23,6 +23,9 @@ type Config struct {
 	// (0 ≤ p ≤ 1). ServiceCV and ServiceShape 0 stand for their
 	// defaults (CV and Alpha).
 	ServiceCV, ServiceShape, LongShare Decimal
+	// ServerCost is C, the price of one server for one cycle (0 … 10⁶,
+	// in millionths): the summary's cost is server-cycles × C.
+	ServerCost Decimal
 	// ServiceMax cuts lognormal and Pareto draws (0: 1000 × MeanService,
 	// at most MaxTaskTime); see Cap.
 	ServiceMax int
@@ -39,12 +42,23 @@ type Config struct {
 
 	Blocked []Range // source ranges the firewall rejects
 
-	ScaleUp    Factor // U: add a server when queue > U × active servers
-	ScaleDown  Factor // D: remove one when queue < D × active servers
-	Cooldown   int64  // K: scaling is evaluated only when the cycle is a multiple of K
-	MinServers int    // the pool never shrinks below this many active servers
-	MaxServers int    // the pool never grows beyond this many live servers
-	QueueCap   int    // 0 = unbounded; otherwise arrivals finding the queue full are discarded
+	ScaleUp   Factor // U: add a server when queue > U × active servers
+	ScaleDown Factor // D: remove one when queue < D × active servers
+	Cooldown  int64  // K: scaling is evaluated only when the cycle is a multiple of K
+	// Autoscaler is the rule that sizes the pool (QueueRule: ScaleUp,
+	// ScaleDown, Cooldown; TargetTracking: the rest). ScaleTarget 0 and
+	// ScalePeriod 0 stand for their defaults (0.7 for utilization, 15);
+	// ScaleTolerance and ScaleDownWindow hold their value plus one, 0
+	// standing for the defaults 0.1 and 300.
+	Autoscaler      Autoscaler
+	ScaleMetric     ScaleMetric
+	ScaleTarget     Decimal
+	ScalePeriod     int64
+	ScaleTolerance  Decimal
+	ScaleDownWindow int64
+	MinServers      int // the pool never shrinks below this many active servers
+	MaxServers      int // the pool never grows beyond this many live servers
+	QueueCap        int // 0 = unbounded; otherwise arrivals finding the queue full are discarded
 	// Discipline is which queued attempt a queue hands out next.
 	Discipline Discipline
 	// CodelInterval is N, the cycles adaptive-lifo looks back over for an
@@ -266,6 +280,10 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("balancers", int64(c.Balancers), "a fleet and the P/S switch do not combine: drop --switch or use --balancers 1")
 	case start && c.LoadInfo != LoadExact && c.Queues != PerServer:
 		return &FieldError{Field: "load-info", Value: c.LoadInfo.String(), Allowed: "load information is what a balancer routing at arrival reads: use --queues per-server"}
+	case c.Autoscaler == TargetTracking && c.ScaleMetric == MetricUtilization && c.ScaleTarget > DecimalScale:
+		return &FieldError{Field: "scale-target", Value: c.ScaleTarget.String(), Allowed: "a utilization target must be above 0 and at most 1"}
+	case start && c.Autoscaler == TargetTracking && c.ScaleMetric != MetricUtilization && c.ScaleTarget == 0:
+		return &FieldError{Field: "scale-target", Value: "(not given)", Allowed: fmt.Sprintf("--scale-metric %v needs --scale-target, from 0.01 to 1000000", c.ScaleMetric)}
 	case start && c.Service == Empirical && len(c.ServiceValues) == 0:
 		return &FieldError{Field: "service-file", Value: "none", Allowed: fmt.Sprintf("--service empirical needs a file of 1 to %d service times, one whole number of cycles (1 to %d) a line", MaxServiceValues, MaxTaskTime)}
 	}

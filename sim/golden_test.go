@@ -259,6 +259,16 @@ func hashConfigs() map[string]struct {
 		{Cycle: 4000, Setting: SetDiscipline, Value: int64(Lifo)},
 		{Cycle: 6000, Setting: SetDiscipline, Value: int64(Fifo)},
 	}}
+	// Target tracking on inflight, warming servers, a tight window, and
+	// its target, tolerance and window changed mid-run.
+	ts := DefaultConfig()
+	ts.Seed, ts.Cycles, ts.Servers, ts.MaxServers, ts.Rate, ts.WavePeriod = 34, 8_000, 4, 60, 900_000, 3_000
+	ts.Autoscaler, ts.ScaleMetric, ts.ScaleTarget, ts.ScalePeriod, ts.ScaleDownWindow, ts.ProvisionDelay = TargetTracking, MetricInflight, 2*DecimalScale, 20, 121, 30
+	runs["target-tracking"] = run{cfg: ts, changes: []Change{
+		{Cycle: 2000, Setting: SetScaleTarget, Value: 1_500_000},
+		{Cycle: 4000, Setting: SetScaleTolerance, Value: 1},  // 0
+		{Cycle: 6000, Setting: SetScaleDownWindow, Value: 1}, // 0
+	}}
 	return runs
 }
 

@@ -180,6 +180,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	}
 	m.serversMin = len(m.bal) * cfg.Servers
 	m.record()
+	if cfg.Autoscaler == TargetTracking {
+		m.targetSample()
+	}
 	m.checkQueued(0)
 	return m, nil
 }
@@ -245,7 +248,9 @@ func (m *Model) Step() bool {
 			f.refreshDue(t) // step c: the board, before scaling
 		}
 	}
-	if t == m.nextScale {
+	if m.cfg.Autoscaler == TargetTracking {
+		m.targetStep(t)
+	} else if t == m.nextScale {
 		for _, b := range m.bal {
 			b.scale()
 		}
@@ -256,6 +261,9 @@ func (m *Model) Step() bool {
 		b.fleetEndOfCycle(t, false)
 	}
 	m.record()
+	if m.cfg.Autoscaler == TargetTracking {
+		m.targetSample()
+	}
 	m.checkQueued(t)
 	return true
 }
@@ -582,6 +590,7 @@ func (m *Model) Summary() Summary {
 	p, q := m.bal[0].Summary(), m.bal[1].Summary()
 	s.P, s.S = &p, &q
 	s.setFleet(m.cfg.Balancers, m.loadInfo, append(m.bal[0].Fleet(), m.bal[1].Fleet()...))
+	s.SetCost(m.cfg.ServerCost)
 	return s
 }
 
@@ -627,6 +636,9 @@ func (m *Model) Hash() uint64 {
 	for _, b := range m.bal {
 		if b.fleet != nil {
 			b.fleet.digest(put) // only while a fleet is on: older hashes stay
+		}
+		if m.cfg.Autoscaler == TargetTracking {
+			b.digestTarget(put) // only while target tracking is on
 		}
 	}
 	state, _ := m.pcg.MarshalBinary()

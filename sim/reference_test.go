@@ -31,6 +31,7 @@ package sim_test
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 
@@ -459,6 +460,8 @@ func (m *refModel) applyChanges(t int64) {
 		case sim.SetDiscipline:
 			m.cfg.Discipline = sim.Discipline(v)
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
+		case sim.SetScaleTarget, sim.SetScaleTolerance, sim.SetScaleDownWindow:
+			// target tracking's: the reference runs the queue rule only
 		default:
 			panic(fmt.Sprintf("reference: unknown setting %v", c.Setting))
 		}
@@ -1611,6 +1614,8 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	s.WaitP50, s.WaitP90, s.WaitP95, s.WaitP99, s.WaitMax = refPercentiles(waits)
 	s.ResponseP50, s.ResponseP90, s.ResponseP95, s.ResponseP99, s.ResponseMax = refPercentiles(resps)
 	s.Derive()
+	// cost = server-cycles × C, C a price in millionths, rounded once.
+	s.Cost, _ = new(big.Rat).Mul(big.NewRat(s.ServerCycles, 1), big.NewRat(int64(m.cfg.ServerCost), sim.DecimalScale)).Float64()
 	return s
 }
 

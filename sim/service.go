@@ -43,6 +43,7 @@ const (
 	MaxServiceShape     Decimal = 100 * DecimalScale                // 1 < α ≤ 100
 	DefaultLongShare    Decimal = 10_000                            // bimodal's p = 0.01
 	MaxLongShare        Decimal = DecimalScale                      // 0 ≤ p ≤ 1
+	MaxServerCost       Decimal = 1_000_000 * DecimalScale          // 0 ≤ server-cost ≤ 10⁶
 	MaxServiceValues            = 10_000                            // empirical: at most this many values
 	serviceMaxFactor            = 1000                              // lognormal and Pareto are cut at 1000·m by default
 	maxServiceLine              = 64                                // longest line ReadServiceValues reads

@@ -145,6 +145,9 @@ func (m *Model) gate() via {
 	if cfg.Discipline != Fifo {
 		return viaNone // step d may take any queued attempt, and reads the queues' history
 	}
+	if cfg.Autoscaler == TargetTracking {
+		return viaNone // its metric is sampled every cycle (step e)
+	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle

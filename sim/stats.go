@@ -1,5 +1,7 @@
 package sim
 
+import "math/big"
+
 // ServerState is what a live server is doing.
 type ServerState uint8
 
@@ -125,7 +127,7 @@ type CycleStats struct {
 	Discarded  int
 	Completed  int
 	Dispatched int
-	Scale      int // 1 scale-up, -1 scale-down, 0 neither
+	Scale      int // servers added − removed (the queue rule: 1, -1 or 0)
 	Errors     int // attempts that ended in error
 	TimedOut   int // attempts abandoned by their client (timeout)
 	Retries    int // retries arriving
@@ -253,6 +255,9 @@ type Summary struct {
 	ServerCycles     int64   `json:"server_cycles"`
 	BusyServerCycles int64   `json:"busy_server_cycles"`
 	Utilisation      float64 `json:"utilisation"`
+	// Cost is ServerCycles × the price of a server-cycle (server-cost),
+	// 0 when it has none (SetCost).
+	Cost float64 `json:"cost"`
 	// The fleet: its balancers (1 for one), what they know of the loads
 	// (LoadInfo), each one's picks and the largest share of them naming
 	// one server, and the largest such share of the fleet (per-server;
@@ -422,6 +427,28 @@ func (s *Summary) Derive() {
 	}
 	arrivals, requests, attempts := s.Books()
 	s.Consistent = arrivals && requests && attempts
+}
+
+// SetCost sets Cost (and P's and S's in a switch) from the price of one
+// server-cycle, exactly: server-cycles × c₆ ÷ 10⁶, rounded once to the
+// nearest float64.
+func (s *Summary) SetCost(c Decimal) {
+	s.Cost = costOf(s.ServerCycles, c)
+	for _, b := range []*Summary{s.P, s.S} {
+		if b != nil {
+			b.Cost = costOf(b.ServerCycles, c)
+		}
+	}
+}
+
+// costOf is server-cycles × c₆ ÷ 10⁶ in exact arithmetic, as a float64.
+func costOf(serverCycles int64, c Decimal) float64 {
+	if serverCycles == 0 || c == 0 {
+		return 0
+	}
+	n := new(big.Int).Mul(big.NewInt(serverCycles), big.NewInt(int64(c)))
+	f, _ := new(big.Rat).SetFrac(n, big.NewInt(DecimalScale)).Float64()
+	return f
 }
 
 // Books reports whether the three accounting lines hold: generated =

@@ -472,11 +472,12 @@ var settingRows = slices.Concat([]Row{
 		def:     "0.0.0.0/8, 10.0.0.0/8, 127.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 240.0.0.0/4",
 		setText: setBlock, getText: getBlock}.wireBytes("b", 12, 8*MaxBlocked, appendRanges, readRanges).group(GroupRun),
 	fixed("scale-up", "U: add a server when queue > U × active servers", "requests a server", func(c *Config) *Factor { return &c.ScaleUp }, ParseFactor, 0, MaxFactor,
-		"must be from 0 to "+MaxFactor.String(), "want requests per active server like 80").defaults("80").example("40").changeable(SetScaleUp).wire("u", 13).small(0, 6000).group(GroupRun),
+		"must be from 0 to "+MaxFactor.String(), "want requests per active server like 80").defaults("80").example("40").changeable(SetScaleUp).wire("u", 13).small(0, 6000).needsQueueRule().
+		withNeeds("--autoscaler", "queue", "--scale-down", "1").group(GroupRun), // the example lies below the default D (50)
 	fixed("scale-down", "D: remove one when queue < D × active servers (D < U)", "requests a server", func(c *Config) *Factor { return &c.ScaleDown }, ParseFactor, 0, MaxFactor,
-		"must be ≥ 0 and below scale-up", "want requests per active server like 80").defaults("50").example("1").changeable(SetScaleDown).wire("d", 14).small(0, 6000).group(GroupRun),
+		"must be ≥ 0 and below scale-up", "want requests per active server like 80").defaults("50").example("1").changeable(SetScaleDown).wire("d", 14).small(0, 6000).needsQueueRule().group(GroupRun),
 	whole("cooldown", "K: evaluate scaling every K cycles", "cycles", func(c *Config) *int64 { return &c.Cooldown }, 1, MaxCycles,
-		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("10").example("50").changeable(SetCooldown).wire("k", 15).small(0, 6).group(GroupRun),
+		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).defaults("10").example("50").changeable(SetCooldown).wire("k", 15).small(0, 6).needsQueueRule().group(GroupRun),
 	whole("min-servers", "fewest active servers", "servers", func(c *Config) *int { return &c.MinServers }, 1, MaxServersLimit,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxServersLimit)).defaults("1").example("12").changeable(SetMinServers).wire("mn", 16).small(0, 8).testWith("servers", "16").group(GroupRun),
 	whole("max-servers", "most live servers (default 5 × servers, at least 100)", "servers", func(c *Config) *int { return &c.MaxServers }, 1, MaxServersLimit,
@@ -556,9 +557,11 @@ var settingRows = slices.Concat([]Row{
 		needsOn("eject-after", ejectionOn).group(GroupClient),
 	whole("provision-delay", "cycles a server added by scaling warms before it takes work", "cycles", func(c *Config) *int64 { return &c.ProvisionDelay }, 0, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay).faultKind().wire("pd", 48).small(0, 10).group(GroupClient),
+	fixed("server-cost", "C: the price of one server for one cycle; the summary's cost is server-cycles × C", "a server-cycle", func(c *Config) *Decimal { return &c.ServerCost }, ParseDecimal, 0, MaxServerCost,
+		"must be from 0 to 1000000, with at most 6 decimals", "want a price like 0.05").defaults("0").example("0.05").wire("sco", 54).small(0, 3*DecimalScale).group(GroupRun),
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter).faultKind().wire("ra", 49).small(0, 40).group(GroupClient),
-}, policyRows())
+}, autoscalerRows(), policyRows())
 
 // retriesOn, healthChecksOn and ejectionOn report whether the setting that
 // others refine is on.

@@ -493,6 +493,7 @@ var metrics = []metric{
 	{"avg response", "avg_response", func(s *sim.Summary) float64 { return s.AvgResponse }, false},
 	{"utilisation", "utilisation", func(s *sim.Summary) float64 { return s.Utilisation }, false},
 	{"server-cycles", "server_cycles", func(s *sim.Summary) float64 { return float64(s.ServerCycles) }, true},
+	{"cost", "cost", func(s *sim.Summary) float64 { return s.Cost }, false},
 	{"scale-ups", "scale_ups", func(s *sim.Summary) float64 { return float64(s.ScaleUps) }, true},
 	{"scale-downs", "scale_downs", func(s *sim.Summary) float64 { return float64(s.ScaleDowns) }, true},
 	{"peak queue", "peak_queue", func(s *sim.Summary) float64 { return float64(s.PeakQueue) }, true},

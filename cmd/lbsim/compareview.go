@@ -10,21 +10,22 @@ import (
 // retries, the budget) and goodput, which only it makes differ from
 // completions: they are shown only when a run of the comparison had the
 // client side act (sim.Summary.ClientActed), and errors only when a run
-// had one, so a table of a plain comparison has no rows of zeros. The JSON
-// keeps every metric.
+// had one, so a table of a plain comparison has no rows of zeros; cost
+// shows only when a run had a server-cost. The JSON keeps every metric.
 var clientMetrics = []string{"goodput", "retries", "timed_out", "gave_up_budget"}
 
 // shown returns the metrics a comparison's table shows, in order.
 func (cmp *comparison) shown() []metric {
-	client, errs, fleet := false, false, false
+	client, errs, fleet, cost := false, false, false, false
 	cmp.eachSummary(func(s *sim.Summary) {
 		client = client || s.ClientActed()
 		errs = errs || s.Errors > 0
 		fleet = fleet || s.Balancers > 1 || s.LoadInfo != sim.LoadExact.String()
+		cost = cost || s.Cost > 0
 	})
 	return slices.DeleteFunc(slices.Clone(metrics), func(m metric) bool {
 		return !client && slices.Contains(clientMetrics, m.Key) || !client && !errs && m.Key == "errors" ||
-			!fleet && m.Key == "max_share"
+			!fleet && m.Key == "max_share" || !cost && m.Key == "cost"
 	})
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -200,6 +201,9 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	row("pool peak", num(func(c sim.Summary) int64 { return c.ServersPeak }))
 	row("server-cycles", num(func(c sim.Summary) int64 { return c.ServerCycles }))
 	row("utilisation", func(c sim.Summary) string { return fmt.Sprintf("%.3f", c.Utilisation) })
+	if cfg.ServerCost > 0 {
+		row("cost", func(c sim.Summary) string { return formatCost(c.Cost) })
+	}
 	row("scale-ups", num(func(c sim.Summary) int64 { return c.ScaleUps }))
 	row("scale-downs", num(func(c sim.Summary) int64 { return c.ScaleDowns }))
 	if s.Down+s.Up+s.Requeued+s.FaultsSkipped > 0 || cfg.MTBF > 0 {
@@ -329,4 +333,10 @@ func writeColumns(w *strings.Builder, lines [][]string) {
 		}
 		w.WriteString("\n")
 	}
+}
+
+// formatCost writes a cost (server-cycles × server-cost) with at most 6
+// decimals and no trailing zeros.
+func formatCost(v float64) string {
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }

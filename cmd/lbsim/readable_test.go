@@ -35,8 +35,8 @@ func TestSummaryColumnsApart(t *testing.T) {
 }
 
 // TestCompareShowsWhatIsOn: a comparison's table has the client side's
-// rows only when a run had the client side act, and errors only when a
-// run had one; its intervals have the digits the interval supports.
+// rows only when a run had the client side act, errors only when a run
+// had one, and cost only with a price; its intervals have the digits the interval supports.
 func TestCompareShowsWhatIsOn(t *testing.T) {
 	base := []string{"compare", "--cycles", "3000", "--seed", "1", "--variant", "policy=random", "--variant", "queues=per-server,policy=random"}
 	rowsOf := func(args ...string) map[string]bool {
@@ -54,13 +54,16 @@ func TestCompareShowsWhatIsOn(t *testing.T) {
 	}
 	client := []string{"goodput", "retries", "timed_out", "gave_up_budget"}
 	off := rowsOf()
-	for _, k := range append(client, "errors", "max_share") {
+	for _, k := range append(client, "errors", "max_share", "cost") {
 		if off[k] {
-			t.Errorf("the client side and fleets off: the table shows %s", k)
+			t.Errorf("the client side, fleets and prices off: the table shows %s", k)
 		}
 	}
-	if !off["avg_wait"] || !off["peak_queue"] || len(off) != len(metrics)-6 {
+	if !off["avg_wait"] || !off["peak_queue"] || len(off) != len(metrics)-7 {
 		t.Errorf("the client side and fleets off: rows %v, want every other metric", off)
+	}
+	if priced := rowsOf("--server-cost", "0.5"); !priced["cost"] {
+		t.Errorf("with --server-cost the table lacks cost: %v", priced)
 	}
 	if fleet := rowsOf("--variant", "queues=per-server,policy=p2c,balancers=4"); !fleet["max_share"] {
 		t.Errorf("with a fleet the table lacks max_share: %v", fleet)

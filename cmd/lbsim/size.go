@@ -305,6 +305,8 @@ func (c *cli) checkSizeVariants(o *sizeOptions, base []string, seed uint64, outs
 				return fmt.Errorf("variant %s, 1 server: %v\nsize tries pools from one server up: a --fault or --set must name a server every pool has (server 1)", quoteCut(v.Label), err)
 			case err != nil:
 				return fmt.Errorf("variant %s, %d servers: %v", quoteCut(v.Label), pool, err)
+			case ro.cfg.Autoscaler == sim.TargetTracking:
+				return fmt.Errorf("variant %s: --autoscaler target: size judges fixed pools (servers = min-servers = max-servers = c), and target tracking resizes a pool; leave it out", quoteCut(v.Label))
 			}
 			reads.add(ro)
 			outs.addRunInputs(ro)

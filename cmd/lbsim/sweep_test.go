@@ -171,7 +171,7 @@ func TestSweepRefusesBadGrids(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--vary", "colour=red"}, "colour is not a run setting; allowed: backoff, balancers, block,"},
+		{[]string{"--vary", "colour=red"}, "colour is not a run setting; allowed: autoscaler, backoff, balancers, block,"},
 		{[]string{"--vary", "json=a.json"}, "json is not a run setting"},
 		{[]string{"--vary", "rate="}, "no values"},
 		{[]string{"--vary", "rate=0.9:0.3:0.1"}, "the range is empty"},

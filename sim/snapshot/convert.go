@@ -132,6 +132,7 @@ func (w *wireSummary) sim(cfg *sim.Config, cycles int64) sim.Summary {
 		q := w.S.sim(cfg, cycles)
 		s.S = &q
 	}
+	s.SetCost(cfg.ServerCost)
 	return s
 }
 
