@@ -105,16 +105,20 @@ func panelDialog(l Layout, n int) Rect { return panelGeom(l, n).d }
 // panelGeom places a panel of n controls in the stage: its sliders one a
 // row, panelSliderH design pixels apart, or in two columns across the
 // stage when one does not fit (the health panel under a caption in
-// presentation mode), closer together only when even that does not.
+// presentation mode), three when two do not, closer together only when
+// even that does not.
 func panelGeom(l Layout, n int) listLayout {
 	u := l.T
 	st := l.Stage()
 	rows := max(n-1, 1)
 	lg := listLayout{cols: 1, rows: rows, pitch: panelSliderH * u}
 	w := float32(720) * u
-	if float32(rows)*lg.pitch+108*u > st.H {
-		lg.cols, lg.rows, w = 2, (rows+1)/2, st.W
-		lg.pitch = min(lg.pitch, max((st.H-108*u)/float32(lg.rows), 30*u))
+	// Two columns across the stage when one does not fit, three when two
+	// do not (the "more" panel's many settings under a compare view's
+	// lanes in presentation mode).
+	for cols := 2; cols <= 3 && float32(lg.rows)*lg.pitch+108*u > st.H; cols++ {
+		lg.cols, lg.rows, w = cols, (rows+cols-1)/cols, st.W
+		lg.pitch = min(panelSliderH*u, max((st.H-108*u)/float32(lg.rows), 30*u))
 	}
 	lg.d = l.centred(w, float32(lg.rows)*lg.pitch+108*u)
 	return lg
