@@ -180,16 +180,11 @@ var firstQuizzes = map[string]*Quiz{
 		Question: "Servers of speeds 2, 1 and 1: which policy waits less at p95?",
 		Answers:  []string{"round-robin (top lane)", "least-connections (lower lane)", "about the same"},
 		Right:    1, Holds: lowestP95,
-		Why:     "round-robin gives each slow server a third, more than it can do; least-connections does not.",
-		Try:     "rate=0.06",
-		TryText: "fewer arrivals, 0.06 a cycle instead of 0.08",
-		Look:    "round-robin's p95 falls from thousands to about 220: a slow server now keeps up.",
-		TryCheck: func(s []sim.Summary) error {
-			if s[0].WaitP95 < 150 || s[0].WaitP95 > 300 || s[1].WaitP95 >= s[0].WaitP95 {
-				return fmt.Errorf("p95 waits %d round-robin, %d least-connections: want about 220, least-connections lower", s[0].WaitP95, s[1].WaitP95)
-			}
-			return nil
-		},
+		Why:      "round-robin gives each slow server a third, more than it can do; least-connections does not.",
+		Try:      "rate=0.06",
+		TryText:  "fewer arrivals, 0.06 a cycle instead of 0.08",
+		Look:     "round-robin's p95 falls from thousands to about 220: a slow server now keeps up.",
+		TryCheck: topP95Falls(150, 300, 220, "least-connections"),
 	},
 	"fast-failing": {
 		Question: "Server 3 fails each request at once: which lane ends more in error?",
@@ -212,16 +207,11 @@ var firstQuizzes = map[string]*Quiz{
 		Question: "A few requests take hundreds of cycles: which policy waits less at p95?",
 		Answers:  []string{"round-robin (top lane)", "least-work (lower lane)", "about the same"},
 		Right:    1, Holds: lowestP95,
-		Why:     "round-robin queues short requests behind long ones; least-work sees them and goes around.",
-		Try:     "service-cv=1",
-		TryText: "tamer times, cv 1 instead of 3",
-		Look:    "round-robin's p95 falls from about 1,100 to about 160: the tail made most of its wait.",
-		TryCheck: func(s []sim.Summary) error {
-			if s[0].WaitP95 < 120 || s[0].WaitP95 > 220 || s[1].WaitP95 >= s[0].WaitP95 {
-				return fmt.Errorf("p95 waits %d round-robin, %d least-work: want about 160, least-work lower", s[0].WaitP95, s[1].WaitP95)
-			}
-			return nil
-		},
+		Why:      "round-robin queues short requests behind long ones; least-work sees them and goes around.",
+		Try:      "service-cv=1",
+		TryText:  "tamer times, cv 1 instead of 3",
+		Look:     "round-robin's p95 falls from about 1,100 to about 160: the tail made most of its wait.",
+		TryCheck: topP95Falls(120, 220, 160, "least-work"),
 	},
 	"herding": {
 		Question: "Twenty balancers, ten servers: which waits longest at p95?",
@@ -239,4 +229,16 @@ var firstQuizzes = map[string]*Quiz{
 			return nil
 		},
 	},
+}
+
+// topP95Falls is the try check of a round-robin lane (top) beside a
+// load-reading one: round-robin's p95 wait lands in lo…hi (about about)
+// and the other lane's stays lower.
+func topP95Falls(lo, hi, about int64, other string) func([]sim.Summary) error {
+	return func(s []sim.Summary) error {
+		if s[0].WaitP95 < lo || s[0].WaitP95 > hi || s[1].WaitP95 >= s[0].WaitP95 {
+			return fmt.Errorf("p95 waits %d round-robin, %d %s: want about %d, %s lower", s[0].WaitP95, s[1].WaitP95, other, about, other)
+		}
+		return nil
+	}
 }
