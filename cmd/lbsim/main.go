@@ -88,8 +88,7 @@ var commands = []command{
 	{"plot", "plot run|sweep", "draw a run's timeline or a sweep's metric as SVG or PNG", (*cli).plot},
 	{"settings", "settings [--json FILE|-]", "the table of settings: each flag's default, range, unit, and whether --set changes it", (*cli).settings},
 	{"share", "share FILE", "print a snapshot's share link (#r=…)", (*cli).share},
-	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
-		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
+	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin", (*cli).wrr},
 	{"version", "version", "the version and VCS revision lbsim was built from (also --version)", (*cli).version},
 	{"help", "help [COMMAND]", "this overview, or a command's flags and examples (as COMMAND --help)", nil}, // the tree's help command (c.help)
 }

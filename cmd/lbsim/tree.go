@@ -53,7 +53,7 @@ func (c *cli) commandTree(code *int, forCompletion bool) *cobra.Command {
 			}
 		case cmd.name == "completion":
 			sub.ValidArgs = completionShells
-			sub.Flags().Bool("no-descriptions", false, "complete names only")
+			fallthrough
 		default:
 			addFlags(sub, commandFlags(cmd.name))
 		}
