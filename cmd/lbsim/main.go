@@ -150,7 +150,7 @@ func (c *cli) dispatch(args []string) int {
 	root := c.commandTree(&code, false)
 	root.SetArgs(append([]string{}, args...)) // never nil: cobra would read os.Args
 	if err := root.Execute(); err != nil {    // a flag before the command cobra could not read
-		given, name, ok := pflagUnknown(err.Error())
+		given, name, ok := unknownFlag(err)
 		if !ok {
 			given, name = err.Error(), ""
 		}
