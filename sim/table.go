@@ -381,8 +381,12 @@ func (r Row) needsPolicy() Row {
 		}
 	}
 	return r.needs(first, func(c *Config) bool { return reads(c.Policy, c.Queues) }, func(c *Config) string {
-		return fmt.Sprintf("apply to policy %s, and the policy is %v with %v queues: choose one of those (or a change that switches to one), or drop --%s",
-			strings.Join(PoliciesReading(reads), ", "), c.Policy, c.Queues, name)
+		names := PoliciesReading(reads)
+		which, choose := "policies "+strings.Join(names, ", "), "choose one of those (or a change that switches to one)"
+		if len(names) == 1 {
+			which, choose = "policy "+names[0], "choose it (or a change that switches to it)"
+		}
+		return fmt.Sprintf("applies to %s, and the policy is %v with %v queues: %s, or drop --%s", which, c.Policy, c.Queues, choose, name)
 	})
 }
 
