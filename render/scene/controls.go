@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/lbsim/lbsim/lanes"
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 )
 
@@ -123,6 +124,7 @@ type widget struct {
 	show    func(v int64) string                        // a slider's value as shown, when not as format writes it ("off" for 0)
 	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
 	ladder  []int64                                     // a slider's stops over a wide range (rowcontrols.go), or nil: every step
+	on      func(s *Session) bool                       // a tab: whether it is the one shown
 }
 
 // shortLabel returns slider w with short as its label where the full
@@ -291,6 +293,7 @@ const (
 	rowDialog         // the share dialog
 	rowList           // a dialog's list: the lessons menu, the firewall's block list
 	rowPanel          // a panel of settings' sliders: clients, health (panels.go)
+	rowTab            // a list dialog's row of tabs over its list: the lessons menu's topics
 )
 
 // sliderValueAt maps a pointer x over a track to a value of w: the
@@ -427,6 +430,9 @@ type controlState struct {
 	// (the keys, the server menu and the dialogs still work). It outlasts
 	// a restart or a lesson opened.
 	embedded bool
+	// menuTopic is the lessons menu's topic last chosen (NoTopic: the
+	// first); it outlasts a lesson opened.
+	menuTopic lesson.Topic
 }
 
 // binding is a shortcut: the keys, how the help and the footer name them,
@@ -485,7 +491,7 @@ func (s *Session) controls() []widget {
 	case dialogShare:
 		return shareWidgets
 	case dialogLessons:
-		return lessonWidgets
+		return s.lessonWidgets()
 	case dialogFirewall:
 		return s.firewallWidgets()
 	case dialogServer:
@@ -752,7 +758,7 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 		s.Apply(CloseDialog)
 		return
 	}
-	if s.quizKey(k) {
+	if s.quizKey(k) || s.menuKey(k) {
 		return
 	}
 	if s.dialog == dialogShare && k == RuneKey('k') {

@@ -276,7 +276,8 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging = dialogShare, -1
 		s.focus = slices.IndexFunc(shareWidgets, func(w widget) bool { return w.id == WShareMake })
 	case OpenLessons:
-		s.dialog, s.dragging, s.focus = dialogLessons, -1, 0
+		s.dialog, s.dragging = dialogLessons, -1
+		s.focus = countRow(s.lessonWidgets(), rowTab) // the shown topic's first entry
 	case OpenFirewall:
 		s.dialog, s.dragging, s.focus = dialogFirewall, -1, 0
 	case OpenServerMenu:
