@@ -15,6 +15,7 @@ package lesson
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -147,7 +148,8 @@ func commas(n int64) string {
 	return str
 }
 
-// All are the lessons, in the order of the menu (moreLessons last).
+// All are the lessons, in the order of the menu (moreLessons and
+// scalingLessons last).
 var All = append([]Lesson{
 	{
 		Name:  "scaling-band",
@@ -392,7 +394,7 @@ var All = append([]Lesson{
 			return nil
 		},
 	},
-}, moreLessons...)
+}, slices.Concat(moreLessons, scalingLessons)...)
 
 // fastFailing checks the fast-failing lesson's claim on the round-robin
 // and least-connections lanes: about 10% and about 60% of the admitted

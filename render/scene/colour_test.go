@@ -257,7 +257,7 @@ func cueHistory() *History {
 		case 30:
 			st.Scale = -1
 		}
-		h.Add(st, &cfg, States{Busy: 2, Idle: 2, Down: 2})
+		h.Add(st, &cfg, States{Busy: 2, Idle: 2, Down: 2}, Scaling{})
 	}
 	return &h
 }

@@ -150,6 +150,15 @@ func taskRangeUnused(c sim.Config) string {
 	return "unused (" + c.Service.String() + ")"
 }
 
+// queueRuleUnused: U, D and K are the queue rule's; target tracking
+// (the "more" panel's autoscaler) reads none of them.
+func queueRuleUnused(c sim.Config) string {
+	if c.Autoscaler == sim.TargetTracking {
+		return "unused (target)"
+	}
+	return ""
+}
+
 // settingSlider is a slider of the model's setting name (its `--set`
 // name): it shows the value in force at the next cycle and schedules a
 // change for the next cycle.
@@ -238,11 +247,11 @@ func onOff(label string, on func(*Session) bool) func(*Session) string {
 var widgets = []widget{
 	shortLabel(settingSlider(WRate, "arrival rate", 50_000, 3_000_000, 50_000,
 		func(c sim.Config) int64 { return int64(c.Rate) }, func(v int64) string { return sim.Rate(v).String() }), "rate"),
-	shortLabel(settingSlider(WScaleUp, "scale-up U", 1_000, 200_000, 1_000,
-		func(c sim.Config) int64 { return int64(c.ScaleUp) }, func(v int64) string { return sim.Factor(v).String() }), "U"),
-	shortLabel(settingSlider(WScaleDown, "scale-down D", 0, 199_000, 1_000,
-		func(c sim.Config) int64 { return int64(c.ScaleDown) }, func(v int64) string { return sim.Factor(v).String() }), "D"),
-	shortLabel(settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil), "K"),
+	shortLabel(unusedBy(settingSlider(WScaleUp, "scale-up U", 1_000, 200_000, 1_000,
+		func(c sim.Config) int64 { return int64(c.ScaleUp) }, func(v int64) string { return sim.Factor(v).String() }), queueRuleUnused), "U"),
+	shortLabel(unusedBy(settingSlider(WScaleDown, "scale-down D", 0, 199_000, 1_000,
+		func(c sim.Config) int64 { return int64(c.ScaleDown) }, func(v int64) string { return sim.Factor(v).String() }), queueRuleUnused), "D"),
+	shortLabel(unusedBy(settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil), queueRuleUnused), "K"),
 	shortLabel(unusedBy(settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil), taskRangeUnused), "min"),
 	shortLabel(unusedBy(settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil), taskRangeUnused), "max"),
 	serviceWidget,

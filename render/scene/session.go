@@ -499,9 +499,9 @@ func (s *Session) observe() {
 	for i, l := range s.set.Lanes {
 		lc := l.Model.Config()
 		if s.waitsShown() && s.hists[i].Closes() {
-			s.hists[i].AddWaits(l.Model.Last(), &lc, StatesOf(l.Model), WaitsOf(l.Model))
+			s.hists[i].AddWaits(l.Model.Last(), &lc, StatesOf(l.Model), ScalingOf(l.Model), WaitsOf(l.Model))
 		} else {
-			s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
+			s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model), ScalingOf(l.Model))
 		}
 		s.observeRequeues(i, l.Model)
 		s.observeWaits(i, l.Model)
