@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/lbsim/lbsim/lanes"
 	"github.com/lbsim/lbsim/render/lesson"
@@ -617,8 +618,37 @@ func (s *Session) Set(name, value string) error {
 	if s.m.Done() {
 		return errors.New("the run has ended: R restarts it")
 	}
+	if err := s.unread(c); err != nil {
+		return fmt.Errorf("%s = %s refused: %w", name, value, err)
+	}
 	if err := s.schedule(c); err != nil {
 		return fmt.Errorf("%s = %s: %w", name, value, err)
+	}
+	return nil
+}
+
+// unread refuses change c when a lane it goes to would not read it, from
+// its settings in force and its pending changes on, and never could: what
+// the setting needs is a starting setting no change can give (a setting of
+// the other autoscaler). The command line refuses that --set, so a run the
+// page records stays one the CLI replays. A setting whose need a later
+// change may bring (backoff before retries) is left to the viewer.
+func (s *Session) unread(c sim.Change) error {
+	r := sim.ChangeRow(c.Setting)
+	if r == nil || len(r.Needs) == 0 {
+		return nil
+	}
+	if need := sim.RowNamed(strings.TrimPrefix(r.Needs[0], "--")); need == nil || need.Changeable {
+		return nil
+	}
+	for _, i := range s.targets(c) {
+		m := s.set.Lanes[i].Model
+		cfg, changes := m.Config(), append(m.Pending(), c)
+		for _, ue := range sim.UnreadChanges(&cfg, changes) {
+			if ue.Change == &changes[len(changes)-1] {
+				return errors.New(ue.Why)
+			}
+		}
 	}
 	return nil
 }
@@ -777,6 +807,9 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 	if s.focus >= 0 && s.focusedKey(ws[s.focus], k) {
 		return
 	}
+	if s.listKey(ws, k) {
+		return
+	}
 	if r := k.Rune(); r >= '0' && r <= '9' {
 		// Typing digits edits the seed.
 		s.focus = slices.IndexFunc(ws, func(w widget) bool { return w.id == WSeed })
@@ -815,7 +848,7 @@ func (s *Session) focusedKey(w widget, k Key) bool {
 		}
 	case kChoice:
 		switch k {
-		case KeyRight, KeyUp, KeyEnter, KeySpace:
+		case KeyRight, KeyUp, KeyEnter: // not Space, play elsewhere: a choice may restart the run
 			s.setControl(w, w.stepChoice(s, 1))
 			return true
 		case KeyLeft, KeyDown:

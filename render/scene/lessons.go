@@ -83,8 +83,8 @@ func menuWidgets(es []menuEntry, topics []lesson.Topic, topic lesson.Topic) []wi
 }
 
 // menuKey moves the lessons menu by k: ← and → (or Page Up and Page Down)
-// show the topic before or after, its tab focused; ↑ and ↓ move the focus
-// up and down the list. It reports whether it took k.
+// show the topic before or after, its tab focused (↑ and ↓ move along the
+// list: listKey). It reports whether it took k.
 func (s *Session) menuKey(k Key) bool {
 	if s.dialog != dialogLessons {
 		return false
@@ -96,13 +96,22 @@ func (s *Session) menuKey(k Key) bool {
 		i = (i - 1 + len(ts)) % len(ts)
 	case KeyRight, KeyPageDown:
 		i = (i + 1) % len(ts)
-	case KeyUp, KeyDown:
-		s.focus = nextFocus(s.focus, len(s.lessonWidgets()), k == KeyUp)
-		return true
 	default:
 		return false
 	}
 	s.menuTopic, s.focus = ts[i], i
+	return true
+}
+
+// listKey moves the focus of a list dialog (the lessons menu, the
+// question's answers, the firewall's list, the server menu) up or down by
+// ↑ or ↓, wrapping at the ends, when the focused control did not take the
+// key. It reports whether it took k.
+func (s *Session) listKey(ws []widget, k Key) bool {
+	if s.dialog == dialogNone || (k != KeyUp && k != KeyDown) || countRow(ws, rowList) == 0 {
+		return false
+	}
+	s.focus = nextFocus(s.focus, len(ws), k == KeyUp)
 	return true
 }
 

@@ -234,6 +234,7 @@ func (s *Session) Model() *sim.Model { return s.m }
 // the platform: they are queued for TakeRequests.
 func (s *Session) Apply(in Intent) {
 	s.banner = false
+	d := s.dialog // the dialog open before
 	switch in {
 	case TogglePause, StepOne, Restart, Dice, ToggleCompare, FocusNextLane:
 		s.steps = stepState{} // the run moves on: the label would be stale
@@ -290,6 +291,9 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging, s.focus = dialogMore, -1, 0
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
+		if s.quiz.asking && d != dialogQuiz {
+			s.dialog, s.focus = dialogQuiz, 0 // a dialog over the question closed: the question again
+		}
 	case ToggleCompare:
 		s.toggleCompare()
 	case FocusNextLane:

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
@@ -75,8 +76,9 @@ func boolInt(b bool) int {
 
 // TestAutoscalerChoice: the "more" panel's autoscaler choice restarts the
 // run with target tracking and back, by click and by key; the bar's U, D
-// and K then say they are unused, and target tracking's settings in the
-// panel say so under the queue rule.
+// and K then say they are unused and refuse a change (as the CLI refuses
+// the --set), and target tracking's settings in the panel say so under the
+// queue rule.
 func TestAutoscalerChoice(t *testing.T) {
 	s := drawn(t, 50)
 	s.Apply(OpenMore)
@@ -98,6 +100,12 @@ func TestAutoscalerChoice(t *testing.T) {
 		if value(id) != "unused (target)" {
 			t.Errorf("target tracking: %s shows %q", id, value(id))
 		}
+	}
+	// U under target tracking: refused, as `--set scale-up` is.
+	s.focus = slices.IndexFunc(s.controls(), func(w widget) bool { return w.id == WScaleUp })
+	s.HandleInput(Input{Keys: []Key{KeyRight}})
+	if msg := s.State().Message; len(s.m.Pending()) != 0 || !strings.Contains(msg, "scale-up = 81 refused") {
+		t.Errorf("→ on U under target tracking: pending %v, message %q", s.m.Pending(), msg)
 	}
 	s.Apply(OpenMore)
 	s.Draw(BaseW, BaseH)
