@@ -15,7 +15,7 @@ var scalingLessons = []Lesson{
 		Caption: []string{
 			"The same wave in both lanes (2 requests a cycle ±60%: 90 servers' work); clients give up at 400.",
 			"The queue rule (top) adds a server when the queue passes 80 a server, but requests leave the queue",
-			"as their clients give up: it never gets there. About 12 servers, almost none served (p95 wait 399).",
+			"as their clients give up: it seldom gets there. About 12 servers, almost none served (p95 wait 399).",
 			"Target tracking keeps busy servers near 70%: about 140 (up to 200), p95 wait 0, 12 times the cost.",
 		},
 		Query: "compare=queue-rule:autoscaler=queue;target:autoscaler=target,scale-target=0.7" +
@@ -58,7 +58,7 @@ var scalingQuizzes = map[string]*Quiz{
 			}
 			return 0
 		},
-		Why:     "requests leave the queue as clients give up: it never reaches 80 a server, the rule's trigger.",
+		Why:     "requests leave the queue as clients give up: it seldom reaches 80 a server, the rule's trigger.",
 		Try:     "timeout=4000",
 		TryText: "clients that wait ten times longer",
 		Look:    "the queue forms and the queue rule's pool grows, but its p95 wait runs to thousands.",

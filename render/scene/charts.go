@@ -196,13 +196,28 @@ func (s *Session) shownCharts() []chartSpec {
 	tracking := s.targetTracking()
 	for _, c := range charts {
 		if (c.show == nil || c.show(s)) && (!c.flat || s.poolMoves()) {
-			if !tracking {
-				c.lines = slices.DeleteFunc(slices.Clone(c.lines), func(ln chartSeries) bool { return ln.target })
-			}
+			c.lines = slices.DeleteFunc(slices.Clone(c.lines), func(ln chartSeries) bool {
+				return (ln.target && !tracking) || (ln.right && s.zeroThroughout(ln))
+			})
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// zeroThroughout reports whether line ln reads 0 in every sample of every
+// lane: a right axis for it alone would be noise (retries where no client
+// retries), so it is left out.
+func (s *Session) zeroThroughout(ln chartSeries) bool {
+	for li := range s.chartLanes() {
+		h := &s.hists[li]
+		for i := range h.Len() {
+			if ln.value(h.At(i)) != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // targetTracking reports whether a lane runs target tracking: the live
