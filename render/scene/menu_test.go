@@ -206,3 +206,19 @@ func TestLessonsMenuByKeyAndMouse(t *testing.T) {
 		t.Error("Esc left the menu open")
 	}
 }
+
+// TestLessonsMenuInWords: the words say a focused tab is a topic, and
+// whether it is the one shown.
+func TestLessonsMenuInWords(t *testing.T) {
+	s := menuSession(t, false)
+	s.Draw(1280, 720)
+	s.Apply(OpenLessons)
+	s.HandleInput(Input{Keys: []Key{KeyRight}})
+	if w := s.State().Words.Status; !strings.Contains(w, "Focus: "+lesson.Topics()[1].String()+", the topic shown") {
+		t.Errorf("→ in the menu: words %q", w)
+	}
+	s.focus = 0 // the first tab, not shown now
+	if w := s.State().Words.Status; !strings.Contains(w, "Focus: "+lesson.Topics()[0].String()+", a topic (Enter shows it)") {
+		t.Errorf("the first tab focused: words %q", w)
+	}
+}
