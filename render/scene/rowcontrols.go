@@ -24,10 +24,20 @@ const (
 // a wider range (servers, queue capacity, cycles) moves on a 1-2-5 ladder.
 const ladderAbove = 200
 
-// moreWidgets are the "more" panel's controls, in the table's order, then
-// its close button.
-var moreWidgets = slices.Concat([]widget{autoscalerWidget}, rowControls(slices.Concat(widgets, clientWidgets, healthWidgets)),
-	[]widget{{id: WPanelClose, kind: kButton, label: "close (Esc)", row: rowPanel, width: 160, intent: CloseDialog}})
+// moreWidgets are the "more" panel's controls, in the table's order (the
+// autoscaler's choice before target tracking's settings), then its close
+// button.
+var moreWidgets = func() []widget {
+	ws := rowControls(slices.Concat(widgets, clientWidgets, healthWidgets))
+	// The autoscaler's choice stands just before target tracking's
+	// settings (the first control of a row that needs it).
+	i := slices.IndexFunc(ws, func(w widget) bool { return w.unused != nil })
+	if i < 0 {
+		i = len(ws)
+	}
+	ws = slices.Insert(ws, i, autoscalerWidget)
+	return append(ws, widget{id: WPanelClose, kind: kButton, label: "close (Esc)", row: rowPanel, width: 160, intent: CloseDialog})
+}()
 
 // WAutoscaler is the id of the "more" panel's choice of autoscaler.
 const WAutoscaler = "autoscaler"
