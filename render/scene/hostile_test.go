@@ -250,3 +250,25 @@ func TestHostileStepModeThenLesson(t *testing.T) {
 		t.Errorf("autoscalers after step mode: step %q, cycle %d, focus %q, %d lanes", st.Step, st.Cycle, st.Focus, len(st.Lanes))
 	}
 }
+
+// TestHostileMenuResized draws the lessons menu, on each topic, at sizes
+// from a phone's to 4K: every tab and entry inside the window, the
+// dialog's texts inside it and apart.
+func TestHostileMenuResized(t *testing.T) {
+	s := asking(t, "queues", preset.Param{Name: "quiz", Value: "0"})
+	s.Apply(scene.OpenLessons)
+	for range 5 { // each topic
+		for _, size := range [][2]int{{640, 360}, {800, 1280}, {1280, 720}, {3840, 2160}} {
+			f := s.Draw(size[0], size[1])
+			name := fmt.Sprintf("%v focus %s", size, s.State().Focus)
+			checkDialog(t, name, f)
+			win := scene.Rect{W: float32(size[0]), H: float32(size[1])}
+			for _, c := range s.State().Controls {
+				if !win.Contains(c.R) {
+					t.Errorf("%s: control %s %v outside the window", name, c.ID, c.R)
+				}
+			}
+		}
+		s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyRight}})
+	}
+}
