@@ -129,7 +129,7 @@ func TestHostileQuizResized(t *testing.T) {
 // platform's hook can): the question waits under it; cancelling the menu
 // brings the question back, unanswered; a lesson chosen there replaces
 // the run, its own question asked, nothing of the first left (no answer,
-// no step label).
+// no step label). The menu opens on the open lesson's topic.
 func TestHostileLessonOverQuiz(t *testing.T) {
 	s := asking(t, "queues")
 	seed := s.State().Seed
@@ -144,10 +144,12 @@ func TestHostileLessonOverQuiz(t *testing.T) {
 	s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyEscape}})
 	ticks(s, 3)
 	stillAsking(t, "the menu cancelled", s, seed)
-	// Now a lesson from the menu, by the keys: → to routing, then down
-	// to herding.
+	// Now a lesson from the menu, by the keys: it opens on the topic of
+	// the lesson open (routing, queues first), ↓ down to herding.
 	s.Apply(scene.OpenLessons)
-	s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyRight, scene.KeyRight}})
+	if f := s.State().Focus; f != scene.WLessonPrefix+"queues" {
+		t.Fatalf("the menu opened over queues' question focused on %q, want its topic's first entry, queues", f)
+	}
 	for range 20 {
 		if s.State().Focus == scene.WLessonPrefix+"herding" {
 			break

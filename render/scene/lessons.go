@@ -57,12 +57,18 @@ func (s *Session) lessonWidgets() []widget {
 }
 
 // menuTopicOf is the topic the menu shows: the one last chosen, else the
-// first.
+// open lesson's (or comparison's), else the first.
 func (s *Session) menuTopicOf() lesson.Topic {
-	if s.menuTopic == lesson.NoTopic {
-		return lesson.Topics()[0]
+	if s.menuTopic != lesson.NoTopic {
+		return s.menuTopic
 	}
-	return s.menuTopic
+	title := strings.TrimPrefix(strings.TrimPrefix(s.opts.Title, "Lesson: "), "Comparison: ")
+	for _, e := range menuEntries {
+		if t := strings.TrimPrefix(e.label, "compare: "); title != "" && (title == t || strings.HasPrefix(title, t+", now try: ")) {
+			return e.topic
+		}
+	}
+	return lesson.Topics()[0]
 }
 
 // menuWidgets are the menu of entries es under topics with topic shown:
