@@ -126,7 +126,7 @@ func TestLessonsMenuHoldsMany(t *testing.T) {
 // (→ to its topic, ↓ to it, Enter) and one by the mouse (its topic's tab,
 // then the entry), and checks the keys' moves at the ends: ← from the
 // first topic wraps to the last, ↑ from the first row to cancel, Tab
-// walks tabs, entries and cancel in order.
+// walks tabs, entries and cancel in order; Enter on a tab shows its topic.
 func TestLessonsMenuByKeyAndMouse(t *testing.T) {
 	var opened string
 	es := manyEntries(30, &opened)
@@ -200,6 +200,12 @@ func TestLessonsMenuByKeyAndMouse(t *testing.T) {
 		}
 	}); !slices.Equal(order, want) {
 		t.Errorf("Tab order %v, want %v", order, want)
+	}
+	// Enter on a tab shows its topic; the focus stays on the tab.
+	s.focus = 2
+	s.HandleInput(Input{Keys: []Key{KeyEnter}})
+	if s.menuTopicOf() != ts[2] || s.State().Focus != WTopicPrefix+ts[2].String() {
+		t.Errorf("Enter on tab 3: topic %v, focus %q", s.menuTopicOf(), s.State().Focus)
 	}
 	s.HandleInput(Input{Keys: []Key{KeyEscape}})
 	if s.dialog != dialogNone {
