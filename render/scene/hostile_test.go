@@ -274,3 +274,28 @@ func TestHostileMenuResized(t *testing.T) {
 		s.HandleInput(scene.Input{Keys: []scene.Key{scene.KeyRight}})
 	}
 }
+
+// TestHostileMorePanelResized draws the "more" panel (one control more
+// with the autoscaler's choice) from a phone's size to 4K: every control
+// inside the window, the panel's texts apart.
+func TestHostileMorePanelResized(t *testing.T) {
+	s := asking(t, "queues", preset.Param{Name: "quiz", Value: "0"})
+	s.Apply(scene.OpenMore)
+	for _, size := range [][2]int{{640, 360}, {800, 1280}, {1280, 720}, {1920, 1080}, {3840, 2160}} {
+		f := s.Draw(size[0], size[1])
+		win := scene.Rect{W: float32(size[0]), H: float32(size[1])}
+		for _, c := range s.State().Controls {
+			if !win.Contains(c.R) {
+				t.Errorf("%v: control %s %v outside the window", size, c.ID, c.R)
+			}
+		}
+		ts := f.Layers[scene.DialogLayer].Texts
+		for k, x := range ts {
+			for _, y := range ts[k+1:] {
+				if scene.TextBox(x).Overlaps(scene.TextBox(y)) {
+					t.Errorf("%v: %q overlaps %q", size, x.S, y.S)
+				}
+			}
+		}
+	}
+}
