@@ -144,7 +144,7 @@ func TestChartsReadPastTheFirstMerge(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.MinServers, cfg.MaxServers = 2, 30
 	for c := range int64(4 * HistoryLen * 3) {
-		h.AddWaits(everyQuantity(c), &cfg, States{Busy: 1, Idle: 1, Down: 1, Warming: 1, Ejected: 5}, Waits{1, 2, 3})
+		h.AddWaits(everyQuantity(c), &cfg, States{Busy: 1, Idle: 1, Down: 1, Warming: 1, Ejected: 5}, Scaling{Metric6: 700_000, Target: 0.7, Proposal: 9}, Waits{1, 2, 3})
 	}
 	if h.Stride() < 4 {
 		t.Fatalf("stride %d after %d cycles: the history never merged", h.Stride(), 4*HistoryLen*3)
@@ -219,7 +219,7 @@ func TestSolidThresholdStaysOneLine(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.MinServers, cfg.MaxServers = 1, 20
 	for c := range int64(60) {
-		h.Add(sim.CycleStats{Cycle: c, Queue: 5, Servers: 4 + int(c%2)*4}, &cfg, States{Busy: 4})
+		h.Add(sim.CycleStats{Cycle: c, Queue: 5, Servers: 4 + int(c%2)*4}, &cfg, States{Busy: 4}, Scaling{})
 	}
 	var f Frame
 	spec := charts[0]
