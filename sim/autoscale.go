@@ -10,7 +10,11 @@ type targetScaler struct {
 	// sumHi:sumLo is Σv over the cycles sampled since the last evaluation,
 	// v = ⌊10⁶·num ÷ den⌋ each (128 bits: P ≤ 10⁶ values of up to 2⁶⁴).
 	sumHi, sumLo uint64
-	// window holds the evaluations of the last W cycles, oldest first.
+	// window holds, oldest first, the evaluations of the last
+	// MaxScaleDownWindow cycles that no later one matches or exceeds:
+	// their proposals strictly decrease, so the largest in any window
+	// t − W + 1 … t is its first member there. A window that widens by
+	// --set thus still finds every evaluation it covers.
 	window []proposalAt
 }
 
@@ -55,33 +59,43 @@ func (a *targetScaler) decide(t, s int64, r scaleRule) (proposal, desired int64)
 	if !withinTolerance(m6, r.target6, r.tol6) {
 		proposal = ceilMulDiv(s, m6, r.target6)
 	}
-	a.remember(t, proposal, r.window)
+	a.remember(t, proposal)
 	switch {
 	case proposal > s:
 		desired = min(proposal, s+max(4, s))
 	case proposal < s:
-		desired = s
-		highest := int64(0)
-		for _, e := range a.window {
-			highest = max(highest, e.proposal)
-		}
-		desired = min(s, highest)
+		desired = min(s, a.highestSince(min(t, t-r.window+1)))
 	default:
 		desired = s
 	}
 	return proposal, max(r.min, min(desired, r.max))
 }
 
-// remember keeps proposal, made at cycle t, and drops the evaluations
-// before t − W + 1 (W = 0: this one alone).
-func (a *targetScaler) remember(t, proposal, w int64) {
-	from := t - w + 1
+// remember keeps proposal, made at cycle t: it drops the evaluations
+// before any window can reach (t − MaxScaleDownWindow + 1) and those it
+// matches or exceeds.
+func (a *targetScaler) remember(t, proposal int64) {
+	from := t - MaxScaleDownWindow + 1
 	i := 0
 	for i < len(a.window) && a.window[i].cycle < from {
 		i++
 	}
 	a.window = append(a.window[:0], a.window[i:]...)
+	for n := len(a.window); n > 0 && a.window[n-1].proposal <= proposal; n-- {
+		a.window = a.window[:n-1]
+	}
 	a.window = append(a.window, proposalAt{t, proposal})
+}
+
+// highestSince returns the largest proposal of the evaluations at cycles
+// from on (the last one, made now, is always among them).
+func (a *targetScaler) highestSince(from int64) int64 {
+	for _, e := range a.window {
+		if e.cycle >= from {
+			return e.proposal
+		}
+	}
+	return 0
 }
 
 // withinTolerance reports |⌊10⁶·m₆ ÷ X₆⌋ − 10⁶| ≤ tol₆, exactly.
