@@ -31,15 +31,21 @@ type scaleRule struct {
 }
 
 // sample adds one cycle's value ⌊10⁶·num ÷ den⌋ (0 when den is 0).
-func (a *targetScaler) sample(num, den int64) {
-	if den <= 0 || num <= 0 {
+func (a *targetScaler) sample(num, den int64) { a.sampleCycles(num, den, 1) }
+
+// sampleCycles adds n cycles' samples at once, each of value
+// ⌊10⁶·num ÷ den⌋ (0 when den is 0): n·v, exact in 128 bits (n ≤ P ≤
+// 10⁶ between evaluations), as n calls of sample would add.
+func (a *targetScaler) sampleCycles(num, den, n int64) {
+	if den <= 0 || num <= 0 || n <= 0 {
 		return
 	}
 	hi, lo := bits.Mul64(uint64(num), DecimalScale)
 	v, _ := bits.Div64(hi%uint64(den), lo, uint64(den)) // hi < den: num·10⁶ ÷ den < 2⁶⁴ for the counts a run holds
+	hi, lo = bits.Mul64(v, uint64(n))
 	var c uint64
-	a.sumLo, c = bits.Add64(a.sumLo, v, 0)
-	a.sumHi += c
+	a.sumLo, c = bits.Add64(a.sumLo, lo, 0)
+	a.sumHi += hi + c
 }
 
 // mean takes m₆ = ⌊Σv ÷ P⌋ and starts the next period.
@@ -139,14 +145,26 @@ func (m *Model) targetStep(t int64) {
 
 // targetSample is target tracking's part of step e: each balancer's
 // metric this cycle.
-func (m *Model) targetSample() {
+func (m *Model) targetSample() { m.targetSampleCycles(1) }
+
+// targetSampleCycles is step e's sample of n cycles in which the pools,
+// the busy servers and the queues stay as they are now (a shortcut's
+// quiet stretch): each balancer's metric, n times, in closed form.
+func (m *Model) targetSampleCycles(n int64) {
 	for _, b := range m.bal {
 		if b.target == nil {
 			b.target = &targetScaler{}
 		}
 		num, den := b.targetMetric()
-		b.target.sample(num, den)
+		b.target.sampleCycles(num, den, n)
 	}
+}
+
+// targetNext returns the next cycle after the current one at which
+// target tracking evaluates: the next multiple of the period.
+func (m *Model) targetNext() int64 {
+	p := m.cfg.scalePeriod()
+	return (m.cycle/p + 1) * p
 }
 
 // targetMetric returns the metric's numerator and denominator now: busy
@@ -154,10 +172,16 @@ func (m *Model) targetSample() {
 // work ÷ max(1, active).
 func (b *Balancer) targetMetric() (num, den int64) {
 	active := int64(b.active.n)
-	busy := int64(0)
-	for i := b.firstLive; i < len(b.srv); i++ {
-		if s := &b.srv[i]; !s.gone && s.busy && b.active.has(i+1) {
-			busy++
+	busy := int64(b.busy)
+	if b.retiring != 0 || b.down != 0 || len(b.ejected) != 0 || len(b.warming) != 0 {
+		// Some busy server may not be active: count them one by one.
+		// Otherwise every busy server is active (the pool's only servers
+		// out of the active set are retiring, down, ejected or warming).
+		busy = 0
+		for i := b.firstLive; i < len(b.srv); i++ {
+			if s := &b.srv[i]; !s.gone && s.busy && b.active.has(i+1) {
+				busy++
+			}
 		}
 	}
 	switch b.m.cfg.ScaleMetric {
