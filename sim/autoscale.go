@@ -196,6 +196,9 @@ func (b *Balancer) targetMetric() (num, den int64) {
 // targetCount returns S: live servers neither retiring, ejected nor known
 // down (warming ones included).
 func (b *Balancer) targetCount() int64 {
+	if b.down == 0 && len(b.ejected) == 0 {
+		return int64(b.live - b.retiring) // no server is down or ejected
+	}
 	n := int64(0)
 	for i := b.firstLive; i < len(b.srv); i++ {
 		s, id := &b.srv[i], i+1
