@@ -42,4 +42,6 @@ target scale-target=0.7
 target scale-target=0.9
 target scale-target=0.7 scale-down-window=0
 target scale-target=0.7 scale-down-window=1200
+target scale-target=0.95
+target scale-target=0.95 scale-tolerance=0.05
 ROWS
