@@ -116,10 +116,6 @@ func TestReferencePolicies(t *testing.T) {
 // and fails at the first difference. A configuration or change list the
 // model refuses is discarded.
 func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
-	// The reference has no target tracking yet: it is checked by hand
-	// traces and against stepping (TestJumpMatchesStepping…); here the
-	// queue rule runs, its target settings unread.
-	cfg.Autoscaler = sim.QueueRule
 	stepped, err := sim.New(cfg, sim.WithEvents())
 	if err != nil {
 		t.Skip(err) // a drawn combination the validation refuses
@@ -143,7 +139,11 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 	if rapid.IntRange(0, 2).Draw(t, "strideStops") == 0 {
 		// Stops at scaling evaluations (at most 40 of them), where a
 		// shortcut's last cycle meets a stepped one that may scale.
-		stride := max(cfg.Cooldown, cfg.Cycles/40/cfg.Cooldown*cfg.Cooldown)
+		every := cfg.Cooldown
+		if cfg.Autoscaler == sim.TargetTracking {
+			every, _, _, _ = refTargetValues(&cfg)
+		}
+		stride := max(every, cfg.Cycles/40/every*every)
 		for c := stride; c < cfg.Cycles; c += stride {
 			stops = append(stops, c)
 		}

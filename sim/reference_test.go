@@ -213,6 +213,8 @@ type refBalancer struct {
 	// retry budget's window).
 	retrying       []refRetry
 	admits, grants []int64
+	// tt is target tracking's record (reference_target_test.go).
+	tt refTarget
 }
 
 // refRetry is a granted retry, due at step b of cycle due.
@@ -375,7 +377,14 @@ func (m *refModel) step() {
 			b.refresh(t)
 		}
 	}
-	if t%m.cfg.Cooldown == 0 {
+	switch {
+	case m.cfg.Autoscaler == sim.TargetTracking:
+		if p, _, _, _ := refTargetValues(&m.cfg); t%p == 0 {
+			for _, b := range m.bal {
+				b.targetEvaluate(t)
+			}
+		}
+	case t%m.cfg.Cooldown == 0:
 		for _, b := range m.bal {
 			b.scale(t)
 		}
@@ -460,8 +469,12 @@ func (m *refModel) applyChanges(t int64) {
 		case sim.SetDiscipline:
 			m.cfg.Discipline = sim.Discipline(v)
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
-		case sim.SetScaleTarget, sim.SetScaleTolerance, sim.SetScaleDownWindow:
-			// target tracking's: the reference runs the queue rule only
+		case sim.SetScaleTarget:
+			m.cfg.ScaleTarget = sim.Decimal(v)
+		case sim.SetScaleTolerance:
+			m.cfg.ScaleTolerance = sim.Decimal(v) // its value plus one
+		case sim.SetScaleDownWindow:
+			m.cfg.ScaleDownWindow = v // its value plus one
 		default:
 			panic(fmt.Sprintf("reference: unknown setting %v", c.Setting))
 		}
@@ -653,6 +666,11 @@ func (m *refModel) record() {
 		b.record()
 		q += int64(b.queued())
 		live += b.live()
+	}
+	if m.cfg.Autoscaler == sim.TargetTracking {
+		for _, b := range m.bal {
+			b.targetSample()
+		}
 	}
 	m.peakQueue = max(m.peakQueue, q)
 	m.serversMin = min(m.serversMin, live)
@@ -1330,6 +1348,14 @@ func (b *refBalancer) scale(t int64) {
 	}
 	b.tot.ScaleDowns++
 	b.last.Scale = -1
+	b.removeByQueueRule()
+}
+
+// removeByQueueRule takes the idle active server with the highest id (its
+// queue empty) out of the pool, or else marks the busy active one with the
+// highest id retiring.
+func (b *refBalancer) removeByQueueRule() {
+	active := b.ids((*refServer).active)
 	idle := b.ids(func(s *refServer) bool { return s.idleActive() && len(s.queue) == 0 })
 	if len(idle) > 0 {
 		id := idle[len(idle)-1]

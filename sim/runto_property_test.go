@@ -279,7 +279,31 @@ func genBusyChanges(t *rapid.T, cfg Config) []Change {
 		changes = append(changes, c)
 	}
 	slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
+	if cfg.Autoscaler == TargetTracking {
+		targetChanges(t, cfg, changes)
+	}
 	return changes
+}
+
+// targetChanges turns the queue rule's changes, which target tracking
+// refuses, into changes of its own settings: the target, the tolerance
+// and the window (the last two stored plus one).
+func targetChanges(t *rapid.T, cfg Config, changes []Change) {
+	for i := range changes {
+		c := &changes[i]
+		switch c.Setting {
+		case SetCooldown:
+			hi := int64(3 * DecimalScale)
+			if cfg.ScaleMetric == MetricUtilization {
+				hi = DecimalScale
+			}
+			c.Setting, c.Value = SetScaleTarget, rapid.Int64Range(int64(MinScaleTarget), hi).Draw(t, "newScaleTarget")
+		case SetScaleUp:
+			c.Setting, c.Value = SetScaleTolerance, 1+rapid.Int64Range(0, DecimalScale/2).Draw(t, "newScaleTolerance")
+		case SetScaleDown:
+			c.Setting, c.Value = SetScaleDownWindow, 1+rapid.Int64Range(0, 200).Draw(t, "newScaleDownWindow")
+		}
+	}
 }
 
 // TestRunToMatchesStepping runs random busy configurations, with random

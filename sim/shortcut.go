@@ -145,9 +145,6 @@ func (m *Model) gate() via {
 	if cfg.Discipline != Fifo {
 		return viaNone // step d may take any queued attempt, and reads the queues' history
 	}
-	if cfg.Autoscaler == TargetTracking {
-		return viaNone // its metric is sampled every cycle (step e)
-	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle
@@ -157,6 +154,13 @@ func (m *Model) gate() via {
 		return viaNone
 	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents {
+		return viaSkip
+	}
+	if cfg.Autoscaler == TargetTracking {
+		// Its metric is sampled at step e of every cycle: skipAhead's
+		// stretches hold it still between arrivals, and sample it in
+		// closed form; the saturated and routed stretches serve and
+		// dispatch inside, and evaluate only the queue rule.
 		return viaSkip
 	}
 	switch {

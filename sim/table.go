@@ -78,17 +78,18 @@ type Row struct {
 	def string // the default as written ("" when it depends on others)
 
 	// Scalar rows.
-	parse       func(s string) (int64, error) // text → value (syntax only)
-	format      func(v int64) string          // value → text, as parse reads it
-	load        func(c *Config) int64
-	store       func(c *Config, v int64)
-	lo, hi      int64           // a value given must lie in lo … hi
-	zeroDefault bool            // 0 in a Config stands for the default (a value given must still be ≥ lo)
-	allowed     string          // the range, as an error's "must …" says it
-	syntax      string          // what a value looks like, as an error says it
-	detail      bool            // a syntax error also gives the parser's own words (decimals)
-	narrow      bool            // the field is an int: a snapshot's value must fit an int32
-	choice      func() []string // a choice row's names, by number
+	parse         func(s string) (int64, error) // text → value (syntax only)
+	format        func(v int64) string          // value → text, as parse reads it
+	load          func(c *Config) int64
+	store         func(c *Config, v int64)
+	lo, hi        int64           // a value given must lie in lo … hi
+	zeroDefault   bool            // 0 in a Config stands for the default (a value given must still be ≥ lo)
+	storedPlusOne bool            // the Config holds the value plus one (plusOne)
+	allowed       string          // the range, as an error's "must …" says it
+	syntax        string          // what a value looks like, as an error says it
+	detail        bool            // a syntax error also gives the parser's own words (decimals)
+	narrow        bool            // the field is an int: a snapshot's value must fit an int32
+	choice        func() []string // a choice row's names, by number
 
 	// List rows' byte forms in a snapshot (WireBytes).
 	wireEnc func(c *Config) []byte

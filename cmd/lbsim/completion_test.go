@@ -80,7 +80,7 @@ func TestCompletionAnswers(t *testing.T) {
 	if got := completions(t, "compare", "--time"); !slices.Equal(got, []string{"--timeout"}) {
 		t.Errorf("compare --time: %q, want --timeout alone (compare refuses --timeline)", got)
 	}
-	if got := completions(t, "plot", ""); !slices.Equal(got, []string{"run", "sweep"}) {
+	if got := completions(t, "plot", ""); !slices.Equal(got, []string{"frontier", "run", "sweep"}) {
 		t.Errorf("plot: %q", got)
 	}
 	if got := completions(t, "completion", ""); !slices.Equal(got, completionShells) {

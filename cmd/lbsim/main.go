@@ -85,7 +85,7 @@ var commands = []command{
 	{"sweep", "sweep [flags]", "many runs over a grid of settings (--vary), one JSON line per run", (*cli).sweep},
 	{"size", "size [flags]", "the fewest servers that meet an objective (--slo wait_p99<=200), per balancer", (*cli).size},
 	{"aggregate", "aggregate FILE…", "merge sweep results: mean and 95% interval per grid point", (*cli).aggregate},
-	{"plot", "plot run|sweep", "draw a run's timeline or a sweep's metric as SVG or PNG", (*cli).plot},
+	{"plot", "plot " + strings.Join(plotKinds, "|"), "draw a run's timeline, a sweep's metric or two metrics' frontier as SVG or PNG", (*cli).plot},
 	{"settings", "settings [--json FILE|-]", "the table of settings: each flag's default, range, unit, and whether --set changes it", (*cli).settings},
 	{"share", "share FILE", "print a snapshot's share link (#r=…)", (*cli).share},
 	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin", (*cli).wrr},
@@ -191,7 +191,7 @@ func (c *cli) help(args []string) int {
 		return exitUsage
 	}
 	words := args[1:]
-	chart := cmd.name == "plot" && len(words) == 1 && (words[0] == "run" || words[0] == "sweep") // help plot run
+	chart := cmd.name == "plot" && len(words) == 1 && slices.Contains(plotKinds, words[0]) // help plot run
 	if len(words) > 0 && !chart {
 		fmt.Fprintf(c.stderr, "lbsim help: %s has no help topic %s: run 'lbsim help %s'\n", cmd.name, quoteCut(words[0]), cmd.name)
 		return exitUsage

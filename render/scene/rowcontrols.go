@@ -110,6 +110,12 @@ func rowControl(r sim.Row) (widget, bool) {
 	w.row, w.short, w.unused = rowPanel, r.Name, rowUnused(r)
 	if hi-lo > ladderAbove {
 		w.ladder = ladderOf(lo, hi)
+		if r.PlusOne() { // stored one above the values written: stop at round ones
+			w.ladder = ladderOf(lo-1, hi-1)
+			for i := range w.ladder {
+				w.ladder[i]++
+			}
+		}
 	}
 	return w, true
 }
