@@ -95,6 +95,12 @@ type Balancer struct {
 	outSince outTimes
 	touched  bool // what randomFaults read ahead (repairQueue.prefetch), kept so the reads stay
 	refused  []int
+	// shedBuf is shedding's scratch list; shedSteps counts the places
+	// shedding looked at and shedCalls the queues it looked at (a test
+	// reads them: the places must grow with what is shed, not with the
+	// queues' lengths).
+	shedBuf              []packed
+	shedSteps, shedCalls int64
 	// cleanRounds counts the probe rounds passed in bulk (probe): at
 	// most MaxCycles, so an int32 holds it.
 	cleanRounds int32
@@ -444,6 +450,9 @@ func (b *Balancer) dispatchAll(t int64) {
 // dispatch is step d (pooled): the oldest requests go to idle active
 // servers.
 func (b *Balancer) dispatch(t int64) {
+	if b.m.shedding() {
+		b.shed(0, t)
+	}
 	for b.queue.Len() > 0 && b.idle.n > 0 {
 		id := b.rt.pickIdle()
 		if id == 0 {

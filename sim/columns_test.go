@@ -22,11 +22,25 @@ func TestTimelineColumnsRow(t *testing.T) {
 	}
 }
 
-// TestTimelineColumnsOff: a default run, and one whose changes touch
-// only other settings, have no overload group.
-func TestTimelineColumnsOff(t *testing.T) {
-	cfg := DefaultConfig()
-	if got := TimelineColumns(&cfg, []Change{{Cycle: 5, Setting: SetQueueCap, Value: 10}}); got.Overload {
-		t.Errorf("overload group present with shedding, limits and the throttle off")
+// TestTimelineColumnsFollowTheSettings: the overload group is present
+// when shedding is on at cycle 0 or in a scheduled change, and only then.
+func TestTimelineColumnsFollowTheSettings(t *testing.T) {
+	on := DefaultConfig()
+	on.CodelTarget = 5
+	for _, tc := range []struct {
+		name    string
+		cfg     Config
+		changes []Change
+		want    bool
+	}{
+		{"defaults", DefaultConfig(), nil, false},
+		{"another setting changes", DefaultConfig(), []Change{{Cycle: 5, Setting: SetQueueCap, Value: 10}}, false},
+		{"shedding from cycle 0", on, nil, true},
+		{"shedding turned on by a change", DefaultConfig(), []Change{{Cycle: 5, Setting: SetCodelTarget, Value: 5}}, true},
+		{"shedding turned off by a change", on, []Change{{Cycle: 5, Setting: SetCodelTarget, Value: 0}}, true},
+	} {
+		if got := TimelineColumns(&tc.cfg, tc.changes).Overload; got != tc.want {
+			t.Errorf("%s: overload group %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

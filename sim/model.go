@@ -620,8 +620,14 @@ func (m *Model) Hash() uint64 {
 			put(b.queue.at(0).id)
 			put(b.queue.at(n - 1).id)
 		}
-		if m.cfg.Discipline != Fifo {
+		if m.cfg.Discipline != Fifo || m.shedding() {
 			b.historyDigest(put) // only while in force: older hashes stay
+		}
+		if m.shedding() {
+			t := b.tot
+			for _, v := range []int64{t.Shed, t.Errors, t.Failed} {
+				put(v)
+			}
 		}
 		if b.cl != nil || b.det != nil {
 			// The client side and detection (not hashed before they

@@ -140,7 +140,13 @@ func (b *Balancer) freed(id int, t int64, ok bool) {
 // dispatchEach is step d in per-server mode: every idle server whose queue
 // is non-empty takes its oldest request, in id order.
 func (b *Balancer) dispatchEach(t int64) {
+	shedding := b.m.shedding()
 	for id := b.ready.first(); id != 0; id = b.ready.next(id + 1) {
+		if shedding {
+			if b.shed(id, t); b.sq[id-1].n == 0 {
+				continue
+			}
+		}
 		r := b.sq[id-1].take(b.m.cfg.Discipline, t, b.m.codelInterval())
 		b.queued--
 		b.ready.remove(id)

@@ -86,6 +86,9 @@ type refReq struct {
 	from              int64
 	// routed is the cycle it last joined a server's queue (per-server).
 	routed int64
+	// joined is the cycle it last joined the queue it is in (shedding
+	// reads it).
+	joined int64
 	// bal is the attempt's balancer in a fleet, from 0.
 	bal int
 }
@@ -459,6 +462,8 @@ func (m *refModel) applyChanges(t int64) {
 			m.cfg.LoadInfo = sim.LoadInfo(v) // the next refresh at a multiple of the new period
 		case sim.SetDiscipline:
 			m.cfg.Discipline = sim.Discipline(v)
+		case sim.SetCodelTarget:
+			m.cfg.CodelTarget = v
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
 		case sim.SetScaleTarget, sim.SetScaleTolerance, sim.SetScaleDownWindow:
 			// target tracking's: the reference runs the queue rule only
@@ -617,6 +622,7 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 		return
 	}
 	b.admitted(t)
+	q.joined = t
 	b.queue = append(b.queue, q)
 	m.emit(b, sim.Arrive, 0, 0, r)
 }
@@ -830,7 +836,7 @@ func (b *refBalancer) enqueue(s *refServer, r refReq, t int64) {
 		b.refuse(s, r, t)
 		return
 	}
-	r.routed = t
+	r.routed, r.joined = t, t
 	s.queue = append(s.queue, r)
 }
 
@@ -1166,6 +1172,7 @@ func (b *refBalancer) retries(t int64) {
 			b.ended(r, t, refDiscarded, true)
 			continue
 		}
+		r.joined = t
 		b.queue = append(b.queue, r)
 		b.m.emit(b, sim.Retry, 0, 0, r.Request)
 	}
@@ -1280,7 +1287,7 @@ func (b *refBalancer) replace(t, R int64) {
 func (b *refBalancer) giveBack(s *refServer, t int64) {
 	m := b.m
 	for _, r := range b.takeHeld(s, t) {
-		r.Requeued, r.from = true, t
+		r.Requeued, r.from, r.joined = true, t, t
 		b.tot.Requeued++
 		m.emit(b, sim.Requeue, s.id, 0, r.Request)
 		if m.perServer() {
@@ -1352,12 +1359,19 @@ func (b *refBalancer) dispatch(t int64) {
 	if b.m.perServer() {
 		for _, s := range b.servers {
 			if !s.gone && !s.down && !s.busy && len(s.queue) > 0 {
+				if s.queue = b.shed(s.queue, s.emptyAt, s.id, t); len(s.queue) == 0 {
+					b.freed(s)
+					continue
+				}
 				var r refReq
 				r, s.queue = b.m.takeFrom(s.queue, s.emptyAt, t)
 				b.serve(s, r, t)
 			}
 		}
 		return
+	}
+	if len(b.queue) > 0 && b.m.cfg.CodelTarget > 0 && slices.ContainsFunc(b.servers, func(s *refServer) bool { return s.idleActive() && !s.refused }) {
+		b.queue = b.shed(b.queue, b.emptyAt, 0, t)
 	}
 	for len(b.queue) > 0 {
 		var idle []*refServer
@@ -1506,6 +1520,9 @@ func (m *refModel) Last() sim.CycleStats {
 		l.Errors += x.Errors
 		l.TimedOut += x.TimedOut
 		l.Retries += x.Retries
+		l.Shed += x.Shed
+		l.Limited += x.Limited
+		l.Throttled += x.Throttled
 	}
 	return l
 }
@@ -1557,6 +1574,9 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.Admitted += t.Admitted
 		s.Completed += t.Completed
 		s.Errors += t.Errors
+		s.Shed += t.Shed
+		s.Limited += t.Limited
+		s.Throttled += t.Throttled
 		s.Retries += t.Retries
 		s.RetriesDiscarded += t.RetriesDiscarded
 		s.Failed += t.Failed
@@ -1727,6 +1747,41 @@ func (r *refGenerated) at(t int64) []sim.Request {
 		}
 	}
 	return out
+}
+
+// shed is shedding at step d of t for queue q (server id's, 0 for the
+// central one), last empty at the end of cycle emptyAt, whose server is
+// idle: with a codel target M, every attempt that has waited in it more
+// than its limit (M while it has been non-empty at the end of each of the
+// last N cycles, N otherwise) ends in error, in queue order. It returns
+// the rest.
+func (b *refBalancer) shed(q []refReq, emptyAt int64, id int, t int64) []refReq {
+	M := b.m.cfg.CodelTarget
+	if M == 0 {
+		return q
+	}
+	n := b.m.cfg.CodelInterval
+	if n == 0 {
+		n = sim.DefaultCodelInterval
+	}
+	limit := n
+	if emptyAt < t-n {
+		limit = M
+	}
+	var kept []refReq
+	for _, r := range q {
+		if t-r.joined <= limit {
+			kept = append(kept, r)
+			continue
+		}
+		b.tot.Shed++
+		b.last.Shed++
+		b.tot.Errors++
+		b.last.Errors++
+		b.m.emit(b, sim.Shed, id, 0, r.Request)
+		b.ended(r, t, refErrored, true)
+	}
+	return kept
 }
 
 // takeFrom takes the attempt a queue, last empty at the end of cycle

@@ -492,9 +492,11 @@ var settingRows = slices.Concat([]Row{
 		defaults("fifo").example("lifo").changeable(SetDiscipline).wire("dis", 52).small(0, int64(numDisciplines)-1).group(GroupQueues),
 	whole("codel-interval", "N: a queue is standing when it has not been empty at the end of any of the last N cycles (adaptive-lifo)", "cycles", func(c *Config) *int64 { return &c.CodelInterval }, 1, MaxCodelInterval,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCodelInterval)).zero().defaults(strconv.Itoa(DefaultCodelInterval)).example("20").wire("ci", 53).small(0, 12).
-		needs([]string{"--discipline", "adaptive-lifo"}, func(c *Config) bool { return c.Discipline == AdaptiveLifo }, func(*Config) string {
-			return "applies only to --discipline adaptive-lifo (or a change that switches to it), or drop --codel-interval"
+		needs([]string{"--discipline", "adaptive-lifo"}, func(c *Config) bool { return c.Discipline == AdaptiveLifo || c.CodelTarget > 0 }, func(*Config) string {
+			return "applies only to --discipline adaptive-lifo or --codel-target (or a change that turns one on), or drop --codel-interval"
 		}).group(GroupQueues),
+	whole("codel-target", "M: a queue about to hand out an attempt first sheds those that waited in it over M cycles while standing, over codel-interval otherwise (0 = off)", "cycles", func(c *Config) *int64 { return &c.CodelTarget }, 0, MaxCodelInterval,
+		fmt.Sprintf("must be 0 (off) or a whole number of cycles from 1 to %d, at most codel-interval", MaxCodelInterval)).defaults("0").example("5").changeable(SetCodelTarget).wire("ct", 65).small(0, 12).group(GroupQueues),
 	whole("balancers", "a fleet: K balancers share the pool, each request handed to one at random (per-server queues)", "balancers", func(c *Config) *int { return &c.Balancers }, 1, MaxBalancers,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxBalancers)).zero().defaults("1").example("20").wire("bal", 50).small(0, 4).group(GroupFleet),
 	loadInfoRow.group(GroupFleet),
