@@ -89,6 +89,7 @@ type Balancer struct {
 	// an attempt this cycle.
 	watching bool
 	cl       *clientSide
+	th       *throttle // the throttle's window, while it is on
 	det      []detState
 	ejected  map[int]ejection
 	warming  map[int]int64
@@ -223,6 +224,10 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		kind = Reject
 	case b.perServer:
 		return b.route(r, t, routeFresh)
+	case b.th != nil && b.throttles():
+		b.tot.Admitted++ // a throttled first attempt is admitted, and ends
+		b.throttled(r, t)
+		return false
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -585,6 +590,9 @@ func (b *Balancer) record() {
 	b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
 	if b.cl != nil {
 		b.cl.recordWindow(b, b.m.cycle)
+	}
+	if b.th != nil {
+		b.th.record(b, b.m.cycle)
 	}
 	if b.compactDue() {
 		b.compact()

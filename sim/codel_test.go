@@ -254,3 +254,117 @@ func TestShedCostsWhatItSheds(t *testing.T) {
 		t.Errorf("looked at %d places for %d shed in %d looks, want at most %d", b.shedSteps, tot.Shed, b.shedCalls, tot.Shed+b.shedCalls)
 	}
 }
+
+// throttleDraws is the throttle generator of seed, made independently of
+// the model (stream "lbsim-th").
+func throttleDraws(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x6c6273696d2d7468))
+}
+
+// TestThrottleWindow: the window fixed for cycle t is cycles t−1000 …
+// t−1. Five requests arrive at cycle 0 at one server, each taking one
+// cycle, so they complete at cycles 1 … 5; none arrives later.
+func TestThrottleWindow(t *testing.T) {
+	cfg := traceConfig(1, 1010, row(0, 1), row(0, 1), row(0, 1), row(0, 1), row(0, 1))
+	cfg.Throttle = 200
+	m := mustNew(t, cfg)
+	th := m.bal[0].th
+	for {
+		c := m.Cycle() // the window is fixed for c+1: cycles c−999 … c
+		wantReq, wantAcc := int64(0), int64(0)
+		if c-999 <= 0 {
+			wantReq = 5
+		}
+		for k := int64(1); k <= 5; k++ {
+			if c-999 <= k && k <= c {
+				wantAcc++
+			}
+		}
+		if th.requests != wantReq || th.accepts != wantAcc {
+			t.Fatalf("window fixed for cycle %d: requests %d accepts %d, want %d and %d", c+1, th.requests, th.accepts, wantReq, wantAcc)
+		}
+		if !m.Step() {
+			break
+		}
+	}
+}
+
+// TestThrottleHandTrace: two requests a cycle for 30 cycles, each taking
+// two cycles at one server (a quarter of them can be served), K = 1, one
+// retry each with no backoff. Every attempt that reaches the throttle (retries first, by id,
+// then arrivals) draws v from 0 … 100·(requests+1) − 1 and is throttled
+// iff v < 100·requests − 100·accepts, requests being the attempts that
+// reached it and accepts those completed in the cycles before (all within
+// 1000). The expected decisions are drawn here from the throttle's own
+// generator; the completions are the model's Complete events. A throttled
+// first attempt retries at the next cycle; a throttled retry gives up.
+func TestThrottleHandTrace(t *testing.T) {
+	var rows []TraceRow
+	for c := range int64(30) {
+		rows = append(rows, row(c, 2), row(c, 2))
+	}
+	for _, q := range []QueueMode{Pooled, PerServer} {
+		cfg := traceConfig(1, 40, rows...)
+		cfg.Throttle, cfg.Retries, cfg.Queues = 100, 1, q
+		if q == PerServer {
+			cfg.Policy = RoundRobin
+		}
+		m, err := New(cfg, WithEvents())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := throttleDraws(cfg.Seed)
+		var requests, accepts int64
+		var retries []int64 // ids retrying this cycle, in id order
+		var retryThrottled, retryPassed bool
+		for c := int64(0); c <= cfg.Cycles; c++ {
+			if c > 0 {
+				m.Step()
+			}
+			var want []string
+			var next []int64
+			limit, drawn := 100*requests-100*accepts, 100*(requests+1)
+			reach := func(id int64, retry bool) {
+				requests++
+				switch {
+				case v.Int64N(drawn) >= limit:
+					retryPassed = retryPassed || retry
+				case retry:
+					retryThrottled = true
+					want = append(want, fmt.Sprintf("throttled #%d retry=true", id), fmt.Sprintf("give-up #%d", id))
+				default:
+					want = append(want, fmt.Sprintf("throttled #%d retry=false", id))
+					next = append(next, id)
+				}
+			}
+			for _, id := range retries {
+				reach(id, true)
+			}
+			if c < 30 {
+				reach(2*c+1, false)
+				reach(2*c+2, false)
+			}
+			retries = next
+			var got []string
+			for _, e := range m.Events() {
+				switch e.Kind {
+				case Throttled:
+					got = append(got, fmt.Sprintf("throttled #%d retry=%v", e.Request.ID, e.Request.Retry))
+				case GiveUp:
+					got = append(got, fmt.Sprintf("give-up #%d", e.Request.ID))
+				case Complete:
+					accepts++
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%v cycle %d: got %v, want %v", q, c, got, want)
+			}
+		}
+		if !retryThrottled || !retryPassed {
+			t.Errorf("%v: the trace must hold a retry throttled (%v) and one let through (%v)", q, retryThrottled, retryPassed)
+		}
+		if s := m.Summary(); !s.Consistent || s.Throttled == 0 || s.Errors != s.Throttled {
+			t.Errorf("%v: summary throttled %d errors %d consistent %v", q, s.Throttled, s.Errors, s.Consistent)
+		}
+	}
+}

@@ -56,6 +56,10 @@ type Model struct {
 	// ypcg and yrng draw the retries' jitter only (client.go).
 	ypcg *rand.PCG
 	yrng *rand.Rand
+	// tpcg and trng draw the throttle's only, made while it is on
+	// (throttle.go).
+	tpcg *rand.PCG
+	trng *rand.Rand
 	fw   Firewall
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
@@ -161,6 +165,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		m.bal = append(m.bal, b)
 	}
 
+	if m.throttleOn() {
+		m.startThrottle()
+	}
 	if cfg.Trace != nil {
 		for m.tracePos < len(cfg.Trace) && cfg.Trace[m.tracePos].Cycle == 0 {
 			m.admitRow(0, cfg.Trace[m.tracePos])
@@ -646,6 +653,9 @@ func (m *Model) Hash() uint64 {
 		if m.cfg.Autoscaler == TargetTracking {
 			b.digestTarget(put) // only while target tracking is on
 		}
+		if b.th != nil {
+			b.digestThrottle(put) // only while the throttle is on
+		}
 	}
 	state, _ := m.pcg.MarshalBinary()
 	h.Write(state)
@@ -655,6 +665,10 @@ func (m *Model) Hash() uint64 {
 	h.Write(state)
 	if m.bal[0].cl != nil {
 		state, _ = m.ypcg.MarshalBinary()
+		h.Write(state)
+	}
+	if m.tpcg != nil {
+		state, _ = m.tpcg.MarshalBinary()
 		h.Write(state)
 	}
 	return h.Sum64()

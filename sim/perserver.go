@@ -25,6 +25,13 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if f := b.fleet; f != nil && mode != routeAgain {
 		r = f.assign(r)
 	}
+	if b.th != nil && mode != routeAgain && b.throttles() {
+		if mode == routeFresh {
+			b.tot.Admitted++ // a throttled first attempt is admitted, and ends
+		}
+		b.throttled(r, t)
+		return false
+	}
 	id := 0
 	if b.active.n > 0 {
 		id = b.pickFor(r, t)

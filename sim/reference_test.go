@@ -42,10 +42,11 @@ import (
 // The PCG stream constants of the model's generators: with the seed, they
 // define the routing and fault streams (sim/model.go).
 const (
-	refFaultStream = 0x6c6273696d2d6674 // "lbsim-ft"
-	refRouteStream = 0x6c6273696d2d7274 // "lbsim-rt"
-	refRetryStream = 0x6c6273696d2d7279 // "lbsim-ry"
-	refFleetStream = 0x6c6273696d2d666c // "lbsim-fl"
+	refFaultStream    = 0x6c6273696d2d6674 // "lbsim-ft"
+	refRouteStream    = 0x6c6273696d2d7274 // "lbsim-rt"
+	refRetryStream    = 0x6c6273696d2d7279 // "lbsim-ry"
+	refFleetStream    = 0x6c6273696d2d666c // "lbsim-fl"
+	refThrottleStream = 0x6c6273696d2d7468 // "lbsim-th"
 )
 
 // refPolicy is one policy written the obvious way. Pooled picks, among the
@@ -216,6 +217,10 @@ type refBalancer struct {
 	// retry budget's window).
 	retrying       []refRetry
 	admits, grants []int64
+	// The throttle: the attempts that reached it and the attempts
+	// completed, by cycle; the completions counted up to the last cycle.
+	thReq, thAcc map[int64]int64
+	thDone       int64
 }
 
 // refRetry is a granted retry, due at step b of cycle due.
@@ -240,6 +245,7 @@ type refModel struct {
 	frng  *rand.Rand
 	retry *rand.Rand // the retry generator (jitter)
 	fleet *rand.Rand // the fleet generator (balancers, registrations)
+	throt *rand.Rand // the throttle generator
 	k     int        // the fleet's balancers
 	// startInfo is the load information the run started with (the
 	// summary's).
@@ -280,6 +286,7 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		fpcg:      rand.NewPCG(cfg.Seed, refFaultStream),
 		retry:     rand.New(rand.NewPCG(cfg.Seed, refRetryStream)),
 		fleet:     rand.New(rand.NewPCG(cfg.Seed, refFleetStream)),
+		throt:     rand.New(rand.NewPCG(cfg.Seed, refThrottleStream)),
 		k:         max(cfg.Balancers, 1),
 		startInfo: cfg.LoadInfo,
 		pending:   slices.Clone(changes),
@@ -293,7 +300,7 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 	}
 	for i := range n {
 		b := &refBalancer{m: m, index: i, emptyAt: -1, state: map[sim.Policy]any{}, board: map[int][2]int64{}, reg: map[int]int{},
-			rrLasts: make([]int, m.k), iq: make([][]int, m.k)}
+			rrLasts: make([]int, m.k), iq: make([][]int, m.k), thReq: map[int64]int64{}, thAcc: map[int64]int64{}}
 		for range m.k {
 			b.sent = append(b.sent, map[int][2]int64{})
 			b.picks = append(b.picks, map[int]int64{})
@@ -615,6 +622,11 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 		b.route(q, t, refFresh)
 		return
 	}
+	if b.throttles(t) {
+		b.admitted(t)
+		b.throttled(q, t)
+		return
+	}
 	if c := m.cfg.QueueCap; c > 0 && len(b.queue) >= c {
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -790,6 +802,16 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 	m := b.m
 	if how != refAgain && m.perServer() && m.k > 1 {
 		r.bal = m.fleet.IntN(m.k)
+	}
+	if how != refAgain && b.throttles(t) {
+		if how == refFresh {
+			b.admitted(t)
+		} else {
+			b.tot.Retries++
+			b.last.Retries++
+		}
+		b.throttled(r, t)
+		return
 	}
 	var s *refServer
 	if len(b.cands) > 0 {
@@ -1166,6 +1188,10 @@ func (b *refBalancer) retries(t int64) {
 		}
 		b.tot.Retries++
 		b.last.Retries++
+		if b.throttles(t) {
+			b.throttled(r, t)
+			continue
+		}
 		if c := b.m.cfg.QueueCap; c > 0 && len(b.queue) >= c {
 			b.tot.RetriesDiscarded++
 			b.m.emit(b, sim.Discard, 0, 0, r.Request)
@@ -1482,6 +1508,8 @@ func (b *refBalancer) bringUp(id int, t int64) {
 
 // record is step e for one balancer.
 func (b *refBalancer) record() {
+	b.thAcc[b.m.cycle] = b.tot.Completed - b.thDone
+	b.thDone = b.tot.Completed
 	q, live, busy := b.queued(), b.live(), b.busyCount()
 	if len(b.queue) == 0 {
 		b.emptyAt = b.m.cycle
@@ -1711,6 +1739,7 @@ func newRefGenerated(cfg sim.Config, changes []sim.Change) (*refGenerated, error
 	g.Blocked, g.QueueCap, g.Switch, g.Queues, g.Policy = nil, 0, false, sim.Pooled, sim.FirstIdle
 	g.MTBF, g.MTTR, g.Speeds, g.Weights, g.Choices = 0, 0, nil, nil, 0
 	g.Balancers, g.LoadInfo = 1, sim.LoadExact
+	g.CodelTarget, g.Throttle = 0, 0
 	g.Timeout, g.Retries, g.Backoff, g.Jitter, g.RetryBudget = 0, 0, 0, false, 0
 	g.HealthInterval, g.EjectAfter, g.ProvisionDelay, g.ReplaceAfter = 0, 0, 0, 0
 	g.ScaleUp, g.ScaleDown, g.Cooldown, g.MinServers, g.MaxServers = sim.MaxFactor, 0, 1, 1, cfg.Servers
@@ -1747,6 +1776,35 @@ func (r *refGenerated) at(t int64) []sim.Request {
 		}
 	}
 	return out
+}
+
+// throttles reports whether, with the throttle on, the client of an
+// attempt reaching it at step b of t rejects it: v drawn uniformly from
+// 0 … 100·(requests+1) − 1 for every attempt, throttled iff v <
+// 100·requests − K₁₀₀·accepts, over the attempts that reached it and
+// those completed in cycles t−1000 … t−1.
+func (b *refBalancer) throttles(t int64) bool {
+	K := int64(b.m.cfg.Throttle)
+	if K == 0 {
+		return false
+	}
+	var req, acc int64
+	for c := t - 1000; c < t; c++ {
+		req += b.thReq[c]
+		acc += b.thAcc[c]
+	}
+	b.thReq[t]++
+	return b.m.throt.Int64N(100*(req+1)) < 100*req-K*acc
+}
+
+// throttled ends attempt r, throttled by its client at step b of t.
+func (b *refBalancer) throttled(r refReq, t int64) {
+	b.tot.Throttled++
+	b.last.Throttled++
+	b.tot.Errors++
+	b.last.Errors++
+	b.m.emit(b, sim.Throttled, 0, 0, r.Request)
+	b.ended(r, t, refErrored, true)
 }
 
 // shed is shedding at step d of t for queue q (server id's, 0 for the

@@ -177,7 +177,7 @@ func TimelineColumns(cfg *Config, changes []Change) Columns {
 // limited or throttled attempts is on in c: the one test of the timeline's
 // overload columns.
 func overloadCountersOn(c *Config) bool {
-	return c.CodelTarget > 0
+	return c.CodelTarget > 0 || c.Throttle > 0
 }
 
 // Header returns the timeline CSV's header row with these groups.

@@ -544,6 +544,9 @@ var settingRows = slices.Concat([]Row{
 	fixed("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first attempts admitted in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.RetryBudget }, ParseDecimal, 0, DecimalScale,
 		"must be 0 (no budget) or a share above 0 and at most 1, like 0.1", "want 0 (none) or a share above 0 and at most 1, like 0.1").
 		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).faultKind().wire("rb", 42).small(0, DecimalScale).needsOn("retries", retriesOn).group(GroupClient),
+	fixed("throttle", "K: each client rejects its own attempt with probability (requests − K × accepts) ÷ (requests + 1) over the last 1000 cycles (0 = off)", "", func(c *Config) *Hundredths { return &c.Throttle }, ParseHundredths, 0, MaxThrottle,
+		fmt.Sprintf("must be 0 (off) or from %v to %v, with at most two decimals", MinThrottle, MaxThrottle), "want 0 (off) or a number from 1 to 10 like 2 or 1.5").
+		ranged(throttleRange).defaults("0").example("1.5").wire("th", 71).small(0, int64(MaxThrottle)).group(GroupClient),
 	whole("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "cycles", func(c *Config) *int64 { return &c.HealthInterval }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval).faultKind().wire("hi", 43).small(0, 10).group(GroupClient),
 	whole("health-fall", "failed probes in a row that eject a server", "probes", func(c *Config) *int { return &c.HealthFall }, 1, MaxHealthCount,
