@@ -237,8 +237,15 @@ func (q *fifo) pushBack(p packed, t int64) {
 	if q.full() {
 		q.grow()
 	}
-	*q.ref(q.n) = p
-	*q.jref(q.n) = int32(t)
+	if q.blk == nil { // the ring: one index for both (they have one length)
+		k := (q.head + q.n) & (len(q.buf) - 1)
+		q.buf[k] = p
+		q.jbuf[k] = int32(t)
+	} else {
+		k := q.head + q.n
+		(*q.blk)[k>>fifoBlockShift][k&(fifoBlock-1)] = p
+		(*q.jblk)[k>>fifoBlockShift][k&(fifoBlock-1)] = int32(t)
+	}
 	q.n++
 }
 
