@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -366,5 +367,42 @@ func TestThrottleHandTrace(t *testing.T) {
 		if s := m.Summary(); !s.Consistent || s.Throttled == 0 || s.Errors != s.Throttled {
 			t.Errorf("%v: summary throttled %d errors %d consistent %v", q, s.Throttled, s.Errors, s.Consistent)
 		}
+	}
+}
+
+// TestShortcutsKeepJoined: while shedding is off the shortcuts run
+// (windows per-server, saturated runs pooled) and must leave each queued
+// attempt's joined cycle as stepping does, for shedding reads them once a
+// change turns it on. RunTo against Step, at the change and after, with
+// queues that build up (up to 1.25 times capacity) so that there is
+// something to shed.
+func TestShortcutsKeepJoined(t *testing.T) {
+	shed := int64(0)
+	for seed := uint64(1); seed <= 12; seed++ {
+		for _, q := range []QueueMode{Pooled, PerServer} {
+			cfg := DefaultConfig()
+			cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Wave = seed, 6_000, q, false
+			if q == PerServer {
+				cfg.Policy = RoundRobin
+			}
+			cfg.Servers, cfg.MinServers, cfg.MaxServers, cfg.InitialPerServer = 4, 4, 4, 0
+			cfg.Service, cfg.MeanService, cfg.Rate = Geometric, 40, Rate(int64(seed%4+2)*RateScale/40)
+			cfg.CodelInterval = 40
+			at := int64(2_000 + 300*seed)
+			change := Change{Cycle: at, Setting: SetCodelTarget, Value: int64(seed%3)*10 + 1}
+			stepped, jumped := mustNew(t, cfg, change), mustNew(t, cfg, change)
+			for _, stop := range []int64{at - 1, at, at + 500, cfg.Cycles} {
+				for stepped.Cycle() < stop && stepped.Step() {
+				}
+				jumped.RunTo(stop)
+				if stepped.Hash() != jumped.Hash() || !reflect.DeepEqual(stepped.Summary(), jumped.Summary()) {
+					t.Fatalf("seed %d %v: RunTo and Step differ at cycle %d", seed, q, stop)
+				}
+			}
+			shed += stepped.Totals().Shed
+		}
+	}
+	if shed == 0 {
+		t.Error("no run shed: the test shows nothing")
 	}
 }
