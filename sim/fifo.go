@@ -179,17 +179,13 @@ func (q *fifo) grow() {
 	if q.blk == nil && len(q.buf) < fifoBlock {
 		size := max(2*len(q.buf), 4) // per-server queues are mostly short: start small
 		buf, jbuf := make([]packed, size), make([]int32, size)
-		for i := range q.n {
-			buf[i], jbuf[i] = q.at(i), *q.jref(i)
-		}
+		q.unwrap(buf, jbuf)
 		q.buf, q.jbuf, q.head = buf, jbuf, 0
 		return
 	}
 	if q.blk == nil { // a full ring becomes the first block
 		first, jfirst := make([]packed, fifoBlock), make([]int32, fifoBlock)
-		for i := range q.n {
-			first[i], jfirst[i] = q.at(i), *q.jref(i)
-		}
+		q.unwrap(first, jfirst)
 		q.blk, q.buf, q.head = &[][]packed{first}, nil, 0
 		q.jblk, q.jbuf = &[][]int32{jfirst}, nil
 	}
@@ -197,6 +193,19 @@ func (q *fifo) grow() {
 		*q.blk = append(*q.blk, make([]packed, fifoBlock))
 		*q.jblk = append(*q.jblk, make([]int32, fifoBlock))
 	}
+}
+
+// unwrap copies a ring's requests and their joined cycles, oldest first,
+// to the start of buf and jbuf (at most two pieces each).
+func (q *fifo) unwrap(buf []packed, jbuf []int32) {
+	if q.n == 0 {
+		return
+	}
+	first := min(q.n, len(q.buf)-q.head) // from head to the ring's end
+	copy(buf, q.buf[q.head:q.head+first])
+	copy(buf[first:], q.buf[:q.n-first])
+	copy(jbuf, q.jbuf[q.head:q.head+first])
+	copy(jbuf[first:], q.jbuf[:q.n-first])
 }
 
 // full reports whether the next pushBack needs grow.
