@@ -221,7 +221,7 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
 	}
 	if s.Shed+s.Limited+s.Throttled > 0 {
-		heading("Overload control")
+		heading("Overload control (the waits above count only the attempts served)")
 		row("attempts shed", num(func(c sim.Summary) int64 { return c.Shed }))
 		row("attempts limited", num(func(c sim.Summary) int64 { return c.Limited }))
 		row("attempts throttled", num(func(c sim.Summary) int64 { return c.Throttled }))
