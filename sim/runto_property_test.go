@@ -109,8 +109,8 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 }
 
 // genOverload draws shedding and the throttle, each on a quarter of the
-// time (both off half the time, so that the shortcuts, gated off while
-// either is on, stay drawn).
+// time and both an eighth (both off five runs in eight, so that the
+// shortcuts, gated off while either is on, stay drawn).
 func genOverload(t *rapid.T, cfg *Config) {
 	k := rapid.IntRange(0, 7).Draw(t, "overload")
 	if k == 0 || k == 1 {
