@@ -89,12 +89,19 @@ type Balancer struct {
 	// an attempt this cycle.
 	watching bool
 	cl       *clientSide
+	th       *throttle // the throttle's window, while it is on
 	det      []detState
 	ejected  map[int]ejection
 	warming  map[int]int64
 	outSince outTimes
 	touched  bool // what randomFaults read ahead (repairQueue.prefetch), kept so the reads stay
 	refused  []int
+	// shedBuf is shedding's scratch list; shedSteps counts the places
+	// shedding looked at and shedCalls the queues it looked at (a test
+	// reads them: the places must grow with what is shed, not with the
+	// queues' lengths).
+	shedBuf              []packed
+	shedSteps, shedCalls int64
 	// cleanRounds counts the probe rounds passed in bulk (probe): at
 	// most MaxCycles, so an int32 holds it.
 	cleanRounds int32
@@ -217,6 +224,10 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		kind = Reject
 	case b.perServer:
 		return b.route(r, t, routeFresh)
+	case b.th != nil && b.throttles():
+		b.tot.Admitted++ // a throttled first attempt is admitted, and ends
+		b.throttled(r, t)
+		return false
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -444,6 +455,9 @@ func (b *Balancer) dispatchAll(t int64) {
 // dispatch is step d (pooled): the oldest requests go to idle active
 // servers.
 func (b *Balancer) dispatch(t int64) {
+	if b.m.shedding() {
+		b.shed(0, t)
+	}
 	for b.queue.Len() > 0 && b.idle.n > 0 {
 		id := b.rt.pickIdle()
 		if id == 0 {
@@ -576,6 +590,9 @@ func (b *Balancer) record() {
 	b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
 	if b.cl != nil {
 		b.cl.recordWindow(b, b.m.cycle)
+	}
+	if b.th != nil {
+		b.th.record(b, b.m.cycle)
 	}
 	if b.compactDue() {
 		b.compact()

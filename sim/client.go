@@ -446,6 +446,10 @@ func (b *Balancer) retriesArrive(t int64) {
 			b.route(r, t, routeRetry)
 			continue
 		}
+		if b.th != nil && b.throttles() {
+			b.throttled(r, t)
+			continue
+		}
 		if cap := b.m.cfg.QueueCap; cap > 0 && b.queue.Len() >= cap {
 			b.discardRetry(r, 0, t)
 			continue

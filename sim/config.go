@@ -64,7 +64,15 @@ type Config struct {
 	// CodelInterval is N, the cycles adaptive-lifo looks back over for an
 	// empty queue (1 … MaxCodelInterval; 0 means DefaultCodelInterval).
 	CodelInterval int64
-	Policy        Policy // dispatch (pooled) or routing (per-server) policy
+	// CodelTarget is M, shedding's limit while a queue is standing: at
+	// step d a queue about to hand out an attempt first sheds those that
+	// have waited in it longer than M cycles (standing) or N (otherwise);
+	// 0 = off, else 1 … CodelInterval's N.
+	CodelTarget int64
+	// Throttle is K, client-side adaptive throttling's multiplier (Google
+	// SRE book), in hundredths: 0 = off, else 1 … 10 with two decimals.
+	Throttle Hundredths
+	Policy   Policy // dispatch (pooled) or routing (per-server) policy
 
 	// Queues is where admitted requests wait: one central queue (Pooled)
 	// or one queue per server, routed at arrival (PerServer).
@@ -274,6 +282,10 @@ func (c *Config) crossCheck(start bool) error {
 		return &FieldError{Field: "mean-service", Value: "(not given)", Allowed: fmt.Sprintf("--service %v needs --mean-service, a whole number of cycles from 1 to %d", c.Service, MaxTaskTime/20)}
 	case start && c.ServiceMax > 0 && c.Service.usesMean() && c.ServiceMax < c.MeanService:
 		return intErr("service-max", int64(c.ServiceMax), "must be from mean-service (%d) to %d", c.MeanService, MaxTaskTime)
+	case c.Throttle != 0 && (c.Throttle < MinThrottle || c.Throttle > MaxThrottle):
+		return throttleErr(c.Throttle)
+	case c.CodelTarget > c.codelInterval():
+		return intErr("codel-target", c.CodelTarget, "must be at most codel-interval (%d): a standing queue sheds after M cycles, any other after the interval", c.codelInterval())
 	case start && c.Balancers > 1 && c.Queues != PerServer:
 		return intErr("balancers", int64(c.Balancers), "a fleet routes at arrival: use --queues per-server")
 	case start && c.Balancers > 1 && c.Switch:

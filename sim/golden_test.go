@@ -259,6 +259,26 @@ func hashConfigs() map[string]struct {
 		{Cycle: 4000, Setting: SetDiscipline, Value: int64(Lifo)},
 		{Cycle: 6000, Setting: SetDiscipline, Value: int64(Fifo)},
 	}}
+	// Overload control: shedding and the throttle with timeouts and
+	// retries, adaptive-lifo and a down server (pooled); and per-server in
+	// a fleet of three, shedding's target changed mid-run.
+	ol := DefaultConfig()
+	ol.Seed, ol.Cycles, ol.Servers, ol.MinServers, ol.MaxServers, ol.Rate, ol.Wave = 45, 8_000, 6, 6, 6, 2*RateScale/10, false
+	ol.Service, ol.MeanService, ol.InitialPerServer = Geometric, 30, 0
+	ol.Discipline, ol.CodelInterval, ol.CodelTarget, ol.Throttle = AdaptiveLifo, 50, 10, 200
+	ol.Timeout, ol.Retries, ol.Backoff, ol.Jitter = 150, 2, 5, true
+	runs["overload-pooled"] = run{cfg: ol, changes: []Change{
+		{Cycle: 2000, Setting: SetRate, Value: 4 * RateScale / 10},
+		{Cycle: 3000, Setting: SetDown, Value: int64(MakeServerRef(0, 2))},
+		{Cycle: 5000, Setting: SetRate, Value: 2 * RateScale / 10},
+	}}
+	op := ol
+	op.Seed, op.Queues, op.Policy, op.Balancers, op.Discipline, op.Timeout = 46, PerServer, P2C, 3, Fifo, 0
+	runs["overload-per-server-fleet"] = run{cfg: op, changes: []Change{
+		{Cycle: 2000, Setting: SetRate, Value: 4 * RateScale / 10},
+		{Cycle: 4000, Setting: SetCodelTarget, Value: 30},
+		{Cycle: 6000, Setting: SetRate, Value: 2 * RateScale / 10},
+	}}
 	// Target tracking on inflight, warming servers, a tight window, and
 	// its target, tolerance and window changed mid-run.
 	ts := DefaultConfig()

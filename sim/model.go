@@ -56,6 +56,10 @@ type Model struct {
 	// ypcg and yrng draw the retries' jitter only (client.go).
 	ypcg *rand.PCG
 	yrng *rand.Rand
+	// tpcg and trng draw the throttle's only, made while it is on
+	// (throttle.go).
+	tpcg *rand.PCG
+	trng *rand.Rand
 	fw   Firewall
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
@@ -161,6 +165,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		m.bal = append(m.bal, b)
 	}
 
+	if m.throttleOn() {
+		m.startThrottle()
+	}
 	if cfg.Trace != nil {
 		for m.tracePos < len(cfg.Trace) && cfg.Trace[m.tracePos].Cycle == 0 {
 			m.admitRow(0, cfg.Trace[m.tracePos])
@@ -620,8 +627,14 @@ func (m *Model) Hash() uint64 {
 			put(b.queue.at(0).id)
 			put(b.queue.at(n - 1).id)
 		}
-		if m.cfg.Discipline != Fifo {
+		if m.cfg.Discipline != Fifo || m.shedding() {
 			b.historyDigest(put) // only while in force: older hashes stay
+		}
+		if m.shedding() {
+			t := b.tot
+			for _, v := range []int64{t.Shed, t.Errors, t.Failed} {
+				put(v)
+			}
 		}
 		if b.cl != nil || b.det != nil {
 			// The client side and detection (not hashed before they
@@ -640,6 +653,9 @@ func (m *Model) Hash() uint64 {
 		if m.cfg.Autoscaler == TargetTracking {
 			b.digestTarget(put) // only while target tracking is on
 		}
+		if b.th != nil {
+			b.digestThrottle(put) // only while the throttle is on
+		}
 	}
 	state, _ := m.pcg.MarshalBinary()
 	h.Write(state)
@@ -649,6 +665,10 @@ func (m *Model) Hash() uint64 {
 	h.Write(state)
 	if m.bal[0].cl != nil {
 		state, _ = m.ypcg.MarshalBinary()
+		h.Write(state)
+	}
+	if m.tpcg != nil {
+		state, _ = m.tpcg.MarshalBinary()
 		h.Write(state)
 	}
 	return h.Sum64()

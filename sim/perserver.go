@@ -25,6 +25,13 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if f := b.fleet; f != nil && mode != routeAgain {
 		r = f.assign(r)
 	}
+	if b.th != nil && mode != routeAgain && b.throttles() {
+		if mode == routeFresh {
+			b.tot.Admitted++ // a throttled first attempt is admitted, and ends
+		}
+		b.throttled(r, t)
+		return false
+	}
 	id := 0
 	if b.active.n > 0 {
 		id = b.pickFor(r, t)
@@ -140,7 +147,13 @@ func (b *Balancer) freed(id int, t int64, ok bool) {
 // dispatchEach is step d in per-server mode: every idle server whose queue
 // is non-empty takes its oldest request, in id order.
 func (b *Balancer) dispatchEach(t int64) {
+	shedding := b.m.shedding()
 	for id := b.ready.first(); id != 0; id = b.ready.next(id + 1) {
+		if shedding {
+			if b.shed(id, t); b.sq[id-1].n == 0 {
+				continue
+			}
+		}
 		r := b.sq[id-1].take(b.m.cfg.Discipline, t, b.m.codelInterval())
 		b.queued--
 		b.ready.remove(id)

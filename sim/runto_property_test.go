@@ -104,7 +104,21 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 		genHunting(t, &cfg)
 	}
 	genRest(t, &cfg, busyShaped)
+	genOverload(t, &cfg)
 	return cfg
+}
+
+// genOverload draws shedding and the throttle, each on a quarter of the
+// time and both an eighth (both off five runs in eight, so that the
+// shortcuts, gated off while either is on, stay drawn).
+func genOverload(t *rapid.T, cfg *Config) {
+	k := rapid.IntRange(0, 7).Draw(t, "overload")
+	if k == 0 || k == 1 {
+		cfg.CodelTarget = rapid.Int64Range(1, cfg.codelInterval()).Draw(t, "codelTarget")
+	}
+	if k == 1 || k == 2 {
+		cfg.Throttle = Hundredths(rapid.Int64Range(int64(MinThrottle), int64(MaxThrottle)).Draw(t, "throttle"))
+	}
 }
 
 // busyShaped are the rows genBusyConfigWithin draws in a shape of its own,

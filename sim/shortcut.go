@@ -142,8 +142,8 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if cfg.Discipline != Fifo {
-		return viaNone // step d may take any queued attempt, and reads the queues' history
+	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 || cfg.Throttle > 0 {
+		return viaNone // step d may take any queued attempt, or shed, and reads the queues' history
 	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {

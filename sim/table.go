@@ -497,9 +497,11 @@ var settingRows = slices.Concat([]Row{
 		defaults("fifo").example("lifo").changeable(SetDiscipline).wire("dis", 52).small(0, int64(numDisciplines)-1).group(GroupQueues),
 	whole("codel-interval", "N: a queue is standing when it has not been empty at the end of any of the last N cycles (adaptive-lifo)", "cycles", func(c *Config) *int64 { return &c.CodelInterval }, 1, MaxCodelInterval,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCodelInterval)).zero().defaults(strconv.Itoa(DefaultCodelInterval)).example("20").wire("ci", 53).small(0, 12).
-		needs([]string{"--discipline", "adaptive-lifo"}, func(c *Config) bool { return c.Discipline == AdaptiveLifo }, func(*Config) string {
-			return "applies only to --discipline adaptive-lifo (or a change that switches to it), or drop --codel-interval"
+		needs([]string{"--discipline", "adaptive-lifo"}, func(c *Config) bool { return c.Discipline == AdaptiveLifo || c.CodelTarget > 0 }, func(*Config) string {
+			return "applies only to --discipline adaptive-lifo or --codel-target (or a change that turns one on), or drop --codel-interval"
 		}).group(GroupQueues),
+	whole("codel-target", "M: a queue about to hand out an attempt first sheds those that waited in it over M cycles while standing, over codel-interval otherwise (0 = off)", "cycles", func(c *Config) *int64 { return &c.CodelTarget }, 0, MaxCodelInterval,
+		fmt.Sprintf("must be 0 (off) or a whole number of cycles from 1 to %d, at most codel-interval", MaxCodelInterval)).defaults("0").example("5").changeable(SetCodelTarget).wire("ct", 65).small(0, 12).group(GroupQueues),
 	whole("balancers", "a fleet: K balancers share the pool, each request handed to one at random (per-server queues)", "balancers", func(c *Config) *int { return &c.Balancers }, 1, MaxBalancers,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxBalancers)).zero().defaults("1").example("20").wire("bal", 50).small(0, 4).group(GroupFleet),
 	loadInfoRow.group(GroupFleet),
@@ -547,6 +549,9 @@ var settingRows = slices.Concat([]Row{
 	fixed("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first attempts admitted in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.RetryBudget }, ParseDecimal, 0, DecimalScale,
 		"must be 0 (no budget) or a share above 0 and at most 1, like 0.1", "want 0 (none) or a share above 0 and at most 1, like 0.1").
 		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).faultKind().wire("rb", 42).small(0, DecimalScale).needsOn("retries", retriesOn).group(GroupClient),
+	fixed("throttle", "K: each client rejects its own attempt with probability (requests − K × accepts) ÷ (requests + 1) over the last 1000 cycles (0 = off)", "", func(c *Config) *Hundredths { return &c.Throttle }, ParseHundredths, 0, MaxThrottle,
+		fmt.Sprintf("must be 0 (off) or from %v to %v, with at most two decimals", MinThrottle, MaxThrottle), "want 0 (off) or a number from 1 to 10 like 2 or 1.5").
+		ranged(throttleRange).defaults("0").example("1.5").wire("th", 71).small(0, int64(MaxThrottle)).group(GroupClient),
 	whole("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "cycles", func(c *Config) *int64 { return &c.HealthInterval }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval).faultKind().wire("hi", 43).small(0, 10).group(GroupClient),
 	whole("health-fall", "failed probes in a row that eject a server", "probes", func(c *Config) *int { return &c.HealthFall }, 1, MaxHealthCount,
@@ -720,6 +725,23 @@ func (c *Config) Set(name, value string) error {
 // parameter its shapes never take, a policy parameter no policy in force
 // reads, a setting that refines one that is never on.
 func Unread(cfg *Config, changes []Change) map[string]string {
+	states := configStates(cfg, changes)
+	out := map[string]string{}
+	for i := range settingRows {
+		r := &settingRows[i]
+		if r.reads == nil || (r.readsChanges != nil && r.readsChanges(changes)) {
+			continue
+		}
+		if !slices.ContainsFunc(states, r.reads) {
+			out[r.Name] = r.readWhy(cfg)
+		}
+	}
+	return out
+}
+
+// configStates returns the settings a run of cfg passes through: cfg, then
+// the settings after each scheduled change that is no fault, in cycle order.
+func configStates(cfg *Config, changes []Change) []*Config {
 	states := []*Config{cfg}
 	if len(changes) > 0 {
 		sorted := slices.Clone(changes)
@@ -733,15 +755,5 @@ func Unread(cfg *Config, changes []Change) map[string]string {
 			}
 		}
 	}
-	out := map[string]string{}
-	for i := range settingRows {
-		r := &settingRows[i]
-		if r.reads == nil || (r.readsChanges != nil && r.readsChanges(changes)) {
-			continue
-		}
-		if !slices.ContainsFunc(states, r.reads) {
-			out[r.Name] = r.readWhy(cfg)
-		}
-	}
-	return out
+	return states
 }
