@@ -117,6 +117,9 @@ type Balancer struct {
 	// target is target tracking's state (autoscale.go), nil under the
 	// queue rule.
 	target *targetScaler
+	// lim is the concurrency limit's state (conclimit.go), nil while it
+	// is off.
+	lim *concLimit
 
 	tot  Totals
 	last CycleStats
@@ -158,7 +161,7 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 // own (b.ends) end otherwise than by completing.
 func (b *Balancer) due(t int64) []int32 {
 	ids := b.wheel.take(t)
-	if b.watching && (len(b.ends) > 0 || b.m.recordEvents) {
+	if b.watching && (len(b.ends) > 0 || b.m.recordEvents) || b.aimd() {
 		slices.Sort(ids)
 	}
 	return ids
@@ -175,6 +178,9 @@ func (b *Balancer) work(t int64) {
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
+		}
+		if b.aimd() {
+			b.sample(id, t, int64(b.queue.Len()+b.busy))
 		}
 		s.busy = false
 		b.busy--
@@ -221,6 +227,13 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		b.tot.Discarded++
 		b.last.Discarded++
 		kind = Discard
+	case b.lim != nil && b.overLimit(0):
+		b.tot.Admitted++ // a refused first attempt is admitted
+		if b.m.recordEvents {
+			b.emit(Arrive, 0, 0, r.unpack())
+		}
+		b.refuseLimited(0, r, t)
+		return false
 	default:
 		b.tot.Admitted++
 		b.queue.pushBack(r, t)
@@ -360,6 +373,9 @@ func (b *Balancer) addServer(warm int64) int {
 	id := len(b.srv) + 1 // its slot
 	b.srv = append(b.srv, server{speed: v})
 	b.ids = append(b.ids, int32(b.created))
+	if b.lim != nil {
+		b.lim.added(b)
+	}
 	if b.perServer {
 		b.sq = append(b.sq, fifo{})
 	}
@@ -493,6 +509,9 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	b.tot.ServiceCount++
 	wait := b.dispatched(r, t)
 	b.waits.add(wait)
+	if l := b.lim; l != nil && l.r > 0 {
+		l.served(id, r, t, wait)
+	}
 	if b.m.recordEvents {
 		b.emit(Dispatch, id, wait, r.unpack())
 	}
@@ -910,6 +929,7 @@ func (b *Balancer) Summary() Summary {
 	s.setTail(tail(&b.waits, &b.resps))
 	s.setFleet(b.m.cfg.Balancers, b.m.loadInfo, b.Fleet())
 	s.SetCost(b.m.cfg.ServerCost)
+	s.setLimits(b.limits())
 	return s
 }
 

@@ -454,6 +454,10 @@ func (b *Balancer) retriesArrive(t int64) {
 			b.emit(Retry, 0, 0, r.unpack())
 		}
 		b.arrived(r, t)
+		if b.lim != nil && b.overLimit(0) {
+			b.refuseLimited(0, r, t)
+			continue
+		}
 		b.queue.pushBack(r, t)
 	}
 }

@@ -155,6 +155,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		}
 		b.useRouter(0)
 		b.watch()
+		b.newLimit()
 		for range cfg.Servers {
 			b.addServer(0)
 		}
@@ -591,6 +592,7 @@ func (m *Model) Summary() Summary {
 	s.P, s.S = &p, &q
 	s.setFleet(m.cfg.Balancers, m.loadInfo, append(m.bal[0].Fleet(), m.bal[1].Fleet()...))
 	s.SetCost(m.cfg.ServerCost)
+	s.setLimits(m.limits())
 	return s
 }
 
@@ -622,6 +624,9 @@ func (m *Model) Hash() uint64 {
 		}
 		if m.cfg.Discipline != Fifo {
 			b.historyDigest(put) // only while in force: older hashes stay
+		}
+		if b.lim != nil {
+			b.lim.digest(b, put) // only while on: older hashes stay
 		}
 		if b.cl != nil || b.det != nil {
 			// The client side and detection (not hashed before they

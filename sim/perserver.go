@@ -65,6 +65,13 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 		b.refuse(id, r, t)
 		return false
 	}
+	if l := b.lim; l != nil {
+		if id != 0 && mode != routeAgain && b.overLimit(id) {
+			b.refuseLimited(id, r, t)
+			return false
+		}
+		l.routed(r)
+	}
 	b.queued++
 	if id == 0 {
 		q.pushBack(r, t)
@@ -165,6 +172,9 @@ func (b *Balancer) drainLobby(t int64) {
 			b.refuse(id, r, t)
 			continue
 		}
+		if l := b.lim; l != nil && l.r > 0 {
+			l.drainedAt(r, t)
+		}
 		b.enqueue(id, r, t)
 	}
 }
@@ -206,6 +216,9 @@ func (b *Balancer) workEach(t int64, early bool) {
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
+		}
+		if b.aimd() {
+			b.sample(id, t, b.load(id))
 		}
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
 		abandoned := false

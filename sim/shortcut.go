@@ -148,6 +148,9 @@ func (m *Model) gate() via {
 	if cfg.Autoscaler == TargetTracking {
 		return viaNone // its metric is sampled every cycle (step e)
 	}
+	if cfg.ConcurrencyLimit != 0 {
+		return viaNone // an arrival may be refused, and every ending moves an adaptive limit
+	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle

@@ -183,20 +183,25 @@ type Summary struct {
 	// servers busy with abandoned work at the end, and the cycles spent
 	// on abandoned work; servers replaced; ejections; goodput = completed
 	// ÷ cycles.
-	Attempts           int64   `json:"attempts"`
-	Retries            int64   `json:"retries"`
-	RetriesDiscarded   int64   `json:"retries_discarded"`
-	Failed             int64   `json:"failed"`
-	TimedOut           int64   `json:"timed_out"`
-	GaveUpBudget       int64   `json:"gave_up_budget"`
-	InFlight           int64   `json:"in_flight"`
-	TimedOutQueued     int64   `json:"timed_out_queued"`
-	TimedOutInService  int64   `json:"timed_out_in_service"`
-	AbandonedInService int64   `json:"abandoned_in_service"`
-	WastedCycles       int64   `json:"wasted_cycles"`
-	Replaced           int64   `json:"replaced"`
-	Ejections          int64   `json:"ejections"`
-	Goodput            float64 `json:"goodput"`
+	Attempts           int64 `json:"attempts"`
+	Retries            int64 `json:"retries"`
+	RetriesDiscarded   int64 `json:"retries_discarded"`
+	Failed             int64 `json:"failed"`
+	TimedOut           int64 `json:"timed_out"`
+	GaveUpBudget       int64 `json:"gave_up_budget"`
+	InFlight           int64 `json:"in_flight"`
+	TimedOutQueued     int64 `json:"timed_out_queued"`
+	TimedOutInService  int64 `json:"timed_out_in_service"`
+	AbandonedInService int64 `json:"abandoned_in_service"`
+	WastedCycles       int64 `json:"wasted_cycles"`
+	Replaced           int64 `json:"replaced"`
+	Ejections          int64 `json:"ejections"`
+	// The concurrency limit's at the end: the pool's, or the mean, lowest
+	// and highest of the live servers' (all 0 with no limit).
+	LimitFinal    float64 `json:"limit_final"`
+	LimitFinalMin int64   `json:"limit_final_min"`
+	LimitFinalMax int64   `json:"limit_final_max"`
+	Goodput       float64 `json:"goodput"`
 	// InService counts the attempts in service whose client still waits
 	// (ServersBusy also counts the servers busy with abandoned work).
 	InService  int64   `json:"in_service"`
