@@ -99,7 +99,7 @@ func limitRows() []Row {
 			store:  func(c *Config, v int64) { c.ConcurrencyLimit = int(clampInt(v)) },
 			Wire:   Wire{Key: "cl", Seq: 66, Kind: WireInt},
 			Group:  GroupQueues}.small(-2, 6),
-		bound("limit-initial", "the adaptive limit's start (a server added later starts there too)", func(c *Config) *int { return &c.LimitInitial }, strconv.Itoa(DefaultLimitInitial), "5", "li", 67),
+		bound("limit-initial", "the adaptive limit's start (a server added later starts there too)", func(c *Config) *int { return &c.LimitInitial }, strconv.Itoa(DefaultLimitInitial), "5", "lin", 67),
 		bound("limit-min", "the adaptive limit's floor", func(c *Config) *int { return &c.LimitMin }, strconv.Itoa(DefaultLimitMin), "3", "lmn", 68),
 		bound("limit-max", "the adaptive limit's ceiling", func(c *Config) *int { return &c.LimitMax }, strconv.Itoa(DefaultLimitMax), "30", "lmx", 69),
 		whole("limit-latency", "R: an attempt that took longer than R cycles since it joined its queue lowers the adaptive limit (0 = never)", "cycles", func(c *Config) *int64 { return &c.LimitLatency }, 0, MaxCycles,
