@@ -132,8 +132,6 @@ type concLimit struct {
 	// wait counts from the lobby, its latency from there).
 	joined  []int64
 	drained map[int64]int64
-	// refused counts the attempts the limit refused.
-	refused int64
 }
 
 // newLimit makes balancer b's limit state from the configuration, before
@@ -191,7 +189,8 @@ func (b *Balancer) overLimit(id int) bool {
 // the pool) at step b of cycle t, in error without occupying anything;
 // the server's run of errors does not move.
 func (b *Balancer) refuseLimited(id int, r packed, t int64) {
-	b.lim.refused++
+	b.tot.Limited++
+	b.last.Limited++
 	b.tot.Errors++
 	b.last.Errors++
 	if b.m.recordEvents {
@@ -262,7 +261,7 @@ func (b *Balancer) aimd() bool { return b.lim != nil && b.lim.aimd }
 // the errors and failures (which the client side's digest holds only
 // while it has state), and each limit by server id.
 func (l *concLimit) digest(b *Balancer, put func(int64)) {
-	put(l.refused)
+	put(b.tot.Limited)
 	put(b.tot.Errors)
 	put(b.tot.Failed)
 	if !l.aimd {

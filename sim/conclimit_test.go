@@ -235,9 +235,31 @@ func TestLimitRefusalRetries(t *testing.T) {
 	m, _ := New(cfg)
 	m.Run()
 	s := m.Summary()
-	if s.Completed != 2 || s.Retries != 1 || s.Errors != 1 || s.Ejections != 0 || !s.Consistent {
-		t.Errorf("completed %d retries %d errors %d ejections %d consistent %v: want 2, 1, 1, 0, true",
-			s.Completed, s.Retries, s.Errors, s.Ejections, s.Consistent)
+	if s.Completed != 2 || s.Retries != 1 || s.Errors != 1 || s.Limited != 1 || s.Ejections != 0 || !s.Consistent {
+		t.Errorf("completed %d retries %d errors %d limited %d ejections %d consistent %v: want 2, 1, 1, 1, 0, true",
+			s.Completed, s.Retries, s.Errors, s.Limited, s.Ejections, s.Consistent)
+	}
+}
+
+// TestLimitTimelineColumns: the timeline's overload group is on with any
+// concurrency limit, and its limited column counts the cycle's refusals.
+func TestLimitTimelineColumns(t *testing.T) {
+	cfg := traceConfig(1, 5, row(0, 5), row(0, 5), row(1, 5), row(1, 5))
+	if TimelineColumns(&cfg, nil).Overload {
+		t.Error("no limit: the overload columns are on")
+	}
+	cfg.ConcurrencyLimit = 1
+	cols := TimelineColumns(&cfg, nil)
+	if !cols.Overload {
+		t.Fatal("fixed:1: the overload columns are off")
+	}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Step()
+	if got, want := string(m.Last().AppendRow(nil, cols)), "1,0,1,1,0,2,0,0,0,0,0,2,0,0,0,2,0"; got != want {
+		t.Errorf("cycle 1's row %q, want %q (two refusals: errors 2, limited 2)", got, want)
 	}
 }
 

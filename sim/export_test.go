@@ -40,10 +40,10 @@ func (m *Model) LimitState(i int) (refused int64, limits []int) {
 		return 0, nil
 	}
 	if !b.perServer {
-		return b.lim.refused, []int{b.limitOf(0)}
+		return b.tot.Limited, []int{b.limitOf(0)}
 	}
 	for id := 1; id <= len(b.srv); id++ {
 		limits = append(limits, b.limitOf(id))
 	}
-	return b.lim.refused, limits
+	return b.tot.Limited, limits
 }

@@ -1,6 +1,9 @@
 package sim
 
-import "math/big"
+import (
+	"math/big"
+	"slices"
+)
 
 // ServerState is what a live server is doing.
 type ServerState uint8
@@ -97,6 +100,10 @@ type Totals struct {
 	Failed, TimedOut, GaveUpBudget    int64
 	TimedOutQueued, TimedOutInService int64
 	WastedCycles, Replaced, Ejections int64
+	// Overload control (all 0 with it off): attempts shed by their queue,
+	// refused by a concurrency limit, and throttled by their client; each
+	// is also one of Errors.
+	Shed, Limited, Throttled int64
 	// Levels at the end of the last cycle: servers busy with abandoned
 	// work, and requests waiting to retry.
 	Abandoned, Waiting int64
@@ -131,6 +138,10 @@ type CycleStats struct {
 	Errors     int // attempts that ended in error
 	TimedOut   int // attempts abandoned by their client (timeout)
 	Retries    int // retries arriving
+	// Overload control: attempts shed, refused by a limit and throttled
+	// (each also one of Errors); the timeline shows them only with
+	// Columns.Overload.
+	Shed, Limited, Throttled int
 }
 
 // TimelineHeader is the header row of the timeline CSV.
@@ -142,6 +153,50 @@ func (c CycleStats) AppendCSV(b []byte) []byte {
 	for _, v := range [...]int{c.Queue, c.Servers, c.Busy, c.Retiring, c.Generated, c.Rejected, c.Discarded, c.Completed, c.Dispatched, c.Scale, c.Errors, c.TimedOut, c.Retries} {
 		b = append(b, ',')
 		b = appendInt(b, int64(v))
+	}
+	return b
+}
+
+// Columns are the timeline's optional column groups: each is present when
+// its feature is on at cycle 0 or in a scheduled change (TimelineColumns).
+type Columns struct {
+	// Overload adds shed, limited and throttled (overloadCountersOn).
+	Overload bool
+}
+
+// overloadGroup is the timeline's overload control columns.
+const overloadGroup = ",shed,limited,throttled"
+
+// TimelineColumns returns the timeline's column groups for a run of cfg
+// with the changes scheduled.
+func TimelineColumns(cfg *Config, changes []Change) Columns {
+	return Columns{Overload: slices.ContainsFunc(configStates(cfg, changes), overloadCountersOn)}
+}
+
+// overloadCountersOn reports whether a mechanism that counts shed,
+// limited or throttled attempts is on in c: the one test of the timeline's
+// overload columns.
+func overloadCountersOn(c *Config) bool {
+	return c.ConcurrencyLimit != 0
+}
+
+// Header returns the timeline CSV's header row with these groups.
+func (cols Columns) Header() string {
+	if cols.Overload {
+		return TimelineHeader + overloadGroup
+	}
+	return TimelineHeader
+}
+
+// AppendRow appends the row's CSV line (without newline) to b, with the
+// groups of cols after AppendCSV's columns.
+func (c CycleStats) AppendRow(b []byte, cols Columns) []byte {
+	b = c.AppendCSV(b)
+	if cols.Overload {
+		for _, v := range [...]int{c.Shed, c.Limited, c.Throttled} {
+			b = append(b, ',')
+			b = appendInt(b, int64(v))
+		}
 	}
 	return b
 }
@@ -196,6 +251,12 @@ type Summary struct {
 	WastedCycles       int64 `json:"wasted_cycles"`
 	Replaced           int64 `json:"replaced"`
 	Ejections          int64 `json:"ejections"`
+	// Overload control: attempts shed by their queue, refused by a
+	// concurrency limit, throttled by their client (each one of Errors;
+	// 0 with it off).
+	Shed      int64 `json:"shed"`
+	Limited   int64 `json:"limited"`
+	Throttled int64 `json:"throttled"`
 	// The concurrency limit's at the end: the pool's, or the mean, lowest
 	// and highest of the live servers' (all 0 with no limit).
 	LimitFinal    float64 `json:"limit_final"`
@@ -300,6 +361,9 @@ func (t *Totals) add(u Totals) {
 	t.WastedCycles += u.WastedCycles
 	t.Replaced += u.Replaced
 	t.Ejections += u.Ejections
+	t.Shed += u.Shed
+	t.Limited += u.Limited
+	t.Throttled += u.Throttled
 	t.Abandoned += u.Abandoned
 	t.Waiting += u.Waiting
 	t.TotalResponse += u.TotalResponse
@@ -327,6 +391,9 @@ func (c *CycleStats) add(d *CycleStats) {
 	c.Errors += d.Errors
 	c.TimedOut += d.TimedOut
 	c.Retries += d.Retries
+	c.Shed += d.Shed
+	c.Limited += d.Limited
+	c.Throttled += d.Throttled
 }
 
 // summary builds the JSON summary from counters and end levels.
@@ -375,6 +442,9 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		WastedCycles:       t.WastedCycles,
 		Replaced:           t.Replaced,
 		Ejections:          t.Ejections,
+		Shed:               t.Shed,
+		Limited:            t.Limited,
+		Throttled:          t.Throttled,
 		InService:          int64(p.Busy) - t.Abandoned,
 		AbandonedInService: t.Abandoned,
 		InFlight:           queue + int64(p.Busy) - t.Abandoned + t.Waiting,

@@ -715,6 +715,23 @@ func (c *Config) Set(name, value string) error {
 // parameter its shapes never take, a policy parameter no policy in force
 // reads, a setting that refines one that is never on.
 func Unread(cfg *Config, changes []Change) map[string]string {
+	states := configStates(cfg, changes)
+	out := map[string]string{}
+	for i := range settingRows {
+		r := &settingRows[i]
+		if r.reads == nil || (r.readsChanges != nil && r.readsChanges(changes)) {
+			continue
+		}
+		if !slices.ContainsFunc(states, r.reads) {
+			out[r.Name] = r.readWhy(cfg)
+		}
+	}
+	return out
+}
+
+// configStates returns the settings a run of cfg passes through: cfg, then
+// the settings after each scheduled change that is no fault, in cycle order.
+func configStates(cfg *Config, changes []Change) []*Config {
 	states := []*Config{cfg}
 	if len(changes) > 0 {
 		sorted := slices.Clone(changes)
@@ -728,15 +745,5 @@ func Unread(cfg *Config, changes []Change) map[string]string {
 			}
 		}
 	}
-	out := map[string]string{}
-	for i := range settingRows {
-		r := &settingRows[i]
-		if r.reads == nil || (r.readsChanges != nil && r.readsChanges(changes)) {
-			continue
-		}
-		if !slices.ContainsFunc(states, r.reads) {
-			out[r.Name] = r.readWhy(cfg)
-		}
-	}
-	return out
+	return states
 }

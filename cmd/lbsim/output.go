@@ -56,15 +56,17 @@ func writeEvent(w io.StringWriter, m *sim.Model, e sim.Event, color bool, blocke
 // the one timeline writer, so run and replay write the same file.
 type timelineOut struct {
 	af   *atomicFile
+	cols sim.Columns
 	line []byte
 }
 
-// newTimelineOut writes the header for a run of cfg.
-func newTimelineOut(af *atomicFile, cfg *sim.Config) *timelineOut {
-	t := &timelineOut{af: af}
-	header := sim.TimelineHeader
+// newTimelineOut writes the header for a run of cfg with the changes
+// scheduled (its optional column groups follow them).
+func newTimelineOut(af *atomicFile, cfg *sim.Config, changes []sim.Change) *timelineOut {
+	t := &timelineOut{af: af, cols: sim.TimelineColumns(cfg, changes)}
+	header := t.cols.Header()
 	if cfg.Switch {
-		h, rest, _ := strings.Cut(sim.TimelineHeader, ",")
+		h, rest, _ := strings.Cut(header, ",")
 		header = h + ",balancer," + rest
 	}
 	af.w.WriteString(header + "\n")
@@ -73,20 +75,20 @@ func newTimelineOut(af *atomicFile, cfg *sim.Config) *timelineOut {
 
 // write appends the last cycle's row (or rows).
 func (t *timelineOut) write(m *sim.Model) {
-	t.line = appendTimeline(t.line[:0], m)
+	t.line = appendTimeline(t.line[:0], m, t.cols)
 	t.af.w.Write(t.line)
 }
 
 // appendTimeline appends the last cycle's timeline row (one per balancer
 // in a switch), each ending in a newline.
-func appendTimeline(b []byte, m *sim.Model) []byte {
+func appendTimeline(b []byte, m *sim.Model, cols sim.Columns) []byte {
 	bs := m.Balancers()
 	if len(bs) == 1 {
-		return append(m.Last().AppendCSV(b), '\n')
+		return append(m.Last().AppendRow(b, cols), '\n')
 	}
 	for _, bal := range bs {
 		start := len(b)
-		b = bal.Last().AppendCSV(b)
+		b = bal.Last().AppendRow(b, cols)
 		row := string(b[start:])
 		cycle, rest, _ := strings.Cut(row, ",")
 		b = append(b[:start], cycle...)
@@ -217,6 +219,12 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	if s.Errors > 0 {
 		heading("Gray failures")
 		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
+	}
+	if s.Shed+s.Limited+s.Throttled > 0 {
+		heading("Overload control")
+		row("attempts shed", num(func(c sim.Summary) int64 { return c.Shed }))
+		row("attempts limited", num(func(c sim.Summary) int64 { return c.Limited }))
+		row("attempts throttled", num(func(c sim.Summary) int64 { return c.Throttled }))
 	}
 	client := s.ClientActed()
 	if client {

@@ -195,6 +195,9 @@ func fromCounts(s *sim.Summary) wireCounts {
 		WastedCycles:      s.WastedCycles,
 		Replaced:          s.Replaced,
 		Ejections:         s.Ejections,
+		Shed:              s.Shed,
+		Limited:           s.Limited,
+		Throttled:         s.Throttled,
 		ServersEjected:    s.ServersEjected,
 		ServersWarming:    s.ServersWarming,
 	}
@@ -267,6 +270,9 @@ func (w *wireCounts) sim(cfg *sim.Config, cycles int64) sim.Summary {
 		WastedCycles:       w.WastedCycles,
 		Replaced:           w.Replaced,
 		Ejections:          w.Ejections,
+		Shed:               w.Shed,
+		Limited:            w.Limited,
+		Throttled:          w.Throttled,
 		ServersEjected:     w.ServersEjected,
 		ServersWarming:     w.ServersWarming,
 	}

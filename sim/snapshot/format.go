@@ -135,4 +135,9 @@ type wireCounts struct {
 	Ejections         int64   `msg:"ej,omitempty"`
 	ServersEjected    int64   `msg:"sej,omitempty"`
 	ServersWarming    int64   `msg:"swm,omitempty"`
+	// Overload control: attempts shed, limited and throttled (absent
+	// with it off).
+	Shed      int64 `msg:"shd,omitempty"`
+	Limited   int64 `msg:"lim,omitempty"`
+	Throttled int64 `msg:"thr,omitempty"`
 }

@@ -477,8 +477,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(58)
-	var zb0001Mask uint64 /* 58 bits */
+	zb0001Len := uint32(61)
+	var zb0001Mask uint64 /* 61 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -711,6 +711,18 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ServersWarming == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x200000000000000
+	}
+	if z.Shed == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x400000000000000
+	}
+	if z.Limited == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x800000000000000
+	}
+	if z.Throttled == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x1000000000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1012,6 +1024,21 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "swm"
 			o = append(o, 0xa3, 0x73, 0x77, 0x6d)
 			o = msgp.AppendInt64(o, z.ServersWarming)
+		}
+		if (zb0001Mask & 0x400000000000000) == 0 { // if not omitted
+			// string "shd"
+			o = append(o, 0xa3, 0x73, 0x68, 0x64)
+			o = msgp.AppendInt64(o, z.Shed)
+		}
+		if (zb0001Mask & 0x800000000000000) == 0 { // if not omitted
+			// string "lim"
+			o = append(o, 0xa3, 0x6c, 0x69, 0x6d)
+			o = msgp.AppendInt64(o, z.Limited)
+		}
+		if (zb0001Mask & 0x1000000000000000) == 0 { // if not omitted
+			// string "thr"
+			o = append(o, 0xa3, 0x74, 0x68, 0x72)
+			o = msgp.AppendInt64(o, z.Throttled)
 		}
 	}
 	return
@@ -1421,6 +1448,24 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "ServersWarming")
 				return
 			}
+		case "shd":
+			z.Shed, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Shed")
+				return
+			}
+		case "lim":
+			z.Limited, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Limited")
+				return
+			}
+		case "thr":
+			z.Throttled, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Throttled")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1435,7 +1480,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
 	return
 }
 
