@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // limitRun runs cfg with changes for its cycles and returns the refusals
@@ -323,4 +325,55 @@ func FuzzParseConcurrencyLimit(f *testing.F) {
 			t.Fatalf("%q → %d → %q → %d, %v", s, v, FormatConcurrencyLimit(int64(v)), back, err)
 		}
 	})
+}
+
+// genLimit draws a concurrency limit a sixth of the time: a fixed one
+// from 1 to most, or an adaptive one (its start and bounds, then, from
+// genRest's draws of their rows). Off the rest of the time, so the
+// shortcuts, which the limit gates off, keep most runs.
+func genLimit(t *rapid.T, cfg *Config, most int) {
+	switch rapid.IntRange(0, 11).Draw(t, "concurrencyLimit") {
+	case 0:
+		cfg.ConcurrencyLimit = rapid.IntRange(1, most).Draw(t, "fixedLimit")
+	case 1:
+		cfg.ConcurrencyLimit = LimitAIMD
+	}
+}
+
+// checkLimit checks a balancer's limit state every cycle: a fixed limit
+// stays as given, an adaptive one within its bounds, one per slot
+// (per-server) and a joined cycle per slot while a latency bound is on;
+// refusals are counted among the errors.
+func checkLimit(fail func(string, ...any), b *Balancer) {
+	l, c := b.lim, &b.m.cfg
+	if l == nil {
+		if c.ConcurrencyLimit != 0 || b.tot.Limited != 0 {
+			fail("no limit state with concurrency-limit %d and %d refusals", c.ConcurrencyLimit, b.tot.Limited)
+		}
+		return
+	}
+	if b.tot.Limited > b.tot.Errors {
+		fail("%d refusals by the limit, but %d errors", b.tot.Limited, b.tot.Errors)
+	}
+	if !l.aimd {
+		if l.fixed != c.ConcurrencyLimit {
+			fail("fixed limit %d, configured %d", l.fixed, c.ConcurrencyLimit)
+		}
+		return
+	}
+	in := func(v int) bool { return v >= c.limitMin() && v <= c.limitMax() }
+	if !b.perServer && !in(l.pool) {
+		fail("the pool's limit %d outside %d..%d", l.pool, c.limitMin(), c.limitMax())
+	}
+	if b.perServer && len(l.per) != len(b.srv) {
+		fail("%d limits for %d slots", len(l.per), len(b.srv))
+	}
+	for i, v := range l.per {
+		if !in(int(v)) {
+			fail("server %d's limit %d outside %d..%d", b.ids[i], v, c.limitMin(), c.limitMax())
+		}
+	}
+	if (l.r > 0) != (len(l.joined) == len(b.srv)) && len(b.srv) > 0 {
+		fail("%d joined cycles for %d slots with latency bound %d", len(l.joined), len(b.srv), l.r)
+	}
 }

@@ -293,17 +293,19 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if b.cl == nil && !tot.ClientActed() && tot.Failed != tot.Errors {
 		fail("failed %d != errors %d with no retries", tot.Failed, tot.Errors)
 	}
+	checkLimit(fail, b)
+	errs := tot.Errors - tot.Limited // a refusal by the limit was never dispatched
 	switch {
 	case b.cl != nil || tot.ClientActed():
 		// Refusals, timeouts and abandoned work break the dispatch books
 		// below; the attempts' line above keeps them.
 	case b.perServer:
 		// Requeued counts queued requests routed again too, never dispatched.
-		if d := tot.Dispatched - tot.Completed - tot.Errors - int64(b.busy); d < 0 || d > tot.Requeued {
-			fail("dispatched %d − completed %d − errors %d − in service %d = %d, want 0..requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, d, tot.Requeued)
+		if d := tot.Dispatched - tot.Completed - errs - int64(b.busy); d < 0 || d > tot.Requeued {
+			fail("dispatched %d − completed %d − errors %d − in service %d = %d, want 0..requeued %d", tot.Dispatched, tot.Completed, errs, b.busy, d, tot.Requeued)
 		}
-	case tot.Dispatched != tot.Completed+tot.Errors+int64(b.busy)+tot.Requeued:
-		fail("dispatched %d != completed %d + errors %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, tot.Requeued)
+	case tot.Dispatched != tot.Completed+errs+int64(b.busy)+tot.Requeued:
+		fail("dispatched %d != completed %d + errors %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, errs, b.busy, tot.Requeued)
 	}
 
 	var live, busy, retiring, idle, active, down, grayBusy, grayServers, upFree int

@@ -213,6 +213,11 @@ type refBalancer struct {
 	// retry budget's window).
 	retrying       []refRetry
 	admits, grants []int64
+	// The concurrency limit (reference_limit_test.go): the pool's
+	// adaptive limit and each server's, by id (0 or absent: the start
+	// value).
+	poolLimit int
+	limits    map[int]int
 }
 
 // refRetry is a granted retry, due at step b of cycle due.
@@ -617,8 +622,12 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 		return
 	}
 	b.admitted(t)
-	b.queue = append(b.queue, q)
 	m.emit(b, sim.Arrive, 0, 0, r)
+	if b.overLimit(nil) {
+		b.refuseLimited(0, q, t)
+		return
+	}
+	b.queue = append(b.queue, q)
 }
 
 // balOf returns the balancer of r's type.
@@ -820,6 +829,10 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 		b.lobby = append(b.lobby, r)
 		return
 	}
+	if how != refAgain && !s.down && b.overLimit(s) {
+		b.refuseLimited(s.id, r, t)
+		return
+	}
 	b.enqueue(s, r, t)
 }
 
@@ -972,6 +985,7 @@ func (b *refBalancer) work(t int64) {
 		if s.gone || s.down || !s.busy || s.done != t {
 			continue
 		}
+		b.aimdSample(s, t)
 		s.busy = false
 		switch {
 		case s.abandoned:
@@ -1166,8 +1180,12 @@ func (b *refBalancer) retries(t int64) {
 			b.ended(r, t, refDiscarded, true)
 			continue
 		}
-		b.queue = append(b.queue, r)
 		b.m.emit(b, sim.Retry, 0, 0, r.Request)
+		if b.overLimit(nil) {
+			b.refuseLimited(0, r, t)
+			continue
+		}
+		b.queue = append(b.queue, r)
 	}
 }
 
@@ -1506,6 +1524,7 @@ func (m *refModel) Last() sim.CycleStats {
 		l.Errors += x.Errors
 		l.TimedOut += x.TimedOut
 		l.Retries += x.Retries
+		l.Limited += x.Limited
 	}
 	return l
 }
@@ -1567,6 +1586,7 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.WastedCycles += t.WastedCycles
 		s.Replaced += t.Replaced
 		s.Ejections += t.Ejections
+		s.Limited += t.Limited
 		s.Dispatched += t.Dispatched
 		s.TotalWait += t.TotalWait
 		s.ServiceCycles += t.ServiceCycles
@@ -1613,6 +1633,7 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	}
 	s.WaitP50, s.WaitP90, s.WaitP95, s.WaitP99, s.WaitMax = refPercentiles(waits)
 	s.ResponseP50, s.ResponseP90, s.ResponseP95, s.ResponseP99, s.ResponseMax = refPercentiles(resps)
+	limitSummary(&s, ts)
 	s.Derive()
 	// cost = server-cycles × C, C a price in millionths, rounded once.
 	s.Cost, _ = new(big.Rat).Mul(big.NewRat(s.ServerCycles, 1), big.NewRat(int64(m.cfg.ServerCost), sim.DecimalScale)).Float64()
