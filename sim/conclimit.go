@@ -307,9 +307,16 @@ func (b *Balancer) limits() (sum, n, lo, hi int64) {
 // setLimits sets the summary's final limits from the limits' sum, count,
 // lowest and highest (all 0 when the limit is off).
 func (s *Summary) setLimits(sum, n, lo, hi int64) {
-	s.LimitFinal, s.LimitFinalMin, s.LimitFinalMax = 0, lo, hi
-	if n > 0 {
-		s.LimitFinal = float64(sum) / float64(n)
+	s.LimitSum, s.LimitCount, s.LimitFinalMin, s.LimitFinalMax = sum, n, lo, hi
+	s.deriveLimit()
+}
+
+// deriveLimit sets LimitFinal, the mean of the final limits, from
+// LimitSum and LimitCount (0 with none).
+func (s *Summary) deriveLimit() {
+	s.LimitFinal = 0
+	if s.LimitCount > 0 {
+		s.LimitFinal = float64(s.LimitSum) / float64(s.LimitCount)
 	}
 }
 

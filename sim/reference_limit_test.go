@@ -96,19 +96,18 @@ func (b *refBalancer) aimdSample(s *refServer, t int64) {
 }
 
 // limitSummary sets the summary's final limits over the balancers ts:
-// each pool's limit, or each live server's.
+// each pool's limit, or each live server's (Derive takes their mean).
 func limitSummary(s *sim.Summary, ts []*refBalancer) {
-	var sum, n int64
 	for _, b := range ts {
 		if !b.limitOn() {
 			continue
 		}
 		add := func(v int64) {
-			if n == 0 || v < s.LimitFinalMin {
+			if s.LimitCount == 0 || v < s.LimitFinalMin {
 				s.LimitFinalMin = v
 			}
 			s.LimitFinalMax = max(s.LimitFinalMax, v)
-			sum, n = sum+v, n+1
+			s.LimitSum, s.LimitCount = s.LimitSum+v, s.LimitCount+1
 		}
 		if !b.m.perServer() {
 			add(int64(b.limitOf(nil)))
@@ -119,8 +118,5 @@ func limitSummary(s *sim.Summary, ts []*refBalancer) {
 				add(int64(b.limitOf(v)))
 			}
 		}
-	}
-	if n > 0 {
-		s.LimitFinal = float64(sum) / float64(n)
 	}
 }

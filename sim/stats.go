@@ -262,7 +262,11 @@ type Summary struct {
 	LimitFinal    float64 `json:"limit_final"`
 	LimitFinalMin int64   `json:"limit_final_min"`
 	LimitFinalMax int64   `json:"limit_final_max"`
-	Goodput       float64 `json:"goodput"`
+	// LimitSum and LimitCount are the limits LimitFinal is the mean of,
+	// summed, and how many (not printed; snapshots store them).
+	LimitSum   int64   `json:"-"`
+	LimitCount int64   `json:"-"`
+	Goodput    float64 `json:"goodput"`
 	// InService counts the attempts in service whose client still waits
 	// (ServersBusy also counts the servers busy with abandoned work).
 	InService  int64   `json:"in_service"`
@@ -478,7 +482,7 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 
 // Derive sets the fields that follow from the counts: Attempts, Goodput,
 // AvgWait and AvgService (0 before the first dispatch), AvgResponse (0
-// before the first completion) and Consistent (the accounting lines
+// before the first completion), LimitFinal and Consistent (the accounting lines
 // hold).
 func (s *Summary) Derive() {
 	s.Attempts = s.Admitted + s.Retries
@@ -500,6 +504,7 @@ func (s *Summary) Derive() {
 	if s.ServerCycles > 0 {
 		s.Utilisation = float64(s.BusyServerCycles) / float64(s.ServerCycles)
 	}
+	s.deriveLimit()
 	arrivals, requests, attempts := s.Books()
 	s.Consistent = arrivals && requests && attempts
 }
