@@ -377,3 +377,61 @@ func checkLimit(fail func(string, ...any), b *Balancer) {
 		fail("%d joined cycles for %d slots with latency bound %d", len(l.joined), len(b.srv), l.r)
 	}
 }
+
+// TestLimitLittlesLaw measures where an adaptive limit settles against
+// Little's law, 20 servers fixed, no wave, at 0.35 and 0.67 arrivals a
+// cycle (about 0.8× and 1.5× capacity), pooled and per-server, with no
+// latency bound and with R = 100 and 200. Over the second half of each
+// run it asserts the law itself (mean in flight = throughput × mean
+// response, within 3%: the books of a limited run must keep it) and logs
+// the mean limit (the pool's, or the servers' summed) beside it, which
+// is reported, never asserted: go test ./sim -run TestLimitLittlesLaw -v.
+func TestLimitLittlesLaw(t *testing.T) {
+	for _, q := range []QueueMode{Pooled, PerServer} {
+		for _, r := range []int64{0, 100, 200} {
+			for _, rate := range []Rate{350_000, 670_000} {
+				cfg := DefaultConfig()
+				cfg.Seed, cfg.Cycles, cfg.Servers, cfg.MinServers, cfg.MaxServers = 1, 50_000, 20, 20, 20
+				cfg.Rate, cfg.Wave, cfg.InitialPerServer, cfg.Queues = rate, false, 0, q
+				if q == PerServer {
+					cfg.Policy = RoundRobin
+				}
+				cfg.ConcurrencyLimit, cfg.LimitLatency = LimitAIMD, r
+				limit, inflight, thr, lat, limited := littleRun(t, cfg)
+				t.Logf("%-10v R=%3d rate %v: mean limit %6.1f, mean in flight %6.1f (limit ÷ in flight %.2f), throughput %.4f × response %6.1f = %6.1f, limited %5.3f a cycle",
+					q, r, rate, limit, inflight, limit/inflight, thr, lat, thr*lat, limited)
+				if d := inflight - thr*lat; d*d > (0.03*inflight+0.5)*(0.03*inflight+0.5) {
+					t.Errorf("%v R=%d rate %v: in flight %.2f, throughput × response %.2f: Little's law fails", q, r, rate, inflight, thr*lat)
+				}
+			}
+		}
+	}
+}
+
+// littleRun runs cfg and returns, over the second half of its cycles,
+// the mean limit (summed over the servers), the mean attempts in flight
+// (queued + in service), completions a cycle, the mean response of those
+// completed, and refusals a cycle.
+func littleRun(t *testing.T, cfg Config) (limit, inflight, thr, lat, limited float64) {
+	t.Helper()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.RunTo(cfg.Cycles / 2)
+	t0 := m.Totals()
+	var limSum, inSum, n int64
+	for m.Step() {
+		_, ls := m.LimitState(0)
+		for _, l := range ls {
+			limSum += int64(l)
+		}
+		b := m.bal[0]
+		inSum += int64(b.queueLen() + b.busy)
+		n++
+	}
+	t1 := m.Totals()
+	done := t1.Completed - t0.Completed
+	return float64(limSum) / float64(n), float64(inSum) / float64(n), float64(done) / float64(n),
+		float64(t1.TotalResponse-t0.TotalResponse) / float64(done), float64(t1.Limited-t0.Limited) / float64(n)
+}
