@@ -31,6 +31,9 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
+	// routes: an arrival past the firewall takes admitRouted, the path of
+	// per-server routing and of a pooled concurrency limit.
+	routes bool
 	// rerouting: a failed server's requests are routed again, at the start
 	// of a cycle, before step a.
 	rerouting bool
@@ -173,13 +176,14 @@ func (b *Balancer) work(t int64) {
 		b.workEach(t, false)
 		return
 	}
+	aimd := b.aimd()
 	for _, id32 := range b.due(t) {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
 		}
-		if b.aimd() {
+		if aimd {
 			b.sample(id, t, int64(b.queue.Len()+b.busy))
 		}
 		s.busy = false
@@ -221,19 +225,12 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		b.tot.Rejected++
 		b.last.Rejected++
 		kind = Reject
-	case b.perServer:
-		return b.route(r, t, routeFresh)
+	case b.routes:
+		return b.admitRouted(r, t)
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++
 		b.last.Discarded++
 		kind = Discard
-	case b.lim != nil && b.overLimit(0):
-		b.tot.Admitted++ // a refused first attempt is admitted
-		if b.m.recordEvents {
-			b.emit(Arrive, 0, 0, r.unpack())
-		}
-		b.refuseLimited(0, r, t)
-		return false
 	default:
 		b.tot.Admitted++
 		b.queue.pushBack(r, t)
@@ -509,9 +506,6 @@ func (b *Balancer) serve(id int, r packed, t int64) {
 	b.tot.ServiceCount++
 	wait := b.dispatched(r, t)
 	b.waits.add(wait)
-	if l := b.lim; l != nil && l.r > 0 {
-		l.served(id, r, t, wait)
-	}
 	if b.m.recordEvents {
 		b.emit(Dispatch, id, wait, r.unpack())
 	}
@@ -792,6 +786,9 @@ func (b *Balancer) requeue(r packed, id int, t int64) {
 		b.requeuedAt = map[int64]int64{}
 	}
 	b.requeuedAt[r.id] = t
+	if l := b.lim; l != nil && l.r > 0 {
+		l.rejoin(r, t)
+	}
 	b.tot.Requeued++
 	if b.m.recordEvents {
 		b.emit(Requeue, id, 0, r.requeue().unpack())

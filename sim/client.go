@@ -337,6 +337,9 @@ func (b *Balancer) timeOut(id int64, f *flight, server int, inService bool, t in
 				b.ends = map[int]outcome{}
 			}
 			b.ends[server] = abandons
+			if l := b.lim; l != nil && l.r > 0 {
+				l.abandoned(b, server, r, f)
+			}
 			b.cl.abandonAt[server] = t
 			b.cl.abandonedInService++
 			if b.perServer && b.caps.Hears && b.active.has(server) {
@@ -479,6 +482,9 @@ func (b *Balancer) abandonedEnds(id int, t int64) {
 	c := b.cl
 	c.wastedEnded += t - c.abandonAt[id]
 	delete(c.abandonAt, id)
+	if l := b.lim; l != nil && l.abandonedJoined != nil {
+		delete(l.abandonedJoined, id)
+	}
 	delete(b.ends, id)
 	c.abandonedInService--
 }

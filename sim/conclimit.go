@@ -126,12 +126,16 @@ type concLimit struct {
 	r      int64
 	// per holds, by slot, each server's adaptive limit (per-server).
 	per []int32
-	// joined holds, by slot, the cycle the attempt in service last joined
-	// its queue (adaptive, with a latency bound); drained, by request id,
-	// the cycle the lobby routed a queued attempt to its server (its
-	// wait counts from the lobby, its latency from there).
-	joined  []int64
-	drained map[int64]int64
+	// With a latency bound, the cycle an attempt last joined its queue is
+	// its arrival (a first attempt) or its flight's (a retry), unless it
+	// joined again later: rejoined holds, by request id, the last cycle
+	// an attempt was requeued, routed again or routed out of the lobby
+	// (an entry older than the attempt is an earlier attempt's, and the
+	// later of the two cycles is the right one); abandonedJoined holds,
+	// by slot, the cycle of the attempt in service its client abandoned
+	// (its flight moves on to the next attempt).
+	rejoined        map[int64]int64
+	abandonedJoined map[int]int64
 }
 
 // newLimit makes balancer b's limit state from the configuration, before
@@ -151,14 +155,8 @@ func (b *Balancer) newLimit() {
 // added gives the balancer's new server its limit: the start value, for
 // life.
 func (l *concLimit) added(b *Balancer) {
-	if !l.aimd {
-		return
-	}
-	if b.perServer {
+	if l.aimd && b.perServer {
 		l.per = append(l.per, int32(b.m.cfg.limitInitial()))
-	}
-	if l.r > 0 {
-		l.joined = append(l.joined, 0)
 	}
 }
 
@@ -185,6 +183,37 @@ func (b *Balancer) overLimit(id int) bool {
 	return b.load(id) >= int64(b.limitOf(id))
 }
 
+// admitRouted is admit's path past the firewall for a per-server
+// balancer (routing) and for a pooled one with a concurrency limit: the
+// queue's capacity, then the limit, which refuses a first attempt after
+// admitting it. It reports whether r was queued.
+func (b *Balancer) admitRouted(r packed, t int64) bool {
+	if b.perServer {
+		return b.route(r, t, routeFresh)
+	}
+	if c := b.m.cfg.QueueCap; c > 0 && b.queue.Len() >= c {
+		b.tot.Discarded++
+		b.last.Discarded++
+		if b.m.recordEvents {
+			b.emit(Discard, 0, 0, r.unpack())
+		}
+		return false
+	}
+	b.tot.Admitted++
+	if b.m.recordEvents {
+		b.emit(Arrive, 0, 0, r.unpack())
+	}
+	if b.overLimit(0) {
+		b.refuseLimited(0, r, t)
+		return false
+	}
+	b.queue.pushBack(r, t)
+	if b.watching {
+		b.arrived(r, t)
+	}
+	return true
+}
+
 // refuseLimited ends attempt r, refused by the limit of server id (0:
 // the pool) at step b of cycle t, in error without occupying anything;
 // the server's run of errors does not move.
@@ -199,33 +228,39 @@ func (b *Balancer) refuseLimited(id int, r packed, t int64) {
 	b.attemptEnded(r, t, endError, true)
 }
 
-// limitServed notes the cycle attempt r, dispatched to server id at
-// cycle t after waiting wait cycles, last joined its queue (the adaptive
-// limit's latency counts from there).
-func (l *concLimit) served(id int, r packed, t, wait int64) {
-	at := t - wait
-	if len(l.drained) > 0 {
-		if d, ok := l.drained[r.id]; ok {
-			at = d
-			delete(l.drained, r.id)
+// rejoin notes that attempt r joined a queue again at cycle t: it was
+// requeued, routed again, or routed out of the lobby.
+func (l *concLimit) rejoin(r packed, t int64) {
+	if l.rejoined == nil {
+		l.rejoined = map[int64]int64{}
+	}
+	l.rejoined[r.id] = t
+}
+
+// joined returns the cycle attempt r, with flight f (nil for none), last
+// joined its queue, and forgets its rejoining.
+func (l *concLimit) joined(r packed, f *flight) int64 {
+	at := r.arrival()
+	if r.retry() && f != nil {
+		at = f.at
+	}
+	if len(l.rejoined) > 0 {
+		if j, ok := l.rejoined[r.id]; ok {
+			at = max(at, j)
+			delete(l.rejoined, r.id)
 		}
 	}
-	l.joined[id-1] = at
+	return at
 }
 
-// drainedAt notes that the lobby routed attempt r to a server at cycle t.
-func (l *concLimit) drainedAt(r packed, t int64) {
-	if l.drained == nil {
-		l.drained = map[int64]int64{}
+// abandoned notes the cycle attempt r, with flight f, in service at
+// server id and just abandoned by its client, joined its queue: its work
+// goes on, and its ending still moves the limit.
+func (l *concLimit) abandoned(b *Balancer, id int, r packed, f *flight) {
+	if l.abandonedJoined == nil {
+		l.abandonedJoined = map[int]int64{}
 	}
-	l.drained[r.id] = t
-}
-
-// routed forgets a lobby routing of attempt r: it joins a queue anew.
-func (l *concLimit) routed(r packed) {
-	if len(l.drained) > 0 {
-		delete(l.drained, r.id)
-	}
+	l.abandonedJoined[id] = l.joined(r, f)
 }
 
 // sample is the adaptive limit's step for the attempt server id has in
@@ -237,10 +272,20 @@ func (b *Balancer) sample(id int, t int64, inflight int64) {
 	if b.perServer {
 		cur = int(l.per[id-1])
 	}
-	failed := len(b.ends) > 0 && b.endsOf(id) == errs
-	slow := l.r > 0 && t-l.joined[id-1] > l.r
+	end := b.endsOf(id)
+	slow := false
+	if l.r > 0 {
+		var at int64
+		if end == abandons {
+			at = l.abandonedJoined[id] // forgotten when the work ends (abandonedEnds)
+		} else {
+			r := b.srv[id-1].req
+			at = l.joined(r, b.flightOf(r.id))
+		}
+		slow = t-at > l.r
+	}
 	switch {
-	case failed || slow:
+	case end == errs || slow:
 		cur = max(l.lo, 9*cur/10)
 	case inflight >= int64(cur+1)/2:
 		cur = min(l.hi, cur+1)

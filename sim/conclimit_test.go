@@ -342,8 +342,8 @@ func genLimit(t *rapid.T, cfg *Config, most int) {
 
 // checkLimit checks a balancer's limit state every cycle: a fixed limit
 // stays as given, an adaptive one within its bounds, one per slot
-// (per-server) and a joined cycle per slot while a latency bound is on;
-// refusals are counted among the errors.
+// (per-server), a joined cycle noted only for abandoned work in
+// service; refusals are counted among the errors.
 func checkLimit(fail func(string, ...any), b *Balancer) {
 	l, c := b.lim, &b.m.cfg
 	if l == nil {
@@ -373,8 +373,10 @@ func checkLimit(fail func(string, ...any), b *Balancer) {
 			fail("server %d's limit %d outside %d..%d", b.ids[i], v, c.limitMin(), c.limitMax())
 		}
 	}
-	if (l.r > 0) != (len(l.joined) == len(b.srv)) && len(b.srv) > 0 {
-		fail("%d joined cycles for %d slots with latency bound %d", len(l.joined), len(b.srv), l.r)
+	for id := range l.abandonedJoined {
+		if b.endsOf(id) != abandons {
+			fail("server %d: an abandoned attempt's joined cycle noted, but it serves no abandoned work", b.ids[id-1])
+		}
 	}
 }
 

@@ -169,9 +169,6 @@ func (b *Balancer) serveGray(id int, r packed, t int64) {
 	}
 	wait := b.dispatched(r, t)
 	b.waits.add(wait)
-	if l := b.lim; l != nil && l.r > 0 {
-		l.served(id, r, t, wait)
-	}
 	if b.caps.Reads == ReadsWork {
 		b.rt.(workPlacer).reschedule(id, s.done-(t+int64(s.speed.Cycles(r.time()))))
 	}

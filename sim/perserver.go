@@ -65,12 +65,9 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 		b.refuse(id, r, t)
 		return false
 	}
-	if l := b.lim; l != nil {
-		if id != 0 && mode != routeAgain && b.overLimit(id) {
-			b.refuseLimited(id, r, t)
-			return false
-		}
-		l.routed(r)
+	if b.lim != nil && id != 0 && mode != routeAgain && b.overLimit(id) {
+		b.refuseLimited(id, r, t)
+		return false
 	}
 	b.queued++
 	if id == 0 {
@@ -173,7 +170,7 @@ func (b *Balancer) drainLobby(t int64) {
 			continue
 		}
 		if l := b.lim; l != nil && l.r > 0 {
-			l.drainedAt(r, t)
+			l.rejoin(r, t)
 		}
 		b.enqueue(id, r, t)
 	}
@@ -211,13 +208,14 @@ func (b *Balancer) load(id int) int64 {
 // those of the servers step d dispatches in the same cycle; nothing but the
 // order of events (which runRouted does not record) reads that order.
 func (b *Balancer) workEach(t int64, early bool) {
+	aimd := b.aimd()
 	for _, id32 := range b.due(t) {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
 		}
-		if b.aimd() {
+		if aimd {
 			b.sample(id, t, b.load(id))
 		}
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes

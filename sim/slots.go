@@ -99,7 +99,7 @@ func (b *Balancer) compact() {
 	b.det = compactSlice(b.det, keep)
 	if l := b.lim; l != nil {
 		l.per = compactSlice(l.per, keep)
-		l.joined = compactSlice(l.joined, keep)
+		l.abandonedJoined = renumberKeys(l.abandonedJoined, r)
 	}
 	b.left, b.firstLive = 0, 0
 	if b.lastGiven > 0 {
