@@ -31,9 +31,10 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
-	// routes: an arrival past the firewall takes admitRouted, the path of
-	// per-server routing and of a pooled concurrency limit.
-	routes bool
+	// routes: an arrival past the firewall is routed (per-server) or
+	// checked against the pool's concurrency limit (admitLimited);
+	// sampling: an adaptive limit takes a sample at every ending.
+	routes, sampling bool
 	// rerouting: a failed server's requests are routed again, at the start
 	// of a cycle, before step a.
 	rerouting bool
@@ -164,7 +165,7 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 // own (b.ends) end otherwise than by completing.
 func (b *Balancer) due(t int64) []int32 {
 	ids := b.wheel.take(t)
-	if b.watching && (len(b.ends) > 0 || b.m.recordEvents) || b.aimd() {
+	if b.watching && (len(b.ends) > 0 || b.m.recordEvents) {
 		slices.Sort(ids)
 	}
 	return ids
@@ -176,14 +177,17 @@ func (b *Balancer) work(t int64) {
 		b.workEach(t, false)
 		return
 	}
-	aimd := b.aimd()
-	for _, id32 := range b.due(t) {
+	ids := b.due(t)
+	if b.sampling {
+		slices.Sort(ids) // the pool's limit moves with each ending, in id order
+	}
+	for _, id32 := range ids {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
 		}
-		if aimd {
+		if b.sampling {
 			b.sample(id, t, int64(b.queue.Len()+b.busy))
 		}
 		s.busy = false
@@ -226,7 +230,10 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		b.last.Rejected++
 		kind = Reject
 	case b.routes:
-		return b.admitRouted(r, t)
+		if b.perServer {
+			return b.route(r, t, routeFresh)
+		}
+		return b.admitLimited(r, t)
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++
 		b.last.Discarded++

@@ -183,14 +183,11 @@ func (b *Balancer) overLimit(id int) bool {
 	return b.load(id) >= int64(b.limitOf(id))
 }
 
-// admitRouted is admit's path past the firewall for a per-server
-// balancer (routing) and for a pooled one with a concurrency limit: the
-// queue's capacity, then the limit, which refuses a first attempt after
-// admitting it. It reports whether r was queued.
-func (b *Balancer) admitRouted(r packed, t int64) bool {
-	if b.perServer {
-		return b.route(r, t, routeFresh)
-	}
+// admitLimited is admit's path past the firewall for a pooled balancer
+// with a concurrency limit: the queue's capacity, then the limit, which
+// refuses a first attempt after admitting it. It reports whether r was
+// queued.
+func (b *Balancer) admitLimited(r packed, t int64) bool {
 	if c := b.m.cfg.QueueCap; c > 0 && b.queue.Len() >= c {
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -298,9 +295,6 @@ func (b *Balancer) sample(id int, t int64, inflight int64) {
 		l.pool = cur
 	}
 }
-
-// aimd reports whether the balancer's limit is an adaptive one.
-func (b *Balancer) aimd() bool { return b.lim != nil && b.lim.aimd }
 
 // digest writes the limit's state into the model's hash: the refusals,
 // the errors and failures (which the client side's digest holds only

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file is the per-server queue mode: routing at arrival, each
 // server's own FIFO, the lobby, and dispatch from each server's queue.
 
@@ -208,14 +210,17 @@ func (b *Balancer) load(id int) int64 {
 // those of the servers step d dispatches in the same cycle; nothing but the
 // order of events (which runRouted does not record) reads that order.
 func (b *Balancer) workEach(t int64, early bool) {
-	aimd := b.aimd()
-	for _, id32 := range b.due(t) {
+	ids := b.due(t)
+	if b.sampling {
+		slices.Sort(ids) // samples in id order, as the pool's are
+	}
+	for _, id32 := range ids {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
 		}
-		if aimd {
+		if b.sampling {
 			b.sample(id, t, b.load(id))
 		}
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
