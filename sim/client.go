@@ -227,6 +227,9 @@ func (b *Balancer) giveUp(r packed) {
 	if len(b.requeuedAt) > 0 {
 		delete(b.requeuedAt, r.id) // it will not be dispatched again
 	}
+	if l := b.lim; l != nil && len(l.rejoined) > 0 {
+		delete(l.rejoined, r.id) // nor join a queue
+	}
 	if b.cl != nil {
 		b.cl.ended(r.id)
 	}

@@ -437,3 +437,30 @@ func littleRun(t *testing.T, cfg Config) (limit, inflight, thr, lat, limited flo
 	return float64(limSum) / float64(n), float64(inSum) / float64(n), float64(done) / float64(n),
 		float64(t1.TotalResponse-t0.TotalResponse) / float64(done), float64(t1.Limited-t0.Limited) / float64(n)
 }
+
+// TestLimitForgetsRejoinings: the cycles of rejoinings (a requeue, a
+// re-route, a lobby drain) are forgotten when their attempt's ending is
+// sampled or its request ends, so a long run keeps none of a request
+// that is done.
+func TestLimitForgetsRejoinings(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Policy = 3, 20_000, PerServer, LeastConnections
+	cfg.Timeout, cfg.Retries, cfg.MTBF, cfg.MTTR = 150, 1, 2_000, 300
+	cfg.ConcurrencyLimit, cfg.LimitLatency = LimitAIMD, 100
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := 0
+	for m.Step() {
+		most = max(most, len(m.bal[0].lim.rejoined))
+	}
+	b := m.bal[0]
+	live := b.queueLen() + b.busy + int(b.totals().Waiting)
+	if s := m.Summary(); s.Requeued == 0 || !s.Consistent {
+		t.Fatalf("requeued %d, consistent %v: the run should requeue", s.Requeued, s.Consistent)
+	}
+	if n := len(b.lim.rejoined); n > live {
+		t.Errorf("%d rejoinings kept at the end (at most %d during the run) for %d attempts still live", n, most, live)
+	}
+}
