@@ -31,10 +31,10 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
-	// routes: an arrival past the firewall is routed (per-server) or
-	// checked against the pool's concurrency limit (admitLimited);
-	// sampling: an adaptive limit takes a sample at every ending.
-	routes, sampling bool
+	// limited: a pooled arrival past the firewall is checked against the
+	// pool's concurrency limit (admitLimited); sampling: an adaptive limit
+	// takes a sample at every ending.
+	limited, sampling bool
 	// rerouting: a failed server's requests are routed again, at the start
 	// of a cycle, before step a.
 	rerouting bool
@@ -229,10 +229,9 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		b.tot.Rejected++
 		b.last.Rejected++
 		kind = Reject
-	case b.routes:
-		if b.perServer {
-			return b.route(r, t, routeFresh)
-		}
+	case b.perServer:
+		return b.route(r, t, routeFresh)
+	case b.limited:
 		return b.admitLimited(r, t)
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++

@@ -156,7 +156,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		b.useRouter(0)
 		b.watch()
 		b.newLimit()
-		b.routes, b.sampling = b.perServer || b.lim != nil, b.lim != nil && b.lim.aimd
+		b.limited, b.sampling = !b.perServer && b.lim != nil, b.lim != nil && b.lim.aimd
 		for range cfg.Servers {
 			b.addServer(0)
 		}
