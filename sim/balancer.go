@@ -31,6 +31,10 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
+	// limited: a pooled arrival past the firewall is checked against the
+	// pool's concurrency limit (admitLimited); sampling: an adaptive limit
+	// takes a sample at every ending.
+	limited, sampling bool
 	// rerouting: a failed server's requests are routed again, at the start
 	// of a cycle, before step a.
 	rerouting bool
@@ -124,6 +128,9 @@ type Balancer struct {
 	// target is target tracking's state (autoscale.go), nil under the
 	// queue rule.
 	target *targetScaler
+	// lim is the concurrency limit's state (conclimit.go), nil while it
+	// is off.
+	lim *concLimit
 
 	tot  Totals
 	last CycleStats
@@ -177,11 +184,18 @@ func (b *Balancer) work(t int64) {
 		b.workEach(t, false)
 		return
 	}
-	for _, id32 := range b.due(t) {
+	ids := b.due(t)
+	if b.sampling {
+		slices.Sort(ids) // the pool's limit moves with each ending, in id order
+	}
+	for _, id32 := range ids {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
+		}
+		if b.sampling {
+			b.sample(id, t, int64(b.queue.Len()+b.busy))
 		}
 		s.busy = false
 		b.busy--
@@ -228,6 +242,8 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		b.tot.Admitted++ // a throttled first attempt is admitted, and ends
 		b.throttled(r, t)
 		return false
+	case b.limited:
+		return b.admitLimited(r, t)
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -371,6 +387,9 @@ func (b *Balancer) addServer(warm int64) int {
 	id := len(b.srv) + 1 // its slot
 	b.srv = append(b.srv, server{speed: v})
 	b.ids = append(b.ids, int32(b.created))
+	if b.lim != nil {
+		b.lim.added(b)
+	}
 	if b.perServer {
 		b.sq = append(b.sq, fifo{})
 	}
@@ -790,6 +809,9 @@ func (b *Balancer) requeue(r packed, id int, t int64) {
 		b.requeuedAt = map[int64]int64{}
 	}
 	b.requeuedAt[r.id] = t
+	if l := b.lim; l != nil && l.r > 0 {
+		l.rejoin(r, t)
+	}
 	b.tot.Requeued++
 	if b.m.recordEvents {
 		b.emit(Requeue, id, 0, r.requeue().unpack())
@@ -927,6 +949,7 @@ func (b *Balancer) Summary() Summary {
 	s.setTail(tail(&b.waits, &b.resps))
 	s.setFleet(b.m.cfg.Balancers, b.m.loadInfo, b.Fleet())
 	s.SetCost(b.m.cfg.ServerCost)
+	s.setLimits(b.limits())
 	return s
 }
 

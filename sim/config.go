@@ -72,7 +72,17 @@ type Config struct {
 	// Throttle is K, client-side adaptive throttling's multiplier (Google
 	// SRE book), in hundredths: 0 = off, else 1 … 10 with two decimals.
 	Throttle Hundredths
-	Policy   Policy // dispatch (pooled) or routing (per-server) policy
+	// ConcurrencyLimit caps each server's attempts in flight (per-server
+	// queues) or the pool's (pooled): 0 none, L ≥ 1 a fixed limit of L,
+	// LimitAIMD an adaptive one (conclimit.go).
+	ConcurrencyLimit int
+	// LimitInitial, LimitMin and LimitMax are the adaptive limit's start
+	// and bounds (0 means DefaultLimitInitial, DefaultLimitMin,
+	// DefaultLimitMax); LimitLatency is R, the latency above which an
+	// ending lowers it (0: never).
+	LimitInitial, LimitMin, LimitMax int
+	LimitLatency                     int64
+	Policy                           Policy // dispatch (pooled) or routing (per-server) policy
 
 	// Queues is where admitted requests wait: one central queue (Pooled)
 	// or one queue per server, routed at arrival (PerServer).
@@ -268,6 +278,10 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("mttr", c.MTTR, "must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)
 	case c.MTBF == 0 && c.MTTR != 0:
 		return intErr("mttr", c.MTTR, "needs mtbf: set both for random faults")
+	case c.limitMin() > c.limitInitial():
+		return intErr("limit-min", int64(c.limitMin()), "must be from 1 to limit-initial (%d)", c.limitInitial())
+	case c.limitInitial() > c.limitMax():
+		return intErr("limit-initial", int64(c.limitInitial()), "must be from limit-min (%d) to limit-max (%d)", c.limitMin(), c.limitMax())
 	case c.TaskMax < c.TaskMin:
 		return intErr("task-max", int64(c.TaskMax), "must be from task-min (%d) to %d", c.TaskMin, MaxTaskTime)
 	case c.ScaleDown >= c.ScaleUp:

@@ -31,3 +31,19 @@ var GenChanges = genChanges
 // so every golden trace, event hash and reference comparison checks that
 // compacting leaves a run as it was.
 func init() { compactMin = 1 }
+
+// LimitState returns balancer i's limit refusals and its limits: the
+// pool's (pooled) or each slot's (per-server), for the hand traces.
+func (m *Model) LimitState(i int) (refused int64, limits []int) {
+	b := m.bal[i]
+	if b.lim == nil {
+		return 0, nil
+	}
+	if !b.perServer {
+		return b.tot.Limited, []int{b.limitOf(0)}
+	}
+	for id := 1; id <= len(b.srv); id++ {
+		limits = append(limits, b.limitOf(id))
+	}
+	return b.tot.Limited, limits
+}

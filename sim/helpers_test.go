@@ -299,6 +299,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if b.cl == nil && !tot.ClientActed() && tot.Failed != tot.Errors {
 		fail("failed %d != errors %d with no retries", tot.Failed, tot.Errors)
 	}
+	checkLimit(fail, b)
 	// Shed, limited and throttled attempts end in error without a dispatch.
 	served := tot.Errors - tot.Shed - tot.Limited - tot.Throttled
 	switch {

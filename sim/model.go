@@ -159,6 +159,8 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		}
 		b.useRouter(0)
 		b.watch()
+		b.newLimit()
+		b.limited, b.sampling = !b.perServer && b.lim != nil, b.lim != nil && b.lim.aimd
 		for range cfg.Servers {
 			b.addServer(0)
 		}
@@ -598,6 +600,7 @@ func (m *Model) Summary() Summary {
 	s.P, s.S = &p, &q
 	s.setFleet(m.cfg.Balancers, m.loadInfo, append(m.bal[0].Fleet(), m.bal[1].Fleet()...))
 	s.SetCost(m.cfg.ServerCost)
+	s.setLimits(m.limits())
 	return s
 }
 
@@ -635,6 +638,9 @@ func (m *Model) Hash() uint64 {
 			for _, v := range []int64{t.Shed, t.Errors, t.Failed} {
 				put(v)
 			}
+		}
+		if b.lim != nil {
+			b.lim.digest(b, put) // only while on: older hashes stay
 		}
 		if b.cl != nil || b.det != nil {
 			// The client side and detection (not hashed before they

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file is the per-server queue mode: routing at arrival, each
 // server's own FIFO, the lobby, and dispatch from each server's queue.
 
@@ -70,6 +72,10 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	}
 	if id != 0 && b.watching && b.srv[id-1].down {
 		b.refuse(id, r, t)
+		return false
+	}
+	if b.lim != nil && id != 0 && mode != routeAgain && b.overLimit(id) {
+		b.refuseLimited(id, r, t)
 		return false
 	}
 	b.queued++
@@ -178,6 +184,9 @@ func (b *Balancer) drainLobby(t int64) {
 			b.refuse(id, r, t)
 			continue
 		}
+		if l := b.lim; l != nil && l.r > 0 {
+			l.rejoin(r, t)
+		}
 		b.enqueue(id, r, t)
 	}
 }
@@ -214,11 +223,18 @@ func (b *Balancer) load(id int) int64 {
 // those of the servers step d dispatches in the same cycle; nothing but the
 // order of events (which runRouted does not record) reads that order.
 func (b *Balancer) workEach(t int64, early bool) {
-	for _, id32 := range b.due(t) {
+	ids := b.due(t)
+	if b.sampling {
+		slices.Sort(ids) // samples in id order, as the pool's are
+	}
+	for _, id32 := range ids {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
+		}
+		if b.sampling {
+			b.sample(id, t, b.load(id))
 		}
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
 		abandoned := false

@@ -112,6 +112,7 @@ func genConfig(t *rapid.T) Config {
 		}
 	}
 	genClient(t, &cfg)
+	genLimit(t, &cfg, 8)
 	genRest(t, &cfg, shaped)
 	return cfg
 }
@@ -132,6 +133,7 @@ var shaped = map[string]bool{
 	// Shedding and the throttle gate the shortcuts off: genOverload
 	// draws them on only part of the time.
 	"codel-target": true, "throttle": true,
+	"concurrency-limit": true,
 }
 
 // genRest draws every scalar row of the table that skip does not name from

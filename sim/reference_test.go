@@ -223,6 +223,11 @@ type refBalancer struct {
 	// completed, by cycle; the completions counted up to the last cycle.
 	thReq, thAcc map[int64]int64
 	thDone       int64
+	// The concurrency limit (reference_limit_test.go): the pool's
+	// adaptive limit and each server's, by id (0 or absent: the start
+	// value).
+	poolLimit int
+	limits    map[int]int
 }
 
 // refRetry is a granted retry, due at step b of cycle due.
@@ -647,9 +652,13 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 		return
 	}
 	b.admitted(t)
+	m.emit(b, sim.Arrive, 0, 0, r)
+	if b.overLimit(nil) {
+		b.refuseLimited(0, q, t)
+		return
+	}
 	q.joined = t
 	b.queue = append(b.queue, q)
-	m.emit(b, sim.Arrive, 0, 0, r)
 }
 
 // balOf returns the balancer of r's type.
@@ -866,6 +875,10 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 		b.lobby = append(b.lobby, r)
 		return
 	}
+	if how != refAgain && !s.down && b.overLimit(s) {
+		b.refuseLimited(s.id, r, t)
+		return
+	}
 	b.enqueue(s, r, t)
 }
 
@@ -1018,6 +1031,7 @@ func (b *refBalancer) work(t int64) {
 		if s.gone || s.down || !s.busy || s.done != t {
 			continue
 		}
+		b.aimdSample(s, t)
 		s.busy = false
 		switch {
 		case s.abandoned:
@@ -1216,9 +1230,13 @@ func (b *refBalancer) retries(t int64) {
 			b.ended(r, t, refDiscarded, true)
 			continue
 		}
+		b.m.emit(b, sim.Retry, 0, 0, r.Request)
+		if b.overLimit(nil) {
+			b.refuseLimited(0, r, t)
+			continue
+		}
 		r.joined = t
 		b.queue = append(b.queue, r)
-		b.m.emit(b, sim.Retry, 0, 0, r.Request)
 	}
 }
 
@@ -1641,6 +1659,7 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.WastedCycles += t.WastedCycles
 		s.Replaced += t.Replaced
 		s.Ejections += t.Ejections
+		s.Limited += t.Limited
 		s.Dispatched += t.Dispatched
 		s.TotalWait += t.TotalWait
 		s.ServiceCycles += t.ServiceCycles
@@ -1687,6 +1706,7 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	}
 	s.WaitP50, s.WaitP90, s.WaitP95, s.WaitP99, s.WaitMax = refPercentiles(waits)
 	s.ResponseP50, s.ResponseP90, s.ResponseP95, s.ResponseP99, s.ResponseMax = refPercentiles(resps)
+	limitSummary(&s, ts)
 	s.Derive()
 	// cost = server-cycles × C, C a price in millionths, rounded once.
 	s.Cost, _ = new(big.Rat).Mul(big.NewRat(s.ServerCycles, 1), big.NewRat(int64(m.cfg.ServerCost), sim.DecimalScale)).Float64()

@@ -103,6 +103,7 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	if rapid.IntRange(0, 3).Draw(t, "hunting") == 0 {
 		genHunting(t, &cfg)
 	}
+	genLimit(t, &cfg, 60)
 	genRest(t, &cfg, busyShaped)
 	genOverload(t, &cfg)
 	return cfg
@@ -130,7 +131,7 @@ var busyShaped = func() map[string]bool {
 	for _, name := range []string{"servers", "min-servers", "max-servers", "cycles", "task-min", "task-max",
 		"initial-per-server", "rate", "wave", "wave-period", "scale-up", "scale-down", "cooldown", "queues", "policy",
 		"choices", "service", "mean-service", "service-cv", "service-shape", "service-max", "long-share", "switch",
-		"queue-cap", "mtbf", "mttr", "balancers", "fail-time"} {
+		"queue-cap", "mtbf", "mttr", "balancers", "fail-time", "concurrency-limit"} {
 		m[name] = true
 	}
 	for _, r := range Rows() {

@@ -177,7 +177,7 @@ func TimelineColumns(cfg *Config, changes []Change) Columns {
 // limited or throttled attempts is on in c: the one test of the timeline's
 // overload columns.
 func overloadCountersOn(c *Config) bool {
-	return c.CodelTarget > 0 || c.Throttle > 0
+	return c.CodelTarget > 0 || c.Throttle > 0 || c.ConcurrencyLimit != 0
 }
 
 // Header returns the timeline CSV's header row with these groups.
@@ -254,10 +254,19 @@ type Summary struct {
 	// Overload control: attempts shed by their queue, refused by a
 	// concurrency limit, throttled by their client (each one of Errors;
 	// 0 with it off).
-	Shed      int64   `json:"shed"`
-	Limited   int64   `json:"limited"`
-	Throttled int64   `json:"throttled"`
-	Goodput   float64 `json:"goodput"`
+	Shed      int64 `json:"shed"`
+	Limited   int64 `json:"limited"`
+	Throttled int64 `json:"throttled"`
+	// The concurrency limit's at the end: the pool's, or the mean, lowest
+	// and highest of the live servers' (all 0 with no limit).
+	LimitFinal    float64 `json:"limit_final"`
+	LimitFinalMin int64   `json:"limit_final_min"`
+	LimitFinalMax int64   `json:"limit_final_max"`
+	// LimitSum and LimitCount are the limits LimitFinal is the mean of,
+	// summed, and how many (not printed; snapshots store them).
+	LimitSum   int64   `json:"-"`
+	LimitCount int64   `json:"-"`
+	Goodput    float64 `json:"goodput"`
 	// InService counts the attempts in service whose client still waits
 	// (ServersBusy also counts the servers busy with abandoned work).
 	InService  int64   `json:"in_service"`
@@ -473,7 +482,7 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 
 // Derive sets the fields that follow from the counts: Attempts, Goodput,
 // AvgWait and AvgService (0 before the first dispatch), AvgResponse (0
-// before the first completion) and Consistent (the accounting lines
+// before the first completion), LimitFinal and Consistent (the accounting lines
 // hold).
 func (s *Summary) Derive() {
 	s.Attempts = s.Admitted + s.Retries
@@ -495,6 +504,7 @@ func (s *Summary) Derive() {
 	if s.ServerCycles > 0 {
 		s.Utilisation = float64(s.BusyServerCycles) / float64(s.ServerCycles)
 	}
+	s.deriveLimit()
 	arrivals, requests, attempts := s.Books()
 	s.Consistent = arrivals && requests && attempts
 }

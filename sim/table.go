@@ -571,7 +571,7 @@ var settingRows = slices.Concat([]Row{
 		"must be from 0 to 1000000, with at most 6 decimals", "want a price like 0.05").defaults("0").example("0.05").wire("sco", 54).small(0, 3*DecimalScale).group(GroupRun),
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter).faultKind().wire("ra", 49).small(0, 40).group(GroupClient),
-}, autoscalerRows(), policyRows())
+}, limitRows(), autoscalerRows(), policyRows())
 
 // retriesOn, healthChecksOn and ejectionOn report whether the setting that
 // others refine is on.

@@ -220,11 +220,19 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		heading("Gray failures")
 		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
 	}
-	if s.Shed+s.Limited+s.Throttled > 0 {
+	if s.Shed+s.Limited+s.Throttled > 0 || cfg.ConcurrencyLimit != 0 {
 		heading("Overload control (the waits above count only the attempts served)")
 		row("attempts shed", num(func(c sim.Summary) int64 { return c.Shed }))
 		row("attempts limited", num(func(c sim.Summary) int64 { return c.Limited }))
 		row("attempts throttled", num(func(c sim.Summary) int64 { return c.Throttled }))
+		if cfg.ConcurrencyLimit != 0 {
+			row("limit at the end", func(c sim.Summary) string {
+				if c.LimitFinalMin == c.LimitFinalMax {
+					return fmt.Sprint(c.LimitFinalMax)
+				}
+				return fmt.Sprintf("%.1f (%d..%d)", c.LimitFinal, c.LimitFinalMin, c.LimitFinalMax)
+			})
+		}
 	}
 	client := s.ClientActed()
 	if client {

@@ -198,6 +198,10 @@ func fromCounts(s *sim.Summary) wireCounts {
 		Shed:              s.Shed,
 		Limited:           s.Limited,
 		Throttled:         s.Throttled,
+		LimitSum:          s.LimitSum,
+		LimitCount:        s.LimitCount,
+		LimitMin:          s.LimitFinalMin,
+		LimitMax:          s.LimitFinalMax,
 		ServersEjected:    s.ServersEjected,
 		ServersWarming:    s.ServersWarming,
 	}
@@ -273,6 +277,10 @@ func (w *wireCounts) sim(cfg *sim.Config, cycles int64) sim.Summary {
 		Shed:               w.Shed,
 		Limited:            w.Limited,
 		Throttled:          w.Throttled,
+		LimitSum:           w.LimitSum,
+		LimitCount:         w.LimitCount,
+		LimitFinalMin:      w.LimitMin,
+		LimitFinalMax:      w.LimitMax,
 		ServersEjected:     w.ServersEjected,
 		ServersWarming:     w.ServersWarming,
 	}

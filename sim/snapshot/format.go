@@ -140,4 +140,10 @@ type wireCounts struct {
 	Shed      int64 `msg:"shd,omitempty"`
 	Limited   int64 `msg:"lim,omitempty"`
 	Throttled int64 `msg:"thr,omitempty"`
+	// The concurrency limits at the end: their sum, count, least and
+	// most (absent with no limit).
+	LimitSum   int64 `msg:"lsu,omitempty"`
+	LimitCount int64 `msg:"lct,omitempty"`
+	LimitMin   int64 `msg:"lfn,omitempty"`
+	LimitMax   int64 `msg:"lfx,omitempty"`
 }
