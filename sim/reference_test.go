@@ -1659,7 +1659,6 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.WastedCycles += t.WastedCycles
 		s.Replaced += t.Replaced
 		s.Ejections += t.Ejections
-		s.Limited += t.Limited
 		s.Dispatched += t.Dispatched
 		s.TotalWait += t.TotalWait
 		s.ServiceCycles += t.ServiceCycles
