@@ -1613,6 +1613,9 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	}
 	s.WaitP50, s.WaitP90, s.WaitP95, s.WaitP99, s.WaitMax = refPercentiles(waits)
 	s.ResponseP50, s.ResponseP90, s.ResponseP95, s.ResponseP99, s.ResponseMax = refPercentiles(resps)
+	// One part a request (the reference has no fan-out yet): every
+	// attempt completed completes its request.
+	s.Fanout, s.Parts, s.AttemptsCompleted = 1, s.Admitted, s.Completed
 	s.Derive()
 	// cost = server-cycles × C, C a price in millionths, rounded once.
 	s.Cost, _ = new(big.Rat).Mul(big.NewRat(s.ServerCycles, 1), big.NewRat(int64(m.cfg.ServerCost), sim.DecimalScale)).Float64()
