@@ -313,6 +313,18 @@ func (b *Balancer) placedPart(r packed, id int) {
 	}
 }
 
+// partDone is step a for server slot id, whose part (of a request with
+// fan-out) completed at cycle t with its client waiting.
+func (b *Balancer) partDone(id int, s *server, t int64) {
+	b.partCompleted(s, t)
+	if b.watching {
+		b.succeeded(id, s.req)
+	}
+	if b.m.recordEvents {
+		b.emit(Complete, id, 0, s.req.unpack())
+	}
+}
+
 // partCompleted counts at cycle t the completion of the part server s had
 // in service: the request completes with its last part.
 func (b *Balancer) partCompleted(s *server, t int64) {
