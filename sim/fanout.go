@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/lbsim/lbsim/detmath"
 )
@@ -289,6 +290,18 @@ var partPolicies = func() (out [numPolicies]bool) {
 	return out
 }()
 
+// fanoutPolicyNames lists the policies fan-out routes its parts with, for
+// messages.
+func fanoutPolicyNames() string {
+	var names []string
+	for p := range numPolicies {
+		if partPolicies[p] {
+			names = append(names, p.String())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // candidatesBut returns the candidates, in the dense array's order, but
 // those in skip.
 func (b *Balancer) candidatesBut(skip []int) []int32 {
@@ -429,6 +442,9 @@ func (b *Balancer) stopServing(id int, t int64) {
 		served-- // step a has not reached it this cycle
 	}
 	b.tot.WastedCycles += max(served, 0)
+	if b.caps.Reads == ReadsWork && b.active.has(id) {
+		b.rt.(workPlacer).reschedule(id, t-s.done) // it ends now
+	}
 	delete(b.ends, id)
 	s.busy = false
 	b.busy--

@@ -106,7 +106,7 @@ func TestReferenceMatchesModelClientBusy(t *testing.T) {
 func genFanout(t *rapid.T, cfg *sim.Config) {
 	cfg.Queues, cfg.Switch, cfg.Balancers, cfg.LoadInfo = sim.PerServer, false, 1, sim.LoadExact
 	cfg.Fanout = rapid.IntRange(2, 5).Draw(t, "fanout")
-	cfg.Policy = rapid.SampledFrom([]sim.Policy{sim.RoundRobin, sim.Random, sim.P2C, sim.LeastConnections}).Draw(t, "fanoutPolicy")
+	cfg.Policy = rapid.SampledFrom(sim.FanoutPolicies()).Draw(t, "fanoutPolicy")
 }
 
 // TestReferenceMatchesModelFanout runs busy configurations with fan-out
