@@ -142,6 +142,9 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		return
 	}
+	if fl := b.fleet; fl != nil {
+		r = fl.assign(r) // one balancer for the request's parts
+	}
 	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
 	f.reqs[r.id] = req
 	place := f.place[:0]
@@ -296,6 +299,9 @@ func (b *Balancer) pickPart(p packed, t int64) int {
 		if ap, ok := b.rt.(amongPicker); ok {
 			if id := ap.pickAmong(p, t, skip); id != 0 {
 				b.tally.add(p.member(), id)
+				if f := b.fleet; f != nil {
+					f.picked(p.member(), id, p)
+				}
 				return id
 			}
 		}

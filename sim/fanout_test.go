@@ -105,6 +105,7 @@ func TestFanoutBooksEveryCycle(t *testing.T) {
 		cfg.Servers = rapid.IntRange(1, 8).Draw(t, "servers")
 		cfg.MaxServers = cfg.Servers + 4
 		cfg.Fanout = rapid.IntRange(2, 6).Draw(t, "fanout")
+		cfg.Balancers = rapid.IntRange(1, 3).Draw(t, "balancers")
 		cfg.Policy = rapid.SampledFrom([]Policy{RoundRobin, Random, SWRR, LeastConnections, P2C, LeastWork, Hash, PeakEWMA}).Draw(t, "policy")
 		cfg.Rate = Rate(rapid.Int64Range(0, 3*RateScale).Draw(t, "rate"))
 		cfg.TaskMin, cfg.TaskMax = 1, rapid.IntRange(1, 30).Draw(t, "taskMax")
@@ -177,7 +178,7 @@ func TestFanoutRefusals(t *testing.T) {
 	}{
 		{"pooled", func(c *Config) {}, "fan-out routes each part at arrival: use --queues per-server"},
 		{"switch", func(c *Config) { c.Queues, c.Policy, c.Switch = PerServer, RoundRobin, true }, "fan-out and the P/S switch do not combine"},
-		{"fleet", func(c *Config) { c.Queues, c.Policy, c.Balancers = PerServer, RoundRobin, 3 }, "fleet"},
+		{"fleet", func(c *Config) { c.Queues, c.Policy, c.Balancers, c.LoadInfo = PerServer, RoundRobin, 3, LoadLocal }, "a fleet reading other than the true loads"},
 		{"policy", func(c *Config) { c.Queues, c.Policy = PerServer, JIQ }, "fan-out routes its parts with round-robin, random, swrr, least-connections, p2c, least-work, hash, peak-ewma"},
 		{"periodic board", func(c *Config) { c.Queues, c.Policy, c.LoadInfo = PerServer, RoundRobin, 10 }, "periodic load board"},
 		{"too many", func(c *Config) { c.Queues, c.Policy, c.Fanout = PerServer, RoundRobin, 65 }, "from 1 to 64"},
