@@ -342,6 +342,15 @@ func fanoutPolicyNames() string {
 	return strings.Join(names, ", ")
 }
 
+// seenLoad is server slot id's load as balancer k of a fleet knows it
+// (the true load without a fleet).
+func (b *Balancer) seenLoad(k, id int) int64 {
+	if f := b.fleet; f != nil {
+		return f.v.load(k, id)
+	}
+	return b.load(id)
+}
+
 // candidatesBut returns the candidates, in the dense array's order, but
 // those in skip.
 func (b *Balancer) candidatesBut(skip []int) []int32 {

@@ -178,8 +178,6 @@ func TestFanoutRefusals(t *testing.T) {
 	}{
 		{"pooled", func(c *Config) {}, "fan-out routes each part at arrival: use --queues per-server"},
 		{"switch", func(c *Config) { c.Queues, c.Policy, c.Switch = PerServer, RoundRobin, true }, "fan-out and the P/S switch do not combine"},
-		{"fleet", func(c *Config) { c.Queues, c.Policy, c.Balancers, c.LoadInfo = PerServer, RoundRobin, 3, LoadLocal }, "a fleet reading other than the true loads"},
-		{"periodic board", func(c *Config) { c.Queues, c.Policy, c.LoadInfo = PerServer, RoundRobin, 10 }, "periodic load board"},
 		{"too many", func(c *Config) { c.Queues, c.Policy, c.Fanout = PerServer, RoundRobin, 65 }, "from 1 to 64"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

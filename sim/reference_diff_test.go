@@ -101,11 +101,12 @@ func TestReferenceMatchesModelClientBusy(t *testing.T) {
 	})
 }
 
-// genFanout turns fan-out on in cfg: per-server queues, a policy that
-// routes parts, one balancer or a fleet reading the true loads.
+// genFanout turns fan-out on in cfg: per-server queues, any policy, one
+// balancer or a fleet, reading the true loads, local counts or a board.
 func genFanout(t *rapid.T, cfg *sim.Config) {
-	cfg.Queues, cfg.Switch, cfg.LoadInfo = sim.PerServer, false, sim.LoadExact
+	cfg.Queues, cfg.Switch = sim.PerServer, false
 	cfg.Balancers = rapid.IntRange(1, 3).Draw(t, "fanoutBalancers")
+	cfg.LoadInfo = rapid.SampledFrom([]sim.LoadInfo{sim.LoadExact, sim.LoadLocal, 1, 7}).Draw(t, "fanoutLoadInfo")
 	cfg.Fanout = rapid.IntRange(2, 5).Draw(t, "fanout")
 	cfg.Policy = rapid.SampledFrom(sim.FanoutPolicies()).Draw(t, "fanoutPolicy")
 }
