@@ -375,6 +375,44 @@ func (b *Balancer) placedPart(r packed, id int) {
 	}
 }
 
+// workParts is step a for a per-server balancer with fan-out at cycle t:
+// workEach's loop without its early dispatch (only the routed shortcut,
+// which fan-out never takes, asks for it), in server-id order (an error
+// may cancel a sibling due this cycle), a part's completion completing
+// its request at the last one. Kept apart so that workEach pays nothing
+// for fan-out.
+func (b *Balancer) workParts(t int64) {
+	ids := b.wheel.take(t)
+	slices.Sort(ids)
+	for _, id32 := range ids {
+		id := int(id32)
+		s := &b.srv[id-1]
+		if !s.busy || s.done != t {
+			continue // stale entry
+		}
+		ok := len(b.ends) == 0 || b.endsOf(id) == completes
+		abandoned := false
+		switch {
+		case ok:
+			b.partDone(id, s, t)
+		case b.endsOf(id) == abandons:
+			abandoned = true // counted once the router has heard (peak-ewma reads it)
+		default:
+			b.stepAt = id // a sibling at a higher id has not been served this cycle
+			b.errored(id, t)
+			b.stepAt = 0
+		}
+		s.busy = false
+		b.busy--
+		b.cands.addLoad(id, -1)
+		b.hold(id, s.req, -1)
+		b.freed(id, t, ok)
+		if abandoned {
+			b.abandonedEnds(id, t)
+		}
+	}
+}
+
 // partDone is step a for server slot id, whose part (of a request with
 // fan-out) completed at cycle t with its client waiting.
 func (b *Balancer) partDone(id int, s *server, t int64) {

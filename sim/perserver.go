@@ -227,10 +227,6 @@ func (b *Balancer) workEach(t int64, early bool) {
 		abandoned := false
 		switch {
 		case ok:
-			if b.m.fan != nil {
-				b.partDone(id, s, t)
-				break
-			}
 			b.resps.add(b.completed(s, t))
 			if b.watching {
 				b.succeeded(id, s.req)
@@ -241,9 +237,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 		case b.endsOf(id) == abandons:
 			abandoned = true // counted once the router has heard (peak-ewma reads it)
 		default:
-			b.stepAt = id // fan-out: a sibling at a higher id has not been served this cycle
 			b.errored(id, t)
-			b.stepAt = 0
 		}
 		s.busy = false
 		b.busy--
