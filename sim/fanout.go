@@ -177,7 +177,8 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		place = append(place, id)
 		if id != 0 && b.watching && b.srv[id-1].down {
-			continue // refused: noted, it takes effect after the last part is placed
+			req.at[j] = 0 // not live: refused, which takes effect after the last part is placed
+			continue
 		}
 		b.queued++
 		if id == 0 {
@@ -281,8 +282,18 @@ func (b *Balancer) unqueued(r packed, sid int, t int64) {
 // pickPart picks the server attempt p of a request with fan-out goes to
 // at cycle t: by the policy, among the candidates holding no live attempt
 // of another part of the request; if that leaves none the policy can
-// pick, among all candidates.
+// pick, among all candidates. It notes the part there (a discard or a
+// refusal then ends the attempt, which takes the note back).
 func (b *Balancer) pickPart(p packed, t int64) int {
+	id := b.pickPartFrom(p, t)
+	if id != 0 {
+		b.placedPart(p, id)
+	}
+	return id
+}
+
+// pickPartFrom is pickPart's choice.
+func (b *Balancer) pickPartFrom(p packed, t int64) int {
 	f := b.m.fan
 	req, j := f.of(p.id)
 	skip := f.skip[:0]

@@ -25,13 +25,12 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if f := b.fleet; f != nil && mode != routeAgain {
 		r = f.assign(r)
 	}
-	fan := b.m.fan
 	id := 0
 	if b.active.n > 0 {
-		if fan == nil {
+		if b.m.fan == nil {
 			id = b.pickFor(r, t)
 		} else {
-			id = b.pickPart(r, t)
+			id = b.pickPart(r, t) // it notes where the part goes
 		}
 	}
 	q := &b.lobby
@@ -70,11 +69,11 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 		b.refuse(id, r, t)
 		return false
 	}
-	if fan != nil {
-		b.placedPart(r, id)
-	}
 	b.queued++
 	if id == 0 {
+		if b.m.fan != nil {
+			b.placedPart(r, 0)
+		}
 		q.pushBack(r, t)
 		b.placed(r, 0, false)
 		return true
@@ -177,9 +176,6 @@ func (b *Balancer) drainLobby(t int64) {
 			b.queued--
 			b.refuse(id, r, t)
 			continue
-		}
-		if b.m.fan != nil {
-			b.placedPart(r, id)
 		}
 		b.enqueue(id, r, t)
 	}
