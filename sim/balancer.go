@@ -122,6 +122,9 @@ type Balancer struct {
 	// (0 outside step a): a sibling cancelled at a later slot has not
 	// been served this cycle.
 	stepAt int
+	// transit holds, under fan-out, the attempts a server gave back that
+	// are being routed again (takeBack): live, on no server.
+	transit []packed
 
 	tot  Totals
 	last CycleStats
@@ -701,10 +704,17 @@ func (b *Balancer) takeBack(id int, t int64) {
 		q.reset(t) // its buffer goes: a server down for long holds none
 	}
 	b.rerouting = true // before step a: a request due now has not completed
+	if b.m.fan != nil {
+		b.toTransit(again)
+	}
 	for _, r := range again {
+		if b.m.fan != nil && b.endedInTransit(r) {
+			continue // cancelled on the way: its request ended
+		}
 		b.requeue(r, id, t)
 		b.route(r.requeue(), t, routeAgain)
 	}
+	b.transit = nil
 	b.rerouting = false
 }
 

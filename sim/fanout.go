@@ -32,8 +32,12 @@ import (
 // of parts 2 … K, drawn right after their request is generated.
 const partsStream = 0x6c6273696d2d7074 // "lbsim-pt"
 
-// lobbyAt marks, in fanReq.at, a part waiting in the lobby.
-const lobbyAt = -1
+// lobbyAt marks, in fanReq.at, a part waiting in the lobby; transitAt one
+// a server gave back, being routed again (Balancer.transit).
+const (
+	lobbyAt   = -1
+	transitAt = -2
+)
 
 // fanState is the model's fan-out state (nil with K = 1).
 type fanState struct {
@@ -496,6 +500,23 @@ func (b *Balancer) cancel(key int64, w int32, t int64) {
 		sid = b.slotOf(int(w))
 	}
 	var r packed
+	if w == transitAt {
+		// Given back by its server and not yet routed again: it is not
+		// routed (takeBack passes over it).
+		i := slices.IndexFunc(b.transit, func(p packed) bool { return p.id == key })
+		if len(b.requeuedAt) > 0 {
+			delete(b.requeuedAt, key)
+		}
+		if b.cl != nil {
+			b.cl.ended(key)
+		}
+		b.tot.Cancelled++
+		b.last.Cancelled++
+		if b.m.recordEvents {
+			b.emit(Cancel, 0, 0, b.transit[i].unpack())
+		}
+		return
+	}
 	inService := sid != 0 && b.srv[sid-1].busy && b.srv[sid-1].req.id == key && b.endsOf(sid) != abandons
 	if inService {
 		r = b.srv[sid-1].req
@@ -549,6 +570,24 @@ func (b *Balancer) stopServing(id int, t int64) {
 	b.hold(id, r, -1)
 	b.cands.addLoad(id, -1)
 	b.freed(id, t, false)
+}
+
+// toTransit notes the parts of again, which a server gave back at the
+// start of a cycle, as live on no server until each is routed again.
+func (b *Balancer) toTransit(again []packed) {
+	b.transit = again
+	for _, r := range again {
+		if req, j := b.m.fan.of(r.id); req != nil {
+			req.at[j] = transitAt
+		}
+	}
+}
+
+// endedInTransit reports whether part r, given back by its server, was
+// cancelled before its turn to be routed again: its request has ended.
+func (b *Balancer) endedInTransit(r packed) bool {
+	req, _ := b.m.fan.of(r.id)
+	return req == nil
 }
 
 // fanDigest adds the fan-out state to the model's hash (only while fan-out

@@ -185,6 +185,13 @@ func (b *refBalancer) cancelPart(id int64, j uint8, e int64) {
 		b.last.Cancelled++
 		m.emit(b, sim.Cancel, server, 0, q.Request)
 	}
+	for _, d := range b.transit {
+		if !d.taken && is(d.r) {
+			d.taken = true
+			cancelled(0, d.r) // given back by its server, not routed again
+			return
+		}
+	}
 	for _, d := range b.dues {
 		if !d.taken && is(d.r) {
 			d.taken = true

@@ -217,6 +217,8 @@ type refBalancer struct {
 	parts  int64
 	stepAt int
 	dues   []*refDue
+	// transit: the attempts a server gave back being routed again.
+	transit []*refDue
 	// The client side: retries granted but not yet arrived; the cycles
 	// of the first attempts admitted and of the retries granted (the
 	// retry budget's window).
@@ -1344,7 +1346,17 @@ func (b *refBalancer) replace(t, R int64) {
 // dropped.
 func (b *refBalancer) giveBack(s *refServer, t int64) {
 	m := b.m
+	b.transit = nil
 	for _, r := range b.takeHeld(s, t) {
+		b.transit = append(b.transit, &refDue{r: r})
+	}
+	defer func() { b.transit = nil }()
+	for _, x := range b.transit {
+		if x.taken {
+			continue // cancelled on the way (fan-out): its request ended
+		}
+		x.taken = true
+		r := x.r
 		r.Requeued, r.from = true, t
 		b.tot.Requeued++
 		m.emit(b, sim.Requeue, s.id, 0, r.Request)
