@@ -132,6 +132,14 @@ type Balancer struct {
 	// is off.
 	lim *concLimit
 
+	// stepAt is, under fan-out, the slot step a is ending an attempt at
+	// (0 outside step a): a sibling cancelled at a later slot has not
+	// been served this cycle.
+	stepAt int
+	// transit holds, under fan-out, the attempts a server gave back that
+	// are being routed again (takeBack): live, on no server.
+	transit []packed
+
 	tot  Totals
 	last CycleStats
 	// intAt is the last cycle whose end-of-cycle levels are in
@@ -157,6 +165,10 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 	if server > 0 {
 		server = b.idOf(server)
 	}
+	if f := m.fan; f != nil && r.ID > 0 {
+		id, j := f.split(r.ID)
+		r.ID, r.Part = id, uint8(j)
+	}
 	m.events = append(m.events, Event{Cycle: m.cycle, Kind: kind, Balancer: b.index, Server: server, Wait: wait, Request: r})
 }
 
@@ -181,6 +193,10 @@ func (b *Balancer) due(t int64) []int32 {
 // work is step a: every request whose completion cycle is t completes.
 func (b *Balancer) work(t int64) {
 	if b.perServer {
+		if b.m.fan != nil {
+			b.workParts(t)
+			return
+		}
 		b.workEach(t, false)
 		return
 	}
@@ -596,6 +612,9 @@ func (b *Balancer) totals() Totals {
 		t.BusyCycles += n * int64(b.busy)
 	}
 	b.clientLevels(&t, b.m.cycle)
+	if f := b.m.fan; f != nil {
+		t.Fanout, t.InFlightRequests = f.k, int64(len(f.reqs))
+	}
 	return t
 }
 
@@ -721,10 +740,17 @@ func (b *Balancer) takeBack(id int, t int64) {
 		q.reset(t) // its buffer goes: a server down for long holds none
 	}
 	b.rerouting = true // before step a: a request due now has not completed
+	if b.m.fan != nil {
+		b.toTransit(again)
+	}
 	for _, r := range again {
+		if b.m.fan != nil && b.endedInTransit(r) {
+			continue // cancelled on the way: its request ended
+		}
 		b.requeue(r, id, t)
 		b.route(r.requeue(), t, routeAgain)
 	}
+	b.transit = nil
 	b.rerouting = false
 }
 
@@ -783,6 +809,11 @@ func (b *Balancer) failHeld(id int, t int64) {
 		q.reset(t)
 		if cand {
 			b.free.add(id)
+		}
+	}
+	if f := b.m.fan; f != nil {
+		for _, r := range failed {
+			b.partEnded(r) // no longer live: a sibling's error does not cancel it
 		}
 	}
 	for _, r := range failed {
@@ -879,7 +910,7 @@ func (b *Balancer) CentralLen() int {
 // of the lobby (per-server), 0 ≤ i < CentralLen().
 func (b *Balancer) QueueAt(i int) Request {
 	if b.perServer {
-		return b.lobby.at(i).unpack()
+		return b.request(b.lobby.at(i))
 	}
 	return b.queue.at(i).unpack()
 }
@@ -887,7 +918,7 @@ func (b *Balancer) QueueAt(i int) Request {
 // ServerQueueAt returns the i-th oldest request queued at server id
 // (per-server mode), 0 ≤ i < its ServerView's Queued.
 func (b *Balancer) ServerQueueAt(id, i int) Request {
-	return b.sq[b.slotOf(id)-1].at(i).unpack()
+	return b.request(b.sq[b.slotOf(id)-1].at(i))
 }
 
 // Servers yields the live servers and the failed ones, in ascending id
@@ -935,7 +966,7 @@ func (b *Balancer) view(id int) ServerView {
 	v.Ready, v.Warming = b.warming[id]
 	v.Abandoned = s.busy && b.endsOf(id) == abandons
 	if s.busy {
-		v.Request, v.Done = s.req.unpack(), s.done
+		v.Request, v.Done = b.request(s.req), s.done
 		v.Start = b.started(id)
 	}
 	return v

@@ -30,10 +30,11 @@ const (
 	Replace                    // a server down or ejected too long left the pool
 	Shed                       // a queue shed an attempt that had waited too long (Server: its queue's, 0 for the central one)
 	Throttled                  // a client throttled its own attempt before routing it
+	Cancel                     // an attempt was cancelled (fan-out): Server is where it was in service, 0 if queued
 	numEventKinds
 )
 
-var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace", "shed", "throttled"}
+var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace", "shed", "throttled", "cancel"}
 
 // String returns the kind's lower-case name, as logs print it.
 func (k EventKind) String() string {

@@ -47,3 +47,22 @@ func (m *Model) LimitState(i int) (refused int64, limits []int) {
 	}
 	return b.tot.Limited, limits
 }
+
+// ShapeTime is the time one 64-bit draw u gives under cfg's shape, for
+// the shapes other than uniform, constant and geometric (the reference
+// draws those itself): the sampler's inverse transforms.
+func ShapeTime(cfg *Config, u uint64) uint32 {
+	s := newSampler(cfg)
+	return s.draw(u, cfg)
+}
+
+// FanoutPolicies lists the policies fan-out routes its parts with.
+func FanoutPolicies() []Policy {
+	var out []Policy
+	for p := range numPolicies {
+		if fanoutPolicy(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

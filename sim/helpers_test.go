@@ -284,14 +284,26 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if tot.Generated != tot.Rejected+tot.Discarded+tot.Admitted {
 		fail("generated %d != rejected %d + discarded %d + admitted %d", tot.Generated, tot.Rejected, tot.Discarded, tot.Admitted)
 	}
-	waiting := tot.Admitted - tot.Completed - tot.Failed - tot.TimedOut - tot.GaveUpBudget - q - (int64(b.busy) - tot.Abandoned)
-	if waiting != tot.Waiting || waiting < 0 {
+	if tot.Fanout > 1 {
+		// The queues and servers hold parts: the requests in flight are
+		// counted apart.
+		if n := tot.Admitted - tot.Completed - tot.Failed - tot.TimedOut - tot.GaveUpBudget; n != tot.InFlightRequests || n < 0 {
+			fail("admitted %d − completed %d − failed %d − timed out %d − gave up %d = %d, but %d requests in flight",
+				tot.Admitted, tot.Completed, tot.Failed, tot.TimedOut, tot.GaveUpBudget, n, tot.InFlightRequests)
+		}
+		if tot.ExtraParts != tot.Admitted*int64(tot.Fanout-1) {
+			fail("parts beyond the first %d for %d admitted, fan-out %d", tot.ExtraParts, tot.Admitted, tot.Fanout)
+		}
+	} else if waiting := tot.Admitted - tot.Completed - tot.Failed - tot.TimedOut - tot.GaveUpBudget - q - (int64(b.busy) - tot.Abandoned); waiting != tot.Waiting || waiting < 0 {
 		fail("admitted %d − completed %d − failed %d − timed out %d − gave up %d − queued %d − in service %d = %d, but %d wait to retry",
 			tot.Admitted, tot.Completed, tot.Failed, tot.TimedOut, tot.GaveUpBudget, q, int64(b.busy)-tot.Abandoned, waiting, tot.Waiting)
 	}
-	if l, r := tot.Admitted+tot.Retries-tot.RetriesDiscarded, tot.Completed+tot.Errors+tot.TimedOutQueued+tot.TimedOutInService+q+int64(b.busy)-tot.Abandoned; l != r {
-		fail("attempts: admitted %d + retries %d − discarded %d = %d, but completed %d + errors %d + timed out %d + %d + queued %d + in service %d = %d",
-			tot.Admitted, tot.Retries, tot.RetriesDiscarded, l, tot.Completed, tot.Errors, tot.TimedOutQueued, tot.TimedOutInService, q, int64(b.busy)-tot.Abandoned, r)
+	// Every attempt sent (parts, retries, hedges) is completed, cancelled,
+	// in error, timed out, queued or in service.
+	parts, done := tot.Admitted+tot.ExtraParts, tot.Completed+tot.PartsDone
+	if l, r := parts+tot.Retries+tot.Hedges-tot.RetriesDiscarded, done+tot.Cancelled+tot.Errors+tot.TimedOutQueued+tot.TimedOutInService+q+int64(b.busy)-tot.Abandoned; l != r {
+		fail("attempts: parts %d + retries %d + hedges %d − discarded %d = %d, but completed %d + cancelled %d + errors %d + timed out %d + %d + queued %d + in service %d = %d",
+			parts, tot.Retries, tot.Hedges, tot.RetriesDiscarded, l, done, tot.Cancelled, tot.Errors, tot.TimedOutQueued, tot.TimedOutInService, q, int64(b.busy)-tot.Abandoned, r)
 	}
 	if n := len(b.requeuedAt); int64(n) > q {
 		fail("%d requests noted as requeued or retried, but %d queued: the note of a request that left the queue stays", n, q)
@@ -307,9 +319,10 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		// Refusals, timeouts and abandoned work break the dispatch books
 		// below; the attempts' line above keeps them.
 	case b.perServer:
-		// Requeued counts queued requests routed again too, never dispatched.
-		if d := tot.Dispatched - tot.Completed - served - int64(b.busy); d < 0 || d > tot.Requeued {
-			fail("dispatched %d − completed %d − errors in service %d − in service %d = %d, want 0..requeued %d", tot.Dispatched, tot.Completed, served, b.busy, d, tot.Requeued)
+		// Requeued counts queued requests routed again too, never
+		// dispatched; cancelled counts queued parts too (fan-out).
+		if d := tot.Dispatched - tot.Completed - tot.PartsDone - served - int64(b.busy); d < 0 || d > tot.Requeued+tot.Cancelled {
+			fail("dispatched %d − completed %d − errors in service %d − in service %d = %d, want 0..requeued %d + cancelled %d", tot.Dispatched, tot.Completed+tot.PartsDone, served, b.busy, d, tot.Requeued, tot.Cancelled)
 		}
 	case tot.Dispatched != tot.Completed+served+int64(b.busy)+tot.Requeued:
 		fail("dispatched %d != completed %d + errors in service %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, served, b.busy, tot.Requeued)
@@ -511,9 +524,17 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		fail("cycle counts %+v disagree with %d arrive events", last, countEvents(m, Arrive))
 	}
 	if m.recordEvents {
+		completes := countEvents(m, Complete)
+		if m.fan != nil {
+			// A request completes with the last of its parts' completions.
+			if last.Completed > completes {
+				fail("%d requests completed in the cycle, but %d parts", last.Completed, completes)
+			}
+			completes = last.Completed
+		}
 		counts := [...][2]int{
 			{last.Rejected, countEvents(m, Reject)}, {last.Discarded, countEvents(m, Discard) - retryDiscards(m)},
-			{last.Completed, countEvents(m, Complete)}, {last.Dispatched, countEvents(m, Dispatch)},
+			{last.Completed, completes}, {last.Dispatched, countEvents(m, Dispatch)},
 			{max(last.Scale, 0), countEvents(m, ScaleUp)}, // servers added − removed: one event each
 			{max(-last.Scale, 0), countEvents(m, ScaleDown) + countEvents(m, Retire)},
 			{last.Shed, countEvents(m, Shed)}, {last.Throttled, countEvents(m, Throttled)},

@@ -75,6 +75,9 @@ type Model struct {
 	// anew).
 	arrBound int64
 
+	// fan is fan-out's state (fanout.go), nil with one part a request.
+	fan *fanState
+
 	tracePos int
 	cycle    int64
 	lastID   int64
@@ -139,6 +142,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		m.geoLog = detmath.Log(1 - 1/float64(cfg.MeanService))
 	}
 	m.svc = newSampler(&cfg)
+	m.fan = newFanState(&cfg)
 	m.arr.invalidate()
 	names := []string{""}
 	if cfg.Switch {
@@ -183,6 +187,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	}
 	for _, b := range m.bal {
 		b.tot.InitialQueue = int64(b.queueLen())
+		if m.fan != nil {
+			b.tot.InitialQueue = b.tot.Admitted // the queues hold parts
+		}
 		b.dispatchAll(0)
 		b.tot.ServersMin = b.live
 		b.fleetEndOfCycle(0, true)
@@ -301,6 +308,11 @@ func (m *Model) admitRow(t int64, row TraceRow) {
 // type.
 func (m *Model) admit(r packed, t int64) {
 	b := m.bal[0]
+	if m.fan != nil {
+		m.drawParts(r) // right after the request is generated, rejected or not
+		b.fanAdmit(r, t)
+		return
+	}
 	if len(m.bal) == 2 && r.streaming() {
 		b = m.bal[1]
 	}
@@ -662,6 +674,9 @@ func (m *Model) Hash() uint64 {
 		if b.th != nil {
 			b.digestThrottle(put) // only while the throttle is on
 		}
+		if m.fan != nil {
+			b.fanDigest(put) // only while fan-out is on
+		}
 	}
 	state, _ := m.pcg.MarshalBinary()
 	h.Write(state)
@@ -675,6 +690,10 @@ func (m *Model) Hash() uint64 {
 	}
 	if m.tpcg != nil {
 		state, _ = m.tpcg.MarshalBinary()
+		h.Write(state)
+	}
+	if m.fan != nil {
+		state, _ = m.fan.pcg.MarshalBinary()
 		h.Write(state)
 	}
 	return h.Sum64()

@@ -36,7 +36,11 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	}
 	id := 0
 	if b.active.n > 0 {
-		id = b.pickFor(r, t)
+		if b.m.fan == nil {
+			id = b.pickFor(r, t)
+		} else {
+			id = b.pickPart(r, t) // it notes where the part goes
+		}
 	}
 	q := &b.lobby
 	if id != 0 {
@@ -80,6 +84,9 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	}
 	b.queued++
 	if id == 0 {
+		if b.m.fan != nil {
+			b.placedPart(r, 0)
+		}
 		q.pushBack(r, t)
 		b.placed(r, 0, false)
 		return true
@@ -173,7 +180,12 @@ func (b *Balancer) dispatchEach(t int64) {
 func (b *Balancer) drainLobby(t int64) {
 	for b.lobby.Len() > 0 && b.active.n > 0 {
 		r := b.lobby.at(0)
-		id := b.pickFor(r, t)
+		var id int
+		if b.m.fan != nil {
+			id = b.pickPart(r, t)
+		} else {
+			id = b.pickFor(r, t)
+		}
 		if id == 0 {
 			return
 		}

@@ -156,8 +156,8 @@ func (m *Model) gate() via {
 	if f := b.fleet; f != nil && f.stepsEveryCycle() {
 		return viaNone
 	}
-	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents {
-		return viaSkip
+	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil {
+		return viaSkip // fan-out: its parts join their queues at arrival, and it acts at no other time
 	}
 	if cfg.Autoscaler == TargetTracking {
 		// Its metric is sampled at step e of every cycle: skipAhead's

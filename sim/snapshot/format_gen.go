@@ -477,8 +477,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(65)
-	var zb0001Mask [2]uint64 /* 65 bits */
+	zb0001Len := uint32(71)
+	var zb0001Mask [2]uint64 /* 71 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -739,6 +739,30 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.LimitMax == 0 {
 		zb0001Len--
 		zb0001Mask[1] |= 0x1
+	}
+	if z.PartsDone == 0 {
+		zb0001Len--
+		zb0001Mask[1] |= 0x2
+	}
+	if z.Hedges == 0 {
+		zb0001Len--
+		zb0001Mask[1] |= 0x4
+	}
+	if z.HedgesWon == 0 {
+		zb0001Len--
+		zb0001Mask[1] |= 0x8
+	}
+	if z.HedgesDenied == 0 {
+		zb0001Len--
+		zb0001Mask[1] |= 0x10
+	}
+	if z.Cancelled == 0 {
+		zb0001Len--
+		zb0001Mask[1] |= 0x20
+	}
+	if z.InFlight == 0 {
+		zb0001Len--
+		zb0001Mask[1] |= 0x40
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1075,6 +1099,36 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "lfx"
 			o = append(o, 0xa3, 0x6c, 0x66, 0x78)
 			o = msgp.AppendInt64(o, z.LimitMax)
+		}
+		if (zb0001Mask[1] & 0x2) == 0 { // if not omitted
+			// string "pdn"
+			o = append(o, 0xa3, 0x70, 0x64, 0x6e)
+			o = msgp.AppendInt64(o, z.PartsDone)
+		}
+		if (zb0001Mask[1] & 0x4) == 0 { // if not omitted
+			// string "hg"
+			o = append(o, 0xa2, 0x68, 0x67)
+			o = msgp.AppendInt64(o, z.Hedges)
+		}
+		if (zb0001Mask[1] & 0x8) == 0 { // if not omitted
+			// string "hgw"
+			o = append(o, 0xa3, 0x68, 0x67, 0x77)
+			o = msgp.AppendInt64(o, z.HedgesWon)
+		}
+		if (zb0001Mask[1] & 0x10) == 0 { // if not omitted
+			// string "hgd"
+			o = append(o, 0xa3, 0x68, 0x67, 0x64)
+			o = msgp.AppendInt64(o, z.HedgesDenied)
+		}
+		if (zb0001Mask[1] & 0x20) == 0 { // if not omitted
+			// string "cn"
+			o = append(o, 0xa2, 0x63, 0x6e)
+			o = msgp.AppendInt64(o, z.Cancelled)
+		}
+		if (zb0001Mask[1] & 0x40) == 0 { // if not omitted
+			// string "ifr"
+			o = append(o, 0xa3, 0x69, 0x66, 0x72)
+			o = msgp.AppendInt64(o, z.InFlight)
 		}
 	}
 	return
@@ -1526,6 +1580,42 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "LimitMax")
 				return
 			}
+		case "pdn":
+			z.PartsDone, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "PartsDone")
+				return
+			}
+		case "hg":
+			z.Hedges, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Hedges")
+				return
+			}
+		case "hgw":
+			z.HedgesWon, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HedgesWon")
+				return
+			}
+		case "hgd":
+			z.HedgesDenied, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HedgesDenied")
+				return
+			}
+		case "cn":
+			z.Cancelled, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Cancelled")
+				return
+			}
+		case "ifr":
+			z.InFlight, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "InFlight")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1540,7 +1630,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size
 	return
 }
 
