@@ -130,13 +130,16 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 		// a replacement (one part or many alike: a difference of the
 		// client side's).
 		cfg.EjectAfter = 0
+		// Fan-out does not yet combine with shedding, the throttle or a
+		// concurrency limit (refused): none of them here.
+		cfg.CodelTarget, cfg.Throttle, cfg.ConcurrencyLimit = 0, 0, 0
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
 			// A retry budget set by a change is left out: the model counts
 			// the first attempts admitted since its client side came on, the
 			// reference all of them (a difference of the client side's, one
 			// part or many).
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget && c.Setting != sim.SetEjectAfter {
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget && c.Setting != sim.SetEjectAfter && c.Setting != sim.SetCodelTarget {
 				changes = append(changes, c)
 			}
 		}
