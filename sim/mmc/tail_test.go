@@ -1,0 +1,115 @@
+package mmc
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+)
+
+// tailConfig is a fixed pool of c per-server queues routed by
+// least-connections, geometric service of mean m, λ requests a cycle.
+func tailConfig(c int, lambda float64, m int) sim.Config {
+	cfg := Params{Servers: c, Rate: sim.Rate(lambda * 1e6), MeanService: m, Cycles: 1000, Seed: 1,
+		Queues: sim.PerServer, Policy: sim.LeastConnections}.Config()
+	return cfg
+}
+
+// TestPredictTailApplies: which theory applies to which run, and why not
+// where it does not (each Why names what fails).
+func TestPredictTailApplies(t *testing.T) {
+	tests := []struct {
+		name           string
+		cfg            func() sim.Config
+		in             TailInput
+		lowLoad, fork  bool
+		lowWhy, forkWh string
+	}{
+		{"fan-out 20 at low load", func() sim.Config { return tailConfig(200, 0.005, 100) }, TailInput{Fanout: 20}, true, false, "", "every request to ask every server"},
+		{"hedged", func() sim.Config { return tailConfig(200, 0.005, 100) }, TailInput{Fanout: 20, HedgeAfter: 300}, true, false, "", "every request"},
+		{"too few servers for the hedges", func() sim.Config { return tailConfig(30, 0.001, 100) }, TailInput{Fanout: 20, HedgeAfter: 300}, false, false, "fewer than the 40 attempts", "every request"},
+		{"high load", func() sim.Config { return tailConfig(100, 0.05, 100) }, TailInput{Fanout: 5}, false, false, "ρ = 0.25", "every request"},
+		{"random routing", func() sim.Config {
+			c := tailConfig(100, 0.001, 100)
+			c.Policy = sim.Random
+			return c
+		}, TailInput{Fanout: 5}, false, false, "random routing sends a part to a busy server", "every request"},
+		{"fork-join 4 at ρ 0.5", func() sim.Config { return tailConfig(4, 0.005, 100) }, TailInput{Fanout: 4}, false, true, "ρ = 0.5", ""},
+		{"fork-join 2 at low load", func() sim.Config { return tailConfig(2, 0.0005, 100) }, TailInput{Fanout: 2}, true, true, "", ""},
+		{"fork-join 40", func() sim.Config { return tailConfig(40, 0.001, 100) }, TailInput{Fanout: 40}, true, false, "", "2 to 32 servers"},
+		{"fork-join lognormal", func() sim.Config {
+			c := tailConfig(8, 0.002, 100)
+			c.Service = sim.Lognormal
+			return c
+		}, TailInput{Fanout: 8}, false, false, "ρ = 0.2", "geometric"},
+		{"budget below the hedge rate", func() sim.Config { return tailConfig(200, 0.001, 100) }, TailInput{Fanout: 5, HedgeAfter: 100, HedgeBudget: 0.05}, false, false, "the budget allows 0.05", "every request"},
+		{"budget above the hedge rate", func() sim.Config { return tailConfig(200, 0.001, 100) }, TailInput{Fanout: 5, HedgeAfter: 300, HedgeBudget: 0.1}, true, false, "", "every request"},
+		{"autoscaling", func() sim.Config {
+			c := tailConfig(200, 0.001, 100)
+			c.MaxServers = 300
+			return c
+		}, TailInput{Fanout: 5}, false, false, "autoscaling", "autoscaling"},
+		{"timeouts", func() sim.Config {
+			c := tailConfig(200, 0.001, 100)
+			c.Timeout = 500
+			return c
+		}, TailInput{Fanout: 5}, false, false, "give up after 500", "give up"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tl, err := PredictTail(tt.cfg(), tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (tl.LowLoad != nil) != tt.lowLoad || !strings.Contains(tl.LowLoadWhy, tt.lowWhy) {
+				t.Errorf("low load: %+v, why %q; want applies %v, why containing %q", tl.LowLoad, tl.LowLoadWhy, tt.lowLoad, tt.lowWhy)
+			}
+			if (tl.ForkJoin != nil) != tt.fork || !strings.Contains(tl.ForkJoinWhy, tt.forkWh) {
+				t.Errorf("fork-join: %+v, why %q; want applies %v, why containing %q", tl.ForkJoin, tl.ForkJoinWhy, tt.fork, tt.forkWh)
+			}
+			if tl.LowLoad == nil && !strings.HasPrefix(tl.LowLoadWhy, "no closed form") || tl.ForkJoin == nil && !strings.HasPrefix(tl.ForkJoinWhy, "no ") {
+				t.Errorf("a why that does not say there is no closed form: %q, %q", tl.LowLoadWhy, tl.ForkJoinWhy)
+			}
+		})
+	}
+}
+
+// TestPredictTailNumbers: the low-load numbers for geometric service of
+// mean 100, worked out by hand: a part's p99 is ⌈ln 0.01 ÷ ln 0.99⌉ = 459,
+// 20 parts' p99 a part's 0.99^(1/20)-quantile, ⌈ln(1 − 0.99^(1/20)) ÷
+// ln 0.99⌉ = 757; hedging after the part's p95 (299) sends 0.99^299 = 4.96%
+// more attempts; and Flatto–Hahn's R₂ at ρ = 0.1, m = 100: 11.9/8·100/0.9.
+func TestPredictTailNumbers(t *testing.T) {
+	tl, err := PredictTail(tailConfig(200, 0.001, 100), TailInput{Fanout: 20})
+	if err != nil || tl.LowLoad == nil {
+		t.Fatalf("%v %+v", err, tl)
+	}
+	want := int(math.Ceil(math.Log(-math.Expm1(math.Log(0.99)/20)) / math.Log(0.99)))
+	if lt := tl.LowLoad; lt.PartP99 != 459 || lt.RequestP99 != want || lt.AttemptsPerRequest != 20 || lt.ExtraLoad != 0 {
+		t.Errorf("%+v; want part p99 459, request p99 %d, 20 attempts", lt, want)
+	}
+	if lt := tl.LowLoad; math.Abs(lt.WithinPartP99-math.Pow(1-math.Pow(0.99, 459), 20)) > 1e-12 || math.Abs(lt.AllWithin-math.Pow(0.99, 20)) > 1e-12 {
+		t.Errorf("within %v, all within %v", lt.WithinPartP99, lt.AllWithin)
+	}
+	if math.Abs(tl.Load-0.001*20*100/200) > 1e-6 {
+		t.Errorf("load %v, want 0.1", tl.Load)
+	}
+	h, err := PredictTail(tailConfig(200, 0.001, 100), TailInput{Fanout: 20, HedgeAfter: 299})
+	if err != nil || h.LowLoad == nil {
+		t.Fatalf("%v %+v", err, h)
+	}
+	if got, want := h.LowLoad.AttemptsPerRequest, 20*(1+math.Pow(0.99, 299)); math.Abs(got-want) > 1e-9 {
+		t.Errorf("hedged attempts %v, want %v", got, want)
+	}
+	if h.LowLoad.RequestP99 >= tl.LowLoad.RequestP99 || h.LowLoad.PartP99 != 459 {
+		t.Errorf("hedged request p99 %d, not below %d", h.LowLoad.RequestP99, tl.LowLoad.RequestP99)
+	}
+	fj, err := PredictTail(tailConfig(2, 0.001, 100), TailInput{Fanout: 2})
+	if err != nil || fj.ForkJoin == nil || !fj.ForkJoin.Exact {
+		t.Fatalf("%v %+v", err, fj)
+	}
+	if want := 11.9 / 8 * 100 / 0.9; math.Abs(fj.ForkJoin.AvgResponse-want) > 0.01*want { // ρ = λ·E[T], E[T] ≈ 100
+		t.Errorf("R₂ %v, want about %v", fj.ForkJoin.AvgResponse, want)
+	}
+}
