@@ -227,6 +227,9 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 				th.PWait, th.Wq, th.Lq, 100*(ms.Wq-th.Wq)/th.Wq)
 		}
 	}
+	if r.Tail != nil {
+		b.WriteString(tailTable(*r.Tail, r.Measured.Response))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\nNote: %s", n)
 	}
@@ -234,6 +237,61 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 		b.WriteString("\n")
 	}
 	return trimLines(b.String())
+}
+
+// tailTable formats the tail theory beside the requests' measured
+// response: the low-load model and the fork-join mean where they apply,
+// "no closed form" with the reason where not.
+func tailTable(tl mmc.Tail, ms *mmc.Response) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nResponse of a request: fan-out %d", tl.Fanout)
+	if tl.HedgeAfter > 0 {
+		fmt.Fprintf(&b, ", hedged after %d cycles (at most %d hedges a part)", tl.HedgeAfter, tl.HedgeMax)
+	}
+	fmt.Fprintf(&b, "; load ρ = %.4g a server (hedging's extra work included).\n", tl.Load)
+	if ms == nil {
+		ms = &mmc.Response{}
+	}
+	row := func(name, theory string, measured string) {
+		fmt.Fprintf(&b, "%-34s %12s %12s\n", name, theory, measured)
+	}
+	num := func(x float64) string { return fmt.Sprintf("%.4g", x) }
+	fmt.Fprintf(&b, "%-34s %12s %12s\n", "", "theory", "measured")
+	lt := tl.LowLoad
+	if lt == nil {
+		row("request p50 (cycles)", "—", fmt.Sprint(ms.P50))
+		row("request p99 (cycles)", "—", fmt.Sprint(ms.P99))
+		row("attempts per request", "—", num(ms.AttemptsPerRequest))
+	} else {
+		row("a part's p50 / p99 (cycles)", fmt.Sprintf("%d / %d", lt.PartP50, lt.PartP99), "")
+		row("request p50 (cycles)", fmt.Sprint(lt.RequestP50), fmt.Sprint(ms.P50))
+		row("request p99 (cycles)", fmt.Sprint(lt.RequestP99), fmt.Sprint(ms.P99))
+		row("avg response (cycles)", num(lt.AvgResponse), num(ms.AvgResponse))
+		row("within a part's p99 (requests)", fmt.Sprintf("%.3g", lt.WithinPartP99), "")
+		row("attempts per request", num(lt.AttemptsPerRequest), num(ms.AttemptsPerRequest))
+		row("extra load from hedging", fmt.Sprintf("%.2f%%", 100*lt.ExtraLoad), "")
+	}
+	if fj := tl.ForkJoin; fj != nil {
+		row("avg response, fork-join (cycles)", num(fj.AvgResponse), num(ms.AvgResponse))
+	}
+	if lt != nil {
+		fmt.Fprintf(&b, "Low load: %s.\n", lt.Model)
+	} else {
+		fmt.Fprintf(&b, "Low load: %s.\n", tl.LowLoadWhy)
+	}
+	if tl.ForkJoin != nil {
+		fmt.Fprintf(&b, "Every server: %s.\n", tl.ForkJoin.Model)
+	} else {
+		fmt.Fprintf(&b, "Every server: %s.\n", tl.ForkJoinWhy)
+	}
+	fmt.Fprintf(&b, "Measured over the whole run: %d requests completed.\n", ms.Completed)
+	for _, n := range tl.Notes {
+		fmt.Fprintf(&b, "\nNote: %s", n)
+	}
+	if len(tl.Notes) > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // trimLines cuts the spaces a table's empty last columns leave at the end

@@ -16,11 +16,15 @@ const LowLoad = 0.1
 // TailInput is what the tail theory reads of a run besides its
 // configuration: the fan-out and hedging settings.
 type TailInput struct {
-	Fanout      int     // K, parts a request (1 = none)
+	Fanout      int     // K, parts a request (0: not given, as 1)
 	HedgeAfter  int     // D, cycles after a part's first attempt (0 = no hedging)
 	HedgeMax    int     // H, hedges a part at most (0 means 1)
 	HedgeBudget float64 // F, hedges per part allowed over 1,000 cycles (0 = no budget)
 }
+
+// on reports whether the tail theory is asked for: a fan-out given (1
+// included) or hedging on.
+func (in TailInput) on() bool { return in.Fanout >= 1 || in.HedgeAfter > 0 }
 
 // Tail is what theory says of a fan-out or hedged run: the low-load
 // distribution (F(t)^K, hedged or not) and the fork-join mean, each only

@@ -78,7 +78,7 @@ func TestPredictTailApplies(t *testing.T) {
 // TestPredictTailNumbers: the low-load numbers for geometric service of
 // mean 100, worked out by hand: a part's p99 is ⌈ln 0.01 ÷ ln 0.99⌉ = 459,
 // 20 parts' p99 a part's 0.99^(1/20)-quantile, ⌈ln(1 − 0.99^(1/20)) ÷
-// ln 0.99⌉ = 757; hedging after the part's p95 (299) sends 0.99^299 = 4.96%
+// ln 0.99⌉ = 756; hedging after the part's p95 (299) sends 0.99^299 = 4.96%
 // more attempts; and Flatto–Hahn's R₂ at ρ = 0.1, m = 100: 11.9/8·100/0.9.
 func TestPredictTailNumbers(t *testing.T) {
 	tl, err := PredictTail(tailConfig(200, 0.001, 100), TailInput{Fanout: 20})
