@@ -118,6 +118,11 @@ type Balancer struct {
 	// queue rule.
 	target *targetScaler
 
+	// stepAt is, under fan-out, the slot step a is ending an attempt at
+	// (0 outside step a): a sibling cancelled at a later slot has not
+	// been served this cycle.
+	stepAt int
+
 	tot  Totals
 	last CycleStats
 	// intAt is the last cycle whose end-of-cycle levels are in
@@ -143,6 +148,10 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 	if server > 0 {
 		server = b.idOf(server)
 	}
+	if f := m.fan; f != nil && r.ID > 0 {
+		id, j := f.split(r.ID)
+		r.ID, r.Part = id, uint8(j)
+	}
 	m.events = append(m.events, Event{Cycle: m.cycle, Kind: kind, Balancer: b.index, Server: server, Wait: wait, Request: r})
 }
 
@@ -158,8 +167,8 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 // own (b.ends) end otherwise than by completing.
 func (b *Balancer) due(t int64) []int32 {
 	ids := b.wheel.take(t)
-	if b.watching && (len(b.ends) > 0 || b.m.recordEvents) {
-		slices.Sort(ids)
+	if (b.watching && (len(b.ends) > 0 || b.m.recordEvents)) || b.m.fan != nil {
+		slices.Sort(ids) // fan-out: an error may cancel a sibling due at t
 	}
 	return ids
 }
@@ -563,6 +572,9 @@ func (b *Balancer) totals() Totals {
 		t.BusyCycles += n * int64(b.busy)
 	}
 	b.clientLevels(&t, b.m.cycle)
+	if f := b.m.fan; f != nil {
+		t.Fanout, t.InFlightRequests = f.k, int64(len(f.reqs))
+	}
 	return t
 }
 
@@ -840,7 +852,7 @@ func (b *Balancer) CentralLen() int {
 // of the lobby (per-server), 0 ≤ i < CentralLen().
 func (b *Balancer) QueueAt(i int) Request {
 	if b.perServer {
-		return b.lobby.at(i).unpack()
+		return b.request(b.lobby.at(i))
 	}
 	return b.queue.at(i).unpack()
 }
@@ -848,7 +860,7 @@ func (b *Balancer) QueueAt(i int) Request {
 // ServerQueueAt returns the i-th oldest request queued at server id
 // (per-server mode), 0 ≤ i < its ServerView's Queued.
 func (b *Balancer) ServerQueueAt(id, i int) Request {
-	return b.sq[b.slotOf(id)-1].at(i).unpack()
+	return b.request(b.sq[b.slotOf(id)-1].at(i))
 }
 
 // Servers yields the live servers and the failed ones, in ascending id
@@ -896,7 +908,7 @@ func (b *Balancer) view(id int) ServerView {
 	v.Ready, v.Warming = b.warming[id]
 	v.Abandoned = s.busy && b.endsOf(id) == abandons
 	if s.busy {
-		v.Request, v.Done = s.req.unpack(), s.done
+		v.Request, v.Done = b.request(s.req), s.done
 		v.Start = b.started(id)
 	}
 	return v

@@ -176,6 +176,13 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 	if f != nil {
 		tries = f.tries
 	}
+	var req *fanReq // fan-out: the request's retries count those of all its parts
+	if b.m.fan != nil {
+		if req = b.partEnded(r); req == nil {
+			return
+		}
+		tries = int(req.tries)
+	}
 	if tries >= cfg.Retries {
 		if how == endTimeout {
 			b.tot.TimedOut++
@@ -183,18 +190,30 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 			b.tot.Failed++
 		}
 		b.giveUp(r)
+		if req != nil {
+			b.fanEnded(r, e)
+		}
 		return
 	}
 	c := b.client()
 	if cfg.RetryBudget > 0 {
 		adm, gr := c.window(b, e)
+		if f := b.m.fan; f != nil {
+			adm *= int64(f.k) // the parts first sent
+		}
 		if gr*DecimalScale >= int64(cfg.RetryBudget)*adm {
 			b.tot.GaveUpBudget++
 			b.giveUp(r)
+			if req != nil {
+				b.fanEnded(r, e)
+			}
 			return
 		}
 	}
 	c.granted++
+	if req != nil {
+		req.tries++
+	}
 	k := tries + 1
 	d := cfg.Backoff << (k - 1)
 	if cfg.Jitter && d > 0 {
@@ -440,6 +459,12 @@ func (b *Balancer) retriesArrive(t int64) {
 		f := ra.f
 		c.waiting--
 		r := f.req
+		if fan := b.m.fan; fan != nil {
+			if req, _ := fan.of(r.id); req == nil {
+				c.ended(r.id) // its request has ended: the retry is dropped
+				continue
+			}
+		}
 		b.tot.Retries++
 		b.last.Retries++
 		if b.perServer {

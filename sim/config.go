@@ -140,6 +140,13 @@ type Config struct {
 	// since (T > 0).
 	LoadInfo LoadInfo
 
+	// Fanout is K, the parts of every admitted request (per-server
+	// queues; 0 stands for 1): each part is routed as an attempt of its
+	// own, to a server holding no other part of the request where one is
+	// left, and the request completes when its last part does. See
+	// fanout.go.
+	Fanout int
+
 	// Trace, when non-nil, replaces the generator: its rows are the only
 	// requests (cycle 0 rows form the initial queue).
 	Trace []TraceRow
@@ -168,6 +175,7 @@ const (
 	MaxEjections              = 20 // the doubling of an ejection's time stops here
 	MaxBalancers              = 256
 	MaxLoadPeriod             = 1_000_000
+	MaxFanout                 = 64
 )
 
 // DefaultBlocked is the firewall's default block list: address blocks that
@@ -278,6 +286,16 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("balancers", int64(c.Balancers), "a fleet routes at arrival: use --queues per-server")
 	case start && c.Balancers > 1 && c.Switch:
 		return intErr("balancers", int64(c.Balancers), "a fleet and the P/S switch do not combine: drop --switch or use --balancers 1")
+	case start && c.Fanout > 1 && c.Queues != PerServer:
+		return intErr("fanout", int64(c.Fanout), "fan-out routes each part at arrival: use --queues per-server")
+	case start && c.Fanout > 1 && c.Switch:
+		return intErr("fanout", int64(c.Fanout), "fan-out and the P/S switch do not combine: drop --switch or use --fanout 1")
+	case start && c.Fanout > 1 && c.Balancers > 1:
+		return intErr("fanout", int64(c.Fanout), "fan-out with a fleet of balancers is not built yet: use --balancers 1 or --fanout 1")
+	case c.Fanout > 1 && !fanoutPolicy(c.Policy):
+		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "fan-out routes its parts with random, round-robin, p2c or least-connections (the others are not built for it yet)"}
+	case c.Fanout > 1 && c.HealthInterval > 0:
+		return intErr("health-interval", c.HealthInterval, "fan-out with health checks is not built yet: use --health-interval 0 or --fanout 1")
 	case start && c.LoadInfo != LoadExact && c.Queues != PerServer:
 		return &FieldError{Field: "load-info", Value: c.LoadInfo.String(), Allowed: "load information is what a balancer routing at arrival reads: use --queues per-server"}
 	case c.Autoscaler == TargetTracking && c.ScaleMetric == MetricUtilization && c.ScaleTarget > DecimalScale:

@@ -28,10 +28,11 @@ const (
 	Restore                    // an ejected server was restored
 	Ready                      // a warming server took its place among the candidates
 	Replace                    // a server down or ejected too long left the pool
+	Cancel                     // an attempt was cancelled (fan-out): Server is where it was in service, 0 if queued
 	numEventKinds
 )
 
-var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace"}
+var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace", "cancel"}
 
 // String returns the kind's lower-case name, as logs print it.
 func (k EventKind) String() string {

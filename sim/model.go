@@ -71,6 +71,9 @@ type Model struct {
 	// anew).
 	arrBound int64
 
+	// fan is fan-out's state (fanout.go), nil with one part a request.
+	fan *fanState
+
 	tracePos int
 	cycle    int64
 	lastID   int64
@@ -135,6 +138,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		m.geoLog = detmath.Log(1 - 1/float64(cfg.MeanService))
 	}
 	m.svc = newSampler(&cfg)
+	m.fan = newFanState(&cfg)
 	m.arr.invalidate()
 	names := []string{""}
 	if cfg.Switch {
@@ -292,6 +296,11 @@ func (m *Model) admitRow(t int64, row TraceRow) {
 // type.
 func (m *Model) admit(r packed, t int64) {
 	b := m.bal[0]
+	if m.fan != nil {
+		m.drawParts(r) // right after the request is generated, rejected or not
+		b.fanAdmit(r, t)
+		return
+	}
 	if len(m.bal) == 2 && r.streaming() {
 		b = m.bal[1]
 	}
@@ -640,6 +649,9 @@ func (m *Model) Hash() uint64 {
 		if m.cfg.Autoscaler == TargetTracking {
 			b.digestTarget(put) // only while target tracking is on
 		}
+		if m.fan != nil {
+			b.fanDigest(put) // only while fan-out is on
+		}
 	}
 	state, _ := m.pcg.MarshalBinary()
 	h.Write(state)
@@ -649,6 +661,10 @@ func (m *Model) Hash() uint64 {
 	h.Write(state)
 	if m.bal[0].cl != nil {
 		state, _ = m.ypcg.MarshalBinary()
+		h.Write(state)
+	}
+	if m.fan != nil {
+		state, _ = m.fan.pcg.MarshalBinary()
 		h.Write(state)
 	}
 	return h.Sum64()

@@ -27,7 +27,11 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	}
 	id := 0
 	if b.active.n > 0 {
-		id = b.pickFor(r, t)
+		if b.m.fan != nil {
+			id = b.pickPart(r, t)
+		} else {
+			id = b.pickFor(r, t)
+		}
 	}
 	q := &b.lobby
 	if id != 0 {
@@ -64,6 +68,9 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if id != 0 && b.watching && b.srv[id-1].down {
 		b.refuse(id, r, t)
 		return false
+	}
+	if b.m.fan != nil {
+		b.placedPart(r, id)
 	}
 	b.queued++
 	if id == 0 {
@@ -154,7 +161,12 @@ func (b *Balancer) dispatchEach(t int64) {
 func (b *Balancer) drainLobby(t int64) {
 	for b.lobby.Len() > 0 && b.active.n > 0 {
 		r := b.lobby.at(0)
-		id := b.pickFor(r, t)
+		var id int
+		if b.m.fan != nil {
+			id = b.pickPart(r, t)
+		} else {
+			id = b.pickFor(r, t)
+		}
 		if id == 0 {
 			return
 		}
@@ -164,6 +176,9 @@ func (b *Balancer) drainLobby(t int64) {
 			b.queued--
 			b.refuse(id, r, t)
 			continue
+		}
+		if b.m.fan != nil {
+			b.placedPart(r, id)
 		}
 		b.enqueue(id, r, t)
 	}
@@ -210,6 +225,15 @@ func (b *Balancer) workEach(t int64, early bool) {
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
 		abandoned := false
 		switch {
+		case ok && b.m.fan != nil:
+			b.stepAt = id
+			b.partCompleted(s, t)
+			if b.watching {
+				b.succeeded(id, s.req)
+			}
+			if b.m.recordEvents {
+				b.emit(Complete, id, 0, s.req.unpack())
+			}
 		case ok:
 			b.resps.add(b.completed(s, t))
 			if b.watching {
@@ -221,8 +245,10 @@ func (b *Balancer) workEach(t int64, early bool) {
 		case b.endsOf(id) == abandons:
 			abandoned = true // counted once the router has heard (peak-ewma reads it)
 		default:
+			b.stepAt = id
 			b.errored(id, t)
 		}
+		b.stepAt = 0
 		s.busy = false
 		b.busy--
 		b.cands.addLoad(id, -1)

@@ -30,8 +30,8 @@ func ParseType(s string) (Type, error) {
 	return 0, fmt.Errorf("type %q is not allowed: want P (processing) or S (streaming)", quoted(s))
 }
 
-// Request is one unit of work. It is 32 bytes, so a queue of a million
-// requests takes 32 MB.
+// Request is one unit of work, or with fan-out one part of it (an
+// attempt). It is 40 bytes; queues hold requests packed in 24 (packed).
 type Request struct {
 	ID      int64  // 1, 2, 3 … in generation order, rejected ones included
 	Arrival int64  // the cycle it arrived (0 for the initial queue)
@@ -51,6 +51,9 @@ type Request struct {
 	// was handed to, from 0: always 0 with a single balancer, and before
 	// the attempt is routed.
 	Member uint8
+	// Part is the part (from 0) of a request with fan-out (Config.Fanout
+	// > 1) the attempt carries out; 0 without fan-out.
+	Part uint8
 }
 
 // String formats r for logs: "#12 10.0.0.1→192.0.2.9 P 17c @40".

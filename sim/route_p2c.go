@@ -166,3 +166,16 @@ func btou(v bool) uint {
 // change it during a run (each pick reads it).
 var choicesRow = whole("choices", "p2c: how many candidates to draw", "servers", func(c *Config) *int { return &c.Choices }, 1, MaxChoices,
 	fmt.Sprintf("must be a whole number from 1 to %d", MaxChoices)).zero().defaults(strconv.Itoa(DefaultChoices)).example("3").changeable(SetChoices).wire("ch", 29).small(0, 4)
+
+// pickAmong draws d of the candidates but those in skip (in the dense
+// array's order) and takes the least loaded, as pick does over them all
+// (fan-out).
+func (r *p2c) pickAmong(q packed, _ int64, skip []int) int {
+	b := r.b
+	ids := b.candidatesBut(skip)
+	n := len(ids)
+	if n == 0 {
+		return 0
+	}
+	return pickDrawnBy(b, 0, q.id, n, min(b.m.cfg.choices(), n), func(x int) int64 { return b.load(int(ids[x])) }, ids)
+}

@@ -21,3 +21,13 @@ func (r *random) pick(packed, int64) int {
 	ids := r.b.cands.ids
 	return int(ids[r.b.m.routeDraw(len(ids))])
 }
+
+// pickAmong picks uniformly among the candidates but those in skip, in
+// the dense array's order (fan-out).
+func (r *random) pickAmong(_ packed, _ int64, skip []int) int {
+	ids := r.b.candidatesBut(skip)
+	if len(ids) == 0 {
+		return 0
+	}
+	return int(ids[r.b.m.routeDraw(len(ids))])
+}

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // roundRobin takes the server that comes next by id after the last one
 // given a request (Balancer.lastGiven, whatever policy gave it), wrapping,
 // even if that server has since left; the first request goes to the lowest
@@ -40,4 +42,22 @@ func (r *roundRobin) next(set *idset) int {
 		id = set.first()
 	}
 	return id
+}
+
+// pickAmong takes the candidate but those in skip that comes next by id
+// after the last one given a request, wrapping (fan-out).
+func (r *roundRobin) pickAmong(_ packed, _ int64, skip []int) int {
+	set := &r.b.active.idset
+	start := r.b.lastGiven + 1
+	for id := set.next(start); id != 0; id = set.next(id + 1) {
+		if !slices.Contains(skip, id) {
+			return id
+		}
+	}
+	for id := set.first(); id != 0 && id < start; id = set.next(id + 1) {
+		if !slices.Contains(skip, id) {
+			return id
+		}
+	}
+	return 0
 }

@@ -142,6 +142,9 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
+	if m.fan != nil {
+		return viaNone // fan-out steps every cycle
+	}
 	if cfg.Discipline != Fifo {
 		return viaNone // step d may take any queued attempt, and reads the queues' history
 	}

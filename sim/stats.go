@@ -101,17 +101,30 @@ type Totals struct {
 	// work, and requests waiting to retry.
 	Abandoned, Waiting int64
 	TotalResponse      int64 // sum of the response times of completed requests, in cycles
-	ServerCycles       int64 // live servers summed over the ends of cycles 0, 1, … (the pool's cost)
-	BusyCycles         int64 // busy servers summed likewise
-	ScaleUps           int64
-	ScaleDowns         int64
-	Requeued           int64 // requests taken back from failed servers
-	Downs              int64 // servers that failed
-	Ups                int64 // failed servers that came back
-	FaultsSkipped      int64 // faults that named a server not live, or already down / not down
-	PeakQueue          int64 // largest end-of-cycle queue length
-	ServersMin         int   // smallest end-of-cycle live count
-	ServersPeak        int   // largest end-of-cycle live count
+	// Fan-out and hedging (all 0 with them off): the parts beyond each
+	// admitted request's first (parts = admitted + ExtraParts), the parts
+	// completed before the last of their request (attempts_completed =
+	// completed + PartsDone), hedges sent, parts a hedge completed, hedges
+	// the budget or a full queue refused, and attempts cancelled. Fanout
+	// is K (0 or 1: off) and InFlightRequests, with K > 1, the requests
+	// neither completed nor ended at the end of the last cycle (a level:
+	// in_flight counts requests, not attempts).
+	ExtraParts, PartsDone           int64
+	Hedges, HedgesWon, HedgesDenied int64
+	Cancelled                       int64
+	Fanout                          int
+	InFlightRequests                int64
+	ServerCycles                    int64 // live servers summed over the ends of cycles 0, 1, … (the pool's cost)
+	BusyCycles                      int64 // busy servers summed likewise
+	ScaleUps                        int64
+	ScaleDowns                      int64
+	Requeued                        int64 // requests taken back from failed servers
+	Downs                           int64 // servers that failed
+	Ups                             int64 // failed servers that came back
+	FaultsSkipped                   int64 // faults that named a server not live, or already down / not down
+	PeakQueue                       int64 // largest end-of-cycle queue length
+	ServersMin                      int   // smallest end-of-cycle live count
+	ServersPeak                     int   // largest end-of-cycle live count
 }
 
 // CycleStats is one timeline row: levels at the end of the cycle, and the
@@ -131,6 +144,10 @@ type CycleStats struct {
 	Errors     int // attempts that ended in error
 	TimedOut   int // attempts abandoned by their client (timeout)
 	Retries    int // retries arriving
+	// Fan-out and hedging: hedges sent and attempts cancelled in the
+	// cycle (the timeline's last two columns while fan-out or hedging is
+	// on, see FanoutColumns).
+	Hedges, Cancelled int
 }
 
 // TimelineHeader is the header row of the timeline CSV.
@@ -144,6 +161,25 @@ func (c CycleStats) AppendCSV(b []byte) []byte {
 		b = appendInt(b, int64(v))
 	}
 	return b
+}
+
+// FanoutHeader is the timeline header's group of fan-out and hedging,
+// after retries, present when FanoutColumns says so.
+const FanoutHeader = ",hedges,cancelled"
+
+// FanoutColumns reports whether the timeline of a run of cfg with the
+// changes scheduled carries the columns of FanoutHeader: fan-out or
+// hedging on at cycle 0 or in any change.
+func FanoutColumns(cfg *Config, changes []Change) bool {
+	return cfg.Fanout > 1
+}
+
+// AppendFanout appends the row's values of FanoutHeader to b.
+func (c CycleStats) AppendFanout(b []byte) []byte {
+	b = append(b, ',')
+	b = appendInt(b, int64(c.Hedges))
+	b = append(b, ',')
+	return appendInt(b, int64(c.Cancelled))
 }
 
 func appendInt(b []byte, v int64) []byte {
@@ -268,6 +304,19 @@ type Summary struct {
 	MaxShare   float64      `json:"max_share"`
 	Consistent bool         `json:"consistent"`
 
+	// Fan-out and hedging (always present; 0, and fanout 1, with them
+	// off): K; the parts (admitted × K); hedges sent; parts a hedge
+	// completed; hedges refused (the budget, a full queue); attempts
+	// cancelled (a sibling completed or its request ended); attempts
+	// completed with their client waiting (a request's parts each count).
+	Fanout            int64 `json:"fanout"`
+	Parts             int64 `json:"parts"`
+	Hedges            int64 `json:"hedges"`
+	HedgesWon         int64 `json:"hedges_won"`
+	HedgesDenied      int64 `json:"hedges_denied"`
+	Cancelled         int64 `json:"cancelled"`
+	AttemptsCompleted int64 `json:"attempts_completed"`
+
 	// P and S are the two balancers of a switch (nil otherwise).
 	P *Summary `json:"P,omitempty"`
 	S *Summary `json:"S,omitempty"`
@@ -298,6 +347,14 @@ func (t *Totals) add(u Totals) {
 	t.Abandoned += u.Abandoned
 	t.Waiting += u.Waiting
 	t.TotalResponse += u.TotalResponse
+	t.ExtraParts += u.ExtraParts
+	t.PartsDone += u.PartsDone
+	t.Hedges += u.Hedges
+	t.HedgesWon += u.HedgesWon
+	t.HedgesDenied += u.HedgesDenied
+	t.Cancelled += u.Cancelled
+	t.Fanout = max(t.Fanout, u.Fanout)
+	t.InFlightRequests += u.InFlightRequests
 	t.ServerCycles += u.ServerCycles
 	t.BusyCycles += u.BusyCycles
 	t.ScaleUps += u.ScaleUps
@@ -322,6 +379,8 @@ func (c *CycleStats) add(d *CycleStats) {
 	c.Errors += d.Errors
 	c.TimedOut += d.TimedOut
 	c.Retries += d.Retries
+	c.Hedges += d.Hedges
+	c.Cancelled += d.Cancelled
 }
 
 // summary builds the JSON summary from counters and end levels.
@@ -396,6 +455,16 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		ServersDown:        int64(p.Down),
 		ServersEjected:     int64(p.Ejected),
 		ServersWarming:     int64(p.Warming),
+		Fanout:             int64(max(t.Fanout, 1)),
+		Parts:              t.Admitted + t.ExtraParts,
+		Hedges:             t.Hedges,
+		HedgesWon:          t.HedgesWon,
+		HedgesDenied:       t.HedgesDenied,
+		Cancelled:          t.Cancelled,
+		AttemptsCompleted:  t.Completed + t.PartsDone,
+	}
+	if t.Fanout > 1 {
+		s.InFlight = t.InFlightRequests // requests; the queues and servers hold parts
 	}
 	s.Derive()
 	return s
@@ -406,7 +475,7 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 // before the first completion) and Consistent (the accounting lines
 // hold).
 func (s *Summary) Derive() {
-	s.Attempts = s.Admitted + s.Retries
+	s.Attempts = s.Parts + s.Retries + s.Hedges
 	s.Goodput = 0
 	if s.Cycles > 0 {
 		s.Goodput = float64(s.Completed) / float64(s.Cycles)
@@ -453,14 +522,18 @@ func costOf(serverCycles int64, c Decimal) float64 {
 
 // Books reports whether the three accounting lines hold: generated =
 // rejected + discarded + admitted; for requests, admitted = completed +
-// failed + timed_out + gave_up_budget + in_flight; for attempts, admitted
-// + retries − retries_discarded = completed + errors + timed_out_queued +
-// timed_out_in_service + queued + in service. Consistent is all three.
-// With the client side off, failed = errors, in_flight = queued + in
-// service and the other counts are 0: both of the last two read admitted
-// = completed + errors + queued + in service.
+// failed + timed_out + gave_up_budget + in_flight; for attempts, parts =
+// admitted × fanout, attempts = parts + retries + hedges, and parts +
+// retries + hedges − retries_discarded = attempts_completed + cancelled +
+// errors + timed_out_queued + timed_out_in_service + queued + in service.
+// Consistent is all three. With the client side, fan-out and hedging
+// off, failed = errors, in_flight = queued + in service, parts =
+// admitted, attempts_completed = completed and the other counts are 0:
+// both of the last two read admitted = completed + errors + queued + in
+// service.
 func (s *Summary) Books() (arrivals, requests, attempts bool) {
 	return s.Generated == s.Rejected+s.Discarded+s.Admitted,
 		s.Admitted == s.Completed+s.Failed+s.TimedOut+s.GaveUpBudget+s.InFlight,
-		s.Admitted+s.Retries-s.RetriesDiscarded == s.Completed+s.Errors+s.TimedOutQueued+s.TimedOutInService+s.FinalQueue+s.InService
+		s.Parts == s.Admitted*max(s.Fanout, 1) && s.Attempts == s.Parts+s.Retries+s.Hedges &&
+			s.Parts+s.Retries+s.Hedges-s.RetriesDiscarded == s.AttemptsCompleted+s.Cancelled+s.Errors+s.TimedOutQueued+s.TimedOutInService+s.FinalQueue+s.InService
 }

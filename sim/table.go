@@ -555,6 +555,8 @@ var settingRows = slices.Concat([]Row{
 	whole("eject-for", "cycles an ejection lasts, doubled for each further ejection before a completion", "cycles", func(c *Config) *int64 { return &c.EjectFor }, 1, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCycles)).zero().defaults(strconv.Itoa(DefaultEjectFor)).example("200").changeable(SetEjectFor).faultKind().wire("ef", 47).small(0, 20).wireDefault(DefaultEjectFor).
 		needsOn("eject-after", ejectionOn).group(GroupClient),
+	whole("fanout", "K: every request asks K servers at once (its parts) and completes when the last part does (per-server queues)", "parts", func(c *Config) *int { return &c.Fanout }, 1, MaxFanout,
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxFanout)).zero().defaults("1").example("3").wire("fo", 61).small(0, 4).testWith("queues", "per-server").group(GroupClient),
 	whole("provision-delay", "cycles a server added by scaling warms before it takes work", "cycles", func(c *Config) *int64 { return &c.ProvisionDelay }, 0, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay).faultKind().wire("pd", 48).small(0, 10).group(GroupClient),
 	fixed("server-cost", "C: the price of one server for one cycle; the summary's cost is server-cycles × C", "a server-cycle", func(c *Config) *Decimal { return &c.ServerCost }, ParseDecimal, 0, MaxServerCost,

@@ -57,12 +57,18 @@ func writeEvent(w io.StringWriter, m *sim.Model, e sim.Event, color bool, blocke
 type timelineOut struct {
 	af   *atomicFile
 	line []byte
+	// fanout: the rows carry the fan-out and hedging group.
+	fanout bool
 }
 
-// newTimelineOut writes the header for a run of cfg.
-func newTimelineOut(af *atomicFile, cfg *sim.Config) *timelineOut {
-	t := &timelineOut{af: af}
+// newTimelineOut writes the header for a run of cfg with changes
+// scheduled.
+func newTimelineOut(af *atomicFile, cfg *sim.Config, changes []sim.Change) *timelineOut {
+	t := &timelineOut{af: af, fanout: sim.FanoutColumns(cfg, changes)}
 	header := sim.TimelineHeader
+	if t.fanout {
+		header += sim.FanoutHeader
+	}
 	if cfg.Switch {
 		h, rest, _ := strings.Cut(sim.TimelineHeader, ",")
 		header = h + ",balancer," + rest
@@ -73,20 +79,28 @@ func newTimelineOut(af *atomicFile, cfg *sim.Config) *timelineOut {
 
 // write appends the last cycle's row (or rows).
 func (t *timelineOut) write(m *sim.Model) {
-	t.line = appendTimeline(t.line[:0], m)
+	t.line = appendTimeline(t.line[:0], m, t.fanout)
 	t.af.w.Write(t.line)
 }
 
 // appendTimeline appends the last cycle's timeline row (one per balancer
-// in a switch), each ending in a newline.
-func appendTimeline(b []byte, m *sim.Model) []byte {
+// in a switch), each ending in a newline; fanout adds the fan-out and
+// hedging group.
+func appendTimeline(b []byte, m *sim.Model, fanout bool) []byte {
+	row := func(b []byte, c sim.CycleStats) []byte {
+		b = c.AppendCSV(b)
+		if fanout {
+			b = c.AppendFanout(b)
+		}
+		return b
+	}
 	bs := m.Balancers()
 	if len(bs) == 1 {
-		return append(m.Last().AppendCSV(b), '\n')
+		return append(row(b, m.Last()), '\n')
 	}
 	for _, bal := range bs {
 		start := len(b)
-		b = bal.Last().AppendCSV(b)
+		b = row(b, bal.Last())
 		row := string(b[start:])
 		cycle, rest, _ := strings.Cut(row, ",")
 		b = append(b[:start], cycle...)

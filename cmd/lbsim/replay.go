@@ -186,7 +186,7 @@ func (c *cli) replayOne(name string, snap snapshot.Snapshot, timelineFile *atomi
 	interrupted := errors.New("interrupted")
 	var each func(*sim.Model) error
 	if timelineFile != nil {
-		timeline := newTimelineOut(timelineFile, &snap.Config)
+		timeline := newTimelineOut(timelineFile, &snap.Config, snap.Changes)
 		each = func(m *sim.Model) error {
 			timeline.write(m)
 			if c.interrupted() {

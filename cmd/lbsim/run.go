@@ -388,7 +388,7 @@ func (c *cli) openOutputs(o *runOptions, files *runFiles) error {
 		return err
 	}
 	if timeline != nil {
-		files.timeline = newTimelineOut(timeline, &o.cfg)
+		files.timeline = newTimelineOut(timeline, &o.cfg, o.changes)
 	}
 	return nil
 }

@@ -197,6 +197,14 @@ func fromCounts(s *sim.Summary) wireCounts {
 		Ejections:         s.Ejections,
 		ServersEjected:    s.ServersEjected,
 		ServersWarming:    s.ServersWarming,
+		PartsDone:         s.AttemptsCompleted - s.Completed,
+		Hedges:            s.Hedges,
+		HedgesWon:         s.HedgesWon,
+		HedgesDenied:      s.HedgesDenied,
+		Cancelled:         s.Cancelled,
+	}
+	if s.Fanout > 1 {
+		w.Waiting, w.InFlight = 0, s.InFlight
 	}
 	for _, f := range s.Fleet {
 		w.FleetRouted = append(w.FleetRouted, f.Routed)
@@ -269,6 +277,16 @@ func (w *wireCounts) sim(cfg *sim.Config, cycles int64) sim.Summary {
 		Ejections:          w.Ejections,
 		ServersEjected:     w.ServersEjected,
 		ServersWarming:     w.ServersWarming,
+		Fanout:             int64(max(cfg.Fanout, 1)),
+		Parts:              w.Admitted * int64(max(cfg.Fanout, 1)),
+		Hedges:             w.Hedges,
+		HedgesWon:          w.HedgesWon,
+		HedgesDenied:       w.HedgesDenied,
+		Cancelled:          w.Cancelled,
+		AttemptsCompleted:  w.Completed + w.PartsDone,
+	}
+	if cfg.Fanout > 1 {
+		s.InFlight = w.InFlight
 	}
 	s.Derive()
 	for k := range s.Fleet {

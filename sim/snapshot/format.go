@@ -135,4 +135,15 @@ type wireCounts struct {
 	Ejections         int64   `msg:"ej,omitempty"`
 	ServersEjected    int64   `msg:"sej,omitempty"`
 	ServersWarming    int64   `msg:"swm,omitempty"`
+	// Fan-out and hedging (all 0, so absent, with them off): the parts
+	// completed before their request's last (attempts_completed −
+	// completed), hedges, hedges won and denied, attempts cancelled, and
+	// with fan-out the requests in flight (Waiting is then 0: the queues
+	// and servers hold parts, not requests).
+	PartsDone    int64 `msg:"pdn,omitempty"`
+	Hedges       int64 `msg:"hg,omitempty"`
+	HedgesWon    int64 `msg:"hgw,omitempty"`
+	HedgesDenied int64 `msg:"hgd,omitempty"`
+	Cancelled    int64 `msg:"cn,omitempty"`
+	InFlight     int64 `msg:"ifr,omitempty"`
 }

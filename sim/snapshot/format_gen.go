@@ -477,8 +477,8 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(58)
-	var zb0001Mask uint64 /* 58 bits */
+	zb0001Len := uint32(64)
+	var zb0001Mask uint64 /* 64 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
@@ -711,6 +711,30 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ServersWarming == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x200000000000000
+	}
+	if z.PartsDone == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x400000000000000
+	}
+	if z.Hedges == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x800000000000000
+	}
+	if z.HedgesWon == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x1000000000000000
+	}
+	if z.HedgesDenied == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x2000000000000000
+	}
+	if z.Cancelled == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x4000000000000000
+	}
+	if z.InFlight == 0 {
+		zb0001Len--
+		zb0001Mask |= 0x8000000000000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -1012,6 +1036,36 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "swm"
 			o = append(o, 0xa3, 0x73, 0x77, 0x6d)
 			o = msgp.AppendInt64(o, z.ServersWarming)
+		}
+		if (zb0001Mask & 0x400000000000000) == 0 { // if not omitted
+			// string "pdn"
+			o = append(o, 0xa3, 0x70, 0x64, 0x6e)
+			o = msgp.AppendInt64(o, z.PartsDone)
+		}
+		if (zb0001Mask & 0x800000000000000) == 0 { // if not omitted
+			// string "hg"
+			o = append(o, 0xa2, 0x68, 0x67)
+			o = msgp.AppendInt64(o, z.Hedges)
+		}
+		if (zb0001Mask & 0x1000000000000000) == 0 { // if not omitted
+			// string "hgw"
+			o = append(o, 0xa3, 0x68, 0x67, 0x77)
+			o = msgp.AppendInt64(o, z.HedgesWon)
+		}
+		if (zb0001Mask & 0x2000000000000000) == 0 { // if not omitted
+			// string "hgd"
+			o = append(o, 0xa3, 0x68, 0x67, 0x64)
+			o = msgp.AppendInt64(o, z.HedgesDenied)
+		}
+		if (zb0001Mask & 0x4000000000000000) == 0 { // if not omitted
+			// string "cn"
+			o = append(o, 0xa2, 0x63, 0x6e)
+			o = msgp.AppendInt64(o, z.Cancelled)
+		}
+		if (zb0001Mask & 0x8000000000000000) == 0 { // if not omitted
+			// string "ifr"
+			o = append(o, 0xa3, 0x69, 0x66, 0x72)
+			o = msgp.AppendInt64(o, z.InFlight)
 		}
 	}
 	return
@@ -1421,6 +1475,42 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "ServersWarming")
 				return
 			}
+		case "pdn":
+			z.PartsDone, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "PartsDone")
+				return
+			}
+		case "hg":
+			z.Hedges, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Hedges")
+				return
+			}
+		case "hgw":
+			z.HedgesWon, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HedgesWon")
+				return
+			}
+		case "hgd":
+			z.HedgesDenied, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "HedgesDenied")
+				return
+			}
+		case "cn":
+			z.Cancelled, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Cancelled")
+				return
+			}
+		case "ifr":
+			z.InFlight, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "InFlight")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -1435,7 +1525,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size
 	return
 }
 

@@ -1,0 +1,431 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/lbsim/lbsim/detmath"
+)
+
+// This file is fan-out: with Config.Fanout K > 1 an admitted request
+// consists of K parts, each routed at arrival as an attempt of its own
+// (per-server queues), to a candidate holding no live attempt of another
+// part of the request where one is left. The request completes when its
+// last part completes (its response time runs from its arrival to that
+// cycle), and ends for good when a part does without completing (error
+// or timeout with no retry left, or a retry the budget refuses): its
+// other live attempts are then cancelled. With K = 1 (the default) the
+// model keeps no fan-out state and a run is what it was without it.
+//
+// A part travels as an ordinary packed request whose id is the part's
+// key, (request id − 1)·K + part + 1 (part from 0), so every structure
+// keyed by an attempt's id (the timeouts' ring and flights, the requeue
+// times, the queues' removal) holds one entry per part and a queued part
+// takes the 24 bytes of any queued request. Beside them, each request in
+// flight keeps one record (fanReq): 40 bytes, plus 4 bytes a part and a
+// map entry, about 48/K + 4 bytes more per queued part.
+
+// partsStream is the stream constant of the parts generator: the times
+// of parts 2 … K, drawn right after their request is generated.
+const partsStream = 0x6c6273696d2d7074 // "lbsim-pt"
+
+// lobbyAt marks, in fanReq.at, a part waiting in the lobby.
+const lobbyAt = -1
+
+// fanState is the model's fan-out state (nil with K = 1).
+type fanState struct {
+	k     int
+	pcg   *rand.PCG // the parts generator
+	reqs  map[int64]*fanReq
+	times []uint32 // the parts' times of the request being admitted
+	skip  []int    // scratch: the slots a part may not go to
+	place []int    // scratch: the slots the parts of a request went to
+}
+
+// fanReq is one request in flight with its parts.
+type fanReq struct {
+	// left counts the parts not completed; tries the retries of all
+	// parts (a request's --retries limit counts them together).
+	left, tries int32
+	// at holds, by part, where its live attempt is: a server id (not a
+	// slot: slots are renumbered), lobbyAt, or 0 for none (completed,
+	// waiting to retry, or abandoned by its client).
+	at []int32
+}
+
+// newFanState returns the fan-out state of a run of cfg, nil without
+// fan-out.
+func newFanState(cfg *Config) *fanState {
+	if cfg.Fanout <= 1 {
+		return nil
+	}
+	return &fanState{k: cfg.Fanout, pcg: rand.NewPCG(cfg.Seed, partsStream), reqs: map[int64]*fanReq{}, times: make([]uint32, cfg.Fanout)}
+}
+
+// key returns the key of part j (from 0) of request id.
+func (f *fanState) key(id int64, j int) int64 { return (id-1)*int64(f.k) + int64(j) + 1 }
+
+// split returns the request id and the part (from 0) of an attempt's key.
+func (f *fanState) split(key int64) (id int64, j int) {
+	return (key-1)/int64(f.k) + 1, int((key - 1) % int64(f.k))
+}
+
+// of returns the record of the request attempt key belongs to (nil when
+// it has ended) and the attempt's part.
+func (f *fanState) of(key int64) (*fanReq, int) {
+	id, j := f.split(key)
+	return f.reqs[id], j
+}
+
+// fanFor, under fan-out, fills the parts' times of request r, just
+// generated at cycle t (P2): part 1's is r's own, parts 2 … K draw theirs
+// from the parts generator, or with a trace take the row's.
+func (m *Model) drawParts(r packed) {
+	f := m.fan
+	f.times[0] = r.time()
+	for j := 1; j < f.k; j++ {
+		if m.cfg.Trace != nil {
+			f.times[j] = r.time()
+		} else {
+			f.times[j] = m.partTime()
+		}
+	}
+}
+
+// partTime draws one part's time from the parts generator, computed as a
+// request's time is under the shape in force: a uniform time from the
+// low 32 bits of one 64-bit draw (with the rare biased draws redrawn),
+// no draw for constant, one 64-bit draw for every other shape.
+func (m *Model) partTime() uint32 {
+	cfg, g := &m.cfg, m.fan.pcg
+	switch cfg.Service {
+	case Uniform:
+		n := uint32(cfg.TaskMax - cfg.TaskMin + 1)
+		prod := uint64(uint32(g.Uint64())) * uint64(n)
+		for thresh := -n % n; uint32(prod) < thresh; {
+			prod = uint64(uint32(g.Uint64())) * uint64(n)
+		}
+		return uint32(cfg.TaskMin) + uint32(prod>>32)
+	case Constant:
+		return uint32(cfg.MeanService)
+	case Geometric:
+		u := g.Uint64()
+		if cfg.MeanService <= 1 {
+			return 1
+		}
+		k := 1 + math.Floor(detmath.Log(float64(u>>11+1)*0x1p-53)/m.geoLog)
+		return uint32(min(k, MaxTaskTime))
+	}
+	return m.svc.draw(g.Uint64(), cfg)
+}
+
+// fanAdmit is admit under fan-out for request r arriving at cycle t,
+// whose parts' times drawParts filled: the firewall, then the parts in
+// order, each picked and enqueued at once. If a part finds its queue (or
+// the lobby) full the request is discarded: the parts placed leave their
+// queues and later parts are not routed (the draws made and the policy
+// state moved stay).
+func (b *Balancer) fanAdmit(r packed, t int64) {
+	m := b.m
+	f := m.fan
+	b.tot.Generated++
+	b.last.Generated++
+	first := r
+	first.id = f.key(r.id, 0)
+	if m.fw.Blocks(uint32(r.addr >> 32)) {
+		b.tot.Rejected++
+		b.last.Rejected++
+		if m.recordEvents {
+			b.emit(Reject, 0, 0, first.unpack())
+		}
+		return
+	}
+	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
+	f.reqs[r.id] = req
+	place := f.place[:0]
+	for j := range f.k {
+		p := r
+		p.id = f.key(r.id, j)
+		p.meta = p.meta&^(packedTimeMask<<packedTimeShift) | uint64(f.times[j])<<packedTimeShift
+		id := 0
+		if b.active.n > 0 {
+			id = b.pickPart(p, t)
+		}
+		q := &b.lobby
+		if id != 0 {
+			q = &b.sq[id-1]
+			b.lastGiven = id
+		}
+		if c := m.cfg.QueueCap; c > 0 && q.Len() >= c {
+			for i, s := range place {
+				b.takeOutQueued(f.key(r.id, i), s, t)
+			}
+			f.place = place
+			delete(f.reqs, r.id)
+			b.tot.Discarded++
+			b.last.Discarded++
+			if m.recordEvents {
+				b.emit(Discard, id, 0, p.unpack())
+			}
+			return
+		}
+		place = append(place, id)
+		b.queued++
+		if id == 0 {
+			req.at[j] = lobbyAt
+			q.pushBack(p, t)
+		} else {
+			req.at[j] = int32(b.idOf(id))
+			b.enqueue(id, p, t)
+		}
+	}
+	f.place = place
+	b.tot.Admitted++
+	b.tot.ExtraParts += int64(f.k - 1)
+	for j, id := range place {
+		p := r
+		p.id = f.key(r.id, j)
+		p.meta = p.meta&^(packedTimeMask<<packedTimeShift) | uint64(f.times[j])<<packedTimeShift
+		if m.recordEvents {
+			b.emit(Arrive, id, 0, p.unpack())
+		}
+		if b.watching {
+			b.arrived(p, t)
+			b.placed(p, id, false)
+		}
+	}
+}
+
+// takeOutQueued takes attempt key out of its queue (server slot sid's, or
+// 0 for the lobby) at cycle t, as a timeout takes a queued attempt out
+// (unqueue), and returns it.
+func (b *Balancer) takeOutQueued(key int64, sid int, t int64) packed {
+	q := &b.lobby
+	if sid != 0 {
+		q = &b.sq[sid-1]
+	}
+	r, _, _ := q.remove(key, 0, t)
+	b.queued--
+	if sid == 0 {
+		return r
+	}
+	b.hold(sid, r, -1)
+	s := &b.srv[sid-1]
+	if b.active.has(sid) {
+		b.cands.addLoad(sid, -1)
+		if b.caps.Hears {
+			b.rt.left(sid, r, t, q.n == 0 && !s.busy)
+		}
+	}
+	if q.n == 0 && !s.busy {
+		b.ready.remove(sid)
+		b.emptied(sid, t)
+	}
+	return r
+}
+
+// pickPart picks the server attempt p of a request with fan-out goes to
+// at cycle t: by the policy, among the candidates holding no live attempt
+// of another part of the request; if that leaves none the policy can
+// pick, among all candidates.
+func (b *Balancer) pickPart(p packed, t int64) int {
+	f := b.m.fan
+	req, j := f.of(p.id)
+	skip := f.skip[:0]
+	if req != nil {
+		for i, w := range req.at {
+			if i != j && w > 0 {
+				if s := b.slotOf(int(w)); s != 0 && b.active.has(s) {
+					skip = append(skip, s)
+				}
+			}
+		}
+	}
+	f.skip = skip
+	if len(skip) > 0 {
+		if ap, ok := b.rt.(amongPicker); ok {
+			if id := ap.pickAmong(p, t, skip); id != 0 {
+				b.tally.add(p.member(), id)
+				return id
+			}
+		}
+	}
+	return b.pickFor(p, t)
+}
+
+// amongPicker is a router that can pick, per-server, among the
+// candidates but those in skip (slots), running its policy unchanged over
+// that set; it returns 0 when it can pick none there (fan-out, P5).
+type amongPicker interface {
+	pickAmong(r packed, t int64, skip []int) int
+}
+
+// fanoutPolicy reports whether fan-out can route its parts with policy p:
+// its router picks among a set (amongPicker).
+func fanoutPolicy(p Policy) bool { return p < numPolicies && partPolicies[p] }
+
+// partPolicies holds, by policy, whether its router is an amongPicker
+// (a router made for no balancer only to ask: none reads it when made).
+var partPolicies = func() (out [numPolicies]bool) {
+	for p := range numPolicies {
+		_, out[p] = policies[p].newRouter(&Balancer{}).(amongPicker)
+	}
+	return out
+}()
+
+// candidatesBut returns the candidates, in the dense array's order, but
+// those in skip.
+func (b *Balancer) candidatesBut(skip []int) []int32 {
+	var out []int32
+	for _, id := range b.cands.ids {
+		if !slices.Contains(skip, int(id)) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// placedPart notes that attempt r of a request with fan-out was routed to
+// server slot id (0: the lobby).
+func (b *Balancer) placedPart(r packed, id int) {
+	if req, j := b.m.fan.of(r.id); req != nil {
+		if id == 0 {
+			req.at[j] = lobbyAt
+		} else {
+			req.at[j] = int32(b.idOf(id))
+		}
+	}
+}
+
+// partCompleted counts at cycle t the completion of the part server s had
+// in service: the request completes with its last part.
+func (b *Balancer) partCompleted(s *server, t int64) {
+	f := b.m.fan
+	id, j := f.split(s.req.id)
+	req := f.reqs[id]
+	if req == nil {
+		return // cannot happen: a cancelled attempt does not complete
+	}
+	req.at[j] = 0
+	req.left--
+	if req.left > 0 {
+		b.tot.PartsDone++
+		return
+	}
+	delete(f.reqs, id)
+	b.resps.add(b.completed(s, t))
+}
+
+// partEnded notes that attempt r of a request with fan-out ended without
+// completing (error, timeout, discarded retry) and returns its request's
+// record (nil if the request has ended: it cannot, a cancelled attempt
+// does not end again).
+func (b *Balancer) partEnded(r packed) *fanReq {
+	req, j := b.m.fan.of(r.id)
+	if req != nil {
+		req.at[j] = 0
+	}
+	return req
+}
+
+// fanEnded ends for good at cycle t the request attempt r belongs to,
+// whose part ended without completing (counted by the caller): its other
+// live attempts are cancelled, in part order.
+func (b *Balancer) fanEnded(r packed, t int64) {
+	f := b.m.fan
+	id, _ := f.split(r.id)
+	req := f.reqs[id]
+	if req == nil {
+		return
+	}
+	delete(f.reqs, id)
+	for j, w := range req.at {
+		if w != 0 {
+			b.cancel(f.key(id, j), w, t)
+		}
+	}
+}
+
+// cancel cancels attempt key, live at w (a server id, or lobbyAt), at
+// cycle t: queued, it leaves its queue; in service, its server stops it
+// and is free at once (it may take work at step d of this cycle), the
+// cycles it served counted as wasted.
+func (b *Balancer) cancel(key int64, w int32, t int64) {
+	sid := 0
+	if w > 0 {
+		sid = b.slotOf(int(w))
+	}
+	var r packed
+	var inService bool
+	if sid != 0 && b.srv[sid-1].busy && b.srv[sid-1].req.id == key && b.endsOf(sid) != abandons {
+		inService = true
+		r = b.stopServing(sid, t)
+	} else {
+		r = b.takeOutQueued(key, sid, t)
+	}
+	if len(b.requeuedAt) > 0 {
+		delete(b.requeuedAt, key)
+	}
+	if b.cl != nil {
+		b.cl.ended(key)
+	}
+	b.tot.Cancelled++
+	b.last.Cancelled++
+	if b.m.recordEvents {
+		at := 0
+		if inService {
+			at = sid
+		}
+		b.emit(Cancel, at, 0, r.unpack())
+	}
+}
+
+// stopServing stops the attempt server slot id has in service at cycle
+// t and frees the server as an ending at step a frees it; the cycles it
+// was served (t − its dispatch cycle, one less before step a has reached
+// the server) count as wasted.
+func (b *Balancer) stopServing(id int, t int64) packed {
+	s := &b.srv[id-1]
+	r := s.req
+	start := s.done - int64(s.speed.Cycles(r.time()))
+	if g, ok := b.grayStart[id]; ok && g[1] == s.done {
+		start = g[0]
+	}
+	served := t - start
+	if b.stepAt != 0 && id > b.stepAt {
+		served-- // step a has not reached it this cycle
+	}
+	if b.cl != nil {
+		b.cl.wastedEnded += max(served, 0)
+	} else {
+		b.tot.WastedCycles += max(served, 0)
+	}
+	delete(b.ends, id)
+	s.busy = false
+	b.busy--
+	b.hold(id, r, -1)
+	b.cands.addLoad(id, -1)
+	b.freed(id, t, false)
+	return r
+}
+
+// fanDigest adds the fan-out state to the model's hash (only while fan-out
+// is on: older hashes stay).
+func (b *Balancer) fanDigest(put func(int64)) {
+	t := &b.tot
+	for _, v := range []int64{t.ExtraParts, t.PartsDone, t.Cancelled, t.Hedges, t.HedgesWon, t.HedgesDenied, int64(len(b.m.fan.reqs))} {
+		put(v)
+	}
+}
+
+// request returns the Request that p packs, with fan-out its request's id
+// and its part rather than the part's key.
+func (b *Balancer) request(p packed) Request {
+	r := p.unpack()
+	if f := b.m.fan; f != nil {
+		id, j := f.split(r.ID)
+		r.ID, r.Part = id, uint8(j)
+	}
+	return r
+}
