@@ -71,6 +71,7 @@ func (p Params) Config() sim.Config {
 	c.Blocked = nil
 	c.QueueCap = 0
 	c.Queues, c.Policy, c.Choices = p.Queues, p.Policy, p.Choices
+	c.Fanout = p.Tail.Fanout
 	return c
 }
 
@@ -200,7 +201,7 @@ func Run(p Params) (Report, error) {
 	if err := r.theory(p, cfg, mom); err != nil {
 		return Report{}, err
 	}
-	if cfg.Service == sim.Geometric && p.MeanService < 100 {
+	if cfg.Service == sim.Geometric && p.MeanService < 100 && !p.Tail.on() {
 		r.Notes = append(r.Notes, fmt.Sprintf("m = %d < 100: the whole-cycle clock makes the measured Wq lower than Erlang C by roughly 1/m (%.1f%%); use --mean-service 100 or more for a match within 1-2%%", p.MeanService, 100/float64(p.MeanService)))
 	}
 	if r.Theory != nil && r.Theory.Rho >= 0.85 {

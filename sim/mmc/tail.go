@@ -107,7 +107,7 @@ func PredictTail(cfg sim.Config, in TailInput) (Tail, error) {
 	if err != nil {
 		return Tail{}, err
 	}
-	tl.Notes = append(tl.Notes, tailNotes(cfg, in, attempts)...)
+	tl.Notes = append(tl.Notes, tailNotes(cfg, in, tl.LowLoad, tl.ForkJoin)...)
 	return tl, nil
 }
 
@@ -202,17 +202,18 @@ func forkJoin(cfg sim.Config, in TailInput, rho float64) (*ForkJoinTail, string,
 	return &ForkJoinTail{Model: model, AvgResponse: r, Exact: exact}, "", nil
 }
 
-// tailNotes are the caveats of a tail theory that applies.
-func tailNotes(cfg sim.Config, in TailInput, attempts float64) []string {
+// tailNotes are the caveats of the tail theories that apply.
+func tailNotes(cfg sim.Config, in TailInput, lt *LowLoadTail, fj *ForkJoinTail) []string {
 	var notes []string
-	if in.Fanout > 1 {
+	if lt != nil && in.Fanout > 1 {
 		notes = append(notes, fmt.Sprintf("a request's p99 is a part's %.6g-quantile (0.99^(1/%d)): only %.3g%% of requests finish within a part's p99 at no queueing",
 			1-queueing.FanOutTail(in.Fanout, 0.99), in.Fanout, 100*queueing.AllWithin(in.Fanout, 0.99)))
 	}
-	if in.HedgeAfter > 0 {
-		notes = append(notes, fmt.Sprintf("hedging after %d cycles sends 1 − F(%d) = %.3g more attempts a part at no queueing", in.HedgeAfter, in.HedgeAfter, attempts-1))
+	if lt != nil && in.HedgeAfter > 0 {
+		notes = append(notes, fmt.Sprintf("hedging after %d cycles sends about 1 − F(%d) = %.3g more attempts a part at no queueing, and adds %.3g%% to the servers' work",
+			in.HedgeAfter, in.HedgeAfter, lt.AttemptsPerRequest/float64(in.Fanout)-1, 100*lt.ExtraLoad))
 	}
-	if cfg.Service == sim.Geometric && cfg.MeanService < 100 {
+	if fj != nil && cfg.MeanService < 100 {
 		notes = append(notes, fmt.Sprintf("m = %d < 100: the whole-cycle clock makes measured responses a little lower than the fork-join formulas, by roughly 1/m", cfg.MeanService))
 	}
 	return notes

@@ -113,3 +113,59 @@ func TestPredictTailNumbers(t *testing.T) {
 		t.Errorf("R₂ %v, want about %v", fj.ForkJoin.AvgResponse, want)
 	}
 }
+
+// TestFanOutMatchesTheory runs fan-out through the simulator and sets
+// what it measured beside the tail theory: at low load F(t)^K's median
+// and mean (within 3%: sampling and the whole-cycle clock), its p99
+// within 8% (the top 1% of a few thousand requests), K attempts a
+// request; fork-join's mean within 5% of Flatto–Hahn (K = 2) and
+// Nelson–Tantawi (K = 8).
+func TestFanOutMatchesTheory(t *testing.T) {
+	tests := []struct {
+		name    string
+		servers int
+		lambda  float64
+		k       int
+		cycles  int64
+	}{
+		{"K = 5 at low load", 200, 0.002, 5, 2_000_000},
+		{"K = 20 at low load", 200, 0.002, 20, 2_000_000},
+		{"fork-join K = 2 at ρ = 0.5", 2, 0.005, 2, 3_000_000},
+		{"fork-join K = 8 at ρ = 0.6", 8, 0.006, 8, 3_000_000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Params{Servers: tt.servers, Rate: sim.Rate(math.Round(tt.lambda * sim.RateScale)), MeanService: 100,
+				Cycles: tt.cycles, Warmup: tt.cycles / 20, Seed: uint64(tt.k), Queues: sim.PerServer,
+				Policy: sim.LeastConnections, Tail: TailInput{Fanout: tt.k}}
+			r, err := Run(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms, tl := r.Measured.Response, r.Tail
+			if ms == nil || tl == nil {
+				t.Fatalf("no response measured (%v) or no tail theory (%v)", ms, tl)
+			}
+			near := func(name string, theory, measured, tol float64) {
+				t.Logf("%-13s theory %8.4g measured %8.4g (%+.1f%%)", name, theory, measured, 100*(measured-theory)/theory)
+				if math.Abs(measured-theory) > tol*theory {
+					t.Errorf("%s: theory %.4g, measured %.4g: more than %.0f%% apart", name, theory, measured, 100*tol)
+				}
+			}
+			if math.Abs(ms.AttemptsPerRequest-float64(tt.k)) > 1e-9 {
+				t.Errorf("attempts per request %v, want %d", ms.AttemptsPerRequest, tt.k)
+			}
+			if lt := tl.LowLoad; lt != nil {
+				near("p50", float64(lt.RequestP50), float64(ms.P50), 0.03)
+				near("p99", float64(lt.RequestP99), float64(ms.P99), 0.08)
+				near("avg response", lt.AvgResponse, ms.AvgResponse, 0.03)
+			}
+			if fj := tl.ForkJoin; fj != nil {
+				near("fork-join", fj.AvgResponse, ms.AvgResponse, 0.05)
+			}
+			if tl.LowLoad == nil && tl.ForkJoin == nil {
+				t.Fatalf("no theory applies: %s; %s", tl.LowLoadWhy, tl.ForkJoinWhy)
+			}
+		})
+	}
+}
