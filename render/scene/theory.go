@@ -78,9 +78,12 @@ func Sig3(x float64) string {
 // the queueing model's prediction (Erlang C for the central queue, c ×
 // M/M/1 or the supermarket model for per-server queues, bounds where no
 // closed form exists) beside the measured values, or why no model
-// applies.
+// applies; with fan-out or hedging, the tail theory (tailLines).
 func (s *Session) TheoryLines() []string {
 	cfg := s.m.Config()
+	if in := mmc.TailOf(cfg); in.On() {
+		return s.tailLines(cfg, in)
+	}
 	in := mmc.FitInput(cfg)
 	general := generalShape(cfg.Service)
 	if general {
@@ -197,7 +200,8 @@ func (s *Session) tailLines(cfg sim.Config, in mmc.TailInput) []string {
 			"request p50 (cycles)\t"+Commas(int64(lt.RequestP50))+"\t"+Commas(sum.ResponseP50),
 			"request p99 (cycles)\t"+Commas(int64(lt.RequestP99))+"\t"+Commas(sum.ResponseP99),
 			"attempts per request\t"+Sig3(lt.AttemptsPerRequest)+"\t"+attempts,
-			"a part's p99; share within it\t"+Commas(int64(lt.PartP99))+"; "+Sig3(lt.WithinPartP99)+"\t")
+			"a part's p99 (cycles)\t"+Commas(int64(lt.PartP99))+"\t",
+			"requests within it\t"+Sig3(lt.WithinPartP99)+"\t")
 	}
 	if fj != nil {
 		lines = append(lines, "avg response (fork-join)\t"+Sig3(fj.AvgResponse)+"\t"+Sig3(sum.AvgResponse))

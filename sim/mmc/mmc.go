@@ -201,7 +201,7 @@ func Run(p Params) (Report, error) {
 	if err := r.theory(p, cfg, mom); err != nil {
 		return Report{}, err
 	}
-	if cfg.Service == sim.Geometric && p.MeanService < 100 && !p.Tail.on() {
+	if cfg.Service == sim.Geometric && p.MeanService < 100 && !p.Tail.On() {
 		r.Notes = append(r.Notes, fmt.Sprintf("m = %d < 100: the whole-cycle clock makes the measured Wq lower than Erlang C by roughly 1/m (%.1f%%); use --mean-service 100 or more for a match within 1-2%%", p.MeanService, 100/float64(p.MeanService)))
 	}
 	if r.Theory != nil && r.Theory.Rho >= 0.85 {
@@ -243,7 +243,7 @@ func Run(p Params) (Report, error) {
 	}
 	sum := m.Summary()
 	r.Measured.AvgService = sum.AvgService
-	if p.Tail.on() {
+	if p.Tail.On() {
 		r.Measured.Response = &Response{Completed: sum.Completed, AvgResponse: sum.AvgResponse,
 			P50: sum.ResponseP50, P99: sum.ResponseP99}
 		if sum.Admitted > 0 {
@@ -256,7 +256,7 @@ func Run(p Params) (Report, error) {
 // theory fills in what queueing theory says of the configuration (see
 // Predict and PredictShape).
 func (r *Report) theory(p Params, cfg sim.Config, mom sim.Moments) error {
-	if p.Tail.on() {
+	if p.Tail.On() {
 		tl, err := PredictTail(cfg, p.Tail)
 		if err != nil {
 			return err

@@ -22,9 +22,19 @@ type TailInput struct {
 	HedgeBudget float64 // F, hedges per part allowed over 1,000 cycles (0 = no budget)
 }
 
-// on reports whether the tail theory is asked for: a fan-out given (1
+// On reports whether the tail theory is asked for: a fan-out given (1
 // included) or hedging on.
-func (in TailInput) on() bool { return in.Fanout >= 1 || in.HedgeAfter > 0 }
+func (in TailInput) On() bool { return in.Fanout >= 1 || in.HedgeAfter > 0 }
+
+// TailOf returns the fan-out and hedging of cfg as the tail theory reads
+// them: zero (not On) when both are off.
+func TailOf(cfg sim.Config) TailInput {
+	var in TailInput
+	if cfg.Fanout > 1 {
+		in.Fanout = cfg.Fanout
+	}
+	return in
+}
 
 // Tail is what theory says of a fan-out or hedged run: the low-load
 // distribution (F(t)^K, hedged or not) and the fork-join mean, each only
