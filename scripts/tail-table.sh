@@ -6,24 +6,30 @@
 # 1. Low load: the same requests (0.0015 a cycle) for every fan-out K = 1,
 #    5, 20 and 64 (a server's load 0.075% … 4.8%), without hedging and with
 #    one hedge after a part's p95 (299 cycles = ⌈ln 0.05 ÷ ln 0.99⌉);
-#    LOW_CYCLES cycles (2,000,000) for each seed. Theory: F(t)^K, hedged or
+#    LOW_CYCLES cycles (10,000,000) for each seed. Theory: F(t)^K, hedged or
 #    not (P(part > t) = (1 − F(t))·(1 − F(t − D))).
 # 2. High load: fan-out 20 at a server's load 0.5, 0.8 and 0.9, without
 #    hedging, hedging after 299 cycles with no budget and with a budget of
-#    5%; HIGH_CYCLES cycles (1,000,000) for each seed. No closed form.
+#    5%; HIGH_CYCLES cycles (2,000,000) for each seed. No closed form.
 #
 # Each row is the mean over SEEDS (1 2 3): request p50 and p99 in cycles,
 # attempts per request (attempts ÷ admitted), over the whole run. Usage:
 # scripts/tail-table.sh [bin/lbsim]
 set -euo pipefail
 lbsim=${1:-bin/lbsim}
-low_cycles=${LOW_CYCLES:-2000000}
-high_cycles=${HIGH_CYCLES:-1000000}
+low_cycles=${LOW_CYCLES:-10000000}
+high_cycles=${HIGH_CYCLES:-2000000}
 seeds=${SEEDS:-1 2 3}
 base=(--servers 200 --service geometric --mean-service 100 --queues per-server --policy least-connections)
-if ! "$lbsim" mmc --help 2>&1 | grep -q -- --fanout; then
+help=$("$lbsim" mmc --help 2>&1)
+if ! grep -q -- --fanout <<<"$help"; then
 	echo "$lbsim mmc has no --fanout: build lbsim with fan-out first" >&2
 	exit 2
+fi
+hedges="none 299"
+if ! grep -q -- --hedge-after <<<"$help"; then
+	echo "$lbsim mmc has no --hedge-after: the rows with hedging are left out" >&2
+	hedges=none
 fi
 
 # rows runs lbsim mmc for each seed with the flags given and prints the
@@ -57,7 +63,7 @@ print(json.dumps({"p50": mean("response_p50"), "p99": mean("response_p99"), "att
 echo "| fan-out K | hedging | request p50 (theory) | request p99 (theory) | attempts per request (theory) | theory: within a part's p99 |"
 echo "|---|---|---|---|---|---|"
 for k in 1 5 20 64; do
-	for hedge in none 299; do
+	for hedge in $hedges; do
 		flags=(--rate 0.0015 --fanout "$k" --cycles "$low_cycles")
 		[ "$hedge" = none ] || flags+=(--hedge-after "$hedge")
 		rows "${flags[@]}" | python3 -c '
@@ -78,7 +84,9 @@ echo "| load ρ | hedging | request p50 | request p99 | attempts per request |"
 echo "|---|---|---|---|---|"
 for rho in 0.5 0.8 0.9; do
 	rate=$(python3 -c "print($rho * 200 / (20 * 100))")
-	for hedge in none unbudgeted 5%; do
+	high=(none unbudgeted 5%)
+	[ "$hedges" != none ] || high=(none)
+	for hedge in "${high[@]}"; do
 		flags=(--rate "$rate" --fanout 20 --cycles "$high_cycles")
 		case $hedge in
 		unbudgeted) flags+=(--hedge-after 299) ;;
