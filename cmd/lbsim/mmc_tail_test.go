@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -65,5 +67,59 @@ func TestMMCFanout(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "", "mmc", "--fanout", "65"); code != exitUsage || !strings.Contains(stderr, "--fanout") {
 		t.Errorf("fan-out 65: exit %d %s", code, stderr)
+	}
+}
+
+// TestREADMETailTable: the README's tail-at-scale tables are
+// scripts/tail-table.sh's (its header lines), and every theory figure in
+// the low-load table is what lbsim mmc computes for that row with the
+// script's flags.
+func TestREADMETailTable(t *testing.T) {
+	readme := string(readFile(t, "../../README.md"))
+	script := string(readFile(t, "../../scripts/tail-table.sh"))
+	table := between(t, "README.md", readme, "<!-- tail-table", "<!-- /tail-table -->")
+	for _, m := range regexp.MustCompile(`(?m)^echo "(\|.*\|)"$`).FindAllStringSubmatch(script, -1) {
+		if !strings.Contains(table, "\n"+m[1]+"\n") {
+			t.Errorf("the README's table lacks the script's header line %s", m[1])
+		}
+	}
+	base := regexp.MustCompile(`(?m)^base=\((.*)\)$`).FindStringSubmatch(script)
+	rate := regexp.MustCompile(`flags=\(--rate ([0-9.]+) --fanout "\$k"`).FindStringSubmatch(script)
+	if base == nil || rate == nil {
+		t.Fatal("scripts/tail-table.sh: no base=(…) line or low-load --rate")
+	}
+	row := regexp.MustCompile(`(?m)^\| (\d+) \| (none|after (\d+)) \| \d+ \((\d+)\) \| \d+ \((\d+)\) \| [0-9.]+ \(([0-9.]+)\) \| ([0-9.]+) \|$`)
+	rows := row.FindAllStringSubmatch(table, -1)
+	if len(rows) < 4 {
+		t.Fatalf("the README's low-load table has %d rows, want at least 4:\n%s", len(rows), table)
+	}
+	for _, r := range rows {
+		args := append([]string{"mmc"}, strings.Fields(base[1])...)
+		args = append(args, "--rate", rate[1], "--fanout", r[1], "--cycles", "100000", "--seed", "1", "--json", "-")
+		if r[3] != "" {
+			args = append(args, "--hedge-after", r[3])
+		}
+		stdout, stderr, code := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, stderr)
+		}
+		var rep struct {
+			Tail struct {
+				LowLoad *struct {
+					P50      int     `json:"request_p50"`
+					P99      int     `json:"request_p99"`
+					Attempts float64 `json:"attempts_per_request"`
+					Within   float64 `json:"within_part_p99"`
+				} `json:"low_load"`
+			} `json:"tail"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Tail.LowLoad == nil {
+			t.Fatalf("%v: %v, no low-load theory:\n%s", args, err, stdout)
+		}
+		lt := rep.Tail.LowLoad
+		got := fmt.Sprintf("%d %d %.3f %.3f", lt.P50, lt.P99, lt.Attempts, lt.Within)
+		if want := strings.Join(r[4:8], " "); got != want {
+			t.Errorf("K = %s, hedging %s: the README says theory %s, lbsim mmc %s", r[1], r[2], want, got)
+		}
 	}
 }
