@@ -138,22 +138,6 @@ func fitWhy(cfg sim.Config) string {
 
 // lowLoad returns the no-queueing tail, or why it does not apply.
 func lowLoad(cfg sim.Config, in TailInput, part queueing.Times, attempts, extra, load float64) (*LowLoadTail, string, error) {
-	live := in.Fanout
-	if in.HedgeAfter > 0 {
-		live *= 1 + in.HedgeMax
-	}
-	switch p := cfg.Policy; {
-	case cfg.Queues != sim.PerServer:
-		return nil, "no closed form: fan-out routes each part at arrival, to per-server queues", nil
-	case p.TheoryFor(cfg.Choices) == sim.TheorySplit || p == sim.Hash:
-		return nil, fmt.Sprintf("no closed form: %v routing sends a part to a busy server (with probability ρ = %.3g) even when others are idle; the low-load model needs a policy that finds an idle one, such as least-connections", p, load), nil
-	case load > LowLoad:
-		return nil, fmt.Sprintf("no closed form: at ρ = %.3g a server, above %g, parts queue, and F(t)^K, the no-queueing limit, says too little", load, LowLoad), nil
-	case cfg.Servers < live:
-		return nil, fmt.Sprintf("no closed form: %d servers are fewer than the %d attempts a request can hold at once, so some share a server", cfg.Servers, live), nil
-	case in.HedgeAfter > 0 && in.HedgeBudget > 0 && attempts-1 >= in.HedgeBudget:
-		return nil, fmt.Sprintf("no closed form: a part sends %.3g hedges on average, and the budget allows %g: it denies hedges", attempts-1, in.HedgeBudget), nil
-	}
 	resp := part
 	model := fmt.Sprintf("no queueing: P(response ≤ t) = F(t)^%d", in.Fanout)
 	if in.HedgeAfter > 0 {
@@ -163,6 +147,9 @@ func lowLoad(cfg sim.Config, in TailInput, part queueing.Times, attempts, extra,
 		}
 		resp = h
 		model = fmt.Sprintf("no queueing, hedged after %d: P(part > t) = Π (1 − F(t − j·%d)), j = 0…%d; P(response ≤ t) = (1 − that)^%d", in.HedgeAfter, in.HedgeAfter, in.HedgeMax, in.Fanout)
+	}
+	if why := lowLoadWhy(cfg, in, resp, attempts, load); why != "" {
+		return nil, why, nil
 	}
 	req, err := queueing.FanOut(resp, in.Fanout)
 	if err != nil {
@@ -182,6 +169,41 @@ func lowLoad(cfg sim.Config, in TailInput, part queueing.Times, attempts, extra,
 	all, err := queueing.FanOut(part, in.Fanout)
 	lt.WithinPartP99 = all.CDF(lt.PartP99)
 	return lt, "", errors.Join(append(errs, err)...)
+}
+
+// lowLoadWhy returns why the low-load model does not apply, or "";
+// resp is the distribution of a part's response there.
+func lowLoadWhy(cfg sim.Config, in TailInput, resp queueing.Times, attempts, load float64) string {
+	live := in.Fanout
+	if in.HedgeAfter > 0 {
+		live *= 1 + in.HedgeMax
+	}
+	switch p := cfg.Policy; {
+	case cfg.Queues != sim.PerServer:
+		return "no closed form: fan-out routes each part at arrival, to per-server queues"
+	case p.TheoryFor(cfg.Choices) == sim.TheorySplit || p == sim.Hash:
+		return fmt.Sprintf("no closed form: %v routing sends a part to a busy server (with probability ρ = %.3g) even when others are idle; the low-load model needs a policy that finds an idle one, such as least-connections", p, load)
+	case load > LowLoad:
+		return loadWhy(resp, in.Fanout, load)
+	case cfg.Servers < live:
+		return fmt.Sprintf("no closed form: %d servers are fewer than the %d attempts a request can hold at once, so some share a server", cfg.Servers, live)
+	case in.HedgeAfter > 0 && in.HedgeBudget > 0 && attempts-1 >= in.HedgeBudget:
+		return fmt.Sprintf("no closed form: a part sends %.3g hedges on average, and the budget allows %g: it denies hedges", attempts-1, in.HedgeBudget)
+	}
+	return ""
+}
+
+// loadWhy says why the low-load model does not apply at load ρ, with the
+// bound it still gives: waiting only adds to an attempt's time, so the
+// no-queueing p99 of a request (parts of time d) is a floor under it.
+func loadWhy(d queueing.Times, k int, load float64) string {
+	why := fmt.Sprintf("no closed form: at ρ = %.3g a server, above %g, parts may queue", load, LowLoad)
+	if r, err := queueing.FanOut(d, k); err == nil {
+		if p99, err := r.Quantile(0.99); err == nil {
+			why += fmt.Sprintf("; without queueing a request's p99 would be %d cycles, a floor under it", p99)
+		}
+	}
+	return why
 }
 
 // forkJoin returns the fork-join mean, or why it does not apply: every
