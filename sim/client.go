@@ -513,7 +513,7 @@ func (b *Balancer) clientLevels(tot *Totals, now int64) {
 	}
 	tot.Abandoned = c.abandonedInService
 	tot.Waiting = c.waiting
-	tot.WastedCycles = c.wastedEnded
+	tot.WastedCycles += c.wastedEnded // b.tot's own: cancellations' (fan-out)
 	for _, at := range c.abandonAt {
 		tot.WastedCycles += now - at + 1
 	}

@@ -31,3 +31,11 @@ var GenChanges = genChanges
 // so every golden trace, event hash and reference comparison checks that
 // compacting leaves a run as it was.
 func init() { compactMin = 1 }
+
+// ShapeTime is the time one 64-bit draw u gives under cfg's shape, for
+// the shapes other than uniform, constant and geometric (the reference
+// draws those itself): the sampler's inverse transforms.
+func ShapeTime(cfg *Config, u uint64) uint32 {
+	s := newSampler(cfg)
+	return s.draw(u, cfg)
+}

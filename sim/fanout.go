@@ -201,15 +201,31 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 // 0 for the lobby) at cycle t, as a timeout takes a queued attempt out
 // (unqueue), and returns it.
 func (b *Balancer) takeOutQueued(key int64, sid int, t int64) packed {
+	r := b.removeQueued(key, sid, t)
+	b.unqueued(r, sid, t)
+	return r
+}
+
+// removeQueued takes attempt key out of its queue (server slot sid's, or
+// 0 for the lobby) at cycle t; unqueued then tells the server.
+func (b *Balancer) removeQueued(key int64, sid int, t int64) packed {
 	q := &b.lobby
 	if sid != 0 {
 		q = &b.sq[sid-1]
 	}
 	r, _, _ := q.remove(key, 0, t)
 	b.queued--
+	return r
+}
+
+// unqueued tells server slot sid (0: the lobby) that attempt r has left
+// its queue at cycle t without being served: its router, and, the
+// server holding nothing more, what an emptied server does.
+func (b *Balancer) unqueued(r packed, sid int, t int64) {
 	if sid == 0 {
-		return r
+		return
 	}
+	q := &b.sq[sid-1]
 	b.hold(sid, r, -1)
 	s := &b.srv[sid-1]
 	if b.active.has(sid) {
@@ -222,7 +238,6 @@ func (b *Balancer) takeOutQueued(key int64, sid int, t int64) packed {
 		b.ready.remove(sid)
 		b.emptied(sid, t)
 	}
-	return r
 }
 
 // pickPart picks the server attempt p of a request with fan-out goes to
@@ -350,19 +365,19 @@ func (b *Balancer) fanEnded(r packed, t int64) {
 // cancel cancels attempt key, live at w (a server id, or lobbyAt), at
 // cycle t: queued, it leaves its queue; in service, its server stops it
 // and is free at once (it may take work at step d of this cycle), the
-// cycles it served counted as wasted.
+// cycles it served counted as wasted. The event comes first, then what
+// the server does (a retiring server left with nothing leaves).
 func (b *Balancer) cancel(key int64, w int32, t int64) {
 	sid := 0
 	if w > 0 {
 		sid = b.slotOf(int(w))
 	}
 	var r packed
-	var inService bool
-	if sid != 0 && b.srv[sid-1].busy && b.srv[sid-1].req.id == key && b.endsOf(sid) != abandons {
-		inService = true
-		r = b.stopServing(sid, t)
+	inService := sid != 0 && b.srv[sid-1].busy && b.srv[sid-1].req.id == key && b.endsOf(sid) != abandons
+	if inService {
+		r = b.srv[sid-1].req
 	} else {
-		r = b.takeOutQueued(key, sid, t)
+		r = b.removeQueued(key, sid, t)
 	}
 	if len(b.requeuedAt) > 0 {
 		delete(b.requeuedAt, key)
@@ -379,13 +394,18 @@ func (b *Balancer) cancel(key int64, w int32, t int64) {
 		}
 		b.emit(Cancel, at, 0, r.unpack())
 	}
+	if inService {
+		b.stopServing(sid, t)
+	} else {
+		b.unqueued(r, sid, t)
+	}
 }
 
 // stopServing stops the attempt server slot id has in service at cycle
 // t and frees the server as an ending at step a frees it; the cycles it
 // was served (t − its dispatch cycle, one less before step a has reached
 // the server) count as wasted.
-func (b *Balancer) stopServing(id int, t int64) packed {
+func (b *Balancer) stopServing(id int, t int64) {
 	s := &b.srv[id-1]
 	r := s.req
 	start := s.done - int64(s.speed.Cycles(r.time()))
@@ -396,18 +416,13 @@ func (b *Balancer) stopServing(id int, t int64) packed {
 	if b.stepAt != 0 && id > b.stepAt {
 		served-- // step a has not reached it this cycle
 	}
-	if b.cl != nil {
-		b.cl.wastedEnded += max(served, 0)
-	} else {
-		b.tot.WastedCycles += max(served, 0)
-	}
+	b.tot.WastedCycles += max(served, 0)
 	delete(b.ends, id)
 	s.busy = false
 	b.busy--
 	b.hold(id, r, -1)
 	b.cands.addLoad(id, -1)
 	b.freed(id, t, false)
-	return r
 }
 
 // fanDigest adds the fan-out state to the model's hash (only while fan-out

@@ -269,6 +269,19 @@ func hashConfigs() map[string]struct {
 		{Cycle: 4000, Setting: SetScaleTolerance, Value: 1},  // 0
 		{Cycle: 6000, Setting: SetScaleDownWindow, Value: 1}, // 0
 	}}
+	// Fan-out 4 over p2c on geometric times (the parts generator), with
+	// timeouts, retries with jitter, random faults and a failing server
+	// whose errors cancel their requests' other parts.
+	fo := DefaultConfig()
+	fo.Seed, fo.Cycles, fo.Servers, fo.MaxServers, fo.Queues, fo.Policy, fo.Fanout = 47, 6_000, 12, 16, PerServer, P2C, 4
+	fo.Service, fo.MeanService, fo.Rate, fo.Wave, fo.InitialPerServer, fo.MinServers = Geometric, 12, 120_000, false, 1, 12
+	fo.Timeout, fo.Retries, fo.Backoff, fo.Jitter, fo.FailTime = 45, 1, 4, true, 7
+	fo.MTBF, fo.MTTR = 4_000, 150
+	runs["fanout"] = run{cfg: fo, changes: []Change{
+		{Cycle: 1500, Setting: SetFail, Value: int64(MakeServerRef(0, 3))},
+		{Cycle: 3000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
+		{Cycle: 4000, Setting: SetPolicy, Value: int64(RoundRobin)},
+	}}
 	return runs
 }
 
@@ -306,6 +319,9 @@ func hashRun(t *testing.T, cfg Config, changes []Change) eventHash {
 			b = append(b, byte(r.Type))
 			if cfg.Balancers > 1 {
 				b = append(b, r.Member) // only in a fleet: the older hashes stay
+			}
+			if cfg.Fanout > 1 {
+				b = append(b, r.Part) // only with fan-out: the older hashes stay
 			}
 			h.Write(b)
 		}

@@ -278,14 +278,26 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if tot.Generated != tot.Rejected+tot.Discarded+tot.Admitted {
 		fail("generated %d != rejected %d + discarded %d + admitted %d", tot.Generated, tot.Rejected, tot.Discarded, tot.Admitted)
 	}
-	waiting := tot.Admitted - tot.Completed - tot.Failed - tot.TimedOut - tot.GaveUpBudget - q - (int64(b.busy) - tot.Abandoned)
-	if waiting != tot.Waiting || waiting < 0 {
+	if tot.Fanout > 1 {
+		// The queues and servers hold parts: the requests in flight are
+		// counted apart.
+		if n := tot.Admitted - tot.Completed - tot.Failed - tot.TimedOut - tot.GaveUpBudget; n != tot.InFlightRequests || n < 0 {
+			fail("admitted %d − completed %d − failed %d − timed out %d − gave up %d = %d, but %d requests in flight",
+				tot.Admitted, tot.Completed, tot.Failed, tot.TimedOut, tot.GaveUpBudget, n, tot.InFlightRequests)
+		}
+		if tot.ExtraParts != tot.Admitted*int64(tot.Fanout-1) {
+			fail("parts beyond the first %d for %d admitted, fan-out %d", tot.ExtraParts, tot.Admitted, tot.Fanout)
+		}
+	} else if waiting := tot.Admitted - tot.Completed - tot.Failed - tot.TimedOut - tot.GaveUpBudget - q - (int64(b.busy) - tot.Abandoned); waiting != tot.Waiting || waiting < 0 {
 		fail("admitted %d − completed %d − failed %d − timed out %d − gave up %d − queued %d − in service %d = %d, but %d wait to retry",
 			tot.Admitted, tot.Completed, tot.Failed, tot.TimedOut, tot.GaveUpBudget, q, int64(b.busy)-tot.Abandoned, waiting, tot.Waiting)
 	}
-	if l, r := tot.Admitted+tot.Retries-tot.RetriesDiscarded, tot.Completed+tot.Errors+tot.TimedOutQueued+tot.TimedOutInService+q+int64(b.busy)-tot.Abandoned; l != r {
-		fail("attempts: admitted %d + retries %d − discarded %d = %d, but completed %d + errors %d + timed out %d + %d + queued %d + in service %d = %d",
-			tot.Admitted, tot.Retries, tot.RetriesDiscarded, l, tot.Completed, tot.Errors, tot.TimedOutQueued, tot.TimedOutInService, q, int64(b.busy)-tot.Abandoned, r)
+	// Every attempt sent (parts, retries, hedges) is completed, cancelled,
+	// in error, timed out, queued or in service.
+	parts, done := tot.Admitted+tot.ExtraParts, tot.Completed+tot.PartsDone
+	if l, r := parts+tot.Retries+tot.Hedges-tot.RetriesDiscarded, done+tot.Cancelled+tot.Errors+tot.TimedOutQueued+tot.TimedOutInService+q+int64(b.busy)-tot.Abandoned; l != r {
+		fail("attempts: parts %d + retries %d + hedges %d − discarded %d = %d, but completed %d + cancelled %d + errors %d + timed out %d + %d + queued %d + in service %d = %d",
+			parts, tot.Retries, tot.Hedges, tot.RetriesDiscarded, l, done, tot.Cancelled, tot.Errors, tot.TimedOutQueued, tot.TimedOutInService, q, int64(b.busy)-tot.Abandoned, r)
 	}
 	if n := len(b.requeuedAt); int64(n) > q {
 		fail("%d requests noted as requeued or retried, but %d queued: the note of a request that left the queue stays", n, q)
@@ -298,9 +310,10 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		// Refusals, timeouts and abandoned work break the dispatch books
 		// below; the attempts' line above keeps them.
 	case b.perServer:
-		// Requeued counts queued requests routed again too, never dispatched.
-		if d := tot.Dispatched - tot.Completed - tot.Errors - int64(b.busy); d < 0 || d > tot.Requeued {
-			fail("dispatched %d − completed %d − errors %d − in service %d = %d, want 0..requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, d, tot.Requeued)
+		// Requeued counts queued requests routed again too, never
+		// dispatched; cancelled counts queued parts too (fan-out).
+		if d := tot.Dispatched - tot.Completed - tot.PartsDone - tot.Errors - int64(b.busy); d < 0 || d > tot.Requeued+tot.Cancelled {
+			fail("dispatched %d − completed %d − errors %d − in service %d = %d, want 0..requeued %d + cancelled %d", tot.Dispatched, tot.Completed+tot.PartsDone, tot.Errors, b.busy, d, tot.Requeued, tot.Cancelled)
 		}
 	case tot.Dispatched != tot.Completed+tot.Errors+int64(b.busy)+tot.Requeued:
 		fail("dispatched %d != completed %d + errors %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, tot.Requeued)

@@ -178,6 +178,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 	}
 	for _, b := range m.bal {
 		b.tot.InitialQueue = int64(b.queueLen())
+		if m.fan != nil {
+			b.tot.InitialQueue = b.tot.Admitted // the queues hold parts
+		}
 		b.dispatchAll(0)
 		b.tot.ServersMin = b.live
 		b.fleetEndOfCycle(0, true)

@@ -55,6 +55,8 @@ func genFocus(t *rapid.T, cfg *sim.Config) {
 	case 3: // faults, the lobby when every server is down
 		cfg.MTBF = rapid.Int64Range(1, 60).Draw(t, "focusMTBF")
 		cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "focusMTTR")
+	case 4: // fan-out
+		genFanout(t, cfg)
 	}
 }
 
@@ -94,6 +96,41 @@ func TestReferenceMatchesModelClientBusy(t *testing.T) {
 		genFocus(t, &cfg)
 		sim.GenClientSettings(t, &cfg)
 		changes := append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...)
+		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+		diffRun(t, cfg, changes)
+	})
+}
+
+// genFanout turns fan-out on in cfg: per-server queues, a policy that
+// routes parts, one balancer reading the true loads.
+func genFanout(t *rapid.T, cfg *sim.Config) {
+	cfg.Queues, cfg.Switch, cfg.Balancers, cfg.LoadInfo = sim.PerServer, false, 1, sim.LoadExact
+	cfg.Fanout = rapid.IntRange(2, 5).Draw(t, "fanout")
+	cfg.Policy = rapid.SampledFrom([]sim.Policy{sim.RoundRobin, sim.Random, sim.P2C, sim.LeastConnections}).Draw(t, "fanoutPolicy")
+}
+
+// TestReferenceMatchesModelFanout runs busy configurations with fan-out
+// and the client side drawn on (timeouts, retries, backoff, jitter and
+// budgets, outlier ejection, warm-up, replacement; no health checks,
+// which fan-out does not take yet), gray and down/up faults and their
+// changes, the same way: the request stream, each part's routing, its
+// completion, its errors and timeouts ending the request, and the
+// cancellation of its siblings, event by event.
+func TestReferenceMatchesModelFanout(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 20, 30))
+		if rapid.Bool().Draw(t, "client") {
+			sim.GenClientSettings(t, &cfg)
+		}
+		genFanout(t, &cfg)
+		cfg.HealthInterval = 0
+		var changes []sim.Change
+		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
+			if c.Setting != sim.SetHealthInterval && c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo {
+				changes = append(changes, c)
+			}
+		}
 		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
 		diffRun(t, cfg, changes)
 	})

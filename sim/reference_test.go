@@ -46,6 +46,7 @@ const (
 	refRouteStream = 0x6c6273696d2d7274 // "lbsim-rt"
 	refRetryStream = 0x6c6273696d2d7279 // "lbsim-ry"
 	refFleetStream = 0x6c6273696d2d666c // "lbsim-fl"
+	refPartsStream = 0x6c6273696d2d7074 // "lbsim-pt"
 )
 
 // refPolicy is one policy written the obvious way. Pooled picks, among the
@@ -103,6 +104,7 @@ type refServer struct {
 	// dispatched under); abandoned: its client gave up on it (timeout) at
 	// cycle abandonedAt and the server works on.
 	ends        sim.Gray
+	started     int64 // the cycle the attempt in service was dispatched
 	abandoned   bool
 	abandonedAt int64
 	// retiring: serves what it holds, then leaves; down: failed; gone:
@@ -208,6 +210,13 @@ type refBalancer struct {
 	tot          sim.Totals
 	last         sim.CycleStats
 	waits, resps []int64
+	// Fan-out: the parts sent (admitted × K), and the server step a is
+	// at (0 outside step a): a sibling cancelled at a higher id has not
+	// been served this cycle. dues are step a′'s attempts not yet taken
+	// (a cancellation may take one first).
+	parts  int64
+	stepAt int
+	dues   []*refDue
 	// The client side: retries granted but not yet arrived; the cycles
 	// of the first attempts admitted and of the retries granted (the
 	// retry budget's window).
@@ -248,6 +257,11 @@ type refModel struct {
 	events    []sim.Event
 	// tries holds, by request id, the retries granted to the request.
 	tries map[int64]int
+	// Fan-out: K, the parts generator, and the requests in flight (by
+	// id: the parts not yet completed).
+	fanK  int
+	parts *rand.PCG
+	fan   map[int64]int
 	// The switch's peaks over both balancers' end-of-cycle totals.
 	peakQueue              int64
 	serversMin, serversMax int
@@ -281,6 +295,9 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		startInfo: cfg.LoadInfo,
 		pending:   slices.Clone(changes),
 		tries:     map[int64]int{},
+		fanK:      max(cfg.Fanout, 1),
+		parts:     rand.NewPCG(cfg.Seed, refPartsStream),
+		fan:       map[int64]int{},
 	}
 	m.frng = rand.New(m.fpcg)
 	slices.SortStableFunc(m.pending, func(a, b sim.Change) int { return int(a.Cycle - b.Cycle) })
@@ -309,6 +326,9 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 	}
 	for _, b := range m.bal {
 		b.tot.InitialQueue = int64(b.queued())
+		if m.fanK > 1 {
+			b.tot.InitialQueue = b.tot.Admitted // the queues hold parts
+		}
 		b.tot.ServersMin = math.MaxInt
 		b.dispatch(0)
 		if m.cfg.LoadInfo > 0 {
@@ -595,6 +615,10 @@ func refPoisson(mean float64, r *rand.PCG) int {
 // balancer's queue: its first attempt.
 func (m *refModel) arrive(r sim.Request, t int64) {
 	b := m.balOf(r)
+	var times []uint32
+	if m.fanK > 1 {
+		times = m.partTimes(r) // right after the request is generated
+	}
 	b.tot.Generated++
 	b.last.Generated++
 	for _, x := range m.cfg.Blocked {
@@ -604,6 +628,10 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 			m.emit(b, sim.Reject, 0, 0, r)
 			return
 		}
+	}
+	if m.fanK > 1 {
+		b.fanArrive(r, times, t)
+		return
 	}
 	q := b.attempt(r, t)
 	if m.perServer() {
@@ -785,10 +813,7 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 	if how != refAgain && m.perServer() && m.k > 1 {
 		r.bal = m.fleet.IntN(m.k)
 	}
-	var s *refServer
-	if len(b.cands) > 0 {
-		s = m.policy().Route(b, &r, b.candidates())
-	}
+	s := b.pick(&r)
 	id, n := 0, len(b.lobby)
 	if s != nil {
 		id, n = s.id, len(s.queue)
@@ -941,7 +966,7 @@ func (b *refBalancer) unregister(id int) {
 func (b *refBalancer) drainLobby(t int64) {
 	for len(b.lobby) > 0 && len(b.cands) > 0 {
 		r := b.lobby[0]
-		s := b.m.policy().Route(b, &r, b.candidates())
+		s := b.pick(&r)
 		if s == nil {
 			return
 		}
@@ -982,8 +1007,19 @@ func (b *refBalancer) work(t int64) {
 			b.last.Errors++
 			m.emit(b, sim.Error, s.id, 0, s.req.Request)
 			b.erred(s, t)
+			b.stepAt = s.id
 			b.ended(s.req, t, refErrored, false)
+			b.stepAt = 0
+		case m.fanK > 1 && m.fan[s.req.ID] > 1:
+			m.fan[s.req.ID]--
+			b.tot.PartsDone++ // a part before its request's last
+			m.emit(b, sim.Complete, s.id, 0, s.req.Request)
+			s.errRun, s.ejections = 0, 0
+			if c := m.policy().Completed; c != nil {
+				c(b, s, &s.req)
+			}
 		default:
+			delete(m.fan, s.req.ID)
 			b.tot.Completed++
 			b.last.Completed++
 			resp := t - s.req.Arrival
@@ -1009,21 +1045,26 @@ func (b *refBalancer) freed(s *refServer) {
 	}
 }
 
+// refDue is an attempt step a′ of this cycle takes: in service at server,
+// or queued at queue (per-server; both nil: the central queue or the
+// lobby); taken: a cancellation took it first (fan-out).
+type refDue struct {
+	r      refReq
+	server *refServer
+	queue  *refServer
+	taken  bool
+}
+
 // timeouts is step a′: every attempt whose deadline is t is abandoned, in
-// the order of their arrivals, then request ids.
+// the order of their arrivals, then request ids, then parts.
 func (b *refBalancer) timeouts(t int64) {
 	m := b.m
-	type due struct {
-		r      refReq
-		server *refServer // in service there, or nil when queued
-		queue  *refServer // queued there (per-server), or nil
-	}
-	var dues []due
+	b.dues = nil
 	keep := func(q []refReq, at *refServer) []refReq {
 		var kept []refReq
 		for _, r := range q {
 			if r.deadline == t {
-				dues = append(dues, due{r: r, queue: at})
+				b.dues = append(b.dues, &refDue{r: r, queue: at})
 			} else {
 				kept = append(kept, r)
 			}
@@ -1035,30 +1076,34 @@ func (b *refBalancer) timeouts(t int64) {
 	for _, s := range b.servers {
 		s.queue = keep(s.queue, s)
 		if s.live() && s.busy && !s.abandoned && s.req.deadline == t {
-			dues = append(dues, due{r: s.req, server: s})
+			b.dues = append(b.dues, &refDue{r: s.req, server: s})
 		}
 	}
-	slices.SortStableFunc(dues, func(x, y due) int {
+	slices.SortStableFunc(b.dues, func(x, y *refDue) int {
 		if x.r.arrived != y.r.arrived {
 			return int(x.r.arrived - y.r.arrived)
 		}
-		return int(x.r.ID - y.r.ID)
+		if x.r.ID != y.r.ID {
+			return int(x.r.ID - y.r.ID)
+		}
+		return int(x.r.Part) - int(y.r.Part)
 	})
-	for i, d := range dues {
+	for _, d := range b.dues {
+		if d.taken {
+			continue
+		}
+		d.taken = true
 		// The server first (freed from a hanging attempt, or left with
 		// nothing by a queued one: a retiring server with nothing left,
 		// no attempt still to time out in its queue included, leaves),
 		// then the attempt's end.
-		emptied := func(s *refServer) bool {
-			return !s.busy && !slices.ContainsFunc(dues[i+1:], func(x due) bool { return x.queue == s })
-		}
-		if q := d.queue; q != nil && emptied(q) {
+		if q := d.queue; q != nil && b.emptied(q) {
 			b.freed(q)
 		}
 		if s := d.server; s != nil {
 			if s.ends == sim.Hanging {
 				s.busy = false
-				if emptied(s) {
+				if b.emptied(s) {
 					b.freed(s)
 				}
 			} else {
@@ -1076,6 +1121,13 @@ func (b *refBalancer) timeouts(t int64) {
 		m.emit(b, sim.TimedOut, id, 0, d.r.Request)
 		b.ended(d.r, t, refTimedOut, false)
 	}
+	b.dues = nil
+}
+
+// emptied reports whether s holds nothing, no attempt still to time out
+// this cycle in its queue included.
+func (b *refBalancer) emptied(s *refServer) bool {
+	return !s.busy && len(s.queue) == 0 && !slices.ContainsFunc(b.dues, func(x *refDue) bool { return !x.taken && x.queue == s })
 }
 
 // How an attempt ended.
@@ -1107,10 +1159,11 @@ func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 				}
 				return n
 			}
-			if in(b.grants)*sim.DecimalScale >= F*in(b.admits) {
+			if in(b.grants)*sim.DecimalScale >= F*int64(m.fanK)*in(b.admits) {
 				b.tot.GaveUpBudget++
 				m.emit(b, sim.GiveUp, 0, 0, r.Request)
 				delete(m.tries, r.ID)
+				b.fanEnd(r, e)
 				return
 			}
 		}
@@ -1136,6 +1189,7 @@ func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 	}
 	m.emit(b, sim.GiveUp, 0, 0, r.Request)
 	delete(m.tries, r.ID)
+	b.fanEnd(r, e)
 }
 
 // retries is the retries' part of step b: those due at t arrive, by
@@ -1151,8 +1205,16 @@ func (b *refBalancer) retries(t int64) {
 		}
 	}
 	b.retrying = keep
-	slices.SortStableFunc(due, func(x, y refRetry) int { return int(x.r.ID - y.r.ID) })
+	slices.SortStableFunc(due, func(x, y refRetry) int {
+		if x.r.ID != y.r.ID {
+			return int(x.r.ID - y.r.ID)
+		}
+		return int(x.r.Part) - int(y.r.Part)
+	})
 	for _, x := range due {
+		if _, live := b.m.fan[x.r.ID]; b.m.fanK > 1 && !live {
+			continue // its request has ended: the retry is dropped
+		}
 		r := b.attempt(x.r.Request, t)
 		if b.m.perServer() {
 			b.route(r, t, refRetrying)
@@ -1390,7 +1452,7 @@ func (b *refBalancer) dispatch(t int64) {
 // ends in error after the fail time, on a hanging one never.
 func (b *refBalancer) serve(s *refServer, r refReq, t int64) {
 	c := s.cycles(r.Time)
-	s.busy, s.req, s.ends = true, r, s.gray
+	s.busy, s.req, s.ends, s.started = true, r, s.gray, t
 	switch s.gray {
 	case sim.Slow:
 		c = (c*int64(s.slow) + sim.SpeedScale - 1) / sim.SpeedScale
@@ -1613,6 +1675,16 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	}
 	s.WaitP50, s.WaitP90, s.WaitP95, s.WaitP99, s.WaitMax = refPercentiles(waits)
 	s.ResponseP50, s.ResponseP90, s.ResponseP95, s.ResponseP99, s.ResponseMax = refPercentiles(resps)
+	s.Fanout = int64(m.fanK)
+	s.Parts = s.Admitted
+	for _, b := range ts {
+		s.AttemptsCompleted += b.tot.Completed + b.tot.PartsDone
+		s.Cancelled += b.tot.Cancelled
+		if m.fanK > 1 {
+			s.Parts = b.parts
+			s.InFlight = int64(len(m.fan))
+		}
+	}
 	s.Derive()
 	// cost = server-cycles × C, C a price in millionths, rounded once.
 	s.Cost, _ = new(big.Rat).Mul(big.NewRat(s.ServerCycles, 1), big.NewRat(int64(m.cfg.ServerCost), sim.DecimalScale)).Float64()
@@ -1690,7 +1762,7 @@ func newRefGenerated(cfg sim.Config, changes []sim.Change) (*refGenerated, error
 	g := cfg.Clone()
 	g.Blocked, g.QueueCap, g.Switch, g.Queues, g.Policy = nil, 0, false, sim.Pooled, sim.FirstIdle
 	g.MTBF, g.MTTR, g.Speeds, g.Weights, g.Choices = 0, 0, nil, nil, 0
-	g.Balancers, g.LoadInfo = 1, sim.LoadExact
+	g.Balancers, g.LoadInfo, g.Fanout = 1, sim.LoadExact, 0
 	g.Timeout, g.Retries, g.Backoff, g.Jitter, g.RetryBudget = 0, 0, 0, false, 0
 	g.HealthInterval, g.EjectAfter, g.ProvisionDelay, g.ReplaceAfter = 0, 0, 0, 0
 	g.ScaleUp, g.ScaleDown, g.Cooldown, g.MinServers, g.MaxServers = sim.MaxFactor, 0, 1, 1, cfg.Servers

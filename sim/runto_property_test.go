@@ -186,6 +186,9 @@ func TestRunToPoolDips(t *testing.T) {
 			cfg.TaskMin = rapid.IntRange(1, 3).Draw(t, "dipTaskMin")
 			cfg.TaskMax = cfg.TaskMin + rapid.IntRange(0, 2).Draw(t, "dipTaskSpan")
 			cfg.Speeds, cfg.Weights = nil, nil // no server slow to empty its queue, none left out
+			if !fanoutPolicy(cfg.Policy) {
+				cfg.Fanout = 0 // the policy drawn cannot route parts
+			}
 		}
 		genHunting(t, &cfg)
 		if perServer {

@@ -49,6 +49,8 @@ static const char lbsim_help_text[] =
 	"    \tclose the window when the run or the replay reaches its last cycle\n"
 	"  --fail-time value\n"
 	"    \tthe run's setting, as lbsim run --fail-time\n"
+	"  --fanout value\n"
+	"    \tthe run's setting, as lbsim run --fanout\n"
 	"  --fault KIND:ID@CYCLE\n"
 	"    \ta fault at a cycle, as lbsim run --fault: KIND:ID@CYCLE, KIND down, up, fail, hang, heal, or slow:IDxF@CYCLE (repeatable)\n"
 	"  --health-fall value\n"

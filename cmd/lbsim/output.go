@@ -232,6 +232,15 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		heading("Gray failures")
 		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
 	}
+	fanout := s.Fanout > 1
+	if fanout {
+		heading("Fan-out")
+		row("parts a request", num(func(c sim.Summary) int64 { return c.Fanout }))
+		row("parts", num(func(c sim.Summary) int64 { return c.Parts }))
+		row("attempts completed", num(func(c sim.Summary) int64 { return c.AttemptsCompleted }))
+		row("attempts cancelled", num(func(c sim.Summary) int64 { return c.Cancelled }))
+		row("requests in flight", num(func(c sim.Summary) int64 { return c.InFlight }))
+	}
 	client := s.ClientActed()
 	if client {
 		heading("Clients and detection")
@@ -259,6 +268,9 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		ok1, ok2, ok3 := c.Books()
 		fmt.Fprintf(&w, "  %sgenerated = rejected + discarded + admitted:  %d = %d + %d + %d  %s\n", prefix, c.Generated, c.Rejected, c.Discarded, c.Admitted, holds(ok1))
 		switch {
+		case fanout:
+			fmt.Fprintf(&w, "  %srequests: admitted = completed + failed + timed out + gave up + in flight:  %d = %d + %d + %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.Failed, c.TimedOut, c.GaveUpBudget, c.InFlight, holds(ok2))
+			fmt.Fprintf(&w, "  %sattempts: parts + retries + hedges − discarded = completed + cancelled + errors + timed out queued + in service + queued + in service:  %d + %d + %d − %d = %d + %d + %d + %d + %d + %d + %d  %s\n", prefix, c.Parts, c.Retries, c.Hedges, c.RetriesDiscarded, c.AttemptsCompleted, c.Cancelled, c.Errors, c.TimedOutQueued, c.TimedOutInService, c.FinalQueue, c.InService, holds(ok3))
 		case client:
 			fmt.Fprintf(&w, "  %srequests: admitted = completed + failed + timed out + gave up + in flight:  %d = %d + %d + %d + %d + %d  %s\n", prefix, c.Admitted, c.Completed, c.Failed, c.TimedOut, c.GaveUpBudget, c.InFlight, holds(ok2))
 			fmt.Fprintf(&w, "  %sattempts: admitted + retries − discarded = completed + errors + timed out queued + in service + queued + in service:  %d + %d − %d = %d + %d + %d + %d + %d + %d  %s\n", prefix, c.Admitted, c.Retries, c.RetriesDiscarded, c.Completed, c.Errors, c.TimedOutQueued, c.TimedOutInService, c.FinalQueue, c.InService, holds(ok3))
