@@ -761,6 +761,11 @@ func (b *Balancer) failHeld(id int, t int64) {
 			b.free.add(id)
 		}
 	}
+	if f := b.m.fan; f != nil {
+		for _, r := range failed {
+			b.partEnded(r) // no longer live: a sibling's error does not cancel it
+		}
+	}
 	for _, r := range failed {
 		b.erred(id, r, t, false)
 	}

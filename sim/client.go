@@ -179,6 +179,13 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 	var req *fanReq // fan-out: the request's retries count those of all its parts
 	if b.m.fan != nil {
 		if req = b.partEnded(r); req == nil {
+			// Its request has ended: the part ends with it.
+			if len(b.requeuedAt) > 0 {
+				delete(b.requeuedAt, r.id)
+			}
+			if b.cl != nil {
+				b.cl.ended(r.id)
+			}
 			return
 		}
 		tries = int(req.tries)

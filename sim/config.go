@@ -295,9 +295,7 @@ func (c *Config) crossCheck(start bool) error {
 	case c.Fanout > 1 && c.LoadInfo > 0:
 		return intErr("fanout", int64(c.Fanout), "fan-out with a periodic load board is not built yet: use --load-info exact or --fanout 1")
 	case c.Fanout > 1 && !fanoutPolicy(c.Policy):
-		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "fan-out routes its parts with random, round-robin, p2c or least-connections (the others are not built for it yet)"}
-	case c.Fanout > 1 && c.HealthInterval > 0:
-		return intErr("health-interval", c.HealthInterval, "fan-out with health checks is not built yet: use --health-interval 0 or --fanout 1")
+		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "fan-out routes its parts with " + fanoutPolicyNames() + " (the others are not built for it yet)"}
 	case start && c.LoadInfo != LoadExact && c.Queues != PerServer:
 		return &FieldError{Field: "load-info", Value: c.LoadInfo.String(), Allowed: "load information is what a balancer routing at arrival reads: use --queues per-server"}
 	case c.Autoscaler == TargetTracking && c.ScaleMetric == MetricUtilization && c.ScaleTarget > DecimalScale:

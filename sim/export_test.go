@@ -39,3 +39,14 @@ func ShapeTime(cfg *Config, u uint64) uint32 {
 	s := newSampler(cfg)
 	return s.draw(u, cfg)
 }
+
+// FanoutPolicies lists the policies fan-out routes its parts with.
+func FanoutPolicies() []Policy {
+	var out []Policy
+	for p := range numPolicies {
+		if fanoutPolicy(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/lbsim/lbsim/detmath"
 )
@@ -145,9 +146,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	f.reqs[r.id] = req
 	place := f.place[:0]
 	for j := range f.k {
-		p := r
-		p.id = f.key(r.id, j)
-		p.meta = p.meta&^(packedTimeMask<<packedTimeShift) | uint64(f.times[j])<<packedTimeShift
+		p := f.partOf(r, j)
 		id := 0
 		if b.active.n > 0 {
 			id = b.pickPart(p, t)
@@ -159,7 +158,9 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		if c := m.cfg.QueueCap; c > 0 && q.Len() >= c {
 			for i, s := range place {
-				b.takeOutQueued(f.key(r.id, i), s, t)
+				if s == 0 || !b.watching || !b.srv[s-1].down { // a noted refusal never joined
+					b.takeOutQueued(f.key(r.id, i), s, t)
+				}
 			}
 			f.place = place
 			delete(f.reqs, r.id)
@@ -171,6 +172,9 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			return
 		}
 		place = append(place, id)
+		if id != 0 && b.watching && b.srv[id-1].down {
+			continue // refused: noted, it takes effect after the last part is placed
+		}
 		b.queued++
 		if id == 0 {
 			req.at[j] = lobbyAt
@@ -183,16 +187,46 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	f.place = place
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)
+	refused := false
 	for j, id := range place {
-		p := r
-		p.id = f.key(r.id, j)
-		p.meta = p.meta&^(packedTimeMask<<packedTimeShift) | uint64(f.times[j])<<packedTimeShift
+		p := f.partOf(r, j)
 		if m.recordEvents {
 			b.emit(Arrive, id, 0, p.unpack())
 		}
 		if b.watching {
 			b.arrived(p, t)
+			if id != 0 && b.srv[id-1].down {
+				refused = true
+				continue
+			}
 			b.placed(p, id, false)
+		}
+	}
+	if refused {
+		b.refuseParts(r, place, t)
+	}
+}
+
+// partOf returns part j (from 0) of request r, its time from drawParts.
+func (f *fanState) partOf(r packed, j int) packed {
+	r.id = f.key(r.id, j)
+	r.meta = r.meta&^(packedTimeMask<<packedTimeShift) | uint64(f.times[j])<<packedTimeShift
+	return r
+}
+
+// refuseParts ends in error at cycle t, in part order, the parts of
+// request r that place routed to a down server the health checks have
+// not found out: each is refused (an error, which may end the request and
+// cancel its parts still live; a part refused after that is an error
+// too, its request already ended).
+func (b *Balancer) refuseParts(r packed, place []int, t int64) {
+	f := b.m.fan
+	for j, id := range place {
+		if id != 0 && b.srv[id-1].down {
+			if req := f.reqs[r.id]; req != nil {
+				req.at[j] = 0 // never live: the server refused it
+			}
+			b.refuse(id, f.partOf(r, j), t)
 		}
 	}
 }
@@ -289,6 +323,18 @@ var partPolicies = func() (out [numPolicies]bool) {
 	return out
 }()
 
+// fanoutPolicyNames lists the policies fan-out routes its parts with, for
+// messages.
+func fanoutPolicyNames() string {
+	var names []string
+	for p := range numPolicies {
+		if partPolicies[p] {
+			names = append(names, p.String())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // candidatesBut returns the candidates, in the dense array's order, but
 // those in skip.
 func (b *Balancer) candidatesBut(skip []int) []int32 {
@@ -310,6 +356,18 @@ func (b *Balancer) placedPart(r packed, id int) {
 		} else {
 			req.at[j] = int32(b.idOf(id))
 		}
+	}
+}
+
+// partDone is step a for server slot id, whose part (of a request with
+// fan-out) completed at cycle t with its client waiting.
+func (b *Balancer) partDone(id int, s *server, t int64) {
+	b.partCompleted(s, t)
+	if b.watching {
+		b.succeeded(id, s.req)
+	}
+	if b.m.recordEvents {
+		b.emit(Complete, id, 0, s.req.unpack())
 	}
 }
 
@@ -417,6 +475,9 @@ func (b *Balancer) stopServing(id int, t int64) {
 		served-- // step a has not reached it this cycle
 	}
 	b.tot.WastedCycles += max(served, 0)
+	if b.caps.Reads == ReadsWork && b.active.has(id) {
+		b.rt.(workPlacer).reschedule(id, t-s.done) // it ends now
+	}
 	delete(b.ends, id)
 	s.busy = false
 	b.busy--

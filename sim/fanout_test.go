@@ -91,8 +91,8 @@ func TestFanoutHandTraces(t *testing.T) {
 	})
 }
 
-// TestFanoutBooksEveryCycle: with fan-out, faults, timeouts, retries, a
-// budget and a queue cap, both lines of accounting hold at the end of
+// TestFanoutBooksEveryCycle: with fan-out, faults, health checks,
+// timeouts, retries, a budget and a queue cap, both lines of accounting hold at the end of
 // every cycle (parts = admitted × K, attempts = parts + retries + hedges,
 // and every attempt sent is completed, cancelled, in error, timed out,
 // queued or in service), and jumping agrees with stepping.
@@ -105,7 +105,7 @@ func TestFanoutBooksEveryCycle(t *testing.T) {
 		cfg.Servers = rapid.IntRange(1, 8).Draw(t, "servers")
 		cfg.MaxServers = cfg.Servers + 4
 		cfg.Fanout = rapid.IntRange(2, 6).Draw(t, "fanout")
-		cfg.Policy = rapid.SampledFrom([]Policy{RoundRobin, Random, P2C, LeastConnections}).Draw(t, "policy")
+		cfg.Policy = rapid.SampledFrom([]Policy{RoundRobin, Random, SWRR, LeastConnections, P2C, LeastWork, Hash, PeakEWMA}).Draw(t, "policy")
 		cfg.Rate = Rate(rapid.Int64Range(0, 3*RateScale).Draw(t, "rate"))
 		cfg.TaskMin, cfg.TaskMax = 1, rapid.IntRange(1, 30).Draw(t, "taskMax")
 		cfg.Service = rapid.SampledFrom([]Service{Uniform, Geometric, Constant}).Draw(t, "service")
@@ -122,6 +122,7 @@ func TestFanoutBooksEveryCycle(t *testing.T) {
 			cfg.RetryBudget = Decimal(rapid.Int64Range(1, DecimalScale).Draw(t, "budgetF"))
 		}
 		cfg.EjectAfter = rapid.IntRange(0, 2).Draw(t, "ejectAfter")
+		cfg.HealthInterval = int64(rapid.IntRange(0, 6).Draw(t, "healthInterval"))
 		if rapid.Bool().Draw(t, "faults") {
 			cfg.MTBF, cfg.MTTR = int64(rapid.IntRange(20, 200).Draw(t, "mtbf")), int64(rapid.IntRange(1, 30).Draw(t, "mttr"))
 		}
@@ -177,8 +178,8 @@ func TestFanoutRefusals(t *testing.T) {
 		{"pooled", func(c *Config) {}, "fan-out routes each part at arrival: use --queues per-server"},
 		{"switch", func(c *Config) { c.Queues, c.Policy, c.Switch = PerServer, RoundRobin, true }, "fan-out and the P/S switch do not combine"},
 		{"fleet", func(c *Config) { c.Queues, c.Policy, c.Balancers = PerServer, RoundRobin, 3 }, "fleet"},
-		{"policy", func(c *Config) { c.Queues, c.Policy = PerServer, SWRR }, "fan-out routes its parts with"},
-		{"health checks", func(c *Config) { c.Queues, c.Policy, c.HealthInterval = PerServer, RoundRobin, 10 }, "health checks"},
+		{"policy", func(c *Config) { c.Queues, c.Policy = PerServer, JIQ }, "fan-out routes its parts with round-robin, random, swrr, least-connections, p2c, least-work, hash, peak-ewma"},
+		{"periodic board", func(c *Config) { c.Queues, c.Policy, c.LoadInfo = PerServer, RoundRobin, 10 }, "periodic load board"},
 		{"too many", func(c *Config) { c.Queues, c.Policy, c.Fanout = PerServer, RoundRobin, 65 }, "from 1 to 64"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,12 +25,13 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if f := b.fleet; f != nil && mode != routeAgain {
 		r = f.assign(r)
 	}
+	fan := b.m.fan
 	id := 0
 	if b.active.n > 0 {
-		if b.m.fan != nil {
-			id = b.pickPart(r, t)
-		} else {
+		if fan == nil {
 			id = b.pickFor(r, t)
+		} else {
+			id = b.pickPart(r, t)
 		}
 	}
 	q := &b.lobby
@@ -69,7 +70,7 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 		b.refuse(id, r, t)
 		return false
 	}
-	if b.m.fan != nil {
+	if fan != nil {
 		b.placedPart(r, id)
 	}
 	b.queued++
@@ -225,16 +226,11 @@ func (b *Balancer) workEach(t int64, early bool) {
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
 		abandoned := false
 		switch {
-		case ok && b.m.fan != nil:
-			b.stepAt = id
-			b.partCompleted(s, t)
-			if b.watching {
-				b.succeeded(id, s.req)
-			}
-			if b.m.recordEvents {
-				b.emit(Complete, id, 0, s.req.unpack())
-			}
 		case ok:
+			if b.m.fan != nil {
+				b.partDone(id, s, t)
+				break
+			}
 			b.resps.add(b.completed(s, t))
 			if b.watching {
 				b.succeeded(id, s.req)
@@ -245,10 +241,10 @@ func (b *Balancer) workEach(t int64, early bool) {
 		case b.endsOf(id) == abandons:
 			abandoned = true // counted once the router has heard (peak-ewma reads it)
 		default:
-			b.stepAt = id
+			b.stepAt = id // fan-out: a sibling at a higher id has not been served this cycle
 			b.errored(id, t)
+			b.stepAt = 0
 		}
-		b.stepAt = 0
 		s.busy = false
 		b.busy--
 		b.cands.addLoad(id, -1)

@@ -106,16 +106,16 @@ func TestReferenceMatchesModelClientBusy(t *testing.T) {
 func genFanout(t *rapid.T, cfg *sim.Config) {
 	cfg.Queues, cfg.Switch, cfg.Balancers, cfg.LoadInfo = sim.PerServer, false, 1, sim.LoadExact
 	cfg.Fanout = rapid.IntRange(2, 5).Draw(t, "fanout")
-	cfg.Policy = rapid.SampledFrom([]sim.Policy{sim.RoundRobin, sim.Random, sim.P2C, sim.LeastConnections}).Draw(t, "fanoutPolicy")
+	cfg.Policy = rapid.SampledFrom(sim.FanoutPolicies()).Draw(t, "fanoutPolicy")
 }
 
 // TestReferenceMatchesModelFanout runs busy configurations with fan-out
 // and the client side drawn on (timeouts, retries, backoff, jitter and
-// budgets, outlier ejection, warm-up, replacement; no health checks,
-// which fan-out does not take yet), gray and down/up faults and their
-// changes, the same way: the request stream, each part's routing, its
-// completion, its errors and timeouts ending the request, and the
-// cancellation of its siblings, event by event.
+// budgets, health checks and their refusals, outlier ejection, warm-up,
+// replacement), gray and down/up faults and their changes, the same way:
+// the request stream, each part's routing, its completion, its errors and
+// timeouts ending the request, and the cancellation of its siblings,
+// event by event.
 func TestReferenceMatchesModelFanout(t *testing.T) {
 	sim.RapidDefaults(refCheckCount())
 	rapid.Check(t, func(t *rapid.T) {
@@ -124,10 +124,9 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 			sim.GenClientSettings(t, &cfg)
 		}
 		genFanout(t, &cfg)
-		cfg.HealthInterval = 0
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
-			if c.Setting != sim.SetHealthInterval && c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo {
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo {
 				changes = append(changes, c)
 			}
 		}

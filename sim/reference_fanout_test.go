@@ -78,7 +78,9 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 		}
 		if c := m.cfg.QueueCap; c > 0 && n >= c {
 			for _, p := range done {
-				b.takeQueued(p.s, p.q)
+				if p.s == nil || !p.s.down {
+					b.takeQueued(p.s, p.q)
+				}
 			}
 			b.tot.Discarded++
 			b.last.Discarded++
@@ -86,9 +88,10 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 			return
 		}
 		done = append(done, placed{s, q})
-		if s == nil {
+		switch {
+		case s == nil:
 			b.lobby = append(b.lobby, q)
-		} else {
+		case !s.down: // a down server refuses after the last part is placed
 			b.enqueue(s, q, t)
 		}
 	}
@@ -101,6 +104,11 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 			id = p.s.id
 		}
 		m.emit(b, sim.Arrive, id, 0, p.q.Request)
+	}
+	for _, p := range done {
+		if p.s != nil && p.s.down {
+			b.refuse(p.s, p.q, t)
+		}
 	}
 }
 

@@ -1147,6 +1147,9 @@ const (
 func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 	m := b.m
 	cfg := &m.cfg
+	if _, live := m.fan[r.ID]; m.fanK > 1 && !live {
+		return // its request has ended: the part ends with it
+	}
 	k := m.tries[r.ID] + 1
 	if k <= cfg.Retries {
 		if F := int64(cfg.RetryBudget); F > 0 {

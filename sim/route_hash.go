@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // hashRouter routes by consistent hashing of the source address: a ring of
 // RingPoints points per server (RingPoint), a request's key (HashKey) goes
 // to the candidate owning the first point at or after it, wrapping. So a
@@ -139,4 +141,20 @@ func (r *hashRouter) owners(batch []packed) []int32 {
 	}
 	r.keys, r.ids, r.touched = keys, ids, r.touched+sum
 	return ids
+}
+
+// pickAmong walks the ring from the request's key on to the first point
+// of a candidate but those in skip (fan-out): the owner pick would find
+// with the skipped servers off the ring.
+func (r *hashRouter) pickAmong(q packed, _ int64, skip []int) int {
+	g, key := r.lookupRing(), HashKey(uint32(q.addr>>32))
+	members := rankedSet{idset: idset{w: slices.Clone(r.b.active.w), n: r.b.active.n, low: r.b.active.low}}
+	for _, id := range skip {
+		members.idset.remove(id)
+	}
+	if members.n == 0 {
+		return 0
+	}
+	id, i := g.first(key, &members)
+	return g.ownerFrom(id, i, key, &members)
 }

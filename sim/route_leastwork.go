@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // leastWork routes, per-server, to the candidate with the least remaining
 // work: the cycles of the request in service still to run plus the service
 // cycles, at the server's speed, of every request queued there, the lowest
@@ -247,3 +249,24 @@ func (r *leastWork) fleetPick(_ *fleet, q packed, t int64) int {
 }
 
 func (r *leastWork) ownPicks(*fleet) bool { return r.vx != nil }
+
+// pickAmong takes the candidate but those in skip with the least
+// remaining work (a free server none; a busy one until the cycle it will
+// have done all it holds), the lowest id on a tie (fan-out).
+func (r *leastWork) pickAmong(_ packed, t int64, skip []int) int {
+	b := r.b
+	best, bw := 0, int64(0)
+	for id := b.active.first(); id != 0; id = b.active.next(id + 1) {
+		if slices.Contains(skip, id) {
+			continue
+		}
+		w := int64(0)
+		if !b.free.has(id) {
+			w = max(r.ix.key[id-1]-t, 0)
+		}
+		if best == 0 || w < bw {
+			best, bw = id, w
+		}
+	}
+	return best
+}

@@ -292,3 +292,25 @@ func (r *peakEWMA) notedPick(q packed) int {
 // ewmaDecayRow is peak-EWMA's τ, a row of the settings table.
 var ewmaDecayRow = whole("ewma-decay", "peak-ewma: τ, the cycles over which a server's cost forgets a response", "cycles", func(c *Config) *int64 { return &c.EwmaDecay }, 1, MaxEwmaDecay,
 	fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxEwmaDecay)).zero().defaults(strconv.Itoa(DefaultEwmaDecay)).example("200").wire("ewd", 30).small(0, 50)
+
+// pickAmong draws two distinct candidates but those in skip (one when
+// there is one), in the dense array's order, and takes the lower score,
+// as pick does over them all (fan-out).
+func (r *peakEWMA) pickAmong(_ packed, _ int64, skip []int) int {
+	b := r.b
+	ids := b.candidatesBut(skip)
+	n := len(ids)
+	if n == 0 {
+		return 0
+	}
+	x := b.m.routeDraw(n)
+	if n == 1 {
+		return int(ids[x])
+	}
+	y := b.m.routeDraw(n - 1)
+	y += int(btou(y >= x)) // step over x
+	if r.score(int(ids[y])) < r.score(int(ids[x])) {
+		return int(ids[y])
+	}
+	return int(ids[x])
+}

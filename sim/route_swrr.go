@@ -134,3 +134,20 @@ var weightsRow = Row{Name: "weights", Help: "server weights W1,W2,… for server
 		return nil
 	},
 }.wireBytes("wt", 23, 1_000_000, appendWeights, readWeights)
+
+// pickAmong picks among the candidates but those in skip, adding weights
+// to those members only: the skipped backends sit the pick out, their
+// scores kept (fan-out).
+func (r *swrrRouter) pickAmong(_ packed, _ int64, skip []int) int {
+	for _, id := range skip {
+		r.each.SetAvailable(id-1, false)
+	}
+	i, ok := r.each.Pick()
+	for _, id := range skip {
+		r.each.SetAvailable(id-1, true)
+	}
+	if !ok {
+		return 0
+	}
+	return i + 1
+}
