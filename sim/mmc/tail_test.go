@@ -34,7 +34,27 @@ func TestPredictTailApplies(t *testing.T) {
 			c := tailConfig(100, 0.001, 100)
 			c.Policy = sim.Random
 			return c
-		}, TailInput{Fanout: 5}, false, false, "random routing sends a part to a busy server", "every request"},
+		}, TailInput{Fanout: 5}, false, false, "random routing can send a part to a busy server", "every request"},
+		{"peak-ewma", func() sim.Config {
+			c := tailConfig(100, 0.001, 100)
+			c.Policy = sim.PeakEWMA
+			return c
+		}, TailInput{Fanout: 5}, false, false, "peak-ewma routing can send", "every request"},
+		{"p2c drawing one", func() sim.Config {
+			c := tailConfig(100, 0.001, 100)
+			c.Policy, c.Choices = sim.P2C, 1
+			return c
+		}, TailInput{Fanout: 5}, false, false, "p2c routing can send", "every request"},
+		{"p2c", func() sim.Config {
+			c := tailConfig(100, 0.001, 100)
+			c.Policy = sim.P2C
+			return c
+		}, TailInput{Fanout: 5}, true, false, "", "every request"},
+		{"swrr", func() sim.Config {
+			c := tailConfig(100, 0.001, 100)
+			c.Policy = sim.SWRR
+			return c
+		}, TailInput{Fanout: 5}, true, false, "", "every request"},
 		{"fork-join 4 at ρ 0.5", func() sim.Config { return tailConfig(4, 0.005, 100) }, TailInput{Fanout: 4}, false, true, "ρ = 0.5", ""},
 		{"fork-join 2 at low load", func() sim.Config { return tailConfig(2, 0.0005, 100) }, TailInput{Fanout: 2}, true, true, "", ""},
 		{"fork-join 40", func() sim.Config { return tailConfig(40, 0.001, 100) }, TailInput{Fanout: 40}, true, false, "", "2 to 32 servers"},
