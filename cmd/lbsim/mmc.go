@@ -269,7 +269,11 @@ func tailTable(tl mmc.Tail, ms *mmc.Response) string {
 	if tl.HedgeAfter > 0 {
 		fmt.Fprintf(&b, ", hedged after %d cycles (at most %d hedges a part)", tl.HedgeAfter, tl.HedgeMax)
 	}
-	fmt.Fprintf(&b, "; load ρ = %.4g a server (hedging's extra work included).\n", tl.Load)
+	fmt.Fprintf(&b, "; load ρ = %.4g a server", tl.Load)
+	if tl.HedgeAfter > 0 {
+		b.WriteString(" (hedging's extra work included)")
+	}
+	b.WriteString(".\n")
 	if ms == nil {
 		ms = &mmc.Response{}
 	}
