@@ -131,7 +131,8 @@ func TestClock(t *testing.T) {
 				got := m.Summary()
 				want := Summary{Seed: 1, Cycles: 3, InitialQueue: 2, FinalQueue: 1, Generated: 2, Admitted: 2,
 					InService: 1, InFlight: 2, Attempts: 2, Dispatched: 1, ServiceCycles: 5, ServiceCount: 1, AvgService: 5, PeakQueue: 1, ServersFinal: 1, ServersBusy: 1, ServersMin: 1,
-					ServersPeak: 1, ServerCycles: 4, BusyServerCycles: 4, Utilisation: 1, Balancers: 1, LoadInfo: "exact", Fleet: []FleetShare{}, Consistent: true}
+					ServersPeak: 1, ServerCycles: 4, BusyServerCycles: 4, Utilisation: 1, Balancers: 1, LoadInfo: "exact", Fleet: []FleetShare{}, Consistent: true,
+					Fanout: 1, Parts: 2} // one part a request: the two admitted
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("Summary() = %+v\nwant %+v", got, want)
 				}

@@ -290,10 +290,6 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("fanout", int64(c.Fanout), "fan-out routes each part at arrival: use --queues per-server")
 	case start && c.Fanout > 1 && c.Switch:
 		return intErr("fanout", int64(c.Fanout), "fan-out and the P/S switch do not combine: drop --switch or use --fanout 1")
-	case start && c.Fanout > 1 && c.Balancers > 1:
-		return intErr("fanout", int64(c.Fanout), "fan-out with a fleet of balancers is not built yet: use --balancers 1 or --fanout 1")
-	case c.Fanout > 1 && c.LoadInfo > 0:
-		return intErr("fanout", int64(c.Fanout), "fan-out with a periodic load board is not built yet: use --load-info exact or --fanout 1")
 	case c.Fanout > 1 && !fanoutPolicy(c.Policy):
 		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "fan-out routes its parts with " + fanoutPolicyNames() + " (the others are not built for it yet)"}
 	case start && c.LoadInfo != LoadExact && c.Queues != PerServer:

@@ -24,8 +24,9 @@ import (
 // keyed by an attempt's id (the timeouts' ring and flights, the requeue
 // times, the queues' removal) holds one entry per part and a queued part
 // takes the 24 bytes of any queued request. Beside them, each request in
-// flight keeps one record (fanReq): 40 bytes, plus 4 bytes a part and a
-// map entry, about 48/K + 4 bytes more per queued part.
+// flight keeps one record (fanReq: 32 bytes, its parts' places at 4 bytes
+// a part, and a map entry of about 40 bytes): about 72 + 4K bytes a
+// request, so 4 + 72/K bytes more per queued part.
 
 // partsStream is the stream constant of the parts generator: the times
 // of parts 2 … K, drawn right after their request is generated.
@@ -79,8 +80,8 @@ func (f *fanState) of(key int64) (*fanReq, int) {
 	return f.reqs[id], j
 }
 
-// fanFor, under fan-out, fills the parts' times of request r, just
-// generated at cycle t (P2): part 1's is r's own, parts 2 … K draw theirs
+// drawParts, under fan-out, fills the parts' times of request r, just
+// generated: part 1's is r's own, parts 2 … K draw theirs
 // from the parts generator, or with a trace take the row's.
 func (m *Model) drawParts(r packed) {
 	f := m.fan
@@ -141,6 +142,9 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			b.emit(Reject, 0, 0, first.unpack())
 		}
 		return
+	}
+	if fl := b.fleet; fl != nil {
+		r = fl.assign(r) // one balancer for the request's parts
 	}
 	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
 	f.reqs[r.id] = req
@@ -296,6 +300,9 @@ func (b *Balancer) pickPart(p packed, t int64) int {
 		if ap, ok := b.rt.(amongPicker); ok {
 			if id := ap.pickAmong(p, t, skip); id != 0 {
 				b.tally.add(p.member(), id)
+				if f := b.fleet; f != nil {
+					f.picked(p.member(), id, p)
+				}
 				return id
 			}
 		}
@@ -305,7 +312,7 @@ func (b *Balancer) pickPart(p packed, t int64) int {
 
 // amongPicker is a router that can pick, per-server, among the
 // candidates but those in skip (slots), running its policy unchanged over
-// that set; it returns 0 when it can pick none there (fan-out, P5).
+// that set; it returns 0 when it can pick none there (fan-out).
 type amongPicker interface {
 	pickAmong(r packed, t int64, skip []int) int
 }
@@ -333,6 +340,15 @@ func fanoutPolicyNames() string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// seenLoad is server slot id's load as balancer k of a fleet knows it
+// (the true load without a fleet).
+func (b *Balancer) seenLoad(k, id int) int64 {
+	if f := b.fleet; f != nil {
+		return f.v.load(k, id)
+	}
+	return b.load(id)
 }
 
 // candidatesBut returns the candidates, in the dense array's order, but

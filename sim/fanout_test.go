@@ -105,7 +105,8 @@ func TestFanoutBooksEveryCycle(t *testing.T) {
 		cfg.Servers = rapid.IntRange(1, 8).Draw(t, "servers")
 		cfg.MaxServers = cfg.Servers + 4
 		cfg.Fanout = rapid.IntRange(2, 6).Draw(t, "fanout")
-		cfg.Policy = rapid.SampledFrom([]Policy{RoundRobin, Random, SWRR, LeastConnections, P2C, LeastWork, Hash, PeakEWMA}).Draw(t, "policy")
+		cfg.Balancers = rapid.IntRange(1, 3).Draw(t, "balancers")
+		cfg.Policy = rapid.SampledFrom(PoliciesFor(PerServer)).Draw(t, "policy")
 		cfg.Rate = Rate(rapid.Int64Range(0, 3*RateScale).Draw(t, "rate"))
 		cfg.TaskMin, cfg.TaskMax = 1, rapid.IntRange(1, 30).Draw(t, "taskMax")
 		cfg.Service = rapid.SampledFrom([]Service{Uniform, Geometric, Constant}).Draw(t, "service")
@@ -177,9 +178,6 @@ func TestFanoutRefusals(t *testing.T) {
 	}{
 		{"pooled", func(c *Config) {}, "fan-out routes each part at arrival: use --queues per-server"},
 		{"switch", func(c *Config) { c.Queues, c.Policy, c.Switch = PerServer, RoundRobin, true }, "fan-out and the P/S switch do not combine"},
-		{"fleet", func(c *Config) { c.Queues, c.Policy, c.Balancers = PerServer, RoundRobin, 3 }, "fleet"},
-		{"policy", func(c *Config) { c.Queues, c.Policy = PerServer, JIQ }, "fan-out routes its parts with round-robin, random, swrr, least-connections, p2c, least-work, hash, peak-ewma"},
-		{"periodic board", func(c *Config) { c.Queues, c.Policy, c.LoadInfo = PerServer, RoundRobin, 10 }, "periodic load board"},
 		{"too many", func(c *Config) { c.Queues, c.Policy, c.Fanout = PerServer, RoundRobin, 65 }, "from 1 to 64"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,6 +189,20 @@ func TestFanoutRefusals(t *testing.T) {
 				t.Errorf("got %v, want an error saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestEveryPerServerPolicyRoutesParts: every policy that routes at
+// arrival picks among a set, so fan-out takes it (a new one without
+// pickAmong would be refused with fan-out).
+func TestEveryPerServerPolicyRoutesParts(t *testing.T) {
+	for _, p := range PoliciesFor(PerServer) {
+		if !fanoutPolicy(p) {
+			t.Errorf("policy %v routes at arrival but cannot pick among a set: fan-out refuses it", p)
+		}
+	}
+	if fanoutPolicy(FirstIdle) {
+		t.Errorf("first-idle picks among a set, but it never routes at arrival")
 	}
 }
 

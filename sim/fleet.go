@@ -271,6 +271,42 @@ func (f *fleet) idleHead(k int) int {
 	return int(ids[b.m.routeDraw(len(ids))])
 }
 
+// idleHeadBut is idleHead among the candidates but those in skip
+// (fan-out): the first registered candidate of balancer k's I-queue not
+// in skip, unregistered and taken out of the queue, the entries before it
+// that are no longer registrations, or whose server is no longer a
+// candidate, dropped as idleHead drops them, the skipped ones kept in
+// their places; 0 when there is none.
+func (f *fleet) idleHeadBut(k int, skip []int) int {
+	b := f.b
+	q := &f.iq[k]
+	kept := 0 // the skipped entries passed, moved up behind the head
+	for i := q.h; i < len(q.e); i++ {
+		e := q.e[i]
+		f.iqSteps++
+		s := int(e.s)
+		switch {
+		case !f.registered(k, e):
+			// it left the queue
+		case b.active.has(s) && slices.Contains(skip, s):
+			q.e[q.h+kept] = e
+			kept++
+		default:
+			q.live--
+			f.reg[s-1] = 0
+			f.regd.remove(s)
+			if b.active.has(s) {
+				// Taken: the entries passed and kept go back before the rest.
+				copy(q.e[i+1-kept:], q.e[q.h:q.h+kept])
+				q.h = i + 1 - kept
+				return s
+			}
+		}
+	}
+	q.e = q.e[:q.h+kept]
+	return 0
+}
+
 // compactQueue drops from balancer k's I-queue the entries of servers that
 // have left it.
 func (f *fleet) compactQueue(k int) {

@@ -515,9 +515,17 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 		fail("cycle counts %+v disagree with %d arrive events", last, countEvents(m, Arrive))
 	}
 	if m.recordEvents {
+		completes := countEvents(m, Complete)
+		if m.fan != nil {
+			// A request completes with the last of its parts' completions.
+			if last.Completed > completes {
+				fail("%d requests completed in the cycle, but %d parts", last.Completed, completes)
+			}
+			completes = last.Completed
+		}
 		counts := [...][2]int{
 			{last.Rejected, countEvents(m, Reject)}, {last.Discarded, countEvents(m, Discard) - retryDiscards(m)},
-			{last.Completed, countEvents(m, Complete)}, {last.Dispatched, countEvents(m, Dispatch)},
+			{last.Completed, completes}, {last.Dispatched, countEvents(m, Dispatch)},
 			{max(last.Scale, 0), countEvents(m, ScaleUp)}, // servers added − removed: one event each
 			{max(-last.Scale, 0), countEvents(m, ScaleDown) + countEvents(m, Retire)},
 		}

@@ -67,9 +67,13 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 		q refReq
 	}
 	var done []placed
+	bal := 0 // one fleet draw for the request's parts
+	if m.k > 1 {
+		bal = m.fleet.IntN(m.k)
+	}
 	for j := range m.fanK {
 		q := b.attempt(r, t)
-		q.Time, q.Part = times[j], uint8(j)
+		q.Time, q.Part, q.bal = times[j], uint8(j), bal
 		s := b.pick(&q)
 		id, n := 0, len(b.lobby)
 		if s != nil {

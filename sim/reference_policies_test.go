@@ -3,6 +3,7 @@ package sim_test
 import (
 	"encoding/binary"
 	"hash/fnv"
+	"slices"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -44,17 +45,26 @@ func nextAfterID(last int, ss []*refServer) *refServer {
 
 // idleQueueHead is join-idle-queue: the head of r's balancer's I-queue
 // (skipping servers no longer candidates), unregistered, or with none a
-// uniform draw among the candidates.
+// uniform draw among the candidates. Over a part of the candidates
+// (fan-out), a candidate left out keeps its place in the queue.
 func idleQueueHead(b *refBalancer, r *refReq, cands []*refServer) *refServer {
 	q := &b.iq[r.bal]
+	var kept []int
 	for len(*q) > 0 {
 		id := (*q)[0]
 		*q = (*q)[1:]
+		s := b.server(id)
+		if s.active() && !slices.Contains(cands, s) {
+			kept = append(kept, id)
+			continue
+		}
 		delete(b.reg, id)
-		if s := b.server(id); s.active() {
+		if s.active() {
+			*q = append(kept, *q...)
 			return s
 		}
 	}
+	*q = kept
 	return uniformCandidate(b, r, cands)
 }
 

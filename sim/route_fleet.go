@@ -104,3 +104,12 @@ func (w *fleetRouter) digest() int64 {
 // placeable asks the first balancer's router: the candidates that may be
 // chosen are the same for every one.
 func (w *fleetRouter) placeable() bool { return w.each[0].(placer).placeable() }
+
+// pickAmong is the pick among a set (fan-out) of attempt q's balancer's
+// router.
+func (w *fleetRouter) pickAmong(q packed, t int64, skip []int) int {
+	if ap, ok := w.each[q.member()].(amongPicker); ok {
+		return ap.pickAmong(q, t, skip)
+	}
+	return 0
+}

@@ -19,3 +19,19 @@ func (r *jiq) caps() Caps    { return Caps{Draws: true} }
 func (r *jiq) pickIdle() int { return 0 } // per-server only
 
 func (r *jiq) pick(q packed, _ int64) int { return r.b.fleet.idleHead(q.member()) }
+
+// pickAmong is join-idle-queue among the candidates but those in skip
+// (fan-out): the first registered candidate of attempt q's balancer's
+// I-queue that is not skipped (the skipped ones keep their places), or
+// with none a uniform draw among the members.
+func (r *jiq) pickAmong(q packed, _ int64, skip []int) int {
+	b := r.b
+	if s := b.fleet.idleHeadBut(q.member(), skip); s != 0 {
+		return s
+	}
+	ids := b.candidatesBut(skip)
+	if len(ids) == 0 {
+		return 0
+	}
+	return int(ids[b.m.routeDraw(len(ids))])
+}

@@ -106,7 +106,7 @@ func (r *leastConnections) ownPicks(*fleet) bool { return r.vx != nil }
 
 // pickAmong takes the candidate of positive weight but those in skip
 // with the least load per weight, the lowest id on a tie (fan-out).
-func (r *leastConnections) pickAmong(_ packed, _ int64, skip []int) int {
+func (r *leastConnections) pickAmong(q packed, _ int64, skip []int) int {
 	b := r.b
 	best, bl, bw := 0, int64(0), int64(0)
 	for id := b.active.first(); id != 0; id = b.active.next(id + 1) {
@@ -114,7 +114,7 @@ func (r *leastConnections) pickAmong(_ packed, _ int64, skip []int) int {
 		if w == 0 || slices.Contains(skip, id) {
 			continue
 		}
-		if l := b.load(id); best == 0 || l*bw < bl*w {
+		if l := b.seenLoad(q.member(), id); best == 0 || l*bw < bl*w {
 			best, bl, bw = id, l, w
 		}
 	}

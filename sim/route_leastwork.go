@@ -253,15 +253,19 @@ func (r *leastWork) ownPicks(*fleet) bool { return r.vx != nil }
 // pickAmong takes the candidate but those in skip with the least
 // remaining work (a free server none; a busy one until the cycle it will
 // have done all it holds), the lowest id on a tie (fan-out).
-func (r *leastWork) pickAmong(_ packed, t int64, skip []int) int {
+func (r *leastWork) pickAmong(q packed, t int64, skip []int) int {
 	b := r.b
 	best, bw := 0, int64(0)
+	f := b.fleet
 	for id := b.active.first(); id != 0; id = b.active.next(id + 1) {
 		if slices.Contains(skip, id) {
 			continue
 		}
 		w := int64(0)
-		if !b.free.has(id) {
+		switch {
+		case f != nil && f.viewed():
+			w = f.v.work(q.member(), id, t) // what the attempt's balancer knows
+		case !b.free.has(id):
 			w = max(r.ix.key[id-1]-t, 0)
 		}
 		if best == 0 || w < bw {

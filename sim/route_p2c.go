@@ -177,5 +177,6 @@ func (r *p2c) pickAmong(q packed, _ int64, skip []int) int {
 	if n == 0 {
 		return 0
 	}
-	return pickDrawnBy(b, 0, q.id, n, min(b.m.cfg.choices(), n), func(x int) int64 { return b.load(int(ids[x])) }, ids)
+	k := q.member()
+	return pickDrawnBy(b, k, q.id, n, min(b.m.cfg.choices(), n), func(x int) int64 { return b.seenLoad(k, int(ids[x])) }, ids)
 }

@@ -45,10 +45,16 @@ func (r *roundRobin) next(set *idset) int {
 }
 
 // pickAmong takes the candidate but those in skip that comes next by id
-// after the last one given a request, wrapping (fan-out).
-func (r *roundRobin) pickAmong(_ packed, _ int64, skip []int) int {
-	set := &r.b.active.idset
-	start := r.b.lastGiven + 1
+// after the last one given a request (in a fleet, by attempt q's
+// balancer), wrapping (fan-out).
+func (r *roundRobin) pickAmong(q packed, _ int64, skip []int) int {
+	b := r.b
+	set := &b.active.idset
+	start := b.lastGiven + 1
+	if f := b.fleet; f != nil && f.picker != nil {
+		from, _ := slices.BinarySearch(b.ids, int32(f.last[q.member()])+1) // the first slot of a later id
+		start = from + 1
+	}
 	for id := set.next(start); id != 0; id = set.next(id + 1) {
 		if !slices.Contains(skip, id) {
 			return id

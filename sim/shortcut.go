@@ -142,9 +142,6 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if m.fan != nil {
-		return viaNone // fan-out steps every cycle
-	}
 	if cfg.Discipline != Fifo {
 		return viaNone // step d may take any queued attempt, and reads the queues' history
 	}
@@ -159,8 +156,8 @@ func (m *Model) gate() via {
 	if f := b.fleet; f != nil && f.stepsEveryCycle() {
 		return viaNone
 	}
-	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents {
-		return viaSkip
+	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil {
+		return viaSkip // fan-out: its parts join their queues at arrival, and it acts at no other time
 	}
 	switch {
 	case len(b.grays) > 0 || len(b.ends) > 0:
