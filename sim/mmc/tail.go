@@ -181,8 +181,8 @@ func lowLoadWhy(cfg sim.Config, in TailInput, resp queueing.Times, attempts, loa
 	switch p := cfg.Policy; {
 	case cfg.Queues != sim.PerServer:
 		return "no closed form: fan-out routes each part at arrival, to per-server queues"
-	case !findsIdle(p, cfg.Choices):
-		return fmt.Sprintf("no closed form: %v routing can send a part to a busy server while others are idle; the low-load model needs a policy that finds an idle one (round-robin, swrr, least-connections, least-work or p2c)", p)
+	case !findsIdle(cfg):
+		return fmt.Sprintf("no closed form: %v routing can send a part to a busy server while others are idle; the low-load model needs a policy that finds an idle one (round-robin, swrr, least-connections, least-work, jiq or p2c, with one balancer or exact loads)", p)
 	case load > LowLoad:
 		return loadWhy(resp, in.Fanout, load)
 	case cfg.Servers < live:
@@ -193,18 +193,25 @@ func lowLoadWhy(cfg sim.Config, in TailInput, resp queueing.Times, attempts, loa
 	return ""
 }
 
-// findsIdle reports whether policy p (drawing d candidates) sends a part
-// to an idle server when most are idle: round-robin and swrr come back to
-// a server after it has long finished, least-connections and least-work
-// take an idle one, p2c does unless both draws are busy (about ρ²).
-// Random and hash ignore the load, and peak-ewma may prefer a busy server
-// of low cost (measured: its request p99 6% above F(t)^K's at ρ = 0.05).
-func findsIdle(p sim.Policy, d int) bool {
-	switch p {
-	case sim.RoundRobin, sim.SWRR, sim.LeastConnections, sim.LeastWork:
+// findsIdle reports whether cfg's policy sends a part to an idle server
+// when most are idle: round-robin and swrr come back to a server after it
+// has long finished, least-connections and least-work take an idle one,
+// jiq the head of its queue of idle servers, p2c one unless both draws
+// are busy (about ρ²). Random and hash ignore the load, and peak-ewma may
+// prefer a busy server of low cost (measured: its request p99 6% above
+// F(t)^K's at ρ = 0.05). With several balancers, only exact loads keep
+// that true (local counts herd; a balancer's idle queue may be empty).
+func findsIdle(cfg sim.Config) bool {
+	fleet := cfg.Balancers > 1
+	switch p := cfg.Policy; p {
+	case sim.RoundRobin, sim.SWRR:
 		return true
+	case sim.LeastConnections, sim.LeastWork:
+		return !fleet || cfg.LoadInfo == sim.LoadExact
+	case sim.JIQ:
+		return !fleet
 	case sim.P2C:
-		return p.TheoryFor(d) != sim.TheorySplit
+		return p.TheoryFor(cfg.Choices) != sim.TheorySplit && (!fleet || cfg.LoadInfo == sim.LoadExact)
 	}
 	return false
 }

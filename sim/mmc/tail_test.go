@@ -50,6 +50,21 @@ func TestPredictTailApplies(t *testing.T) {
 			c.Policy = sim.P2C
 			return c
 		}, TailInput{Fanout: 5}, true, false, "", "every request"},
+		{"jiq", func() sim.Config {
+			c := tailConfig(100, 0.001, 100)
+			c.Policy = sim.JIQ
+			return c
+		}, TailInput{Fanout: 5}, true, false, "", "every request"},
+		{"jiq with two balancers", func() sim.Config {
+			c := tailConfig(100, 0.001, 100)
+			c.Policy, c.Balancers = sim.JIQ, 2
+			return c
+		}, TailInput{Fanout: 5}, false, false, "jiq routing can send", "every request"},
+		{"least-connections reading local counts", func() sim.Config {
+			c := tailConfig(100, 0.001, 100)
+			c.Balancers, c.LoadInfo = 10, sim.LoadLocal
+			return c
+		}, TailInput{Fanout: 5}, false, false, "least-connections routing can send", "every request"},
 		{"swrr", func() sim.Config {
 			c := tailConfig(100, 0.001, 100)
 			c.Policy = sim.SWRR
