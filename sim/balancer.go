@@ -167,8 +167,8 @@ func (b *Balancer) emit(kind EventKind, server int, wait int64, r Request) {
 // own (b.ends) end otherwise than by completing.
 func (b *Balancer) due(t int64) []int32 {
 	ids := b.wheel.take(t)
-	if (b.watching && (len(b.ends) > 0 || b.m.recordEvents)) || b.m.fan != nil {
-		slices.Sort(ids) // fan-out: an error may cancel a sibling due at t
+	if b.watching && (len(b.ends) > 0 || b.m.recordEvents) {
+		slices.Sort(ids)
 	}
 	return ids
 }
@@ -176,6 +176,10 @@ func (b *Balancer) due(t int64) []int32 {
 // work is step a: every request whose completion cycle is t completes.
 func (b *Balancer) work(t int64) {
 	if b.perServer {
+		if b.m.fan != nil {
+			b.workParts(t)
+			return
+		}
 		b.workEach(t, false)
 		return
 	}

@@ -201,6 +201,15 @@ func TestClientRequestStream(t *testing.T) {
 					out = append(out, fmt.Sprintf("reject %+v", r))
 				case (e.Kind == Arrive || e.Kind == Discard) && !r.Retry:
 					r.Requeued = false
+					if cfg.Fanout > 1 {
+						// A request's parts arrive one by one, or its discard
+						// names the part that found its queue full: the
+						// request, once.
+						r.Part, r.Time = 0, 0
+						if s := fmt.Sprintf("%+v", r); len(out) > 0 && out[len(out)-1] == s {
+							continue
+						}
+					}
 					out = append(out, fmt.Sprintf("%+v", r))
 				}
 			}

@@ -177,7 +177,8 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		place = append(place, id)
 		if id != 0 && b.watching && b.srv[id-1].down {
-			continue // refused: noted, it takes effect after the last part is placed
+			req.at[j] = 0 // not live: refused, which takes effect after the last part is placed
+			continue
 		}
 		b.queued++
 		if id == 0 {
@@ -281,8 +282,18 @@ func (b *Balancer) unqueued(r packed, sid int, t int64) {
 // pickPart picks the server attempt p of a request with fan-out goes to
 // at cycle t: by the policy, among the candidates holding no live attempt
 // of another part of the request; if that leaves none the policy can
-// pick, among all candidates.
+// pick, among all candidates. It notes the part there (a discard or a
+// refusal then ends the attempt, which takes the note back).
 func (b *Balancer) pickPart(p packed, t int64) int {
+	id := b.pickPartFrom(p, t)
+	if id != 0 {
+		b.placedPart(p, id)
+	}
+	return id
+}
+
+// pickPartFrom is pickPart's choice.
+func (b *Balancer) pickPartFrom(p packed, t int64) int {
 	f := b.m.fan
 	req, j := f.of(p.id)
 	skip := f.skip[:0]
@@ -371,6 +382,44 @@ func (b *Balancer) placedPart(r packed, id int) {
 			req.at[j] = lobbyAt
 		} else {
 			req.at[j] = int32(b.idOf(id))
+		}
+	}
+}
+
+// workParts is step a for a per-server balancer with fan-out at cycle t:
+// workEach's loop without its early dispatch (only the routed shortcut,
+// which fan-out never takes, asks for it), in server-id order (an error
+// may cancel a sibling due this cycle), a part's completion completing
+// its request at the last one. Kept apart so that workEach pays nothing
+// for fan-out.
+func (b *Balancer) workParts(t int64) {
+	ids := b.wheel.take(t)
+	slices.Sort(ids)
+	for _, id32 := range ids {
+		id := int(id32)
+		s := &b.srv[id-1]
+		if !s.busy || s.done != t {
+			continue // stale entry
+		}
+		ok := len(b.ends) == 0 || b.endsOf(id) == completes
+		abandoned := false
+		switch {
+		case ok:
+			b.partDone(id, s, t)
+		case b.endsOf(id) == abandons:
+			abandoned = true // counted once the router has heard (peak-ewma reads it)
+		default:
+			b.stepAt = id // a sibling at a higher id has not been served this cycle
+			b.errored(id, t)
+			b.stepAt = 0
+		}
+		s.busy = false
+		b.busy--
+		b.cands.addLoad(id, -1)
+		b.hold(id, s.req, -1)
+		b.freed(id, t, ok)
+		if abandoned {
+			b.abandonedEnds(id, t)
 		}
 	}
 }

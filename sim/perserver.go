@@ -25,13 +25,12 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if f := b.fleet; f != nil && mode != routeAgain {
 		r = f.assign(r)
 	}
-	fan := b.m.fan
 	id := 0
 	if b.active.n > 0 {
-		if fan == nil {
+		if b.m.fan == nil {
 			id = b.pickFor(r, t)
 		} else {
-			id = b.pickPart(r, t)
+			id = b.pickPart(r, t) // it notes where the part goes
 		}
 	}
 	q := &b.lobby
@@ -70,11 +69,11 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 		b.refuse(id, r, t)
 		return false
 	}
-	if fan != nil {
-		b.placedPart(r, id)
-	}
 	b.queued++
 	if id == 0 {
+		if b.m.fan != nil {
+			b.placedPart(r, 0)
+		}
 		q.pushBack(r, t)
 		b.placed(r, 0, false)
 		return true
@@ -178,9 +177,6 @@ func (b *Balancer) drainLobby(t int64) {
 			b.refuse(id, r, t)
 			continue
 		}
-		if b.m.fan != nil {
-			b.placedPart(r, id)
-		}
 		b.enqueue(id, r, t)
 	}
 }
@@ -227,10 +223,6 @@ func (b *Balancer) workEach(t int64, early bool) {
 		abandoned := false
 		switch {
 		case ok:
-			if b.m.fan != nil {
-				b.partDone(id, s, t)
-				break
-			}
 			b.resps.add(b.completed(s, t))
 			if b.watching {
 				b.succeeded(id, s.req)
@@ -241,9 +233,7 @@ func (b *Balancer) workEach(t int64, early bool) {
 		case b.endsOf(id) == abandons:
 			abandoned = true // counted once the router has heard (peak-ewma reads it)
 		default:
-			b.stepAt = id // fan-out: a sibling at a higher id has not been served this cycle
 			b.errored(id, t)
-			b.stepAt = 0
 		}
 		s.busy = false
 		b.busy--

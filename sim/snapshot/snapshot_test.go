@@ -95,6 +95,13 @@ func cases() []runCase {
 			c.Queues, c.Policy, c.Switch, c.MTBF, c.MTTR, c.QueueCap = sim.PerServer, pol, true, 700, 40, 30
 		})})
 	}
+	// Fan-out: its parts, cancellations and requests in flight travel in
+	// the summary's counts; a fleet, timeouts, retries and a failing
+	// server make them move.
+	cs = append(cs, runCase{name: "fanout", cfg: with(base(47, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Fanout, c.Balancers, c.MinServers = sim.PerServer, sim.P2C, 4, 3, 20
+		c.InitialPerServer, c.Rate, c.Wave, c.Timeout, c.Retries, c.FailTime = 0, 150_000, false, 60, 1, 5
+	}), changes: []string{"500:fail=3", "2500:heal=3"}})
 	cs = append(cs, runCase{name: "empty-trace", cfg: with(base(1, 50), func(c *sim.Config) { c.Trace = []sim.TraceRow{} })})
 	cs = append(cs, runCase{name: "one-cycle", cfg: base(9, 1)})
 	cs = append(cs, runCase{name: "faults-swrr-geometric", cfg: with(base(13, 8_000), func(c *sim.Config) {
