@@ -711,6 +711,8 @@ func phase(k EventKind) int {
 		return 1
 	case Arrive, Reject, Discard:
 		return 2
+	case Error, GiveUp:
+		return -1 // the limit's refusal at arrival, or a shed attempt's request ending at dispatch: where its cause is
 	case ScaleUp, ScaleDown, Retire:
 		return 3
 	}
@@ -779,6 +781,9 @@ func (s *shadow) cycle(t tester, m *Model) {
 			fail(e, "event of cycle %d", e.Cycle)
 		}
 		p := phase(e.Kind)
+		if p < 0 {
+			p = max(ph, 1)
+		}
 		if p < ph {
 			fail(e, "phase %d after phase %d: the clock is work, arrivals, scaling, dispatch", p, ph)
 		}
@@ -803,6 +808,16 @@ func (s *shadow) cycle(t tester, m *Model) {
 			}
 			if e.Kind == Arrive && cfg.QueueCap > 0 && len(s.queue) > cfg.QueueCap {
 				fail(e, "admitted beyond capacity %d", cfg.QueueCap)
+			}
+		case Error:
+			// The pool's concurrency limit refuses the attempt that just
+			// arrived (no gray failures are drawn here).
+			if cfg.ConcurrencyLimit == 0 || e.Server != 0 || len(s.queue) == 0 || s.queue[len(s.queue)-1] != e.Request {
+				fail(e, "an error that is not the limit's refusal of the attempt arriving (concurrency-limit %d)", cfg.ConcurrencyLimit)
+			}
+			s.queue = s.queue[:len(s.queue)-1]
+			if l := cfg.ConcurrencyLimit; l != LimitAIMD && len(s.queue)+len(s.ids(func(v *shadowServer) bool { return v.busy })) < l {
+				fail(e, "refused by a limit of %d with %d queued and in service", l, len(s.queue)+len(s.ids(func(v *shadowServer) bool { return v.busy })))
 			}
 		case Shed:
 			if len(s.toShed) == 0 || s.toShed[0] != e.Request {
