@@ -109,3 +109,33 @@ func TestTargetTrackingWarmsAndRemovesWarmingFirst(t *testing.T) {
 		t.Fatalf("scale-downs removed servers %v, want 4, 3, 2", downs)
 	}
 }
+
+// TestTargetTrackingIgnoresQueueThresholds: the queue rule's thresholds
+// are not checked against each other under target tracking, which reads
+// neither (the command line then names the flag that does nothing rather
+// than the default it seems to clash with); the queue rule still refuses
+// scale-down ≥ scale-up.
+func TestTargetTrackingIgnoresQueueThresholds(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		autoscaler Autoscaler
+		up, down   Factor
+		ok         bool
+	}{
+		{"target, scale-up below scale-down", TargetTracking, 5 * FactorScale, 50 * FactorScale, true},
+		{"target, equal thresholds", TargetTracking, 50 * FactorScale, 50 * FactorScale, true},
+		{"queue, scale-up below scale-down", QueueRule, 5 * FactorScale, 50 * FactorScale, false},
+		{"queue, equal thresholds", QueueRule, 50 * FactorScale, 50 * FactorScale, false},
+		{"queue, ordered", QueueRule, 50 * FactorScale, 5 * FactorScale, true},
+	} {
+		cfg := DefaultConfig()
+		cfg.Autoscaler, cfg.ScaleUp, cfg.ScaleDown = tt.autoscaler, tt.up, tt.down
+		if tt.autoscaler == TargetTracking {
+			cfg.ScaleTarget = 700_000
+		}
+		err := cfg.Validate()
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: Validate() = %v, want ok %v", tt.name, err, tt.ok)
+		}
+	}
+}

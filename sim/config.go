@@ -292,7 +292,7 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("limit-initial", int64(c.limitInitial()), "must be from limit-min (%d) to limit-max (%d)", c.limitMin(), c.limitMax())
 	case c.TaskMax < c.TaskMin:
 		return intErr("task-max", int64(c.TaskMax), "must be from task-min (%d) to %d", c.TaskMin, MaxTaskTime)
-	case c.ScaleDown >= c.ScaleUp:
+	case c.Autoscaler != TargetTracking && c.ScaleDown >= c.ScaleUp: // target tracking reads neither
 		return &FieldError{Field: "scale-down", Value: c.ScaleDown.String(), Allowed: "must be ≥ 0 and below scale-up (" + c.ScaleUp.String() + ")"}
 	case c.MinServers > c.MaxServers:
 		return intErr("min-servers", int64(c.MinServers), "must be from 1 to max-servers (%d)", c.MaxServers)

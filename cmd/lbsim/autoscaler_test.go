@@ -19,6 +19,10 @@ func TestAutoscalerRefusals(t *testing.T) {
 	}{
 		{[]string{"--autoscaler", "target", "--cooldown", "5"}, 2, "--cooldown"},
 		{[]string{"--autoscaler", "target", "--scale-up", "90"}, 2, "--scale-up"},
+		// The queue rule's thresholds are not checked against each other
+		// under target tracking: the refusal names the flag given.
+		{[]string{"--autoscaler", "target", "--scale-up", "5"}, 2, "--scale-up applies only to the queue rule"},
+		{[]string{"--autoscaler", "target", "--scale-down", "90"}, 2, "--scale-down applies only to the queue rule"},
 		{[]string{"--autoscaler", "target", "--set", "30:scale-down=1"}, 2, "--set 30:scale-down"},
 		{[]string{"--scale-period", "5"}, 2, "--scale-period"},
 		{[]string{"--scale-metric", "queue", "--scale-target", "3"}, 2, "--scale-metric"},
@@ -33,6 +37,15 @@ func TestAutoscalerRefusals(t *testing.T) {
 		_, stderr, code := runQuiet(t, args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("lbsim %s: exit %d, want %d naming %q:\n%s", strings.Join(args, " "), code, c.code, c.want, stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"compare", "--cycles", "100", "--variant", "a:autoscaler=target,scale-up=5"},
+		{"sweep", "--cycles", "100", "--autoscaler", "target", "--scale-up", "5", "--vary", "rate=1,2", "--out", "-"},
+	} {
+		_, stderr, code := runQuiet(t, args...)
+		if code != 2 || !strings.Contains(stderr, "--scale-up applies only to the queue rule") {
+			t.Errorf("lbsim %s: exit %d, want 2 naming --scale-up as unread:\n%s", strings.Join(args, " "), code, stderr)
 		}
 	}
 	_, stderr, code := runQuiet(t, "size", "--cycles", "200", "--slo", "wait_p95<=100", "--autoscaler", "target")
