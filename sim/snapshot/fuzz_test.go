@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/lbsim/lbsim/sim"
 )
 
 // seeds returns the golden snapshots and a small one, to seed the fuzzers.
@@ -19,7 +21,56 @@ func seeds(f *testing.F) [][]byte {
 		}
 		out = append(out, data)
 	}
-	return append(out, smallSnapshot(f))
+	return append(append(out, smallSnapshot(f)), newKeySnapshots(f)...)
+}
+
+// newKeySnapshots are sealed snapshots carrying every wire key of fan-out,
+// overload control (discipline, shedding, throttle, concurrency limits),
+// target tracking and server cost, with their --set changes, so that the
+// fuzzers start from those keys as well as from the golden files (which,
+// with every feature off, carry none of them).
+func newKeySnapshots(t testing.TB) [][]byte {
+	t.Helper()
+	base := sim.DefaultConfig()
+	base.Seed, base.Cycles, base.Servers, base.InitialPerServer = 11, 150, 3, 2
+	overload := base
+	overload.Discipline, overload.CodelInterval, overload.CodelTarget = sim.AdaptiveLifo, 40, 10
+	overload.Throttle = 150
+	overload.ConcurrencyLimit, overload.LimitInitial, overload.LimitMin, overload.LimitMax, overload.LimitLatency = sim.LimitAIMD, 8, 2, 30, 25
+	overload.Autoscaler, overload.ScaleMetric, overload.ScaleTarget = sim.TargetTracking, sim.MetricInflight, 2_500_000
+	overload.ScalePeriod, overload.ScaleTolerance, overload.ScaleDownWindow = 5, 50_001, 21 // stored plus one: 0.05, 20
+	overload.ServerCost = 12_345
+	fixed := base
+	fixed.Queues, fixed.ConcurrencyLimit, fixed.Discipline, fixed.Policy = sim.PerServer, 4, sim.Lifo, sim.RoundRobin
+	fanout := base
+	fanout.Queues, fanout.Fanout, fanout.Policy = sim.PerServer, 3, sim.RoundRobin
+	changes := []sim.Change{
+		{Cycle: 30, Setting: sim.SetScaleTarget, Value: 1_000_000},
+		{Cycle: 40, Setting: sim.SetScaleTolerance, Value: 1},  // plus one: 0
+		{Cycle: 50, Setting: sim.SetScaleDownWindow, Value: 4}, // plus one: 3
+		{Cycle: 60, Setting: sim.SetCodelTarget, Value: 40},
+		{Cycle: 70, Setting: sim.SetDiscipline, Value: int64(sim.Fifo)},
+	}
+	recorded, err := Record(overload, changes) // its hashes follow the changes: it replays
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Encode(recorded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return [][]byte{
+		data,
+		craft(t, overload, []sim.Change{
+			{Cycle: 30, Setting: sim.SetScaleTarget, Value: 1_000_000},
+			{Cycle: 40, Setting: sim.SetScaleTolerance, Value: 1},  // plus one: 0
+			{Cycle: 50, Setting: sim.SetScaleDownWindow, Value: 4}, // plus one: 3
+			{Cycle: 60, Setting: sim.SetCodelTarget, Value: 40},
+			{Cycle: 70, Setting: sim.SetDiscipline, Value: int64(sim.Fifo)},
+		}),
+		craft(t, fixed, nil),
+		craft(t, fanout, nil),
+	}
 }
 
 // roundTrip checks that a decoded snapshot encodes, and that the encoding
