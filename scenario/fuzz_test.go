@@ -36,6 +36,15 @@ func FuzzParse(f *testing.F) {
 		"trace = \"\"\"\n[[[\\\"\"\"\"\n",
 		"block = \"10.0.0.0/8,192.0.2.1\"\nweights = [3, 1]\n",
 		"# [[[\ntrace = '{{{'\n",
+		// The keys of fan-out, overload control, target tracking and cost.
+		"queues = \"per-server\"\npolicy = \"round-robin\"\nfanout = 4\n",
+		"discipline = \"adaptive-lifo\"\ncodel-interval = 40\ncodel-target = 10\nthrottle = 1.5\n",
+		"concurrency-limit = \"aimd\"\nlimit-initial = 8\nlimit-min = 2\nlimit-max = 30\nlimit-latency = 25\n",
+		"concurrency-limit = \"fixed:5\"\nserver-cost = 0.000001\n",
+		"autoscaler = \"target\"\nscale-metric = \"inflight\"\nscale-target = 2.5\nscale-period = 5\nscale-tolerance = 0\nscale-down-window = 20\n",
+		"autoscaler = \"target\"\nset = [\"30:scale-target=0.9\", \"40:scale-tolerance=0.2\", \"50:scale-down-window=0\", \"60:codel-target=5\", \"70:discipline=lifo\"]\n",
+		"throttle = 10.001\ncodel-target = 200\nfanout = 65\nscale-target = nan\n",
+		"throttle = 2\nfanout = 1e18\nserver-cost = -0\nlimit-min = 50\nlimit-max = 10\n",
 	} {
 		f.Add([]byte(s))
 	}

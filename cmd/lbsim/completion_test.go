@@ -169,7 +169,12 @@ func TestPOSIXFlags(t *testing.T) {
 // the flags (--json --seed) is refused by parseFlags alone.
 func FuzzParseFlags(f *testing.F) {
 	for _, s := range []string{"--seed\x007", "--seed=7\x00--wave=false\x00--verbose", "--wave\x00false", "--\x00--seed", "x\x00--seed\x001",
-		"--servers", "--servers=0", "---seed\x001", "--=x", "--block\x0010.0.0.0/8\x00--block\x00none", "-\x00--set\x00500:rate=0.9", "--policy\x00p2c\x00--queues=per-server"} {
+		"--servers", "--servers=0", "---seed\x001", "--=x", "--block\x0010.0.0.0/8\x00--block\x00none", "-\x00--set\x00500:rate=0.9", "--policy\x00p2c\x00--queues=per-server",
+		"--fanout\x004\x00--queues=per-server", "--discipline=adaptive-lifo\x00--codel-interval\x0040\x00--codel-target=10",
+		"--throttle\x0010.001", "--throttle=1.5\x00--concurrency-limit\x00aimd\x00--limit-min=2\x00--limit-max\x0030",
+		"--concurrency-limit=fixed:\x00--limit-initial", "--autoscaler\x00target\x00--scale-metric=queue\x00--scale-target\x000.01",
+		"--scale-period=0\x00--scale-tolerance\x001\x00--scale-down-window=-1", "--server-cost\x000.0000001\x00x",
+		"--set\x0030:scale-target=0.5\x00--set=40:codel-target=5\x00--set\x0050:discipline=lifo"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

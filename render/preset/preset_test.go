@@ -130,6 +130,21 @@ func FuzzRead(f *testing.F) {
 	f.Add("lesson", "hockey-stick", "try", "1")
 	f.Add("quiz", "0", "lesson", "queues")
 	f.Add("caption", "a\nb\x1b[2J", "caption", "\u202e")
+	// The keys of fan-out, overload control, target tracking and cost.
+	f.Add("fanout", "4", "queues", "per-server")
+	f.Add("fanout", "3", "throttle", "2")
+	f.Add("discipline", "adaptive-lifo", "codel-target", "200")
+	f.Add("codel-interval", "40", "codel-target", "10")
+	f.Add("throttle", "10.001", "server-cost", "0.0000001")
+	f.Add("concurrency-limit", "aimd", "limit-min", "50")
+	f.Add("concurrency-limit", "fixed:5", "limit-initial", "3")
+	f.Add("autoscaler", "target", "scale-target", "2")
+	f.Add("autoscaler", "target", "cooldown", "5")
+	f.Add("scale-metric", "queue", "autoscaler", "target")
+	f.Add("set", "30:scale-target=0.5", "autoscaler", "target")
+	f.Add("set", "30:codel-target=5", "discipline", "lifo")
+	f.Add("compare", "a:discipline=fifo;b:discipline=adaptive-lifo,codel-target=20;c:concurrency-limit=aimd", "throttle", "2")
+	f.Add("compare", "a:autoscaler=queue;b:autoscaler=target,scale-target=0.7", "server-cost", "0.01")
 	f.Fuzz(func(t *testing.T, n1, v1, n2, v2 string) {
 		p := Read([]Param{{n1, v1}, {n2, v2}}, seven)
 		if p.Note != "" {
