@@ -219,3 +219,34 @@ func TestReplayInterruptedThrough(t *testing.T) {
 	}
 	interruptedThrough(t, "replay", "replay", snap, "--timeline", "-")
 }
+
+// TestMMCInterrupted: SIGINT during lbsim mmc (with and without fan-out)
+// stops the simulation, removes the temporary --json file and says so,
+// exit 130. Before, mmc ran on to its last cycle, ended only by the grace
+// period's exit and said nothing.
+func TestMMCInterrupted(t *testing.T) {
+	for _, extra := range [][]string{nil, {"--fanout", "4"}} {
+		dir := t.TempDir()
+		var out, errb bytes.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, noColor: true, signals: make(chan os.Signal, 1)}
+		args := append([]string{"mmc", "--servers", "64", "--rate", "0.5", "--cycles", "1000000000", "--seed", "4", "--json", filepath.Join(dir, "m.json")}, extra...)
+		done := make(chan int)
+		go func() { done <- c.main(args) }()
+		deadline := time.Now().Add(30 * time.Second)
+		for len(listDir(t, dir)) < 1 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		c.signals <- syscall.SIGINT
+		select {
+		case code := <-done:
+			if code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
+				t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("%v: the simulation did not stop", args)
+		}
+		if n := listDir(t, dir); len(n) != 0 {
+			t.Errorf("%v: files left: %v", args, n)
+		}
+	}
+}

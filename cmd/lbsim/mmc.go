@@ -154,6 +154,7 @@ func (c *cli) mmcRun(o *mmcOptions, cl commandLine) error {
 	if err := outs.open(); err != nil {
 		return usageErr("%v", err)
 	}
+	p.Stop = c.interrupted
 	r, err := mmc.Run(p)
 	if c.interrupted() {
 		return failErr(c.interruptCode(), "interrupted; no output was written")

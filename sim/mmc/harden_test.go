@@ -34,3 +34,36 @@ func TestShapeP2CHasNoClosedForm(t *testing.T) {
 		t.Errorf("lbsim mmc of p2c with lognormal times: theory %+v, why %q; want none and why", r.Theory, r.TheoryError)
 	}
 }
+
+// TestRunStops: a Stop that says stop ends Run at the next multiple of
+// 4096 cycles with ErrStopped, with and without fan-out; one that never
+// does leaves the run to its end.
+func TestRunStops(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		fanout int
+		stop   bool
+		want   error
+	}{
+		{"stopped", 0, true, ErrStopped},
+		{"stopped, fan-out 4", 4, true, ErrStopped},
+		{"never asked to stop", 0, false, nil},
+	} {
+		p := Params{Servers: 8, Rate: 10_000, MeanService: 100, Cycles: 40_000, Warmup: 1000, Batches: 20, Seed: 3}
+		if tt.fanout > 0 {
+			p.Queues, p.Policy, p.Tail.Fanout = sim.PerServer, sim.RoundRobin, tt.fanout
+		}
+		asked := 0
+		p.Stop = func() bool { asked++; return tt.stop }
+		_, err := Run(p)
+		if err != tt.want {
+			t.Errorf("%s: Run error %v, want %v", tt.name, err, tt.want)
+		}
+		if wantAsked := 1; tt.stop && asked != wantAsked {
+			t.Errorf("%s: Stop asked %d times, want %d", tt.name, asked, wantAsked)
+		}
+		if !tt.stop && asked != 40_000/4096 {
+			t.Errorf("%s: Stop asked %d times, want %d", tt.name, asked, 40_000/4096)
+		}
+	}
+}

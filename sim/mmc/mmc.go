@@ -51,7 +51,13 @@ type Params struct {
 	// sim.DefaultMaxQueued): an offered load beyond the pool's capacity
 	// stops the run with a *sim.QueueLimitError instead of filling memory.
 	MaxQueued int
+	// Stop, when not nil, is asked every 4096 cycles whether to stop (a
+	// signal on the command line): Run then returns ErrStopped.
+	Stop func() bool
 }
+
+// ErrStopped is Run's error when Params.Stop asked it to stop.
+var ErrStopped = errors.New("mmc: the simulation was stopped before its last cycle")
 
 // Config returns the simulator configuration of the check.
 func (p Params) Config() sim.Config {
@@ -216,6 +222,9 @@ func Run(p Params) (Report, error) {
 	bs := make([]batch, p.Batches)
 	for m.Step() {
 		t := m.Cycle()
+		if p.Stop != nil && t%4096 == 0 && p.Stop() {
+			return Report{}, ErrStopped
+		}
 		if t <= p.Warmup {
 			continue
 		}
