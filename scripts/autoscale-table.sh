@@ -8,8 +8,24 @@
 # p95 wait, p95 response, goodput. Usage: scripts/autoscale-table.sh [bin/lbsim]
 set -euo pipefail
 lbsim=${1:-bin/lbsim}
+# The program named must be lbsim, and nothing else may follow it.
+usage="Usage: scripts/autoscale-table.sh [bin/lbsim]"
+if (($# > 1)); then
+	echo "$usage: one argument at most, the lbsim to run (got $#)" >&2
+	exit 2
+fi
+if ! version=$("$lbsim" version 2>/dev/null); then
+	echo "$usage: $lbsim does not run (build it with make, or name the lbsim to use)" >&2
+	exit 2
+fi
+if [[ $version != lbsim\ * ]]; then
+	echo "$usage: $lbsim is not lbsim ('$lbsim version' does not say lbsim)" >&2
+	exit 2
+fi
 cycles=${CYCLES:-100000}
 seeds=${SEEDS:-1 2 3}
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
 base=(--servers 40 --rate 2 --timeout 400 --server-cost 0.01 --cycles "$cycles" --quiet)
 echo "| autoscaler | settings | mean servers | pool min–peak | cost | scale events | p95 wait | p95 response | goodput |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
@@ -17,7 +33,11 @@ while read -r rule settings; do
 	flags=(--autoscaler "$rule")
 	for kv in $settings; do flags+=("--${kv%%=*}" "${kv#*=}"); done
 	for s in $seeds; do
-		"$lbsim" run "${base[@]}" "${flags[@]}" --seed "$s" --json - 2>/dev/null
+		# The summary goes to stderr beside --json -: shown only if the run fails.
+		if ! "$lbsim" run "${base[@]}" "${flags[@]}" --seed "$s" --json - 2>"$errors"; then
+			cat "$errors" >&2
+			exit 1
+		fi
 	done | python3 -c '
 import json, sys
 text, runs, dec, i = sys.stdin.read(), [], json.JSONDecoder(), 0
@@ -25,6 +45,8 @@ while text[i:].strip():
     r, i = dec.raw_decode(text, i + len(text[i:]) - len(text[i:].lstrip()))
     runs.append(r)
 n = len(runs)
+if n == 0:
+    sys.exit("autoscale-table.sh: no run for the row %s %s (SEEDS is empty, or a run failed above)" % (sys.argv[1], sys.argv[2]))
 mean = lambda f: sum(f(r) for r in runs) / n
 print("| %s | %s | %.1f | %.0f–%.0f | %.0f | %.0f | %.0f | %.0f | %.3f |" % (
     sys.argv[1], sys.argv[2].replace("=", " "),
