@@ -134,6 +134,16 @@ func (r *Row) Get(c *Config) string {
 // IsBool reports whether the setting is true or false (a switch flag).
 func (r *Row) IsBool() bool { return r.syntax == syntaxBool }
 
+// Choices returns the names a choice row's value is one of (policy,
+// queues, discipline, autoscaler, …), in their order, or nil for a row
+// of another kind.
+func (r *Row) Choices() []string {
+	if r.choice == nil {
+		return nil
+	}
+	return r.choice()
+}
+
 // Whole reports whether the setting is a plain whole number.
 func (r *Row) Whole() bool { return r.syntax == syntaxWhole }
 

@@ -133,10 +133,14 @@ func flagChoices(name string) []string {
 	case "service":
 		return sim.ServiceNames()
 	}
-	if r := sim.RowNamed(name); r != nil && r.IsBool() {
+	r := sim.RowNamed(name)
+	switch {
+	case r == nil:
+		return nil
+	case r.IsBool():
 		return []string{"true", "false"}
 	}
-	return nil
+	return r.Choices()
 }
 
 // commandFlags returns the flags `lbsim WORDS… --help` lists (nil for a

@@ -74,6 +74,21 @@ func TestCompletionAnswers(t *testing.T) {
 	if got := completions(t, "sweep", "--queues", ""); !slices.Equal(got, sim.QueueModeNames()) {
 		t.Errorf("sweep --queues: %q", got)
 	}
+	// Every settings flag that names a choice completes its names, those
+	// of fan-out's, overload control's and target tracking's rows too.
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", "--discipline", ""}, []string{"fifo", "lifo", "adaptive-lifo"}},
+		{[]string{"sweep", "--autoscaler", ""}, []string{"queue", "target"}},
+		{[]string{"compare", "--scale-metric", ""}, []string{"utilization", "inflight", "queue"}},
+		{[]string{"size", "--discipline", ""}, []string{"fifo", "lifo", "adaptive-lifo"}},
+	} {
+		if got := completions(t, c.args...); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.args, got, c.want)
+		}
+	}
 	if got := completions(t, "run", "--save-"); !slices.Equal(got, []string{"--save-config"}) {
 		t.Errorf("run --save-: %q", got)
 	}
