@@ -139,3 +139,32 @@ func TestTargetTrackingIgnoresQueueThresholds(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleTargetRange: a utilization target lies in (0, 1] (0.000001
+// included); an inflight or queue target from 0.01 to 10⁶.
+func TestScaleTargetRange(t *testing.T) {
+	for _, tt := range []struct {
+		metric ScaleMetric
+		target Decimal
+		ok     bool
+	}{
+		{MetricUtilization, 1, true},
+		{MetricUtilization, 5_000, true},
+		{MetricUtilization, DecimalScale, true},
+		{MetricUtilization, DecimalScale + 1, false},
+		{MetricInflight, 5_000, false},
+		{MetricQueue, 9_999, false},
+		{MetricQueue, MinScaleTarget, true},
+		{MetricInflight, MaxScaleTarget, true},
+	} {
+		cfg := DefaultConfig()
+		cfg.Autoscaler, cfg.ScaleMetric, cfg.ScaleTarget = TargetTracking, tt.metric, tt.target
+		err := cfg.Validate()
+		if (err == nil) != tt.ok {
+			t.Errorf("%v target %v: Validate() = %v, want ok %v", tt.metric, tt.target, err, tt.ok)
+		}
+		if err := RowNamed("scale-target").Check(&cfg); err != nil && tt.ok {
+			t.Errorf("%v target %v: the row refuses it: %v", tt.metric, tt.target, err)
+		}
+	}
+}

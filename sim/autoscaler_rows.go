@@ -63,7 +63,7 @@ const (
 	DefaultScalePeriod             = 15
 	MaxScalePeriod                 = 1_000_000
 	DefaultScaleUtil       Decimal = 700_000 // X for utilization
-	MinScaleTarget         Decimal = 10_000  // 0.01
+	MinScaleTarget         Decimal = 10_000  // 0.01, for inflight and queue (a utilization target lies in (0, 1])
 	MaxScaleTarget         Decimal = 1_000_000 * DecimalScale
 	DefaultScaleTolerance  Decimal = 100_000 // 0.1
 	DefaultScaleDownWindow         = 300
@@ -144,8 +144,8 @@ func autoscalerRows() []Row {
 			defaults("queue").example("target").wire("as", 55).small(0, 1).group(GroupRun),
 		choice("scale-metric", "target tracking's metric, per active server each cycle: utilization (busy), inflight (queued + in service) or queue (queued)", func(c *Config) *ScaleMetric { return &c.ScaleMetric }, ScaleMetricNames, ParseScaleMetric).
 			defaults("utilization").example("inflight").wire("smt", 56).small(0, 2).needsTarget().withNeeds("--autoscaler", "target", "--scale-target", "2").testWith("autoscaler", "target", "scale-target", "0.5").group(GroupRun),
-		fixed("scale-target", "X: the metric's target (utilization: above 0, at most 1; default 0.7; required for inflight and queue)", "", func(c *Config) *Decimal { return &c.ScaleTarget }, ParseDecimal, MinScaleTarget, MaxScaleTarget,
-			"must be from 0.01 to 1000000 (at most 1 for utilization), with at most 6 decimals", "want a decimal like 0.7").zero().defaults("0.7").changeable(SetScaleTarget).
+		fixed("scale-target", "X: the metric's target (utilization: above 0, at most 1; default 0.7; inflight and queue: from 0.01, required)", "", func(c *Config) *Decimal { return &c.ScaleTarget }, ParseDecimal, 1, MaxScaleTarget,
+			"must be above 0 and at most 1 for utilization, from 0.01 to 1000000 for inflight and queue, with at most 6 decimals", "want a decimal like 0.7").zero().defaults("0.7").changeable(SetScaleTarget).
 			example("0.3").wire("sx", 57).small(0, 2*DecimalScale).needsTarget().group(GroupRun),
 		whole("scale-period", "P: target tracking evaluates every P cycles, on the metric's mean over the last P", "cycles", func(c *Config) *int64 { return &c.ScalePeriod }, 1, MaxScalePeriod,
 			fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxScalePeriod)).zero().defaults("15").example("40").wire("sp", 58).small(0, 30).needsTarget().group(GroupRun),

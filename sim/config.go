@@ -324,6 +324,8 @@ func (c *Config) crossCheck(start bool) error {
 		return &FieldError{Field: "load-info", Value: c.LoadInfo.String(), Allowed: "load information is what a balancer routing at arrival reads: use --queues per-server"}
 	case c.Autoscaler == TargetTracking && c.ScaleMetric == MetricUtilization && c.ScaleTarget > DecimalScale:
 		return &FieldError{Field: "scale-target", Value: c.ScaleTarget.String(), Allowed: "a utilization target must be above 0 and at most 1"}
+	case c.Autoscaler == TargetTracking && c.ScaleMetric != MetricUtilization && c.ScaleTarget > 0 && c.ScaleTarget < MinScaleTarget:
+		return &FieldError{Field: "scale-target", Value: c.ScaleTarget.String(), Allowed: fmt.Sprintf("a %v target must be from 0.01 to 1000000 (a utilization target may lie anywhere above 0)", c.ScaleMetric)}
 	case start && c.Autoscaler == TargetTracking && c.ScaleMetric != MetricUtilization && c.ScaleTarget == 0:
 		return &FieldError{Field: "scale-target", Value: "(not given)", Allowed: fmt.Sprintf("--scale-metric %v needs --scale-target, from 0.01 to 1000000", c.ScaleMetric)}
 	case start && c.Service == Empirical && len(c.ServiceValues) == 0:

@@ -30,6 +30,13 @@ func TestAutoscalerRefusals(t *testing.T) {
 		{[]string{"--autoscaler", "target", "--scale-target", "1.5"}, 2, "at most 1"},
 		{[]string{"--autoscaler", "target", "--scale-metric", "inflight"}, 2, "needs --scale-target"},
 		{[]string{"--autoscaler", "target", "--scale-tolerance", "1.1"}, 2, "--scale-tolerance"},
+		// A utilization target lies in (0, 1]; inflight and queue targets
+		// from 0.01 on.
+		{[]string{"--autoscaler", "target", "--scale-target", "0.005"}, 0, ""},
+		{[]string{"--autoscaler", "target", "--scale-target", "0.000001", "--set", "60:scale-target=0.002"}, 0, ""},
+		{[]string{"--autoscaler", "target", "--scale-target", "0"}, 2, "--scale-target"},
+		{[]string{"--autoscaler", "target", "--scale-metric", "queue", "--scale-target", "0.005"}, 2, "from 0.01"},
+		{[]string{"--autoscaler", "target", "--scale-metric", "inflight", "--scale-target", "2", "--set", "60:scale-target=0.005"}, 2, "from 0.01"},
 		{[]string{"--autoscaler", "target", "--scale-period", "5", "--scale-down-window", "0",
 			"--set", "30:scale-target=0.3", "--set", "60:scale-tolerance=0", "--set", "90:scale-down-window=20"}, 0, ""},
 	} {

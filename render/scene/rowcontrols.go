@@ -98,6 +98,11 @@ func rowControl(r sim.Row) (widget, bool) {
 	if !ok {
 		return widget{}, false
 	}
+	if r.Change == sim.SetScaleTarget {
+		// A utilization target may lie anywhere above 0; the slider starts
+		// where every metric's target may (0.01).
+		lo = max(lo, int64(sim.MinScaleTarget))
+	}
 	read := func(c sim.Config) int64 { return rowValue(r, c) }
 	label := r.Name + ": " + r.Help
 	if r.IsBool() {
