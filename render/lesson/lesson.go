@@ -394,7 +394,7 @@ var All = append([]Lesson{
 			return nil
 		},
 	},
-}, slices.Concat(moreLessons, scalingLessons)...)
+}, slices.Concat(moreLessons, scalingLessons, overloadLessons)...)
 
 // fastFailing checks the fast-failing lesson's claim on the round-robin
 // and least-connections lanes: about 10% and about 60% of the admitted
