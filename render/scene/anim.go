@@ -21,6 +21,8 @@ const (
 	flyBack                       // an attempt that ended in error or timed out: from its server (or the queue) back to the gate, where it is retried or given up
 	flyRetry                      // a retry: from the gate to a queue slot (or its server's queue)
 	flyGiveUp                     // a request given up: from the gate off to the left, fading
+	flyShed                       // an attempt shed by its queue: it drops out of the queue, fading
+	flyRefuse                     // an attempt refused by a server's (or the pool's) concurrency limit: it bounces off the server back to the gate
 )
 
 type flight struct {
@@ -119,9 +121,12 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 	// Arrivals and retries joining each balancer's queue this cycle, to
 	// find each one's slot. (Per-server: only the lobby's, the others fly
 	// to their server.)
+	// An attempt refused by a concurrency limit as it was routed joins
+	// nothing.
+	refused := limitRefusals(m, evs)
 	var joins [2]int
 	for _, e := range evs {
-		if (e.Kind == sim.Arrive || e.Kind == sim.Retry) && e.Balancer < 2 && e.Server == 0 {
+		if (e.Kind == sim.Arrive || e.Kind == sim.Retry) && e.Balancer < 2 && e.Server == 0 && !refused[refusalOf(e)] {
 			joins[e.Balancer]++
 		}
 	}
@@ -143,6 +148,11 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		switch e.Kind {
 		case sim.Arrive, sim.Retry:
 			retry := e.Kind == sim.Retry
+			if refused[refusalOf(e)] {
+				// Refused by the limit as it was routed: the refusal's
+				// bounce (below) is its whole flight.
+				continue
+			}
 			if e.Server != 0 { // routed at arrival: straight to its server's queue
 				a.add(flight{kind: flyDispatch, bal: b, typ: e.Request.Type, retry: retry, server: e.Server, member: int(e.Request.Member), start: now, dur: dur})
 				continue
@@ -175,10 +185,16 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		case sim.Complete:
 			a.add(flight{kind: flyComplete, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur})
 		case sim.Error, sim.TimedOut:
+			if e.Kind == sim.Error && refused[refusalOf(e)] {
+				a.add(flight{kind: flyRefuse, bal: b, typ: e.Request.Type, retry: !gaveUp[e.Request.ID], server: e.Server, start: now, dur: max(dur*3/2, 30)})
+				continue
+			}
 			// Back to the gate: in the retry colour when its client
 			// retries it, else red (error) or grey (timed out).
 			a.add(flight{kind: flyBack, bal: b, typ: e.Request.Type, retry: !gaveUp[e.Request.ID], timed: e.Kind == sim.TimedOut,
 				server: e.Server, start: now, dur: dur})
+		case sim.Shed:
+			a.add(flight{kind: flyShed, bal: b, typ: e.Request.Type, retry: e.Request.Retry, server: e.Server, start: now, dur: max(dur*3/2, 30)})
 		case sim.GiveUp:
 			a.add(flight{kind: flyGiveUp, bal: b, typ: e.Request.Type, start: now, dur: max(dur*3/2, 30)})
 		case sim.Eject, sim.Restore, sim.Ready:

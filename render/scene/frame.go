@@ -414,6 +414,7 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if s.clientSide() {
 		texts = s.clientTexts()
 	}
+	texts = append(texts, overloadTexts(sum, cfg)...)
 	if c := costText(s.m.Summary(), cfg); c != "" {
 		texts = append(texts, c)
 	}
@@ -494,8 +495,13 @@ func (s *Session) compareTexts() []string {
 				t = fmt.Sprintf("%s: %s · p95 wait %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.WaitP95))
 			}
 		}
-		if l.Summary.Errors > 0 { // a lane with a failing server
-			t += " · errors " + Commas(l.Summary.Errors)
+		lcfg := s.set.Lanes[i].Model.Config()
+		ov := overloadTexts(l.Summary, lcfg)
+		if l.Summary.Errors > l.Summary.Shed+l.Summary.Limited+l.Summary.Throttled {
+			t += " · errors " + Commas(l.Summary.Errors) // a lane with a failing server
+		}
+		for _, o := range ov {
+			t += " · " + o
 		}
 		if c := costText(l.Summary, s.set.Lanes[i].Model.Config()); c != "" {
 			t += " · " + c
@@ -1090,12 +1096,13 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 	// The share ends short of the next server's box: "10%" never runs
 	// into its id ("16 10%5").
 	gap := max(f.Layout.T*3, room.W*0.03)
+	lim := limitText(b, v) // the server's concurrency limit, right after the count
 	if label {
 		// The count over the bar, at ValueUnits at least: "N queued",
 		// or "N" where the word does not fit (beside the share first).
-		sw := float32(0)
+		sw := TextWidth(lim, size, true)
 		if share != "" {
-			sw = size + TextWidth(share, size, true)
+			sw += size + TextWidth(share, size, true)
 		}
 		switch short := Commas(int64(v.Queued)); {
 		case TextWidth(t, size, true)+sw <= room.W-gap:
@@ -1103,13 +1110,16 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 			t = short
 		default:
 			share = ""
-			t = f.fitFirst(size, true, room.W, t, short)
+			t = f.fitFirst(size, true, room.W-TextWidth(lim, size, true), t, short)
 		}
 		bar = Rect{room.X, room.Y + size*1.15 + room.H*0.04, room.W, room.H*0.94 - size*1.15}
 	}
 	f.rect(SceneLayer, bar, fade(Panel, 0.8))
 	if label {
 		f.text(SceneLayer, t, room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
+		if lim != "" && TextWidth(t+lim, size, true) <= room.W {
+			f.text(SceneLayer, lim, room.X+TextWidth(t, size, true), room.Y+room.H*0.04, size, true, AlignStart, LimitCol)
+		}
 		// The server's share of the requests so far, at the right, when it
 		// fits whole beside the count.
 		if share != "" {
@@ -1150,6 +1160,9 @@ func (s *Session) drawInlineBar(f *Frame, room Rect, v sim.ServerView, sb shownB
 			lead = []part{{fmt.Sprintf("%d:", v.ID), DimText}, {" " + Commas(load(v)) + " · ", TextColor}, {Commas(think), FocusCol}}
 		}
 	}
+	if lim := limitText(sb.b, v); lim != "" {
+		lead = append(lead, part{lim, LimitCol})
+	}
 	share := s.serverShare(sb.lane, sb.bal, v.ID)
 	width := func(ps []part) float32 {
 		w := float32(0)
@@ -1161,6 +1174,10 @@ func (s *Session) drawInlineBar(f *Frame, room Rect, v sim.ServerView, sb shownB
 	minBar := 12 * u
 	if !inlineShares(room.W, u, size) {
 		share = ""
+	}
+	if n := len(lead); n > 2 && lead[n-1].c == LimitCol && share != "" &&
+		width(lead)+minBar+6*u+TextWidth(share, size, true)+6*u > room.W {
+		lead = lead[:n-1] // no room for the limit beside the share
 	}
 	if width(lead)+minBar+6*u > room.W {
 		lead = lead[1:]
@@ -1309,6 +1326,30 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 				}
 				f.request(SceneLayer, lerp(turn, back, smooth(k)), d*(1+0.4*k), fl.typ, fade(mix(col, c2, k*3), a))
 			}
+		case flyShed, flyRefuse:
+			// The server's own queue (per-server) or the pooled queue's
+			// front, and the server's box (the pool's queue tail).
+			from, box := q.SlotAt(0).Center(), Rect{}
+			if b, ok := boxOf(fl.bal, fl.server); ok && fl.server != 0 {
+				box = b
+				if bar := grids[fl.bal].BarAt(boxIndex(ids[fl.bal], fl.server)); bar.W > 0 {
+					from = Point{bar.X + min(bar.H*0.5, bar.W*0.5), bar.Y + bar.H*0.6}
+				} else {
+					from = b.Center()
+				}
+			}
+			if fl.kind == flyShed {
+				drawShed(f, fl, from, d, t, lane.Queue.H)
+				break
+			}
+			turn := from
+			if box.W > 0 {
+				turn = Point{box.X, box.Y + box.H/2}
+			} else { // the pool: its queue's tail
+				turn = q.SlotAt(max(q.Shown-1, 0)).Center()
+				turn.X -= q.Pitch
+			}
+			drawRefusal(f, fl, gate, turn, d, t, col)
 		case flyDispatch:
 			box, ok := boxOf(fl.bal, fl.server)
 			if !ok {

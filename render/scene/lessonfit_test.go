@@ -452,6 +452,26 @@ func TestLessonsPauseAtTheirMoments(t *testing.T) {
 			}
 			return nil
 		}},
+		{"overload-control", 50_000, func(s *scene.Session, f *scene.Frame) error {
+			// The AIMD lane writes each of its ten servers' limits beside
+			// its queue; the HUD counts what each defence turned away.
+			limits := 0
+			for _, x := range f.Layers[scene.SceneLayer].Texts {
+				if x.C == scene.LimitCol && strings.HasPrefix(x.S, " ≤") {
+					limits++
+				}
+			}
+			if limits != 10 {
+				return fmt.Errorf("%d limits drawn beside the queues, want the AIMD lane's ten", limits)
+			}
+			ls := s.State().Lanes
+			for _, w := range []string{"shed " + scene.Commas(ls[1].Summary.Shed), "limited " + scene.Commas(ls[2].Summary.Limited)} {
+				if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return strings.Contains(x.S, w) }) {
+					return fmt.Errorf("the HUD does not say %q", w)
+				}
+			}
+			return nil
+		}},
 		{"retry-storm", 50_000, func(s *scene.Session, f *scene.Frame) error {
 			for i, l := range s.State().Lanes {
 				if l.Summary.Retries == 0 {
