@@ -1422,6 +1422,16 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 			draw func(p Point)
 		}{k.name, func(p Point) { k.draw(f, Rect{p.X - d/2, p.Y - d/2, d, d}, u) }})
 	}
+	if s.anyShedding() {
+		// A shed attempt drops out of its queue (▼), orange.
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{"shed", func(p Point) {
+			f.rect(SceneLayer, Rect{p.X - d*0.3, p.Y - d/2, d * 0.6, d * 0.45}, ShedCol)
+			f.triangle(SceneLayer, Point{p.X, p.Y + d/2}, Point{p.X - d*0.4, p.Y + d*0.05}, Point{p.X + d*0.4, p.Y + d*0.05}, ShedCol)
+		}})
+	}
 	var total float32
 	for _, it := range items {
 		total += d + gap + TextWidth(it.name, size, false) + 3*gap

@@ -133,3 +133,14 @@ func overloadTexts(sum sim.Summary, cfg sim.Config) []string {
 	}
 	return ts
 }
+
+// anyShedding reports whether a lane shown sheds (a CoDel target in
+// force, or an attempt shed so far): the legend then keys the drop.
+func (s *Session) anyShedding() bool {
+	for _, l := range s.set.Lanes {
+		if l.Model.Config().CodelTarget > 0 || l.Model.Totals().Shed > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -274,8 +274,8 @@ func TestLimitsBesideQueues(t *testing.T) {
 }
 
 // TestHUDCountsOverload checks the HUD's counts of the overload controls:
-// shed and limited as the run's totals, with the controls on; none of
-// them with every control off.
+// shed and limited as the run's totals, with the controls on, and the
+// legend's key of a shed attempt; none of them with every control off.
 func TestHUDCountsOverload(t *testing.T) {
 	tc := overloadCases[0]
 	s := overloadSession(t, tc.kvs, tc.changes)
@@ -293,13 +293,16 @@ func TestHUDCountsOverload(t *testing.T) {
 			t.Errorf("the HUD does not say %q", w)
 		}
 	}
+	if !texts["shed"] {
+		t.Error("the legend does not key the shed attempts")
+	}
 	if texts["throttled 0"] {
 		t.Error("the HUD counts the throttle, which is off")
 	}
 	off := overloadSession(t, []string{"servers", "4", "timeout", "100", "retries", "1", "cycles", "3000"}, nil)
 	off.step(500, false)
 	for _, x := range off.Draw(1280, 720).Layers[SceneLayer].Texts {
-		if x.S == "shed 0" || x.S == "limited 0" || x.S == "throttled 0" {
+		if x.S == "shed 0" || x.S == "limited 0" || x.S == "throttled 0" || x.S == "shed" {
 			t.Errorf("with the controls off the HUD says %q", x.S)
 		}
 	}
