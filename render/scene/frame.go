@@ -597,7 +597,14 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 		q = short // one form in every lane: "queue 9" never beside "q 0"
 	}
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
-	x += TextWidth(q, size, true) + 10*u
+	x += TextWidth(q, size, true)
+	if l, ok := b.Limit(0); ok && q != "" && x+TextWidth(" ≤"+Commas(int64(l)), size, true) <= queueEnd {
+		// The pool's concurrency limit, right after its queue's count.
+		lim := " ≤" + Commas(int64(l))
+		f.text(SceneLayer, lim, x, lane.Title.Y, size, true, AlignStart, LimitCol)
+		x += TextWidth(lim, size, true)
+	}
+	x += 10 * u
 	small := 13 * u
 	if w := queueEnd - x; len(th) > 0 {
 		f.text(SceneLayer, f.fitFirst(small, false, w, append(th, "")...), x, lane.Title.Y+(size-small)*0.8, small, false, AlignStart, DimText)

@@ -239,7 +239,8 @@ func near(c, d interface{ RGBA() (r, g, b, a uint32) }, tol uint32) bool {
 
 // TestLimitsBesideQueues draws a per-server run with an adaptive limit:
 // each server's limit, as the model holds it, is written beside its
-// queue ("≤N" in LimitCol); a run without a limit writes none.
+// queue ("≤N" in LimitCol); a pooled run's, after its queue's count in the
+// lane's title; a run without a limit writes none.
 func TestLimitsBesideQueues(t *testing.T) {
 	tc := overloadCases[0]
 	s := overloadSession(t, tc.kvs, tc.changes)
@@ -262,6 +263,25 @@ func TestLimitsBesideQueues(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%v: limits drawn %q, want %q (the servers' in id order)", size, got, want)
+		}
+	}
+	// A pooled run's limit, the pool's, stands after its queue's count.
+	pc := overloadCases[1]
+	pooled := overloadSession(t, pc.kvs, pc.changes)
+	pooled.step(1500, false)
+	l, ok := pooled.m.Balancers()[0].Limit(0)
+	if !ok {
+		t.Fatal("the pooled run has no limit")
+	}
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+		var got []string
+		for _, x := range pooled.Draw(size[0], size[1]).Layers[SceneLayer].Texts {
+			if x.C == LimitCol {
+				got = append(got, x.S)
+			}
+		}
+		if want := []string{fmt.Sprintf(" ≤%d", l)}; !slices.Equal(got, want) {
+			t.Errorf("pooled %v: limits drawn %q, want %q", size, got, want)
 		}
 	}
 	off := overloadSession(t, []string{"servers", "4", "queues", "per-server", "policy", "least-connections", "cycles", "3000"}, nil)
