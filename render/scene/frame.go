@@ -414,6 +414,9 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if s.clientSide() {
 		texts = s.clientTexts()
 	}
+	if cfg.Fanout > 1 {
+		texts = s.fanoutTexts(texts)
+	}
 	if c := costText(s.m.Summary(), cfg); c != "" {
 		texts = append(texts, c)
 	}
