@@ -1,8 +1,11 @@
 package scene
 
 import (
+	"image/color"
+	"math"
 	"strings"
 
+	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/mmc"
 )
 
@@ -32,4 +35,81 @@ func (s *Session) p99Text() string {
 		return "p99: " + req + " · part: no closed form"
 	}
 	return "p99: part " + Commas(int64(s.tail.LowLoad.PartP99)) + " (theory) · " + req
+}
+
+// GroupTints are the tints of fan-out's part groups, one a request (by
+// its id, in turn): neighbouring requests differ. Colour is not the only
+// cue: a request's parts are tethered to the one point at the gate they
+// set off from (Frame.part).
+var GroupTints = [...]color.RGBA{
+	{0xff, 0xd3, 0x3d, 0xff}, // amber
+	{0xb3, 0x8c, 0xff, 0xff}, // violet
+	{0x5c, 0xe1, 0xe6, 0xff}, // teal
+	{0xff, 0x8f, 0xa3, 0xff}, // rose
+	{0xa8, 0xe0, 0x63, 0xff}, // lime
+}
+
+// GroupTint is the tint of request id's parts.
+func GroupTint(id int64) color.RGBA {
+	return GroupTints[uint64(id)%uint64(len(GroupTints))]
+}
+
+// CancelCol is a cancelled attempt's colour: a hollow grey-white marker,
+// crossed, fading where it was.
+var CancelCol = color.RGBA{0xc8, 0xcf, 0xd6, 0xff}
+
+// part draws the tint of a part of request id flying from origin to p
+// (marker side d): a thin tether from the gate point its request's parts
+// all set off from, and a ring in the request's tint around where its
+// marker goes.
+func (f *Frame) part(layer int, origin, p Point, d float32, id int64) {
+	c := GroupTint(id)
+	f.line(layer, origin, p, max(d*0.12, 1), fade(c, 0.45))
+	r := d * 0.8
+	f.stroke(layer, Rect{p.X - r, p.Y - r, 2 * r, 2 * r}, max(d*0.15, 1), c)
+}
+
+// cancelled draws a cancelled attempt at p, t of the way through its
+// fade: a hollow marker crossed by an ×, shrinking and fading out.
+func (f *Frame) cancelled(layer int, p Point, d float32, typ sim.Type, t float32) {
+	a := 1 - t
+	c := fade(CancelCol, a)
+	f.abandoned(layer, p, d*(1-0.3*t), typ, c)
+	h := d * 0.7
+	w := max(d*0.16, 1)
+	f.line(layer, Point{p.X - h, p.Y - h}, Point{p.X + h, p.Y + h}, w, c)
+	f.line(layer, Point{p.X - h, p.Y + h}, Point{p.X + h, p.Y - h}, w, c)
+}
+
+// cancelAt is where a cancelled attempt fades: in its server's box when it
+// was in service, just right of the box (where its queue's bar grows)
+// when queued.
+func cancelAt(box Rect, queued bool, d float32) Point {
+	c := box.Center()
+	if queued {
+		c.X = box.X + box.W + d
+	}
+	return c
+}
+
+// line draws a segment from a to b of width w.
+func (f *Frame) line(layer int, a, b Point, w float32, c color.RGBA) {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	n := float32(math.Hypot(float64(dx), float64(dy)))
+	if n == 0 || c.A == 0 {
+		return
+	}
+	ox, oy := -dy/n*w/2, dx/n*w/2
+	f.Layers[layer].Quads = append(f.Layers[layer].Quads, Quad{P: [4]Point{
+		{a.X + ox, a.Y + oy}, {b.X + ox, b.Y + oy}, {b.X - ox, b.Y - oy}, {a.X - ox, a.Y - oy}}, C: c})
+}
+
+// fansOut reports whether a lane shown has fan-out on.
+func (s *Session) fansOut() bool {
+	for _, l := range s.set.Lanes {
+		if l.Model.Config().Fanout > 1 {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -86,5 +87,157 @@ func TestHUDCountsCancelled(t *testing.T) {
 	want := "cancelled " + Commas(sum.Cancelled)
 	if sum.Cancelled == 0 || !slices.Contains(hud, want) {
 		t.Errorf("%d cancelled: the HUD does not show %q: %q", sum.Cancelled, want, hud)
+	}
+}
+
+// stepUntil steps s a cycle at a time, animated, dropping the flights,
+// until it has a flight that ok accepts (at most n cycles); the flights
+// are then those of that cycle alone.
+func stepUntil(t *testing.T, s *Session, n int, ok func(fl flight) bool) {
+	t.Helper()
+	for range n {
+		s.anim.flights = s.anim.flights[:0]
+		s.step(1, true)
+		if slices.ContainsFunc(s.anim.flights, ok) {
+			return
+		}
+	}
+	t.Fatalf("no such flight in %d cycles (cycle %d)", n, s.m.Cycle())
+}
+
+// partsInFlight runs a fan-out of 5 to the first cycle a request's parts
+// set off, and draws them a few ticks later: the request's id, its
+// flights and the frame.
+func partsInFlight(t *testing.T) (int64, []flight, *Frame) {
+	t.Helper()
+	s := running(t, fanoutConfig(t, "5", "rate", "0.05"))
+	stepUntil(t, s, 2000, func(fl flight) bool { return fl.group != 0 })
+	i := slices.IndexFunc(s.anim.flights, func(fl flight) bool { return fl.group != 0 })
+	id := s.anim.flights[i].group
+	var group []flight
+	for _, fl := range s.anim.flights {
+		if fl.group == id && fl.kind == flyDispatch {
+			group = append(group, fl)
+		}
+	}
+	s.tick += max(group[0].dur/2, 1)
+	return id, group, s.Draw(BaseW, BaseH)
+}
+
+// tethers returns the segments drawn in colour c (Frame.line's quads):
+// each one's two ends.
+func tethers(f *Frame, c color.RGBA) [][2]Point {
+	var out [][2]Point
+	for _, q := range f.Layers[SceneLayer].Quads {
+		if q.C == c {
+			mid := func(a, b Point) Point { return Point{(a.X + b.X) / 2, (a.Y + b.Y) / 2} }
+			out = append(out, [2]Point{mid(q.P[0], q.P[3]), mid(q.P[1], q.P[2])})
+		}
+	}
+	return out
+}
+
+// groupTethered reports whether a request's five parts fly as one group:
+// one tint, each tethered to one shared point at the gate, and a ring in
+// the tint around each.
+func groupTethered(t *testing.T) bool {
+	t.Helper()
+	id, group, f := partsInFlight(t)
+	tint := GroupTint(id)
+	ts := tethers(f, fade(tint, 0.45))
+	rings := 0
+	for _, q := range f.Layers[SceneLayer].Quads {
+		if q.C == tint {
+			rings++
+		}
+	}
+	ok := len(group) == 5 && len(ts) == 5 && rings == 4*5
+	for _, tt := range ts {
+		d := tt[0].X - ts[0][0].X + tt[0].Y - ts[0][0].Y
+		ok = ok && d*d < 1e-6 && tt[0].X < f.Layout.Gate.X+f.Layout.Gate.W
+	}
+	if !ok {
+		t.Logf("request %d: %d parts in flight, %d tethers %v, %d ring sides in its tint", id, len(group), len(ts), ts, rings)
+	}
+	return ok
+}
+
+// TestPartsFlyAsOneGroup: a request's parts leave the gate together, in
+// their request's tint and tethered to one point; neighbouring requests'
+// tints differ.
+func TestPartsFlyAsOneGroup(t *testing.T) {
+	if !groupTethered(t) {
+		t.Error("a request's parts do not fly as one tethered, tinted group")
+	}
+	for id := int64(1); id < 20; id++ {
+		if GroupTint(id) == GroupTint(id+1) {
+			t.Errorf("requests %d and %d share a tint", id, id+1)
+		}
+	}
+	// Without fan-out no flight has a group.
+	s := running(t, configWith(t, "queues", "per-server", "policy", "round-robin", "rate", "0.5"))
+	for range 50 {
+		s.step(1, true)
+	}
+	if slices.ContainsFunc(s.anim.flights, func(fl flight) bool { return fl.group != 0 }) || len(s.anim.flights) == 0 {
+		t.Errorf("without fan-out: %d flights, some in a group", len(s.anim.flights))
+	}
+}
+
+// cancelDrawn runs a fan-out of 5 over 8 servers (ρ 0.75) whose server 2 fails from cycle 50 up
+// to the first cancel of an attempt queued (queued) or in service, and
+// reports whether the frame a few ticks later draws it crossed (two
+// segments in its fading colour meeting where it was).
+func cancelDrawn(t *testing.T, queued bool) bool {
+	t.Helper()
+	s := running(t, fanoutConfig(t, "5", "servers", "8", "min-servers", "8", "max-servers", "8", "rate", "0.06"), mustChanges(t, "50:fail=2")...)
+	s.step(50, false)
+	isIt := func(fl flight) bool { return fl.kind == flyCancel && fl.queued == queued }
+	stepUntil(t, s, 3000, isIt)
+	fl := s.anim.flights[slices.IndexFunc(s.anim.flights, isIt)]
+	if fl.server == 0 {
+		t.Logf("a cancel with no server")
+		return false
+	}
+	s.tick += fl.dur / 3
+	p, _ := fl.progress(s.tick)
+	f := s.Draw(BaseW, BaseH)
+	cross := tethers(f, fade(CancelCol, 1-p))
+	if len(cross) < 2 {
+		t.Logf("%d segments in the cancel colour at %.2f of its fade", len(cross), p)
+		return false
+	}
+	// The × (the last two: the hollow marker's sides come first) centres
+	// on one point.
+	a, b := cross[len(cross)-2], cross[len(cross)-1]
+	c := Point{(a[0].X + a[1].X) / 2, (a[0].Y + a[1].Y) / 2}
+	c2 := Point{(b[0].X + b[1].X) / 2, (b[0].Y + b[1].Y) / 2}
+	return (c.X-c2.X)*(c.X-c2.X)+(c.Y-c2.Y)*(c.Y-c2.Y) < 1e-3
+}
+
+// TestCancelledAttemptFades: an attempt cancelled in service and one
+// cancelled queued each fade, crossed, where they were.
+func TestCancelledAttemptFades(t *testing.T) {
+	for _, queued := range []bool{false, true} {
+		if !cancelDrawn(t, queued) {
+			t.Errorf("queued %v: the cancelled attempt is not drawn crossed", queued)
+		}
+	}
+	// The footer's legend keys the look while a lane fans out.
+	for _, fan := range []string{"1", "5"} {
+		s := running(t, fanoutConfig(t, fan))
+		s.step(10, false)
+		f := s.Draw(BaseW, BaseH)
+		keyed := slices.ContainsFunc(f.Layers[SceneLayer].Texts, func(x Text) bool { return x.S == "cancelled" && f.Layout.Footer.Contains(textBox(x)) })
+		if keyed != (fan == "5") {
+			t.Errorf("fan-out %s: the legend keys a cancelled attempt: %v", fan, keyed)
+		}
+	}
+	box := Rect{100, 100, 20, 20}
+	if p := cancelAt(box, false, 8); !box.Contains(Rect{p.X, p.Y, 0, 0}) {
+		t.Errorf("in service: %v not on its box %v", p, box)
+	}
+	if p := cancelAt(box, true, 8); p.X <= box.X+box.W || p.Y != box.Center().Y {
+		t.Errorf("queued: %v not right of its box %v", p, box)
 	}
 }

@@ -1318,11 +1318,21 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 				continue
 			}
 			from := q.SlotAt(0).Center()
-			if fl.retry && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry routed at its arrival comes from the gate
+			if (fl.retry || fl.group != 0) && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry or a part routed at its arrival comes from the gate
 				from = gate
 			}
 			from = s.gateFrom(fl, lane, from, f.Layout.T)
-			f.attempt(SceneLayer, lerp(from, box.Center(), smooth(t)), d, sim.Request{Type: fl.typ, Retry: fl.retry})
+			p := lerp(from, box.Center(), smooth(t))
+			if fl.group != 0 {
+				f.part(SceneLayer, from, p, d, fl.group)
+			}
+			f.attempt(SceneLayer, p, d, sim.Request{Type: fl.typ, Retry: fl.retry})
+		case flyCancel:
+			box, ok := boxOf(fl.bal, fl.server)
+			if !ok {
+				continue
+			}
+			f.cancelled(SceneLayer, cancelAt(box, fl.queued, d), d, fl.typ, t)
 		case flyComplete:
 			box, ok := boxOf(fl.bal, fl.server)
 			if !ok {
@@ -1383,6 +1393,13 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 			name string
 			draw func(p Point)
 		}{k.name, func(p Point) { k.draw(f, Rect{p.X - d/2, p.Y - d/2, d, d}, u) }})
+	}
+	// Fan-out's cancelled attempts, while a lane fans out.
+	if s.fansOut() {
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{"cancelled", func(p Point) { f.cancelled(SceneLayer, p, d*0.8, sim.Processing, 0) }})
 	}
 	var total float32
 	for _, it := range items {
