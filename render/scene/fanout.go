@@ -113,3 +113,14 @@ func (s *Session) fansOut() bool {
 	}
 	return false
 }
+
+// fanoutLaneText is a compare lane's entry in the HUD while a lane fans
+// out: a request's median response and the parts sent (and the attempts
+// cancelled, when any): a part's wait says little of a request's.
+func fanoutLaneText(label string, sum sim.Summary) string {
+	t := label + ": p50 response " + Commas(sum.ResponseP50) + " · parts " + Commas(sum.Parts)
+	if sum.Cancelled > 0 {
+		t += " · cancelled " + Commas(sum.Cancelled)
+	}
+	return t
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/mmc"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 // fanoutConfig is a fan-out of k over 40 per-server queues at low load
@@ -239,5 +240,27 @@ func TestCancelledAttemptFades(t *testing.T) {
 	}
 	if p := cancelAt(box, true, 8); p.X <= box.X+box.W || p.Y != box.Center().Y {
 		t.Errorf("queued: %v not right of its box %v", p, box)
+	}
+}
+
+// TestCompareHUDWithFanout: in the compare view with a lane that fans out,
+// each lane's entry in the HUD is its request's median response and its
+// parts (a part's p95 wait says little of a request's).
+func TestCompareHUDWithFanout(t *testing.T) {
+	one, twenty := fanoutConfig(t, "1"), fanoutConfig(t, "20")
+	s := mustNew(t, Options{Config: one, Lanes: []snapshot.LaneSpec{{Label: "one part", Config: one}, {Label: "fan-out 20", Config: twenty}}, Speed: 600, PauseAt: -1})
+	s.step(20000, false)
+	hud := hudTexts(s.Draw(BaseW, BaseH))
+	for i, l := range s.laneStates() {
+		want := fanoutLaneText(l.Label, l.Summary)
+		if !slices.Contains(hud, want) {
+			t.Errorf("the HUD does not show %q: %q", want, hud)
+		}
+		if parts := l.Summary.Parts; parts != int64(1+19*i)*l.Summary.Admitted || l.Summary.ResponseP50 == 0 {
+			t.Errorf("lane %s: %d parts of %d requests, p50 response %d", l.Label, parts, l.Summary.Admitted, l.Summary.ResponseP50)
+		}
+	}
+	if got := fanoutLaneText("x", sim.Summary{ResponseP50: 67, Parts: 1000, Cancelled: 3}); got != "x: p50 response 67 · parts 1,000 · cancelled 3" {
+		t.Errorf("a lane's text: %q", got)
 	}
 }

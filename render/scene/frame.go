@@ -497,6 +497,9 @@ func (s *Session) compareTexts() []string {
 				t = fmt.Sprintf("%s: %s · p95 wait %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.WaitP95))
 			}
 		}
+		if s.fansOut() { // a request's median and its parts, not a part's wait
+			t = fanoutLaneText(l.Label, l.Summary)
+		}
 		if l.Summary.Errors > 0 { // a lane with a failing server
 			t += " · errors " + Commas(l.Summary.Errors)
 		}
