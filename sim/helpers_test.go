@@ -170,8 +170,8 @@ func (h *harness) after() {
 			h.log = append(h.log, formatEvent(e))
 		}
 		for _, e := range m.Events() {
-			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue || e.Kind == Error || e.Kind >= GrayFault && e.Kind != Shed && e.Kind != GiveUp {
-				h.faulted = true // the shadow model knows no faults, no limit's refusals, and nothing of the client side
+			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue || e.Kind >= GrayFault && e.Kind != Shed && e.Kind != GiveUp {
+				h.faulted = true // the shadow model knows no faults, and nothing of the client side (a limit's refusal it reads: case Error)
 			}
 		}
 		if m.bal[0].watching && m.Config().Timeout+int64(m.Config().ProvisionDelay) > 0 {
