@@ -10,7 +10,11 @@ type targetScaler struct {
 	// sumHi:sumLo is Σv over the cycles sampled since the last evaluation,
 	// v = ⌊10⁶·num ÷ den⌋ each (128 bits: P ≤ 10⁶ values of up to 2⁶⁴).
 	sumHi, sumLo uint64
-	// window holds the evaluations of the last W cycles, oldest first.
+	// window holds, oldest first, the evaluations of the last
+	// MaxScaleDownWindow cycles that no later one matches or exceeds:
+	// their proposals strictly decrease, so the largest in any window
+	// t − W + 1 … t is its first member there. A window that widens by
+	// --set thus still finds every evaluation it covers.
 	window []proposalAt
 }
 
@@ -27,15 +31,21 @@ type scaleRule struct {
 }
 
 // sample adds one cycle's value ⌊10⁶·num ÷ den⌋ (0 when den is 0).
-func (a *targetScaler) sample(num, den int64) {
-	if den <= 0 || num <= 0 {
+func (a *targetScaler) sample(num, den int64) { a.sampleCycles(num, den, 1) }
+
+// sampleCycles adds n cycles' samples at once, each of value
+// ⌊10⁶·num ÷ den⌋ (0 when den is 0): n·v, exact in 128 bits (n ≤ P ≤
+// 10⁶ between evaluations), as n calls of sample would add.
+func (a *targetScaler) sampleCycles(num, den, n int64) {
+	if den <= 0 || num <= 0 || n <= 0 {
 		return
 	}
 	hi, lo := bits.Mul64(uint64(num), DecimalScale)
 	v, _ := bits.Div64(hi%uint64(den), lo, uint64(den)) // hi < den: num·10⁶ ÷ den < 2⁶⁴ for the counts a run holds
+	hi, lo = bits.Mul64(v, uint64(n))
 	var c uint64
-	a.sumLo, c = bits.Add64(a.sumLo, v, 0)
-	a.sumHi += c
+	a.sumLo, c = bits.Add64(a.sumLo, lo, 0)
+	a.sumHi += hi + c
 }
 
 // mean takes m₆ = ⌊Σv ÷ P⌋ and starts the next period.
@@ -55,33 +65,43 @@ func (a *targetScaler) decide(t, s int64, r scaleRule) (proposal, desired int64)
 	if !withinTolerance(m6, r.target6, r.tol6) {
 		proposal = ceilMulDiv(s, m6, r.target6)
 	}
-	a.remember(t, proposal, r.window)
+	a.remember(t, proposal)
 	switch {
 	case proposal > s:
 		desired = min(proposal, s+max(4, s))
 	case proposal < s:
-		desired = s
-		highest := int64(0)
-		for _, e := range a.window {
-			highest = max(highest, e.proposal)
-		}
-		desired = min(s, highest)
+		desired = min(s, a.highestSince(min(t, t-r.window+1)))
 	default:
 		desired = s
 	}
 	return proposal, max(r.min, min(desired, r.max))
 }
 
-// remember keeps proposal, made at cycle t, and drops the evaluations
-// before t − W + 1 (W = 0: this one alone).
-func (a *targetScaler) remember(t, proposal, w int64) {
-	from := t - w + 1
+// remember keeps proposal, made at cycle t: it drops the evaluations
+// before any window can reach (t − MaxScaleDownWindow + 1) and those it
+// matches or exceeds.
+func (a *targetScaler) remember(t, proposal int64) {
+	from := t - MaxScaleDownWindow + 1
 	i := 0
 	for i < len(a.window) && a.window[i].cycle < from {
 		i++
 	}
 	a.window = append(a.window[:0], a.window[i:]...)
+	for n := len(a.window); n > 0 && a.window[n-1].proposal <= proposal; n-- {
+		a.window = a.window[:n-1]
+	}
 	a.window = append(a.window, proposalAt{t, proposal})
+}
+
+// highestSince returns the largest proposal of the evaluations at cycles
+// from on (the last one, made now, is always among them).
+func (a *targetScaler) highestSince(from int64) int64 {
+	for _, e := range a.window {
+		if e.cycle >= from {
+			return e.proposal
+		}
+	}
+	return 0
 }
 
 // withinTolerance reports |⌊10⁶·m₆ ÷ X₆⌋ − 10⁶| ≤ tol₆, exactly.
@@ -125,14 +145,26 @@ func (m *Model) targetStep(t int64) {
 
 // targetSample is target tracking's part of step e: each balancer's
 // metric this cycle.
-func (m *Model) targetSample() {
+func (m *Model) targetSample() { m.targetSampleCycles(1) }
+
+// targetSampleCycles is step e's sample of n cycles in which the pools,
+// the busy servers and the queues stay as they are now (a shortcut's
+// quiet stretch): each balancer's metric, n times, in closed form.
+func (m *Model) targetSampleCycles(n int64) {
 	for _, b := range m.bal {
 		if b.target == nil {
 			b.target = &targetScaler{}
 		}
 		num, den := b.targetMetric()
-		b.target.sample(num, den)
+		b.target.sampleCycles(num, den, n)
 	}
+}
+
+// targetNext returns the next cycle after the current one at which
+// target tracking evaluates: the next multiple of the period.
+func (m *Model) targetNext() int64 {
+	p := m.cfg.scalePeriod()
+	return (m.cycle/p + 1) * p
 }
 
 // targetMetric returns the metric's numerator and denominator now: busy
@@ -140,10 +172,16 @@ func (m *Model) targetSample() {
 // work ÷ max(1, active).
 func (b *Balancer) targetMetric() (num, den int64) {
 	active := int64(b.active.n)
-	busy := int64(0)
-	for i := b.firstLive; i < len(b.srv); i++ {
-		if s := &b.srv[i]; !s.gone && s.busy && b.active.has(i+1) {
-			busy++
+	busy := int64(b.busy)
+	if b.retiring != 0 || b.down != 0 || len(b.ejected) != 0 || len(b.warming) != 0 {
+		// Some busy server may not be active: count them one by one.
+		// Otherwise every busy server is active (the pool's only servers
+		// out of the active set are retiring, down, ejected or warming).
+		busy = 0
+		for i := b.firstLive; i < len(b.srv); i++ {
+			if s := &b.srv[i]; !s.gone && s.busy && b.active.has(i+1) {
+				busy++
+			}
 		}
 	}
 	switch b.m.cfg.ScaleMetric {
@@ -158,6 +196,9 @@ func (b *Balancer) targetMetric() (num, den int64) {
 // targetCount returns S: live servers neither retiring, ejected nor known
 // down (warming ones included).
 func (b *Balancer) targetCount() int64 {
+	if b.down == 0 && len(b.ejected) == 0 {
+		return int64(b.live - b.retiring) // no server is down or ejected
+	}
 	n := int64(0)
 	for i := b.firstLive; i < len(b.srv); i++ {
 		s, id := &b.srv[i], i+1

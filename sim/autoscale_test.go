@@ -144,3 +144,32 @@ func TestTargetSampleFixedPoint(t *testing.T) {
 		t.Fatalf("m₆ %d, want 2⁴⁰·10⁶", m)
 	}
 }
+
+// TestTargetWindowWidens: a window widened mid-run covers the evaluations
+// made while it was narrow. At 15 the pool of 2, all busy at target 0.5,
+// proposes 4; at 30, idle with W = 0, it proposes 0 and shrinks to the
+// min; at 45 S is 4 again (servers restored) and W is 300: the proposal
+// of 15 lies in 45 − 300 + 1 … 45, so the pool stays at 4.
+func TestTargetWindowWidens(t *testing.T) {
+	var a targetScaler
+	r := scaleRule{period: 15, target6: 500_000, tol6: 100_000, window: 0, min: 1, max: 100}
+	for range 15 {
+		a.sample(2, 2)
+	}
+	if p, d := a.decide(15, 2, r); p != 4 || d != 4 {
+		t.Fatalf("cycle 15: proposal %d, desired %d; want 4 and 4", p, d)
+	}
+	for range 15 {
+		a.sample(0, 4)
+	}
+	if p, d := a.decide(30, 4, r); p != 0 || d != 1 {
+		t.Fatalf("cycle 30 (W = 0): proposal %d, desired %d; want 0 and 1", p, d)
+	}
+	r.window = 300
+	for range 15 {
+		a.sample(0, 4)
+	}
+	if p, d := a.decide(45, 4, r); p != 0 || d != 4 {
+		t.Fatalf("cycle 45 (W = 300): proposal %d, desired %d; want 0 and 4 (the proposal of cycle 15 is in the window)", p, d)
+	}
+}

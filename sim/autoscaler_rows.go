@@ -96,10 +96,15 @@ func (r Row) plusOne(def int64) Row {
 	r.parse = func(s string) (int64, error) { v, err := parse(s); return v + 1, err }
 	r.format = func(v int64) string { return format(v - 1) }
 	r.lo, r.hi = r.lo+1, r.hi+1
-	r.zeroDefault = true
+	r.zeroDefault, r.storedPlusOne = true, true
 	r.def = format(def)
 	return r
 }
+
+// PlusOne reports whether the row's Config field holds its value plus
+// one (so 0 there stands for the default): its stored values, as Bounds
+// gives them, are one above the values written.
+func (r *Row) PlusOne() bool { return r.storedPlusOne }
 
 // scaleTolerance and scaleDownWindow read the plus-one fields.
 func (c *Config) scaleTolerance() int64 {
@@ -140,7 +145,7 @@ func autoscalerRows() []Row {
 		choice("scale-metric", "target tracking's metric, per active server each cycle: utilization (busy), inflight (queued + in service) or queue (queued)", func(c *Config) *ScaleMetric { return &c.ScaleMetric }, ScaleMetricNames, ParseScaleMetric).
 			defaults("utilization").example("inflight").wire("smt", 56).small(0, 2).needsTarget().withNeeds("--autoscaler", "target", "--scale-target", "2").testWith("autoscaler", "target", "scale-target", "0.5").group(GroupRun),
 		fixed("scale-target", "X: the metric's target (utilization: above 0, at most 1; default 0.7; required for inflight and queue)", "", func(c *Config) *Decimal { return &c.ScaleTarget }, ParseDecimal, MinScaleTarget, MaxScaleTarget,
-			"must be from 0.01 to 1000000 (at most 1 for utilization), with at most 6 decimals", "want a decimal like 0.7").zero().changeable(SetScaleTarget).
+			"must be from 0.01 to 1000000 (at most 1 for utilization), with at most 6 decimals", "want a decimal like 0.7").zero().defaults("0.7").changeable(SetScaleTarget).
 			example("0.3").wire("sx", 57).small(0, 2*DecimalScale).needsTarget().group(GroupRun),
 		whole("scale-period", "P: target tracking evaluates every P cycles, on the metric's mean over the last P", "cycles", func(c *Config) *int64 { return &c.ScalePeriod }, 1, MaxScalePeriod,
 			fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxScalePeriod)).zero().defaults("15").example("40").wire("sp", 58).small(0, 30).needsTarget().group(GroupRun),

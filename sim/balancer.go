@@ -31,6 +31,10 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
+	// limited: a pooled arrival past the firewall is checked against the
+	// pool's concurrency limit (admitLimited); sampling: an adaptive limit
+	// takes a sample at every ending.
+	limited, sampling bool
 	// rerouting: a failed server's requests are routed again, at the start
 	// of a cycle, before step a.
 	rerouting bool
@@ -89,12 +93,19 @@ type Balancer struct {
 	// an attempt this cycle.
 	watching bool
 	cl       *clientSide
+	th       *throttle // the throttle's window, while it is on
 	det      []detState
 	ejected  map[int]ejection
 	warming  map[int]int64
 	outSince outTimes
 	touched  bool // what randomFaults read ahead (repairQueue.prefetch), kept so the reads stay
 	refused  []int
+	// shedBuf is shedding's scratch list; shedSteps counts the places
+	// shedding looked at and shedCalls the queues it looked at (a test
+	// reads them: the places must grow with what is shed, not with the
+	// queues' lengths).
+	shedBuf              []packed
+	shedSteps, shedCalls int64
 	// cleanRounds counts the probe rounds passed in bulk (probe): at
 	// most MaxCycles, so an int32 holds it.
 	cleanRounds int32
@@ -117,6 +128,9 @@ type Balancer struct {
 	// target is target tracking's state (autoscale.go), nil under the
 	// queue rule.
 	target *targetScaler
+	// lim is the concurrency limit's state (conclimit.go), nil while it
+	// is off.
+	lim *concLimit
 
 	// stepAt is, under fan-out, the slot step a is ending an attempt at
 	// (0 outside step a): a sibling cancelled at a later slot has not
@@ -186,11 +200,18 @@ func (b *Balancer) work(t int64) {
 		b.workEach(t, false)
 		return
 	}
-	for _, id32 := range b.due(t) {
+	ids := b.due(t)
+	if b.sampling {
+		slices.Sort(ids) // the pool's limit moves with each ending, in id order
+	}
+	for _, id32 := range ids {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
+		}
+		if b.sampling {
+			b.sample(id, t, int64(b.queue.Len()+b.busy))
 		}
 		s.busy = false
 		b.busy--
@@ -233,6 +254,12 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		kind = Reject
 	case b.perServer:
 		return b.route(r, t, routeFresh)
+	case b.th != nil && b.throttles():
+		b.tot.Admitted++ // a throttled first attempt is admitted, and ends
+		b.throttled(r, t)
+		return false
+	case b.limited:
+		return b.admitLimited(r, t)
 	case b.m.cfg.QueueCap > 0 && b.queue.Len() >= b.m.cfg.QueueCap:
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -376,6 +403,9 @@ func (b *Balancer) addServer(warm int64) int {
 	id := len(b.srv) + 1 // its slot
 	b.srv = append(b.srv, server{speed: v})
 	b.ids = append(b.ids, int32(b.created))
+	if b.lim != nil {
+		b.lim.added(b)
+	}
 	if b.perServer {
 		b.sq = append(b.sq, fifo{})
 	}
@@ -460,6 +490,9 @@ func (b *Balancer) dispatchAll(t int64) {
 // dispatch is step d (pooled): the oldest requests go to idle active
 // servers.
 func (b *Balancer) dispatch(t int64) {
+	if b.m.shedding() {
+		b.shed(0, t)
+	}
 	for b.queue.Len() > 0 && b.idle.n > 0 {
 		id := b.rt.pickIdle()
 		if id == 0 {
@@ -595,6 +628,9 @@ func (b *Balancer) record() {
 	b.tot.ServersPeak = max(b.tot.ServersPeak, b.live)
 	if b.cl != nil {
 		b.cl.recordWindow(b, b.m.cycle)
+	}
+	if b.th != nil {
+		b.th.record(b, b.m.cycle)
 	}
 	if b.compactDue() {
 		b.compact()
@@ -804,6 +840,9 @@ func (b *Balancer) requeue(r packed, id int, t int64) {
 		b.requeuedAt = map[int64]int64{}
 	}
 	b.requeuedAt[r.id] = t
+	if l := b.lim; l != nil && l.r > 0 {
+		l.rejoin(r, t)
+	}
 	b.tot.Requeued++
 	if b.m.recordEvents {
 		b.emit(Requeue, id, 0, r.requeue().unpack())
@@ -941,6 +980,7 @@ func (b *Balancer) Summary() Summary {
 	s.setTail(tail(&b.waits, &b.resps))
 	s.setFleet(b.m.cfg.Balancers, b.m.loadInfo, b.Fleet())
 	s.SetCost(b.m.cfg.ServerCost)
+	s.setLimits(b.limits())
 	return s
 }
 

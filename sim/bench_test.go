@@ -31,6 +31,25 @@ func BenchmarkDefaultRun(b *testing.B) {
 	benchRun(b, defaultSeed1())
 }
 
+// BenchmarkAutoscalers is the default run under each autoscaler: the
+// queue rule as it is (its pool lags the wave and the queue stays long,
+// where the saturated stretches serve it in bulk), the queue rule with
+// thresholds low enough to keep servers idle (U = 0.5, D = 0.1: the
+// regime target tracking runs in, every arrival served at once), and
+// target tracking at its defaults.
+func BenchmarkAutoscalers(b *testing.B) {
+	production(b)
+	queue, low, target := defaultSeed1(), defaultSeed1(), defaultSeed1()
+	low.ScaleUp, low.ScaleDown = FactorScale/2, FactorScale/10
+	target.Autoscaler = TargetTracking
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{{"queue", queue}, {"queue-low", low}, {"target", target}} {
+		b.Run(c.name, func(b *testing.B) { benchRun(b, c.cfg) })
+	}
+}
+
 // BenchmarkLargePool keeps 10,000 servers about 80% busy for 100,000
 // cycles: mean task time 50, so 0.8 × 10000 / 50 = 160 arrivals per cycle,
 // no firewall and a fixed pool.

@@ -69,6 +69,8 @@ const (
 	SetScaleTarget
 	SetScaleTolerance
 	SetScaleDownWindow
+	// Shedding's target (Config.CodelTarget), from step d of its cycle.
+	SetCodelTarget
 	numSettings
 )
 

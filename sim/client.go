@@ -253,6 +253,9 @@ func (b *Balancer) giveUp(r packed) {
 	if len(b.requeuedAt) > 0 {
 		delete(b.requeuedAt, r.id) // it will not be dispatched again
 	}
+	if l := b.lim; l != nil && len(l.rejoined) > 0 {
+		delete(l.rejoined, r.id) // nor join a queue
+	}
 	if b.cl != nil {
 		b.cl.ended(r.id)
 	}
@@ -363,6 +366,9 @@ func (b *Balancer) timeOut(id int64, f *flight, server int, inService bool, t in
 				b.ends = map[int]outcome{}
 			}
 			b.ends[server] = abandons
+			if l := b.lim; l != nil && l.r > 0 {
+				l.abandoned(b, server, r, f)
+			}
 			b.cl.abandonAt[server] = t
 			b.cl.abandonedInService++
 			if b.perServer && b.caps.Hears && b.active.has(server) {
@@ -478,6 +484,10 @@ func (b *Balancer) retriesArrive(t int64) {
 			b.route(r, t, routeRetry)
 			continue
 		}
+		if b.th != nil && b.throttles() {
+			b.throttled(r, t)
+			continue
+		}
 		if cap := b.m.cfg.QueueCap; cap > 0 && b.queue.Len() >= cap {
 			b.discardRetry(r, 0, t)
 			continue
@@ -486,6 +496,10 @@ func (b *Balancer) retriesArrive(t int64) {
 			b.emit(Retry, 0, 0, r.unpack())
 		}
 		b.arrived(r, t)
+		if b.lim != nil && b.overLimit(0) {
+			b.refuseLimited(0, r, t)
+			continue
+		}
 		b.queue.pushBack(r, t)
 	}
 }
@@ -507,6 +521,9 @@ func (b *Balancer) abandonedEnds(id int, t int64) {
 	c := b.cl
 	c.wastedEnded += t - c.abandonAt[id]
 	delete(c.abandonAt, id)
+	if l := b.lim; l != nil && l.abandonedJoined != nil {
+		delete(l.abandonedJoined, id)
+	}
 	delete(b.ends, id)
 	c.abandonedInService--
 }

@@ -172,7 +172,8 @@ func TestClientBooks(t *testing.T) {
 // sources and destinations, times and types, and which the firewall
 // rejects) are the same with the client side drawn on, with its changes,
 // as with every client setting off and none of those changes: timeouts,
-// retries and jitter draw from none of the arrival generator's numbers.
+// retries, jitter and the throttle draw from none of the arrival
+// generator's numbers.
 func TestClientRequestStream(t *testing.T) {
 	rapidDefaults(clientChecks())
 	rapid.Check(t, func(t *rapid.T) {
@@ -181,6 +182,7 @@ func TestClientRequestStream(t *testing.T) {
 		plain := cfg
 		plain.Timeout, plain.Retries, plain.Backoff, plain.Jitter, plain.RetryBudget = 0, 0, 0, false, 0
 		plain.HealthInterval, plain.EjectAfter, plain.ProvisionDelay, plain.ReplaceAfter = 0, 0, 0, 0
+		plain.Throttle = 0
 		var faults []Change
 		for _, c := range changes {
 			if c.IsFault() {
@@ -199,7 +201,9 @@ func TestClientRequestStream(t *testing.T) {
 				switch {
 				case e.Kind == Reject:
 					out = append(out, fmt.Sprintf("reject %+v", r))
-				case (e.Kind == Arrive || e.Kind == Discard) && !r.Retry:
+				case (e.Kind == Arrive || e.Kind == Discard || e.Kind == Throttled) && !r.Retry:
+					// A first attempt its client throttled was generated
+					// and admitted like one that arrived.
 					r.Requeued = false
 					if cfg.Fanout > 1 {
 						// A request's parts arrive one by one, or its discard

@@ -64,7 +64,25 @@ type Config struct {
 	// CodelInterval is N, the cycles adaptive-lifo looks back over for an
 	// empty queue (1 … MaxCodelInterval; 0 means DefaultCodelInterval).
 	CodelInterval int64
-	Policy        Policy // dispatch (pooled) or routing (per-server) policy
+	// CodelTarget is M, shedding's limit while a queue is standing: at
+	// step d a queue about to hand out an attempt first sheds those that
+	// have waited in it longer than M cycles (standing) or N (otherwise);
+	// 0 = off, else 1 … CodelInterval's N.
+	CodelTarget int64
+	// Throttle is K, client-side adaptive throttling's multiplier (Google
+	// SRE book), in hundredths: 0 = off, else 1 … 10 with two decimals.
+	Throttle Hundredths
+	// ConcurrencyLimit caps each server's attempts in flight (per-server
+	// queues) or the pool's (pooled): 0 none, L ≥ 1 a fixed limit of L,
+	// LimitAIMD an adaptive one (conclimit.go).
+	ConcurrencyLimit int
+	// LimitInitial, LimitMin and LimitMax are the adaptive limit's start
+	// and bounds (0 means DefaultLimitInitial, DefaultLimitMin,
+	// DefaultLimitMax); LimitLatency is R, the latency above which an
+	// ending lowers it (0: never).
+	LimitInitial, LimitMin, LimitMax int
+	LimitLatency                     int64
+	Policy                           Policy // dispatch (pooled) or routing (per-server) policy
 
 	// Queues is where admitted requests wait: one central queue (Pooled)
 	// or one queue per server, routed at arrival (PerServer).
@@ -268,6 +286,10 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("mttr", c.MTTR, "must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)
 	case c.MTBF == 0 && c.MTTR != 0:
 		return intErr("mttr", c.MTTR, "needs mtbf: set both for random faults")
+	case c.limitMin() > c.limitInitial():
+		return intErr("limit-min", int64(c.limitMin()), "must be from 1 to limit-initial (%d)", c.limitInitial())
+	case c.limitInitial() > c.limitMax():
+		return intErr("limit-initial", int64(c.limitInitial()), "must be from limit-min (%d) to limit-max (%d)", c.limitMin(), c.limitMax())
 	case c.TaskMax < c.TaskMin:
 		return intErr("task-max", int64(c.TaskMax), "must be from task-min (%d) to %d", c.TaskMin, MaxTaskTime)
 	case c.ScaleDown >= c.ScaleUp:
@@ -282,6 +304,10 @@ func (c *Config) crossCheck(start bool) error {
 		return &FieldError{Field: "mean-service", Value: "(not given)", Allowed: fmt.Sprintf("--service %v needs --mean-service, a whole number of cycles from 1 to %d", c.Service, MaxTaskTime/20)}
 	case start && c.ServiceMax > 0 && c.Service.usesMean() && c.ServiceMax < c.MeanService:
 		return intErr("service-max", int64(c.ServiceMax), "must be from mean-service (%d) to %d", c.MeanService, MaxTaskTime)
+	case c.Throttle != 0 && (c.Throttle < MinThrottle || c.Throttle > MaxThrottle):
+		return throttleErr(c.Throttle)
+	case c.CodelTarget > c.codelInterval():
+		return intErr("codel-target", c.CodelTarget, "must be at most codel-interval (%d): a standing queue sheds after M cycles, any other after the interval", c.codelInterval())
 	case start && c.Balancers > 1 && c.Queues != PerServer:
 		return intErr("balancers", int64(c.Balancers), "a fleet routes at arrival: use --queues per-server")
 	case start && c.Balancers > 1 && c.Switch:
@@ -290,6 +316,8 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("fanout", int64(c.Fanout), "fan-out routes each part at arrival: use --queues per-server")
 	case start && c.Fanout > 1 && c.Switch:
 		return intErr("fanout", int64(c.Fanout), "fan-out and the P/S switch do not combine: drop --switch or use --fanout 1")
+	case c.Fanout > 1 && (c.CodelTarget > 0 || c.Throttle > 0 || c.ConcurrencyLimit != 0):
+		return intErr("fanout", int64(c.Fanout), "fan-out does not yet combine with shedding (--codel-target), the throttle (--throttle) or a concurrency limit: use --fanout 1 or leave those off")
 	case c.Fanout > 1 && !fanoutPolicy(c.Policy):
 		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "fan-out routes its parts with " + fanoutPolicyNames() + " (the others are not built for it yet)"}
 	case start && c.LoadInfo != LoadExact && c.Queues != PerServer:

@@ -53,11 +53,14 @@ func ParseDiscipline(s string) (Discipline, error) {
 }
 
 // codelInterval returns the codel interval N in force.
-func (m *Model) codelInterval() int64 {
-	if m.cfg.CodelInterval == 0 {
+func (m *Model) codelInterval() int64 { return m.cfg.codelInterval() }
+
+// codelInterval returns the codel interval N c sets.
+func (c *Config) codelInterval() int64 {
+	if c.CodelInterval == 0 {
 		return DefaultCodelInterval
 	}
-	return m.cfg.CodelInterval
+	return c.CodelInterval
 }
 
 // take removes and returns the attempt the queue hands out at step d of

@@ -40,7 +40,9 @@
 //     abandoned, oldest first.
 //   - b. Arrivals: the lobby drains (per-server), the retries due arrive by
 //     request id, then the requests arriving at t pass the firewall as at
-//     cycle 0.
+//     cycle 0. With --throttle (throttle.go) each retry and each first
+//     attempt past the firewall (and a fleet's draw) may be refused by its
+//     own client before it is routed or queued.
 //   - c. Detection (detect.go): health probes at the multiples of their
 //     interval, ejections whose time is up, replacement; then scaling, only when t is a multiple of the cooldown K: with Q the
 //     queue length, S the active servers and L the live ones, if Q > U·S and
@@ -51,6 +53,9 @@
 //   - d. Dispatch: while the queue is non-empty and an active server is idle,
 //     the oldest request goes to the server the Policy picks. Its wait is
 //     t − arrival. A request of time T dispatched at t completes at t + T.
+//     With --codel-target (codel.go) a queue first sheds the attempts that
+//     have waited in it too long; the discipline (discipline.go) may take
+//     the newest instead of the oldest.
 //   - e. Record: the levels at the end of the cycle (Last, peaks).
 //
 // The run stops after cycle N without draining the queue.
@@ -63,7 +68,9 @@
 // hanging servers), client.go (attempts, timeouts, retries and their
 // budget), deadlines.go (their deadlines: a ring of first attempts read
 // in order, a FIFO of retries per timeout), detect.go (health checks,
-// outlier ejection, warm-up, replacement), stats.go (counters, summary, timeline rows), slots.go
+// outlier ejection, warm-up, replacement), discipline.go, codel.go and
+// throttle.go (overload control: which attempt a queue hands out,
+// shedding, client throttling), stats.go (counters, summary, timeline rows), slots.go
 // (servers are named by slots inside the package, renumbered in order as
 // servers leave, so memory follows the live servers, not every id ever
 // given).

@@ -28,11 +28,13 @@ const (
 	Restore                    // an ejected server was restored
 	Ready                      // a warming server took its place among the candidates
 	Replace                    // a server down or ejected too long left the pool
+	Shed                       // a queue shed an attempt that had waited too long (Server: its queue's, 0 for the central one)
+	Throttled                  // a client throttled its own attempt before routing it
 	Cancel                     // an attempt was cancelled (fan-out): Server is where it was in service, 0 if queued
 	numEventKinds
 )
 
-var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace", "cancel"}
+var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace", "shed", "throttled", "cancel"}
 
 // String returns the kind's lower-case name, as logs print it.
 func (k EventKind) String() string {
@@ -62,7 +64,7 @@ func (e Event) String() string {
 		return fmt.Sprintf("%8d %-10s %v", e.Cycle, e.Kind, e.Request)
 	case Dispatch:
 		return fmt.Sprintf("%8d %-10s %v → server %d (waited %d)", e.Cycle, e.Kind, e.Request, e.Server, e.Wait)
-	case Complete, Requeue, TimedOut, Retry, GiveUp:
+	case Complete, Requeue, TimedOut, Retry, GiveUp, Shed, Throttled:
 		return fmt.Sprintf("%8d %-10s %v on server %d", e.Cycle, e.Kind, e.Request, e.Server)
 	}
 	return fmt.Sprintf("%8d %-10s server %d", e.Cycle, e.Kind, e.Server)

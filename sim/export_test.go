@@ -32,6 +32,22 @@ var GenChanges = genChanges
 // compacting leaves a run as it was.
 func init() { compactMin = 1 }
 
+// LimitState returns balancer i's limit refusals and its limits: the
+// pool's (pooled) or each slot's (per-server), for the hand traces.
+func (m *Model) LimitState(i int) (refused int64, limits []int) {
+	b := m.bal[i]
+	if b.lim == nil {
+		return 0, nil
+	}
+	if !b.perServer {
+		return b.tot.Limited, []int{b.limitOf(0)}
+	}
+	for id := 1; id <= len(b.srv); id++ {
+		limits = append(limits, b.limitOf(id))
+	}
+	return b.tot.Limited, limits
+}
+
 // ShapeTime is the time one 64-bit draw u gives under cfg's shape, for
 // the shapes other than uniform, constant and geometric (the reference
 // draws those itself): the sampler's inverse transforms.

@@ -6,12 +6,23 @@ package sim
 // dropping the first when it has emptied. No buffer is larger than a block
 // (1.5 MB), so a long queue grows without asking for one large piece of
 // memory or copying what it holds. It keeps each request packed in 24
-// bytes (see packed), so a queue of a million requests takes 25 MB.
+// bytes (see packed), and beside it, in a parallel ring (or blocks), the
+// cycle it joined the queue in 4 bytes: 28 bytes a queued attempt, so a
+// queue of a million requests takes 29 MB.
 type fifo struct {
 	buf  []packed    // a short queue's ring; nil once the queue is in blocks
 	blk  *[][]packed // a long queue's blocks, the oldest request in the first (a pointer: the many short queues stay small)
 	head int         // index of the oldest request, in buf or in blk[0]
 	n    int
+	// jbuf and jblk hold each request's joined cycle (the cycle it last
+	// joined this queue: routed, drained from the lobby, retried or
+	// requeued), in the same places as buf and blk hold the request.
+	jbuf []int32
+	jblk *[][]int32
+	// front is how many of the oldest requests were put at the head by
+	// pushFront (requeued: they joined after the others, so the queue is
+	// in joined order from place front on).
+	front int
 	// The queue's empty history (see standing): emptied is the last cycle
 	// in which it became empty, since the first cycle from whose end on it
 	// has not been empty (meaningful while it holds a request). A queue
@@ -141,6 +152,25 @@ func (q *fifo) ref(i int) *packed {
 // at returns the i-th oldest request, 0 ≤ i < Len.
 func (q *fifo) at(i int) packed { return *q.ref(i) }
 
+// jref returns the place of the i-th oldest request's joined cycle.
+func (q *fifo) jref(i int) *int32 {
+	if q.jblk == nil {
+		return &q.jbuf[(q.head+i)&(len(q.jbuf)-1)]
+	}
+	k := q.head + i
+	return &(*q.jblk)[k>>fifoBlockShift][k&(fifoBlock-1)]
+}
+
+// joined returns the cycle the i-th oldest request last joined the queue,
+// 0 ≤ i < Len.
+func (q *fifo) joined(i int) int64 { return int64(*q.jref(i)) }
+
+// move copies the request at place i, with its joined cycle, to place j.
+func (q *fifo) move(i, j int) {
+	*q.ref(j) = *q.ref(i)
+	*q.jref(j) = *q.jref(i)
+}
+
 // grow makes room for one more request: a short queue's ring doubles up
 // to fifoBlock requests, and a queue beyond that holds its requests in
 // blocks of fifoBlock, so no buffer is ever larger than a block and
@@ -148,23 +178,34 @@ func (q *fifo) at(i int) packed { return *q.ref(i) }
 func (q *fifo) grow() {
 	if q.blk == nil && len(q.buf) < fifoBlock {
 		size := max(2*len(q.buf), 4) // per-server queues are mostly short: start small
-		buf := make([]packed, size)
-		for i := range q.n {
-			buf[i] = q.at(i)
-		}
-		q.buf, q.head = buf, 0
+		buf, jbuf := make([]packed, size), make([]int32, size)
+		q.unwrap(buf, jbuf)
+		q.buf, q.jbuf, q.head = buf, jbuf, 0
 		return
 	}
 	if q.blk == nil { // a full ring becomes the first block
-		first := make([]packed, fifoBlock)
-		for i := range q.n {
-			first[i] = q.at(i)
-		}
+		first, jfirst := make([]packed, fifoBlock), make([]int32, fifoBlock)
+		q.unwrap(first, jfirst)
 		q.blk, q.buf, q.head = &[][]packed{first}, nil, 0
+		q.jblk, q.jbuf = &[][]int32{jfirst}, nil
 	}
 	if q.head+q.n == len(*q.blk)<<fifoBlockShift {
 		*q.blk = append(*q.blk, make([]packed, fifoBlock))
+		*q.jblk = append(*q.jblk, make([]int32, fifoBlock))
 	}
+}
+
+// unwrap copies a ring's requests and their joined cycles, oldest first,
+// to the start of buf and jbuf (at most two pieces each).
+func (q *fifo) unwrap(buf []packed, jbuf []int32) {
+	if q.n == 0 {
+		return
+	}
+	first := min(q.n, len(q.buf)-q.head) // from head to the ring's end
+	copy(buf, q.buf[q.head:q.head+first])
+	copy(buf[first:], q.buf[:q.n-first])
+	copy(jbuf, q.jbuf[q.head:q.head+first])
+	copy(jbuf[first:], q.jbuf[:q.n-first])
 }
 
 // full reports whether the next pushBack needs grow.
@@ -205,7 +246,15 @@ func (q *fifo) pushBack(p packed, t int64) {
 	if q.full() {
 		q.grow()
 	}
-	*q.ref(q.n) = p
+	if q.blk == nil { // the ring: one index for both (they have one length)
+		k := (q.head + q.n) & (len(q.buf) - 1)
+		q.buf[k] = p
+		q.jbuf[k] = int32(t)
+	} else {
+		k := q.head + q.n
+		(*q.blk)[k>>fifoBlockShift][k&(fifoBlock-1)] = p
+		(*q.jblk)[k>>fifoBlockShift][k&(fifoBlock-1)] = int32(t)
+	}
 	q.n++
 }
 
@@ -216,6 +265,7 @@ func (q *fifo) pushFront(p packed, t int64) {
 	switch {
 	case q.blk != nil && q.head == 0: // a new first block
 		*q.blk = append([][]packed{make([]packed, fifoBlock)}, *q.blk...)
+		*q.jblk = append([][]int32{make([]int32, fifoBlock)}, *q.jblk...)
 		q.head = fifoBlock
 	case q.blk == nil && q.n == len(q.buf):
 		q.grow()
@@ -226,12 +276,13 @@ func (q *fifo) pushFront(p packed, t int64) {
 	}
 	if q.blk == nil {
 		q.head = (q.head - 1) & (len(q.buf) - 1)
-		q.buf[q.head] = p
+		q.buf[q.head], q.jbuf[q.head] = p, int32(t)
 	} else {
 		q.head--
-		(*q.blk)[0][q.head] = p
+		(*q.blk)[0][q.head], (*q.jblk)[0][q.head] = p, int32(t)
 	}
 	q.n++
+	q.front++
 }
 
 // popFront removes and returns the oldest request at cycle t; Len must be
@@ -239,14 +290,18 @@ func (q *fifo) pushFront(p packed, t int64) {
 func (q *fifo) popFront(t int64) packed {
 	p := *q.ref(0)
 	q.n--
+	if q.front > 0 {
+		q.front--
+	}
 	q.emptying(t)
 	if q.blk == nil {
 		q.head = (q.head + 1) & (len(q.buf) - 1)
 		return p
 	}
 	if q.head++; q.head == fifoBlock { // the first block is empty: it goes
-		(*q.blk)[0] = nil
+		(*q.blk)[0], (*q.jblk)[0] = nil, nil
 		*q.blk, q.head = (*q.blk)[1:], 0
+		*q.jblk = (*q.jblk)[1:]
 	}
 	return p
 }
@@ -257,6 +312,7 @@ func (q *fifo) popFront(t int64) packed {
 func (q *fifo) popBack(t int64) packed {
 	p := *q.ref(q.n - 1)
 	q.n--
+	q.front = min(q.front, q.n)
 	q.emptying(t)
 	return p
 }
@@ -294,18 +350,23 @@ func (q *fifo) remove(id int64, hint int, t int64) (p packed, at, searched int) 
 		panic("sim: a request to remove is not in its queue")
 	}
 	p = q.at(i)
+	front := q.front // the requests put at the head that stay
+	if i < front {
+		front--
+	}
 	if i < q.n-1-i {
 		// Nearer the head: the requests before it move one place back.
 		for j := i; j > 0; j-- {
-			*q.ref(j) = q.at(j - 1)
+			q.move(j-1, j)
 		}
 		q.popFront(t)
 	} else {
 		for j := i; j < q.n-1; j++ {
-			*q.ref(j) = q.at(j + 1)
+			q.move(j+1, j)
 		}
 		q.n--
 		q.emptying(t)
 	}
+	q.front = front
 	return p, i, searched
 }

@@ -205,3 +205,33 @@ func FuzzParseLoadInfo(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseHundredths parses --throttle values: a value read is not
+// negative, reads back from its String, and a Config holding it either
+// validates (0, or 1 … 10) or is refused naming throttle.
+func FuzzParseHundredths(f *testing.F) {
+	for _, s := range []string{"2", "1.5", "10", "0", "0.5", "10.01", "2.001", "-1", "abc", ".", "1e2", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseHundredths(s)
+		if err != nil {
+			return
+		}
+		if v < 0 {
+			t.Fatalf("ParseHundredths(%q) = %d < 0", s, v)
+		}
+		if back, err := ParseHundredths(v.String()); err != nil || back != v {
+			t.Fatalf("ParseHundredths(%q) = %d; ParseHundredths(%q) = %d, %v", s, v, v.String(), back, err)
+		}
+		cfg := DefaultConfig()
+		cfg.Throttle = v
+		err = cfg.Validate()
+		if ok := v == 0 || v >= MinThrottle && v <= MaxThrottle; ok != (err == nil) {
+			t.Fatalf("throttle %v: Validate %v", v, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "throttle") {
+			t.Fatalf("throttle %v refused without naming it: %v", v, err)
+		}
+	})
+}

@@ -259,6 +259,46 @@ func hashConfigs() map[string]struct {
 		{Cycle: 4000, Setting: SetDiscipline, Value: int64(Lifo)},
 		{Cycle: 6000, Setting: SetDiscipline, Value: int64(Fifo)},
 	}}
+	// Overload control: shedding and the throttle with timeouts and
+	// retries, adaptive-lifo and a down server (pooled); and per-server in
+	// a fleet of three, shedding's target changed mid-run.
+	ol := DefaultConfig()
+	ol.Seed, ol.Cycles, ol.Servers, ol.MinServers, ol.MaxServers, ol.Rate, ol.Wave = 45, 8_000, 6, 6, 6, 2*RateScale/10, false
+	ol.Service, ol.MeanService, ol.InitialPerServer = Geometric, 30, 0
+	ol.Discipline, ol.CodelInterval, ol.CodelTarget, ol.Throttle = AdaptiveLifo, 50, 10, 200
+	ol.Timeout, ol.Retries, ol.Backoff, ol.Jitter = 150, 2, 5, true
+	runs["overload-pooled"] = run{cfg: ol, changes: []Change{
+		{Cycle: 2000, Setting: SetRate, Value: 4 * RateScale / 10},
+		{Cycle: 3000, Setting: SetDown, Value: int64(MakeServerRef(0, 2))},
+		{Cycle: 5000, Setting: SetRate, Value: 2 * RateScale / 10},
+	}}
+	op := ol
+	op.Seed, op.Queues, op.Policy, op.Balancers, op.Discipline, op.Timeout = 46, PerServer, P2C, 3, Fifo, 0
+	runs["overload-per-server-fleet"] = run{cfg: op, changes: []Change{
+		{Cycle: 2000, Setting: SetRate, Value: 4 * RateScale / 10},
+		{Cycle: 4000, Setting: SetCodelTarget, Value: 30},
+		{Cycle: 6000, Setting: SetRate, Value: 2 * RateScale / 10},
+	}}
+	// Adaptive concurrency limits: pooled with timeouts, retries and a
+	// latency bound through a spike and a failing server; per-server with
+	// p2c, scaling (new servers start at the start value), a down server
+	// whose queue is routed again, and its comeback.
+	lp := DefaultConfig()
+	lp.Seed, lp.Cycles, lp.Servers, lp.MinServers, lp.Timeout, lp.Retries, lp.Backoff = 45, 8_000, 10, 10, 300, 2, 20
+	lp.ConcurrencyLimit, lp.LimitInitial, lp.LimitMin, lp.LimitMax, lp.LimitLatency = LimitAIMD, 30, 5, 120, 150
+	runs["limit-aimd-pooled-client"] = run{cfg: lp, changes: []Change{
+		{Cycle: 2000, Setting: SetRate, Value: 900_000},
+		{Cycle: 3000, Setting: SetFail, Value: int64(MakeServerRef(0, 3))},
+		{Cycle: 5000, Setting: SetRate, Value: 300_000},
+	}}
+	lq := DefaultConfig()
+	lq.Seed, lq.Cycles, lq.Queues, lq.Policy, lq.Rate, lq.MinServers = 46, 8_000, PerServer, P2C, 700_000, 20
+	lq.ScaleUp, lq.ScaleDown = 4*FactorScale, 2*FactorScale
+	lq.ConcurrencyLimit, lq.LimitInitial, lq.LimitMax, lq.LimitLatency = LimitAIMD, 8, 40, 200
+	runs["limit-aimd-per-server"] = run{cfg: lq, changes: []Change{
+		{Cycle: 2000, Setting: SetDown, Value: int64(MakeServerRef(0, 4))},
+		{Cycle: 2600, Setting: SetUp, Value: int64(MakeServerRef(0, 4))},
+	}}
 	// Target tracking on inflight, warming servers, a tight window, and
 	// its target, tolerance and window changed mid-run.
 	ts := DefaultConfig()

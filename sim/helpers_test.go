@@ -67,12 +67,14 @@ type harness struct {
 	minS   int
 	peakS  int
 	sumGen int64
-	sumRej int64
-	sumDis int64
-	sumCmp int64
-	sumDsp int64
-	sumLiv int64
-	sumBsy int64
+	// sumOver sums the timeline's shed, limited and throttled.
+	sumOver [3]int64
+	sumRej  int64
+	sumDis  int64
+	sumCmp  int64
+	sumDsp  int64
+	sumLiv  int64
+	sumBsy  int64
 	// faulted is set once a server has failed: the shadow model stops.
 	faulted bool
 	// uncapped is set once a queue may hold more than the queue cap: a
@@ -133,6 +135,9 @@ func (h *harness) after() {
 	h.minS = min(h.minS, last.Servers)
 	h.peakS = max(h.peakS, last.Servers)
 	h.sumGen += int64(last.Generated)
+	h.sumOver[0] += int64(last.Shed)
+	h.sumOver[1] += int64(last.Limited)
+	h.sumOver[2] += int64(last.Throttled)
 	h.sumRej += int64(last.Rejected)
 	h.sumDis += int64(last.Discarded)
 	h.sumCmp += int64(last.Completed)
@@ -152,10 +157,11 @@ func (h *harness) after() {
 		{tot.Generated, h.sumGen}, {tot.Rejected, h.sumRej}, {tot.Discarded, h.sumDis},
 		{tot.Completed, h.sumCmp}, {tot.Dispatched, h.sumDsp}, {tot.ScaleUps, h.ups}, {tot.ScaleDowns, h.downs},
 		{tot.ServerCycles, h.sumLiv}, {tot.BusyCycles, h.sumBsy},
+		{tot.Shed, h.sumOver[0]}, {tot.Limited, h.sumOver[1]}, {tot.Throttled, h.sumOver[2]},
 	}
 	for i, s := range sums {
 		if s[0] != s[1] {
-			t.Fatalf("cycle %d: total #%d (generated, rejected, discarded, completed, dispatched, ups, downs, server-cycles, busy server-cycles) = %d, want the timeline's sum %d", m.Cycle(), i, s[0], s[1])
+			t.Fatalf("cycle %d: total #%d (generated, rejected, discarded, completed, dispatched, ups, downs, server-cycles, busy server-cycles, shed, limited, throttled) = %d, want the timeline's sum %d", m.Cycle(), i, s[0], s[1])
 		}
 	}
 	h.checkCap()
@@ -164,7 +170,7 @@ func (h *harness) after() {
 			h.log = append(h.log, formatEvent(e))
 		}
 		for _, e := range m.Events() {
-			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue || e.Kind >= GrayFault {
+			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue || e.Kind >= GrayFault && e.Kind != Shed && e.Kind != GiveUp {
 				h.faulted = true // the shadow model knows no faults, and nothing of the client side
 			}
 		}
@@ -305,6 +311,9 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if b.cl == nil && !tot.ClientActed() && tot.Failed != tot.Errors {
 		fail("failed %d != errors %d with no retries", tot.Failed, tot.Errors)
 	}
+	checkLimit(fail, b)
+	// Shed, limited and throttled attempts end in error without a dispatch.
+	served := tot.Errors - tot.Shed - tot.Limited - tot.Throttled
 	switch {
 	case b.cl != nil || tot.ClientActed():
 		// Refusals, timeouts and abandoned work break the dispatch books
@@ -312,11 +321,11 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	case b.perServer:
 		// Requeued counts queued requests routed again too, never
 		// dispatched; cancelled counts queued parts too (fan-out).
-		if d := tot.Dispatched - tot.Completed - tot.PartsDone - tot.Errors - int64(b.busy); d < 0 || d > tot.Requeued+tot.Cancelled {
-			fail("dispatched %d − completed %d − errors %d − in service %d = %d, want 0..requeued %d + cancelled %d", tot.Dispatched, tot.Completed+tot.PartsDone, tot.Errors, b.busy, d, tot.Requeued, tot.Cancelled)
+		if d := tot.Dispatched - tot.Completed - tot.PartsDone - served - int64(b.busy); d < 0 || d > tot.Requeued+tot.Cancelled {
+			fail("dispatched %d − completed %d − errors in service %d − in service %d = %d, want 0..requeued %d + cancelled %d", tot.Dispatched, tot.Completed+tot.PartsDone, served, b.busy, d, tot.Requeued, tot.Cancelled)
 		}
-	case tot.Dispatched != tot.Completed+tot.Errors+int64(b.busy)+tot.Requeued:
-		fail("dispatched %d != completed %d + errors %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, tot.Errors, b.busy, tot.Requeued)
+	case tot.Dispatched != tot.Completed+served+int64(b.busy)+tot.Requeued:
+		fail("dispatched %d != completed %d + errors in service %d + in service %d + requeued %d", tot.Dispatched, tot.Completed, served, b.busy, tot.Requeued)
 	}
 
 	var live, busy, retiring, idle, active, down, grayBusy, grayServers, upFree int
@@ -528,12 +537,16 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 			{last.Completed, completes}, {last.Dispatched, countEvents(m, Dispatch)},
 			{max(last.Scale, 0), countEvents(m, ScaleUp)}, // servers added − removed: one event each
 			{max(-last.Scale, 0), countEvents(m, ScaleDown) + countEvents(m, Retire)},
+			{last.Shed, countEvents(m, Shed)}, {last.Throttled, countEvents(m, Throttled)},
 		}
 		for i, k := range counts {
 			if k[0] != k[1] {
 				fail("timeline count #%d = %d, but %d such events", i, k[0], k[1])
 			}
 		}
+	}
+	if over := tot.Shed + tot.Limited + tot.Throttled; over > tot.Errors {
+		fail("shed %d + limited %d + throttled %d exceed the errors %d they are among", tot.Shed, tot.Limited, tot.Throttled, tot.Errors)
 	}
 	s := b.Summary()
 	if !s.Consistent || s.Cycles != c || s.FinalQueue != q || s.InService != int64(busy)-tot.Abandoned || s.ServersIdle != int64(upFree) {
@@ -628,6 +641,10 @@ type shadow struct {
 	queue   []Request
 	rrLast  int
 	emptyAt int64 // the last cycle at whose end the queue was empty
+	// toShed are the attempts step d of this cycle sheds, in order
+	// (computed at its first event); shedNow says they are.
+	toShed  []Request
+	shedNow bool
 }
 
 type shadowServer struct {
@@ -664,12 +681,38 @@ func (s *shadow) takes(cfg Config, t int64) int {
 	return 0
 }
 
+// sheds returns the attempts step d of cycle t sheds, in queue order,
+// with an idle active server: with no faults and no client side every
+// queued attempt joined the queue at its arrival.
+func (s *shadow) sheds(cfg Config, t int64) []Request {
+	if cfg.CodelTarget == 0 || len(s.ids(idleActive)) == 0 {
+		return nil
+	}
+	n := cfg.CodelInterval
+	if n == 0 {
+		n = DefaultCodelInterval
+	}
+	limit := n
+	if s.emptyAt < t-n {
+		limit = cfg.CodelTarget
+	}
+	var out []Request
+	for _, r := range s.queue {
+		if t-r.Arrival > limit {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func phase(k EventKind) int {
 	switch k {
 	case Complete, Leave:
 		return 1
 	case Arrive, Reject, Discard:
 		return 2
+	case Error, GiveUp:
+		return -1 // the limit's refusal at arrival, or a shed attempt's request ending at dispatch: where its cause is
 	case ScaleUp, ScaleDown, Retire:
 		return 3
 	}
@@ -738,11 +781,17 @@ func (s *shadow) cycle(t tester, m *Model) {
 			fail(e, "event of cycle %d", e.Cycle)
 		}
 		p := phase(e.Kind)
+		if p < 0 {
+			p = max(ph, 1)
+		}
 		if p < ph {
 			fail(e, "phase %d after phase %d: the clock is work, arrivals, scaling, dispatch", p, ph)
 		}
 		if p >= 3 {
 			doScale()
+		}
+		if p == 4 && !s.shedNow {
+			s.shedNow, s.toShed = true, s.sheds(cfg, c)
 		}
 		ph = p
 		switch e.Kind {
@@ -760,7 +809,28 @@ func (s *shadow) cycle(t tester, m *Model) {
 			if e.Kind == Arrive && cfg.QueueCap > 0 && len(s.queue) > cfg.QueueCap {
 				fail(e, "admitted beyond capacity %d", cfg.QueueCap)
 			}
+		case Error:
+			// The pool's concurrency limit refuses the attempt that just
+			// arrived (no gray failures are drawn here).
+			if cfg.ConcurrencyLimit == 0 || e.Server != 0 || len(s.queue) == 0 || s.queue[len(s.queue)-1] != e.Request {
+				fail(e, "an error that is not the limit's refusal of the attempt arriving (concurrency-limit %d)", cfg.ConcurrencyLimit)
+			}
+			s.queue = s.queue[:len(s.queue)-1]
+			if l := cfg.ConcurrencyLimit; l != LimitAIMD && len(s.queue)+len(s.ids(func(v *shadowServer) bool { return v.busy })) < l {
+				fail(e, "refused by a limit of %d with %d queued and in service", l, len(s.queue)+len(s.ids(func(v *shadowServer) bool { return v.busy })))
+			}
+		case Shed:
+			if len(s.toShed) == 0 || s.toShed[0] != e.Request {
+				fail(e, "shed, but the queue sheds %v (limit by codel-target %d, interval %d)", s.toShed, cfg.CodelTarget, cfg.CodelInterval)
+			}
+			s.toShed = s.toShed[1:]
+			s.queue = slices.DeleteFunc(s.queue, func(r Request) bool { return r == e.Request })
+		case GiveUp:
+			// A shed attempt's request ends (no retries).
 		case Dispatch:
+			if len(s.toShed) > 0 {
+				fail(e, "dispatch before the queue shed %v", s.toShed)
+			}
 			at := s.takes(cfg, c)
 			if at < 0 || s.queue[at] != e.Request {
 				fail(e, "not the queued request %v takes (place %d of %d)", cfg.Discipline, at, len(s.queue))
@@ -835,6 +905,13 @@ func (s *shadow) cycle(t tester, m *Model) {
 		}
 	}
 	doScale()
+	if !s.shedNow {
+		s.toShed = s.sheds(cfg, c) // no event of step d: nothing may be due
+	}
+	if len(s.toShed) > 0 {
+		t.Fatalf("cycle %d: step d did not shed %v", c, s.toShed)
+	}
+	s.shedNow = false
 	if len(s.queue) == 0 {
 		s.emptyAt = c
 	}

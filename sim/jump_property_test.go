@@ -66,7 +66,25 @@ func genTimeScaleConfig(t *rapid.T) Config {
 			cfg.LoadInfo = rapid.SampledFrom([]LoadInfo{LoadExact, LoadLocal, 1, 37, 500}).Draw(t, "loadInfo")
 		}
 	}
+	if rapid.IntRange(0, 2).Draw(t, "target") == 0 {
+		genTarget(t, &cfg, rapid.SampledFrom([]int64{1, 15, 100, 2000}).Draw(t, "period"))
+	}
 	return cfg
+}
+
+// genTarget turns target tracking on with period p: any metric, a target
+// its metric allows, a tolerance and a window (both stored plus one, 0
+// for the default).
+func genTarget(t *rapid.T, cfg *Config, p int64) {
+	cfg.Autoscaler, cfg.ScalePeriod = TargetTracking, p
+	cfg.ScaleMetric = ScaleMetric(rapid.IntRange(0, len(scaleMetricNames)-1).Draw(t, "metric"))
+	hi := int64(3 * DecimalScale)
+	if cfg.ScaleMetric == MetricUtilization {
+		hi = DecimalScale
+	}
+	cfg.ScaleTarget = Decimal(rapid.Int64Range(int64(MinScaleTarget), hi).Draw(t, "scaleTarget"))
+	cfg.ScaleTolerance = Decimal(rapid.Int64Range(0, DecimalScale/4).Draw(t, "scaleTolerance"))
+	cfg.ScaleDownWindow = rapid.Int64Range(0, 3*p+1).Draw(t, "scaleDownWindow")
 }
 
 // TestJumpMatchesSteppingAtTimeScales runs random quiet-cycled runs (see

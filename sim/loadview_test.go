@@ -228,7 +228,10 @@ func TestLoadReadersHaveViews(t *testing.T) {
 			routes := map[LoadInfo][]int{}
 			for _, li := range []LoadInfo{LoadExact, LoadLocal, 20} {
 				cfg := fleetPool(20, 4, p, li)
-				cfg.Cycles = 300
+				// Queues two deep from the start: a load-reading pick whose
+				// parameter's default looks no further than a load of 1 or 2
+				// (a threshold) still reads the views apart.
+				cfg.Cycles, cfg.InitialPerServer = 300, 2
 				servers, _, m := routedTo(t, cfg)
 				if _, ok := m.bal[0].rt.(fleetPicker); !ok {
 					t.Fatalf("the %s router picks for no balancer of a fleet (no fleetPicker)", p)
@@ -239,6 +242,26 @@ func TestLoadReadersHaveViews(t *testing.T) {
 				t.Errorf("%s routes the same with local counts or a board as with exact loads: its picks read no view", p)
 			}
 		})
+	}
+}
+
+// TestTableReadsLoadAsTheRouterSays: the table's ReadsLoad is what each
+// policy's per-server router says its picks read (Caps.Reads, loads or
+// work): a policy whose picks read loads but whose row says not would
+// have --load-info refused and the views it reads left out of every test
+// above, with nothing failing.
+func TestTableReadsLoadAsTheRouterSays(t *testing.T) {
+	for p := range numPolicies {
+		if p.Allowed(PerServer) != "" {
+			continue
+		}
+		m, err := New(fleetPool(4, 1, p, LoadExact))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reads := m.bal[0].caps.Reads != ReadsNothing; reads != p.Info().ReadsLoad {
+			t.Errorf("%s: its router's picks read loads or work: %v; its row's ReadsLoad: %v", p, reads, p.Info().ReadsLoad)
+		}
 	}
 }
 

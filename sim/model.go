@@ -56,6 +56,10 @@ type Model struct {
 	// ypcg and yrng draw the retries' jitter only (client.go).
 	ypcg *rand.PCG
 	yrng *rand.Rand
+	// tpcg and trng draw the throttle's only, made while it is on
+	// (throttle.go).
+	tpcg *rand.PCG
+	trng *rand.Rand
 	fw   Firewall
 	arr  arrivals
 	// geoLog is ln(1 − 1/MeanService), the geometric draw's denominator.
@@ -159,12 +163,17 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 		}
 		b.useRouter(0)
 		b.watch()
+		b.newLimit()
+		b.limited, b.sampling = !b.perServer && b.lim != nil, b.lim != nil && b.lim.aimd
 		for range cfg.Servers {
 			b.addServer(0)
 		}
 		m.bal = append(m.bal, b)
 	}
 
+	if m.throttleOn() {
+		m.startThrottle()
+	}
 	if cfg.Trace != nil {
 		for m.tracePos < len(cfg.Trace) && cfg.Trace[m.tracePos].Cycle == 0 {
 			m.admitRow(0, cfg.Trace[m.tracePos])
@@ -603,6 +612,7 @@ func (m *Model) Summary() Summary {
 	s.P, s.S = &p, &q
 	s.setFleet(m.cfg.Balancers, m.loadInfo, append(m.bal[0].Fleet(), m.bal[1].Fleet()...))
 	s.SetCost(m.cfg.ServerCost)
+	s.setLimits(m.limits())
 	return s
 }
 
@@ -632,8 +642,17 @@ func (m *Model) Hash() uint64 {
 			put(b.queue.at(0).id)
 			put(b.queue.at(n - 1).id)
 		}
-		if m.cfg.Discipline != Fifo {
+		if m.cfg.Discipline != Fifo || m.shedding() {
 			b.historyDigest(put) // only while in force: older hashes stay
+		}
+		if m.shedding() {
+			t := b.tot
+			for _, v := range []int64{t.Shed, t.Errors, t.Failed} {
+				put(v)
+			}
+		}
+		if b.lim != nil {
+			b.lim.digest(b, put) // only while on: older hashes stay
 		}
 		if b.cl != nil || b.det != nil {
 			// The client side and detection (not hashed before they
@@ -652,6 +671,9 @@ func (m *Model) Hash() uint64 {
 		if m.cfg.Autoscaler == TargetTracking {
 			b.digestTarget(put) // only while target tracking is on
 		}
+		if b.th != nil {
+			b.digestThrottle(put) // only while the throttle is on
+		}
 		if m.fan != nil {
 			b.fanDigest(put) // only while fan-out is on
 		}
@@ -664,6 +686,10 @@ func (m *Model) Hash() uint64 {
 	h.Write(state)
 	if m.bal[0].cl != nil {
 		state, _ = m.ypcg.MarshalBinary()
+		h.Write(state)
+	}
+	if m.tpcg != nil {
+		state, _ = m.tpcg.MarshalBinary()
 		h.Write(state)
 	}
 	if m.fan != nil {

@@ -21,8 +21,15 @@ const never = MaxCycles + 1
 // could act whatever the queue (scaleFixed), or, with still (the queues
 // and pools hold still up to the caller's end: no arrival, completion or
 // change comes before it), while no evaluation acts with the queues as
-// they are (scaleIdle).
+// they are (scaleIdle). Under target tracking it is the next
+// evaluation, a multiple of the period, whatever it will decide: each
+// evaluation reads the period's samples and keeps its proposal, so Step
+// takes it; the cycles between are sampled by the shortcut that passes
+// them (skipAhead).
 func (m *Model) scaleNext(still bool) int64 {
+	if m.cfg.Autoscaler == TargetTracking {
+		return m.targetNext()
+	}
 	if m.scaleFixed() || still && m.scaleIdle() {
 		return never
 	}

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file is the per-server queue mode: routing at arrival, each
 // server's own FIFO, the lobby, and dispatch from each server's queue.
 
@@ -24,6 +26,13 @@ const (
 func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if f := b.fleet; f != nil && mode != routeAgain {
 		r = f.assign(r)
+	}
+	if b.th != nil && mode != routeAgain && b.throttles() {
+		if mode == routeFresh {
+			b.tot.Admitted++ // a throttled first attempt is admitted, and ends
+		}
+		b.throttled(r, t)
+		return false
 	}
 	id := 0
 	if b.active.n > 0 {
@@ -67,6 +76,10 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	}
 	if id != 0 && b.watching && b.srv[id-1].down {
 		b.refuse(id, r, t)
+		return false
+	}
+	if b.lim != nil && id != 0 && mode != routeAgain && b.overLimit(id) {
+		b.refuseLimited(id, r, t)
 		return false
 	}
 	b.queued++
@@ -147,7 +160,13 @@ func (b *Balancer) freed(id int, t int64, ok bool) {
 // dispatchEach is step d in per-server mode: every idle server whose queue
 // is non-empty takes its oldest request, in id order.
 func (b *Balancer) dispatchEach(t int64) {
+	shedding := b.m.shedding()
 	for id := b.ready.first(); id != 0; id = b.ready.next(id + 1) {
+		if shedding {
+			if b.shed(id, t); b.sq[id-1].n == 0 {
+				continue
+			}
+		}
 		r := b.sq[id-1].take(b.m.cfg.Discipline, t, b.m.codelInterval())
 		b.queued--
 		b.ready.remove(id)
@@ -176,6 +195,9 @@ func (b *Balancer) drainLobby(t int64) {
 			b.queued--
 			b.refuse(id, r, t)
 			continue
+		}
+		if l := b.lim; l != nil && l.r > 0 {
+			l.rejoin(r, t)
 		}
 		b.enqueue(id, r, t)
 	}
@@ -213,11 +235,18 @@ func (b *Balancer) load(id int) int64 {
 // those of the servers step d dispatches in the same cycle; nothing but the
 // order of events (which runRouted does not record) reads that order.
 func (b *Balancer) workEach(t int64, early bool) {
-	for _, id32 := range b.due(t) {
+	ids := b.due(t)
+	if b.sampling {
+		slices.Sort(ids) // samples in id order, as the pool's are
+	}
+	for _, id32 := range ids {
 		id := int(id32)
 		s := &b.srv[id-1]
 		if !s.busy || s.done != t {
 			continue // stale entry
+		}
+		if b.sampling {
+			b.sample(id, t, b.load(id))
 		}
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
 		abandoned := false

@@ -112,6 +112,7 @@ func genConfig(t *rapid.T) Config {
 		}
 	}
 	genClient(t, &cfg)
+	genLimit(t, &cfg, 8)
 	genRest(t, &cfg, shaped)
 	return cfg
 }
@@ -129,6 +130,10 @@ var shaped = map[string]bool{
 	// The harness checks one balancer's timeline: the switch and fleets
 	// are drawn by genBusyConfigWithin and the fleet's reference test.
 	"switch": true, "balancers": true,
+	// Shedding and the throttle gate the shortcuts off: genOverload
+	// draws them on only part of the time.
+	"codel-target": true, "throttle": true,
+	"concurrency-limit": true,
 }
 
 // genRest draws every scalar row of the table that skip does not name from

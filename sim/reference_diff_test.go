@@ -130,13 +130,16 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 		// a replacement (one part or many alike: a difference of the
 		// client side's).
 		cfg.EjectAfter = 0
+		// Fan-out does not yet combine with shedding, the throttle or a
+		// concurrency limit (refused): none of them here.
+		cfg.CodelTarget, cfg.Throttle, cfg.ConcurrencyLimit = 0, 0, 0
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
 			// A retry budget set by a change is left out: the model counts
 			// the first attempts admitted since its client side came on, the
 			// reference all of them (a difference of the client side's, one
 			// part or many).
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget && c.Setting != sim.SetEjectAfter {
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget && c.Setting != sim.SetEjectAfter && c.Setting != sim.SetCodelTarget {
 				changes = append(changes, c)
 			}
 		}
@@ -162,10 +165,6 @@ func TestReferencePolicies(t *testing.T) {
 // and fails at the first difference. A configuration or change list the
 // model refuses is discarded.
 func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
-	// The reference has no target tracking yet: it is checked by hand
-	// traces and against stepping (TestJumpMatchesStepping…); here the
-	// queue rule runs, its target settings unread.
-	cfg.Autoscaler = sim.QueueRule
 	stepped, err := sim.New(cfg, sim.WithEvents())
 	if err != nil {
 		t.Skip(err) // a drawn combination the validation refuses
@@ -189,7 +188,11 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 	if rapid.IntRange(0, 2).Draw(t, "strideStops") == 0 {
 		// Stops at scaling evaluations (at most 40 of them), where a
 		// shortcut's last cycle meets a stepped one that may scale.
-		stride := max(cfg.Cooldown, cfg.Cycles/40/cfg.Cooldown*cfg.Cooldown)
+		every := cfg.Cooldown
+		if cfg.Autoscaler == sim.TargetTracking {
+			every, _, _, _ = refTargetValues(&cfg)
+		}
+		stride := max(every, cfg.Cycles/40/every*every)
 		for c := stride; c < cfg.Cycles; c += stride {
 			stops = append(stops, c)
 		}

@@ -42,11 +42,12 @@ import (
 // The PCG stream constants of the model's generators: with the seed, they
 // define the routing and fault streams (sim/model.go).
 const (
-	refFaultStream = 0x6c6273696d2d6674 // "lbsim-ft"
-	refRouteStream = 0x6c6273696d2d7274 // "lbsim-rt"
-	refRetryStream = 0x6c6273696d2d7279 // "lbsim-ry"
-	refFleetStream = 0x6c6273696d2d666c // "lbsim-fl"
-	refPartsStream = 0x6c6273696d2d7074 // "lbsim-pt"
+	refFaultStream    = 0x6c6273696d2d6674 // "lbsim-ft"
+	refRouteStream    = 0x6c6273696d2d7274 // "lbsim-rt"
+	refRetryStream    = 0x6c6273696d2d7279 // "lbsim-ry"
+	refFleetStream    = 0x6c6273696d2d666c // "lbsim-fl"
+	refThrottleStream = 0x6c6273696d2d7468 // "lbsim-th"
+	refPartsStream    = 0x6c6273696d2d7074 // "lbsim-pt"
 )
 
 // refPolicy is one policy written the obvious way. Pooled picks, among the
@@ -87,6 +88,9 @@ type refReq struct {
 	from              int64
 	// routed is the cycle it last joined a server's queue (per-server).
 	routed int64
+	// joined is the cycle it last joined the queue it is in (shedding
+	// reads it).
+	joined int64
 	// bal is the attempt's balancer in a fleet, from 0.
 	bal int
 }
@@ -224,6 +228,17 @@ type refBalancer struct {
 	// retry budget's window).
 	retrying       []refRetry
 	admits, grants []int64
+	// tt is target tracking's record (reference_target_test.go).
+	tt refTarget
+	// The throttle: the attempts that reached it and the attempts
+	// completed, by cycle; the completions counted up to the last cycle.
+	thReq, thAcc map[int64]int64
+	thDone       int64
+	// The concurrency limit (reference_limit_test.go): the pool's
+	// adaptive limit and each server's, by id (0 or absent: the start
+	// value).
+	poolLimit int
+	limits    map[int]int
 }
 
 // refRetry is a granted retry, due at step b of cycle due.
@@ -248,6 +263,7 @@ type refModel struct {
 	frng  *rand.Rand
 	retry *rand.Rand // the retry generator (jitter)
 	fleet *rand.Rand // the fleet generator (balancers, registrations)
+	throt *rand.Rand // the throttle generator
 	k     int        // the fleet's balancers
 	// startInfo is the load information the run started with (the
 	// summary's).
@@ -293,6 +309,7 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		fpcg:      rand.NewPCG(cfg.Seed, refFaultStream),
 		retry:     rand.New(rand.NewPCG(cfg.Seed, refRetryStream)),
 		fleet:     rand.New(rand.NewPCG(cfg.Seed, refFleetStream)),
+		throt:     rand.New(rand.NewPCG(cfg.Seed, refThrottleStream)),
 		k:         max(cfg.Balancers, 1),
 		startInfo: cfg.LoadInfo,
 		pending:   slices.Clone(changes),
@@ -309,7 +326,7 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 	}
 	for i := range n {
 		b := &refBalancer{m: m, index: i, emptyAt: -1, state: map[sim.Policy]any{}, board: map[int][2]int64{}, reg: map[int]int{},
-			rrLasts: make([]int, m.k), iq: make([][]int, m.k)}
+			rrLasts: make([]int, m.k), iq: make([][]int, m.k), thReq: map[int64]int64{}, thAcc: map[int64]int64{}}
 		for range m.k {
 			b.sent = append(b.sent, map[int][2]int64{})
 			b.picks = append(b.picks, map[int]int64{})
@@ -397,7 +414,14 @@ func (m *refModel) step() {
 			b.refresh(t)
 		}
 	}
-	if t%m.cfg.Cooldown == 0 {
+	switch {
+	case m.cfg.Autoscaler == sim.TargetTracking:
+		if p, _, _, _ := refTargetValues(&m.cfg); t%p == 0 {
+			for _, b := range m.bal {
+				b.targetEvaluate(t)
+			}
+		}
+	case t%m.cfg.Cooldown == 0:
 		for _, b := range m.bal {
 			b.scale(t)
 		}
@@ -481,9 +505,15 @@ func (m *refModel) applyChanges(t int64) {
 			m.cfg.LoadInfo = sim.LoadInfo(v) // the next refresh at a multiple of the new period
 		case sim.SetDiscipline:
 			m.cfg.Discipline = sim.Discipline(v)
+		case sim.SetCodelTarget:
+			m.cfg.CodelTarget = v
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
-		case sim.SetScaleTarget, sim.SetScaleTolerance, sim.SetScaleDownWindow:
-			// target tracking's: the reference runs the queue rule only
+		case sim.SetScaleTarget:
+			m.cfg.ScaleTarget = sim.Decimal(v)
+		case sim.SetScaleTolerance:
+			m.cfg.ScaleTolerance = sim.Decimal(v) // its value plus one
+		case sim.SetScaleDownWindow:
+			m.cfg.ScaleDownWindow = v // its value plus one
 		default:
 			panic(fmt.Sprintf("reference: unknown setting %v", c.Setting))
 		}
@@ -640,6 +670,11 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 		b.route(q, t, refFresh)
 		return
 	}
+	if b.throttles(t) {
+		b.admitted(t)
+		b.throttled(q, t)
+		return
+	}
 	if c := m.cfg.QueueCap; c > 0 && len(b.queue) >= c {
 		b.tot.Discarded++
 		b.last.Discarded++
@@ -647,8 +682,13 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 		return
 	}
 	b.admitted(t)
-	b.queue = append(b.queue, q)
 	m.emit(b, sim.Arrive, 0, 0, r)
+	if b.overLimit(nil) {
+		b.refuseLimited(0, q, t)
+		return
+	}
+	q.joined = t
+	b.queue = append(b.queue, q)
 }
 
 // balOf returns the balancer of r's type.
@@ -683,6 +723,11 @@ func (m *refModel) record() {
 		b.record()
 		q += int64(b.queued())
 		live += b.live()
+	}
+	if m.cfg.Autoscaler == sim.TargetTracking {
+		for _, b := range m.bal {
+			b.targetSample()
+		}
 	}
 	m.peakQueue = max(m.peakQueue, q)
 	m.serversMin = min(m.serversMin, live)
@@ -815,6 +860,16 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 	if how != refAgain && m.perServer() && m.k > 1 {
 		r.bal = m.fleet.IntN(m.k)
 	}
+	if how != refAgain && b.throttles(t) {
+		if how == refFresh {
+			b.admitted(t)
+		} else {
+			b.tot.Retries++
+			b.last.Retries++
+		}
+		b.throttled(r, t)
+		return
+	}
 	s := b.pick(&r)
 	id, n := 0, len(b.lobby)
 	if s != nil {
@@ -847,6 +902,10 @@ func (b *refBalancer) route(r refReq, t int64, how refRouting) {
 		b.lobby = append(b.lobby, r)
 		return
 	}
+	if how != refAgain && !s.down && b.overLimit(s) {
+		b.refuseLimited(s.id, r, t)
+		return
+	}
 	b.enqueue(s, r, t)
 }
 
@@ -857,7 +916,7 @@ func (b *refBalancer) enqueue(s *refServer, r refReq, t int64) {
 		b.refuse(s, r, t)
 		return
 	}
-	r.routed = t
+	r.routed, r.joined = t, t
 	s.queue = append(s.queue, r)
 }
 
@@ -999,6 +1058,7 @@ func (b *refBalancer) work(t int64) {
 		if s.gone || s.down || !s.busy || s.done != t {
 			continue
 		}
+		b.aimdSample(s, t)
 		s.busy = false
 		switch {
 		case s.abandoned:
@@ -1230,14 +1290,23 @@ func (b *refBalancer) retries(t int64) {
 		}
 		b.tot.Retries++
 		b.last.Retries++
+		if b.throttles(t) {
+			b.throttled(r, t)
+			continue
+		}
 		if c := b.m.cfg.QueueCap; c > 0 && len(b.queue) >= c {
 			b.tot.RetriesDiscarded++
 			b.m.emit(b, sim.Discard, 0, 0, r.Request)
 			b.ended(r, t, refDiscarded, true)
 			continue
 		}
-		b.queue = append(b.queue, r)
 		b.m.emit(b, sim.Retry, 0, 0, r.Request)
+		if b.overLimit(nil) {
+			b.refuseLimited(0, r, t)
+			continue
+		}
+		r.joined = t
+		b.queue = append(b.queue, r)
 	}
 }
 
@@ -1360,7 +1429,7 @@ func (b *refBalancer) giveBack(s *refServer, t int64) {
 		}
 		x.taken = true
 		r := x.r
-		r.Requeued, r.from = true, t
+		r.Requeued, r.from, r.joined = true, t, t
 		b.tot.Requeued++
 		m.emit(b, sim.Requeue, s.id, 0, r.Request)
 		if m.perServer() {
@@ -1410,6 +1479,14 @@ func (b *refBalancer) scale(t int64) {
 	}
 	b.tot.ScaleDowns++
 	b.last.Scale = -1
+	b.removeByQueueRule()
+}
+
+// removeByQueueRule takes the idle active server with the highest id (its
+// queue empty) out of the pool, or else marks the busy active one with the
+// highest id retiring.
+func (b *refBalancer) removeByQueueRule() {
+	active := b.ids((*refServer).active)
 	idle := b.ids(func(s *refServer) bool { return s.idleActive() && len(s.queue) == 0 })
 	if len(idle) > 0 {
 		id := idle[len(idle)-1]
@@ -1432,12 +1509,19 @@ func (b *refBalancer) dispatch(t int64) {
 	if b.m.perServer() {
 		for _, s := range b.servers {
 			if !s.gone && !s.down && !s.busy && len(s.queue) > 0 {
+				if s.queue = b.shed(s.queue, s.emptyAt, s.id, t); len(s.queue) == 0 {
+					b.freed(s)
+					continue
+				}
 				var r refReq
 				r, s.queue = b.m.takeFrom(s.queue, s.emptyAt, t)
 				b.serve(s, r, t)
 			}
 		}
 		return
+	}
+	if len(b.queue) > 0 && b.m.cfg.CodelTarget > 0 && slices.ContainsFunc(b.servers, func(s *refServer) bool { return s.idleActive() && !s.refused }) {
+		b.queue = b.shed(b.queue, b.emptyAt, 0, t)
 	}
 	for len(b.queue) > 0 {
 		var idle []*refServer
@@ -1548,6 +1632,8 @@ func (b *refBalancer) bringUp(id int, t int64) {
 
 // record is step e for one balancer.
 func (b *refBalancer) record() {
+	b.thAcc[b.m.cycle] = b.tot.Completed - b.thDone
+	b.thDone = b.tot.Completed
 	q, live, busy := b.queued(), b.live(), b.busyCount()
 	if len(b.queue) == 0 {
 		b.emptyAt = b.m.cycle
@@ -1586,6 +1672,9 @@ func (m *refModel) Last() sim.CycleStats {
 		l.Errors += x.Errors
 		l.TimedOut += x.TimedOut
 		l.Retries += x.Retries
+		l.Shed += x.Shed
+		l.Limited += x.Limited
+		l.Throttled += x.Throttled
 	}
 	return l
 }
@@ -1637,6 +1726,9 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.Admitted += t.Admitted
 		s.Completed += t.Completed
 		s.Errors += t.Errors
+		s.Shed += t.Shed
+		s.Limited += t.Limited
+		s.Throttled += t.Throttled
 		s.Retries += t.Retries
 		s.RetriesDiscarded += t.RetriesDiscarded
 		s.Failed += t.Failed
@@ -1693,6 +1785,7 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	}
 	s.WaitP50, s.WaitP90, s.WaitP95, s.WaitP99, s.WaitMax = refPercentiles(waits)
 	s.ResponseP50, s.ResponseP90, s.ResponseP95, s.ResponseP99, s.ResponseMax = refPercentiles(resps)
+	limitSummary(&s, ts)
 	s.Fanout = int64(m.fanK)
 	s.Parts = s.Admitted
 	for _, b := range ts {
@@ -1781,6 +1874,7 @@ func newRefGenerated(cfg sim.Config, changes []sim.Change) (*refGenerated, error
 	g.Blocked, g.QueueCap, g.Switch, g.Queues, g.Policy = nil, 0, false, sim.Pooled, sim.FirstIdle
 	g.MTBF, g.MTTR, g.Speeds, g.Weights, g.Choices = 0, 0, nil, nil, 0
 	g.Balancers, g.LoadInfo, g.Fanout = 1, sim.LoadExact, 0
+	g.CodelTarget, g.Throttle = 0, 0
 	g.Timeout, g.Retries, g.Backoff, g.Jitter, g.RetryBudget = 0, 0, 0, false, 0
 	g.HealthInterval, g.EjectAfter, g.ProvisionDelay, g.ReplaceAfter = 0, 0, 0, 0
 	g.ScaleUp, g.ScaleDown, g.Cooldown, g.MinServers, g.MaxServers = sim.MaxFactor, 0, 1, 1, cfg.Servers
@@ -1817,6 +1911,70 @@ func (r *refGenerated) at(t int64) []sim.Request {
 		}
 	}
 	return out
+}
+
+// throttles reports whether, with the throttle on, the client of an
+// attempt reaching it at step b of t rejects it: v drawn uniformly from
+// 0 … 100·(requests+1) − 1 for every attempt, throttled iff v <
+// 100·requests − K₁₀₀·accepts, over the attempts that reached it and
+// those completed in cycles t−1000 … t−1.
+func (b *refBalancer) throttles(t int64) bool {
+	K := int64(b.m.cfg.Throttle)
+	if K == 0 {
+		return false
+	}
+	var req, acc int64
+	for c := t - 1000; c < t; c++ {
+		req += b.thReq[c]
+		acc += b.thAcc[c]
+	}
+	b.thReq[t]++
+	return b.m.throt.Int64N(100*(req+1)) < 100*req-K*acc
+}
+
+// throttled ends attempt r, throttled by its client at step b of t.
+func (b *refBalancer) throttled(r refReq, t int64) {
+	b.tot.Throttled++
+	b.last.Throttled++
+	b.tot.Errors++
+	b.last.Errors++
+	b.m.emit(b, sim.Throttled, 0, 0, r.Request)
+	b.ended(r, t, refErrored, true)
+}
+
+// shed is shedding at step d of t for queue q (server id's, 0 for the
+// central one), last empty at the end of cycle emptyAt, whose server is
+// idle: with a codel target M, every attempt that has waited in it more
+// than its limit (M while it has been non-empty at the end of each of the
+// last N cycles, N otherwise) ends in error, in queue order. It returns
+// the rest.
+func (b *refBalancer) shed(q []refReq, emptyAt int64, id int, t int64) []refReq {
+	M := b.m.cfg.CodelTarget
+	if M == 0 {
+		return q
+	}
+	n := b.m.cfg.CodelInterval
+	if n == 0 {
+		n = sim.DefaultCodelInterval
+	}
+	limit := n
+	if emptyAt < t-n {
+		limit = M
+	}
+	var kept []refReq
+	for _, r := range q {
+		if t-r.joined <= limit {
+			kept = append(kept, r)
+			continue
+		}
+		b.tot.Shed++
+		b.last.Shed++
+		b.tot.Errors++
+		b.last.Errors++
+		b.m.emit(b, sim.Shed, id, 0, r.Request)
+		b.ended(r, t, refErrored, true)
+	}
+	return kept
 }
 
 // takeFrom takes the attempt a queue, last empty at the end of cycle

@@ -103,8 +103,26 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	if rapid.IntRange(0, 3).Draw(t, "hunting") == 0 {
 		genHunting(t, &cfg)
 	}
+	genLimit(t, &cfg, 60)
 	genRest(t, &cfg, busyShaped)
+	genOverload(t, &cfg)
+	if cfg.Fanout > 1 && (cfg.CodelTarget > 0 || cfg.Throttle > 0 || cfg.ConcurrencyLimit != 0) {
+		cfg.Fanout = 0 // fan-out does not yet combine with them (refused)
+	}
 	return cfg
+}
+
+// genOverload draws shedding and the throttle, each on a quarter of the
+// time and both an eighth (both off five runs in eight, so that the
+// shortcuts, gated off while either is on, stay drawn).
+func genOverload(t *rapid.T, cfg *Config) {
+	k := rapid.IntRange(0, 7).Draw(t, "overload")
+	if k == 0 || k == 1 {
+		cfg.CodelTarget = rapid.Int64Range(1, cfg.codelInterval()).Draw(t, "codelTarget")
+	}
+	if k == 1 || k == 2 {
+		cfg.Throttle = Hundredths(rapid.Int64Range(int64(MinThrottle), int64(MaxThrottle)).Draw(t, "throttle"))
+	}
 }
 
 // busyShaped are the rows genBusyConfigWithin draws in a shape of its own,
@@ -116,7 +134,7 @@ var busyShaped = func() map[string]bool {
 	for _, name := range []string{"servers", "min-servers", "max-servers", "cycles", "task-min", "task-max",
 		"initial-per-server", "rate", "wave", "wave-period", "scale-up", "scale-down", "cooldown", "queues", "policy",
 		"choices", "service", "mean-service", "service-cv", "service-shape", "service-max", "long-share", "switch",
-		"queue-cap", "mtbf", "mttr", "balancers", "fail-time"} {
+		"queue-cap", "mtbf", "mttr", "balancers", "fail-time", "concurrency-limit"} {
 		m[name] = true
 	}
 	for _, r := range Rows() {
@@ -282,7 +300,31 @@ func genBusyChanges(t *rapid.T, cfg Config) []Change {
 		changes = append(changes, c)
 	}
 	slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
+	if cfg.Autoscaler == TargetTracking {
+		targetChanges(t, cfg, changes)
+	}
 	return changes
+}
+
+// targetChanges turns the queue rule's changes, which target tracking
+// refuses, into changes of its own settings: the target, the tolerance
+// and the window (the last two stored plus one).
+func targetChanges(t *rapid.T, cfg Config, changes []Change) {
+	for i := range changes {
+		c := &changes[i]
+		switch c.Setting {
+		case SetCooldown:
+			hi := int64(3 * DecimalScale)
+			if cfg.ScaleMetric == MetricUtilization {
+				hi = DecimalScale
+			}
+			c.Setting, c.Value = SetScaleTarget, rapid.Int64Range(int64(MinScaleTarget), hi).Draw(t, "newScaleTarget")
+		case SetScaleUp:
+			c.Setting, c.Value = SetScaleTolerance, 1+rapid.Int64Range(0, DecimalScale/2).Draw(t, "newScaleTolerance")
+		case SetScaleDown:
+			c.Setting, c.Value = SetScaleDownWindow, 1+rapid.Int64Range(0, 200).Draw(t, "newScaleDownWindow")
+		}
+	}
 }
 
 // TestRunToMatchesStepping runs random busy configurations, with random

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -248,37 +249,18 @@ func ServiceMoments(cfg *Config) Moments {
 		}
 		n := float64(len(cfg.ServiceValues))
 		return Moments{s1 / n, s2 / n}
-	}
-	var survive func(k float64) float64 // P(X > k) for k ≥ 1
-	limit := cfg.Cap()
-	switch cfg.Service {
 	case Geometric:
 		if m <= 1 {
 			return Moments{1, 1}
 		}
-		lq := math.Log1p(-1 / m)
-		survive = func(k float64) float64 { return math.Exp(k * lq) } // P(T > k) = (1 − 1/m)^k
-		limit = MaxTaskTime
-	case Lognormal:
-		s := newSampler(cfg)
-		survive = func(k float64) float64 {
-			return 0.5 * math.Erfc((math.Log(k)-s.mu)/(s.sigma*math.Sqrt2))
-		}
-	case Pareto:
-		s := newSampler(cfg)
-		a := cfg.Alpha().Float()
-		survive = func(k float64) float64 {
-			if k <= s.xm {
-				return 1
-			}
-			return math.Exp(a * math.Log(s.xm/k))
-		}
+	case Lognormal, Pareto:
 	default:
 		return Moments{}
 	}
+	survive, limit := ServiceSurvival(cfg)
 	s1, s2 := 1.0, 1.0 // k = 0: P(X > 0) = 1
 	for k := 1; k < limit; k++ {
-		p := survive(float64(k))
+		p := survive(k)
 		if p < 1e-300 {
 			break
 		}
@@ -286,6 +268,81 @@ func ServiceMoments(cfg *Config) Moments {
 		s2 += float64(2*k+1) * p
 	}
 	return Moments{s1, s2}
+}
+
+// ServiceSurvival returns the distribution of the whole-cycle times the
+// generator draws under cfg (before speeds), as survive(k) = P(T > k) for
+// k ≥ 0, and the largest time limit it can draw (survive(k) = 0 from
+// limit on): geometric (1 − 1/m)^k cut at MaxTaskTime, lognormal and Pareto
+// P(X > k) cut at Cap, and the exact shares of uniform, constant, bimodal
+// and empirical times. Like ServiceMoments it is theory only.
+func ServiceSurvival(cfg *Config) (survive func(k int) float64, limit int) {
+	m := float64(cfg.MeanService)
+	cut := func(limit int, f func(k float64) float64) (func(int) float64, int) {
+		return func(k int) float64 {
+			switch {
+			case k < 1:
+				return 1
+			case k >= limit:
+				return 0
+			}
+			return f(float64(k))
+		}, limit
+	}
+	switch cfg.Service {
+	case Uniform:
+		a, b := cfg.TaskMin, cfg.TaskMax
+		return func(k int) float64 {
+			return float64(min(max(b-k, 0), b-a+1)) / float64(b-a+1)
+		}, b
+	case Constant:
+		return func(k int) float64 { return float64(max(0, min(cfg.MeanService-k, 1))) }, cfg.MeanService
+	case Bimodal:
+		p := cfg.LongShare.Float()
+		a, b := cfg.TaskMin, cfg.TaskMax
+		return func(k int) float64 {
+			s := 0.0
+			if k < a {
+				s += 1 - p
+			}
+			if k < b {
+				s += p
+			}
+			return s
+		}, max(a, b)
+	case Empirical:
+		vs := slices.Clone(cfg.ServiceValues)
+		slices.Sort(vs)
+		n := len(vs)
+		if n == 0 {
+			return cut(1, nil)
+		}
+		return func(k int) float64 {
+			i, _ := slices.BinarySearch(vs, int32(min(k, MaxTaskTime))+1) // the first value above k
+			return float64(n-i) / float64(n)
+		}, int(vs[n-1])
+	case Geometric:
+		if m <= 1 {
+			return cut(1, nil)
+		}
+		lq := math.Log1p(-1 / m)
+		return cut(MaxTaskTime, func(k float64) float64 { return math.Exp(k * lq) }) // P(T > k) = (1 − 1/m)^k
+	case Lognormal:
+		s := newSampler(cfg)
+		return cut(cfg.Cap(), func(k float64) float64 {
+			return 0.5 * math.Erfc((math.Log(k)-s.mu)/(s.sigma*math.Sqrt2))
+		})
+	case Pareto:
+		s := newSampler(cfg)
+		a := cfg.Alpha().Float()
+		return cut(cfg.Cap(), func(k float64) float64 {
+			if k <= s.xm {
+				return 1
+			}
+			return math.Exp(a * math.Log(s.xm/k))
+		})
+	}
+	return cut(1, nil)
 }
 
 // Shape is the part of a Config that decides service times: the shape

@@ -409,3 +409,100 @@ func TestAvgServiceAppliesSpeed(t *testing.T) {
 		t.Errorf("dispatched %d, service cycles %d, avg_service %v; want 3, 17, 17/3", s.Dispatched, s.ServiceCycles, s.AvgService)
 	}
 }
+
+// TestServiceSurvivalMatchesDraws: the distribution ServiceSurvival gives
+// is that of the times the generator draws: over 100,000 draws of each
+// shape, the share above k is within 0.01 of survive(k) at every k (a
+// Kolmogorov–Smirnov distance; 0.0043 is its 5% critical value), and no
+// draw reaches the limit's far side.
+func TestServiceSurvivalMatchesDraws(t *testing.T) {
+	cfgs := shapeConfigs()
+	c := DefaultConfig()
+	c.Service, c.MeanService = Geometric, 40
+	cfgs["geometric"] = c
+	c = DefaultConfig()
+	c.Service, c.MeanService = Constant, 17
+	cfgs["constant"] = c
+	c = DefaultConfig()
+	c.Service, c.MeanService, c.ServiceCV, c.ServiceMax = Lognormal, 50, 2*DecimalScale, 300
+	cfgs["lognormal cut at 300"] = c
+	for name, cfg := range cfgs {
+		t.Run(name, func(t *testing.T) {
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			m, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			survive, limit := ServiceSurvival(&cfg)
+			const n = 100_000
+			draws := make([]int, n)
+			for i := range draws {
+				draws[i] = int(m.serviceTime())
+				if draws[i] < 1 || draws[i] > limit {
+					t.Fatalf("draw %d outside 1 … %d", draws[i], limit)
+				}
+			}
+			slices.Sort(draws)
+			if got := survive(limit); got != 0 {
+				t.Errorf("survive(limit %d) = %v, want 0", limit, got)
+			}
+			if got := survive(0); got != 1 {
+				t.Errorf("survive(0) = %v, want 1", got)
+			}
+			worst, at := 0.0, 0
+			for _, k := range draws { // the share above k just before and at each draw
+				for _, kk := range []int{k - 1, k} {
+					above := float64(n-upper(draws, kk)) / n
+					if d := math.Abs(above - survive(kk)); d > worst {
+						worst, at = d, kk
+					}
+				}
+			}
+			if worst > 0.01 {
+				t.Errorf("largest |share above k − survive(k)| = %.4f at k = %d", worst, at)
+			}
+		})
+	}
+}
+
+// upper returns the number of sorted values ≤ k.
+func upper(sorted []int, k int) int {
+	i, _ := slices.BinarySearch(sorted, k+1)
+	return i
+}
+
+// TestServiceSurvivalExact: small shapes' survival functions, counted by
+// hand, and the moments they sum to (Σ P(T > k) = E[T]).
+func TestServiceSurvivalExact(t *testing.T) {
+	tests := []struct {
+		name  string
+		set   func(*Config)
+		want  []float64 // P(T > k) for k = 0, 1, 2, …
+		limit int
+	}{
+		{"uniform 2..4", func(c *Config) { c.TaskMin, c.TaskMax = 2, 4 }, []float64{1, 1, 2.0 / 3, 1.0 / 3, 0, 0}, 4},
+		{"constant 3", func(c *Config) { c.Service, c.MeanService = Constant, 3 }, []float64{1, 1, 1, 0, 0}, 3},
+		{"bimodal 1 or 3, p = 0.25", func(c *Config) { c.Service, c.TaskMin, c.TaskMax, c.LongShare = Bimodal, 1, 3, 250_000 }, []float64{1, 0.25, 0.25, 0, 0}, 3},
+		{"empirical 1 2 2 5", func(c *Config) { c.Service, c.ServiceValues = Empirical, []int32{5, 2, 1, 2} }, []float64{1, 0.75, 0.25, 0.25, 0.25, 0, 0}, 5},
+		{"geometric 2", func(c *Config) { c.Service, c.MeanService = Geometric, 2 }, []float64{1, 0.5, 0.25, 0.125}, MaxTaskTime},
+		{"geometric 1", func(c *Config) { c.Service, c.MeanService = Geometric, 1 }, []float64{1, 0, 0}, 1},
+		{"pareto cut at 2", func(c *Config) { c.Service, c.MeanService, c.ServiceShape, c.ServiceMax = Pareto, 2, 2*DecimalScale, 2 }, []float64{1, 1, 0, 0}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			tt.set(&cfg)
+			survive, limit := ServiceSurvival(&cfg)
+			if limit != tt.limit {
+				t.Errorf("limit %d, want %d", limit, tt.limit)
+			}
+			for k, want := range tt.want {
+				if got := survive(k); math.Abs(got-want) > 1e-12 {
+					t.Errorf("P(T > %d) = %v, want %v", k, got, want)
+				}
+			}
+		})
+	}
+}

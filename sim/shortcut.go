@@ -142,11 +142,11 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if cfg.Discipline != Fifo {
-		return viaNone // step d may take any queued attempt, and reads the queues' history
+	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 || cfg.Throttle > 0 {
+		return viaNone // step d may take any queued attempt, or shed, and reads the queues' history
 	}
-	if cfg.Autoscaler == TargetTracking {
-		return viaNone // its metric is sampled every cycle (step e)
+	if cfg.ConcurrencyLimit != 0 {
+		return viaNone // an arrival may be refused, and every ending moves an adaptive limit
 	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
@@ -158,6 +158,13 @@ func (m *Model) gate() via {
 	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil {
 		return viaSkip // fan-out: its parts join their queues at arrival, and it acts at no other time
+	}
+	if cfg.Autoscaler == TargetTracking {
+		// Its metric is sampled at step e of every cycle: skipAhead's
+		// stretches hold it still between arrivals, and sample it in
+		// closed form; the saturated and routed stretches serve and
+		// dispatch inside, and evaluate only the queue rule.
+		return viaSkip
 	}
 	switch {
 	case len(b.grays) > 0 || len(b.ends) > 0:

@@ -6,7 +6,11 @@ package sim
 // those cycles' arrivals as Step would; otherwise it stops before the next
 // cycle with arrivals. Skipped cycles change nothing else: the queue only
 // grows in them, so its peak is taken at their end, and the pool stays as it
-// is. The next cycle is left to Step.
+// is. Under target tracking the stretch ends before the next evaluation,
+// and every cycle passed is sampled (step e) in closed form: the metric
+// holds still between arrivals, so the cycles up to each arrival count
+// its value as it stands, and the arrival's cycle the value after it.
+// The next cycle is left to Step.
 func (m *Model) skipAhead(limit int64) {
 	if m.cfg.MTBF > 0 {
 		return // random faults may strike any cycle
@@ -50,6 +54,13 @@ func (m *Model) skipAhead(limit int64) {
 		return
 	}
 	watching := m.watching()
+	sampled := m.cycle // target tracking: the last cycle sampled
+	sampleThrough := func(c int64) {
+		if m.cfg.Autoscaler == TargetTracking && c > sampled {
+			m.targetSampleCycles(c - sampled)
+			sampled = c
+		}
+	}
 	if admit {
 		for c := m.arr.nextDue(t); c <= end; c = m.arr.nextDue(c + 1) {
 			if !m.arr.decided(c) {
@@ -60,18 +71,21 @@ func (m *Model) skipAhead(limit int64) {
 			if watching {
 				m.recordThrough(c - 1)
 			}
+			sampleThrough(c - 1)
 			m.arrive(c)
 			if watching {
 				m.recordThrough(c)
 			}
+			sampleThrough(c)
 		}
 		m.notePeaks()
 	}
 	if watching {
 		m.recordThrough(end)
 	}
+	sampleThrough(end)
 	m.cycle = end
-	if m.nextScale <= end {
+	if m.cfg.Autoscaler == QueueRule && m.nextScale <= end {
 		m.resyncScale() // evaluations passed that could not act (scaleIdle)
 	}
 }

@@ -97,6 +97,10 @@ func (b *Balancer) compact() {
 		b.sq = compactSlice(b.sq, keep)
 	}
 	b.det = compactSlice(b.det, keep)
+	if l := b.lim; l != nil {
+		l.per = compactSlice(l.per, keep)
+		l.abandonedJoined = renumberKeys(l.abandonedJoined, r)
+	}
 	b.left, b.firstLive = 0, 0
 	if b.lastGiven > 0 {
 		b.lastGiven = r.of(b.lastGiven)

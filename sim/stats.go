@@ -1,6 +1,9 @@
 package sim
 
-import "math/big"
+import (
+	"math/big"
+	"slices"
+)
 
 // ServerState is what a live server is doing.
 type ServerState uint8
@@ -97,6 +100,10 @@ type Totals struct {
 	Failed, TimedOut, GaveUpBudget    int64
 	TimedOutQueued, TimedOutInService int64
 	WastedCycles, Replaced, Ejections int64
+	// Overload control (all 0 with it off): attempts shed by their queue,
+	// refused by a concurrency limit, and throttled by their client; each
+	// is also one of Errors.
+	Shed, Limited, Throttled int64
 	// Levels at the end of the last cycle: servers busy with abandoned
 	// work, and requests waiting to retry.
 	Abandoned, Waiting int64
@@ -144,9 +151,13 @@ type CycleStats struct {
 	Errors     int // attempts that ended in error
 	TimedOut   int // attempts abandoned by their client (timeout)
 	Retries    int // retries arriving
+	// Overload control: attempts shed, refused by a limit and throttled
+	// (each also one of Errors); the timeline shows them only with
+	// Columns.Overload.
+	Shed, Limited, Throttled int
 	// Fan-out and hedging: hedges sent and attempts cancelled in the
 	// cycle (the timeline's last two columns while fan-out or hedging is
-	// on, see FanoutColumns).
+	// on, Columns.Fanout).
 	Hedges, Cancelled int
 }
 
@@ -163,23 +174,73 @@ func (c CycleStats) AppendCSV(b []byte) []byte {
 	return b
 }
 
-// FanoutHeader is the timeline header's group of fan-out and hedging,
-// after retries, present when FanoutColumns says so.
-const FanoutHeader = ",hedges,cancelled"
-
-// FanoutColumns reports whether the timeline of a run of cfg with the
-// changes scheduled carries the columns of FanoutHeader: fan-out or
-// hedging on at cycle 0 or in any change.
-func FanoutColumns(cfg *Config, changes []Change) bool {
-	return cfg.Fanout > 1
+// Columns are the timeline's optional column groups: each is present when
+// its feature is on at cycle 0 or in a scheduled change (TimelineColumns).
+type Columns struct {
+	// Fanout adds hedges and cancelled (fan-out or hedging on).
+	Fanout bool
+	// Overload adds shed, limited and throttled (overloadCountersOn).
+	Overload bool
 }
 
-// AppendFanout appends the row's values of FanoutHeader to b.
-func (c CycleStats) AppendFanout(b []byte) []byte {
-	b = append(b, ',')
-	b = appendInt(b, int64(c.Hedges))
-	b = append(b, ',')
-	return appendInt(b, int64(c.Cancelled))
+// The timeline's optional groups, in their order after retries.
+const (
+	fanoutGroup   = ",hedges,cancelled"
+	overloadGroup = ",shed,limited,throttled"
+)
+
+// TimelineColumns returns the timeline's column groups for a run of cfg
+// with the changes scheduled.
+func TimelineColumns(cfg *Config, changes []Change) Columns {
+	states := configStates(cfg, changes)
+	return Columns{
+		Fanout:   slices.ContainsFunc(states, fanoutCountersOn),
+		Overload: slices.ContainsFunc(states, overloadCountersOn),
+	}
+}
+
+// fanoutCountersOn reports whether fan-out (or hedging) is on in c: the
+// one test of the timeline's fan-out columns.
+func fanoutCountersOn(c *Config) bool {
+	return c.Fanout > 1
+}
+
+// overloadCountersOn reports whether a mechanism that counts shed,
+// limited or throttled attempts is on in c: the one test of the timeline's
+// overload columns.
+func overloadCountersOn(c *Config) bool {
+	return c.CodelTarget > 0 || c.Throttle > 0 || c.ConcurrencyLimit != 0
+}
+
+// Header returns the timeline CSV's header row with these groups.
+func (cols Columns) Header() string {
+	h := TimelineHeader
+	if cols.Fanout {
+		h += fanoutGroup
+	}
+	if cols.Overload {
+		h += overloadGroup
+	}
+	return h
+}
+
+// AppendRow appends the row's CSV line (without newline) to b, with the
+// groups of cols after AppendCSV's columns.
+func (c CycleStats) AppendRow(b []byte, cols Columns) []byte {
+	b = c.AppendCSV(b)
+	if cols.Fanout {
+		for _, v := range [...]int{c.Hedges, c.Cancelled} {
+			b = append(b, ',')
+			b = appendInt(b, int64(v))
+		}
+	}
+	if cols.Overload {
+		for _, v := range [...]int{c.Shed, c.Limited, c.Throttled} {
+			b = append(b, ',')
+			b = appendInt(b, int64(v))
+		}
+	}
+	return b
 }
 
 func appendInt(b []byte, v int64) []byte {
@@ -219,20 +280,35 @@ type Summary struct {
 	// servers busy with abandoned work at the end, and the cycles spent
 	// on abandoned work; servers replaced; ejections; goodput = completed
 	// ÷ cycles.
-	Attempts           int64   `json:"attempts"`
-	Retries            int64   `json:"retries"`
-	RetriesDiscarded   int64   `json:"retries_discarded"`
-	Failed             int64   `json:"failed"`
-	TimedOut           int64   `json:"timed_out"`
-	GaveUpBudget       int64   `json:"gave_up_budget"`
-	InFlight           int64   `json:"in_flight"`
-	TimedOutQueued     int64   `json:"timed_out_queued"`
-	TimedOutInService  int64   `json:"timed_out_in_service"`
-	AbandonedInService int64   `json:"abandoned_in_service"`
-	WastedCycles       int64   `json:"wasted_cycles"`
-	Replaced           int64   `json:"replaced"`
-	Ejections          int64   `json:"ejections"`
-	Goodput            float64 `json:"goodput"`
+	Attempts           int64 `json:"attempts"`
+	Retries            int64 `json:"retries"`
+	RetriesDiscarded   int64 `json:"retries_discarded"`
+	Failed             int64 `json:"failed"`
+	TimedOut           int64 `json:"timed_out"`
+	GaveUpBudget       int64 `json:"gave_up_budget"`
+	InFlight           int64 `json:"in_flight"`
+	TimedOutQueued     int64 `json:"timed_out_queued"`
+	TimedOutInService  int64 `json:"timed_out_in_service"`
+	AbandonedInService int64 `json:"abandoned_in_service"`
+	WastedCycles       int64 `json:"wasted_cycles"`
+	Replaced           int64 `json:"replaced"`
+	Ejections          int64 `json:"ejections"`
+	// Overload control: attempts shed by their queue, refused by a
+	// concurrency limit, throttled by their client (each one of Errors;
+	// 0 with it off).
+	Shed      int64 `json:"shed"`
+	Limited   int64 `json:"limited"`
+	Throttled int64 `json:"throttled"`
+	// The concurrency limit's at the end: the pool's, or the mean, lowest
+	// and highest of the live servers' (all 0 with no limit).
+	LimitFinal    float64 `json:"limit_final"`
+	LimitFinalMin int64   `json:"limit_final_min"`
+	LimitFinalMax int64   `json:"limit_final_max"`
+	// LimitSum and LimitCount are the limits LimitFinal is the mean of,
+	// summed, and how many (not printed; snapshots store them).
+	LimitSum   int64   `json:"-"`
+	LimitCount int64   `json:"-"`
+	Goodput    float64 `json:"goodput"`
 	// InService counts the attempts in service whose client still waits
 	// (ServersBusy also counts the servers busy with abandoned work).
 	InService  int64   `json:"in_service"`
@@ -344,6 +420,9 @@ func (t *Totals) add(u Totals) {
 	t.WastedCycles += u.WastedCycles
 	t.Replaced += u.Replaced
 	t.Ejections += u.Ejections
+	t.Shed += u.Shed
+	t.Limited += u.Limited
+	t.Throttled += u.Throttled
 	t.Abandoned += u.Abandoned
 	t.Waiting += u.Waiting
 	t.TotalResponse += u.TotalResponse
@@ -379,6 +458,9 @@ func (c *CycleStats) add(d *CycleStats) {
 	c.Errors += d.Errors
 	c.TimedOut += d.TimedOut
 	c.Retries += d.Retries
+	c.Shed += d.Shed
+	c.Limited += d.Limited
+	c.Throttled += d.Throttled
 	c.Hedges += d.Hedges
 	c.Cancelled += d.Cancelled
 }
@@ -429,6 +511,9 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		WastedCycles:       t.WastedCycles,
 		Replaced:           t.Replaced,
 		Ejections:          t.Ejections,
+		Shed:               t.Shed,
+		Limited:            t.Limited,
+		Throttled:          t.Throttled,
 		InService:          int64(p.Busy) - t.Abandoned,
 		AbandonedInService: t.Abandoned,
 		InFlight:           queue + int64(p.Busy) - t.Abandoned + t.Waiting,
@@ -472,7 +557,7 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 
 // Derive sets the fields that follow from the counts: Attempts, Goodput,
 // AvgWait and AvgService (0 before the first dispatch), AvgResponse (0
-// before the first completion) and Consistent (the accounting lines
+// before the first completion), LimitFinal and Consistent (the accounting lines
 // hold).
 func (s *Summary) Derive() {
 	s.Attempts = s.Parts + s.Retries + s.Hedges
@@ -494,6 +579,7 @@ func (s *Summary) Derive() {
 	if s.ServerCycles > 0 {
 		s.Utilisation = float64(s.BusyServerCycles) / float64(s.ServerCycles)
 	}
+	s.deriveLimit()
 	arrivals, requests, attempts := s.Books()
 	s.Consistent = arrivals && requests && attempts
 }

@@ -78,17 +78,18 @@ type Row struct {
 	def string // the default as written ("" when it depends on others)
 
 	// Scalar rows.
-	parse       func(s string) (int64, error) // text → value (syntax only)
-	format      func(v int64) string          // value → text, as parse reads it
-	load        func(c *Config) int64
-	store       func(c *Config, v int64)
-	lo, hi      int64           // a value given must lie in lo … hi
-	zeroDefault bool            // 0 in a Config stands for the default (a value given must still be ≥ lo)
-	allowed     string          // the range, as an error's "must …" says it
-	syntax      string          // what a value looks like, as an error says it
-	detail      bool            // a syntax error also gives the parser's own words (decimals)
-	narrow      bool            // the field is an int: a snapshot's value must fit an int32
-	choice      func() []string // a choice row's names, by number
+	parse         func(s string) (int64, error) // text → value (syntax only)
+	format        func(v int64) string          // value → text, as parse reads it
+	load          func(c *Config) int64
+	store         func(c *Config, v int64)
+	lo, hi        int64           // a value given must lie in lo … hi
+	zeroDefault   bool            // 0 in a Config stands for the default (a value given must still be ≥ lo)
+	storedPlusOne bool            // the Config holds the value plus one (plusOne)
+	allowed       string          // the range, as an error's "must …" says it
+	syntax        string          // what a value looks like, as an error says it
+	detail        bool            // a syntax error also gives the parser's own words (decimals)
+	narrow        bool            // the field is an int: a snapshot's value must fit an int32
+	choice        func() []string // a choice row's names, by number
 
 	// List rows' byte forms in a snapshot (WireBytes).
 	wireEnc func(c *Config) []byte
@@ -381,8 +382,12 @@ func (r Row) needsPolicy() Row {
 		}
 	}
 	return r.needs(first, func(c *Config) bool { return reads(c.Policy, c.Queues) }, func(c *Config) string {
-		return fmt.Sprintf("apply to policy %s, and the policy is %v with %v queues: choose one of those (or a change that switches to one), or drop --%s",
-			strings.Join(PoliciesReading(reads), ", "), c.Policy, c.Queues, name)
+		names := PoliciesReading(reads)
+		which, choose := "policies "+strings.Join(names, ", "), "choose one of those (or a change that switches to one)"
+		if len(names) == 1 {
+			which, choose = "policy "+names[0], "choose it (or a change that switches to it)"
+		}
+		return fmt.Sprintf("applies to %s, and the policy is %v with %v queues: %s, or drop --%s", which, c.Policy, c.Queues, choose, name)
 	})
 }
 
@@ -492,9 +497,11 @@ var settingRows = slices.Concat([]Row{
 		defaults("fifo").example("lifo").changeable(SetDiscipline).wire("dis", 52).small(0, int64(numDisciplines)-1).group(GroupQueues),
 	whole("codel-interval", "N: a queue is standing when it has not been empty at the end of any of the last N cycles (adaptive-lifo)", "cycles", func(c *Config) *int64 { return &c.CodelInterval }, 1, MaxCodelInterval,
 		fmt.Sprintf("must be a whole number of cycles from 1 to %d", MaxCodelInterval)).zero().defaults(strconv.Itoa(DefaultCodelInterval)).example("20").wire("ci", 53).small(0, 12).
-		needs([]string{"--discipline", "adaptive-lifo"}, func(c *Config) bool { return c.Discipline == AdaptiveLifo }, func(*Config) string {
-			return "applies only to --discipline adaptive-lifo (or a change that switches to it), or drop --codel-interval"
+		needs([]string{"--discipline", "adaptive-lifo"}, func(c *Config) bool { return c.Discipline == AdaptiveLifo || c.CodelTarget > 0 }, func(*Config) string {
+			return "applies only to --discipline adaptive-lifo or --codel-target (or a change that turns one on), or drop --codel-interval"
 		}).group(GroupQueues),
+	whole("codel-target", "M: a queue about to hand out an attempt first sheds those that waited in it over M cycles while standing, over codel-interval otherwise (0 = off)", "cycles", func(c *Config) *int64 { return &c.CodelTarget }, 0, MaxCodelInterval,
+		fmt.Sprintf("must be 0 (off) or a whole number of cycles from 1 to %d, at most codel-interval", MaxCodelInterval)).defaults("0").example("5").changeable(SetCodelTarget).wire("ct", 65).small(0, 12).group(GroupQueues),
 	whole("balancers", "a fleet: K balancers share the pool, each request handed to one at random (per-server queues)", "balancers", func(c *Config) *int { return &c.Balancers }, 1, MaxBalancers,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxBalancers)).zero().defaults("1").example("20").wire("bal", 50).small(0, 4).group(GroupFleet),
 	loadInfoRow.group(GroupFleet),
@@ -542,6 +549,9 @@ var settingRows = slices.Concat([]Row{
 	fixed("retry-budget", "F: grant a retry only while retries in the last 1000 cycles are fewer than F × first attempts admitted in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.RetryBudget }, ParseDecimal, 0, DecimalScale,
 		"must be 0 (no budget) or a share above 0 and at most 1, like 0.1", "want 0 (none) or a share above 0 and at most 1, like 0.1").
 		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").changeable(SetRetryBudget).faultKind().wire("rb", 42).small(0, DecimalScale).needsOn("retries", retriesOn).group(GroupClient),
+	fixed("throttle", "K: each client rejects its own attempt with probability (requests − K × accepts) ÷ (requests + 1) over the last 1000 cycles (0 = off)", "", func(c *Config) *Hundredths { return &c.Throttle }, ParseHundredths, 0, MaxThrottle,
+		fmt.Sprintf("must be 0 (off) or from %v to %v, with at most two decimals", MinThrottle, MaxThrottle), "want 0 (off) or a number from 1 to 10 like 2 or 1.5").
+		ranged(throttleRange).defaults("0").example("1.5").wire("th", 71).small(0, int64(MaxThrottle)).group(GroupClient),
 	whole("health-interval", "probe every live server every I cycles (0 = the balancer knows at once)", "cycles", func(c *Config) *int64 { return &c.HealthInterval }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (no health checks) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("10").changeable(SetHealthInterval).faultKind().wire("hi", 43).small(0, 10).group(GroupClient),
 	whole("health-fall", "failed probes in a row that eject a server", "probes", func(c *Config) *int { return &c.HealthFall }, 1, MaxHealthCount,
@@ -563,7 +573,7 @@ var settingRows = slices.Concat([]Row{
 		"must be from 0 to 1000000, with at most 6 decimals", "want a price like 0.05").defaults("0").example("0.05").wire("sco", 54).small(0, 3*DecimalScale).group(GroupRun),
 	whole("replace-after", "a server down or ejected this many cycles leaves the pool (0 = never)", "cycles", func(c *Config) *int64 { return &c.ReplaceAfter }, 0, MaxCycles,
 		fmt.Sprintf("must be 0 (never) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetReplaceAfter).faultKind().wire("ra", 49).small(0, 40).group(GroupClient),
-}, autoscalerRows(), policyRows())
+}, limitRows(), autoscalerRows(), policyRows())
 
 // retriesOn, healthChecksOn and ejectionOn report whether the setting that
 // others refine is on.
@@ -717,6 +727,23 @@ func (c *Config) Set(name, value string) error {
 // parameter its shapes never take, a policy parameter no policy in force
 // reads, a setting that refines one that is never on.
 func Unread(cfg *Config, changes []Change) map[string]string {
+	states := configStates(cfg, changes)
+	out := map[string]string{}
+	for i := range settingRows {
+		r := &settingRows[i]
+		if r.reads == nil || (r.readsChanges != nil && r.readsChanges(changes)) {
+			continue
+		}
+		if !slices.ContainsFunc(states, r.reads) {
+			out[r.Name] = r.readWhy(cfg)
+		}
+	}
+	return out
+}
+
+// configStates returns the settings a run of cfg passes through: cfg, then
+// the settings after each scheduled change that is no fault, in cycle order.
+func configStates(cfg *Config, changes []Change) []*Config {
 	states := []*Config{cfg}
 	if len(changes) > 0 {
 		sorted := slices.Clone(changes)
@@ -730,15 +757,5 @@ func Unread(cfg *Config, changes []Change) map[string]string {
 			}
 		}
 	}
-	out := map[string]string{}
-	for i := range settingRows {
-		r := &settingRows[i]
-		if r.reads == nil || (r.readsChanges != nil && r.readsChanges(changes)) {
-			continue
-		}
-		if !slices.ContainsFunc(states, r.reads) {
-			out[r.Name] = r.readWhy(cfg)
-		}
-	}
-	return out
+	return states
 }

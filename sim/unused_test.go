@@ -22,15 +22,15 @@ func TestCheckUnusedReadsThePolicyTable(t *testing.T) {
 		{"swrr pooled", Pooled, SWRR, "weights", nil, ""},
 		{"swrr per-server", PerServer, SWRR, "weights", nil, ""},
 		{"least-connections pooled is first-idle", Pooled, LeastConnections, "weights", nil,
-			"apply to policy swrr, least-connections (per-server), and the policy is least-connections with pooled queues"},
-		{"round-robin", PerServer, RoundRobin, "weights", nil, "apply to policy swrr, least-connections (per-server)"},
+			"applies to policies swrr, least-connections (per-server), and the policy is least-connections with pooled queues"},
+		{"round-robin", PerServer, RoundRobin, "weights", nil, "applies to policies swrr, least-connections (per-server)"},
 		{"a switch to least-connections", PerServer, RoundRobin, "weights",
 			[]Change{{Cycle: 5, Setting: SetPolicy, Value: int64(LeastConnections)}}, ""},
 		{"a switch to least-connections, pooled", Pooled, RoundRobin, "weights",
 			[]Change{{Cycle: 5, Setting: SetPolicy, Value: int64(LeastConnections)}}, "weights"},
 		{"p2c per-server", PerServer, P2C, "choices", nil, ""},
-		{"p2c pooled draws one", Pooled, P2C, "choices", nil, "apply to policy p2c (per-server)"},
-		{"random", PerServer, Random, "choices", nil, "choices: apply to policy p2c (per-server), and the policy is random"},
+		{"p2c pooled draws one", Pooled, P2C, "choices", nil, "applies to policy p2c (per-server)"},
+		{"random", PerServer, Random, "choices", nil, "choices: applies to policy p2c (per-server), and the policy is random"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestCheckUnusedChanges(t *testing.T) {
 		changes []Change
 		refused string // "" when accepted; else a part of the message
 	}{
-		{"choices with jiq", jiq, []Change{set(100, "choices", "3")}, "set 100:choices=3: apply to policy p2c"},
+		{"choices with jiq", jiq, []Change{set(100, "choices", "3")}, "set 100:choices=3: applies to policy p2c"},
 		{"choices after a switch to p2c", jiq, []Change{set(50, "policy", "p2c"), set(100, "choices", "3")}, ""},
 		{"retry-budget without retries", none, []Change{set(100, "retry-budget", "0.1")}, "set 100:retry-budget=0.1: applies only with --retries above 0"},
 		{"retry-budget after retries are set", none, []Change{set(50, "retries", "1"), set(100, "retry-budget", "0.1")}, ""},

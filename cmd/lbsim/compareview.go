@@ -14,17 +14,23 @@ import (
 // shows only when a run had a server-cost. The JSON keeps every metric.
 var clientMetrics = []string{"goodput", "retries", "timed_out", "gave_up_budget"}
 
+// overloadMetrics are the rows of overload control (and goodput): shown
+// only when a run of the comparison shed, limited or throttled.
+var overloadMetrics = []string{"goodput", "shed", "limited", "throttled"}
+
 // shown returns the metrics a comparison's table shows, in order.
 func (cmp *comparison) shown() []metric {
-	client, errs, fleet, cost := false, false, false, false
+	client, over, errs, fleet, cost := false, false, false, false, false
 	cmp.eachSummary(func(s *sim.Summary) {
 		client = client || s.ClientActed()
+		over = over || s.Shed+s.Limited+s.Throttled > 0
 		errs = errs || s.Errors > 0
 		fleet = fleet || s.Balancers > 1 || s.LoadInfo != sim.LoadExact.String()
 		cost = cost || s.Cost > 0
 	})
 	return slices.DeleteFunc(slices.Clone(metrics), func(m metric) bool {
-		return !client && slices.Contains(clientMetrics, m.Key) || !client && !errs && m.Key == "errors" ||
+		inClient, inOver := slices.Contains(clientMetrics, m.Key), slices.Contains(overloadMetrics, m.Key)
+		return (inClient || inOver) && !(inClient && client || inOver && over) || !client && !errs && m.Key == "errors" ||
 			!fleet && m.Key == "max_share" || !cost && m.Key == "cost"
 	})
 }

@@ -41,26 +41,31 @@ func init() {
 	commands = slices.Insert(commands, i, command{"completion", "completion SHELL", "a completion script for bash, zsh, fish or powershell", (*cli).completion})
 }
 
-// completion writes the completion script of a shell.
-func (c *cli) completion(args []string) int {
-	fail := c.usageFail("completion", nil)
-	fs := flag.NewFlagSet("completion", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	noDesc := fs.Bool("no-descriptions", false, "complete names only, without each flag's and subcommand's description")
-	if err := parseFlags(fs, args); err != nil {
-		if c.printedHelp(fs, err, completionHelp) {
-			return exitOK
-		}
-		return fail("%s", flagError(fs, err))
-	}
-	if fs.NArg() != 1 {
-		return fail("name one shell: %s", strings.Join(completionShells, ", "))
+// completionCommand is lbsim completion: its option (--no-descriptions),
+// flags and run (completionRun, which takes the shell).
+var completionCommand = subcommand[bool]{
+	commandSpec: commandSpec{name: "completion", help: completionHelp, positional: true},
+	flags: func(_ *cli, noDesc *bool) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("completion", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.BoolVar(noDesc, "no-descriptions", false, "complete names only, without each flag's and subcommand's description")
+		return fs, nil
+	},
+	run: (*cli).completionRun,
+}
+
+func (c *cli) completion(args []string) int { return runCommand(c, completionCommand, args) }
+
+// completionRun writes the completion script of the shell cl names.
+func (c *cli) completionRun(noDesc *bool, cl commandLine) error {
+	if len(cl.args) != 1 {
+		return usageErr("name one shell: %s", strings.Join(completionShells, ", "))
 	}
 	root := c.commandTree(new(int), true)
 	desc := !*noDesc
 	var b bytes.Buffer
 	var err error
-	switch shell := fs.Arg(0); shell {
+	switch shell := cl.args[0]; shell {
 	case "bash":
 		err = root.GenBashCompletionV2(&b, desc)
 	case "zsh":
@@ -78,16 +83,15 @@ func (c *cli) completion(args []string) int {
 			err = root.GenPowerShellCompletion(&b)
 		}
 	default:
-		return fail("unknown shell %s%s; the shells: %s", quoteCut(shell), didYouMean(shell, completionShells, ""), strings.Join(completionShells, ", "))
+		return usageErr("unknown shell %s%s; the shells: %s", quoteCut(shell), didYouMean(shell, completionShells, ""), strings.Join(completionShells, ", "))
 	}
 	if err == nil {
 		_, err = c.stdout.Write(b.Bytes())
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "lbsim completion: %v\n", err)
-		return exitFailed
+		return failErr(exitFailed, "%v", err)
 	}
-	return exitOK
+	return nil
 }
 
 // answerCompletion answers a completion script's request (cobra's hidden
@@ -139,11 +143,6 @@ func flagChoices(name string) []string {
 // subcommand without flags), read from the subcommand itself, so that
 // completions and the help cannot disagree.
 func commandFlags(words ...string) *flag.FlagSet {
-	if words[0] == "wrr" { // its own parser: one switch
-		fs := flag.NewFlagSet("wrr", flag.ContinueOnError)
-		fs.Bool("explain", false, "write a worked trace of the scores after each pick to standard error")
-		return fs
-	}
 	var got *flag.FlagSet
 	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 		helpFlags: func(fs *flag.FlagSet, hide []string) {
@@ -155,7 +154,7 @@ func commandFlags(words ...string) *flag.FlagSet {
 			})
 		}}
 	for _, cmd := range commands {
-		if cmd.name == words[0] && cmd.run != nil && cmd.name != "completion" {
+		if cmd.name == words[0] && cmd.run != nil {
 			cmd.run(c, append(slices.Clone(words[1:]), "--help"))
 		}
 	}

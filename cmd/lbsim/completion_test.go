@@ -25,8 +25,14 @@ func TestCompletionScripts(t *testing.T) {
 	if _, stderr, code := runCLI(t, "", "completion", "bsh"); code != exitUsage || !strings.Contains(stderr, `unknown shell "bsh": did you mean bash?`) {
 		t.Errorf("lbsim completion bsh: exit %d, %q", code, stderr)
 	}
-	if _, stderr, code := runCLI(t, "", "completion"); code != exitUsage || !strings.Contains(stderr, "name one shell: bash, zsh, fish, powershell") {
-		t.Errorf("lbsim completion: exit %d, %q", code, stderr)
+	// After "--" every word is a shell named, --help too.
+	for _, args := range [][]string{{"completion"}, {"completion", "bash", "zsh"}, {"completion", "--", "bash", "--help"}} {
+		if _, stderr, code := runCLI(t, "", args...); code != exitUsage || !strings.Contains(stderr, "name one shell: bash, zsh, fish, powershell") {
+			t.Errorf("lbsim %v: exit %d, %q", args, code, stderr)
+		}
+	}
+	if _, stderr, code := runCLI(t, "", "replay", "--", "x.lbsnap", "--help"); code != exitUsage || !strings.Contains(stderr, `want one snapshot FILE, got 2: "x.lbsnap --help"`) {
+		t.Errorf("lbsim replay -- x.lbsnap --help: exit %d, %q", code, stderr)
 	}
 }
 
@@ -74,7 +80,7 @@ func TestCompletionAnswers(t *testing.T) {
 	if got := completions(t, "compare", "--time"); !slices.Equal(got, []string{"--timeout"}) {
 		t.Errorf("compare --time: %q, want --timeout alone (compare refuses --timeline)", got)
 	}
-	if got := completions(t, "plot", ""); !slices.Equal(got, []string{"run", "sweep"}) {
+	if got := completions(t, "plot", ""); !slices.Equal(got, []string{"frontier", "run", "sweep"}) {
 		t.Errorf("plot: %q", got)
 	}
 	if got := completions(t, "completion", ""); !slices.Equal(got, completionShells) {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -58,9 +57,9 @@ func parseConfigured(args []string, define func() (*flag.FlagSet, *string), skip
 // before args, leaving out those the command line gives.
 func readConfig(path string, args []string, given map[string]bool, fs *flag.FlagSet, skip func(key string) string) (*configured, error) {
 	cf := &configured{path: path, origin: map[string]string{}}
-	data, err := readSmall(path, scenario.MaxSize)
+	data, err := scenario.ReadFile(path) // bounded: Parse refuses a larger file
 	if err != nil {
-		return cf, fmt.Errorf("--config: %v", err)
+		return cf, fmt.Errorf("--config: %v", readError(path, err))
 	}
 	sc, err := scenario.Parse(path, data)
 	if err != nil {
@@ -89,23 +88,6 @@ func readConfig(path string, args []string, given map[string]bool, fs *flag.Flag
 	}
 	cf.args = append(cf.args, args...)
 	return cf, nil
-}
-
-// readSmall reads a file of at most limit bytes.
-func readSmall(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, openError(path, err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory: want a scenario file", quoteCut(path))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", quoteCut(path), err)
-	}
-	return data, nil
 }
 
 // notice writes one line on w naming the keys of the file the subcommand

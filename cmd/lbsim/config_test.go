@@ -102,7 +102,7 @@ func TestConfigRefusals(t *testing.T) {
 		{[]string{"run", "--config", unread}, []string{"--mean-service applies to --service geometric", "(mean-service comes from ", "unread.toml:2)"}},
 		{[]string{"run", "--config", unread, "--service", "geometric", "--seed", "1", "--json", unread}, []string{"--json", "is the input --config"}},
 		{[]string{"run", "--config", filepath.Join(dir, "none.toml")}, []string{"--config: ", "none.toml", "no such file"}},
-		{[]string{"run", "--config", dir}, []string{"is a directory"}},
+		{[]string{"run", "--config", dir}, []string{"--config: ", "is a directory: want a scenario file"}},
 		{[]string{"run", "--config", file("table.toml", "[run]\nservers = 2\n")}, []string{"table.toml:1: ", "is a table"}},
 		{[]string{"compare", "--config", typo, "--variant", "policy=random"}, []string{"lbsim compare: --config ", "did you mean servers?"}},
 		{[]string{"sweep", "--config", bad, "--vary", "rate=0.3,0.4", "--out", "-"}, []string{"lbsim sweep: --config ", "servers: 0 is not allowed"}},

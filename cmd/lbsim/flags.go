@@ -288,3 +288,15 @@ func openError(path string, err error) error {
 	}
 	return fmt.Errorf("%s: %v", quoteCut(path), err)
 }
+
+// readError is openError for a file read by its package's reader
+// (scenario.ReadFile): failing to open or read it (an *fs.PathError) is
+// named with the path quoted, the reader's own refusal (a directory) is
+// given as it is.
+func readError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return openError(path, err)
+	}
+	return err
+}

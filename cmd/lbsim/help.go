@@ -125,26 +125,17 @@ func flagGroup(name string) string {
 	return ""
 }
 
-// flagError describes an error of the flag package in the "--name"
+// flagError describes a flag error of parseFlags in the "--name"
 // spelling the documentation uses; an unknown flag gets the nearest flag
 // name fs defines, when one is near. Every subcommand reports a bad flag
 // through it and adds where the help is.
 func flagError(fs *flag.FlagSet, err error) string {
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	if given, name, ok := pflagUnknown(err.Error()); ok {
+	if given, name, ok := unknownFlag(err); ok {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		return "unknown flag " + given + didYouMean(name, names, "--")
 	}
-	const unknown = "flag provided but not defined: "
-	if name, ok := strings.CutPrefix(err.Error(), unknown); ok {
-		name = strings.TrimLeft(name, "-")
-		return "unknown flag --" + name + didYouMean(name, names, "--")
-	}
-	s := strings.Replace(err.Error(), "flag -", "flag --", 1)
-	if !strings.Contains(s, "needs an argument: --") { // pflag's has both dashes already
-		s = strings.Replace(s, "needs an argument: -", "needs an argument: --", 1)
-	}
-	return strings.Replace(s, " for -", " for --", 1)
+	return err.Error()
 }
 
 // didYouMean returns ": did you mean SPELL+NAME?" for the name among names

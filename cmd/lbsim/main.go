@@ -85,11 +85,10 @@ var commands = []command{
 	{"sweep", "sweep [flags]", "many runs over a grid of settings (--vary), one JSON line per run", (*cli).sweep},
 	{"size", "size [flags]", "the fewest servers that meet an objective (--slo wait_p99<=200), per balancer", (*cli).size},
 	{"aggregate", "aggregate FILE…", "merge sweep results: mean and 95% interval per grid point", (*cli).aggregate},
-	{"plot", "plot run|sweep", "draw a run's timeline or a sweep's metric as SVG or PNG", (*cli).plot},
+	{"plot", "plot " + strings.Join(plotKinds, "|"), "draw a run's timeline, a sweep's metric or two metrics' frontier as SVG or PNG", (*cli).plot},
 	{"settings", "settings [--json FILE|-]", "the table of settings: each flag's default, range, unit, and whether --set changes it", (*cli).settings},
 	{"share", "share FILE", "print a snapshot's share link (#r=…)", (*cli).share},
-	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin",
-		func(c *cli, args []string) int { return runWRR(args, c.stdin, c.stdout, c.stderr) }},
+	{"wrr", "wrr [--explain]", "smooth weighted round-robin: POOL/PICK/PICKN on stdin", (*cli).wrr},
 	{"version", "version", "the version and VCS revision lbsim was built from (also --version)", (*cli).version},
 	{"help", "help [COMMAND]", "this overview, or a command's flags and examples (as COMMAND --help)", nil}, // the tree's help command (c.help)
 }
@@ -151,7 +150,7 @@ func (c *cli) dispatch(args []string) int {
 	root := c.commandTree(&code, false)
 	root.SetArgs(append([]string{}, args...)) // never nil: cobra would read os.Args
 	if err := root.Execute(); err != nil {    // a flag before the command cobra could not read
-		given, name, ok := pflagUnknown(err.Error())
+		given, name, ok := unknownFlag(err)
 		if !ok {
 			given, name = err.Error(), ""
 		}
@@ -192,7 +191,7 @@ func (c *cli) help(args []string) int {
 		return exitUsage
 	}
 	words := args[1:]
-	chart := cmd.name == "plot" && len(words) == 1 && (words[0] == "run" || words[0] == "sweep") // help plot run
+	chart := cmd.name == "plot" && len(words) == 1 && slices.Contains(plotKinds, words[0]) // help plot run
 	if len(words) > 0 && !chart {
 		fmt.Fprintf(c.stderr, "lbsim help: %s has no help topic %s: run 'lbsim help %s'\n", cmd.name, quoteCut(words[0]), cmd.name)
 		return exitUsage

@@ -19,6 +19,15 @@ arrivals at a constant mean λ per cycle and geometric service times with mean m
 cycles, and prints Erlang C's prediction beside what the simulation measured, with
 95% batch-means intervals (the warm-up is discarded).
 
+With --fanout K every request asks K servers at once (per-server queues, implied) and
+completes when its last part does; the report adds the requests' measured response
+(p50, p99, mean, attempts per request) beside the tail theory: at low load (a server's
+load ρ ≤ 0.1, parts routed to idle servers, enough servers) P(response ≤ t) = F(t)^K, F
+a part's time, so a request's p99 is a part's 0.99^(1/K)-quantile; when every request
+asks every server (K = c, 2 to 32, geometric service) the fork-join mean of Flatto and
+Hahn (K = 2, exact) or Nelson and Tantawi (an approximation). Where neither holds the
+report says there is no closed form, and why.
+
 With another --service shape the theory is M/G/c: for --queues per-server with
 --policy random, c independent M/G/1 queues by Pollaczek–Khinchine (exact), and for
 the pooled queue the Allen–Cunneen approximation. Both use the exact first two
@@ -33,6 +42,7 @@ Example:
   lbsim mmc --servers 5 --rate 0.04 --mean-service 100 --cycles 2000000 --seed 1
   lbsim mmc --servers 10 --rate 0.05 --service lognormal --service-cv 2 --mean-service 100 \
             --queues per-server --policy random --seed 1
+  lbsim mmc --servers 200 --rate 0.001 --fanout 20 --policy least-connections --seed 1
 
 Flags:
 `
@@ -83,6 +93,7 @@ func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string, in 
 	fs.Var(setting{cfg, "queues", func() string { return "pooled" }}, "queues", "pooled (M/M/c, Erlang C) or per-server (requests routed at arrival by --policy)")
 	fs.Var(setting{cfg, "policy", nil}, "policy", "routing with --queues per-server: random (c × M/M/1), p2c (supermarket model),\nround-robin or least-connections (bounds); default round-robin")
 	fs.Var(setting{cfg, "choices", func() string { return "2" }}, "choices", "p2c: how many queues to draw (d)")
+	fs.Var(setting{cfg, "fanout", func() string { return "1" }}, "fanout", "K: every request asks K servers and completes with its last part (per-server queues,\nimplied); prints the tail theory beside the requests' response")
 	fs.IntVar(&p.MaxQueued, "max-queued", p.MaxQueued, fmt.Sprintf("stop (exit 1) when more requests than this are queued: the offered load exceeds the pool (1..%d)", sim.MaxQueuedLimit))
 	fs.StringVar(jsonPath, "json", "", "write the JSON report to `file` ('-' = stdout, then nothing else goes there)")
 	cfg.Servers, cfg.Rate, cfg.MeanService = p.Servers, p.Rate, p.MeanService
@@ -103,6 +114,12 @@ func (c *cli) mmcRun(o *mmcOptions, cl commandLine) error {
 	p.Shape = &shape
 	p.Servers, p.Rate, p.MeanService, p.Seed = cfg.Servers, cfg.Rate, cfg.MeanService, cfg.Seed
 	p.Queues, p.Policy, p.Choices = cfg.Queues, cfg.Policy, cfg.Choices
+	if seen["fanout"] {
+		p.Tail.Fanout = max(cfg.Fanout, 1)
+		if !seen["queues"] { // fan-out routes each part at arrival
+			p.Queues = sim.PerServer
+		}
+	}
 	if !seen["policy"] && p.Queues == sim.PerServer {
 		p.Policy = sim.DefaultPolicy(sim.PerServer)
 	}
@@ -178,8 +195,12 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 	}
 	fmt.Fprintf(&b, "Queueing check: c = %d servers, λ = %g arrivals/cycle, service %s (E[S] = %.6g, E[S²] = %.6g), %d cycles (warm-up %d), seed %s\n",
 		r.Servers, r.Rate, r.Service, r.ServiceMean, r.ServiceSecond, r.Cycles, r.Warmup, seed)
-	fmt.Fprintf(&b, "%d requests measured in %d batches; the run realized λ = %.5g and m = %.4g.\n",
-		r.Measured.Dispatched, r.Measured.Batches, r.Measured.Lambda, r.Measured.MeanService)
+	what := "requests"
+	if r.Tail != nil {
+		what = "attempts" // each part is one
+	}
+	fmt.Fprintf(&b, "%d %s measured in %d batches; the run realized λ = %.5g and m = %.4g.\n",
+		r.Measured.Dispatched, what, r.Measured.Batches, r.Measured.Lambda, r.Measured.MeanService)
 	fmt.Fprintf(&b, "Queues %s, policy %s.\n\n", r.Queues, r.Policy)
 	if bd := r.Bounds; bd != nil {
 		fmt.Fprintf(&b, "%s:\n  %.4g ≤ Wq ≤ %.4g (measured %.4g)\n\n", bd.Note, bd.WqLow, bd.WqHigh, r.Measured.Wq)
@@ -227,6 +248,9 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 				th.PWait, th.Wq, th.Lq, 100*(ms.Wq-th.Wq)/th.Wq)
 		}
 	}
+	if r.Tail != nil {
+		b.WriteString(tailTable(*r.Tail, r.Measured.Response))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\nNote: %s", n)
 	}
@@ -234,6 +258,67 @@ func mmcTable(r mmc.Report, seedGiven bool) string {
 		b.WriteString("\n")
 	}
 	return trimLines(b.String())
+}
+
+// tailTable formats the tail theory beside the requests' measured
+// response: the low-load model and the fork-join mean where they apply,
+// "no closed form" with the reason where not.
+func tailTable(tl mmc.Tail, ms *mmc.Response) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nResponse of a request: fan-out %d", tl.Fanout)
+	if tl.HedgeAfter > 0 {
+		fmt.Fprintf(&b, ", hedged after %d cycles (at most %d hedges a part)", tl.HedgeAfter, tl.HedgeMax)
+	}
+	fmt.Fprintf(&b, "; load ρ = %.4g a server", tl.Load)
+	if tl.HedgeAfter > 0 {
+		b.WriteString(" (hedging's extra work included)")
+	}
+	b.WriteString(".\n")
+	if ms == nil {
+		ms = &mmc.Response{}
+	}
+	row := func(name, theory string, measured string) {
+		fmt.Fprintf(&b, "%-34s %12s %12s\n", name, theory, measured)
+	}
+	num := func(x float64) string { return fmt.Sprintf("%.4g", x) }
+	fmt.Fprintf(&b, "%-34s %12s %12s\n", "", "theory", "measured")
+	lt := tl.LowLoad
+	if lt == nil {
+		row("request p50 (cycles)", "—", fmt.Sprint(ms.P50))
+		row("request p99 (cycles)", "—", fmt.Sprint(ms.P99))
+		row("attempts per request", "—", num(ms.AttemptsPerRequest))
+	} else {
+		row("a part's p50 / p99 (cycles)", fmt.Sprintf("%d / %d", lt.PartP50, lt.PartP99), "")
+		row("request p50 (cycles)", fmt.Sprint(lt.RequestP50), fmt.Sprint(ms.P50))
+		row("request p99 (cycles)", fmt.Sprint(lt.RequestP99), fmt.Sprint(ms.P99))
+		row("avg response (cycles)", num(lt.AvgResponse), num(ms.AvgResponse))
+		row("within a part's p99 (requests)", fmt.Sprintf("%.3g", lt.WithinPartP99), "")
+		row("attempts per request", num(lt.AttemptsPerRequest), num(ms.AttemptsPerRequest))
+		if tl.HedgeAfter > 0 {
+			row("extra load from hedging", fmt.Sprintf("%.2f%%", 100*lt.ExtraLoad), "")
+		}
+	}
+	if fj := tl.ForkJoin; fj != nil {
+		row("avg response, fork-join (cycles)", num(fj.AvgResponse), num(ms.AvgResponse))
+	}
+	if lt != nil {
+		fmt.Fprintf(&b, "Low load: %s.\n", lt.Model)
+	} else {
+		fmt.Fprintf(&b, "Low load: %s.\n", tl.LowLoadWhy)
+	}
+	if tl.ForkJoin != nil {
+		fmt.Fprintf(&b, "Every server: %s.\n", tl.ForkJoin.Model)
+	} else {
+		fmt.Fprintf(&b, "Every server: %s.\n", tl.ForkJoinWhy)
+	}
+	fmt.Fprintf(&b, "Measured over the whole run: %d requests completed.\n", ms.Completed)
+	for _, n := range tl.Notes {
+		fmt.Fprintf(&b, "\nNote: %s", n)
+	}
+	if len(tl.Notes) > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // trimLines cuts the spaces a table's empty last columns leave at the end

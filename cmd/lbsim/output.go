@@ -56,21 +56,17 @@ func writeEvent(w io.StringWriter, m *sim.Model, e sim.Event, color bool, blocke
 // the one timeline writer, so run and replay write the same file.
 type timelineOut struct {
 	af   *atomicFile
+	cols sim.Columns
 	line []byte
-	// fanout: the rows carry the fan-out and hedging group.
-	fanout bool
 }
 
-// newTimelineOut writes the header for a run of cfg with changes
-// scheduled.
+// newTimelineOut writes the header for a run of cfg with the changes
+// scheduled (its optional column groups follow them).
 func newTimelineOut(af *atomicFile, cfg *sim.Config, changes []sim.Change) *timelineOut {
-	t := &timelineOut{af: af, fanout: sim.FanoutColumns(cfg, changes)}
-	header := sim.TimelineHeader
-	if t.fanout {
-		header += sim.FanoutHeader
-	}
+	t := &timelineOut{af: af, cols: sim.TimelineColumns(cfg, changes)}
+	header := t.cols.Header()
 	if cfg.Switch {
-		h, rest, _ := strings.Cut(sim.TimelineHeader, ",")
+		h, rest, _ := strings.Cut(header, ",")
 		header = h + ",balancer," + rest
 	}
 	af.w.WriteString(header + "\n")
@@ -79,28 +75,20 @@ func newTimelineOut(af *atomicFile, cfg *sim.Config, changes []sim.Change) *time
 
 // write appends the last cycle's row (or rows).
 func (t *timelineOut) write(m *sim.Model) {
-	t.line = appendTimeline(t.line[:0], m, t.fanout)
+	t.line = appendTimeline(t.line[:0], m, t.cols)
 	t.af.w.Write(t.line)
 }
 
 // appendTimeline appends the last cycle's timeline row (one per balancer
-// in a switch), each ending in a newline; fanout adds the fan-out and
-// hedging group.
-func appendTimeline(b []byte, m *sim.Model, fanout bool) []byte {
-	row := func(b []byte, c sim.CycleStats) []byte {
-		b = c.AppendCSV(b)
-		if fanout {
-			b = c.AppendFanout(b)
-		}
-		return b
-	}
+// in a switch), each ending in a newline.
+func appendTimeline(b []byte, m *sim.Model, cols sim.Columns) []byte {
 	bs := m.Balancers()
 	if len(bs) == 1 {
-		return append(row(b, m.Last()), '\n')
+		return append(m.Last().AppendRow(b, cols), '\n')
 	}
 	for _, bal := range bs {
 		start := len(b)
-		b = row(b, bal.Last())
+		b = bal.Last().AppendRow(b, cols)
 		row := string(b[start:])
 		cycle, rest, _ := strings.Cut(row, ",")
 		b = append(b[:start], cycle...)
@@ -231,6 +219,20 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	if s.Errors > 0 {
 		heading("Gray failures")
 		row("attempts in error", num(func(c sim.Summary) int64 { return c.Errors }))
+	}
+	if s.Shed+s.Limited+s.Throttled > 0 || cfg.ConcurrencyLimit != 0 {
+		heading("Overload control (the waits above count only the attempts served)")
+		row("attempts shed", num(func(c sim.Summary) int64 { return c.Shed }))
+		row("attempts limited", num(func(c sim.Summary) int64 { return c.Limited }))
+		row("attempts throttled", num(func(c sim.Summary) int64 { return c.Throttled }))
+		if cfg.ConcurrencyLimit != 0 {
+			row("limit at the end", func(c sim.Summary) string {
+				if c.LimitFinalMin == c.LimitFinalMax {
+					return fmt.Sprint(c.LimitFinalMax)
+				}
+				return fmt.Sprintf("%.1f (%d..%d)", c.LimitFinal, c.LimitFinalMin, c.LimitFinalMax)
+			})
+		}
 	}
 	fanout := s.Fanout > 1
 	if fanout {

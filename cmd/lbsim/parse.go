@@ -14,16 +14,25 @@ import (
 // --name VALUE, --name=VALUE, a switch alone (--verbose) or with
 // =true/false, -h and --help (or --help=true) for the help, "--" ending
 // the flags. Flags may come before, between or after the positional
-// arguments (lbsim completion bash --help). The flags are then handed, in
-// the order given, to fs (as --name=VALUE, each through its own Value's
-// Set, which checks it), so fs.Visit, NArg and Arg read as they always
-// did, and a bad value gets its setting's message. A flag's value that is
-// itself one of fs's flags (--json --cycles=100) is refused naming both.
+// arguments (lbsim completion bash --help). The flags are then set, in
+// the order given, in fs (each through its own Value's Set, which checks
+// it; a refusal is worded by setError), so fs.Visit, NArg and Arg read as
+// they always did, and a bad value gets its setting's message. A flag's
+// value that is itself one of fs's flags (--json --cycles=100) is refused
+// naming both. pflag's own errors (an unknown flag, a missing value) come
+// back as its typed errors, for flagError to word.
+//
+// fs stays a standard flag.FlagSet, set from pflag's parse, because every
+// subcommand's flags are defined on one (mmc's among them) and help
+// (printFlags), completion (addFlags), sweep's recorded values and
+// --config's reading take one; defining them on a pflag.FlagSet instead
+// is one mechanical step (pflag has the same methods) that also gives
+// each flag.Value here a Type and each switch its NoOptDefVal.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	pf := pflag.NewFlagSet(fs.Name(), pflag.ContinueOnError)
 	pf.SetOutput(io.Discard)
 	pf.Usage = func() {}
-	var given []string
+	var given []givenFlag
 	fs.VisitAll(func(f *flag.Flag) {
 		r := &recordedArg{name: f.Name, given: &given, isBool: isSwitch(f.Value)}
 		pv := pf.VarPF(r, f.Name, "", f.Usage)
@@ -47,7 +56,26 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if help {
 		return flag.ErrHelp
 	}
-	return fs.Parse(append(append(given, "--"), pf.Args()...))
+	for _, g := range given {
+		if err := fs.Set(g.name, g.value); err != nil {
+			return setError(fs, g, err)
+		}
+	}
+	return fs.Parse(append([]string{"--"}, pf.Args()...))
+}
+
+// givenFlag is one flag as given: its name and value.
+type givenFlag struct{ name, value string }
+
+// setError words a value's refusal by fs's flag g (its Value's own
+// message after what was given): `invalid boolean value "maybe" for
+// --verbose: parse error` for a switch, `invalid value "x" for flag
+// --seed: …` otherwise.
+func setError(fs *flag.FlagSet, g givenFlag, err error) error {
+	if isSwitch(fs.Lookup(g.name).Value) {
+		return fmt.Errorf("invalid boolean value %q for --%s: %v", g.value, g.name, err)
+	}
+	return fmt.Errorf("invalid value %q for flag --%s: %v", g.value, g.name, err)
 }
 
 // isSwitch reports whether a flag's value is a true/false switch.
@@ -60,14 +88,14 @@ func isSwitch(v flag.Value) bool {
 // order, for fs to set.
 type recordedArg struct {
 	name   string
-	given  *[]string
+	given  *[]givenFlag
 	isBool bool
 }
 
 func (r *recordedArg) String() string { return "" }
 
 func (r *recordedArg) Set(s string) error {
-	*r.given = append(*r.given, "--"+r.name+"="+s)
+	*r.given = append(*r.given, givenFlag{r.name, s})
 	return nil
 }
 
@@ -116,14 +144,16 @@ func (r *recordedArg) Type() string {
 	return "string"
 }
 
-// pflagUnknown reads pflag's message for an unknown flag: the flag as
-// given (--bogus, or -bogus for a single dash) and its name.
-func pflagUnknown(msg string) (given, name string, ok bool) {
-	if n, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
-		return "--" + n, n, true
+// unknownFlag reads pflag's error for an unknown flag (a NotExistError):
+// the flag as given (--bogus, or -bogus for a single dash, which pflag
+// reads as shorthands) and its name.
+func unknownFlag(err error) (given, name string, ok bool) {
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) {
+		return "", "", false
 	}
-	if _, rest, ok := strings.Cut(msg, "' in -"); ok && strings.HasPrefix(msg, "unknown shorthand flag: '") {
-		return "-" + rest, rest, true
+	if shorts := ne.GetSpecifiedShortnames(); shorts != "" {
+		return "-" + shorts, shorts, true
 	}
-	return "", "", false
+	return "--" + ne.GetSpecifiedName(), ne.GetSpecifiedName(), true
 }

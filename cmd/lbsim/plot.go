@@ -17,6 +17,7 @@ import (
 const plotHelp = `Usage:
   lbsim plot run [run flags] --out FILE.svg|.png [--size WxH]
   lbsim plot sweep FILE… --metric NAME [--x SETTING] --out FILE.svg|.png [--size WxH]
+  lbsim plot frontier FILE… [--x cost] [--y wait_p95] [--by SETTING] --out FILE.svg|.png [--size WxH]
 
 'plot run' runs the simulation (as 'lbsim run' with the same flags would) and
 draws its timeline: above, the queue with the scaling thresholds U·S and D·S
@@ -29,11 +30,18 @@ peak in each, one mark per kind of scale event), so memory stays small.
 by default the first whose values are numbers), one line per value of the
 other varied settings, each with its 95% interval as a band.
 
+'plot frontier' draws one metric of sweep results against another (--y against
+--x, by default wait_p95 against cost), a point per grid point at the means of
+its replications, with --y's 95% interval as a band: the price of each latency.
+Points are joined in the order of --x, one line per value of the varied
+setting --by (by default, one line through every point).
+
 The format follows the extension of --out: .svg or .png.
 
 Example:
   lbsim plot run --servers 10 --cycles 3000 --rate 0.5 --seed 3 --out timeline.svg
   lbsim plot sweep sweep.jsonl --metric avg_wait --x rate --out sweep.png
+  lbsim plot frontier sweep.jsonl --x server_cycles --y wait_p99 --out frontier.svg
 
 Flags:
 `
@@ -86,23 +94,29 @@ func (po *plotOutput) open(outs *outputs, inputFlag string, inputs ...string) (*
 	return f, outs.open()
 }
 
+// plotKinds are the charts lbsim plot draws, in the order its help,
+// errors and completion list them.
+var plotKinds = []string{"run", "sweep", "frontier"}
+
 func (c *cli) plot(args []string) int {
 	fail := c.usageFail("plot", nil)
 	if len(args) == 0 {
-		return fail("say what to plot: 'lbsim plot run [run flags]' or 'lbsim plot sweep FILE…'")
+		return fail("say what to plot: 'lbsim plot run [run flags]', 'lbsim plot sweep FILE…' or 'lbsim plot frontier FILE…'")
 	}
 	switch args[0] {
 	case "run":
 		return runCommand(c, plotRunCommand, args[1:])
 	case "sweep":
 		return runCommand(c, plotSweepCommand, args[1:])
+	case "frontier":
+		return runCommand(c, plotFrontierCommand, args[1:])
 	case "help", "-h", "-help", "--help":
 		fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 		(&plotOutput{}).define(fs)
 		c.printedHelp(fs, flag.ErrHelp, plotHelp)
 		return exitOK
 	default:
-		return fail("unknown chart %q: allowed run, sweep", args[0])
+		return fail("unknown chart %q: allowed %s", args[0], strings.Join(plotKinds, ", "))
 	}
 }
 

@@ -35,7 +35,8 @@ func TestSummaryColumnsApart(t *testing.T) {
 }
 
 // TestCompareShowsWhatIsOn: a comparison's table has the client side's
-// rows only when a run had the client side act, errors only when a run
+// rows only when a run had the client side act, overload control's when a
+// run shed, limited or throttled, errors only when a run
 // had one, and cost only with a price; its intervals have the digits the interval supports.
 func TestCompareShowsWhatIsOn(t *testing.T) {
 	base := []string{"compare", "--cycles", "3000", "--seed", "1", "--variant", "policy=random", "--variant", "queues=per-server,policy=random"}
@@ -53,13 +54,14 @@ func TestCompareShowsWhatIsOn(t *testing.T) {
 		return rows
 	}
 	client := []string{"goodput", "retries", "timed_out", "gave_up_budget"}
+	overload := []string{"shed", "limited", "throttled"}
 	off := rowsOf()
-	for _, k := range append(client, "errors", "max_share", "cost") {
+	for _, k := range append(append(client, overload...), "errors", "max_share", "cost") {
 		if off[k] {
 			t.Errorf("the client side, fleets and prices off: the table shows %s", k)
 		}
 	}
-	if !off["avg_wait"] || !off["peak_queue"] || len(off) != len(metrics)-7 {
+	if !off["avg_wait"] || !off["peak_queue"] || len(off) != len(metrics)-10 {
 		t.Errorf("the client side and fleets off: rows %v, want every other metric", off)
 	}
 	if priced := rowsOf("--server-cost", "0.5"); !priced["cost"] {
@@ -74,8 +76,11 @@ func TestCompareShowsWhatIsOn(t *testing.T) {
 			t.Errorf("with --timeout and --retries the table lacks %s", k)
 		}
 	}
-	if errs := rowsOf("--fault", "fail:2@100"); !errs["errors"] || errs["retries"] {
-		t.Errorf("a fail fault: rows %v, want errors and no client rows", errs)
+	if errs := rowsOf("--fault", "fail:2@100"); !errs["errors"] || errs["retries"] || errs["shed"] {
+		t.Errorf("a fail fault: rows %v, want errors and no client or overload rows", errs)
+	}
+	if shed := rowsOf("--codel-target", "5"); !shed["shed"] || !shed["throttled"] || !shed["goodput"] || !shed["errors"] || shed["retries"] {
+		t.Errorf("shedding on: rows %v, want errors, goodput, shed, limited and throttled, and no client rows", shed)
 	}
 	_, stdout, _ := runArgs(t, append(base, "--replications", "3")...)
 	cell := regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)? ± [0-9]+(\.[0-9]+)?$`)

@@ -46,19 +46,13 @@ Flags:
 `
 
 // parseInterspersed parses flags that may come before or after the
-// positional arguments, which it returns.
+// positional arguments, which it returns: everything after "--" is one
+// (parseFlags reads flags in any position, so one parse is all).
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
 	}
+	return fs.Args(), nil
 }
 
 // replayOptions is what lbsim replay was asked to do.

@@ -84,3 +84,40 @@ func TestRunCommandFreshOptions(t *testing.T) {
 		t.Errorf("a positional argument to a command without: exit %d, %q", code, stderr.String())
 	}
 }
+
+// TestFlagErrorsByType checks that a flag error is worded from its type,
+// not its text: pflag's unknown-flag error names the flag as given, a
+// value refused by its Value's Set is worded by setError, and a plain
+// error that merely reads like pflag's is passed on as it is.
+func TestFlagErrorsByType(t *testing.T) {
+	newFS := func() *flag.FlagSet {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs.Bool("verbose", false, "")
+		fs.Uint64("seed", 0, "")
+		return fs
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--verbos"}, "unknown flag --verbos: did you mean --verbose?"},
+		{[]string{"-sed", "1"}, "unknown flag -sed: did you mean --seed?"},
+		{[]string{"--seed"}, "flag needs an argument: --seed"},
+		{[]string{"--verbose=maybe"}, `invalid boolean value "maybe" for --verbose: parse error`},
+		{[]string{"--seed=x"}, `invalid value "x" for flag --seed: parse error`},
+	}
+	for _, tc := range cases {
+		fs := newFS()
+		err := parseFlags(fs, tc.args)
+		if err == nil {
+			t.Errorf("%q: parsed", tc.args)
+			continue
+		}
+		if got := flagError(fs, err); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	if got := flagError(newFS(), errors.New("unknown flag: --verbos")); got != "unknown flag: --verbos" {
+		t.Errorf("a plain error reworded: %q", got)
+	}
+}

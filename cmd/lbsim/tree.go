@@ -46,14 +46,14 @@ func (c *cli) commandTree(code *int, forCompletion bool) *cobra.Command {
 			continue
 		case !forCompletion:
 		case cmd.name == "plot":
-			for _, chart := range []string{"run", "sweep"} {
+			for _, chart := range plotKinds {
 				ch := &cobra.Command{Use: chart, Short: "draw a " + chart + "'s chart", Run: func(*cobra.Command, []string) {}}
 				addFlags(ch, commandFlags("plot", chart))
 				sub.AddCommand(ch)
 			}
 		case cmd.name == "completion":
 			sub.ValidArgs = completionShells
-			sub.Flags().Bool("no-descriptions", false, "complete names only")
+			fallthrough
 		default:
 			addFlags(sub, commandFlags(cmd.name))
 		}

@@ -29,7 +29,7 @@ func TestUnreadFlagsFollowEachRun(t *testing.T) {
 		{[]string{"run", "--service", "empirical", "--service-file", writeFile(t, "t.txt", "5\n"), "--task-max", "30", "--cycles", "10"}, "--task-max applies to"},
 		{[]string{"run", "--fail-time", "5", "--cycles", "10"}, "--fail-time applies only to a failing server"},
 		{[]string{"run", "--fail-time", "5", "--fault", "fail:1@5", "--cycles", "10"}, ""},
-		{[]string{"run", "--ewma-decay", "50", "--cycles", "10"}, "--ewma-decay apply to policy peak-ewma"},
+		{[]string{"run", "--ewma-decay", "50", "--cycles", "10"}, "--ewma-decay applies to policy peak-ewma"},
 		// A --set follows the same rule as the flag (it was accepted and did nothing).
 		{[]string{"run", "--set", "5:retry-budget=0.1", "--cycles", "10"}, "--set 5:retry-budget=0.1 applies only with --retries"},
 		{[]string{"sweep", "--vary", "rate=0.3,0.5", "--set", "5:retry-budget=0.1", "--cycles", "300", "--seed", "1", "--no-progress", "--out", out("e.jsonl")}, "--set 5:retry-budget=0.1 applies only with --retries"},

@@ -1,15 +1,13 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/lbsim/lbsim/swrr"
 )
 
-const wrrUsage = `usage: lbsim wrr [--explain]
+const wrrHelp = `Usage: lbsim wrr [--explain]
 
 Reads smooth weighted round-robin commands on standard input, one a line, and
 answers each on standard output (the protocol: docs/cli.md in the source):
@@ -35,38 +33,34 @@ Example session (> is what you type):
 Flags:
 `
 
-// runWRR runs `lbsim wrr` with the arguments after the subcommand's name.
-// It returns the exit code: 0 at the end of input, 1 if reading or writing
-// failed, 2 for bad usage.
-func runWRR(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("wrr", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors and usage are printed below
-	explain := fs.Bool("explain", false, "write a worked trace of the scores after each pick to standard error")
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, wrrUsage)
-		printFlags(w, fs, nil)
-	}
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "lbsim wrr: %s\n\n", flagError(fs, err))
-		usage(stderr)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "lbsim wrr: unexpected argument %q: commands come on standard input\n\n", fs.Arg(0))
-		usage(stderr)
-		return 2
+// wrrCommand is lbsim wrr: its option (--explain), flags and run
+// (wrrRun). It takes no positional argument: the commands come on
+// standard input.
+var wrrCommand = subcommand[bool]{
+	commandSpec: commandSpec{name: "wrr", help: wrrHelp, positional: true, hint: "the commands it reads and an example"},
+	flags: func(_ *cli, explain *bool) (*flag.FlagSet, *string) {
+		fs := flag.NewFlagSet("wrr", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.BoolVar(explain, "explain", false, "write a worked trace of the scores after each pick to standard error")
+		return fs, nil
+	},
+	run: (*cli).wrrRun,
+}
+
+func (c *cli) wrr(args []string) int { return runCommand(c, wrrCommand, args) }
+
+// wrrRun answers the commands on standard input (swrr.Serve) until its
+// end (exit 0); reading or writing failing is exit 1.
+func (c *cli) wrrRun(explain *bool, cl commandLine) error {
+	if len(cl.args) > 0 {
+		return usageErr("unexpected argument %s: commands come on standard input", quoteCut(cl.args[0]))
 	}
 	var trace io.Writer
 	if *explain {
-		trace = stderr
+		trace = c.stderr
 	}
-	if err := swrr.Serve(stdin, stdout, trace); err != nil {
-		fmt.Fprintf(stderr, "lbsim wrr: %v\n", err)
-		return 1
+	if err := swrr.Serve(c.stdin, c.stdout, trace); err != nil {
+		return failErr(exitFailed, "%v", err)
 	}
-	return 0
+	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 )
 
+// TestRunWRR runs lbsim wrr: a session, --explain's trace, the help, and
+// bad usage (exit 2, pointing at the help).
 func TestRunWRR(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -24,12 +26,15 @@ func TestRunWRR(t *testing.T) {
 		{name: "help", args: []string{"--help"}, stdoutHas: "> PICKN 3\n  10.0.0.11:8080,10.0.0.12:8080,10.0.0.11:8080", stderrNone: true},
 		{name: "help lists flags", args: []string{"-h"}, stdoutHas: "-explain"},
 		{name: "unknown flag", args: []string{"--verbose"}, code: 2, stderrHas: "unknown flag --verbose"},
-		{name: "stray argument", args: []string{"pool.txt"}, code: 2, stderrHas: `unexpected argument "pool.txt"`},
+		{name: "stray argument", args: []string{"pool.txt"}, code: 2, stderrHas: `unexpected argument "pool.txt": commands come on standard input`},
+		{name: "stray argument after the flags' end", args: []string{"--", "--explain"}, code: 2, stderrHas: `unexpected argument "--explain"`},
+		{name: "usage error points at the help", args: []string{"--explain=maybe"}, code: 2,
+			stderrHas: "lbsim wrr: invalid boolean value \"maybe\" for --explain: parse error\nRun 'lbsim wrr --help' for the commands it reads and an example.\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := runWRR(tt.args, strings.NewReader(tt.stdin), &out, &errOut)
+			stdout, stderr, code := runCLI(t, tt.stdin, append([]string{"wrr"}, tt.args...)...)
+			out, errOut := bytes.NewBufferString(stdout), bytes.NewBufferString(stderr)
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d (stderr %q)", code, tt.code, errOut.String())
 			}

@@ -15,6 +15,7 @@ package lesson
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,7 @@ import (
 type Lesson struct {
 	Name    string   // lower-case, for ?lesson=NAME
 	Title   string   // a few words, for the lessons menu
+	Topic   Topic    // the lessons menu's group it is listed under
 	Caption []string // what to watch, a short line each
 	// Query is the lesson's settings as query parameters (named like the
 	// `lbsim run` flags, plus the view's speed, pause-at, present, theory).
@@ -52,6 +54,48 @@ type Lesson struct {
 	// page's lanes paused at it), in the order of the compare parameter.
 	CheckPause func(lanes []sim.Summary) error
 }
+
+// Topic is a group of the lessons menu: the menu shows one topic's
+// lessons at a time, under a row of the topics (Topics), so it holds any
+// number of lessons at a readable size.
+type Topic uint8
+
+// The topics, in the menu's order; TopicComparisons holds the ready-made
+// comparisons. NoTopic is a lesson that names none: the lessons' tests
+// refuse it.
+const (
+	NoTopic Topic = iota
+	TopicScaling
+	TopicTheory
+	TopicRouting
+	TopicFailures
+	TopicComparisons
+	topicEnd
+)
+
+// topicNames are the topics' names, as the menu's row shows them.
+var topicNames = [topicEnd]string{"", "scaling", "theory", "routing", "failures", "comparisons"}
+
+// Topics are the menu's topics, in its order.
+func Topics() []Topic {
+	ts := make([]Topic, 0, topicEnd-1)
+	for t := TopicScaling; t < topicEnd; t++ {
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// String is the topic's name.
+func (t Topic) String() string {
+	if t < topicEnd && t != NoTopic {
+		return topicNames[t]
+	}
+	return "no topic"
+}
+
+// MaxPerTopic is the most lessons a topic holds: the menu lists a topic's
+// lessons in one column at a projector's size.
+const MaxPerTopic = 8
 
 // Measure is a figure of a run's summary that a lesson's claim rests on.
 type Measure uint8
@@ -104,10 +148,12 @@ func commas(n int64) string {
 	return str
 }
 
-// All are the lessons, in the order of the menu (moreLessons last).
+// All are the lessons, in the order of the menu (moreLessons and
+// scalingLessons last).
 var All = append([]Lesson{
 	{
 		Name:  "scaling-band",
+		Topic: TopicScaling,
 		Title: "the scaling band: why U = 80, D = 50 mean long waits",
 		Caption: []string{
 			"The pool grows when the queue passes U·S (solid line) and shrinks below D·S (dashed line).",
@@ -128,6 +174,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "firewall",
+		Topic: TopicFailures,
 		Title: "the firewall's cost: half the traffic blocked",
 		Caption: []string{
 			"The firewall blocks 0.0.0.0/1: half of all addresses, and nothing else.",
@@ -146,6 +193,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "server-fails",
+		Topic: TopicFailures,
 		Title: "a server fails and its request is re-queued",
 		Caption: []string{
 			"Ten servers, no autoscaling. Server 3 fails at cycle 300 (dark red, crossed): the request",
@@ -170,6 +218,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "erlang",
+		Topic: TopicTheory,
 		Title: "a fixed pool against Erlang C (M/M/c)",
 		Caption: []string{
 			"A fixed pool of 10, Poisson arrivals of 0.4 a cycle, geometric task times of mean 20:",
@@ -191,6 +240,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "overload",
+		Topic: TopicScaling,
 		Title: "overload: a pool capped below the traffic",
 		Caption: []string{
 			"Arrivals of 1 a cycle with tasks of 45 cycles on average need about 45 servers,",
@@ -209,6 +259,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "queues",
+		Topic: TopicRouting,
 		Title: "pooled vs per-server queues",
 		Caption: []string{
 			"Three equal servers, each with its own queue; requests are routed at random when they arrive,",
@@ -227,6 +278,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "speeds",
+		Topic: TopicRouting,
 		Title: "policies over servers of unequal speed",
 		Caption: []string{
 			"Servers of speeds 2, 1 and 1, each with its own queue. Round-robin gives each a third of the work:",
@@ -245,6 +297,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "fast-failing",
+		Topic: TopicFailures,
 		Title: "a fast-failing server attracts traffic",
 		Caption: []string{
 			"Ten servers, each with its own queue. At cycle 1,000 server 3 starts failing: every request",
@@ -262,6 +315,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "heavy-tails",
+		Topic: TopicRouting,
 		Title: "heavy tails: round-robin against least-work",
 		Caption: []string{
 			"Lognormal request times with mean 20 and cv 3: most are short, a few hundreds of cycles long",
@@ -281,6 +335,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "retry-storm",
+		Topic: TopicFailures,
 		Title: "a retry storm: timeouts and retries after a spike, with and without a budget",
 		Caption: []string{
 			"Ten servers at 80% load; clients give up on an attempt after 1,000 cycles and retry up to 3 times.",
@@ -317,6 +372,7 @@ var All = append([]Lesson{
 	},
 	{
 		Name:  "herding",
+		Topic: TopicRouting,
 		Title: "herding: twenty balancers that count only their own requests",
 		Caption: []string{
 			"Twenty balancers (the gates) share ten servers, each with its own queue. Least-connections with",
@@ -338,7 +394,7 @@ var All = append([]Lesson{
 			return nil
 		},
 	},
-}, moreLessons...)
+}, slices.Concat(moreLessons, scalingLessons)...)
 
 // fastFailing checks the fast-failing lesson's claim on the round-robin
 // and least-connections lanes: about 10% and about 60% of the admitted

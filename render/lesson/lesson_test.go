@@ -2,6 +2,7 @@ package lesson_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,6 +103,24 @@ func TestREADMEListsTheLessonsAndQuestions(t *testing.T) {
 		row := "| " + l.Name + " | " + q.Question + " | " + strings.Join(as, "; ") + " | " + try + " |"
 		if !strings.Contains(string(b), row+"\n") {
 			t.Errorf("the README's table of questions lacks the row\n%s", row)
+		}
+	}
+}
+
+// TestEveryLessonHasATopic: the lessons menu lists a topic at a time, so
+// every lesson names one, and no topic holds more than MaxPerTopic (one
+// column of the menu at a projector's size) or none.
+func TestEveryLessonHasATopic(t *testing.T) {
+	n := map[lesson.Topic]int{lesson.TopicComparisons: len(lesson.Comparisons)}
+	for _, l := range lesson.All {
+		if !slices.Contains(lesson.Topics(), l.Topic) {
+			t.Errorf("lesson %s has topic %v: give it one of %v (its Topic field)", l.Name, l.Topic, lesson.Topics())
+		}
+		n[l.Topic]++
+	}
+	for _, tp := range lesson.Topics() {
+		if n[tp] == 0 || n[tp] > lesson.MaxPerTopic {
+			t.Errorf("topic %v holds %d lessons: want 1 to %d (split it, or add a topic)", tp, n[tp], lesson.MaxPerTopic)
 		}
 	}
 }

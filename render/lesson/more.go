@@ -26,6 +26,7 @@ func erlangWq(rate float64) (float64, error) {
 var moreLessons = []Lesson{
 	{
 		Name:  "littles-law",
+		Topic: TopicTheory,
 		Title: "Little's law: how many wait = arrival rate × wait",
 		Caption: []string{
 			"Little's law: in a steady queue the mean number waiting is the arrival rate times the mean wait.",
@@ -48,6 +49,7 @@ var moreLessons = []Lesson{
 	},
 	{
 		Name:  "hockey-stick",
+		Topic: TopicTheory,
 		Title: "the hockey stick: waits against load, on Erlang C's curve",
 		Caption: []string{
 			"Ten servers, Poisson arrivals, geometric times of mean 20, at four loads: ρ = 0.5, 0.8, 0.9, 0.95.",
@@ -76,6 +78,7 @@ var moreLessons = []Lesson{
 	},
 	{
 		Name:  "ejection",
+		Topic: TopicFailures,
 		Title: "ejection rescues least-connections from a failing server",
 		Caption: []string{
 			"Ten servers, each with its own queue; from cycle 1,000 server 3 fails every request one cycle in.",
@@ -96,6 +99,7 @@ var moreLessons = []Lesson{
 	},
 	{
 		Name:  "hash-ring",
+		Topic: TopicRouting,
 		Title: "a server leaves a hash ring: only its sources move",
 		Caption: []string{
 			"Consistent hashing: each source address is a point on a ring holding 64 points per server, and",
@@ -114,6 +118,7 @@ var moreLessons = []Lesson{
 	},
 	{
 		Name:  "stale-boards",
+		Topic: TopicRouting,
 		Title: "stale information: balancers reading an old board",
 		Caption: []string{
 			"Ten balancers share ten servers. Exact counts (top): least-connections waits little, p95 about 40.",
@@ -135,6 +140,7 @@ var moreLessons = []Lesson{
 	},
 	{
 		Name:  "join-idle-queue",
+		Topic: TopicRouting,
 		Title: "join-idle-queue: idle servers report in, no loads read",
 		Caption: []string{
 			"Twenty servers at ρ = 0.85, each with its own queue. Random routing: p95 wait about 340 (top).",

@@ -73,6 +73,10 @@ type chartSeries struct {
 	// dot: drawn dotted (and keyed so), apart from solid and dashed ones:
 	// the waits' p50 against p95 (solid) and p99 (dashed).
 	dot bool
+	// target: drawn only while a lane runs target tracking (its metric,
+	// target and proposal); a value of 0 is none (a lane of the queue
+	// rule, or before the first evaluation): the line breaks there.
+	target bool
 	// side: a limit's line is drawn just beside its value rather than on
 	// it, out of the data it bounds: under it (1, a floor: the min) or
 	// over it (−1, a ceiling: the max), so that the live line on the value
@@ -108,6 +112,12 @@ var charts = []chartSpec{
 		lines: []chartSeries{
 			{name: "max", col: UpLineCol, value: func(s Sample) float32 { return float32(s.MaxServers) }, agg: AggLast, side: -1},
 			{name: "min", col: DownLineCol, value: func(s Sample) float32 { return float32(s.MinServers) }, agg: AggLast, dash: true, side: 1},
+			// Target tracking: the pool its last evaluation proposed
+			// (dotted, beside the live line), and the metric per cycle
+			// against its target on the right axis (solid and dashed).
+			{name: "proposal", col: ProposalCol, value: func(s Sample) float32 { return float32(s.Proposal) }, agg: AggLast, target: true, dot: true},
+			{name: "metric (right axis)", short: "metric", col: MetricCol, value: func(s Sample) float32 { return s.PerCycle(s.Metric6) / sim.DecimalScale }, agg: AggMean, target: true, right: true, lanes: true},
+			{name: "target (right axis)", short: "target", col: TargetCol, value: func(s Sample) float32 { return s.Target }, agg: AggLast, target: true, right: true, dash: true},
 		},
 		live: true, marks: true, flat: true},
 	// Goodput against the offered load: requests completed per cycle
@@ -183,12 +193,42 @@ var defaultCharts = func() int {
 // shownCharts returns the charts the view shows now, left to right.
 func (s *Session) shownCharts() []chartSpec {
 	var out []chartSpec
+	tracking := s.targetTracking()
 	for _, c := range charts {
 		if (c.show == nil || c.show(s)) && (!c.flat || s.poolMoves()) {
+			c.lines = slices.DeleteFunc(slices.Clone(c.lines), func(ln chartSeries) bool {
+				return (ln.target && !tracking) || (ln.right && s.zeroThroughout(ln))
+			})
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// zeroThroughout reports whether line ln reads 0 in every sample of every
+// lane: a right axis for it alone would be noise (retries where no client
+// retries), so it is left out.
+func (s *Session) zeroThroughout(ln chartSeries) bool {
+	for li := range s.chartLanes() {
+		h := &s.hists[li]
+		for i := range h.Len() {
+			if ln.value(h.At(i)) != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// targetTracking reports whether a lane runs target tracking: the live
+// servers chart then draws its metric, target and proposal.
+func (s *Session) targetTracking() bool {
+	for _, l := range s.set.Lanes {
+		if l.Model.Config().Autoscaler == sim.TargetTracking {
+			return true
+		}
+	}
+	return false
 }
 
 // NiceStep returns a step of 1, 2 or 5 times a power of ten such that
@@ -580,7 +620,7 @@ func (c *chartView) legend(f *Frame) float32 {
 		rowEnd = c.plot.X + c.plot.W
 	}
 	for _, ln := range c.spec.lines {
-		name := f.abbreviate(keyName(ln, short), 12*u, false, rowEnd-lx-18*u)
+		name := f.abbreviate(keyName(ln, short), 12*u, false, rowEnd-lx-18*u+0.01*u) // a row that fits exactly: the sum's rounding cut its last key
 		if name == "" {
 			break
 		}
@@ -949,15 +989,15 @@ func (c *chartView) data(f *Frame, h *History) {
 				return
 			}
 			y := runY - lw/2 + ln.side*lw
-			if !ln.dash {
+			if !ln.dash && !ln.dot {
 				f.rect(SceneLayer, Rect{runX, y, x - runX, lw}, ln.col)
 				return
 			}
-			// Dashes of 6 design pixels every 10, in one phase along
-			// the x-axis.
-			period := 10 * u
+			// Dashes of 6 design pixels every 10 (dots of 2 every 5), in
+			// one phase along the x-axis.
+			dash, period := ln.pattern(u)
 			for k := float32(math.Floor(float64((runX - plot.X) / period))); ; k++ {
-				a, b := max(plot.X+k*period, runX), min(plot.X+k*period+6*u, x)
+				a, b := max(plot.X+k*period, runX), min(plot.X+k*period+dash, x)
 				if a >= x {
 					break
 				}
@@ -968,10 +1008,14 @@ func (c *chartView) data(f *Frame, h *History) {
 		}
 		for i := range n {
 			smp := h.At(i)
-			if y := c.yAt(ln.value(smp)); y != runY {
+			y := c.yAt(ln.value(smp))
+			if ln.target && ln.value(smp) == 0 {
+				y = plot.Y - 100 // none here: off the plot, not drawn
+			}
+			if y != runY {
 				x := c.xAt(smp.First)
 				flush(x)
-				if !ln.dash && runY >= plot.Y-0.01 && y >= plot.Y-0.01 {
+				if !ln.dash && !ln.dot && runY >= plot.Y-0.01 && y >= plot.Y-0.01 {
 					// A solid line's joint: a line whose value moves
 					// every sample (U·S as the pool scales) stays one
 					// line, never a row of dots.
@@ -1089,6 +1133,10 @@ func (c *chartView) dashed(f *Frame, h *History, ln chartSeries, col color.RGBA)
 	for i := range h.Len() {
 		smp := h.At(i)
 		x0, x1 := c.xAt(smp.First), c.xAt(smp.Last+1)
+		if ln.target && value(smp) == 0 {
+			prev = -1 // none here (a lane of the queue rule): a gap
+			continue
+		}
 		y := c.yAt(value(smp))
 		// The dashes keep one phase along the x-axis.
 		for k := float32(math.Floor(float64((x0 - c.plot.X) / period))); ; k++ {

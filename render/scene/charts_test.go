@@ -26,7 +26,7 @@ func TestHistoryCoversTheRun(t *testing.T) {
 			st.Scale = 1
 			ups++
 		}
-		h.Add(st, &cfg, States{Busy: 20})
+		h.Add(st, &cfg, States{Busy: 20}, Scaling{})
 	}
 	if h.Len() < HistoryLen/2 || h.Len() > HistoryLen {
 		t.Fatalf("%d samples", h.Len())

@@ -190,6 +190,22 @@ var colourPairs = []struct {
 	{"max and min", UpLineCol, DownLineCol, "max solid, min dashed", func(t *testing.T) bool {
 		return lineCue(charts[1], "max", "min")
 	}},
+	// Target tracking's lines on the live servers chart.
+	{"the metric and its target", MetricCol, TargetCol, "metric solid, target dashed", func(t *testing.T) bool {
+		return lineCue(charts[1], "metric (right axis)", "target (right axis)")
+	}},
+	{"the metric and min", MetricCol, DownLineCol, "metric solid, min dashed", func(t *testing.T) bool {
+		return lineCue(charts[1], "metric (right axis)", "min")
+	}},
+	{"the target and the live line", TargetCol, LiveCol, "target dashed, live solid", func(t *testing.T) bool {
+		i := slices.IndexFunc(charts[1].lines, func(ln chartSeries) bool { return ln.name == "target (right axis)" })
+		return i >= 0 && charts[1].lines[i].dash && charts[1].live
+	}},
+	{"the proposal and max", ProposalCol, UpLineCol, "proposal dotted, max solid", func(t *testing.T) bool {
+		p := slices.IndexFunc(charts[1].lines, func(ln chartSeries) bool { return ln.name == "proposal" })
+		m := slices.IndexFunc(charts[1].lines, func(ln chartSeries) bool { return ln.name == "max" })
+		return p >= 0 && m >= 0 && charts[1].lines[p].dot && !charts[1].lines[m].dash && !charts[1].lines[m].dot
+	}},
 	{"▲ and ▼", UpMark, DownMark, "a triangle pointing up at the top against one pointing down at the bottom", func(t *testing.T) bool {
 		return marksPoint(t)
 	}},
@@ -257,7 +273,7 @@ func cueHistory() *History {
 		case 30:
 			st.Scale = -1
 		}
-		h.Add(st, &cfg, States{Busy: 2, Idle: 2, Down: 2})
+		h.Add(st, &cfg, States{Busy: 2, Idle: 2, Down: 2}, Scaling{})
 	}
 	return &h
 }

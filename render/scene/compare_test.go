@@ -335,6 +335,10 @@ func TestMenuOpensComparisons(t *testing.T) {
 	}
 	s.Draw(1280, 720)
 	s.Apply(OpenLessons)
+	tab := control(t, s, WTopicPrefix+lesson.TopicComparisons.String())
+	s.HandleInput(Input{X: tab.R.X + 2, Y: tab.R.Y + 2, Pressed: true, Down: true})
+	s.HandleInput(Input{Released: true})
+	s.Draw(1280, 720)
 	var ids []string
 	for _, c := range s.State().Controls {
 		ids = append(ids, c.ID)

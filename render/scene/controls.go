@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/lbsim/lbsim/lanes"
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 )
 
@@ -123,6 +125,7 @@ type widget struct {
 	show    func(v int64) string                        // a slider's value as shown, when not as format writes it ("off" for 0)
 	unused  func(c sim.Config) string                   // why the focused lane's settings ignore a slider's setting, or ""
 	ladder  []int64                                     // a slider's stops over a wide range (rowcontrols.go), or nil: every step
+	on      func(s *Session) bool                       // a tab: whether it is the one shown
 }
 
 // shortLabel returns slider w with short as its label where the full
@@ -146,6 +149,15 @@ func taskRangeUnused(c sim.Config) string {
 		return ""
 	}
 	return "unused (" + c.Service.String() + ")"
+}
+
+// queueRuleUnused: U, D and K are the queue rule's; target tracking
+// (the "more" panel's autoscaler) reads none of them.
+func queueRuleUnused(c sim.Config) string {
+	if c.Autoscaler == sim.TargetTracking {
+		return "unused (target)"
+	}
+	return ""
 }
 
 // settingSlider is a slider of the model's setting name (its `--set`
@@ -236,11 +248,11 @@ func onOff(label string, on func(*Session) bool) func(*Session) string {
 var widgets = []widget{
 	shortLabel(settingSlider(WRate, "arrival rate", 50_000, 3_000_000, 50_000,
 		func(c sim.Config) int64 { return int64(c.Rate) }, func(v int64) string { return sim.Rate(v).String() }), "rate"),
-	shortLabel(settingSlider(WScaleUp, "scale-up U", 1_000, 200_000, 1_000,
-		func(c sim.Config) int64 { return int64(c.ScaleUp) }, func(v int64) string { return sim.Factor(v).String() }), "U"),
-	shortLabel(settingSlider(WScaleDown, "scale-down D", 0, 199_000, 1_000,
-		func(c sim.Config) int64 { return int64(c.ScaleDown) }, func(v int64) string { return sim.Factor(v).String() }), "D"),
-	shortLabel(settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil), "K"),
+	shortLabel(unusedBy(settingSlider(WScaleUp, "scale-up U", 1_000, 200_000, 1_000,
+		func(c sim.Config) int64 { return int64(c.ScaleUp) }, func(v int64) string { return sim.Factor(v).String() }), queueRuleUnused), "U"),
+	shortLabel(unusedBy(settingSlider(WScaleDown, "scale-down D", 0, 199_000, 1_000,
+		func(c sim.Config) int64 { return int64(c.ScaleDown) }, func(v int64) string { return sim.Factor(v).String() }), queueRuleUnused), "D"),
+	shortLabel(unusedBy(settingSlider(WCooldown, "cooldown K", 1, 200, 1, func(c sim.Config) int64 { return c.Cooldown }, nil), queueRuleUnused), "K"),
 	shortLabel(unusedBy(settingSlider(WTaskMin, "task min", 1, 200, 1, func(c sim.Config) int64 { return int64(c.TaskMin) }, nil), taskRangeUnused), "min"),
 	shortLabel(unusedBy(settingSlider(WTaskMax, "task max", 1, 400, 1, func(c sim.Config) int64 { return int64(c.TaskMax) }, nil), taskRangeUnused), "max"),
 	serviceWidget,
@@ -291,6 +303,7 @@ const (
 	rowDialog         // the share dialog
 	rowList           // a dialog's list: the lessons menu, the firewall's block list
 	rowPanel          // a panel of settings' sliders: clients, health (panels.go)
+	rowTab            // a list dialog's row of tabs over its list: the lessons menu's topics
 )
 
 // sliderValueAt maps a pointer x over a track to a value of w: the
@@ -427,6 +440,9 @@ type controlState struct {
 	// (the keys, the server menu and the dialogs still work). It outlasts
 	// a restart or a lesson opened.
 	embedded bool
+	// menuTopic is the lessons menu's topic last chosen (NoTopic: the
+	// first); it outlasts a lesson opened.
+	menuTopic lesson.Topic
 }
 
 // binding is a shortcut: the keys, how the help and the footer name them,
@@ -485,7 +501,7 @@ func (s *Session) controls() []widget {
 	case dialogShare:
 		return shareWidgets
 	case dialogLessons:
-		return lessonWidgets
+		return s.lessonWidgets()
 	case dialogFirewall:
 		return s.firewallWidgets()
 	case dialogServer:
@@ -602,8 +618,37 @@ func (s *Session) Set(name, value string) error {
 	if s.m.Done() {
 		return errors.New("the run has ended: R restarts it")
 	}
+	if err := s.unread(c); err != nil {
+		return fmt.Errorf("%s = %s refused: %w", name, value, err)
+	}
 	if err := s.schedule(c); err != nil {
 		return fmt.Errorf("%s = %s: %w", name, value, err)
+	}
+	return nil
+}
+
+// unread refuses change c when a lane it goes to would not read it, from
+// its settings in force and its pending changes on, and never could: what
+// the setting needs is a starting setting no change can give (a setting of
+// the other autoscaler). The command line refuses that --set, so a run the
+// page records stays one the CLI replays. A setting whose need a later
+// change may bring (backoff before retries) is left to the viewer.
+func (s *Session) unread(c sim.Change) error {
+	r := sim.ChangeRow(c.Setting)
+	if r == nil || len(r.Needs) == 0 {
+		return nil
+	}
+	if need := sim.RowNamed(strings.TrimPrefix(r.Needs[0], "--")); need == nil || need.Changeable {
+		return nil
+	}
+	for _, i := range s.targets(c) {
+		m := s.set.Lanes[i].Model
+		cfg, changes := m.Config(), append(m.Pending(), c)
+		for _, ue := range sim.UnreadChanges(&cfg, changes) {
+			if ue.Change == &changes[len(changes)-1] {
+				return errors.New(ue.Why)
+			}
+		}
 	}
 	return nil
 }
@@ -752,7 +797,7 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 		s.Apply(CloseDialog)
 		return
 	}
-	if s.quizKey(k) {
+	if s.quizKey(k) || s.menuKey(k) {
 		return
 	}
 	if s.dialog == dialogShare && k == RuneKey('k') {
@@ -760,6 +805,9 @@ func (s *Session) key(ws []widget, k Key, shift bool) {
 		return
 	}
 	if s.focus >= 0 && s.focusedKey(ws[s.focus], k) {
+		return
+	}
+	if s.listKey(ws, k) {
 		return
 	}
 	if r := k.Rune(); r >= '0' && r <= '9' {
@@ -800,7 +848,7 @@ func (s *Session) focusedKey(w widget, k Key) bool {
 		}
 	case kChoice:
 		switch k {
-		case KeyRight, KeyUp, KeyEnter, KeySpace:
+		case KeyRight, KeyUp, KeyEnter: // not Space, play elsewhere: a choice may restart the run
 			s.setControl(w, w.stepChoice(s, 1))
 			return true
 		case KeyLeft, KeyDown:

@@ -206,7 +206,7 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 		r := rs[i]
 		focused := i == focus
 		layer := OverlayLayer
-		if w.row == rowDialog || w.row == rowList || w.row == rowPanel {
+		if w.row == rowDialog || w.row == rowList || w.row == rowPanel || w.row == rowTab {
 			layer = DialogLayer // over the dialog's panel
 		}
 		switch w.kind {
@@ -252,6 +252,10 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			}
 			f.text(layer, txt, box.X+6*u, r.Y+9*u, fitSize(txt, 16*u, true, box.W-12*u), true, AlignStart, TextColor) // a 20-digit seed too
 		case kButton:
+			if w.on != nil {
+				s.drawTab(f, layer, r, w, u)
+				break
+			}
 			f.rect(layer, r, Button)
 			// Centred in the button at any size: a label shrunk to fit
 			// ("compare: on") sits on the others' line, and a list's
@@ -267,6 +271,23 @@ func (s *Session) drawWidgets(f *Frame, l Layout, ws []widget, focus int) {
 			f.stroke(layer, r.Inset(-2*u), 2*u, FocusCol)
 		}
 	}
+}
+
+// drawTab draws tab w in r: the one shown filled and framed, its name in
+// bold and underlined (not by colour alone), the others plain.
+func (s *Session) drawTab(f *Frame, layer int, r Rect, w widget, u float32) {
+	on := w.on(s)
+	size := fitSize(w.label, 16*u, on, r.W-12*u)
+	if !on {
+		f.rect(layer, r, Button)
+		f.text(layer, w.label, r.X+r.W/2, r.Y+r.H/2-0.55*size, size, false, AlignCenter, DimText)
+		return
+	}
+	f.rect(layer, r, Panel)
+	f.stroke(layer, r, 2*u, BusyColor)
+	f.text(layer, w.label, r.X+r.W/2, r.Y+r.H/2-0.55*size, size, true, AlignCenter, TextColor)
+	tw := TextWidth(w.label, size, true)
+	f.rect(layer, Rect{r.X + r.W/2 - tw/2, r.Y + r.H - 7*u, tw, 2 * u}, TextColor)
 }
 
 func (s *Session) drawReplay(f *Frame, l Layout) {

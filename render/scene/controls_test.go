@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/snapshot"
 )
@@ -720,11 +721,12 @@ func TestLessonsMenu(t *testing.T) {
 	plain := s.layout(BaseW, BaseH).Lanes[0].Pool
 	b := control(t, s, WLessons)
 	s.HandleInput(Input{X: b.R.X + 2, Y: b.R.Y + 2, Pressed: true, Down: true})
-	if st := s.State(); len(st.Controls) != len(lessonWidgets) || st.Focus != lessonWidgets[0].id {
+	ws, first := s.lessonWidgets(), len(lesson.Topics()) // the topics' tabs, then the first topic's entries
+	if st := s.State(); len(st.Controls) != len(ws) || st.Focus != ws[first].id {
 		t.Fatalf("the menu: %d controls, focus %q", len(st.Controls), st.Focus)
 	}
 	s.HandleInput(Input{Keys: []Key{KeyTab, KeyEnter}})
-	if asked != lessonWidgets[1].id[len(WLessonPrefix):] {
+	if asked != ws[first+1].id[len(WLessonPrefix):] {
 		t.Fatalf("asked for lesson %q", asked)
 	}
 	if st := s.State(); st.Seed != 31 || st.Speed != 20 || st.Cycle != 0 || st.Focus != "" || len(st.Controls) != len(widgets) {

@@ -414,10 +414,25 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if s.clientSide() {
 		texts = s.clientTexts()
 	}
+	if c := costText(s.m.Summary(), cfg); c != "" {
+		texts = append(texts, c)
+	}
 	if s.Comparing() {
 		texts = s.compareTexts()
 	}
 	f.textRow(SceneLayer, texts, h.X+10*u, h.Y+33*u, h.W-20*u, 17*u, false, TextColor)
+}
+
+// costText is what a run has cost so far, server-cycles × server-cost
+// ("cost 4,723"), or "" without a price.
+func costText(sum sim.Summary, cfg sim.Config) string {
+	switch {
+	case cfg.ServerCost == 0:
+		return ""
+	case sum.Cost >= 100:
+		return "cost " + Commas(int64(sum.Cost+0.5))
+	}
+	return "cost " + strconv.FormatFloat(sum.Cost, 'g', 3, 64)
 }
 
 // anyClientSide reports whether any lane shown has the client side on
@@ -472,11 +487,18 @@ func (s *Session) compareTexts() []string {
 	for i, l := range sums {
 		t := fmt.Sprintf("%s: p95 wait %s · server-cycles %s", l.Label, Commas(l.Summary.WaitP95), Commas(l.Summary.ServerCycles))
 		if cfg := s.set.Lanes[i].Model.Config(); cfg.ClientSide() {
-			// A lane whose clients time out or retry: what gets through.
+			// A lane whose clients time out or retry: what gets through,
+			// and its retries (the p95 wait when it retries none).
 			t = fmt.Sprintf("%s: %s · retries %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.Retries))
+			if cfg.Retries == 0 && l.Summary.Retries == 0 {
+				t = fmt.Sprintf("%s: %s · p95 wait %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.WaitP95))
+			}
 		}
 		if l.Summary.Errors > 0 { // a lane with a failing server
 			t += " · errors " + Commas(l.Summary.Errors)
+		}
+		if c := costText(l.Summary, s.set.Lanes[i].Model.Config()); c != "" {
+			t += " · " + c
 		}
 		texts = append(texts, t)
 	}
@@ -1418,9 +1440,9 @@ var helpLines = func() []string {
 	return append(lines,
 		"Tab / Shift+Tab — move the focus over the controls (yellow frame)",
 		"  slider: ← → (↑ ↓) one step, PgUp/PgDn ten, Home/End; or drag it",
-		"  policy: ← → or click;  buttons: Enter or Space;  Esc leaves the focus",
+		"  policy: ← → or click;  buttons: Enter or Space;  lists: ↑ ↓;  Esc leaves",
 		"0–9 — type a seed (or click the seed field), Enter restarts with it",
-		"lessons — ready scenarios (Esc hides a caption); 1–4 answer a question, Y tries more",
+		"lessons — ready scenarios by topic (← →); 1–4 answer a question, Y tries more",
 		"compare (C) — lanes on the same requests: arrival sliders change every lane,",
 		"  the others the focused lane (N, or click a lane). Ready-made: in the lessons",
 		"  menu, or ?comparison="+strings.Join(comparisonNames(), " | "),

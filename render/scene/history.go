@@ -35,6 +35,13 @@ type Sample struct {
 	// still filling holds the last complete one's.
 	Waits     Waits
 	haveWaits bool // Waits were read at the bucket's end
+	// Target tracking's figures (a lane of the queue rule has none: 0):
+	// the metric's sum over the bucket's cycles in millionths (its mean per
+	// cycle, PerCycle, is what the chart draws), the target, and the raw
+	// proposal of the last evaluation (Scaling).
+	Metric6  int64
+	Target   float32
+	Proposal int
 }
 
 // Agg is how a chart's series sums up the cycles of a bucket, and so how
@@ -80,6 +87,28 @@ var sampleFields = []sampleField{
 	{"States", AggAtPeak, func(s *Sample) any { return &s.States }},
 	// The waits so far: the later bucket's, when it read them.
 	{"Waits", AggLast, func(s *Sample) any { return &s.Waits }},
+	{"Metric6", AggMean, func(s *Sample) any { return &s.Metric6 }},
+	{"Target", AggLast, func(s *Sample) any { return &s.Target }},
+	{"Proposal", AggLast, func(s *Sample) any { return &s.Proposal }},
+}
+
+// Scaling is what target tracking read and proposed in a cycle (zero
+// under the queue rule): the metric in millionths, the target, the last
+// evaluation's raw proposal.
+type Scaling struct {
+	Metric6  int64
+	Target   float32
+	Proposal int
+}
+
+// ScalingOf reads model m's target tracking now (its first balancer's;
+// zero under the queue rule).
+func ScalingOf(m *sim.Model) Scaling {
+	v, ok := m.Balancers()[0].Target()
+	if !ok {
+		return Scaling{}
+	}
+	return Scaling{Metric6: v.Metric6, Target: float32(v.Target6) / sim.DecimalScale, Proposal: int(v.Proposal)}
 }
 
 // Waits are percentiles of the waits of the requests dispatched so far,
@@ -214,22 +243,23 @@ func (h *History) Stride() int64 { return max(h.stride, 1) }
 func (h *History) Closes() bool { return h.curN+1 >= h.Stride() }
 
 // Add records the end-of-cycle row of one cycle, the settings in force
-// during it and its servers' states.
-func (h *History) Add(c sim.CycleStats, cfg *sim.Config, st States) {
-	h.add(c, cfg, st, Waits{}, false)
+// during it, its servers' states and target tracking's figures.
+func (h *History) Add(c sim.CycleStats, cfg *sim.Config, st States, sc Scaling) {
+	h.add(c, cfg, st, sc, Waits{}, false)
 }
 
 // AddWaits is Add, with the waits' percentiles so far at the cycle's end.
-func (h *History) AddWaits(c sim.CycleStats, cfg *sim.Config, st States, w Waits) {
-	h.add(c, cfg, st, w, true)
+func (h *History) AddWaits(c sim.CycleStats, cfg *sim.Config, st States, sc Scaling, w Waits) {
+	h.add(c, cfg, st, sc, w, true)
 }
 
-func (h *History) add(c sim.CycleStats, cfg *sim.Config, st States, w Waits, haveWaits bool) {
+func (h *History) add(c sim.CycleStats, cfg *sim.Config, st States, sc Scaling, w Waits, haveWaits bool) {
 	active := float32(c.Servers - c.Retiring)
 	smp := Sample{First: c.Cycle, Last: c.Cycle, Queue: c.Queue, Servers: c.Servers, Errors: c.Errors, States: st,
 		UpLine: float32(cfg.ScaleUp.Float()) * active, DownLine: float32(cfg.ScaleDown.Float()) * active,
 		MinServers: cfg.MinServers, MaxServers: cfg.MaxServers,
-		Completed: int64(c.Completed), Retries: int64(c.Retries), Waits: w, haveWaits: haveWaits}
+		Completed: int64(c.Completed), Retries: int64(c.Retries), Waits: w, haveWaits: haveWaits,
+		Metric6: sc.Metric6, Target: sc.Target, Proposal: sc.Proposal}
 	if c.Cycle > 0 { // cycle 0 admits the initial queue at once: not a rate
 		smp.Admitted = int64(c.Generated - c.Rejected - c.Discarded)
 	}

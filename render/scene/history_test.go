@@ -144,8 +144,7 @@ func TestChartsReadPastTheFirstMerge(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.MinServers, cfg.MaxServers = 2, 30
 	for c := range int64(4 * HistoryLen * 3) {
-		st := sim.CycleStats{Cycle: c, Queue: 5, Servers: 9, Errors: 1, Scale: 1 - 2*int(c%2), Completed: 1, Retries: 1, Generated: 2}
-		h.AddWaits(st, &cfg, States{Busy: 1, Idle: 1, Down: 1, Warming: 1, Ejected: 5}, Waits{1, 2, 3})
+		h.AddWaits(everyQuantity(c), &cfg, States{Busy: 1, Idle: 1, Down: 1, Warming: 1, Ejected: 5}, Scaling{Metric6: 700_000, Target: 0.7, Proposal: 9}, Waits{1, 2, 3})
 	}
 	if h.Stride() < 4 {
 		t.Fatalf("stride %d after %d cycles: the history never merged", h.Stride(), 4*HistoryLen*3)
@@ -162,6 +161,24 @@ func TestChartsReadPastTheFirstMerge(t *testing.T) {
 			}
 		}
 	}
+}
+
+// everyQuantity is cycle c's row with every count above zero: each
+// whole-number field 1, set by reflection so that a field added to the
+// row later counts too without naming it here; a queue of 5 over 9
+// servers, scaling up and down in turn, and more arrivals than every way
+// out of admission together.
+func everyQuantity(c int64) sim.CycleStats {
+	var st sim.CycleStats
+	v := reflect.ValueOf(&st).Elem()
+	for i := range v.NumField() {
+		if f := v.Field(i); f.CanInt() {
+			f.SetInt(1)
+		}
+	}
+	st.Cycle, st.Queue, st.Servers, st.Scale = c, 5, 9, 1-2*int(c%2)
+	st.Generated = v.NumField()
+	return st
 }
 
 // TestLongRunLegendSaysPeak: once a sample covers more than one cycle, a
@@ -202,7 +219,7 @@ func TestSolidThresholdStaysOneLine(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.MinServers, cfg.MaxServers = 1, 20
 	for c := range int64(60) {
-		h.Add(sim.CycleStats{Cycle: c, Queue: 5, Servers: 4 + int(c%2)*4}, &cfg, States{Busy: 4})
+		h.Add(sim.CycleStats{Cycle: c, Queue: 5, Servers: 4 + int(c%2)*4}, &cfg, States{Busy: 4}, Scaling{})
 	}
 	var f Frame
 	spec := charts[0]

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/lbsim/lbsim/render/lesson"
@@ -18,61 +19,154 @@ const (
 )
 
 // WLessonPrefix starts the ids of the lessons menu's entries: "lesson:NAME";
-// WComparisonPrefix those of its ready-made comparisons: "comparison:NAME".
+// WComparisonPrefix those of its ready-made comparisons: "comparison:NAME";
+// WTopicPrefix those of its topics' row: "topic:NAME".
 const (
 	WLessonPrefix     = "lesson:"
 	WComparisonPrefix = "comparison:"
+	WTopicPrefix      = "topic:"
 )
 
-// lessonWidgets are the lessons menu: one entry per lesson, then cancel.
-var lessonWidgets = func() []widget {
-	var ws []widget
+// menuEntry is one entry of the lessons menu: a lesson or a ready-made
+// comparison, under its topic.
+type menuEntry struct {
+	id, label string
+	topic     lesson.Topic
+	open      func(s *Session)
+}
+
+// menuEntries are the lessons menu's entries: the lessons, then the
+// ready-made comparisons (under their own topic).
+var menuEntries = func() []menuEntry {
+	var es []menuEntry
 	for _, l := range lesson.All {
-		ws = append(ws, widget{id: WLessonPrefix + l.Name, kind: kButton, label: l.Title, row: rowList,
-			act: func(s *Session) { s.OpenLesson(l.Name) }})
+		es = append(es, menuEntry{WLessonPrefix + l.Name, l.Title, l.Topic, func(s *Session) { s.OpenLesson(l.Name) }})
 	}
 	for _, c := range lesson.Comparisons {
-		ws = append(ws, widget{id: WComparisonPrefix + c.Name, kind: kButton, label: "compare: " + c.Title, row: rowList,
-			act: func(s *Session) { s.OpenComparison(c.Name) }})
+		es = append(es, menuEntry{WComparisonPrefix + c.Name, "compare: " + c.Title, lesson.TopicComparisons,
+			func(s *Session) { s.OpenComparison(c.Name) }})
+	}
+	return es
+}()
+
+// lessonWidgets are the lessons menu: a row of the topics, the chosen
+// topic's entries, then cancel. One topic at a time keeps every entry's
+// row tall and its text large however many lessons there are.
+func (s *Session) lessonWidgets() []widget {
+	return menuWidgets(menuEntries, lesson.Topics(), s.menuTopicOf())
+}
+
+// menuTopicOf is the topic the menu shows: the one last chosen, else the
+// open lesson's (or comparison's), else the first.
+func (s *Session) menuTopicOf() lesson.Topic {
+	if s.menuTopic != lesson.NoTopic {
+		return s.menuTopic
+	}
+	title := strings.TrimPrefix(strings.TrimPrefix(s.opts.Title, "Lesson: "), "Comparison: ")
+	for _, e := range menuEntries {
+		if t := strings.TrimPrefix(e.label, "compare: "); title != "" && (title == t || strings.HasPrefix(title, t+", now try: ")) {
+			return e.topic
+		}
+	}
+	return lesson.Topics()[0]
+}
+
+// menuWidgets are the menu of entries es under topics with topic shown:
+// the topics' row (rowTab), topic's entries (rowList), cancel.
+func menuWidgets(es []menuEntry, topics []lesson.Topic, topic lesson.Topic) []widget {
+	var ws []widget
+	for _, tp := range topics {
+		ws = append(ws, widget{id: WTopicPrefix + tp.String(), kind: kButton, label: tp.String(), row: rowTab,
+			act: func(s *Session) { s.menuTopic = tp },
+			on:  func(s *Session) bool { return s.menuTopicOf() == tp }})
+	}
+	for _, e := range es {
+		if e.topic == topic {
+			ws = append(ws, widget{id: e.id, kind: kButton, label: e.label, row: rowList, act: e.open})
+		}
 	}
 	return append(ws, widget{id: "lesson-cancel", kind: kButton, label: "cancel (Esc)", row: rowList, width: 160, intent: CloseDialog})
-}()
+}
+
+// menuKey moves the lessons menu by k: ← and → (or Page Up and Page Down)
+// show the topic before or after, its tab focused (↑ and ↓ move along the
+// list: listKey). It reports whether it took k.
+func (s *Session) menuKey(k Key) bool {
+	if s.dialog != dialogLessons {
+		return false
+	}
+	ts := lesson.Topics()
+	i := slices.Index(ts, s.menuTopicOf())
+	switch k {
+	case KeyLeft, KeyPageUp:
+		i = (i - 1 + len(ts)) % len(ts)
+	case KeyRight, KeyPageDown:
+		i = (i + 1) % len(ts)
+	default:
+		return false
+	}
+	s.menuTopic, s.focus = ts[i], i
+	return true
+}
+
+// listKey moves the focus of a list dialog (the lessons menu, the
+// question's answers, the firewall's list, the server menu) up or down by
+// ↑ or ↓, wrapping at the ends, when the focused control did not take the
+// key. It reports whether it took k.
+func (s *Session) listKey(ws []widget, k Key) bool {
+	if s.dialog == dialogNone || (k != KeyUp && k != KeyDown) || countRow(ws, rowList) == 0 {
+		return false
+	}
+	s.focus = nextFocus(s.focus, len(ws), k == KeyUp)
+	return true
+}
 
 // listDialog is the rectangle of a dialog that lists n entries (the
 // lessons menu, the firewall's block list, the server menu).
-func listDialog(l Layout, n int) Rect { return listGeom(l, n).d }
+func listDialog(l Layout, n int) Rect { return listGeom(l, n, 0).d }
 
 // listLayout is a list dialog's geometry: its rectangle, its entries in
-// cols columns of rows, pitch apart.
+// cols columns of rows, pitch apart, from y0 down; a row of tabs at tabY.
 type listLayout struct {
 	d          Rect
 	cols, rows int
 	pitch      float32
+	y0, tabY   float32
 }
+
+// tabRowUnits is the height a dialog's row of tabs takes, in design pixels.
+const tabRowUnits = 46
 
 // listGeom places a list of n entries in the stage: one column of 42
 // design pixels a row, or less when that does not fit; two columns across
-// the stage when a row would be under 30 (many lessons under a caption in
+// the stage when a row would be under 30 (many entries under a caption in
 // presentation mode). The server menu, narrower, stands beside its server
-// (Layout.Target).
-func listGeom(l Layout, n int) listLayout {
+// (Layout.Target). With tabs > 0 a row of tabs heads the list in the
+// title's place (the lessons menu: its topics).
+func listGeom(l Layout, n, tabs int) listLayout {
 	u := l.T
 	st := l.Stage()
 	n = max(n, 1)
+	head := float32(48) * u // the title
+	if tabs > 0 {
+		head = (12 + tabRowUnits) * u
+	}
+	room := st.H - head - 12*u
 	lg := listLayout{cols: 1, rows: n}
-	lg.pitch = min(42*u, (st.H-60*u)/float32(n))
+	lg.pitch = min(42*u, room/float32(n))
 	w := float32(760) * u
 	if lg.pitch < 30*u {
 		lg.cols, lg.rows = 2, (n+1)/2
-		lg.pitch = min(42*u, (st.H-60*u)/float32(lg.rows))
+		lg.pitch = min(42*u, room/float32(lg.rows))
 		w = st.W
 	}
-	h := float32(lg.rows)*lg.pitch + 60*u
-	if l.Target.W > 0 && lg.cols == 1 {
+	h := float32(lg.rows)*lg.pitch + head + 12*u
+	if l.Target.W > 0 && lg.cols == 1 && tabs == 0 {
 		lg.d = besideTarget(l, 480*u, h)
-		return lg
+	} else {
+		lg.d = l.centred(w, h)
 	}
-	lg.d = l.centred(w, h)
+	lg.tabY, lg.y0 = lg.d.Y+12*u, lg.d.Y+head
 	return lg
 }
 
@@ -139,16 +233,18 @@ func (s *Session) openPreset(what, name string, open func(string) (Options, erro
 	s.say(what+" "+name+": "+err.Error(), true)
 }
 
+// drawLessonsDialog draws the lessons menu's panel; its topics' row
+// heads it (the caption gives it its room while it is open: captionShown).
 func (s *Session) drawLessonsDialog(f *Frame, l Layout) {
 	if s.dialog != dialogLessons {
 		return
 	}
 	u := l.T
-	d := listDialog(l, len(lessonWidgets))
+	ws := s.lessonWidgets()
+	d := listGeom(l, countRow(ws, rowList), countRow(ws, rowTab)).d
 	f.box("dialog", d)
 	f.rect(DialogLayer, d, Background)
 	f.stroke(DialogLayer, d, 2*u, BusyColor)
-	f.text(DialogLayer, "lessons: ready scenarios with a caption, and ready-made comparisons", d.X+16*u, d.Y+14*u, 17*u, true, AlignStart, TextColor)
 }
 
 // drawCaption shows the lesson's caption in its strip under the HUD.

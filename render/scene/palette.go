@@ -53,6 +53,11 @@ var (
 	MeasureCol = color.RGBA{0xff, 0xff, 0xff, 0xff} // a lesson's figure in a lane's title: the brightest text
 	ChangeCol  = color.RGBA{0xc8, 0xb4, 0xff, 0xff} // a change's mark on the charts (dashed), a spike's window (shaded)
 	LiveCol    = color.RGBA{0xf4, 0xf7, 0xfa, 0xff} // the live servers' line over their stack, drawn over the limits and scale marks
+	// Target tracking on the live servers chart: the proposal (dotted),
+	// the metric (solid) and its target (dashed), apart by their pattern.
+	ProposalCol = color.RGBA{0xff, 0x8f, 0xd8, 0xff} // pink
+	MetricCol   = color.RGBA{0xff, 0xd3, 0x3d, 0xff} // amber-yellow
+	TargetCol   = color.RGBA{0xff, 0xff, 0xff, 0xff} // white, dashed
 )
 
 // grayLooks are the frame colours of the gray states (Healthy has none).

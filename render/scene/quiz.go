@@ -89,7 +89,8 @@ func (s *Session) Answer(i int) {
 	s.announce(s.caption...)
 }
 
-// quizKey takes k for the question: a digit answers while it is asked, Y
+// quizKey takes k for the question: a digit answers while it is asked
+// (Space, play elsewhere, says how to answer instead), Y
 // opens the "now try" run once it is judged. It reports whether k was
 // taken.
 func (s *Session) quizKey(k Key) bool {
@@ -97,6 +98,10 @@ func (s *Session) quizKey(k Key) bool {
 		return false
 	}
 	if s.dialog == dialogQuiz {
+		if k == KeySpace { // play, elsewhere: never an answer by habit
+			s.say(fmt.Sprintf("Space does not answer: press 1 to %d (or Enter on the answer ringed), or Esc to run without one", len(s.quiz.q.Answers)), false)
+			return true
+		}
 		r := k.Rune()
 		if r >= '1' && r < '1'+rune(len(s.quiz.q.Answers)) {
 			s.Answer(int(r - '1'))
@@ -130,7 +135,7 @@ func (s *Session) quizTick() {
 	if qs.q == nil {
 		return
 	}
-	if qs.asking && s.dialog != dialogQuiz {
+	if qs.asking && s.dialog == dialogNone {
 		s.Answer(-1) // closed: Esc, or a click outside
 	}
 	if qs.asking || qs.judged || (s.m.Cycle() < qs.at && !s.m.Done()) {

@@ -24,10 +24,55 @@ const (
 // a wider range (servers, queue capacity, cycles) moves on a 1-2-5 ladder.
 const ladderAbove = 200
 
-// moreWidgets are the "more" panel's controls, in the table's order, then
-// its close button.
-var moreWidgets = append(rowControls(slices.Concat(widgets, clientWidgets, healthWidgets)),
-	widget{id: WPanelClose, kind: kButton, label: "close (Esc)", row: rowPanel, width: 160, intent: CloseDialog})
+// moreWidgets are the "more" panel's controls, in the table's order (the
+// autoscaler's choice before target tracking's settings), then its close
+// button.
+var moreWidgets = func() []widget {
+	ws := rowControls(slices.Concat(widgets, clientWidgets, healthWidgets))
+	// The autoscaler's choice stands just before target tracking's
+	// settings (the first control of a row that needs it).
+	i := slices.IndexFunc(ws, func(w widget) bool { return w.unused != nil })
+	if i < 0 {
+		i = len(ws)
+	}
+	ws = slices.Insert(ws, i, autoscalerWidget)
+	return append(ws, widget{id: WPanelClose, kind: kButton, label: "close (Esc)", row: rowPanel, width: 160, intent: CloseDialog})
+}()
+
+// WAutoscaler is the id of the "more" panel's choice of autoscaler.
+const WAutoscaler = "autoscaler"
+
+// autoscalerWidget chooses the rule that sizes the pool: the queue rule
+// (U, D and K on the bar) or target tracking (scale-target and the rest
+// below it). A run cannot change its autoscaler, so a choice restarts it
+// with the other (as the queues choice does).
+var autoscalerWidget = func() widget {
+	w := startChoice(WAutoscaler, "autoscaler: queue rule or target tracking (restarts the run)", 0, sim.AutoscalerNames,
+		func(c sim.Config) int64 { return int64(c.Autoscaler) }, func(c *sim.Config, v int64) {
+			c.Autoscaler = sim.Autoscaler(v)
+			if c.Autoscaler == sim.TargetTracking && c.ScaleMetric == sim.MetricUtilization && c.ScaleTarget == 0 {
+				c.ScaleTarget = sim.DefaultScaleUtil // said, so that its slider shows the target in force
+			}
+		})
+	w.row, w.short = rowPanel, WAutoscaler
+	return w
+}()
+
+// rowUnused says why the focused lane's autoscaler leaves row r, a
+// setting of the other autoscaler, unread ("unused: needs autoscaler
+// target"), or "". Other rows say nothing: what they need may come with a
+// change not yet applied (a fault scheduled from the server menu).
+func rowUnused(r sim.Row) func(sim.Config) string {
+	if len(r.Needs) != 2 || r.Needs[0] != "--autoscaler" {
+		return nil
+	}
+	return func(c sim.Config) string {
+		if _, unread := sim.Unread(&c, nil)[r.Name]; !unread {
+			return ""
+		}
+		return "unused: needs autoscaler " + r.Needs[1]
+	}
+}
 
 // rowControls returns a panel control for each changeable row that none of
 // placed has: a choice of false and true for a switch, a slider for a
@@ -57,14 +102,20 @@ func rowControl(r sim.Row) (widget, bool) {
 	label := r.Name + ": " + r.Help
 	if r.IsBool() {
 		w := settingChoice(r.Name, label, 0, func() []string { return []string{"false", "true"} }, read, nil)
-		w.row, w.short = rowPanel, r.Name
+		w.row, w.short, w.unused = rowPanel, r.Name, rowUnused(r)
 		return w, true
 	}
 	format := func(v int64) string { return sim.Change{Setting: r.Change, Value: v}.ValueString() }
 	w := settingSlider(r.Name, label, lo, hi, 1, read, format)
-	w.row, w.short = rowPanel, r.Name
+	w.row, w.short, w.unused = rowPanel, r.Name, rowUnused(r)
 	if hi-lo > ladderAbove {
 		w.ladder = ladderOf(lo, hi)
+		if r.PlusOne() { // stored one above the values written: stop at round ones
+			w.ladder = ladderOf(lo-1, hi-1)
+			for i := range w.ladder {
+				w.ladder[i]++
+			}
+		}
 	}
 	return w, true
 }

@@ -160,3 +160,57 @@ func TestLadder(t *testing.T) {
 		t.Errorf("knob at 20: %v of the track, want 0.5", f)
 	}
 }
+
+// TestMorePanelTargetTracking: under target tracking the panel's target,
+// tolerance and window start at their defaults in force (0.7, 0.1, 300)
+// and their ladders stop at round values as written (the tolerance and
+// the window are stored plus one).
+func TestMorePanelTargetTracking(t *testing.T) {
+	for _, tc := range []struct {
+		id, before string
+		keys       []Key
+		want       string
+	}{
+		{"scale-target", "0.7", []Key{KeyRight}, "1"},
+		{"scale-target", "0.7", []Key{KeyHome}, "0.01"},
+		{"scale-tolerance", "0.1", []Key{KeyRight}, "0.2"},
+		{"scale-down-window", "300", []Key{KeyRight}, "500"},
+		{"scale-down-window", "300", []Key{KeyHome}, "0"},
+		{"scale-down-window", "300", []Key{KeyLeft}, "200"},
+	} {
+		cfg := testConfig()
+		if err := cfg.Set("autoscaler", "target"); err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(Options{Config: cfg, Speed: 600, PauseAt: 5, RandomSeed: func() uint64 { return 777 }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for now := clock(); s.m.Cycle() < 5; {
+			s.Update(now)
+		}
+		s.Apply(OpenMore)
+		s.Draw(BaseW, BaseH)
+		if got := control(t, s, tc.id).Value; got != tc.before {
+			t.Errorf("%s: shows %q, want %q", tc.id, got, tc.before)
+		}
+		for ws := s.controls(); ws[s.focus].id != tc.id; {
+			s.HandleInput(Input{Keys: []Key{KeyTab}})
+			if s.focus == 0 {
+				t.Fatalf("Tab never reaches %s", tc.id)
+			}
+		}
+		s.HandleInput(Input{Keys: tc.keys})
+		s.Draw(BaseW, BaseH)
+		want, err := sim.NewChange(s.m.Cycle()+1, tc.id, tc.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := s.m.Pending(); len(p) != 1 || p[0] != want {
+			t.Errorf("%s %v: pending %v, want %v (messages %q)", tc.id, tc.keys, p, want, s.State().Message)
+		}
+		if got := control(t, s, tc.id).Value; got != tc.want {
+			t.Errorf("%s %v: shows %q, want %q", tc.id, tc.keys, got, tc.want)
+		}
+	}
+}

@@ -234,6 +234,7 @@ func (s *Session) Model() *sim.Model { return s.m }
 // the platform: they are queued for TakeRequests.
 func (s *Session) Apply(in Intent) {
 	s.banner = false
+	d := s.dialog // the dialog open before
 	switch in {
 	case TogglePause, StepOne, Restart, Dice, ToggleCompare, FocusNextLane:
 		s.steps = stepState{} // the run moves on: the label would be stale
@@ -276,7 +277,8 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging = dialogShare, -1
 		s.focus = slices.IndexFunc(shareWidgets, func(w widget) bool { return w.id == WShareMake })
 	case OpenLessons:
-		s.dialog, s.dragging, s.focus = dialogLessons, -1, 0
+		s.dialog, s.dragging = dialogLessons, -1
+		s.focus = countRow(s.lessonWidgets(), rowTab) // the shown topic's first entry
 	case OpenFirewall:
 		s.dialog, s.dragging, s.focus = dialogFirewall, -1, 0
 	case OpenServerMenu:
@@ -289,6 +291,9 @@ func (s *Session) Apply(in Intent) {
 		s.dialog, s.dragging, s.focus = dialogMore, -1, 0
 	case CloseDialog:
 		s.dialog, s.focus = dialogNone, -1
+		if s.quiz.asking && d != dialogQuiz {
+			s.dialog, s.focus = dialogQuiz, 0 // a dialog over the question closed: the question again
+		}
 	case ToggleCompare:
 		s.toggleCompare()
 	case FocusNextLane:
@@ -498,9 +503,9 @@ func (s *Session) observe() {
 	for i, l := range s.set.Lanes {
 		lc := l.Model.Config()
 		if s.waitsShown() && s.hists[i].Closes() {
-			s.hists[i].AddWaits(l.Model.Last(), &lc, StatesOf(l.Model), WaitsOf(l.Model))
+			s.hists[i].AddWaits(l.Model.Last(), &lc, StatesOf(l.Model), ScalingOf(l.Model), WaitsOf(l.Model))
 		} else {
-			s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model))
+			s.hists[i].Add(l.Model.Last(), &lc, StatesOf(l.Model), ScalingOf(l.Model))
 		}
 		s.observeRequeues(i, l.Model)
 		s.observeWaits(i, l.Model)

@@ -57,20 +57,25 @@ func dialogRects(l Layout, ws []widget, rs []Rect) {
 		return
 	}
 	if n := countRow(ws, rowList); n > 0 {
-		lg := listGeom(l, n)
-		k := 0
+		tabs := countRow(ws, rowTab)
+		lg := listGeom(l, n, tabs)
+		k, j := 0, 0
+		colW := (lg.d.W - 32*u - 12*u*float32(lg.cols-1)) / float32(lg.cols)
+		tabW := (lg.d.W - 32*u - 8*u*float32(max(tabs-1, 0))) / float32(max(tabs, 1))
 		for i, w := range ws {
-			if w.row != rowList {
-				continue
+			switch w.row {
+			case rowTab: // the tabs side by side over the list
+				rs[i] = Rect{lg.d.X + 16*u + float32(j)*(tabW+8*u), lg.tabY, tabW, 36 * u}
+				j++
+			case rowList:
+				ww := colW
+				if w.width > 0 {
+					ww = min(w.width*u, colW)
+				}
+				col, row := k/lg.rows, k%lg.rows
+				rs[i] = Rect{lg.d.X + 16*u + float32(col)*(colW+12*u), lg.y0 + float32(row)*lg.pitch, ww, min(36*u, lg.pitch*0.86)}
+				k++
 			}
-			colW := (lg.d.W - 32*u - 12*u*float32(lg.cols-1)) / float32(lg.cols)
-			ww := colW
-			if w.width > 0 {
-				ww = min(w.width*u, colW)
-			}
-			col, row := k/lg.rows, k%lg.rows
-			rs[i] = Rect{lg.d.X + 16*u + float32(col)*(colW+12*u), lg.d.Y + 48*u + float32(row)*lg.pitch, ww, min(36*u, lg.pitch*0.86)}
-			k++
 		}
 		return
 	}

@@ -113,10 +113,11 @@ func (s *Session) stepLines() []string {
 	return nil
 }
 
-// captionShown is the lesson's caption while it shows: not while step
+// captionShown is the lesson's caption while it shows: not while the
+// lessons menu takes its room, nor while step
 // mode's label takes its room (it comes back when step mode ends).
 func (s *Session) captionShown() []string {
-	if len(s.stepLines()) > 0 {
+	if len(s.stepLines()) > 0 || s.dialog == dialogLessons {
 		return nil
 	}
 	return s.caption

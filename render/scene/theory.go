@@ -17,6 +17,11 @@ import (
 type theoryState struct {
 	theory bool
 	meas   measured
+	// tailKey names the inputs tail was worked out for: the tail theory
+	// sums a part's whole distribution, too much for every frame.
+	tailKey string
+	tail    mmc.Tail
+	tailErr error
 }
 
 // measured holds the time averages the theory panel sets beside Erlang
@@ -73,9 +78,12 @@ func Sig3(x float64) string {
 // the queueing model's prediction (Erlang C for the central queue, c ×
 // M/M/1 or the supermarket model for per-server queues, bounds where no
 // closed form exists) beside the measured values, or why no model
-// applies.
+// applies; with fan-out or hedging, the tail theory (tailLines).
 func (s *Session) TheoryLines() []string {
 	cfg := s.m.Config()
+	if in := mmc.TailOf(cfg); in.On() {
+		return s.tailLines(cfg, in)
+	}
 	in := mmc.FitInput(cfg)
 	general := generalShape(cfg.Service)
 	if general {
@@ -155,6 +163,58 @@ func (s *Session) TheoryLines() []string {
 		"P(wait)\t"+Sig3(th.PWait)+"\t"+s.measuredPWait(),
 		window)
 	return lines
+}
+
+// tailLines returns the theory panel's text for a run with fan-out or
+// hedging (in): the low-load response (F(t)^K, hedged or not) and the
+// fork-join mean beside what the run measured so far, or "no closed form"
+// and why.
+func (s *Session) tailLines(cfg sim.Config, in mmc.TailInput) []string {
+	key := fmt.Sprint(mmc.FitInput(cfg), cfg.Shape(), in)
+	if s.tailKey != key {
+		s.tailKey = key
+		s.tail, s.tailErr = mmc.PredictTail(cfg, in)
+	}
+	tl := s.tail
+	title := fmt.Sprintf("tail at scale: fan-out %d", max(in.Fanout, 1))
+	if in.HedgeAfter > 0 {
+		title += fmt.Sprintf(", hedged after %s", Commas(int64(in.HedgeAfter)))
+	}
+	lines := []string{title}
+	if s.tailErr != nil {
+		return append(lines, "no theory: "+s.tailErr.Error())
+	}
+	sum := s.m.Summary()
+	attempts := "—"
+	if sum.Admitted > 0 {
+		attempts = Sig3(float64(sum.Attempts) / float64(sum.Admitted))
+	}
+	measured := fmt.Sprintf("measured: cycles 0–%s, %s requests completed", Commas(s.m.Cycle()), Commas(sum.Completed))
+	lt, fj := tl.LowLoad, tl.ForkJoin
+	if lt == nil && fj == nil {
+		return append(lines, tl.LowLoadWhy, measured)
+	}
+	lines = append(lines, "\ttheory\tmeasured")
+	if lt != nil {
+		lines = append(lines,
+			"request p50 (cycles)\t"+Commas(int64(lt.RequestP50))+"\t"+Commas(sum.ResponseP50),
+			"request p99 (cycles)\t"+Commas(int64(lt.RequestP99))+"\t"+Commas(sum.ResponseP99),
+			"attempts per request\t"+Sig3(lt.AttemptsPerRequest)+"\t"+attempts,
+			"a part's p99 (cycles)\t"+Commas(int64(lt.PartP99))+"\t",
+			"requests within it\t"+Sig3(lt.WithinPartP99)+"\t")
+	}
+	if fj != nil {
+		lines = append(lines, "avg response (fork-join)\t"+Sig3(fj.AvgResponse)+"\t"+Sig3(sum.AvgResponse))
+	}
+	if lt != nil {
+		lines = append(lines, lt.Model)
+	} else {
+		lines = append(lines, tl.LowLoadWhy)
+	}
+	if fj != nil {
+		lines = append(lines, fj.Model)
+	}
+	return append(lines, measured)
 }
 
 // generalShape reports whether service shape v is one of M/G/c's, not

@@ -88,6 +88,9 @@ func (s *Session) Words() Words {
 		if v := s.valueText(s.focus, w); v != w.label {
 			b.WriteString(", " + v)
 		}
+		if w.on != nil { // a tab: the lessons menu's topics
+			b.WriteString(map[bool]string{true: ", the topic shown (← → another)", false: ", a topic (Enter shows it)"}[w.on(s)])
+		}
 		b.WriteString(".")
 	}
 	if s.message != "" {

@@ -43,6 +43,10 @@ type Params struct {
 	// Shape, when set, is the service shape (its MeanService replaces
 	// MeanService); nil means geometric with mean MeanService, M/M/c.
 	Shape *sim.Shape
+	// Tail is the fan-out and hedging of the run (zero: none); either on
+	// implies per-server queues, and sets the tail theory (PredictTail)
+	// beside the requests' measured response.
+	Tail TailInput
 	// MaxQueued bounds the queued requests (sim.WithMaxQueued; 0 means
 	// sim.DefaultMaxQueued): an offered load beyond the pool's capacity
 	// stops the run with a *sim.QueueLimitError instead of filling memory.
@@ -67,6 +71,7 @@ func (p Params) Config() sim.Config {
 	c.Blocked = nil
 	c.QueueCap = 0
 	c.Queues, c.Policy, c.Choices = p.Queues, p.Policy, p.Choices
+	c.Fanout = p.Tail.Fanout
 	return c
 }
 
@@ -93,6 +98,19 @@ type Measured struct {
 	// AvgService is the run's avg_service: the mean service cycles
 	// given at dispatch over the whole run, warm-up included.
 	AvgService float64 `json:"avg_service"`
+	// Response is measured with fan-out or hedging on (the tail theory's
+	// side), over the whole run.
+	Response *Response `json:"response,omitempty"`
+}
+
+// Response is what a run measured of its requests' response times and
+// attempts, over the whole run (warm-up included: a run starts empty).
+type Response struct {
+	Completed          int64   `json:"completed"`
+	AvgResponse        float64 `json:"avg_response"`
+	P50                int64   `json:"response_p50"`
+	P99                int64   `json:"response_p99"`
+	AttemptsPerRequest float64 `json:"attempts_per_request"` // attempts ÷ admitted
 }
 
 // Theory is a queueing model's prediction, with the JSON names of
@@ -130,7 +148,9 @@ type Report struct {
 	TheoryError   string  `json:"theory_error,omitempty"`
 	// Bounds, when theory has no closed form for the routing policy,
 	// bracket its mean wait between known models.
-	Bounds   *Bounds  `json:"bounds,omitempty"`
+	Bounds *Bounds `json:"bounds,omitempty"`
+	// Tail is the tail theory, with fan-out or hedging on.
+	Tail     *Tail    `json:"tail,omitempty"`
 	Measured Measured `json:"measured"`
 	Notes    []string `json:"notes,omitempty"`
 }
@@ -181,7 +201,7 @@ func Run(p Params) (Report, error) {
 	if err := r.theory(p, cfg, mom); err != nil {
 		return Report{}, err
 	}
-	if cfg.Service == sim.Geometric && p.MeanService < 100 {
+	if cfg.Service == sim.Geometric && p.MeanService < 100 && !p.Tail.On() {
 		r.Notes = append(r.Notes, fmt.Sprintf("m = %d < 100: the whole-cycle clock makes the measured Wq lower than Erlang C by roughly 1/m (%.1f%%); use --mean-service 100 or more for a match within 1-2%%", p.MeanService, 100/float64(p.MeanService)))
 	}
 	if r.Theory != nil && r.Theory.Rho >= 0.85 {
@@ -221,13 +241,30 @@ func Run(p Params) (Report, error) {
 	if err := m.Err(); err != nil {
 		return Report{}, err
 	}
-	r.Measured.AvgService = m.Summary().AvgService
+	sum := m.Summary()
+	r.Measured.AvgService = sum.AvgService
+	if p.Tail.On() {
+		r.Measured.Response = &Response{Completed: sum.Completed, AvgResponse: sum.AvgResponse,
+			P50: sum.ResponseP50, P99: sum.ResponseP99}
+		if sum.Admitted > 0 {
+			r.Measured.Response.AttemptsPerRequest = float64(sum.Attempts) / float64(sum.Admitted)
+		}
+	}
 	return r, r.measure(bs, float64(p.Servers))
 }
 
 // theory fills in what queueing theory says of the configuration (see
 // Predict and PredictShape).
 func (r *Report) theory(p Params, cfg sim.Config, mom sim.Moments) error {
+	if p.Tail.On() {
+		tl, err := PredictTail(cfg, p.Tail)
+		if err != nil {
+			return err
+		}
+		r.Tail = &tl
+		r.TheoryError = "fan-out and hedging send a request's attempts to the servers in groups, not as a Poisson stream: no queueing model is known here for the waits; the tail theory below is for the responses"
+		return nil
+	}
 	var pr Prediction
 	var err error
 	if cfg.Service == sim.Geometric {

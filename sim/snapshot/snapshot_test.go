@@ -146,6 +146,16 @@ func cases() []runCase {
 		c.Queues, c.Policy, c.Balancers, c.LoadInfo = sim.PerServer, sim.P2C, 12, sim.LoadLocal
 		c.Timeout, c.Retries, c.Backoff = 200, 2, 10
 	}), changes: []string{"500:down=2", "900:up=2"}})
+	// Concurrency limits: the settings travel, and so do the final
+	// limits (sum, count, least, most) of the summary a replay checks.
+	cs = append(cs, runCase{name: "limit-aimd-per-server", cfg: with(base(24, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Rate = sim.PerServer, sim.P2C, 900_000
+		c.ConcurrencyLimit, c.LimitInitial, c.LimitMin, c.LimitMax, c.LimitLatency = sim.LimitAIMD, 6, 2, 40, 120
+		c.Timeout, c.Retries, c.Backoff = 300, 1, 10
+	}), changes: []string{"1000:down=3", "1500:up=3"}})
+	cs = append(cs, runCase{name: "limit-fixed-switch", cfg: with(base(25, 3_000), func(c *sim.Config) {
+		c.Switch, c.ConcurrencyLimit = true, 4
+	})})
 	return cs
 }
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The README's "Autoscalers" table: the default wave (0.8..3.2 arrivals a
+# cycle around a mean of 2, uniform service 10..80, so about 90 servers busy
+# on average) from 40 servers, clients that give up after 400 cycles,
+# servers at 0.01 a server-cycle, CYCLES cycles (100,000) for each of SEEDS
+# (1 2 3). One markdown row per autoscaler setting, the mean over the
+# seeds: mean servers, the pool's range, cost, scale events (ups + downs),
+# p95 wait, p95 response, goodput. Usage: scripts/autoscale-table.sh [bin/lbsim]
+set -euo pipefail
+lbsim=${1:-bin/lbsim}
+cycles=${CYCLES:-100000}
+seeds=${SEEDS:-1 2 3}
+base=(--servers 40 --rate 2 --timeout 400 --server-cost 0.01 --cycles "$cycles" --quiet)
+echo "| autoscaler | settings | mean servers | pool min–peak | cost | scale events | p95 wait | p95 response | goodput |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+while read -r rule settings; do
+	flags=(--autoscaler "$rule")
+	for kv in $settings; do flags+=("--${kv%%=*}" "${kv#*=}"); done
+	for s in $seeds; do
+		"$lbsim" run "${base[@]}" "${flags[@]}" --seed "$s" --json - 2>/dev/null
+	done | python3 -c '
+import json, sys
+text, runs, dec, i = sys.stdin.read(), [], json.JSONDecoder(), 0
+while text[i:].strip():
+    r, i = dec.raw_decode(text, i + len(text[i:]) - len(text[i:].lstrip()))
+    runs.append(r)
+n = len(runs)
+mean = lambda f: sum(f(r) for r in runs) / n
+print("| %s | %s | %.1f | %.0f–%.0f | %.0f | %.0f | %.0f | %.0f | %.3f |" % (
+    sys.argv[1], sys.argv[2].replace("=", " "),
+    mean(lambda r: r["server_cycles"] / r["cycles"]),
+    mean(lambda r: r["servers_min"]), mean(lambda r: r["servers_peak"]),
+    mean(lambda r: r["cost"]), mean(lambda r: r["scale_ups"] + r["scale_downs"]),
+    mean(lambda r: r["wait_p95"]), mean(lambda r: r["response_p95"]), mean(lambda r: r["goodput"])))
+' "$rule" "$settings"
+done <<'ROWS'
+queue scale-up=80 scale-down=50
+queue scale-up=20 scale-down=10
+queue scale-up=5 scale-down=2
+target scale-target=0.5
+target scale-target=0.7
+target scale-target=0.9
+target scale-target=0.7 scale-down-window=0
+target scale-target=0.7 scale-down-window=1200
+target scale-target=0.95
+target scale-target=0.95 scale-tolerance=0.05
+ROWS

@@ -1,0 +1,133 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Client-side adaptive throttling (Google SRE book, "Handling Overload"):
+// before routing, each first attempt and each retry is rejected by its own
+// client with probability max(0, (requests − K·accepts) ÷ (requests + 1)),
+// requests being the attempts that reached this point in the last 1000
+// cycles (throttled ones included) and accepts the attempts that completed
+// in them. The window is fixed for a whole cycle, kept per balancer of a
+// switch and shared by a fleet; the draws come from a generator of their
+// own, so turning the throttle on leaves every other stream as it was.
+
+// throttleStream is the stream constant of the throttle generator.
+const throttleStream = 0x6c6273696d2d7468 // "lbsim-th"
+
+// throttleWindow is how many cycles the throttle looks back over.
+const throttleWindow = 1000
+
+// Hundredths is a value with at most two decimals, in hundredths (the
+// throttle's K).
+type Hundredths int64
+
+// HundredthsScale is the number of Hundredths in 1.
+const HundredthsScale = 100
+
+// The throttle's K: 1 to 10.
+const (
+	MinThrottle Hundredths = 1 * HundredthsScale
+	MaxThrottle Hundredths = 10 * HundredthsScale
+)
+
+// String formats v as a decimal with no trailing zeros, as
+// ParseHundredths reads it.
+func (v Hundredths) String() string { return formatFixed(int64(v), HundredthsScale) }
+
+// ParseHundredths reads a number with at most two decimals.
+func ParseHundredths(s string) (Hundredths, error) {
+	v, err := parseFixed(s, HundredthsScale, 2)
+	if err != nil {
+		return 0, err
+	}
+	return Hundredths(v), nil
+}
+
+// throttleErr says what the throttle's K must be.
+func throttleErr(k Hundredths) error {
+	return &FieldError{Field: "throttle", Value: k.String(), Allowed: fmt.Sprintf("must be 0 (off) or from %v to %v, with at most two decimals", MinThrottle, MaxThrottle)}
+}
+
+// throttle is one balancer's throttle window: the attempts that reached
+// it and the attempts completed, per cycle of the last throttleWindow
+// (by cycle mod throttleWindow), their sums, and this cycle's counts.
+type throttle struct {
+	reqs, accs        [throttleWindow]int64
+	sumReq, sumAcc    int64
+	nowReq            int64 // attempts that reached it this cycle
+	completedBefore   int64 // the balancer's completed attempts at the end of the last cycle recorded
+	requests, accepts int64 // the window fixed for this cycle (cycles t−1000 … t−1)
+	limit, drawn      int64 // this cycle's threshold 100·requests − K·accepts and draw bound 100·(requests+1)
+}
+
+// throttleOn reports whether the throttle is on.
+func (m *Model) throttleOn() bool { return m.cfg.Throttle > 0 }
+
+// startThrottle makes the throttle generator and each balancer's window
+// (at New, before cycle 0's arrivals).
+func (m *Model) startThrottle() {
+	m.tpcg = rand.NewPCG(m.cfg.Seed, throttleStream)
+	m.trng = rand.New(m.tpcg)
+	for _, b := range m.bal {
+		b.th = &throttle{}
+		b.th.fix(m.cfg.Throttle)
+	}
+}
+
+// fix fixes the cycle's window: what the sums hold now (cycles t−1000 …
+// t−1, all recorded at their step e).
+func (th *throttle) fix(k Hundredths) {
+	th.requests, th.accepts = th.sumReq, th.sumAcc
+	th.limit = HundredthsScale*th.requests - int64(k)*th.accepts
+	th.drawn = HundredthsScale * (th.requests + 1)
+}
+
+// record is step e of cycle t: the cycle's counts join the window (the
+// one 1000 cycles older leaves), and the next cycle's window is fixed.
+func (th *throttle) record(b *Balancer, t int64) {
+	i := t % throttleWindow
+	acc := b.tot.Completed - th.completedBefore
+	th.completedBefore = b.tot.Completed
+	th.sumReq += th.nowReq - th.reqs[i]
+	th.sumAcc += acc - th.accs[i]
+	th.reqs[i], th.accs[i] = th.nowReq, acc
+	th.nowReq = 0
+	th.fix(b.m.cfg.Throttle)
+}
+
+// throttles reports whether the client of the attempt reaching the
+// throttle now throttles it: every attempt that reaches it counts, and
+// draws.
+func (b *Balancer) throttles() bool {
+	th := b.th
+	th.nowReq++
+	return b.m.trng.Int64N(th.drawn) < th.limit
+}
+
+// throttled ends attempt r, throttled by its client at step b of cycle t:
+// counted throttled and in errors; a retry follows the client's rules.
+func (b *Balancer) throttled(r packed, t int64) {
+	b.tot.Throttled++
+	b.last.Throttled++
+	b.tot.Errors++
+	b.last.Errors++
+	if b.m.recordEvents {
+		b.emit(Throttled, 0, 0, r.unpack())
+	}
+	b.attemptEnded(r, t, endError, true)
+}
+
+// digestThrottle hashes the balancer's throttle window.
+func (b *Balancer) digestThrottle(put func(int64)) {
+	th := b.th
+	for _, v := range []int64{th.sumReq, th.sumAcc, th.nowReq, th.completedBefore, b.tot.Throttled, b.tot.Errors, b.tot.Failed} {
+		put(v)
+	}
+}
+
+// throttleRange is the throttle row's range, in words.
+var throttleRange = strings.Join([]string{"0 (off)", MinThrottle.String() + ".." + MaxThrottle.String() + ", two decimals"}, ", or ")
