@@ -414,6 +414,9 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if s.clientSide() {
 		texts = s.clientTexts()
 	}
+	if cfg.Fanout > 1 {
+		texts = s.fanoutTexts(texts)
+	}
 	texts = append(texts, overloadTexts(sum, cfg)...)
 	if c := costText(s.m.Summary(), cfg); c != "" {
 		texts = append(texts, c)
@@ -495,12 +498,13 @@ func (s *Session) compareTexts() []string {
 				t = fmt.Sprintf("%s: %s · p95 wait %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.WaitP95))
 			}
 		}
-		lcfg := s.set.Lanes[i].Model.Config()
-		ov := overloadTexts(l.Summary, lcfg)
+		if s.fansOut() { // a request's median and its parts, not a part's wait
+			t = fanoutLaneText(l.Label, l.Summary)
+		}
 		if l.Summary.Errors > l.Summary.Shed+l.Summary.Limited+l.Summary.Throttled {
 			t += " · errors " + Commas(l.Summary.Errors) // a lane with a failing server
 		}
-		for _, o := range ov {
+		for _, o := range overloadTexts(l.Summary, s.set.Lanes[i].Model.Config()) {
 			t += " · " + o
 		}
 		if c := costText(l.Summary, s.set.Lanes[i].Model.Config()); c != "" {
@@ -1363,11 +1367,21 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 				continue
 			}
 			from := q.SlotAt(0).Center()
-			if fl.retry && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry routed at its arrival comes from the gate
+			if (fl.retry || fl.group != 0) && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry or a part routed at its arrival comes from the gate
 				from = gate
 			}
 			from = s.gateFrom(fl, lane, from, f.Layout.T)
-			f.attempt(SceneLayer, lerp(from, box.Center(), smooth(t)), d, sim.Request{Type: fl.typ, Retry: fl.retry})
+			p := lerp(from, box.Center(), smooth(t))
+			if fl.group != 0 {
+				f.part(SceneLayer, from, p, d, fl.group)
+			}
+			f.attempt(SceneLayer, p, d, sim.Request{Type: fl.typ, Retry: fl.retry})
+		case flyCancel:
+			box, ok := boxOf(fl.bal, fl.server)
+			if !ok {
+				continue
+			}
+			f.cancelled(SceneLayer, cancelAt(box, fl.queued, d), d, fl.typ, t)
 		case flyComplete:
 			box, ok := boxOf(fl.bal, fl.server)
 			if !ok {
@@ -1428,6 +1442,13 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 			name string
 			draw func(p Point)
 		}{k.name, func(p Point) { k.draw(f, Rect{p.X - d/2, p.Y - d/2, d, d}, u) }})
+	}
+	// Fan-out's cancelled attempts, while a lane fans out.
+	if s.fansOut() {
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{"cancelled", func(p Point) { f.cancelled(SceneLayer, p, d*0.8, sim.Processing, 0) }})
 	}
 	if s.anyShedding() {
 		// A shed attempt drops out of its queue (▼), orange.

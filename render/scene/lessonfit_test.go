@@ -23,7 +23,9 @@ var keyMoments = map[string]int64{
 	"herding": 6_000,
 	// The later lessons.
 	"littles-law": 6_000, "hockey-stick": 20_000, "ejection": 3_000, "hash-ring": 6_000, "stale-boards": 6_000, "join-idle-queue": 6_000,
-	"autoscalers": 40_000, "overload-control": 50_000,
+	"autoscalers":      40_000,
+	"tail-at-scale":    60_000,
+	"overload-control": 50_000,
 }
 
 // openAt opens ?param=name&present=… paused at cycle at (at its own
