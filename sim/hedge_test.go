@@ -3,6 +3,8 @@ package sim
 import (
 	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // hedgeTrace is a per-server round-robin run of the trace rows on
@@ -132,6 +134,105 @@ func TestHedgeHandTraces(t *testing.T) {
 			}
 			if s.ResponseMax != slices.Max(w.responses) || s.AvgResponse != float64(sum)/float64(len(w.responses)) {
 				t.Errorf("response_max %d avg_response %v, want %d %v", s.ResponseMax, s.AvgResponse, slices.Max(w.responses), float64(sum)/float64(len(w.responses)))
+			}
+		})
+	}
+}
+
+// TestHedgeBooksEveryCycle: with hedging (K = 1 and fan-out), gray faults,
+// fail faults and a queue cap, both lines of accounting hold at the end
+// of every cycle, a part completes once (hedges_won ≤ hedges ≤ cancelled +
+// live hedges), and a run to its end agrees with stepping.
+func TestHedgeBooksEveryCycle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := DefaultConfig()
+		cfg.Queues = PerServer
+		cfg.Seed = rapid.Uint64().Draw(t, "seed")
+		cfg.Cycles = int64(rapid.IntRange(1, 400).Draw(t, "cycles"))
+		cfg.Servers = rapid.IntRange(1, 8).Draw(t, "servers")
+		cfg.MaxServers = cfg.Servers + 4
+		cfg.Fanout = rapid.IntRange(1, 4).Draw(t, "fanout")
+		cfg.HedgeAfter = int64(rapid.IntRange(1, 20).Draw(t, "hedgeAfter"))
+		cfg.HedgeMax = rapid.IntRange(0, MaxHedges).Draw(t, "hedgeMax")
+		if rapid.Bool().Draw(t, "budget") {
+			cfg.HedgeBudget = Decimal(rapid.Int64Range(1, DecimalScale).Draw(t, "budgetF"))
+		}
+		cfg.Policy = rapid.SampledFrom(PoliciesFor(PerServer)).Draw(t, "policy")
+		cfg.Rate = Rate(rapid.Int64Range(0, 3*RateScale).Draw(t, "rate"))
+		cfg.TaskMin, cfg.TaskMax = 1, rapid.IntRange(1, 30).Draw(t, "taskMax")
+		cfg.Service = rapid.SampledFrom([]Service{Uniform, Geometric, Constant}).Draw(t, "service")
+		if cfg.Service != Uniform {
+			cfg.MeanService = rapid.IntRange(1, 20).Draw(t, "mean")
+		}
+		cfg.InitialPerServer = rapid.IntRange(0, 2).Draw(t, "initial")
+		cfg.QueueCap = rapid.IntRange(0, 6).Draw(t, "cap")
+		cfg.FailTime = int64(rapid.IntRange(1, 8).Draw(t, "failTime"))
+		var changes []Change
+		for range rapid.IntRange(0, 3).Draw(t, "grays") {
+			kind := rapid.SampledFrom([]Setting{SetFail, SetHang, SetSlow, SetHeal}).Draw(t, "gray")
+			c := Change{Cycle: int64(rapid.IntRange(1, int(cfg.Cycles)).Draw(t, "at")), Setting: kind,
+				Value: int64(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "server")))}
+			if kind == SetSlow {
+				c.Value = SlowValue(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "server")), 300)
+			}
+			changes = append(changes, c)
+		}
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		if err := m.Schedule(changes...); err != nil {
+			t.Skip(err)
+		}
+		jumped, _ := New(cfg)
+		if err := jumped.Schedule(changes...); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			s := m.Summary()
+			arrivals, requests, attempts := s.Books()
+			if !arrivals || !requests || !attempts {
+				t.Fatalf("cycle %d: the books do not balance (arrivals %v, requests %v, attempts %v): %+v", m.Cycle(), arrivals, requests, attempts, s)
+			}
+			if s.Parts != s.Admitted*int64(cfg.Fanout) || s.InFlight < 0 || s.HedgesWon > s.Hedges {
+				t.Fatalf("cycle %d: parts %d for %d admitted, in flight %d, hedges %d won %d", m.Cycle(), s.Parts, s.Admitted, s.InFlight, s.Hedges, s.HedgesWon)
+			}
+			if !m.Step() {
+				break
+			}
+		}
+		jumped.Run()
+		if jumped.Hash() != m.Hash() {
+			t.Fatalf("a run jumped to its end differs from one stepped")
+		}
+	})
+}
+
+// TestHedgeRefusals: hedging is refused where it is not built, each with
+// a message naming what to change.
+func TestHedgeRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*Config)
+		want string
+	}{
+		{"pooled", func(c *Config) { c.Queues = Pooled }, "hedging routes each hedge at once: use --queues per-server"},
+		{"shedding", func(c *Config) { c.CodelTarget = 5 }, "hedging does not yet combine with shedding"},
+		{"throttle", func(c *Config) { c.Throttle = 200 }, "hedging does not yet combine with shedding"},
+		{"switch", func(c *Config) { c.Switch = true }, "the P/S switch or a fleet"},
+		{"fleet", func(c *Config) { c.Balancers = 2 }, "the P/S switch or a fleet"},
+		{"timeout", func(c *Config) { c.Timeout = 50 }, "hedging does not yet combine with timeouts"},
+		{"faults", func(c *Config) { c.MTBF, c.MTTR = 100, 10 }, "random faults"},
+		{"hedge-max", func(c *Config) { c.HedgeMax = 5 }, "from 1 to 4"},
+		{"budget", func(c *Config) { c.HedgeBudget = DecimalScale + 1 }, "hedge-budget"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Queues, cfg.Policy, cfg.HedgeAfter = PerServer, RoundRobin, 20
+			tc.set(&cfg)
+			err := cfg.Validate()
+			if err == nil || !contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error saying %q", err, tc.want)
 			}
 		})
 	}
