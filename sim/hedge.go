@@ -160,6 +160,10 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 	h.count(&h.hedges, t, 1)
 	b.tot.Hedges++
 	b.last.Hedges++
+	if b.requeuedAt == nil {
+		b.requeuedAt = map[int64]int64{}
+	}
+	b.requeuedAt[p.id] = t // it waits from now
 	b.queued++
 	b.enqueue(id, p, t)
 	if m.recordEvents {
