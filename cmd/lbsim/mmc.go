@@ -28,6 +28,11 @@ asks every server (K = c, 2 to 32, geometric service) the fork-join mean of Flat
 Hahn (K = 2, exact) or Nelson and Tantawi (an approximation). Where neither holds the
 report says there is no closed form, and why.
 
+With --hedge-after D (per-server queues, implied; K = 1 or any fan-out) a part not done D
+cycles after it was sent gets a hedge on another server, the first to complete winning;
+the low-load theory is then P(part > t) = Π (1 − F(t − j·D)), j = 0 … H, with the extra
+attempts and load hedging costs.
+
 With another --service shape the theory is M/G/c: for --queues per-server with
 --policy random, c independent M/G/1 queues by Pollaczek–Khinchine (exact), and for
 the pooled queue the Allen–Cunneen approximation. Both use the exact first two
