@@ -171,7 +171,7 @@ func (h *harness) after() {
 		}
 		for _, e := range m.Events() {
 			if e.Kind == Down || e.Kind == Up || e.Kind == Requeue || e.Kind >= GrayFault && e.Kind != Shed && e.Kind != GiveUp {
-				h.faulted = true // the shadow model knows no faults, and nothing of the client side
+				h.faulted = true // the shadow model knows no faults, and nothing of the client side (a limit's refusal it reads: case Error)
 			}
 		}
 		if m.bal[0].watching && m.Config().Timeout+int64(m.Config().ProvisionDelay) > 0 {

@@ -1215,9 +1215,12 @@ func (b *refBalancer) timeouts(t int64) {
 }
 
 // emptied reports whether s holds nothing, no attempt still to time out
-// this cycle in its queue included.
+// this cycle in its queue included; the server step a is ending an
+// attempt at is freed once that end is handled (fan-out: the
+// cancellations it causes come first).
 func (b *refBalancer) emptied(s *refServer) bool {
-	return !s.busy && len(s.queue) == 0 && !slices.ContainsFunc(b.dues, func(x *refDue) bool { return !x.taken && x.queue == s })
+	return !s.busy && len(s.queue) == 0 && s.id != b.stepAt &&
+		!slices.ContainsFunc(b.dues, func(x *refDue) bool { return !x.taken && x.queue == s })
 }
 
 // How an attempt ended.

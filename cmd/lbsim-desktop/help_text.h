@@ -78,7 +78,7 @@ static const char lbsim_help_text[] =
 	"  --json file\n"
 	"    \ton exit, write the JSON summary to file ('-' = stdout)\n"
 	"  --lesson NAME\n"
-	"    \topen a lesson, a ready scenario with a caption: NAME is one of scaling-band, firewall, server-fails, erlang, overload, queues, speeds, fast-failing, heavy-tails, retry-storm, herding, littles-law, hockey-stick, ejection, hash-ring, stale-boards, join-idle-queue, autoscalers\n"
+	"    \topen a lesson, a ready scenario with a caption: NAME is one of scaling-band, firewall, server-fails, erlang, overload, queues, speeds, fast-failing, heavy-tails, retry-storm, herding, littles-law, hockey-stick, ejection, hash-ring, stale-boards, join-idle-queue, autoscalers, tail-at-scale, overload-control\n"
 	"  --limit-initial value\n"
 	"    \tthe run's setting, as lbsim run --limit-initial\n"
 	"  --limit-latency value\n"

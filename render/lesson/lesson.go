@@ -109,6 +109,7 @@ const (
 	ErrorShare            // the share of the admitted requests that ended in error
 	Goodput               // requests completed per cycle
 	FinalQueue            // the requests queued now
+	ResponseP99           // the 99th percentile of a request's response (arrival to its last part done), in cycles
 )
 
 // Of writes measure m of summary s the way the view shows it: "p95 wait
@@ -132,6 +133,8 @@ func (m Measure) Of(s sim.Summary) string {
 		return "goodput " + strconv.FormatFloat(s.Goodput, 'g', 3, 64) + "/cycle"
 	case FinalQueue:
 		return "queue " + commas(s.FinalQueue)
+	case ResponseP99:
+		return "p99 response " + commas(s.ResponseP99)
 	}
 	return ""
 }
@@ -148,8 +151,8 @@ func commas(n int64) string {
 	return str
 }
 
-// All are the lessons, in the order of the menu (moreLessons and
-// scalingLessons last).
+// All are the lessons, in the order of the menu (moreLessons,
+// scalingLessons and tailLessons last).
 var All = append([]Lesson{
 	{
 		Name:  "scaling-band",
@@ -394,7 +397,7 @@ var All = append([]Lesson{
 			return nil
 		},
 	},
-}, slices.Concat(moreLessons, scalingLessons)...)
+}, slices.Concat(moreLessons, scalingLessons, tailLessons, overloadLessons)...)
 
 // fastFailing checks the fast-failing lesson's claim on the round-robin
 // and least-connections lanes: about 10% and about 60% of the admitted

@@ -151,7 +151,7 @@ func errorShare(s sim.Summary) float64 { return float64(s.Errors) / float64(max(
 // quizzes are the lessons' questions, by lesson name.
 var quizzes = func() map[string]*Quiz {
 	m := map[string]*Quiz{}
-	for _, qs := range []map[string]*Quiz{firstQuizzes, moreQuizzes, scalingQuizzes} {
+	for _, qs := range []map[string]*Quiz{firstQuizzes, moreQuizzes, scalingQuizzes, tailQuizzes, overloadQuizzes} {
 		for name, q := range qs {
 			m[name] = q
 		}

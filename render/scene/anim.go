@@ -21,6 +21,9 @@ const (
 	flyBack                       // an attempt that ended in error or timed out: from its server (or the queue) back to the gate, where it is retried or given up
 	flyRetry                      // a retry: from the gate to a queue slot (or its server's queue)
 	flyGiveUp                     // a request given up: from the gate off to the left, fading
+	flyCancel                     // an attempt cancelled (fan-out): fades, crossed, at its server or its queue
+	flyShed                       // an attempt shed by its queue: it drops out of the queue, fading
+	flyRefuse                     // an attempt refused by a server's (or the pool's) concurrency limit: it bounces off the server back to the gate
 )
 
 type flight struct {
@@ -32,6 +35,11 @@ type flight struct {
 	slot   int  // queue index at the end of the cycle (arrive)
 	server int  // server id (dispatch, complete)
 	member int  // dispatch: the attempt's balancer in a fleet (Request.Member)
+	// group is the request a part of a fan-out belongs to (its id; 0
+	// without fan-out): a request's parts fly as one group, in its tint,
+	// tethered to one point at the gate.
+	group  int64
+	queued bool // flyCancel: it was cancelled queued (at its server's queue), not in service
 	start  int64
 	dur    int64
 	jit    float32 // −1..1, cosmetic vertical jitter
@@ -67,7 +75,22 @@ type animator struct {
 	appear  []serverAnim
 	ghosts  []serverAnim
 	flashes []serverAnim // a ring around a server ejected, restored or ready
+	// partAt is the server each part of a fan-out was routed to while it
+	// waits in that server's queue, so that a part cancelled there fades
+	// at its queue (the cancel event names no server for a queued one).
+	partAt map[partKey]int
 }
+
+// partKey names one part of a request with fan-out on a shown balancer.
+type partKey struct {
+	bal  int
+	id   int64
+	part uint8
+}
+
+// maxPartsNoted bounds partAt: parts routed while the view jumped leave
+// no event behind, so the map starts again when it grows past this.
+const maxPartsNoted = 1 << 14
 
 func newAnimator() animator {
 	return animator{rng: rand.New(rand.NewPCG(0x636f736d, 0x65746963))} // "cosmetic"
@@ -75,6 +98,7 @@ func newAnimator() animator {
 
 func (a *animator) reset() {
 	a.flights, a.appear, a.ghosts, a.flashes = a.flights[:0], a.appear[:0], a.ghosts[:0], a.flashes[:0]
+	clear(a.partAt)
 }
 
 // prune drops the animations that have ended by tick now.
@@ -104,6 +128,9 @@ func pruneServer(s []serverAnim, now int64) []serverAnim {
 func (a *animator) add(f flight) {
 	if len(a.flights) < MaxFlights {
 		f.jit = float32(a.rng.Float64()*2 - 1)
+		if n := len(a.flights); f.group != 0 && n > 0 && a.flights[n-1].group == f.group && a.flights[n-1].bal == f.bal {
+			f.jit = a.flights[n-1].jit // a request's parts set off from one point
+		}
 		a.flights = append(a.flights, f)
 	}
 }
@@ -119,9 +146,12 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 	// Arrivals and retries joining each balancer's queue this cycle, to
 	// find each one's slot. (Per-server: only the lobby's, the others fly
 	// to their server.)
+	// An attempt refused by a concurrency limit as it was routed joins
+	// nothing.
+	refused := limitRefusals(m, evs)
 	var joins [2]int
 	for _, e := range evs {
-		if (e.Kind == sim.Arrive || e.Kind == sim.Retry) && e.Balancer < 2 && e.Server == 0 {
+		if (e.Kind == sim.Arrive || e.Kind == sim.Retry) && e.Balancer < 2 && e.Server == 0 && !refused[refusalOf(e)] {
 			joins[e.Balancer]++
 		}
 	}
@@ -137,14 +167,27 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		}
 	}
 	var seen [2]int
+	fan := m.Config().Fanout > 1
 	for _, e := range evs {
 		bi := min(e.Balancer, 1)
 		b := base + bi
+		if fan {
+			a.notePart(e, b)
+		}
 		switch e.Kind {
 		case sim.Arrive, sim.Retry:
 			retry := e.Kind == sim.Retry
+			if refused[refusalOf(e)] {
+				// Refused by the limit as it was routed: the refusal's
+				// bounce (below) is its whole flight.
+				continue
+			}
 			if e.Server != 0 { // routed at arrival: straight to its server's queue
-				a.add(flight{kind: flyDispatch, bal: b, typ: e.Request.Type, retry: retry, server: e.Server, member: int(e.Request.Member), start: now, dur: dur})
+				f := flight{kind: flyDispatch, bal: b, typ: e.Request.Type, retry: retry, server: e.Server, member: int(e.Request.Member), start: now, dur: dur}
+				if fan {
+					f.group = e.Request.ID
+				}
+				a.add(f)
 				continue
 			}
 			seen[bi]++
@@ -175,10 +218,18 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		case sim.Complete:
 			a.add(flight{kind: flyComplete, bal: b, typ: e.Request.Type, server: e.Server, start: now, dur: dur})
 		case sim.Error, sim.TimedOut:
+			if e.Kind == sim.Error && refused[refusalOf(e)] {
+				a.add(flight{kind: flyRefuse, bal: b, typ: e.Request.Type, retry: !gaveUp[e.Request.ID], server: e.Server, start: now, dur: max(dur*3/2, 30)})
+				continue
+			}
 			// Back to the gate: in the retry colour when its client
 			// retries it, else red (error) or grey (timed out).
 			a.add(flight{kind: flyBack, bal: b, typ: e.Request.Type, retry: !gaveUp[e.Request.ID], timed: e.Kind == sim.TimedOut,
 				server: e.Server, start: now, dur: dur})
+		case sim.Cancel:
+			a.cancelled(e, b, now, dur)
+		case sim.Shed:
+			a.add(flight{kind: flyShed, bal: b, typ: e.Request.Type, retry: e.Request.Retry, server: e.Server, start: now, dur: max(dur*3/2, 30)})
 		case sim.GiveUp:
 			a.add(flight{kind: flyGiveUp, bal: b, typ: e.Request.Type, start: now, dur: max(dur*3/2, 30)})
 		case sim.Eject, sim.Restore, sim.Ready:
@@ -217,4 +268,37 @@ func (a *animator) flash(b, id int, now int64) (sim.EventKind, float32, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// notePart keeps partAt up to date with event e of balancer b (fan-out on):
+// a part routed to a server's queue is noted there until it leaves it.
+func (a *animator) notePart(e sim.Event, b int) {
+	k := partKey{b, e.Request.ID, e.Request.Part}
+	switch e.Kind {
+	case sim.Arrive, sim.Retry:
+		if e.Server == 0 {
+			return
+		}
+		if a.partAt == nil || len(a.partAt) >= maxPartsNoted {
+			a.partAt = make(map[partKey]int)
+		}
+		a.partAt[k] = e.Server
+	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Requeue:
+		delete(a.partAt, k)
+	}
+}
+
+// cancelled adds the flight of attempt e cancelled on balancer b: in
+// service, at the server that stopped it; queued, at the queue it was
+// noted in (none when the view jumped over its routing).
+func (a *animator) cancelled(e sim.Event, b int, now, dur int64) {
+	k := partKey{b, e.Request.ID, e.Request.Part}
+	f := flight{kind: flyCancel, bal: b, typ: e.Request.Type, server: e.Server, group: e.Request.ID, start: now, dur: max(dur*3/2, 30)}
+	if e.Server == 0 {
+		f.server, f.queued = a.partAt[k], true
+	}
+	delete(a.partAt, k)
+	if f.server != 0 {
+		a.add(f)
+	}
 }

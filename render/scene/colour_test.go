@@ -216,6 +216,14 @@ var colourPairs = []struct {
 		p, s := f.Layers[SceneLayer].Quads[0].P, f.Layers[SceneLayer].Quads[1].P
 		return p[0].Y == p[1].Y && s[0].X == s[2].X && s[1].Y == s[3].Y // axis-aligned, then on its corner
 	}},
+	// Fan-out: a request's parts in its tint, tethered to one point; a
+	// cancelled attempt crossed.
+	{"two requests' parts", GroupTints[0], GroupTints[1], "each request's parts tethered to their own point at the gate", func(t *testing.T) bool {
+		return groupTethered(t)
+	}},
+	{"a cancelled attempt and abandoned work", CancelCol, Abandoned, "an × across the cancelled one", func(t *testing.T) bool {
+		return cancelDrawn(t, false)
+	}},
 	{"goodput and retries", DoneColor, RetryColor, "goodput solid (bars), retries dotted", func(t *testing.T) bool {
 		ln := charts[2].lines[1]
 		return ln.name == "retries (right axis)" && ln.dot && charts[2].bars.name == "completed"

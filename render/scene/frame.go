@@ -414,6 +414,10 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if s.clientSide() {
 		texts = s.clientTexts()
 	}
+	if cfg.Fanout > 1 {
+		texts = s.fanoutTexts(texts)
+	}
+	texts = append(texts, overloadTexts(sum, cfg)...)
 	if c := costText(s.m.Summary(), cfg); c != "" {
 		texts = append(texts, c)
 	}
@@ -494,8 +498,14 @@ func (s *Session) compareTexts() []string {
 				t = fmt.Sprintf("%s: %s · p95 wait %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.WaitP95))
 			}
 		}
-		if l.Summary.Errors > 0 { // a lane with a failing server
-			t += " · errors " + Commas(l.Summary.Errors)
+		if s.fansOut() { // a request's median and its parts, not a part's wait
+			t = fanoutLaneText(l.Label, l.Summary)
+		}
+		if l.Summary.Errors > l.Summary.Shed+l.Summary.Limited+l.Summary.Throttled {
+			t += " · errors " + Commas(l.Summary.Errors) // a lane with a failing server
+		}
+		for _, o := range overloadTexts(l.Summary, s.set.Lanes[i].Model.Config()) {
+			t += " · " + o
 		}
 		if c := costText(l.Summary, s.set.Lanes[i].Model.Config()); c != "" {
 			t += " · " + c
@@ -591,7 +601,14 @@ func (s *Session) drawLaneTitles(f *Frame, lane Lane, sb shownBalancer, g GridSp
 		q = short // one form in every lane: "queue 9" never beside "q 0"
 	}
 	f.text(SceneLayer, q, x, lane.Title.Y, size, true, AlignStart, TextColor)
-	x += TextWidth(q, size, true) + 10*u
+	x += TextWidth(q, size, true)
+	if l, ok := b.Limit(0); ok && q != "" && x+TextWidth(" ≤"+Commas(int64(l)), size, true) <= queueEnd {
+		// The pool's concurrency limit, right after its queue's count.
+		lim := " ≤" + Commas(int64(l))
+		f.text(SceneLayer, lim, x, lane.Title.Y, size, true, AlignStart, LimitCol)
+		x += TextWidth(lim, size, true)
+	}
+	x += 10 * u
 	small := 13 * u
 	if w := queueEnd - x; len(th) > 0 {
 		f.text(SceneLayer, f.fitFirst(small, false, w, append(th, "")...), x, lane.Title.Y+(size-small)*0.8, small, false, AlignStart, DimText)
@@ -1090,12 +1107,13 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 	// The share ends short of the next server's box: "10%" never runs
 	// into its id ("16 10%5").
 	gap := max(f.Layout.T*3, room.W*0.03)
+	lim := limitText(b, v) // the server's concurrency limit, right after the count
 	if label {
 		// The count over the bar, at ValueUnits at least: "N queued",
 		// or "N" where the word does not fit (beside the share first).
-		sw := float32(0)
+		sw := TextWidth(lim, size, true)
 		if share != "" {
-			sw = size + TextWidth(share, size, true)
+			sw += size + TextWidth(share, size, true)
 		}
 		switch short := Commas(int64(v.Queued)); {
 		case TextWidth(t, size, true)+sw <= room.W-gap:
@@ -1103,13 +1121,16 @@ func drawQueueBar(f *Frame, room Rect, v sim.ServerView, b *sim.Balancer, scale 
 			t = short
 		default:
 			share = ""
-			t = f.fitFirst(size, true, room.W, t, short)
+			t = f.fitFirst(size, true, room.W-TextWidth(lim, size, true), t, short)
 		}
 		bar = Rect{room.X, room.Y + size*1.15 + room.H*0.04, room.W, room.H*0.94 - size*1.15}
 	}
 	f.rect(SceneLayer, bar, fade(Panel, 0.8))
 	if label {
 		f.text(SceneLayer, t, room.X, room.Y+room.H*0.04, size, true, AlignStart, TextColor)
+		if lim != "" && TextWidth(t+lim, size, true) <= room.W {
+			f.text(SceneLayer, lim, room.X+TextWidth(t, size, true), room.Y+room.H*0.04, size, true, AlignStart, LimitCol)
+		}
 		// The server's share of the requests so far, at the right, when it
 		// fits whole beside the count.
 		if share != "" {
@@ -1150,6 +1171,9 @@ func (s *Session) drawInlineBar(f *Frame, room Rect, v sim.ServerView, sb shownB
 			lead = []part{{fmt.Sprintf("%d:", v.ID), DimText}, {" " + Commas(load(v)) + " · ", TextColor}, {Commas(think), FocusCol}}
 		}
 	}
+	if lim := limitText(sb.b, v); lim != "" {
+		lead = append(lead, part{lim, LimitCol})
+	}
 	share := s.serverShare(sb.lane, sb.bal, v.ID)
 	width := func(ps []part) float32 {
 		w := float32(0)
@@ -1161,6 +1185,10 @@ func (s *Session) drawInlineBar(f *Frame, room Rect, v sim.ServerView, sb shownB
 	minBar := 12 * u
 	if !inlineShares(room.W, u, size) {
 		share = ""
+	}
+	if n := len(lead); n > 2 && lead[n-1].c == LimitCol && share != "" &&
+		width(lead)+minBar+6*u+TextWidth(share, size, true)+6*u > room.W {
+		lead = lead[:n-1] // no room for the limit beside the share
 	}
 	if width(lead)+minBar+6*u > room.W {
 		lead = lead[1:]
@@ -1309,17 +1337,51 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 				}
 				f.request(SceneLayer, lerp(turn, back, smooth(k)), d*(1+0.4*k), fl.typ, fade(mix(col, c2, k*3), a))
 			}
+		case flyShed, flyRefuse:
+			// The server's own queue (per-server) or the pooled queue's
+			// front, and the server's box (the pool's queue tail).
+			from, box := q.SlotAt(0).Center(), Rect{}
+			if b, ok := boxOf(fl.bal, fl.server); ok && fl.server != 0 {
+				box = b
+				if bar := grids[fl.bal].BarAt(boxIndex(ids[fl.bal], fl.server)); bar.W > 0 {
+					from = Point{bar.X + min(bar.H*0.5, bar.W*0.5), bar.Y + bar.H*0.6}
+				} else {
+					from = b.Center()
+				}
+			}
+			if fl.kind == flyShed {
+				drawShed(f, fl, from, d, t, lane.Queue.H)
+				break
+			}
+			turn := from
+			if box.W > 0 {
+				turn = Point{box.X, box.Y + box.H/2}
+			} else { // the pool: its queue's tail
+				turn = q.SlotAt(max(q.Shown-1, 0)).Center()
+				turn.X -= q.Pitch
+			}
+			drawRefusal(f, fl, gate, turn, d, t, col)
 		case flyDispatch:
 			box, ok := boxOf(fl.bal, fl.server)
 			if !ok {
 				continue
 			}
 			from := q.SlotAt(0).Center()
-			if fl.retry && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry routed at its arrival comes from the gate
+			if (fl.retry || fl.group != 0) && grids[fl.bal].CellW > grids[fl.bal].Cell { // per-server: a retry or a part routed at its arrival comes from the gate
 				from = gate
 			}
 			from = s.gateFrom(fl, lane, from, f.Layout.T)
-			f.attempt(SceneLayer, lerp(from, box.Center(), smooth(t)), d, sim.Request{Type: fl.typ, Retry: fl.retry})
+			p := lerp(from, box.Center(), smooth(t))
+			if fl.group != 0 {
+				f.part(SceneLayer, from, p, d, fl.group)
+			}
+			f.attempt(SceneLayer, p, d, sim.Request{Type: fl.typ, Retry: fl.retry})
+		case flyCancel:
+			box, ok := boxOf(fl.bal, fl.server)
+			if !ok {
+				continue
+			}
+			f.cancelled(SceneLayer, cancelAt(box, fl.queued, d), d, fl.typ, t)
 		case flyComplete:
 			box, ok := boxOf(fl.bal, fl.server)
 			if !ok {
@@ -1380,6 +1442,23 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 			name string
 			draw func(p Point)
 		}{k.name, func(p Point) { k.draw(f, Rect{p.X - d/2, p.Y - d/2, d, d}, u) }})
+	}
+	// Fan-out's cancelled attempts, while a lane fans out.
+	if s.fansOut() {
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{"cancelled", func(p Point) { f.cancelled(SceneLayer, p, d*0.8, sim.Processing, 0) }})
+	}
+	if s.anyShedding() {
+		// A shed attempt drops out of its queue (▼), orange.
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{"shed", func(p Point) {
+			f.rect(SceneLayer, Rect{p.X - d*0.3, p.Y - d/2, d * 0.6, d * 0.45}, ShedCol)
+			f.triangle(SceneLayer, Point{p.X, p.Y + d/2}, Point{p.X - d*0.4, p.Y + d*0.05}, Point{p.X + d*0.4, p.Y + d*0.05}, ShedCol)
+		}})
 	}
 	var total float32
 	for _, it := range items {

@@ -23,7 +23,9 @@ var keyMoments = map[string]int64{
 	"herding": 6_000,
 	// The later lessons.
 	"littles-law": 6_000, "hockey-stick": 20_000, "ejection": 3_000, "hash-ring": 6_000, "stale-boards": 6_000, "join-idle-queue": 6_000,
-	"autoscalers": 40_000,
+	"autoscalers":      40_000,
+	"tail-at-scale":    60_000,
+	"overload-control": 50_000,
 }
 
 // openAt opens ?param=name&present=… paused at cycle at (at its own
@@ -449,6 +451,26 @@ func TestLessonsPauseAtTheirMoments(t *testing.T) {
 		{"fast-failing", 10_000, func(s *scene.Session, f *scene.Frame) error {
 			if sh := s.ServerShare(1, 0, 3); sh == "" || len(sh) < 3 || sh[:2] < "30" {
 				return fmt.Errorf("least-connections gives server 3 %q of its requests", sh)
+			}
+			return nil
+		}},
+		{"overload-control", 50_000, func(s *scene.Session, f *scene.Frame) error {
+			// The AIMD lane writes each of its ten servers' limits beside
+			// its queue; the HUD counts what each defence turned away.
+			limits := 0
+			for _, x := range f.Layers[scene.SceneLayer].Texts {
+				if x.C == scene.LimitCol && strings.HasPrefix(x.S, " ≤") {
+					limits++
+				}
+			}
+			if limits != 10 {
+				return fmt.Errorf("%d limits drawn beside the queues, want the AIMD lane's ten", limits)
+			}
+			ls := s.State().Lanes
+			for _, w := range []string{"shed " + scene.Commas(ls[1].Summary.Shed), "limited " + scene.Commas(ls[2].Summary.Limited)} {
+				if !slices.ContainsFunc(f.Layers[scene.SceneLayer].Texts, func(x scene.Text) bool { return strings.Contains(x.S, w) }) {
+					return fmt.Errorf("the HUD does not say %q", w)
+				}
 			}
 			return nil
 		}},

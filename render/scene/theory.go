@@ -170,11 +170,7 @@ func (s *Session) TheoryLines() []string {
 // fork-join mean beside what the run measured so far, or "no closed form"
 // and why.
 func (s *Session) tailLines(cfg sim.Config, in mmc.TailInput) []string {
-	key := fmt.Sprint(mmc.FitInput(cfg), cfg.Shape(), in)
-	if s.tailKey != key {
-		s.tailKey = key
-		s.tail, s.tailErr = mmc.PredictTail(cfg, in)
-	}
+	s.tailTheory(cfg, in)
 	tl := s.tail
 	title := fmt.Sprintf("tail at scale: fan-out %d", max(in.Fanout, 1))
 	if in.HedgeAfter > 0 {
@@ -215,6 +211,17 @@ func (s *Session) tailLines(cfg sim.Config, in mmc.TailInput) []string {
 		lines = append(lines, fj.Model)
 	}
 	return append(lines, measured)
+}
+
+// tailTheory works out the tail theory of cfg with fan-out or hedging in
+// (s.tail, s.tailErr), once for each set of inputs: the theory panel and
+// the HUD's p99 readout read it.
+func (s *Session) tailTheory(cfg sim.Config, in mmc.TailInput) {
+	key := fmt.Sprint(mmc.FitInput(cfg), cfg.Shape(), in)
+	if s.tailKey != key {
+		s.tailKey = key
+		s.tail, s.tailErr = mmc.PredictTail(cfg, in)
+	}
 }
 
 // generalShape reports whether service shape v is one of M/G/c's, not
