@@ -559,13 +559,14 @@ func (b *Balancer) completed(s *server, t int64) int64 {
 }
 
 // dispatched counts request r dispatched at cycle t and returns its wait
-// (from its arrival, or from when it was taken back from a failed server);
+// (from its arrival, or from when it was taken back from a failed server
+// or, a hedge, sent);
 // the caller counts its server busy and adds the wait to the histogram
 // (small enough to inline, with those outside; so are the service cycles
 // avg_service counts).
 func (b *Balancer) dispatched(r packed, t int64) int64 {
 	wait := t - r.arrival()
-	if r.meta&(packedRequeued|packedRetry) != 0 {
+	if r.meta&(packedRequeued|packedRetry) != 0 || len(b.requeuedAt) > 0 { // a hedge waits from its sending
 		wait = b.laterWait(r, t, wait)
 	}
 	b.tot.Dispatched++

@@ -188,6 +188,16 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 			}
 			return
 		}
+		if b.stillHedged(r) {
+			// Another attempt of its part is live: this one ends alone.
+			if len(b.requeuedAt) > 0 {
+				delete(b.requeuedAt, r.id)
+			}
+			if b.cl != nil {
+				b.cl.ended(r.id)
+			}
+			return
+		}
 		tries = int(req.tries)
 	}
 	if tries >= cfg.Retries {

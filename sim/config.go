@@ -165,6 +165,17 @@ type Config struct {
 	// fanout.go.
 	Fanout int
 
+	// HedgeAfter is D, hedging's delay (0 = off; per-server queues): a
+	// part first sent at s₀ and not completed gets its h-th hedge at step
+	// b of s₀ + h·D, h = 1 … HedgeMax (0 stands for 1), a new attempt on a
+	// server holding no live attempt of its request, whose time is drawn
+	// from the hedge generator. HedgeBudget F (millionths, 0 = none) lets
+	// a hedge go only while the hedges of the last 1000 cycles are fewer
+	// than F × the parts first sent in them. See hedge.go.
+	HedgeAfter  int64
+	HedgeMax    int
+	HedgeBudget Decimal
+
 	// Trace, when non-nil, replaces the generator: its rows are the only
 	// requests (cycle 0 rows form the initial queue).
 	Trace []TraceRow
@@ -194,6 +205,7 @@ const (
 	MaxBalancers              = 256
 	MaxLoadPeriod             = 1_000_000
 	MaxFanout                 = 64
+	MaxHedges                 = 4
 )
 
 // DefaultBlocked is the firewall's default block list: address blocks that
@@ -318,8 +330,16 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("fanout", int64(c.Fanout), "fan-out and the P/S switch do not combine: drop --switch or use --fanout 1")
 	case c.Fanout > 1 && (c.CodelTarget > 0 || c.Throttle > 0 || c.ConcurrencyLimit != 0):
 		return intErr("fanout", int64(c.Fanout), "fan-out does not yet combine with shedding (--codel-target), the throttle (--throttle) or a concurrency limit: use --fanout 1 or leave those off")
-	case c.Fanout > 1 && !fanoutPolicy(c.Policy):
-		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "fan-out routes its parts with " + fanoutPolicyNames() + " (the others are not built for it yet)"}
+	case c.HedgeAfter > 0 && c.Queues != PerServer:
+		return intErr("hedge-after", c.HedgeAfter, "hedging routes each hedge at once: use --queues per-server")
+	case c.HedgeAfter > 0 && (c.CodelTarget > 0 || c.Throttle > 0 || c.ConcurrencyLimit != 0):
+		return intErr("hedge-after", c.HedgeAfter, "hedging does not yet combine with shedding (--codel-target), the throttle (--throttle) or a concurrency limit: use --hedge-after 0 or leave those off")
+	case c.HedgeAfter > 0 && (c.Switch || c.Balancers > 1):
+		return intErr("hedge-after", c.HedgeAfter, "hedging does not yet combine with the P/S switch or a fleet: use --hedge-after 0, or drop --switch and use --balancers 1")
+	case c.HedgeAfter > 0 && (c.ClientSide() || c.MTBF != 0):
+		return intErr("hedge-after", c.HedgeAfter, "hedging does not yet combine with timeouts, retries, health checks, ejection, warm-up, replacement or random faults: use --hedge-after 0 or leave those off")
+	case (c.Fanout > 1 || c.HedgeAfter > 0) && !fanoutPolicy(c.Policy):
+		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "fan-out and hedging route their attempts with " + fanoutPolicyNames() + " (the others are not built for it yet)"}
 	case start && c.LoadInfo != LoadExact && c.Queues != PerServer:
 		return &FieldError{Field: "load-info", Value: c.LoadInfo.String(), Allowed: "load information is what a balancer routing at arrival reads: use --queues per-server"}
 	case c.Autoscaler == TargetTracking && c.ScaleMetric == MetricUtilization && c.ScaleTarget > DecimalScale:

@@ -31,10 +31,11 @@ const (
 	Shed                       // a queue shed an attempt that had waited too long (Server: its queue's, 0 for the central one)
 	Throttled                  // a client throttled its own attempt before routing it
 	Cancel                     // an attempt was cancelled (fan-out): Server is where it was in service, 0 if queued
+	Hedge                      // a hedge of a part was sent (Server: where it was routed)
 	numEventKinds
 )
 
-var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace", "shed", "throttled", "cancel"}
+var eventNames = [numEventKinds]string{"arrive", "reject", "discard", "dispatch", "complete", "scale-up", "scale-down", "retire", "leave", "down", "up", "requeue", "error", "gray", "timed-out", "retry", "give-up", "eject", "restore", "ready", "replace", "shed", "throttled", "cancel", "hedge"}
 
 // String returns the kind's lower-case name, as logs print it.
 func (k EventKind) String() string {

@@ -42,6 +42,8 @@ const (
 // fanState is the model's fan-out state (nil with K = 1).
 type fanState struct {
 	k     int
+	a     int // attempts a part may have: 1, or 1 + hedge-max with hedging
+	hedge *hedgeState
 	pcg   *rand.PCG // the parts generator
 	reqs  map[int64]*fanReq
 	times []uint32 // the parts' times of the request being admitted
@@ -54,34 +56,49 @@ type fanReq struct {
 	// left counts the parts not completed; tries the retries of all
 	// parts (a request's --retries limit counts them together).
 	left, tries int32
-	// at holds, by part, where its live attempt is: a server id (not a
+	// at holds, by attempt slot (part·a + attempt, the first attempt 0
+	// and hedge h at h), where that attempt is live: a server id (not a
 	// slot: slots are renumbered), lobbyAt, or 0 for none (completed,
 	// waiting to retry, or abandoned by its client).
 	at []int32
+	// hedging's record (nil without hedging).
+	*hedgeReq
 }
 
 // newFanState returns the fan-out state of a run of cfg, nil without
 // fan-out.
 func newFanState(cfg *Config) *fanState {
-	if cfg.Fanout <= 1 {
+	if cfg.Fanout <= 1 && cfg.HedgeAfter == 0 {
 		return nil
 	}
-	return &fanState{k: cfg.Fanout, pcg: rand.NewPCG(cfg.Seed, partsStream), reqs: map[int64]*fanReq{}, times: make([]uint32, cfg.Fanout)}
+	k := max(cfg.Fanout, 1)
+	f := &fanState{k: k, a: 1, pcg: rand.NewPCG(cfg.Seed, partsStream), reqs: map[int64]*fanReq{}, times: make([]uint32, k)}
+	if cfg.HedgeAfter > 0 {
+		f.a = 1 + max(cfg.HedgeMax, 1)
+		f.hedge = newHedgeState(cfg)
+	}
+	return f
 }
 
-// key returns the key of part j (from 0) of request id.
-func (f *fanState) key(id int64, j int) int64 { return (id-1)*int64(f.k) + int64(j) + 1 }
+// key returns the key of part j's (from 0) first attempt of request id.
+func (f *fanState) key(id int64, j int) int64 { return f.keyAt(id, j*f.a) }
+
+// keyAt returns the key of attempt slot i of request id (see fanReq.at).
+func (f *fanState) keyAt(id int64, i int) int64 { return (id-1)*int64(f.k*f.a) + int64(i) + 1 }
 
 // split returns the request id and the part (from 0) of an attempt's key.
 func (f *fanState) split(key int64) (id int64, j int) {
-	return (key-1)/int64(f.k) + 1, int((key - 1) % int64(f.k))
+	n := (key - 1) / int64(f.a)
+	return n/int64(f.k) + 1, int(n % int64(f.k))
 }
 
+// slot returns the attempt slot of an attempt's key (see fanReq.at).
+func (f *fanState) slot(key int64) int { return int((key - 1) % int64(f.k*f.a)) }
+
 // of returns the record of the request attempt key belongs to (nil when
-// it has ended) and the attempt's part.
+// it has ended) and the attempt's slot.
 func (f *fanState) of(key int64) (*fanReq, int) {
-	id, j := f.split(key)
-	return f.reqs[id], j
+	return f.reqs[(key-1)/int64(f.k*f.a)+1], f.slot(key)
 }
 
 // drawParts, under fan-out, fills the parts' times of request r, just
@@ -103,8 +120,12 @@ func (m *Model) drawParts(r packed) {
 // request's time is under the shape in force: a uniform time from the
 // low 32 bits of one 64-bit draw (with the rare biased draws redrawn),
 // no draw for constant, one 64-bit draw for every other shape.
-func (m *Model) partTime() uint32 {
-	cfg, g := &m.cfg, m.fan.pcg
+func (m *Model) partTime() uint32 { return m.timeFrom(m.fan.pcg) }
+
+// timeFrom draws one time from generator g under the shape in force, as
+// partTime says.
+func (m *Model) timeFrom(g *rand.PCG) uint32 {
+	cfg := &m.cfg
 	switch cfg.Service {
 	case Uniform:
 		n := uint32(cfg.TaskMax - cfg.TaskMin + 1)
@@ -150,7 +171,10 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	if fl := b.fleet; fl != nil {
 		r = fl.assign(r) // one balancer for the request's parts
 	}
-	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
+	req := &fanReq{left: int32(f.k), at: make([]int32, f.k*f.a)}
+	if f.hedge != nil {
+		req.hedgeReq = &hedgeReq{r: r, sent: make([]int64, f.k*f.a)}
+	}
 	f.reqs[r.id] = req
 	place := f.place[:0]
 	for j := range f.k {
@@ -181,21 +205,24 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		place = append(place, id)
 		if id != 0 && b.watching && b.srv[id-1].down {
-			req.at[j] = 0 // not live: refused, which takes effect after the last part is placed
+			req.at[j*f.a] = 0 // not live: refused, which takes effect after the last part is placed
 			continue
 		}
 		b.queued++
 		if id == 0 {
-			req.at[j] = lobbyAt
+			req.at[j*f.a] = lobbyAt
 			q.pushBack(p, t)
 		} else {
-			req.at[j] = int32(b.idOf(id))
+			req.at[j*f.a] = int32(b.idOf(id))
 			b.enqueue(id, p, t)
 		}
 	}
 	f.place = place
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)
+	if f.hedge != nil {
+		b.hedgeFirstSent(r.id, req, t)
+	}
 	refused := false
 	for j, id := range place {
 		p := f.partOf(r, j)
@@ -233,7 +260,7 @@ func (b *Balancer) refuseParts(r packed, place []int, t int64) {
 	for j, id := range place {
 		if id != 0 && b.srv[id-1].down {
 			if req := f.reqs[r.id]; req != nil {
-				req.at[j] = 0 // never live: the server refused it
+				req.at[j*f.a] = 0 // never live: the server refused it
 			}
 			b.refuse(id, f.partOf(r, j), t)
 		}
@@ -409,7 +436,12 @@ func (b *Balancer) workParts(t int64) {
 		abandoned := false
 		switch {
 		case ok:
+			if b.m.fan.hedge != nil && b.yields(s.req, t) {
+				continue // an earlier sibling completes its part this cycle and cancels it
+			}
+			b.stepAt = id // a sibling at a higher id has not been served this cycle
 			b.partDone(id, s, t)
+			b.stepAt = 0
 		case b.endsOf(id) == abandons:
 			abandoned = true // counted once the router has heard (peak-ewma reads it)
 		default:
@@ -449,7 +481,10 @@ func (b *Balancer) partCompleted(s *server, t int64) {
 	if req == nil {
 		return // cannot happen: a cancelled attempt does not complete
 	}
-	req.at[j] = 0
+	req.at[f.slot(s.req.id)] = 0
+	if req.hedgeReq != nil {
+		b.hedgedPartDone(id, j, req, s.req.id, t)
+	}
 	req.left--
 	if req.left > 0 {
 		b.tot.PartsDone++
@@ -482,9 +517,9 @@ func (b *Balancer) fanEnded(r packed, t int64) {
 		return
 	}
 	delete(f.reqs, id)
-	for j, w := range req.at {
+	for i, w := range req.at {
 		if w != 0 {
-			b.cancel(f.key(id, j), w, t)
+			b.cancel(f.keyAt(id, i), w, t)
 		}
 	}
 }
@@ -586,8 +621,8 @@ func (b *Balancer) toTransit(again []packed) {
 // endedInTransit reports whether part r, given back by its server, was
 // cancelled before its turn to be routed again: its request has ended.
 func (b *Balancer) endedInTransit(r packed) bool {
-	req, _ := b.m.fan.of(r.id)
-	return req == nil
+	req, i := b.m.fan.of(r.id)
+	return req == nil || req.at[i] == 0
 }
 
 // fanDigest adds the fan-out state to the model's hash (only while fan-out
@@ -596,6 +631,10 @@ func (b *Balancer) fanDigest(put func(int64)) {
 	t := &b.tot
 	for _, v := range []int64{t.ExtraParts, t.PartsDone, t.Cancelled, t.Hedges, t.HedgesWon, t.HedgesDenied, int64(len(b.m.fan.reqs))} {
 		put(v)
+	}
+	if h := b.m.fan.hedge; h != nil {
+		put(h.seq)
+		put(int64(len(h.due)))
 	}
 }
 

@@ -322,6 +322,20 @@ func hashConfigs() map[string]struct {
 		{Cycle: 3000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
 		{Cycle: 4000, Setting: SetPolicy, Value: int64(RoundRobin)},
 	}}
+	// Fan-out 3 over p2c, hedged after 25 cycles up to twice within a 20%
+	// budget (the hedge generator), with a queue cap, a failing server
+	// (errors end attempts while a hedge of their part is live) and a
+	// slow one (hedges escape it).
+	hg := DefaultConfig()
+	hg.Seed, hg.Cycles, hg.Servers, hg.MaxServers, hg.Queues, hg.Policy, hg.Fanout = 16, 6_000, 12, 16, PerServer, P2C, 3
+	hg.Service, hg.MeanService, hg.Rate, hg.Wave, hg.InitialPerServer, hg.MinServers = Geometric, 12, 150_000, false, 1, 12
+	hg.HedgeAfter, hg.HedgeMax, hg.HedgeBudget, hg.QueueCap, hg.FailTime = 25, 2, 200_000, 8, 7
+	runs["hedge"] = run{cfg: hg, changes: []Change{
+		{Cycle: 1000, Setting: SetSlow, Value: SlowValue(MakeServerRef(0, 5), 300)},
+		{Cycle: 1500, Setting: SetFail, Value: int64(MakeServerRef(0, 3))},
+		{Cycle: 3000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
+		{Cycle: 4000, Setting: SetPolicy, Value: int64(RoundRobin)},
+	}}
 	return runs
 }
 

@@ -253,6 +253,9 @@ func (m *Model) Step() bool {
 			}
 		}
 	}
+	if f := m.fan; f != nil && f.hedge != nil {
+		m.bal[0].hedgesDue(t) // after retries, before arrivals
+	}
 	if m.cfg.Trace != nil || m.arr.due(t) {
 		m.arrive(t)
 	}
@@ -694,6 +697,10 @@ func (m *Model) Hash() uint64 {
 	}
 	if m.fan != nil {
 		state, _ = m.fan.pcg.MarshalBinary()
+		h.Write(state)
+	}
+	if m.fan != nil && m.fan.hedge != nil {
+		state, _ = m.fan.hedge.pcg.MarshalBinary()
 		h.Write(state)
 	}
 	return h.Sum64()

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/lbsim/lbsim/detmath"
@@ -33,13 +34,16 @@ func (m *refModel) partTimes(r sim.Request) []uint32 {
 // bits of a 64-bit draw by multiply-shift, a biased draw redrawn; no draw
 // for constant; geometric by inversion; the other shapes by the model's
 // inverse transforms of one 64-bit draw.
-func (m *refModel) partTime() uint32 {
+func (m *refModel) partTime() uint32 { return m.timeFrom(m.parts) }
+
+// timeFrom is partTime's draw from generator g.
+func (m *refModel) timeFrom(g *rand.PCG) uint32 {
 	cfg := &m.cfg
 	switch cfg.Service {
 	case sim.Uniform:
 		n := uint32(cfg.TaskMax - cfg.TaskMin + 1)
 		for {
-			prod := uint64(uint32(m.parts.Uint64())) * uint64(n)
+			prod := uint64(uint32(g.Uint64())) * uint64(n)
 			if uint32(prod) >= -n%n {
 				return uint32(cfg.TaskMin) + uint32(prod>>32)
 			}
@@ -47,14 +51,14 @@ func (m *refModel) partTime() uint32 {
 	case sim.Constant:
 		return uint32(cfg.MeanService)
 	case sim.Geometric:
-		u := m.parts.Uint64()
+		u := g.Uint64()
 		if cfg.MeanService <= 1 {
 			return 1
 		}
 		k := 1 + math.Floor(detmath.Log(float64(u>>11+1)*0x1p-53)/detmath.Log(1-1/float64(cfg.MeanService)))
 		return uint32(min(k, sim.MaxTaskTime))
 	}
-	return sim.ShapeTime(cfg, m.parts.Uint64())
+	return sim.ShapeTime(cfg, g.Uint64())
 }
 
 // fanArrive routes the parts of request r (past the firewall) at t, one
@@ -74,6 +78,8 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 	for j := range m.fanK {
 		q := b.attempt(r, t)
 		q.Time, q.Part, q.bal = times[j], uint8(j), bal
+		m.seq++
+		q.sent = m.seq
 		s := b.pick(&q)
 		id, n := 0, len(b.lobby)
 		if s != nil {
@@ -102,6 +108,9 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 	b.admitted(t)
 	b.parts += int64(m.fanK)
 	m.fan[r.ID] = m.fanK
+	if m.hedging {
+		m.firstSent(r, t)
+	}
 	for _, p := range done {
 		id := 0
 		if p.s != nil {
@@ -125,7 +134,7 @@ func (b *refBalancer) pick(r *refReq) *refServer {
 		return nil
 	}
 	cands := b.candidates()
-	if b.m.fanK > 1 {
+	if b.m.fanOn() {
 		allowed := slices.DeleteFunc(slices.Clone(cands), func(s *refServer) bool { return holdsSibling(s, r) })
 		if len(allowed) < len(cands) && len(allowed) > 0 {
 			if s := b.m.policy().Route(b, r, allowed); s != nil {
@@ -139,14 +148,14 @@ func (b *refBalancer) pick(r *refReq) *refServer {
 // holdsSibling reports whether s holds a live attempt of another part of
 // r's request: queued, or in service with its client waiting.
 func holdsSibling(s *refServer, r *refReq) bool {
-	other := func(q refReq) bool { return q.ID == r.ID && q.Part != r.Part }
+	other := func(q refReq) bool { return q.ID == r.ID && (q.Part != r.Part || q.hedge != r.hedge) }
 	return (s.busy && !s.abandoned && other(s.req)) || slices.ContainsFunc(s.queue, other)
 }
 
 // takeQueued takes attempt q out of server s's queue (nil: the lobby);
 // a server left holding nothing is freed.
 func (b *refBalancer) takeQueued(s *refServer, q refReq) {
-	same := func(x refReq) bool { return x.ID == q.ID && x.Part == q.Part }
+	same := func(x refReq) bool { return x.ID == q.ID && x.Part == q.Part && x.hedge == q.hedge }
 	if s == nil {
 		b.lobby = slices.DeleteFunc(b.lobby, same)
 		return
@@ -162,24 +171,27 @@ func (b *refBalancer) takeQueued(s *refServer, q refReq) {
 // service: the server stops it, the cycles it served wasted, and is free).
 func (b *refBalancer) fanEnd(r refReq, e int64) {
 	m := b.m
-	if m.fanK <= 1 {
+	if !m.fanOn() {
 		return
 	}
 	delete(m.fan, r.ID)
 	for j := range m.fanK {
-		if j == int(r.Part) {
-			continue
+		for h := range m.attempts() {
+			if j == int(r.Part) && h == int(r.hedge) {
+				continue
+			}
+			b.cancelPart(r.ID, uint8(j), uint8(h), e)
 		}
-		b.cancelPart(r.ID, uint8(j), e)
 	}
 }
 
-// cancelPart cancels the live attempt of part j of request id at e, if
+// cancelPart cancels attempt h of part j of request id at e, if it is
+// live (h 0 the part's first attempt or its retry, h ≥ 1 its hedge h), if
 // there is one: queued at a server or in the lobby, in service, or taken
 // by this cycle's step a′ and not yet timed out.
-func (b *refBalancer) cancelPart(id int64, j uint8, e int64) {
+func (b *refBalancer) cancelPart(id int64, j, h uint8, e int64) {
 	m := b.m
-	is := func(x refReq) bool { return x.ID == id && x.Part == j }
+	is := func(x refReq) bool { return x.ID == id && x.Part == j && x.hedge == h }
 	cancelled := func(server int, q refReq) {
 		b.tot.Cancelled++
 		b.last.Cancelled++

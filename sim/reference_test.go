@@ -48,6 +48,7 @@ const (
 	refFleetStream    = 0x6c6273696d2d666c // "lbsim-fl"
 	refThrottleStream = 0x6c6273696d2d7468 // "lbsim-th"
 	refPartsStream    = 0x6c6273696d2d7074 // "lbsim-pt"
+	refHedgeStream    = 0x6c6273696d2d6867 // "lbsim-hg"
 )
 
 // refPolicy is one policy written the obvious way. Pooled picks, among the
@@ -93,6 +94,10 @@ type refReq struct {
 	joined int64
 	// bal is the attempt's balancer in a fleet, from 0.
 	bal int
+	// hedge is the attempt of its part (0 the first, h hedge h) and sent
+	// its place in the order of sending (hedging).
+	hedge uint8
+	sent  int64
 }
 
 // refServer is one server, live, down or gone.
@@ -280,6 +285,14 @@ type refModel struct {
 	fanK  int
 	parts *rand.PCG
 	fan   map[int64]int
+	// Hedging: on, the hedge generator, the attempts sent so far, the
+	// requests hedged (by id) and the budget's records.
+	hedging bool
+	hgen    *rand.PCG
+	seq     int64
+	hedged  map[int64]*refHedged
+	hsent   []int64 // the cycle of every hedge sent
+	psent   []int64 // the cycle of every part first sent
 	// The switch's peaks over both balancers' end-of-cycle totals.
 	peakQueue              int64
 	serversMin, serversMax int
@@ -317,6 +330,9 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		fanK:      max(cfg.Fanout, 1),
 		parts:     rand.NewPCG(cfg.Seed, refPartsStream),
 		fan:       map[int64]int{},
+		hedging:   cfg.HedgeAfter > 0,
+		hgen:      rand.NewPCG(cfg.Seed, refHedgeStream),
+		hedged:    map[int64]*refHedged{},
 	}
 	m.frng = rand.New(m.fpcg)
 	slices.SortStableFunc(m.pending, func(a, b sim.Change) int { return int(a.Cycle - b.Cycle) })
@@ -345,7 +361,7 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 	}
 	for _, b := range m.bal {
 		b.tot.InitialQueue = int64(b.queued())
-		if m.fanK > 1 {
+		if m.fanOn() {
 			b.tot.InitialQueue = b.tot.Admitted // the queues hold parts
 		}
 		b.tot.ServersMin = math.MaxInt
@@ -396,6 +412,9 @@ func (m *refModel) step() {
 	}
 	for _, b := range m.bal {
 		b.retries(t)
+	}
+	if m.hedging {
+		m.bal[0].hedges(t)
 	}
 	for _, r := range m.reqs.at(t) {
 		m.arrive(r, t)
@@ -648,7 +667,7 @@ func refPoisson(mean float64, r *rand.PCG) int {
 func (m *refModel) arrive(r sim.Request, t int64) {
 	b := m.balOf(r)
 	var times []uint32
-	if m.fanK > 1 {
+	if m.fanOn() {
 		times = m.partTimes(r) // right after the request is generated
 	}
 	b.tot.Generated++
@@ -661,7 +680,7 @@ func (m *refModel) arrive(r sim.Request, t int64) {
 			return
 		}
 	}
-	if m.fanK > 1 {
+	if m.fanOn() {
 		b.fanArrive(r, times, t)
 		return
 	}
@@ -1058,6 +1077,9 @@ func (b *refBalancer) work(t int64) {
 		if s.gone || s.down || !s.busy || s.done != t {
 			continue
 		}
+		if m.hedging && !s.abandoned && s.ends != sim.Failing && b.yields(s, t) {
+			continue // a sibling sent earlier completes its part now and cancels this one
+		}
 		b.aimdSample(s, t)
 		s.busy = false
 		switch {
@@ -1072,7 +1094,10 @@ func (b *refBalancer) work(t int64) {
 			b.stepAt = s.id
 			b.ended(s.req, t, refErrored, false)
 			b.stepAt = 0
-		case m.fanK > 1 && m.fan[s.req.ID] > 1:
+		case m.fanOn() && m.fan[s.req.ID] > 1:
+			if m.hedging {
+				b.partWon(s, t)
+			}
 			m.fan[s.req.ID]--
 			b.tot.PartsDone++ // a part before its request's last
 			m.emit(b, sim.Complete, s.id, 0, s.req.Request)
@@ -1081,6 +1106,9 @@ func (b *refBalancer) work(t int64) {
 				c(b, s, &s.req)
 			}
 		default:
+			if m.hedging {
+				b.partWon(s, t)
+			}
 			delete(m.fan, s.req.ID)
 			b.tot.Completed++
 			b.last.Completed++
@@ -1212,8 +1240,11 @@ const (
 func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 	m := b.m
 	cfg := &m.cfg
-	if _, live := m.fan[r.ID]; m.fanK > 1 && !live {
+	if _, live := m.fan[r.ID]; m.fanOn() && !live {
 		return // its request has ended: the part ends with it
+	}
+	if m.hedging && b.partLive(r) {
+		return // another attempt of its part is live: this one ends alone
 	}
 	k := m.tries[r.ID] + 1
 	if k <= cfg.Retries {
@@ -1280,7 +1311,7 @@ func (b *refBalancer) retries(t int64) {
 		return int(x.r.Part) - int(y.r.Part)
 	})
 	for _, x := range due {
-		if _, live := b.m.fan[x.r.ID]; b.m.fanK > 1 && !live {
+		if _, live := b.m.fan[x.r.ID]; b.m.fanOn() && !live {
 			continue // its request has ended: the retry is dropped
 		}
 		r := b.attempt(x.r.Request, t)
@@ -1791,7 +1822,10 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	for _, b := range ts {
 		s.AttemptsCompleted += b.tot.Completed + b.tot.PartsDone
 		s.Cancelled += b.tot.Cancelled
-		if m.fanK > 1 {
+		s.Hedges += b.tot.Hedges
+		s.HedgesWon += b.tot.HedgesWon
+		s.HedgesDenied += b.tot.HedgesDenied
+		if m.fanOn() {
 			s.Parts = b.parts
 			s.InFlight = int64(len(m.fan))
 		}
@@ -1873,7 +1907,7 @@ func newRefGenerated(cfg sim.Config, changes []sim.Change) (*refGenerated, error
 	g := cfg.Clone()
 	g.Blocked, g.QueueCap, g.Switch, g.Queues, g.Policy = nil, 0, false, sim.Pooled, sim.FirstIdle
 	g.MTBF, g.MTTR, g.Speeds, g.Weights, g.Choices = 0, 0, nil, nil, 0
-	g.Balancers, g.LoadInfo, g.Fanout = 1, sim.LoadExact, 0
+	g.Balancers, g.LoadInfo, g.Fanout, g.HedgeAfter, g.HedgeMax, g.HedgeBudget = 1, sim.LoadExact, 0, 0, 0, 0
 	g.CodelTarget, g.Throttle = 0, 0
 	g.Timeout, g.Retries, g.Backoff, g.Jitter, g.RetryBudget = 0, 0, 0, false, 0
 	g.HealthInterval, g.EjectAfter, g.ProvisionDelay, g.ReplaceAfter = 0, 0, 0, 0

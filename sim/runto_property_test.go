@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"testing"
@@ -109,7 +110,20 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	if cfg.Fanout > 1 && (cfg.CodelTarget > 0 || cfg.Throttle > 0 || cfg.ConcurrencyLimit != 0) {
 		cfg.Fanout = 0 // fan-out does not yet combine with them (refused)
 	}
+	dropRefusedHedging(&cfg)
 	return cfg
+}
+
+// dropRefusedHedging turns hedging off in cfg where it is refused (it
+// does not yet combine with everything).
+func dropRefusedHedging(cfg *Config) {
+	if cfg.HedgeAfter == 0 {
+		return
+	}
+	var fe *FieldError
+	if err := cfg.Validate(); errors.As(err, &fe) && (fe.Field == "hedge-after" || fe.Field == "policy") {
+		cfg.HedgeAfter, cfg.HedgeMax, cfg.HedgeBudget = 0, 0, 0
+	}
 }
 
 // genOverload draws shedding and the throttle, each on a quarter of the
@@ -213,6 +227,7 @@ func TestRunToPoolDips(t *testing.T) {
 			cfg.Cooldown = rapid.Int64Range(2, 3).Draw(t, "dipCooldown")
 			cfg.MaxServers = cfg.Servers
 		}
+		dropRefusedHedging(&cfg)
 		stepped, err := New(cfg)
 		if err != nil {
 			t.Fatalf("New: %v", err)

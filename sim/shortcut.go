@@ -152,6 +152,9 @@ func (m *Model) gate() via {
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle
 	}
+	if m.fan != nil && m.fan.hedge != nil {
+		return viaNone // hedges fall due in any cycle
+	}
 	b := m.bal[0]
 	if f := b.fleet; f != nil && f.stepsEveryCycle() {
 		return viaNone

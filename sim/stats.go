@@ -202,7 +202,7 @@ func TimelineColumns(cfg *Config, changes []Change) Columns {
 // fanoutCountersOn reports whether fan-out (or hedging) is on in c: the
 // one test of the timeline's fan-out columns.
 func fanoutCountersOn(c *Config) bool {
-	return c.Fanout > 1
+	return c.Fanout > 1 || c.HedgeAfter > 0
 }
 
 // overloadCountersOn reports whether a mechanism that counts shed,
@@ -548,7 +548,7 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		Cancelled:          t.Cancelled,
 		AttemptsCompleted:  t.Completed + t.PartsDone,
 	}
-	if t.Fanout > 1 {
+	if t.Fanout > 1 || t.InFlightRequests > 0 {
 		s.InFlight = t.InFlightRequests // requests; the queues and servers hold parts
 	}
 	s.Derive()

@@ -577,6 +577,15 @@ var settingRows = slices.Concat([]Row{
 		needsOn("eject-after", ejectionOn).group(GroupClient),
 	whole("fanout", "K: every request asks K servers at once (its parts) and completes when the last part does (per-server queues)", "parts", func(c *Config) *int { return &c.Fanout }, 1, MaxFanout,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxFanout)).zero().defaults("1").example("3").wire("fo", 61).small(0, 4).testWith("queues", "per-server").group(GroupClient),
+	whole("hedge-after", "D: a part not completed D cycles after it was first sent gets a hedge, a new attempt on another server; the first to complete wins (0 = off; per-server queues)", "cycles", func(c *Config) *int64 { return &c.HedgeAfter }, 0, MaxCycles,
+		fmt.Sprintf("must be 0 (off) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").wire("ha", 62).small(0, 20).testWith("queues", "per-server").group(GroupClient),
+	whole("hedge-max", "H: the hedges a part may get, at D, 2D … H·D after it was first sent", "hedges", func(c *Config) *int { return &c.HedgeMax }, 1, MaxHedges,
+		fmt.Sprintf("must be a whole number from 1 to %d", MaxHedges)).zero().defaults("1").example("2").wire("hm", 63).small(0, MaxHedges).
+		needsHedging().testWith("queues", "per-server", "hedge-after", "10").group(GroupClient),
+	fixed("hedge-budget", "F: send a hedge only while hedges in the last 1000 cycles are fewer than F × parts first sent in them (0 = no budget)", "", func(c *Config) *Decimal { return &c.HedgeBudget }, ParseDecimal, 0, DecimalScale,
+		"must be 0 (no budget) or a share above 0 and at most 1, like 0.05", "want 0 (none) or a share above 0 and at most 1, like 0.05").
+		ranged("0 (none), or above 0 and at most 1").defaults("0").example("0.05").wire("hb", 64).small(0, DecimalScale).
+		needsHedging().testWith("queues", "per-server", "hedge-after", "10").group(GroupClient),
 	whole("provision-delay", "cycles a server added by scaling warms before it takes work", "cycles", func(c *Config) *int64 { return &c.ProvisionDelay }, 0, MaxCycles,
 		fmt.Sprintf("must be a whole number of cycles from 0 to %d", MaxCycles)).defaults("0").example("100").changeable(SetProvisionDelay).faultKind().wire("pd", 48).small(0, 10).group(GroupClient),
 	fixed("server-cost", "C: the price of one server for one cycle; the summary's cost is server-cycles × C", "a server-cycle", func(c *Config) *Decimal { return &c.ServerCost }, ParseDecimal, 0, MaxServerCost,
@@ -590,6 +599,15 @@ var settingRows = slices.Concat([]Row{
 func retriesOn(c *Config) bool      { return c.Retries > 0 }
 func healthChecksOn(c *Config) bool { return c.HealthInterval > 0 }
 func ejectionOn(c *Config) bool     { return c.EjectAfter > 0 }
+func hedgingOn(c *Config) bool      { return c.HedgeAfter > 0 }
+
+// needsHedging is needs for a parameter of hedging (which runs on
+// per-server queues).
+func (r Row) needsHedging() Row {
+	return r.needs([]string{"--hedge-after", "1", "--queues", "per-server"}, hedgingOn, func(*Config) string {
+		return fmt.Sprintf("applies only with --hedge-after above 0: give --hedge-after too, or drop --%s", r.Name)
+	})
+}
 
 // needsWave is needs for a parameter of the arrival wave.
 func (r Row) needsWave() Row {

@@ -28,6 +28,11 @@ asks every server (K = c, 2 to 32, geometric service) the fork-join mean of Flat
 Hahn (K = 2, exact) or Nelson and Tantawi (an approximation). Where neither holds the
 report says there is no closed form, and why.
 
+With --hedge-after D (per-server queues, implied; K = 1 or any fan-out) a part not done D
+cycles after it was sent gets a hedge on another server, the first to complete winning;
+the low-load theory is then P(part > t) = Π (1 − F(t − j·D)), j = 0 … H, with the extra
+attempts and load hedging costs.
+
 With another --service shape the theory is M/G/c: for --queues per-server with
 --policy random, c independent M/G/1 queues by Pollaczek–Khinchine (exact), and for
 the pooled queue the Allen–Cunneen approximation. Both use the exact first two
@@ -94,6 +99,9 @@ func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string, in 
 	fs.Var(setting{cfg, "policy", nil}, "policy", "routing with --queues per-server: random (c × M/M/1), p2c (supermarket model),\nround-robin or least-connections (bounds); default round-robin")
 	fs.Var(setting{cfg, "choices", func() string { return "2" }}, "choices", "p2c: how many queues to draw (d)")
 	fs.Var(setting{cfg, "fanout", func() string { return "1" }}, "fanout", "K: every request asks K servers and completes with its last part (per-server queues,\nimplied); prints the tail theory beside the requests' response")
+	fs.Var(setting{cfg, "hedge-after", func() string { return "0" }}, "hedge-after", "D: a part not completed D cycles after it was first sent gets a hedge on another server\n(per-server queues, implied); prints the hedged tail theory")
+	fs.Var(setting{cfg, "hedge-max", func() string { return "1" }}, "hedge-max", "H: hedges a part may get, at D, 2D … H·D")
+	fs.Var(setting{cfg, "hedge-budget", func() string { return "0" }}, "hedge-budget", "F: a hedge goes only while hedges in the last 1000 cycles are fewer than F × parts (0 = none)")
 	fs.IntVar(&p.MaxQueued, "max-queued", p.MaxQueued, fmt.Sprintf("stop (exit 1) when more requests than this are queued: the offered load exceeds the pool (1..%d)", sim.MaxQueuedLimit))
 	fs.StringVar(jsonPath, "json", "", "write the JSON report to `file` ('-' = stdout, then nothing else goes there)")
 	cfg.Servers, cfg.Rate, cfg.MeanService = p.Servers, p.Rate, p.MeanService
@@ -116,9 +124,13 @@ func (c *cli) mmcRun(o *mmcOptions, cl commandLine) error {
 	p.Queues, p.Policy, p.Choices = cfg.Queues, cfg.Policy, cfg.Choices
 	if seen["fanout"] {
 		p.Tail.Fanout = max(cfg.Fanout, 1)
-		if !seen["queues"] { // fan-out routes each part at arrival
-			p.Queues = sim.PerServer
-		}
+	}
+	if cfg.HedgeAfter > 0 {
+		t := mmc.TailOf(cfg)
+		p.Tail.HedgeAfter, p.Tail.HedgeMax, p.Tail.HedgeBudget = t.HedgeAfter, t.HedgeMax, t.HedgeBudget
+	}
+	if (seen["fanout"] || cfg.HedgeAfter > 0) && !seen["queues"] { // parts and hedges are routed at once
+		p.Queues = sim.PerServer
 	}
 	if !seen["policy"] && p.Queues == sim.PerServer {
 		p.Policy = sim.DefaultPolicy(sim.PerServer)

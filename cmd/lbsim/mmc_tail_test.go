@@ -123,3 +123,48 @@ func TestREADMETailTable(t *testing.T) {
 		}
 	}
 }
+
+// TestMMCHedge: lbsim mmc --hedge-after implies per-server queues, runs
+// the hedges and prints the hedged theory beside them: at fan-out 20 and
+// low load, hedging after a part's p95 (299) puts the request p99 near
+// the hedged 528 (756 unhedged) for about 1.05 attempts a part.
+func TestMMCHedge(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "mmc", "--servers", "200", "--rate", "0.002", "--fanout", "20", "--hedge-after", "299",
+		"--policy", "least-connections", "--cycles", "400000", "--seed", "1", "--json", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Queues string `json:"queues"`
+		Tail   struct {
+			HedgeAfter int `json:"hedge_after"`
+			LowLoad    *struct {
+				RequestP99 int     `json:"request_p99"`
+				Attempts   float64 `json:"attempts_per_request"`
+			} `json:"low_load"`
+		} `json:"tail"`
+		Measured struct {
+			Response *struct {
+				Completed int64   `json:"completed"`
+				P99       int64   `json:"response_p99"`
+				Attempts  float64 `json:"attempts_per_request"`
+			} `json:"response"`
+		} `json:"measured"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	lt, ms := r.Tail.LowLoad, r.Measured.Response
+	switch {
+	case r.Queues != "per-server" || r.Tail.HedgeAfter != 299:
+		t.Errorf("queues %q, hedge-after %d: want per-server, 299", r.Queues, r.Tail.HedgeAfter)
+	case lt == nil || lt.RequestP99 != 528 || lt.Attempts < 20.9 || lt.Attempts > 21.1:
+		t.Errorf("hedged low-load theory %+v: want request p99 528, about 21 attempts", lt)
+	case ms == nil || ms.Completed < 500 || ms.Attempts <= 20 || ms.Attempts > 21.5 || ms.P99 < 450 || ms.P99 > 650:
+		t.Errorf("measured %+v: want about 21 attempts a request (hedges counted) and a p99 near 528, far below 756", ms)
+	}
+	_, stderr, code = runCLI(t, "", "mmc", "--queues", "pooled", "--hedge-after", "50", "--cycles", "1000")
+	if code == 0 || !strings.Contains(stderr, "per-server") {
+		t.Errorf("pooled hedging: exit %d, %s; want a refusal naming per-server queues", code, stderr)
+	}
+}

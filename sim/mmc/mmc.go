@@ -20,6 +20,7 @@ package mmc
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/lbsim/lbsim/queueing"
@@ -78,6 +79,10 @@ func (p Params) Config() sim.Config {
 	c.QueueCap = 0
 	c.Queues, c.Policy, c.Choices = p.Queues, p.Policy, p.Choices
 	c.Fanout = p.Tail.Fanout
+	if p.Tail.HedgeAfter > 0 {
+		c.HedgeAfter, c.HedgeMax = int64(p.Tail.HedgeAfter), p.Tail.HedgeMax
+		c.HedgeBudget = sim.Decimal(math.Round(p.Tail.HedgeBudget * sim.DecimalScale))
+	}
 	return c
 }
 

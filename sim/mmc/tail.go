@@ -33,6 +33,10 @@ func TailOf(cfg sim.Config) TailInput {
 	if cfg.Fanout > 1 {
 		in.Fanout = cfg.Fanout
 	}
+	if cfg.HedgeAfter > 0 {
+		in.HedgeAfter, in.HedgeMax = int(cfg.HedgeAfter), max(cfg.HedgeMax, 1)
+		in.HedgeBudget = float64(cfg.HedgeBudget) / sim.DecimalScale
+	}
 	return in
 }
 

@@ -102,6 +102,13 @@ func cases() []runCase {
 		c.Queues, c.Policy, c.Fanout, c.Balancers, c.MinServers = sim.PerServer, sim.P2C, 4, 3, 20
 		c.InitialPerServer, c.Rate, c.Wave, c.Timeout, c.Retries, c.FailTime = 0, 150_000, false, 60, 1, 5
 	}), changes: []string{"500:fail=3", "2500:heal=3"}})
+	// Hedging (its three settings on the wire, the hedge generator) with
+	// fan-out 2, a queue cap and a failing server.
+	cs = append(cs, runCase{name: "hedge", cfg: with(base(48, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Fanout, c.MinServers, c.QueueCap = sim.PerServer, sim.LeastConnections, 2, 20, 6
+		c.InitialPerServer, c.Rate, c.Wave, c.FailTime = 0, 200_000, false, 5
+		c.HedgeAfter, c.HedgeMax, c.HedgeBudget = 15, 3, 100_000
+	}), changes: []string{"500:fail=3", "2500:heal=3"}})
 	cs = append(cs, runCase{name: "empty-trace", cfg: with(base(1, 50), func(c *sim.Config) { c.Trace = []sim.TraceRow{} })})
 	cs = append(cs, runCase{name: "one-cycle", cfg: base(9, 1)})
 	cs = append(cs, runCase{name: "faults-swrr-geometric", cfg: with(base(13, 8_000), func(c *sim.Config) {

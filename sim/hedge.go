@@ -1,0 +1,286 @@
+package sim
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+)
+
+// This file is hedging (Config.HedgeAfter D > 0, per-server queues): a
+// part first sent at cycle s₀ that has not completed gets its h-th hedge
+// at step b of s₀ + h·D (after retries, before arrivals), h = 1 … H, a new
+// attempt of the same part routed by the policy among the candidates
+// holding no live attempt of its request, its time a fresh draw from the
+// hedge generator. The first attempt of a part to complete completes it
+// and its live siblings are cancelled in that same step a; on a tie in
+// one cycle the attempt sent first wins. A hedge budget F lets a hedge go
+// only while the hedges sent in the last 1000 cycles are fewer than F ×
+// the parts first sent in them.
+//
+// Hedging rides on fan-out's records (fanout.go): with hedging a request
+// of K parts (K = 1 included) keeps 1 + H attempt slots a part, attempt
+// h of part j under the key (id − 1)·K·(1 + H) + j·(1 + H) + h + 1.
+
+// hedgeStream is the stream constant of the hedge generator: the times
+// of hedges, drawn when each is sent.
+const hedgeStream = 0x6c6273696d2d6867 // "lbsim-hg"
+
+// hedgeWindow is the hedge budget's window, in cycles.
+const hedgeWindow = 1000
+
+// hedgeState is the model's hedging state.
+type hedgeState struct {
+	pcg *rand.PCG // the hedge generator
+	// due holds, by cycle, the hedges due then.
+	due map[int64][]hedgeDue
+	// seq numbers the attempts in the order they are sent (a tie's rule).
+	seq int64
+	// the budget's window: by cycle mod hedgeWindow, the cycle held, the
+	// parts first sent and the hedges sent in it.
+	stamp, parts, hedges [hedgeWindow]int64
+}
+
+// hedgeDue is hedge h of part j of request id, first sent at s0.
+type hedgeDue struct {
+	s0, id int64
+	j, h   int32
+}
+
+// hedgeReq is a request's hedging record.
+type hedgeReq struct {
+	r    packed  // the request as admitted (its first part's time)
+	sent []int64 // by attempt slot, its place in the order of sending
+	done uint64  // the parts completed, a bit each
+}
+
+// newHedgeState returns the hedging state of a run of cfg.
+func newHedgeState(cfg *Config) *hedgeState {
+	h := &hedgeState{pcg: rand.NewPCG(cfg.Seed, hedgeStream), due: map[int64][]hedgeDue{}}
+	for i := range h.stamp {
+		h.stamp[i] = -1
+	}
+	return h
+}
+
+// count adds n to the window's counter c for cycle t.
+func (h *hedgeState) count(c *[hedgeWindow]int64, t, n int64) {
+	i := t % hedgeWindow
+	if h.stamp[i] != t {
+		h.stamp[i], h.parts[i], h.hedges[i] = t, 0, 0
+	}
+	c[i] += n
+}
+
+// allows reports whether the budget F (millionths, 0 = none) lets a
+// hedge go at cycle t: hedges·10⁶ < F·parts over cycles t − 999 … t − 1.
+func (h *hedgeState) allows(f Decimal, t int64) bool {
+	if f == 0 {
+		return true
+	}
+	var parts, hedges int64
+	for i, c := range h.stamp {
+		if c >= t-(hedgeWindow-1) && c <= t-1 {
+			parts += h.parts[i]
+			hedges += h.hedges[i]
+		}
+	}
+	return hedges*DecimalScale < int64(f)*parts
+}
+
+// hedgeFirstSent notes at cycle t the first attempts of request id's
+// parts, just placed: their order of sending, the budget's count and
+// their first hedges.
+func (b *Balancer) hedgeFirstSent(id int64, req *fanReq, t int64) {
+	f := b.m.fan
+	h := f.hedge
+	h.count(&h.parts, t, int64(f.k))
+	d := b.m.cfg.HedgeAfter
+	for j := range f.k {
+		h.seq++
+		req.sent[j*f.a] = h.seq
+		h.due[t+d] = append(h.due[t+d], hedgeDue{s0: t, id: id, j: int32(j), h: 1})
+	}
+}
+
+// hedgesDue is the hedges' part of step b at cycle t: the hedges due,
+// by first sending, request id and part.
+func (b *Balancer) hedgesDue(t int64) {
+	h := b.m.fan.hedge
+	dues := h.due[t]
+	if len(dues) == 0 {
+		return
+	}
+	delete(h.due, t)
+	slices.SortFunc(dues, func(x, y hedgeDue) int {
+		return cmp.Or(cmp.Compare(x.s0, y.s0), cmp.Compare(x.id, y.id), cmp.Compare(x.j, y.j))
+	})
+	for _, d := range dues {
+		b.hedgeOne(d, t)
+	}
+}
+
+// hedgeOne considers hedge d at cycle t: if its request is live and its
+// part not complete, with no candidate left nothing is counted; the budget
+// refusing it, or its queue full, it is denied; else it is sent.
+func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
+	m := b.m
+	f := m.fan
+	h := f.hedge
+	req := f.reqs[d.id]
+	if req == nil || req.done&(1<<d.j) != 0 {
+		return
+	}
+	if int(d.h) < f.a-1 {
+		next := d.s0 + int64(d.h+1)*m.cfg.HedgeAfter
+		h.due[next] = append(h.due[next], hedgeDue{s0: d.s0, id: d.id, j: d.j, h: d.h + 1})
+	}
+	slot := int(d.j)*f.a + int(d.h)
+	if !b.anyCandidateFor(req) {
+		return
+	}
+	if !h.allows(m.cfg.HedgeBudget, t) {
+		b.hedgeDenied()
+		return
+	}
+	p := req.r
+	p.id = f.keyAt(d.id, slot)
+	p.meta = p.meta&^(packedTimeMask<<packedTimeShift) | uint64(m.timeFrom(h.pcg))<<packedTimeShift
+	id := b.pickHedge(p, req, t)
+	if id == 0 {
+		return // the policy could pick none among them
+	}
+	b.lastGiven = id
+	if c := m.cfg.QueueCap; c > 0 && b.sq[id-1].Len() >= c {
+		b.hedgeDenied()
+		return
+	}
+	req.at[slot] = int32(b.idOf(id))
+	h.seq++
+	req.sent[slot] = h.seq
+	h.count(&h.hedges, t, 1)
+	b.tot.Hedges++
+	b.last.Hedges++
+	if b.requeuedAt == nil {
+		b.requeuedAt = map[int64]int64{}
+	}
+	b.requeuedAt[p.id] = t // it waits from now
+	b.queued++
+	b.enqueue(id, p, t)
+	if m.recordEvents {
+		b.emit(Hedge, id, 0, p.unpack())
+	}
+}
+
+// pickHedge picks the server hedge p of request req goes to at cycle t:
+// by the policy among the candidates holding no live attempt of req; 0
+// if it can pick none there.
+func (b *Balancer) pickHedge(p packed, req *fanReq, t int64) int {
+	f := b.m.fan
+	skip := f.skip[:0]
+	for _, w := range req.at {
+		if w > 0 {
+			if s := b.slotOf(int(w)); s != 0 && b.active.has(s) {
+				skip = append(skip, s)
+			}
+		}
+	}
+	f.skip = skip
+	if len(skip) == 0 {
+		return b.pickFor(p, t)
+	}
+	id := b.rt.(amongPicker).pickAmong(p, t, skip)
+	if id != 0 {
+		b.tally.add(p.member(), id)
+		if fl := b.fleet; fl != nil {
+			fl.picked(p.member(), id, p)
+		}
+	}
+	return id
+}
+
+// hedgeDenied counts a hedge denied.
+func (b *Balancer) hedgeDenied() {
+	b.tot.HedgesDenied++
+}
+
+// liveAt reports whether server slot slot holds a live attempt of req.
+func (b *Balancer) liveAt(req *fanReq, slot int) bool {
+	for _, w := range req.at {
+		if w > 0 && b.slotOf(int(w)) == slot {
+			return true
+		}
+	}
+	return false
+}
+
+// anyCandidateFor reports whether a candidate holds no live attempt of
+// request req.
+func (b *Balancer) anyCandidateFor(req *fanReq) bool {
+	for _, id := range b.cands.ids {
+		if !b.liveAt(req, int(id)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hedgedPartDone, at cycle t, completes part j of request id (record req)
+// with attempt key: a hedge winning is counted, and the part's other live
+// attempts are cancelled in attempt order.
+func (b *Balancer) hedgedPartDone(id int64, j int, req *fanReq, key int64, t int64) {
+	f := b.m.fan
+	req.done |= 1 << j
+	if f.slot(key) != j*f.a {
+		b.tot.HedgesWon++
+	}
+	for i := j * f.a; i < (j+1)*f.a; i++ {
+		if w := req.at[i]; w != 0 {
+			req.at[i] = 0
+			b.cancel(f.keyAt(id, i), w, t)
+		}
+	}
+}
+
+// yields reports whether attempt r, completing its part at cycle t,
+// yields to a sibling sent earlier that also completes its part at t
+// (that sibling cancels it).
+func (b *Balancer) yields(r packed, t int64) bool {
+	f := b.m.fan
+	req, i := f.of(r.id)
+	if req == nil {
+		return false
+	}
+	j := i / f.a
+	for k := j * f.a; k < (j+1)*f.a; k++ {
+		w := req.at[k]
+		if k == i || w <= 0 || req.sent[k] > req.sent[i] {
+			continue
+		}
+		sid := b.slotOf(int(w))
+		s := &b.srv[sid-1]
+		if s.busy && s.done == t && s.req.id == f.keyAt((r.id-1)/int64(f.k*f.a)+1, k) && (len(b.ends) == 0 || b.endsOf(sid) == completes) {
+			return true
+		}
+	}
+	return false
+}
+
+// stillHedged reports whether attempt r's part, hedged, keeps a live
+// attempt after r ended: r then ends alone (its part and request go on).
+func (b *Balancer) stillHedged(r packed) bool {
+	f := b.m.fan
+	if f.hedge == nil {
+		return false
+	}
+	req, i := f.of(r.id)
+	if req == nil {
+		return false
+	}
+	j := i / f.a
+	for k := j * f.a; k < (j+1)*f.a; k++ {
+		if k != i && req.at[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
