@@ -6,21 +6,8 @@
 # (100,000) each; lbsim plot frontier draws the p99 wait against the cost,
 # a line per window. Usage: scripts/autoscale-frontier.sh [bin/lbsim]
 set -euo pipefail
-lbsim=${1:-bin/lbsim}
-# The program named must be lbsim, and nothing else may follow it.
-usage="Usage: scripts/autoscale-frontier.sh [bin/lbsim]"
-if (($# > 1)); then
-	echo "$usage: one argument at most, the lbsim to run (got $#)" >&2
-	exit 2
-fi
-if ! version=$("$lbsim" version 2>/dev/null); then
-	echo "$usage: $lbsim does not run (build it with make, or name the lbsim to use)" >&2
-	exit 2
-fi
-if [[ $version != lbsim\ * ]]; then
-	echo "$usage: $lbsim is not lbsim ('$lbsim version' does not say lbsim)" >&2
-	exit 2
-fi
+source "$(dirname "$0")/lbsim-arg.sh"
+lbsim_arg "Usage: scripts/autoscale-frontier.sh [bin/lbsim]" "$@"
 results=$(mktemp --suffix=.jsonl)
 trap 'rm -f "$results"' EXIT
 rm -f "$results"

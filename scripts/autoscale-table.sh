@@ -7,21 +7,8 @@
 # seeds: mean servers, the pool's range, cost, scale events (ups + downs),
 # p95 wait, p95 response, goodput. Usage: scripts/autoscale-table.sh [bin/lbsim]
 set -euo pipefail
-lbsim=${1:-bin/lbsim}
-# The program named must be lbsim, and nothing else may follow it.
-usage="Usage: scripts/autoscale-table.sh [bin/lbsim]"
-if (($# > 1)); then
-	echo "$usage: one argument at most, the lbsim to run (got $#)" >&2
-	exit 2
-fi
-if ! version=$("$lbsim" version 2>/dev/null); then
-	echo "$usage: $lbsim does not run (build it with make, or name the lbsim to use)" >&2
-	exit 2
-fi
-if [[ $version != lbsim\ * ]]; then
-	echo "$usage: $lbsim is not lbsim ('$lbsim version' does not say lbsim)" >&2
-	exit 2
-fi
+source "$(dirname "$0")/lbsim-arg.sh"
+lbsim_arg "Usage: scripts/autoscale-table.sh [bin/lbsim]" "$@"
 cycles=${CYCLES:-100000}
 seeds=${SEEDS:-1 2 3}
 errors=$(mktemp)

@@ -16,21 +16,8 @@
 # attempts per request (attempts ÷ admitted), over the whole run. Usage:
 # scripts/tail-table.sh [bin/lbsim]
 set -euo pipefail
-lbsim=${1:-bin/lbsim}
-# The program named must be lbsim, and nothing else may follow it.
-usage="Usage: scripts/tail-table.sh [bin/lbsim]"
-if (($# > 1)); then
-	echo "$usage: one argument at most, the lbsim to run (got $#)" >&2
-	exit 2
-fi
-if ! version=$("$lbsim" version 2>/dev/null); then
-	echo "$usage: $lbsim does not run (build it with make, or name the lbsim to use)" >&2
-	exit 2
-fi
-if [[ $version != lbsim\ * ]]; then
-	echo "$usage: $lbsim is not lbsim ('$lbsim version' does not say lbsim)" >&2
-	exit 2
-fi
+source "$(dirname "$0")/lbsim-arg.sh"
+lbsim_arg "Usage: scripts/tail-table.sh [bin/lbsim]" "$@"
 low_cycles=${LOW_CYCLES:-10000000}
 high_cycles=${HIGH_CYCLES:-2000000}
 seeds=${SEEDS:-1 2 3}

@@ -1,0 +1,22 @@
+# lbsim_arg USAGE ARGS… is the table scripts' one check of their argument
+# (source this file, then call it with the script's usage line and "$@"):
+# it sets lbsim to the program named (bin/lbsim when none is), after
+# checking that one argument at most was given, that it runs and that it is
+# lbsim; otherwise it says why after the usage line and exits 2.
+lbsim_arg() {
+	local usage=$1 version
+	shift
+	lbsim=${1:-bin/lbsim}
+	if (($# > 1)); then
+		echo "$usage: one argument at most, the lbsim to run (got $#)" >&2
+		exit 2
+	fi
+	if ! version=$("$lbsim" version 2>/dev/null); then
+		echo "$usage: $lbsim does not run (build it with make, or name the lbsim to use)" >&2
+		exit 2
+	fi
+	if [[ $version != lbsim\ * ]]; then
+		echo "$usage: $lbsim is not lbsim ('$lbsim version' does not say lbsim)" >&2
+		exit 2
+	fi
+}
