@@ -234,11 +234,18 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 			})
 		}
 	}
-	fanout := s.Fanout > 1
+	// Fan-out and hedging count attempts by parts: their block, and the
+	// attempts' accounting line in parts below.
+	fanout := s.Fanout > 1 || cfg.HedgeAfter > 0
 	if fanout {
-		heading("Fan-out")
+		heading("Fan-out and hedging")
 		row("parts a request", num(func(c sim.Summary) int64 { return c.Fanout }))
 		row("parts", num(func(c sim.Summary) int64 { return c.Parts }))
+		if cfg.HedgeAfter > 0 {
+			row("hedges sent", num(func(c sim.Summary) int64 { return c.Hedges }))
+			row("hedges won", num(func(c sim.Summary) int64 { return c.HedgesWon }))
+			row("hedges denied", num(func(c sim.Summary) int64 { return c.HedgesDenied }))
+		}
 		row("attempts completed", num(func(c sim.Summary) int64 { return c.AttemptsCompleted }))
 		row("attempts cancelled", num(func(c sim.Summary) int64 { return c.Cancelled }))
 		row("requests in flight", num(func(c sim.Summary) int64 { return c.InFlight }))
