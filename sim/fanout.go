@@ -539,17 +539,7 @@ func (b *Balancer) cancel(key int64, w int32, t int64) {
 		// Given back by its server and not yet routed again: it is not
 		// routed (takeBack passes over it).
 		i := slices.IndexFunc(b.transit, func(p packed) bool { return p.id == key })
-		if len(b.requeuedAt) > 0 {
-			delete(b.requeuedAt, key)
-		}
-		if b.cl != nil {
-			b.cl.ended(key)
-		}
-		b.tot.Cancelled++
-		b.last.Cancelled++
-		if b.m.recordEvents {
-			b.emit(Cancel, 0, 0, b.transit[i].unpack())
-		}
+		b.cancelled(b.transit[i], 0)
 		return
 	}
 	inService := sid != 0 && b.srv[sid-1].busy && b.srv[sid-1].req.id == key && b.endsOf(sid) != abandons
@@ -558,25 +548,32 @@ func (b *Balancer) cancel(key int64, w int32, t int64) {
 	} else {
 		r = b.removeQueued(key, sid, t)
 	}
-	if len(b.requeuedAt) > 0 {
-		delete(b.requeuedAt, key)
+	at := 0
+	if inService {
+		at = sid
 	}
-	if b.cl != nil {
-		b.cl.ended(key)
-	}
-	b.tot.Cancelled++
-	b.last.Cancelled++
-	if b.m.recordEvents {
-		at := 0
-		if inService {
-			at = sid
-		}
-		b.emit(Cancel, at, 0, r.unpack())
-	}
+	b.cancelled(r, at)
 	if inService {
 		b.stopServing(sid, t)
 	} else {
 		b.unqueued(r, sid, t)
+	}
+}
+
+// cancelled forgets cancelled attempt r (its requeue note, its client's
+// deadline) and counts it, with its event at server at (0: it was not in
+// service): what every cancellation shares, wherever the attempt was.
+func (b *Balancer) cancelled(r packed, at int) {
+	if len(b.requeuedAt) > 0 {
+		delete(b.requeuedAt, r.id)
+	}
+	if b.cl != nil {
+		b.cl.ended(r.id)
+	}
+	b.tot.Cancelled++
+	b.last.Cancelled++
+	if b.m.recordEvents {
+		b.emit(Cancel, at, 0, r.unpack())
 	}
 }
 
