@@ -221,8 +221,6 @@ func TestHedgeRefusals(t *testing.T) {
 		{"throttle", func(c *Config) { c.Throttle = 200 }, "hedging does not yet combine with shedding"},
 		{"switch", func(c *Config) { c.Switch = true }, "the P/S switch or a fleet"},
 		{"fleet", func(c *Config) { c.Balancers = 2 }, "the P/S switch or a fleet"},
-		{"timeout", func(c *Config) { c.Timeout = 50 }, "hedging does not yet combine with timeouts"},
-		{"faults", func(c *Config) { c.MTBF, c.MTTR = 100, 10 }, "random faults"},
 		{"hedge-max", func(c *Config) { c.HedgeMax = 5 }, "from 1 to 4"},
 		{"budget", func(c *Config) { c.HedgeBudget = DecimalScale + 1 }, "hedge-budget"},
 	} {

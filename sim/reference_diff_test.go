@@ -112,8 +112,7 @@ func genFanout(t *rapid.T, cfg *sim.Config) {
 }
 
 // genHedging draws hedging over cfg, with fan-out or one part, leaving
-// out what it does not yet combine with (refused): the client side, a
-// fleet and random faults.
+// out what it does not yet combine with (refused): a fleet.
 func genHedging(t *rapid.T, cfg *sim.Config) {
 	cfg.HedgeAfter = int64(rapid.IntRange(1, 40).Draw(t, "hedgeAfter"))
 	cfg.HedgeMax = rapid.IntRange(0, sim.MaxHedges).Draw(t, "hedgeMax")
@@ -123,14 +122,7 @@ func genHedging(t *rapid.T, cfg *sim.Config) {
 	if rapid.Bool().Draw(t, "hedgeOnePart") {
 		cfg.Fanout = 1
 	}
-	cfg.Balancers, cfg.LoadInfo, cfg.MTBF = 1, sim.LoadExact, 0
-	cfg.Timeout, cfg.Retries, cfg.Backoff, cfg.Jitter, cfg.RetryBudget = 0, 0, 0, false, 0
-	cfg.HealthInterval, cfg.EjectAfter, cfg.ProvisionDelay, cfg.ReplaceAfter = 0, 0, 0, 0
-}
-
-// clientSetting reports whether a change sets the client side.
-func clientSetting(s sim.Setting) bool {
-	return s >= sim.SetTimeout && s <= sim.SetReplaceAfter
+	cfg.Balancers, cfg.LoadInfo = 1, sim.LoadExact
 }
 
 // TestReferenceMatchesModelFanout runs busy configurations with fan-out
@@ -156,15 +148,11 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 		// Fan-out does not yet combine with shedding, the throttle or a
 		// concurrency limit (refused): none of them here.
 		cfg.CodelTarget, cfg.Throttle, cfg.ConcurrencyLimit = 0, 0, 0
-		hedging := rapid.Bool().Draw(t, "hedging")
-		if hedging {
+		if rapid.Bool().Draw(t, "hedging") {
 			genHedging(t, &cfg)
 		}
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
-			if hedging && clientSetting(c.Setting) {
-				continue // hedging does not yet combine with the client side (refused)
-			}
 			// A retry budget set by a change is left out: the model counts
 			// the first attempts admitted since its client side came on, the
 			// reference all of them (a difference of the client side's, one

@@ -109,7 +109,7 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 	b.parts += int64(m.fanK)
 	m.fan[r.ID] = m.fanK
 	if m.hedging {
-		m.firstSent(r, t)
+		m.firstSent(r, times, t)
 	}
 	for _, p := range done {
 		id := 0
