@@ -140,7 +140,9 @@ func TestHedgeHandTraces(t *testing.T) {
 }
 
 // TestHedgeBooksEveryCycle: with hedging (K = 1 and fan-out), gray faults,
-// fail faults and a queue cap, both lines of accounting hold at the end
+// fail faults, a queue cap, and in half the runs the client side
+// (timeouts, retries, budgets, health checks, ejection, warm-up,
+// replacement) and random faults, both lines of accounting hold at the end
 // of every cycle, a part completes once (hedges_won ≤ hedges ≤ cancelled +
 // live hedges), and a run to its end agrees with stepping.
 func TestHedgeBooksEveryCycle(t *testing.T) {
@@ -167,6 +169,7 @@ func TestHedgeBooksEveryCycle(t *testing.T) {
 		cfg.InitialPerServer = rapid.IntRange(0, 2).Draw(t, "initial")
 		cfg.QueueCap = rapid.IntRange(0, 6).Draw(t, "cap")
 		cfg.FailTime = int64(rapid.IntRange(1, 8).Draw(t, "failTime"))
+		genHedgeClient(t, &cfg)
 		var changes []Change
 		for range rapid.IntRange(0, 3).Draw(t, "grays") {
 			kind := rapid.SampledFrom([]Setting{SetFail, SetHang, SetSlow, SetHeal}).Draw(t, "gray")
