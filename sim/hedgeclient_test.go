@@ -15,7 +15,8 @@ import (
 // part is live (or a retry of it pending) ends alone; the last live one is
 // retried, or ends its request; a retry pending for a part a hedge has
 // completed is dropped, counted nowhere; step a′ takes a part's attempts
-// due together in the order they were sent.
+// due together in the order they were sent; a down server not yet found
+// out refuses a hedge like any attempt.
 func TestHedgeClientHandTraces(t *testing.T) {
 	row := func(c int64, time uint32) TraceRow { return TraceRow{Cycle: c, Time: time, Src: 0x01020304} }
 	gray := func(c int64, s Setting, id int) Change {
@@ -89,8 +90,21 @@ func TestHedgeClientHandTraces(t *testing.T) {
 		want: want{hedges: 1, retries: 1, errors: 1, toInService: 2, timedOut: 1, events: []string{
 			"1 arrive s1 #1", "1 dispatch s1 #1", "4 error s1 #1", "6 retry s2 #1 retry", "6 hedge s3 #1",
 			"6 dispatch s2 #1 retry", "6 dispatch s3 #1", "16 timed-out s2 #1 retry", "16 timed-out s3 #1", "16 give-up s0 #1"}},
+	}, {
+		// Health checks every 100 cycles, outlier ejection after one
+		// error. Server 2 goes down at 1, not found out. Request 1 (time
+		// 20) is served at server 1 (done 21). Its hedge at 6 can only go
+		// to server 2: it is sent (counted) and refused there, an error
+		// that ejects the server; the first attempt is live, so the hedge
+		// ends alone. The first attempt completes at 21.
+		name:    "a hedge refused by a down server not yet found out",
+		cfg:     hedgeTrace(2, 5, 1, 40, row(1, 20)),
+		setup:   func(c *Config) { c.HealthInterval, c.EjectAfter, c.Retries = 100, 1, 1 },
+		changes: []Change{gray(1, SetDown, 2)},
+		want: want{hedges: 1, errors: 1, completed: 1, events: []string{
+			"1 arrive s1 #1", "1 dispatch s1 #1", "6 hedge s2 #1", "6 error s2 #1", "6 eject s2 #0", "21 complete s1 #1"}},
 	}}
-	shown := []EventKind{Arrive, Dispatch, Hedge, TimedOut, Error, Retry, Cancel, Complete, GiveUp, Discard}
+	shown := []EventKind{Arrive, Dispatch, Hedge, TimedOut, Error, Retry, Cancel, Complete, GiveUp, Discard, Eject}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
