@@ -172,6 +172,12 @@ func (b *Balancer) dispatchEach(t int64) {
 		b.ready.remove(id)
 		b.serve(id, r, t)
 	}
+	if shedding && b.m.fan != nil && b.ready.first() != 0 {
+		// A shed part ended its request and cancelled a sibling in
+		// service at a server step d had passed: free at once, it takes
+		// work in this step d too (another pass, in id order).
+		b.dispatchEach(t)
+	}
 }
 
 // drainLobby routes the lobby's requests, oldest first, while there are
