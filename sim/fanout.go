@@ -180,12 +180,13 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	}
 	f.reqs[r.id] = req
 	place, note := f.place[:0], f.note[:0]
+	noted, refusing := false, b.watching || b.lim != nil
 	for j := range f.k {
 		p := f.partOf(r, j)
 		if b.th != nil && b.throttles() {
 			// Rejected by its client before the pick: noted, it takes
 			// effect after the last part is placed.
-			place, note = append(place, 0), append(note, partThrottled)
+			place, note, noted = append(place, 0), append(note, partThrottled), true
 			continue
 		}
 		id := 0
@@ -205,10 +206,12 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			return
 		}
 		place = append(place, id)
-		if n := b.partRefusal(id); n != partPlaced {
-			req.at[j*f.a] = 0 // not live: refused, which takes effect after the last part is placed
-			note = append(note, n)
-			continue
+		if refusing {
+			if n := b.partRefusal(id); n != partPlaced {
+				req.at[j*f.a] = 0 // not live: refused, which takes effect after the last part is placed
+				note, noted = append(note, n), true
+				continue
+			}
 		}
 		note = append(note, partPlaced)
 		b.queued++
@@ -226,7 +229,6 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	if f.hedge != nil {
 		b.hedgeFirstSent(r.id, req, t)
 	}
-	noted := false
 	for j, id := range place {
 		if note[j] == partThrottled {
 			continue // no Arrive: its client never sent it
@@ -241,9 +243,6 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 				b.placed(p, id, false)
 			}
 		}
-	}
-	for _, n := range note {
-		noted = noted || n != partPlaced
 	}
 	if noted {
 		b.notedParts(r, place, note, t)
