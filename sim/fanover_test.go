@@ -213,3 +213,26 @@ func TestThrottleDrawsOfTheHandTrace(t *testing.T) {
 		t.Errorf("draws %d %d %d, want 359 0 344", a, b, c)
 	}
 }
+
+// TestFanoutLimitForgetsRejoinings: with hedging and an adaptive limit
+// with a latency bound, the cycles hedges joined their queues are
+// forgotten when they end (completed, cancelled, shed or refused): no
+// more are kept than attempts queued or in service, at every cycle.
+func TestFanoutLimitForgetsRejoinings(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Policy, cfg.Fanout = 5, 5_000, PerServer, P2C, 3
+	cfg.Servers, cfg.MinServers, cfg.InitialPerServer, cfg.Wave = 12, 12, 0, false
+	cfg.Service, cfg.MeanService, cfg.Rate = Geometric, 12, 440_000
+	cfg.HedgeAfter, cfg.HedgeMax, cfg.CodelTarget = 15, 2, 20
+	cfg.ConcurrencyLimit, cfg.LimitInitial, cfg.LimitMax, cfg.LimitLatency = LimitAIMD, 6, 12, 40
+	m := mustNew(t, cfg)
+	b := m.bal[0]
+	for m.Step() {
+		if n, live := len(b.lim.rejoined), b.queueLen()+b.busy; n > live {
+			t.Fatalf("cycle %d: %d joinings kept for %d attempts queued or in service", m.Cycle(), n, live)
+		}
+	}
+	if s := m.Summary(); s.Hedges == 0 || s.Cancelled == 0 || s.Shed == 0 || s.Limited == 0 || !s.Consistent {
+		t.Fatalf("hedges %d cancelled %d shed %d limited %d consistent %v: the run should hedge, cancel, shed and refuse", s.Hedges, s.Cancelled, s.Shed, s.Limited, s.Consistent)
+	}
+}

@@ -163,11 +163,12 @@ func clientSetting(s sim.Setting) bool {
 
 // TestReferenceMatchesModelFanout runs busy configurations with fan-out
 // and the client side drawn on (timeouts, retries, backoff, jitter and
-// budgets, health checks and their refusals, warm-up, replacement), gray and down/up faults and their changes, and hedging
-// (with K = 1 too), the same way:
+// budgets, health checks and their refusals, warm-up, replacement), gray and down/up faults and their changes, hedging
+// (with K = 1 too), and shedding, the throttle and concurrency limits (fixed and adaptive), the same way:
 // the request stream, each part's routing, its completion, its errors and
-// timeouts ending the request, and the cancellation of its siblings,
-// event by event.
+// timeouts ending the request, its throttling and refusals noted at
+// arrival, its shedding, and the cancellation of its siblings, event by
+// event.
 func TestReferenceMatchesModelFanout(t *testing.T) {
 	sim.RapidDefaults(refCheckCount())
 	rapid.Check(t, func(t *rapid.T) {
