@@ -262,8 +262,8 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 	}
 	for {
 		c := stepped.Cycle()
-		if cfg.Balancers > 1 {
-			sim.CheckInvariants(t, stepped) // the local counts, every cycle
+		if cfg.Balancers > 1 || cfg.Fanout > 1 || cfg.HedgeAfter > 0 {
+			sim.CheckInvariants(t, stepped) // the local counts, or parts' queues and books, every cycle
 		}
 		if got, want := normalEvents(stepped.Events()), normalEvents(ref.events); !slices.Equal(got, want) {
 			t.Fatalf("cycle %d: the model's events differ from the reference's:\n%s\n%s", c, eventDiff(got, want), where())
