@@ -28,7 +28,8 @@ func overEvent(e Event) string {
 // (and with room, the noted refusals take effect after the last part, the
 // first ending the request and cancelling its placed part); a part its
 // client throttles is noted too, and ends the request after the last part
-// is placed, its placed parts cancelled; a hedge refused by a limit ends
+// is placed, its placed parts cancelled (with a retry left they stay
+// until the part ends for good); a hedge refused by a limit ends
 // alone; a shed part ends its request, cancelling a sibling in service
 // (whose server, passed by step d, takes its next attempt in the same
 // step d) and a sibling about to be shed with it (cancelled, not shed).
@@ -103,6 +104,25 @@ func TestFanoutOverloadHandTraces(t *testing.T) {
 			"2 arrive s4 r2p0", "2 arrive s1 r2p2", "2 throttled s0 r2p1", "2 give-up s0 r2p1", "2 cancel s0 r2p0", "2 cancel s0 r2p2",
 		},
 		want: overCounts{admitted: 2, completed: 1, failed: 1, errors: 1, throttled: 1, cancelled: 2, dispatched: 3, attemptsCompleted: 3},
+	}, {
+		// The same with one retry: the throttled part is retried (at 3,
+		// the first step b after its end) and its request's placed parts
+		// stay, part 1 served from 2 at server 4. At 3 the window holds
+		// 6 requests and no accepts: the retry's draw, 232 of 0 … 699, is
+		// below 600, so it is throttled again with no retry left; now the
+		// part ends for good and its request with it: part 1 is stopped
+		// in service (1 cycle served) and part 3 leaves its queue.
+		name: "with a retry left, a throttled part's siblings stay until it ends for good",
+		cfg:  fanoutTrace(3, []Speed{100, 100, 100, 100}, 120, overRow(1, 100), overRow(2, 100)),
+		setup: func(c *Config) {
+			c.Throttle, c.Retries = 100, 1
+		},
+		events: []string{
+			"1 arrive s1 r1p0", "1 arrive s2 r1p1", "1 arrive s3 r1p2", "1 dispatch s1 r1p0", "1 dispatch s2 r1p1", "1 dispatch s3 r1p2",
+			"2 arrive s4 r2p0", "2 arrive s1 r2p2", "2 throttled s0 r2p1", "2 dispatch s4 r2p0",
+			"3 throttled s0 r2p1", "3 give-up s0 r2p1", "3 cancel s4 r2p0", "3 cancel s0 r2p2",
+		},
+		want: overCounts{admitted: 2, completed: 1, failed: 1, errors: 2, throttled: 2, cancelled: 2, wasted: 1, dispatched: 4, attemptsCompleted: 3},
 	}, {
 		// Fixed limit 1, hedging after 2. Request 1 (cycle 1) is served
 		// at 1, request 2 (cycle 2) at 2, both done 20 cycles later.
@@ -203,7 +223,8 @@ func TestFanoutOverloadHandTraces(t *testing.T) {
 // TestThrottleDrawsOfTheHandTrace: the throttle generator of seed 1 gives
 // the draws the throttled hand trace above reads: three below 100 for
 // request 1's parts (p = 0, none throttled), then 359, 0 and 344 of
-// 0 … 399 for request 2's (only the second below 300).
+// 0 … 399 for request 2's (only the second below 300), then 232 of
+// 0 … 699 for the throttled part's retry (below 600).
 func TestThrottleDrawsOfTheHandTrace(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, throttleStream))
 	for range 3 {
@@ -211,6 +232,9 @@ func TestThrottleDrawsOfTheHandTrace(t *testing.T) {
 	}
 	if a, b, c := r.Int64N(400), r.Int64N(400), r.Int64N(400); a != 359 || b != 0 || c != 344 {
 		t.Errorf("draws %d %d %d, want 359 0 344", a, b, c)
+	}
+	if d := r.Int64N(700); d != 232 {
+		t.Errorf("the retry's draw %d, want 232", d)
 	}
 }
 
