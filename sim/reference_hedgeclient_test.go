@@ -14,7 +14,8 @@ import (
 // (each attempt, a hedge included, with its own deadline), retries with
 // backoff, jitter and the retry budget, health checks and their refusals,
 // outlier ejection, warm-up, replacement — random faults, gray and
-// down/up faults, and changes of the client side's settings mid-run,
+// down/up faults, changes of the client side's settings mid-run, and
+// the overload controls (shedding, the throttle, concurrency limits),
 // through the model and the plain reference, event by event: a part's
 // attempts timing out or erring alone while another is live, its retry
 // (at most one pending, dropped when a hedge completes the part), a part
@@ -25,10 +26,8 @@ func TestReferenceMatchesModelHedgeClient(t *testing.T) {
 		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 20, 30))
 		sim.GenClientSettings(t, &cfg)
 		genFanout(t, &cfg)
-		// Hedging does not yet combine with shedding, the throttle or a
-		// concurrency limit (refused): none of them here.
-		cfg.CodelTarget, cfg.Throttle, cfg.ConcurrencyLimit = 0, 0, 0
 		genHedging(t, &cfg)
+		genFanOverload(t, &cfg)
 		if rapid.Bool().Draw(t, "hedgeFaults") {
 			cfg.MTBF = rapid.Int64Range(1, 80).Draw(t, "hedgeMTBF")
 			cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "hedgeMTTR")
