@@ -48,6 +48,8 @@ type fanState struct {
 	reqs  map[int64]*fanReq
 	times []uint32 // the parts' times of the request being admitted
 	skip  []int    // scratch: the slots a part may not go to
+	but   []int32  // scratch: the candidates a part may go to (candidatesBut)
+	omit  []bool   // scratch: by slot, whether candidatesBut leaves it out
 	place []int    // scratch: the slots the parts of a request went to
 }
 
@@ -63,6 +65,9 @@ type fanReq struct {
 	at []int32
 	// hedging's record (nil without hedging).
 	*hedgeReq
+	// latest is the last cycle a part completed at in a window's pass 2
+	// (fanroute.go), which completes parts server by server.
+	latest int64
 }
 
 // newFanState returns the fan-out state of a run of cfg, nil without
@@ -338,6 +343,12 @@ func (b *Balancer) pickPartFrom(p packed, t int64) int {
 		}
 	}
 	f.skip = skip
+	return b.pickPartAmong(p, t, skip)
+}
+
+// pickPartAmong is pickPartFrom's choice for part p given the slots in
+// skip, its siblings' places.
+func (b *Balancer) pickPartAmong(p packed, t int64, skip []int) int {
 	if len(skip) > 0 {
 		if ap, ok := b.rt.(amongPicker); ok {
 			if id := ap.pickAmong(p, t, skip); id != 0 {
@@ -396,12 +407,33 @@ func (b *Balancer) seenLoad(k, id int) int64 {
 // candidatesBut returns the candidates, in the dense array's order, but
 // those in skip.
 func (b *Balancer) candidatesBut(skip []int) []int32 {
-	var out []int32
+	f := b.m.fan
+	if f == nil {
+		var out []int32
+		for _, id := range b.cands.ids {
+			if !slices.Contains(skip, int(id)) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	// Scratch space: the routers read the list only while they pick.
+	if len(f.omit) < len(b.srv) {
+		f.omit = make([]bool, len(b.srv))
+	}
+	for _, s := range skip {
+		f.omit[s-1] = true
+	}
+	out := f.but[:0]
 	for _, id := range b.cands.ids {
-		if !slices.Contains(skip, int(id)) {
+		if !f.omit[id-1] {
 			out = append(out, id)
 		}
 	}
+	for _, s := range skip {
+		f.omit[s-1] = false
+	}
+	f.but = out
 	return out
 }
 

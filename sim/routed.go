@@ -25,9 +25,9 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && !b.partsWindowed() {
 		// A window serves its requests apart from the client side, and
-		// routes for one balancer.
+		// routes for one balancer (fan-out: see partsWindowed).
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
@@ -50,6 +50,12 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	cfg := &m.cfg
 	start := m.cycle
+	// Fan-out admits and completes through Step's own fanAdmit and
+	// workParts (fanroute.go); its parts go straight into service as
+	// requests do, but while the client side watches: fanAdmit tells it
+	// of the parts once all are placed, which must find them queued.
+	fan := m.fan != nil
+	now := early && !(fan && b.watching)
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
@@ -72,13 +78,24 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		live := b.live // a retiring server that completes its last request leaves
 		scales := c == m.nextScale
 		if b.wheel.has(c) {
-			b.workEach(c, early && !scales)
+			if fan {
+				b.workParts(c)
+				if early && !scales && b.ready.n > 0 {
+					b.dispatchEach(c) // as workEach's early dispatch: before arrivals go straight to idle servers
+				}
+			} else {
+				b.workEach(c, early && !scales)
+			}
 		}
 		arrives := c == due
 		if arrives {
-			b.serveNow = early && !scales
+			b.serveNow = now && !scales
 			for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- { // arrive, for one balancer
 				m.lastID++
+				if fan {
+					m.admit(m.makeRequest(m.lastID, c), c)
+					continue
+				}
 				b.admit(m.makeRequest(m.lastID, c), c)
 			}
 			b.serveNow = false

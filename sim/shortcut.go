@@ -159,7 +159,7 @@ func (m *Model) gate() via {
 	if f := b.fleet; f != nil && f.stepsEveryCycle() {
 		return viaNone
 	}
-	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil {
+	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil && !m.fanRouted() {
 		return viaSkip // fan-out: its parts join their queues at arrival, and it acts at no other time
 	}
 	if cfg.Autoscaler == TargetTracking {

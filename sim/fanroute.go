@@ -1,0 +1,100 @@
+package sim
+
+// This file lets fan-out's parts take the per-server shortcuts (routed.go,
+// window.go) as plain requests do. A part is an attempt like any other:
+// it joins its server's queue and is served in turn there, so the cycle
+// loop and the windows serve it as they serve a request. What differs is
+// routing and completion. A request's parts are routed one after another
+// in one cycle, each among the candidates holding no other part of it,
+// and nothing else reads where a part went until one of them completes;
+// the request completes at its last part, which only counts. So the cycle
+// loop admits a request through fanAdmit and completes its parts through
+// workParts (Step's own), and a window routes a request's parts in pass 1
+// as fanAdmit does (windowParts) and completes them in pass 2 through
+// partCompleted, in whatever order the servers come: a request's response
+// time, its counts and the histogram do not depend on it.
+
+// fanRouted reports whether fan-out's parts may take the per-server
+// shortcuts: with hedging off (a hedge falls due apart from arrivals and
+// completions, and a part's completion cancels its hedges across
+// servers). The gate's other conditions (one balancer, no random faults,
+// no gray server, no attempt that ends in error or is abandoned, so no
+// part ends for good in a stretch and nothing is cancelled, no events,
+// no shedding, throttle or limit, a quiet client side) hold as for plain
+// requests; anything else that fan-out may meet closes this gate until
+// it is tested against stepping.
+func (m *Model) fanRouted() bool {
+	return m.fan.hedge == nil && m.fan.a == 1
+}
+
+// partsWindowed reports whether a window may route fan-out's parts:
+// the router reads nothing of the servers (round-robin, random, swrr,
+// hash), so a part's pick among the candidates but its siblings depends
+// only on the arrivals, the candidates and its siblings' places, which
+// pass 1 knows (the parts placed before it, windowParts).
+func (b *Balancer) partsWindowed() bool {
+	return b.caps.Reads == ReadsNothing
+}
+
+// windowParts is pass 1 (routeWindow) for request r of a run with
+// fan-out, generated at cycle c: its parts' times are drawn, it passes
+// the firewall, and its parts are routed in order, each picked as
+// pickPart picks it (its siblings live are the parts placed before it)
+// and put into its server's queue as the window puts a request (no cap, no lobby, every part placeable: windowed). It returns
+// the parts queued.
+func (b *Balancer) windowParts(r packed, c int64) int32 {
+	m := b.m
+	f := m.fan
+	m.drawParts(r) // right after the request is generated, rejected or not
+	b.tot.Generated++
+	b.last.Generated++
+	if m.fw.Blocks(uint32(r.addr >> 32)) {
+		b.tot.Rejected++
+		b.last.Rejected++
+		return 0
+	}
+	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
+	f.reqs[r.id] = req
+	w := m.win
+	place := f.place[:0] // the slots of the parts placed: pickPartFrom's siblings, live candidates all
+	for j := range f.k {
+		p := f.partOf(r, j)
+		id := b.pickPartAmong(p, c, place)
+		req.at[j] = int32(b.idOf(id))
+		place = append(place, id)
+		if b.caps.Hears {
+			b.rt.joined(id, p, c)
+		}
+		b.lastGiven = id
+		b.queued++
+		b.sq[id-1].pushBack(p, c)
+		if b.free.has(id) {
+			b.free.remove(id)
+			w.woke = append(w.woke, int32(id))
+		}
+	}
+	f.place = place
+	b.tot.Admitted++
+	b.tot.ExtraParts += int64(f.k - 1)
+	return int32(f.k)
+}
+
+// windowPartDone is partCompleted for pass 2 (serveQueue), which serves
+// one server's queue after another: the part server s had in service
+// completed at cycle at, and its request completes with its last part
+// counted, at the latest cycle any of its parts completed (those counted
+// before it may have come later).
+func (b *Balancer) windowPartDone(s *server, at int64) {
+	f := b.m.fan
+	id, j := f.split(s.req.id)
+	req := f.reqs[id]
+	req.at[j] = 0 // without hedging, a part's slot is its index
+	req.left--
+	if req.left > 0 {
+		b.tot.PartsDone++
+		req.latest = max(req.latest, at)
+		return
+	}
+	delete(f.reqs, id)
+	b.resps.add(b.completed(s, max(at, req.latest)))
+}
