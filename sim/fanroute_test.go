@@ -26,6 +26,9 @@ func fanRecords(m *Model) string {
 	for _, id := range ids {
 		r := f.reqs[id]
 		fmt.Fprintf(&s, "%d: left %d tries %d at %v\n", id, r.left, r.tries, r.at)
+		if h := r.hedgeReq; h != nil {
+			fmt.Fprintf(&s, "   sent %v done %b\n", h.sent, h.done)
+		}
 	}
 	return s.String()
 }

@@ -152,8 +152,8 @@ func (m *Model) gate() via {
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle
 	}
-	if m.fan != nil && m.fan.hedge != nil {
-		return viaNone // hedges fall due in any cycle
+	if m.fan != nil && m.fan.hedge != nil && !m.hedgeSkips() {
+		return viaNone // hedges fall due in any cycle (hedgeskip.go says which skipAhead may pass)
 	}
 	b := m.bal[0]
 	if f := b.fleet; f != nil && f.stepsEveryCycle() {
