@@ -15,16 +15,18 @@ package sim
 // time, its counts and the histogram do not depend on it.
 
 // fanRouted reports whether fan-out's parts may take the per-server
-// shortcuts: with hedging off (a hedge falls due apart from arrivals and
-// completions, and a part's completion cancels its hedges across
-// servers). The gate's other conditions (one balancer, no random faults,
+// shortcuts: with hedging off, or where hedging says when it next acts
+// (hedgeSkips), and then only the cycle loop (routeCycles), which takes
+// the hedges due at their cycles and completes and cancels through
+// workParts as Step does (windows serve each server apart, and a part's
+// completion cancels its hedges across servers). The gate's other conditions (one balancer, no random faults,
 // no gray server, no attempt that ends in error or is abandoned, so no
 // part ends for good in a stretch and nothing is cancelled, no events,
 // no shedding, throttle or limit, a quiet client side) hold as for plain
 // requests; anything else that fan-out may meet closes this gate until
 // it is tested against stepping.
 func (m *Model) fanRouted() bool {
-	return m.fan.hedge == nil && m.fan.a == 1
+	return m.fan.hedge == nil || m.hedgeSkips()
 }
 
 // partsWindowed reports whether a window may route fan-out's parts:

@@ -39,14 +39,15 @@ func hedgeDues(m *Model) string {
 // hedges a part, a budget or none, a queue cap or none, every policy that
 // routes among a set, a fixed or scaling pool, load from 5% to 150%, and
 // scheduled rate changes, gray faults and down/up faults) through RunTo,
-// which passes their quiet cycles up to the next hedge due (hedgeskip.go),
+// which passes their quiet cycles up to the next hedge due (hedgeskip.go)
+// and visits only the cycles where something happens (routeCycles),
 // to random stops and by Step alone, and compares the hash, the summary,
 // the last row, the servers and queues, every request's record of its
-// attempts and the hedges due. Most runs must open the gate for the
-// property to say anything.
+// attempts and the hedges due. Most runs must open the gate, and the
+// cycle loop about one stop a run, for the property to say anything.
 func TestHedgeSkipsMatchStepping(t *testing.T) {
 	rapidDefaults(300)
-	runs, opened := 0, 0
+	runs, opened, routed := 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		cfg, changes := genFanRouted(t)
 		cfg.Fanout = rapid.IntRange(1, 4).Draw(t, "hedgedFanout")
@@ -81,7 +82,13 @@ func TestHedgeSkipsMatchStepping(t *testing.T) {
 		slices.Sort(stops)
 		gated := false
 		for _, stop := range append(stops, cfg.Cycles) {
-			gated = gated || jumped.fan != nil && jumped.fan.hedge != nil && jumped.gate() != viaNone
+			if jumped.fan != nil && jumped.fan.hedge != nil {
+				g := jumped.gate()
+				gated = gated || g != viaNone
+				if g == viaRouted {
+					routed++
+				}
+			}
 			stepAndJump(t, stepped, jumped, stop)
 			if a, b := fanRecords(jumped), fanRecords(stepped); a != b {
 				t.Fatalf("at cycle %d: RunTo and Step leave different attempts:\n%s\n%s", stop, a, b)
@@ -94,9 +101,9 @@ func TestHedgeSkipsMatchStepping(t *testing.T) {
 			opened++
 		}
 	})
-	t.Logf("%d of %d hedged runs opened the gate", opened, runs)
-	if 2*opened < runs {
-		t.Errorf("too few hedged runs opened the gate: %d of %d", opened, runs)
+	t.Logf("%d of %d hedged runs opened the gate, %d stops the cycle loop", opened, runs, routed)
+	if 2*opened < runs || routed < runs {
+		t.Errorf("too few hedged runs opened the gate: %d of %d, %d stops the cycle loop", opened, runs, routed)
 	}
 }
 

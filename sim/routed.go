@@ -25,9 +25,10 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && !b.partsWindowed() {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) {
 		// A window serves its requests apart from the client side, and
-		// routes for one balancer (fan-out: see partsWindowed).
+		// routes for one balancer (fan-out: see partsWindowed; hedges
+		// fall due apart from arrivals and cancel across servers).
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
@@ -56,6 +57,12 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	// of the parts once all are placed, which must find them queued.
 	fan := m.fan != nil
 	now := early && !(fan && b.watching)
+	// Hedging (one balancer, no client side: hedgeSkips) visits the
+	// cycles with hedges due too, and takes them as Step's step b does,
+	// after the completions and before the arrivals; a hedge that joins
+	// an idle server's queue goes into service there at once, as step d
+	// would put it, so that no arrival is served ahead of it.
+	hedged := fan && m.fan.hedge != nil
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
@@ -63,6 +70,9 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		t := m.cycle + 1
 		due := m.arr.nextDue(t) // the next cycle that may have arrivals
 		c := min(due, m.nextScale, end+1)
+		if hedged {
+			c = min(c, m.fan.hedge.next(m.cycle)) // hedgeskip.go
+		}
 		if b.busy > 0 {
 			c = b.wheel.next(t, c-1)
 		}
@@ -85,6 +95,12 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 				}
 			} else {
 				b.workEach(c, early && !scales)
+			}
+		}
+		if hedged {
+			b.hedgesDue(c)
+			if early && !scales && b.ready.n > 0 {
+				b.dispatchEach(c)
 			}
 		}
 		arrives := c == due
@@ -116,7 +132,7 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		switch {
 		case acts || b.live != live:
 			b.record()
-		case arrives:
+		case arrives || hedged: // hedges join queues too
 			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
 		}
 		if b.cl != nil {
