@@ -450,8 +450,8 @@ func (b *Balancer) placedPart(r packed, id int) {
 }
 
 // workParts is step a for a per-server balancer with fan-out at cycle t:
-// workEach's loop without its early dispatch (only the routed shortcut,
-// which fan-out never takes, asks for it), in server-id order (an error
+// workEach's loop without its early dispatch (the routed shortcut
+// dispatches after it, fanroute.go), in server-id order (an error
 // may cancel a sibling due this cycle), a part's completion completing
 // its request at the last one. Kept apart so that workEach pays nothing
 // for fan-out.

@@ -100,3 +100,22 @@ func (b *Balancer) windowPartDone(s *server, at int64) {
 	delete(f.reqs, id)
 	b.resps.add(b.completed(s, max(at, req.latest)))
 }
+
+// partsCycle is step a, and with hedging the hedges' part of step b, of
+// routeCycles at cycle c for a run with fan-out: Step's own workParts and
+// hedgesDue. With early, a server freed with a queue, or given a hedge
+// while idle, takes its next attempt at once, as step d would (see
+// workEach), so that no arrival routed straight into service (serveNow)
+// comes ahead of it. Hedges come after the completions and before the
+// arrivals, as in Step (one balancer, no client side: hedgeSkips).
+func (b *Balancer) partsCycle(c int64, early, hedged bool) {
+	if b.wheel.has(c) {
+		b.workParts(c)
+	}
+	if hedged {
+		b.hedgesDue(c)
+	}
+	if early && b.ready.n > 0 {
+		b.dispatchEach(c)
+	}
+}

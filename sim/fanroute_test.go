@@ -34,8 +34,8 @@ func fanRecords(m *Model) string {
 }
 
 // genFanRouted draws a per-server run with fan-out shaped to take the
-// per-server shortcuts: one balancer, every policy that routes parts, a
-// fixed or scaling pool, load from 10% to 150% of it, uniform, geometric
+// per-server shortcuts: one balancer or a fleet of two or three (exact
+// or local loads), every policy that routes parts, a fixed or scaling pool, load from 10% to 150% of it, uniform, geometric
 // or constant service, sometimes a queue cap, a quiet client side
 // (a timeout, retries and health checks with no fault), speeds, and
 // scheduled changes of the rate and of the fan-out's servers (down/up).
@@ -77,6 +77,10 @@ func genFanRouted(t *rapid.T) (Config, []Change) {
 	}
 	if rapid.IntRange(0, 3).Draw(t, "slow") == 0 {
 		cfg.Speeds = []Speed{50, 100, 200}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "fleet") == 0 {
+		cfg.Balancers = rapid.IntRange(2, 3).Draw(t, "balancers")
+		cfg.LoadInfo = rapid.SampledFrom([]LoadInfo{LoadExact, LoadLocal}).Draw(t, "loadInfo")
 	}
 	if rapid.IntRange(0, 2).Draw(t, "client") == 0 {
 		cfg.Timeout = rapid.Int64Range(1, 400).Draw(t, "timeout")

@@ -52,6 +52,7 @@ func TestHedgeSkipsMatchStepping(t *testing.T) {
 		cfg, changes := genFanRouted(t)
 		cfg.Fanout = rapid.IntRange(1, 4).Draw(t, "hedgedFanout")
 		cfg.Timeout, cfg.Retries, cfg.Backoff, cfg.Jitter, cfg.HealthInterval = 0, 0, 0, false, 0
+		cfg.Balancers, cfg.LoadInfo = 0, LoadExact // refused with hedging
 		cfg.Rate = Rate(max(int64(cfg.Rate)*int64(rapid.IntRange(1, 3).Draw(t, "rateDiv")), 1) / 3)
 		cfg.HedgeAfter = rapid.Int64Range(1, 200).Draw(t, "hedgeAfter")
 		cfg.HedgeMax = rapid.IntRange(0, MaxHedges).Draw(t, "hedgeMax")

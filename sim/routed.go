@@ -52,16 +52,12 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	cfg := &m.cfg
 	start := m.cycle
 	// Fan-out admits and completes through Step's own fanAdmit and
-	// workParts (fanroute.go); its parts go straight into service as
+	// workParts (partsCycle); its parts go straight into service as
 	// requests do, but while the client side watches: fanAdmit tells it
 	// of the parts once all are placed, which must find them queued.
+	// Hedging visits the cycles with hedges due too (hedgeskip.go).
 	fan := m.fan != nil
 	now := early && !(fan && b.watching)
-	// Hedging (one balancer, no client side: hedgeSkips) visits the
-	// cycles with hedges due too, and takes them as Step's step b does,
-	// after the completions and before the arrivals; a hedge that joins
-	// an idle server's queue goes into service there at once, as step d
-	// would put it, so that no arrival is served ahead of it.
 	hedged := fan && m.fan.hedge != nil
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
@@ -87,31 +83,21 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		b.catchUp(c - 1)
 		live := b.live // a retiring server that completes its last request leaves
 		scales := c == m.nextScale
-		if b.wheel.has(c) {
-			if fan {
-				b.workParts(c)
-				if early && !scales && b.ready.n > 0 {
-					b.dispatchEach(c) // as workEach's early dispatch: before arrivals go straight to idle servers
-				}
-			} else {
-				b.workEach(c, early && !scales)
-			}
-		}
-		if hedged {
-			b.hedgesDue(c)
-			if early && !scales && b.ready.n > 0 {
-				b.dispatchEach(c)
-			}
+		if fan {
+			b.partsCycle(c, early && !scales, hedged)
+		} else if b.wheel.has(c) {
+			b.workEach(c, early && !scales)
 		}
 		arrives := c == due
 		if arrives {
 			b.serveNow = now && !scales
-			for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- { // arrive, for one balancer
+			n := m.arr.count(cfg, c, m.pcg)
+			for ; fan && n > 0; n-- { // a request of parts (fanroute.go)
 				m.lastID++
-				if fan {
-					m.admit(m.makeRequest(m.lastID, c), c)
-					continue
-				}
+				m.admit(m.makeRequest(m.lastID, c), c)
+			}
+			for ; n > 0; n-- { // arrive, for one balancer
+				m.lastID++
 				b.admit(m.makeRequest(m.lastID, c), c)
 			}
 			b.serveNow = false

@@ -160,7 +160,7 @@ func (m *Model) gate() via {
 		return viaNone
 	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil && !m.fanRouted() {
-		return viaSkip // fan-out: its parts join their queues at arrival, and it acts at no other time
+		return viaSkip // fan-out: the per-server shortcuts take its parts where fanRouted says
 	}
 	if cfg.Autoscaler == TargetTracking {
 		// Its metric is sampled at step e of every cycle: skipAhead's
