@@ -50,6 +50,7 @@ type fanState struct {
 	skip  []int    // scratch: the slots a part may not go to
 	but   []int32  // scratch: the candidates a part may go to (candidatesBut)
 	omit  []bool   // scratch: by slot, whether candidatesBut leaves it out
+	gaps  []int32  // scratch: candidatesGaps's positions left out
 	place []int    // scratch: the slots the parts of a request went to
 }
 

@@ -119,3 +119,71 @@ func (b *Balancer) partsCycle(c int64, early, hedged bool) {
 		b.dispatchEach(c)
 	}
 }
+
+// candidatesGaps is candidatesBut without the list, for a router that
+// reads only a few of them (p2c's two): it returns how many candidates
+// are left, and the positions in the dense array of those left out,
+// ascending (nthBut reads the x-th one left through them). Needs fan-out's
+// scratch space (m.fan).
+func (b *Balancer) candidatesGaps(skip []int) (int, []int32) {
+	f := b.m.fan
+	gaps := f.gaps[:0]
+	for _, s := range skip {
+		if s < 1 || s > len(b.cands.pos) || b.cands.pos[s-1] == 0 {
+			continue // not a candidate
+		}
+		g := b.cands.pos[s-1] - 1
+		i := len(gaps)
+		for i > 0 && gaps[i-1] > g {
+			i--
+		}
+		if i > 0 && gaps[i-1] == g {
+			continue // skipped twice
+		}
+		gaps = append(gaps, 0)
+		copy(gaps[i+1:], gaps[i:])
+		gaps[i] = g
+	}
+	f.gaps = gaps
+	return len(b.cands.ids) - len(gaps), gaps
+}
+
+// nthBut returns the position in the dense array of the x-th (from 0)
+// candidate not at one of the positions gaps (ascending).
+func nthBut(x int, gaps []int32) int {
+	for _, g := range gaps {
+		if int(g) > x {
+			break
+		}
+		x++
+	}
+	return x
+}
+
+// partsMode is what routeCycles does for parts, as bits: partsOn with
+// fan-out or hedging (partsCycle, fanAdmit); partsQueued where an arrival
+// may not go straight into service (serveNow) though the server is idle:
+// while the client side watches, fanAdmit tells it of the parts once all
+// are placed, which must find them queued; partsHedged with hedging.
+type partsMode uint8
+
+const (
+	partsOn     partsMode = 1 << iota
+	partsQueued           // fan-out with the client side watching
+	partsHedged           // hedging: greater than the others
+)
+
+// partsMode returns routeCycles's parts mode for b.
+func (m *Model) partsMode(b *Balancer) partsMode {
+	var p partsMode
+	if m.fan != nil {
+		p = partsOn
+		if b.watching {
+			p |= partsQueued
+		}
+		if m.fan.hedge != nil {
+			p |= partsHedged
+		}
+	}
+	return p
+}

@@ -145,3 +145,40 @@ func TestFanoutShortcutsMatchStepping(t *testing.T) {
 		t.Errorf("too few runs took the shortcuts with parts: %d windows, %d routed", windows, routed)
 	}
 }
+
+// TestCandidatesGapsListsCandidatesBut: the candidates left by skip, read
+// through candidatesGaps and nthBut, are candidatesBut's list, in order,
+// whatever the dense array's order (servers taken out and put back) and
+// skip (repeats, and slots that are not candidates, included).
+func TestCandidatesGapsListsCandidatesBut(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := DefaultConfig()
+		cfg.Queues, cfg.Policy, cfg.Fanout = PerServer, P2C, 2
+		cfg.Servers = rapid.IntRange(1, 40).Draw(t, "servers")
+		cfg.MinServers, cfg.MaxServers = cfg.Servers, cfg.Servers
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := m.bal[0]
+		for range rapid.IntRange(0, 20).Draw(t, "moves") {
+			id := rapid.IntRange(1, cfg.Servers).Draw(t, "moved")
+			if b.cands.pos[id-1] != 0 {
+				b.cands.remove(id)
+			} else {
+				b.cands.add(id)
+			}
+		}
+		skip := rapid.SliceOfN(rapid.IntRange(1, cfg.Servers), 0, 12).Draw(t, "skip")
+		want := slices.Clone(b.candidatesBut(skip))
+		n, gaps := b.candidatesGaps(skip)
+		if n != len(want) {
+			t.Fatalf("%d candidates left, want %d", n, len(want))
+		}
+		for x := range n {
+			if got := b.cands.ids[nthBut(x, gaps)]; got != want[x] {
+				t.Fatalf("candidate %d: %d, want %d (gaps %v, ids %v)", x, got, want[x], gaps, b.cands.ids)
+			}
+		}
+	})
+}

@@ -52,13 +52,9 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	cfg := &m.cfg
 	start := m.cycle
 	// Fan-out admits and completes through Step's own fanAdmit and
-	// workParts (partsCycle); its parts go straight into service as
-	// requests do, but while the client side watches: fanAdmit tells it
-	// of the parts once all are placed, which must find them queued.
-	// Hedging visits the cycles with hedges due too (hedgeskip.go).
-	fan := m.fan != nil
-	now := early && !(fan && b.watching)
-	hedged := fan && m.fan.hedge != nil
+	// workParts (partsCycle); hedging visits the cycles with hedges due
+	// too (hedgeskip.go).
+	parts := m.partsMode(b) // one word in the loop (a plain run tests it, no more)
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
@@ -66,7 +62,7 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		t := m.cycle + 1
 		due := m.arr.nextDue(t) // the next cycle that may have arrivals
 		c := min(due, m.nextScale, end+1)
-		if hedged {
+		if parts >= partsHedged {
 			c = min(c, m.fan.hedge.next(m.cycle)) // hedgeskip.go
 		}
 		if b.busy > 0 {
@@ -83,16 +79,16 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		b.catchUp(c - 1)
 		live := b.live // a retiring server that completes its last request leaves
 		scales := c == m.nextScale
-		if fan {
-			b.partsCycle(c, early && !scales, hedged)
+		if parts != 0 {
+			b.partsCycle(c, early && !scales, parts >= partsHedged)
 		} else if b.wheel.has(c) {
 			b.workEach(c, early && !scales)
 		}
 		arrives := c == due
 		if arrives {
-			b.serveNow = now && !scales
+			b.serveNow = early && !scales && parts&partsQueued == 0
 			n := m.arr.count(cfg, c, m.pcg)
-			for ; fan && n > 0; n-- { // a request of parts (fanroute.go)
+			for ; parts != 0 && n > 0; n-- { // a request of parts (fanroute.go)
 				m.lastID++
 				m.admit(m.makeRequest(m.lastID, c), c)
 			}
@@ -118,7 +114,7 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		switch {
 		case acts || b.live != live:
 			b.record()
-		case arrives || hedged: // hedges join queues too
+		case arrives || parts >= partsHedged: // hedges join queues too
 			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
 		}
 		if b.cl != nil {
