@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file lets fan-out's parts take the per-server shortcuts (routed.go,
 // window.go) as plain requests do. A part is an attempt like any other:
 // it joins its server's queue and is served in turn there, so the cycle
@@ -126,22 +128,18 @@ func (b *Balancer) partsCycle(c int64, early, hedged bool) {
 // ascending (nthBut reads the x-th one left through them). Needs fan-out's
 // scratch space (m.fan).
 func (b *Balancer) candidatesGaps(skip []int) (int, []int32) {
-	f := b.m.fan
+	f, pos := b.m.fan, b.cands.pos
 	gaps := f.gaps[:0]
 	for _, s := range skip {
-		if s < 1 || s > len(b.cands.pos) || b.cands.pos[s-1] == 0 {
-			continue // not a candidate
+		if uint(s-1) >= uint(len(pos)) || pos[s-1] == 0 || slices.Contains(gaps, pos[s-1]-1) {
+			continue // not a candidate, or skipped twice
 		}
-		g := b.cands.pos[s-1] - 1
-		i := len(gaps)
-		for i > 0 && gaps[i-1] > g {
-			i--
+		g := pos[s-1] - 1
+		gaps = append(gaps, g)
+		i := len(gaps) - 1
+		for ; i > 0 && gaps[i-1] > g; i-- {
+			gaps[i] = gaps[i-1]
 		}
-		if i > 0 && gaps[i-1] == g {
-			continue // skipped twice
-		}
-		gaps = append(gaps, 0)
-		copy(gaps[i+1:], gaps[i:])
 		gaps[i] = g
 	}
 	f.gaps = gaps
