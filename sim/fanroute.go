@@ -122,6 +122,10 @@ func (b *Balancer) partsCycle(c int64, early, hedged bool) {
 	}
 }
 
+// maxGaps is the most candidates left out that candidatesGaps takes (it
+// sorts them by insertion; candidatesBut costs less beyond).
+const maxGaps = 8
+
 // candidatesGaps is candidatesBut without the list, for a router that
 // reads only a few of them (p2c's two): it returns how many candidates
 // are left, and the positions in the dense array of those left out,

@@ -172,7 +172,7 @@ var choicesRow = whole("choices", "p2c: how many candidates to draw", "servers",
 // (fan-out).
 func (r *p2c) pickAmong(q packed, _ int64, skip []int) int {
 	b := r.b
-	if b.m.cfg.choices() == 2 && b.tap == nil && b.m.fan != nil {
+	if b.m.cfg.choices() == 2 && b.tap == nil && b.m.fan != nil && len(skip) <= maxGaps {
 		if n, gaps := b.candidatesGaps(skip); n >= 2 { // the usual case, without the list (fanroute.go)
 			k, ids := q.member(), b.cands.ids
 			x := b.m.routeDraw(n)
