@@ -81,6 +81,8 @@ func (m *Model) nextAct(t, end int64, still bool) int64 {
 	for _, b := range m.bal {
 		end = b.nextCompletion(t, end) - 1
 	}
-	end = min(end, m.hedgeNext(t, !still)-1) // hedgeskip.go
+	if m.fan != nil {
+		end = min(end, m.hedgeNext(t, !still)-1) // hedgeskip.go
+	}
 	return min(end, m.scaleNext(still)-1)
 }
