@@ -7,7 +7,7 @@ package sim
 // (s₀ + D) or when its hedge h is considered (the next, s₀ + (h+1)·D). So
 // between steps hedging acts first at the earliest cycle in its dues, or,
 // where a stretch admits arrivals, at the first of their first hedges, no
-// earlier than D cycles after the stretch begins. The order P8 gives at
+// earlier than D cycles after the stretch begins. The order hedges take at
 // each cycle is Step's own (hedgesDue): a stretch only ends before it.
 
 // add puts hedge d on the dues of cycle at, and at on the heap of their
