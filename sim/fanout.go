@@ -311,17 +311,18 @@ func (b *Balancer) unqueued(r packed, sid int, t int64) {
 // pick, among all candidates. It notes the part there (a discard or a
 // refusal then ends the attempt, which takes the note back).
 func (b *Balancer) pickPart(p packed, t int64) int {
-	id := b.pickPartFrom(p, t)
-	if id != 0 {
-		b.placedPart(p, id)
+	req, j := b.m.fan.of(p.id) // looked up once, for the choice and the note
+	id := b.pickPartFrom(req, j, p, t)
+	if id != 0 && req != nil {
+		req.at[j] = int32(b.idOf(id)) // placedPart
 	}
 	return id
 }
 
-// pickPartFrom is pickPart's choice.
-func (b *Balancer) pickPartFrom(p packed, t int64) int {
+// pickPartFrom is pickPart's choice for attempt p, in slot j of request
+// record req (nil: ended).
+func (b *Balancer) pickPartFrom(req *fanReq, j int, p packed, t int64) int {
 	f := b.m.fan
-	req, j := f.of(p.id)
 	skip := f.skip[:0]
 	if req != nil {
 		for i, w := range req.at {

@@ -62,6 +62,15 @@ func (h *hedgeState) popCycle() {
 // anything that put a due on otherwise than through add leaves them
 // apart, so that every cycle is stepped rather than one passed.
 func (h *hedgeState) next(t int64) int64 {
+	if len(h.cycles) > 0 && h.cycles[0] > t && len(h.cycles) == len(h.due) {
+		return h.cycles[0] // nothing taken since: the usual case, inlined
+	}
+	return h.nextTaken(t)
+}
+
+// nextTaken is next once step b has taken dues: their cycles leave the
+// heap first.
+func (h *hedgeState) nextTaken(t int64) int64 {
 	for len(h.cycles) > 0 && h.cycles[0] <= t {
 		h.popCycle() // taken at its cycle's step b
 	}
