@@ -63,7 +63,7 @@ func (h *hedgeState) popCycle() {
 // apart, so that every cycle is stepped rather than one passed.
 func (h *hedgeState) next(t int64) int64 {
 	if len(h.cycles) > 0 && h.cycles[0] > t && len(h.cycles) == len(h.due) {
-		return h.cycles[0] // nothing taken since: the usual case, inlined
+		return h.cycles[0] // nothing taken since: the usual case
 	}
 	return h.nextTaken(t)
 }
