@@ -57,7 +57,14 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return flag.ErrHelp
 	}
 	for _, g := range given {
-		if err := fs.Set(g.name, g.value); err != nil {
+		value, want := g.value, plainWant(fs.Lookup(g.name).Value)
+		if want != "" && !isSwitch(fs.Lookup(g.name).Value) {
+			value = strings.TrimSpace(value) // as every setting's value
+		}
+		if err := fs.Set(g.name, value); err != nil {
+			if want != "" {
+				err = errors.New(want)
+			}
 			return setError(fs, g, err)
 		}
 	}
@@ -76,6 +83,28 @@ func setError(fs *flag.FlagSet, g givenFlag, err error) error {
 		return fmt.Errorf("invalid boolean value %q for --%s: %v", g.value, g.name, err)
 	}
 	return fmt.Errorf("invalid value %q for flag --%s: %v", g.value, g.name, err)
+}
+
+// plainWant says what a standard library flag (flag.IntVar, Float64Var,
+// BoolVar …) takes, in the words a setting's refusal uses, or "" for a
+// flag with a Value of its own (which words its own refusals). Go's flag
+// package says only "parse error".
+func plainWant(v flag.Value) string {
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case bool:
+		return "want true or false"
+	case int, int64:
+		return "want a whole number"
+	case uint, uint64:
+		return "want a whole number from 0 to 18446744073709551615"
+	case float64:
+		return "want a number, like 0.95"
+	}
+	return ""
 }
 
 // isSwitch reports whether a flag's value is a true/false switch.

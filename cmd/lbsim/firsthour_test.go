@@ -1,0 +1,106 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSpacesAroundValuesOneRule: spaces around a flag's value, and around
+// each piece of a value made of pieces (a --set or --fault, a form like
+// fixed:L), are ignored by every flag alike: the settings' rows, the
+// plain numbers a subcommand takes itself (--max-queued, --jobs), faults
+// and the forms of --concurrency-limit and --load-info.
+func TestSpacesAroundValuesOneRule(t *testing.T) {
+	run := []string{"run", "--cycles", "5", "--seed", "1", "--quiet"}
+	for _, args := range [][]string{
+		append(slices.Clone(run), "--fanout", " 3 ", "--queues", "per-server"),
+		append(slices.Clone(run), "--throttle", " 2 "),
+		append(slices.Clone(run), "--max-queued", " 100000 "),
+		append(slices.Clone(run), "--fault", " down:2@3 "),
+		append(slices.Clone(run), "--fault", "down: 2 @ 3"),
+		append(slices.Clone(run), "--set", " 3: rate = 0.9 "),
+		append(slices.Clone(run), "--concurrency-limit", " fixed: 3 "),
+		append(slices.Clone(run), "--concurrency-limit", " aimd ", "--limit-max", " 30 "),
+		append(slices.Clone(run), "--queues", "per-server", "--policy", "least-connections", "--balancers", "2", "--load-info", " periodic: 5 "),
+		{"compare", "--cycles", "5", "--seed", "1", "--jobs", " 1 ", "--variant", "policy=p2c", "--variant", "policy=random"},
+		{"mmc", "--cycles", "2000", "--seed", "1", "--batches", " 4 "},
+	} {
+		if _, stderr, code := runCLI(t, "", args...); code != exitOK {
+			t.Errorf("%q: exit %d: %s", args, code, stderr)
+		}
+	}
+}
+
+// TestPlainFlagsSayWhatTheyWant: a subcommand's own numbers and switches
+// (defined with Go's flag package) word a bad value as the settings do,
+// not as "parse error".
+func TestPlainFlagsSayWhatTheyWant(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--max-queued", "1x"}, `invalid value "1x" for flag --max-queued: want a whole number`},
+		{[]string{"run", "--quiet=maybe"}, `invalid boolean value "maybe" for --quiet: want true or false`},
+		{[]string{"sweep", "--jobs", "two"}, `invalid value "two" for flag --jobs: want a whole number`},
+		{[]string{"size", "--confidence", "95%"}, `invalid value "95%" for flag --confidence: want a number, like 0.95`},
+		{[]string{"mmc", "--batches", "1 0"}, `invalid value "1 0" for flag --batches: want a whole number`},
+		{[]string{"replay", "--max-queued", "9e9", "x.lbsnap"}, `invalid value "9e9" for flag --max-queued: want a whole number`},
+	} {
+		_, stderr, code := runCLI(t, "", tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "parse error") {
+			t.Errorf("%q: exit %d, %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// TestLimitBoundsBlameTheGivenFlag: the adaptive limit's bounds are
+// checked only when the limit is aimd (else the flag is named as doing
+// nothing), and a ceiling below the default start blames the ceiling that
+// was given, not the start nobody gave.
+func TestLimitBoundsBlameTheGivenFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--concurrency-limit", "aimd", "--limit-max", "5"}, "--limit-max 5 is not allowed: must be from limit-initial (20, its default)"},
+		{[]string{"--limit-max", "5"}, "--limit-max applies only to --concurrency-limit aimd, and the limit is off"},
+		{[]string{"--concurrency-limit", "fixed:3", "--limit-max", "5"}, "--limit-max applies only to --concurrency-limit aimd, and the limit is fixed:3"},
+		{[]string{"--concurrency-limit", "aimd", "--limit-initial", "10", "--limit-max", "5"}, "--limit-initial 10 is not allowed: must be from limit-min (1) to limit-max (5)"},
+		{[]string{"--concurrency-limit", "aimd", "--limit-min", "30"}, "--limit-min 30 is not allowed: must be from 1 to limit-initial (20)"},
+		{[]string{"--limit-min", "30"}, "--limit-min applies only to --concurrency-limit aimd"},
+	} {
+		_, stderr, code := runCLI(t, "", append([]string{"run", "--cycles", "5", "--seed", "1"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// TestCompletionForms: --concurrency-limit and --load-info complete their
+// forms; a prefix a number follows ("fixed:") gets no space after it, and
+// once typed nothing is offered.
+func TestCompletionForms(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		want      []string
+		directive string
+	}{
+		{[]string{"run", "--concurrency-limit", ""}, []string{"off", "fixed:", "aimd"}, ":4"},
+		{[]string{"compare", "--concurrency-limit", "f"}, []string{"fixed:"}, ":6"},
+		{[]string{"sweep", "--concurrency-limit", "fixed:1"}, nil, ":6"},
+		{[]string{"size", "--concurrency-limit", "a"}, []string{"aimd"}, ":4"},
+		{[]string{"run", "--load-info", ""}, []string{"exact", "local", "periodic:"}, ":4"},
+		{[]string{"run", "--load-info", "per"}, []string{"periodic:"}, ":6"},
+	} {
+		stdout, stderr, code := runCLI(t, "", append([]string{"__completeNoDesc"}, tc.args...)...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d: %s", tc.args, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		got, directive := lines[:len(lines)-1], lines[len(lines)-1]
+		if !slices.Equal(got, tc.want) && (len(got) != 0 || tc.want != nil) || directive != tc.directive {
+			t.Errorf("%q: %q %s, want %q %s", tc.args, got, directive, tc.want, tc.directive)
+		}
+	}
+}
