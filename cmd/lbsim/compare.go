@@ -264,6 +264,7 @@ func (c *cli) checkVariants(o *compareOptions, seed uint64, outs *outputs) error
 			return fmt.Errorf("--snapshot: variant %s: %v", quoteCut(v.Label), err)
 		}
 	}
+	c.noteUnread("compare", &reads, "variants")
 	return reads.err()
 }
 

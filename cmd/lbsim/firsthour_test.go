@@ -104,3 +104,28 @@ func TestCompletionForms(t *testing.T) {
 		}
 	}
 }
+
+// TestPartlyReadFlagsAreNoted: a base flag that some of a sweep's grid
+// points, a comparison's variants or a sizing's runs read and others do
+// not is accepted with a note on stderr naming it, how many runs leave it
+// unread and why; a flag every run reads gets no note.
+func TestPartlyReadFlagsAreNoted(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string // "" for no note
+	}{
+		{[]string{"sweep", "--vary", "concurrency-limit=off,aimd", "--limit-max", "30", "--out", dir + "/a.jsonl"},
+			"lbsim sweep: note: --limit-max does nothing at 1 of the 2 grid points (there --limit-max applies only to --concurrency-limit aimd, and the limit is off); the others read it\n"},
+		{[]string{"sweep", "--vary", "hedge-after=0,50", "--queues", "per-server", "--hedge-max", "2", "--out", dir + "/b.jsonl"},
+			"note: --hedge-max does nothing at 1 of the 2 grid points (there --hedge-max applies only with --hedge-after above 0); the others read it"},
+		{[]string{"compare", "--variant", "autoscaler=queue", "--variant", "autoscaler=target", "--variant", "policy=p2c", "--cooldown", "5"},
+			"lbsim compare: note: --cooldown does nothing at 1 of the 3 variants (there --cooldown applies only to the queue rule"},
+		{[]string{"sweep", "--vary", "rate=0.1,0.2", "--queues", "per-server", "--hedge-after", "50", "--hedge-max", "2", "--out", dir + "/c.jsonl"}, ""},
+	} {
+		_, stderr, code := runCLI(t, "", append(tc.args, "--cycles", "30", "--seed", "1")...)
+		if code != exitOK || tc.want == "" && strings.Contains(stderr, "note:") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 0 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -260,18 +260,79 @@ type readTally struct {
 	mu     sync.Mutex
 	runs   int
 	unread map[string]string // unread at every run so far
+	// skipped counts, for each flag given, the runs that do not read it,
+	// and why names one's reason: a flag some runs read and others not is
+	// accepted, and said (notes).
+	skipped map[string]int
+	why     map[string]string
 }
 
 // add counts one run's options (parsed leniently).
 func (t *readTally) add(o *runOptions) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.skipped == nil {
+		t.skipped, t.why = map[string]int{}, map[string]string{}
+	}
+	for name, why := range o.unread {
+		t.skipped[name]++
+		t.why[name] = why
+	}
 	if t.runs == 0 {
 		t.unread = maps.Clone(o.unread)
 	} else {
 		maps.DeleteFunc(t.unread, func(name, _ string) bool { _, ok := o.unread[name]; return !ok })
 	}
 	t.runs++
+}
+
+// notes says, for each flag given that some of the runs read and others
+// do not, in how many it does nothing and why (at one of them), so that a
+// sweep's or a comparison's unread flags are not silent; what names the
+// runs ("grid points", "variants").
+func (t *readTally) notes(what string) []string {
+	var out []string
+	for _, k := range t.flagOrder(t.skipped) {
+		n, ok := t.skipped[strings.TrimPrefix(k, "--")]
+		why := t.why[strings.TrimPrefix(k, "--")]
+		if !ok {
+			n, why = t.skipped[k], t.why[k]
+		}
+		if n > 0 && n < t.runs {
+			for _, advice := range []string{": give ", ": drop ", ": choose "} { // the refusal's advice
+				if i := strings.Index(why, advice); i > 0 {
+					why = why[:i]
+				}
+			}
+			out = append(out, fmt.Sprintf("%s does nothing at %d of the %d %s (there %s %s); the others read it", k, n, t.runs, what, k, why))
+		}
+	}
+	return out
+}
+
+// noteUnread prints reads' notes on stderr, one line each, for command
+// name; a flag no run reads is refused by reads.err instead.
+func (c *cli) noteUnread(name string, reads *readTally, what string) {
+	for _, n := range reads.notes(what) {
+		fmt.Fprintf(c.stderr, "lbsim %s: note: %s\n", name, n)
+	}
+}
+
+// flagOrder lists the flags of m in the settings table's order, then its
+// --set changes sorted.
+func (t *readTally) flagOrder(m map[string]int) []string {
+	var flags []string
+	for _, r := range sim.Rows() {
+		if _, ok := m[r.Name]; ok {
+			flags = append(flags, "--"+r.Name)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if strings.HasPrefix(k, "--") {
+			flags = append(flags, k)
+		}
+	}
+	return flags
 }
 
 // err refuses the first flag (in the settings table's order), then the

@@ -315,6 +315,7 @@ func (c *cli) checkSizeVariants(o *sizeOptions, base []string, seed uint64, outs
 			return fmt.Errorf("variant %s: %v", quoteCut(v.Label), err)
 		}
 	}
+	c.noteUnread("size", &reads, "runs (each variant at the smallest and the largest pool)")
 	return reads.err()
 }
 

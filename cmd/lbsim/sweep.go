@@ -353,6 +353,7 @@ func (c *cli) checkPoints(g *sweep.Grid, base []string, jobs int) error {
 	if firstErr != nil {
 		return firstErr
 	}
+	c.noteUnread("sweep", &reads, "grid points")
 	return reads.err()
 }
 
