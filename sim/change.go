@@ -324,6 +324,10 @@ func ParseFault(s string) (Change, error) {
 // NewChange makes the change of the named setting to value at cycle.
 func NewChange(cycle int64, name, value string) (Change, error) {
 	s, ok := settingNamed(name)
+	if r := RowNamed(name); !ok && r != nil && !r.File {
+		// A setting, but one a run takes only at its start.
+		return Change{}, fmt.Errorf("%s is set once, at the start (--%s), and a change cannot set it: the settings a change sets: %s", r.Name, r.Name, strings.Join(SettingNames(), ", "))
+	}
 	if !ok {
 		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", quoted(name), strings.Join(SettingNames(), ", "))
 	}

@@ -129,3 +129,20 @@ func TestPartlyReadFlagsAreNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestSetOfAStartSetting: a --set (or a scenario file's set line) of a
+// setting a run takes only at its start names it as such, not as an
+// unknown setting; a name that is no setting stays unknown.
+func TestSetOfAStartSetting(t *testing.T) {
+	for _, tc := range []struct{ set, want string }{
+		{"100:fanout=2", "fanout is set once, at the start (--fanout), and a change cannot set it: the settings a change sets: rate, "},
+		{"100:concurrency-limit=aimd", "concurrency-limit is set once, at the start (--concurrency-limit)"},
+		{"100:hedge-budget=0.1", "hedge-budget is set once, at the start (--hedge-budget)"},
+		{"100:fanot=2", `unknown setting "fanot": allowed rate, `},
+	} {
+		_, stderr, code := runCLI(t, "", "run", "--cycles", "500", "--seed", "1", "--queues", "per-server", "--set", tc.set)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("--set %s: exit %d, %q; want exit 2 and %q", tc.set, code, stderr, tc.want)
+		}
+	}
+}
