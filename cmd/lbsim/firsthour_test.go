@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -143,6 +144,36 @@ func TestSetOfAStartSetting(t *testing.T) {
 		_, stderr, code := runCLI(t, "", "run", "--cycles", "500", "--seed", "1", "--queues", "per-server", "--set", tc.set)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("--set %s: exit %d, %q; want exit 2 and %q", tc.set, code, stderr, tc.want)
+		}
+	}
+}
+
+// TestPlotOfSingleRuns: a frontier or sweep chart of one replication a
+// point promises no mean or interval in its title, and counts its lines
+// and points in the singular where there is one.
+func TestPlotOfSingleRuns(t *testing.T) {
+	dir := t.TempDir()
+	res := dir + "/r.jsonl"
+	if _, stderr, code := runCLI(t, "", "sweep", "--cycles", "300", "--seed", "1", "--queues", "per-server",
+		"--vary", "hedge-after=0,40", "--vary", "fanout=1,2", "--out", res); code != exitOK {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct {
+		args        []string
+		said, title string
+	}{
+		{[]string{"frontier", res, "--out", dir + "/a.svg"}, "wait_p95 against cost, 4 points on 1 line, is in", "wait_p95 against cost: one run a point"},
+		{[]string{"frontier", res, "--by", "fanout", "--out", dir + "/b.svg"}, "4 points on 2 lines", "one run a point"},
+		{[]string{"sweep", res, "--metric", "avg_wait", "--x", "hedge-after", "--out", dir + "/c.svg"}, "", "avg_wait: one run a point"},
+	} {
+		stdout, stderr, code := runCLI(t, "", append([]string{"plot"}, tc.args...)...)
+		if code != exitOK || !strings.Contains(stdout+stderr, tc.said) {
+			t.Errorf("plot %q: exit %d, %q %q; want %q", tc.args, code, stdout, stderr, tc.said)
+			continue
+		}
+		svg, err := os.ReadFile(tc.args[len(tc.args)-1])
+		if err != nil || !strings.Contains(string(svg), tc.title) || strings.Contains(string(svg), "95% interval") {
+			t.Errorf("plot %q: the chart's title is not %q (%v)", tc.args, tc.title, err)
 		}
 	}
 }

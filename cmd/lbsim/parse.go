@@ -57,11 +57,8 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return flag.ErrHelp
 	}
 	for _, g := range given {
-		value, want := g.value, plainWant(fs.Lookup(g.name).Value)
-		if want != "" && !isSwitch(fs.Lookup(g.name).Value) {
-			value = strings.TrimSpace(value) // as every setting's value
-		}
-		if err := fs.Set(g.name, value); err != nil {
+		want := plainWant(fs.Lookup(g.name).Value)
+		if err := fs.Set(g.name, g.value); err != nil {
 			if want != "" {
 				err = errors.New(want)
 			}

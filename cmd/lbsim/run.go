@@ -116,7 +116,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	settingFlags(fs, &o.cfg, blocks, &o.servicePath, &o.inputs, nil)
 	fs.Var(faultList{&o.changes, &o.balancerNamed}, "fault", "a fault at a cycle: `KIND:ID@CYCLE`, KIND down, up, fail (every attempt ends in error\nafter --fail-time), hang (attempts never finish), heal, or slow:IDxF@CYCLE (attempts take F\ntimes as long); with --switch name the balancer: down:S:3@500 (repeatable)")
 	fs.Var(inputPath{"trace", &o.tracePath, &o.inputs}, "trace", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
-	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
+	intVar(fs, &o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
 	fs.Var(changeList{&o.changes, &o.setChanges, &o.balancerNamed}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\n"+strings.Join(sim.SettingNames(), ", ")+"\n(block and unblock take a range: 500:block=0.0.0.0/1; slow takes IDxF: 500:slow=3x4)")
 }
 
