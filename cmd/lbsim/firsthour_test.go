@@ -177,3 +177,32 @@ func TestPlotOfSingleRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedStreamEndsWithWholeLines: a run interrupted while its
+// timeline goes to standard output leaves whole lines there (what waited
+// in the buffer is written), and says so only when something went
+// through; with nothing written it says no output was.
+func TestInterruptedStreamEndsWithWholeLines(t *testing.T) {
+	var buf strings.Builder
+	o := &outputs{stdout: &buf}
+	af := o.createStdout()
+	line := "123456789,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
+	for buf.Len() == 0 { // until the buffer has passed some on, mid-line
+		af.w.WriteString(line)
+	}
+	if strings.HasSuffix(buf.String(), "\n") {
+		t.Fatalf("the buffer passed on whole lines by chance; lengthen the line")
+	}
+	if got, want := o.stoppedAt(77), "no file was written; standard output holds its output up to cycle 77, in whole lines"; got != want {
+		t.Errorf("stoppedAt: %q, want %q", got, want)
+	}
+	if !strings.HasSuffix(buf.String(), "\n") || len(buf.String())%len(line) != 0 {
+		t.Errorf("standard output ends mid-line: …%q", buf.String()[max(0, buf.Len()-40):])
+	}
+	var none strings.Builder
+	o2 := &outputs{stdout: &none}
+	o2.createStdout()
+	if got := o2.stoppedAt(5); got != "no output was written" || none.Len() != 0 {
+		t.Errorf("nothing written: %q, %d bytes", got, none.Len())
+	}
+}

@@ -194,7 +194,7 @@ func (c *cli) replayOne(name string, snap snapshot.Snapshot, timelineFile *atomi
 	var le *sim.QueueLimitError
 	switch {
 	case (errors.Is(err, interrupted) || c.interrupted()) && m != nil:
-		return nil, failErr(c.interruptCode(), "interrupted at cycle %d; %s", m.Cycle(), cutShort(timelineFile))
+		return nil, failErr(c.interruptCode(), "interrupted at cycle %d; %s", m.Cycle(), stoppedAt(m.Cycle(), timelineFile))
 	case errors.As(err, &de):
 		return nil, failErr(exitFailed, "%s: %v", name, err)
 	case errors.As(err, &le):

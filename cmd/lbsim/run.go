@@ -560,7 +560,7 @@ func (c *cli) loop(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files *r
 	bar.clear()
 	if c.interrupted() {
 		hw.Flush()
-		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; %s\n", m.Cycle(), files.outs.cutShort())
+		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; %s\n", m.Cycle(), files.outs.stoppedAt(m.Cycle()))
 		return c.interruptCode()
 	}
 	var le *sim.QueueLimitError
