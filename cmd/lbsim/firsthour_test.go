@@ -206,3 +206,20 @@ func TestInterruptedStreamEndsWithWholeLines(t *testing.T) {
 		t.Errorf("nothing written: %q, %d bytes", got, none.Len())
 	}
 }
+
+// TestOutOfRangeWordedAlike: a number below a setting's range that the
+// flag refuses as it is read (0 for --fanout, where 0 stands for the
+// default) is worded as one above it, refused after reading.
+func TestOutOfRangeWordedAlike(t *testing.T) {
+	for _, tc := range []struct{ flag, value, want string }{
+		{"--fanout", "0", "--fanout 0 is not allowed: must be a whole number from 1 to 64"},
+		{"--fanout", "65", "--fanout 65 is not allowed: must be a whole number from 1 to 64"},
+		{"--hedge-max", " 0", "--hedge-max 0 is not allowed: must be a whole number from 1 to 4"},
+		{"--fanout", "x", `invalid value "x" for flag --fanout: want a whole number`},
+	} {
+		_, stderr, code := runCLI(t, "", "run", "--cycles", "5", tc.flag, tc.value)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s %q: exit %d, %q; want %q", tc.flag, tc.value, code, stderr, tc.want)
+		}
+	}
+}

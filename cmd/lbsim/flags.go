@@ -33,11 +33,21 @@ func (v setting) String() string {
 func (v setting) Set(s string) error {
 	err := v.cfg.Set(v.name, s)
 	var fe *sim.FieldError
+	if errors.As(err, &fe) && !strings.HasPrefix(fe.Value, `"`) {
+		// A number out of its range (fanout 0), not a syntax error: worded
+		// as the range check after parsing words one (fanout 65).
+		return notAllowed{fe.Allowed}
+	}
 	if errors.As(err, &fe) {
 		return errors.New(fe.Allowed)
 	}
 	return err
 }
+
+// notAllowed is a value that reads well but is out of its range.
+type notAllowed struct{ allowed string }
+
+func (e notAllowed) Error() string { return e.allowed }
 
 // boolSetting is a setting that may be given without a value (--wave).
 type boolSetting struct{ setting }

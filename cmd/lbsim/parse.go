@@ -76,6 +76,9 @@ type givenFlag struct{ name, value string }
 // --verbose: parse error` for a switch, `invalid value "x" for flag
 // --seed: …` otherwise.
 func setError(fs *flag.FlagSet, g givenFlag, err error) error {
+	if na := (notAllowed{}); errors.As(err, &na) {
+		return fmt.Errorf("--%s %s is not allowed: %s", g.name, strings.TrimSpace(g.value), na.allowed)
+	}
 	if isSwitch(fs.Lookup(g.name).Value) {
 		return fmt.Errorf("invalid boolean value %q for --%s: %v", g.value, g.name, err)
 	}
