@@ -21,12 +21,12 @@ CYCLES    ?= 100000
 SEED      ?=
 # The CPU profile that profile-guided optimization applies to bin/lbsim.
 PGO       := cmd/lbsim/default.pgo
-# The page is built without text/template (ebiten v2.8.8 writes its shaders with one at run time,
-# which makes the linker keep every exported method: 3 MB of the module): in the workspace that
-# internal/cmd/wasmoverlay writes into $(WASM_BUILD), with its overlay (internal/wasmoverlay says how).
+# The page is built smaller than a plain go build makes it, doing the same (internal/wasmoverlay says
+# how: without text/template and ebiten's screenshot code, inlining off where it buys nothing), in the
+# workspace that internal/cmd/wasmoverlay writes into $(WASM_BUILD) with the flags it writes there.
 WASM_BUILD := $(BIN)/wasm-build
 WASM_GO     = GOWORK=$(CURDIR)/$(WASM_BUILD)/go.work GOOS=js GOARCH=wasm $(GO)
-WASM_FLAGS := -trimpath -overlay=$(CURDIR)/$(WASM_BUILD)/overlay.json
+WASM_FLAGS  = $$(cat $(WASM_BUILD)/flags)
 # The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
@@ -145,12 +145,12 @@ test-long:
 # ebiten) run their tests under Node with go_js_wasm_exec; the command
 # line's packages never run in a browser, so they are tested natively
 # only. -short shortens the M/M/c runs (same checks, wider intervals).
-# -trimpath (here and in vet-wasm) as make web's build, which the e2e
+# The page's flags (here and in vet-wasm) as make web's build, which the e2e
 # tests build the page as: the packages all three compile for WebAssembly
 # (std among them; vet compiles what it imports) are then compiled once,
-# not once per set of flags.
-test-wasm:
-	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -trimpath $(TESTVET) -short $(PURE)
+# not once per set of flags, and tested as the page runs them.
+test-wasm: wasm-build
+	PATH="$$PATH:$(WASM_EXEC)" $(WASM_GO) test $(WASM_FLAGS) $(TESTVET) -short $(PURE)
 
 # The model's golden tests on a third architecture, arm64 under qemu-user
 # (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so

@@ -28,8 +28,8 @@ func moduleRoot(t *testing.T) string {
 
 // goBuild runs go build in the module root with extra environment and
 // the version stamped as make stamps it (versionX); page builds as make web
-// does (-trimpath, -ldflags "-s -w", without text/template through
-// internal/wasmoverlay's workspace and overlay).
+// does (-ldflags "-s -w" and internal/wasmoverlay's workspace and flags:
+// -trimpath, the overlay, inlining off where it buys nothing).
 func goBuild(t *testing.T, out, pkg string, page bool, env ...string) {
 	t.Helper()
 	args, ldflags := []string{"build", "-o", out}, versionX()
@@ -44,7 +44,7 @@ func goBuild(t *testing.T, out, pkg string, page bool, env ...string) {
 		if err != nil {
 			t.Fatalf("the page's build: %v", err)
 		}
-		args, ldflags, env = append(append(args, "-trimpath"), b.Flags()...), "-s -w "+ldflags, append(env, b.Env()...)
+		args, ldflags, env = append(args, b.Flags()...), "-s -w "+ldflags, append(env, b.Env()...)
 	}
 	cmd := exec.Command("go", append(args, "-ldflags", ldflags, pkg)...)
 	cmd.Dir = moduleRoot(t)

@@ -2,12 +2,12 @@
 // leave out text/template (internal/wasmoverlay). Run from the
 // repository's root:
 //
-//	go run ./internal/cmd/wasmoverlay -generate  # the replacement for ebiten's shader.go (go generate)
-//	go run ./internal/cmd/wasmoverlay -o DIR     # DIR/go.work, DIR/overlay.json and DIR/ebiten for the build:
-//	GOWORK=$PWD/DIR/go.work GOOS=js GOARCH=wasm go build -overlay=DIR/overlay.json ./wasm
+//	go run ./internal/cmd/wasmoverlay -generate  # the replacements for ebiten's files (go generate)
+//	go run ./internal/cmd/wasmoverlay -o DIR     # DIR/go.work, overlay.json, flags and ebiten for the build:
+//	GOWORK=$PWD/DIR/go.work GOOS=js GOARCH=wasm go build $(cat DIR/flags) ./wasm
 //
-// Both first check that ebiten is the version, and its shader.go the file,
-// the replacement is made from, and fail naming what changed otherwise.
+// Both first check that ebiten is the version, and its files the ones, the
+// replacements are made from, and fail naming what changed otherwise.
 package main
 
 import (
@@ -20,8 +20,8 @@ import (
 )
 
 func main() {
-	generate := flag.Bool("generate", false, "write the replacement for ebiten's shader.go ("+wasmoverlay.Replacement+")")
-	out := flag.String("o", "", "write the workspace, overlay and link the page's build uses into this directory")
+	generate := flag.Bool("generate", false, "write the replacements for ebiten's files (under internal/wasmoverlay/_ebiten)")
+	out := flag.String("o", "", "write the workspace, overlay, flags and link the page's build uses into this directory")
 	root := flag.String("root", "", "the repository's root (default: the directory of go env GOMOD)")
 	flag.Parse()
 	if *generate == (*out != "") || flag.NArg() > 0 {
@@ -50,17 +50,22 @@ func run(root string, generate bool, out string) error {
 	if err != nil {
 		return err
 	}
-	src, err := wasmoverlay.Source(dir)
-	if err != nil {
-		return err
+	for _, f := range wasmoverlay.Files {
+		src, err := f.Source(dir)
+		if err != nil {
+			return err
+		}
+		gen, err := f.Generate(src)
+		if err != nil {
+			return err
+		}
+		name := filepath.Join(root, filepath.FromSlash(f.Replacement))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(name, gen, 0o644); err != nil {
+			return err
+		}
 	}
-	gen, err := wasmoverlay.Generate(src)
-	if err != nil {
-		return err
-	}
-	name := filepath.Join(root, filepath.FromSlash(wasmoverlay.Replacement))
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(name, gen, 0o644)
+	return nil
 }
