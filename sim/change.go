@@ -71,6 +71,9 @@ const (
 	SetScaleDownWindow
 	// Shedding's target (Config.CodelTarget), from step d of its cycle.
 	SetCodelTarget
+	// Hedging's delay (Config.HedgeAfter), for the parts first sent from
+	// its cycle on (0 turns hedging off for them).
+	SetHedgeAfter
 	numSettings
 )
 

@@ -219,8 +219,6 @@ func TestHedgeRefusals(t *testing.T) {
 		{"pooled", func(c *Config) { c.Queues = Pooled }, "hedging routes each hedge at once: use --queues per-server"},
 		{"shedding", func(c *Config) { c.CodelTarget = 5 }, "hedging does not yet combine with shedding"},
 		{"throttle", func(c *Config) { c.Throttle = 200 }, "hedging does not yet combine with shedding"},
-		{"switch", func(c *Config) { c.Switch = true }, "the P/S switch or a fleet"},
-		{"fleet", func(c *Config) { c.Balancers = 2 }, "the P/S switch or a fleet"},
 		{"timeout", func(c *Config) { c.Timeout = 50 }, "hedging does not yet combine with timeouts"},
 		{"faults", func(c *Config) { c.MTBF, c.MTTR = 100, 10 }, "random faults"},
 		{"hedge-max", func(c *Config) { c.HedgeMax = 5 }, "from 1 to 4"},

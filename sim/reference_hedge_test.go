@@ -18,11 +18,22 @@ import (
 // the others.
 
 // refHedged is a hedged request: as admitted, the cycle its parts were
-// first sent, and which parts are complete.
+// first sent, the hedge-after then (0: its parts are not hedged), and
+// which parts are complete.
 type refHedged struct {
 	r    sim.Request
 	s0   int64
+	d    int64
 	done []bool
+}
+
+// refHedging reports whether a run of cfg with changes sends its requests
+// as parts with room for hedges from the start: hedging on at the start
+// or by any change (a part keeps the hedge-after in force when it is
+// first sent), or a hedge-max or hedge-budget given.
+func refHedging(cfg sim.Config, changes []sim.Change) bool {
+	return cfg.HedgeAfter > 0 || cfg.HedgeMax > 0 || cfg.HedgeBudget > 0 ||
+		slices.ContainsFunc(changes, func(c sim.Change) bool { return c.Setting == sim.SetHedgeAfter })
 }
 
 // fanOn reports whether requests go as parts (fan-out or hedging).
@@ -38,16 +49,17 @@ func (m *refModel) attempts() int {
 
 // firstSent notes request r's parts, first sent at t.
 func (m *refModel) firstSent(r sim.Request, t int64) {
-	m.hedged[r.ID] = &refHedged{r: r, s0: t, done: make([]bool, m.fanK)}
+	m.hedged[r.ID] = &refHedged{r: r, s0: t, d: m.cfg.HedgeAfter, done: make([]bool, m.fanK)}
+	b := m.balOf(r)
 	for range m.fanK {
-		m.psent = append(m.psent, t)
+		m.psent[b.index] = append(m.psent[b.index], t)
 	}
 }
 
-// hedges sends the hedges due at t.
+// hedges sends the hedges due at t of b's requests.
 func (b *refBalancer) hedges(t int64) {
 	m := b.m
-	D, H := m.cfg.HedgeAfter, int64(max(m.cfg.HedgeMax, 1))
+	H := int64(max(m.cfg.HedgeMax, 1))
 	type due struct {
 		s0, id int64
 		j, h   int
@@ -56,6 +68,10 @@ func (b *refBalancer) hedges(t int64) {
 	for id, x := range m.hedged {
 		if _, live := m.fan[id]; !live {
 			delete(m.hedged, id)
+			continue
+		}
+		D := x.d
+		if m.balOf(x.r) != b || D == 0 {
 			continue
 		}
 		n := t - x.s0
@@ -98,12 +114,15 @@ func (b *refBalancer) hedge(id int64, j, h int, t int64) {
 			}
 			return n
 		}
-		if in(m.hsent)*sim.DecimalScale >= F*in(m.psent) {
+		if in(m.hsent[b.index])*sim.DecimalScale >= F*in(m.psent[b.index]) {
 			b.tot.HedgesDenied++
 			return
 		}
 	}
 	q.Time = m.timeFrom(m.hgen)
+	if m.k > 1 {
+		q.bal = m.fleet.IntN(m.k) // each hedge draws its balancer anew
+	}
 	s := m.policy().Route(b, &q, allowed)
 	if s == nil {
 		return
@@ -115,7 +134,7 @@ func (b *refBalancer) hedge(id int64, j, h int, t int64) {
 	}
 	m.seq++
 	q.sent = m.seq
-	m.hsent = append(m.hsent, t)
+	m.hsent[b.index] = append(m.hsent[b.index], t)
 	b.tot.Hedges++
 	b.last.Hedges++
 	m.emit(b, sim.Hedge, s.id, 0, q.Request)
