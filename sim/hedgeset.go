@@ -7,8 +7,8 @@ package sim
 //
 // A run keeps hedging's state (the hedge generator, the budget's window,
 // each request's attempt slots) from cycle 0 when it starts with hedging
-// on, or with --hedge-max or --hedge-budget given (their window then
-// counts the parts first sent from cycle 0). A run that starts without
+// on, or with --hedge-max or --hedge-budget given where hedging could be
+// on (the budget's window then counts the parts first sent from cycle 0). A run that starts without
 // it makes it when a change first turns hedging on: the requests admitted
 // before keep their keys (one attempt a part: they are never hedged) and
 // the later ones are keyed with room for their hedges (fanState.baseID);
@@ -16,9 +16,18 @@ package sim
 // where its attempt is live.
 
 // hedgingFromStart reports whether a run of cfg keeps hedging's state
-// from cycle 0.
+// from cycle 0: hedging is on, or hedge-max or hedge-budget is given in
+// a run that could hedge from the start.
 func hedgingFromStart(cfg *Config) bool {
-	return cfg.HedgeAfter > 0 || cfg.HedgeMax > 0 || cfg.HedgeBudget > 0
+	if cfg.HedgeAfter > 0 {
+		return true
+	}
+	if cfg.HedgeMax == 0 && cfg.HedgeBudget == 0 {
+		return false
+	}
+	on := *cfg
+	on.HedgeAfter = 1
+	return on.crossCheck(true) == nil
 }
 
 // startHedging makes hedging's state at a change that turns hedging on in

@@ -30,10 +30,13 @@ type refHedged struct {
 // refHedging reports whether a run of cfg with changes sends its requests
 // as parts with room for hedges from the start: hedging on at the start
 // or by any change (a part keeps the hedge-after in force when it is
-// first sent), or a hedge-max or hedge-budget given.
+// first sent), or a hedge-max or hedge-budget given where hedging could
+// be on.
 func refHedging(cfg sim.Config, changes []sim.Change) bool {
-	return cfg.HedgeAfter > 0 || cfg.HedgeMax > 0 || cfg.HedgeBudget > 0 ||
-		slices.ContainsFunc(changes, func(c sim.Change) bool { return c.Setting == sim.SetHedgeAfter })
+	on := cfg.Clone()
+	on.HedgeAfter = 1
+	return cfg.HedgeAfter > 0 || (cfg.HedgeMax > 0 || cfg.HedgeBudget > 0) && on.Validate() == nil ||
+		slices.ContainsFunc(changes, func(c sim.Change) bool { return c.Setting == sim.SetHedgeAfter && c.Value > 0 })
 }
 
 // fanOn reports whether requests go as parts (fan-out or hedging).
