@@ -152,3 +152,50 @@ func TestHedgeSwitchFleetSetHandTraces(t *testing.T) {
 		})
 	}
 }
+
+// TestSetHedgeAfterChecked: a change of hedge-after is checked like the
+// flag, against the settings in force when it applies, by Schedule and
+// by ValidateChanges (a snapshot's changes) alike: turning hedging on in
+// a pooled run is refused with what to change; off and on again, behind
+// the switch or in a fleet, it is taken.
+func TestSetHedgeAfterChecked(t *testing.T) {
+	perServer := func(c *Config) { c.Queues, c.Policy = PerServer, RoundRobin }
+	for _, tc := range []struct {
+		name    string
+		set     func(*Config)
+		changes []Change
+		want    string // "" when taken
+	}{
+		{"pooled", func(*Config) {}, []Change{{Cycle: 5, Setting: SetHedgeAfter, Value: 10}},
+			"change at cycle 5: hedge-after = 10 is not allowed: hedging routes each hedge at once: use --queues per-server"},
+		{"pooled, turning it off", func(*Config) {}, []Change{{Cycle: 5, Setting: SetHedgeAfter, Value: 0}}, ""},
+		{"the switch, on, off and on", func(c *Config) { perServer(c); c.Switch = true },
+			[]Change{{Cycle: 5, Setting: SetHedgeAfter, Value: 10}, {Cycle: 9, Setting: SetHedgeAfter, Value: 0}, {Cycle: 12, Setting: SetHedgeAfter, Value: 3}}, ""},
+		{"a fleet", func(c *Config) { perServer(c); c.Balancers, c.HedgeAfter = 4, 7 }, []Change{{Cycle: 5, Setting: SetHedgeAfter, Value: 1}}, ""},
+		{"out of range", perServer, []Change{{Cycle: 5, Setting: SetHedgeAfter, Value: MaxCycles + 1}}, "hedge-after"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Cycles = 100
+			tc.set(&cfg)
+			m, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, err := range []error{m.Schedule(tc.changes...), ValidateChanges(cfg, tc.changes)} {
+				switch {
+				case tc.want == "" && err != nil:
+					t.Errorf("refused: %v", err)
+				case tc.want != "" && (err == nil || !contains(err.Error(), tc.want)):
+					t.Errorf("got %v, want an error saying %q", err, tc.want)
+				}
+			}
+			if tc.want == "" {
+				m.RunTo(cfg.Cycles)
+				if s := m.Summary(); !s.Consistent {
+					t.Errorf("the books do not balance: %+v", s)
+				}
+			}
+		})
+	}
+}
