@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // TestHedgeSwitchFleetSetHandTraces follows hedging behind the P/S
@@ -198,4 +200,73 @@ func TestSetHedgeAfterChecked(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHedgeSwitchBooksEveryCycle: with hedging behind the switch or in a
+// fleet (any per-server policy, load information, fan-out in a fleet),
+// started off or on and changed mid-run (its state made at a change that
+// turns it on), both lines of accounting hold at the end of every cycle,
+// for the whole run and for each of P and S, and a run to its end agrees
+// with stepping.
+func TestHedgeSwitchBooksEveryCycle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := DefaultConfig()
+		cfg.Queues = PerServer
+		cfg.Seed = rapid.Uint64().Draw(t, "seed")
+		cfg.Cycles = int64(rapid.IntRange(1, 400).Draw(t, "cycles"))
+		cfg.Servers = rapid.IntRange(1, 8).Draw(t, "servers")
+		cfg.MaxServers = cfg.Servers + 4
+		if rapid.Bool().Draw(t, "switch") {
+			cfg.Switch, cfg.StreamShare = true, rapid.IntRange(0, 100).Draw(t, "streamShare")
+		} else {
+			cfg.Balancers = rapid.IntRange(1, 4).Draw(t, "balancers")
+			cfg.LoadInfo = rapid.SampledFrom([]LoadInfo{LoadExact, LoadLocal, 5}).Draw(t, "loadInfo")
+			cfg.Fanout = rapid.IntRange(1, 3).Draw(t, "fanout")
+		}
+		cfg.HedgeAfter = int64(rapid.IntRange(0, 20).Draw(t, "hedgeAfter"))
+		cfg.HedgeMax = rapid.IntRange(0, MaxHedges).Draw(t, "hedgeMax")
+		if rapid.Bool().Draw(t, "budget") {
+			cfg.HedgeBudget = Decimal(rapid.Int64Range(1, DecimalScale).Draw(t, "budgetF"))
+		}
+		cfg.Policy = rapid.SampledFrom(PoliciesFor(PerServer)).Draw(t, "policy")
+		cfg.Rate = Rate(rapid.Int64Range(0, 3*RateScale).Draw(t, "rate"))
+		cfg.TaskMin, cfg.TaskMax = 1, rapid.IntRange(1, 30).Draw(t, "taskMax")
+		cfg.InitialPerServer = rapid.IntRange(0, 2).Draw(t, "initial")
+		cfg.QueueCap = rapid.IntRange(0, 6).Draw(t, "cap")
+		var changes []Change
+		for range rapid.IntRange(0, 3).Draw(t, "hedgeChanges") {
+			changes = append(changes, Change{Cycle: int64(rapid.IntRange(1, int(cfg.Cycles)).Draw(t, "at")), Setting: SetHedgeAfter,
+				Value: int64(rapid.IntRange(0, 20).Draw(t, "newHedgeAfter"))})
+		}
+		m, err := New(cfg)
+		if err != nil {
+			t.Skip(err) // a policy that cannot pick among a set
+		}
+		if err := m.Schedule(changes...); err != nil {
+			t.Fatal(err)
+		}
+		jumped, _ := New(cfg)
+		if err := jumped.Schedule(changes...); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			s := m.Summary()
+			for _, x := range []*Summary{&s, s.P, s.S} {
+				if x == nil {
+					continue
+				}
+				arrivals, requests, attempts := x.Books()
+				if !arrivals || !requests || !attempts || x.HedgesWon > x.Hedges || x.InFlight < 0 {
+					t.Fatalf("cycle %d: the books do not balance (arrivals %v, requests %v, attempts %v): %+v", m.Cycle(), arrivals, requests, attempts, x)
+				}
+			}
+			if !m.Step() {
+				break
+			}
+		}
+		jumped.Run()
+		if jumped.Hash() != m.Hash() {
+			t.Fatalf("a run jumped to its end differs from one stepped")
+		}
+	})
 }
