@@ -99,7 +99,7 @@ func (f *fanState) key(id int64, j int) int64 { return f.keyAt(id, j*f.a) }
 // keyAt returns the key of attempt slot i of request id (see fanReq.at).
 func (f *fanState) keyAt(id int64, i int) int64 {
 	if id <= f.baseID {
-		return (id-1)*int64(f.k) + int64(i/f.a) + 1
+		return f.legacyKey(id, i)
 	}
 	return f.baseKey + (id-f.baseID-1)*int64(f.k*f.a) + int64(i) + 1
 }
@@ -107,7 +107,7 @@ func (f *fanState) keyAt(id int64, i int) int64 {
 // split returns the request id and the part (from 0) of an attempt's key.
 func (f *fanState) split(key int64) (id int64, j int) {
 	if key <= f.baseKey {
-		return (key-1)/int64(f.k) + 1, int((key - 1) % int64(f.k))
+		return f.legacySplit(key)
 	}
 	n := (key - f.baseKey - 1) / int64(f.a)
 	return f.baseID + n/int64(f.k) + 1, int(n % int64(f.k))
@@ -116,7 +116,8 @@ func (f *fanState) split(key int64) (id int64, j int) {
 // slot returns the attempt slot of an attempt's key (see fanReq.at).
 func (f *fanState) slot(key int64) int {
 	if key <= f.baseKey {
-		return int((key-1)%int64(f.k)) * f.a
+		_, j := f.legacySplit(key)
+		return j * f.a
 	}
 	return int((key - f.baseKey - 1) % int64(f.k*f.a))
 }
@@ -124,8 +125,23 @@ func (f *fanState) slot(key int64) int {
 // of returns the record of the request attempt key belongs to (nil when
 // it has ended) and the attempt's slot.
 func (f *fanState) of(key int64) (*fanReq, int) {
-	id, _ := f.split(key)
-	return f.reqs[id], f.slot(key)
+	n, ka := key-f.baseKey-1, int64(f.k*f.a)
+	id, i := f.baseID+n/ka+1, n%ka
+	if n < 0 { // admitted before a change turned hedging on
+		id, i = (key-1)/int64(f.k)+1, (key-1)%int64(f.k)*int64(f.a)
+	}
+	return f.reqs[id], int(i)
+}
+
+// legacyKey and legacySplit are keyAt and split for the
+// requests admitted before a change turned hedging on (hedgeset.go): one
+// attempt a part, keyed (id − 1)·K + part + 1, the part's first slot j·a.
+func (f *fanState) legacyKey(id int64, i int) int64 {
+	return (id-1)*int64(f.k) + int64(i/f.a) + 1
+}
+
+func (f *fanState) legacySplit(key int64) (id int64, j int) {
+	return (key-1)/int64(f.k) + 1, int((key - 1) % int64(f.k))
 }
 
 // drawParts, under fan-out, fills the parts' times of request r, just
