@@ -10,8 +10,9 @@ import (
 
 // TestRunHedgeSwitchFleetAndSet runs hedging on the command line behind
 // the P/S switch turned on by --set (each balancer's hedges in its own
-// object), from a settings file's set list, and in a fleet; and refuses a
-// --set that turns hedging on with pooled queues, naming the change.
+// object, the text summary's hedging block and the timeline's columns),
+// from a settings file's set list, and in a fleet; and refuses a --set
+// that turns hedging on with pooled queues, naming the change.
 func TestRunHedgeSwitchFleetAndSet(t *testing.T) {
 	type sum struct {
 		Hedges     int64 `json:"hedges"`
@@ -53,7 +54,27 @@ func TestRunHedgeSwitchFleetAndSet(t *testing.T) {
 			}
 		})
 	}
-	_, stderr, code := runCLI(t, "", "run", "--cycles", "100", "--seed", "1", "--set", "50:hedge-after=10")
+	// The text summary and the timeline of a run hedged only from a
+	// change: the hedging block, the attempts' line in parts, the
+	// timeline's hedges and cancelled.
+	set := []string{"run", "--cycles", "3000", "--seed", "1", "--switch", "--queues", "per-server", "--stream-share", "40", "--set", "500:hedge-after=40"}
+	stdout, stderr, code := runCLI(t, "", set...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d, stderr %q", set, code, stderr)
+	}
+	for _, want := range []string{"Fan-out and hedging", "hedges sent", "total: attempts: parts + retries + hedges"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("%v: the summary has no %q", set, want)
+		}
+	}
+	if strings.Contains(stdout, "DOES NOT HOLD") {
+		t.Errorf("%v: a line of accounting does not hold:\n%s", set, stdout)
+	}
+	stdout, stderr, code = runCLI(t, "", append(set, "--timeline", "-")...)
+	if header, _, _ := strings.Cut(stdout, "\n"); code != 0 || !strings.HasSuffix(header, ",hedges,cancelled") {
+		t.Errorf("%v --timeline -: exit %d (%q), header %q, want it to end with hedges,cancelled", set, code, stderr, header)
+	}
+	_, stderr, code = runCLI(t, "", "run", "--cycles", "100", "--seed", "1", "--set", "50:hedge-after=10")
 	if want := "hedge-after = 10 is not allowed: hedging routes each hedge at once: use --queues per-server"; code == 0 || !strings.Contains(stderr, want) {
 		t.Errorf("a pooled run with --set 50:hedge-after=10: exit %d, stderr %q, want it refused saying %q", code, stderr, want)
 	}
