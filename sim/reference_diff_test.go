@@ -111,9 +111,9 @@ func genFanout(t *rapid.T, cfg *sim.Config) {
 	cfg.Policy = rapid.SampledFrom(sim.FanoutPolicies()).Draw(t, "fanoutPolicy")
 }
 
-// genHedging draws hedging over cfg, with fan-out or one part, leaving
-// out what it does not yet combine with (refused): the client side, a
-// fleet and random faults.
+// genHedging draws hedging over cfg, with fan-out or one part, in cfg's
+// fleet if it has one, leaving out what it does not yet combine with
+// (refused): the client side and random faults.
 func genHedging(t *rapid.T, cfg *sim.Config) {
 	cfg.HedgeAfter = int64(rapid.IntRange(1, 40).Draw(t, "hedgeAfter"))
 	cfg.HedgeMax = rapid.IntRange(0, sim.MaxHedges).Draw(t, "hedgeMax")
@@ -123,7 +123,7 @@ func genHedging(t *rapid.T, cfg *sim.Config) {
 	if rapid.Bool().Draw(t, "hedgeOnePart") {
 		cfg.Fanout = 1
 	}
-	cfg.Balancers, cfg.LoadInfo, cfg.MTBF = 1, sim.LoadExact, 0
+	cfg.MTBF = 0
 	cfg.Timeout, cfg.Retries, cfg.Backoff, cfg.Jitter, cfg.RetryBudget = 0, 0, 0, false, 0
 	cfg.HealthInterval, cfg.EjectAfter, cfg.ProvisionDelay, cfg.ReplaceAfter = 0, 0, 0, 0
 }
