@@ -452,8 +452,10 @@ func ValidateChanges(cfg Config, changes []Change) error {
 			return fmt.Errorf("change %v: its cycle must be from 1 to %d", c, cfg.Cycles)
 		}
 	}
-	_, err := checkSchedule(cfg, changes)
-	return err
+	if _, err := checkSchedule(cfg, changes); err != nil {
+		return err
+	}
+	return budgetLate(&cfg, !hedgingFromStart(&cfg), changes)
 }
 
 // checkSchedule validates changes (taken in cycle order, stably) batch by

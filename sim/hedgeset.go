@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // This file is `--set hedge-after`: a change of hedging's delay D applies
 // to the parts first sent from its cycle on; a part keeps the D in force
 // at its first sending (0: no hedges), so turning hedging off leaves the
@@ -92,4 +94,21 @@ func (b *Balancer) noteInFlight(f *fanState) {
 			}
 		}
 	}
+}
+
+// budgetLate refuses changes that turn hedging on in a run of cfg with a
+// hedge budget but without hedging's state (stateless: its start settings
+// refuse hedging), whose budget window would miss the parts first sent
+// before the change.
+func budgetLate(cfg *Config, stateless bool, changes []Change) error {
+	if cfg.HedgeBudget == 0 || !stateless {
+		return nil
+	}
+	for _, c := range changes {
+		if c.Setting == SetHedgeAfter && c.Value > 0 {
+			return fmt.Errorf("change %v: %w", c, &FieldError{Field: "hedge-budget", Value: cfg.HedgeBudget.String(),
+				Allowed: "a change may turn hedging on under a budget only in a run that could hedge from its start (the budget counts the parts sent from cycle 0): start without what hedging does not combine with, or drop --hedge-budget"})
+		}
+	}
+	return nil
 }

@@ -175,6 +175,8 @@ func TestSetHedgeAfterChecked(t *testing.T) {
 			[]Change{{Cycle: 5, Setting: SetHedgeAfter, Value: 10}, {Cycle: 9, Setting: SetHedgeAfter, Value: 0}, {Cycle: 12, Setting: SetHedgeAfter, Value: 3}}, ""},
 		{"a fleet", func(c *Config) { perServer(c); c.Balancers, c.HedgeAfter = 4, 7 }, []Change{{Cycle: 5, Setting: SetHedgeAfter, Value: 1}}, ""},
 		{"out of range", perServer, []Change{{Cycle: 5, Setting: SetHedgeAfter, Value: MaxCycles + 1}}, "hedge-after"},
+		{"a budget in a run that can hedge from the start", func(c *Config) { perServer(c); c.HedgeBudget = 100_000 },
+			[]Change{{Cycle: 9, Setting: SetHedgeAfter, Value: 3}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := DefaultConfig()
@@ -269,4 +271,35 @@ func TestHedgeSwitchBooksEveryCycle(t *testing.T) {
 			t.Fatalf("a run jumped to its end differs from one stepped")
 		}
 	})
+}
+
+// TestHedgeBudgetLate: a change may turn hedging on under a budget only
+// in a run that keeps hedging's state from its start (the budget counts
+// the parts first sent from cycle 0); in one whose start settings refuse
+// hedging (shedding on here, while hedging does not combine with it) it
+// is refused by Schedule and ValidateChanges, naming the change.
+func TestHedgeBudgetLate(t *testing.T) {
+	want := "change 9:hedge-after=3: hedge-budget = 0.1 is not allowed: a change may turn hedging on under a budget only in a run that could hedge from its start"
+	changes := []Change{{Cycle: 5, Setting: SetCodelTarget}, {Cycle: 9, Setting: SetHedgeAfter, Value: 3}}
+	cfg := DefaultConfig()
+	cfg.Cycles, cfg.Queues, cfg.Policy, cfg.HedgeBudget = 100, PerServer, RoundRobin, 100_000
+	if err := budgetLate(&cfg, true, changes); err == nil || !contains(err.Error(), want) {
+		t.Errorf("budgetLate: %v, want %q", err, want)
+	}
+	if err := budgetLate(&cfg, false, changes); err != nil {
+		t.Errorf("budgetLate with hedging's state from the start: %v", err)
+	}
+	cfg.CodelTarget = 5
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{m.Schedule(changes...), ValidateChanges(cfg, changes)} {
+		switch late := !hedgingFromStart(&cfg); {
+		case late && (err == nil || !contains(err.Error(), want)):
+			t.Errorf("got %v, want %q", err, want)
+		case !late && err != nil: // shedding combines with hedging: the state is there from the start
+			t.Errorf("refused: %v", err)
+		}
+	}
 }

@@ -381,7 +381,11 @@ func (m *Model) merged(changes []Change) ([]Change, error) {
 			return nil, fmt.Errorf("change %v: its cycle must be from %d to %d", c, m.cycle+1, m.cfg.Cycles)
 		}
 	}
-	return checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
+	merged, err := checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
+	if err == nil {
+		err = budgetLate(&m.cfg, m.fan == nil || m.fan.hedge == nil, changes)
+	}
+	return merged, err
 }
 
 func (m *Model) applyPending(t int64) {
