@@ -33,10 +33,18 @@ type refHedged struct {
 // first sent), or a hedge-max or hedge-budget given where hedging could
 // be on.
 func refHedging(cfg sim.Config, changes []sim.Change) bool {
+	return refHedgingFromStart(cfg) || slices.ContainsFunc(changes, func(c sim.Change) bool { return c.Setting == sim.SetHedgeAfter && c.Value > 0 })
+}
+
+// refHedgingFromStart reports whether a run of cfg is hedged, or keeps
+// what hedging needs, from its start: hedging on, or a hedge-max or
+// hedge-budget given where hedging could be on. Such a run, like one of
+// several parts, counts its initial queue in requests admitted; one
+// hedged only from a change counts the requests queued, as a plain run.
+func refHedgingFromStart(cfg sim.Config) bool {
 	on := cfg.Clone()
 	on.HedgeAfter = 1
-	return cfg.HedgeAfter > 0 || (cfg.HedgeMax > 0 || cfg.HedgeBudget > 0) && on.Validate() == nil ||
-		slices.ContainsFunc(changes, func(c sim.Change) bool { return c.Setting == sim.SetHedgeAfter && c.Value > 0 })
+	return cfg.HedgeAfter > 0 || (cfg.HedgeMax > 0 || cfg.HedgeBudget > 0) && on.Validate() == nil
 }
 
 // fanOn reports whether requests go as parts (fan-out or hedging).
@@ -141,6 +149,10 @@ func (b *refBalancer) hedge(id int64, j, h int, t int64) {
 	b.tot.Hedges++
 	b.last.Hedges++
 	m.emit(b, sim.Hedge, s.id, 0, q.Request)
+	if !s.down && b.overLimit(s) {
+		b.refuseLimited(s.id, q, t) // sent, then refused like any attempt
+		return
+	}
 	b.enqueue(s, q, t)
 }
 

@@ -13,7 +13,8 @@ import (
 // configurations with hedging behind the P/S switch (one part a request,
 // each balancer its own budget) or in a fleet (1–3 balancers, exact,
 // local or periodic load information, fan-out up to 4; each hedge draws
-// its balancer), with changes of hedge-after mid-run (0 → D, D → 0 and D
+// its balancer), beside the overload controls (shedding, the throttle, a
+// concurrency limit: each balancer's own), with changes of hedge-after mid-run (0 → D, D → 0 and D
 // → D′, hedging starting off in a third of the runs) among the busy
 // changes and faults, through the model and the plain reference, event
 // by event.
@@ -23,7 +24,7 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 20, 30))
 		genFanout(t, &cfg)
 		genHedging(t, &cfg)
-		cfg.CodelTarget, cfg.Throttle, cfg.ConcurrencyLimit = 0, 0, 0
+		genFanOverload(t, &cfg)
 		if rapid.Bool().Draw(t, "switch") {
 			cfg.Switch, cfg.Fanout, cfg.Balancers, cfg.LoadInfo = true, 1, 1, sim.LoadExact
 		} else {
