@@ -112,3 +112,14 @@ func budgetLate(cfg *Config, stateless bool, changes []Change) error {
 	}
 	return nil
 }
+
+// hedgingTurnedOn refuses a batch of changes that turns hedging on (from
+// hedge-after before to cfg's) while the client side or random faults are
+// on: making hedging's state mid-run is built for requests that only
+// queue and are served.
+func hedgingTurnedOn(before int64, cfg *Config) error {
+	if before > 0 || cfg.HedgeAfter == 0 || !cfg.ClientSide() && cfg.MTBF == 0 {
+		return nil
+	}
+	return intErr("hedge-after", cfg.HedgeAfter, "a change may turn hedging on only while timeouts, retries, health checks, ejection, warm-up, replacement and random faults are off: turn those off first, or start with --hedge-after")
+}

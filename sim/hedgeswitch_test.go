@@ -303,3 +303,31 @@ func TestHedgeBudgetLate(t *testing.T) {
 		}
 	}
 }
+
+// TestHedgingTurnedOnRefused: a batch of changes that turns hedging on
+// while the client side or random faults are on is refused, naming what
+// to turn off; one that only changes D, or turns it on with both off, is
+// not. (While hedging does not combine with them at all, crossCheck
+// refuses such a batch first.)
+func TestHedgingTurnedOnRefused(t *testing.T) {
+	want := "hedge-after = 5 is not allowed: a change may turn hedging on only while timeouts, retries, health checks, ejection, warm-up, replacement and random faults are off"
+	for _, tc := range []struct {
+		name    string
+		before  int64
+		set     func(*Config)
+		refused bool
+	}{
+		{"a timeout", 0, func(c *Config) { c.Timeout = 50 }, true},
+		{"random faults", 0, func(c *Config) { c.MTBF, c.MTTR = 100, 10 }, true},
+		{"a timeout, D changed", 3, func(c *Config) { c.Timeout = 50 }, false},
+		{"neither", 0, func(*Config) {}, false},
+	} {
+		cfg := DefaultConfig()
+		cfg.Queues, cfg.Policy, cfg.HedgeAfter = PerServer, RoundRobin, 5
+		tc.set(&cfg)
+		err := hedgingTurnedOn(tc.before, &cfg)
+		if tc.refused != (err != nil) || tc.refused && !contains(err.Error(), want) {
+			t.Errorf("%s: %v, want refused %v (%q)", tc.name, err, tc.refused, want)
+		}
+	}
+}
