@@ -56,8 +56,9 @@ type fanState struct {
 	// baseID and baseKey: with hedging turned on by a change, the
 	// requests up to baseID (admitted before) keep their keys, stride 1
 	// (up to baseKey = baseID·K), and later ones are keyed from baseKey
-	// on; both 0 otherwise (hedgeset.go).
-	baseID, baseKey int64
+	// on, off = baseKey − baseID·K·a added to their keys; all 0 otherwise
+	// (hedgeset.go).
+	baseID, baseKey, off int64
 }
 
 // fanReq is one request in flight with its parts.
@@ -102,7 +103,7 @@ func (f *fanState) keyAt(id int64, i int) int64 {
 	if id <= f.baseID {
 		return f.legacyKey(id, i)
 	}
-	return f.baseKey + (id-f.baseID-1)*int64(f.k*f.a) + int64(i) + 1
+	return (id-1)*int64(f.k*f.a) + int64(i) + 1 + f.off
 }
 
 // split returns the request id and the part (from 0) of an attempt's key.
@@ -110,8 +111,8 @@ func (f *fanState) split(key int64) (id int64, j int) {
 	if key <= f.baseKey {
 		return f.legacySplit(key)
 	}
-	n := (key - f.baseKey - 1) / int64(f.a)
-	return f.baseID + n/int64(f.k) + 1, int(n % int64(f.k))
+	n := (key - 1 - f.off) / int64(f.a)
+	return n/int64(f.k) + 1, int(n % int64(f.k))
 }
 
 // slot returns the attempt slot of an attempt's key (see fanReq.at).
@@ -120,15 +121,15 @@ func (f *fanState) slot(key int64) int {
 		_, j := f.legacySplit(key)
 		return j * f.a
 	}
-	return int((key - f.baseKey - 1) % int64(f.k*f.a))
+	return int((key - 1 - f.off) % int64(f.k*f.a))
 }
 
 // of returns the record of the request attempt key belongs to (nil when
 // it has ended) and the attempt's slot.
 func (f *fanState) of(key int64) (*fanReq, int) {
-	n, ka := key-f.baseKey-1, int64(f.k*f.a)
-	id, i := f.baseID+n/ka+1, n%ka
-	if n < 0 { // admitted before a change turned hedging on
+	n, ka := key-1-f.off, int64(f.k*f.a)
+	id, i := n/ka+1, n%ka
+	if key <= f.baseKey { // admitted before a change turned hedging on
 		id, i = (key-1)/int64(f.k)+1, (key-1)%int64(f.k)*int64(f.a)
 	}
 	return f.reqs[id], int(i)

@@ -45,6 +45,7 @@ func (m *Model) startHedging() {
 	}
 	f.baseID, f.baseKey = m.lastID, m.lastID*int64(f.k)
 	f.a = 1 + max(m.cfg.HedgeMax, 1)
+	f.off = f.baseKey - f.baseID*int64(f.k*f.a)
 	for _, req := range f.reqs {
 		at := make([]int32, f.k*f.a)
 		for j, w := range req.at {
