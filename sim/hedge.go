@@ -33,6 +33,8 @@ type hedgeState struct {
 	pcg *rand.PCG // the hedge generator
 	// due holds, by cycle, the hedges due then.
 	due map[int64][]hedgeDue
+	// cycles holds due's cycles, a min-heap (hedgeskip.go: add, next).
+	cycles []int64
 	// seq numbers the attempts in the order they are sent (a tie's rule).
 	seq int64
 	// win holds the budget's window of each balancer: P's, then S's with
@@ -118,7 +120,7 @@ func (b *Balancer) hedgeFirstSent(id int64, req *fanReq, t int64) {
 		h.seq++
 		req.sent[j*f.a] = h.seq
 		if d > 0 {
-			h.due[t+d] = append(h.due[t+d], hedgeDue{s0: t, id: id, d: d, j: int32(j), h: 1, b: int32(b.index)})
+			h.add(t+d, hedgeDue{s0: t, id: id, d: d, j: int32(j), h: 1, b: int32(b.index)})
 		}
 	}
 }
@@ -154,7 +156,7 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 	}
 	if int(d.h) < f.a-1 {
 		next := d.s0 + int64(d.h+1)*d.d
-		h.due[next] = append(h.due[next], hedgeDue{s0: d.s0, id: d.id, d: d.d, j: d.j, h: d.h + 1, b: d.b})
+		h.add(next, hedgeDue{s0: d.s0, id: d.id, d: d.d, j: d.j, h: d.h + 1, b: d.b})
 	}
 	slot := int(d.j)*f.a + int(d.h)
 	if !b.anyCandidateFor(req) {
