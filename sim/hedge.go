@@ -52,9 +52,10 @@ type hedgeBooks struct {
 // hedgeDue is hedge h of part j of request id, first sent at s0 with
 // hedging's delay d then, to be sent by balancer b (its request's).
 type hedgeDue struct {
-	s0, id, d int64
-	j, h      int32
-	b         int32
+	s0, id int64
+	d      int32 // at most MaxCycles
+	j, h   int32
+	b      int32
 }
 
 // hedgeReq is a request's hedging record.
@@ -120,7 +121,7 @@ func (b *Balancer) hedgeFirstSent(id int64, req *fanReq, t int64) {
 		h.seq++
 		req.sent[j*f.a] = h.seq
 		if d > 0 {
-			h.add(t+d, hedgeDue{s0: t, id: id, d: d, j: int32(j), h: 1, b: int32(b.index)})
+			h.add(t+d, hedgeDue{s0: t, id: id, d: int32(d), j: int32(j), h: 1, b: int32(b.index)})
 		}
 	}
 }
@@ -136,8 +137,11 @@ func (m *Model) hedgesDue(t int64) {
 	}
 	delete(h.due, t)
 	slices.SortFunc(dues, func(x, y hedgeDue) int {
-		return cmp.Or(cmp.Compare(x.b, y.b), cmp.Compare(x.s0, y.s0), cmp.Compare(x.id, y.id), cmp.Compare(x.j, y.j))
+		return cmp.Or(cmp.Compare(x.s0, y.s0), cmp.Compare(x.id, y.id), cmp.Compare(x.j, y.j))
 	})
+	if len(m.bal) > 1 {
+		slices.SortStableFunc(dues, func(x, y hedgeDue) int { return cmp.Compare(x.b, y.b) }) // P's, then S's
+	}
 	for _, d := range dues {
 		m.bal[d.b].hedgeOne(d, t)
 	}
@@ -155,7 +159,7 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 		return
 	}
 	if int(d.h) < f.a-1 {
-		next := d.s0 + int64(d.h+1)*d.d
+		next := d.s0 + int64(d.h+1)*int64(d.d)
 		h.add(next, hedgeDue{s0: d.s0, id: d.id, d: d.d, j: d.j, h: d.h + 1, b: d.b})
 	}
 	slot := int(d.j)*f.a + int(d.h)
