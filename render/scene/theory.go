@@ -196,7 +196,7 @@ func (s *Session) tailLines(cfg sim.Config, in mmc.TailInput) []string {
 			"request p50 (cycles)\t"+Commas(int64(lt.RequestP50))+"\t"+Commas(sum.ResponseP50),
 			"request p99 (cycles)\t"+Commas(int64(lt.RequestP99))+"\t"+Commas(sum.ResponseP99),
 			"attempts per request\t"+Sig3(lt.AttemptsPerRequest)+"\t"+attempts,
-			"a part's p99 (cycles)\t"+Commas(int64(lt.PartP99))+"\t",
+			"a part's p99 (cycles)\t"+Commas(int64(lt.PartP99))+"\t"+s.partMeasured(),
 			"requests within it\t"+Sig3(lt.WithinPartP99)+"\t")
 	}
 	if fj != nil {
