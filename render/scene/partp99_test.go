@@ -42,7 +42,9 @@ func firstCompletions(evs []sim.Event, seen map[[2]int64]bool, out []int64) []in
 // percentiles are the plain nearest-rank ones: exact below the exact
 // bound, above it within the bucket's width.
 func TestPartTimesHandStream(t *testing.T) {
-	req := func(id, arrival int64, part uint8) sim.Request { return sim.Request{ID: id, Arrival: arrival, Part: part, Time: 5} }
+	req := func(id, arrival int64, part uint8) sim.Request {
+		return sim.Request{ID: id, Arrival: arrival, Part: part, Time: 5}
+	}
 	ev := func(cycle int64, k sim.EventKind, r sim.Request) sim.Event {
 		return sim.Event{Cycle: cycle, Kind: k, Server: 1, Request: r}
 	}
