@@ -27,17 +27,19 @@ func (s *Session) fanoutTexts(texts []string) []string {
 
 // p99Text is the readout of a part's p99 against a request's, both
 // measured (a part's by the page, partp99.go; a request's by the run),
-// the theory beside each where it holds (low load; a hedged part's has
-// none here: the theory's part is a single attempt).
+// the theory beside each where it holds (low load; a hedged part's is the
+// first of its attempts to complete).
 func (s *Session) p99Text() string {
 	cfg := s.m.Config()
 	part, _ := s.PartP99(0)
 	pt, rt := "part p99 "+Commas(part), "request p99 "+Commas(s.m.Summary().ResponseP99)
 	s.tailTheory(cfg, mmc.TailOf(cfg))
 	if s.tailErr == nil && s.tail.LowLoad != nil {
-		if !hedgingOn(s.m) {
-			pt += " (theory " + Commas(int64(s.tail.LowLoad.PartP99)) + ")"
+		th := s.tail.LowLoad.PartP99
+		if s.tail.HedgeAfter > 0 {
+			th = s.tail.LowLoad.HedgedPartP99
 		}
+		pt += " (theory " + Commas(int64(th)) + ")"
 		rt += " (theory " + Commas(int64(s.tail.LowLoad.RequestP99)) + ")"
 	}
 	return pt + " · " + rt

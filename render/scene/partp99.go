@@ -75,10 +75,11 @@ func (s *Session) PartP99(li int) (p99, n int64) {
 }
 
 // partMeasured is the theory panel's measured p99 of a part of the run
-// shown, beside the theory's single attempt: "" while it hedges (a hedged
-// part is not a single attempt) or before a part completes.
-func (s *Session) partMeasured() string {
-	if p99, n := s.PartP99(0); n > 0 && !hedgingOn(s.m) {
+// shown: for the row of a hedged part (hedged) while it hedges, else for
+// the row of a single attempt while it does not; "" otherwise or before a
+// part completes.
+func (s *Session) partMeasured(hedged bool) string {
+	if p99, n := s.PartP99(0); n > 0 && hedged == hedgingOn(s.m) {
 		return Commas(p99)
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/mmc"
 )
 
 // nearestRank is the p-th percentile of values the plain way: sorted,
@@ -123,4 +124,36 @@ func TestPartP99OnRuns(t *testing.T) {
 	if _, n := s.PartP99(0); n != 0 {
 		t.Errorf("a plain run counts %d parts", n)
 	}
+}
+
+// TestHedgedPartReadout: the lesson's hedged lane as a single run (20
+// parts over 40 servers at a load of 0.05, hedged after 62 cycles): the
+// HUD reads a part's p99 and a request's, both measured, each with the
+// low-load theory beside it (a hedged part's: the first of its attempts
+// to complete); the measured part's p99 lies near its theory and below a
+// single attempt's; the theory panel sets the two side by side.
+func TestHedgedPartReadout(t *testing.T) {
+	cfg := fanoutConfig(t, "20", "hedge-after", "62", "block", "none")
+	s := running(t, cfg)
+	s.step(100_000, false)
+	tl, err := mmc.PredictTail(cfg, mmc.TailOf(cfg))
+	if err != nil || tl.LowLoad == nil {
+		t.Fatalf("no low-load theory: %v %s", err, tl.LowLoadWhy)
+	}
+	lt, sum := tl.LowLoad, s.m.Summary()
+	part, n := s.PartP99(0)
+	want := "part p99 " + Commas(part) + " (theory " + Commas(int64(lt.HedgedPartP99)) + ") · request p99 " + Commas(sum.ResponseP99) +
+		" (theory " + Commas(int64(lt.RequestP99)) + ")"
+	if hud := hudTexts(s.Draw(BaseW, BaseH)); !slices.Contains(hud, want) {
+		t.Errorf("the HUD does not show %q: %q", want, hud)
+	}
+	if n < 5_000 || lt.HedgedPartP99 >= lt.PartP99 || lt.HedgedPartP99 < 62 ||
+		float64(part) < 0.85*float64(lt.HedgedPartP99) || float64(part) > 1.15*float64(lt.HedgedPartP99) {
+		t.Errorf("%d parts: a hedged part's p99 %d measured, %d in theory; a single attempt's %d in theory", n, part, lt.HedgedPartP99, lt.PartP99)
+	}
+	row := "a hedged part's p99\t" + Commas(int64(lt.HedgedPartP99)) + "\t" + Commas(part)
+	if lines := s.tailLines(cfg, mmc.TailOf(cfg)); !slices.Contains(lines, row) {
+		t.Errorf("the theory panel lacks %q: %q", row, lines)
+	}
+	t.Logf("part p99 %d (theory %d, one attempt %d), request p99 %d (theory %d)", part, lt.HedgedPartP99, lt.PartP99, sum.ResponseP99, lt.RequestP99)
 }
