@@ -55,15 +55,14 @@ func (p *partTimes) observe(evs []sim.Event, k int) {
 }
 
 // observeParts counts lane li's parts completed in its last cycle, while
-// its requests travel as parts (fan-out or hedging).
-func (s *Session) observeParts(li int, m *sim.Model) {
+// its requests travel as parts (fan-out or hedging); cfg is its settings.
+func (s *Session) observeParts(li int, m *sim.Model, cfg *sim.Config) {
 	p := &s.parts[li]
 	if !p.on {
-		cfg := m.Config()
 		p.on = cfg.Fanout > 1 || cfg.HedgeAfter > 0 || m.Last().Hedges > 0
 	}
 	if p.on {
-		p.observe(m.Events(), max(m.Config().Fanout, 1))
+		p.observe(m.Events(), max(cfg.Fanout, 1))
 	}
 }
 

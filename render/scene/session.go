@@ -511,7 +511,7 @@ func (s *Session) observe() {
 		}
 		s.observeRequeues(i, l.Model)
 		s.observeWaits(i, l.Model)
-		s.observeParts(i, l.Model)
+		s.observeParts(i, l.Model, &lc)
 		for _, e := range l.Model.Events() {
 			if e.Kind == sim.Dispatch {
 				s.shares[i][serverKey(e.Balancer, e.Server)]++
