@@ -39,8 +39,9 @@ func partsOn(m *sim.Model) bool {
 }
 
 // hedgeTexts are the HUD's counts of hedging, when m hedges: hedges
-// sent, parts a hedge completed (won), and (with a budget, or when any
-// was) hedges denied.
+// sent, parts a hedge completed (won), (with a budget, or when any was)
+// hedges denied, and the attempts a request (parts, retries and hedges ÷
+// requests admitted): what hedging costs.
 func hedgeTexts(m *sim.Model) []string {
 	if !hedgingOn(m) {
 		return nil
@@ -49,6 +50,9 @@ func hedgeTexts(m *sim.Model) []string {
 	out := []string{"hedges " + Commas(sum.Hedges), "won " + Commas(sum.HedgesWon)}
 	if m.Config().HedgeBudget > 0 || sum.HedgesDenied > 0 {
 		out = append(out, "denied "+Commas(sum.HedgesDenied))
+	}
+	if sum.Admitted > 0 {
+		out = append(out, "attempts/req "+Sig3(float64(sum.Attempts)/float64(sum.Admitted)))
 	}
 	return out
 }

@@ -221,7 +221,8 @@ func TestHedgeCancelFades(t *testing.T) {
 }
 
 // TestHUDCountsHedges: with hedging on, the HUD counts the hedges sent,
-// won and (with a budget) denied, the run's own counts; each compare
+// won and (with a budget) denied, the run's own counts, and the attempts
+// a request (parts and hedges, no retries here, ÷ requests admitted); each compare
 // lane that hedges counts its own; without hedging, none of these.
 func TestHUDCountsHedges(t *testing.T) {
 	for _, tc := range hedgeCases {
@@ -229,7 +230,8 @@ func TestHUDCountsHedges(t *testing.T) {
 		s.step(3000, false)
 		sum := s.m.Summary()
 		hud := hudTexts(s.Draw(BaseW, BaseH))
-		want := []string{"hedges " + Commas(sum.Hedges), "won " + Commas(sum.HedgesWon), "parts " + Commas(sum.Parts), "cancelled " + Commas(sum.Cancelled)}
+		want := []string{"hedges " + Commas(sum.Hedges), "won " + Commas(sum.HedgesWon), "parts " + Commas(sum.Parts), "cancelled " + Commas(sum.Cancelled),
+			"attempts/req " + Sig3(float64(sum.Parts+sum.Hedges)/float64(sum.Admitted))} // no retries here
 		budget := s.m.Config().HedgeBudget > 0
 		if budget {
 			want = append(want, "denied "+Commas(sum.HedgesDenied))
@@ -253,7 +255,8 @@ func TestHUDCountsHedges(t *testing.T) {
 	for i, l := range s.laneStates() {
 		want := fanoutLaneText(l.Label, l.Summary)
 		if i == 1 {
-			want += " · hedges " + Commas(l.Summary.Hedges) + " · won " + Commas(l.Summary.HedgesWon)
+			want += " · hedges " + Commas(l.Summary.Hedges) + " · won " + Commas(l.Summary.HedgesWon) +
+				" · attempts/req " + Sig3(float64(l.Summary.Parts+l.Summary.Hedges)/float64(l.Summary.Admitted))
 		}
 		if !slices.Contains(hud, want) || (i == 1) != (l.Summary.Hedges > 0) {
 			t.Errorf("lane %s (%d hedges): the HUD does not show %q: %q", l.Label, l.Summary.Hedges, want, hud)
