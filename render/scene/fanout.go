@@ -125,7 +125,7 @@ func (s *Session) fansOut() bool {
 // fanoutLaneText is a compare lane's entry in the HUD while a lane fans
 // out or hedges: a request's median response and the parts sent (and the
 // attempts cancelled, when any): a part's wait says little of a
-// request's. A lane that hedges adds its counts (hedgeTexts).
+// request's. compareTexts adds a hedging lane's counts (hedgeTexts).
 func fanoutLaneText(label string, sum sim.Summary) string {
 	t := label + ": p50 response " + Commas(sum.ResponseP50) + " · parts " + Commas(sum.Parts)
 	if sum.Cancelled > 0 {
