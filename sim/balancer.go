@@ -106,6 +106,9 @@ type Balancer struct {
 	// queues' lengths).
 	shedBuf              []packed
 	shedSteps, shedCalls int64
+	// shedOut holds, under fan-out, the attempts a queue has just shed
+	// while they end one by one (shedParts).
+	shedOut []packed
 	// cleanRounds counts the probe rounds passed in bulk (probe): at
 	// most MaxCycles, so an int32 holds it.
 	cleanRounds int32

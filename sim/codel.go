@@ -83,23 +83,34 @@ func (b *Balancer) shed(id int, t int64) {
 		return
 	}
 	b.shedBuf = out[:0]
+	if b.m.fan != nil && id != 0 {
+		b.shedParts(id, out, t) // an ending may cancel a sibling shed with it
+		return
+	}
 	for j, r := range out {
 		if id != 0 {
 			b.unheld(id, r, q.n+len(out)-1-j, t)
 		}
-		b.tot.Shed++
-		b.last.Shed++
-		b.tot.Errors++
-		b.last.Errors++
-		if b.m.recordEvents {
-			b.emit(Shed, id, 0, r.unpack())
-		}
-		b.attemptEnded(r, t, endError, true)
+		b.shedOne(id, r, t)
 	}
 	if id != 0 && q.n == 0 {
 		b.ready.remove(id)
 		b.emptied(id, t) // the server stays idle: free, or it leaves or rejoins
 	}
+}
+
+// shedOne ends attempt r, shed from the central queue (id 0) or server
+// id's at step d of cycle t: counted shed and in errors, the client's
+// retry rules apply.
+func (b *Balancer) shedOne(id int, r packed, t int64) {
+	b.tot.Shed++
+	b.last.Shed++
+	b.tot.Errors++
+	b.last.Errors++
+	if b.m.recordEvents {
+		b.emit(Shed, id, 0, r.unpack())
+	}
+	b.attemptEnded(r, t, endError, true)
 }
 
 // unheld counts attempt r as no longer held by server id's queue at cycle

@@ -328,12 +328,8 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("fanout", int64(c.Fanout), "fan-out routes each part at arrival: use --queues per-server")
 	case start && c.Fanout > 1 && c.Switch:
 		return intErr("fanout", int64(c.Fanout), "fan-out and the P/S switch do not combine: drop --switch or use --fanout 1")
-	case c.Fanout > 1 && (c.CodelTarget > 0 || c.Throttle > 0 || c.ConcurrencyLimit != 0):
-		return intErr("fanout", int64(c.Fanout), "fan-out does not yet combine with shedding (--codel-target), the throttle (--throttle) or a concurrency limit: use --fanout 1 or leave those off")
 	case c.HedgeAfter > 0 && c.Queues != PerServer:
 		return intErr("hedge-after", c.HedgeAfter, "hedging routes each hedge at once: use --queues per-server")
-	case c.HedgeAfter > 0 && (c.CodelTarget > 0 || c.Throttle > 0 || c.ConcurrencyLimit != 0):
-		return intErr("hedge-after", c.HedgeAfter, "hedging does not yet combine with shedding (--codel-target), the throttle (--throttle) or a concurrency limit: use --hedge-after 0 or leave those off")
 	case c.HedgeAfter > 0 && (c.Switch || c.Balancers > 1):
 		return intErr("hedge-after", c.HedgeAfter, "hedging does not yet combine with the P/S switch or a fleet: use --hedge-after 0, or drop --switch and use --balancers 1")
 	case c.HedgeAfter > 0 && (c.ClientSide() || c.MTBF != 0):

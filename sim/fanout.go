@@ -49,6 +49,7 @@ type fanState struct {
 	times []uint32 // the parts' times of the request being admitted
 	skip  []int    // scratch: the slots a part may not go to
 	place []int    // scratch: the slots the parts of a request went to
+	note  []uint8  // scratch: what became of each part at arrival (partPlaced …)
 }
 
 // fanReq is one request in flight with its parts.
@@ -149,10 +150,12 @@ func (m *Model) timeFrom(g *rand.PCG) uint32 {
 
 // fanAdmit is admit under fan-out for request r arriving at cycle t,
 // whose parts' times drawParts filled: the firewall, then the parts in
-// order, each picked and enqueued at once. If a part finds its queue (or
-// the lobby) full the request is discarded: the parts placed leave their
-// queues and later parts are not routed (the draws made and the policy
-// state moved stay).
+// order, each throttled, picked and enqueued at once (a part its client
+// throttles, or a down server or a concurrency limit refuses, is noted,
+// and that takes effect after the last part is placed). If a part finds
+// its queue (or the lobby) full the request is discarded: the parts
+// placed leave their queues, nothing noted takes effect and later parts
+// are not routed (the draws made and the policy state moved stay).
 func (b *Balancer) fanAdmit(r packed, t int64) {
 	m := b.m
 	f := m.fan
@@ -176,9 +179,16 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		req.hedgeReq = &hedgeReq{r: r, sent: make([]int64, f.k*f.a)}
 	}
 	f.reqs[r.id] = req
-	place := f.place[:0]
+	place, note := f.place[:0], f.note[:0]
+	noted, refusing := false, b.watching || b.lim != nil
 	for j := range f.k {
 		p := f.partOf(r, j)
+		if b.th != nil && b.throttles() {
+			// Rejected by its client before the pick: noted, it takes
+			// effect after the last part is placed.
+			place, note, noted = append(place, 0), append(note, partThrottled), true
+			continue
+		}
 		id := 0
 		if b.active.n > 0 {
 			id = b.pickPart(p, t)
@@ -189,25 +199,21 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			b.lastGiven = id
 		}
 		if c := m.cfg.QueueCap; c > 0 && q.Len() >= c {
-			for i, s := range place {
-				if s == 0 || !b.watching || !b.srv[s-1].down { // a noted refusal never joined
-					b.takeOutQueued(f.key(r.id, i), s, t)
-				}
-			}
-			f.place = place
-			delete(f.reqs, r.id)
-			b.tot.Discarded++
-			b.last.Discarded++
+			b.discardParts(r, place, note, t)
 			if m.recordEvents {
 				b.emit(Discard, id, 0, p.unpack())
 			}
 			return
 		}
 		place = append(place, id)
-		if id != 0 && b.watching && b.srv[id-1].down {
-			req.at[j*f.a] = 0 // not live: refused, which takes effect after the last part is placed
-			continue
+		if refusing {
+			if n := b.partRefusal(id); n != partPlaced {
+				req.at[j*f.a] = 0 // not live: refused, which takes effect after the last part is placed
+				note, noted = append(note, n), true
+				continue
+			}
 		}
+		note = append(note, partPlaced)
 		b.queued++
 		if id == 0 {
 			req.at[j*f.a] = lobbyAt
@@ -217,29 +223,29 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			b.enqueue(id, p, t)
 		}
 	}
-	f.place = place
+	f.place, f.note = place, note
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)
 	if f.hedge != nil {
 		b.hedgeFirstSent(r.id, req, t)
 	}
-	refused := false
 	for j, id := range place {
+		if note[j] == partThrottled {
+			continue // no Arrive: its client never sent it
+		}
 		p := f.partOf(r, j)
 		if m.recordEvents {
 			b.emit(Arrive, id, 0, p.unpack())
 		}
 		if b.watching {
 			b.arrived(p, t)
-			if id != 0 && b.srv[id-1].down {
-				refused = true
-				continue
+			if note[j] == partPlaced {
+				b.placed(p, id, false)
 			}
-			b.placed(p, id, false)
 		}
 	}
-	if refused {
-		b.refuseParts(r, place, t)
+	if noted {
+		b.notedParts(r, place, note, t)
 	}
 }
 
@@ -248,23 +254,6 @@ func (f *fanState) partOf(r packed, j int) packed {
 	r.id = f.key(r.id, j)
 	r.meta = r.meta&^(packedTimeMask<<packedTimeShift) | uint64(f.times[j])<<packedTimeShift
 	return r
-}
-
-// refuseParts ends in error at cycle t, in part order, the parts of
-// request r that place routed to a down server the health checks have
-// not found out: each is refused (an error, which may end the request and
-// cancel its parts still live; a part refused after that is an error
-// too, its request already ended).
-func (b *Balancer) refuseParts(r packed, place []int, t int64) {
-	f := b.m.fan
-	for j, id := range place {
-		if id != 0 && b.srv[id-1].down {
-			if req := f.reqs[r.id]; req != nil {
-				req.at[j*f.a] = 0 // never live: the server refused it
-			}
-			b.refuse(id, f.partOf(r, j), t)
-		}
-	}
 }
 
 // takeOutQueued takes attempt key out of its queue (server slot sid's, or
@@ -433,12 +422,15 @@ func (b *Balancer) workParts(t int64) {
 			continue // stale entry
 		}
 		ok := len(b.ends) == 0 || b.endsOf(id) == completes
+		if ok && b.m.fan.hedge != nil && b.yields(s.req, t) {
+			continue // an earlier sibling completes its part this cycle and cancels it
+		}
+		if b.sampling {
+			b.sample(id, t, b.load(id)) // a cancellation takes no sample
+		}
 		abandoned := false
 		switch {
 		case ok:
-			if b.m.fan.hedge != nil && b.yields(s.req, t) {
-				continue // an earlier sibling completes its part this cycle and cancels it
-			}
 			b.stepAt = id // a sibling at a higher id has not been served this cycle
 			b.partDone(id, s, t)
 			b.stepAt = 0
@@ -503,6 +495,9 @@ func (b *Balancer) partEnded(r packed) *fanReq {
 	if req != nil {
 		req.at[j] = 0
 	}
+	if l := b.lim; l != nil && len(l.rejoined) > 0 {
+		delete(l.rejoined, r.id) // the attempt that joined has ended
+	}
 	return req
 }
 
@@ -535,6 +530,10 @@ func (b *Balancer) cancel(key int64, w int32, t int64) {
 		sid = b.slotOf(int(w))
 	}
 	var r packed
+	if w == shedAt {
+		b.cancelShed(key)
+		return
+	}
 	if w == transitAt {
 		// Given back by its server and not yet routed again: it is not
 		// routed (takeBack passes over it).
@@ -569,6 +568,9 @@ func (b *Balancer) cancelled(r packed, at int) {
 	}
 	if b.cl != nil {
 		b.cl.ended(r.id)
+	}
+	if l := b.lim; l != nil && len(l.rejoined) > 0 {
+		delete(l.rejoined, r.id)
 	}
 	b.tot.Cancelled++
 	b.last.Cancelled++

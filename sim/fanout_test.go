@@ -128,6 +128,8 @@ func TestFanoutBooksEveryCycle(t *testing.T) {
 			cfg.MTBF, cfg.MTTR = int64(rapid.IntRange(20, 200).Draw(t, "mtbf")), int64(rapid.IntRange(1, 30).Draw(t, "mttr"))
 		}
 		cfg.FailTime = int64(rapid.IntRange(1, 8).Draw(t, "failTime"))
+		genOverload(t, &cfg) // shedding and the throttle
+		genLimit(t, &cfg, 6)
 		var changes []Change
 		for range rapid.IntRange(0, 3).Draw(t, "grays") {
 			kind := rapid.SampledFrom([]Setting{SetFail, SetHang, SetSlow, SetHeal}).Draw(t, "gray")

@@ -336,6 +336,23 @@ func hashConfigs() map[string]struct {
 		{Cycle: 3000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
 		{Cycle: 4000, Setting: SetPolicy, Value: int64(RoundRobin)},
 	}}
+	// Fan-out 3 over p2c, hedged after 20 cycles up to twice within a 30%
+	// budget, beside all three overload controls: adaptive-lifo shedding,
+	// the throttle and an adaptive limit with a latency bound, through a
+	// spike and two failing servers (the throttle's accepts fall).
+	fv := hg
+	fv.Seed, fv.HedgeAfter, fv.HedgeBudget, fv.QueueCap, fv.Rate = 48, 20, 300_000, 0, 200_000
+	fv.Discipline, fv.CodelInterval, fv.CodelTarget, fv.Throttle = AdaptiveLifo, 60, 15, 150
+	fv.ConcurrencyLimit, fv.LimitInitial, fv.LimitMin, fv.LimitMax, fv.LimitLatency = LimitAIMD, 6, 2, 12, 60
+	runs["fanout-hedge-overload"] = run{cfg: fv, changes: []Change{
+		{Cycle: 1000, Setting: SetSlow, Value: SlowValue(MakeServerRef(0, 5), 300)},
+		{Cycle: 1500, Setting: SetRate, Value: 320_000},
+		{Cycle: 2000, Setting: SetFail, Value: int64(MakeServerRef(0, 3))},
+		{Cycle: 2000, Setting: SetFail, Value: int64(MakeServerRef(0, 7))},
+		{Cycle: 3500, Setting: SetRate, Value: 200_000},
+		{Cycle: 4000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
+		{Cycle: 4500, Setting: SetCodelTarget, Value: 30},
+	}}
 	return runs
 }
 

@@ -160,10 +160,14 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 	h.count(&h.hedges, t, 1)
 	b.tot.Hedges++
 	b.last.Hedges++
+	if b.hedgeLimited(id, p, req, slot, t) {
+		return // sent, and refused by the server's concurrency limit
+	}
 	if b.requeuedAt == nil {
 		b.requeuedAt = map[int64]int64{}
 	}
 	b.requeuedAt[p.id] = t // it waits from now
+	b.hedgeJoins(p, t)
 	b.queued++
 	b.enqueue(id, p, t)
 	if m.recordEvents {

@@ -167,6 +167,8 @@ func TestHedgeBooksEveryCycle(t *testing.T) {
 		cfg.InitialPerServer = rapid.IntRange(0, 2).Draw(t, "initial")
 		cfg.QueueCap = rapid.IntRange(0, 6).Draw(t, "cap")
 		cfg.FailTime = int64(rapid.IntRange(1, 8).Draw(t, "failTime"))
+		genOverload(t, &cfg) // shedding and the throttle
+		genLimit(t, &cfg, 6)
 		var changes []Change
 		for range rapid.IntRange(0, 3).Draw(t, "grays") {
 			kind := rapid.SampledFrom([]Setting{SetFail, SetHang, SetSlow, SetHeal}).Draw(t, "gray")
@@ -217,8 +219,6 @@ func TestHedgeRefusals(t *testing.T) {
 		want string
 	}{
 		{"pooled", func(c *Config) { c.Queues = Pooled }, "hedging routes each hedge at once: use --queues per-server"},
-		{"shedding", func(c *Config) { c.CodelTarget = 5 }, "hedging does not yet combine with shedding"},
-		{"throttle", func(c *Config) { c.Throttle = 200 }, "hedging does not yet combine with shedding"},
 		{"switch", func(c *Config) { c.Switch = true }, "the P/S switch or a fleet"},
 		{"fleet", func(c *Config) { c.Balancers = 2 }, "the P/S switch or a fleet"},
 		{"timeout", func(c *Config) { c.Timeout = 50 }, "hedging does not yet combine with timeouts"},

@@ -308,8 +308,10 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if n := len(b.requeuedAt); int64(n) > q {
 		fail("%d requests noted as requeued or retried, but %d queued: the note of a request that left the queue stays", n, q)
 	}
-	// With hedging an attempt may err alone, another of its part live.
-	if hedged := m.fan != nil && m.fan.hedge != nil; b.cl == nil && !tot.ClientActed() && (tot.Failed > tot.Errors || !hedged && tot.Failed != tot.Errors) {
+	// With hedging an attempt may err alone, another of its part live;
+	// with fan-out a part noted at arrival (throttled or refused) errs
+	// after an earlier one has ended its request.
+	if parts := m.fan != nil; b.cl == nil && !tot.ClientActed() && (tot.Failed > tot.Errors || !parts && tot.Failed != tot.Errors) {
 		fail("failed %d != errors %d with no retries", tot.Failed, tot.Errors)
 	}
 	checkLimit(fail, b)

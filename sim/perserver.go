@@ -158,19 +158,29 @@ func (b *Balancer) freed(id int, t int64, ok bool) {
 }
 
 // dispatchEach is step d in per-server mode: every idle server whose queue
-// is non-empty takes its oldest request, in id order.
+// is non-empty takes its oldest request, in id order (with fan-out and
+// shedding, again over the servers a shed part's cancellations freed
+// behind it).
 func (b *Balancer) dispatchEach(t int64) {
 	shedding := b.m.shedding()
-	for id := b.ready.first(); id != 0; id = b.ready.next(id + 1) {
-		if shedding {
-			if b.shed(id, t); b.sq[id-1].n == 0 {
-				continue
+	for {
+		for id := b.ready.first(); id != 0; id = b.ready.next(id + 1) {
+			if shedding {
+				if b.shed(id, t); b.sq[id-1].n == 0 {
+					continue
+				}
 			}
+			r := b.sq[id-1].take(b.m.cfg.Discipline, t, b.m.codelInterval())
+			b.queued--
+			b.ready.remove(id)
+			b.serve(id, r, t)
 		}
-		r := b.sq[id-1].take(b.m.cfg.Discipline, t, b.m.codelInterval())
-		b.queued--
-		b.ready.remove(id)
-		b.serve(id, r, t)
+		if !shedding || b.m.fan == nil || b.ready.first() == 0 {
+			return
+		}
+		// A shed part ended its request and cancelled a sibling in
+		// service at a server step d had passed: free at once, it takes
+		// work in this step d too (another pass, in id order).
 	}
 }
 

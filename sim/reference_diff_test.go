@@ -128,6 +128,34 @@ func genHedging(t *rapid.T, cfg *sim.Config) {
 	cfg.HealthInterval, cfg.EjectAfter, cfg.ProvisionDelay, cfg.ReplaceAfter = 0, 0, 0, 0
 }
 
+// genFanOverload draws, over a fan-out or hedging configuration, the
+// overload controls often: shedding (with a discipline), the throttle and
+// a concurrency limit (fixed, small, or adaptive with its bounds and a
+// latency bound), each on in about half the runs, so that parts and
+// hedges are shed, throttled and refused, alone and together.
+func genFanOverload(t *rapid.T, cfg *sim.Config) {
+	cfg.CodelTarget, cfg.Throttle, cfg.ConcurrencyLimit = 0, 0, 0
+	cfg.LimitInitial, cfg.LimitMin, cfg.LimitMax, cfg.LimitLatency = 0, 0, 0, 0
+	if rapid.Bool().Draw(t, "fanShed") {
+		cfg.CodelInterval = rapid.Int64Range(1, 40).Draw(t, "fanCodelInterval")
+		cfg.CodelTarget = rapid.Int64Range(1, cfg.CodelInterval).Draw(t, "fanCodelTarget")
+		cfg.Discipline = rapid.SampledFrom([]sim.Discipline{sim.Fifo, sim.Lifo, sim.AdaptiveLifo}).Draw(t, "fanDiscipline")
+	}
+	if rapid.Bool().Draw(t, "fanThrottle") {
+		cfg.Throttle = sim.Hundredths(rapid.Int64Range(int64(sim.MinThrottle), int64(sim.MaxThrottle)).Draw(t, "fanThrottleK"))
+	}
+	switch rapid.IntRange(0, 3).Draw(t, "fanLimit") {
+	case 1:
+		cfg.ConcurrencyLimit = rapid.IntRange(1, 6).Draw(t, "fanFixedLimit")
+	case 2:
+		cfg.ConcurrencyLimit = sim.LimitAIMD
+		cfg.LimitMin = rapid.IntRange(1, 4).Draw(t, "fanLimitMin")
+		cfg.LimitMax = rapid.IntRange(cfg.LimitMin, 12).Draw(t, "fanLimitMax")
+		cfg.LimitInitial = rapid.IntRange(cfg.LimitMin, cfg.LimitMax).Draw(t, "fanLimitInitial")
+		cfg.LimitLatency = rapid.Int64Range(0, 60).Draw(t, "fanLimitLatency")
+	}
+}
+
 // clientSetting reports whether a change sets the client side.
 func clientSetting(s sim.Setting) bool {
 	return s >= sim.SetTimeout && s <= sim.SetReplaceAfter
@@ -135,11 +163,12 @@ func clientSetting(s sim.Setting) bool {
 
 // TestReferenceMatchesModelFanout runs busy configurations with fan-out
 // and the client side drawn on (timeouts, retries, backoff, jitter and
-// budgets, health checks and their refusals, warm-up, replacement), gray and down/up faults and their changes, and hedging
-// (with K = 1 too), the same way:
+// budgets, health checks and their refusals, warm-up, replacement), gray and down/up faults and their changes, hedging
+// (with K = 1 too), and shedding, the throttle and concurrency limits (fixed and adaptive), the same way:
 // the request stream, each part's routing, its completion, its errors and
-// timeouts ending the request, and the cancellation of its siblings,
-// event by event.
+// timeouts ending the request, its throttling and refusals noted at
+// arrival, its shedding, and the cancellation of its siblings, event by
+// event.
 func TestReferenceMatchesModelFanout(t *testing.T) {
 	sim.RapidDefaults(refCheckCount())
 	rapid.Check(t, func(t *rapid.T) {
@@ -153,13 +182,11 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 		// a replacement (one part or many alike: a difference of the
 		// client side's).
 		cfg.EjectAfter = 0
-		// Fan-out does not yet combine with shedding, the throttle or a
-		// concurrency limit (refused): none of them here.
-		cfg.CodelTarget, cfg.Throttle, cfg.ConcurrencyLimit = 0, 0, 0
 		hedging := rapid.Bool().Draw(t, "hedging")
 		if hedging {
 			genHedging(t, &cfg)
 		}
+		genFanOverload(t, &cfg)
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
 			if hedging && clientSetting(c.Setting) {
@@ -169,7 +196,7 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 			// the first attempts admitted since its client side came on, the
 			// reference all of them (a difference of the client side's, one
 			// part or many).
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget && c.Setting != sim.SetEjectAfter && c.Setting != sim.SetCodelTarget {
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget && c.Setting != sim.SetEjectAfter {
 				changes = append(changes, c)
 			}
 		}
@@ -235,8 +262,8 @@ func diffRun(t *rapid.T, cfg sim.Config, changes []sim.Change) {
 	}
 	for {
 		c := stepped.Cycle()
-		if cfg.Balancers > 1 {
-			sim.CheckInvariants(t, stepped) // the local counts, every cycle
+		if cfg.Balancers > 1 || cfg.Fanout > 1 || cfg.HedgeAfter > 0 {
+			sim.CheckInvariants(t, stepped) // the local counts, or parts' queues and books, every cycle
 		}
 		if got, want := normalEvents(stepped.Events()), normalEvents(ref.events); !slices.Equal(got, want) {
 			t.Fatalf("cycle %d: the model's events differ from the reference's:\n%s\n%s", c, eventDiff(got, want), where())

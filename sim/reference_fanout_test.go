@@ -62,13 +62,23 @@ func (m *refModel) timeFrom(g *rand.PCG) uint32 {
 }
 
 // fanArrive routes the parts of request r (past the firewall) at t, one
-// after another; a part that finds its queue full discards the request:
-// the parts placed leave, the later ones are not routed.
+// after another: each is throttled, picked and placed; a part its client
+// throttles, or a down server or a concurrency limit refuses, is noted,
+// and ends in error (in part order) once the last part is placed. A part
+// that finds its queue full discards the request: the parts placed
+// leave, nothing noted happens, the later ones are not routed.
 func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 	m := b.m
+	const (
+		placedOK = iota
+		throttled
+		down
+		limited
+	)
 	type placed struct {
-		s *refServer
-		q refReq
+		s    *refServer
+		q    refReq
+		note int
 	}
 	var done []placed
 	bal := 0 // one fleet draw for the request's parts
@@ -80,6 +90,10 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 		q.Time, q.Part, q.bal = times[j], uint8(j), bal
 		m.seq++
 		q.sent = m.seq
+		if b.throttles(t) {
+			done = append(done, placed{nil, q, throttled})
+			continue
+		}
 		s := b.pick(&q)
 		id, n := 0, len(b.lobby)
 		if s != nil {
@@ -88,7 +102,7 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 		}
 		if c := m.cfg.QueueCap; c > 0 && n >= c {
 			for _, p := range done {
-				if p.s == nil || !p.s.down {
+				if p.note == placedOK {
 					b.takeQueued(p.s, p.q)
 				}
 			}
@@ -97,13 +111,19 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 			m.emit(b, sim.Discard, id, 0, q.Request)
 			return
 		}
-		done = append(done, placed{s, q})
 		switch {
 		case s == nil:
 			b.lobby = append(b.lobby, q)
-		case !s.down: // a down server refuses after the last part is placed
+		case s.down: // a down server refuses after the last part is placed
+			done = append(done, placed{s, q, down})
+			continue
+		case b.overLimit(s): // and so does a concurrency limit
+			done = append(done, placed{s, q, limited})
+			continue
+		default:
 			b.enqueue(s, q, t)
 		}
+		done = append(done, placed{s, q, placedOK})
 	}
 	b.admitted(t)
 	b.parts += int64(m.fanK)
@@ -112,6 +132,9 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 		m.firstSent(r, t)
 	}
 	for _, p := range done {
+		if p.note == throttled {
+			continue
+		}
 		id := 0
 		if p.s != nil {
 			id = p.s.id
@@ -119,8 +142,13 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 		m.emit(b, sim.Arrive, id, 0, p.q.Request)
 	}
 	for _, p := range done {
-		if p.s != nil && p.s.down {
+		switch p.note {
+		case throttled:
+			b.throttled(p.q, t)
+		case down:
 			b.refuse(p.s, p.q, t)
+		case limited:
+			b.refuseLimited(p.s.id, p.q, t)
 		}
 	}
 }
@@ -257,5 +285,28 @@ func (b *refBalancer) stop(s *refServer, e int64) {
 	s.busy = false
 	if b.emptied(s) {
 		b.freed(s)
+	}
+}
+
+// shedEach is shedding at step d of t for server s's queue with fan-out
+// or hedging, one attempt at a time: the first (in queue order) that has
+// waited more than limit leaves and ends in error, which may end its
+// request and cancel its siblings still queued (an old one among them is
+// then cancelled, not shed); again until none is left. It returns the
+// queue.
+func (b *refBalancer) shedEach(s *refServer, limit, t int64) []refReq {
+	for {
+		i := slices.IndexFunc(s.queue, func(r refReq) bool { return t-r.joined > limit })
+		if i < 0 {
+			return s.queue
+		}
+		r := s.queue[i]
+		s.queue = slices.Delete(s.queue, i, i+1)
+		b.tot.Shed++
+		b.last.Shed++
+		b.tot.Errors++
+		b.last.Errors++
+		b.m.emit(b, sim.Shed, s.id, 0, r.Request)
+		b.ended(r, t, refErrored, true)
 	}
 }

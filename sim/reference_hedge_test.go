@@ -119,6 +119,10 @@ func (b *refBalancer) hedge(id int64, j, h int, t int64) {
 	b.tot.Hedges++
 	b.last.Hedges++
 	m.emit(b, sim.Hedge, s.id, 0, q.Request)
+	if !s.down && b.overLimit(s) {
+		b.refuseLimited(s.id, q, t) // sent, then refused like any attempt
+		return
+	}
 	b.enqueue(s, q, t)
 }
 

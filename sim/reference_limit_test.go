@@ -8,8 +8,8 @@ import (
 
 // The reference model's concurrency limit, written from the rules alone:
 // a limit per server (per-server) or one for the pool; an attempt routed
-// at step b (first attempts, retries, cycle 0's; never lobby drains or
-// re-routes), after the cap and the down-server refusal, to a server
+// at step b (first attempts and parts, retries, hedges, cycle 0's; never
+// lobby drains or re-routes), after the cap and the down-server refusal, to a server
 // whose queue plus attempt in service (pooled: the central queue plus
 // the busy servers) is already at the limit ends in error at once,
 // limited, and the retry rules apply. An adaptive limit takes a sample

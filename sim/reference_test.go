@@ -1538,16 +1538,25 @@ func (b *refBalancer) removeByQueueRule() {
 // request, in id order.
 func (b *refBalancer) dispatch(t int64) {
 	if b.m.perServer() {
-		for _, s := range b.servers {
-			if !s.gone && !s.down && !s.busy && len(s.queue) > 0 {
-				if s.queue = b.shed(s.queue, s.emptyAt, s.id, t); len(s.queue) == 0 {
-					b.freed(s)
-					continue
+		for again := true; again; {
+			again = false
+			for _, s := range b.servers {
+				if !s.gone && !s.down && !s.busy && len(s.queue) > 0 {
+					if s.queue = b.shed(s.queue, s.emptyAt, s.id, t); len(s.queue) == 0 {
+						b.freed(s)
+						continue
+					}
+					var r refReq
+					r, s.queue = b.m.takeFrom(s.queue, s.emptyAt, t)
+					b.serve(s, r, t)
 				}
-				var r refReq
-				r, s.queue = b.m.takeFrom(s.queue, s.emptyAt, t)
-				b.serve(s, r, t)
 			}
+			// With fan-out a shed part may end its request and cancel a
+			// sibling in service at a server passed: free at once, it
+			// takes work in this step d too (another pass, in id order).
+			again = b.m.fanOn() && slices.ContainsFunc(b.servers, func(s *refServer) bool {
+				return !s.gone && !s.down && !s.busy && len(s.queue) > 0
+			})
 		}
 		return
 	}
@@ -1663,8 +1672,8 @@ func (b *refBalancer) bringUp(id int, t int64) {
 
 // record is step e for one balancer.
 func (b *refBalancer) record() {
-	b.thAcc[b.m.cycle] = b.tot.Completed - b.thDone
-	b.thDone = b.tot.Completed
+	b.thAcc[b.m.cycle] = b.tot.Completed + b.tot.PartsDone - b.thDone // attempts completed
+	b.thDone = b.tot.Completed + b.tot.PartsDone
 	q, live, busy := b.queued(), b.live(), b.busyCount()
 	if len(b.queue) == 0 {
 		b.emptyAt = b.m.cycle
@@ -1994,6 +2003,9 @@ func (b *refBalancer) shed(q []refReq, emptyAt int64, id int, t int64) []refReq 
 	limit := n
 	if emptyAt < t-n {
 		limit = M
+	}
+	if id != 0 && b.m.fanOn() {
+		return b.shedEach(b.server(id), limit, t)
 	}
 	var kept []refReq
 	for _, r := range q {

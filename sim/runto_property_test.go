@@ -107,9 +107,6 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	genLimit(t, &cfg, 60)
 	genRest(t, &cfg, busyShaped)
 	genOverload(t, &cfg)
-	if cfg.Fanout > 1 && (cfg.CodelTarget > 0 || cfg.Throttle > 0 || cfg.ConcurrencyLimit != 0) {
-		cfg.Fanout = 0 // fan-out does not yet combine with them (refused)
-	}
 	dropRefusedHedging(&cfg)
 	return cfg
 }

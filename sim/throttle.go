@@ -90,8 +90,9 @@ func (th *throttle) fix(k Hundredths) {
 // one 1000 cycles older leaves), and the next cycle's window is fixed.
 func (th *throttle) record(b *Balancer, t int64) {
 	i := t % throttleWindow
-	acc := b.tot.Completed - th.completedBefore
-	th.completedBefore = b.tot.Completed
+	done := b.tot.Completed + b.tot.PartsDone // attempts_completed: with fan-out, parts before their request's last too
+	acc := done - th.completedBefore
+	th.completedBefore = done
 	th.sumReq += th.nowReq - th.reqs[i]
 	th.sumAcc += acc - th.accs[i]
 	th.reqs[i], th.accs[i] = th.nowReq, acc

@@ -109,6 +109,17 @@ func cases() []runCase {
 		c.InitialPerServer, c.Rate, c.Wave, c.FailTime = 0, 200_000, false, 5
 		c.HedgeAfter, c.HedgeMax, c.HedgeBudget = 15, 3, 100_000
 	}), changes: []string{"500:fail=3", "2500:heal=3"}})
+	// Fan-out and hedging beside shedding, the throttle and an adaptive
+	// limit (parts noted at arrival, hedges refused, shed parts ending
+	// their requests): 370 shed, 206 limited, 7 throttled.
+	cs = append(cs, runCase{name: "fanout-hedge-overload", cfg: with(base(49, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Fanout, c.MinServers = sim.PerServer, sim.P2C, 3, 12
+		c.InitialPerServer, c.Rate, c.Wave, c.FailTime = 0, 440_000, false, 5
+		c.Service, c.MeanService = sim.Geometric, 12
+		c.HedgeAfter, c.HedgeMax, c.HedgeBudget = 20, 2, 300_000
+		c.CodelTarget, c.Throttle = 15, 200
+		c.ConcurrencyLimit, c.LimitInitial, c.LimitMax, c.LimitLatency = sim.LimitAIMD, 6, 12, 60
+	}), changes: []string{"500:fail=3", "1500:codel-target=30", "2500:heal=3"}})
 	cs = append(cs, runCase{name: "empty-trace", cfg: with(base(1, 50), func(c *sim.Config) { c.Trace = []sim.TraceRow{} })})
 	cs = append(cs, runCase{name: "one-cycle", cfg: base(9, 1)})
 	cs = append(cs, runCase{name: "faults-swrr-geometric", cfg: with(base(13, 8_000), func(c *sim.Config) {
