@@ -233,7 +233,12 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		case sim.Cancel:
 			a.cancelled(e, b, now, dur)
 		case sim.Hedge:
-			// From the gate to its server, joined to its part's group.
+			// From the gate to its server, joined to its part's group;
+			// refused by the server's limit, the refusal's bounce (at its
+			// Error) is its whole flight.
+			if refused[refusalOf(e)] {
+				continue
+			}
 			a.add(flight{kind: flyDispatch, hedge: true, bal: b, typ: e.Request.Type, server: e.Server, member: int(e.Request.Member),
 				group: e.Request.ID, start: now, dur: dur})
 		case sim.Shed:

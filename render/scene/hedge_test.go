@@ -11,8 +11,9 @@ import (
 
 // hedgeCases are hedged runs over per-server queues: one part a request
 // (a hedge races its request's only attempt) with a budget that denies
-// some, and a fan-out of 3 with two hedges a part over few servers, so
-// that attempts queue and two of one part may wait at once.
+// some; a fan-out of 3 with two hedges a part over few servers, so that
+// attempts queue and two of one part may wait at once; and a fan-out of 2
+// beside a concurrency limit that refuses some hedges.
 var hedgeCases = []struct {
 	name string
 	kvs  []string
@@ -21,6 +22,8 @@ var hedgeCases = []struct {
 		"hedge-after", "25", "hedge-budget", "0.1"}},
 	{"fan-out 3, two hedges", []string{"fanout", "3", "servers", "10", "min-servers", "10", "max-servers", "10", "rate", "0.08",
 		"hedge-after", "20", "hedge-max", "2", "policy", "p2c"}},
+	{"fan-out 2, a limit of 2 a server", []string{"fanout", "2", "servers", "6", "min-servers", "6", "max-servers", "6", "rate", "0.1",
+		"hedge-after", "15", "concurrency-limit", "fixed:2"}},
 }
 
 // hedgeConfig is a hedged run of case kvs: geometric times of mean 20,
@@ -37,20 +40,23 @@ func hedgeConfig(t *testing.T, kvs ...string) sim.Config {
 // one flight per hedge sent, from the gate to the hedge's server, in its
 // request's group and marked a hedge; one fading flight per attempt
 // cancelled, queued ones at a server's queue; no other flight marked a
-// hedge.
+// hedge; a hedge its server's limit refuses bounces off it instead.
 func TestHedgeFlights(t *testing.T) {
 	for _, tc := range hedgeCases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := running(t, hedgeConfig(t, tc.kvs...))
-			var hedges, cancelled, queuedCancels int64
+			var hedges, cancelled, queuedCancels, limited int64
 			for s.m.Cycle() < 4000 {
 				s.anim.flights = s.anim.flights[:0] // the notes of queued attempts stay
 				s.step(1, true)
 				last := s.m.Last()
 				var sent []sim.Event
-				var cancels, queued int
-				for _, e := range s.m.Events() {
+				var cancels, queued, refused int
+				evs := s.m.Events()
+				for _, e := range evs {
 					switch {
+					case e.Kind == sim.Hedge && slices.ContainsFunc(evs, func(x sim.Event) bool { return x.Kind == sim.Error && refusalOf(x) == refusalOf(e) }):
+						refused++ // refused by its server's limit: it bounces off (flyRefuse)
 					case e.Kind == sim.Hedge:
 						sent = append(sent, e)
 					case e.Kind == sim.Cancel:
@@ -61,9 +67,11 @@ func TestHedgeFlights(t *testing.T) {
 					}
 				}
 				var flew []flight
-				var crossed, crossedQueued int
+				var crossed, crossedQueued, bounced int
 				for _, fl := range s.anim.flights {
 					switch {
+					case fl.kind == flyRefuse:
+						bounced++
 					case fl.hedge:
 						flew = append(flew, fl)
 					case fl.kind == flyCancel:
@@ -73,9 +81,9 @@ func TestHedgeFlights(t *testing.T) {
 						}
 					}
 				}
-				if len(sent) != last.Hedges || len(flew) != len(sent) || crossed != last.Cancelled || crossed != cancels || crossedQueued != queued {
-					t.Fatalf("cycle %d: %d hedges sent (%d events), %d flew; %d cancelled (%d events, %d queued), %d crossed (%d queued)",
-						s.m.Cycle(), last.Hedges, len(sent), len(flew), last.Cancelled, cancels, queued, crossed, crossedQueued)
+				if len(sent)+refused != last.Hedges || len(flew) != len(sent) || crossed != last.Cancelled || crossed != cancels || crossedQueued != queued || bounced != last.Limited {
+					t.Fatalf("cycle %d: %d hedges sent (%d events, %d refused), %d flew; %d cancelled (%d events, %d queued), %d crossed (%d queued); %d limited, %d bounced",
+						s.m.Cycle(), last.Hedges, len(sent), refused, len(flew), last.Cancelled, cancels, queued, crossed, crossedQueued, last.Limited, bounced)
 				}
 				for i, fl := range flew {
 					e := sent[i]
@@ -83,17 +91,21 @@ func TestHedgeFlights(t *testing.T) {
 						t.Fatalf("cycle %d: hedge %v flies %+v", s.m.Cycle(), e, fl)
 					}
 				}
-				hedges += int64(len(sent))
+				hedges += int64(len(sent) + refused)
+				limited += int64(refused)
 				cancelled += int64(cancels)
 				queuedCancels += int64(queued)
 			}
 			sum := s.m.Summary()
-			t.Logf("%d hedges (%d won, %d denied), %d cancelled (%d queued)", hedges, sum.HedgesWon, sum.HedgesDenied, cancelled, queuedCancels)
+			t.Logf("%d hedges (%d won, %d denied, %d refused by a limit), %d cancelled (%d queued)", hedges, sum.HedgesWon, sum.HedgesDenied, limited, cancelled, queuedCancels)
 			if hedges != sum.Hedges || hedges < 20 || cancelled < 20 || queuedCancels == 0 || queuedCancels == cancelled {
 				t.Errorf("%d hedges flew of %d sent; %d cancelled, %d of them queued: want both kinds of cancel", hedges, sum.Hedges, cancelled, queuedCancels)
 			}
 			if strings.Contains(tc.name, "budget") && sum.HedgesDenied == 0 {
 				t.Errorf("the budget denied no hedge")
+			}
+			if strings.Contains(tc.name, "limit") != (limited > 0) {
+				t.Errorf("%d hedges refused by a limit", limited)
 			}
 		})
 	}
