@@ -297,7 +297,7 @@ func (a *animator) notePart(e sim.Event, b int) {
 			a.partAt = make(map[partKey][]int)
 		}
 		a.partAt[k] = append(a.partAt[k], e.Server)
-	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Requeue:
+	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Requeue, sim.Shed:
 		a.leftQueue(k, e.Server)
 	}
 }

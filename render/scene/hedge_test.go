@@ -24,6 +24,8 @@ var hedgeCases = []struct {
 		"hedge-after", "20", "hedge-max", "2", "policy", "p2c"}},
 	{"fan-out 2, a limit of 2 a server", []string{"fanout", "2", "servers", "6", "min-servers", "6", "max-servers", "6", "rate", "0.1",
 		"hedge-after", "15", "concurrency-limit", "fixed:2"}},
+	{"fan-out 3, codel sheds", []string{"fanout", "3", "servers", "6", "min-servers", "6", "max-servers", "6", "rate", "0.09",
+		"hedge-after", "15", "codel-target", "10"}},
 }
 
 // hedgeConfig is a hedged run of case kvs: geometric times of mean 20,
@@ -48,6 +50,10 @@ func TestHedgeFlights(t *testing.T) {
 			var hedges, cancelled, queuedCancels, limited int64
 			for s.m.Cycle() < 4000 {
 				s.anim.flights = s.anim.flights[:0] // the notes of queued attempts stay
+				held := map[int]int{}                // each server's queue before the cycle
+				for v := range s.m.Balancers()[0].Servers() {
+					held[v.ID] = v.Queued
+				}
 				s.step(1, true)
 				last := s.m.Last()
 				var sent []sim.Event
@@ -78,6 +84,14 @@ func TestHedgeFlights(t *testing.T) {
 						crossed++
 						if fl.queued {
 							crossedQueued++
+							// Where it fades held it: queued before the
+							// cycle, or sent there in it.
+							joined := slices.ContainsFunc(evs, func(e sim.Event) bool {
+								return (e.Kind == sim.Hedge || e.Kind == sim.Arrive || e.Kind == sim.Retry) && e.Server == fl.server && e.Request.ID == fl.group
+							})
+							if held[fl.server] == 0 && !joined {
+								t.Fatalf("cycle %d: a queued attempt of request %d fades at server %d, whose queue was empty", s.m.Cycle(), fl.group, fl.server)
+							}
 						}
 					}
 				}
