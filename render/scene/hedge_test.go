@@ -50,7 +50,7 @@ func TestHedgeFlights(t *testing.T) {
 			var hedges, cancelled, queuedCancels, limited int64
 			for s.m.Cycle() < 4000 {
 				s.anim.flights = s.anim.flights[:0] // the notes of queued attempts stay
-				held := map[int]int{}                // each server's queue before the cycle
+				held := map[int]int{}               // each server's queue before the cycle
 				for v := range s.m.Balancers()[0].Servers() {
 					held[v.ID] = v.Queued
 				}
