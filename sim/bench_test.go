@@ -322,7 +322,7 @@ func fleetBase() Config {
 // requests, the same parts a cycle (per-server, 20 servers, round-robin,
 // utilisation about 0.6, 100,000 cycles): the cost of a part against that
 // of a request (ns/attempt), the plain requests also stepped a cycle at a
-// time as fan-out is.
+// time (BenchmarkFanoutCost sets more loads, fan-outs and policies).
 func BenchmarkFanout(b *testing.B) {
 	production(b)
 	for _, run := range []struct {

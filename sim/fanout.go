@@ -48,6 +48,9 @@ type fanState struct {
 	reqs  map[int64]*fanReq
 	times []uint32 // the parts' times of the request being admitted
 	skip  []int    // scratch: the slots a part may not go to
+	but   []int32  // scratch: the candidates a part may go to (candidatesBut)
+	omit  []bool   // scratch: by slot, whether candidatesBut leaves it out
+	gaps  []int32  // scratch: candidatesGaps's positions left out
 	place []int    // scratch: the slots the parts of a request went to
 	note  []uint8  // scratch: what became of each part at arrival (partPlaced …)
 }
@@ -64,6 +67,9 @@ type fanReq struct {
 	at []int32
 	// hedging's record (nil without hedging).
 	*hedgeReq
+	// latest is the last cycle a part completed at in a window's pass 2
+	// (fanroute.go), which completes parts server by server.
+	latest int64
 }
 
 // newFanState returns the fan-out state of a run of cfg, nil without
@@ -305,17 +311,18 @@ func (b *Balancer) unqueued(r packed, sid int, t int64) {
 // pick, among all candidates. It notes the part there (a discard or a
 // refusal then ends the attempt, which takes the note back).
 func (b *Balancer) pickPart(p packed, t int64) int {
-	id := b.pickPartFrom(p, t)
-	if id != 0 {
-		b.placedPart(p, id)
+	req, j := b.m.fan.of(p.id) // looked up once, for the choice and the note
+	id := b.pickPartFrom(req, j, p, t)
+	if id != 0 && req != nil {
+		req.at[j] = int32(b.idOf(id)) // placedPart
 	}
 	return id
 }
 
-// pickPartFrom is pickPart's choice.
-func (b *Balancer) pickPartFrom(p packed, t int64) int {
+// pickPartFrom is pickPart's choice for attempt p, in slot j of request
+// record req (nil: ended).
+func (b *Balancer) pickPartFrom(req *fanReq, j int, p packed, t int64) int {
 	f := b.m.fan
-	req, j := f.of(p.id)
 	skip := f.skip[:0]
 	if req != nil {
 		for i, w := range req.at {
@@ -327,6 +334,12 @@ func (b *Balancer) pickPartFrom(p packed, t int64) int {
 		}
 	}
 	f.skip = skip
+	return b.pickPartAmong(p, t, skip)
+}
+
+// pickPartAmong is pickPartFrom's choice for part p given the slots in
+// skip, its siblings' places.
+func (b *Balancer) pickPartAmong(p packed, t int64, skip []int) int {
 	if len(skip) > 0 {
 		if ap, ok := b.rt.(amongPicker); ok {
 			if id := ap.pickAmong(p, t, skip); id != 0 {
@@ -385,12 +398,33 @@ func (b *Balancer) seenLoad(k, id int) int64 {
 // candidatesBut returns the candidates, in the dense array's order, but
 // those in skip.
 func (b *Balancer) candidatesBut(skip []int) []int32 {
-	var out []int32
+	f := b.m.fan
+	if f == nil {
+		var out []int32
+		for _, id := range b.cands.ids {
+			if !slices.Contains(skip, int(id)) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	// Scratch space: the routers read the list only while they pick.
+	if len(f.omit) < len(b.srv) {
+		f.omit = make([]bool, len(b.srv))
+	}
+	for _, s := range skip {
+		f.omit[s-1] = true
+	}
+	out := f.but[:0]
 	for _, id := range b.cands.ids {
-		if !slices.Contains(skip, int(id)) {
+		if !f.omit[id-1] {
 			out = append(out, id)
 		}
 	}
+	for _, s := range skip {
+		f.omit[s-1] = false
+	}
+	f.but = out
 	return out
 }
 
@@ -407,8 +441,8 @@ func (b *Balancer) placedPart(r packed, id int) {
 }
 
 // workParts is step a for a per-server balancer with fan-out at cycle t:
-// workEach's loop without its early dispatch (only the routed shortcut,
-// which fan-out never takes, asks for it), in server-id order (an error
+// workEach's loop without its early dispatch (the routed shortcut
+// dispatches after it, fanroute.go), in server-id order (an error
 // may cancel a sibling due this cycle), a part's completion completing
 // its request at the last one. Kept apart so that workEach pays nothing
 // for fan-out.

@@ -33,6 +33,8 @@ type hedgeState struct {
 	pcg *rand.PCG // the hedge generator
 	// due holds, by cycle, the hedges due then.
 	due map[int64][]hedgeDue
+	// cycles holds due's cycles, a min-heap (hedgeskip.go: add, next).
+	cycles []int64
 	// seq numbers the attempts in the order they are sent (a tie's rule).
 	seq int64
 	// the budget's window: by cycle mod hedgeWindow, the cycle held, the
@@ -98,7 +100,7 @@ func (b *Balancer) hedgeFirstSent(id int64, req *fanReq, t int64) {
 	for j := range f.k {
 		h.seq++
 		req.sent[j*f.a] = h.seq
-		h.due[t+d] = append(h.due[t+d], hedgeDue{s0: t, id: id, j: int32(j), h: 1})
+		h.add(t+d, hedgeDue{s0: t, id: id, j: int32(j), h: 1})
 	}
 }
 
@@ -132,7 +134,7 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 	}
 	if int(d.h) < f.a-1 {
 		next := d.s0 + int64(d.h+1)*m.cfg.HedgeAfter
-		h.due[next] = append(h.due[next], hedgeDue{s0: d.s0, id: d.id, j: d.j, h: d.h + 1})
+		h.add(next, hedgeDue{s0: d.s0, id: d.id, j: d.j, h: d.h + 1})
 	}
 	slot := int(d.j)*f.a + int(d.h)
 	if !b.anyCandidateFor(req) {

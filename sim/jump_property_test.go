@@ -12,7 +12,8 @@ import (
 // mean 1 to 2,500 cycles, arrivals for a load of 10% to 120%, any cooldown
 // from 1 to 2,000, sometimes the wave, a switch, a cap, random faults, the
 // client side and detection (their times scaled to the service) or a
-// fleet of balancers: every mechanism that tells RunTo when it next acts.
+// fleet of balancers, fan-out and hedging: every mechanism that tells
+// RunTo when it next acts.
 func genTimeScaleConfig(t *rapid.T) Config {
 	cfg := DefaultConfig()
 	cfg.Seed = rapid.Uint64().Draw(t, "seed")
@@ -69,7 +70,32 @@ func genTimeScaleConfig(t *rapid.T) Config {
 	if rapid.IntRange(0, 2).Draw(t, "target") == 0 {
 		genTarget(t, &cfg, rapid.SampledFrom([]int64{1, 15, 100, 2000}).Draw(t, "period"))
 	}
+	genTimeScaleParts(t, &cfg, mean)
 	return cfg
+}
+
+// genTimeScaleParts draws, for a per-server run whose policy routes
+// parts, fan-out (2 to 4 parts) a third of the time and hedging (after
+// a quarter to twice the mean, up to 4 hedges, a budget or none) a
+// quarter of the time, where they combine with what was drawn: the
+// per-server shortcuts take their parts and hedges (fanroute.go,
+// hedgeskip.go).
+func genTimeScaleParts(t *rapid.T, cfg *Config, mean int) {
+	if cfg.Queues != PerServer || !fanoutPolicy(cfg.Policy) || cfg.Switch {
+		return
+	}
+	if rapid.IntRange(0, 2).Draw(t, "parts") == 0 {
+		cfg.Fanout = rapid.IntRange(2, 4).Draw(t, "fanout")
+		cfg.Rate = max(cfg.Rate/Rate(cfg.Fanout), 1) // the same load in parts
+	}
+	if rapid.IntRange(0, 3).Draw(t, "hedging") == 0 {
+		cfg.HedgeAfter = max(1, rapid.Int64Range(int64(mean)/4, 2*int64(mean)).Draw(t, "hedgeAfter"))
+		cfg.HedgeMax = rapid.IntRange(0, MaxHedges).Draw(t, "hedgeMax")
+		if rapid.Bool().Draw(t, "hedgeBudget") {
+			cfg.HedgeBudget = Decimal(rapid.Int64Range(1, DecimalScale).Draw(t, "hedgeBudgetF"))
+		}
+		dropRefusedHedging(cfg)
+	}
 }
 
 // genTarget turns target tracking on with period p: any metric, a target

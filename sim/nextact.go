@@ -71,7 +71,7 @@ func (b *Balancer) nextCompletion(t, end int64) int64 {
 
 // nextAct returns the last cycle in [t−1, end] before which no mechanism
 // but the arrivals acts: a scheduled change, a completion at any balancer,
-// scaling (the client side's deadlines, retries and probe rounds bound end
+// a hedge due (with arrivals, those they bring too), scaling (the client side's deadlines, retries and probe rounds bound end
 // already, see watchLimit). With still, the caller admits no arrival
 // before the cycle returned (an idle server would take one): the queues
 // and pools then hold still, and scaling counts only if it acts with them
@@ -80,6 +80,9 @@ func (m *Model) nextAct(t, end int64, still bool) int64 {
 	end = min(end, m.changeNext()-1)
 	for _, b := range m.bal {
 		end = b.nextCompletion(t, end) - 1
+	}
+	if m.fan != nil {
+		end = min(end, m.hedgeNext(t, !still)-1) // hedgeskip.go
 	}
 	return min(end, m.scaleNext(still)-1)
 }

@@ -172,6 +172,19 @@ var choicesRow = whole("choices", "p2c: how many candidates to draw", "servers",
 // (fan-out).
 func (r *p2c) pickAmong(q packed, _ int64, skip []int) int {
 	b := r.b
+	if b.m.cfg.choices() == 2 && b.tap == nil && b.m.fan != nil && len(skip) <= maxGaps {
+		if n, gaps := b.candidatesGaps(skip); n >= 2 { // the usual case, without the list (fanroute.go)
+			k, ids := q.member(), b.cands.ids
+			x := b.m.routeDraw(n)
+			y := b.m.routeDraw(n - 1)
+			y += int(btou(y >= x)) // step over x
+			ix, iy := int(ids[nthBut(x, gaps)]), int(ids[nthBut(y, gaps)])
+			if b.seenLoad(k, iy) < b.seenLoad(k, ix) {
+				return iy
+			}
+			return ix
+		}
+	}
 	ids := b.candidatesBut(skip)
 	n := len(ids)
 	if n == 0 {

@@ -25,9 +25,10 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) {
 		// A window serves its requests apart from the client side, and
-		// routes for one balancer.
+		// routes for one balancer (fan-out: see partsWindowed; hedges
+		// fall due apart from arrivals and cancel across servers).
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
@@ -50,6 +51,10 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	cfg := &m.cfg
 	start := m.cycle
+	// Fan-out admits and completes through Step's own fanAdmit and
+	// workParts (partsCycle); hedging visits the cycles with hedges due
+	// too (hedgeskip.go).
+	parts := m.partsMode(b) // one word in the loop (a plain run tests it, no more)
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
@@ -57,6 +62,9 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		t := m.cycle + 1
 		due := m.arr.nextDue(t) // the next cycle that may have arrivals
 		c := min(due, m.nextScale, end+1)
+		if parts >= partsHedged {
+			c = min(c, m.fan.hedge.next(m.cycle)) // hedgeskip.go
+		}
 		if b.busy > 0 {
 			c = b.wheel.next(t, c-1)
 		}
@@ -71,13 +79,20 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		b.catchUp(c - 1)
 		live := b.live // a retiring server that completes its last request leaves
 		scales := c == m.nextScale
-		if b.wheel.has(c) {
+		if parts != 0 {
+			b.partsCycle(c, early && !scales, parts >= partsHedged)
+		} else if b.wheel.has(c) {
 			b.workEach(c, early && !scales)
 		}
 		arrives := c == due
 		if arrives {
-			b.serveNow = early && !scales
-			for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- { // arrive, for one balancer
+			b.serveNow = early && !scales && parts&partsQueued == 0
+			n := m.arr.count(cfg, c, m.pcg)
+			for ; parts != 0 && n > 0; n-- { // a request of parts (fanroute.go)
+				m.lastID++
+				m.admit(m.makeRequest(m.lastID, c), c)
+			}
+			for ; n > 0; n-- { // arrive, for one balancer
 				m.lastID++
 				b.admit(m.makeRequest(m.lastID, c), c)
 			}
@@ -99,7 +114,7 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		switch {
 		case acts || b.live != live:
 			b.record()
-		case arrives:
+		case arrives || parts >= partsHedged: // hedges join queues too
 			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
 		}
 		if b.cl != nil {

@@ -152,15 +152,15 @@ func (m *Model) gate() via {
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle
 	}
-	if m.fan != nil && m.fan.hedge != nil {
-		return viaNone // hedges fall due in any cycle
+	if m.fan != nil && m.fan.hedge != nil && !m.hedgeSkips() {
+		return viaNone // hedges fall due in any cycle (hedgeskip.go says which skipAhead may pass)
 	}
 	b := m.bal[0]
 	if f := b.fleet; f != nil && f.stepsEveryCycle() {
 		return viaNone
 	}
-	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil {
-		return viaSkip // fan-out: its parts join their queues at arrival, and it acts at no other time
+	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil && !m.fanRouted() {
+		return viaSkip // fan-out: the per-server shortcuts take its parts where fanRouted says
 	}
 	if cfg.Autoscaler == TargetTracking {
 		// Its metric is sampled at step e of every cycle: skipAhead's

@@ -44,6 +44,9 @@ func (b *Balancer) slotOf(id int) int {
 	if id < 1 || id > b.created {
 		return 0
 	}
+	if id <= len(b.ids) && b.ids[id-1] == int32(id) {
+		return id // no slot below it given up: the common case, no search
+	}
 	if i, ok := slices.BinarySearch(b.ids, int32(id)); ok {
 		return i + 1
 	}

@@ -140,6 +140,7 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	own := work || batched // placed their own way
 	e := min(m.nextScale, end)
 	admitted := int64(0) // written back to w at the end: a local in the loops
+	fan := m.fan != nil
 	for c := m.arr.nextDue(c0 + 1); ; c = m.arr.nextDue(c + 1) {
 		if c <= e && !m.arr.decided(c) {
 			c = m.arr.nextArrival(cfg, c, e, m.pcg) // nothing else draws in pass 1
@@ -166,6 +167,10 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 		for ; k > 0; k-- {
 			m.lastID++
 			r := m.makeRequest(m.lastID, c)
+			if fan {
+				in += b.windowParts(r, c) // its parts (fanroute.go)
+				continue
+			}
 			b.tot.Generated++
 			b.last.Generated++
 			if m.fw.Blocks(uint32(r.addr >> 32)) {
@@ -371,9 +376,14 @@ func (b *Balancer) place(r packed, id int, c int64) {
 func (b *Balancer) serveQueue(id int, now, at, e int64) {
 	s, q := &b.srv[id-1], &b.sq[id-1]
 	w, c0 := b.m.win, b.m.cycle
+	fan := b.m.fan != nil
 	for {
 		if s.busy { // its request completes at at
-			b.resps.add(b.completed(s, at))
+			if fan {
+				b.windowPartDone(s, at) // a part: its request at the last (fanroute.go)
+			} else {
+				b.resps.add(b.completed(s, at))
+			}
 			s.busy = false
 			b.busy--
 		}
