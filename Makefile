@@ -21,10 +21,16 @@ CYCLES    ?= 100000
 SEED      ?=
 # The CPU profile that profile-guided optimization applies to bin/lbsim.
 PGO       := cmd/lbsim/default.pgo
+# The page is built smaller than a plain go build makes it, doing the same (internal/wasmoverlay says
+# how: without text/template and ebiten's screenshot code, inlining off where it buys nothing), in the
+# workspace that internal/cmd/wasmoverlay writes into $(WASM_BUILD) with the flags it writes there.
+WASM_BUILD := $(BIN)/wasm-build
+WASM_GO     = GOWORK=$(CURDIR)/$(WASM_BUILD)/go.work GOOS=js GOARCH=wasm $(GO)
+WASM_FLAGS  = $$(cat $(WASM_BUILD)/flags)
 # The packages the page is built from that do not import ebiten: their tests run under WebAssembly.
 PURE       = $$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{.ImportPath}}{{range .Deps}}{{if eq . "github.com/hajimehoshi/ebiten/v2"}} EBITEN{{end}}{{end}}' ./wasm | grep '^github.com/lbsim/' | grep -v EBITEN)
 
-.PHONY: all build install run demo switch web serve desktop deps test test-long vet vet-native vet-wasm vet-display test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-figures docs-page docs-outputs docs-pictures docs-size docs-settings generate fmt clean
+.PHONY: all build install run demo switch wasm-build web serve desktop deps test test-long vet vet-native vet-wasm vet-display test-native test-wasm test-arm64 test-display test-e2e soak bench bench-compare pgo docs docs-figures docs-page docs-outputs docs-pictures docs-size docs-settings generate fmt clean
 
 all: build
 
@@ -54,15 +60,19 @@ switch: build
 	$(BIN)/lbsim run --switch --servers 20 --cycles $(CYCLES) --stream-share 35 --quiet
 
 ## web: a self-contained dist/ for any static host (index.html, wasm_exec.js, lbsim.wasm and its gzip and brotli copies)
-web:
+web: wasm-build
 	mkdir -p $(DIST)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w $(VERSION_X)" -o $(DIST)/lbsim.wasm ./wasm
+	$(WASM_GO) build $(WASM_FLAGS) -ldflags="-s -w $(VERSION_X)" -o $(DIST)/lbsim.wasm ./wasm
 	cp index.html $(DIST)/index.html
 	cp $(WASM_EXEC)/wasm_exec.js $(DIST)/wasm_exec.js
 	gzip -9 -k -f $(DIST)/lbsim.wasm
 	@if command -v brotli >/dev/null; then brotli -q $(BROTLI_Q) -k -f $(DIST)/lbsim.wasm; \
 	else echo "no brotli command, so no lbsim.wasm.br (make deps installs it)"; fi
 	@ls -l $(DIST)/lbsim.wasm*
+
+# wasm-build: the workspace and overlay the page's build and vet use (checks ebiten's version first)
+wasm-build:
+	$(GO) run ./internal/cmd/wasmoverlay -o $(WASM_BUILD)
 
 ## serve: build the page and serve it on http://127.0.0.1:8080 (ADDR=HOST:PORT for another; a quicker brotli: it is local)
 serve: BROTLI_Q = 5
@@ -115,8 +125,8 @@ NOPGO := -pgo=off
 vet: vet-native vet-wasm vet-display
 vet-native:
 	$(GO) vet $(NOPGO) ./...
-vet-wasm:
-	GOOS=js GOARCH=wasm $(GO) vet -trimpath ./wasm/... $(PURE)
+vet-wasm: wasm-build
+	$(WASM_GO) vet $(WASM_FLAGS) ./wasm/... $(PURE)
 vet-display:
 	$(GO) vet -tags display ./render/...
 
@@ -135,12 +145,12 @@ test-long:
 # ebiten) run their tests under Node with go_js_wasm_exec; the command
 # line's packages never run in a browser, so they are tested natively
 # only. -short shortens the M/M/c runs (same checks, wider intervals).
-# -trimpath (here and in vet-wasm) as make web's build, which the e2e
+# The page's flags (here and in vet-wasm) as make web's build, which the e2e
 # tests build the page as: the packages all three compile for WebAssembly
 # (std among them; vet compiles what it imports) are then compiled once,
-# not once per set of flags.
-test-wasm:
-	PATH="$$PATH:$(WASM_EXEC)" GOOS=js GOARCH=wasm $(GO) test -trimpath $(TESTVET) -short $(PURE)
+# not once per set of flags, and tested as the page runs them.
+test-wasm: wasm-build
+	PATH="$$PATH:$(WASM_EXEC)" $(WASM_GO) test $(WASM_FLAGS) $(TESTVET) -short $(PURE)
 
 # The model's golden tests on a third architecture, arm64 under qemu-user
 # (make deps installs it): arm64 fuses multiply-adds where amd64 does not, so

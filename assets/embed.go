@@ -1,5 +1,7 @@
 package assets
 
+//go:generate go run ../internal/cmd/fontstrip fonts
+
 import _ "embed"
 
 // GoRegular is the TrueType data of the Go Regular font.

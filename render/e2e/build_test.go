@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/lbsim/lbsim/internal/wasmoverlay"
 )
 
 // moduleRoot returns the directory of go.mod.
@@ -26,16 +28,27 @@ func moduleRoot(t *testing.T) string {
 
 // goBuild runs go build in the module root with extra environment and
 // the version stamped as make stamps it (versionX); page builds as make web
-// does (-trimpath, -ldflags "-s -w").
+// does (-ldflags "-s -w" and internal/wasmoverlay's workspace and flags:
+// -trimpath, the overlay, inlining off where it buys nothing).
 func goBuild(t *testing.T, out, pkg string, page bool, env ...string) {
 	t.Helper()
 	args, ldflags := []string{"build", "-o", out}, versionX()
+	env = append(os.Environ(), env...)
 	if page {
-		args, ldflags = append(args, "-trimpath"), "-s -w "+ldflags
+		dir, err := os.MkdirTemp("", "lbsim-e2e-wasm-build-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		b, err := wasmoverlay.Write(moduleRoot(t), dir)
+		if err != nil {
+			t.Fatalf("the page's build: %v", err)
+		}
+		args, ldflags, env = append(args, b.Flags()...), "-s -w "+ldflags, append(env, b.Env()...)
 	}
 	cmd := exec.Command("go", append(args, "-ldflags", ldflags, pkg)...)
 	cmd.Dir = moduleRoot(t)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = env
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
 	}
