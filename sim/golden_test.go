@@ -355,6 +355,31 @@ func hashConfigs() map[string]struct {
 		{Cycle: 3500, Setting: SetHeal, Value: int64(MakeServerRef(0, 2))},
 		{Cycle: 3500, Setting: SetHeal, Value: int64(MakeServerRef(0, 4))},
 	}}
+	// Hedging behind the P/S switch over least-connections (P's hedges,
+	// then S's, each through its own balancer): off at the start, so the
+	// hedging state is made at the change that turns it on at 1000; off
+	// at 3000 (parts sent before keep their hedges), on again at 4000
+	// with another D; a slow S server.
+	hs := DefaultConfig()
+	hs.Seed, hs.Cycles, hs.Servers, hs.MaxServers, hs.Queues, hs.Policy, hs.Switch = 23, 6_000, 6, 8, PerServer, LeastConnections, true
+	hs.Service, hs.MeanService, hs.Rate, hs.Wave, hs.InitialPerServer, hs.MinServers, hs.StreamShare = Geometric, 10, 700_000, false, 1, 6, 40
+	runs["hedge-switch"] = run{cfg: hs, changes: []Change{
+		{Cycle: 500, Setting: SetSlow, Value: SlowValue(MakeServerRef(1, 2), 400)},
+		{Cycle: 1000, Setting: SetHedgeAfter, Value: 20},
+		{Cycle: 3000, Setting: SetHedgeAfter, Value: 0},
+		{Cycle: 4000, Setting: SetHedgeAfter, Value: 12},
+	}}
+	// Hedging in a fleet of 4 with local counts over p2c, fan-out 2, two
+	// hedges a part within a 20% budget (each hedge draws its balancer),
+	// hedge-after changed at 2500; a slow server.
+	hf := DefaultConfig()
+	hf.Seed, hf.Cycles, hf.Servers, hf.MaxServers, hf.Queues, hf.Policy, hf.Fanout = 29, 6_000, 10, 12, PerServer, P2C, 2
+	hf.Service, hf.MeanService, hf.Rate, hf.Wave, hf.InitialPerServer, hf.MinServers = Geometric, 12, 250_000, false, 1, 10
+	hf.Balancers, hf.LoadInfo, hf.HedgeAfter, hf.HedgeMax, hf.HedgeBudget = 4, LoadLocal, 18, 2, 200_000
+	runs["hedge-fleet"] = run{cfg: hf, changes: []Change{
+		{Cycle: 1000, Setting: SetSlow, Value: SlowValue(MakeServerRef(0, 4), 300)},
+		{Cycle: 2500, Setting: SetHedgeAfter, Value: 30},
+	}}
 	// Fan-out 3 over p2c, hedged after 20 cycles up to twice within a 30%
 	// budget, beside all three overload controls: adaptive-lifo shedding,
 	// the throttle and an adaptive limit with a latency bound, through a

@@ -222,8 +222,6 @@ func TestHedgeRefusals(t *testing.T) {
 		want string
 	}{
 		{"pooled", func(c *Config) { c.Queues = Pooled }, "hedging routes each hedge at once: use --queues per-server"},
-		{"switch", func(c *Config) { c.Switch = true }, "the P/S switch or a fleet"},
-		{"fleet", func(c *Config) { c.Balancers = 2 }, "the P/S switch or a fleet"},
 		{"hedge-max", func(c *Config) { c.HedgeMax = 5 }, "from 1 to 4"},
 		{"budget", func(c *Config) { c.HedgeBudget = DecimalScale + 1 }, "hedge-budget"},
 	} {

@@ -111,8 +111,8 @@ func genFanout(t *rapid.T, cfg *sim.Config) {
 	cfg.Policy = rapid.SampledFrom(sim.FanoutPolicies()).Draw(t, "fanoutPolicy")
 }
 
-// genHedging draws hedging over cfg, with fan-out or one part, leaving
-// out what it does not yet combine with (refused): a fleet.
+// genHedging draws hedging over cfg, with fan-out or one part, in cfg's
+// fleet if it has one.
 func genHedging(t *rapid.T, cfg *sim.Config) {
 	cfg.HedgeAfter = int64(rapid.IntRange(1, 40).Draw(t, "hedgeAfter"))
 	cfg.HedgeMax = rapid.IntRange(0, sim.MaxHedges).Draw(t, "hedgeMax")
@@ -122,7 +122,6 @@ func genHedging(t *rapid.T, cfg *sim.Config) {
 	if rapid.Bool().Draw(t, "hedgeOnePart") {
 		cfg.Fanout = 1
 	}
-	cfg.Balancers, cfg.LoadInfo = 1, sim.LoadExact
 }
 
 // genFanOverload draws, over a fan-out or hedging configuration, the

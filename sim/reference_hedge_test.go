@@ -18,12 +18,34 @@ import (
 // the others.
 
 // refHedged is a hedged request: as admitted, the cycle its parts were
-// first sent, and which parts are complete.
+// first sent, the hedge-after then (0: its parts are not hedged), and
+// which parts are complete.
 type refHedged struct {
 	r     sim.Request
 	s0    int64
+	d     int64
 	done  []bool
 	times []uint32 // by part: a retry carries its part's time
+}
+
+// refHedging reports whether a run of cfg with changes sends its requests
+// as parts with room for hedges from the start: hedging on at the start
+// or by any change (a part keeps the hedge-after in force when it is
+// first sent), or a hedge-max or hedge-budget given where hedging could
+// be on.
+func refHedging(cfg sim.Config, changes []sim.Change) bool {
+	return refHedgingFromStart(cfg) || slices.ContainsFunc(changes, func(c sim.Change) bool { return c.Setting == sim.SetHedgeAfter && c.Value > 0 })
+}
+
+// refHedgingFromStart reports whether a run of cfg is hedged, or keeps
+// what hedging needs, from its start: hedging on, or a hedge-max or
+// hedge-budget given where hedging could be on. Such a run, like one of
+// several parts, counts its initial queue in requests admitted; one
+// hedged only from a change counts the requests queued, as a plain run.
+func refHedgingFromStart(cfg sim.Config) bool {
+	on := cfg.Clone()
+	on.HedgeAfter = 1
+	return cfg.HedgeAfter > 0 || (cfg.HedgeMax > 0 || cfg.HedgeBudget > 0) && on.Validate() == nil
 }
 
 // fanOn reports whether requests go as parts (fan-out or hedging).
@@ -37,18 +59,19 @@ func (m *refModel) attempts() int {
 	return 1 + max(m.cfg.HedgeMax, 1)
 }
 
-// firstSent notes request r's parts, first sent at t.
+// firstSent notes request r's parts, first sent at t, with their times.
 func (m *refModel) firstSent(r sim.Request, times []uint32, t int64) {
-	m.hedged[r.ID] = &refHedged{r: r, s0: t, done: make([]bool, m.fanK), times: times}
+	m.hedged[r.ID] = &refHedged{r: r, s0: t, d: m.cfg.HedgeAfter, done: make([]bool, m.fanK), times: times}
+	b := m.balOf(r)
 	for range m.fanK {
-		m.psent = append(m.psent, t)
+		m.psent[b.index] = append(m.psent[b.index], t)
 	}
 }
 
-// hedges sends the hedges due at t.
+// hedges sends the hedges due at t of b's requests.
 func (b *refBalancer) hedges(t int64) {
 	m := b.m
-	D, H := m.cfg.HedgeAfter, int64(max(m.cfg.HedgeMax, 1))
+	H := int64(max(m.cfg.HedgeMax, 1))
 	type due struct {
 		s0, id int64
 		j, h   int
@@ -57,6 +80,10 @@ func (b *refBalancer) hedges(t int64) {
 	for id, x := range m.hedged {
 		if _, live := m.fan[id]; !live {
 			delete(m.hedged, id)
+			continue
+		}
+		D := x.d
+		if m.balOf(x.r) != b || D == 0 {
 			continue
 		}
 		n := t - x.s0
@@ -99,12 +126,15 @@ func (b *refBalancer) hedge(id int64, j, h int, t int64) {
 			}
 			return n
 		}
-		if in(m.hsent)*sim.DecimalScale >= F*in(m.psent) {
+		if in(m.hsent[b.index])*sim.DecimalScale >= F*in(m.psent[b.index]) {
 			b.tot.HedgesDenied++
 			return
 		}
 	}
 	q.Time = m.timeFrom(m.hgen)
+	if m.k > 1 {
+		q.bal = m.fleet.IntN(m.k) // each hedge draws its balancer anew
+	}
 	s := m.policy().Route(b, &q, allowed)
 	if s == nil {
 		return
@@ -116,7 +146,7 @@ func (b *refBalancer) hedge(id int64, j, h int, t int64) {
 	}
 	m.seq++
 	q.sent = m.seq
-	m.hsent = append(m.hsent, t)
+	m.hsent[b.index] = append(m.hsent[b.index], t)
 	b.tot.Hedges++
 	b.last.Hedges++
 	m.emit(b, sim.Hedge, s.id, 0, q.Request)
