@@ -10,7 +10,7 @@ import (
 )
 
 // TestReferenceMatchesModelHedgeClient runs busy configurations with
-// hedging (one part or fan-out) and the client side drawn on — timeouts
+// hedging (one part or fan-out, in a fleet or behind the switch) and the client side drawn on — timeouts
 // (each attempt, a hedge included, with its own deadline), retries with
 // backoff, jitter and the retry budget, health checks and their refusals,
 // outlier ejection, warm-up, replacement — random faults, gray and
@@ -34,6 +34,13 @@ func TestReferenceMatchesModelHedgeClient(t *testing.T) {
 		// alike: shedding's difference, TestReferenceMatchesModelFanout's
 		// to draw).
 		cfg.CodelTarget = 0
+		if rapid.Bool().Draw(t, "hedgeSwitch") {
+			// Behind the P/S switch, without a concurrency limit: the switch
+			// with a limit and replacement differs from the reference on
+			// limit_final_min, hedged or not (the limits' difference).
+			cfg.Switch, cfg.Fanout, cfg.Balancers, cfg.LoadInfo = true, 1, 1, sim.LoadExact
+			cfg.ConcurrencyLimit, cfg.LimitInitial, cfg.LimitMin, cfg.LimitMax, cfg.LimitLatency = 0, 0, 0, 0, 0
+		}
 		if rapid.Bool().Draw(t, "hedgeFaults") {
 			cfg.MTBF = rapid.Int64Range(1, 80).Draw(t, "hedgeMTBF")
 			cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "hedgeMTTR")
