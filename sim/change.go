@@ -373,7 +373,6 @@ func clampInt(v int64) int { return int(min(max(v, -1<<31), 1<<31-1)) }
 // applyChanges applies a batch of changes in order to a copy of cfg and
 // validates the result: a batch is accepted or refused as a whole.
 func applyChanges(cfg Config, batch []Change) (Config, error) {
-	before := cfg.HedgeAfter
 	for _, c := range batch {
 		if c.Setting >= numSettings {
 			return cfg, fmt.Errorf("change at cycle %d: unknown setting number %d", c.Cycle, c.Setting)
@@ -414,9 +413,6 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 	}
 	if err := cfg.crossCheck(false); err != nil {
 		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, blameChange(err, batch, &cfg))
-	}
-	if err := hedgingTurnedOn(before, &cfg); err != nil {
-		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, err)
 	}
 	return cfg, nil
 }

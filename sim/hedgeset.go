@@ -15,7 +15,8 @@ import "fmt"
 // before keep their keys (one attempt a part: they are never hedged) and
 // the later ones are keyed with room for their hedges (fanState.baseID);
 // with one part a request, every request in flight then gets its record,
-// where its attempt is live.
+// where its attempt is live (or none while it waits to retry), with its
+// retries so far: the client side and faults may be on at the change.
 
 // hedgingFromStart reports whether a run of cfg keeps hedging's state
 // from cycle 0: hedging is on, or hedge-max or hedge-budget is given in
@@ -112,15 +113,4 @@ func budgetLate(cfg *Config, stateless bool, changes []Change) error {
 		}
 	}
 	return nil
-}
-
-// hedgingTurnedOn refuses a batch of changes that turns hedging on (from
-// hedge-after before to cfg's) while the client side or random faults are
-// on: making hedging's state mid-run is built for requests that only
-// queue and are served.
-func hedgingTurnedOn(before int64, cfg *Config) error {
-	if before > 0 || cfg.HedgeAfter == 0 || !cfg.ClientSide() && cfg.MTBF == 0 {
-		return nil
-	}
-	return intErr("hedge-after", cfg.HedgeAfter, "a change may turn hedging on only while timeouts, retries, health checks, ejection, warm-up, replacement and random faults are off: turn those off first, or start with --hedge-after")
 }

@@ -304,30 +304,60 @@ func TestHedgeBudgetLate(t *testing.T) {
 	}
 }
 
-// TestHedgingTurnedOnRefused: a batch of changes that turns hedging on
-// while the client side or random faults are on is refused, naming what
-// to turn off; one that only changes D, or turns it on with both off, is
-// not. (While hedging does not combine with them at all, crossCheck
-// refuses such a batch first.)
-func TestHedgingTurnedOnRefused(t *testing.T) {
-	want := "hedge-after = 5 is not allowed: a change may turn hedging on only while timeouts, retries, health checks, ejection, warm-up, replacement and random faults are off"
+// booksBalance reports whether all three of s's books balance.
+func booksBalance(s *Summary) bool {
+	a, r, at := s.Books()
+	return a && r && at
+}
+
+// TestHedgingTurnedOnAccepted: a batch of changes that turns hedging on
+// while the client side or random faults are on is taken, through
+// Schedule and ValidateChanges, as is one in a run that starts hedged
+// with them on, turns hedging off and on again; pooled queues are still
+// refused. Each run is then stepped to its end with the books balanced.
+func TestHedgingTurnedOnAccepted(t *testing.T) {
+	on := []Change{{Cycle: 20, Setting: SetHedgeAfter, Value: 5}}
+	offOn := []Change{{Cycle: 10, Setting: SetHedgeAfter}, {Cycle: 20, Setting: SetHedgeAfter, Value: 5}}
 	for _, tc := range []struct {
 		name    string
-		before  int64
 		set     func(*Config)
-		refused bool
+		changes []Change
+		want    string // "" when taken
 	}{
-		{"a timeout", 0, func(c *Config) { c.Timeout = 50 }, true},
-		{"random faults", 0, func(c *Config) { c.MTBF, c.MTTR = 100, 10 }, true},
-		{"a timeout, D changed", 3, func(c *Config) { c.Timeout = 50 }, false},
-		{"neither", 0, func(*Config) {}, false},
+		{"a timeout", func(c *Config) { c.Timeout = 50 }, on, ""},
+		{"retries with a budget", func(c *Config) { c.Retries, c.Backoff, c.Jitter, c.RetryBudget = 2, 4, true, 100_000 }, on, ""},
+		{"health checks and ejection", func(c *Config) { c.HealthInterval, c.EjectAfter = 5, 2 }, on, ""},
+		{"warm-up and replacement", func(c *Config) { c.ProvisionDelay, c.ReplaceAfter = 10, 100 }, on, ""},
+		{"random faults", func(c *Config) { c.MTBF, c.MTTR = 100, 10 }, on, ""},
+		{"hedged from the start, off, on again", func(c *Config) { c.Timeout, c.Retries, c.HedgeAfter = 50, 1, 3 }, offOn, ""},
+		{"a timeout in the changes' batch", func(*Config) {}, append([]Change{{Cycle: 20, Setting: SetTimeout, Value: 50}}, on...), ""},
+		{"pooled", func(c *Config) { c.Queues, c.Timeout = Pooled, 50 }, on,
+			"change at cycle 20: hedge-after = 5 is not allowed: hedging routes each hedge at once: use --queues per-server"},
 	} {
-		cfg := DefaultConfig()
-		cfg.Queues, cfg.Policy, cfg.HedgeAfter = PerServer, RoundRobin, 5
-		tc.set(&cfg)
-		err := hedgingTurnedOn(tc.before, &cfg)
-		if tc.refused != (err != nil) || tc.refused && !contains(err.Error(), want) {
-			t.Errorf("%s: %v, want refused %v (%q)", tc.name, err, tc.refused, want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Queues, cfg.Policy, cfg.Cycles = PerServer, RoundRobin, 300
+			tc.set(&cfg)
+			m, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, err := range []error{m.Schedule(tc.changes...), ValidateChanges(cfg, tc.changes)} {
+				switch {
+				case tc.want == "" && err != nil:
+					t.Errorf("refused: %v", err)
+				case tc.want != "" && (err == nil || !contains(err.Error(), tc.want)):
+					t.Errorf("got %v, want %q", err, tc.want)
+				}
+			}
+			for tc.want == "" && m.Step() {
+				if s := m.Summary(); !booksBalance(&s) {
+					t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
+				}
+			}
+			if s := m.Summary(); tc.want == "" && s.Hedges == 0 {
+				t.Errorf("no hedges sent: %+v", s)
+			}
+		})
 	}
 }

@@ -16,8 +16,9 @@ import (
 // its balancer), beside the overload controls (shedding, the throttle, a
 // concurrency limit: each balancer's own), with changes of hedge-after mid-run (0 → D, D → 0 and D
 // → D′, hedging starting off in a third of the runs) among the busy
-// changes and faults, through the model and the plain reference, event
-// by event.
+// changes and faults, in half the runs with the client side on (and its
+// changes) and random faults, so that a change turns hedging on beside
+// them, through the model and the plain reference, event by event.
 func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 	sim.RapidDefaults(refCheckCount())
 	rapid.Check(t, func(t *rapid.T) {
@@ -32,6 +33,23 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 			cfg.LoadInfo = rapid.SampledFrom([]sim.LoadInfo{sim.LoadExact, sim.LoadLocal, 1, 7}).Draw(t, "hedgeLoadInfo")
 			cfg.Fanout = rapid.IntRange(1, 4).Draw(t, "hedgeFanout")
 		}
+		client := rapid.Bool().Draw(t, "hedgeClient")
+		if client {
+			// The client side on (no retry-budget changes: a difference
+			// of the client side's, hedged or not; no shedding, and no
+			// concurrency limit behind the switch: see
+			// TestReferenceMatchesModelHedgeClient), random faults in
+			// some runs; the changes turn hedging on with it on.
+			sim.GenClientSettings(t, &cfg)
+			cfg.CodelTarget = 0
+			if cfg.Switch {
+				cfg.ConcurrencyLimit, cfg.LimitInitial, cfg.LimitMin, cfg.LimitMax, cfg.LimitLatency = 0, 0, 0, 0, 0
+			}
+			if rapid.Bool().Draw(t, "hedgeFaults") {
+				cfg.MTBF = rapid.Int64Range(1, 80).Draw(t, "hedgeMTBF")
+				cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "hedgeMTTR")
+			}
+		}
 		if rapid.IntRange(0, 2).Draw(t, "hedgeOffAtStart") == 0 {
 			cfg.HedgeAfter = 0
 			if rapid.Bool().Draw(t, "hedgeParamsOff") {
@@ -39,8 +57,12 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 			}
 		}
 		var changes []sim.Change
-		for _, c := range sim.GenBusyChanges(t, cfg) {
-			if c.Setting != sim.SetPolicy {
+		drawn := sim.GenBusyChanges(t, cfg)
+		if client {
+			drawn = append(drawn, sim.GenClientChanges(t, cfg)...)
+		}
+		for _, c := range drawn {
+			if c.Setting != sim.SetPolicy && (!client || c.Setting != sim.SetCodelTarget && c.Setting != sim.SetRetryBudget) {
 				changes = append(changes, c)
 			}
 		}
@@ -58,12 +80,15 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 
 // TestReferenceMatchesModelHedgeAfterClientOff runs busy per-server
 // configurations that start with the client side on (timeouts, retries,
-// health checks, ejection, warm-up, replacement), turn all of it off by
-// changes, and then turn hedging on by a change (one part or fan-out, in
-// a fleet or behind the switch): the model makes hedging's state with
-// what the client side left (requests waiting to retry, their retries so
-// far, abandoned work), the reference hedges its requests as parts from
-// the start; event by event.
+// health checks, warm-up, replacement) and turn hedging on by a change
+// (one part or fan-out, in a fleet or behind the switch). In half the
+// runs all of the client side is turned off by changes first; in the
+// other half it stays on, with outlier ejection, a retry budget and
+// random faults in some runs, hedging starts on in some (its state from
+// cycle 0) and is turned off and on again by further changes. The model
+// makes hedging's state at the change with what the client side holds
+// (requests waiting to retry, their retries so far, abandoned work), the
+// reference hedges its requests as parts from the start; event by event.
 func TestReferenceMatchesModelHedgeAfterClientOff(t *testing.T) {
 	sim.RapidDefaults(refCheckCount())
 	rapid.Check(t, func(t *rapid.T) {
@@ -84,10 +109,41 @@ func TestReferenceMatchesModelHedgeAfterClientOff(t *testing.T) {
 		cfg.HedgeAfter, cfg.HedgeMax, cfg.HedgeBudget = 0, 0, 0
 		off := rapid.Int64Range(1, max(1, cfg.Cycles/2)).Draw(t, "clientOffAt")
 		changes := []sim.Change{
-			{Cycle: off, Setting: sim.SetTimeout}, {Cycle: off, Setting: sim.SetRetries}, {Cycle: off, Setting: sim.SetBackoff},
-			{Cycle: off, Setting: sim.SetJitter}, {Cycle: off, Setting: sim.SetHealthInterval}, {Cycle: off, Setting: sim.SetProvisionDelay},
-			{Cycle: off, Setting: sim.SetReplaceAfter},
 			{Cycle: rapid.Int64Range(off, min(cfg.Cycles, off+5)).Draw(t, "hedgeOnAt"), Setting: sim.SetHedgeAfter, Value: rapid.Int64Range(1, 10).Draw(t, "hedgeOn")},
+		}
+		if rapid.Bool().Draw(t, "clientKept") {
+			// The client side stays on (with outlier ejection, a retry
+			// budget and random faults in some runs), and hedging may be
+			// turned off and on again.
+			if rapid.Bool().Draw(t, "hedgeEject") {
+				cfg.EjectAfter = rapid.IntRange(1, 4).Draw(t, "hedgeEjectAfter")
+			}
+			if rapid.Bool().Draw(t, "hedgeRetryBudget") {
+				cfg.RetryBudget = sim.Decimal(rapid.Int64Range(sim.DecimalScale/10, sim.DecimalScale).Draw(t, "hedgeRetryBudgetF"))
+			}
+			if rapid.Bool().Draw(t, "hedgeFaults") {
+				cfg.MTBF = rapid.Int64Range(1, 80).Draw(t, "hedgeMTBF")
+				cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "hedgeMTTR")
+			}
+			if rapid.Bool().Draw(t, "hedgedAtStart") {
+				// Hedged from the start (its state from cycle 0, a budget
+				// in some runs); the changes turn it off and on again.
+				cfg.HedgeAfter = rapid.Int64Range(1, 10).Draw(t, "hedgeAtStart")
+				cfg.HedgeMax = rapid.IntRange(1, sim.MaxHedges).Draw(t, "hedgeMaxAtStart")
+				if rapid.Bool().Draw(t, "hedgeBudgetAtStart") {
+					cfg.HedgeBudget = sim.Decimal(rapid.Int64Range(1, sim.DecimalScale).Draw(t, "hedgeBudgetF"))
+				}
+				changes = append(changes, sim.Change{Cycle: rapid.Int64Range(1, off).Draw(t, "hedgeOffAt"), Setting: sim.SetHedgeAfter})
+			}
+			for range rapid.IntRange(0, 2).Draw(t, "hedgeAgain") {
+				changes = append(changes, sim.Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "hedgeAgainAt"), Setting: sim.SetHedgeAfter,
+					Value: rapid.SampledFrom([]int64{0, 0, 3, 12}).Draw(t, "hedgeAgainD")})
+			}
+		} else {
+			changes = append(changes,
+				sim.Change{Cycle: off, Setting: sim.SetTimeout}, sim.Change{Cycle: off, Setting: sim.SetRetries}, sim.Change{Cycle: off, Setting: sim.SetBackoff},
+				sim.Change{Cycle: off, Setting: sim.SetJitter}, sim.Change{Cycle: off, Setting: sim.SetHealthInterval}, sim.Change{Cycle: off, Setting: sim.SetProvisionDelay},
+				sim.Change{Cycle: off, Setting: sim.SetReplaceAfter})
 		}
 		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
 		diffRun(t, cfg, changes)
