@@ -70,6 +70,9 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 			d := int64(0)
 			if rapid.IntRange(0, 2).Draw(t, "hedgeChangeOff") != 0 {
 				d = rapid.Int64Range(1, 40).Draw(t, "hedgeChangeD")
+				if client { // short: hedges before the timeouts
+					d = rapid.Int64Range(1, 8).Draw(t, "hedgeChangeShortD")
+				}
 			}
 			changes = append(changes, sim.Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "hedgeChangeCycle"), Setting: sim.SetHedgeAfter, Value: d})
 		}
