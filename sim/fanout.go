@@ -554,7 +554,7 @@ func (b *Balancer) partCompleted(s *server, t int64) {
 	}
 	req.at[f.slot(s.req.id)] = 0
 	if req.hedgeReq != nil {
-		b.hedgedPartDone(id, j, req, s.req.id, t)
+		b.hedgedPartDone(id, j, req, s.req, t)
 	}
 	req.left--
 	if req.left > 0 {

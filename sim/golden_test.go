@@ -336,6 +336,25 @@ func hashConfigs() map[string]struct {
 		{Cycle: 3000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
 		{Cycle: 4000, Setting: SetPolicy, Value: int64(RoundRobin)},
 	}}
+	// Fan-out 2 over least-connections, hedged after 20 cycles up to
+	// twice within a 30% budget, with the client side: timeouts (a hedge's
+	// own deadline), retries with jittered backoff and a budget, health
+	// checks, outlier ejection, replacement with warm-up, random faults,
+	// a failing and a hanging server.
+	hc := DefaultConfig()
+	hc.Seed, hc.Cycles, hc.Servers, hc.MaxServers, hc.Queues, hc.Policy, hc.Fanout = 17, 6_000, 10, 14, PerServer, LeastConnections, 2
+	hc.Service, hc.MeanService, hc.Rate, hc.Wave, hc.InitialPerServer, hc.MinServers = Geometric, 12, 200_000, false, 1, 10
+	hc.HedgeAfter, hc.HedgeMax, hc.HedgeBudget, hc.QueueCap, hc.FailTime = 20, 2, 300_000, 10, 5
+	hc.Timeout, hc.Retries, hc.Backoff, hc.Jitter, hc.RetryBudget = 60, 2, 4, true, 200_000
+	hc.HealthInterval, hc.HealthFall, hc.HealthRise, hc.EjectAfter, hc.EjectFor = 10, 2, 2, 3, 200
+	hc.ReplaceAfter, hc.ProvisionDelay, hc.MTBF, hc.MTTR = 400, 50, 1500, 150
+	runs["hedge-client"] = run{cfg: hc, changes: []Change{
+		{Cycle: 800, Setting: SetSlow, Value: SlowValue(MakeServerRef(0, 6), 400)},
+		{Cycle: 1000, Setting: SetFail, Value: int64(MakeServerRef(0, 2))},
+		{Cycle: 2000, Setting: SetHang, Value: int64(MakeServerRef(0, 4))},
+		{Cycle: 3500, Setting: SetHeal, Value: int64(MakeServerRef(0, 2))},
+		{Cycle: 3500, Setting: SetHeal, Value: int64(MakeServerRef(0, 4))},
+	}}
 	// Hedging behind the P/S switch over least-connections (P's hedges,
 	// then S's, each through its own balancer): off at the start, so the
 	// hedging state is made at the change that turns it on at 1000; off

@@ -63,6 +63,11 @@ type hedgeReq struct {
 	r    packed  // the request as admitted (its first part's time)
 	sent []int64 // by attempt slot, its place in the order of sending
 	done uint64  // the parts completed, a bit each
+	// pending holds the parts with a retry pending, a bit each (at most
+	// one a part); times the parts' times with K > 1 (a retry carries its
+	// part's time, a hedge's own is a fresh draw).
+	pending uint64
+	times   []uint32
 }
 
 // newHedgeState returns the hedging state of a run of cfg.
@@ -117,6 +122,9 @@ func (b *Balancer) hedgeFirstSent(id int64, req *fanReq, t int64) {
 	w := h.win[b.index]
 	w.count(&w.parts, t, int64(f.k))
 	d := b.m.cfg.HedgeAfter
+	if f.k > 1 {
+		req.times = slices.Clone(f.times)
+	}
 	for j := range f.k {
 		h.seq++
 		req.sent[j*f.a] = h.seq
@@ -186,12 +194,24 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 		b.hedgeDenied()
 		return
 	}
-	req.at[slot] = int32(b.idOf(id))
 	h.seq++
 	req.sent[slot] = h.seq
 	w.count(&w.hedges, t, 1)
 	b.tot.Hedges++
 	b.last.Hedges++
+	if b.watching {
+		b.hedgeArrived(p, t)
+		if b.srv[id-1].down {
+			// A down server the health checks have not found out refuses
+			// it: sent, never live, it ends in error at once.
+			if m.recordEvents {
+				b.emit(Hedge, id, 0, p.unpack())
+			}
+			b.refuse(id, p, t)
+			return
+		}
+	}
+	req.at[slot] = int32(b.idOf(id))
 	if b.hedgeLimited(id, p, req, slot, t) {
 		return // sent, and refused by the server's concurrency limit
 	}
@@ -205,6 +225,21 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 	if m.recordEvents {
 		b.emit(Hedge, id, 0, p.unpack())
 	}
+}
+
+// hedgeArrived gives hedge p, sent at cycle t, a deadline of its own
+// under the timeout in force: a flight with an explicit deadline (hedges
+// are sent out of their keys' order, so they take no word in the ring of
+// first attempts).
+func (b *Balancer) hedgeArrived(p packed, t int64) {
+	T := b.m.cfg.Timeout
+	if T <= 0 {
+		return
+	}
+	c := b.client()
+	f := &flight{req: p, at: t, due: t + T}
+	c.flights[p.id] = f
+	c.keepDeadline(deadline{f.due, t, p.id, f})
 }
 
 // pickHedge picks the server hedge p of request req goes to at cycle t:
@@ -272,13 +307,13 @@ func (b *Balancer) anyCandidateFor(req *fanReq) bool {
 }
 
 // hedgedPartDone, at cycle t, completes part j of request id (record req)
-// with attempt key: a hedge winning is counted, and the part's other live
+// with attempt r: a hedge winning is counted, and the part's other live
 // attempts are cancelled in attempt order.
-func (b *Balancer) hedgedPartDone(id int64, j int, req *fanReq, key int64, t int64) {
+func (b *Balancer) hedgedPartDone(id int64, j int, req *fanReq, r packed, t int64) {
 	f := b.m.fan
 	req.done |= 1 << j
-	if f.slot(key) != j*f.a {
-		b.tot.HedgesWon++
+	if f.slot(r.id) != j*f.a && !r.retry() {
+		b.tot.HedgesWon++ // a hedge, not the retry of one
 	}
 	for i := j * f.a; i < (j+1)*f.a; i++ {
 		if w := req.at[i]; w != 0 {
@@ -324,10 +359,47 @@ func (b *Balancer) stillHedged(r packed) bool {
 		return false
 	}
 	j := i / f.a
+	if req.pending&(1<<j) != 0 {
+		return true // a retry of its part is pending: at most one is
+	}
 	for k := j * f.a; k < (j+1)*f.a; k++ {
 		if k != i && req.at[k] != 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// hedgeRetry is a retry just granted to attempt r of hedged request
+// record req: the part has a retry pending, which keeps the attempt's
+// slot (no other attempt holds it: hedges take slots of their own) and
+// carries the part's time (a hedge's own was a fresh draw).
+func (b *Balancer) hedgeRetry(r packed, req *fanReq) packed {
+	f := b.m.fan
+	_, j := f.split(r.id)
+	req.pending |= 1 << j
+	if f.slot(r.id) == j*f.a {
+		return r // the part's first attempt, or its retry: the part's time already
+	}
+	t := req.r.time()
+	if req.times != nil {
+		t = req.times[j]
+	}
+	r.meta = r.meta&^(packedTimeMask<<packedTimeShift) | uint64(t)<<packedTimeShift
+	return r
+}
+
+// hedgeRetryArrives is a retry of part j (slot i) of hedged request req
+// arriving: the part no longer has a retry pending; a part completed (by
+// a hedge) drops it (it reports false), else it is sent now.
+func (b *Balancer) hedgeRetryArrives(req *fanReq, i int) bool {
+	f := b.m.fan
+	j := i / f.a
+	req.pending &^= 1 << j
+	if req.done&(1<<j) != 0 {
+		return false
+	}
+	f.hedge.seq++
+	req.sent[i] = f.hedge.seq
+	return true
 }

@@ -21,10 +21,11 @@ import (
 // first sent, the hedge-after then (0: its parts are not hedged), and
 // which parts are complete.
 type refHedged struct {
-	r    sim.Request
-	s0   int64
-	d    int64
-	done []bool
+	r     sim.Request
+	s0    int64
+	d     int64
+	done  []bool
+	times []uint32 // by part: a retry carries its part's time
 }
 
 // refHedging reports whether a run of cfg with changes sends its requests
@@ -58,9 +59,9 @@ func (m *refModel) attempts() int {
 	return 1 + max(m.cfg.HedgeMax, 1)
 }
 
-// firstSent notes request r's parts, first sent at t.
-func (m *refModel) firstSent(r sim.Request, t int64) {
-	m.hedged[r.ID] = &refHedged{r: r, s0: t, d: m.cfg.HedgeAfter, done: make([]bool, m.fanK)}
+// firstSent notes request r's parts, first sent at t, with their times.
+func (m *refModel) firstSent(r sim.Request, times []uint32, t int64) {
+	m.hedged[r.ID] = &refHedged{r: r, s0: t, d: m.cfg.HedgeAfter, done: make([]bool, m.fanK), times: times}
 	b := m.balOf(r)
 	for range m.fanK {
 		m.psent[b.index] = append(m.psent[b.index], t)
@@ -162,8 +163,8 @@ func (b *refBalancer) partWon(s *refServer, t int64) {
 	m := b.m
 	r := s.req
 	m.hedged[r.ID].done[r.Part] = true
-	if r.hedge > 0 {
-		b.tot.HedgesWon++
+	if r.hedge > 0 && !r.Retry {
+		b.tot.HedgesWon++ // a hedge, not the retry of one
 	}
 	b.stepAt = s.id
 	for h := range m.attempts() {
@@ -190,16 +191,17 @@ func (b *refBalancer) yields(s *refServer, t int64) bool {
 }
 
 // partLive reports whether another attempt of r's part is live: queued
-// (the lobby included), in service with its client waiting, or given back
-// and not yet routed again.
+// (the lobby included), in service with its client waiting, given back
+// and not yet routed again, or taken by this step a′ and not yet timed
+// out.
 func (b *refBalancer) partLive(r refReq) bool {
 	other := func(q refReq) bool { return q.ID == r.ID && q.Part == r.Part && q.hedge != r.hedge }
 	if slices.ContainsFunc(b.lobby, other) {
 		return true
 	}
-	for _, d := range b.transit {
+	for _, d := range append(slices.Clone(b.transit), b.dues...) {
 		if !d.taken && other(d.r) {
-			return true
+			return true // given back, or due to time out later in this step a′
 		}
 	}
 	for _, s := range b.servers {
@@ -208,4 +210,17 @@ func (b *refBalancer) partLive(r refReq) bool {
 		}
 	}
 	return false
+}
+
+// retryPending reports whether a retry of r's part waits to arrive (a
+// part has at most one).
+func (b *refBalancer) retryPending(r refReq) bool {
+	return slices.ContainsFunc(b.retrying, func(x refRetry) bool { return x.r.ID == r.ID && x.r.Part == r.Part })
+}
+
+// partDone reports whether r's part has completed (a hedge won it while
+// a retry of it was pending).
+func (m *refModel) partDone(r refReq) bool {
+	x := m.hedged[r.ID]
+	return x != nil && x.done[r.Part]
 }

@@ -1153,7 +1153,8 @@ type refDue struct {
 }
 
 // timeouts is step a′: every attempt whose deadline is t is abandoned, in
-// the order of their arrivals, then request ids, then parts.
+// the order of their arrivals, then request ids, then parts, then the
+// order they were sent (a part's attempts, hedging).
 func (b *refBalancer) timeouts(t int64) {
 	m := b.m
 	b.dues = nil
@@ -1183,7 +1184,10 @@ func (b *refBalancer) timeouts(t int64) {
 		if x.r.ID != y.r.ID {
 			return int(x.r.ID - y.r.ID)
 		}
-		return int(x.r.Part) - int(y.r.Part)
+		if x.r.Part != y.r.Part {
+			return int(x.r.Part) - int(y.r.Part)
+		}
+		return int(x.r.sent - y.r.sent) // hedging: the attempt sent first
 	})
 	for _, d := range b.dues {
 		if d.taken {
@@ -1250,8 +1254,8 @@ func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 	if _, live := m.fan[r.ID]; m.fanOn() && !live {
 		return // its request has ended: the part ends with it
 	}
-	if m.hedging && b.partLive(r) {
-		return // another attempt of its part is live: this one ends alone
+	if m.hedging && (b.partLive(r) || b.retryPending(r)) {
+		return // another attempt of its part is live, or a retry of it pending: this one ends alone
 	}
 	k := m.tries[r.ID] + 1
 	if k <= cfg.Retries {
@@ -1285,6 +1289,9 @@ func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 		}
 		next := r
 		next.Retry, next.Requeued = true, false
+		if r.hedge > 0 {
+			next.Time = m.hedged[r.ID].times[r.Part] // a hedge's retry carries the part's time
+		}
 		b.retrying = append(b.retrying, refRetry{due: due, r: next})
 		return
 	}
@@ -1318,10 +1325,14 @@ func (b *refBalancer) retries(t int64) {
 		return int(x.r.Part) - int(y.r.Part)
 	})
 	for _, x := range due {
-		if _, live := b.m.fan[x.r.ID]; b.m.fanOn() && !live {
-			continue // its request has ended: the retry is dropped
+		if _, live := b.m.fan[x.r.ID]; b.m.fanOn() && !live || b.m.hedging && b.m.partDone(x.r) {
+			continue // its request has ended, or its part completed: the retry is dropped
 		}
 		r := b.attempt(x.r.Request, t)
+		if b.m.hedging {
+			b.m.seq++
+			r.hedge, r.sent = x.r.hedge, b.m.seq // in the place of the attempt it retries
+		}
 		if b.m.perServer() {
 			b.route(r, t, refRetrying)
 			continue

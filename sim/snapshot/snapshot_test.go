@@ -109,6 +109,14 @@ func cases() []runCase {
 		c.InitialPerServer, c.Rate, c.Wave, c.FailTime = 0, 200_000, false, 5
 		c.HedgeAfter, c.HedgeMax, c.HedgeBudget = 15, 3, 100_000
 	}), changes: []string{"500:fail=3", "2500:heal=3"}})
+	// Hedging with one part and the client side: timeouts (a hedge's own
+	// deadline, changed mid-run), retries with a budget, health checks,
+	// random faults.
+	cs = append(cs, runCase{name: "hedge-client", cfg: with(base(49, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Servers, c.MinServers, c.Rate, c.Wave = sim.PerServer, sim.RoundRobin, 6, 6, 300_000, false
+		c.Service, c.MeanService, c.HedgeAfter, c.HedgeMax = sim.Geometric, 10, 12, 2
+		c.Timeout, c.Retries, c.Backoff, c.RetryBudget, c.HealthInterval, c.MTBF, c.MTTR = 30, 2, 3, 300_000, 5, 600, 60
+	}), changes: []string{"700:hang=2", "1500:timeout=45", "2200:heal=2"}})
 	// Fan-out and hedging beside shedding, the throttle and an adaptive
 	// limit (parts noted at arrival, hedges refused, shed parts ending
 	// their requests): 370 shed, 206 limited, 7 throttled.
