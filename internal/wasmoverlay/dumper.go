@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // dumperFile is the file GenerateDumper rewrites.
@@ -87,3 +88,55 @@ const dumperImports = `import (
 
 	"github.com/hajimehoshi/ebiten/v2/internal/debug"
 )`
+
+// imageJSFile is the file GenerateImageJS rewrites.
+const imageJSFile = "internal/graphicscommand/image_js.go"
+
+// GenerateImageJS returns the replacement for ebiten's
+// internal/graphicscommand/image_js.go (src, as File.Source returns it): the
+// same file, its licence header kept, whose DumpImages returns an error
+// instead of zipping the images, so that archive/zip, whose init registers
+// a deflate writer and reader, is not linked. Its one caller is the
+// dumpInternalImages GenerateDumper leaves out.
+func GenerateImageJS(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, imageJSFile, src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	var edits []edit
+	var imports []string
+	for _, s := range f.Imports {
+		p, _ := strconv.Unquote(s.Path.Value)
+		imports = append(imports, p)
+		if p == "archive/zip" {
+			edits = append(edits, edit{off(s.Pos()), off(s.End()), `"errors"`})
+		}
+	}
+	want := []string{"archive/zip", "bytes", "image", "syscall/js", "github.com/hajimehoshi/ebiten/v2/internal/graphicsdriver"}
+	if !slices.Equal(imports, want) {
+		return nil, fmt.Errorf("%s imports %v, not %v", imageJSFile, imports, want)
+	}
+	found := false
+	for _, decl := range f.Decls {
+		d, ok := decl.(*ast.FuncDecl)
+		if !ok || d.Recv != nil || d.Name.Name != "DumpImages" {
+			continue
+		}
+		if r := d.Type.Results; r == nil || len(r.List) != 2 || fmt.Sprint(r.List[0].Type) != "string" || fmt.Sprint(r.List[1].Type) != "error" {
+			return nil, fmt.Errorf("%s: DumpImages no longer returns a string and an error", imageJSFile)
+		}
+		found = true
+		edits = append(edits, edit{off(d.Body.Pos()), off(d.Body.End()), "{\n\treturn \"\", errLeftOut\n}"})
+	}
+	if !found {
+		return nil, fmt.Errorf("%s: no DumpImages", imageJSFile)
+	}
+	header := off(f.Package)
+	edits = append(edits, edit{header, header, notice(imageJSFile,
+		"DumpImages returns an error instead, so that archive/zip and its deflate writer and reader are left out; "+
+			"its one caller, ebiten's dumpInternalImages, returns an error in lbsim's page without calling it")})
+	out := append(applyEdits(src, edits), strings.Replace(leftOut, "a screenshot or an image dump", "an image dump", 1)...)
+	return format.Source(out)
+}
