@@ -12,8 +12,9 @@
 //     the EBITENGINE_SCREENSHOT_KEY or EBITENGINE_INTERNAL_IMAGES_KEY
 //     environment variable names a key: the page's Go program has no
 //     environment, and the two bring a PNG encoder, a zip writer and time
-//     formatting (GenerateDumper), nor its zipped image dump, whose
-//     archive/zip brings a deflate reader and writer (GenerateImageJS).
+//     formatting (GenerateDumper), nor the image dumps behind them, whose
+//     archive/zip, PNG encoder and zlib bring a deflate reader and writer
+//     (GenerateImageJS, GenerateImage).
 //   - Without package regexp, which ebiten's shader compiler uses for three
 //     fixed expressions and which brings the Unicode tables: each is a
 //     matcher written out for its expression (patterns.go, copied into the
@@ -99,6 +100,13 @@ var Files = []File{
 		Changed:     []string{"DumpImages"},
 	},
 	{
+		Name:        imageFile,
+		SHA256:      "0748383e1cf148edfd3395ebdbe559fd104884ca5ef6627d3826a58ee333be42",
+		Replacement: "internal/wasmoverlay/_ebiten/graphicscommand/image.go",
+		Generate:    GenerateImage,
+		Changed:     []string{"*Image.dumpTo"},
+	},
+	{
 		Name:        "internal/shader/expr.go",
 		SHA256:      "62e8769226d1219c565fb133d9ddc18d788467f0cff93d7e68f886b7aefa4e60",
 		Replacement: "internal/wasmoverlay/_ebiten/shader/expr.go",
@@ -130,7 +138,7 @@ var Files = []File{
 // frames do not. The model (sim and what it steps with), the scene's
 // drawing, ebiten's drawing and the runtime keep it.
 var NoInline = []string{
-	"go/...", "math/big", "encoding/...", "compress/...", "net/...",
+	"go/...", "math/big", "encoding/...", "net/...",
 	"reflect", "fmt", "internal/fmtsort", "time", "unicode",
 	"github.com/BurntSushi/toml/...", "github.com/tinylib/msgp/...",
 	EbitenModule + "/internal/shader/...", EbitenModule + "/internal/shaderir/...",
