@@ -45,6 +45,11 @@ func FuzzParse(f *testing.F) {
 		"autoscaler = \"target\"\nset = [\"30:scale-target=0.9\", \"40:scale-tolerance=0.2\", \"50:scale-down-window=0\", \"60:codel-target=5\", \"70:discipline=lifo\"]\n",
 		"throttle = 10.001\ncodel-target = 200\nfanout = 65\nscale-target = nan\n",
 		"throttle = 2\nfanout = 1e18\nserver-cost = -0\nlimit-min = 50\nlimit-max = 10\n",
+		// Hedging's keys, and values with spaces around them or their pieces.
+		"queues = \"per-server\"\nfanout = 3\nhedge-after = 40\nhedge-max = 2\nhedge-budget = 0.05\n",
+		"hedge-after = 1000000000\nhedge-max = 5\nhedge-budget = 1.0000001\n",
+		"concurrency-limit = \" fixed: 3 \"\nload-info = \"periodic: 5\"\nfault = [\" down: 2 @ 30 \"]\n",
+		"hedge-budget = \"0.05\"\nset = [\"100:hedge-after=5\", \"100:fanout=2\"]\n",
 	} {
 		f.Add([]byte(s))
 	}

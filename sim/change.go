@@ -304,11 +304,13 @@ func FaultKinds() []string {
 // "hang:ID@CYCLE" or "heal:ID@CYCLE", with the balancer named in a switch
 // ("down:S:3@500").
 func ParseFault(s string) (Change, error) {
+	s = strings.TrimSpace(s) // spaces around a value or a piece of it are ignored, as --set's
 	what, cs, ok := "", "", false
 	if i := strings.LastIndex(s, "@"); i >= 0 {
-		what, cs, ok = s[:i], s[i+1:], true
+		what, cs, ok = s[:i], strings.TrimSpace(s[i+1:]), true
 	}
 	kind, ref, ok2 := strings.Cut(what, ":")
+	kind, ref = strings.TrimSpace(kind), strings.TrimSpace(ref)
 	if !ok || !ok2 || !slices.Contains(FaultKinds(), kind) {
 		return Change{}, fmt.Errorf("%q: want KIND:ID@CYCLE, KIND one of %s, like down:3@500 or slow:3x4@500 (down:S:3@500 in a switch)", quoted(s), strings.Join(FaultKinds(), ", "))
 	}
@@ -322,6 +324,10 @@ func ParseFault(s string) (Change, error) {
 // NewChange makes the change of the named setting to value at cycle.
 func NewChange(cycle int64, name, value string) (Change, error) {
 	s, ok := settingNamed(name)
+	if r := RowNamed(name); !ok && r != nil && !r.File {
+		// A setting, but one a run takes only at its start.
+		return Change{}, fmt.Errorf("%s is set once, at the start (--%s), and a change cannot set it: the settings a change sets: %s", r.Name, r.Name, strings.Join(SettingNames(), ", "))
+	}
 	if !ok {
 		return Change{}, fmt.Errorf("unknown setting %q: allowed %s", quoted(name), strings.Join(SettingNames(), ", "))
 	}

@@ -41,6 +41,7 @@ var limitSyntax = fmt.Sprintf("want off, fixed:L (L a whole number from 1 to %d)
 // ParseConcurrencyLimit reads a concurrency-limit value: "off" (0),
 // "fixed:L" (L, 1 ≤ L ≤ MaxConcurrencyLimit) or "aimd" (LimitAIMD).
 func ParseConcurrencyLimit(s string) (int, error) {
+	s = strings.TrimSpace(s) // spaces around a value or a piece of it are ignored
 	switch s {
 	case "off":
 		return 0, nil
@@ -51,6 +52,7 @@ func ParseConcurrencyLimit(s string) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("%q is not off, fixed:L or aimd", s)
 	}
+	l = strings.TrimSpace(l)
 	n, err := strconv.Atoi(l)
 	if err != nil || n < 1 || n > MaxConcurrencyLimit {
 		return 0, fmt.Errorf("the fixed limit %q must be a whole number from 1 to %d", l, MaxConcurrencyLimit)
@@ -98,6 +100,7 @@ func limitRows() []Row {
 			load:   func(c *Config) int64 { return int64(c.ConcurrencyLimit) },
 			store:  func(c *Config, v int64) { c.ConcurrencyLimit = int(clampInt(v)) },
 			Wire:   Wire{Key: "cl", Seq: 66, Kind: WireInt},
+			forms:  []string{"off", "fixed:", "aimd"},
 			Group:  GroupQueues}.small(-2, 6),
 		bound("limit-initial", "the adaptive limit's start (a server added later starts there too)", func(c *Config) *int { return &c.LimitInitial }, strconv.Itoa(DefaultLimitInitial), "5", "lin", 67),
 		bound("limit-min", "the adaptive limit's floor", func(c *Config) *int { return &c.LimitMin }, strconv.Itoa(DefaultLimitMin), "3", "lmn", 68),

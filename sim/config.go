@@ -298,9 +298,12 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("mttr", c.MTTR, "must be a mean repair time from 1 to %d cycles when mtbf is set", MaxCycles)
 	case c.MTBF == 0 && c.MTTR != 0:
 		return intErr("mttr", c.MTTR, "needs mtbf: set both for random faults")
-	case c.limitMin() > c.limitInitial():
+	case c.ConcurrencyLimit == LimitAIMD && c.limitMin() > c.limitInitial(): // only aimd reads the bounds
 		return intErr("limit-min", int64(c.limitMin()), "must be from 1 to limit-initial (%d)", c.limitInitial())
-	case c.limitInitial() > c.limitMax():
+	case c.ConcurrencyLimit == LimitAIMD && c.LimitInitial == 0 && c.limitInitial() > c.limitMax():
+		// The start is its default: blame the ceiling that was given.
+		return intErr("limit-max", int64(c.limitMax()), "must be from limit-initial (%d, its default) to %d", c.limitInitial(), MaxConcurrencyLimit)
+	case c.ConcurrencyLimit == LimitAIMD && c.limitInitial() > c.limitMax():
 		return intErr("limit-initial", int64(c.limitInitial()), "must be from limit-min (%d) to limit-max (%d)", c.limitMin(), c.limitMax())
 	case c.TaskMax < c.TaskMin:
 		return intErr("task-max", int64(c.TaskMax), "must be from task-min (%d) to %d", c.TaskMin, MaxTaskTime)

@@ -39,6 +39,7 @@ func (l LoadInfo) String() string {
 // ParseLoadInfo reads exact, local or periodic:T (syntax only: T's range
 // is the settings table's check).
 func ParseLoadInfo(s string) (LoadInfo, error) {
+	s = strings.TrimSpace(s) // spaces around a value or a piece of it are ignored
 	switch s {
 	case "exact":
 		return LoadExact, nil
@@ -49,6 +50,7 @@ func ParseLoadInfo(s string) (LoadInfo, error) {
 	if !ok {
 		return 0, fmt.Errorf("%q is no load information", quoted(s))
 	}
+	t = strings.TrimSpace(t)
 	v, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || v < 1 {
 		return 0, fmt.Errorf("periodic:%s: the period must be a whole number of cycles from 1 to %d", quoted(t), MaxLoadPeriod)
@@ -70,6 +72,7 @@ var loadInfoRow = Row{Name: "load-info", Unit: "",
 	format:  func(v int64) string { return LoadInfo(v).String() },
 	load:    func(c *Config) int64 { return int64(c.LoadInfo) },
 	store:   func(c *Config, v int64) { c.LoadInfo = LoadInfo(v) },
+	forms:   []string{"exact", "local", "periodic:"},
 }.changeable(SetLoadInfo).wire("li", 51).small(-2, 30).needs([]string{"--queues", "per-server", "--policy", "least-connections"},
 	readsLoadInfo,
 	func(c *Config) string {

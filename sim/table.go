@@ -61,6 +61,9 @@ type Row struct {
 	// fixture is the settings (name, value; "fault" for a --fault) a test
 	// gives so that the setting is read and its example value acts.
 	fixture [][2]string
+	// forms are the value's shapes (Forms), for a row like
+	// concurrency-limit's or load-info's.
+	forms []string
 	// smallLo … smallHi are the values the property tests draw for a
 	// scalar setting, at the start and in changes, valid or not: small
 	// enough to show in their short runs (hasSmall).
@@ -143,6 +146,11 @@ func (r *Row) Choices() []string {
 	}
 	return r.choice()
 }
+
+// Forms returns the shapes a value of a row that is neither a plain
+// number nor a plain choice takes, for completion: whole values ("off",
+// "aimd") and prefixes a number follows ("fixed:"); nil for other rows.
+func (r *Row) Forms() []string { return r.forms }
 
 // Whole reports whether the setting is a plain whole number.
 func (r *Row) Whole() bool { return r.syntax == syntaxWhole }

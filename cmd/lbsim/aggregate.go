@@ -48,7 +48,7 @@ var aggregateCommand = subcommand[aggregateOptions]{
 		fs.StringVar(&o.metrics, "metric", "avg_wait,peak_queue,servers_peak", "summary keys to aggregate, `a,b,…`")
 		fs.StringVar(&o.csv, "csv", "", "write CSV to `file` ('-' = stdout): one row per point, mean, low, high and half-width per metric")
 		fs.StringVar(&o.json, "json", "", "write JSON to `file` ('-' = stdout)")
-		fs.Float64Var(&o.precision, "precision", 0, "flag intervals wider than this `fraction` of the mean (like 0.05), with the replications needed")
+		floatVar(fs, &o.precision, "precision", 0, "flag intervals wider than this `fraction` of the mean (like 0.05), with the replications needed")
 		return fs, nil
 	},
 	run: (*cli).aggregateRun,

@@ -198,8 +198,8 @@ func (c *cli) compareFlags(o *compareOptions, probe *runOptions) *flag.FlagSet {
 		return runNames[name] && !slices.Contains(compareOwn, name) && !slices.Contains(notWithCompare, name)
 	}
 	fs.Var(variantList{&o.variants, allowed}, "variant", "a variant, `LABEL:NAME=VALUE[,NAME=VALUE…]` (repeatable; at least one)")
-	fs.IntVar(&o.replications, "replications", 1, "runs per variant with seeds seed … seed+R−1 (paired across variants); R ≥ 2 adds means, intervals and paired differences")
-	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), fmt.Sprintf("runs at once (1..%d)", maxJobs))
+	intVar(fs, &o.replications, "replications", 1, "runs per variant with seeds seed … seed+R−1 (paired across variants); R ≥ 2 adds means, intervals and paired differences")
+	intVar(fs, &o.jobs, "jobs", runtime.NumCPU(), fmt.Sprintf("runs at once (1..%d)", maxJobs))
 	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
 	return fs
 }
@@ -264,6 +264,7 @@ func (c *cli) checkVariants(o *compareOptions, seed uint64, outs *outputs) error
 			return fmt.Errorf("--snapshot: variant %s: %v", quoteCut(v.Label), err)
 		}
 	}
+	c.noteUnread("compare", &reads, "variants")
 	return reads.err()
 }
 

@@ -17,8 +17,9 @@ import (
 const completionHelp = `Usage: lbsim completion [--no-descriptions] bash|zsh|fish|powershell
 
 Prints a script that completes lbsim's subcommands, flags and the values of
-the flags that name a choice (--policy, --queues, --service, true/false
-settings) in that shell. The flags are those each subcommand's --help lists.
+the flags that name a choice (--policy, --queues, --discipline, true/false
+settings …) or take a form (--concurrency-limit off, fixed:L or aimd;
+--load-info exact, local or periodic:T) in that shell. The flags are those each subcommand's --help lists.
 
 Example:
   lbsim completion bash > lbsim.bash
@@ -118,8 +119,31 @@ func addFlags(cmd *cobra.Command, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		if values := flagChoices(f.Name); values != nil {
 			cmd.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+		} else if r := sim.RowNamed(f.Name); r != nil && r.Forms() != nil {
+			cmd.RegisterFlagCompletionFunc(f.Name, formCompletions(r.Forms()))
 		}
 	})
+}
+
+// formCompletions completes a value of the forms given (off, fixed:,
+// aimd): those that start with what was typed; a prefix that a number
+// follows ("fixed:") is completed without a space after it, and once it is
+// typed nothing more is offered (the number is the user's).
+func formCompletions(forms []string) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, f := range forms {
+			if strings.HasPrefix(f, typed) {
+				out = append(out, f)
+			} else if strings.HasSuffix(f, ":") && strings.HasPrefix(typed, f) {
+				return nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+			}
+		}
+		if len(out) > 0 && !slices.ContainsFunc(out, func(f string) bool { return !strings.HasSuffix(f, ":") }) {
+			return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }
 
 // flagChoices are the values of a settings flag that names a choice, or

@@ -189,7 +189,9 @@ func FuzzParseFlags(f *testing.F) {
 		"--throttle\x0010.001", "--throttle=1.5\x00--concurrency-limit\x00aimd\x00--limit-min=2\x00--limit-max\x0030",
 		"--concurrency-limit=fixed:\x00--limit-initial", "--autoscaler\x00target\x00--scale-metric=queue\x00--scale-target\x000.01",
 		"--scale-period=0\x00--scale-tolerance\x001\x00--scale-down-window=-1", "--server-cost\x000.0000001\x00x",
-		"--set\x0030:scale-target=0.5\x00--set=40:codel-target=5\x00--set\x0050:discipline=lifo"} {
+		"--set\x0030:scale-target=0.5\x00--set=40:codel-target=5\x00--set\x0050:discipline=lifo",
+		"--queues=per-server\x00--fanout\x00 3\x00--hedge-after\x0040\x00--hedge-max=2\x00--hedge-budget\x000.05",
+		"--max-queued\x00 100 \x00--concurrency-limit\x00 fixed: 3\x00--fault\x00 down:2@30", "--hedge-after=1000000000\x00--hedge-budget=1.5"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

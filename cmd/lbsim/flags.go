@@ -33,11 +33,21 @@ func (v setting) String() string {
 func (v setting) Set(s string) error {
 	err := v.cfg.Set(v.name, s)
 	var fe *sim.FieldError
+	if errors.As(err, &fe) && !strings.HasPrefix(fe.Value, `"`) {
+		// A number out of its range (fanout 0), not a syntax error: worded
+		// as the range check after parsing words one (fanout 65).
+		return notAllowed{fe.Allowed}
+	}
 	if errors.As(err, &fe) {
 		return errors.New(fe.Allowed)
 	}
 	return err
 }
+
+// notAllowed is a value that reads well but is out of its range.
+type notAllowed struct{ allowed string }
+
+func (e notAllowed) Error() string { return e.allowed }
 
 // boolSetting is a setting that may be given without a value (--wave).
 type boolSetting struct{ setting }
@@ -98,6 +108,63 @@ func (v int64Flag) Set(s string) error {
 	}
 	*v.p = n
 	return nil
+}
+
+// intFlag is a whole-number flag a subcommand takes itself (--jobs,
+// --max-queued): spaces around the value are ignored, as around every
+// setting's, and a bad value says what is wanted.
+type intFlag struct{ p *int }
+
+func (v intFlag) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v intFlag) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return errors.New("want a whole number")
+	}
+	*v.p = n
+	return nil
+}
+
+func (intFlag) typeName() string { return "int" }
+
+// intVar defines an intFlag with its default.
+func intVar(fs *flag.FlagSet, p *int, name string, def int, usage string) {
+	*p = def
+	fs.Var(intFlag{p}, name, usage)
+}
+
+// floatFlag is intFlag's counterpart for a number with a fraction
+// (--confidence, --precision).
+type floatFlag struct{ p *float64 }
+
+func (v floatFlag) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v.p, 'g', -1, 64)
+}
+
+func (v floatFlag) Set(s string) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return errors.New("want a number, like 0.95")
+	}
+	*v.p = f
+	return nil
+}
+
+func (floatFlag) typeName() string { return "float" }
+
+// floatVar defines a floatFlag with its default.
+func floatVar(fs *flag.FlagSet, p *float64, name string, def float64, usage string) {
+	*p = def
+	fs.Var(floatFlag{p}, name, usage)
 }
 
 // changeList collects --set values into changes, and into set those given

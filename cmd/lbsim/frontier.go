@@ -11,6 +11,14 @@ import (
 	"github.com/lbsim/lbsim/internal/sweep"
 )
 
+// counted writes n and the noun, plural unless n is 1: "1 line", "6 points".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // plotFrontierOptions is everything lbsim plot frontier was asked to do:
 // the two metrics, the setting whose values make the lines, the title
 // and the chart's output.
@@ -83,7 +91,7 @@ func (c *cli) plotFrontier(o *plotFrontierOptions, cl commandLine) error {
 	for _, sr := range ch.Series {
 		points += len(sr.X)
 	}
-	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %d points on %d lines, is in %s\n", o.y, o.x, points, len(ch.Series), outName(o.out.out))
+	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %s on %s, is in %s\n", o.y, o.x, counted(points, "point"), counted(len(ch.Series), "line"), outName(o.out.out))
 	return nil
 }
 
@@ -108,6 +116,9 @@ func frontierChart(rep *sweep.Report, by string) (*chart.Sweep, error) {
 		Title:  fmt.Sprintf("%s against %s: means of %d replications, %s with its 95%% interval", my, mx, rep.Replications, my),
 		XLabel: mx,
 		YLabel: my,
+	}
+	if rep.Replications < 2 { // no mean, no interval
+		ch.Title = fmt.Sprintf("%s against %s: one run a point", my, mx)
 	}
 	index := map[string]int{}
 	for _, p := range rep.Points {

@@ -50,6 +50,9 @@ func printFlags(w io.Writer, fs *flag.FlagSet, hide []string) {
 // printFlag writes one flag with its help and its default.
 func printFlag(w io.Writer, f *flag.Flag) {
 	name, usage := flag.UnquoteUsage(f)
+	if t, ok := f.Value.(interface{ typeName() string }); ok && name == "value" {
+		name = t.typeName() // as Go's flag package names its int and float
+	}
 	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
 	isBool = isBool && b.IsBoolFlag()
 	if isBool {

@@ -169,24 +169,38 @@ func readFIFO(path string) <-chan []byte {
 type firstWrite struct {
 	once  sync.Once
 	wrote chan struct{}
+	mu    sync.Mutex
+	last  byte // the last byte written
 }
 
 func (w *firstWrite) Write(p []byte) (int, error) {
 	w.once.Do(func() { close(w.wrote) })
+	if len(p) > 0 {
+		w.mu.Lock()
+		w.last = p[len(p)-1]
+		w.mu.Unlock()
+	}
 	return len(p), nil
+}
+
+// endsLine reports whether the last byte written ends a line.
+func (w *firstWrite) endsLine() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last == '\n'
 }
 
 // TestRunInterruptedThrough: a run interrupted after its --timeline -
 // reached standard output does not say no output was written; it says
-// standard output holds a part of it.
+// standard output holds it up to the cycle reached, and that ends a line.
 func TestRunInterruptedThrough(t *testing.T) {
 	interruptedThrough(t, "run", "run", "--cycles", "1000000000", "--seed", "4", "--quiet", "--timeline", "-")
 }
 
 // interruptedThrough runs lbsim with args, whose timeline goes to standard
 // output, sends SIGINT once the first bytes are there, and checks that the
-// command (what, for messages) stops saying standard output holds a part
-// of its output.
+// command (what, for messages) stops saying standard output holds its
+// output up to the cycle reached, in whole lines.
 func interruptedThrough(t *testing.T, what string, args ...string) {
 	t.Helper()
 	var errb bytes.Buffer
@@ -202,7 +216,7 @@ func interruptedThrough(t *testing.T, what string, args ...string) {
 	c.signals <- syscall.SIGINT
 	select {
 	case code := <-done:
-		if msg := errb.String(); code != exitInterrupted || strings.Contains(msg, "no output was written") || !strings.Contains(msg, "standard output holds a part") {
+		if msg := errb.String(); code != exitInterrupted || strings.Contains(msg, "no output was written") || !strings.Contains(msg, "standard output holds its output up to cycle") || !out.endsLine() {
 			t.Errorf("exit %d, stderr %q", code, msg)
 		}
 	case <-time.After(60 * time.Second):

@@ -94,7 +94,7 @@ func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string, in 
 	fs.Var(int64Flag{&p.Cycles}, "cycles", "cycles to simulate, warm-up included")
 	fs.Var(int64Flag{&p.Warmup}, "warmup", "cycles discarded at the start (default: cycles/20)")
 	fs.Var(setting{cfg, "seed", nil}, "seed", "random seed (default: a random one, printed)")
-	fs.IntVar(&p.Batches, "batches", p.Batches, "batches for the confidence intervals (2..1000)")
+	intVar(fs, &p.Batches, "batches", p.Batches, "batches for the confidence intervals (2..1000)")
 	fs.Var(setting{cfg, "queues", func() string { return "pooled" }}, "queues", "pooled (M/M/c, Erlang C) or per-server (requests routed at arrival by --policy)")
 	fs.Var(setting{cfg, "policy", nil}, "policy", "routing with --queues per-server: random (c × M/M/1), p2c (supermarket model),\nround-robin or least-connections (bounds); default round-robin")
 	fs.Var(setting{cfg, "choices", func() string { return "2" }}, "choices", "p2c: how many queues to draw (d)")
@@ -102,7 +102,7 @@ func mmcFlags(p *mmc.Params, cfg *sim.Config, jsonPath, servicePath *string, in 
 	fs.Var(setting{cfg, "hedge-after", func() string { return "0" }}, "hedge-after", "D: a part not completed D cycles after it was first sent gets a hedge on another server\n(per-server queues, implied); prints the hedged tail theory")
 	fs.Var(setting{cfg, "hedge-max", func() string { return "1" }}, "hedge-max", "H: hedges a part may get, at D, 2D … H·D")
 	fs.Var(setting{cfg, "hedge-budget", func() string { return "0" }}, "hedge-budget", "F: a hedge goes only while hedges in the last 1000 cycles are fewer than F × parts (0 = none)")
-	fs.IntVar(&p.MaxQueued, "max-queued", p.MaxQueued, fmt.Sprintf("stop (exit 1) when more requests than this are queued: the offered load exceeds the pool (1..%d)", sim.MaxQueuedLimit))
+	intVar(fs, &p.MaxQueued, "max-queued", p.MaxQueued, fmt.Sprintf("stop (exit 1) when more requests than this are queued: the offered load exceeds the pool (1..%d)", sim.MaxQueuedLimit))
 	fs.StringVar(jsonPath, "json", "", "write the JSON report to `file` ('-' = stdout, then nothing else goes there)")
 	cfg.Servers, cfg.Rate, cfg.MeanService = p.Servers, p.Rate, p.MeanService
 	return fs

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lbsim/lbsim/internal/sweep"
 )
@@ -27,7 +28,26 @@ type atomicFile struct {
 	w       *bufio.Writer
 	path    string // the target, symbolic links resolved
 	through bool   // written in place, not renamed
+	// sent counts the bytes that went through to the target (through
+	// outputs only; the rest may wait in w's buffer): an interrupted
+	// command says "cut short" only of a target that got some.
+	sent *sentCounter
 }
+
+// sentCounter is a writer that counts what it passed on.
+type sentCounter struct {
+	w io.Writer
+	n atomic.Int64
+}
+
+func (s *sentCounter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	s.n.Add(int64(n))
+	return n, err
+}
+
+// gotSome reports whether some of the output reached a through target.
+func (af *atomicFile) gotSome() bool { return af.sent != nil && af.sent.n.Load() > 0 }
 
 // outputs is the set of files a command writes. Every path is checked by
 // check before anything is created (a directory, a path named twice or an
@@ -262,7 +282,7 @@ func (o *outputs) create(path string) (*atomicFile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot write %v", openError(path, err))
 		}
-		af.f, af.through = f, true
+		af.f, af.through, af.sent = f, true, &sentCounter{w: f}
 	} else {
 		dir, base := filepath.Split(t.resolved)
 		f, err := os.CreateTemp(dir, "."+base+".tmp-*")
@@ -271,7 +291,11 @@ func (o *outputs) create(path string) (*atomicFile, error) {
 		}
 		af.f = f
 	}
-	af.w = bufio.NewWriterSize(af.f, 256<<10)
+	if af.sent != nil {
+		af.w = bufio.NewWriterSize(af.sent, 256<<10)
+	} else {
+		af.w = bufio.NewWriterSize(af.f, 256<<10)
+	}
 	o.mu.Lock()
 	o.files = append(o.files, af)
 	o.mu.Unlock()

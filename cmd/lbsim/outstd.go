@@ -38,7 +38,8 @@ func (o *outputs) toStdout() bool { return o.stdoutFlag != "" }
 // createStdout is the output "-": written through to standard output,
 // never renamed or closed.
 func (o *outputs) createStdout() *atomicFile {
-	af := &atomicFile{w: bufio.NewWriterSize(o.stdout, 256<<10), path: "standard output", through: true}
+	sent := &sentCounter{w: o.stdout}
+	af := &atomicFile{w: bufio.NewWriterSize(sent, 256<<10), path: "standard output", through: true, sent: sent}
 	o.mu.Lock()
 	o.files = append(o.files, af)
 	o.mu.Unlock()
@@ -112,27 +113,32 @@ func outName(path string) string {
 	return path
 }
 
-// cutShort is what a command interrupted while writing says of its
-// outputs: files are never put in place, but what went through to
-// standard output, a device or a FIFO cannot be taken back.
-func (o *outputs) cutShort() string {
+// stoppedAt is what a command interrupted at cycle says of its outputs:
+// the streams written through (standard output, a device, a FIFO) get
+// what waits in their buffers, so that each ends with the whole lines
+// written so far (a timeline up to the cycle reached) rather than
+// mid-line; files are never put in place. It is safe beside abort.
+func (o *outputs) stoppedAt(cycle int64) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return cutShort(o.files...)
+	return stoppedAt(cycle, o.files...)
 }
 
-// cutShort is outputs.cutShort for the files given (nil for none).
-func cutShort(files ...*atomicFile) string {
+// stoppedAt is outputs.stoppedAt for the files given (nil for none).
+func stoppedAt(cycle int64, files ...*atomicFile) string {
 	var through []string
 	for _, af := range files {
 		if af != nil && af.through {
+			af.w.Flush() // an error leaves it cut where it was
+		}
+		if af != nil && af.gotSome() {
 			through = append(through, printable(af.path))
 		}
 	}
 	if len(through) == 0 {
 		return "no output was written"
 	}
-	return "no file was written; " + strings.Join(through, ", ") + " holds a part of its output, cut short"
+	return fmt.Sprintf("no file was written; %s holds its output up to cycle %d, in whole lines", strings.Join(through, ", "), cycle)
 }
 
 // checkedWriter is standard output that remembers its first write error,

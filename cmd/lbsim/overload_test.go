@@ -73,7 +73,7 @@ func TestRunOverloadRefusals(t *testing.T) {
 		{[]string{"--throttle", "0.5"}, "from 1 to 10"},
 		{[]string{"--throttle", "10.5"}, "from 1 to 10"},
 		{[]string{"--throttle", "2.001"}, "decimal"},
-		{[]string{"--set", "10:throttle=2"}, "unknown setting \"throttle\""},
+		{[]string{"--set", "10:throttle=2"}, "throttle is set once, at the start (--throttle), and a change cannot set it"},
 	} {
 		_, stderr, code := runCLI(t, "", append([]string{"run", "--cycles", "20", "--seed", "1"}, tc.args...)...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {

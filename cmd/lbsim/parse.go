@@ -57,7 +57,11 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return flag.ErrHelp
 	}
 	for _, g := range given {
+		want := plainWant(fs.Lookup(g.name).Value)
 		if err := fs.Set(g.name, g.value); err != nil {
+			if want != "" {
+				err = errors.New(want)
+			}
 			return setError(fs, g, err)
 		}
 	}
@@ -72,10 +76,35 @@ type givenFlag struct{ name, value string }
 // --verbose: parse error` for a switch, `invalid value "x" for flag
 // --seed: …` otherwise.
 func setError(fs *flag.FlagSet, g givenFlag, err error) error {
+	if na := (notAllowed{}); errors.As(err, &na) {
+		return fmt.Errorf("--%s %s is not allowed: %s", g.name, strings.TrimSpace(g.value), na.allowed)
+	}
 	if isSwitch(fs.Lookup(g.name).Value) {
 		return fmt.Errorf("invalid boolean value %q for --%s: %v", g.value, g.name, err)
 	}
 	return fmt.Errorf("invalid value %q for flag --%s: %v", g.value, g.name, err)
+}
+
+// plainWant says what a standard library flag (flag.IntVar, Float64Var,
+// BoolVar …) takes, in the words a setting's refusal uses, or "" for a
+// flag with a Value of its own (which words its own refusals). Go's flag
+// package says only "parse error".
+func plainWant(v flag.Value) string {
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case bool:
+		return "want true or false"
+	case int, int64:
+		return "want a whole number"
+	case uint, uint64:
+		return "want a whole number from 0 to 18446744073709551615"
+	case float64:
+		return "want a number, like 0.95"
+	}
+	return ""
 }
 
 // isSwitch reports whether a flag's value is a true/false switch.

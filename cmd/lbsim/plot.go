@@ -293,6 +293,9 @@ func sweepChart(rep *sweep.Report, xName string) (*chart.Sweep, error) {
 		XLabel: rep.Dims[xi].Name,
 		YLabel: metric,
 	}
+	if rep.Replications < 2 { // no mean, no interval
+		ch.Title = metric + ": one run a point"
+	}
 	index := map[string]int{}
 	for _, p := range rep.Points {
 		var label []string

@@ -80,7 +80,7 @@ func replayFlags(o *replayOptions) *flag.FlagSet {
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON summary to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&o.timelinePath, "timeline", "", "rebuild the timeline: one CSV row per cycle to `file` ('-' = stdout, then nothing else goes there)")
 	fs.StringVar(&o.link, "link", "", "replay the snapshot of a share `URL` (or its #r= fragment) instead of a file;\n'-' reads the link from standard input (a long link exceeds what one argument may hold)")
-	fs.IntVar(&o.maxQueued, "max-queued", o.maxQueued, fmt.Sprintf("stop the replay (exit 1) when more requests than this are queued (1..%d)", sim.MaxQueuedLimit))
+	intVar(fs, &o.maxQueued, "max-queued", o.maxQueued, fmt.Sprintf("stop the replay (exit 1) when more requests than this are queued (1..%d)", sim.MaxQueuedLimit))
 	return fs
 }
 
@@ -194,7 +194,7 @@ func (c *cli) replayOne(name string, snap snapshot.Snapshot, timelineFile *atomi
 	var le *sim.QueueLimitError
 	switch {
 	case (errors.Is(err, interrupted) || c.interrupted()) && m != nil:
-		return nil, failErr(c.interruptCode(), "interrupted at cycle %d; %s", m.Cycle(), cutShort(timelineFile))
+		return nil, failErr(c.interruptCode(), "interrupted at cycle %d; %s", m.Cycle(), stoppedAt(m.Cycle(), timelineFile))
 	case errors.As(err, &de):
 		return nil, failErr(exitFailed, "%s: %v", name, err)
 	case errors.As(err, &le):

@@ -116,7 +116,7 @@ func inputFlags(fs *flag.FlagSet, o *runOptions, blocks *blockList) {
 	settingFlags(fs, &o.cfg, blocks, &o.servicePath, &o.inputs, nil)
 	fs.Var(faultList{&o.changes, &o.balancerNamed}, "fault", "a fault at a cycle: `KIND:ID@CYCLE`, KIND down, up, fail (every attempt ends in error\nafter --fail-time), hang (attempts never finish), heal, or slow:IDxF@CYCLE (attempts take F\ntimes as long); with --switch name the balancer: down:S:3@500 (repeatable)")
 	fs.Var(inputPath{"trace", &o.tracePath, &o.inputs}, "trace", "read requests from a CSV `file` (cycle,src,dst,time[,type])")
-	fs.IntVar(&o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
+	intVar(fs, &o.maxQueued, "max-queued", sim.DefaultMaxQueued, fmt.Sprintf("stop the run (exit 1, no output written) when more requests than this are queued (1..%d; about 64 bytes each at the peak:\nthe default stops a pooled run near 1.3 GB)", sim.MaxQueuedLimit))
 	fs.Var(changeList{&o.changes, &o.setChanges, &o.balancerNamed}, "set", "a change during the run, `CYCLE:NAME=VALUE` (repeatable); NAME is one of\n"+strings.Join(sim.SettingNames(), ", ")+"\n(block and unblock take a range: 500:block=0.0.0.0/1; slow takes IDxF: 500:slow=3x4)")
 }
 
@@ -260,18 +260,79 @@ type readTally struct {
 	mu     sync.Mutex
 	runs   int
 	unread map[string]string // unread at every run so far
+	// skipped counts, for each flag given, the runs that do not read it,
+	// and why names one's reason: a flag some runs read and others not is
+	// accepted, and said (notes).
+	skipped map[string]int
+	why     map[string]string
 }
 
 // add counts one run's options (parsed leniently).
 func (t *readTally) add(o *runOptions) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.skipped == nil {
+		t.skipped, t.why = map[string]int{}, map[string]string{}
+	}
+	for name, why := range o.unread {
+		t.skipped[name]++
+		t.why[name] = why
+	}
 	if t.runs == 0 {
 		t.unread = maps.Clone(o.unread)
 	} else {
 		maps.DeleteFunc(t.unread, func(name, _ string) bool { _, ok := o.unread[name]; return !ok })
 	}
 	t.runs++
+}
+
+// notes says, for each flag given that some of the runs read and others
+// do not, in how many it does nothing and why (at one of them), so that a
+// sweep's or a comparison's unread flags are not silent; what names the
+// runs ("grid points", "variants").
+func (t *readTally) notes(what string) []string {
+	var out []string
+	for _, k := range t.flagOrder(t.skipped) {
+		n, ok := t.skipped[strings.TrimPrefix(k, "--")]
+		why := t.why[strings.TrimPrefix(k, "--")]
+		if !ok {
+			n, why = t.skipped[k], t.why[k]
+		}
+		if n > 0 && n < t.runs {
+			for _, advice := range []string{": give ", ": drop ", ": choose "} { // the refusal's advice
+				if i := strings.Index(why, advice); i > 0 {
+					why = why[:i]
+				}
+			}
+			out = append(out, fmt.Sprintf("%s does nothing at %d of the %d %s (there %s %s); the others read it", k, n, t.runs, what, k, why))
+		}
+	}
+	return out
+}
+
+// noteUnread prints reads' notes on stderr, one line each, for command
+// name; a flag no run reads is refused by reads.err instead.
+func (c *cli) noteUnread(name string, reads *readTally, what string) {
+	for _, n := range reads.notes(what) {
+		fmt.Fprintf(c.stderr, "lbsim %s: note: %s\n", name, n)
+	}
+}
+
+// flagOrder lists the flags of m in the settings table's order, then its
+// --set changes sorted.
+func (t *readTally) flagOrder(m map[string]int) []string {
+	var flags []string
+	for _, r := range sim.Rows() {
+		if _, ok := m[r.Name]; ok {
+			flags = append(flags, "--"+r.Name)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if strings.HasPrefix(k, "--") {
+			flags = append(flags, k)
+		}
+	}
+	return flags
 }
 
 // err refuses the first flag (in the settings table's order), then the
@@ -499,7 +560,7 @@ func (c *cli) loop(o *runOptions, m *sim.Model, rec *snapshot.Recorder, files *r
 	bar.clear()
 	if c.interrupted() {
 		hw.Flush()
-		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; %s\n", m.Cycle(), files.outs.cutShort())
+		fmt.Fprintf(c.stderr, "lbsim run: interrupted at cycle %d; %s\n", m.Cycle(), files.outs.stoppedAt(m.Cycle()))
 		return c.interruptCode()
 	}
 	var le *sim.QueueLimitError

@@ -244,10 +244,10 @@ func (c *cli) sizeFlags(o *sizeOptions, base *[]string) (*flag.FlagSet, *runOpti
 		return nil
 	})
 	fs.Var(variantList{&o.variants, allowed}, "variant", "a variant, `LABEL:NAME=VALUE[,NAME=VALUE…]` as for lbsim compare (repeatable; none = the run flags)")
-	fs.IntVar(&o.replications, "replications", 10, "runs per variant and pool, seeds seed … seed+R−1 (2..1000)")
-	fs.IntVar(&o.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d)", maxJobs))
-	fs.Float64Var(&o.confidence, "confidence", 0.95, "the one-sided confidence of each upper bound (0.5..0.9999)")
-	fs.IntVar(&o.max, "max", 10_000, fmt.Sprintf("the largest pool to try (1..%d, the simulator's largest pool)", maxSizePool))
+	intVar(fs, &o.replications, "replications", 10, "runs per variant and pool, seeds seed … seed+R−1 (2..1000)")
+	intVar(fs, &o.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d)", maxJobs))
+	floatVar(fs, &o.confidence, "confidence", 0.95, "the one-sided confidence of each upper bound (0.5..0.9999)")
+	intVar(fs, &o.max, "max", 10_000, fmt.Sprintf("the largest pool to try (1..%d, the simulator's largest pool)", maxSizePool))
 	fs.StringVar(&o.jsonPath, "json", "", "write the result as JSON to `file` ('-' = stdout, then the table goes to stderr)")
 	fs.StringVar(&o.csvPath, "csv", "", "write the table as CSV to `file` ('-' = stdout, then the table goes to stderr)")
 	fs.BoolVar(&o.noProgress, "no-progress", false, "never show progress")
@@ -315,6 +315,7 @@ func (c *cli) checkSizeVariants(o *sizeOptions, base []string, seed uint64, outs
 			return fmt.Errorf("variant %s: %v", quoteCut(v.Label), err)
 		}
 	}
+	c.noteUnread("size", &reads, "runs (each variant at the smallest and the largest pool)")
 	return reads.err()
 }
 

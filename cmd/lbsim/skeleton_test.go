@@ -103,8 +103,8 @@ func TestFlagErrorsByType(t *testing.T) {
 		{[]string{"--verbos"}, "unknown flag --verbos: did you mean --verbose?"},
 		{[]string{"-sed", "1"}, "unknown flag -sed: did you mean --seed?"},
 		{[]string{"--seed"}, "flag needs an argument: --seed"},
-		{[]string{"--verbose=maybe"}, `invalid boolean value "maybe" for --verbose: parse error`},
-		{[]string{"--seed=x"}, `invalid value "x" for flag --seed: parse error`},
+		{[]string{"--verbose=maybe"}, `invalid boolean value "maybe" for --verbose: want true or false`},
+		{[]string{"--seed=x"}, `invalid value "x" for flag --seed: want a whole number from 0 to 18446744073709551615`},
 	}
 	for _, tc := range cases {
 		fs := newFS()

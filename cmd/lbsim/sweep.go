@@ -132,8 +132,8 @@ func sweepFlags(so *sweepOptions, base *[]string) (fs, inputs *flag.FlagSet, pro
 		so.vary = append(so.vary, s)
 		return nil
 	})
-	fs.IntVar(&so.replications, "replications", 1, "runs per grid point, with seeds seed, seed+1, …")
-	fs.IntVar(&so.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d); the default is the cores Go may use, which follows a container's CPU limit", maxJobs))
+	intVar(fs, &so.replications, "replications", 1, "runs per grid point, with seeds seed, seed+1, …")
+	intVar(fs, &so.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs at a time (1..%d); the default is the cores Go may use, which follows a container's CPU limit", maxJobs))
 	fs.StringVar(&so.out, "out", "", "the results `file` (JSON Lines; '-' = stdout, then nothing else goes there)")
 	fs.StringVar(&so.shard, "shard", "0/1", "run only part `I/N` of the runs: those whose number is ≡ I mod N")
 	fs.BoolVar(&so.resume, "resume", false, "keep the runs already complete in --out and run the others")
@@ -353,6 +353,7 @@ func (c *cli) checkPoints(g *sweep.Grid, base []string, jobs int) error {
 	if firstErr != nil {
 		return firstErr
 	}
+	c.noteUnread("sweep", &reads, "grid points")
 	return reads.err()
 }
 

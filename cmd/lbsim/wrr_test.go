@@ -29,7 +29,7 @@ func TestRunWRR(t *testing.T) {
 		{name: "stray argument", args: []string{"pool.txt"}, code: 2, stderrHas: `unexpected argument "pool.txt": commands come on standard input`},
 		{name: "stray argument after the flags' end", args: []string{"--", "--explain"}, code: 2, stderrHas: `unexpected argument "--explain"`},
 		{name: "usage error points at the help", args: []string{"--explain=maybe"}, code: 2,
-			stderrHas: "lbsim wrr: invalid boolean value \"maybe\" for --explain: parse error\nRun 'lbsim wrr --help' for the commands it reads and an example.\n"},
+			stderrHas: "lbsim wrr: invalid boolean value \"maybe\" for --explain: want true or false\nRun 'lbsim wrr --help' for the commands it reads and an example.\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

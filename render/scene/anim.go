@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -40,6 +41,7 @@ type flight struct {
 	// tethered to one point at the gate.
 	group  int64
 	queued bool // flyCancel: it was cancelled queued (at its server's queue), not in service
+	hedge  bool // flyDispatch: a hedge of a part, from the gate to its server, in HedgeCol with a bar across
 	start  int64
 	dur    int64
 	jit    float32 // −1..1, cosmetic vertical jitter
@@ -75,10 +77,12 @@ type animator struct {
 	appear  []serverAnim
 	ghosts  []serverAnim
 	flashes []serverAnim // a ring around a server ejected, restored or ready
-	// partAt is the server each part of a fan-out was routed to while it
-	// waits in that server's queue, so that a part cancelled there fades
-	// at its queue (the cancel event names no server for a queued one).
-	partAt map[partKey]int
+	// partAt holds the servers whose queues hold an attempt of each part
+	// of a fan-out or a hedged request, in the order they were sent, so
+	// that an attempt cancelled queued fades at its queue (the cancel
+	// event names no server for a queued one; a part's attempts are
+	// cancelled in the order they were sent).
+	partAt map[partKey][]int
 }
 
 // partKey names one part of a request with fan-out on a shown balancer.
@@ -167,7 +171,7 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		}
 	}
 	var seen [2]int
-	fan := m.Config().Fanout > 1
+	fan := partsOn(m)
 	for _, e := range evs {
 		bi := min(e.Balancer, 1)
 		b := base + bi
@@ -228,6 +232,15 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 				server: e.Server, start: now, dur: dur})
 		case sim.Cancel:
 			a.cancelled(e, b, now, dur)
+		case sim.Hedge:
+			// From the gate to its server, joined to its part's group;
+			// refused by the server's limit, the refusal's bounce (at its
+			// Error) is its whole flight.
+			if refused[refusalOf(e)] {
+				continue
+			}
+			a.add(flight{kind: flyDispatch, hedge: true, bal: b, typ: e.Request.Type, server: e.Server, member: int(e.Request.Member),
+				group: e.Request.ID, start: now, dur: dur})
 		case sim.Shed:
 			a.add(flight{kind: flyShed, bal: b, typ: e.Request.Type, retry: e.Request.Retry, server: e.Server, start: now, dur: max(dur*3/2, 30)})
 		case sim.GiveUp:
@@ -270,22 +283,46 @@ func (a *animator) flash(b, id int, now int64) (sim.EventKind, float32, bool) {
 	return 0, 0, false
 }
 
-// notePart keeps partAt up to date with event e of balancer b (fan-out on):
-// a part routed to a server's queue is noted there until it leaves it.
+// notePart keeps partAt up to date with event e of balancer b (fan-out
+// or hedging on): an attempt routed to a server's queue is noted there
+// until it leaves it.
 func (a *animator) notePart(e sim.Event, b int) {
 	k := partKey{b, e.Request.ID, e.Request.Part}
 	switch e.Kind {
-	case sim.Arrive, sim.Retry:
+	case sim.Arrive, sim.Retry, sim.Hedge:
 		if e.Server == 0 {
 			return
 		}
 		if a.partAt == nil || len(a.partAt) >= maxPartsNoted {
-			a.partAt = make(map[partKey]int)
+			a.partAt = make(map[partKey][]int)
 		}
-		a.partAt[k] = e.Server
-	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Requeue:
-		delete(a.partAt, k)
+		a.partAt[k] = append(a.partAt[k], e.Server)
+	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Requeue, sim.Shed:
+		a.leftQueue(k, e.Server)
 	}
+}
+
+// leftQueue forgets the attempt of part k noted at server id's queue (id
+// 0: the first noted, as a part's attempts leave in the order they were
+// sent) and returns that server (0: none noted).
+func (a *animator) leftQueue(k partKey, id int) int {
+	at := a.partAt[k]
+	i := 0
+	if id != 0 {
+		if i = slices.Index(at, id); i < 0 {
+			return 0
+		}
+	}
+	if len(at) == 0 {
+		return 0
+	}
+	id = at[i]
+	if at = slices.Delete(at, i, i+1); len(at) == 0 {
+		delete(a.partAt, k)
+	} else {
+		a.partAt[k] = at
+	}
+	return id
 }
 
 // cancelled adds the flight of attempt e cancelled on balancer b: in
@@ -295,9 +332,8 @@ func (a *animator) cancelled(e sim.Event, b int, now, dur int64) {
 	k := partKey{b, e.Request.ID, e.Request.Part}
 	f := flight{kind: flyCancel, bal: b, typ: e.Request.Type, server: e.Server, group: e.Request.ID, start: now, dur: max(dur*3/2, 30)}
 	if e.Server == 0 {
-		f.server, f.queued = a.partAt[k], true
+		f.server, f.queued = a.leftQueue(k, 0), true
 	}
-	delete(a.partAt, k)
 	if f.server != 0 {
 		a.add(f)
 	}

@@ -224,6 +224,17 @@ var colourPairs = []struct {
 	{"a cancelled attempt and abandoned work", CancelCol, Abandoned, "an × across the cancelled one", func(t *testing.T) bool {
 		return cancelDrawn(t, false)
 	}},
+	// Hedging: a hedge carries a dark bar across its marker.
+	{"a part and its hedge", PColor, HedgeCol, "the hedge's dark bar across it", func(t *testing.T) bool {
+		fl, f := hedgeInFlight(t)
+		return hedgeBarred(f, fl)
+	}},
+	{"an S request and a hedge", SColor, HedgeCol, "the hedge's dark bar across it", func(t *testing.T) bool {
+		var f Frame
+		f.hedge(SceneLayer, Point{50, 50}, 10, sim.Streaming)
+		q := f.Layers[SceneLayer].Quads
+		return len(q) == 2 && q[0].C == HedgeCol && q[1].C == Background && q[1].P[0].Y > 45 && q[1].P[2].Y < 55
+	}},
 	{"goodput and retries", DoneColor, RetryColor, "goodput solid (bars), retries dotted", func(t *testing.T) bool {
 		ln := charts[2].lines[1]
 		return ln.name == "retries (right axis)" && ln.dot && charts[2].bars.name == "completed"

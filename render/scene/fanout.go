@@ -9,32 +9,40 @@ import (
 	"github.com/lbsim/lbsim/sim/mmc"
 )
 
-// fanoutTexts is the HUD's second line with fan-out on: texts with the
-// p95 wait (a part's, not a request's) given up for the parts, the
-// attempts cancelled and the p99 readout (p99Text).
+// fanoutTexts is the HUD's second line with fan-out or hedging on: texts
+// with the p95 wait (a part's, not a request's) given up for the parts,
+// the attempts cancelled, hedging's counts (hedgeTexts) and the p99
+// readout (p99Text).
 func (s *Session) fanoutTexts(texts []string) []string {
 	sum := s.m.Summary()
-	out := make([]string, 0, len(texts)+2)
+	out := make([]string, 0, len(texts)+5)
 	for _, t := range texts {
 		if !strings.HasPrefix(t, "p95 wait ") {
 			out = append(out, t)
 		}
 	}
-	return append(out, "parts "+Commas(sum.Parts), "cancelled "+Commas(sum.Cancelled), s.p99Text())
+	out = append(out, "parts "+Commas(sum.Parts), "cancelled "+Commas(sum.Cancelled))
+	return append(append(out, hedgeTexts(s.m)...), s.p99Text())
 }
 
-// p99Text is the readout of a part's p99 against a request's: the run
-// measures a request's response (the last of its parts); a part's comes
-// from the tail theory, and says so, where it holds (low load), else the
-// readout says there is none.
+// p99Text is the readout of a part's p99 against a request's, both
+// measured (a part's by the page, partp99.go; a request's by the run),
+// the theory beside each where it holds (low load; a hedged part's is the
+// first of its attempts to complete).
 func (s *Session) p99Text() string {
 	cfg := s.m.Config()
-	req := "request " + Commas(s.m.Summary().ResponseP99)
+	part, _ := s.PartP99(0)
+	pt, rt := "part p99 "+Commas(part), "request p99 "+Commas(s.m.Summary().ResponseP99)
 	s.tailTheory(cfg, mmc.TailOf(cfg))
-	if s.tailErr != nil || s.tail.LowLoad == nil {
-		return "p99: " + req + " · part: no closed form"
+	if s.tailErr == nil && s.tail.LowLoad != nil {
+		th := s.tail.LowLoad.PartP99
+		if s.tail.HedgeAfter > 0 {
+			th = s.tail.LowLoad.HedgedPartP99
+		}
+		pt += " (theory " + Commas(int64(th)) + ")"
+		rt += " (theory " + Commas(int64(s.tail.LowLoad.RequestP99)) + ")"
 	}
-	return "p99: part " + Commas(int64(s.tail.LowLoad.PartP99)) + " (theory) · " + req
+	return pt + " · " + rt
 }
 
 // GroupTints are the tints of fan-out's part groups, one a request (by
@@ -115,8 +123,9 @@ func (s *Session) fansOut() bool {
 }
 
 // fanoutLaneText is a compare lane's entry in the HUD while a lane fans
-// out: a request's median response and the parts sent (and the attempts
-// cancelled, when any): a part's wait says little of a request's.
+// out or hedges: a request's median response and the parts sent (and the
+// attempts cancelled, when any): a part's wait says little of a
+// request's. compareTexts adds a hedging lane's counts (hedgeTexts).
 func fanoutLaneText(label string, sum sim.Summary) string {
 	t := label + ": p50 response " + Commas(sum.ResponseP50) + " · parts " + Commas(sum.Parts)
 	if sum.Cancelled > 0 {

@@ -43,11 +43,16 @@ func TestHUDCountsParts(t *testing.T) {
 	if err != nil || tl.LowLoad == nil {
 		t.Fatalf("the lesson's run has no low-load theory: %v %s", err, tl.LowLoadWhy)
 	}
+	partP99, n := s.PartP99(0)
+	if n != sum.AttemptsCompleted || n < 20*sum.Completed || sum.Completed == 0 {
+		t.Errorf("%d parts' responses counted, %d attempts completed, %d requests", n, sum.AttemptsCompleted, sum.Completed)
+	}
 	hud := hudTexts(s.Draw(BaseW, BaseH))
 	for _, want := range []string{
 		"parts " + Commas(sum.Parts),
 		"cancelled " + Commas(sum.Cancelled),
-		"p99: part " + Commas(int64(tl.LowLoad.PartP99)) + " (theory) · request " + Commas(sum.ResponseP99),
+		"part p99 " + Commas(partP99) + " (theory " + Commas(int64(tl.LowLoad.PartP99)) + ") · request p99 " + Commas(sum.ResponseP99) +
+			" (theory " + Commas(int64(tl.LowLoad.RequestP99)) + ")",
 	} {
 		if !slices.Contains(hud, want) {
 			t.Errorf("the HUD does not show %q: %q", want, hud)
@@ -57,11 +62,12 @@ func TestHUDCountsParts(t *testing.T) {
 		t.Errorf("parts %d of %d admitted; request p99 %d, a part's %d", sum.Parts, sum.Admitted, sum.ResponseP99, tl.LowLoad.PartP99)
 	}
 
-	// Above low load the part has no closed form, and the readout says so.
+	// Above low load neither has a closed form: the readout has no theory.
 	s = running(t, fanoutConfig(t, "20", "rate", "0.5"))
 	s.step(300, false)
 	hud = hudTexts(s.Draw(BaseW, BaseH))
-	want := "p99: request " + Commas(s.m.Summary().ResponseP99) + " · part: no closed form"
+	p99, _ := s.PartP99(0)
+	want := "part p99 " + Commas(p99) + " · request p99 " + Commas(s.m.Summary().ResponseP99)
 	if !slices.Contains(hud, want) {
 		t.Errorf("at load 0.5 the HUD does not show %q: %q", want, hud)
 	}
@@ -70,7 +76,7 @@ func TestHUDCountsParts(t *testing.T) {
 	s = running(t, configWith(t, "queues", "per-server", "policy", "round-robin"))
 	s.step(300, false)
 	for _, x := range hudTexts(s.Draw(BaseW, BaseH)) {
-		if strings.HasPrefix(x, "parts ") || strings.HasPrefix(x, "cancelled ") || strings.HasPrefix(x, "p99: ") {
+		if strings.HasPrefix(x, "parts ") || strings.HasPrefix(x, "cancelled ") || strings.HasPrefix(x, "part p99 ") {
 			t.Errorf("without fan-out the HUD shows %q", x)
 		}
 	}

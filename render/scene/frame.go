@@ -414,7 +414,7 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if s.clientSide() {
 		texts = s.clientTexts()
 	}
-	if cfg.Fanout > 1 {
+	if partsOn(s.m) {
 		texts = s.fanoutTexts(texts)
 	}
 	texts = append(texts, overloadTexts(sum, cfg)...)
@@ -498,8 +498,11 @@ func (s *Session) compareTexts() []string {
 				t = fmt.Sprintf("%s: %s · p95 wait %s", l.Label, lesson.Goodput.Of(l.Summary), Commas(l.Summary.WaitP95))
 			}
 		}
-		if s.fansOut() { // a request's median and its parts, not a part's wait
+		if s.fansOut() || s.anyHedging() { // a request's median and its parts, not a part's wait
 			t = fanoutLaneText(l.Label, l.Summary)
+			for _, h := range hedgeTexts(s.set.Lanes[i].Model) {
+				t += " · " + h
+			}
 		}
 		if l.Summary.Errors > l.Summary.Shed+l.Summary.Limited+l.Summary.Throttled {
 			t += " · errors " + Commas(l.Summary.Errors) // a lane with a failing server
@@ -1375,6 +1378,10 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 			if fl.group != 0 {
 				f.part(SceneLayer, from, p, d, fl.group)
 			}
+			if fl.hedge {
+				f.hedge(SceneLayer, p, d, fl.typ)
+				break
+			}
 			f.attempt(SceneLayer, p, d, sim.Request{Type: fl.typ, Retry: fl.retry})
 		case flyCancel:
 			box, ok := boxOf(fl.bal, fl.server)
@@ -1443,12 +1450,19 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 			draw func(p Point)
 		}{k.name, func(p Point) { k.draw(f, Rect{p.X - d/2, p.Y - d/2, d, d}, u) }})
 	}
-	// Fan-out's cancelled attempts, while a lane fans out.
-	if s.fansOut() {
+	// Fan-out's and hedging's cancelled attempts, while a lane fans out
+	// or hedges; hedges while a lane hedges.
+	if s.fansOut() || s.anyHedging() {
 		items = append(items, struct {
 			name string
 			draw func(p Point)
 		}{"cancelled", func(p Point) { f.cancelled(SceneLayer, p, d*0.8, sim.Processing, 0) }})
+	}
+	if s.anyHedging() {
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{"hedge", func(p Point) { f.hedge(SceneLayer, p, d*0.8, sim.Processing) }})
 	}
 	if s.anyShedding() {
 		// A shed attempt drops out of its queue (▼), orange.

@@ -26,7 +26,7 @@ func refusalOf(e sim.Event) refusal {
 
 // limitRefusals picks out of one cycle's events of m the attempts a
 // concurrency limit refused. The model writes such a refusal as an Error
-// event right after the attempt's Arrive or Retry to the same server (0:
+// event right after the attempt's Arrive, Retry or Hedge to the same server (0:
 // the pool) in the same cycle; a server that is down refuses the same
 // way, so an Error at a failed server is not the limit's. An error of
 // work in service cannot follow its own routing in one cycle (its server
@@ -40,7 +40,7 @@ func limitRefusals(m *sim.Model, evs []sim.Event) map[refusal]bool {
 	bals := m.Balancers()
 	for _, e := range evs {
 		switch e.Kind {
-		case sim.Arrive, sim.Retry:
+		case sim.Arrive, sim.Retry, sim.Hedge:
 			if routed == nil {
 				routed = map[refusal]bool{}
 			}

@@ -140,8 +140,9 @@ type Session struct {
 	// requeues are the recent re-queues, shown on the picture (requeue.go).
 	requeues []requeueNote
 	anim     animator
-	hists    []History  // the charts' history of each lane
-	dists    []waitDist // each lane's waits so far, for a tail lesson's chart (waitcdf.go)
+	hists    []History   // the charts' history of each lane
+	dists    []waitDist  // each lane's waits so far, for a tail lesson's chart (waitcdf.go)
+	parts    []partTimes // each lane's parts' responses so far, with fan-out or hedging (partp99.go)
 	// shares counts each lane's dispatches per server (serverKey) and per
 	// balancer (serverKey(b, 0)) since cycle 0: a server's share of the
 	// requests, shown beside its queue (per-server queues).
@@ -210,6 +211,7 @@ func (s *Session) build(specs []snapshot.LaneSpec, to int64) error {
 	s.meas = measured{}
 	s.hists = make([]History, len(set.Lanes))
 	s.dists = make([]waitDist, len(set.Lanes))
+	s.parts = make([]partTimes, len(set.Lanes))
 	s.requeues = nil
 	s.shares = make([]map[int64]int64, len(set.Lanes))
 	for i := range s.shares {
@@ -509,6 +511,7 @@ func (s *Session) observe() {
 		}
 		s.observeRequeues(i, l.Model)
 		s.observeWaits(i, l.Model)
+		s.observeParts(i, l.Model, &lc)
 		for _, e := range l.Model.Events() {
 			if e.Kind == sim.Dispatch {
 				s.shares[i][serverKey(e.Balancer, e.Server)]++

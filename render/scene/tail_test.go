@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lbsim/lbsim/sim"
 	"github.com/lbsim/lbsim/sim/mmc"
 )
 
@@ -59,8 +60,14 @@ func TestTheoryPanelTailFits(t *testing.T) {
 	cfg := configWith(t, "wave", "false", "service", "geometric", "mean-service", "100", "block", "none", "queues", "per-server",
 		"policy", "least-connections", "initial-per-server", "0", "servers", "40", "min-servers", "40", "max-servers", "40",
 		"rate", "0.002", "fanout", "20")
+	hedged := cfg
+	hedged.HedgeAfter, hedged.Rate = 250, sim.Rate(1500) // one row more, a hedged part's p99, at a load under 0.1
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
+			cfg := cfg
+			if present {
+				cfg = hedged
+			}
 			s, err := New(Options{Config: cfg, Speed: 600, PauseAt: 3_000, Present: present})
 			if err != nil {
 				t.Fatal(err)
@@ -71,12 +78,15 @@ func TestTheoryPanelTailFits(t *testing.T) {
 				s.Update(now)
 			}
 			f := s.Draw(size[0], size[1])
-			name := fmt.Sprintf("tail theory %dx%d present=%v", size[0], size[1], present)
+			name := fmt.Sprintf("tail theory %dx%d present=%v hedged=%v", size[0], size[1], present, cfg.HedgeAfter > 0)
 			for _, o := range overlaps(f) {
 				t.Errorf("%s: %s", name, o)
 			}
 			if !slices.ContainsFunc(f.Layers[OverlayLayer].Texts, func(x Text) bool { return x.S == "request p99 (cycles)" }) {
 				t.Errorf("%s: the panel's request p99 row is not drawn", name)
+			}
+			if hedgedRow := slices.ContainsFunc(f.Layers[OverlayLayer].Texts, func(x Text) bool { return x.S == "a hedged part's p99" }); hedgedRow != (cfg.HedgeAfter > 0) {
+				t.Errorf("%s: the panel's hedged part row drawn: %v", name, hedgedRow)
 			}
 			if err := WritePNG(f, strings.ReplaceAll(name, " ", "-")); err != nil {
 				t.Fatal(err)

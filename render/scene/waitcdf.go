@@ -20,33 +20,45 @@ const (
 	waitsPerDouble = 8
 )
 
-// waitDist counts waits in buckets: one per wait below exactWaits, then
-// log-spaced.
+// waitDist counts waits (or other latencies) in buckets: one per value
+// below its exact bound (exactWaits unless set), then log-spaced, so its
+// memory stays bounded however long the run.
 type waitDist struct {
 	counts []int64
 	n      int64
+	exact  int64 // the bound below which a value has its own bucket; 0: exactWaits
+}
+
+// bound returns d's exact bound.
+func (d *waitDist) bound() int64 {
+	if d.exact > 0 {
+		return d.exact
+	}
+	return exactWaits
 }
 
 // bucketOf returns the bucket of wait w.
-func bucketOf(w int64) int {
-	if w < exactWaits {
+func (d *waitDist) bucketOf(w int64) int {
+	e := d.bound()
+	if w < e {
 		return int(max(w, 0))
 	}
-	return exactWaits + int(math.Floor(waitsPerDouble*math.Log2(float64(w)/exactWaits)))
+	return int(e) + int(math.Floor(waitsPerDouble*math.Log2(float64(w)/float64(e))))
 }
 
 // bucketTop returns the largest wait of bucket b.
-func bucketTop(b int) int64 {
-	if b < exactWaits {
+func (d *waitDist) bucketTop(b int) int64 {
+	e := d.bound()
+	if int64(b) < e {
 		return int64(b)
 	}
-	next := exactWaits * math.Exp2(float64(b+1-exactWaits)/waitsPerDouble)
+	next := float64(e) * math.Exp2(float64(b+1-int(e))/waitsPerDouble)
 	return int64(math.Ceil(next)) - 1
 }
 
 // add counts one wait.
 func (d *waitDist) add(w int64) {
-	b := bucketOf(w)
+	b := d.bucketOf(w)
 	for len(d.counts) <= b {
 		d.counts = append(d.counts, 0)
 	}
@@ -86,7 +98,7 @@ func (s *Session) drawWaitCDF(f *Frame, spec chartSpec, r Rect, u float32) {
 	top := int64(10)
 	for li := range s.chartLanes() {
 		if d := &s.dists[li]; len(d.counts) > 0 {
-			top = max(top, bucketTop(len(d.counts)-1))
+			top = max(top, d.bucketTop(len(d.counts)-1))
 		}
 	}
 	top = int64(math.Pow(10, math.Ceil(math.Log10(float64(top))))) // a power of ten
@@ -137,7 +149,7 @@ func (s *Session) drawWaitCDF(f *Frame, spec chartSpec, r Rect, u float32) {
 			}
 			before := float32(cum) / float32(d.n)
 			cum += n
-			x := plot.X + plot.W*cdfX(bucketTop(b), top)
+			x := plot.X + plot.W*cdfX(d.bucketTop(b), top)
 			y := plot.Y + plot.H - plot.H*float32(cum)/float32(d.n)
 			f.rect(SceneLayer, Rect{prevX, prevY - w/2, max(x-prevX, w), w}, col) // flat to this bucket
 			f.rect(SceneLayer, Rect{x - w/2, y - w/2, w, prevY - y + w}, col)     // up by its share
@@ -165,7 +177,22 @@ func (d *waitDist) quantile(q float64) int64 {
 	for b, n := range d.counts {
 		cum += n
 		if n > 0 && cum >= want {
-			return bucketTop(b)
+			return d.bucketTop(b)
+		}
+	}
+	return 0
+}
+
+// percentile returns the nearest-rank p-th percentile (p in 1…100) of the
+// values counted, as the run's summary reads its own: the smallest value
+// v with at least ⌈p·n/100⌉ of the n values ≤ v, exact below the exact
+// bound and the top of its bucket above (0 before any).
+func (d *waitDist) percentile(p int64) int64 {
+	want, cum := max((d.n*p+99)/100, 1), int64(0)
+	for b, n := range d.counts {
+		cum += n
+		if n > 0 && cum >= want {
+			return d.bucketTop(b)
 		}
 	}
 	return 0

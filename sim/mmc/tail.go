@@ -67,6 +67,9 @@ type LowLoadTail struct {
 	PartP99    int    `json:"part_p99"`
 	RequestP50 int    `json:"request_p50"` // the request's response, hedged if on
 	RequestP99 int    `json:"request_p99"`
+	// HedgedPartP99 is, with hedging, a part's p99 response: the first of
+	// its attempts to complete (0 without hedging).
+	HedgedPartP99 int `json:"hedged_part_p99,omitempty"`
 	// WithinPartP99 is the share of requests that finish within a part's
 	// p99: F(p99)^K for the discrete times (0.99^K for continuous ones,
 	// AllWithin).
@@ -169,6 +172,10 @@ func lowLoad(cfg sim.Config, in TailInput, part queueing.Times, attempts, extra,
 	}{{part, 0.5, &lt.PartP50}, {part, 0.99, &lt.PartP99}, {req, 0.5, &lt.RequestP50}, {req, 0.99, &lt.RequestP99}} {
 		v, err := q.d.Quantile(q.p)
 		*q.dst, errs = v, append(errs, err)
+	}
+	if in.HedgeAfter > 0 {
+		v, err := resp.Quantile(0.99)
+		lt.HedgedPartP99, errs = v, append(errs, err)
 	}
 	all, err := queueing.FanOut(part, in.Fanout)
 	lt.WithinPartP99 = all.CDF(lt.PartP99)

@@ -59,7 +59,7 @@ func newKeySnapshots(t testing.TB) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return [][]byte{
+	return append([][]byte{
 		data,
 		craft(t, overload, []sim.Change{
 			{Cycle: 30, Setting: sim.SetScaleTarget, Value: 1_000_000},
@@ -70,7 +70,36 @@ func newKeySnapshots(t testing.TB) [][]byte {
 		}),
 		craft(t, fixed, nil),
 		craft(t, fanout, nil),
+	}, hedgedSnapshots(t, base)...)
+}
+
+// hedgedSnapshots are recorded snapshots (they replay) of hedging: fan-out
+// 3 hedged twice with a budget, one part hedged alone (K = 1), and fan-out
+// hedged beside shedding, the throttle and an adaptive limit.
+func hedgedSnapshots(t testing.TB, base sim.Config) [][]byte {
+	t.Helper()
+	hedged := base
+	hedged.Servers, hedged.MinServers, hedged.Rate = 6, 6, 50_000 // 0.05 a cycle: a hedge finds a server its request holds none of
+	hedged.Queues, hedged.Policy, hedged.Fanout = sim.PerServer, sim.LeastConnections, 3
+	hedged.HedgeAfter, hedged.HedgeMax, hedged.HedgeBudget = 20, 2, 50_000 // 0.05
+	single := hedged
+	single.Fanout, single.HedgeMax, single.HedgeBudget = 1, 4, 0
+	beside := hedged
+	beside.Discipline, beside.CodelTarget, beside.Throttle = sim.AdaptiveLifo, 15, 150
+	beside.ConcurrencyLimit, beside.LimitInitial, beside.LimitMax, beside.LimitLatency = sim.LimitAIMD, 4, 12, 30
+	var out [][]byte
+	for _, cfg := range []sim.Config{hedged, single, beside} {
+		recorded, err := Record(cfg, []sim.Change{{Cycle: 60, Setting: sim.SetCodelTarget, Value: 5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := Encode(recorded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data)
 	}
+	return out
 }
 
 // roundTrip checks that a decoded snapshot encodes, and that the encoding
@@ -169,4 +198,28 @@ func FuzzParseLink(f *testing.F) {
 			t.Fatalf("Fragment → ParseLink: %v", err)
 		}
 	})
+}
+
+// TestHedgedSeedsReplay: the hedged seeds the fuzzers start from carry
+// hedging's keys and replay exactly, so mutations of them start from runs
+// that hedge.
+func TestHedgedSeedsReplay(t *testing.T) {
+	base := sim.DefaultConfig()
+	base.Seed, base.Cycles, base.Servers, base.InitialPerServer = 11, 150, 3, 2
+	for i, data := range hedgedSnapshots(t, base) {
+		s, err := Decode(data)
+		if err != nil {
+			t.Fatalf("seed %d: %v", i, err)
+		}
+		if s.Config.HedgeAfter != 20 || s.Config.Queues != sim.PerServer {
+			t.Errorf("seed %d: hedge-after %d, queues %v", i, s.Config.HedgeAfter, s.Config.Queues)
+		}
+		m, err := ReplayWith(s, nil)
+		if err != nil {
+			t.Fatalf("seed %d does not replay: %v", i, err)
+		}
+		if h := m.Summary().Hedges; h == 0 {
+			t.Errorf("seed %d sent no hedge", i)
+		}
+	}
 }
