@@ -617,7 +617,7 @@ func (b *Balancer) totals() Totals {
 	}
 	b.clientLevels(&t, b.m.cycle)
 	if f := b.m.fan; f != nil {
-		t.Fanout, t.InFlightRequests = f.k, int64(len(f.reqs))
+		t.Fanout, t.InFlightRequests = f.k, f.live[b.index]
 	}
 	return t
 }

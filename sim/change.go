@@ -71,6 +71,9 @@ const (
 	SetScaleDownWindow
 	// Shedding's target (Config.CodelTarget), from step d of its cycle.
 	SetCodelTarget
+	// Hedging's delay (Config.HedgeAfter), for the parts first sent from
+	// its cycle on (0 turns hedging off for them).
+	SetHedgeAfter
 	numSettings
 )
 
@@ -370,6 +373,7 @@ func clampInt(v int64) int { return int(min(max(v, -1<<31), 1<<31-1)) }
 // applyChanges applies a batch of changes in order to a copy of cfg and
 // validates the result: a batch is accepted or refused as a whole.
 func applyChanges(cfg Config, batch []Change) (Config, error) {
+	before := cfg.HedgeAfter
 	for _, c := range batch {
 		if c.Setting >= numSettings {
 			return cfg, fmt.Errorf("change at cycle %d: unknown setting number %d", c.Cycle, c.Setting)
@@ -410,6 +414,9 @@ func applyChanges(cfg Config, batch []Change) (Config, error) {
 	}
 	if err := cfg.crossCheck(false); err != nil {
 		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, blameChange(err, batch, &cfg))
+	}
+	if err := hedgingTurnedOn(before, &cfg); err != nil {
+		return cfg, fmt.Errorf("change at cycle %d: %w", batch[0].Cycle, err)
 	}
 	return cfg, nil
 }
@@ -455,8 +462,10 @@ func ValidateChanges(cfg Config, changes []Change) error {
 			return fmt.Errorf("change %v: its cycle must be from 1 to %d", c, cfg.Cycles)
 		}
 	}
-	_, err := checkSchedule(cfg, changes)
-	return err
+	if _, err := checkSchedule(cfg, changes); err != nil {
+		return err
+	}
+	return budgetLate(&cfg, !hedgingFromStart(&cfg), changes)
 }
 
 // checkSchedule validates changes (taken in cycle order, stably) batch by

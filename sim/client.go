@@ -230,6 +230,9 @@ func (b *Balancer) attemptEndedWith(r packed, f *flight, e int64, how ending, bS
 	c.granted++
 	if req != nil {
 		req.tries++
+		if req.hedgeReq != nil {
+			r = b.hedgeRetry(r, req)
+		}
 	}
 	k := tries + 1
 	d := cfg.Backoff << (k - 1)
@@ -483,8 +486,8 @@ func (b *Balancer) retriesArrive(t int64) {
 		c.waiting--
 		r := f.req
 		if fan := b.m.fan; fan != nil {
-			if req, _ := fan.of(r.id); req == nil {
-				c.ended(r.id) // its request has ended: the retry is dropped
+			if req, i := fan.of(r.id); req == nil || req.hedgeReq != nil && !b.hedgeRetryArrives(req, i) {
+				c.ended(r.id) // its request has ended, or its part completed: the retry is dropped
 				continue
 			}
 		}

@@ -400,8 +400,8 @@ func TestLimitLittlesLaw(t *testing.T) {
 				}
 				cfg.ConcurrencyLimit, cfg.LimitLatency = LimitAIMD, r
 				limit, inflight, thr, lat, limited := littleRun(t, cfg)
-				t.Logf("%-10v R=%3d rate %v: mean limit %6.1f, mean in flight %6.1f (limit ÷ in flight %.2f), throughput %.4f × response %6.1f = %6.1f, limited %5.3f a cycle",
-					q, r, rate, limit, inflight, limit/inflight, thr, lat, thr*lat, limited)
+				t.Logf("%-10v R=%3d rate %v: mean limit %6.1f, mean in flight %6.1f (limit ÷ in flight %.2f), throughput %.4f × response %6.1f = %6.1f, throughput × R %6.1f, limited %5.3f a cycle",
+					q, r, rate, limit, inflight, limit/inflight, thr, lat, thr*lat, thr*float64(r), limited)
 				if d := inflight - thr*lat; d*d > (0.03*inflight+0.5)*(0.03*inflight+0.5) {
 					t.Errorf("%v R=%d rate %v: in flight %.2f, throughput × response %.2f: Little's law fails", q, r, rate, inflight, thr*lat)
 				}

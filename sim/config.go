@@ -333,10 +333,6 @@ func (c *Config) crossCheck(start bool) error {
 		return intErr("fanout", int64(c.Fanout), "fan-out and the P/S switch do not combine: drop --switch or use --fanout 1")
 	case c.HedgeAfter > 0 && c.Queues != PerServer:
 		return intErr("hedge-after", c.HedgeAfter, "hedging routes each hedge at once: use --queues per-server")
-	case c.HedgeAfter > 0 && (c.Switch || c.Balancers > 1):
-		return intErr("hedge-after", c.HedgeAfter, "hedging does not yet combine with the P/S switch or a fleet: use --hedge-after 0, or drop --switch and use --balancers 1")
-	case c.HedgeAfter > 0 && (c.ClientSide() || c.MTBF != 0):
-		return intErr("hedge-after", c.HedgeAfter, "hedging does not yet combine with timeouts, retries, health checks, ejection, warm-up, replacement or random faults: use --hedge-after 0 or leave those off")
 	case (c.Fanout > 1 || c.HedgeAfter > 0) && !fanoutPolicy(c.Policy):
 		return &FieldError{Field: "policy", Value: c.Policy.String(), Allowed: "fan-out and hedging route their attempts with " + fanoutPolicyNames() + " (the others are not built for it yet)"}
 	case start && c.LoadInfo != LoadExact && c.Queues != PerServer:

@@ -256,9 +256,10 @@ func (b *Balancer) replace(t int64) {
 			s.retiring = false
 			b.retiring--
 		}
-		// It leaves the pool first (it is no candidate, and no longer
-		// counted live): its attempts are routed again among the servers
-		// that stay.
+		// It leaves the pool first (it is no candidate, no longer counted
+		// live, nor ejected): its attempts are routed again among the
+		// servers that stay.
+		delete(b.ejected, id)
 		b.live--
 		b.takeBack(id, t)
 		b.depart(id)

@@ -53,6 +53,15 @@ type fanState struct {
 	gaps  []int32  // scratch: candidatesGaps's positions left out
 	place []int    // scratch: the slots the parts of a request went to
 	note  []uint8  // scratch: what became of each part at arrival (partPlaced …)
+
+	// live counts the requests in flight, by balancer (P, S).
+	live [2]int64
+	// baseID and baseKey: with hedging turned on by a change, the
+	// requests up to baseID (admitted before) keep their keys, stride 1
+	// (up to baseKey = baseID·K), and later ones are keyed from baseKey
+	// on, off = baseKey − baseID·K·a added to their keys; all 0 otherwise
+	// (hedgeset.go).
+	baseID, baseKey, off int64
 }
 
 // fanReq is one request in flight with its parts.
@@ -73,39 +82,74 @@ type fanReq struct {
 }
 
 // newFanState returns the fan-out state of a run of cfg, nil without
-// fan-out.
+// fan-out or hedging.
 func newFanState(cfg *Config) *fanState {
-	if cfg.Fanout <= 1 && cfg.HedgeAfter == 0 {
+	if cfg.Fanout <= 1 && !hedgingFromStart(cfg) {
 		return nil
 	}
-	k := max(cfg.Fanout, 1)
-	f := &fanState{k: k, a: 1, pcg: rand.NewPCG(cfg.Seed, partsStream), reqs: map[int64]*fanReq{}, times: make([]uint32, k)}
-	if cfg.HedgeAfter > 0 {
+	f := makeFanState(cfg)
+	if hedgingFromStart(cfg) {
 		f.a = 1 + max(cfg.HedgeMax, 1)
 		f.hedge = newHedgeState(cfg)
 	}
 	return f
 }
 
+// makeFanState returns fan-out's state for cfg's K, without hedging.
+func makeFanState(cfg *Config) *fanState {
+	k := max(cfg.Fanout, 1)
+	return &fanState{k: k, a: 1, pcg: rand.NewPCG(cfg.Seed, partsStream), reqs: map[int64]*fanReq{}, times: make([]uint32, k)}
+}
+
 // key returns the key of part j's (from 0) first attempt of request id.
 func (f *fanState) key(id int64, j int) int64 { return f.keyAt(id, j*f.a) }
 
 // keyAt returns the key of attempt slot i of request id (see fanReq.at).
-func (f *fanState) keyAt(id int64, i int) int64 { return (id-1)*int64(f.k*f.a) + int64(i) + 1 }
+func (f *fanState) keyAt(id int64, i int) int64 {
+	if id <= f.baseID {
+		return f.legacyKey(id, i)
+	}
+	return (id-1)*int64(f.k*f.a) + int64(i) + 1 + f.off
+}
 
 // split returns the request id and the part (from 0) of an attempt's key.
 func (f *fanState) split(key int64) (id int64, j int) {
-	n := (key - 1) / int64(f.a)
+	if key <= f.baseKey {
+		return f.legacySplit(key)
+	}
+	n := (key - 1 - f.off) / int64(f.a)
 	return n/int64(f.k) + 1, int(n % int64(f.k))
 }
 
 // slot returns the attempt slot of an attempt's key (see fanReq.at).
-func (f *fanState) slot(key int64) int { return int((key - 1) % int64(f.k*f.a)) }
+func (f *fanState) slot(key int64) int {
+	if key <= f.baseKey {
+		_, j := f.legacySplit(key)
+		return j * f.a
+	}
+	return int((key - 1 - f.off) % int64(f.k*f.a))
+}
 
 // of returns the record of the request attempt key belongs to (nil when
 // it has ended) and the attempt's slot.
 func (f *fanState) of(key int64) (*fanReq, int) {
-	return f.reqs[(key-1)/int64(f.k*f.a)+1], f.slot(key)
+	n, ka := key-1-f.off, int64(f.k*f.a)
+	id, i := n/ka+1, n%ka
+	if key <= f.baseKey { // admitted before a change turned hedging on
+		id, i = (key-1)/int64(f.k)+1, (key-1)%int64(f.k)*int64(f.a)
+	}
+	return f.reqs[id], int(i)
+}
+
+// legacyKey and legacySplit are keyAt and split for the
+// requests admitted before a change turned hedging on (hedgeset.go): one
+// attempt a part, keyed (id − 1)·K + part + 1, the part's first slot j·a.
+func (f *fanState) legacyKey(id int64, i int) int64 {
+	return (id-1)*int64(f.k) + int64(i/f.a) + 1
+}
+
+func (f *fanState) legacySplit(key int64) (id int64, j int) {
+	return (key-1)/int64(f.k) + 1, int((key - 1) % int64(f.k))
 }
 
 // drawParts, under fan-out, fills the parts' times of request r, just
@@ -185,6 +229,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		req.hedgeReq = &hedgeReq{r: r, sent: make([]int64, f.k*f.a)}
 	}
 	f.reqs[r.id] = req
+	f.live[b.index]++
 	place, note := f.place[:0], f.note[:0]
 	noted, refusing := false, b.watching || b.lim != nil
 	for j := range f.k {
@@ -509,7 +554,7 @@ func (b *Balancer) partCompleted(s *server, t int64) {
 	}
 	req.at[f.slot(s.req.id)] = 0
 	if req.hedgeReq != nil {
-		b.hedgedPartDone(id, j, req, s.req.id, t)
+		b.hedgedPartDone(id, j, req, s.req, t)
 	}
 	req.left--
 	if req.left > 0 {
@@ -517,6 +562,7 @@ func (b *Balancer) partCompleted(s *server, t int64) {
 		return
 	}
 	delete(f.reqs, id)
+	f.live[b.index]--
 	b.resps.add(b.completed(s, t))
 }
 
@@ -546,6 +592,7 @@ func (b *Balancer) fanEnded(r packed, t int64) {
 		return
 	}
 	delete(f.reqs, id)
+	f.live[b.index]--
 	for i, w := range req.at {
 		if w != 0 {
 			b.cancel(f.keyAt(id, i), w, t)

@@ -49,6 +49,7 @@ func (b *Balancer) discardParts(r packed, place []int, note []uint8, t int64) {
 	}
 	f.place, f.note = place, note
 	delete(f.reqs, r.id)
+	f.live[b.index]--
 	b.tot.Discarded++
 	b.last.Discarded++
 }

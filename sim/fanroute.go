@@ -59,6 +59,7 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 	}
 	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
 	f.reqs[r.id] = req
+	f.live[b.index]++
 	w := m.win
 	place := f.place[:0] // the slots of the parts placed: pickPartFrom's siblings, live candidates all
 	for j := range f.k {
@@ -100,6 +101,7 @@ func (b *Balancer) windowPartDone(s *server, at int64) {
 		return
 	}
 	delete(f.reqs, id)
+	f.live[b.index]--
 	b.resps.add(b.completed(s, max(at, req.latest)))
 }
 
@@ -115,7 +117,7 @@ func (b *Balancer) partsCycle(c int64, early, hedged bool) {
 		b.workParts(c)
 	}
 	if hedged {
-		b.hedgesDue(c)
+		b.m.hedgesDue(c) // one balancer here (hedgeSkips)
 	}
 	if early && b.ready.n > 0 {
 		b.dispatchEach(c)

@@ -336,6 +336,50 @@ func hashConfigs() map[string]struct {
 		{Cycle: 3000, Setting: SetHeal, Value: int64(MakeServerRef(0, 3))},
 		{Cycle: 4000, Setting: SetPolicy, Value: int64(RoundRobin)},
 	}}
+	// Fan-out 2 over least-connections, hedged after 20 cycles up to
+	// twice within a 30% budget, with the client side: timeouts (a hedge's
+	// own deadline), retries with jittered backoff and a budget, health
+	// checks, outlier ejection, replacement with warm-up, random faults,
+	// a failing and a hanging server.
+	hc := DefaultConfig()
+	hc.Seed, hc.Cycles, hc.Servers, hc.MaxServers, hc.Queues, hc.Policy, hc.Fanout = 17, 6_000, 10, 14, PerServer, LeastConnections, 2
+	hc.Service, hc.MeanService, hc.Rate, hc.Wave, hc.InitialPerServer, hc.MinServers = Geometric, 12, 200_000, false, 1, 10
+	hc.HedgeAfter, hc.HedgeMax, hc.HedgeBudget, hc.QueueCap, hc.FailTime = 20, 2, 300_000, 10, 5
+	hc.Timeout, hc.Retries, hc.Backoff, hc.Jitter, hc.RetryBudget = 60, 2, 4, true, 200_000
+	hc.HealthInterval, hc.HealthFall, hc.HealthRise, hc.EjectAfter, hc.EjectFor = 10, 2, 2, 3, 200
+	hc.ReplaceAfter, hc.ProvisionDelay, hc.MTBF, hc.MTTR = 400, 50, 1500, 150
+	runs["hedge-client"] = run{cfg: hc, changes: []Change{
+		{Cycle: 800, Setting: SetSlow, Value: SlowValue(MakeServerRef(0, 6), 400)},
+		{Cycle: 1000, Setting: SetFail, Value: int64(MakeServerRef(0, 2))},
+		{Cycle: 2000, Setting: SetHang, Value: int64(MakeServerRef(0, 4))},
+		{Cycle: 3500, Setting: SetHeal, Value: int64(MakeServerRef(0, 2))},
+		{Cycle: 3500, Setting: SetHeal, Value: int64(MakeServerRef(0, 4))},
+	}}
+	// Hedging behind the P/S switch over least-connections (P's hedges,
+	// then S's, each through its own balancer): off at the start, so the
+	// hedging state is made at the change that turns it on at 1000; off
+	// at 3000 (parts sent before keep their hedges), on again at 4000
+	// with another D; a slow S server.
+	hs := DefaultConfig()
+	hs.Seed, hs.Cycles, hs.Servers, hs.MaxServers, hs.Queues, hs.Policy, hs.Switch = 23, 6_000, 6, 8, PerServer, LeastConnections, true
+	hs.Service, hs.MeanService, hs.Rate, hs.Wave, hs.InitialPerServer, hs.MinServers, hs.StreamShare = Geometric, 10, 700_000, false, 1, 6, 40
+	runs["hedge-switch"] = run{cfg: hs, changes: []Change{
+		{Cycle: 500, Setting: SetSlow, Value: SlowValue(MakeServerRef(1, 2), 400)},
+		{Cycle: 1000, Setting: SetHedgeAfter, Value: 20},
+		{Cycle: 3000, Setting: SetHedgeAfter, Value: 0},
+		{Cycle: 4000, Setting: SetHedgeAfter, Value: 12},
+	}}
+	// Hedging in a fleet of 4 with local counts over p2c, fan-out 2, two
+	// hedges a part within a 20% budget (each hedge draws its balancer),
+	// hedge-after changed at 2500; a slow server.
+	hf := DefaultConfig()
+	hf.Seed, hf.Cycles, hf.Servers, hf.MaxServers, hf.Queues, hf.Policy, hf.Fanout = 29, 6_000, 10, 12, PerServer, P2C, 2
+	hf.Service, hf.MeanService, hf.Rate, hf.Wave, hf.InitialPerServer, hf.MinServers = Geometric, 12, 250_000, false, 1, 10
+	hf.Balancers, hf.LoadInfo, hf.HedgeAfter, hf.HedgeMax, hf.HedgeBudget = 4, LoadLocal, 18, 2, 200_000
+	runs["hedge-fleet"] = run{cfg: hf, changes: []Change{
+		{Cycle: 1000, Setting: SetSlow, Value: SlowValue(MakeServerRef(0, 4), 300)},
+		{Cycle: 2500, Setting: SetHedgeAfter, Value: 30},
+	}}
 	// Fan-out 3 over p2c, hedged after 20 cycles up to twice within a 30%
 	// budget, beside all three overload controls: adaptive-lifo shedding,
 	// the throttle and an adaptive limit with a latency bound, through a

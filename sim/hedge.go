@@ -37,15 +37,25 @@ type hedgeState struct {
 	cycles []int64
 	// seq numbers the attempts in the order they are sent (a tie's rule).
 	seq int64
-	// the budget's window: by cycle mod hedgeWindow, the cycle held, the
-	// parts first sent and the hedges sent in it.
+	// win holds the budget's window of each balancer: P's, then S's with
+	// the switch (a fleet shares its balancer's).
+	win []*hedgeBooks
+}
+
+// hedgeBooks is one balancer's hedge budget window: by cycle mod
+// hedgeWindow, the cycle held, the parts first sent and the hedges sent
+// in it.
+type hedgeBooks struct {
 	stamp, parts, hedges [hedgeWindow]int64
 }
 
-// hedgeDue is hedge h of part j of request id, first sent at s0.
+// hedgeDue is hedge h of part j of request id, first sent at s0 with
+// hedging's delay d then, to be sent by balancer b (its request's).
 type hedgeDue struct {
 	s0, id int64
+	d      int32 // at most MaxCycles
 	j, h   int32
+	b      int32
 }
 
 // hedgeReq is a request's hedging record.
@@ -53,19 +63,32 @@ type hedgeReq struct {
 	r    packed  // the request as admitted (its first part's time)
 	sent []int64 // by attempt slot, its place in the order of sending
 	done uint64  // the parts completed, a bit each
+	// pending holds the parts with a retry pending, a bit each (at most
+	// one a part); times the parts' times with K > 1 (a retry carries its
+	// part's time, a hedge's own is a fresh draw).
+	pending uint64
+	times   []uint32
 }
 
 // newHedgeState returns the hedging state of a run of cfg.
 func newHedgeState(cfg *Config) *hedgeState {
 	h := &hedgeState{pcg: rand.NewPCG(cfg.Seed, hedgeStream), due: map[int64][]hedgeDue{}}
-	for i := range h.stamp {
-		h.stamp[i] = -1
+	n := 1
+	if cfg.Switch {
+		n = 2
+	}
+	for range n {
+		w := &hedgeBooks{}
+		for i := range w.stamp {
+			w.stamp[i] = -1
+		}
+		h.win = append(h.win, w)
 	}
 	return h
 }
 
 // count adds n to the window's counter c for cycle t.
-func (h *hedgeState) count(c *[hedgeWindow]int64, t, n int64) {
+func (h *hedgeBooks) count(c *[hedgeWindow]int64, t, n int64) {
 	i := t % hedgeWindow
 	if h.stamp[i] != t {
 		h.stamp[i], h.parts[i], h.hedges[i] = t, 0, 0
@@ -75,7 +98,7 @@ func (h *hedgeState) count(c *[hedgeWindow]int64, t, n int64) {
 
 // allows reports whether the budget F (millionths, 0 = none) lets a
 // hedge go at cycle t: hedges·10⁶ < F·parts over cycles t − 999 … t − 1.
-func (h *hedgeState) allows(f Decimal, t int64) bool {
+func (h *hedgeBooks) allows(f Decimal, t int64) bool {
 	if f == 0 {
 		return true
 	}
@@ -91,23 +114,31 @@ func (h *hedgeState) allows(f Decimal, t int64) bool {
 
 // hedgeFirstSent notes at cycle t the first attempts of request id's
 // parts, just placed: their order of sending, the budget's count and
-// their first hedges.
+// their first hedges (none while hedge-after is 0: the delay in force at
+// a part's first sending is the part's).
 func (b *Balancer) hedgeFirstSent(id int64, req *fanReq, t int64) {
 	f := b.m.fan
 	h := f.hedge
-	h.count(&h.parts, t, int64(f.k))
+	w := h.win[b.index]
+	w.count(&w.parts, t, int64(f.k))
 	d := b.m.cfg.HedgeAfter
+	if f.k > 1 {
+		req.times = slices.Clone(f.times)
+	}
 	for j := range f.k {
 		h.seq++
 		req.sent[j*f.a] = h.seq
-		h.add(t+d, hedgeDue{s0: t, id: id, j: int32(j), h: 1})
+		if d > 0 {
+			h.add(t+d, hedgeDue{s0: t, id: id, d: int32(d), j: int32(j), h: 1, b: int32(b.index)})
+		}
 	}
 }
 
 // hedgesDue is the hedges' part of step b at cycle t: the hedges due,
-// by first sending, request id and part.
-func (b *Balancer) hedgesDue(t int64) {
-	h := b.m.fan.hedge
+// P's then S's with the switch, each balancer's by first sending,
+// request id and part; each goes through its request's balancer.
+func (m *Model) hedgesDue(t int64) {
+	h := m.fan.hedge
 	dues := h.due[t]
 	if len(dues) == 0 {
 		return
@@ -116,8 +147,11 @@ func (b *Balancer) hedgesDue(t int64) {
 	slices.SortFunc(dues, func(x, y hedgeDue) int {
 		return cmp.Or(cmp.Compare(x.s0, y.s0), cmp.Compare(x.id, y.id), cmp.Compare(x.j, y.j))
 	})
+	if len(m.bal) > 1 {
+		slices.SortStableFunc(dues, func(x, y hedgeDue) int { return cmp.Compare(x.b, y.b) }) // P's, then S's
+	}
 	for _, d := range dues {
-		b.hedgeOne(d, t)
+		m.bal[d.b].hedgeOne(d, t)
 	}
 }
 
@@ -133,20 +167,24 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 		return
 	}
 	if int(d.h) < f.a-1 {
-		next := d.s0 + int64(d.h+1)*m.cfg.HedgeAfter
-		h.add(next, hedgeDue{s0: d.s0, id: d.id, j: d.j, h: d.h + 1})
+		next := d.s0 + int64(d.h+1)*int64(d.d)
+		h.add(next, hedgeDue{s0: d.s0, id: d.id, d: d.d, j: d.j, h: d.h + 1, b: d.b})
 	}
 	slot := int(d.j)*f.a + int(d.h)
 	if !b.anyCandidateFor(req) {
 		return
 	}
-	if !h.allows(m.cfg.HedgeBudget, t) {
+	w := h.win[b.index]
+	if !w.allows(m.cfg.HedgeBudget, t) {
 		b.hedgeDenied()
 		return
 	}
 	p := req.r
 	p.id = f.keyAt(d.id, slot)
 	p.meta = p.meta&^(packedTimeMask<<packedTimeShift) | uint64(m.timeFrom(h.pcg))<<packedTimeShift
+	if fl := b.fleet; fl != nil {
+		p = fl.assign(p) // each hedge draws its balancer anew
+	}
 	id := b.pickHedge(p, req, t)
 	if id == 0 {
 		return // the policy could pick none among them
@@ -156,12 +194,24 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 		b.hedgeDenied()
 		return
 	}
-	req.at[slot] = int32(b.idOf(id))
 	h.seq++
 	req.sent[slot] = h.seq
-	h.count(&h.hedges, t, 1)
+	w.count(&w.hedges, t, 1)
 	b.tot.Hedges++
 	b.last.Hedges++
+	if b.watching {
+		b.hedgeArrived(p, t)
+		if b.srv[id-1].down {
+			// A down server the health checks have not found out refuses
+			// it: sent, never live, it ends in error at once.
+			if m.recordEvents {
+				b.emit(Hedge, id, 0, p.unpack())
+			}
+			b.refuse(id, p, t)
+			return
+		}
+	}
+	req.at[slot] = int32(b.idOf(id))
 	if b.hedgeLimited(id, p, req, slot, t) {
 		return // sent, and refused by the server's concurrency limit
 	}
@@ -175,6 +225,21 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 	if m.recordEvents {
 		b.emit(Hedge, id, 0, p.unpack())
 	}
+}
+
+// hedgeArrived gives hedge p, sent at cycle t, a deadline of its own
+// under the timeout in force: a flight with an explicit deadline (hedges
+// are sent out of their keys' order, so they take no word in the ring of
+// first attempts).
+func (b *Balancer) hedgeArrived(p packed, t int64) {
+	T := b.m.cfg.Timeout
+	if T <= 0 {
+		return
+	}
+	c := b.client()
+	f := &flight{req: p, at: t, due: t + T}
+	c.flights[p.id] = f
+	c.keepDeadline(deadline{f.due, t, p.id, f})
 }
 
 // pickHedge picks the server hedge p of request req goes to at cycle t:
@@ -231,13 +296,13 @@ func (b *Balancer) anyCandidateFor(req *fanReq) bool {
 }
 
 // hedgedPartDone, at cycle t, completes part j of request id (record req)
-// with attempt key: a hedge winning is counted, and the part's other live
+// with attempt r: a hedge winning is counted, and the part's other live
 // attempts are cancelled in attempt order.
-func (b *Balancer) hedgedPartDone(id int64, j int, req *fanReq, key int64, t int64) {
+func (b *Balancer) hedgedPartDone(id int64, j int, req *fanReq, r packed, t int64) {
 	f := b.m.fan
 	req.done |= 1 << j
-	if f.slot(key) != j*f.a {
-		b.tot.HedgesWon++
+	if f.slot(r.id) != j*f.a && !r.retry() {
+		b.tot.HedgesWon++ // a hedge, not the retry of one
 	}
 	for i := j * f.a; i < (j+1)*f.a; i++ {
 		if w := req.at[i]; w != 0 {
@@ -264,7 +329,7 @@ func (b *Balancer) yields(r packed, t int64) bool {
 		}
 		sid := b.slotOf(int(w))
 		s := &b.srv[sid-1]
-		if s.busy && s.done == t && s.req.id == f.keyAt((r.id-1)/int64(f.k*f.a)+1, k) && (len(b.ends) == 0 || b.endsOf(sid) == completes) {
+		if id, _ := f.split(r.id); s.busy && s.done == t && s.req.id == f.keyAt(id, k) && (len(b.ends) == 0 || b.endsOf(sid) == completes) {
 			return true
 		}
 	}
@@ -283,10 +348,47 @@ func (b *Balancer) stillHedged(r packed) bool {
 		return false
 	}
 	j := i / f.a
+	if req.pending&(1<<j) != 0 {
+		return true // a retry of its part is pending: at most one is
+	}
 	for k := j * f.a; k < (j+1)*f.a; k++ {
 		if k != i && req.at[k] != 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// hedgeRetry is a retry just granted to attempt r of hedged request
+// record req: the part has a retry pending, which keeps the attempt's
+// slot (no other attempt holds it: hedges take slots of their own) and
+// carries the part's time (a hedge's own was a fresh draw).
+func (b *Balancer) hedgeRetry(r packed, req *fanReq) packed {
+	f := b.m.fan
+	_, j := f.split(r.id)
+	req.pending |= 1 << j
+	if f.slot(r.id) == j*f.a {
+		return r // the part's first attempt, or its retry: the part's time already
+	}
+	t := req.r.time()
+	if req.times != nil {
+		t = req.times[j]
+	}
+	r.meta = r.meta&^(packedTimeMask<<packedTimeShift) | uint64(t)<<packedTimeShift
+	return r
+}
+
+// hedgeRetryArrives is a retry of part j (slot i) of hedged request req
+// arriving: the part no longer has a retry pending; a part completed (by
+// a hedge) drops it (it reports false), else it is sent now.
+func (b *Balancer) hedgeRetryArrives(req *fanReq, i int) bool {
+	f := b.m.fan
+	j := i / f.a
+	req.pending &^= 1 << j
+	if req.done&(1<<j) != 0 {
+		return false
+	}
+	f.hedge.seq++
+	req.sent[i] = f.hedge.seq
+	return true
 }

@@ -140,7 +140,9 @@ func TestHedgeHandTraces(t *testing.T) {
 }
 
 // TestHedgeBooksEveryCycle: with hedging (K = 1 and fan-out), gray faults,
-// fail faults and a queue cap, both lines of accounting hold at the end
+// fail faults, a queue cap, and in half the runs the client side
+// (timeouts, retries, budgets, health checks, ejection, warm-up,
+// replacement) and random faults, both lines of accounting hold at the end
 // of every cycle, a part completes once (hedges_won ≤ hedges ≤ cancelled +
 // live hedges), and a run to its end agrees with stepping.
 func TestHedgeBooksEveryCycle(t *testing.T) {
@@ -169,6 +171,7 @@ func TestHedgeBooksEveryCycle(t *testing.T) {
 		cfg.FailTime = int64(rapid.IntRange(1, 8).Draw(t, "failTime"))
 		genOverload(t, &cfg) // shedding and the throttle
 		genLimit(t, &cfg, 6)
+		genHedgeClient(t, &cfg)
 		var changes []Change
 		for range rapid.IntRange(0, 3).Draw(t, "grays") {
 			kind := rapid.SampledFrom([]Setting{SetFail, SetHang, SetSlow, SetHeal}).Draw(t, "gray")
@@ -219,10 +222,6 @@ func TestHedgeRefusals(t *testing.T) {
 		want string
 	}{
 		{"pooled", func(c *Config) { c.Queues = Pooled }, "hedging routes each hedge at once: use --queues per-server"},
-		{"switch", func(c *Config) { c.Switch = true }, "the P/S switch or a fleet"},
-		{"fleet", func(c *Config) { c.Balancers = 2 }, "the P/S switch or a fleet"},
-		{"timeout", func(c *Config) { c.Timeout = 50 }, "hedging does not yet combine with timeouts"},
-		{"faults", func(c *Config) { c.MTBF, c.MTTR = 100, 10 }, "random faults"},
 		{"hedge-max", func(c *Config) { c.HedgeMax = 5 }, "from 1 to 4"},
 		{"budget", func(c *Config) { c.HedgeBudget = DecimalScale + 1 }, "hedge-budget"},
 	} {

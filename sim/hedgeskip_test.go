@@ -27,9 +27,11 @@ func hedgeDues(m *Model) string {
 	for _, c := range cycles {
 		fmt.Fprintf(&s, "%d: %v\n", c, h.due[c])
 	}
-	for i, c := range h.stamp {
-		if c >= 0 {
-			fmt.Fprintf(&s, "window %d: %d parts %d hedges\n", c, h.parts[i], h.hedges[i])
+	for b, w := range h.win {
+		for i, c := range w.stamp {
+			if c >= 0 {
+				fmt.Fprintf(&s, "window %d of balancer %d: %d parts %d hedges\n", c, b, w.parts[i], w.hedges[i])
+			}
 		}
 	}
 	return s.String()
@@ -52,7 +54,7 @@ func TestHedgeSkipsMatchStepping(t *testing.T) {
 		cfg, changes := genFanRouted(t)
 		cfg.Fanout = rapid.IntRange(1, 4).Draw(t, "hedgedFanout")
 		cfg.Timeout, cfg.Retries, cfg.Backoff, cfg.Jitter, cfg.HealthInterval = 0, 0, 0, false, 0
-		cfg.Balancers, cfg.LoadInfo = 0, LoadExact // refused with hedging
+		cfg.Balancers, cfg.LoadInfo = 0, LoadExact // a fleet steps every cycle (hedgeSkips)
 		cfg.Rate = Rate(max(int64(cfg.Rate)*int64(rapid.IntRange(1, 3).Draw(t, "rateDiv")), 1) / 3)
 		cfg.HedgeAfter = rapid.Int64Range(1, 200).Draw(t, "hedgeAfter")
 		cfg.HedgeMax = rapid.IntRange(0, MaxHedges).Draw(t, "hedgeMax")

@@ -254,7 +254,7 @@ func (m *Model) Step() bool {
 		}
 	}
 	if f := m.fan; f != nil && f.hedge != nil {
-		m.bal[0].hedgesDue(t) // after retries, before arrivals
+		m.hedgesDue(t) // after retries, before arrivals
 	}
 	if m.cfg.Trace != nil || m.arr.due(t) {
 		m.arrive(t)
@@ -311,13 +311,13 @@ func (m *Model) admitRow(t int64, row TraceRow) {
 // type.
 func (m *Model) admit(r packed, t int64) {
 	b := m.bal[0]
+	if len(m.bal) == 2 && r.streaming() {
+		b = m.bal[1]
+	}
 	if m.fan != nil {
 		m.drawParts(r) // right after the request is generated, rejected or not
 		b.fanAdmit(r, t)
 		return
-	}
-	if len(m.bal) == 2 && r.streaming() {
-		b = m.bal[1]
 	}
 	b.admit(r, t)
 }
@@ -381,7 +381,11 @@ func (m *Model) merged(changes []Change) ([]Change, error) {
 			return nil, fmt.Errorf("change %v: its cycle must be from %d to %d", c, m.cycle+1, m.cfg.Cycles)
 		}
 	}
-	return checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
+	merged, err := checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
+	if err == nil {
+		err = budgetLate(&m.cfg, m.fan == nil || m.fan.hedge == nil, changes)
+	}
+	return merged, err
 }
 
 func (m *Model) applyPending(t int64) {
@@ -396,6 +400,9 @@ func (m *Model) applyPending(t int64) {
 		panic("sim: a scheduled change was validated but no longer applies: " + err.Error())
 	}
 	m.cfg = cfg
+	if cfg.HedgeAfter > 0 && (m.fan == nil || m.fan.hedge == nil) {
+		m.startHedging() // a change turns hedging on (hedgeset.go)
+	}
 	m.arrBound = arrivalBound(&m.cfg)
 	m.applied = append(m.applied, batch...)
 	m.pending = m.pending[j:]

@@ -111,9 +111,8 @@ func genFanout(t *rapid.T, cfg *sim.Config) {
 	cfg.Policy = rapid.SampledFrom(sim.FanoutPolicies()).Draw(t, "fanoutPolicy")
 }
 
-// genHedging draws hedging over cfg, with fan-out or one part, leaving
-// out what it does not yet combine with (refused): the client side, a
-// fleet and random faults.
+// genHedging draws hedging over cfg, with fan-out or one part, in cfg's
+// fleet if it has one.
 func genHedging(t *rapid.T, cfg *sim.Config) {
 	cfg.HedgeAfter = int64(rapid.IntRange(1, 40).Draw(t, "hedgeAfter"))
 	cfg.HedgeMax = rapid.IntRange(0, sim.MaxHedges).Draw(t, "hedgeMax")
@@ -123,9 +122,6 @@ func genHedging(t *rapid.T, cfg *sim.Config) {
 	if rapid.Bool().Draw(t, "hedgeOnePart") {
 		cfg.Fanout = 1
 	}
-	cfg.Balancers, cfg.LoadInfo, cfg.MTBF = 1, sim.LoadExact, 0
-	cfg.Timeout, cfg.Retries, cfg.Backoff, cfg.Jitter, cfg.RetryBudget = 0, 0, 0, false, 0
-	cfg.HealthInterval, cfg.EjectAfter, cfg.ProvisionDelay, cfg.ReplaceAfter = 0, 0, 0, 0
 }
 
 // genFanOverload draws, over a fan-out or hedging configuration, the
@@ -156,14 +152,9 @@ func genFanOverload(t *rapid.T, cfg *sim.Config) {
 	}
 }
 
-// clientSetting reports whether a change sets the client side.
-func clientSetting(s sim.Setting) bool {
-	return s >= sim.SetTimeout && s <= sim.SetReplaceAfter
-}
-
 // TestReferenceMatchesModelFanout runs busy configurations with fan-out
 // and the client side drawn on (timeouts, retries, backoff, jitter and
-// budgets, health checks and their refusals, warm-up, replacement), gray and down/up faults and their changes, hedging
+// budgets, health checks and their refusals, outlier ejection, warm-up, replacement), gray and down/up faults and their changes, hedging
 // (with K = 1 too), and shedding, the throttle and concurrency limits (fixed and adaptive), the same way:
 // the request stream, each part's routing, its completion, its errors and
 // timeouts ending the request, its throttling and refusals noted at
@@ -177,26 +168,17 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 			sim.GenClientSettings(t, &cfg)
 		}
 		genFanout(t, &cfg)
-		// No outlier ejection: with replacement and health checks, the
-		// model and the reference differ on an ejection at a refusal after
-		// a replacement (one part or many alike: a difference of the
-		// client side's).
-		cfg.EjectAfter = 0
-		hedging := rapid.Bool().Draw(t, "hedging")
-		if hedging {
+		if rapid.Bool().Draw(t, "hedging") {
 			genHedging(t, &cfg)
 		}
 		genFanOverload(t, &cfg)
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
-			if hedging && clientSetting(c.Setting) {
-				continue // hedging does not yet combine with the client side (refused)
-			}
 			// A retry budget set by a change is left out: the model counts
 			// the first attempts admitted since its client side came on, the
 			// reference all of them (a difference of the client side's, one
 			// part or many).
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget && c.Setting != sim.SetEjectAfter {
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget {
 				changes = append(changes, c)
 			}
 		}

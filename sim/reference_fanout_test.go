@@ -128,8 +128,9 @@ func (b *refBalancer) fanArrive(r sim.Request, times []uint32, t int64) {
 	b.admitted(t)
 	b.parts += int64(m.fanK)
 	m.fan[r.ID] = m.fanK
+	m.fanBal[r.ID] = b.index
 	if m.hedging {
-		m.firstSent(r, t)
+		m.firstSent(r, times, t)
 	}
 	for _, p := range done {
 		if p.note == throttled {

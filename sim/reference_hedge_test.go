@@ -18,11 +18,34 @@ import (
 // the others.
 
 // refHedged is a hedged request: as admitted, the cycle its parts were
-// first sent, and which parts are complete.
+// first sent, the hedge-after then (0: its parts are not hedged), and
+// which parts are complete.
 type refHedged struct {
-	r    sim.Request
-	s0   int64
-	done []bool
+	r     sim.Request
+	s0    int64
+	d     int64
+	done  []bool
+	times []uint32 // by part: a retry carries its part's time
+}
+
+// refHedging reports whether a run of cfg with changes sends its requests
+// as parts with room for hedges from the start: hedging on at the start
+// or by any change (a part keeps the hedge-after in force when it is
+// first sent), or a hedge-max or hedge-budget given where hedging could
+// be on.
+func refHedging(cfg sim.Config, changes []sim.Change) bool {
+	return refHedgingFromStart(cfg) || slices.ContainsFunc(changes, func(c sim.Change) bool { return c.Setting == sim.SetHedgeAfter && c.Value > 0 })
+}
+
+// refHedgingFromStart reports whether a run of cfg is hedged, or keeps
+// what hedging needs, from its start: hedging on, or a hedge-max or
+// hedge-budget given where hedging could be on. Such a run, like one of
+// several parts, counts its initial queue in requests admitted; one
+// hedged only from a change counts the requests queued, as a plain run.
+func refHedgingFromStart(cfg sim.Config) bool {
+	on := cfg.Clone()
+	on.HedgeAfter = 1
+	return cfg.HedgeAfter > 0 || (cfg.HedgeMax > 0 || cfg.HedgeBudget > 0) && on.Validate() == nil
 }
 
 // fanOn reports whether requests go as parts (fan-out or hedging).
@@ -36,18 +59,19 @@ func (m *refModel) attempts() int {
 	return 1 + max(m.cfg.HedgeMax, 1)
 }
 
-// firstSent notes request r's parts, first sent at t.
-func (m *refModel) firstSent(r sim.Request, t int64) {
-	m.hedged[r.ID] = &refHedged{r: r, s0: t, done: make([]bool, m.fanK)}
+// firstSent notes request r's parts, first sent at t, with their times.
+func (m *refModel) firstSent(r sim.Request, times []uint32, t int64) {
+	m.hedged[r.ID] = &refHedged{r: r, s0: t, d: m.cfg.HedgeAfter, done: make([]bool, m.fanK), times: times}
+	b := m.balOf(r)
 	for range m.fanK {
-		m.psent = append(m.psent, t)
+		m.psent[b.index] = append(m.psent[b.index], t)
 	}
 }
 
-// hedges sends the hedges due at t.
+// hedges sends the hedges due at t of b's requests.
 func (b *refBalancer) hedges(t int64) {
 	m := b.m
-	D, H := m.cfg.HedgeAfter, int64(max(m.cfg.HedgeMax, 1))
+	H := int64(max(m.cfg.HedgeMax, 1))
 	type due struct {
 		s0, id int64
 		j, h   int
@@ -56,6 +80,10 @@ func (b *refBalancer) hedges(t int64) {
 	for id, x := range m.hedged {
 		if _, live := m.fan[id]; !live {
 			delete(m.hedged, id)
+			continue
+		}
+		D := x.d
+		if m.balOf(x.r) != b || D == 0 {
 			continue
 		}
 		n := t - x.s0
@@ -98,12 +126,15 @@ func (b *refBalancer) hedge(id int64, j, h int, t int64) {
 			}
 			return n
 		}
-		if in(m.hsent)*sim.DecimalScale >= F*in(m.psent) {
+		if in(m.hsent[b.index])*sim.DecimalScale >= F*in(m.psent[b.index]) {
 			b.tot.HedgesDenied++
 			return
 		}
 	}
 	q.Time = m.timeFrom(m.hgen)
+	if m.k > 1 {
+		q.bal = m.fleet.IntN(m.k) // each hedge draws its balancer anew
+	}
 	s := m.policy().Route(b, &q, allowed)
 	if s == nil {
 		return
@@ -115,7 +146,7 @@ func (b *refBalancer) hedge(id int64, j, h int, t int64) {
 	}
 	m.seq++
 	q.sent = m.seq
-	m.hsent = append(m.hsent, t)
+	m.hsent[b.index] = append(m.hsent[b.index], t)
 	b.tot.Hedges++
 	b.last.Hedges++
 	m.emit(b, sim.Hedge, s.id, 0, q.Request)
@@ -132,8 +163,8 @@ func (b *refBalancer) partWon(s *refServer, t int64) {
 	m := b.m
 	r := s.req
 	m.hedged[r.ID].done[r.Part] = true
-	if r.hedge > 0 {
-		b.tot.HedgesWon++
+	if r.hedge > 0 && !r.Retry {
+		b.tot.HedgesWon++ // a hedge, not the retry of one
 	}
 	b.stepAt = s.id
 	for h := range m.attempts() {
@@ -160,16 +191,17 @@ func (b *refBalancer) yields(s *refServer, t int64) bool {
 }
 
 // partLive reports whether another attempt of r's part is live: queued
-// (the lobby included), in service with its client waiting, or given back
-// and not yet routed again.
+// (the lobby included), in service with its client waiting, given back
+// and not yet routed again, or taken by this step a′ and not yet timed
+// out.
 func (b *refBalancer) partLive(r refReq) bool {
 	other := func(q refReq) bool { return q.ID == r.ID && q.Part == r.Part && q.hedge != r.hedge }
 	if slices.ContainsFunc(b.lobby, other) {
 		return true
 	}
-	for _, d := range b.transit {
+	for _, d := range append(slices.Clone(b.transit), b.dues...) {
 		if !d.taken && other(d.r) {
-			return true
+			return true // given back, or due to time out later in this step a′
 		}
 	}
 	for _, s := range b.servers {
@@ -178,4 +210,17 @@ func (b *refBalancer) partLive(r refReq) bool {
 		}
 	}
 	return false
+}
+
+// retryPending reports whether a retry of r's part waits to arrive (a
+// part has at most one).
+func (b *refBalancer) retryPending(r refReq) bool {
+	return slices.ContainsFunc(b.retrying, func(x refRetry) bool { return x.r.ID == r.ID && x.r.Part == r.Part })
+}
+
+// partDone reports whether r's part has completed (a hedge won it while
+// a retry of it was pending).
+func (m *refModel) partDone(r refReq) bool {
+	x := m.hedged[r.ID]
+	return x != nil && x.done[r.Part]
 }

@@ -285,14 +285,16 @@ type refModel struct {
 	fanK  int
 	parts *rand.PCG
 	fan   map[int64]int
+	// fanBal holds, by request id, the balancer of a request in fan.
+	fanBal map[int64]int
 	// Hedging: on, the hedge generator, the attempts sent so far, the
 	// requests hedged (by id) and the budget's records.
 	hedging bool
 	hgen    *rand.PCG
 	seq     int64
 	hedged  map[int64]*refHedged
-	hsent   []int64 // the cycle of every hedge sent
-	psent   []int64 // the cycle of every part first sent
+	hsent   [2][]int64 // by balancer, the cycle of every hedge sent
+	psent   [2][]int64 // by balancer, the cycle of every part first sent
 	// The switch's peaks over both balancers' end-of-cycle totals.
 	peakQueue              int64
 	serversMin, serversMax int
@@ -330,7 +332,8 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 		fanK:      max(cfg.Fanout, 1),
 		parts:     rand.NewPCG(cfg.Seed, refPartsStream),
 		fan:       map[int64]int{},
-		hedging:   cfg.HedgeAfter > 0,
+		fanBal:    map[int64]int{},
+		hedging:   refHedging(cfg, changes),
 		hgen:      rand.NewPCG(cfg.Seed, refHedgeStream),
 		hedged:    map[int64]*refHedged{},
 	}
@@ -361,7 +364,7 @@ func newRef(cfg sim.Config, changes []sim.Change) (*refModel, error) {
 	}
 	for _, b := range m.bal {
 		b.tot.InitialQueue = int64(b.queued())
-		if m.fanOn() {
+		if m.fanK > 1 || refHedgingFromStart(cfg) {
 			b.tot.InitialQueue = b.tot.Admitted // the queues hold parts
 		}
 		b.tot.ServersMin = math.MaxInt
@@ -414,7 +417,9 @@ func (m *refModel) step() {
 		b.retries(t)
 	}
 	if m.hedging {
-		m.bal[0].hedges(t)
+		for _, b := range m.bal {
+			b.hedges(t) // P's, then S's
+		}
 	}
 	for _, r := range m.reqs.at(t) {
 		m.arrive(r, t)
@@ -526,6 +531,8 @@ func (m *refModel) applyChanges(t int64) {
 			m.cfg.Discipline = sim.Discipline(v)
 		case sim.SetCodelTarget:
 			m.cfg.CodelTarget = v
+		case sim.SetHedgeAfter:
+			m.cfg.HedgeAfter = v // for the parts first sent from now on
 		case sim.SetDown, sim.SetUp, sim.SetSlow, sim.SetFail, sim.SetHang, sim.SetHeal:
 		case sim.SetScaleTarget:
 			m.cfg.ScaleTarget = sim.Decimal(v)
@@ -1146,7 +1153,8 @@ type refDue struct {
 }
 
 // timeouts is step a′: every attempt whose deadline is t is abandoned, in
-// the order of their arrivals, then request ids, then parts.
+// the order of their arrivals, then request ids, then parts, then the
+// order they were sent (a part's attempts, hedging).
 func (b *refBalancer) timeouts(t int64) {
 	m := b.m
 	b.dues = nil
@@ -1176,7 +1184,10 @@ func (b *refBalancer) timeouts(t int64) {
 		if x.r.ID != y.r.ID {
 			return int(x.r.ID - y.r.ID)
 		}
-		return int(x.r.Part) - int(y.r.Part)
+		if x.r.Part != y.r.Part {
+			return int(x.r.Part) - int(y.r.Part)
+		}
+		return int(x.r.sent - y.r.sent) // hedging: the attempt sent first
 	})
 	for _, d := range b.dues {
 		if d.taken {
@@ -1243,8 +1254,8 @@ func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 	if _, live := m.fan[r.ID]; m.fanOn() && !live {
 		return // its request has ended: the part ends with it
 	}
-	if m.hedging && b.partLive(r) {
-		return // another attempt of its part is live: this one ends alone
+	if m.hedging && (b.partLive(r) || b.retryPending(r)) {
+		return // another attempt of its part is live, or a retry of it pending: this one ends alone
 	}
 	k := m.tries[r.ID] + 1
 	if k <= cfg.Retries {
@@ -1278,6 +1289,9 @@ func (b *refBalancer) ended(r refReq, e int64, how refEnd, late bool) {
 		}
 		next := r
 		next.Retry, next.Requeued = true, false
+		if r.hedge > 0 {
+			next.Time = m.hedged[r.ID].times[r.Part] // a hedge's retry carries the part's time
+		}
 		b.retrying = append(b.retrying, refRetry{due: due, r: next})
 		return
 	}
@@ -1311,10 +1325,14 @@ func (b *refBalancer) retries(t int64) {
 		return int(x.r.Part) - int(y.r.Part)
 	})
 	for _, x := range due {
-		if _, live := b.m.fan[x.r.ID]; b.m.fanOn() && !live {
-			continue // its request has ended: the retry is dropped
+		if _, live := b.m.fan[x.r.ID]; b.m.fanOn() && !live || b.m.hedging && b.m.partDone(x.r) {
+			continue // its request has ended, or its part completed: the retry is dropped
 		}
 		r := b.attempt(x.r.Request, t)
+		if b.m.hedging {
+			b.m.seq++
+			r.hedge, r.sent = x.r.hedge, b.m.seq // in the place of the attempt it retries
+		}
 		if b.m.perServer() {
 			b.route(r, t, refRetrying)
 			continue
@@ -1715,6 +1733,8 @@ func (m *refModel) Last() sim.CycleStats {
 		l.Shed += x.Shed
 		l.Limited += x.Limited
 		l.Throttled += x.Throttled
+		l.Hedges += x.Hedges
+		l.Cancelled += x.Cancelled
 	}
 	return l
 }
@@ -1828,6 +1848,14 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 	limitSummary(&s, ts)
 	s.Fanout = int64(m.fanK)
 	s.Parts = s.Admitted
+	if m.fanOn() {
+		s.Parts, s.InFlight = 0, 0
+		for id := range m.fan {
+			if slices.ContainsFunc(ts, func(b *refBalancer) bool { return b.index == m.fanBal[id] }) {
+				s.InFlight++
+			}
+		}
+	}
 	for _, b := range ts {
 		s.AttemptsCompleted += b.tot.Completed + b.tot.PartsDone
 		s.Cancelled += b.tot.Cancelled
@@ -1835,8 +1863,7 @@ func (m *refModel) summary(ts []*refBalancer) sim.Summary {
 		s.HedgesWon += b.tot.HedgesWon
 		s.HedgesDenied += b.tot.HedgesDenied
 		if m.fanOn() {
-			s.Parts = b.parts
-			s.InFlight = int64(len(m.fan))
+			s.Parts += b.parts
 		}
 	}
 	s.Derive()

@@ -113,7 +113,8 @@ type Totals struct {
 	// completed before the last of their request (attempts_completed =
 	// completed + PartsDone), hedges sent, parts a hedge completed, hedges
 	// the budget or a full queue refused, and attempts cancelled. Fanout
-	// is K (0 or 1: off) and InFlightRequests, with K > 1, the requests
+	// is K (0: fan-out and hedging off) and InFlightRequests, with them
+	// on, the requests
 	// neither completed nor ended at the end of the last cycle (a level:
 	// in_flight counts requests, not attempts).
 	ExtraParts, PartsDone           int64
@@ -548,8 +549,8 @@ func (t Totals) summary(seed uint64, cycle int64, p Pool, queue int64) Summary {
 		Cancelled:          t.Cancelled,
 		AttemptsCompleted:  t.Completed + t.PartsDone,
 	}
-	if t.Fanout > 1 || t.InFlightRequests > 0 {
-		s.InFlight = t.InFlightRequests // requests; the queues and servers hold parts
+	if t.Fanout > 0 { // fan-out or hedging on (K = 1 hedged too)
+		s.InFlight = t.InFlightRequests // requests; the queues and servers hold parts (a retry pending for a request that ended is not one)
 	}
 	s.Derive()
 	return s

@@ -586,7 +586,7 @@ var settingRows = slices.Concat([]Row{
 	whole("fanout", "K: every request asks K servers at once (its parts) and completes when the last part does (per-server queues)", "parts", func(c *Config) *int { return &c.Fanout }, 1, MaxFanout,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxFanout)).zero().defaults("1").example("3").wire("fo", 61).small(0, 4).testWith("queues", "per-server").group(GroupClient),
 	whole("hedge-after", "D: a part not completed D cycles after it was first sent gets a hedge, a new attempt on another server; the first to complete wins (0 = off; per-server queues)", "cycles", func(c *Config) *int64 { return &c.HedgeAfter }, 0, MaxCycles,
-		fmt.Sprintf("must be 0 (off) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").wire("ha", 62).small(0, 20).testWith("queues", "per-server").group(GroupClient),
+		fmt.Sprintf("must be 0 (off) or a whole number of cycles up to %d", MaxCycles)).defaults("0").example("300").changeable(SetHedgeAfter).wire("ha", 62).small(0, 20).testWith("queues", "per-server").group(GroupClient),
 	whole("hedge-max", "H: the hedges a part may get, at D, 2D … H·D after it was first sent", "hedges", func(c *Config) *int { return &c.HedgeMax }, 1, MaxHedges,
 		fmt.Sprintf("must be a whole number from 1 to %d", MaxHedges)).zero().defaults("1").example("2").wire("hm", 63).small(0, MaxHedges).
 		needsHedging().testWith("queues", "per-server", "hedge-after", "10").group(GroupClient),

@@ -15,15 +15,22 @@ import (
 var clientMetrics = []string{"goodput", "retries", "timed_out", "gave_up_budget"}
 
 // overloadMetrics are the rows of overload control (and goodput): shown
-// only when a run of the comparison shed, limited or throttled.
+// only when a run of the comparison shed, limited or throttled, or had a
+// concurrency limit.
 var overloadMetrics = []string{"goodput", "shed", "limited", "throttled"}
+
+// limitMetrics are the rows of a concurrency limit's final value (the
+// pool's, or the servers' mean and range): shown only when a run of the
+// comparison had a limit (its limit_final is 1 at least; 0 when off).
+var limitMetrics = []string{"limit_final", "limit_final_min", "limit_final_max"}
 
 // shown returns the metrics a comparison's table shows, in order.
 func (cmp *comparison) shown() []metric {
-	client, over, errs, fleet, cost := false, false, false, false, false
+	client, over, limit, errs, fleet, cost := false, false, false, false, false, false
 	cmp.eachSummary(func(s *sim.Summary) {
 		client = client || s.ClientActed()
-		over = over || s.Shed+s.Limited+s.Throttled > 0
+		limit = limit || s.LimitFinal > 0
+		over = over || s.Shed+s.Limited+s.Throttled > 0 || limit
 		errs = errs || s.Errors > 0
 		fleet = fleet || s.Balancers > 1 || s.LoadInfo != sim.LoadExact.String()
 		cost = cost || s.Cost > 0
@@ -31,7 +38,7 @@ func (cmp *comparison) shown() []metric {
 	return slices.DeleteFunc(slices.Clone(metrics), func(m metric) bool {
 		inClient, inOver := slices.Contains(clientMetrics, m.Key), slices.Contains(overloadMetrics, m.Key)
 		return (inClient || inOver) && !(inClient && client || inOver && over) || !client && !errs && m.Key == "errors" ||
-			!fleet && m.Key == "max_share" || !cost && m.Key == "cost"
+			!fleet && m.Key == "max_share" || !cost && m.Key == "cost" || !limit && slices.Contains(limitMetrics, m.Key)
 	})
 }
 

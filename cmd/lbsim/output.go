@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -236,12 +237,13 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 	}
 	// Fan-out and hedging count attempts by parts: their block, and the
 	// attempts' accounting line in parts below.
-	fanout := s.Fanout > 1 || cfg.HedgeAfter > 0
+	hedged := hedgingOn(cfg, m.Changes())
+	fanout := s.Fanout > 1 || hedged
 	if fanout {
 		heading("Fan-out and hedging")
 		row("parts a request", num(func(c sim.Summary) int64 { return c.Fanout }))
 		row("parts", num(func(c sim.Summary) int64 { return c.Parts }))
-		if cfg.HedgeAfter > 0 {
+		if hedged {
 			row("hedges sent", num(func(c sim.Summary) int64 { return c.Hedges }))
 			row("hedges won", num(func(c sim.Summary) int64 { return c.HedgesWon }))
 			row("hedges denied", num(func(c sim.Summary) int64 { return c.HedgesDenied }))
@@ -290,6 +292,12 @@ func appendSummaryText(b []byte, cfg *sim.Config, seedGiven bool, m *sim.Model) 
 		}
 	}
 	return append(b, w.String()...)
+}
+
+// hedgingOn reports whether hedging is on in a run of cfg at the start or
+// after one of its changes (a --set hedge-after above 0).
+func hedgingOn(cfg *sim.Config, changes []sim.Change) bool {
+	return cfg.HedgeAfter > 0 || slices.ContainsFunc(changes, func(c sim.Change) bool { return c.Setting == sim.SetHedgeAfter && c.Value > 0 })
 }
 
 // progress draws a bar on a terminal's stderr once a run has taken more

@@ -54,14 +54,14 @@ func TestCompareShowsWhatIsOn(t *testing.T) {
 		return rows
 	}
 	client := []string{"goodput", "retries", "timed_out", "gave_up_budget"}
-	overload := []string{"shed", "limited", "throttled"}
+	overload := []string{"shed", "limited", "throttled", "limit_final", "limit_final_min", "limit_final_max"}
 	off := rowsOf()
 	for _, k := range append(append(client, overload...), "errors", "max_share", "cost") {
 		if off[k] {
 			t.Errorf("the client side, fleets and prices off: the table shows %s", k)
 		}
 	}
-	if !off["avg_wait"] || !off["peak_queue"] || len(off) != len(metrics)-10 {
+	if !off["avg_wait"] || !off["peak_queue"] || len(off) != len(metrics)-13 {
 		t.Errorf("the client side and fleets off: rows %v, want every other metric", off)
 	}
 	if priced := rowsOf("--server-cost", "0.5"); !priced["cost"] {
@@ -81,6 +81,16 @@ func TestCompareShowsWhatIsOn(t *testing.T) {
 	}
 	if shed := rowsOf("--codel-target", "5"); !shed["shed"] || !shed["throttled"] || !shed["goodput"] || !shed["errors"] || shed["retries"] {
 		t.Errorf("shedding on: rows %v, want errors, goodput, shed, limited and throttled, and no client rows", shed)
+	}
+	if shed := rowsOf("--codel-target", "5"); shed["limit_final"] || shed["limit_final_min"] || shed["limit_final_max"] {
+		t.Errorf("shedding on, no limit: rows %v, want no limit rows", shed)
+	}
+	// A limit that refuses nothing still shows: the limited row (0) and where the limits ended.
+	limit := rowsOf("--variant", "queues=per-server,policy=random,concurrency-limit=aimd")
+	for _, k := range overload {
+		if !limit[k] {
+			t.Errorf("an AIMD limit on: the table lacks %s (rows %v)", k, limit)
+		}
 	}
 	_, stdout, _ := runArgs(t, append(base, "--replications", "3")...)
 	cell := regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)? ± [0-9]+(\.[0-9]+)?$`)

@@ -19,7 +19,7 @@ func TestScriptsRefuseBadArguments(t *testing.T) {
 		t.Skip("no bash")
 	}
 	dir := t.TempDir()
-	for _, script := range []string{"tail-table.sh", "autoscale-table.sh", "autoscale-frontier.sh"} {
+	for _, script := range []string{"tail-table.sh", "autoscale-table.sh", "autoscale-frontier.sh", "overload-table.sh"} {
 		path, err := filepath.Abs(filepath.Join("..", "..", "scripts", script))
 		if err != nil {
 			t.Fatal(err)

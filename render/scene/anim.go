@@ -25,6 +25,7 @@ const (
 	flyCancel                     // an attempt cancelled (fan-out): fades, crossed, at its server or its queue
 	flyShed                       // an attempt shed by its queue: it drops out of the queue, fading
 	flyRefuse                     // an attempt refused by a server's (or the pool's) concurrency limit: it bounces off the server back to the gate
+	flyThrottle                   // an attempt its own client throttled: it stops dead at a bar just past the gate and fades there
 )
 
 type flight struct {
@@ -243,6 +244,8 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 				group: e.Request.ID, start: now, dur: dur})
 		case sim.Shed:
 			a.add(flight{kind: flyShed, bal: b, typ: e.Request.Type, retry: e.Request.Retry, server: e.Server, start: now, dur: max(dur*3/2, 30)})
+		case sim.Throttled:
+			a.add(flight{kind: flyThrottle, bal: b, typ: e.Request.Type, retry: e.Request.Retry, start: now, dur: max(dur*3/2, 30)})
 		case sim.GiveUp:
 			a.add(flight{kind: flyGiveUp, bal: b, typ: e.Request.Type, start: now, dur: max(dur*3/2, 30)})
 		case sim.Eject, sim.Restore, sim.Ready:

@@ -417,6 +417,9 @@ func (s *Session) drawHUD(f *Frame, l Layout) {
 	if partsOn(s.m) {
 		texts = s.fanoutTexts(texts)
 	}
+	if cfg.Discipline != sim.Fifo {
+		texts = append(texts, "discipline "+cfg.Discipline.String())
+	}
 	texts = append(texts, overloadTexts(sum, cfg)...)
 	if c := costText(s.m.Summary(), cfg); c != "" {
 		texts = append(texts, c)
@@ -1364,6 +1367,12 @@ func (s *Session) drawFlights(f *Frame, l Layout, geoms []Lane, queues []QueueSp
 				turn.X -= q.Pitch
 			}
 			drawRefusal(f, fl, gate, turn, d, t, col)
+		case flyThrottle:
+			from := entry // a first attempt comes in from the left edge, a retry from the gate
+			if fl.retry {
+				from = gate
+			}
+			drawThrottle(f, fl, from, l.Gate, d, t, col)
 		case flyDispatch:
 			box, ok := boxOf(fl.bal, fl.server)
 			if !ok {
@@ -1473,6 +1482,13 @@ func (s *Session) drawFooter(f *Frame, l Layout) {
 			f.rect(SceneLayer, Rect{p.X - d*0.3, p.Y - d/2, d * 0.6, d * 0.45}, ShedCol)
 			f.triangle(SceneLayer, Point{p.X, p.Y + d/2}, Point{p.X - d*0.4, p.Y + d*0.05}, Point{p.X + d*0.4, p.Y + d*0.05}, ShedCol)
 		}})
+	}
+	if s.anyThrottling() {
+		// A throttled attempt stops dead at its client's bar (●|).
+		items = append(items, struct {
+			name string
+			draw func(p Point)
+		}{"throttled", func(p Point) { drawThrottleKey(f, p, d) }})
 	}
 	var total float32
 	for _, it := range items {

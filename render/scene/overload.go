@@ -9,8 +9,10 @@ import (
 
 // The overload controls on screen: an attempt shed by its queue drops out
 // of it (flyShed), an attempt refused by a concurrency limit bounces off
-// its server (flyRefuse), each server's limit is written beside its queue
-// ("≤7", LimitCol) and the HUD counts shed, limited and throttled.
+// its server (flyRefuse), an attempt its client throttled stops dead at a
+// bar just past the gate (flyThrottle), each server's limit is written
+// beside its queue ("≤7", LimitCol) and the HUD names the discipline
+// (when not fifo) and counts shed, limited and throttled.
 
 // refusal names an attempt ended in one cycle: its balancer, server,
 // request and part.
@@ -139,6 +141,58 @@ func overloadTexts(sum sim.Summary, cfg sim.Config) []string {
 func (s *Session) anyShedding() bool {
 	for _, l := range s.set.Lanes {
 		if l.Model.Config().CodelTarget > 0 || l.Model.Totals().Shed > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ThrottleCol is the bar a client puts before an attempt it throttles,
+// and the attempt fading there: rose, apart from the firewall's yellow
+// flash and the shed attempt's orange.
+var ThrottleCol = color.RGBA{0xff, 0x8f, 0xb0, 0xff}
+
+// throttleStop is where a throttled attempt in a lane at height y stops,
+// and its client's bar across its path: just past the gate (the client
+// throttles after the firewall, before any queue), the bar one size
+// ahead of the attempt, tall and thin.
+func throttleStop(gate Rect, y, d float32) (stop Point, bar Rect) {
+	x := gate.X + gate.W + 1.8*d
+	return Point{x - 1.1*d, y}, Rect{x - 0.15*d, y - 1.2*d, 0.3 * d, 2.4 * d}
+}
+
+// drawThrottle draws throttled attempt fl at progress t: from from (the
+// left edge, or the gate for a retry) through the gate to its stop, where
+// its client's bar stands across its path; it stops dead there and
+// shrinks and fades into ThrottleCol in place. It never bounces back (a
+// rejection at the firewall and a limit's refusal do) and never reaches a
+// queue.
+func drawThrottle(f *Frame, fl *flight, from Point, gate Rect, d, t float32, col color.RGBA) {
+	stop, bar := throttleStop(gate, from.Y, d)
+	if t < 0.4 {
+		f.request(SceneLayer, lerp(from, stop, smooth(t/0.4)), d, fl.typ, col)
+		if t > 0.25 {
+			f.rect(SceneLayer, bar, fade(ThrottleCol, (t-0.25)/0.15))
+		}
+		return
+	}
+	k := (t - 0.4) / 0.6
+	f.rect(SceneLayer, bar, fade(ThrottleCol, 1-0.5*k))
+	f.request(SceneLayer, stop, d*(1-0.3*k), fl.typ, fade(mix(col, ThrottleCol, min(k*3, 1)), 1-0.6*k))
+}
+
+// drawThrottleKey draws the legend's key of a throttled attempt at p, of
+// size d: an attempt stopped before its bar (●|).
+func drawThrottleKey(f *Frame, p Point, d float32) {
+	f.rect(SceneLayer, Rect{p.X - d/2, p.Y - d*0.3, d * 0.6, d * 0.6}, ThrottleCol)
+	f.rect(SceneLayer, Rect{p.X + d*0.25, p.Y - d/2, d * 0.2, d}, ThrottleCol)
+}
+
+// anyThrottling reports whether a lane shown throttles (client throttling
+// on, or an attempt throttled so far): the legend then keys the stop.
+func (s *Session) anyThrottling() bool {
+	for _, l := range s.set.Lanes {
+		if l.Model.Config().Throttle > 0 || l.Model.Totals().Throttled > 0 {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
@@ -11,8 +12,9 @@ import (
 
 // overloadCases are runs with the overload controls on, past capacity:
 // per-server queues with an adaptive limit, shedding and a server down
-// (whose refusals are not the limit's), and a pooled queue with a fixed
-// limit and shedding.
+// (whose refusals are not the limit's), a pooled queue with a fixed
+// limit and shedding, and a pooled queue whose clients throttle
+// themselves against a failing server.
 var overloadCases = []struct {
 	name    string
 	kvs     []string
@@ -25,6 +27,9 @@ var overloadCases = []struct {
 	{"pooled fixed limit, codel", []string{"servers", "4", "min-servers", "4", "max-servers", "4", "wave", "false", "rate", "0.15",
 		"service", "geometric", "mean-service", "40", "initial-per-server", "0", "codel-target", "20", "concurrency-limit", "fixed:10",
 		"timeout", "400", "retries", "2", "cycles", "3000"}, nil},
+	{"pooled throttle, server 1 failing", []string{"servers", "4", "min-servers", "4", "max-servers", "4", "wave", "false", "rate", "0.15",
+		"service", "geometric", "mean-service", "40", "initial-per-server", "0", "throttle", "2", "timeout", "400", "retries", "2", "cycles", "3000"},
+		[]string{"fail:1@1"}},
 }
 
 func overloadSession(t *testing.T, kvs, changes []string) *Session {
@@ -54,7 +59,7 @@ func TestOverloadFlights(t *testing.T) {
 	for _, tc := range overloadCases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := overloadSession(t, tc.kvs, tc.changes)
-			var shed, refused, downRefused int
+			var shed, refused, throttled, downRefused int
 			for s.m.Cycle() < 3000 {
 				s.anim.reset()
 				s.step(1, true)
@@ -74,22 +79,22 @@ func TestOverloadFlights(t *testing.T) {
 					}
 				}
 				downRefused += len(routedErrorsAtDown(s.m, evs))
-				if flew[flyShed] != last.Shed || flew[flyRefuse] != last.Limited || flew[flyBack] != ended-last.Limited {
-					t.Fatalf("cycle %d: %d shed, %d limited, %d ended in error or timed out; %d dropped out, %d bounced, %d flew back",
-						s.m.Cycle(), last.Shed, last.Limited, ended, flew[flyShed], flew[flyRefuse], flew[flyBack])
+				if flew[flyShed] != last.Shed || flew[flyRefuse] != last.Limited || flew[flyBack] != ended-last.Limited || flew[flyThrottle] != last.Throttled {
+					t.Fatalf("cycle %d: %d shed, %d limited, %d throttled, %d ended in error or timed out; %d dropped out, %d bounced, %d stopped, %d flew back",
+						s.m.Cycle(), last.Shed, last.Limited, last.Throttled, ended, flew[flyShed], flew[flyRefuse], flew[flyThrottle], flew[flyBack])
 				}
 				if got := flew[flyArrive] + flew[flyRetry] + flew[flyDispatch]; s.m.Balancers()[0].PerServer() && got != routed-last.Limited {
 					t.Fatalf("cycle %d: %d routed, %d refused, %d flew to a queue", s.m.Cycle(), routed, last.Limited, got)
 				}
-				shed, refused = shed+last.Shed, refused+last.Limited
+				shed, refused, throttled = shed+last.Shed, refused+last.Limited, throttled+last.Throttled
 			}
-			if shed == 0 || refused == 0 {
-				t.Fatalf("%d shed, %d refused in the run: the case must exercise both", shed, refused)
+			if cfg := s.m.Config(); (shed == 0) == (cfg.CodelTarget > 0) || (refused == 0) == (cfg.ConcurrencyLimit != 0) || (throttled == 0) == (cfg.Throttle > 0) {
+				t.Fatalf("%d shed, %d refused, %d throttled in the run: the case must exercise each control it has on", shed, refused, throttled)
 			}
 			if s.m.Balancers()[0].PerServer() && downRefused == 0 {
 				t.Fatal("no attempt was refused by the down server: the case must tell the two refusals apart")
 			}
-			t.Logf("%d shed, %d refused by the limit, %d by the down server", shed, refused, downRefused)
+			t.Logf("%d shed, %d refused by the limit, %d by the down server, %d throttled", shed, refused, downRefused, throttled)
 		})
 	}
 }
@@ -294,8 +299,9 @@ func TestLimitsBesideQueues(t *testing.T) {
 }
 
 // TestHUDCountsOverload checks the HUD's counts of the overload controls:
-// shed and limited as the run's totals, with the controls on, and the
-// legend's key of a shed attempt; none of them with every control off.
+// shed and limited as the run's totals, with the controls on, the
+// discipline when it is not fifo, and the legend's keys of a shed and a
+// throttled attempt; none of them with every control off (and fifo).
 func TestHUDCountsOverload(t *testing.T) {
 	tc := overloadCases[0]
 	s := overloadSession(t, tc.kvs, tc.changes)
@@ -308,7 +314,7 @@ func TestHUDCountsOverload(t *testing.T) {
 	for _, x := range s.Draw(1280, 720).Layers[SceneLayer].Texts {
 		texts[x.S] = true
 	}
-	for _, w := range []string{"shed " + Commas(sum.Shed), "limited " + Commas(sum.Limited)} {
+	for _, w := range []string{"shed " + Commas(sum.Shed), "limited " + Commas(sum.Limited), "discipline adaptive-lifo"} {
 		if !texts[w] {
 			t.Errorf("the HUD does not say %q", w)
 		}
@@ -316,14 +322,117 @@ func TestHUDCountsOverload(t *testing.T) {
 	if !texts["shed"] {
 		t.Error("the legend does not key the shed attempts")
 	}
-	if texts["throttled 0"] {
-		t.Error("the HUD counts the throttle, which is off")
+	if texts["throttled 0"] || texts["throttled"] {
+		t.Error("the HUD counts the throttle, or the legend keys it, which is off")
+	}
+	th := overloadCases[2]
+	ts := overloadSession(t, th.kvs, th.changes)
+	ts.step(1500, false)
+	texts = map[string]bool{}
+	for _, x := range ts.Draw(1280, 720).Layers[SceneLayer].Texts {
+		texts[x.S] = true
+	}
+	if n := ts.m.Summary().Throttled; n == 0 || !texts["throttled "+Commas(n)] || !texts["throttled"] {
+		t.Errorf("throttling on, %d throttled: the HUD or the legend does not say so", n)
+	}
+	if texts["discipline fifo"] {
+		t.Error("the HUD names the discipline fifo, the default")
+	}
+	// A --set that changes the discipline mid-run: the HUD follows it.
+	if err := ts.Set("discipline", "lifo"); err != nil {
+		t.Fatal(err)
+	}
+	ts.Apply(StepOne)
+	found := false
+	for _, x := range ts.Draw(1280, 720).Layers[SceneLayer].Texts {
+		found = found || x.S == "discipline lifo"
+	}
+	if !found {
+		t.Errorf("after discipline=lifo at %d the HUD does not say discipline lifo", ts.m.Cycle())
 	}
 	off := overloadSession(t, []string{"servers", "4", "timeout", "100", "retries", "1", "cycles", "3000"}, nil)
 	off.step(500, false)
 	for _, x := range off.Draw(1280, 720).Layers[SceneLayer].Texts {
-		if x.S == "shed 0" || x.S == "limited 0" || x.S == "throttled 0" || x.S == "shed" {
+		if x.S == "shed 0" || x.S == "limited 0" || x.S == "throttled 0" || x.S == "shed" || x.S == "throttled" || strings.HasPrefix(x.S, "discipline") {
 			t.Errorf("with the controls off the HUD says %q", x.S)
 		}
+	}
+}
+
+// TestThrottleFlightDrawn draws a throttled first attempt at points of its
+// flight: it comes in through the gate and stops dead just past it, short
+// of every queue, with its client's bar (ThrottleCol, tall and thin)
+// standing across its path just ahead of it; it stays where it stopped
+// while it fades into ThrottleCol. By shape it is neither a rejection at
+// the firewall nor a limit's refusal, which both turn and come back.
+func TestThrottleFlightDrawn(t *testing.T) {
+	tc := overloadCases[2]
+	s := overloadSession(t, tc.kvs, tc.changes)
+	var fl *flight
+	for fl == nil {
+		if s.m.Cycle() >= 3000 {
+			t.Fatal("no throttled first attempt by the run's end")
+		}
+		s.anim.reset()
+		s.step(1, true)
+		for i := range s.anim.flights {
+			if f := s.anim.flights[i]; f.kind == flyThrottle && !f.retry {
+				fl = &f
+				break
+			}
+		}
+	}
+	// attempt returns the attempt's quad at progress at, and the bar's
+	// when it stands (the quad three times taller than wide).
+	attempt := func(at float32) (Quad, *Rect) {
+		t.Helper()
+		var req []Quad
+		var bar *Rect
+		for _, q := range flightDrawn(s, *fl, at) {
+			if b := quadBounds(q); b.H >= 3*b.W {
+				if !near(opaque(q.C), ThrottleCol, 0x10) {
+					t.Errorf("at %.2f: the bar is %v, want ThrottleCol %v", at, q.C, ThrottleCol)
+				}
+				bar = &b
+				continue
+			}
+			req = append(req, q)
+		}
+		if len(req) != 1 {
+			t.Fatalf("at %.2f: %d quads besides the bar, want the attempt's one", at, len(req))
+		}
+		return req[0], bar
+	}
+	f := s.Draw(1280, 720)
+	gate := f.Layout.Gate
+	in, noBar := attempt(0.1)
+	if noBar != nil {
+		t.Error("the bar stands at 0.1, before the attempt nears it")
+	}
+	stopped, bar := attempt(0.5)
+	end, endBar := attempt(0.95)
+	pi, ps, pe := quadCentre(in), quadCentre(stopped), quadCentre(end)
+	size := quadBounds(stopped).W
+	if bar == nil || endBar == nil {
+		t.Fatal("no bar once the attempt has stopped")
+	}
+	if !(pi.X < ps.X) || abs32(pe.X-ps.X) > 0.5 || abs32(pe.Y-ps.Y) > 0.5 {
+		t.Errorf("at 0.1, 0.5, 0.95: %v, %v, %v: want it to come in and stop dead (no bounce back)", pi, ps, pe)
+	}
+	if ps.X <= gate.X+gate.W {
+		t.Errorf("stops at x %.1f, inside the gate (its right edge %.1f): the client throttles past the firewall", ps.X, gate.X+gate.W)
+	}
+	lane, _ := s.laneGeom(f.Layout, 0, s.shown()[0])
+	if q := lane.Queue; ps.X+size/2 >= q.X {
+		t.Errorf("stops at x %.1f, size %.1f: reaches the queue at %.1f", ps.X, size, q.X)
+	}
+	if !(bar.X > ps.X+size/2 && bar.X-(ps.X+size/2) < size && bar.Y < ps.Y && bar.Y+bar.H > ps.Y) {
+		t.Errorf("bar %v: want it just ahead of the attempt at %v (size %.1f), across its path", *bar, ps, size)
+	}
+	if !near(opaque(end.C), ThrottleCol, 0x20) {
+		t.Errorf("colour %v near its end, want ThrottleCol %v", end.C, ThrottleCol)
+	}
+	if w := quadBounds(end).W; w >= size {
+		t.Errorf("%.1f wide at its end, %.1f when it stopped: want it shrinking in place (a rejection grows)", w, size)
 	}
 }

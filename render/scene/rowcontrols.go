@@ -75,8 +75,9 @@ func rowUnused(r sim.Row) func(sim.Config) string {
 }
 
 // rowControls returns a panel control for each changeable row that none of
-// placed has: a choice of false and true for a switch, a slider for a
-// number. A row of neither kind (a list) gets none, and
+// placed has: a choice of false and true for a switch, a choice of its
+// names for a row of names (the discipline), a slider for a number. A row
+// of none of these kinds (a list) gets none, and
 // TestEveryChangeableRowHasAControl says so.
 func rowControls(placed []widget) []widget {
 	var ws []widget
@@ -107,6 +108,11 @@ func rowControl(r sim.Row) (widget, bool) {
 	label := r.Name + ": " + r.Help
 	if r.IsBool() {
 		w := settingChoice(r.Name, label, 0, func() []string { return []string{"false", "true"} }, read, nil)
+		w.row, w.short, w.unused = rowPanel, r.Name, rowUnused(r)
+		return w, true
+	}
+	if len(r.Choices()) > 0 && int64(len(r.Choices())) == hi-lo+1 { // its value is the index of its name
+		w := settingChoice(r.Name, label, 0, r.Choices, read, nil)
 		w.row, w.short, w.unused = rowPanel, r.Name, rowUnused(r)
 		return w, true
 	}

@@ -47,6 +47,7 @@ func TestMorePanelFromTheTable(t *testing.T) {
 		{"load-info", "periodic:100", []Key{KeyRight}, "periodic:200"},
 		{"fail-time", "1", []Key{KeyRight, KeyRight}, "5"},
 		{"choices", "2", []Key{KeyRight}, "3"},
+		{"discipline", "fifo", []Key{KeyRight, KeyRight}, "adaptive-lifo"},
 	} {
 		s := p2cFleet(t)
 		b := control(t, s, WMore).R
@@ -212,5 +213,22 @@ func TestMorePanelTargetTracking(t *testing.T) {
 		if got := control(t, s, tc.id).Value; got != tc.want {
 			t.Errorf("%s %v: shows %q, want %q", tc.id, tc.keys, got, tc.want)
 		}
+	}
+}
+
+// TestMorePanelChoosesTheDiscipline: a row whose value is one of its names
+// (the discipline) gets a choice in the "more" panel, not a slider, and
+// it offers the table's names in their order.
+func TestMorePanelChoosesTheDiscipline(t *testing.T) {
+	i := slices.IndexFunc(moreWidgets, func(w widget) bool { return w.id == "discipline" })
+	if i < 0 {
+		t.Fatal("the more panel has no discipline control")
+	}
+	w := moreWidgets[i]
+	if w.kind != kChoice || w.choices == nil {
+		t.Fatalf("the discipline control is of kind %v, want a choice", w.kind)
+	}
+	if got := w.choices(); !slices.Equal(got, sim.DisciplineNames()) {
+		t.Errorf("the discipline choice offers %v, want %v", got, sim.DisciplineNames())
 	}
 }

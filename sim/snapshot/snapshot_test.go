@@ -109,6 +109,14 @@ func cases() []runCase {
 		c.InitialPerServer, c.Rate, c.Wave, c.FailTime = 0, 200_000, false, 5
 		c.HedgeAfter, c.HedgeMax, c.HedgeBudget = 15, 3, 100_000
 	}), changes: []string{"500:fail=3", "2500:heal=3"}})
+	// Hedging with one part and the client side: timeouts (a hedge's own
+	// deadline, changed mid-run), retries with a budget, health checks,
+	// random faults.
+	cs = append(cs, runCase{name: "hedge-client", cfg: with(base(49, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Servers, c.MinServers, c.Rate, c.Wave = sim.PerServer, sim.RoundRobin, 6, 6, 300_000, false
+		c.Service, c.MeanService, c.HedgeAfter, c.HedgeMax = sim.Geometric, 10, 12, 2
+		c.Timeout, c.Retries, c.Backoff, c.RetryBudget, c.HealthInterval, c.MTBF, c.MTTR = 30, 2, 3, 300_000, 5, 600, 60
+	}), changes: []string{"700:hang=2", "1500:timeout=45", "2200:heal=2"}})
 	// Fan-out and hedging beside shedding, the throttle and an adaptive
 	// limit (parts noted at arrival, hedges refused, shed parts ending
 	// their requests): 370 shed, 206 limited, 7 throttled.
@@ -120,6 +128,17 @@ func cases() []runCase {
 		c.CodelTarget, c.Throttle = 15, 200
 		c.ConcurrencyLimit, c.LimitInitial, c.LimitMax, c.LimitLatency = sim.LimitAIMD, 6, 12, 60
 	}), changes: []string{"500:fail=3", "1500:codel-target=30", "2500:heal=3"}})
+	// Hedging behind the switch, turned on by a change (its state made
+	// then), changed and turned off: the changes of hedge-after on the
+	// wire; and hedging in a fleet whose hedges draw their balancers.
+	cs = append(cs, runCase{name: "hedge-switch-set", cfg: with(base(49, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Switch, c.MinServers, c.StreamShare = sim.PerServer, sim.LeastConnections, true, 20, 40
+		c.InitialPerServer, c.Rate, c.Wave = 0, 300_000, false
+	}), changes: []string{"400:hedge-after=20", "1500:hedge-after=8", "3000:hedge-after=0"}})
+	cs = append(cs, runCase{name: "hedge-fleet", cfg: with(base(50, 4_000), func(c *sim.Config) {
+		c.Queues, c.Policy, c.Balancers, c.LoadInfo, c.MinServers = sim.PerServer, sim.P2C, 3, sim.LoadLocal, 20
+		c.InitialPerServer, c.Rate, c.Wave, c.HedgeAfter, c.HedgeBudget = 0, 250_000, false, 15, 150_000
+	}), changes: []string{"2000:hedge-after=25"}})
 	cs = append(cs, runCase{name: "empty-trace", cfg: with(base(1, 50), func(c *sim.Config) { c.Trace = []sim.TraceRow{} })})
 	cs = append(cs, runCase{name: "one-cycle", cfg: base(9, 1)})
 	cs = append(cs, runCase{name: "faults-swrr-geometric", cfg: with(base(13, 8_000), func(c *sim.Config) {

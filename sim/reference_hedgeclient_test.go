@@ -1,0 +1,62 @@
+package sim_test
+
+import (
+	"cmp"
+	"slices"
+	"testing"
+
+	"github.com/lbsim/lbsim/sim"
+	"pgregory.net/rapid"
+)
+
+// TestReferenceMatchesModelHedgeClient runs busy configurations with
+// hedging (one part or fan-out, in a fleet or behind the switch) and the client side drawn on — timeouts
+// (each attempt, a hedge included, with its own deadline), retries with
+// backoff, jitter and the retry budget, health checks and their refusals,
+// outlier ejection, warm-up, replacement — random faults, gray and
+// down/up faults, changes of the client side's settings mid-run, the
+// throttle and concurrency limits,
+// through the model and the plain reference, event by event: a part's
+// attempts timing out or erring alone while another is live, its retry
+// (at most one pending, dropped when a hedge completes the part), a part
+// ending for good, step a′'s order among a part's attempts.
+func TestReferenceMatchesModelHedgeClient(t *testing.T) {
+	sim.RapidDefaults(refCheckCount())
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := sim.GenBusyConfigWithin(t, sim.NewBusyLimits(10, 1500, 20, 30))
+		sim.GenClientSettings(t, &cfg)
+		genFanout(t, &cfg)
+		genHedging(t, &cfg)
+		genFanOverload(t, &cfg)
+		// No shedding here: fan-out beside shedding, random faults and a
+		// retiring server differ from the reference on the order of a
+		// cancellation and the server's leaving (one part each or hedged
+		// alike: shedding's difference, TestReferenceMatchesModelFanout's
+		// to draw).
+		cfg.CodelTarget = 0
+		if rapid.Bool().Draw(t, "hedgeSwitch") {
+			// Behind the P/S switch, without a concurrency limit: the switch
+			// with a limit and replacement differs from the reference on
+			// limit_final_min, hedged or not (the limits' difference).
+			cfg.Switch, cfg.Fanout, cfg.Balancers, cfg.LoadInfo = true, 1, 1, sim.LoadExact
+			cfg.ConcurrencyLimit, cfg.LimitInitial, cfg.LimitMin, cfg.LimitMax, cfg.LimitLatency = 0, 0, 0, 0, 0
+		}
+		if rapid.Bool().Draw(t, "hedgeFaults") {
+			cfg.MTBF = rapid.Int64Range(1, 80).Draw(t, "hedgeMTBF")
+			cfg.MTTR = rapid.Int64Range(1, 30).Draw(t, "hedgeMTTR")
+		}
+		var changes []sim.Change
+		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
+			// Hedging routes with the policies that pick among a set: no
+			// policy change; load information stays exact. A retry budget
+			// set by a change is left out, as in
+			// TestReferenceMatchesModelFanout (a difference of the client
+			// side's, hedged or not).
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetCodelTarget && c.Setting != sim.SetRetryBudget {
+				changes = append(changes, c)
+			}
+		}
+		slices.SortStableFunc(changes, func(a, b sim.Change) int { return cmp.Compare(a.Cycle, b.Cycle) })
+		diffRun(t, cfg, changes)
+	})
+}
