@@ -332,16 +332,18 @@ func (a *animator) notePart(e sim.Event, b int) {
 }
 
 // leftQueue forgets the noted attempt r of part k at server id's queue
-// (id 0: the queued attempt the model cancels first, its lowest rank,
-// among those that are r if any) and returns that server (0: none noted).
+// (id 0: of the noted attempts that are r, the one the model cancels
+// first, of the lowest rank) and returns that server (0: none noted; an
+// attempt re-queued off a failed server is routed again with no event
+// naming its new queue, so it is not noted).
 func (a *animator) leftQueue(k partKey, id int, r sim.Request) int {
 	at := a.partAt[k]
 	i := -1
 	for j, n := range at {
-		if id != 0 && n.server != id {
-			continue
+		if id != 0 && n.server != id || id == 0 && !n.is(r) {
+			continue // another server's, or (queued) another attempt
 		}
-		better := i < 0 || n.is(r) && !at[i].is(r) || n.is(r) == at[i].is(r) && id == 0 && n.rank < at[i].rank
+		better := i < 0 || n.is(r) && !at[i].is(r) || n.is(r) == at[i].is(r) && n.rank < at[i].rank
 		if better {
 			i = j
 		}
