@@ -193,7 +193,7 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		bi := min(e.Balancer, 1)
 		b := base + bi
 		if fan {
-			a.notePart(e, b)
+			a.notePart(e, b, bals[e.Balancer])
 		}
 		switch e.Kind {
 		case sim.Arrive, sim.Retry:
@@ -303,9 +303,9 @@ func (a *animator) flash(b, id int, now int64) (sim.EventKind, float32, bool) {
 }
 
 // notePart keeps partAt up to date with event e of balancer b (fan-out
-// or hedging on): an attempt routed to a server's queue is noted there
-// until it leaves it.
-func (a *animator) notePart(e sim.Event, b int) {
+// or hedging on; bal is the model's balancer): an attempt routed to a
+// server's queue is noted there until it leaves it.
+func (a *animator) notePart(e sim.Event, b int, bal *sim.Balancer) {
 	k := partKey{b, e.Request.ID, e.Request.Part}
 	switch e.Kind {
 	case sim.Arrive, sim.Retry, sim.Hedge:
@@ -326,8 +326,34 @@ func (a *animator) notePart(e sim.Event, b int) {
 			}
 		}
 		a.partAt[k] = append(at, n)
-	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Requeue, sim.Shed:
+	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Shed:
 		a.leftQueue(k, e.Server, e.Request)
+	case sim.Requeue:
+		a.leftQueue(k, e.Server, e.Request)
+		a.requeued(k, e.Request, bal)
+	}
+}
+
+// requeued notes attempt r of part k, taken back from a failed server and
+// routed again with no event naming its new queue, at the queue where bal
+// holds it at the end of the cycle (none: it went into service, or left).
+func (a *animator) requeued(k partKey, r sim.Request, bal *sim.Balancer) {
+	at := a.partAt[k]
+	for v := range bal.Servers() {
+		if slices.ContainsFunc(at, func(n partNote) bool { return n.server == v.ID && n.is(r) }) {
+			continue // noted there already
+		}
+		for i := range v.Queued {
+			if q := bal.ServerQueueAt(v.ID, i); q.ID == r.ID && q.Part == r.Part && q.Retry == r.Retry && q.Time == r.Time {
+				if a.partAt == nil || len(a.partAt) >= maxPartsNoted {
+					a.partAt = make(map[partKey][]partNote)
+				}
+				// Its rank is its slot's, unknown here: it is told apart
+				// from its part's other attempts by its time.
+				a.partAt[k] = append(a.partAt[k], partNote{server: v.ID, retry: r.Retry, time: r.Time})
+				return
+			}
+		}
 	}
 }
 

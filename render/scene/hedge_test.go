@@ -43,7 +43,9 @@ func hedgeConfig(t *testing.T, kvs ...string) sim.Config {
 // cancels the retry first: it keeps the slot of the attempt it retries):
 // one part a request with timeouts and retries under a load where
 // attempts queue; and a fan-out of 2 with timeouts, retries, health
-// checks, outlier ejection and random faults.
+// checks, outlier ejection and random faults; and a fan-out of 2 whose
+// random faults re-queue attempts (routed again with no event naming the
+// new queue).
 var hedgeClientCases = []struct {
 	name     string
 	kvs, chs []string
@@ -53,6 +55,8 @@ var hedgeClientCases = []struct {
 	{"fan-out 2, health checks and ejection", []string{"fanout", "2", "servers", "6", "min-servers", "6", "max-servers", "6", "rate", "0.12",
 		"hedge-after", "20", "timeout", "50", "retries", "2", "backoff", "3", "health-interval", "10", "eject-after", "2",
 		"mtbf", "1500", "mttr", "150", "policy", "least-connections"}, nil},
+	{"fan-out 2, random faults re-queue", []string{"fanout", "2", "servers", "6", "min-servers", "6", "max-servers", "6", "rate", "0.12",
+		"hedge-after", "20", "mtbf", "600", "mttr", "100"}, nil},
 }
 
 // attemptID is an attempt as the events and the model's queues give it:
@@ -111,7 +115,7 @@ func TestHedgeFlights(t *testing.T) {
 				after := heldAt(s.m)
 				last := s.m.Last()
 				var sent, cancels []sim.Event
-				var queued, refused, retried int
+				var queued, refused, retried, unseen int
 				evs := s.m.Events()
 				// Refused by a concurrency limit (a down server's refusal
 				// is a flight to it, then an error back).
@@ -150,6 +154,13 @@ func TestHedgeFlights(t *testing.T) {
 						sent = append(sent, e)
 					case e.Kind == sim.Retry && !isRefused(e):
 						retried++
+					case e.Kind == sim.Cancel && e.Server == 0 && slices.ContainsFunc(evs, func(x sim.Event) bool {
+						return x.Kind == sim.Requeue && attemptOf(x.Request) == attemptOf(e.Request)
+					}):
+						// Taken back from a failed server and cancelled in
+						// one cycle: no event names the queue it was routed
+						// to, and it is gone by the cycle's end (no fade).
+						unseen++
 					case e.Kind == sim.Cancel:
 						cancels = append(cancels, e)
 						if e.Server == 0 {
@@ -174,7 +185,7 @@ func TestHedgeFlights(t *testing.T) {
 						retryFlights++
 					}
 				}
-				if len(sent)+refused != last.Hedges || len(flew) != len(sent) || len(crossed) != last.Cancelled || len(crossed) != len(cancels) ||
+				if len(sent)+refused != last.Hedges || len(flew) != len(sent) || len(crossed)+unseen != last.Cancelled || len(crossed) != len(cancels) ||
 					crossedQueued != queued || bounced != last.Limited || retryFlights != retried {
 					t.Fatalf("cycle %d: %d hedges sent (%d events, %d refused), %d flew; %d cancelled (%d events, %d queued), %d crossed (%d queued); %d limited, %d bounced; %d retries, %d flew",
 						s.m.Cycle(), last.Hedges, len(sent), refused, len(flew), last.Cancelled, len(cancels), queued, len(crossed), crossedQueued, last.Limited, bounced, retried, retryFlights)
@@ -213,6 +224,9 @@ func TestHedgeFlights(t *testing.T) {
 			}
 			if slices.Contains(tc.kvs, "retries") != (retries > 0) || retries != sum.Retries {
 				t.Errorf("%d retries flew of %d", retries, sum.Retries)
+			}
+			if strings.Contains(tc.name, "re-queue") && sum.Requeued == 0 {
+				t.Errorf("nothing re-queued")
 			}
 			if slices.Contains(tc.kvs, "eject-after") && sum.Ejections == 0 {
 				t.Errorf("no ejection")
