@@ -73,3 +73,23 @@ func BenchmarkHedgeCost(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHedgeNoCandidate is hedging where almost no hedge can be
+// placed: 64 servers, fan-out 64 (every server holds a part of each
+// request), least-connections, 2 requests a cycle against a pool that
+// cannot keep up, each part hedged after 50 cycles; nearly every hedge
+// due finds no candidate. The plain run is the same without hedging.
+func BenchmarkHedgeNoCandidate(b *testing.B) {
+	production(b)
+	for _, after := range []int64{0, 50} {
+		cfg := defaultSeed1()
+		cfg.Servers, cfg.MinServers, cfg.MaxServers, cfg.Cycles = 64, 64, 64, 1500
+		cfg.Queues, cfg.Policy, cfg.Wave = PerServer, LeastConnections, false
+		cfg.Rate, cfg.Fanout, cfg.HedgeAfter = 2*RateScale, 64, after
+		name := "plain"
+		if after > 0 {
+			name = "hedged"
+		}
+		b.Run(name, func(b *testing.B) { benchAttempts(b, cfg) })
+	}
+}

@@ -362,11 +362,13 @@ func (s *Summary) deriveLimit() {
 	}
 }
 
-// limits is Balancer.limits over the balancers of a switch.
+// limits is Balancer.limits over the balancers of a switch: the lowest
+// is over the balancers that have a limit in force (one with no live
+// server has none), 0 when none has.
 func (m *Model) limits() (sum, n, lo, hi int64) {
-	for i, b := range m.bal {
+	for _, b := range m.bal {
 		s, k, l, h := b.limits()
-		if i == 0 || k > 0 && l < lo {
+		if k > 0 && (n == 0 || l < lo) {
 			lo = l
 		}
 		sum, n, hi = sum+s, n+k, max(hi, h)

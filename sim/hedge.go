@@ -274,25 +274,36 @@ func (b *Balancer) hedgeDenied() {
 	b.tot.HedgesDenied++
 }
 
-// liveAt reports whether server slot slot holds a live attempt of req.
-func (b *Balancer) liveAt(req *fanReq, slot int) bool {
-	for _, w := range req.at {
-		if w > 0 && b.slotOf(int(w)) == slot {
-			return true
-		}
-	}
-	return false
-}
-
 // anyCandidateFor reports whether a candidate holds no live attempt of
-// request req.
+// request req. It marks the slots holding one once (scratch: fan-out's
+// omit, cleared again before it returns), so its cost is the request's
+// attempt slots plus the candidates, not their product.
 func (b *Balancer) anyCandidateFor(req *fanReq) bool {
-	for _, id := range b.cands.ids {
-		if !b.liveAt(req, int(id)) {
-			return true
+	f := b.m.fan
+	if len(f.omit) < len(b.srv) {
+		f.omit = make([]bool, len(b.srv))
+	}
+	held := f.skip[:0]
+	for _, w := range req.at {
+		if w > 0 {
+			if s := b.slotOf(int(w)); s != 0 && !f.omit[s-1] {
+				f.omit[s-1] = true
+				held = append(held, s)
+			}
 		}
 	}
-	return false
+	found := false
+	for _, id := range b.cands.ids {
+		if !f.omit[id-1] {
+			found = true
+			break
+		}
+	}
+	for _, s := range held {
+		f.omit[s-1] = false
+	}
+	f.skip = held
+	return found
 }
 
 // hedgedPartDone, at cycle t, completes part j of request id (record req)

@@ -35,11 +35,8 @@ func TestReferenceMatchesModelHedgeClient(t *testing.T) {
 		// to draw).
 		cfg.CodelTarget = 0
 		if rapid.Bool().Draw(t, "hedgeSwitch") {
-			// Behind the P/S switch, without a concurrency limit: the switch
-			// with a limit and replacement differs from the reference on
-			// limit_final_min, hedged or not (the limits' difference).
+			// Behind the P/S switch (fan-out is refused there).
 			cfg.Switch, cfg.Fanout, cfg.Balancers, cfg.LoadInfo = true, 1, 1, sim.LoadExact
-			cfg.ConcurrencyLimit, cfg.LimitInitial, cfg.LimitMin, cfg.LimitMax, cfg.LimitLatency = 0, 0, 0, 0, 0
 		}
 		if rapid.Bool().Draw(t, "hedgeFaults") {
 			cfg.MTBF = rapid.Int64Range(1, 80).Draw(t, "hedgeMTBF")

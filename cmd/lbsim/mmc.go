@@ -301,7 +301,14 @@ func tailTable(tl mmc.Tail, ms *mmc.Response) string {
 		row("request p99 (cycles)", "—", fmt.Sprint(ms.P99))
 		row("attempts per request", "—", num(ms.AttemptsPerRequest))
 	} else {
-		row("a part's p50 / p99 (cycles)", fmt.Sprintf("%d / %d", lt.PartP50, lt.PartP99), "")
+		if tl.HedgeAfter > 0 {
+			// A part's own time is then one attempt's; the part ends with
+			// the first of its attempts.
+			row("one attempt's p50 / p99 (cycles)", fmt.Sprintf("%d / %d", lt.PartP50, lt.PartP99), "")
+			row("a hedged part's p99 (cycles)", fmt.Sprint(lt.HedgedPartP99), "")
+		} else {
+			row("a part's p50 / p99 (cycles)", fmt.Sprintf("%d / %d", lt.PartP50, lt.PartP99), "")
+		}
 		row("request p50 (cycles)", fmt.Sprint(lt.RequestP50), fmt.Sprint(ms.P50))
 		row("request p99 (cycles)", fmt.Sprint(lt.RequestP99), fmt.Sprint(ms.P99))
 		row("avg response (cycles)", num(lt.AvgResponse), num(ms.AvgResponse))

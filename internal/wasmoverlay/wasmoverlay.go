@@ -12,12 +12,18 @@
 //     the EBITENGINE_SCREENSHOT_KEY or EBITENGINE_INTERNAL_IMAGES_KEY
 //     environment variable names a key: the page's Go program has no
 //     environment, and the two bring a PNG encoder, a zip writer and time
-//     formatting (GenerateDumper).
+//     formatting (GenerateDumper), nor the image dumps behind them, whose
+//     archive/zip, PNG encoder and zlib bring a deflate reader and writer
+//     (GenerateImageJS, GenerateImage).
+//   - Without package regexp, which ebiten's shader compiler uses for three
+//     fixed expressions and which brings the Unicode tables: each is a
+//     matcher written out for its expression (patterns.go, copied into the
+//     three files by GenerateWithoutRegexp) and checked against regexp.
 //   - With inlining off in the packages that run at start-up or on a rare
 //     action (NoInline): inlined code compresses worse, and there it buys
 //     nothing a user sees.
 //
-// The two files are replaced with `go build -overlay`, which maps each of
+// The files are replaced with `go build -overlay`, which maps each of
 // ebiten's files to its Replacement, generated from ebiten's file by go
 // generate and committed; ebiten is not vendored or changed on disk. The go
 // command refuses to overlay a file in the module cache, so the build runs
@@ -86,6 +92,42 @@ var Files = []File{
 		Generate:    GenerateDumper,
 		Changed:     []string{"datetimeForFilename", "takeScreenshot", "dumpInternalImages"},
 	},
+	{
+		Name:        imageJSFile,
+		SHA256:      "cc4b98f57f47ce6ae95cf42ee43337067834ce9f6810437b8a7af4ff69873359",
+		Replacement: "internal/wasmoverlay/_ebiten/graphicscommand/image_js.go",
+		Generate:    GenerateImageJS,
+		Changed:     []string{"DumpImages"},
+	},
+	{
+		Name:        imageFile,
+		SHA256:      "0748383e1cf148edfd3395ebdbe559fd104884ca5ef6627d3826a58ee333be42",
+		Replacement: "internal/wasmoverlay/_ebiten/graphicscommand/image.go",
+		Generate:    GenerateImage,
+		Changed:     []string{"*Image.dumpTo"},
+	},
+	{
+		Name:        "internal/shader/expr.go",
+		SHA256:      "62e8769226d1219c565fb133d9ddc18d788467f0cff93d7e68f886b7aefa4e60",
+		Replacement: "internal/wasmoverlay/_ebiten/shader/expr.go",
+		Generate:    GenerateWithoutRegexp("internal/shader/expr.go", map[string]string{`\A__t(\d+)\z`: "textureVariableRe"}),
+		Changed:     []string{"textureVariableRe"},
+	},
+	{
+		Name:        "internal/shader/shader.go",
+		SHA256:      "bbbf10aa2a2836e1bf7bedf912092ef4de47155c4f947f94eeb0c2c2dd3268f2",
+		Replacement: "internal/wasmoverlay/_ebiten/shader/shader.go",
+		Generate: GenerateWithoutRegexp("internal/shader/shader.go",
+			map[string]string{`^[ \t\r\n]*//kage:unit\s+([^ \t\r\n]+)[ \t\r\n]*$`: "ParseCompilerDirectives"}),
+		Changed: []string{"ParseCompilerDirectives"},
+	},
+	{
+		Name:        "internal/shaderir/glsl/glsl.go",
+		SHA256:      "080d2bfc96deab5c528c32c580348b504020e9d17f3237221c86e58086597842",
+		Replacement: "internal/wasmoverlay/_ebiten/glsl/glsl.go",
+		Generate:    GenerateWithoutRegexp("internal/shaderir/glsl/glsl.go", map[string]string{`\n\n+`: "Compile"}),
+		Changed:     []string{"Compile"},
+	},
 }
 
 // NoInline are the packages (patterns) of the page compiled with inlining
@@ -96,7 +138,7 @@ var Files = []File{
 // frames do not. The model (sim and what it steps with), the scene's
 // drawing, ebiten's drawing and the runtime keep it.
 var NoInline = []string{
-	"go/...", "math/big", "regexp/...", "encoding/...", "compress/...", "archive/...", "net/...",
+	"go/...", "math/big", "encoding/...", "net/...",
 	"reflect", "fmt", "internal/fmtsort", "time", "unicode",
 	"github.com/BurntSushi/toml/...", "github.com/tinylib/msgp/...",
 	EbitenModule + "/internal/shader/...", EbitenModule + "/internal/shaderir/...",

@@ -78,13 +78,29 @@ type animator struct {
 	appear  []serverAnim
 	ghosts  []serverAnim
 	flashes []serverAnim // a ring around a server ejected, restored or ready
-	// partAt holds the servers whose queues hold an attempt of each part
-	// of a fan-out or a hedged request, in the order they were sent, so
-	// that an attempt cancelled queued fades at its queue (the cancel
-	// event names no server for a queued one; a part's attempts are
-	// cancelled in the order they were sent).
-	partAt map[partKey][]int
+	// partAt holds the attempts of each part of a fan-out or a hedged
+	// request that wait in a server's queue, so that an attempt cancelled
+	// queued fades at its own queue (the cancel event names no server for a
+	// queued one).
+	partAt map[partKey][]partNote
 }
+
+// partNote is one queued attempt of a part: its server, its identity as
+// the events give it (retry or not, its time), and its rank in the order
+// the model cancels a part's attempts (its attempt slot's order): the
+// first attempt and the hedges in the order they were sent, each hedge
+// taking a slot never used before; a retry keeps the slot of the attempt
+// it retries, which ended as its part's last live attempt, so it ranks
+// below every attempt of its part live when it is sent.
+type partNote struct {
+	server int
+	rank   int32
+	retry  bool
+	time   uint32
+}
+
+// is reports whether note n is of attempt r (by what its events carry).
+func (n partNote) is(r sim.Request) bool { return n.retry == r.Retry && n.time == r.Time }
 
 // partKey names one part of a request with fan-out on a shown balancer.
 type partKey struct {
@@ -177,7 +193,7 @@ func (a *animator) spawn(m *sim.Model, base int, now, tpc int64) {
 		bi := min(e.Balancer, 1)
 		b := base + bi
 		if fan {
-			a.notePart(e, b)
+			a.notePart(e, b, bals[e.Balancer])
 		}
 		switch e.Kind {
 		case sim.Arrive, sim.Retry:
@@ -287,9 +303,9 @@ func (a *animator) flash(b, id int, now int64) (sim.EventKind, float32, bool) {
 }
 
 // notePart keeps partAt up to date with event e of balancer b (fan-out
-// or hedging on): an attempt routed to a server's queue is noted there
-// until it leaves it.
-func (a *animator) notePart(e sim.Event, b int) {
+// or hedging on; bal is the model's balancer): an attempt routed to a
+// server's queue is noted there until it leaves it.
+func (a *animator) notePart(e sim.Event, b int, bal *sim.Balancer) {
 	k := partKey{b, e.Request.ID, e.Request.Part}
 	switch e.Kind {
 	case sim.Arrive, sim.Retry, sim.Hedge:
@@ -297,29 +313,71 @@ func (a *animator) notePart(e sim.Event, b int) {
 			return
 		}
 		if a.partAt == nil || len(a.partAt) >= maxPartsNoted {
-			a.partAt = make(map[partKey][]int)
+			a.partAt = make(map[partKey][]partNote)
 		}
-		a.partAt[k] = append(a.partAt[k], e.Server)
-	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Requeue, sim.Shed:
-		a.leftQueue(k, e.Server)
+		at := a.partAt[k]
+		n := partNote{server: e.Server, retry: e.Request.Retry, time: e.Request.Time}
+		for i, o := range at {
+			switch {
+			case e.Kind == sim.Retry && (i == 0 || o.rank <= n.rank):
+				n.rank = o.rank - 1 // below every live attempt of its part
+			case e.Kind != sim.Retry && (i == 0 || o.rank >= n.rank):
+				n.rank = o.rank + 1 // a slot never used before
+			}
+		}
+		a.partAt[k] = append(at, n)
+	case sim.Dispatch, sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Shed:
+		a.leftQueue(k, e.Server, e.Request)
+	case sim.Requeue:
+		a.leftQueue(k, e.Server, e.Request)
+		a.requeued(k, e.Request, bal)
 	}
 }
 
-// leftQueue forgets the attempt of part k noted at server id's queue (id
-// 0: the first noted, as a part's attempts leave in the order they were
-// sent) and returns that server (0: none noted).
-func (a *animator) leftQueue(k partKey, id int) int {
+// requeued notes attempt r of part k, taken back from a failed server and
+// routed again with no event naming its new queue, at the queue where bal
+// holds it at the end of the cycle (none: it went into service, or left).
+func (a *animator) requeued(k partKey, r sim.Request, bal *sim.Balancer) {
 	at := a.partAt[k]
-	i := 0
-	if id != 0 {
-		if i = slices.Index(at, id); i < 0 {
-			return 0
+	for v := range bal.Servers() {
+		if slices.ContainsFunc(at, func(n partNote) bool { return n.server == v.ID && n.is(r) }) {
+			continue // noted there already
+		}
+		for i := range v.Queued {
+			if q := bal.ServerQueueAt(v.ID, i); q.ID == r.ID && q.Part == r.Part && q.Retry == r.Retry && q.Time == r.Time {
+				if a.partAt == nil || len(a.partAt) >= maxPartsNoted {
+					a.partAt = make(map[partKey][]partNote)
+				}
+				// Its rank is its slot's, unknown here: it is told apart
+				// from its part's other attempts by its time.
+				a.partAt[k] = append(a.partAt[k], partNote{server: v.ID, retry: r.Retry, time: r.Time})
+				return
+			}
 		}
 	}
-	if len(at) == 0 {
+}
+
+// leftQueue forgets the noted attempt r of part k at server id's queue
+// (id 0: of the noted attempts that are r, the one the model cancels
+// first, of the lowest rank) and returns that server (0: none noted; an
+// attempt re-queued off a failed server is routed again with no event
+// naming its new queue, so it is not noted).
+func (a *animator) leftQueue(k partKey, id int, r sim.Request) int {
+	at := a.partAt[k]
+	i := -1
+	for j, n := range at {
+		if id != 0 && n.server != id || id == 0 && !n.is(r) {
+			continue // another server's, or (queued) another attempt
+		}
+		better := i < 0 || n.is(r) && !at[i].is(r) || n.is(r) == at[i].is(r) && n.rank < at[i].rank
+		if better {
+			i = j
+		}
+	}
+	if i < 0 {
 		return 0
 	}
-	id = at[i]
+	id = at[i].server
 	if at = slices.Delete(at, i, i+1); len(at) == 0 {
 		delete(a.partAt, k)
 	} else {
@@ -335,7 +393,7 @@ func (a *animator) cancelled(e sim.Event, b int, now, dur int64) {
 	k := partKey{b, e.Request.ID, e.Request.Part}
 	f := flight{kind: flyCancel, bal: b, typ: e.Request.Type, server: e.Server, group: e.Request.ID, start: now, dur: max(dur*3/2, 30)}
 	if e.Server == 0 {
-		f.server, f.queued = a.leftQueue(k, 0), true
+		f.server, f.queued = a.leftQueue(k, 0, e.Request), true
 	}
 	if f.server != 0 {
 		a.add(f)

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -37,43 +38,138 @@ func hedgeConfig(t *testing.T, kvs ...string) sim.Config {
 	return configWith(t, append(base, kvs...)...)
 }
 
+// hedgeClientCases are hedged runs with the client side, where a retry
+// and a hedge of one part may wait in queues at once (the model then
+// cancels the retry first: it keeps the slot of the attempt it retries):
+// one part a request with timeouts and retries under a load where
+// attempts queue; and a fan-out of 2 with timeouts, retries, health
+// checks, outlier ejection and random faults; and a fan-out of 2 whose
+// random faults re-queue attempts (routed again with no event naming the
+// new queue).
+var hedgeClientCases = []struct {
+	name     string
+	kvs, chs []string
+}{
+	{"one part, timeouts and retries", []string{"fanout", "1", "servers", "4", "min-servers", "4", "max-servers", "4", "rate", "0.17",
+		"hedge-after", "10", "hedge-max", "3", "timeout", "80", "retries", "2", "backoff", "15", "fail-time", "2"}, []string{"1:fail=1"}},
+	{"fan-out 2, health checks and ejection", []string{"fanout", "2", "servers", "6", "min-servers", "6", "max-servers", "6", "rate", "0.12",
+		"hedge-after", "20", "timeout", "50", "retries", "2", "backoff", "3", "health-interval", "10", "eject-after", "2",
+		"mtbf", "1500", "mttr", "150", "policy", "least-connections"}, nil},
+	{"fan-out 2, random faults re-queue", []string{"fanout", "2", "servers", "6", "min-servers", "6", "max-servers", "6", "rate", "0.12",
+		"hedge-after", "20", "mtbf", "600", "mttr", "100"}, nil},
+}
+
+// attemptID is an attempt as the events and the model's queues give it:
+// its request, part, whether a retry, and its time.
+type attemptID struct {
+	id    int64
+	part  uint8
+	retry bool
+	time  uint32
+}
+
+func attemptOf(r sim.Request) attemptID { return attemptID{r.ID, r.Part, r.Retry, r.Time} }
+
+// heldAt counts the attempts each server of m's first balancer holds,
+// queued or in service (not abandoned work), by server and attempt.
+func heldAt(m *sim.Model) map[int]map[attemptID]int {
+	b := m.Balancers()[0]
+	out := map[int]map[attemptID]int{}
+	for v := range b.Servers() {
+		c := map[attemptID]int{}
+		for i := range v.Queued {
+			c[attemptOf(b.ServerQueueAt(v.ID, i))]++
+		}
+		if (v.State == sim.Busy || v.State == sim.Retiring) && !v.Abandoned {
+			c[attemptOf(v.Request)]++
+		}
+		out[v.ID] = c
+	}
+	return out
+}
+
 // TestHedgeFlights steps hedged runs a cycle at a time, animated, and
 // checks each cycle's flights against its events and the model's counts:
 // one flight per hedge sent, from the gate to the hedge's server, in its
-// request's group and marked a hedge; one fading flight per attempt
-// cancelled, queued ones at a server's queue; no other flight marked a
-// hedge; a hedge its server's limit refuses bounces off it instead.
+// request's group and marked a hedge; one flight per retry sent; one
+// fading flight per attempt cancelled, at the server whose queue (or
+// service) held that very attempt, by the model's own queues; no other
+// flight marked a hedge; a hedge its server's limit refuses bounces off
+// it instead.
 func TestHedgeFlights(t *testing.T) {
+	cases := slices.Clone(hedgeClientCases)
 	for _, tc := range hedgeCases {
+		cases = append(cases, struct {
+			name     string
+			kvs, chs []string
+		}{tc.name, tc.kvs, nil})
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := running(t, hedgeConfig(t, tc.kvs...))
-			var hedges, cancelled, queuedCancels, limited int64
+			s := running(t, hedgeConfig(t, tc.kvs...), mustChanges(t, tc.chs...)...)
+			var hedges, cancelled, queuedCancels, limited, retries int64
 			for s.m.Cycle() < 4000 {
 				s.anim.flights = s.anim.flights[:0] // the notes of queued attempts stay
-				held := map[int]int{}               // each server's queue before the cycle
-				for v := range s.m.Balancers()[0].Servers() {
-					held[v.ID] = v.Queued
-				}
+				before := heldAt(s.m)
 				s.step(1, true)
+				after := heldAt(s.m)
 				last := s.m.Last()
-				var sent []sim.Event
-				var cancels, queued, refused int
+				var sent, cancels []sim.Event
+				var queued, refused, retried, unseen int
 				evs := s.m.Events()
+				// Refused by a concurrency limit (a down server's refusal
+				// is a flight to it, then an error back).
+				isRefused := func(e sim.Event) bool {
+					return s.m.Config().ConcurrencyLimit != 0 && slices.ContainsFunc(evs, func(x sim.Event) bool { return x.Kind == sim.Error && refusalOf(x) == refusalOf(e) })
+				}
+				// gone: each server's attempts that left it this cycle
+				// otherwise than by an event naming it.
+				gone := map[int]map[attemptID]int{}
+				for id, c := range before {
+					gone[id] = maps.Clone(c)
+				}
+				for id, c := range after {
+					if gone[id] == nil {
+						gone[id] = map[attemptID]int{}
+					}
+					for a, n := range c {
+						gone[id][a] -= n
+					}
+				}
 				for _, e := range evs {
+					switch e.Kind {
+					case sim.Arrive, sim.Retry, sim.Hedge:
+						if e.Server != 0 && gone[e.Server] != nil {
+							gone[e.Server][attemptOf(e.Request)]++
+						}
+					case sim.Complete, sim.Error, sim.TimedOut, sim.Discard, sim.Requeue, sim.Shed:
+						if gone[e.Server] != nil {
+							gone[e.Server][attemptOf(e.Request)]--
+						}
+					}
 					switch {
-					case e.Kind == sim.Hedge && slices.ContainsFunc(evs, func(x sim.Event) bool { return x.Kind == sim.Error && refusalOf(x) == refusalOf(e) }):
+					case e.Kind == sim.Hedge && isRefused(e):
 						refused++ // refused by its server's limit: it bounces off (flyRefuse)
 					case e.Kind == sim.Hedge:
 						sent = append(sent, e)
+					case e.Kind == sim.Retry && !isRefused(e):
+						retried++
+					case e.Kind == sim.Cancel && e.Server == 0 && slices.ContainsFunc(evs, func(x sim.Event) bool {
+						return x.Kind == sim.Requeue && attemptOf(x.Request) == attemptOf(e.Request)
+					}):
+						// Taken back from a failed server and cancelled in
+						// one cycle: no event names the queue it was routed
+						// to, and it is gone by the cycle's end (no fade).
+						unseen++
 					case e.Kind == sim.Cancel:
-						cancels++
+						cancels = append(cancels, e)
 						if e.Server == 0 {
 							queued++
 						}
 					}
 				}
-				var flew []flight
-				var crossed, crossedQueued, bounced int
+				var flew, crossed []flight
+				var crossedQueued, bounced, retryFlights int
 				for _, fl := range s.anim.flights {
 					switch {
 					case fl.kind == flyRefuse:
@@ -81,23 +177,18 @@ func TestHedgeFlights(t *testing.T) {
 					case fl.hedge:
 						flew = append(flew, fl)
 					case fl.kind == flyCancel:
-						crossed++
+						crossed = append(crossed, fl)
 						if fl.queued {
 							crossedQueued++
-							// Where it fades held it: queued before the
-							// cycle, or sent there in it.
-							joined := slices.ContainsFunc(evs, func(e sim.Event) bool {
-								return (e.Kind == sim.Hedge || e.Kind == sim.Arrive || e.Kind == sim.Retry) && e.Server == fl.server && e.Request.ID == fl.group
-							})
-							if held[fl.server] == 0 && !joined {
-								t.Fatalf("cycle %d: a queued attempt of request %d fades at server %d, whose queue was empty", s.m.Cycle(), fl.group, fl.server)
-							}
 						}
+					case fl.retry && (fl.kind == flyDispatch || fl.kind == flyRetry):
+						retryFlights++
 					}
 				}
-				if len(sent)+refused != last.Hedges || len(flew) != len(sent) || crossed != last.Cancelled || crossed != cancels || crossedQueued != queued || bounced != last.Limited {
-					t.Fatalf("cycle %d: %d hedges sent (%d events, %d refused), %d flew; %d cancelled (%d events, %d queued), %d crossed (%d queued); %d limited, %d bounced",
-						s.m.Cycle(), last.Hedges, len(sent), refused, len(flew), last.Cancelled, cancels, queued, crossed, crossedQueued, last.Limited, bounced)
+				if len(sent)+refused != last.Hedges || len(flew) != len(sent) || len(crossed)+unseen != last.Cancelled || len(crossed) != len(cancels) ||
+					crossedQueued != queued || bounced != last.Limited || retryFlights != retried {
+					t.Fatalf("cycle %d: %d hedges sent (%d events, %d refused), %d flew; %d cancelled (%d events, %d queued), %d crossed (%d queued); %d limited, %d bounced; %d retries, %d flew",
+						s.m.Cycle(), last.Hedges, len(sent), refused, len(flew), last.Cancelled, len(cancels), queued, len(crossed), crossedQueued, last.Limited, bounced, retried, retryFlights)
 				}
 				for i, fl := range flew {
 					e := sent[i]
@@ -105,13 +196,23 @@ func TestHedgeFlights(t *testing.T) {
 						t.Fatalf("cycle %d: hedge %v flies %+v", s.m.Cycle(), e, fl)
 					}
 				}
+				// Each cancel fades where the model held that attempt.
+				for i, fl := range crossed {
+					e, a := cancels[i], attemptOf(cancels[i].Request)
+					if fl.group != e.Request.ID || fl.queued != (e.Server == 0) || gone[fl.server][a] < 1 {
+						t.Fatalf("cycle %d: attempt %+v cancelled (event server %d) fades at server %d (queued %v), which did not hold it: before %v, after %v",
+							s.m.Cycle(), a, e.Server, fl.server, fl.queued, before[fl.server], after[fl.server])
+					}
+					gone[fl.server][a]--
+				}
 				hedges += int64(len(sent) + refused)
 				limited += int64(refused)
-				cancelled += int64(cancels)
+				cancelled += int64(len(cancels))
 				queuedCancels += int64(queued)
+				retries += int64(retried)
 			}
 			sum := s.m.Summary()
-			t.Logf("%d hedges (%d won, %d denied, %d refused by a limit), %d cancelled (%d queued)", hedges, sum.HedgesWon, sum.HedgesDenied, limited, cancelled, queuedCancels)
+			t.Logf("%d hedges (%d won, %d denied, %d refused by a limit), %d cancelled (%d queued), %d retries, %d ejections, %d requeued", hedges, sum.HedgesWon, sum.HedgesDenied, limited, cancelled, queuedCancels, retries, sum.Ejections, sum.Requeued)
 			if hedges != sum.Hedges || hedges < 20 || cancelled < 20 || queuedCancels == 0 || queuedCancels == cancelled {
 				t.Errorf("%d hedges flew of %d sent; %d cancelled, %d of them queued: want both kinds of cancel", hedges, sum.Hedges, cancelled, queuedCancels)
 			}
@@ -120,6 +221,15 @@ func TestHedgeFlights(t *testing.T) {
 			}
 			if strings.Contains(tc.name, "limit") != (limited > 0) {
 				t.Errorf("%d hedges refused by a limit", limited)
+			}
+			if slices.Contains(tc.kvs, "retries") != (retries > 0) || retries != sum.Retries {
+				t.Errorf("%d retries flew of %d", retries, sum.Retries)
+			}
+			if strings.Contains(tc.name, "re-queue") && sum.Requeued == 0 {
+				t.Errorf("nothing re-queued")
+			}
+			if slices.Contains(tc.kvs, "eject-after") && sum.Ejections == 0 {
+				t.Errorf("no ejection")
 			}
 		})
 	}
