@@ -111,30 +111,7 @@ func TestHedgeClientHandTraces(t *testing.T) {
 			if c.setup != nil {
 				c.setup(&cfg)
 			}
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Schedule(c.changes...); err != nil {
-				t.Fatal(err)
-			}
-			var events []string
-			for m.Step() {
-				for _, e := range m.Events() {
-					if slices.Contains(shown, e.Kind) {
-						s := fmt.Sprintf("%d %v s%d #%d", e.Cycle, e.Kind, e.Server, e.Request.ID)
-						if e.Request.Retry {
-							s += " retry"
-						}
-						events = append(events, s)
-					}
-				}
-				s := m.Summary()
-				if a, r, at := s.Books(); !a || !r || !at {
-					t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
-				}
-			}
-			s := m.Summary()
+			events, s := traceBooked(t, cfg, c.changes, shown)
 			w := c.want
 			got := want{s.Hedges, s.HedgesWon, s.Cancelled, s.Retries, s.Errors, s.TimedOutQueued, s.TimedOutInService,
 				s.Completed, s.Failed, s.TimedOut, s.WastedCycles, w.events}
@@ -233,4 +210,35 @@ func TestReplacedServerLeavesTheEjected(t *testing.T) {
 	if s := m.Summary(); s.Ejections != 2 || s.Replaced != 2 || s.Errors != 3 {
 		t.Errorf("ejections %d replaced %d errors %d, want 2 2 3", s.Ejections, s.Replaced, s.Errors)
 	}
+}
+
+// traceBooked runs cfg with changes to its end and returns the events of
+// the kinds shown, each as "cycle kind sSERVER #REQUEST[ retry]", and the
+// summary, failing t at the first cycle whose books do not balance.
+func traceBooked(t *testing.T, cfg Config, changes []Change, shown []EventKind) ([]string, Summary) {
+	t.Helper()
+	m, err := New(cfg, WithEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Schedule(changes...); err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for m.Step() {
+		for _, e := range m.Events() {
+			if slices.Contains(shown, e.Kind) {
+				s := fmt.Sprintf("%d %v s%d #%d", e.Cycle, e.Kind, e.Server, e.Request.ID)
+				if e.Request.Retry {
+					s += " retry"
+				}
+				events = append(events, s)
+			}
+		}
+		s := m.Summary()
+		if a, r, at := s.Books(); !a || !r || !at {
+			t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
+		}
+	}
+	return events, m.Summary()
 }

@@ -76,30 +76,7 @@ func TestHedgeSetClientHandTraces(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
 			c.setup(&cfg)
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Schedule(c.changes...); err != nil {
-				t.Fatal(err)
-			}
-			var events []string
-			for m.Step() {
-				for _, e := range m.Events() {
-					if slices.Contains(shown, e.Kind) {
-						s := fmt.Sprintf("%d %v s%d #%d", e.Cycle, e.Kind, e.Server, e.Request.ID)
-						if e.Request.Retry {
-							s += " retry"
-						}
-						events = append(events, s)
-					}
-				}
-				s := m.Summary()
-				if a, r, at := s.Books(); !a || !r || !at {
-					t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
-				}
-			}
-			s := m.Summary()
+			events, s := traceBooked(t, cfg, c.changes, shown)
 			w := c.want
 			got := want{s.Hedges, s.HedgesWon, s.Cancelled, s.Retries, s.TimedOutQueued, s.TimedOutInService,
 				s.Completed, s.TimedOut, s.WastedCycles, w.events}
