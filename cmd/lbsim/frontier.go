@@ -57,42 +57,20 @@ func (c *cli) plotFrontier(o *plotFrontierOptions, cl commandLine) error {
 	if err := o.out.check(); err != nil {
 		return usageErrAsIs("%v", err)
 	}
-	outs := outputs{stdout: c.stdout} // --out may be "-"
-	defer outs.abort()
-	stop := c.watchInterrupts(&outs, nil)
-	defer stop()
-	f, err := o.out.open(&outs, "the results file", files...)
-	if err != nil {
-		return usageErrAsIs("%v", err)
-	}
-	rep, err := aggregateFiles(files, []string{o.x, o.y}, 0)
-	if err != nil {
-		// The aggregate names the metrics as its own flag does.
-		msg := strings.Replace(err.Error(), "--metric "+o.x+":", "--x "+o.x+":", 1)
-		return usageErrAsIs("%s", strings.Replace(msg, "--metric "+o.y+":", "--y "+o.y+":", 1))
-	}
-	ch, err := frontierChart(rep, o.by)
-	if err != nil {
-		return usageErrAsIs("%v", err)
-	}
-	if o.title != "" {
-		ch.Title = o.title
-	}
-	if err := ch.Write(f.w, o.out.format, o.out.w, o.out.h); err != nil {
-		return failErr(exitFailed, "%v", err)
-	}
-	if code := c.commit(&outs, "plot"); code != exitOK {
-		return exited(code)
-	}
-	if code := c.reportMerge(rep); code != exitOK {
-		return exited(code)
-	}
-	points := 0
-	for _, sr := range ch.Series {
-		points += len(sr.X)
-	}
-	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %s on %s, is in %s\n", o.y, o.x, counted(points, "point"), counted(len(ch.Series), "line"), outName(o.out.out))
-	return nil
+	return c.drawResults(files, &o.out, o.title, []string{o.x, o.y},
+		func(err error) error {
+			// The aggregate names the metrics as its own flag does.
+			msg := strings.Replace(err.Error(), "--metric "+o.x+":", "--x "+o.x+":", 1)
+			return usageErrAsIs("%s", strings.Replace(msg, "--metric "+o.y+":", "--y "+o.y+":", 1))
+		},
+		func(rep *sweep.Report) (*chart.Sweep, error) { return frontierChart(rep, o.by) },
+		func(ch *chart.Sweep) string {
+			points := 0
+			for _, sr := range ch.Series {
+				points += len(sr.X)
+			}
+			return fmt.Sprintf("%s against %s, %s on %s", o.y, o.x, counted(points, "point"), counted(len(ch.Series), "line"))
+		})
 }
 
 // frontierChart lays out an aggregate of two metrics as a chart: each grid

@@ -236,26 +236,43 @@ func (c *cli) plotSweep(o *plotSweepOptions, cl commandLine) error {
 	if err := o.out.check(); err != nil {
 		return usageErrAsIs("%v", err)
 	}
+	return c.drawResults(files, &o.out, o.title, []string{o.metric}, nil,
+		func(rep *sweep.Report) (*chart.Sweep, error) { return sweepChart(rep, o.xName) },
+		func(ch *chart.Sweep) string {
+			return fmt.Sprintf("%s against %s, %d lines", o.metric, ch.XLabel, len(ch.Series))
+		})
+}
+
+// drawResults is the shared run of lbsim plot sweep and plot frontier: it
+// aggregates the metrics of the sweep's results files (an aggregate's
+// error passed through aggErr when it is not nil), lays them out with
+// layout, titles the chart (title, if given), writes it to out, and says
+// what was drawn (said's words) and where.
+func (c *cli) drawResults(files []string, out *plotOutput, title string, metrics []string,
+	aggErr func(error) error, layout func(*sweep.Report) (*chart.Sweep, error), said func(*chart.Sweep) string) error {
 	outs := outputs{stdout: c.stdout} // --out may be "-"
 	defer outs.abort()
 	stop := c.watchInterrupts(&outs, nil)
 	defer stop()
-	f, err := o.out.open(&outs, "the results file", files...)
+	f, err := out.open(&outs, "the results file", files...)
 	if err != nil {
 		return usageErrAsIs("%v", err)
 	}
-	rep, err := aggregateFiles(files, []string{o.metric}, 0)
+	rep, err := aggregateFiles(files, metrics, 0)
+	if err != nil {
+		if aggErr != nil {
+			return aggErr(err)
+		}
+		return usageErrAsIs("%v", err)
+	}
+	ch, err := layout(rep)
 	if err != nil {
 		return usageErrAsIs("%v", err)
 	}
-	ch, err := sweepChart(rep, o.xName)
-	if err != nil {
-		return usageErrAsIs("%v", err)
+	if title != "" {
+		ch.Title = title
 	}
-	if o.title != "" {
-		ch.Title = o.title
-	}
-	if err := ch.Write(f.w, o.out.format, o.out.w, o.out.h); err != nil {
+	if err := ch.Write(f.w, out.format, out.w, out.h); err != nil {
 		return failErr(exitFailed, "%v", err)
 	}
 	if code := c.commit(&outs, "plot"); code != exitOK {
@@ -264,7 +281,7 @@ func (c *cli) plotSweep(o *plotSweepOptions, cl commandLine) error {
 	if code := c.reportMerge(rep); code != exitOK {
 		return exited(code)
 	}
-	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s against %s, %d lines, is in %s\n", o.metric, ch.XLabel, len(ch.Series), outName(o.out.out))
+	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: %s, is in %s\n", said(ch), outName(out.out))
 	return nil
 }
 
