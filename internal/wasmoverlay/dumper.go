@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"maps"
@@ -28,12 +27,10 @@ const leftOut = "\n// errLeftOut is what a screenshot or an image dump returns i
 // EBITENGINE_SCREENSHOT_KEY or EBITENGINE_INTERNAL_IMAGES_KEY environment
 // variable names a key, and the page's Go program has no environment.
 func GenerateDumper(src []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, dumperFile, src, parser.ParseComments)
+	f, off, err := parseSource(dumperFile, src)
 	if err != nil {
 		return nil, err
 	}
-	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	var edits []edit
 	imports := map[string]bool{}
 	found := map[string]bool{}
@@ -149,12 +146,10 @@ type leftOutFunc struct {
 // leaveOut returns src changed as c says, or an error when the file is not
 // as expected.
 func leaveOut(src []byte, c leftOutFunc) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, c.file, src, parser.ParseComments)
+	f, off, err := parseSource(c.file, src)
 	if err != nil {
 		return nil, err
 	}
-	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	var edits []edit
 	var imports []string
 	for _, s := range f.Imports {

@@ -52,12 +52,10 @@ const shaderFile = "internal/builtinshader/shader.go"
 // filter, address and colour-matrix choice, rendered here from the file's
 // own template.
 func GenerateShaders(src []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, shaderFile, src, parser.ParseComments)
+	f, off, err := parseSource(shaderFile, src)
 	if err != nil {
 		return nil, err
 	}
-	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	var edits []edit
 	var tmplText string
 	imports := map[string]bool{}
@@ -213,4 +211,16 @@ func applyEdits(src []byte, edits []edit) []byte {
 		at = e.to
 	}
 	return append(out, src[at:]...)
+}
+
+// parseSource parses the Go file name (its source src, comments kept) and
+// returns it with the byte offset in src of a position in it, which the
+// generators' edits are made at.
+func parseSource(name string, src []byte) (*ast.File, func(token.Pos) int, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func(p token.Pos) int { return fset.Position(p).Offset }, nil
 }

@@ -35,12 +35,10 @@ var patternTypes = map[string]string{
 // changed expression, is refused.
 func GenerateWithoutRegexp(name string, wants map[string]string) func(src []byte) ([]byte, error) {
 	return func(src []byte) ([]byte, error) {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		f, off, err := parseSource(name, src)
 		if err != nil {
 			return nil, err
 		}
-		off := func(p token.Pos) int { return fset.Position(p).Offset }
 		var edits []edit
 		for _, s := range f.Imports {
 			if s.Path.Value == `"regexp"` && s.Name == nil {
