@@ -20,28 +20,31 @@ func overloadBenchConfig(q QueueMode, rho int64) Config {
 	return cfg
 }
 
+// idleControls are the overload controls BenchmarkOverloadIdle runs, each
+// set where at utilisation 0.8 it has nothing to do, after the plain run.
+var idleControls = []struct {
+	name string
+	set  func(*Config)
+}{
+	{"plain", func(*Config) {}},
+	{"lifo", func(c *Config) { c.Discipline = Lifo }},
+	{"adaptive-lifo", func(c *Config) { c.Discipline = AdaptiveLifo }},
+	{"codel", func(c *Config) { c.CodelTarget, c.CodelInterval = 5000, 5000 }},
+	{"fixed-limit", func(c *Config) { c.ConcurrencyLimit = MaxConcurrencyLimit }},
+	{"aimd", func(c *Config) {
+		c.ConcurrencyLimit, c.LimitInitial, c.LimitMin, c.LimitMax = LimitAIMD, 1000, 1000, 1000
+	}},
+	{"throttle", func(c *Config) { c.Throttle = 200 }},
+}
+
 // BenchmarkOverloadIdle runs each overload control at utilisation 0.8 where
 // it has nothing to do (no attempt shed, refused or throttled: the test
 // TestOverloadIdleDoesNothing checks that), against the plain run, pooled
 // and per-server: what a control costs only for being on.
 func BenchmarkOverloadIdle(b *testing.B) {
 	production(b)
-	controls := []struct {
-		name string
-		set  func(*Config)
-	}{
-		{"plain", func(*Config) {}},
-		{"lifo", func(c *Config) { c.Discipline = Lifo }},
-		{"adaptive-lifo", func(c *Config) { c.Discipline = AdaptiveLifo }},
-		{"codel", func(c *Config) { c.CodelTarget, c.CodelInterval = 5000, 5000 }},
-		{"fixed-limit", func(c *Config) { c.ConcurrencyLimit = MaxConcurrencyLimit }},
-		{"aimd", func(c *Config) {
-			c.ConcurrencyLimit, c.LimitInitial, c.LimitMin, c.LimitMax = LimitAIMD, 1000, 1000, 1000
-		}},
-		{"throttle", func(c *Config) { c.Throttle = 200 }},
-	}
 	for _, q := range []QueueMode{Pooled, PerServer} {
-		for _, c := range controls {
+		for _, c := range idleControls {
 			cfg := overloadBenchConfig(q, 80)
 			c.set(&cfg)
 			b.Run(fmt.Sprintf("%v/%s", q, c.name), func(b *testing.B) { benchRun(b, cfg) })
@@ -86,26 +89,19 @@ func BenchmarkShedding(b *testing.B) {
 // Shedding does shed under BenchmarkShedding's overloads.
 func TestOverloadIdleDoesNothing(t *testing.T) {
 	for _, q := range []QueueMode{Pooled, PerServer} {
-		for name, set := range map[string]func(*Config){
-			"codel": func(c *Config) { c.CodelTarget, c.CodelInterval = 5000, 5000 },
-			"fixed": func(c *Config) { c.ConcurrencyLimit = MaxConcurrencyLimit },
-			"aimd": func(c *Config) {
-				c.ConcurrencyLimit, c.LimitInitial, c.LimitMin, c.LimitMax = LimitAIMD, 1000, 1000, 1000
-			},
-			"throttle": func(c *Config) { c.Throttle = 200 },
-		} {
+		for _, c := range idleControls {
 			cfg := overloadBenchConfig(q, 80)
 			cfg.Cycles = 20_000
-			set(&cfg)
+			c.set(&cfg)
 			m, err := New(cfg)
 			if err != nil {
-				t.Fatalf("%v/%s: %v", q, name, err)
+				t.Fatalf("%v/%s: %v", q, c.name, err)
 			}
 			m.Run()
 			s := m.Summary()
 			if s.Shed+s.Limited != 0 || s.Throttled*100 >= s.Generated || s.Completed == 0 {
 				t.Errorf("%v/%s at 0.8: shed %d, limited %d, throttled %d, completed %d; want none shed or limited, under 1%% throttled, requests completed",
-					q, name, s.Shed, s.Limited, s.Throttled, s.Completed)
+					q, c.name, s.Shed, s.Limited, s.Throttled, s.Completed)
 			}
 		}
 		cfg := overloadBenchConfig(q, 150)
