@@ -130,45 +130,56 @@ func TestFanoutBooksEveryCycle(t *testing.T) {
 		cfg.FailTime = int64(rapid.IntRange(1, 8).Draw(t, "failTime"))
 		genOverload(t, &cfg) // shedding and the throttle
 		genLimit(t, &cfg, 6)
-		var changes []Change
-		for range rapid.IntRange(0, 3).Draw(t, "grays") {
-			kind := rapid.SampledFrom([]Setting{SetFail, SetHang, SetSlow, SetHeal}).Draw(t, "gray")
-			c := Change{Cycle: int64(rapid.IntRange(1, int(cfg.Cycles)).Draw(t, "at")), Setting: kind,
-				Value: int64(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "server")))}
-			if kind == SetSlow {
-				c.Value = SlowValue(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "server")), 300)
-			}
-			changes = append(changes, c)
-		}
-		m, err := New(cfg)
-		if err != nil {
-			t.Fatalf("%v", err)
-		}
-		if err := m.Schedule(changes...); err != nil {
-			t.Skip(err)
-		}
-		jumped, _ := New(cfg)
-		if err := jumped.Schedule(changes...); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			s := m.Summary()
-			arrivals, requests, attempts := s.Books()
-			if !arrivals || !requests || !attempts {
-				t.Fatalf("cycle %d: the books do not balance (arrivals %v, requests %v, attempts %v): %+v", m.Cycle(), arrivals, requests, attempts, s)
-			}
+		runGrayBooked(t, cfg, func(m *Model, s Summary) {
 			if s.Parts != s.Admitted*int64(cfg.Fanout) || s.InFlight < 0 {
 				t.Fatalf("cycle %d: parts %d for %d admitted, in flight %d", m.Cycle(), s.Parts, s.Admitted, s.InFlight)
 			}
-			if !m.Step() {
-				break
-			}
-		}
-		jumped.Run()
-		if jumped.Hash() != m.Hash() {
-			t.Fatalf("a run jumped to its end differs from one stepped")
-		}
+		})
 	})
+}
+
+// runGrayBooked draws up to three gray changes (fail, hang, slow, heal)
+// for cfg, steps a model through them checking the books every cycle and
+// calling check on each cycle's summary, then confirms a run jumped to
+// its end matches the stepped one. A schedule refused skips the case.
+func runGrayBooked(t *rapid.T, cfg Config, check func(m *Model, s Summary)) {
+	t.Helper()
+	var changes []Change
+	for range rapid.IntRange(0, 3).Draw(t, "grays") {
+		kind := rapid.SampledFrom([]Setting{SetFail, SetHang, SetSlow, SetHeal}).Draw(t, "gray")
+		c := Change{Cycle: int64(rapid.IntRange(1, int(cfg.Cycles)).Draw(t, "at")), Setting: kind,
+			Value: int64(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "server")))}
+		if kind == SetSlow {
+			c.Value = SlowValue(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "server")), 300)
+		}
+		changes = append(changes, c)
+	}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if err := m.Schedule(changes...); err != nil {
+		t.Skip(err)
+	}
+	jumped, _ := New(cfg)
+	if err := jumped.Schedule(changes...); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		s := m.Summary()
+		arrivals, requests, attempts := s.Books()
+		if !arrivals || !requests || !attempts {
+			t.Fatalf("cycle %d: the books do not balance (arrivals %v, requests %v, attempts %v): %+v", m.Cycle(), arrivals, requests, attempts, s)
+		}
+		check(m, s)
+		if !m.Step() {
+			break
+		}
+	}
+	jumped.Run()
+	if jumped.Hash() != m.Hash() {
+		t.Fatalf("a run jumped to its end differs from one stepped")
+	}
 }
 
 // TestFanoutRefusals: fan-out is refused where it cannot route its parts.

@@ -172,44 +172,11 @@ func TestHedgeBooksEveryCycle(t *testing.T) {
 		genOverload(t, &cfg) // shedding and the throttle
 		genLimit(t, &cfg, 6)
 		genHedgeClient(t, &cfg)
-		var changes []Change
-		for range rapid.IntRange(0, 3).Draw(t, "grays") {
-			kind := rapid.SampledFrom([]Setting{SetFail, SetHang, SetSlow, SetHeal}).Draw(t, "gray")
-			c := Change{Cycle: int64(rapid.IntRange(1, int(cfg.Cycles)).Draw(t, "at")), Setting: kind,
-				Value: int64(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "server")))}
-			if kind == SetSlow {
-				c.Value = SlowValue(MakeServerRef(0, rapid.IntRange(1, cfg.Servers).Draw(t, "server")), 300)
-			}
-			changes = append(changes, c)
-		}
-		m, err := New(cfg)
-		if err != nil {
-			t.Fatalf("%v", err)
-		}
-		if err := m.Schedule(changes...); err != nil {
-			t.Skip(err)
-		}
-		jumped, _ := New(cfg)
-		if err := jumped.Schedule(changes...); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			s := m.Summary()
-			arrivals, requests, attempts := s.Books()
-			if !arrivals || !requests || !attempts {
-				t.Fatalf("cycle %d: the books do not balance (arrivals %v, requests %v, attempts %v): %+v", m.Cycle(), arrivals, requests, attempts, s)
-			}
+		runGrayBooked(t, cfg, func(m *Model, s Summary) {
 			if s.Parts != s.Admitted*int64(cfg.Fanout) || s.InFlight < 0 || s.HedgesWon > s.Hedges {
 				t.Fatalf("cycle %d: parts %d for %d admitted, in flight %d, hedges %d won %d", m.Cycle(), s.Parts, s.Admitted, s.InFlight, s.Hedges, s.HedgesWon)
 			}
-			if !m.Step() {
-				break
-			}
-		}
-		jumped.Run()
-		if jumped.Hash() != m.Hash() {
-			t.Fatalf("a run jumped to its end differs from one stepped")
-		}
+		})
 	})
 }
 
