@@ -98,22 +98,12 @@ func TestHedgeHandTraces(t *testing.T) {
 			if c.setup != nil {
 				c.setup(&cfg)
 			}
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
 			var cancels []Event
-			for m.Step() {
-				for _, e := range m.Events() {
-					if e.Kind == Cancel {
-						cancels = append(cancels, Event{Cycle: e.Cycle, Server: e.Server, Request: Request{ID: e.Request.ID}})
-					}
+			s := traceRun(t, cfg, nil, func(e Event) {
+				if e.Kind == Cancel {
+					cancels = append(cancels, Event{Cycle: e.Cycle, Server: e.Server, Request: Request{ID: e.Request.ID}})
 				}
-				if s := m.Summary(); !s.Consistent {
-					t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
-				}
-			}
-			s := m.Summary()
+			})
 			w := c.want
 			got := want{s.Hedges, s.HedgesWon, s.HedgesDenied, s.Cancelled, s.WastedCycles, s.Completed, s.Dispatched, nil, nil}
 			if got.hedges != w.hedges || got.won != w.won || got.denied != w.denied || got.cancelled != w.cancelled ||

@@ -212,10 +212,10 @@ func TestReplacedServerLeavesTheEjected(t *testing.T) {
 	}
 }
 
-// traceBooked runs cfg with changes to its end and returns the events of
-// the kinds shown, each as "cycle kind sSERVER #REQUEST[ retry]", and the
-// summary, failing t at the first cycle whose books do not balance.
-func traceBooked(t *testing.T, cfg Config, changes []Change, shown []EventKind) ([]string, Summary) {
+// traceRun runs cfg with changes to its end, handing each event to each,
+// and returns the summary, failing t at the first cycle whose books do not
+// balance.
+func traceRun(t *testing.T, cfg Config, changes []Change, each func(Event)) Summary {
 	t.Helper()
 	m, err := New(cfg, WithEvents())
 	if err != nil {
@@ -224,21 +224,30 @@ func traceBooked(t *testing.T, cfg Config, changes []Change, shown []EventKind) 
 	if err := m.Schedule(changes...); err != nil {
 		t.Fatal(err)
 	}
-	var events []string
 	for m.Step() {
 		for _, e := range m.Events() {
-			if slices.Contains(shown, e.Kind) {
-				s := fmt.Sprintf("%d %v s%d #%d", e.Cycle, e.Kind, e.Server, e.Request.ID)
-				if e.Request.Retry {
-					s += " retry"
-				}
-				events = append(events, s)
-			}
+			each(e)
 		}
-		s := m.Summary()
-		if a, r, at := s.Books(); !a || !r || !at {
+		if s := m.Summary(); !s.Consistent {
 			t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
 		}
 	}
-	return events, m.Summary()
+	return m.Summary()
+}
+
+// traceBooked is traceRun keeping the events of the kinds shown, each as
+// "cycle kind sSERVER #REQUEST[ retry]".
+func traceBooked(t *testing.T, cfg Config, changes []Change, shown []EventKind) ([]string, Summary) {
+	t.Helper()
+	var events []string
+	s := traceRun(t, cfg, changes, func(e Event) {
+		if slices.Contains(shown, e.Kind) {
+			line := fmt.Sprintf("%d %v s%d #%d", e.Cycle, e.Kind, e.Server, e.Request.ID)
+			if e.Request.Retry {
+				line += " retry"
+			}
+			events = append(events, line)
+		}
+	})
+	return events, s
 }

@@ -114,31 +114,18 @@ func TestHedgeSwitchFleetSetHandTraces(t *testing.T) {
 			if c.setup != nil {
 				c.setup(&cfg)
 			}
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Schedule(c.changes...); err != nil {
-				t.Fatal(err)
-			}
 			var events []Event
 			var resps []int64
-			for m.Step() {
-				for _, e := range m.Events() {
-					switch e.Kind {
-					case Hedge:
-						events = append(events, Event{Cycle: e.Cycle, Kind: Hedge, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID, Member: e.Request.Member}})
-					case Cancel:
-						events = append(events, Event{Cycle: e.Cycle, Kind: Cancel, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID}})
-					case Complete: // one part a request: its response
-						resps = append(resps, e.Cycle-e.Request.Arrival)
-					}
+			s := traceRun(t, cfg, c.changes, func(e Event) {
+				switch e.Kind {
+				case Hedge:
+					events = append(events, Event{Cycle: e.Cycle, Kind: Hedge, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID, Member: e.Request.Member}})
+				case Cancel:
+					events = append(events, Event{Cycle: e.Cycle, Kind: Cancel, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID}})
+				case Complete: // one part a request: its response
+					resps = append(resps, e.Cycle-e.Request.Arrival)
 				}
-				if s := m.Summary(); !s.Consistent {
-					t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
-				}
-			}
-			s := m.Summary()
+			})
 			w := c.want
 			if !slices.Equal(events, w.events) {
 				t.Errorf("hedges and cancellations\n %v\nwant\n %v", events, w.events)
