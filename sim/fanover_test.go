@@ -189,10 +189,7 @@ func TestFanoutOverloadHandTraces(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
 			c.setup(&cfg)
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := mustNewEvents(t, cfg)
 			var events []string
 			for m.Step() {
 				for _, e := range m.Events() {

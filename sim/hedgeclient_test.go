@@ -184,15 +184,9 @@ func TestReplacedServerLeavesTheEjected(t *testing.T) {
 	cfg := traceConfig(3, 6, row(1, 100), row(1, 100), row(1, 100), row(1, 100))
 	cfg.Queues, cfg.Policy, cfg.FailTime = PerServer, RoundRobin, 1
 	cfg.HealthInterval, cfg.EjectAfter, cfg.EjectFor, cfg.ReplaceAfter = 100, 1, 1000, 2
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
 	ref := func(id int) int64 { return int64(MakeServerRef(0, id)) }
-	if err := m.Schedule(Change{Cycle: 1, Setting: SetFail, Value: ref(1)}, Change{Cycle: 2, Setting: SetHeal, Value: ref(1)},
-		Change{Cycle: 3, Setting: SetDown, Value: ref(2)}); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, Change{Cycle: 1, Setting: SetFail, Value: ref(1)}, Change{Cycle: 2, Setting: SetHeal, Value: ref(1)},
+		Change{Cycle: 3, Setting: SetDown, Value: ref(2)})
 	var events []string
 	for m.Step() {
 		for _, e := range m.Events() {
@@ -217,13 +211,7 @@ func TestReplacedServerLeavesTheEjected(t *testing.T) {
 // balance.
 func traceRun(t *testing.T, cfg Config, changes []Change, each func(Event)) Summary {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, changes...)
 	for m.Step() {
 		for _, e := range m.Events() {
 			each(e)
