@@ -12,21 +12,8 @@ import (
 // which every control of the "more" panel is read.
 func p2cFleet(t *testing.T) *Session {
 	t.Helper()
-	cfg := testConfig()
-	for _, kv := range [][2]string{{"queues", "per-server"}, {"policy", "p2c"}, {"balancers", "4"}, {"load-info", "periodic:100"}, {"servers", "8"}} {
-		if err := cfg.Set(kv[0], kv[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: 20, RandomSeed: func() uint64 { return 777 }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for now := clock(); s.m.Cycle() < 20; {
-		s.Update(now)
-	}
-	s.Draw(BaseW, BaseH)
-	return s
+	cfg := configWith(t, "queues", "per-server", "policy", "p2c", "balancers", "4", "load-info", "periodic:100", "servers", "8")
+	return drawnAt(t, Options{Config: cfg, Speed: 600, PauseAt: 20, RandomSeed: func() uint64 { return 777 }}, BaseW, BaseH)
 }
 
 // keyChange tabs to control id and presses keys: the one change pending is
