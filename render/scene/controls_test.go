@@ -633,14 +633,7 @@ func TestReplaySlidersShowTheValueInForce(t *testing.T) {
 	cfg := testConfig()
 	cfg.Cycles = 100
 	ch, _ := sim.ParseChange("60:rate=0.9")
-	snap, err := snapshot.Record(cfg, []sim.Change{ch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := snapshot.Encode(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := recorded(t, cfg, []sim.Change{ch})
 	s := drawn(t, 1)
 	if err := s.Load(data); err != nil {
 		t.Fatal(err)
