@@ -27,13 +27,7 @@ func TestHedgeClientHandTraces(t *testing.T) {
 		completed, failed, timedOut, wasted                            int64
 		events                                                         []string // "cycle kind sS #id", " retry" for a retry
 	}
-	cases := []struct {
-		name    string
-		cfg     Config
-		setup   func(*Config)
-		changes []Change
-		want    want
-	}{{
+	cases := []handTrace[want]{{
 		// Timeout 32, one retry allowed. Request 1 (cycle 1, time 100)
 		// is served at server 1 from 1 (done 101). Its hedge at 6 goes to
 		// server 2 (done 36). At 33 the first attempt times out in
@@ -107,11 +101,7 @@ func TestHedgeClientHandTraces(t *testing.T) {
 	shown := []EventKind{Arrive, Dispatch, Hedge, TimedOut, Error, Retry, Cancel, Complete, GiveUp, Discard, Eject}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := c.cfg
-			if c.setup != nil {
-				c.setup(&cfg)
-			}
-			events, s := traceBooked(t, cfg, c.changes, shown)
+			events, s := traceBooked(t, c.config(), c.changes, shown)
 			w := c.want
 			got := want{s.Hedges, s.HedgesWon, s.Cancelled, s.Retries, s.Errors, s.TimedOutQueued, s.TimedOutInService,
 				s.Completed, s.Failed, s.TimedOut, s.WastedCycles, w.events}

@@ -27,13 +27,7 @@ func TestHedgeSwitchFleetSetHandTraces(t *testing.T) {
 		hedges, won, denied, cancelled, wasted int64
 		responses                              []int64 // by completion
 	}
-	cases := []struct {
-		name    string
-		cfg     Config
-		setup   func(*Config)
-		changes []Change
-		want    want
-	}{{
+	cases := []handTrace[want]{{
 		// Budget 0.5, each balancer its own window. P: request 1 at 1
 		// (server 1), request 2 at 2 (server 2); S: request 3 at 2 (its
 		// server 1). At 3 P's window (cycles 1–2) holds 2 parts, no hedge:
@@ -110,13 +104,9 @@ func TestHedgeSwitchFleetSetHandTraces(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := c.cfg
-			if c.setup != nil {
-				c.setup(&cfg)
-			}
 			var events []Event
 			var resps []int64
-			s := traceRun(t, cfg, c.changes, func(e Event) {
+			s := traceRun(t, c.config(), c.changes, func(e Event) {
 				switch e.Kind {
 				case Hedge:
 					events = append(events, Event{Cycle: e.Cycle, Kind: Hedge, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID, Member: e.Request.Member}})
