@@ -25,11 +25,12 @@ import (
 // times, the queues' removal) holds one entry per part and a queued part
 // takes the 24 bytes of any queued request. Beside them, each request in
 // flight keeps one record (fanReq: 48 bytes, its attempts' places at 4
-// bytes a slot — K slots, K·(1 + H) with H hedges a part — and a map entry
-// of about 25 bytes): about 73 + 4K bytes a request unhedged (the heap
-// grew 89.5 bytes a request in flight at K = 4 and 104.8 at K = 8, a
-// million parts queued, against plain requests), so 4 + 73/K bytes more
-// per queued part.
+// bytes a slot — K slots, K·(1 + H) with H hedges a part — and a slot of 8
+// bytes in the ring of requests in flight, fanring.go, which keeps at most
+// four slots a request in flight): about 56–80 + 4K bytes a request
+// unhedged (with a map in place of the ring, of about 25 bytes an entry,
+// the heap grew 89.5 bytes a request in flight at K = 4 and 104.8 at
+// K = 8, a million parts queued, against plain requests).
 
 // partsStream is the stream constant of the parts generator: the times
 // of parts 2 … K, drawn right after their request is generated.
@@ -48,7 +49,7 @@ type fanState struct {
 	a     int // attempts a part may have: 1, or 1 + hedge-max with hedging
 	hedge *hedgeState
 	pcg   *rand.PCG // the parts generator
-	reqs  map[int64]*fanReq
+	reqs  reqRing // the requests in flight by id (fanring.go)
 	times []uint32 // the parts' times of the request being admitted
 	skip  []int    // scratch: the slots a part may not go to
 	but   []int32  // scratch: the candidates a part may go to (candidatesBut)
@@ -101,7 +102,7 @@ func newFanState(cfg *Config) *fanState {
 // makeFanState returns fan-out's state for cfg's K, without hedging.
 func makeFanState(cfg *Config) *fanState {
 	k := max(cfg.Fanout, 1)
-	return &fanState{k: k, a: 1, pcg: rand.NewPCG(cfg.Seed, partsStream), reqs: map[int64]*fanReq{}, times: make([]uint32, k)}
+	return &fanState{k: k, a: 1, pcg: rand.NewPCG(cfg.Seed, partsStream), times: make([]uint32, k)}
 }
 
 // key returns the key of part j's (from 0) first attempt of request id.
@@ -141,7 +142,7 @@ func (f *fanState) of(key int64) (*fanReq, int) {
 	if key <= f.baseKey { // admitted before a change turned hedging on
 		id, i = (key-1)/int64(f.k)+1, (key-1)%int64(f.k)*int64(f.a)
 	}
-	return f.reqs[id], int(i)
+	return f.reqs.get(id), int(i)
 }
 
 // legacyKey and legacySplit are keyAt and split for the
@@ -231,7 +232,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	if f.hedge != nil {
 		req.hedgeReq = &hedgeReq{r: r, sent: make([]int64, f.k*f.a)}
 	}
-	f.reqs[r.id] = req
+	f.reqs.put(r.id, req)
 	f.live[b.index]++
 	place, note := f.place[:0], f.note[:0]
 	noted, refusing := false, b.watching || b.lim != nil
@@ -551,7 +552,7 @@ func (b *Balancer) partDone(id int, s *server, t int64) {
 func (b *Balancer) partCompleted(s *server, t int64) {
 	f := b.m.fan
 	id, j := f.split(s.req.id)
-	req := f.reqs[id]
+	req := f.reqs.get(id)
 	if req == nil {
 		return // cannot happen: a cancelled attempt does not complete
 	}
@@ -564,7 +565,7 @@ func (b *Balancer) partCompleted(s *server, t int64) {
 		b.tot.PartsDone++
 		return
 	}
-	delete(f.reqs, id)
+	f.reqs.del(id)
 	f.live[b.index]--
 	b.resps.add(b.completed(s, t))
 }
@@ -590,11 +591,11 @@ func (b *Balancer) partEnded(r packed) *fanReq {
 func (b *Balancer) fanEnded(r packed, t int64) {
 	f := b.m.fan
 	id, _ := f.split(r.id)
-	req := f.reqs[id]
+	req := f.reqs.get(id)
 	if req == nil {
 		return
 	}
-	delete(f.reqs, id)
+	f.reqs.del(id)
 	f.live[b.index]--
 	for i, w := range req.at {
 		if w != 0 {
@@ -712,7 +713,7 @@ func (b *Balancer) endedInTransit(r packed) bool {
 // is on: older hashes stay).
 func (b *Balancer) fanDigest(put func(int64)) {
 	t := &b.tot
-	for _, v := range []int64{t.ExtraParts, t.PartsDone, t.Cancelled, t.Hedges, t.HedgesWon, t.HedgesDenied, int64(len(b.m.fan.reqs))} {
+	for _, v := range []int64{t.ExtraParts, t.PartsDone, t.Cancelled, t.Hedges, t.HedgesWon, t.HedgesDenied, int64(b.m.fan.reqs.len())} {
 		put(v)
 	}
 	if h := b.m.fan.hedge; h != nil {

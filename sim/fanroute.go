@@ -58,7 +58,7 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 		return 0
 	}
 	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
-	f.reqs[r.id] = req
+	f.reqs.put(r.id, req)
 	f.live[b.index]++
 	w := m.win
 	place := f.place[:0] // the slots of the parts placed: pickPartFrom's siblings, live candidates all
@@ -92,7 +92,7 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 func (b *Balancer) windowPartDone(s *server, at int64) {
 	f := b.m.fan
 	id, j := f.split(s.req.id)
-	req := f.reqs[id]
+	req := f.reqs.get(id)
 	req.at[j] = 0 // without hedging, a part's slot is its index
 	req.left--
 	if req.left > 0 {
@@ -100,7 +100,7 @@ func (b *Balancer) windowPartDone(s *server, at int64) {
 		req.latest = max(req.latest, at)
 		return
 	}
-	delete(f.reqs, id)
+	f.reqs.del(id)
 	f.live[b.index]--
 	b.resps.add(b.completed(s, max(at, req.latest)))
 }

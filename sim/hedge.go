@@ -162,7 +162,7 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 	m := b.m
 	f := m.fan
 	h := f.hedge
-	req := f.reqs[d.id]
+	req := f.reqs.get(d.id)
 	if req == nil || req.done&(1<<d.j) != 0 {
 		return
 	}
