@@ -49,7 +49,7 @@ type fanState struct {
 	a     int // attempts a part may have: 1, or 1 + hedge-max with hedging
 	hedge *hedgeState
 	pcg   *rand.PCG // the parts generator
-	reqs  reqRing // the requests in flight by id (fanring.go)
+	reqs  reqRing
 	times []uint32 // the parts' times of the request being admitted
 	skip  []int    // scratch: the slots a part may not go to
 	but   []int32  // scratch: the candidates a part may go to (candidatesBut)
