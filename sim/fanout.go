@@ -718,7 +718,7 @@ func (b *Balancer) fanDigest(put func(int64)) {
 	}
 	if h := b.m.fan.hedge; h != nil {
 		put(h.seq)
-		put(int64(len(h.due)))
+		put(int64(h.dueCycles()))
 	}
 }
 
