@@ -66,6 +66,11 @@ type fanState struct {
 	// on, off = baseKey − baseID·K·a added to their keys; all 0 otherwise
 	// (hedgeset.go).
 	baseID, baseKey, off int64
+
+	// sib and sibGaps: the siblings placed so far of the part fanAdmit
+	// routes (fanadmit.go).
+	sib     []int
+	sibGaps []int32
 }
 
 // fanReq is one request in flight with its parts.
@@ -235,6 +240,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	f.reqs.put(r.id, req)
 	f.live[b.index]++
 	place, note := f.place[:0], f.note[:0]
+	f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
 	noted, refusing := false, b.watching || b.lim != nil
 	for j := range f.k {
 		p := f.partOf(r, j)
@@ -246,7 +252,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		id := 0
 		if b.active.n > 0 {
-			id = b.pickPart(p, t)
+			id = b.pickSibling(req, j, p, t)
 		}
 		q := &b.lobby
 		if id != 0 {
@@ -269,6 +275,9 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			}
 		}
 		note = append(note, partPlaced)
+		if id != 0 {
+			f.placedSibling(b, id)
+		}
 		b.queued++
 		if id == 0 {
 			req.at[j*f.a] = lobbyAt

@@ -1,0 +1,86 @@
+package sim
+
+// This file routes the parts of a request being admitted (fanAdmit) one
+// after another without going over the request's record for each: the
+// siblings a part must avoid are the parts placed before it, which
+// fanAdmit notes as it places them (placedSibling). pickPartFrom would
+// find the same: at admission a request's record holds a live place only
+// for the parts placed so far (a part throttled, refused, or in the lobby
+// holds none; later parts and hedges none yet), each at the slot it was
+// picked for, an active candidate, and nothing between two parts changes
+// the candidates. So pickSibling makes pickPart's choice, the same draws
+// in the same order (the reference model and the golden hashes hold it to
+// that, TestPickSiblingMatchesPickPart to pickPart itself, and
+// TestSiblingGapsMatchCandidatesGaps holds the positions).
+
+// siblingsByRecord, set by tests only, has fanAdmit route each part
+// through pickPart, which finds its siblings in the request's record: the
+// plain path pickSibling is held to (TestPickSiblingMatchesPickPart).
+var siblingsByRecord bool
+
+// gapsPicker is an amongPicker that picks as well from the positions in
+// the dense array of the candidates left out, ascending and distinct, n
+// the candidates left (candidatesGaps's form), so that fan-out's parts
+// need not list them (p2c).
+type gapsPicker interface {
+	pickAmongGaps(q packed, t int64, skip []int, n int, gaps []int32) int
+}
+
+// pickSibling is pickPart for part j of request req, which fanAdmit is
+// admitting at cycle t (attempt p, its first): among the candidates but
+// its siblings placed so far (f.sib, their positions f.sibGaps), noted in
+// the record as pickPart notes it.
+func (b *Balancer) pickSibling(req *fanReq, j int, p packed, t int64) int {
+	if siblingsByRecord {
+		return b.pickPart(p, t)
+	}
+	f := b.m.fan
+	id := 0
+	if skip := f.sib; len(skip) > 0 {
+		if gp, ok := b.rt.(gapsPicker); ok {
+			id = gp.pickAmongGaps(p, t, skip, len(b.cands.ids)-len(f.sibGaps), f.sibGaps)
+		} else if ap, ok := b.rt.(amongPicker); ok {
+			id = ap.pickAmong(p, t, skip)
+		}
+		if id != 0 {
+			b.tally.add(p.member(), id)
+			if fl := b.fleet; fl != nil {
+				fl.picked(p.member(), id, p)
+			}
+		}
+	}
+	if id == 0 {
+		id = b.pickFor(p, t)
+	}
+	if id != 0 {
+		req.at[j*f.a] = int32(b.idOf(id)) // placedPart
+	}
+	return id
+}
+
+// placedSibling notes that a part of the request fanAdmit is admitting
+// is live at server slot id: a sibling of the parts after it, if id is
+// active (pickPartFrom's test), and its position among the candidates
+// left out, kept ascending and distinct (candidatesGaps's), if it is one.
+func (f *fanState) placedSibling(b *Balancer, id int) {
+	if !b.active.has(id) {
+		return
+	}
+	f.sib = append(f.sib, id)
+	pos := b.cands.pos
+	if uint(id-1) >= uint(len(pos)) || pos[id-1] == 0 {
+		return
+	}
+	g, gaps := pos[id-1]-1, f.sibGaps
+	i := len(gaps)
+	for i > 0 && gaps[i-1] > g {
+		i--
+	}
+	if i > 0 && gaps[i-1] == g {
+		return // a second part there
+	}
+	gaps = append(gaps, 0)
+	copy(gaps[i+1:], gaps[i:])
+	gaps[i] = g
+	f.sibGaps = gaps
+}
