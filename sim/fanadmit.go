@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file routes the parts of a request being admitted (fanAdmit) one
 // after another without going over the request's record for each: the
 // siblings a part must avoid are the parts placed before it, which
@@ -29,15 +31,16 @@ type gapsPicker interface {
 // pickSibling is pickPart for part j of request req, which fanAdmit is
 // admitting at cycle t (attempt p, its first): among the candidates but
 // its siblings placed so far (f.sib, their positions f.sibGaps), noted in
-// the record as pickPart notes it.
-func (b *Balancer) pickSibling(req *fanReq, j int, p packed, t int64) int {
+// the record as pickPart notes it. gp is b's router as a gapsPicker, nil
+// if it is not one.
+func (b *Balancer) pickSibling(gp gapsPicker, req *fanReq, j int, p packed, t int64) int {
 	if siblingsByRecord {
 		return b.pickPart(p, t)
 	}
 	f := b.m.fan
 	id := 0
 	if skip := f.sib; len(skip) > 0 {
-		if gp, ok := b.rt.(gapsPicker); ok {
+		if gp != nil {
 			id = gp.pickAmongGaps(p, t, skip, len(b.cands.ids)-len(f.sibGaps), f.sibGaps)
 		} else if ap, ok := b.rt.(amongPicker); ok {
 			id = ap.pickAmong(p, t, skip)
@@ -72,15 +75,36 @@ func (f *fanState) placedSibling(b *Balancer, id int) {
 		return
 	}
 	g, gaps := pos[id-1]-1, f.sibGaps
-	i := len(gaps)
-	for i > 0 && gaps[i-1] > g {
-		i--
-	}
-	if i > 0 && gaps[i-1] == g {
+	if slices.Contains(gaps, g) {
 		return // a second part there
 	}
-	gaps = append(gaps, 0)
-	copy(gaps[i+1:], gaps[i:])
-	gaps[i] = g
+	gaps = append(gaps, g)
+	for i := len(gaps) - 1; i > 0 && gaps[i-1] > g; i-- {
+		gaps[i-1], gaps[i] = g, gaps[i-1]
+	}
 	f.sibGaps = gaps
+}
+
+// newReq returns the record of a request just admitted, its K parts left
+// and n attempt slots (fanReq.at) none live: with up to 8 slots, in one
+// allocation with the record (the size class the two took apart, or 8
+// bytes more with 2 slots), else apart.
+func (f *fanState) newReq(n int) *fanReq {
+	switch {
+	case n <= 4:
+		r := &struct {
+			fanReq
+			slots [4]int32
+		}{}
+		r.fanReq = fanReq{left: int32(f.k), at: r.slots[:n:n]}
+		return &r.fanReq
+	case n <= 8:
+		r := &struct {
+			fanReq
+			slots [8]int32
+		}{}
+		r.fanReq = fanReq{left: int32(f.k), at: r.slots[:n:n]}
+		return &r.fanReq
+	}
+	return &fanReq{left: int32(f.k), at: make([]int32, n)}
 }

@@ -25,12 +25,13 @@ import (
 // times, the queues' removal) holds one entry per part and a queued part
 // takes the 24 bytes of any queued request. Beside them, each request in
 // flight keeps one record (fanReq: 48 bytes, its attempts' places at 4
-// bytes a slot — K slots, K·(1 + H) with H hedges a part — and a slot of 8
-// bytes in the ring of requests in flight, fanring.go, which keeps at most
-// four slots a request in flight): about 56–80 + 4K bytes a request
-// unhedged (with a map in place of the ring, of about 25 bytes an entry,
-// the heap grew 89.5 bytes a request in flight at K = 4 and 104.8 at
-// K = 8, a million parts queued, against plain requests).
+// bytes a slot — K slots, K·(1 + H) with H hedges a part — in the same
+// allocation up to 8 slots, newReq) and a slot of 8 bytes in the ring of
+// requests in flight (fanring.go, which keeps at most four slots a
+// request in flight): about 56–80 + 4K bytes a request unhedged (with a
+// map in place of the ring, of about 25 bytes an entry, the heap grew
+// 89.5 bytes a request in flight at K = 4 and 104.8 at K = 8, a million
+// parts queued, against plain requests).
 
 // partsStream is the stream constant of the parts generator: the times
 // of parts 2 … K, drawn right after their request is generated.
@@ -233,7 +234,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	if fl := b.fleet; fl != nil {
 		r = fl.assign(r) // one balancer for the request's parts
 	}
-	req := &fanReq{left: int32(f.k), at: make([]int32, f.k*f.a)}
+	req := f.newReq(f.k * f.a)
 	if f.hedge != nil {
 		req.hedgeReq = &hedgeReq{r: r, sent: make([]int64, f.k*f.a)}
 	}
@@ -242,6 +243,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	place, note := f.place[:0], f.note[:0]
 	f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
 	noted, refusing := false, b.watching || b.lim != nil
+	gp, _ := b.rt.(gapsPicker)
 	for j := range f.k {
 		p := f.partOf(r, j)
 		if b.th != nil && b.throttles() {
@@ -252,7 +254,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		id := 0
 		if b.active.n > 0 {
-			id = b.pickSibling(req, j, p, t)
+			id = b.pickSibling(gp, req, j, p, t)
 		}
 		q := &b.lobby
 		if id != 0 {

@@ -57,7 +57,7 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 		b.last.Rejected++
 		return 0
 	}
-	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
+	req := f.newReq(f.k)
 	f.reqs.put(r.id, req)
 	f.live[b.index]++
 	w := m.win

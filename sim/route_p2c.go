@@ -185,10 +185,23 @@ func (r *p2c) pickAmong(q packed, _ int64, skip []int) int {
 // parts routed one after another (fanadmit.go): without candidatesGaps,
 // for any number of them.
 func (r *p2c) pickAmongGaps(q packed, _ int64, skip []int, n int, gaps []int32) int {
-	if b := r.b; b.m.cfg.choices() == 2 && b.tap == nil && n >= 2 {
+	b := r.b
+	if b.m.cfg.choices() != 2 || b.tap != nil || n < 2 {
+		return r.listAmong(q, skip)
+	}
+	if b.fleet != nil || !b.cands.loads {
 		return r.twoAmong(q, n, gaps)
 	}
-	return r.listAmong(q, skip)
+	// One balancer: the loads kept beside the candidates, as pick reads
+	// them (each the server's queue and the attempt in service, as
+	// seenLoad's).
+	x := b.m.routeDraw(n)
+	y := b.m.routeDraw(n - 1)
+	y += int(btou(y >= x)) // step over x
+	x, y = nthBut(x, gaps), nthBut(y, gaps)
+	load := b.cands.load
+	x += (y - x) & -int(btou(load[y] < load[x]))
+	return int(b.cands.ids[x])
 }
 
 // twoAmong is pickAmong's two draws among the n candidates but those at
