@@ -34,6 +34,8 @@ type hedgeState struct {
 	// take, next); batch is take's scratch space.
 	lanes []dueLane
 	batch []hedgeDue
+	// soonest is the earliest cycle of a due (never if none is).
+	soonest int64
 	// seq numbers the attempts in the order they are sent (a tie's rule).
 	seq int64
 	// win holds the budget's window of each balancer: P's, then S's with
@@ -71,7 +73,7 @@ type hedgeReq struct {
 
 // newHedgeState returns the hedging state of a run of cfg.
 func newHedgeState(cfg *Config) *hedgeState {
-	h := &hedgeState{pcg: rand.NewPCG(cfg.Seed, hedgeStream)}
+	h := &hedgeState{pcg: rand.NewPCG(cfg.Seed, hedgeStream), soonest: never}
 	n := 1
 	if cfg.Switch {
 		n = 2

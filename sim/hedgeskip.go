@@ -59,6 +59,7 @@ func (l *dueLane) push(d hedgeDue) {
 
 // add puts hedge d on the dues (at its cycle, d.cycle()).
 func (h *hedgeState) add(d hedgeDue) {
+	h.soonest = min(h.soonest, d.cycle())
 	for i := range h.lanes {
 		if h.lanes[i].d == d.d {
 			h.lanes[i].push(d)
@@ -76,6 +77,14 @@ func (h *hedgeState) add(d hedgeDue) {
 // but at a change of hedge-after or with the switch, which sorts them.
 // The list is scratch space, good until the next take.
 func (h *hedgeState) take(t int64) []hedgeDue {
+	if h.soonest > t {
+		return nil // the usual case: none due
+	}
+	return h.takeAt(t)
+}
+
+// takeAt is take where some due may be at t.
+func (h *hedgeState) takeAt(t int64) []hedgeDue {
 	batch := h.batch[:0]
 	for i := 0; i < len(h.lanes); i++ {
 		l := &h.lanes[i]
@@ -94,8 +103,14 @@ func (h *hedgeState) take(t int64) []hedgeDue {
 		}
 	}
 	h.batch = batch
+	h.soonest = never
+	for i := range h.lanes {
+		if l := &h.lanes[i]; l.n > 0 {
+			h.soonest = min(h.soonest, l.at(0).cycle())
+		}
+	}
 	for i := 1; i < len(batch); i++ {
-		if dueOrder(&batch[i-1], &batch[i]) > 0 {
+		if !dueBefore(&batch[i-1], &batch[i]) {
 			slices.SortFunc(batch, func(x, y hedgeDue) int { return dueOrder(&x, &y) })
 			break
 		}
@@ -108,21 +123,28 @@ func dueOrder(x, y *hedgeDue) int {
 	return cmp.Or(cmp.Compare(x.b, y.b), cmp.Compare(x.s0, y.s0), cmp.Compare(x.id, y.id), cmp.Compare(x.j, y.j))
 }
 
+// dueBefore reports whether x comes before y in dueOrder.
+func dueBefore(x, y *hedgeDue) bool {
+	switch {
+	case x.b != y.b:
+		return x.b < y.b
+	case x.s0 != y.s0:
+		return x.s0 < y.s0
+	case x.id != y.id:
+		return x.id < y.id
+	}
+	return x.j < y.j
+}
+
 // next returns the earliest cycle after t at which a hedge is due, never
 // if none is, or t+1 if a due of a cycle up to t is left (step b of its
 // cycle did not take it: it never will, and every cycle is stepped
 // rather than one passed).
 func (h *hedgeState) next(t int64) int64 {
-	c := int64(never)
-	for i := range h.lanes {
-		if l := &h.lanes[i]; l.n > 0 {
-			c = min(c, l.at(0).cycle())
-		}
-	}
-	if c <= t {
+	if h.soonest <= t {
 		return t + 1
 	}
-	return c
+	return h.soonest
 }
 
 // dueCycles returns how many distinct cycles have hedges due (the hash
