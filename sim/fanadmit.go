@@ -37,6 +37,17 @@ func (b *Balancer) pickSibling(gp gapsPicker, req *fanReq, j int, p packed, t in
 	if siblingsByRecord {
 		return b.pickPart(p, t)
 	}
+	id := b.pickAmongSiblings(gp, p, t)
+	if id != 0 {
+		req.at[j*b.m.fan.a] = int32(b.idOf(id)) // placedPart
+	}
+	return id
+}
+
+// pickAmongSiblings is pickPartAmong for attempt p at cycle t, its
+// siblings' slots f.sib and their positions f.sibGaps (gp: b's router as
+// a gapsPicker, or nil).
+func (b *Balancer) pickAmongSiblings(gp gapsPicker, p packed, t int64) int {
 	f := b.m.fan
 	id := 0
 	if skip := f.sib; len(skip) > 0 {
@@ -54,9 +65,6 @@ func (b *Balancer) pickSibling(gp gapsPicker, req *fanReq, j int, p packed, t in
 	}
 	if id == 0 {
 		id = b.pickFor(p, t)
-	}
-	if id != 0 {
-		req.at[j*f.a] = int32(b.idOf(id)) // placedPart
 	}
 	return id
 }
@@ -107,4 +115,25 @@ func (f *fanState) newReq(n int) *fanReq {
 		return &r.fanReq
 	}
 	return &fanReq{left: int32(f.k), at: make([]int32, n)}
+}
+
+// newHedgedReq is newReq for hedged request r: with it its hedging record
+// and the attempts' order of sending, in the same allocation up to 4
+// attempt slots (K = 1 or 2 hedged once, K = 1 hedged up to three times).
+func (f *fanState) newHedgedReq(r packed) *fanReq {
+	n := f.k * f.a
+	if n > 4 {
+		req := f.newReq(n)
+		req.hedgeReq = &hedgeReq{r: r, sent: make([]int64, n)}
+		return req
+	}
+	x := &struct {
+		fanReq
+		hedgeReq
+		slots [4]int32
+		sent  [4]int64
+	}{}
+	x.fanReq = fanReq{left: int32(f.k), at: x.slots[:n:n], hedgeReq: &x.hedgeReq}
+	x.hedgeReq = hedgeReq{r: r, sent: x.sent[:n:n]}
+	return &x.fanReq
 }

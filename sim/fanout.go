@@ -234,9 +234,11 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	if fl := b.fleet; fl != nil {
 		r = fl.assign(r) // one balancer for the request's parts
 	}
-	req := f.newReq(f.k * f.a)
+	var req *fanReq
 	if f.hedge != nil {
-		req.hedgeReq = &hedgeReq{r: r, sent: make([]int64, f.k*f.a)}
+		req = f.newHedgedReq(r)
+	} else {
+		req = f.newReq(f.k * f.a)
 	}
 	f.reqs.put(r.id, req)
 	f.live[b.index]++

@@ -61,12 +61,15 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 	f.reqs.put(r.id, req)
 	f.live[b.index]++
 	w := m.win
-	place := f.place[:0] // the slots of the parts placed: pickPartFrom's siblings, live candidates all
+	// The siblings of a part are the parts placed before it, live
+	// candidates all (fanadmit.go).
+	f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
+	gp, _ := b.rt.(gapsPicker)
 	for j := range f.k {
 		p := f.partOf(r, j)
-		id := b.pickPartAmong(p, c, place)
+		id := b.pickAmongSiblings(gp, p, c)
 		req.at[j] = int32(b.idOf(id))
-		place = append(place, id)
+		f.placedSibling(b, id)
 		if b.caps.Hears {
 			b.rt.joined(id, p, c)
 		}
@@ -78,7 +81,6 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 			w.woke = append(w.woke, int32(id))
 		}
 	}
-	f.place = place
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)
 	return int32(f.k)
