@@ -71,26 +71,30 @@ func (b *Balancer) pickAmongSiblings(gp gapsPicker, p packed, t int64) int {
 
 // placedSibling notes that a part of the request fanAdmit is admitting
 // is live at server slot id: a sibling of the parts after it, if id is
-// active (pickPartFrom's test), and its position among the candidates
-// left out, kept ascending and distinct (candidatesGaps's), if it is one.
-func (f *fanState) placedSibling(b *Balancer, id int) {
+// active (pickPartFrom's test), and with gaps (the router picks from
+// them: a gapsPicker) its position among the candidates left out, kept
+// ascending and distinct (candidatesGaps's), if it is one.
+func (f *fanState) placedSibling(b *Balancer, id int, gaps bool) {
 	if !b.active.has(id) {
 		return
 	}
 	f.sib = append(f.sib, id)
+	if !gaps {
+		return
+	}
 	pos := b.cands.pos
 	if uint(id-1) >= uint(len(pos)) || pos[id-1] == 0 {
 		return
 	}
-	g, gaps := pos[id-1]-1, f.sibGaps
-	if slices.Contains(gaps, g) {
+	g, gs := pos[id-1]-1, f.sibGaps
+	if slices.Contains(gs, g) {
 		return // a second part there
 	}
-	gaps = append(gaps, g)
-	for i := len(gaps) - 1; i > 0 && gaps[i-1] > g; i-- {
-		gaps[i-1], gaps[i] = g, gaps[i-1]
+	gs = append(gs, g)
+	for i := len(gs) - 1; i > 0 && gs[i-1] > g; i-- {
+		gs[i-1], gs[i] = g, gs[i-1]
 	}
-	f.sibGaps = gaps
+	f.sibGaps = gs
 }
 
 // newReq returns the record of a request just admitted, its K parts left

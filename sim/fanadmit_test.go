@@ -45,7 +45,7 @@ func TestSiblingGapsMatchCandidatesGaps(t *testing.T) {
 		f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
 		var want []int
 		for _, id := range rapid.SliceOfN(rapid.IntRange(1, cfg.Servers), 0, 30).Draw(t, "placed") {
-			f.placedSibling(b, id)
+			f.placedSibling(b, id, true)
 			if b.active.has(id) {
 				want = append(want, id)
 			}

@@ -280,7 +280,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		note = append(note, partPlaced)
 		if id != 0 {
-			f.placedSibling(b, id)
+			f.placedSibling(b, id, gp != nil)
 		}
 		b.queued++
 		if id == 0 {

@@ -62,14 +62,22 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 	f.live[b.index]++
 	w := m.win
 	// The siblings of a part are the parts placed before it, live
-	// candidates all (fanadmit.go).
+	// candidates all: their slots (place), or for a router that picks
+	// from their positions, noted as fanAdmit notes them (fanadmit.go).
+	place := f.place[:0]
 	f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
 	gp, _ := b.rt.(gapsPicker)
 	for j := range f.k {
 		p := f.partOf(r, j)
-		id := b.pickAmongSiblings(gp, p, c)
+		var id int
+		if gp != nil {
+			id = b.pickAmongSiblings(gp, p, c)
+			f.placedSibling(b, id, true)
+		} else {
+			id = b.pickPartAmong(p, c, place)
+			place = append(place, id)
+		}
 		req.at[j] = int32(b.idOf(id))
-		f.placedSibling(b, id)
 		if b.caps.Hears {
 			b.rt.joined(id, p, c)
 		}
@@ -81,6 +89,7 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 			w.woke = append(w.woke, int32(id))
 		}
 	}
+	f.place = place
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)
 	return int32(f.k)
