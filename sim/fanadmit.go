@@ -28,16 +28,47 @@ type gapsPicker interface {
 	pickAmongGaps(q packed, t int64, skip []int, n int, gaps []int32) int
 }
 
+// sittingPicker is an amongPicker whose candidates can sit its picks out
+// from when they become siblings to the request's last part (swrr:
+// pickAmong turns each sibling's availability off before each pick and
+// back on after it, which costs a fix of its index each time; a server's
+// score depends only on how long it sat out, so turning each off once
+// when placed and all back on after the last part gives the same picks).
+type sittingPicker interface {
+	sitOut(id int)    // server slot id sits out the picks from now on
+	sitIn(ids []int)  // the servers ids sit in again
+	pickSitting() int // the pick among the servers not sitting out, 0 if none
+}
+
+// startSiblings readies f to note the siblings of the parts of a request
+// b admits: none yet, and b's router as a gapsPicker or a sittingPicker
+// (nil if it is neither).
+func (f *fanState) startSiblings(b *Balancer) {
+	f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
+	f.gp, _ = b.rt.(gapsPicker)
+	f.sp, _ = b.rt.(sittingPicker)
+	if siblingsByRecord {
+		f.sp = nil // pickPart's pickAmong turns them off and on itself
+	}
+}
+
+// endSiblings ends the admission of a request's parts: its siblings
+// sit in again.
+func (f *fanState) endSiblings() {
+	if f.sp != nil {
+		f.sp.sitIn(f.sib)
+	}
+}
+
 // pickSibling is pickPart for part j of request req, which fanAdmit is
 // admitting at cycle t (attempt p, its first): among the candidates but
 // its siblings placed so far (f.sib, their positions f.sibGaps), noted in
-// the record as pickPart notes it. gp is b's router as a gapsPicker, nil
-// if it is not one.
-func (b *Balancer) pickSibling(gp gapsPicker, req *fanReq, j int, p packed, t int64) int {
+// the record as pickPart notes it.
+func (b *Balancer) pickSibling(req *fanReq, j int, p packed, t int64) int {
 	if siblingsByRecord {
 		return b.pickPart(p, t)
 	}
-	id := b.pickAmongSiblings(gp, p, t)
+	id := b.pickAmongSiblings(p, t)
 	if id != 0 {
 		req.at[j*b.m.fan.a] = int32(b.idOf(id)) // placedPart
 	}
@@ -45,41 +76,57 @@ func (b *Balancer) pickSibling(gp gapsPicker, req *fanReq, j int, p packed, t in
 }
 
 // pickAmongSiblings is pickPartAmong for attempt p at cycle t, its
-// siblings' slots f.sib and their positions f.sibGaps (gp: b's router as
-// a gapsPicker, or nil).
-func (b *Balancer) pickAmongSiblings(gp gapsPicker, p packed, t int64) int {
+// siblings' slots f.sib and their positions f.sibGaps.
+func (b *Balancer) pickAmongSiblings(p packed, t int64) int {
 	f := b.m.fan
+	skip := f.sib
+	if len(skip) == 0 {
+		return b.pickFor(p, t)
+	}
 	id := 0
-	if skip := f.sib; len(skip) > 0 {
-		if gp != nil {
-			id = gp.pickAmongGaps(p, t, skip, len(b.cands.ids)-len(f.sibGaps), f.sibGaps)
-		} else if ap, ok := b.rt.(amongPicker); ok {
-			id = ap.pickAmong(p, t, skip)
-		}
-		if id != 0 {
-			b.tally.add(p.member(), id)
-			if fl := b.fleet; fl != nil {
-				fl.picked(p.member(), id, p)
+	switch {
+	case f.gp != nil:
+		id = f.gp.pickAmongGaps(p, t, skip, len(b.cands.ids)-len(f.sibGaps), f.sibGaps)
+	case f.sp != nil:
+		if id = f.sp.pickSitting(); id == 0 {
+			// The policy can pick none but the siblings: among all, as
+			// pickPartAmong falls back, with the siblings in.
+			f.sp.sitIn(skip)
+			id = b.pickFor(p, t)
+			for _, s := range skip {
+				f.sp.sitOut(s)
 			}
+			return id
+		}
+	default:
+		if ap, ok := b.rt.(amongPicker); ok {
+			id = ap.pickAmong(p, t, skip)
 		}
 	}
 	if id == 0 {
-		id = b.pickFor(p, t)
+		return b.pickFor(p, t)
+	}
+	b.tally.add(p.member(), id)
+	if fl := b.fleet; fl != nil {
+		fl.picked(p.member(), id, p)
 	}
 	return id
 }
 
-// placedSibling notes that a part of the request fanAdmit is admitting
-// is live at server slot id: a sibling of the parts after it, if id is
-// active (pickPartFrom's test), and with gaps (the router picks from
-// them: a gapsPicker) its position among the candidates left out, kept
-// ascending and distinct (candidatesGaps's), if it is one.
-func (f *fanState) placedSibling(b *Balancer, id int, gaps bool) {
+// placedSibling notes that a part of the request being admitted is live
+// at server slot id: a sibling of the parts after it, if id is active
+// (pickPartFrom's test); for a gapsPicker its position among the
+// candidates left out, kept ascending and distinct (candidatesGaps's), if
+// it is one; a sittingPicker has it sit out.
+func (f *fanState) placedSibling(b *Balancer, id int) {
 	if !b.active.has(id) {
 		return
 	}
 	f.sib = append(f.sib, id)
-	if !gaps {
+	if f.sp != nil {
+		f.sp.sitOut(id)
+	}
+	if f.gp == nil {
 		return
 	}
 	pos := b.cands.pos

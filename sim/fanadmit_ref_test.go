@@ -24,6 +24,9 @@ func TestPickSiblingMatchesPickPart(t *testing.T) {
 			sim.GenClientSettings(t, &cfg)
 		}
 		genFanout(t, &cfg)
+		if rapid.IntRange(0, 2).Draw(t, "swrr") == 0 {
+			cfg.Policy = sim.SWRR // its siblings sit out (sittingPicker)
+		}
 		if rapid.Bool().Draw(t, "hedging") {
 			genHedging(t, &cfg)
 		}

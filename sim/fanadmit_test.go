@@ -42,10 +42,10 @@ func TestSiblingGapsMatchCandidatesGaps(t *testing.T) {
 				b.cands.add(id)
 			}
 		}
-		f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
+		f.startSiblings(b)
 		var want []int
 		for _, id := range rapid.SliceOfN(rapid.IntRange(1, cfg.Servers), 0, 30).Draw(t, "placed") {
-			f.placedSibling(b, id, true)
+			f.placedSibling(b, id)
 			if b.active.has(id) {
 				want = append(want, id)
 			}

@@ -72,6 +72,10 @@ type fanState struct {
 	// routes (fanadmit.go).
 	sib     []int
 	sibGaps []int32
+	// gp and sp: the router as a gapsPicker and as a sittingPicker while
+	// a request's parts are admitted (nil if it is not one).
+	gp gapsPicker
+	sp sittingPicker
 }
 
 // fanReq is one request in flight with its parts.
@@ -243,9 +247,8 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	f.reqs.put(r.id, req)
 	f.live[b.index]++
 	place, note := f.place[:0], f.note[:0]
-	f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
+	f.startSiblings(b)
 	noted, refusing := false, b.watching || b.lim != nil
-	gp, _ := b.rt.(gapsPicker)
 	for j := range f.k {
 		p := f.partOf(r, j)
 		if b.th != nil && b.throttles() {
@@ -256,7 +259,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		id := 0
 		if b.active.n > 0 {
-			id = b.pickSibling(gp, req, j, p, t)
+			id = b.pickSibling(req, j, p, t)
 		}
 		q := &b.lobby
 		if id != 0 {
@@ -264,6 +267,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			b.lastGiven = id
 		}
 		if c := m.cfg.QueueCap; c > 0 && q.Len() >= c {
+			f.endSiblings()
 			b.discardParts(r, place, note, t)
 			if m.recordEvents {
 				b.emit(Discard, id, 0, p.unpack())
@@ -280,7 +284,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		note = append(note, partPlaced)
 		if id != 0 {
-			f.placedSibling(b, id, gp != nil)
+			f.placedSibling(b, id)
 		}
 		b.queued++
 		if id == 0 {
@@ -291,6 +295,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			b.enqueue(id, p, t)
 		}
 	}
+	f.endSiblings()
 	f.place, f.note = place, note
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)

@@ -63,16 +63,17 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 	w := m.win
 	// The siblings of a part are the parts placed before it, live
 	// candidates all: their slots (place), or for a router that picks
-	// from their positions, noted as fanAdmit notes them (fanadmit.go).
+	// from their positions or has them sit out, noted as fanAdmit notes
+	// them (fanadmit.go).
 	place := f.place[:0]
-	f.sib, f.sibGaps = f.sib[:0], f.sibGaps[:0]
-	gp, _ := b.rt.(gapsPicker)
+	f.startSiblings(b)
+	noting := f.gp != nil || f.sp != nil
 	for j := range f.k {
 		p := f.partOf(r, j)
 		var id int
-		if gp != nil {
-			id = b.pickAmongSiblings(gp, p, c)
-			f.placedSibling(b, id, true)
+		if noting {
+			id = b.pickAmongSiblings(p, c)
+			f.placedSibling(b, id)
 		} else {
 			id = b.pickPartAmong(p, c, place)
 			place = append(place, id)
@@ -89,6 +90,7 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 			w.woke = append(w.woke, int32(id))
 		}
 	}
+	f.endSiblings()
 	f.place = place
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)
