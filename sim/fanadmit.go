@@ -29,15 +29,20 @@ type gapsPicker interface {
 }
 
 // sittingPicker is an amongPicker whose candidates can sit its picks out
-// from when they become siblings to the request's last part (swrr:
+// from when they become siblings to the request's last part. swrr:
 // pickAmong turns each sibling's availability off before each pick and
 // back on after it, which costs a fix of its index each time; a server's
 // score depends only on how long it sat out, so turning each off once
-// when placed and all back on after the last part gives the same picks).
+// when placed and all back on after the last part gives the same picks.
+// hash: pickAmong copies the active set and takes the siblings out for
+// each pick; nothing between two parts changes the active set, so one
+// copy a request, each sibling taken out once, gives the same picks.
 type sittingPicker interface {
-	sitOut(id int)    // server slot id sits out the picks from now on
-	sitIn(ids []int)  // the servers ids sit in again
-	pickSitting() int // the pick among the servers not sitting out, 0 if none
+	sitOut(id int)   // server slot id sits out the picks from now on
+	sitIn(ids []int) // the servers ids sit in again
+	// pickSitting is pickAmong for attempt q at cycle t among the
+	// servers not sitting out, 0 if none.
+	pickSitting(q packed, t int64) int
 }
 
 // startSiblings readies f to note the siblings of the parts of a request
@@ -88,7 +93,7 @@ func (b *Balancer) pickAmongSiblings(p packed, t int64) int {
 	case f.gp != nil:
 		id = f.gp.pickAmongGaps(p, t, skip, len(b.cands.ids)-len(f.sibGaps), f.sibGaps)
 	case f.sp != nil:
-		if id = f.sp.pickSitting(); id == 0 {
+		if id = f.sp.pickSitting(p, t); id == 0 {
 			// The policy can pick none but the siblings: among all, as
 			// pickPartAmong falls back, with the siblings in.
 			f.sp.sitIn(skip)

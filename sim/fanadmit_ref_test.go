@@ -24,8 +24,9 @@ func TestPickSiblingMatchesPickPart(t *testing.T) {
 			sim.GenClientSettings(t, &cfg)
 		}
 		genFanout(t, &cfg)
-		if rapid.IntRange(0, 2).Draw(t, "swrr") == 0 {
-			cfg.Policy = sim.SWRR // its siblings sit out (sittingPicker)
+		if rapid.IntRange(0, 2).Draw(t, "sitting") == 0 {
+			// Their siblings sit out (sittingPicker).
+			cfg.Policy = rapid.SampledFrom([]sim.Policy{sim.SWRR, sim.Hash}).Draw(t, "sittingPolicy")
 		}
 		if rapid.Bool().Draw(t, "hedging") {
 			genHedging(t, &cfg)

@@ -163,7 +163,7 @@ func (r *swrrRouter) sitIn(ids []int) {
 	}
 }
 
-func (r *swrrRouter) pickSitting() int {
+func (r *swrrRouter) pickSitting(packed, int64) int {
 	i, ok := r.each.Pick()
 	if !ok {
 		return 0
