@@ -1,0 +1,129 @@
+package sim
+
+// runPooled steps a pooled balancer over the cycles after the current
+// one, before limit, visiting only those in which something happens: a
+// completion, an arrival or a scaling evaluation. Each one runs steps a
+// to d as Step does: the servers whose requests complete are freed (a
+// retiring one leaves), the arrivals pass the firewall into the queue,
+// scaling is evaluated, and the idle servers take the oldest queued
+// requests; the pool is recorded at the end of a cycle that changed it,
+// and the queue's peak at the end of a cycle with arrivals (only they
+// raise it). The cycles in between change nothing but the server-cycle
+// totals, which catchUp adds. Where the queue is long and no server is
+// idle (saturable), a saturated stretch (runSaturated) takes the cycles
+// for less. Events and the last cycle's row are left to Step, which RunTo
+// always runs for the last cycle.
+//
+// In a cycle without a scaling evaluation, with an unbounded queue and a
+// router that always finds an idle server (not Caps.MayRefuse), it hands
+// out the queued requests as soon as a server is free (step a) and an
+// arrival as soon as it is queued, rather than all in step d (early). The
+// invariant this keeps: step d gives the queue's oldest requests, one by
+// one, to the idle servers the router picks in turn; the requests queued
+// at step a are older than the cycle's arrivals, which join behind them,
+// and nothing between steps a and d reads the queue or the idle servers
+// (no cap, no evaluation; the client side only hears of each arrival,
+// placement and completion), so handing each one out as soon as it and a
+// server are there makes the same picks (the router's draws come from a
+// stream of their own) in the same order, and leaves the same queue, pool
+// and timing wheel. Of the queue's empty history only the cycle it last
+// filled in may differ, which nothing reads under the oldest-first
+// hand-out without shedding, the only one the gate lets through.
+//
+// The gate (shortcut) lets it run only for a pooled balancer, alone,
+// with the plain FIFO hand-out and no overload control (shedding, a
+// throttle or a concurrency limit: each reads or moves what the early
+// hand-out would change between steps a and d). It stops before the
+// next pending change and before the queued requests could pass their
+// bound. It reports whether it advanced.
+func (m *Model) runPooled(b *Balancer, limit int64) bool {
+	cfg := &m.cfg
+	end := min(limit-1, m.cycle+m.quietSpan())
+	end = min(end, m.changeNext()-1)
+	start := m.cycle
+	early := cfg.QueueCap == 0 && !b.caps.MayRefuse
+	// The shortest saturated stretch needs this long a queue, while the
+	// pool stays as it is.
+	shortest := shortestService(cfg)
+	needs := b.stretchNeeds(minSaturated, shortest)
+	for m.cycle < end {
+		if b.idle.n == 0 && int64(b.queue.n) >= needs && b.saturable() &&
+			(b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, end+1) {
+			needs = b.stretchNeeds(minSaturated, shortest) // it may have scaled
+			continue
+		}
+		c := m.nextPooled(b, end)
+		if c > end {
+			m.cycle = end
+			break
+		}
+		if b.cl != nil {
+			b.cl.recordThrough(b, c-1) // the cycles passed changed nothing
+		}
+		m.cycle = c
+		b.catchUp(c - 1)
+		live := b.live // a retiring server that completes leaves
+		scales := c == m.nextScale
+		now := early && !scales
+		if b.wheel.has(c) && (!now || b.watching || !b.turnover(c)) {
+			b.work(c)
+			if now && b.queue.n > 0 && b.idle.n > 0 {
+				b.dispatch(c)
+			}
+		}
+		arrives := m.arr.due(c)
+		if arrives {
+			for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- {
+				m.lastID++
+				if b.admit(m.makeRequest(m.lastID, c), c) && now && b.idle.n > 0 {
+					b.dispatch(c)
+				}
+			}
+		}
+		acts := false
+		if scales {
+			m.nextScale += cfg.Cooldown
+			if _, acts = b.scaleActs(b.queue.n); acts {
+				b.scale()
+			}
+		}
+		if b.queue.n > 0 && b.idle.n > 0 {
+			b.dispatch(c)
+		}
+		// The end of the cycle: only arrivals raise the queue, and only
+		// scaling and leaving change the pool.
+		switch {
+		case acts || b.live != live:
+			b.record()
+			needs = b.stretchNeeds(minSaturated, shortest)
+		case arrives:
+			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queue.n))
+		}
+		if b.cl != nil {
+			b.cl.recordThrough(b, c)
+		}
+	}
+	if b.cl != nil {
+		b.cl.recordThrough(b, m.cycle)
+	}
+	return m.cycle > start
+}
+
+// nextPooled returns runPooled's next cycle to visit after the current
+// one: the first with a completion, an arrival or a scaling evaluation,
+// or end+1 when none comes by end. Where the arrivals' next block is
+// undecided and nothing else comes first, it decides the blocks up to
+// the next arrival at once (nextArrival): nothing but the arrivals draws
+// from their stream in the cycles passed.
+func (m *Model) nextPooled(b *Balancer, end int64) int64 {
+	t := m.cycle + 1
+	c := min(m.arr.nextDue(t), m.nextScale, end+1)
+	if b.busy > 0 {
+		c = b.wheel.next(t, c-1)
+	}
+	if c <= end && c%WaveStep == 0 && !m.arr.decided(c) && c != m.nextScale && !b.wheel.has(c) {
+		stop := b.nextCompletion(c, min(m.nextScale-1, end))
+		c = m.arr.nextArrival(&m.cfg, c, stop-1, m.pcg)
+	}
+	return c
+}
