@@ -46,11 +46,17 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 	// pool stays as it is.
 	shortest := shortestService(cfg)
 	needs := b.stretchNeeds(minSaturated, shortest)
+	queues := early && !b.watching && b.turnsOver() // runQueued may run
 	for m.cycle < end {
 		if b.idle.n == 0 && int64(b.queue.n) >= needs && b.saturable() &&
 			(b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, end+1) {
 			needs = b.stretchNeeds(minSaturated, shortest) // it may have scaled
 			continue
+		}
+		if queues && b.idle.n == 0 {
+			if m.runQueued(b, end); m.cycle >= end {
+				break
+			}
 		}
 		c := m.nextPooled(b, end)
 		if c > end {
@@ -126,4 +132,48 @@ func (m *Model) nextPooled(b *Balancer, end int64) int64 {
 		c = m.arr.nextArrival(&m.cfg, c, stop-1, m.pcg)
 	}
 	return c
+}
+
+// runQueued is runPooled's loop while no server is idle, up to end: the
+// arrivals only join the queue, and each completion, if turnover takes it
+// (every server that completes finds a request queued for it), hands the
+// queue's oldest requests to the servers that completed before the
+// cycle's arrivals join, as runPooled's early hand-out does (no cap, no
+// evaluation in the cycle, no client side). The queue rises only with
+// arrivals, so its peak is taken after each cycle's. It stops at the
+// current cycle's end, or just before the first cycle it cannot take: a
+// scaling evaluation or a completion turnover declines, which runPooled
+// visits.
+func (m *Model) runQueued(b *Balancer, end int64) {
+	cfg := &m.cfg
+	for {
+		t := m.cycle + 1
+		stop := b.nextCompletion(t, min(m.nextScale-1, end))
+		for c := m.arr.nextDue(t); c < stop; c = m.arr.nextDue(c + 1) {
+			if !m.arr.decided(c) {
+				if c = m.arr.nextArrival(cfg, c, stop-1, m.pcg); c >= stop {
+					break
+				}
+			}
+			for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- {
+				m.lastID++
+				b.admit(m.makeRequest(m.lastID, c), c)
+			}
+			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queue.n))
+		}
+		m.cycle = stop - 1
+		if stop > end || stop == m.nextScale || !b.turnover(stop) {
+			return
+		}
+		// turnover leaves as many servers busy as before: the
+		// server-cycles need no catching up.
+		m.cycle = stop
+		if m.arr.due(stop) {
+			for n := m.arr.count(cfg, stop, m.pcg); n > 0; n-- {
+				m.lastID++
+				b.admit(m.makeRequest(m.lastID, stop), stop)
+			}
+			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queue.n))
+		}
+	}
 }
