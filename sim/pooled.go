@@ -9,10 +9,12 @@ package sim
 // requests; the pool is recorded at the end of a cycle that changed it,
 // and the queue's peak at the end of a cycle with arrivals (only they
 // raise it). The cycles in between change nothing but the server-cycle
-// totals, which catchUp adds. Where the queue is long and no server is
-// idle (saturable), a saturated stretch (runSaturated) takes the cycles
-// for less. Events and the last cycle's row are left to Step, which RunTo
-// always runs for the last cycle.
+// totals, which catchUp adds. While no server is idle, runQueued takes
+// the cycles; where the queue is also long enough (saturable), a
+// saturated stretch (runSaturated) takes them for less, tried where
+// completions are dense or one is due next (a stretch without one it
+// declines). Events and the last cycle's row are left to Step, which
+// RunTo always runs for the last cycle.
 //
 // In a cycle without a scaling evaluation, with an unbounded queue and a
 // router that always finds an idle server (not Caps.MayRefuse), it hands
@@ -26,16 +28,17 @@ package sim
 // placement and completion), so handing each one out as soon as it and a
 // server are there makes the same picks (the router's draws come from a
 // stream of their own) in the same order, and leaves the same queue, pool
-// and timing wheel. Of the queue's empty history only the cycle it last
-// filled in may differ, which nothing reads under the oldest-first
-// hand-out without shedding, the only one the gate lets through.
+// and timing wheel. The queue's empty history comes out the same too: a
+// queue that held a request at the end of the cycle before keeps the
+// cycle since which it has, and one that did not fills, and empties, in
+// this cycle either way.
 //
 // The gate (shortcut) lets it run only for a pooled balancer, alone,
-// with the plain FIFO hand-out and no overload control (shedding, a
+// with the oldest-first hand-out and no overload control (shedding, a
 // throttle or a concurrency limit: each reads or moves what the early
-// hand-out would change between steps a and d). It stops before the
-// next pending change and before the queued requests could pass their
-// bound. It reports whether it advanced.
+// hand-out changes between steps a and d; they may extend it later). It
+// stops before the next pending change and before the queued requests
+// could pass their bound. It reports whether it advanced.
 func (m *Model) runPooled(b *Balancer, limit int64) bool {
 	cfg := &m.cfg
 	end := min(limit-1, m.cycle+m.quietSpan())

@@ -10,10 +10,11 @@ import (
 // genPooledLoop draws a pooled run that RunTo's pooled cycle loop takes
 // (runPooled: one balancer, generated requests, no random faults, no
 // events, the oldest-first hand-out and no overload control): one to six
-// servers, fixed or scaling, any pooled policy, speeds and weights (zeros
-// included), any service shape at mean 1 to 300, a load of 10% to 130%,
-// sometimes the wave, an initial queue, a cap, or a quiet client side (a
-// timeout, retries and health checks, their times scaled to the service).
+// servers, fixed, scaling or hunting (genHunting), any pooled policy,
+// speeds and weights (zeros included), any service shape at mean 1 to
+// 300, a load of 10% to 130%, sometimes the wave, an initial queue, a cap,
+// or a quiet client side (a timeout, retries, a retry budget and health
+// checks, their times scaled to the service).
 func genPooledLoop(t *rapid.T) Config {
 	cfg := DefaultConfig()
 	cfg.Seed = rapid.Uint64().Draw(t, "seed")
@@ -56,6 +57,9 @@ func genPooledLoop(t *rapid.T) Config {
 	if rapid.IntRange(0, 2).Draw(t, "weights") == 0 {
 		cfg.Weights = rapid.SliceOfN(rapid.IntRange(0, 3), 1, 6).Draw(t, "weightList")
 	}
+	if rapid.IntRange(0, 2).Draw(t, "hunting") == 0 {
+		genHunting(t, &cfg) // a server retires, leaves, and is added back: the pool dips
+	}
 	if rapid.IntRange(0, 4).Draw(t, "capped") == 0 {
 		cfg.QueueCap = rapid.IntRange(1, 20).Draw(t, "queueCap")
 	}
@@ -65,6 +69,9 @@ func genPooledLoop(t *rapid.T) Config {
 		cfg.Retries = rapid.IntRange(0, 3).Draw(t, "retries")
 		cfg.Backoff = scale * rapid.Int64Range(0, 8).Draw(t, "backoff")
 		cfg.Jitter = rapid.Bool().Draw(t, "jitter")
+		if rapid.Bool().Draw(t, "budget") {
+			cfg.RetryBudget = Decimal(rapid.Int64Range(DecimalScale/10, DecimalScale).Draw(t, "retryBudget"))
+		}
 		if rapid.Bool().Draw(t, "health") {
 			cfg.HealthInterval = scale * rapid.Int64Range(1, 20).Draw(t, "healthInterval")
 		}
@@ -110,6 +117,16 @@ func TestPooledLoopMatchesStepping(t *testing.T) {
 			}
 			plain.RunTo(stop)
 			stepAndJump(t, plain, jumped, stop)
+			// The queue's empty history, which the newest-first
+			// hand-outs and shedding read (and the hash covers only
+			// while they are on; a change may turn them on later): the
+			// cycle it last emptied while it is empty, the cycle since
+			// which it has held a request while it holds one.
+			p, j := &plain.bal[0].queue, &jumped.bal[0].queue
+			if p.n == 0 && p.emptied != j.emptied || p.n > 0 && p.since != j.since {
+				t.Fatalf("at cycle %d: the queue's empty history differs: emptied %d, since %d by RunTo; %d, %d stepping",
+					stop, j.emptied, j.since, p.emptied, p.since)
+			}
 		}
 	})
 	t.Logf("%d runs: %d stops opened the pooled loop, %d with a server idle, %d with a queue", runs, opened, idle, queued)

@@ -52,11 +52,11 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 // that ends in error or hangs.
 //
 // While the client side or detection is on (or has state left), only
-// skipAhead and the cycle loops of runRouted and runPooled run, which tell the client side of
-// every arrival, placement and completion as Step does, and only while
-// the watch is quiet (quietWatch) and up to the watch's next act
-// (watchLimit): the next deadline, retry or probe round, which Step
-// takes.
+// skipAhead and the cycle loops of runRouted and runPooled run, which
+// tell the client side of every arrival, placement and completion as
+// Step does, and only while the watch is quiet (quietWatch) and up to the
+// watch's next act (watchLimit): the next deadline, retry or probe round,
+// which Step takes.
 func (m *Model) shortcut(limit int64) {
 	g := m.gate()
 	if g != viaNone && m.watching() {
