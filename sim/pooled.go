@@ -16,40 +16,23 @@ package sim
 // declines). Events and the last cycle's row are left to Step, which
 // RunTo always runs for the last cycle.
 //
-// In a cycle without a scaling evaluation, with an unbounded queue and a
-// router that always finds an idle server (not Caps.MayRefuse), it hands
-// out the queued requests as soon as a server is free (step a) and an
-// arrival as soon as it is queued, rather than all in step d (early). The
-// invariant this keeps: step d gives the queue's oldest requests, one by
-// one, to the idle servers the router picks in turn; the requests queued
-// at step a are older than the cycle's arrivals, which join behind them,
-// and nothing between steps a and d reads the queue or the idle servers
-// (no cap, no evaluation; the client side only hears of each arrival,
-// placement and completion), so handing each one out as soon as it and a
-// server are there makes the same picks (the router's draws come from a
-// stream of their own) in the same order, and leaves the same queue, pool
-// and timing wheel. The queue's empty history comes out the same too: a
-// queue that held a request at the end of the cycle before keeps the
-// cycle since which it has, and one that did not fills, and empties, in
-// this cycle either way.
-//
 // The gate (shortcut) lets it run only for a pooled balancer, alone,
 // with the oldest-first hand-out and no overload control (shedding, a
-// throttle or a concurrency limit: each reads or moves what the early
-// hand-out changes between steps a and d; they may extend it later). It
-// stops before the next pending change and before the queued requests
-// could pass their bound. It reports whether it advanced.
+// throttle or a concurrency limit read or move the queue and the servers
+// between steps a and d, which runQueued hands out apart; they may
+// extend it later). It stops before the next pending change and before
+// the queued requests could pass their bound. It reports whether it
+// advanced.
 func (m *Model) runPooled(b *Balancer, limit int64) bool {
 	cfg := &m.cfg
 	end := min(limit-1, m.cycle+m.quietSpan())
 	end = min(end, m.changeNext()-1)
 	start := m.cycle
-	early := cfg.QueueCap == 0 && !b.caps.MayRefuse
 	// The shortest saturated stretch needs this long a queue, while the
 	// pool stays as it is.
 	shortest := shortestService(cfg)
 	needs := b.stretchNeeds(minSaturated, shortest)
-	queues := early && !b.watching && b.turnsOver() // runQueued may run
+	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() // runQueued may run
 	for m.cycle < end {
 		if b.idle.n == 0 && int64(b.queue.n) >= needs && b.saturable() &&
 			(b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, end+1) {
@@ -72,25 +55,18 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 		m.cycle = c
 		b.catchUp(c - 1)
 		live := b.live // a retiring server that completes leaves
-		scales := c == m.nextScale
-		now := early && !scales
-		if b.wheel.has(c) && (!now || b.watching || !b.turnover(c)) {
+		if b.wheel.has(c) {
 			b.work(c)
-			if now && b.queue.n > 0 && b.idle.n > 0 {
-				b.dispatch(c)
-			}
 		}
 		arrives := m.arr.due(c)
 		if arrives {
 			for n := m.arr.count(cfg, c, m.pcg); n > 0; n-- {
 				m.lastID++
-				if b.admit(m.makeRequest(m.lastID, c), c) && now && b.idle.n > 0 {
-					b.dispatch(c)
-				}
+				b.admit(m.makeRequest(m.lastID, c), c)
 			}
 		}
 		acts := false
-		if scales {
+		if c == m.nextScale {
 			m.nextScale += cfg.Cooldown
 			if _, acts = b.scaleActs(b.queue.n); acts {
 				b.scale()
@@ -138,15 +114,26 @@ func (m *Model) nextPooled(b *Balancer, end int64) int64 {
 }
 
 // runQueued is runPooled's loop while no server is idle, up to end: the
-// arrivals only join the queue, and each completion, if turnover takes it
-// (every server that completes finds a request queued for it), hands the
-// queue's oldest requests to the servers that completed before the
-// cycle's arrivals join, as runPooled's early hand-out does (no cap, no
-// evaluation in the cycle, no client side). The queue rises only with
-// arrivals, so its peak is taken after each cycle's. It stops at the
-// current cycle's end, or just before the first cycle it cannot take: a
-// scaling evaluation or a completion turnover declines, which runPooled
-// visits.
+// arrivals only join the queue, and a completion that turnover takes
+// (every server that completes finds a request queued for it, the router
+// takes idle servers in a known order) hands the queue's oldest requests
+// to the servers that completed at once, before the cycle's arrivals
+// join. It stops at end, or just before the first cycle it cannot take:
+// a scaling evaluation or a completion turnover declines, which runPooled
+// visits. The queue rises only with arrivals, so its peak is taken after
+// each cycle's.
+//
+// The invariant the early hand-out keeps (no cap, no evaluation in the
+// cycle, no client side: the gate and runPooled see to them): step d
+// gives the queue's oldest requests, one by one, to the idle servers the
+// router picks in turn; the requests queued at step a are older than the
+// cycle's arrivals, which join behind them, and nothing between steps a
+// and d reads the queue or the idle servers, so handing them out at step
+// a makes the same picks in the same order and leaves the same queue,
+// pool and timing wheel. The queue's empty history comes out the same
+// too: emptied at step a rather than in step d, the queue does not count
+// as filled afresh by the cycle's arrivals (a queue emptied and filled in
+// one cycle keeps the cycle since which it has held requests).
 func (m *Model) runQueued(b *Balancer, end int64) {
 	cfg := &m.cfg
 	for {
