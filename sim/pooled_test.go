@@ -134,3 +134,47 @@ func TestPooledLoopMatchesStepping(t *testing.T) {
 		t.Errorf("too few stops opened the pooled loop: %d runs, %d opened, %d idle, %d queued", runs, opened, idle, queued)
 	}
 }
+
+// TestPooledGate: the gate opens the pooled cycle loop to a pooled run of
+// one balancer with the oldest-first hand-out, the saturated way while no
+// server is idle and the queue may be served apart (and runPooled then
+// advances either way), skipAhead alone to a switch, a trace, random
+// faults or recorded events, and no shortcut while an overload control
+// is on (the loop does not take them yet).
+func TestPooledGate(t *testing.T) {
+	base := DefaultConfig()
+	base.Seed, base.Cycles = 3, 2000
+	base.InitialPerServer = 0 // servers idle at the start
+	for _, c := range []struct {
+		name   string
+		change func(*Config)
+		opts   []Option
+		want   via
+	}{
+		{"idle", func(*Config) {}, nil, viaPooled},
+		{"queued", func(c *Config) { c.InitialPerServer = 500 }, nil, viaSaturated},
+		{"capped", func(c *Config) { c.InitialPerServer, c.QueueCap = 500, 1000 }, nil, viaPooled},
+		{"client", func(c *Config) { c.InitialPerServer, c.Timeout = 500, 100_000 }, nil, viaPooled},
+		{"switch", func(c *Config) { c.Switch = true }, nil, viaSkip},
+		{"trace", func(c *Config) { c.Trace = []TraceRow{row(5, 3)} }, nil, viaSkip},
+		{"faults", func(c *Config) { c.MTBF, c.MTTR = 500, 10 }, nil, viaSkip},
+		{"events", func(*Config) {}, []Option{WithEvents()}, viaSkip},
+		{"lifo", func(c *Config) { c.Discipline = Lifo }, nil, viaNone},
+		{"codel", func(c *Config) { c.CodelTarget = 5 }, nil, viaNone},
+		{"throttle", func(c *Config) { c.Throttle = MinThrottle }, nil, viaNone},
+		{"limit", func(c *Config) { c.ConcurrencyLimit = 4 }, nil, viaNone},
+	} {
+		cfg := base
+		c.change(&cfg)
+		m, err := New(cfg, c.opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := m.gate(); got != c.want {
+			t.Fatalf("%s: the gate opens %d, want %d", c.name, got, c.want)
+		}
+		if (c.want == viaPooled || c.want == viaSaturated) && !m.runPooled(m.bal[0], cfg.Cycles) {
+			t.Errorf("%s: the pooled loop did not advance", c.name)
+		}
+	}
+}
