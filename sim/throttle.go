@@ -60,6 +60,7 @@ type throttle struct {
 	sumReq, sumAcc    int64
 	nowReq            int64 // attempts that reached it this cycle
 	completedBefore   int64 // the balancer's completed attempts at the end of the last cycle recorded
+	at                int64 // the last cycle recorded (−1 before cycle 0)
 	requests, accepts int64 // the window fixed for this cycle (cycles t−1000 … t−1)
 	limit, drawn      int64 // this cycle's threshold 100·requests − K·accepts and draw bound 100·(requests+1)
 }
@@ -73,7 +74,7 @@ func (m *Model) startThrottle() {
 	m.tpcg = rand.NewPCG(m.cfg.Seed, throttleStream)
 	m.trng = rand.New(m.tpcg)
 	for _, b := range m.bal {
-		b.th = &throttle{}
+		b.th = &throttle{at: -1}
 		b.th.fix(m.cfg.Throttle)
 	}
 }
@@ -88,7 +89,18 @@ func (th *throttle) fix(k Hundredths) {
 
 // record is step e of cycle t: the cycle's counts join the window (the
 // one 1000 cycles older leaves), and the next cycle's window is fixed.
+// Cycles after the last one recorded and before t, which a shortcut
+// passed, are recorded first, each with nothing that reached the throttle
+// and nothing completed (see pass); a cycle recorded already is left as
+// it is (a shortcut may record it at its end, after step e did).
 func (th *throttle) record(b *Balancer, t int64) {
+	if t <= th.at {
+		return
+	}
+	if t > th.at+1 {
+		th.pass(t - 1)
+	}
+	th.at = t
 	i := t % throttleWindow
 	done := b.tot.Completed + b.tot.PartsDone // attempts_completed: with fan-out, parts before their request's last too
 	acc := done - th.completedBefore
@@ -100,11 +112,34 @@ func (th *throttle) record(b *Balancer, t int64) {
 	th.fix(b.m.cfg.Throttle)
 }
 
+// pass records cycles th.at+1 … t as step e of each would: no attempt
+// reached the throttle in them and none completed (the shortcuts that
+// pass cycles call it only so: nothing arrives in a cycle they pass, and
+// they visit every cycle with a completion). Each such cycle's slot is
+// emptied and leaves the sums, so only the slots of the last
+// min(t − th.at, 1000) cycles are touched: a gap of 1000 cycles or more
+// empties the whole window. completedBefore holds, as nothing completed.
+func (th *throttle) pass(t int64) {
+	for c := max(th.at+1, t-throttleWindow+1); c <= t; c++ {
+		i := c % throttleWindow
+		th.sumReq -= th.reqs[i]
+		th.sumAcc -= th.accs[i]
+		th.reqs[i], th.accs[i] = 0, 0
+	}
+	th.at = t
+}
+
 // throttles reports whether the client of the attempt reaching the
-// throttle now throttles it: every attempt that reaches it counts, and
-// draws.
-func (b *Balancer) throttles() bool {
+// throttle at cycle t throttles it: every attempt that reaches it counts,
+// and draws. Cycles before t that a shortcut passed without recording
+// them (nothing reached the throttle and nothing completed in them, see
+// pass) are passed first, so the draw is against the window fixed for t.
+func (b *Balancer) throttles(t int64) bool {
 	th := b.th
+	if th.at < t-1 {
+		th.pass(t - 1)
+		th.fix(b.m.cfg.Throttle)
+	}
 	th.nowReq++
 	return b.m.trng.Int64N(th.drawn) < th.limit
 }
