@@ -19,11 +19,11 @@ func genThrottle(t *rapid.T, cfg *Config) {
 }
 
 // genThrottled draws a throttled run for the shortcuts: pooled or
-// per-server (fan-out a sixth of the per-server runs), fixed or scaling
+// per-server (fan-out a quarter of the per-server runs), fixed or scaling
 // pools, loads from a tenth to one and a half of capacity over runs of
 // one to four windows of 1000 cycles, K where it throttles and where it
-// does not, the client side (retries, so throttled attempts come back) a
-// third of the time, a capped queue, a switch; and a failing backend (all
+// does not, the client side (retries, so throttled attempts come back)
+// half the time, a capped queue, a switch; and a failing backend (all
 // servers but a few fail every attempt: accepts are few) or rate changes.
 func genThrottled(t *rapid.T) (Config, []Change) {
 	cfg := DefaultConfig()
@@ -64,12 +64,12 @@ func genThrottled(t *rapid.T) (Config, []Change) {
 		cfg.QueueCap = rapid.IntRange(1, 10).Draw(t, "cap")
 	case 1:
 		cfg.Switch = true
-	case 2:
+	case 2, 3:
 		if cfg.Queues == PerServer && fanoutPolicy(cfg.Policy) {
 			cfg.Fanout = rapid.IntRange(2, 4).Draw(t, "fanout")
 		}
 	}
-	if rapid.IntRange(0, 2).Draw(t, "client") == 0 {
+	if rapid.Bool().Draw(t, "client") {
 		cfg.Timeout = rapid.Int64Range(0, 400).Draw(t, "timeout")
 		cfg.Retries = rapid.IntRange(0, 3).Draw(t, "retries")
 		cfg.Backoff = rapid.Int64Range(0, 20).Draw(t, "backoff")
