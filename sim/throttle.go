@@ -21,6 +21,10 @@ const throttleStream = 0x6c6273696d2d7468 // "lbsim-th"
 // throttleWindow is how many cycles the throttle looks back over.
 const throttleWindow = 1000
 
+// throttleSlots is the number of slots in a throttle window's ring: a
+// power of two, at least throttleWindow.
+const throttleSlots = 1024
+
 // Hundredths is a value with at most two decimals, in hundredths (the
 // throttle's K).
 type Hundredths int64
@@ -53,10 +57,14 @@ func throttleErr(k Hundredths) error {
 }
 
 // throttle is one balancer's throttle window: the attempts that reached
-// it and the attempts completed, per cycle of the last throttleWindow
-// (by cycle mod throttleWindow), their sums, and this cycle's counts.
+// it and the attempts completed, per cycle, their sums, and this cycle's
+// counts. Slot c mod throttleSlots holds cycle c's counts for each of the
+// last throttleSlots cycles up to at (a cycle that wrote nothing counts
+// zero); the sums are over the last throttleWindow of them, cycles
+// at − 999 … at (the older slots are kept only until written over). A
+// power of two of slots makes a slot's index a mask.
 type throttle struct {
-	reqs, accs        [throttleWindow]int64
+	reqs, accs        [throttleSlots]int64
 	sumReq, sumAcc    int64
 	nowReq            int64 // attempts that reached it this cycle
 	completedBefore   int64 // the balancer's completed attempts at the end of the last cycle recorded
@@ -87,8 +95,8 @@ func (th *throttle) fix(k Hundredths) {
 	th.drawn = HundredthsScale * (th.requests + 1)
 }
 
-// record is step e of cycle t: the cycle's counts join the window (the
-// one 1000 cycles older leaves), and the next cycle's window is fixed.
+// record is step e of cycle t: the cycle's counts join the window (those
+// of cycle t − 1000 leave the sums), and the next cycle's window is fixed.
 // Cycles after the last one recorded and before t, which a shortcut
 // passed, are recorded first, each with nothing that reached the throttle
 // and nothing completed (see pass); a cycle recorded already is left as
@@ -101,12 +109,12 @@ func (th *throttle) record(b *Balancer, t int64) {
 		th.pass(t - 1)
 	}
 	th.at = t
-	i := t % throttleWindow
+	i, o := t&(throttleSlots-1), (t-throttleWindow)&(throttleSlots-1)
 	done := b.tot.Completed + b.tot.PartsDone // attempts_completed: with fan-out, parts before their request's last too
 	acc := done - th.completedBefore
 	th.completedBefore = done
-	th.sumReq += th.nowReq - th.reqs[i]
-	th.sumAcc += acc - th.accs[i]
+	th.sumReq += th.nowReq - th.reqs[o]
+	th.sumAcc += acc - th.accs[o]
 	th.reqs[i], th.accs[i] = th.nowReq, acc
 	th.nowReq = 0
 	th.fix(b.m.cfg.Throttle)
@@ -116,14 +124,22 @@ func (th *throttle) record(b *Balancer, t int64) {
 // reached the throttle in them and none completed (the shortcuts that
 // pass cycles call it only so: nothing arrives in a cycle they pass, and
 // they visit every cycle with a completion). Each such cycle's slot is
-// emptied and leaves the sums, so only the slots of the last
-// min(t − th.at, 1000) cycles are touched: a gap of 1000 cycles or more
-// empties the whole window. completedBefore holds, as nothing completed.
+// emptied and the cycle 1000 before it leaves the sums, so only the slots
+// the gap spans are touched, and a gap of throttleSlots cycles or more
+// empties them all: the slots are then what stepping leaves, written over
+// or not. completedBefore holds, as nothing completed.
 func (th *throttle) pass(t int64) {
-	for c := max(th.at+1, t-throttleWindow+1); c <= t; c++ {
-		i := c % throttleWindow
-		th.sumReq -= th.reqs[i]
-		th.sumAcc -= th.accs[i]
+	if t-th.at >= throttleSlots {
+		clear(th.reqs[:]) // every slot passed
+		clear(th.accs[:])
+		th.sumReq, th.sumAcc = 0, 0
+		th.at = t
+		return
+	}
+	for c := th.at + 1; c <= t; c++ {
+		i, o := c&(throttleSlots-1), (c-throttleWindow)&(throttleSlots-1)
+		th.sumReq -= th.reqs[o]
+		th.sumAcc -= th.accs[o]
 		th.reqs[i], th.accs[i] = 0, 0
 	}
 	th.at = t

@@ -23,8 +23,10 @@ func genThrottle(t *rapid.T, cfg *Config) {
 // pools, loads from a tenth to one and a half of capacity over runs of
 // one to four windows of 1000 cycles, K where it throttles and where it
 // does not, the client side (retries, so throttled attempts come back)
-// half the time, a capped queue, a switch; and a failing backend (all
-// servers but a few fail every attempt: accepts are few) or rate changes.
+// half the time, a capped queue, a switch; a failing backend (all
+// servers but a few fail every attempt: accepts are few), rate changes,
+// and a quiet spell of about a window (no arrivals: a stretch passes every
+// slot).
 func genThrottled(t *rapid.T) (Config, []Change) {
 	cfg := DefaultConfig()
 	cfg.Seed = rapid.Uint64().Draw(t, "seed")
@@ -95,6 +97,12 @@ func genThrottled(t *rapid.T) (Config, []Change) {
 	for range rapid.IntRange(0, 2).Draw(t, "rateChanges") {
 		changes = append(changes, Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "rateAt"), Setting: SetRate,
 			Value: int64(cfg.Rate) * rapid.Int64Range(0, 3).Draw(t, "rateX")})
+	}
+	if rapid.IntRange(0, 3).Draw(t, "quiet") == 0 {
+		// No arrivals for a window or more: the stretch passes every slot.
+		at := rapid.Int64Range(1, cfg.Cycles).Draw(t, "quietAt")
+		changes = append(changes, Change{Cycle: at, Setting: SetRate, Value: 0},
+			Change{Cycle: at + rapid.Int64Range(900, 1200).Draw(t, "quietFor"), Setting: SetRate, Value: int64(cfg.Rate)})
 	}
 	slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
 	return cfg, changes
