@@ -69,8 +69,6 @@ type throttle struct {
 	nowReq            int64 // attempts that reached it this cycle
 	completedBefore   int64 // the balancer's completed attempts at the end of the last cycle recorded
 	at                int64 // the last cycle recorded (−1 before cycle 0)
-	requests, accepts int64 // the window fixed for this cycle (cycles t−1000 … t−1)
-	limit, drawn      int64 // this cycle's threshold 100·requests − K·accepts and draw bound 100·(requests+1)
 }
 
 // throttleOn reports whether the throttle is on.
@@ -83,20 +81,12 @@ func (m *Model) startThrottle() {
 	m.trng = rand.New(m.tpcg)
 	for _, b := range m.bal {
 		b.th = &throttle{at: -1}
-		b.th.fix(m.cfg.Throttle)
 	}
 }
 
-// fix fixes the cycle's window: what the sums hold now (cycles t−1000 …
-// t−1, all recorded at their step e).
-func (th *throttle) fix(k Hundredths) {
-	th.requests, th.accepts = th.sumReq, th.sumAcc
-	th.limit = HundredthsScale*th.requests - int64(k)*th.accepts
-	th.drawn = HundredthsScale * (th.requests + 1)
-}
-
 // record is step e of cycle t: the cycle's counts join the window (those
-// of cycle t − 1000 leave the sums), and the next cycle's window is fixed.
+// of cycle t − 1000 leave the sums), so the sums are the window fixed for
+// the next cycle.
 // Cycles after the last one recorded and before t, which a shortcut
 // passed, are recorded first, each with nothing that reached the throttle
 // and nothing completed (see pass); a cycle recorded already is left as
@@ -117,7 +107,6 @@ func (th *throttle) record(b *Balancer, t int64) {
 	th.sumAcc += acc - th.accs[o]
 	th.reqs[i], th.accs[i] = th.nowReq, acc
 	th.nowReq = 0
-	th.fix(b.m.cfg.Throttle)
 }
 
 // pass records cycles th.at+1 … t as step e of each would: no attempt
@@ -154,10 +143,11 @@ func (b *Balancer) throttles(t int64) bool {
 	th := b.th
 	if th.at < t-1 {
 		th.pass(t - 1)
-		th.fix(b.m.cfg.Throttle)
 	}
 	th.nowReq++
-	return b.m.trng.Int64N(th.drawn) < th.limit
+	// The window fixed for t: the sums through cycle t − 1 (recorded).
+	limit := HundredthsScale*th.sumReq - int64(b.m.cfg.Throttle)*th.sumAcc
+	return b.m.trng.Int64N(HundredthsScale*(th.sumReq+1)) < limit
 }
 
 // throttled ends attempt r, throttled by its client at step b of cycle t:
