@@ -64,11 +64,11 @@ func throttleErr(k Hundredths) error {
 // at − 999 … at (the older slots are kept only until written over). A
 // power of two of slots makes a slot's index a mask.
 type throttle struct {
-	reqs, accs        [throttleSlots]int64
-	sumReq, sumAcc    int64
-	nowReq            int64 // attempts that reached it this cycle
-	completedBefore   int64 // the balancer's completed attempts at the end of the last cycle recorded
-	at                int64 // the last cycle recorded (−1 before cycle 0)
+	reqs, accs      [throttleSlots]int64
+	sumReq, sumAcc  int64
+	nowReq          int64 // attempts that reached it this cycle
+	completedBefore int64 // the balancer's completed attempts at the end of the last cycle recorded
+	at              int64 // the last cycle recorded (−1 before cycle 0)
 }
 
 // throttleOn reports whether the throttle is on.
