@@ -19,7 +19,8 @@ func genThrottle(t *rapid.T, cfg *Config) {
 }
 
 // genThrottled draws a throttled run for the shortcuts: pooled or
-// per-server (fan-out a quarter of the per-server runs), fixed or scaling
+// per-server (a quarter with a policy that runs windows and nothing that
+// keeps them off; fan-out a quarter of the others), fixed or scaling
 // pools, loads from a tenth to one and a half of capacity over runs of
 // one to four windows of 1000 cycles, K where it throttles and where it
 // does not, the client side (retries, so throttled attempts come back)
@@ -34,6 +35,12 @@ func genThrottled(t *rapid.T) (Config, []Change) {
 		cfg.Queues = PerServer
 	}
 	cfg.Policy = rapid.SampledFrom(PoliciesFor(cfg.Queues)).Draw(t, "policy")
+	windowed := rapid.IntRange(0, 3).Draw(t, "windowed") == 0
+	if windowed {
+		// A policy that runs windows, nothing that keeps them off.
+		cfg.Queues = PerServer
+		cfg.Policy = rapid.SampledFrom([]Policy{RoundRobin, Random, SWRR, Hash, LeastWork}).Draw(t, "windowPolicy")
+	}
 	cfg.Cycles = rapid.Int64Range(200, 4000).Draw(t, "cycles")
 	cfg.Servers = rapid.IntRange(1, 10).Draw(t, "servers")
 	cfg.MinServers, cfg.MaxServers = cfg.Servers, cfg.Servers
@@ -61,8 +68,12 @@ func genThrottled(t *rapid.T) (Config, []Change) {
 	}
 	cfg.Throttle = rapid.SampledFrom([]Hundredths{MinThrottle, 150, 2 * HundredthsScale, MaxThrottle,
 		Hundredths(rapid.Int64Range(int64(MinThrottle), int64(MaxThrottle)).Draw(t, "throttleK"))}).Draw(t, "throttle")
-	switch rapid.IntRange(0, 7).Draw(t, "mechanism") {
-	case 0:
+	mechanism := rapid.IntRange(0, 7).Draw(t, "mechanism")
+	if windowed {
+		mechanism = 0 // none
+	}
+	switch mechanism {
+	case 7:
 		cfg.QueueCap = rapid.IntRange(1, 10).Draw(t, "cap")
 	case 1:
 		cfg.Switch = true
@@ -71,7 +82,7 @@ func genThrottled(t *rapid.T) (Config, []Change) {
 			cfg.Fanout = rapid.IntRange(2, 4).Draw(t, "fanout")
 		}
 	}
-	if rapid.Bool().Draw(t, "client") {
+	if !windowed && rapid.Bool().Draw(t, "client") {
 		cfg.Timeout = rapid.Int64Range(0, 400).Draw(t, "timeout")
 		cfg.Retries = rapid.IntRange(0, 3).Draw(t, "retries")
 		cfg.Backoff = rapid.Int64Range(0, 20).Draw(t, "backoff")
@@ -122,15 +133,16 @@ func sameThrottle(t tester, a, b *Model) {
 }
 
 // TestThrottleShortcutsMatchStepping runs throttled runs (genThrottled)
-// through RunTo, which takes them through the per-server cycle loop and
-// skipAhead (throttleskip.go), to random stops and by Step alone, and
+// through RunTo, which takes them through the per-server cycle loop,
+// windows and skipAhead (throttleskip.go, throttlewindow.go), to random stops and by Step alone, and
 // compares the hash (the throttle generator's state and the window's
 // sums among it), the summary, the last row, the servers and queues and
 // every slot of the windows. Enough stops must have opened the cycle loop
-// and skipAhead, and enough runs throttled, for it to say anything.
+// and skipAhead, enough runs taken a window and enough throttled, for it
+// to say anything.
 func TestThrottleShortcutsMatchStepping(t *testing.T) {
 	rapidDefaults(400)
-	runs, routed, skipped, throttled, passed := 0, 0, 0, 0, int64(0)
+	runs, routed, skipped, throttled, windows, passed := 0, 0, 0, 0, 0, int64(0)
 	rapid.Check(t, func(t *rapid.T) {
 		cfg, changes := genThrottled(t)
 		stepped, err := New(cfg)
@@ -162,12 +174,15 @@ func TestThrottleShortcutsMatchStepping(t *testing.T) {
 		if stepped.Summary().Throttled > 0 {
 			throttled++
 		}
+		if jumped.win != nil {
+			windows++
+		}
 	})
-	t.Logf("%d runs (%d throttled), %d stops opened the cycle loop, %d skipAhead alone; %d cycles passed by the first shortcut of a stop",
-		runs, throttled, routed, skipped, passed)
-	if 2*routed < runs || 2*skipped < runs || 3*throttled < runs || passed < 100*int64(runs) {
-		t.Errorf("too few runs took the shortcuts or throttled: %d routed, %d skipAhead, %d of %d throttled, %d cycles passed",
-			routed, skipped, throttled, runs, passed)
+	t.Logf("%d runs (%d throttled, %d took a window), %d stops opened the cycle loop, %d skipAhead alone; %d cycles passed by the first shortcut of a stop",
+		runs, throttled, windows, routed, skipped, passed)
+	if 2*routed < runs || 2*skipped < runs || 3*throttled < runs || 10*windows < runs || passed < 100*int64(runs) {
+		t.Errorf("too few runs took the shortcuts or throttled: %d routed, %d skipAhead, %d windows, %d of %d throttled, %d cycles passed",
+			routed, skipped, windows, throttled, runs, passed)
 	}
 }
 
