@@ -37,7 +37,8 @@ func genThrottled(t *rapid.T) (Config, []Change) {
 	cfg.Policy = rapid.SampledFrom(PoliciesFor(cfg.Queues)).Draw(t, "policy")
 	windowed := rapid.IntRange(0, 3).Draw(t, "windowed") == 0
 	if windowed {
-		// A policy that runs windows, nothing that keeps them off.
+		// A policy that runs windows plain, nothing else that keeps them
+		// off: throttled, it takes the cycle loop.
 		cfg.Queues = PerServer
 		cfg.Policy = rapid.SampledFrom([]Policy{RoundRobin, Random, SWRR, Hash, LeastWork}).Draw(t, "windowPolicy")
 	}
@@ -133,16 +134,16 @@ func sameThrottle(t tester, a, b *Model) {
 }
 
 // TestThrottleShortcutsMatchStepping runs throttled runs (genThrottled)
-// through RunTo, which takes them through the per-server cycle loop,
-// windows and skipAhead (throttleskip.go, throttlewindow.go), to random stops and by Step alone, and
+// through RunTo, which takes them through the per-server cycle loop and
+// skipAhead (throttleskip.go), to random stops and by Step alone, and
 // compares the hash (the throttle generator's state and the window's
 // sums among it), the summary, the last row, the servers and queues and
 // every slot of the windows. Enough stops must have opened the cycle loop
-// and skipAhead, enough runs taken a window and enough throttled, for it
-// to say anything.
+// and skipAhead, and enough runs throttled, for it to say anything; the
+// policies that run windows plain must take the cycle loop throttled.
 func TestThrottleShortcutsMatchStepping(t *testing.T) {
 	rapidDefaults(400)
-	runs, routed, skipped, throttled, windows, passed := 0, 0, 0, 0, 0, int64(0)
+	runs, routed, skipped, throttled, passed := 0, 0, 0, 0, int64(0)
 	rapid.Check(t, func(t *rapid.T) {
 		cfg, changes := genThrottled(t)
 		stepped, err := New(cfg)
@@ -174,15 +175,23 @@ func TestThrottleShortcutsMatchStepping(t *testing.T) {
 		if stepped.Summary().Throttled > 0 {
 			throttled++
 		}
-		if jumped.win != nil {
-			windows++
-		}
 	})
-	t.Logf("%d runs (%d throttled, %d took a window), %d stops opened the cycle loop, %d skipAhead alone; %d cycles passed by the first shortcut of a stop",
-		runs, throttled, windows, routed, skipped, passed)
-	if 2*routed < runs || 2*skipped < runs || 3*throttled < runs || 10*windows < runs || passed < 100*int64(runs) {
-		t.Errorf("too few runs took the shortcuts or throttled: %d routed, %d skipAhead, %d windows, %d of %d throttled, %d cycles passed",
-			routed, skipped, windows, throttled, runs, passed)
+	t.Logf("%d runs (%d throttled), %d stops opened the cycle loop, %d skipAhead alone; %d cycles passed by the first shortcut of a stop",
+		runs, throttled, routed, skipped, passed)
+	if 2*routed < runs || 2*skipped < runs || 3*throttled < runs || passed < 100*int64(runs) {
+		t.Errorf("too few runs took the shortcuts or throttled: %d routed, %d skipAhead, %d of %d throttled, %d cycles passed",
+			routed, skipped, throttled, runs, passed)
+	}
+	for _, r := range []Policy{RoundRobin, Random, SWRR, Hash, LeastWork} {
+		cfg := DefaultConfig()
+		cfg.Queues, cfg.Policy, cfg.Throttle, cfg.Cycles = PerServer, r, 200, 2000
+		m := mustNew(t, cfg)
+		if m.gate() != viaRouted {
+			t.Errorf("%v throttled: the cycle loop would not take it", r)
+		}
+		if m.Run(); m.win != nil {
+			t.Errorf("%v throttled: a window routed it", r)
+		}
 	}
 }
 

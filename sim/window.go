@@ -86,8 +86,6 @@ func (m *Model) windowed(b *Balancer) bool {
 	switch {
 	case b.lobby.n > 0 || b.ready.n > 0 || b.active.n == 0 || !b.placeable():
 		return false
-	case b.th != nil && !b.th.windowCycle(b.m.cycle+1, b.m.cfg.Throttle):
-		return false // throttlewindow.go
 	case b.caps.Reads == ReadsWork:
 		return b.rt.(workPlacer).windowReady()
 	}
@@ -104,9 +102,6 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	w := m.startWindow(b)
 	e := m.routeWindow(b, min(end, w.c0+maxWindow))
 	m.serveWindow(b, e)
-	if b.th != nil {
-		b.th.completedBefore = b.tot.Completed + b.tot.PartsDone // pass 2 booked its completions (throttlewindow.go)
-	}
 	m.settleWindow(b, e)
 	m.endWindow(b, e)
 }
@@ -143,10 +138,6 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	batched = batched && bt.batching()
 	work := wp != nil
 	own := work || batched // placed their own way
-	th := b.th
-	if th != nil {
-		end = min(end, c0+throttleWindow) // throttlewindow.go
-	}
 	e := min(m.nextScale, end)
 	admitted := int64(0) // written back to w at the end: a local in the loops
 	fan := m.fan != nil
@@ -165,10 +156,6 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 			m.nextScale += cfg.Cooldown // an evaluation that does not act
 		}
 		if c > e {
-			break
-		}
-		if th != nil && !th.windowCycle(c, cfg.Throttle) {
-			e = c - 1 // a draw at c might throttle: the cycle loop takes it
 			break
 		}
 		in := int32(0)
@@ -190,9 +177,6 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 				b.tot.Rejected++
 				b.last.Rejected++
 				continue
-			}
-			if th != nil {
-				b.throttles(c) // it draws, and lets the attempt through (windowCycle)
 			}
 			if own { // one test in the loop for the others
 				if work {
@@ -229,12 +213,6 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 			w.arrived = append(w.arrived, arrivalCount{c, in})
 			admitted += int64(in)
 		}
-		if th != nil {
-			th.record(b, c) // its requests; pass 2 adds its completions
-		}
-	}
-	if th != nil {
-		th.pass(e)
 	}
 	// The queue can pass its peak within the window only if it could
 	// without a dispatch; only then are the dispatches counted by cycle.
@@ -405,9 +383,6 @@ func (b *Balancer) serveQueue(id int, now, at, e int64) {
 				b.windowPartDone(s, at) // a part: its request at the last (fanroute.go)
 			} else {
 				b.resps.add(b.completed(s, at))
-				if th := b.th; th != nil {
-					th.accepted(at)
-				}
 			}
 			s.busy = false
 			b.busy--
