@@ -348,8 +348,7 @@ func (b *Balancer) unqueued(r packed, sid int, t int64) {
 		}
 	}
 	if q.n == 0 && !s.busy {
-		b.ready.remove(sid)
-		b.emptied(sid, t)
+		b.shedEmptied(sid, t)
 	}
 }
 
@@ -615,7 +614,7 @@ func (b *Balancer) cancel(key int64, w int32, t int64) {
 	}
 	var r packed
 	if w == shedAt {
-		b.cancelShed(key)
+		b.cancelShed(key, t)
 		return
 	}
 	if w == transitAt {
