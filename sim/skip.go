@@ -70,7 +70,7 @@ func (m *Model) skipAhead(limit int64) {
 				}
 			}
 			if watching {
-				m.recordThrough(c - 1) // the throttle's: at its first draw
+				m.recordThrough(c - 1) // the retry budget's (the throttle passes them at its first draw)
 			}
 			sampleThrough(c - 1)
 			m.arrive(c)
