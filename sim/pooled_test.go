@@ -139,8 +139,8 @@ func TestPooledLoopMatchesStepping(t *testing.T) {
 // one balancer with the oldest-first hand-out, the saturated way while no
 // server is idle and the queue may be served apart (and runPooled then
 // advances either way), skipAhead alone to a switch, a trace, random
-// faults or recorded events, and no shortcut while an overload control
-// is on (the loop does not take them yet).
+// faults, recorded events or the throttle, and no shortcut while another
+// overload control is on (the loop does not take them yet).
 func TestPooledGate(t *testing.T) {
 	base := DefaultConfig()
 	base.Seed, base.Cycles = 3, 2000
@@ -161,7 +161,7 @@ func TestPooledGate(t *testing.T) {
 		{"events", func(*Config) {}, []Option{WithEvents()}, viaSkip},
 		{"lifo", func(c *Config) { c.Discipline = Lifo }, nil, viaNone},
 		{"codel", func(c *Config) { c.CodelTarget = 5 }, nil, viaNone},
-		{"throttle", func(c *Config) { c.Throttle = MinThrottle }, nil, viaNone},
+		{"throttle", func(c *Config) { c.Throttle = MinThrottle }, nil, viaSkip},
 		{"limit", func(c *Config) { c.ConcurrencyLimit = 4 }, nil, viaNone},
 	} {
 		cfg := base
