@@ -25,10 +25,11 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || b.lim != nil {
 		// A window serves its requests apart from the client side, and
 		// routes for one balancer (fan-out: see partsWindowed; hedges
-		// fall due apart from arrivals and cancel across servers).
+		// fall due apart from arrivals and cancel across servers; a
+		// limit reads loads at routing: limitskip.go).
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}

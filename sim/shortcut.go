@@ -145,8 +145,8 @@ func (m *Model) gate() via {
 	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 || cfg.Throttle > 0 {
 		return viaNone // step d may take any queued attempt, or shed, and reads the queues' history
 	}
-	if cfg.ConcurrencyLimit != 0 {
-		return viaNone // an arrival may be refused, and every ending moves an adaptive limit
+	if cfg.ConcurrencyLimit != 0 && m.limitStepped() {
+		return viaNone // a refusal may bring a retry or cancel hedges in any cycle (limitskip.go)
 	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
@@ -174,6 +174,8 @@ func (m *Model) gate() via {
 		return viaSkip // they serve at the plain speed, and every attempt completes
 	case b.perServer:
 		return viaRouted
+	case b.limited:
+		return viaSkip // a saturated stretch admits before it serves (limitskip.go)
 	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !watching:
 		return viaSaturated // it admits and serves apart from the client side
 	}
