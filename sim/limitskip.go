@@ -29,14 +29,25 @@ package sim
 // refusal ends its request, and cancels the parts placed before it as
 // stepping finds them, queued.
 //
+// A window (window.go) routes a stretch's arrivals before any of its
+// completions, so it does not know the count a check would read; it runs
+// only while it can prove that no check refuses and no adaptive limit
+// moves (limitRoom, fits): the attempts routed to a server in the window
+// raise its count by one each, and completions only lower it, so the
+// highest count at the start plus the attempts the window routes bound
+// every count a check or a sample reads. Below a fixed limit nothing is
+// refused; below half of every adaptive limit, with no latency bound and no ending in error (the gate
+// lets none in), nothing moves, and the window routes and serves as it
+// does with the limit off. The window stops before the first cycle whose
+// arrivals (decided, and counted, before they are drawn) would pass that
+// bound; where the very next one would, the cycle loop takes it.
+//
 // What stays gated off, and why:
 //
-//   - windows (window.go): they route a stretch's arrivals before any of
-//     its completions, so the count a check would read is not known at
-//     routing; the loop takes those policies' cycles instead (runRouted).
 //   - the pooled saturated stretch (saturated.go): it admits a stretch's
-//     arrivals before serving it, for the same reason; skipAhead takes
-//     the pool's quiet cycles instead (gate).
+//     arrivals before serving it, and at a pool's margin a check reads
+//     the completions in between; skipAhead takes the pool's quiet
+//     cycles instead (gate).
 //   - retries (limitStepped): a refusal is an error, and its retry may
 //     fall due inside a stretch whose end the client side fixed before
 //     it (watchLimit); and hedging, whose hedges' refusals were not tested
@@ -46,4 +57,63 @@ package sim
 // every cycle (see above): with retries, or with hedging.
 func (m *Model) limitStepped() bool {
 	return m.cfg.Retries > 0 || m.fan != nil && m.fan.hedge != nil
+}
+
+// limitRoom returns how many attempts per-server balancer b may route in
+// a window with no check refusing and no adaptive limit moving (see
+// above): the fixed limit, or the least of half of each live server's
+// adaptive limit (rounded up), less one, less the most attempts in flight
+// at any live server now; 0 when there is no room, or an adaptive limit
+// has a latency bound (any ending may lower it). No server joins within
+// a window (it ends before an evaluation that could add one, and warming
+// servers keep windows off), so none starts a limit there.
+func (b *Balancer) limitRoom() int64 {
+	l := b.lim
+	bound := int64(l.fixed)
+	if l.aimd {
+		if l.r > 0 {
+			return 0
+		}
+		bound = MaxConcurrencyLimit
+		for i, v := range l.per {
+			if !b.srv[i].gone {
+				bound = min(bound, int64(v+1)/2)
+			}
+		}
+	}
+	most := int64(0)
+	for i := range b.srv {
+		if !b.srv[i].gone {
+			most = max(most, b.load(i+1))
+		}
+	}
+	return max(bound-1-most, 0)
+}
+
+// fits reports whether the attempts arriving at cycle c (its requests'
+// parts with fan-out) fit, after the admitted ones, in a window's room:
+// only when the arrivals have decided c, and its count, without a draw.
+func (m *Model) fits(c, admitted, room int64) bool {
+	if !m.arr.decided(c) {
+		return false
+	}
+	n := int64(m.arr.n)
+	if m.fan != nil {
+		n *= int64(m.fan.k)
+	}
+	return admitted+n <= room
+}
+
+// limitWindowed reports whether per-server balancer b, with a limit and
+// windowed, can run a window that ends no later than end: the first
+// cycle with arrivals after the current one, which it decides (as the
+// window would: nothing else draws from the arrivals' stream before it),
+// has none past end, or they fit in the room.
+func (m *Model) limitWindowed(b *Balancer, end int64) bool {
+	room := b.limitRoom()
+	if room == 0 {
+		return false
+	}
+	c := m.arr.nextArrival(&m.cfg, m.cycle+1, end, m.pcg)
+	return c > end || m.fits(c, 0, room)
 }

@@ -8,20 +8,25 @@ import (
 )
 
 // genLimitOn turns a concurrency limit on in cfg, small enough for a run
-// at some load to reach it: half the time a fixed one (1 to 8), else an
-// adaptive one starting at 1 to 8 within bounds close by (so that it
-// moves both ways), its latency bound never (a third of the time) or from
-// a quarter of the mean service to three times it.
+// at some load to reach it: half the time a fixed one, else an adaptive
+// one starting there within bounds close by (so that it moves both ways),
+// its latency bound never (half the time) or from a quarter of the mean
+// service to three times it. The limit, or the start, is 1 to 8, a third
+// of the time 1 to 40 (room for windows, reached at a queue's peak).
 func genLimitOn(t *rapid.T, cfg *Config, mean int) {
+	most := 8
+	if rapid.IntRange(0, 2).Draw(t, "roomy") == 0 {
+		most = 40
+	}
 	if rapid.Bool().Draw(t, "fixedLimit") {
-		cfg.ConcurrencyLimit = rapid.IntRange(1, 8).Draw(t, "limit")
+		cfg.ConcurrencyLimit = rapid.IntRange(1, most).Draw(t, "limit")
 		return
 	}
 	cfg.ConcurrencyLimit = LimitAIMD
-	cfg.LimitInitial = rapid.IntRange(1, 8).Draw(t, "limitInitial")
+	cfg.LimitInitial = rapid.IntRange(1, most).Draw(t, "limitInitial")
 	cfg.LimitMin = rapid.IntRange(1, cfg.LimitInitial).Draw(t, "limitMin")
 	cfg.LimitMax = cfg.LimitInitial + rapid.IntRange(0, 6).Draw(t, "limitAbove")
-	if rapid.IntRange(0, 2).Draw(t, "latencyBound") > 0 {
+	if rapid.Bool().Draw(t, "latencyBound") {
 		cfg.LimitLatency = rapid.Int64Range(int64(max(1, mean/4)), int64(3*mean+1)).Draw(t, "limitLatency")
 	}
 }
@@ -42,8 +47,8 @@ func genLimitScaled(t *rapid.T, cfg *Config, mean int) {
 
 // genLimitRouted draws a run with a concurrency limit (genLimitOn) shaped
 // to take the shortcuts that keep a limit: per-server two times in three
-// (any policy: the loaded ones through the cycle loop, the others too
-// since windows are gated off), else pooled; one balancer, a fixed or
+// (any policy: those that read loads through the cycle loop, the others
+// in windows where they have room), else pooled; one balancer, a fixed or
 // scaling pool of 1 to 6 servers, load from 10% to 200% of it, uniform,
 // geometric or constant service, a small initial queue, sometimes a queue
 // cap, fan-out (per-server, 2 or 3 parts), a client side with timeouts
@@ -121,12 +126,12 @@ func limitsMoved(m *Model) bool {
 // random stops and by Step alone, and compares the hash (which holds
 // the refusals, errors and every limit), the summary, the last row, the
 // servers and queues, and fan-out's records. Enough runs must refuse
-// (half), adaptive limits must move (a quarter of the runs), and the
+// (a third), adaptive limits must move (a quarter of the runs), and the
 // shortcuts must open with a limit on (a stop a run, per-server and
-// pooled).
+// pooled, and a window in one run in twenty).
 func TestLimitShortcutsMatchStepping(t *testing.T) {
 	rapidDefaults(1000)
-	runs, refused, moved, routed, skipped := 0, 0, 0, 0, 0
+	runs, refused, moved, routed, skipped, windows := 0, 0, 0, 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		cfg, changes := genLimitRouted(t)
 		stepped, err := New(cfg)
@@ -161,11 +166,67 @@ func TestLimitShortcutsMatchStepping(t *testing.T) {
 		if anyMoved {
 			moved++
 		}
+		if jumped.win != nil {
+			windows++
+		}
 	})
-	t.Logf("%d runs: %d refused, %d moved an adaptive limit; stops opened the cycle loop %d times, skipAhead %d",
-		runs, refused, moved, routed, skipped)
-	if 2*refused < runs || 4*moved < runs || routed < runs || skipped < runs/4 {
-		t.Errorf("too few runs refused, moved a limit or took the shortcuts: %d runs, %d refused, %d moved, %d routed, %d skipped",
-			runs, refused, moved, routed, skipped)
+	t.Logf("%d runs: %d refused, %d moved an adaptive limit; stops opened the cycle loop %d times, skipAhead %d; %d runs took a window",
+		runs, refused, moved, routed, skipped, windows)
+	if 3*refused < runs || 4*moved < runs || routed < runs || skipped < runs/4 || 20*windows < runs {
+		t.Errorf("too few runs refused, moved a limit or took the shortcuts: %d runs, %d refused, %d moved, %d routed, %d skipped, %d windows",
+			runs, refused, moved, routed, skipped, windows)
+	}
+}
+
+// TestLimitWindowsMatchStepping runs limits where windows may take them:
+// a per-server pool of 1 to 6 servers whose router reads no loads
+// (round-robin, random, swrr, hash), no cap, no client side, loads of 50%
+// to 200%, a fixed limit or an adaptive one with no latency bound, both
+// from 2 to 40, so that queues reach them and windows stop short of
+// them. RunTo must match Step at random stops (as
+// TestLimitShortcutsMatchStepping compares), and enough runs must both
+// take a window and refuse or move a limit.
+func TestLimitWindowsMatchStepping(t *testing.T) {
+	rapidDefaults(500)
+	runs, both := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := DefaultConfig()
+		cfg.Seed, cfg.Queues, cfg.Blocked = rapid.Uint64().Draw(t, "seed"), PerServer, nil
+		cfg.Policy = rapid.SampledFrom([]Policy{RoundRobin, Random, SWRR, Hash}).Draw(t, "policy")
+		cfg.Servers = rapid.IntRange(1, 6).Draw(t, "servers")
+		cfg.MinServers, cfg.MaxServers = cfg.Servers, cfg.Servers
+		cfg.Cycles = rapid.Int64Range(100, 4000).Draw(t, "cycles")
+		cfg.TaskMin = rapid.IntRange(1, 20).Draw(t, "taskMin")
+		cfg.TaskMax = cfg.TaskMin + rapid.IntRange(0, 40).Draw(t, "taskSpan")
+		mean := int64(cfg.TaskMin+cfg.TaskMax) / 2
+		load := rapid.Int64Range(50, 200).Draw(t, "load%")
+		cfg.Rate = Rate(max(load*int64(cfg.Servers)*RateScale/100/mean, 1))
+		cfg.InitialPerServer = rapid.IntRange(0, 3).Draw(t, "initial")
+		cfg.ConcurrencyLimit = rapid.IntRange(2, 40).Draw(t, "limit")
+		if rapid.Bool().Draw(t, "aimd") {
+			cfg.LimitInitial, cfg.ConcurrencyLimit = cfg.ConcurrencyLimit, LimitAIMD
+			cfg.LimitMin = rapid.IntRange(1, cfg.LimitInitial).Draw(t, "limitMin")
+			cfg.LimitMax = cfg.LimitInitial + rapid.IntRange(0, 20).Draw(t, "limitAbove")
+		}
+		stepped, err := New(cfg)
+		if err != nil {
+			t.Skip(err)
+		}
+		runs++
+		jumped, _ := New(cfg)
+		stops := rapid.SliceOfN(rapid.Int64Range(1, cfg.Cycles), 1, 5).Draw(t, "stops")
+		slices.Sort(stops)
+		acted := false
+		for _, stop := range append(stops, cfg.Cycles) {
+			stepAndJump(t, stepped, jumped, stop)
+			acted = acted || stepped.Summary().Limited > 0 || limitsMoved(stepped)
+		}
+		if acted && jumped.win != nil {
+			both++
+		}
+	})
+	t.Logf("%d runs, %d took a window and refused or moved a limit", runs, both)
+	if 4*both < runs {
+		t.Errorf("%d runs, only %d took a window and refused or moved a limit", runs, both)
 	}
 }

@@ -25,18 +25,17 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || b.lim != nil {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) {
 		// A window serves its requests apart from the client side, and
 		// routes for one balancer (fan-out: see partsWindowed; hedges
-		// fall due apart from arrivals and cancel across servers; a
-		// limit reads loads at routing: limitskip.go).
+		// fall due apart from arrivals and cancel across servers).
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
 	// A policy whose picks pass 1 can work out runs windows (see
 	// runWindow), and a cycle at a time while it cannot.
 	for m.cycle < end {
-		if m.windowed(b) {
+		if m.windowed(b) && (b.lim == nil || m.limitWindowed(b, end)) {
 			m.runWindow(b, end)
 		} else if !m.routeCycles(b, m.cycle+1, early) {
 			break
