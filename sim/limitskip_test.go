@@ -128,7 +128,8 @@ func limitsMoved(m *Model) bool {
 // servers and queues, and fan-out's records. Enough runs must refuse
 // (a third), adaptive limits must move (a quarter of the runs), and the
 // shortcuts must open with a limit on (a stop a run, per-server and
-// pooled, and a window in one run in twenty).
+// pooled; windows, which few of these runs take, have
+// TestLimitWindowsMatchStepping).
 func TestLimitShortcutsMatchStepping(t *testing.T) {
 	rapidDefaults(1000)
 	runs, refused, moved, routed, skipped, windows := 0, 0, 0, 0, 0, 0
@@ -172,9 +173,9 @@ func TestLimitShortcutsMatchStepping(t *testing.T) {
 	})
 	t.Logf("%d runs: %d refused, %d moved an adaptive limit; stops opened the cycle loop %d times, skipAhead %d; %d runs took a window",
 		runs, refused, moved, routed, skipped, windows)
-	if 3*refused < runs || 4*moved < runs || routed < runs || skipped < runs/4 || 20*windows < runs {
-		t.Errorf("too few runs refused, moved a limit or took the shortcuts: %d runs, %d refused, %d moved, %d routed, %d skipped, %d windows",
-			runs, refused, moved, routed, skipped, windows)
+	if 3*refused < runs || 4*moved < runs || routed < runs || skipped < runs/4 {
+		t.Errorf("too few runs refused, moved a limit or took the shortcuts: %d runs, %d refused, %d moved, %d routed, %d skipped",
+			runs, refused, moved, routed, skipped)
 	}
 }
 
