@@ -5,7 +5,7 @@ package sim
 // only, both inside Step's own functions, which the shortcuts call as
 // Step does:
 //
-//   - a refusal, at routing (route, admitLimited, fanAdmit, hedges):
+//   - a refusal, at routing (route, admitLimited, fanAdmit, hedgeLimited):
 //     it reads the attempts in flight at the server (load: its queue
 //     plus the attempt in service) or at the pool (its queue plus busy
 //     servers) at that moment;
@@ -50,13 +50,15 @@ package sim
 //     cycles instead (gate).
 //   - retries (limitStepped): a refusal is an error, and its retry may
 //     fall due inside a stretch whose end the client side fixed before
-//     it (watchLimit); and hedging, whose hedges' refusals were not tested
-//     against stepping in the shortcuts.
+//     it (watchLimit).
+//
+// Hedges are refused where the cycle loop sends them (the hedges due,
+// hedgeskip.go), through the same check.
 
 // limitStepped reports whether a run with a concurrency limit on steps
-// every cycle (see above): with retries, or with hedging.
+// every cycle (see above): with retries.
 func (m *Model) limitStepped() bool {
-	return m.cfg.Retries > 0 || m.fan != nil && m.fan.hedge != nil
+	return m.cfg.Retries > 0
 }
 
 // limitRoom returns how many attempts per-server balancer b may route in

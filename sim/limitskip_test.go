@@ -51,7 +51,8 @@ func genLimitScaled(t *rapid.T, cfg *Config, mean int) {
 // in windows where they have room), else pooled; one balancer, a fixed or
 // scaling pool of 1 to 6 servers, load from 10% to 200% of it, uniform,
 // geometric or constant service, a small initial queue, sometimes a queue
-// cap, fan-out (per-server, 2 or 3 parts), a client side with timeouts
+// cap, fan-out (per-server, 2 or 3 parts) or hedging (1 to 3 parts, after
+// up to twice the mean service), a client side with timeouts
 // and health checks but no retries (retries keep the run stepped, drawn
 // an eighth of the time all the same), and rate changes.
 func genLimitRouted(t *rapid.T) (Config, []Change) {
@@ -87,9 +88,17 @@ func genLimitRouted(t *rapid.T) (Config, []Change) {
 	if rapid.IntRange(0, 3).Draw(t, "capped") == 0 {
 		cfg.QueueCap = rapid.IntRange(1, 10).Draw(t, "cap")
 	}
-	if cfg.Queues == PerServer && fanoutPolicy(cfg.Policy) && rapid.IntRange(0, 3).Draw(t, "parts") == 0 {
-		cfg.Fanout = rapid.IntRange(2, 3).Draw(t, "fanout")
-		cfg.Rate = max(cfg.Rate/Rate(cfg.Fanout), 1)
+	if cfg.Queues == PerServer && fanoutPolicy(cfg.Policy) {
+		switch rapid.IntRange(0, 5).Draw(t, "parts") {
+		case 0:
+			cfg.Fanout = rapid.IntRange(2, 3).Draw(t, "fanout")
+			cfg.Rate = max(cfg.Rate/Rate(cfg.Fanout), 1)
+		case 1:
+			cfg.Fanout = rapid.IntRange(1, 3).Draw(t, "hedgedFanout")
+			cfg.Rate = max(cfg.Rate/Rate(cfg.Fanout), 1)
+			cfg.HedgeAfter = rapid.Int64Range(1, int64(2*mean)).Draw(t, "hedgeAfter")
+			cfg.HedgeMax = rapid.IntRange(0, MaxHedges).Draw(t, "hedgeMax")
+		}
 	}
 	switch rapid.IntRange(0, 7).Draw(t, "client") {
 	case 0, 1:
