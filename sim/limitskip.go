@@ -36,29 +36,35 @@ package sim
 // raise its count by one each, and completions only lower it, so the
 // highest count at the start plus the attempts the window routes bound
 // every count a check or a sample reads. Below a fixed limit nothing is
-// refused; below half of every adaptive limit, with no latency bound and no ending in error (the gate
-// lets none in), nothing moves, and the window routes and serves as it
-// does with the limit off. The window stops before the first cycle whose
-// arrivals (decided, and counted, before they are drawn) would pass that
-// bound; where the very next one would, the cycle loop takes it.
+// refused; below half of every adaptive limit, with no latency bound and
+// no ending in error (the gate lets none in), nothing moves, and the
+// window routes and serves as it does with the limit off. The window
+// stops before the first cycle whose arrivals (decided, and counted,
+// before they are drawn) would pass that bound; where the very next one
+// would, the cycle loop takes it.
 //
-// What stays gated off, and why:
+// A refusal is an error, and with retries its retry falls due a cycle or
+// more later, maybe inside a stretch whose end the client side fixed
+// before it (watchLimit): skipAhead and the cycle loop end a stretch
+// before the earliest retry pending after each cycle with arrivals
+// (retryNext), where Step takes it. Hedges are refused where the cycle
+// loop sends them (the hedges due, hedgeskip.go), through the same check.
 //
-//   - the pooled saturated stretch (saturated.go): it admits a stretch's
-//     arrivals before serving it, and at a pool's margin a check reads
-//     the completions in between; skipAhead takes the pool's quiet
-//     cycles instead (gate).
-//   - retries (limitStepped): a refusal is an error, and its retry may
-//     fall due inside a stretch whose end the client side fixed before
-//     it (watchLimit).
-//
-// Hedges are refused where the cycle loop sends them (the hedges due,
-// hedgeskip.go), through the same check.
+// The pooled saturated stretch (saturated.go) stays gated off: it admits
+// a stretch's arrivals before serving it, and at a pool's margin a check
+// reads the completions in between; skipAhead takes the pool's quiet
+// cycles instead (gate).
 
-// limitStepped reports whether a run with a concurrency limit on steps
-// every cycle (see above): with retries.
-func (m *Model) limitStepped() bool {
-	return m.cfg.Retries > 0
+// retryNext returns the cycle of the earliest retry pending at any
+// balancer, or never.
+func (m *Model) retryNext() int64 {
+	next := int64(never)
+	for _, b := range m.bal {
+		if c := b.cl; c != nil && len(c.retries) > 0 {
+			next = min(next, c.retries[0].at)
+		}
+	}
+	return next
 }
 
 // limitRoom returns how many attempts per-server balancer b may route in

@@ -52,9 +52,9 @@ func genLimitScaled(t *rapid.T, cfg *Config, mean int) {
 // scaling pool of 1 to 6 servers, load from 10% to 200% of it, uniform,
 // geometric or constant service, a small initial queue, sometimes a queue
 // cap, fan-out (per-server, 2 or 3 parts) or hedging (1 to 3 parts, after
-// up to twice the mean service), a client side with timeouts
-// and health checks but no retries (retries keep the run stepped, drawn
-// an eighth of the time all the same), and rate changes.
+// up to twice the mean service), a client side (a quarter of the time
+// timeouts and health checks, a quarter timeouts, retries and backoff),
+// and rate changes.
 func genLimitRouted(t *rapid.T) (Config, []Change) {
 	cfg := DefaultConfig()
 	cfg.Seed = rapid.Uint64().Draw(t, "seed")
@@ -104,7 +104,7 @@ func genLimitRouted(t *rapid.T) (Config, []Change) {
 	case 0, 1:
 		cfg.Timeout = rapid.Int64Range(1, int64(8*mean)).Draw(t, "timeout")
 		cfg.HealthInterval = rapid.Int64Range(0, 50).Draw(t, "healthInterval")
-	case 2:
+	case 2, 3:
 		cfg.Timeout = rapid.Int64Range(1, int64(8*mean)).Draw(t, "timeout")
 		cfg.Retries = rapid.IntRange(1, 3).Draw(t, "retries")
 		cfg.Backoff = rapid.Int64Range(0, 5).Draw(t, "backoff")

@@ -97,6 +97,9 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 				b.admit(m.makeRequest(m.lastID, c), c)
 			}
 			b.serveNow = false
+			if b.lim != nil && b.cl != nil && len(b.cl.retries) > 0 {
+				end = min(end, b.cl.retries[0].at-1) // a refusal's retry (limitskip.go)
+			}
 		}
 		acts := false
 		if scales {

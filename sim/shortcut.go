@@ -145,9 +145,6 @@ func (m *Model) gate() via {
 	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 || cfg.Throttle > 0 {
 		return viaNone // step d may take any queued attempt, or shed, and reads the queues' history
 	}
-	if cfg.ConcurrencyLimit != 0 && m.limitStepped() {
-		return viaNone // a refusal may bring a retry or cancel hedges in any cycle (limitskip.go)
-	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle

@@ -75,6 +75,9 @@ func (m *Model) skipAhead(limit int64) {
 			m.arrive(c)
 			if watching {
 				m.recordThrough(c)
+				if m.cfg.ConcurrencyLimit != 0 {
+					end = min(end, m.retryNext()-1) // a refusal's retry (limitskip.go)
+				}
 			}
 			sampleThrough(c)
 		}
