@@ -72,6 +72,7 @@ func genTimeScaleConfig(t *rapid.T) Config {
 	}
 	genTimeScaleParts(t, &cfg, mean)
 	genLimitScaled(t, &cfg, mean) // limitskip_test.go
+	genThrottle(t, &cfg)          // throttleskip_test.go
 	return cfg
 }
 

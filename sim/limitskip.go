@@ -46,26 +46,15 @@ package sim
 // A refusal is an error, and with retries its retry falls due a cycle or
 // more later, maybe inside a stretch whose end the client side fixed
 // before it (watchLimit): skipAhead and the cycle loop end a stretch
-// before the earliest retry pending after each cycle with arrivals
-// (retryNext), where Step takes it. Hedges are refused where the cycle
-// loop sends them (the hedges due, hedgeskip.go), through the same check.
+// before the earliest retry pending after each cycle they visit
+// (booksThrough, as a throttled attempt's retry), where Step takes it.
+// Hedges are refused where the cycle loop sends them (the hedges due,
+// hedgeskip.go), through the same check.
 //
 // The pooled saturated stretch (saturated.go) stays gated off: it admits
 // a stretch's arrivals before serving it, and at a pool's margin a check
 // reads the completions in between; skipAhead takes the pool's quiet
 // cycles instead (gate).
-
-// retryNext returns the cycle of the earliest retry pending at any
-// balancer, or never.
-func (m *Model) retryNext() int64 {
-	next := int64(never)
-	for _, b := range m.bal {
-		if c := b.cl; c != nil && len(c.retries) > 0 {
-			next = min(next, c.retries[0].at)
-		}
-	}
-	return next
-}
 
 // limitRoom returns how many attempts per-server balancer b may route in
 // a window with no check refusing and no adaptive limit moving (see

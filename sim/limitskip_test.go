@@ -54,7 +54,7 @@ func genLimitScaled(t *rapid.T, cfg *Config, mean int) {
 // cap, fan-out (per-server, 2 or 3 parts) or hedging (1 to 3 parts, after
 // up to twice the mean service), a client side (a quarter of the time
 // timeouts and health checks, a quarter timeouts, retries and backoff),
-// and rate changes.
+// the throttle a third of the time (genThrottle), and rate changes.
 func genLimitRouted(t *rapid.T) (Config, []Change) {
 	cfg := DefaultConfig()
 	cfg.Seed = rapid.Uint64().Draw(t, "seed")
@@ -110,6 +110,7 @@ func genLimitRouted(t *rapid.T) (Config, []Change) {
 		cfg.Backoff = rapid.Int64Range(0, 5).Draw(t, "backoff")
 	}
 	genLimitOn(t, &cfg, mean)
+	genThrottle(t, &cfg) // a third of the time: the throttle before the pick, the limit after it
 	var changes []Change
 	for range rapid.IntRange(0, 3).Draw(t, "changes") {
 		at := rapid.Int64Range(1, cfg.Cycles).Draw(t, "at")
