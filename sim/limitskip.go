@@ -51,10 +51,12 @@ package sim
 // Hedges are refused where the cycle loop sends them (the hedges due,
 // hedgeskip.go), through the same check.
 //
-// The pooled saturated stretch (saturated.go) stays gated off: it admits
-// a stretch's arrivals before serving it, and at a pool's margin a check
-// reads the completions in between; skipAhead takes the pool's quiet
-// cycles instead (gate).
+// A pool with a limit takes skipAhead and the pooled cycle loop's own
+// cycles (pooled.go), which run Step's order through the same check and
+// sample, ending a stretch before a refusal's retry as above; the loop's
+// early hand-outs while no server is idle (runQueued) and saturated
+// stretches (saturated.go: they admit a stretch's arrivals before
+// serving it) stay off with a limit, as they pass the limit's counts by.
 
 // limitRoom returns how many attempts per-server balancer b may route in
 // a window with no check refusing and no adaptive limit moving (see

@@ -137,12 +137,12 @@ func limitsMoved(m *Model) bool {
 // the refusals, errors and every limit), the summary, the last row, the
 // servers and queues, and fan-out's records. Enough runs must refuse
 // (a third), adaptive limits must move (a quarter of the runs), and the
-// shortcuts must open with a limit on (a stop a run, per-server and
-// pooled; windows, which few of these runs take, have
+// shortcuts must open with a limit on (a stop a run per-server, one in
+// four runs the pooled loop and skipAhead; windows, which few of these runs take, have
 // TestLimitWindowsMatchStepping).
 func TestLimitShortcutsMatchStepping(t *testing.T) {
 	rapidDefaults(1000)
-	runs, refused, moved, routed, skipped, windows := 0, 0, 0, 0, 0, 0
+	runs, refused, moved, routed, pooled, skipped, windows := 0, 0, 0, 0, 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		cfg, changes := genLimitRouted(t)
 		stepped, err := New(cfg)
@@ -162,6 +162,8 @@ func TestLimitShortcutsMatchStepping(t *testing.T) {
 			switch jumped.gate() {
 			case viaRouted:
 				routed++
+			case viaPooled:
+				pooled++
 			case viaSkip:
 				skipped++
 			}
@@ -181,11 +183,11 @@ func TestLimitShortcutsMatchStepping(t *testing.T) {
 			windows++
 		}
 	})
-	t.Logf("%d runs: %d refused, %d moved an adaptive limit; stops opened the cycle loop %d times, skipAhead %d; %d runs took a window",
-		runs, refused, moved, routed, skipped, windows)
-	if 3*refused < runs || 4*moved < runs || routed < runs || skipped < runs/4 {
-		t.Errorf("too few runs refused, moved a limit or took the shortcuts: %d runs, %d refused, %d moved, %d routed, %d skipped",
-			runs, refused, moved, routed, skipped)
+	t.Logf("%d runs: %d refused, %d moved an adaptive limit; stops opened the cycle loop %d times, the pooled loop %d, skipAhead %d; %d runs took a window",
+		runs, refused, moved, routed, pooled, skipped, windows)
+	if 3*refused < runs || 4*moved < runs || routed < runs || pooled < runs/4 || skipped < runs/4 {
+		t.Errorf("too few runs refused, moved a limit or took the shortcuts: %d runs, %d refused, %d moved, %d routed, %d pooled, %d skipped",
+			runs, refused, moved, routed, pooled, skipped)
 	}
 }
 
