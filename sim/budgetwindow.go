@@ -74,3 +74,16 @@ func (m *Model) retryBudgetLate(changes []Change) error {
 // cycle 0: the rule of snapshots recorded before the window was kept from
 // cycle 0, which replay with it (sim/snapshot). New runs do not use it.
 func WithBudgetSinceClientSide() Option { return func(m *Model) { m.oldBudget = true } }
+
+// BudgetWindowMatters reports whether a run of cfg with changes counts
+// its retry budget differently under the two rules (from cycle 0, or
+// since the client side came on, WithBudgetSinceClientSide): it gives a
+// budget, and its client side is off at the start. Snapshots of such runs
+// say which rule they were recorded under.
+func BudgetWindowMatters(cfg *Config, changes []Change) bool {
+	return !cfg.ClientSide() && givesBudget(cfg, changes)
+}
+
+// BudgetSinceClientSide reports whether the model keeps the older rule
+// of the retry budget's window (WithBudgetSinceClientSide).
+func (m *Model) BudgetSinceClientSide() bool { return m.oldBudget }
