@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // This file keeps the retry budget's window from cycle 0. The budget
 // counts the first attempts admitted in the last 1000 cycles, those
@@ -62,12 +65,26 @@ func (m *Model) retryBudgetLate(changes []Change) error {
 	}
 	for _, c := range changes {
 		if c.Setting == SetRetryBudget && c.Value > 0 {
-			return fmt.Errorf("change %v: %w", c, &FieldError{Field: "retry-budget", Value: Decimal(c.Value).String(),
-				Allowed: "a change may set a retry budget only in a run that counts its first attempts from cycle 0: give --retry-budget at the start (or schedule the change before the run starts)"})
+			return fmt.Errorf("change %v: %w", c, &lateBudgetError{FieldError{Field: "retry-budget", Value: Decimal(c.Value).String(),
+				Allowed: "a change may set a retry budget only in a run that counts its first attempts from cycle 0: give --retry-budget at the start (or schedule the change before the run starts)"}})
 		}
 	}
 	return nil
 }
+
+// ErrRetryBudgetLate is matched (errors.Is) by the refusal of a retry
+// budget set by a change after the run's first step in a run that kept no
+// window for it: running again with the change from the start sets it.
+var ErrRetryBudgetLate = errors.New("a retry budget set after the run started without one")
+
+// lateBudgetError is that refusal: a FieldError that is ErrRetryBudgetLate.
+type lateBudgetError struct{ FieldError }
+
+// Is reports whether target is ErrRetryBudgetLate.
+func (e *lateBudgetError) Is(target error) bool { return target == ErrRetryBudgetLate }
+
+// Unwrap gives the FieldError.
+func (e *lateBudgetError) Unwrap() error { return &e.FieldError }
 
 // WithBudgetSinceClientSide makes the retry budget count the first
 // attempts admitted since the balancer's client side came on, not from

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -80,7 +81,8 @@ func TestBudgetWindowFromCycleZero(t *testing.T) {
 // TestRetryBudgetSetLate: a change scheduled after the run's first step
 // may set a retry budget only where the window has been kept from cycle 0
 // (a budget given at the start); elsewhere it is refused, naming the
-// setting and what to do, and nothing is scheduled.
+// setting and what to do (ErrRetryBudgetLate, a *FieldError: the page
+// runs again from the start instead), and nothing is scheduled.
 func TestRetryBudgetSetLate(t *testing.T) {
 	for _, start := range []int64{0, DecimalScale / 10} {
 		cfg := grayTrace(1, 100, steady(50, 1)...)
@@ -101,6 +103,8 @@ func TestRetryBudgetSetLate(t *testing.T) {
 			t.Errorf("budget at the start: a later budget change was refused: %v", err)
 		case start == 0 && (err == nil || !strings.Contains(err.Error(), "retry-budget") || !strings.Contains(err.Error(), "cycle 0")):
 			t.Errorf("no budget at the start: a budget set after the first step gave %v, want a refusal naming retry-budget", err)
+		case start == 0 && (!errors.Is(err, ErrRetryBudgetLate) || !errors.As(err, new(*FieldError))):
+			t.Errorf("the refusal %v is not ErrRetryBudgetLate and a *FieldError", err)
 		case start == 0 && len(m.Pending()) != 0:
 			t.Errorf("a refused schedule left %d changes pending", len(m.Pending()))
 		}
