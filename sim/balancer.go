@@ -260,7 +260,7 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		kind = Reject
 	case b.perServer:
 		return b.route(r, t, routeFresh)
-	case b.th != nil && b.throttles():
+	case b.th != nil && b.throttles(t):
 		b.tot.Admitted++ // a throttled first attempt is admitted, and ends
 		b.throttled(r, t)
 		return false

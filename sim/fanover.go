@@ -48,7 +48,7 @@ func (b *Balancer) discardParts(r packed, place []int, note []uint8, t int64) {
 		}
 	}
 	f.place, f.note = place, note
-	delete(f.reqs, r.id)
+	f.reqs.del(r.id)
 	f.live[b.index]--
 	b.tot.Discarded++
 	b.last.Discarded++

@@ -71,6 +71,7 @@ func genTimeScaleConfig(t *rapid.T) Config {
 		genTarget(t, &cfg, rapid.SampledFrom([]int64{1, 15, 100, 2000}).Draw(t, "period"))
 	}
 	genTimeScaleParts(t, &cfg, mean)
+	genThrottle(t, &cfg) // throttleskip_test.go
 	return cfg
 }
 

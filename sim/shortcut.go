@@ -142,7 +142,7 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 || cfg.Throttle > 0 {
+	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 {
 		return viaNone // step d may take any queued attempt, or shed, and reads the queues' history
 	}
 	if cfg.ConcurrencyLimit != 0 {
@@ -172,6 +172,8 @@ func (m *Model) gate() via {
 	switch {
 	case len(b.grays) > 0 || len(b.ends) > 0:
 		return viaSkip // they serve at the plain speed, and every attempt completes
+	case b.th != nil && (!b.perServer || m.fan != nil):
+		return viaSkip // the throttle: see throttleskip.go for the other shortcuts
 	case b.perServer:
 		return viaRouted
 	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !watching:
