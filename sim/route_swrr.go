@@ -164,6 +164,9 @@ func (r *swrrRouter) sitIn(ids []int) {
 }
 
 func (r *swrrRouter) pickSitting(packed, int64) int {
+	if i, ok := r.each.PickSorted(); ok {
+		return i + 1
+	}
 	i, ok := r.each.Pick()
 	if !ok {
 		return 0

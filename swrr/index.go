@@ -48,6 +48,7 @@ type Index struct {
 	stale    bool // some class has outgrown its tree (settle)
 	calm     int  // picks since the backends or their availability last changed
 	on       int  // available backends
+	sortState
 }
 
 // wclass is the backends of one positive weight, in index order, and their
@@ -194,6 +195,21 @@ func (x *Index) SetAvailable(i int, on bool) {
 	if x.avail[i] == on {
 		return
 	}
+	if x.sorted {
+		if x.setSorted(i, on) { // sorted.go
+			return
+		}
+	} else if x.rotating && !on && x.rot[x.behind(1)] == int32(i) {
+		// The last winner leaves (fan-out): the rotation is a sorted
+		// cycle, the winner loose.
+		x.rotating, x.sorted, x.sits = false, true, true
+		x.out, x.back, x.loose = x.out[:0], 0, true
+		x.setSorted(i, false)
+		return
+	}
+	if !on && int(x.last)-1 == i {
+		x.sits = true
+	}
 	x.unrotate()
 	w := x.weight[i]
 	if on {
@@ -233,6 +249,11 @@ func (x *Index) Pick() (index int, ok bool) {
 	if i, ok := x.PickRotating(); ok {
 		return i, true
 	}
+	if x.sorted {
+		if i, ok := x.pickSorted(); ok {
+			return i, true
+		}
+	}
 	if x.stale {
 		x.settle()
 	}
@@ -250,6 +271,7 @@ func (x *Index) Pick() (index int, ok bool) {
 		}
 	}
 	x.base[best] -= x.total
+	x.last = int32(best) + 1
 	x.fix(&x.cls[x.class[best]], int(x.pos[best]))
 	if x.calm++; x.calm >= x.on/4+len(x.weight)/32 && len(x.cls) == 1 {
 		x.rotate()
@@ -280,7 +302,7 @@ func (x *Index) rotate() {
 			lo, hi = min(lo, x.base[i]), max(hi, x.base[i])
 		}
 	}
-	if len(x.rot) == 0 || hi-lo > x.total {
+	if len(x.rot) == 0 || hi-lo > x.total && !x.sits {
 		return
 	}
 	slices.SortFunc(x.rot, func(a, b int32) int {
@@ -290,20 +312,30 @@ func (x *Index) rotate() {
 		return cmp.Compare(a, b)
 	})
 	first, last := x.rot[0], x.rot[len(x.rot)-1]
-	if hi-lo == x.total && first < last {
-		return // the first winner would come back before the last
+	// The first winner comes back after the last?
+	holds := hi-lo < x.total || hi-lo == x.total && first > last
+	if x.sits {
+		x.enterSorted(holds) // sorted.go
+		return
+	}
+	if !holds {
+		return
 	}
 	x.at, x.rotating = 0, true
+	x.fillRotAt()
 }
 
 // unrotate ends rotating before a change: it brings the trees up to date
 // with the bases.
 func (x *Index) unrotate() {
-	x.calm = 0
-	if !x.rotating {
+	if !x.rotating && !x.sorted {
+		if !x.sits {
+			x.calm = 0
+		}
 		return
 	}
-	x.rotating = false
+	x.calm = 0
+	x.rotating, x.sorted = false, false
 	x.rebuild()
 }
 
@@ -374,7 +406,7 @@ func (x *Index) rebase() {
 		}
 	}
 	for c := range x.cls {
-		if x.rotating {
+		if x.rotating || x.sorted {
 			break // the trees are rebuilt from the bases when rotating ends
 		}
 		cl := &x.cls[c]
