@@ -196,7 +196,30 @@ func (x *Index) SetAvailable(i int, on bool) {
 		return
 	}
 	if x.sorted {
-		if x.setSorted(i, on) { // sorted.go
+		// The fast cases of setSorted (sorted.go): the loose winner leaves
+		// (its position becomes a hole), a backend of the block comes back
+		// (placed at the next pick or change).
+		w := x.weight[i]
+		if on {
+			if r := -1 - int(x.rotAt[i]); uint(r) < uint(len(x.out)) && x.out[r] == int32(i) {
+				x.back++
+				x.base[i] -= w * x.k
+				x.total += w
+				x.on++
+				x.avail[i] = true
+				return
+			}
+		} else if x.loose && x.rot[x.behind(1)] == int32(i) {
+			x.loose = false
+			x.rotAt[i] = int32(-1 - len(x.out))
+			x.out = append(x.out, int32(i))
+			x.base[i] += w * x.k
+			x.total -= w
+			x.on--
+			x.avail[i] = false
+			return
+		}
+		if x.setSorted(i, on) {
 			return
 		}
 	} else if x.rotating && !on && x.rot[x.behind(1)] == int32(i) {

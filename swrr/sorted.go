@@ -127,15 +127,6 @@ func (x *Index) put(p int, i int32) {
 	x.rotAt[i] = int32(p)
 }
 
-// holds reports whether the picks go round (rotate's condition), with no
-// block and main placed: main's first backend, less the total, sorts after
-// its last.
-func (x *Index) holds() bool {
-	h, t := x.rot[x.at], x.rot[x.behind(1)]
-	s := x.base[h] - x.total
-	return s < x.base[t] || s == x.base[t] && h > t
-}
-
 // PickSorted makes Pick's pick in sorted mode when nothing waits to be
 // placed (the index's fast path for fan-out's parts after the first),
 // small enough to inline; it returns ok == false, changing nothing,
@@ -155,16 +146,13 @@ func (x *Index) PickSorted() (index int, ok bool) {
 }
 
 // pickSorted is Pick in sorted mode: main's first backend, after placing
-// what waits. It ends sorted mode and returns ok == false if that fails;
-// it starts rotating if it can.
+// what waits. It ends sorted mode and returns ok == false if that fails.
+// (It does not start rotating when it could: a request's first part would
+// then end the rotation again.)
 func (x *Index) pickSorted() (index int, ok bool) {
 	if (x.loose || x.back > 0) && !x.place() {
 		x.unrotate()
 		return -1, false
-	}
-	if len(x.out) == 0 && x.holds() {
-		x.sorted, x.rotating = false, true
-		return x.PickRotating()
 	}
 	i := x.rot[x.at]
 	x.k++
@@ -285,22 +273,36 @@ func (x *Index) placeBack() bool {
 	s, c, n := x.behind(len(x.out)), x.back, len(x.rot)
 	x.back = 0
 	inOrder, p := true, s
-	var prev int32 = -1
-	for j := len(x.out) - 1; j >= 0; j-- {
-		if i := x.out[j]; x.avail[i] {
-			if prev >= 0 && !x.ahead(prev, i) {
+	if out := x.out; c == len(out) { // all back
+		rot, rotAt, base := x.rot, x.rotAt, x.base
+		i := out[c-1]
+		for j := c - 1; j >= 0; j-- {
+			prev := i
+			i = out[j]
+			if base[i] > base[prev] || base[i] == base[prev] && i < prev {
 				inOrder = false
 			}
-			x.put(p, i)
-			prev = i
+			rot[p] = i
+			rotAt[i] = int32(p)
 			if p++; p == n {
 				p = 0
 			}
 		}
-	}
-	if c == len(x.out) {
-		x.out = x.out[:0]
+		x.out = out[:0]
 	} else { // some stay out: they keep their order
+		var prev int32 = -1
+		for j := len(x.out) - 1; j >= 0; j-- {
+			if i := x.out[j]; x.avail[i] {
+				if prev >= 0 && !x.ahead(prev, i) {
+					inOrder = false
+				}
+				x.put(p, i)
+				prev = i
+				if p++; p == n {
+					p = 0
+				}
+			}
+		}
 		kept := 0
 		for _, i := range x.out {
 			if !x.avail[i] {
