@@ -222,16 +222,13 @@ func (x *Index) SetAvailable(i int, on bool) {
 		if x.setSorted(i, on) {
 			return
 		}
-	} else if x.rotating && !on && x.rot[x.behind(1)] == int32(i) {
+	} else if x.rotating && !on && x.sits && x.rot[x.behind(1)] == int32(i) {
 		// The last winner leaves (fan-out): the rotation is a sorted
 		// cycle, the winner loose.
 		x.rotating, x.sorted, x.sits = false, true, true
 		x.out, x.back, x.loose = x.out[:0], 0, true
 		x.setSorted(i, false)
 		return
-	}
-	if !on && int(x.last)-1 == i {
-		x.sits = true
 	}
 	x.unrotate()
 	w := x.weight[i]
@@ -294,7 +291,6 @@ func (x *Index) Pick() (index int, ok bool) {
 		}
 	}
 	x.base[best] -= x.total
-	x.last = int32(best) + 1
 	x.fix(&x.cls[x.class[best]], int(x.pos[best]))
 	if x.calm++; x.calm >= x.on/4+len(x.weight)/32 && len(x.cls) == 1 {
 		x.rotate()

@@ -44,13 +44,13 @@ type sortState struct {
 	out    []int32 // the block, in the order its backends left main
 	back   int     // of them, available again and not yet placed
 	loose  bool    // rot[at−1], the last winner, is available and unplaced
-	// sits is set once a winner has been made unavailable right after its
-	// pick (fan-out): from then on the index enters sorted mode after a
-	// calm spell even when it cannot rotate, with the unavailable backends
-	// of the class as the block, and changes of availability no longer
-	// restart the calm spell.
+	// sits is set by the first SitOut: from then on the index enters
+	// sorted mode after a calm spell even when it cannot rotate, with the
+	// unavailable backends of the class as the block, a rotation becomes
+	// sorted mode when its last winner leaves, and changes of availability
+	// no longer restart the calm spell. Without it the index works as it
+	// did before sorted mode (runs without fan-out).
 	sits bool
-	last int32   // the tree path's last winner + 1, or 0
 	tmp  []int32 // placeBack's scratch
 }
 
@@ -360,4 +360,15 @@ func (x *Index) sortRun(s, c int) {
 		}
 	}
 	x.tmp = run
+}
+
+// SitOut makes backend i unavailable as SetAvailable(i, false) does, for
+// a backend that will soon be available again: fan-out's siblings, each
+// made unavailable right after its pick until the request's last part.
+// The first SitOut has the index take that pattern from then on in sorted
+// mode, where the winner's leaving and the siblings' return move nothing
+// and fix no tree.
+func (x *Index) SitOut(i int) {
+	x.sits = true
+	x.SetAvailable(i, false)
 }

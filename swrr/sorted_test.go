@@ -53,6 +53,10 @@ func TestIndexSiblingsMatchPickAvailable(t *testing.T) {
 			avail[i] = on
 			x.SetAvailable(i, on)
 		}
+		sitOut := func(i int) {
+			avail[i] = false
+			x.SitOut(i)
+		}
 		for range rapid.IntRange(1, 30).Draw(t, "start") {
 			w := weight.Draw(t, "weight")
 			x.Add(w)
@@ -78,7 +82,7 @@ func TestIndexSiblingsMatchPickAvailable(t *testing.T) {
 				var out []int
 				for _, i := range rapid.SliceOfNDistinct(rapid.IntRange(0, len(avail)-1), 0, 6, rapid.ID).Draw(t, "skip") {
 					if avail[i] {
-						set(i, false)
+						sitOut(i)
 						out = append(out, i)
 					}
 				}
@@ -93,7 +97,7 @@ func TestIndexSiblingsMatchPickAvailable(t *testing.T) {
 					if !ok {
 						break
 					}
-					set(i, false)
+					sitOut(i)
 					sib = append(sib, i)
 				}
 				for _, i := range sib {
