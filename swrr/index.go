@@ -28,6 +28,12 @@ import (
 // from that order in O(1), leaving the trees to be rebuilt at the next
 // change (see rotate).
 //
+// Backends made unavailable with SitOut (fan-out's siblings, each out from
+// its pick to its request's last part) have the index keep a single
+// weight's available backends in the order of their scores instead, so
+// that such a change and the backends' return move nothing and fix no
+// tree (sorted mode, sorted.go).
+//
 // The zero value is an empty index, ready to use. An Index is not safe for
 // concurrent use.
 type Index struct {
