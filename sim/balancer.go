@@ -207,7 +207,7 @@ func (b *Balancer) work(t int64) {
 		return
 	}
 	ids := b.due(t)
-	if b.sampling {
+	if b.sampling && len(ids) > 1 {
 		slices.Sort(ids) // the pool's limit moves with each ending, in id order
 	}
 	for _, id32 := range ids {
@@ -260,7 +260,7 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		kind = Reject
 	case b.perServer:
 		return b.route(r, t, routeFresh)
-	case b.th != nil && b.throttles():
+	case b.th != nil && b.throttles(t):
 		b.tot.Admitted++ // a throttled first attempt is admitted, and ends
 		b.throttled(r, t)
 		return false

@@ -251,7 +251,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	noted, refusing := false, b.watching || b.lim != nil
 	for j := range f.k {
 		p := f.partOf(r, j)
-		if b.th != nil && b.throttles() {
+		if b.th != nil && b.throttles(t) {
 			// Rejected by its client before the pick: noted, it takes
 			// effect after the last part is placed.
 			place, note, noted = append(place, 0), append(note, partThrottled), true

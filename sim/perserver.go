@@ -27,7 +27,7 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if f := b.fleet; f != nil && mode != routeAgain {
 		r = f.assign(r)
 	}
-	if b.th != nil && mode != routeAgain && b.throttles() {
+	if b.th != nil && mode != routeAgain && b.throttles(t) {
 		if mode == routeFresh {
 			b.tot.Admitted++ // a throttled first attempt is admitted, and ends
 		}
@@ -246,7 +246,7 @@ func (b *Balancer) load(id int) int64 {
 // order of events (which runRouted does not record) reads that order.
 func (b *Balancer) workEach(t int64, early bool) {
 	ids := b.due(t)
-	if b.sampling {
+	if b.sampling && len(ids) > 1 {
 		slices.Sort(ids) // samples in id order, as the pool's are
 	}
 	for _, id32 := range ids {

@@ -25,17 +25,19 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || b.th != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) {
 		// A window serves its requests apart from the client side, and
 		// routes for one balancer (fan-out: see partsWindowed; hedges
-		// fall due apart from arrivals and cancel across servers).
+		// fall due apart from arrivals and cancel across servers). The
+		// throttle's draws read the completions of the cycles before
+		// theirs, which a window's pass 1 has not served yet.
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
 	// A policy whose picks pass 1 can work out runs windows (see
 	// runWindow), and a cycle at a time while it cannot.
 	for m.cycle < end {
-		if m.windowed(b) {
+		if m.windowed(b) && (b.lim == nil || m.limitWindowed(b, end)) {
 			m.runWindow(b, end)
 		} else if !m.routeCycles(b, m.cycle+1, early) {
 			break
@@ -117,12 +119,12 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		case arrives || parts >= partsHedged: // hedges join queues too
 			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
 		}
-		if b.cl != nil {
-			b.cl.recordThrough(b, c)
+		if b.cl != nil || b.th != nil {
+			end = min(end, b.booksThrough(c)) // a throttled attempt's retry (throttleskip.go)
 		}
 	}
-	if b.cl != nil {
-		b.cl.recordThrough(b, m.cycle)
+	if b.cl != nil || b.th != nil {
+		b.booksThrough(m.cycle)
 	}
 	return m.cycle > start
 }
