@@ -50,6 +50,15 @@ func BenchmarkOverloadIdle(b *testing.B) {
 			b.Run(fmt.Sprintf("%v/%s", q, c.name), func(b *testing.B) { benchRun(b, cfg) })
 		}
 	}
+	// Round-robin per-server runs windows (window.go), plain and throttled.
+	for _, c := range idleControls {
+		if c.name == "plain" || c.name == "throttle" {
+			cfg := overloadBenchConfig(PerServer, 80)
+			cfg.Policy = RoundRobin
+			c.set(&cfg)
+			b.Run("round-robin/"+c.name, func(b *testing.B) { benchRun(b, cfg) })
+		}
+	}
 }
 
 // BenchmarkShedding runs shedding (codel target 50) under offered loads
