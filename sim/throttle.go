@@ -204,24 +204,24 @@ func (th *throttle) windowBound(b *Balancer, c0 int64) (last, draws int64) {
 	th.record(b, c0) // recorded already: the window starts after step e
 	k := int64(b.m.cfg.Throttle)
 	req, acc := th.sumReq, th.sumAcc
-	last, draws = c0, never
-	for j := int64(1); j <= throttleWindow; j++ {
-		if j > 1 { // cycle c0 − 1001 + j has left the window fixed for c0 + j
-			o := (c0 - 1001 + j) & (throttleSlots - 1)
-			req -= th.reqs[o]
-			acc -= th.accs[o]
-		}
-		room := k*acc - HundredthsScale*req
-		if room < 0 {
+	room := k*acc - HundredthsScale*req // 100 times the draws allowed so far
+	if room < 0 {
+		return c0, 0
+	}
+	last = c0 + 1
+	expected := th.sumReq            // the draws expected by last, times 1000
+	for x := c0 - 999; x < c0; x++ { // cycle x leaves the window fixed for x + 1001
+		expected += th.sumReq
+		o := x & (throttleSlots - 1)
+		req -= th.reqs[o]
+		acc -= th.accs[o]
+		r := min(room, k*acc-HundredthsScale*req)
+		if r < 0 || (r+HundredthsScale)*(throttleWindow/HundredthsScale) < expected {
 			break
 		}
-		d := min(draws, room/HundredthsScale)
-		if j > 1 && (d+1)*throttleWindow < th.sumReq*j {
-			break // the draws expected by c0 + j would pass it
-		}
-		last, draws = c0+j, d
+		room, last = r, x+1001
 	}
-	return last, draws
+	return last, room / HundredthsScale
 }
 
 // window records a throttled window's cycles after its first, through
@@ -231,23 +231,25 @@ func (th *throttle) windowBound(b *Balancer, c0 int64) (last, draws int64) {
 // pass 2 counted.
 func (th *throttle) window(b *Balancer, e int64) {
 	w, rng := b.m.win, b.m.trng
-	a := 0
-	for c := w.c0 + 1; c <= e; c++ {
-		n := int64(0)
-		if a < len(w.arrived) && w.arrived[a].cycle == c {
-			n = int64(w.arrived[a].n)
-			a++
+	sumReq, sumAcc, accs := th.sumReq, th.sumAcc, w.accs
+	c := w.c0 + 1
+	for _, a := range append(w.arrived, arrivalCount{e + 1, 0}) {
+		for ; c <= min(a.cycle, e); c++ {
+			n := int64(0)
+			if c == a.cycle {
+				n = int64(a.n)
+				for range n {
+					rng.Int64N(HundredthsScale * (sumReq + 1))
+				}
+			}
+			i, o := c&(throttleSlots-1), (c-throttleWindow)&(throttleSlots-1)
+			acc := int64(accs[c-w.c0-1])
+			sumReq += n - th.reqs[o]
+			sumAcc += acc - th.accs[o]
+			th.reqs[i], th.accs[i] = n, acc
 		}
-		for range n {
-			rng.Int64N(HundredthsScale * (th.sumReq + 1))
-		}
-		i, o := c&(throttleSlots-1), (c-throttleWindow)&(throttleSlots-1)
-		acc := int64(w.accs[c-w.c0-1])
-		th.sumReq += n - th.reqs[o]
-		th.sumAcc += acc - th.accs[o]
-		th.reqs[i], th.accs[i] = n, acc
 	}
-	th.at = e
+	th.sumReq, th.sumAcc, th.at = sumReq, sumAcc, e
 	th.completedBefore = b.tot.Completed + b.tot.PartsDone
 }
 

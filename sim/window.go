@@ -114,7 +114,7 @@ func (m *Model) runWindow(b *Balancer, end int64) {
 	}
 	var e int64
 	if w.thr {
-		e, w.admitted = m.routeThrottled(b, min(end, w.c0+maxWindow, m.nextScale))
+		e, w.admitted = m.routeThrottled(b, min(end, w.c0+maxWindow))
 		e = m.routed(b, e)
 		b.th.windowAccepts(b, e)
 	} else {
@@ -268,21 +268,41 @@ func (m *Model) routed(b *Balancer, e int64) int64 {
 	return e
 }
 
+// passEvaluation reports whether pass 1, with admitted requests admitted
+// and the next arrival after e, may go on past the scaling evaluation at
+// its last cycle e, and passes it: no queue the evaluation could see would
+// make scaling act (see runWindow). routeWindow writes the same test out
+// in its loop, where a call would cost the plain windows.
+func (m *Model) passEvaluation(b *Balancer, e, admitted, shortest int64) bool {
+	w := m.win
+	if e != m.nextScale || b.retiring > 0 || admitted >= windowRequests {
+		return false
+	}
+	most := w.live0 * (1 + (e-1-w.c0)/shortest) // dispatches before e
+	if !b.scaleQuiet(max(w.q0+admitted-most, 0), w.q0+admitted) {
+		return false
+	}
+	m.nextScale += m.cfg.Cooldown // an evaluation that does not act
+	return true
+}
+
 // routeThrottled is pass 1 of a throttled window (see windowBound) up to
 // end at most: each arrival placed as Step would route it, one at a time,
 // and the window ends at the first cycle after whose arrivals the next
 // cycle's draws could throttle. It returns the window's last cycle and
 // the requests admitted. Their draws follow pass 2 (throttle.window).
 func (m *Model) routeThrottled(b *Balancer, end int64) (e, admitted int64) {
-	cfg, w := &m.cfg, m.win
+	cfg, w, shortest := &m.cfg, m.win, shortestService(&m.cfg)
 	wp, _ := b.rt.(workPlacer)
 	if b.caps.Reads != ReadsWork {
 		wp = nil
 	}
-	e = end
+	e = min(m.nextScale, end)
 	for c := m.arr.nextDue(w.c0 + 1); ; c = m.arr.nextDue(c + 1) {
 		if c <= e && !m.arr.decided(c) {
 			c = m.arr.nextArrival(cfg, c, e, m.pcg)
+		}
+		for ; c > e && m.passEvaluation(b, e, admitted, shortest); e = min(m.nextScale, end) {
 		}
 		if c > e {
 			return e, admitted
@@ -313,7 +333,7 @@ func (m *Model) routeThrottled(b *Balancer, end int64) (e, admitted int64) {
 			w.arrived = append(w.arrived, arrivalCount{c, in})
 			admitted += int64(in)
 			if admitted > w.drawCap {
-				e = c // the next cycle's draws could throttle
+				end, e = c, c // the next cycle's draws could throttle
 			}
 		}
 	}
