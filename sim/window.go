@@ -60,6 +60,9 @@ type window struct {
 	c0               int64
 	busy0, live0, q0 int64
 	admitted         int64
+	// room is how many attempts the window may route with a
+	// concurrency limit on (limitRoom), −1 with none.
+	room int64
 	// A throttled window (throttle.go's windowBound): its last cycle at
 	// most, the draws allowed before its last cycle, and the completions
 	// of each of its cycles (windowAccepts).
@@ -93,8 +96,8 @@ func (m *Model) windowed(b *Balancer) bool {
 	switch {
 	case b.lobby.n > 0 || b.ready.n > 0 || b.active.n == 0 || !b.placeable():
 		return false
-	case b.th != nil && !m.throttleWindowed(b):
-		return false // the next cycle's draws could throttle
+	case b.th != nil && (b.lim != nil || !m.throttleWindowed(b)):
+		return false // the next cycle's draws could throttle (a limit's room: routeWindow's alone)
 	case b.caps.Reads == ReadsWork:
 		return b.rt.(workPlacer).windowReady()
 	}
@@ -140,7 +143,10 @@ func (m *Model) startWindow(b *Balancer) *window {
 	w.c0 = m.cycle
 	b.catchUp(w.c0)
 	w.busy0, w.live0, w.q0 = int64(b.busy), int64(b.live), int64(b.queued)
-	w.admitted = 0
+	w.admitted, w.room = 0, -1
+	if b.lim != nil {
+		w.room = b.limitRoom()
+	}
 	w.thr = b.th != nil
 	return w
 }
@@ -179,6 +185,10 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 			m.nextScale += cfg.Cooldown // an evaluation that does not act
 		}
 		if c > e {
+			break
+		}
+		if w.room >= 0 && !m.fits(c, admitted, w.room) {
+			e = c - 1 // the cycle's arrivals might reach a limit (limitskip.go)
 			break
 		}
 		in := int32(0)
