@@ -71,7 +71,8 @@ func genTimeScaleConfig(t *rapid.T) Config {
 		genTarget(t, &cfg, rapid.SampledFrom([]int64{1, 15, 100, 2000}).Draw(t, "period"))
 	}
 	genTimeScaleParts(t, &cfg, mean)
-	genThrottle(t, &cfg) // throttleskip_test.go
+	genLimitScaled(t, &cfg, mean) // limitskip_test.go
+	genThrottle(t, &cfg)          // throttleskip_test.go
 	return cfg
 }
 

@@ -246,7 +246,7 @@ func (b *Balancer) load(id int) int64 {
 // order of events (which runRouted does not record) reads that order.
 func (b *Balancer) workEach(t int64, early bool) {
 	ids := b.due(t)
-	if b.sampling {
+	if b.sampling && len(ids) > 1 {
 		slices.Sort(ids) // samples in id order, as the pool's are
 	}
 	for _, id32 := range ids {

@@ -32,7 +32,7 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 	// pool stays as it is.
 	shortest := shortestService(cfg)
 	needs := b.stretchNeeds(minSaturated, shortest)
-	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() // runQueued may run
+	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() && b.lim == nil // runQueued may run (a limit: limitskip.go)
 	for m.cycle < end {
 		if b.idle.n == 0 && int64(b.queue.n) >= needs && b.saturable() &&
 			(b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, end+1) {
@@ -86,6 +86,9 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 		}
 		if b.cl != nil {
 			b.cl.recordThrough(b, c)
+			if b.limited {
+				end = min(end, b.retryBound()) // a refusal's retry (limitskip.go)
+			}
 		}
 	}
 	if b.cl != nil {

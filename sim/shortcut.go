@@ -146,9 +146,6 @@ func (m *Model) gate() via {
 	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 {
 		return viaNone // step d may take any queued attempt, or shed, and reads the queues' history
 	}
-	if cfg.ConcurrencyLimit != 0 {
-		return viaNone // an arrival may be refused, and every ending moves an adaptive limit
-	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle
