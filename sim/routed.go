@@ -25,10 +25,11 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// leave its queue early.
 	early := cfg.QueueCap == 0
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || m.queueRuled() {
 		// A window serves its requests apart from the client side, and
 		// routes for one balancer (fan-out: see partsWindowed; hedges
-		// fall due apart from arrivals and cancel across servers).
+		// fall due apart from arrivals and cancel across servers), each
+		// queue oldest first and unshed (queuerules.go).
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
@@ -55,6 +56,8 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	// workParts (partsCycle); hedging visits the cycles with hedges due
 	// too (hedgeskip.go).
 	parts := m.partsMode(b) // one word in the loop (a plain run tests it, no more)
+	// A discipline or shedding decides what goes early (queuerules.go).
+	b.ruled = m.queueRuled()
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
@@ -86,7 +89,7 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		}
 		arrives := c == due
 		if arrives {
-			b.serveNow = early && !scales && parts&partsQueued == 0
+			b.serveNow = early && !scales && parts&partsQueued == 0 && (!b.ruled || b.directServes())
 			n := m.arr.count(cfg, c, m.pcg)
 			for ; parts != 0 && n > 0; n-- { // a request of parts (fanroute.go)
 				m.lastID++

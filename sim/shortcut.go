@@ -39,6 +39,8 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 //
 // While no scaling evaluation can act (scaleFixed), all three pass the
 // evaluations as if there were none, and nextScale is set after them.
+// With a queue discipline or shedding in force, queuerules.go says which
+// of them keep step d's rules, and how.
 //
 // The first two run a balancer's cycles apart from the model's Step, so
 // they need what Step would otherwise interleave to be absent: one
@@ -142,8 +144,8 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 || cfg.Throttle > 0 {
-		return viaNone // step d may take any queued attempt, or shed, and reads the queues' history
+	if cfg.Throttle > 0 {
+		return viaNone // the throttle draws for every attempt
 	}
 	if cfg.ConcurrencyLimit != 0 {
 		return viaNone // an arrival may be refused, and every ending moves an adaptive limit
@@ -158,6 +160,9 @@ func (m *Model) gate() via {
 	b := m.bal[0]
 	if f := b.fleet; f != nil && f.stepsEveryCycle() {
 		return viaNone
+	}
+	if m.ruledSkipsOnly(watching) {
+		return viaSkip // a discipline or shedding: queuerules.go says which shortcuts keep step d's rules
 	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil && !m.fanRouted() {
 		return viaSkip // fan-out: the per-server shortcuts take its parts where fanRouted says
@@ -174,8 +179,8 @@ func (m *Model) gate() via {
 		return viaSkip // they serve at the plain speed, and every attempt completes
 	case b.perServer:
 		return viaRouted
-	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !watching:
-		return viaSaturated // it admits and serves apart from the client side
+	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !watching && !m.queueRuled():
+		return viaSaturated // it admits and serves apart from the client side, oldest first and unshed
 	}
 	return viaSkip
 }

@@ -1,0 +1,98 @@
+package sim
+
+// This file lets runs with a queue discipline (lifo, adaptive-lifo) or
+// shedding (a codel target) on take RunTo's shortcuts as far as they keep
+// step d's rules. Those rules read, at a queue's hand-out, which attempt
+// joined last, how long the head has waited, and the queue's empty
+// history (standing); the history is kept by the queue's own pushes and
+// removals (fifo.filling, fifo.emptying), so a shortcut keeps it exactly
+// when it pushes and removes in a cycle what stepping would, in an order
+// that leaves the queue empty or not at each cycle's end as stepping does
+// (a removal at step a followed by an arrival in the same cycle counts as
+// never empty: filling reads emptied < t).
+//
+//   - skipAhead passes only cycles without a dispatch: nothing is handed
+//     out, so nothing is shed, and queues only grow, each push at its own
+//     cycle. It is exact whatever the discipline and shedding.
+//   - runRouted's cycle loop (routeCycles) runs steps a to d in Step's
+//     order, with Step's own dispatchEach (which sheds, then takes by the
+//     discipline) at step d. Its two early hand-outs are kept only where
+//     they hand out what step d would: a server that completes takes its
+//     next attempt at step a only where ruledTakesEarly says so, and otherwise
+//     waits for step d (it is ready, idle with a queue, as stepping leaves
+//     it); an arrival goes straight to an idle server (serveNow) only
+//     while every idle server's queue is empty and the discipline is not
+//     lifo (directServes).
+//   - Windows (window.go) route a stretch's arrivals before its
+//     dispatches and serve each queue oldest first, which neither the
+//     newest-first hand-out nor shedding allows: runRouted runs the cycle
+//     loop instead. A pooled saturated stretch (saturated.go) likewise
+//     dispatches apart from the arrivals: the gate gives skipAhead alone.
+//
+// What stays gated to skipAhead alone (viaSkip): fan-out (its cycle loop
+// dispatches right after step a, before the arrivals, and a shed part
+// cancels its siblings across servers), and shedding while the client side
+// watches (a shed attempt's retry may fall due inside the loop's stretch,
+// which the watch's limit did not see).
+
+// queueRuled reports whether a queue's hand-out depends on more than its
+// order: a discipline other than fifo, or shedding, is in force.
+func (m *Model) queueRuled() bool { return m.cfg.Discipline != Fifo || m.cfg.CodelTarget > 0 }
+
+// ruledSkipsOnly reports whether, with a discipline or shedding in force,
+// only skipAhead may pass cycles (see the file's comment): fan-out, or
+// shedding while the client side or detection watches.
+func (m *Model) ruledSkipsOnly(watching bool) bool {
+	return m.queueRuled() && (m.fan != nil || watching && m.cfg.CodelTarget > 0)
+}
+
+// ruledTakesEarly reports whether per-server queue q, whose server has
+// just completed at step a of cycle t, hands out at once the attempt step
+// d would hand out (workEach's early take), with a discipline or shedding
+// in force (with neither it always does: see workEach):
+//   - shedding: step d first sheds what waited over the limit; the limit
+//     (one read of the history, unchanged between steps a and d while the
+//     queue holds an attempt) and the head (arrivals join the tail) are
+//     the same at step a, so if the head has not waited over it step d
+//     sheds nothing. With attempts put at the head (requeued) it waits.
+//   - the newest-first hand-out (lifo, or adaptive-lifo while standing):
+//     step d takes an attempt that joins in step b if one does, so only
+//     a cycle without arrivals (the arrivals say so without a draw)
+//     takes it early. The oldest-first hand-out is fifo's.
+func (b *Balancer) ruledTakesEarly(q *fifo, t int64) bool {
+	m := b.m
+	if m.shedding() && !q.keepsAll(t-m.shedLimit(q, t)) {
+		return false
+	}
+	switch m.cfg.Discipline {
+	case Lifo:
+	case AdaptiveLifo:
+		if !q.standing(t, m.codelInterval()) {
+			return true
+		}
+	default:
+		return true
+	}
+	return !m.arr.due(t)
+}
+
+// keepsAll reports whether shedding with cut would shed nothing without
+// looking past the head: the queue is empty, or none was put at the head
+// and the head joined at cut or later (the rest joined after it).
+func (q *fifo) keepsAll(cut int64) bool {
+	return q.n == 0 || q.front == 0 && q.joined(0) >= cut
+}
+
+// directServes reports whether, with a discipline or shedding in force,
+// runRouted may send an arrival routed to an idle server straight into
+// service (serveNow) in the current cycle: no server waits for step d
+// (ready), so the server's queue is empty and step d would hand out that
+// arrival, the oldest, unless a later one joins the same queue in the
+// cycle and the discipline takes the newest. An empty queue that fills at
+// t is not standing at t, so adaptive-lifo takes the oldest; lifo does
+// not (its arrivals wait for step d: the cycle's count is drawn only
+// after serveNow is set, and asking it first costs the plain run).
+// Nothing joined before t, so shedding sheds nothing.
+func (b *Balancer) directServes() bool {
+	return b.ready.n == 0 && b.m.cfg.Discipline != Lifo
+}
