@@ -1,0 +1,163 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// genQueueRules draws a queue discipline (each of the three alike) and,
+// half the time, shedding, with an interval of a quarter to four times the
+// mean service and a target up to it: queues then stand and empty, and
+// shed, within a run. The interval is set only where something reads it.
+func genQueueRules(t *rapid.T, cfg *Config, mean int64) {
+	cfg.Discipline = rapid.SampledFrom([]Discipline{Fifo, Lifo, AdaptiveLifo}).Draw(t, "discipline")
+	n := rapid.Int64Range(max(1, mean/4), min(4*max(1, mean), MaxCodelInterval)).Draw(t, "codelInterval")
+	if rapid.Bool().Draw(t, "shedding") {
+		cfg.CodelTarget = rapid.Int64Range(1, n).Draw(t, "codelTarget")
+	}
+	if cfg.Discipline == AdaptiveLifo || cfg.CodelTarget > 0 {
+		cfg.CodelInterval = n
+	}
+}
+
+// genQueueRuled draws a per-server run, one balancer or a small fleet, with
+// a discipline and shedding (genQueueRules) and changes that switch them,
+// at loads where per-server queues form and empty: what the routed
+// shortcut's cycle loop takes with step d's rules (queuerules.go).
+func genQueueRuled(t *rapid.T) (Config, []Change) {
+	cfg := DefaultConfig()
+	cfg.Queues, cfg.Seed = PerServer, rapid.Uint64().Draw(t, "seed")
+	cfg.Policy = rapid.SampledFrom(PoliciesFor(PerServer)).Draw(t, "policy")
+	cfg.Cycles = rapid.Int64Range(50, 2000).Draw(t, "cycles")
+	cfg.Servers = rapid.IntRange(1, 8).Draw(t, "servers")
+	cfg.MinServers, cfg.MaxServers = cfg.Servers, cfg.Servers
+	if rapid.IntRange(0, 3).Draw(t, "scaling") == 0 {
+		cfg.MinServers = rapid.IntRange(1, cfg.Servers).Draw(t, "min")
+		cfg.MaxServers = cfg.Servers + rapid.IntRange(0, 4).Draw(t, "more")
+		cfg.Cooldown = rapid.Int64Range(1, 40).Draw(t, "cooldown")
+	}
+	cfg.Service = rapid.SampledFrom([]Service{Uniform, Geometric, Constant}).Draw(t, "service")
+	mean := int64(rapid.IntRange(1, 60).Draw(t, "mean"))
+	if cfg.Service == Uniform {
+		cfg.TaskMin = int(1 + mean/2)
+		cfg.TaskMax = cfg.TaskMin + int(mean)
+		mean = int64(cfg.TaskMin+cfg.TaskMax) / 2
+	} else {
+		cfg.MeanService = int(mean)
+	}
+	load := rapid.Int64Range(20, 150).Draw(t, "load%")
+	cfg.Rate = Rate(max(load*int64(cfg.Servers)*RateScale/100/mean, 1))
+	cfg.Wave = rapid.Bool().Draw(t, "wave")
+	cfg.WavePeriod = rapid.Int64Range(100, 2000).Draw(t, "wavePeriod")
+	cfg.InitialPerServer = rapid.IntRange(0, 3).Draw(t, "initial")
+	if rapid.Bool().Draw(t, "open") {
+		cfg.Blocked = nil
+	}
+	if rapid.IntRange(0, 3).Draw(t, "capped") == 0 {
+		cfg.QueueCap = rapid.IntRange(1, 10).Draw(t, "cap")
+	}
+	if rapid.IntRange(0, 3).Draw(t, "slow") == 0 {
+		cfg.Speeds = []Speed{50, 100, 200}
+	}
+	if rapid.IntRange(0, 5).Draw(t, "fleet") == 0 {
+		cfg.Balancers = rapid.IntRange(2, 3).Draw(t, "balancers")
+		cfg.LoadInfo = rapid.SampledFrom([]LoadInfo{LoadExact, LoadLocal}).Draw(t, "loadInfo")
+	}
+	if rapid.IntRange(0, 3).Draw(t, "client") == 0 {
+		cfg.Timeout = rapid.Int64Range(1, 400).Draw(t, "timeout")
+		cfg.Retries = rapid.IntRange(0, 3).Draw(t, "retries")
+		cfg.Backoff = rapid.Int64Range(0, 5).Draw(t, "backoff")
+	}
+	genQueueRules(t, &cfg, mean)
+	var changes []Change
+	for range rapid.IntRange(0, 4).Draw(t, "changes") {
+		c := Change{Cycle: rapid.Int64Range(1, cfg.Cycles).Draw(t, "at")}
+		switch rapid.IntRange(0, 3).Draw(t, "change") {
+		case 0:
+			c.Setting, c.Value = SetRate, int64(cfg.Rate)*rapid.Int64Range(0, 3).Draw(t, "rateX")
+		case 1:
+			c.Setting, c.Value = SetDiscipline, int64(rapid.SampledFrom([]Discipline{Fifo, Lifo, AdaptiveLifo}).Draw(t, "newDiscipline"))
+		case 2:
+			c.Setting, c.Value = SetCodelTarget, rapid.Int64Range(0, cfg.codelInterval()).Draw(t, "newCodelTarget")
+		case 3:
+			c.Setting, c.Value = SetPolicy, int64(rapid.SampledFrom(PoliciesFor(PerServer)).Draw(t, "newPolicy"))
+		}
+		changes = append(changes, c)
+	}
+	slices.SortStableFunc(changes, func(a, b Change) int { return int(a.Cycle - b.Cycle) })
+	return cfg, changes
+}
+
+// queueHistories describes, by server id, each per-server queue's joined
+// cycles and, while it holds an attempt, the first cycle from whose end it
+// has not been empty: what shedding and the disciplines read later (the
+// hash has the second; the first shows only once an attempt is shed).
+func queueHistories(m *Model) string {
+	var s strings.Builder
+	for _, b := range m.bal {
+		for i := range b.sq {
+			q := &b.sq[i]
+			if q.n == 0 {
+				continue
+			}
+			fmt.Fprintf(&s, "%d since %d joined", b.idOf(i+1), q.since)
+			for k := range q.n {
+				fmt.Fprintf(&s, " %d", q.joined(k))
+			}
+			s.WriteString("\n")
+		}
+	}
+	return s.String()
+}
+
+// TestQueueRulesShortcutsMatchStepping runs random per-server runs with a
+// discipline and shedding (genQueueRuled) by RunTo, which takes the routed
+// shortcut's cycle loop where queuerules.go allows, to random stops and
+// by Step alone, and compares the hash (the queues' empty history and the
+// shed counts included while a rule is in force), the summary, the last
+// row, the servers and queues, and every queued attempt's joined cycle.
+// Enough stops must have opened the cycle loop with a rule in force (one
+// a run), and enough runs shed (one in ten) and handed out newest first
+// (one in three), for the property to say anything.
+func TestQueueRulesShortcutsMatchStepping(t *testing.T) {
+	rapidDefaults(500)
+	runs, routed, shed, newest := 0, 0, 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		runs++
+		cfg, changes := genQueueRuled(t)
+		stepped, err := New(cfg)
+		if err != nil {
+			t.Skip(err)
+		}
+		if err := stepped.Schedule(changes...); err != nil {
+			t.Skip(err)
+		}
+		jumped, _ := New(cfg)
+		_ = jumped.Schedule(changes...)
+		stops := rapid.SliceOfN(rapid.Int64Range(1, cfg.Cycles), 1, 5).Draw(t, "stops")
+		slices.Sort(stops)
+		for _, stop := range append(stops, cfg.Cycles) {
+			if jumped.gate() == viaRouted && jumped.queueRuled() {
+				routed++
+			}
+			stepAndJump(t, stepped, jumped, stop)
+			if a, b := queueHistories(jumped), queueHistories(stepped); a != b {
+				t.Fatalf("at cycle %d: RunTo and Step leave different queue histories:\n%s\n%s", stop, a, b)
+			}
+		}
+		if stepped.Summary().Shed > 0 {
+			shed++
+		}
+		if cfg.Discipline != Fifo {
+			newest++
+		}
+	})
+	t.Logf("%d runs: %d stops opened the cycle loop with a rule in force, %d runs shed, %d began newest first", runs, routed, shed, newest)
+	if routed < runs || 10*shed < runs || 3*newest < runs {
+		t.Errorf("too few runs took the cycle loop with step d's rules: %d routed, %d shed, %d newest first", routed, shed, newest)
+	}
+}
