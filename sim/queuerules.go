@@ -29,21 +29,25 @@ package sim
 //     loop instead. A pooled saturated stretch (saturated.go) likewise
 //     dispatches apart from the arrivals: the gate gives skipAhead alone.
 //
-// What stays gated to skipAhead alone (viaSkip): fan-out (its cycle loop
-// dispatches right after step a, before the arrivals, and a shed part
-// cancels its siblings across servers), and shedding while the client side
-// watches (a shed attempt's retry may fall due inside the loop's stretch,
-// which the watch's limit did not see).
+//   - With fan-out, the cycle loop hands nothing out early (runRouted):
+//     its early dispatch after step a (partsCycle) comes before the
+//     arrivals, and a part shed at step d ends its request and cancels
+//     its siblings, queued or in service, which an arrival sent straight
+//     into service would have changed. The loop then runs Step's order.
+//
+// What stays gated to skipAhead alone (viaSkip): shedding while the client
+// side retries (a shed attempt's retry may fall due inside the loop's
+// stretch, which the watch's limit did not see).
 
 // queueRuled reports whether a queue's hand-out depends on more than its
 // order: a discipline other than fifo, or shedding, is in force.
 func (m *Model) queueRuled() bool { return m.cfg.Discipline != Fifo || m.cfg.CodelTarget > 0 }
 
 // ruledSkipsOnly reports whether, with a discipline or shedding in force,
-// only skipAhead may pass cycles (see the file's comment): fan-out, or
-// shedding while the client side or detection watches.
+// only skipAhead may pass cycles (see the file's comment): shedding while
+// the client side watches with retries.
 func (m *Model) ruledSkipsOnly(watching bool) bool {
-	return m.queueRuled() && (m.fan != nil || watching && m.cfg.CodelTarget > 0)
+	return watching && m.cfg.CodelTarget > 0 && m.cfg.Retries > 0
 }
 
 // ruledTakesEarly reports whether per-server queue q, whose server has

@@ -24,10 +24,11 @@ func genQueueRules(t *rapid.T, cfg *Config, mean int64) {
 	}
 }
 
-// genQueueRuled draws a per-server run, one balancer or a small fleet, with
-// a discipline and shedding (genQueueRules) and changes that switch them,
-// at loads where per-server queues form and empty: what the routed
-// shortcut's cycle loop takes with step d's rules (queuerules.go).
+// genQueueRuled draws a per-server run, one balancer or a small fleet,
+// sometimes with a client side or with fan-out and hedging, with a
+// discipline and shedding (genQueueRules) and changes that switch them, at
+// loads where per-server queues form and empty: what the routed shortcut's
+// cycle loop takes with step d's rules (queuerules.go).
 func genQueueRuled(t *rapid.T) (Config, []Change) {
 	cfg := DefaultConfig()
 	cfg.Queues, cfg.Seed = PerServer, rapid.Uint64().Draw(t, "seed")
@@ -71,6 +72,15 @@ func genQueueRuled(t *rapid.T) (Config, []Change) {
 		cfg.Timeout = rapid.Int64Range(1, 400).Draw(t, "timeout")
 		cfg.Retries = rapid.IntRange(0, 3).Draw(t, "retries")
 		cfg.Backoff = rapid.Int64Range(0, 5).Draw(t, "backoff")
+	}
+	if fanoutPolicy(cfg.Policy) && rapid.IntRange(0, 2).Draw(t, "parts") == 0 {
+		cfg.Fanout = rapid.IntRange(2, 4).Draw(t, "fanout")
+		cfg.Rate = max(cfg.Rate/Rate(cfg.Fanout), 1) // the same load in parts
+		if rapid.Bool().Draw(t, "hedging") {
+			cfg.HedgeAfter = rapid.Int64Range(1, 2*mean).Draw(t, "hedgeAfter")
+			cfg.HedgeMax = rapid.IntRange(0, MaxHedges).Draw(t, "hedgeMax")
+			dropRefusedHedging(&cfg)
+		}
 	}
 	genQueueRules(t, &cfg, mean)
 	var changes []Change
@@ -119,13 +129,15 @@ func queueHistories(m *Model) string {
 // shortcut's cycle loop where queuerules.go allows, to random stops and
 // by Step alone, and compares the hash (the queues' empty history and the
 // shed counts included while a rule is in force), the summary, the last
-// row, the servers and queues, and every queued attempt's joined cycle.
+// row, the servers and queues, every queued attempt's joined cycle and,
+// with fan-out, every request's parts.
 // Enough stops must have opened the cycle loop with a rule in force (one
-// a run), and enough runs shed (one in ten) and handed out newest first
-// (one in three), for the property to say anything.
+// a run), and enough runs shed (one in ten), handed out newest first (one
+// in three) and took the loop with parts (one in twenty), for the
+// property to say anything.
 func TestQueueRulesShortcutsMatchStepping(t *testing.T) {
-	rapidDefaults(500)
-	runs, routed, shed, newest := 0, 0, 0, 0
+	rapidDefaults(1000)
+	runs, routed, shed, newest, parts := 0, 0, 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		runs++
 		cfg, changes := genQueueRuled(t)
@@ -140,13 +152,18 @@ func TestQueueRulesShortcutsMatchStepping(t *testing.T) {
 		_ = jumped.Schedule(changes...)
 		stops := rapid.SliceOfN(rapid.Int64Range(1, cfg.Cycles), 1, 5).Draw(t, "stops")
 		slices.Sort(stops)
+		routedHere := false
 		for _, stop := range append(stops, cfg.Cycles) {
 			if jumped.gate() == viaRouted && jumped.queueRuled() {
 				routed++
+				routedHere = true
 			}
 			stepAndJump(t, stepped, jumped, stop)
 			if a, b := queueHistories(jumped), queueHistories(stepped); a != b {
 				t.Fatalf("at cycle %d: RunTo and Step leave different queue histories:\n%s\n%s", stop, a, b)
+			}
+			if a, b := fanRecords(jumped), fanRecords(stepped); a != b {
+				t.Fatalf("at cycle %d: RunTo and Step leave different parts:\n%s\n%s", stop, a, b)
 			}
 		}
 		if stepped.Summary().Shed > 0 {
@@ -155,9 +172,14 @@ func TestQueueRulesShortcutsMatchStepping(t *testing.T) {
 		if cfg.Discipline != Fifo {
 			newest++
 		}
+		if cfg.Fanout > 1 && routedHere {
+			parts++
+		}
 	})
-	t.Logf("%d runs: %d stops opened the cycle loop with a rule in force, %d runs shed, %d began newest first", runs, routed, shed, newest)
-	if routed < runs || 10*shed < runs || 3*newest < runs {
-		t.Errorf("too few runs took the cycle loop with step d's rules: %d routed, %d shed, %d newest first", routed, shed, newest)
+	t.Logf("%d runs: %d stops opened the cycle loop with a rule in force, %d runs shed, %d began newest first, %d with parts took the loop",
+		runs, routed, shed, newest, parts)
+	if routed < runs || 10*shed < runs || 3*newest < runs || 20*parts < runs {
+		t.Errorf("too few runs took the cycle loop with step d's rules: %d routed, %d shed, %d newest first, %d with parts",
+			routed, shed, newest, parts)
 	}
 }

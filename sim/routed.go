@@ -23,7 +23,10 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// A capped queue compares its length with the cap at arrival, and
 	// scaling counts the queued requests, so neither may see a request
 	// leave its queue early.
-	early := cfg.QueueCap == 0
+	// Fan-out's early hand-out comes before the arrivals, and a part
+	// shed at step d cancels its siblings wherever they are: with a
+	// discipline or shedding its parts wait for step d (queuerules.go).
+	early := cfg.QueueCap == 0 && (m.fan == nil || !m.queueRuled())
 	start := m.cycle
 	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || m.queueRuled() {
 		// A window serves its requests apart from the client side, and
