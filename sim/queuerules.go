@@ -24,9 +24,11 @@ package sim
 //     while every idle server's queue is empty and the discipline is not
 //     lifo (directServes).
 //   - Windows (window.go) route a stretch's arrivals before its
-//     dispatches and serve each queue oldest first, which neither the
-//     newest-first hand-out nor shedding allows: runRouted runs the cycle
-//     loop instead. A pooled saturated stretch (saturated.go) likewise
+//     dispatches and serve each queue oldest first, unshed, keeping the
+//     history as they go (popAhead). Under lifo runRouted runs the cycle
+//     loop instead; under adaptive-lifo and shedding it ends each window
+//     before a queue could stand or an attempt wait over the target
+//     (ruledWindowEnd). A pooled saturated stretch (saturated.go) likewise
 //     dispatches apart from the arrivals: the gate gives skipAhead alone.
 //
 //   - With fan-out, the cycle loop hands nothing out early (runRouted):
@@ -99,4 +101,46 @@ func (q *fifo) keepsAll(cut int64) bool {
 // Nothing joined before t, so shedding sheds nothing.
 func (b *Balancer) directServes() bool {
 	return b.ready.n == 0 && b.m.cfg.Discipline != Lifo
+}
+
+// ruledWindowEnd returns the last cycle, at most end, up to which a window
+// (runWindow) from the current cycle c0 hands out what step d would with
+// adaptive-lifo or shedding in force: each queue's oldest attempt, none
+// shed (c0 or less when none may run). A window dispatches at cycles
+// c0+1 … e.
+//   - adaptive-lifo with interval N takes the oldest while the queue is
+//     not standing (non-empty at the end of the last N cycles). A queue
+//     empty at c0, or emptied in the window, fills at a cycle f > c0 and
+//     cannot stand before f+N, so e ≤ c0+N; one holding attempts stands
+//     from since+N on unless it empties first, so e < since+N.
+//   - shedding with target M ≤ N sheds only attempts that waited over M:
+//     one joining in the window waits at most e−c0−1, one queued at c0
+//     at most e − its queue's head's joined cycle (the body is in joined
+//     order; attempts put at the head may not be: no window then).
+func (m *Model) ruledWindowEnd(b *Balancer, end int64) int64 {
+	cfg, c0 := &m.cfg, m.cycle
+	n, target := m.codelInterval(), cfg.CodelTarget
+	adaptive := cfg.Discipline == AdaptiveLifo
+	if adaptive {
+		end = min(end, c0+n)
+	}
+	if target > 0 {
+		end = min(end, c0+target)
+	}
+	for i := range b.sq {
+		q := &b.sq[i]
+		if q.n == 0 {
+			continue
+		}
+		if adaptive {
+			end = min(end, q.since+n-1)
+		}
+		if target > 0 {
+			if q.front > 0 {
+				return c0
+			}
+			end = min(end, q.joined(0)+target)
+		}
+	}
+	return end
 }

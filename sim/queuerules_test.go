@@ -133,11 +133,12 @@ func queueHistories(m *Model) string {
 // with fan-out, every request's parts.
 // Enough stops must have opened the cycle loop with a rule in force (one
 // a run), and enough runs shed (one in ten), handed out newest first (one
-// in three) and took the loop with parts (one in twenty), for the
-// property to say anything.
+// in three), took the loop with parts (one in twenty) and, under
+// adaptive-lifo or shedding, a window (one in twenty), for the property
+// to say anything.
 func TestQueueRulesShortcutsMatchStepping(t *testing.T) {
 	rapidDefaults(1000)
-	runs, routed, shed, newest, parts := 0, 0, 0, 0, 0
+	runs, routed, shed, newest, parts, windows := 0, 0, 0, 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		runs++
 		cfg, changes := genQueueRuled(t)
@@ -175,11 +176,14 @@ func TestQueueRulesShortcutsMatchStepping(t *testing.T) {
 		if cfg.Fanout > 1 && routedHere {
 			parts++
 		}
+		if jumped.win != nil && (cfg.Discipline == AdaptiveLifo || cfg.CodelTarget > 0) {
+			windows++
+		}
 	})
-	t.Logf("%d runs: %d stops opened the cycle loop with a rule in force, %d runs shed, %d began newest first, %d with parts took the loop",
-		runs, routed, shed, newest, parts)
-	if routed < runs || 10*shed < runs || 3*newest < runs || 20*parts < runs {
-		t.Errorf("too few runs took the cycle loop with step d's rules: %d routed, %d shed, %d newest first, %d with parts",
-			routed, shed, newest, parts)
+	t.Logf("%d runs: %d stops opened the cycle loop with a rule in force, %d runs shed, %d began newest first, %d with parts took the loop, %d with adaptive-lifo or shedding took a window",
+		runs, routed, shed, newest, parts, windows)
+	if routed < runs || 10*shed < runs || 3*newest < runs || 20*parts < runs || 20*windows < runs {
+		t.Errorf("too few runs took the routed shortcut with step d's rules: %d routed, %d shed, %d newest first, %d with parts, %d windows",
+			routed, shed, newest, parts, windows)
 	}
 }

@@ -28,19 +28,25 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// discipline or shedding its parts wait for step d (queuerules.go).
 	early := cfg.QueueCap == 0 && (m.fan == nil || !m.queueRuled())
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || m.queueRuled() {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || cfg.Discipline == Lifo {
 		// A window serves its requests apart from the client side, and
 		// routes for one balancer (fan-out: see partsWindowed; hedges
 		// fall due apart from arrivals and cancel across servers), each
-		// queue oldest first and unshed (queuerules.go).
+		// queue oldest first (queuerules.go).
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
 	// A policy whose picks pass 1 can work out runs windows (see
-	// runWindow), and a cycle at a time while it cannot.
+	// runWindow), and a cycle at a time while it cannot; with a
+	// discipline or shedding, windows as long as they keep its rules.
+	ruled := m.queueRuled()
 	for m.cycle < end {
-		if m.windowed(b) {
-			m.runWindow(b, end)
+		e := end
+		if ruled {
+			e = m.ruledWindowEnd(b, end)
+		}
+		if e > m.cycle && m.windowed(b) {
+			m.runWindow(b, e)
 		} else if !m.routeCycles(b, m.cycle+1, early) {
 			break
 		}
