@@ -106,26 +106,28 @@ func (b *Balancer) directServes() bool {
 // ruledWindowEnd returns the last cycle, at most end, up to which a window
 // (runWindow) from the current cycle c0 hands out what step d would with
 // adaptive-lifo or shedding in force: each queue's oldest attempt, none
-// shed (c0 or less when none may run). A window dispatches at cycles
-// c0+1 … e.
+// shed (c0 or less when none may run). Pass 2 hands out at cycles c0+1 …
+// e−1 (popAhead keeps the empty history as it goes); at the window's
+// last cycle e, Step's own dispatchEach does, which applies the rules.
 //   - adaptive-lifo with interval N takes the oldest while the queue is
 //     not standing (non-empty at the end of the last N cycles). A queue
 //     empty at c0, or emptied in the window, fills at a cycle f > c0 and
-//     cannot stand before f+N, so e ≤ c0+N; one holding attempts stands
-//     from since+N on unless it empties first, so e < since+N.
+//     cannot stand before f+N: e−1 < c0+1+N. One holding attempts stands
+//     from since+N on unless it empties first: e−1 < since+N.
 //   - shedding with target M ≤ N sheds only attempts that waited over M:
-//     one joining in the window waits at most e−c0−1, one queued at c0
-//     at most e − its queue's head's joined cycle (the body is in joined
-//     order; attempts put at the head may not be: no window then).
+//     one joining in the window, at c0+1 or later, waits at most e−c0−2;
+//     one queued at c0 at most e−1 less its queue's head's joined cycle
+//     (the body is in joined order; attempts put at the head may not be:
+//     no window then).
 func (m *Model) ruledWindowEnd(b *Balancer, end int64) int64 {
 	cfg, c0 := &m.cfg, m.cycle
 	n, target := m.codelInterval(), cfg.CodelTarget
 	adaptive := cfg.Discipline == AdaptiveLifo
 	if adaptive {
-		end = min(end, c0+n)
+		end = min(end, c0+n+1)
 	}
 	if target > 0 {
-		end = min(end, c0+target)
+		end = min(end, c0+target+2)
 	}
 	for i := range b.sq {
 		q := &b.sq[i]
@@ -133,13 +135,13 @@ func (m *Model) ruledWindowEnd(b *Balancer, end int64) int64 {
 			continue
 		}
 		if adaptive {
-			end = min(end, q.since+n-1)
+			end = min(end, q.since+n)
 		}
 		if target > 0 {
 			if q.front > 0 {
 				return c0
 			}
-			end = min(end, q.joined(0)+target)
+			end = min(end, q.joined(0)+target+1)
 		}
 	}
 	return end
