@@ -103,6 +103,30 @@ func (b *Balancer) directServes() bool {
 	return b.ready.n == 0 && b.m.cfg.Discipline != Lifo
 }
 
+// Under adaptive-lifo or shedding, a window shorter than minRuledWindow
+// cycles costs more than the cycle loop over the same cycles, and asking
+// ruledWindowEnd (a look at every queue) after each cycle costs more
+// again: runRouted then runs the cycle loop for ruledChunk cycles before
+// it asks. (Round-robin per-server at utilisation 0.8, adaptive-lifo with
+// the default interval: 50.2 M instructions a window from every cycle on,
+// 37.9 M with these, 42.4 M with the cycle loop alone; plain 30.1 M.)
+const (
+	minRuledWindow = 8
+	ruledChunk     = 32
+)
+
+// ruledStretch returns, for runRouted with a discipline or shedding in
+// force, the end of the window to run from the current cycle, or the
+// current cycle and the end of the cycle loop to run instead (at most
+// end): see minRuledWindow.
+func (m *Model) ruledStretch(b *Balancer, end int64) (window, loop int64) {
+	c0 := m.cycle
+	if e := m.ruledWindowEnd(b, end); e >= c0+minRuledWindow || e == end && e > c0 {
+		return e, c0 + 1
+	}
+	return c0, min(end, c0+ruledChunk)
+}
+
 // ruledWindowEnd returns the last cycle, at most end, up to which a window
 // (runWindow) from the current cycle c0 hands out what step d would with
 // adaptive-lifo or shedding in force: each queue's oldest attempt, none

@@ -41,13 +41,13 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// discipline or shedding, windows as long as they keep its rules.
 	ruled := m.queueRuled()
 	for m.cycle < end {
-		e := end
+		e, loop := end, m.cycle+1
 		if ruled {
-			e = m.ruledWindowEnd(b, end)
+			e, loop = m.ruledStretch(b, end) // queuerules.go
 		}
 		if e > m.cycle && m.windowed(b) {
 			m.runWindow(b, e)
-		} else if !m.routeCycles(b, m.cycle+1, early) {
+		} else if !m.routeCycles(b, loop, early) {
 			break
 		}
 	}
