@@ -187,3 +187,66 @@ func TestQueueRulesShortcutsMatchStepping(t *testing.T) {
 			routed, shed, newest, parts, windows)
 	}
 }
+
+// TestQueueRulesWindowsMatchStepping runs per-server runs that take
+// windows (a policy that reads nothing of the servers, no cap, one
+// balancer) under adaptive-lifo or shedding with short intervals, at loads
+// where queues stand and empty within a window's length, by RunTo to stops
+// a few cycles apart and by Step, comparing as
+// TestQueueRulesShortcutsMatchStepping does: a window that ran one cycle
+// past ruledWindowEnd's bounds would hand out the oldest where step d
+// takes the newest, or keep an attempt step d sheds. Most runs must take a
+// window.
+func TestQueueRulesWindowsMatchStepping(t *testing.T) {
+	rapidDefaults(2000)
+	runs, windows := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		runs++
+		cfg := DefaultConfig()
+		cfg.Queues, cfg.Seed, cfg.Blocked, cfg.Wave = PerServer, rapid.Uint64().Draw(t, "seed"), nil, false
+		cfg.Policy = rapid.SampledFrom([]Policy{RoundRobin, Random, SWRR, Hash}).Draw(t, "policy")
+		cfg.Servers = rapid.IntRange(1, 3).Draw(t, "servers")
+		cfg.MinServers, cfg.MaxServers = cfg.Servers, cfg.Servers
+		cfg.Cycles = rapid.Int64Range(100, 1500).Draw(t, "cycles")
+		mean := int64(rapid.IntRange(1, 20).Draw(t, "mean"))
+		cfg.Service, cfg.MeanService = rapid.SampledFrom([]Service{Geometric, Constant}).Draw(t, "service"), int(mean)
+		load := rapid.Int64Range(40, 200).Draw(t, "load%")
+		cfg.Rate = Rate(max(load*int64(cfg.Servers)*RateScale/100/mean, 1))
+		cfg.InitialPerServer = rapid.IntRange(0, 2).Draw(t, "initial")
+		cfg.CodelInterval = rapid.Int64Range(1, 3*mean+8).Draw(t, "codelInterval")
+		if rapid.Bool().Draw(t, "adaptive") {
+			cfg.Discipline = AdaptiveLifo
+		}
+		if cfg.Discipline == Fifo || rapid.Bool().Draw(t, "shedding") {
+			// M = N half the time: a queue that does not stand sheds
+			// past N, so only then does its first wait past M shed.
+			cfg.CodelTarget = cfg.CodelInterval
+			if rapid.Bool().Draw(t, "below") {
+				cfg.CodelTarget = rapid.Int64Range(1, cfg.CodelInterval).Draw(t, "codelTarget")
+			}
+		}
+		stepped, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jumped, _ := New(cfg)
+		every := rapid.Int64Range(1, 200).Draw(t, "every")
+		for stop := every; ; stop += every {
+			stop = min(stop, cfg.Cycles)
+			stepAndJump(t, stepped, jumped, stop)
+			if a, b := queueHistories(jumped), queueHistories(stepped); a != b {
+				t.Fatalf("at cycle %d: RunTo and Step leave different queue histories:\n%s\n%s", stop, a, b)
+			}
+			if stop == cfg.Cycles {
+				break
+			}
+		}
+		if jumped.win != nil {
+			windows++
+		}
+	})
+	t.Logf("%d runs, %d took a window", runs, windows)
+	if 2*windows < runs {
+		t.Errorf("only %d runs in %d took a window", windows, runs)
+	}
+}
