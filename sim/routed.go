@@ -15,7 +15,8 @@ package sim
 // it stops while a lobby waits to drain, before the next pending change
 // and before the queued requests could pass their bound. A router that
 // does not read loads, with no queue cap, runs in windows (window.go)
-// while windowed says it can. It reports whether it advanced.
+// while windowed says it can (with a discipline or shedding, while
+// ruledStretch does: queuerules.go). It reports whether it advanced.
 func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	cfg := &m.cfg
 	end := min(limit-1, m.cycle+m.quietSpan())
