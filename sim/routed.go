@@ -37,18 +37,16 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
+	if m.queueRuled() {
+		m.ruledWindows(b, end, early) // windows as long as they keep step d's rules (queuerules.go)
+		return m.cycle > start
+	}
 	// A policy whose picks pass 1 can work out runs windows (see
-	// runWindow), and a cycle at a time while it cannot; with a
-	// discipline or shedding, windows as long as they keep its rules.
-	ruled := m.queueRuled()
+	// runWindow), and a cycle at a time while it cannot.
 	for m.cycle < end {
-		e, loop := end, m.cycle+1
-		if ruled {
-			e, loop = m.ruledStretch(b, end) // queuerules.go
-		}
-		if e > m.cycle && m.windowed(b) {
-			m.runWindow(b, e)
-		} else if !m.routeCycles(b, loop, early) {
+		if m.windowed(b) {
+			m.runWindow(b, end)
+		} else if !m.routeCycles(b, m.cycle+1, early) {
 			break
 		}
 	}
