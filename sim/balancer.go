@@ -110,8 +110,11 @@ type Balancer struct {
 	shedBuf              []packed
 	shedSteps, shedCalls int64
 	// shedOut holds, under fan-out, the attempts a queue has just shed
-	// while they end one by one (shedParts).
-	shedOut []packed
+	// while they end one by one (shedParts); shedFrom is that queue's
+	// server slot until the server has been told it holds nothing, and
+	// shedLeft counts the attempts shed that have not yet ended.
+	shedOut            []packed
+	shedFrom, shedLeft int
 	// cleanRounds counts the probe rounds passed in bulk (probe): at
 	// most MaxCycles, so an int32 holds it.
 	cleanRounds int32
@@ -260,7 +263,7 @@ func (b *Balancer) admit(r packed, t int64) bool {
 		kind = Reject
 	case b.perServer:
 		return b.route(r, t, routeFresh)
-	case b.th != nil && b.throttles():
+	case b.th != nil && b.throttles(t):
 		b.tot.Admitted++ // a throttled first attempt is admitted, and ends
 		b.throttled(r, t)
 		return false

@@ -37,13 +37,13 @@ func benchAttempts(b *testing.B, cfg Config) {
 
 // BenchmarkFanoutCost sets a fan-out of K against K times as many plain
 // requests, the same parts a cycle (K = 1 is the plain run), at low load
-// (10% of the pool's capacity) and moderate load (50%), under a policy
-// that reads nothing of the servers (round-robin: windows) and one that
-// reads their loads (p2c: the cycle loop). The ratio is
+// (10% of the pool's capacity) and moderate load (50%), under the
+// policies that read nothing of the servers (round-robin, random, swrr,
+// hash: windows) and one that reads their loads (p2c: the cycle loop). The ratio is
 // ns/attempt of K = 5 or 20 over that of K = 1 at the same load and policy.
 func BenchmarkFanoutCost(b *testing.B) {
 	production(b)
-	for _, policy := range []Policy{RoundRobin, P2C} {
+	for _, policy := range []Policy{RoundRobin, Random, SWRR, Hash, P2C} {
 		for _, load := range []int64{10, 50} {
 			for _, k := range []int{1, 5, 20} {
 				cfg := fanoutCostBase(policy, load, k)

@@ -450,8 +450,10 @@ func blameChange(err error, batch []Change, cfg *Config) error {
 // ValidateChanges checks a change log against the configuration it starts
 // from, as Model.Schedule would after New: every cycle from 1 to
 // cfg.Cycles, every setting known, every value one its flag could give, and
-// the settings valid after each cycle's batch. A snapshot's changes pass
-// here before they are replayed.
+// the settings valid after each cycle's batch; and a setting of cfg that
+// only a fault reads (fail-time) is not set without such a fault, as the
+// command line refuses its flag. A snapshot's changes pass here before
+// they are replayed.
 func ValidateChanges(cfg Config, changes []Change) error {
 	for _, c := range changes {
 		if c.Cycle < 1 || c.Cycle > cfg.Cycles {
@@ -459,6 +461,9 @@ func ValidateChanges(cfg Config, changes []Change) error {
 		}
 	}
 	if _, err := checkSchedule(cfg, changes); err != nil {
+		return err
+	}
+	if err := checkFaultNeeds(&cfg, changes); err != nil {
 		return err
 	}
 	return budgetLate(&cfg, !hedgingFromStart(&cfg), changes)

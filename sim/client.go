@@ -497,7 +497,7 @@ func (b *Balancer) retriesArrive(t int64) {
 			b.route(r, t, routeRetry)
 			continue
 		}
-		if b.th != nil && b.throttles() {
+		if b.th != nil && b.throttles(t) {
 			b.throttled(r, t)
 			continue
 		}

@@ -278,4 +278,5 @@ func stepAndJumpClient(t *rapid.T, stepped, jumped *Model, stop int64, cfg Confi
 	if a, b := poolState(jumped), poolState(stepped); a != b {
 		t.Fatalf("at cycle %d: RunTo and Step leave different servers and queues:\n%s\n%s", stop, a, b)
 	}
+	sameThrottle(t, jumped, stepped)
 }

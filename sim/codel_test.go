@@ -281,8 +281,8 @@ func TestThrottleWindow(t *testing.T) {
 				wantAcc++
 			}
 		}
-		if th.requests != wantReq || th.accepts != wantAcc {
-			t.Fatalf("window fixed for cycle %d: requests %d accepts %d, want %d and %d", c+1, th.requests, th.accepts, wantReq, wantAcc)
+		if th.sumReq != wantReq || th.sumAcc != wantAcc {
+			t.Fatalf("window fixed for cycle %d: requests %d accepts %d, want %d and %d", c+1, th.sumReq, th.sumAcc, wantReq, wantAcc)
 		}
 		if !m.Step() {
 			break

@@ -25,11 +25,13 @@ import (
 // times, the queues' removal) holds one entry per part and a queued part
 // takes the 24 bytes of any queued request. Beside them, each request in
 // flight keeps one record (fanReq: 48 bytes, its attempts' places at 4
-// bytes a slot — K slots, K·(1 + H) with H hedges a part — and a map entry
-// of about 25 bytes): about 73 + 4K bytes a request unhedged (the heap
-// grew 89.5 bytes a request in flight at K = 4 and 104.8 at K = 8, a
-// million parts queued, against plain requests), so 4 + 73/K bytes more
-// per queued part.
+// bytes a slot — K slots, K·(1 + H) with H hedges a part — in the same
+// allocation up to 8 slots, newReq) and a slot of 8 bytes in the ring of
+// requests in flight (fanring.go, which keeps at most four slots a
+// request in flight): about 56–80 + 4K bytes a request unhedged (with a
+// map in place of the ring, of about 25 bytes an entry, the heap grew
+// 89.5 bytes a request in flight at K = 4 and 104.8 at K = 8, a million
+// parts queued, against plain requests).
 
 // partsStream is the stream constant of the parts generator: the times
 // of parts 2 … K, drawn right after their request is generated.
@@ -48,7 +50,7 @@ type fanState struct {
 	a     int // attempts a part may have: 1, or 1 + hedge-max with hedging
 	hedge *hedgeState
 	pcg   *rand.PCG // the parts generator
-	reqs  map[int64]*fanReq
+	reqs  reqRing
 	times []uint32 // the parts' times of the request being admitted
 	skip  []int    // scratch: the slots a part may not go to
 	but   []int32  // scratch: the candidates a part may go to (candidatesBut)
@@ -65,6 +67,15 @@ type fanState struct {
 	// on, off = baseKey − baseID·K·a added to their keys; all 0 otherwise
 	// (hedgeset.go).
 	baseID, baseKey, off int64
+
+	// sib and sibGaps: the siblings placed so far of the part fanAdmit
+	// routes (fanadmit.go).
+	sib     []int
+	sibGaps []int32
+	// gp and sp: the router as a gapsPicker and as a sittingPicker while
+	// a request's parts are admitted (nil if it is not one).
+	gp gapsPicker
+	sp sittingPicker
 }
 
 // fanReq is one request in flight with its parts.
@@ -101,7 +112,7 @@ func newFanState(cfg *Config) *fanState {
 // makeFanState returns fan-out's state for cfg's K, without hedging.
 func makeFanState(cfg *Config) *fanState {
 	k := max(cfg.Fanout, 1)
-	return &fanState{k: k, a: 1, pcg: rand.NewPCG(cfg.Seed, partsStream), reqs: map[int64]*fanReq{}, times: make([]uint32, k)}
+	return &fanState{k: k, a: 1, pcg: rand.NewPCG(cfg.Seed, partsStream), times: make([]uint32, k)}
 }
 
 // key returns the key of part j's (from 0) first attempt of request id.
@@ -141,7 +152,7 @@ func (f *fanState) of(key int64) (*fanReq, int) {
 	if key <= f.baseKey { // admitted before a change turned hedging on
 		id, i = (key-1)/int64(f.k)+1, (key-1)%int64(f.k)*int64(f.a)
 	}
-	return f.reqs[id], int(i)
+	return f.reqs.get(id), int(i)
 }
 
 // legacyKey and legacySplit are keyAt and split for the
@@ -227,17 +238,20 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 	if fl := b.fleet; fl != nil {
 		r = fl.assign(r) // one balancer for the request's parts
 	}
-	req := &fanReq{left: int32(f.k), at: make([]int32, f.k*f.a)}
+	var req *fanReq
 	if f.hedge != nil {
-		req.hedgeReq = &hedgeReq{r: r, sent: make([]int64, f.k*f.a)}
+		req = f.newHedgedReq(r)
+	} else {
+		req = f.newReq(f.k * f.a)
 	}
-	f.reqs[r.id] = req
+	f.reqs.put(r.id, req)
 	f.live[b.index]++
 	place, note := f.place[:0], f.note[:0]
+	f.startSiblings(b)
 	noted, refusing := false, b.watching || b.lim != nil
 	for j := range f.k {
 		p := f.partOf(r, j)
-		if b.th != nil && b.throttles() {
+		if b.th != nil && b.throttles(t) {
 			// Rejected by its client before the pick: noted, it takes
 			// effect after the last part is placed.
 			place, note, noted = append(place, 0), append(note, partThrottled), true
@@ -245,7 +259,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 		}
 		id := 0
 		if b.active.n > 0 {
-			id = b.pickPart(p, t)
+			id = b.pickSibling(req, j, p, t)
 		}
 		q := &b.lobby
 		if id != 0 {
@@ -253,6 +267,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			b.lastGiven = id
 		}
 		if c := m.cfg.QueueCap; c > 0 && q.Len() >= c {
+			f.endSiblings()
 			b.discardParts(r, place, note, t)
 			if m.recordEvents {
 				b.emit(Discard, id, 0, p.unpack())
@@ -268,6 +283,9 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			}
 		}
 		note = append(note, partPlaced)
+		if id != 0 {
+			f.placedSibling(b, id)
+		}
 		b.queued++
 		if id == 0 {
 			req.at[j*f.a] = lobbyAt
@@ -277,6 +295,7 @@ func (b *Balancer) fanAdmit(r packed, t int64) {
 			b.enqueue(id, p, t)
 		}
 	}
+	f.endSiblings()
 	f.place, f.note = place, note
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)
@@ -348,8 +367,7 @@ func (b *Balancer) unqueued(r packed, sid int, t int64) {
 		}
 	}
 	if q.n == 0 && !s.busy {
-		b.ready.remove(sid)
-		b.emptied(sid, t)
+		b.shedEmptied(sid, t)
 	}
 }
 
@@ -551,7 +569,7 @@ func (b *Balancer) partDone(id int, s *server, t int64) {
 func (b *Balancer) partCompleted(s *server, t int64) {
 	f := b.m.fan
 	id, j := f.split(s.req.id)
-	req := f.reqs[id]
+	req := f.reqs.get(id)
 	if req == nil {
 		return // cannot happen: a cancelled attempt does not complete
 	}
@@ -564,7 +582,7 @@ func (b *Balancer) partCompleted(s *server, t int64) {
 		b.tot.PartsDone++
 		return
 	}
-	delete(f.reqs, id)
+	f.reqs.del(id)
 	f.live[b.index]--
 	b.resps.add(b.completed(s, t))
 }
@@ -590,11 +608,11 @@ func (b *Balancer) partEnded(r packed) *fanReq {
 func (b *Balancer) fanEnded(r packed, t int64) {
 	f := b.m.fan
 	id, _ := f.split(r.id)
-	req := f.reqs[id]
+	req := f.reqs.get(id)
 	if req == nil {
 		return
 	}
-	delete(f.reqs, id)
+	f.reqs.del(id)
 	f.live[b.index]--
 	for i, w := range req.at {
 		if w != 0 {
@@ -615,7 +633,7 @@ func (b *Balancer) cancel(key int64, w int32, t int64) {
 	}
 	var r packed
 	if w == shedAt {
-		b.cancelShed(key)
+		b.cancelShed(key, t)
 		return
 	}
 	if w == transitAt {
@@ -712,12 +730,12 @@ func (b *Balancer) endedInTransit(r packed) bool {
 // is on: older hashes stay).
 func (b *Balancer) fanDigest(put func(int64)) {
 	t := &b.tot
-	for _, v := range []int64{t.ExtraParts, t.PartsDone, t.Cancelled, t.Hedges, t.HedgesWon, t.HedgesDenied, int64(len(b.m.fan.reqs))} {
+	for _, v := range []int64{t.ExtraParts, t.PartsDone, t.Cancelled, t.Hedges, t.HedgesWon, t.HedgesDenied, int64(b.m.fan.reqs.len())} {
 		put(v)
 	}
 	if h := b.m.fan.hedge; h != nil {
 		put(h.seq)
-		put(int64(len(h.due)))
+		put(int64(h.dueCycles()))
 	}
 }
 

@@ -48,7 +48,7 @@ func (b *Balancer) discardParts(r packed, place []int, note []uint8, t int64) {
 		}
 	}
 	f.place, f.note = place, note
-	delete(f.reqs, r.id)
+	f.reqs.del(r.id)
 	f.live[b.index]--
 	b.tot.Discarded++
 	b.last.Discarded++
@@ -100,44 +100,67 @@ func (b *Balancer) hedgeJoins(p packed, t int64) {
 }
 
 // shedParts is shed's ending of the attempts out, just shed from server
-// slot id's queue at cycle t, under fan-out or hedging: every one leaves
-// the queue first, then each in queue order ends in error, unless an
-// earlier one's ending has cancelled it (its request ended, or its part
-// completed). If shedding emptied the queue the server stays idle (a
-// sibling's cancellation that empties it has told the server already).
+// slot id's queue at cycle t, under fan-out or hedging: each in queue
+// order leaves the queue and ends in error, unless an earlier one's ending
+// has cancelled it (its request ended, or its part completed): it is
+// still queued then, and leaves as a cancelled attempt does. The server,
+// idle, is told it holds nothing when its queue is left with nothing: at
+// the cancellation that empties it (before the rest of that request's
+// cancellations), or else once the last one has ended.
 func (b *Balancer) shedParts(id int, out []packed, t int64) {
 	f := b.m.fan
 	q := &b.sq[id-1]
-	emptied := q.n == 0
 	for j, r := range out {
 		b.unheld(id, r, q.n+len(out)-1-j, t)
 		if req, i := f.of(r.id); req != nil {
 			req.at[i] = shedAt
 		}
 	}
-	b.shedOut = out
+	b.shedOut, b.shedFrom, b.shedLeft = out, id, len(out)
 	for _, r := range out {
 		if req, i := f.of(r.id); req == nil || req.at[i] != shedAt {
 			continue // cancelled by an earlier one's ending
 		}
+		b.shedLeft--
 		b.shedOne(id, r, t)
 	}
 	b.shedOut = nil
-	if emptied {
+	if b.shedFrom == id && q.n == 0 {
 		b.ready.remove(id)
 		b.emptied(id, t) // the server stays idle: free, or it leaves or rejoins
 	}
+	b.shedFrom = 0
 }
 
-// cancelShed cancels attempt key, shed at this step d and not yet ended
-// (shedParts): it left its queue already, so it is only counted.
-func (b *Balancer) cancelShed(key int64) {
+// shedEmptied tells server slot id, idle, that its queue holds nothing
+// any more at cycle t after a cancellation, unless it is shedding and an
+// attempt it shed is still to end (shedParts tells it then).
+func (b *Balancer) shedEmptied(id int, t int64) {
+	if id == b.shedFrom {
+		if b.shedLeft > 0 {
+			return
+		}
+		b.shedFrom = -1 // told: shedParts does not tell it again
+	}
+	b.ready.remove(id)
+	b.emptied(id, t)
+}
+
+// cancelShed cancels attempt key, shed at this step d from server slot
+// b.shedFrom's queue and not yet ended (shedParts), at cycle t: it leaves
+// the queue as a queued attempt does, so the last one to leave it tells
+// the server it holds nothing.
+func (b *Balancer) cancelShed(key int64, t int64) {
 	for _, r := range b.shedOut {
 		if r.id == key {
 			if req, i := b.m.fan.of(key); req != nil {
 				req.at[i] = 0
 			}
 			b.cancelled(r, 0)
+			b.shedLeft--
+			if id := b.shedFrom; id > 0 && b.sq[id-1].n == 0 {
+				b.shedEmptied(id, t)
+			}
 			return
 		}
 	}

@@ -57,16 +57,28 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 		b.last.Rejected++
 		return 0
 	}
-	req := &fanReq{left: int32(f.k), at: make([]int32, f.k)}
-	f.reqs[r.id] = req
+	req := f.newReq(f.k)
+	f.reqs.put(r.id, req)
 	f.live[b.index]++
 	w := m.win
-	place := f.place[:0] // the slots of the parts placed: pickPartFrom's siblings, live candidates all
+	// The siblings of a part are the parts placed before it, live
+	// candidates all: their slots (place), or for a router that picks
+	// from their positions or has them sit out, noted as fanAdmit notes
+	// them (fanadmit.go).
+	place := f.place[:0]
+	f.startSiblings(b)
+	noting := f.gp != nil || f.sp != nil
 	for j := range f.k {
 		p := f.partOf(r, j)
-		id := b.pickPartAmong(p, c, place)
+		var id int
+		if noting {
+			id = b.pickAmongSiblings(p, c)
+			f.placedSibling(b, id)
+		} else {
+			id = b.pickPartAmong(p, c, place)
+			place = append(place, id)
+		}
 		req.at[j] = int32(b.idOf(id))
-		place = append(place, id)
 		if b.caps.Hears {
 			b.rt.joined(id, p, c)
 		}
@@ -78,6 +90,7 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 			w.woke = append(w.woke, int32(id))
 		}
 	}
+	f.endSiblings()
 	f.place = place
 	b.tot.Admitted++
 	b.tot.ExtraParts += int64(f.k - 1)
@@ -92,7 +105,7 @@ func (b *Balancer) windowParts(r packed, c int64) int32 {
 func (b *Balancer) windowPartDone(s *server, at int64) {
 	f := b.m.fan
 	id, j := f.split(s.req.id)
-	req := f.reqs[id]
+	req := f.reqs.get(id)
 	req.at[j] = 0 // without hedging, a part's slot is its index
 	req.left--
 	if req.left > 0 {
@@ -100,7 +113,7 @@ func (b *Balancer) windowPartDone(s *server, at int64) {
 		req.latest = max(req.latest, at)
 		return
 	}
-	delete(f.reqs, id)
+	f.reqs.del(id)
 	f.live[b.index]--
 	b.resps.add(b.completed(s, max(at, req.latest)))
 }

@@ -17,14 +17,12 @@ func fanRecords(m *Model) string {
 	if f == nil {
 		return ""
 	}
-	ids := make([]int64, 0, len(f.reqs))
-	for id := range f.reqs {
-		ids = append(ids, id)
-	}
+	ids := make([]int64, 0, f.reqs.len())
+	f.reqs.each(func(id int64, _ *fanReq) { ids = append(ids, id) })
 	slices.Sort(ids)
 	var s strings.Builder
 	for _, id := range ids {
-		r := f.reqs[id]
+		r := f.reqs.get(id)
 		fmt.Fprintf(&s, "%d: left %d tries %d at %v\n", id, r.left, r.tries, r.at)
 		if h := r.hedgeReq; h != nil {
 			fmt.Fprintf(&s, "   sent %v done %b\n", h.sent, h.done)

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"math/rand/v2"
 	"slices"
 )
@@ -31,10 +30,12 @@ const hedgeWindow = 1000
 // hedgeState is the model's hedging state.
 type hedgeState struct {
 	pcg *rand.PCG // the hedge generator
-	// due holds, by cycle, the hedges due then.
-	due map[int64][]hedgeDue
-	// cycles holds due's cycles, a min-heap (hedgeskip.go: add, next).
-	cycles []int64
+	// lanes holds the hedges due, a lane a delay (hedgeskip.go: add,
+	// take, next); batch is take's scratch space.
+	lanes []dueLane
+	batch []hedgeDue
+	// soonest is the earliest cycle of a due (never if none is).
+	soonest int64
 	// seq numbers the attempts in the order they are sent (a tie's rule).
 	seq int64
 	// win holds the budget's window of each balancer: P's, then S's with
@@ -72,7 +73,7 @@ type hedgeReq struct {
 
 // newHedgeState returns the hedging state of a run of cfg.
 func newHedgeState(cfg *Config) *hedgeState {
-	h := &hedgeState{pcg: rand.NewPCG(cfg.Seed, hedgeStream), due: map[int64][]hedgeDue{}}
+	h := &hedgeState{pcg: rand.NewPCG(cfg.Seed, hedgeStream), soonest: never}
 	n := 1
 	if cfg.Switch {
 		n = 2
@@ -129,7 +130,7 @@ func (b *Balancer) hedgeFirstSent(id int64, req *fanReq, t int64) {
 		h.seq++
 		req.sent[j*f.a] = h.seq
 		if d > 0 {
-			h.add(t+d, hedgeDue{s0: t, id: id, d: int32(d), j: int32(j), h: 1, b: int32(b.index)})
+			h.add(hedgeDue{s0: t, id: id, d: int32(d), j: int32(j), h: 1, b: int32(b.index)})
 		}
 	}
 }
@@ -138,19 +139,7 @@ func (b *Balancer) hedgeFirstSent(id int64, req *fanReq, t int64) {
 // P's then S's with the switch, each balancer's by first sending,
 // request id and part; each goes through its request's balancer.
 func (m *Model) hedgesDue(t int64) {
-	h := m.fan.hedge
-	dues := h.due[t]
-	if len(dues) == 0 {
-		return
-	}
-	delete(h.due, t)
-	slices.SortFunc(dues, func(x, y hedgeDue) int {
-		return cmp.Or(cmp.Compare(x.s0, y.s0), cmp.Compare(x.id, y.id), cmp.Compare(x.j, y.j))
-	})
-	if len(m.bal) > 1 {
-		slices.SortStableFunc(dues, func(x, y hedgeDue) int { return cmp.Compare(x.b, y.b) }) // P's, then S's
-	}
-	for _, d := range dues {
+	for _, d := range m.fan.hedge.take(t) {
 		m.bal[d.b].hedgeOne(d, t)
 	}
 }
@@ -162,13 +151,12 @@ func (b *Balancer) hedgeOne(d hedgeDue, t int64) {
 	m := b.m
 	f := m.fan
 	h := f.hedge
-	req := f.reqs[d.id]
+	req := f.reqs.get(d.id)
 	if req == nil || req.done&(1<<d.j) != 0 {
 		return
 	}
 	if int(d.h) < f.a-1 {
-		next := d.s0 + int64(d.h+1)*int64(d.d)
-		h.add(next, hedgeDue{s0: d.s0, id: d.id, d: d.d, j: d.j, h: d.h + 1, b: d.b})
+		h.add(hedgeDue{s0: d.s0, id: d.id, d: d.d, j: d.j, h: d.h + 1, b: d.b})
 	}
 	slot := int(d.j)*f.a + int(d.h)
 	if !b.anyCandidateFor(req) {

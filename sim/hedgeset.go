@@ -47,14 +47,14 @@ func (m *Model) startHedging() {
 	f.baseID, f.baseKey = m.lastID, m.lastID*int64(f.k)
 	f.a = 1 + max(m.cfg.HedgeMax, 1)
 	f.off = f.baseKey - f.baseID*int64(f.k*f.a)
-	for _, req := range f.reqs {
+	f.reqs.each(func(_ int64, req *fanReq) {
 		at := make([]int32, f.k*f.a)
 		for j, w := range req.at {
 			at[j*f.a] = w
 		}
 		req.at = at
 		req.hedgeReq = &hedgeReq{sent: make([]int64, f.k*f.a)}
-	}
+	})
 	f.hedge = newHedgeState(&m.cfg)
 }
 
@@ -64,10 +64,10 @@ func (m *Model) startHedging() {
 // none while it waits to retry; and its retries so far.
 func (b *Balancer) noteInFlight(f *fanState) {
 	note := func(id int64, at int32) {
-		req := f.reqs[id]
+		req := f.reqs.get(id)
 		if req == nil {
 			req = &fanReq{left: 1, at: make([]int32, 1)}
-			f.reqs[id] = req
+			f.reqs.put(id, req)
 			f.live[b.index]++
 		}
 		if at != 0 {
@@ -91,7 +91,7 @@ func (b *Balancer) noteInFlight(f *fanState) {
 			if fl.waiting && !fl.ended {
 				note(id, 0)
 			}
-			if req := f.reqs[id]; req != nil {
+			if req := f.reqs.get(id); req != nil {
 				req.tries = int32(fl.tries)
 			}
 		}

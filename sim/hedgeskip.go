@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"cmp"
+	"slices"
+)
+
 // This file says when hedging next acts, so that RunTo can pass the quiet
 // cycles of a hedged run (skipAhead) instead of stepping each one. A hedge
 // is considered only at step b of the cycle it falls due, s₀ + h·D, and
@@ -10,77 +15,153 @@ package sim
 // earlier than D cycles after the stretch begins. The order hedges take at
 // each cycle is Step's own (hedgesDue): a stretch only ends before it.
 
-// add puts hedge d on the dues of cycle at, and at on the heap of their
-// cycles when it is new there.
-func (h *hedgeState) add(at int64, d hedgeDue) {
-	if len(h.due[at]) == 0 {
-		h.pushCycle(at)
-	}
-	h.due[at] = append(h.due[at], d)
+// dueLane holds the hedges due with one delay (hedgeDue.d), in a ring in
+// the order of their cycles. A due of delay d is put on at some cycle u
+// for u + d (at its part's first sending u, or when the hedge before it
+// falls due at u), and u never decreases, so a lane's dues come in their
+// cycles' order and push appends them: no map and no heap. Only a change
+// of hedge-after puts dues of another delay on, and they take a lane of
+// their own. A due put on out of its cycle's order (none is) still goes
+// in its place, after those of its cycle (TestDueLanesMatchAMap).
+type dueLane struct {
+	d       int32
+	buf     []hedgeDue // len a power of two
+	head, n int
+	cycles  int // the distinct cycles it holds
 }
 
-// pushCycle puts cycle c on the min-heap h.cycles.
-func (h *hedgeState) pushCycle(c int64) {
-	q := append(h.cycles, c)
-	for i := len(q) - 1; i > 0; {
-		p := (i - 1) / 2
-		if q[p] <= q[i] {
-			break
+// cycle returns the cycle hedge d falls due: s₀ + h·D.
+func (d *hedgeDue) cycle() int64 { return d.s0 + int64(d.h)*int64(d.d) }
+
+// at returns the lane's i-th due (from 0, the earliest).
+func (l *dueLane) at(i int) *hedgeDue { return &l.buf[(l.head+i)&(len(l.buf)-1)] }
+
+// push puts due d on the lane, after every due of a cycle up to its own.
+func (l *dueLane) push(d hedgeDue) {
+	if l.n == len(l.buf) {
+		buf := make([]hedgeDue, max(2*len(l.buf), 16))
+		for i := range l.n {
+			buf[i] = *l.at(i)
 		}
-		q[p], q[i] = q[i], q[p]
-		i = p
+		l.buf, l.head = buf, 0
 	}
-	h.cycles = q
+	c, i := d.cycle(), l.n
+	for i > 0 && l.at(i-1).cycle() > c {
+		*l.at(i) = *l.at(i - 1) // out of order: make room (never the case)
+		i--
+	}
+	*l.at(i) = d
+	l.n++
+	if (i == 0 || l.at(i-1).cycle() != c) && (i == l.n-1 || l.at(i+1).cycle() != c) {
+		l.cycles++
+	}
 }
 
-// popCycle takes the earliest cycle off the min-heap h.cycles.
-func (h *hedgeState) popCycle() {
-	q := h.cycles
-	n := len(q) - 1
-	q[0] = q[n]
-	q = q[:n]
-	for i := 0; ; {
-		l, s := 2*i+1, i
-		if l < n && q[l] < q[s] {
-			s = l
+// add puts hedge d on the dues (at its cycle, d.cycle()).
+func (h *hedgeState) add(d hedgeDue) {
+	h.soonest = min(h.soonest, d.cycle())
+	for i := range h.lanes {
+		if h.lanes[i].d == d.d {
+			h.lanes[i].push(d)
+			return
 		}
-		if l+1 < n && q[l+1] < q[s] {
-			s = l + 1
+	}
+	h.lanes = append(h.lanes, dueLane{d: d.d})
+	h.lanes[len(h.lanes)-1].push(d)
+}
+
+// take takes the hedges due at cycle t off the dues and returns them in
+// the order step b takes them: by balancer (P's, then S's), then by first
+// sending, request id and part, an order with no ties (a part's hedges
+// fall due at distinct cycles). A lane gives them in that order already
+// but at a change of hedge-after or with the switch, which sorts them.
+// The list is scratch space, good until the next take.
+func (h *hedgeState) take(t int64) []hedgeDue {
+	if h.soonest > t {
+		return nil // the usual case: none due
+	}
+	return h.takeAt(t)
+}
+
+// takeAt is take where some due may be at t.
+func (h *hedgeState) takeAt(t int64) []hedgeDue {
+	batch := h.batch[:0]
+	for i := 0; i < len(h.lanes); i++ {
+		l := &h.lanes[i]
+		k := 0
+		for ; k < l.n && l.at(k).cycle() == t; k++ {
+			batch = append(batch, *l.at(k))
 		}
-		if s == i {
+		if k == 0 {
+			continue
+		}
+		l.head, l.n = (l.head+k)&(len(l.buf)-1), l.n-k
+		l.cycles--
+		if l.n == 0 && len(h.lanes) > 1 {
+			h.lanes = slices.Delete(h.lanes, i, i+1) // a delay no longer in force
+			i--
+		}
+	}
+	h.batch = batch
+	h.soonest = never
+	for i := range h.lanes {
+		if l := &h.lanes[i]; l.n > 0 {
+			h.soonest = min(h.soonest, l.at(0).cycle())
+		}
+	}
+	for i := 1; i < len(batch); i++ {
+		if !dueBefore(&batch[i-1], &batch[i]) {
+			slices.SortFunc(batch, func(x, y hedgeDue) int { return dueOrder(&x, &y) })
 			break
 		}
-		q[s], q[i] = q[i], q[s]
-		i = s
 	}
-	h.cycles = q
+	return batch
+}
+
+// dueOrder is take's order of two hedges due at one cycle.
+func dueOrder(x, y *hedgeDue) int {
+	return cmp.Or(cmp.Compare(x.b, y.b), cmp.Compare(x.s0, y.s0), cmp.Compare(x.id, y.id), cmp.Compare(x.j, y.j))
+}
+
+// dueBefore reports whether x comes before y in dueOrder.
+func dueBefore(x, y *hedgeDue) bool {
+	switch {
+	case x.b != y.b:
+		return x.b < y.b
+	case x.s0 != y.s0:
+		return x.s0 < y.s0
+	case x.id != y.id:
+		return x.id < y.id
+	}
+	return x.j < y.j
 }
 
 // next returns the earliest cycle after t at which a hedge is due, never
-// if none is, or t+1 when it cannot tell: the dues must be exactly the
-// heap's cycles after t (step b of each cycle up to t took its own), and
-// anything that put a due on otherwise than through add leaves them
-// apart, so that every cycle is stepped rather than one passed.
+// if none is, or t+1 if a due of a cycle up to t is left (step b of its
+// cycle did not take it: it never will, and every cycle is stepped
+// rather than one passed).
 func (h *hedgeState) next(t int64) int64 {
-	if len(h.cycles) > 0 && h.cycles[0] > t && len(h.cycles) == len(h.due) {
-		return h.cycles[0] // nothing taken since: the usual case
-	}
-	return h.nextTaken(t)
-}
-
-// nextTaken is next once step b has taken dues: their cycles leave the
-// heap first.
-func (h *hedgeState) nextTaken(t int64) int64 {
-	for len(h.cycles) > 0 && h.cycles[0] <= t {
-		h.popCycle() // taken at its cycle's step b
-	}
-	if len(h.cycles) != len(h.due) {
+	if h.soonest <= t {
 		return t + 1
 	}
-	if len(h.cycles) == 0 {
-		return never
+	return h.soonest
+}
+
+// dueCycles returns how many distinct cycles have hedges due (the hash
+// reads it).
+func (h *hedgeState) dueCycles() int {
+	if len(h.lanes) == 1 {
+		return h.lanes[0].cycles
 	}
-	return h.cycles[0]
+	var cs []int64
+	for i := range h.lanes {
+		l := &h.lanes[i]
+		for k := range l.n {
+			cs = append(cs, l.at(k).cycle())
+		}
+	}
+	slices.Sort(cs)
+	return len(slices.Compact(cs))
 }
 
 // hedgeSkips reports whether RunTo may pass quiet cycles of a hedged run

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,15 +18,18 @@ func hedgeDues(m *Model) string {
 		return ""
 	}
 	h := m.fan.hedge
-	cycles := make([]int64, 0, len(h.due))
-	for c := range h.due {
-		cycles = append(cycles, c)
+	var dues []hedgeDue
+	for i := range h.lanes {
+		l := &h.lanes[i]
+		for k := range l.n {
+			dues = append(dues, *l.at(k))
+		}
 	}
-	slices.Sort(cycles)
+	slices.SortStableFunc(dues, func(x, y hedgeDue) int { return cmp.Compare(x.cycle(), y.cycle()) })
 	var s strings.Builder
-	fmt.Fprintf(&s, "seq %d\n", h.seq)
-	for _, c := range cycles {
-		fmt.Fprintf(&s, "%d: %v\n", c, h.due[c])
+	fmt.Fprintf(&s, "seq %d, %d cycles\n", h.seq, h.dueCycles())
+	for _, d := range dues {
+		fmt.Fprintf(&s, "%d: %v\n", d.cycle(), d)
 	}
 	for b, w := range h.win {
 		for i, c := range w.stamp {
@@ -110,30 +114,67 @@ func TestHedgeSkipsMatchStepping(t *testing.T) {
 	}
 }
 
-// TestHedgeNextIsTheEarliestDue: dues put on in any order through add are
-// found earliest first as the cycles pass, and a due put on any other way
-// makes next say the next cycle (every cycle is then stepped).
-func TestHedgeNextIsTheEarliestDue(t *testing.T) {
+// TestDueLanesMatchAMap holds hedging's lanes of dues (add, take, next,
+// dueCycles) to a plain map of the dues by cycle, each cycle's sorted as
+// step b takes them, over cycles that pass one by one: each cycle takes its
+// dues (the same, in the same order), then puts on new ones as hedging
+// does (the next hedge of some taken, at the delay they carry; first
+// hedges at the delay in force, which changes now and then; with two
+// balancers, interleaved) and a few at any later cycle and delay, out of
+// order. next and the count of cycles due must agree after every cycle.
+func TestDueLanesMatchAMap(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := newHedgeState(&Config{Seed: 1})
-		cycles := rapid.SliceOfN(rapid.Int64Range(1, 60), 0, 40).Draw(t, "cycles")
-		for _, c := range cycles {
-			h.add(c, hedgeDue{s0: c})
+		want := map[int64][]hedgeDue{}
+		bals := int32(rapid.IntRange(1, 2).Draw(t, "balancers"))
+		d := int32(rapid.IntRange(1, 30).Draw(t, "D"))
+		id := int64(0)
+		add := func(x hedgeDue) {
+			h.add(x)
+			want[x.cycle()] = append(want[x.cycle()], x)
 		}
-		for now := int64(0); now <= 61; now++ {
-			want := int64(never)
-			for c := range h.due {
-				want = min(want, c)
+		for u := int64(0); u < 300; u++ {
+			got := slices.Clone(h.take(u))
+			w := want[u]
+			delete(want, u)
+			slices.SortFunc(w, func(x, y hedgeDue) int {
+				return cmp.Or(cmp.Compare(x.b, y.b), cmp.Compare(x.s0, y.s0), cmp.Compare(x.id, y.id), cmp.Compare(x.j, y.j))
+			})
+			if !slices.Equal(got, w) {
+				t.Fatalf("at %d: took %v, want %v", u, got, w)
 			}
-			if got := h.next(now); got != want {
-				t.Fatalf("at %d: next %d, want %d (dues at %v)", now, got, want, cycles)
+			for _, x := range got {
+				if x.h < 4 && rapid.IntRange(0, 3).Draw(t, "again") > 0 {
+					x.h++
+					add(x)
+				}
 			}
-			delete(h.due, now+1) // step b of now+1 takes its dues
-		}
-		h.add(70, hedgeDue{})
-		h.due[65] = []hedgeDue{{}} // not through add
-		if got := h.next(61); got != 62 {
-			t.Fatalf("with a due the heap does not hold, next = %d, want 62", got)
+			if rapid.IntRange(0, 40).Draw(t, "change") == 0 {
+				d = int32(rapid.IntRange(1, 30).Draw(t, "newD"))
+			}
+			for range rapid.IntRange(0, 3).Draw(t, "arrivals") {
+				id++
+				b := int32(rapid.IntRange(0, int(bals)-1).Draw(t, "b"))
+				for j := range int32(rapid.IntRange(1, 3).Draw(t, "parts")) {
+					add(hedgeDue{s0: u, id: id, d: d, j: j, h: 1, b: b})
+				}
+			}
+			if rapid.IntRange(0, 20).Draw(t, "odd") == 0 { // out of order, any delay
+				id++
+				x := hedgeDue{id: id, d: int32(rapid.IntRange(1, 30).Draw(t, "oddD")), h: int32(rapid.IntRange(1, 4).Draw(t, "oddH"))}
+				x.s0 = u + rapid.Int64Range(1, 100).Draw(t, "oddAt") - int64(x.h)*int64(x.d)
+				add(x)
+			}
+			next := int64(never)
+			for c := range want {
+				next = min(next, c)
+			}
+			if got := h.next(u); got != next {
+				t.Fatalf("after %d: next %d, want %d", u, got, next)
+			}
+			if got := h.dueCycles(); got != len(want) {
+				t.Fatalf("after %d: %d cycles due, want %d", u, got, len(want))
+			}
 		}
 	})
 }

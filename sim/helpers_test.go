@@ -523,7 +523,7 @@ func checkBalancer(fail func(string, ...any), m *Model, b *Balancer, c int64) {
 	if len(m.bal) > 1 {
 		return // the event counts below are per model, not per balancer
 	}
-	if last.Generated != last.Rejected+last.Discarded+countEvents(m, Arrive) && m.recordEvents && !b.perServer {
+	if last.Generated != last.Rejected+last.Discarded+countEvents(m, Arrive)+firstThrottled(m) && m.recordEvents && !b.perServer {
 		fail("cycle counts %+v disagree with %d arrive events", last, countEvents(m, Arrive))
 	}
 	if m.recordEvents {

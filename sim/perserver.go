@@ -27,7 +27,7 @@ func (b *Balancer) route(r packed, t int64, mode routeMode) bool {
 	if f := b.fleet; f != nil && mode != routeAgain {
 		r = f.assign(r)
 	}
-	if b.th != nil && mode != routeAgain && b.throttles() {
+	if b.th != nil && mode != routeAgain && b.throttles(t) {
 		if mode == routeFresh {
 			b.tot.Admitted++ // a throttled first attempt is admitted, and ends
 		}

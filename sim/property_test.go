@@ -130,8 +130,8 @@ var shaped = map[string]bool{
 	// The harness checks one balancer's timeline: the switch and fleets
 	// are drawn by genBusyConfigWithin and the fleet's reference test.
 	"switch": true, "balancers": true,
-	// Shedding and the throttle gate the shortcuts off: genOverload
-	// draws them on only part of the time.
+	// Shedding gates the shortcuts off, the throttle some of them:
+	// genOverload draws them on only part of the time.
 	"codel-target": true, "throttle": true,
 	"concurrency-limit": true,
 }

@@ -14,8 +14,9 @@ import (
 // (each attempt, a hedge included, with its own deadline), retries with
 // backoff, jitter and the retry budget, health checks and their refusals,
 // outlier ejection, warm-up, replacement — random faults, gray and
-// down/up faults, changes of the client side's settings mid-run, the
-// throttle and concurrency limits,
+// down/up faults, changes of the client side's settings mid-run,
+// shedding (a queue of a retiring server shed too), the throttle and
+// concurrency limits,
 // through the model and the plain reference, event by event: a part's
 // attempts timing out or erring alone while another is live, its retry
 // (at most one pending, dropped when a hedge completes the part), a part
@@ -28,12 +29,6 @@ func TestReferenceMatchesModelHedgeClient(t *testing.T) {
 		genFanout(t, &cfg)
 		genHedging(t, &cfg)
 		genFanOverload(t, &cfg)
-		// No shedding here: fan-out beside shedding, random faults and a
-		// retiring server differ from the reference on the order of a
-		// cancellation and the server's leaving (one part each or hedged
-		// alike: shedding's difference, TestReferenceMatchesModelFanout's
-		// to draw).
-		cfg.CodelTarget = 0
 		if rapid.Bool().Draw(t, "hedgeSwitch") {
 			// Behind the P/S switch (fan-out is refused there).
 			cfg.Switch, cfg.Fanout, cfg.Balancers, cfg.LoadInfo = true, 1, 1, sim.LoadExact
@@ -49,7 +44,7 @@ func TestReferenceMatchesModelHedgeClient(t *testing.T) {
 			// set by a change is left out, as in
 			// TestReferenceMatchesModelFanout (a difference of the client
 			// side's, hedged or not).
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetCodelTarget && c.Setting != sim.SetRetryBudget {
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget {
 				changes = append(changes, c)
 			}
 		}

@@ -36,12 +36,11 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 		client := rapid.Bool().Draw(t, "hedgeClient")
 		if client {
 			// The client side on (no retry-budget changes: a difference
-			// of the client side's, hedged or not; no shedding, and no
-			// concurrency limit behind the switch: see
-			// TestReferenceMatchesModelHedgeClient), random faults in
-			// some runs; the changes turn hedging on with it on.
+			// of the client side's, hedged or not; no concurrency limit
+			// behind the switch: see TestReferenceMatchesModelHedgeClient),
+			// random faults in some runs; the changes turn hedging on
+			// with it on.
 			sim.GenClientSettings(t, &cfg)
-			cfg.CodelTarget = 0
 			if cfg.Switch {
 				cfg.ConcurrencyLimit, cfg.LimitInitial, cfg.LimitMin, cfg.LimitMax, cfg.LimitLatency = 0, 0, 0, 0, 0
 			}
@@ -62,7 +61,7 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 			drawn = append(drawn, sim.GenClientChanges(t, cfg)...)
 		}
 		for _, c := range drawn {
-			if c.Setting != sim.SetPolicy && (!client || c.Setting != sim.SetCodelTarget && c.Setting != sim.SetRetryBudget) {
+			if c.Setting != sim.SetPolicy && (!client || c.Setting != sim.SetRetryBudget) {
 				changes = append(changes, c)
 			}
 		}

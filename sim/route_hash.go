@@ -18,6 +18,10 @@ type hashRouter struct {
 	// are not candidates. fewOK: it is up to date.
 	few   ring
 	fewOK bool
+	// sit is the active set but fan-out's siblings sitting out while a
+	// request's parts are placed (sitting: it is in use; fanadmit.go).
+	sit     rankedSet
+	sitting bool
 	// known is the highest slot whose points the ring holds (or will
 	// hold when it is built at the next lookup).
 	known int
@@ -157,4 +161,27 @@ func (r *hashRouter) pickAmong(q packed, _ int64, skip []int) int {
 	}
 	id, i := g.first(key, &members)
 	return g.ownerFrom(id, i, key, &members)
+}
+
+// sitOut, sitIn and pickSitting are pickAmong for fan-out's parts placed
+// one after another (fanadmit.go): the active set copied once a request,
+// each sibling taken out of it once.
+func (r *hashRouter) sitOut(id int) {
+	if !r.sitting {
+		a := &r.b.active
+		r.sit = rankedSet{idset: idset{w: append(r.sit.w[:0], a.w...), n: a.n, low: a.low}}
+		r.sitting = true
+	}
+	r.sit.idset.remove(id)
+}
+
+func (r *hashRouter) sitIn([]int) { r.sitting = false }
+
+func (r *hashRouter) pickSitting(q packed, _ int64) int {
+	if !r.sitting || r.sit.n == 0 {
+		return 0
+	}
+	g, key := r.lookupRing(), HashKey(uint32(q.addr>>32))
+	id, i := g.first(key, &r.sit)
+	return g.ownerFrom(id, i, key, &r.sit)
 }

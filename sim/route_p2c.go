@@ -174,17 +174,55 @@ func (r *p2c) pickAmong(q packed, _ int64, skip []int) int {
 	b := r.b
 	if b.m.cfg.choices() == 2 && b.tap == nil && b.m.fan != nil && len(skip) <= maxGaps {
 		if n, gaps := b.candidatesGaps(skip); n >= 2 { // the usual case, without the list (fanroute.go)
-			k, ids := q.member(), b.cands.ids
-			x := b.m.routeDraw(n)
-			y := b.m.routeDraw(n - 1)
-			y += int(btou(y >= x)) // step over x
-			ix, iy := int(ids[nthBut(x, gaps)]), int(ids[nthBut(y, gaps)])
-			if b.seenLoad(k, iy) < b.seenLoad(k, ix) {
-				return iy
-			}
-			return ix
+			return r.twoAmong(q, n, gaps)
 		}
 	}
+	return r.listAmong(q, skip)
+}
+
+// pickAmongGaps is pickAmong given the positions of the candidates in
+// skip (gaps, ascending and distinct) and n, the candidates left, for
+// parts routed one after another (fanadmit.go): without candidatesGaps,
+// for any number of them.
+func (r *p2c) pickAmongGaps(q packed, _ int64, skip []int, n int, gaps []int32) int {
+	b := r.b
+	if b.m.cfg.choices() != 2 || b.tap != nil || n < 2 {
+		return r.listAmong(q, skip)
+	}
+	if b.fleet != nil || !b.cands.loads {
+		return r.twoAmong(q, n, gaps)
+	}
+	// One balancer: the loads kept beside the candidates, as pick reads
+	// them (each the server's queue and the attempt in service, as
+	// seenLoad's).
+	x := b.m.routeDraw(n)
+	y := b.m.routeDraw(n - 1)
+	y += int(btou(y >= x)) // step over x
+	x, y = nthBut(x, gaps), nthBut(y, gaps)
+	load := b.cands.load
+	x += (y - x) & -int(btou(load[y] < load[x]))
+	return int(b.cands.ids[x])
+}
+
+// twoAmong is pickAmong's two draws among the n candidates but those at
+// the positions gaps (ascending): the draws and the choice of
+// pickDrawnBy over candidatesBut's list, without the list.
+func (r *p2c) twoAmong(q packed, n int, gaps []int32) int {
+	b := r.b
+	k, ids := q.member(), b.cands.ids
+	x := b.m.routeDraw(n)
+	y := b.m.routeDraw(n - 1)
+	y += int(btou(y >= x)) // step over x
+	ix, iy := int(ids[nthBut(x, gaps)]), int(ids[nthBut(y, gaps)])
+	if b.seenLoad(k, iy) < b.seenLoad(k, ix) {
+		return iy
+	}
+	return ix
+}
+
+// listAmong is pickAmong over candidatesBut's list.
+func (r *p2c) listAmong(q packed, skip []int) int {
+	b := r.b
 	ids := b.candidatesBut(skip)
 	n := len(ids)
 	if n == 0 {

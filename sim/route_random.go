@@ -31,3 +31,13 @@ func (r *random) pickAmong(_ packed, _ int64, skip []int) int {
 	}
 	return int(ids[r.b.m.routeDraw(len(ids))])
 }
+
+// pickAmongGaps is pickAmong given the positions of the candidates left
+// out (ascending, distinct) and n, the candidates left: the same draw,
+// without the list (fanadmit.go).
+func (r *random) pickAmongGaps(_ packed, _ int64, _ []int, n int, gaps []int32) int {
+	if n == 0 {
+		return 0
+	}
+	return int(r.b.cands.ids[nthBut(r.b.m.routeDraw(n), gaps)])
+}

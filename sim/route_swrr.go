@@ -151,3 +151,22 @@ func (r *swrrRouter) pickAmong(_ packed, _ int64, skip []int) int {
 	}
 	return i + 1
 }
+
+// sitOut, sitIn and pickSitting have fan-out's siblings sit the picks
+// out from when each is placed to the request's last part (fanadmit.go):
+// pickAmong's picks, turning each off once rather than once a part.
+func (r *swrrRouter) sitOut(id int) { r.each.SetAvailable(id-1, false) }
+
+func (r *swrrRouter) sitIn(ids []int) {
+	for _, id := range ids {
+		r.each.SetAvailable(id-1, true)
+	}
+}
+
+func (r *swrrRouter) pickSitting(packed, int64) int {
+	i, ok := r.each.Pick()
+	if !ok {
+		return 0
+	}
+	return i + 1
+}

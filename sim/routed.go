@@ -29,11 +29,13 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// discipline or shedding its parts wait for step d (queuerules.go).
 	early := cfg.QueueCap == 0 && (m.fan == nil || !m.queueRuled())
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || cfg.Discipline == Lifo {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || b.th != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || cfg.Discipline == Lifo {
 		// A window serves its requests apart from the client side, and
 		// routes for one balancer (fan-out: see partsWindowed; hedges
 		// fall due apart from arrivals and cancel across servers), each
-		// queue oldest first (queuerules.go).
+		// queue oldest first (queuerules.go). The throttle's draws read
+		// the completions of the cycles before theirs, which a window's
+		// pass 1 has not served yet.
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}
@@ -128,12 +130,12 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		case arrives || parts >= partsHedged: // hedges join queues too
 			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queued))
 		}
-		if b.cl != nil {
-			b.cl.recordThrough(b, c)
+		if b.cl != nil || b.th != nil {
+			end = min(end, b.booksThrough(c)) // a throttled attempt's retry (throttleskip.go)
 		}
 	}
-	if b.cl != nil {
-		b.cl.recordThrough(b, m.cycle)
+	if b.cl != nil || b.th != nil {
+		b.booksThrough(m.cycle)
 	}
 	return m.cycle > start
 }

@@ -125,7 +125,8 @@ func dropRefusedHedging(cfg *Config) {
 
 // genOverload draws shedding and the throttle, each on a quarter of the
 // time and both an eighth (both off five runs in eight, so that the
-// shortcuts, gated off while either is on, stay drawn).
+// shortcuts, gated off while shedding is on and partly while the
+// throttle is, stay drawn).
 func genOverload(t *rapid.T, cfg *Config) {
 	k := rapid.IntRange(0, 7).Draw(t, "overload")
 	if k == 0 || k == 1 {

@@ -95,6 +95,7 @@ func stepAndJump(t tester, stepped, jumped *Model, stop int64) {
 	if a, b := poolState(jumped), poolState(stepped); a != b {
 		t.Fatalf("at cycle %d: RunTo and Step leave different servers and queues:\n%s\n%s", stop, a, b)
 	}
+	sameThrottle(t, jumped, stepped)
 	checkInvariants(t, jumped)
 }
 

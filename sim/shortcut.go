@@ -144,9 +144,6 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if cfg.Throttle > 0 {
-		return viaNone // the throttle draws for every attempt
-	}
 	if cfg.ConcurrencyLimit != 0 {
 		return viaNone // an arrival may be refused, and every ending moves an adaptive limit
 	}
@@ -177,6 +174,8 @@ func (m *Model) gate() via {
 	switch {
 	case len(b.grays) > 0 || len(b.ends) > 0:
 		return viaSkip // they serve at the plain speed, and every attempt completes
+	case b.th != nil && (!b.perServer || m.fan != nil):
+		return viaSkip // the throttle: see throttleskip.go for the other shortcuts
 	case b.perServer:
 		return viaRouted
 	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !watching && !m.queueRuled():

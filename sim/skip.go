@@ -54,7 +54,8 @@ func (m *Model) skipAhead(limit int64) {
 		return
 	}
 	watching := m.watching()
-	sampled := m.cycle // target tracking: the last cycle sampled
+	books := watching || m.trng != nil // the windows step e keeps (recordThrough)
+	sampled := m.cycle                 // target tracking: the last cycle sampled
 	sampleThrough := func(c int64) {
 		if m.cfg.Autoscaler == TargetTracking && c > sampled {
 			m.targetSampleCycles(c - sampled)
@@ -69,18 +70,18 @@ func (m *Model) skipAhead(limit int64) {
 				}
 			}
 			if watching {
-				m.recordThrough(c - 1)
+				m.recordThrough(c - 1) // the retry budget's (the throttle passes them at its first draw)
 			}
 			sampleThrough(c - 1)
 			m.arrive(c)
-			if watching {
-				m.recordThrough(c)
+			if books {
+				end = min(end, m.recordThrough(c)) // a throttled attempt's retry (throttleskip.go)
 			}
 			sampleThrough(c)
 		}
 		m.notePeaks()
 	}
-	if watching {
+	if books {
 		m.recordThrough(end)
 	}
 	sampleThrough(end)
@@ -90,13 +91,14 @@ func (m *Model) skipAhead(limit int64) {
 	}
 }
 
-// recordThrough records the retry budget's window (step e's part of the
-// client side) of every balancer up to cycle t, for cycles a shortcut
-// passes without recording them.
-func (m *Model) recordThrough(t int64) {
+// recordThrough records the retry budget's and the throttle's windows
+// (step e's part of the client side) of every balancer up to cycle t, for
+// cycles a shortcut passes without recording them, and returns the last
+// cycle before the earliest retry pending (booksThrough).
+func (m *Model) recordThrough(t int64) int64 {
+	bound := int64(never)
 	for _, b := range m.bal {
-		if b.cl != nil {
-			b.cl.recordThrough(b, t)
-		}
+		bound = min(bound, b.booksThrough(t))
 	}
+	return bound
 }

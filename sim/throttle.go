@@ -21,6 +21,10 @@ const throttleStream = 0x6c6273696d2d7468 // "lbsim-th"
 // throttleWindow is how many cycles the throttle looks back over.
 const throttleWindow = 1000
 
+// throttleSlots is the number of slots in a throttle window's ring: a
+// power of two, at least throttleWindow.
+const throttleSlots = 1024
+
 // Hundredths is a value with at most two decimals, in hundredths (the
 // throttle's K).
 type Hundredths int64
@@ -53,15 +57,18 @@ func throttleErr(k Hundredths) error {
 }
 
 // throttle is one balancer's throttle window: the attempts that reached
-// it and the attempts completed, per cycle of the last throttleWindow
-// (by cycle mod throttleWindow), their sums, and this cycle's counts.
+// it and the attempts completed, per cycle, their sums, and this cycle's
+// counts. Slot c mod throttleSlots holds cycle c's counts for each of the
+// last throttleSlots cycles up to at (a cycle that wrote nothing counts
+// zero); the sums are over the last throttleWindow of them, cycles
+// at − 999 … at (the older slots are kept only until written over). A
+// power of two of slots makes a slot's index a mask.
 type throttle struct {
-	reqs, accs        [throttleWindow]int64
-	sumReq, sumAcc    int64
-	nowReq            int64 // attempts that reached it this cycle
-	completedBefore   int64 // the balancer's completed attempts at the end of the last cycle recorded
-	requests, accepts int64 // the window fixed for this cycle (cycles t−1000 … t−1)
-	limit, drawn      int64 // this cycle's threshold 100·requests − K·accepts and draw bound 100·(requests+1)
+	reqs, accs      [throttleSlots]int64
+	sumReq, sumAcc  int64
+	nowReq          int64 // attempts that reached it this cycle
+	completedBefore int64 // the balancer's completed attempts at the end of the last cycle recorded
+	at              int64 // the last cycle recorded (−1 before cycle 0)
 }
 
 // throttleOn reports whether the throttle is on.
@@ -73,40 +80,74 @@ func (m *Model) startThrottle() {
 	m.tpcg = rand.NewPCG(m.cfg.Seed, throttleStream)
 	m.trng = rand.New(m.tpcg)
 	for _, b := range m.bal {
-		b.th = &throttle{}
-		b.th.fix(m.cfg.Throttle)
+		b.th = &throttle{at: -1}
 	}
 }
 
-// fix fixes the cycle's window: what the sums hold now (cycles t−1000 …
-// t−1, all recorded at their step e).
-func (th *throttle) fix(k Hundredths) {
-	th.requests, th.accepts = th.sumReq, th.sumAcc
-	th.limit = HundredthsScale*th.requests - int64(k)*th.accepts
-	th.drawn = HundredthsScale * (th.requests + 1)
-}
-
-// record is step e of cycle t: the cycle's counts join the window (the
-// one 1000 cycles older leaves), and the next cycle's window is fixed.
+// record is step e of cycle t: the cycle's counts join the window (those
+// of cycle t − 1000 leave the sums), so the sums are the window fixed for
+// the next cycle.
+// Cycles after the last one recorded and before t, which a shortcut
+// passed, are recorded first, each with nothing that reached the throttle
+// and nothing completed (see pass); a cycle recorded already is left as
+// it is (a shortcut may record it at its end, after step e did).
 func (th *throttle) record(b *Balancer, t int64) {
-	i := t % throttleWindow
+	if t <= th.at {
+		return
+	}
+	if t > th.at+1 {
+		th.pass(t - 1)
+	}
+	th.at = t
+	i, o := t&(throttleSlots-1), (t-throttleWindow)&(throttleSlots-1)
 	done := b.tot.Completed + b.tot.PartsDone // attempts_completed: with fan-out, parts before their request's last too
 	acc := done - th.completedBefore
 	th.completedBefore = done
-	th.sumReq += th.nowReq - th.reqs[i]
-	th.sumAcc += acc - th.accs[i]
+	th.sumReq += th.nowReq - th.reqs[o]
+	th.sumAcc += acc - th.accs[o]
 	th.reqs[i], th.accs[i] = th.nowReq, acc
 	th.nowReq = 0
-	th.fix(b.m.cfg.Throttle)
+}
+
+// pass records cycles th.at+1 … t as step e of each would: no attempt
+// reached the throttle in them and none completed (the shortcuts that
+// pass cycles call it only so: nothing arrives in a cycle they pass, and
+// they visit every cycle with a completion). Each such cycle's slot is
+// emptied and the cycle 1000 before it leaves the sums, so only the slots
+// the gap spans are touched, and a gap of throttleSlots cycles or more
+// empties them all: the slots are then what stepping leaves, written over
+// or not. completedBefore holds, as nothing completed.
+func (th *throttle) pass(t int64) {
+	if t-th.at >= throttleSlots {
+		clear(th.reqs[:]) // every slot passed
+		clear(th.accs[:])
+		th.sumReq, th.sumAcc = 0, 0
+		th.at = t
+		return
+	}
+	for c := th.at + 1; c <= t; c++ {
+		i, o := c&(throttleSlots-1), (c-throttleWindow)&(throttleSlots-1)
+		th.sumReq -= th.reqs[o]
+		th.sumAcc -= th.accs[o]
+		th.reqs[i], th.accs[i] = 0, 0
+	}
+	th.at = t
 }
 
 // throttles reports whether the client of the attempt reaching the
-// throttle now throttles it: every attempt that reaches it counts, and
-// draws.
-func (b *Balancer) throttles() bool {
+// throttle at cycle t throttles it: every attempt that reaches it counts,
+// and draws. Cycles before t that a shortcut passed without recording
+// them (nothing reached the throttle and nothing completed in them, see
+// pass) are passed first, so the draw is against the window fixed for t.
+func (b *Balancer) throttles(t int64) bool {
 	th := b.th
+	if th.at < t-1 {
+		th.pass(t - 1)
+	}
 	th.nowReq++
-	return b.m.trng.Int64N(th.drawn) < th.limit
+	// The window fixed for t: the sums through cycle t − 1 (recorded).
+	limit := HundredthsScale*th.sumReq - int64(b.m.cfg.Throttle)*th.sumAcc
+	return b.m.trng.Int64N(HundredthsScale*(th.sumReq+1)) < limit
 }
 
 // throttled ends attempt r, throttled by its client at step b of cycle t:

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -47,6 +48,24 @@ func CheckUnused(cfg *Config, given map[string]bool, changes []Change) error {
 	}
 	if ues := UnreadChanges(cfg, changes); len(ues) > 0 {
 		return ues[0]
+	}
+	return nil
+}
+
+// checkFaultNeeds reports the first setting of cfg (in the table's order)
+// that only a fault reads (fail-time: a fail fault), set away from its
+// default while changes schedule no such fault, as CheckUnused refuses
+// its flag: for a configuration whose flags are not known (a snapshot's),
+// a value other than the default was given.
+func checkFaultNeeds(cfg *Config, changes []Change) error {
+	for i := range settingRows {
+		r := &settingRows[i]
+		if r.readsChanges == nil || r.readsChanges(changes) || r.Get(cfg) == r.def {
+			continue
+		}
+		if !slices.ContainsFunc(configStates(cfg, changes), r.reads) {
+			return &UnusedError{Field: r.Name, Why: r.readWhy(cfg)}
+		}
 	}
 	return nil
 }

@@ -150,3 +150,44 @@ func TestCheckUnusedChanges(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateChangesFailTime: a configuration setting fail-time away
+// from its default with no fail fault among its changes (a snapshot's:
+// its flags are not known) is refused by ValidateChanges with the reason
+// CheckUnused gives when the flag is given; a fail fault, or the default,
+// is accepted.
+func TestValidateChangesFailTime(t *testing.T) {
+	fail := Change{Cycle: 5, Setting: SetFail, Value: 1}
+	cases := []struct {
+		name     string
+		failTime int64
+		changes  []Change
+		refused  bool
+	}{
+		{"default", 0, nil, false},
+		{"the default written out", 1, nil, false},
+		{"no fail fault", 20, nil, true},
+		{"a fail-time change is no fault", 20, []Change{{Cycle: 5, Setting: SetFailTime, Value: 3}}, true},
+		{"a down fault is no fail fault", 20, []Change{{Cycle: 5, Setting: SetDown, Value: 1}}, true},
+		{"a fail fault", 20, []Change{fail}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Cycles, cfg.FailTime = 100, c.failTime
+			err := ValidateChanges(cfg, c.changes)
+			var ue *UnusedError
+			switch {
+			case !c.refused && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.refused && !errors.As(err, &ue):
+				t.Fatalf("accepted (%v), want an UnusedError", err)
+			case c.refused:
+				flag := CheckUnused(&cfg, map[string]bool{"fail-time": true}, c.changes)
+				if ue.Field != "fail-time" || flag == nil || ue.Why != flag.(*UnusedError).Why {
+					t.Errorf("got %v, want fail-time refused as the flag is: %v", err, flag)
+				}
+			}
+		})
+	}
+}

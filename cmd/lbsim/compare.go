@@ -257,8 +257,8 @@ func (c *cli) checkVariants(o *compareOptions, seed uint64, outs *outputs) error
 		case len(v.Label) > snapshot.MaxLabel:
 			return fmt.Errorf("--snapshot: the label of variant %d is %d bytes; a snapshot holds labels of at most %d", i+1, len(v.Label), snapshot.MaxLabel)
 		case ro.cfg.Cycles != first.cfg.Cycles:
-			return fmt.Errorf("--snapshot: variant %s runs %d cycles and %s %d; every run of a comparison snapshot must run the same number of cycles",
-				quoteCut(v.Label), ro.cfg.Cycles, quoteCut(o.variants[0].Label), first.cfg.Cycles)
+			return fmt.Errorf("--snapshot: variant %s runs %s and %s %d; every run of a comparison snapshot must run the same number of cycles",
+				quoteCut(v.Label), counted(ro.cfg.Cycles, "cycle"), quoteCut(o.variants[0].Label), first.cfg.Cycles)
 		}
 		if err := snapshot.Check(ro.cfg, ro.changes); err != nil {
 			return fmt.Errorf("--snapshot: variant %s: %v", quoteCut(v.Label), err)
@@ -345,7 +345,7 @@ func (c *cli) replayComparison(name string, cmp snapshot.Comparison, jsonPath st
 		report.Variants = append(report.Variants, variantResult{Label: l.Label, Summary: &sum})
 	}
 	human := c.humanOut(outs)
-	fmt.Fprintf(human, "lbsim replay: %s: a comparison of %d runs, each reproduced exactly\n", name, len(cmp.Lanes))
+	fmt.Fprintf(human, "lbsim replay: %s: a comparison of %s, each reproduced exactly\n", name, counted(len(cmp.Lanes), "run"))
 	fmt.Fprint(human, report.table())
 	if jsonPath != "" {
 		c.writeJSON(report, out)
@@ -598,8 +598,8 @@ func (cmp *comparison) table() string {
 			cells = append(cells, row)
 		}
 	default:
-		fmt.Fprintf(&b, "Compare: %d replications per variant, seeds %d to %d; mean ± half-width of the 95%% t-interval\n\n",
-			cmp.Replications, cmp.Seed, cmp.Seed+uint64(cmp.Replications)-1)
+		fmt.Fprintf(&b, "Compare: %s per variant, seeds %d to %d; mean ± half-width of the 95%% t-interval\n\n",
+			counted(cmp.Replications, "replication"), cmp.Seed, cmp.Seed+uint64(cmp.Replications)-1)
 		for _, m := range shown {
 			var row []string
 			for _, v := range cmp.Variants {

@@ -11,14 +11,6 @@ import (
 	"github.com/lbsim/lbsim/internal/sweep"
 )
 
-// counted writes n and the noun, plural unless n is 1: "1 line", "6 points".
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // plotFrontierOptions is everything lbsim plot frontier was asked to do:
 // the two metrics, the setting whose values make the lines, the title
 // and the chart's output.
@@ -91,7 +83,7 @@ func frontierChart(rep *sweep.Report, by string) (*chart.Sweep, error) {
 	}
 	mx, my := rep.Metrics[0], rep.Metrics[1]
 	ch := &chart.Sweep{
-		Title:  fmt.Sprintf("%s against %s: means of %d replications, %s with its 95%% interval", my, mx, rep.Replications, my),
+		Title:  fmt.Sprintf("%s against %s: means of %s, %s with its 95%% interval", my, mx, counted(rep.Replications, "replication"), my),
 		XLabel: mx,
 		YLabel: my,
 	}

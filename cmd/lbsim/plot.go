@@ -172,7 +172,7 @@ func (c *cli) plotRun(opts *plotRunOptions, cl commandLine) error {
 	if err != nil {
 		return usageErrAsIs("%v", err)
 	}
-	tl := chart.NewTimeline(fmt.Sprintf("%d servers, rate %v, policy %v, seed %d", o.cfg.Servers, o.cfg.Rate, o.cfg.Policy, o.cfg.Seed), o.cfg.Cycles)
+	tl := chart.NewTimeline(fmt.Sprintf("%s, rate %v, policy %v, seed %d", counted(o.cfg.Servers, "server"), o.cfg.Rate, o.cfg.Policy, o.cfg.Seed), o.cfg.Cycles)
 	observe := func() {
 		cfg, p := m.Config(), m.Pool()
 		tl.Add(chart.Cycle{Cycle: m.Cycle(), Queue: m.QueueLen(), Live: p.Live, Scale: m.Last().Scale,
@@ -200,7 +200,7 @@ func (c *cli) plotRun(opts *plotRunOptions, cl commandLine) error {
 	if code := c.commit(&outs, "plot"); code != exitOK {
 		return exited(code)
 	}
-	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: the timeline of %d cycles is in %s\n", o.cfg.Cycles, outName(po.out))
+	fmt.Fprintf(c.humanOut(&outs), "lbsim plot: the timeline of %s is in %s\n", counted(o.cfg.Cycles, "cycle"), outName(po.out))
 	return nil
 }
 
@@ -239,7 +239,7 @@ func (c *cli) plotSweep(o *plotSweepOptions, cl commandLine) error {
 	return c.drawResults(files, &o.out, o.title, []string{o.metric}, nil,
 		func(rep *sweep.Report) (*chart.Sweep, error) { return sweepChart(rep, o.xName) },
 		func(ch *chart.Sweep) string {
-			return fmt.Sprintf("%s against %s, %d lines", o.metric, ch.XLabel, len(ch.Series))
+			return fmt.Sprintf("%s against %s, %s", o.metric, ch.XLabel, counted(len(ch.Series), "line"))
 		})
 }
 
@@ -306,7 +306,7 @@ func sweepChart(rep *sweep.Report, xName string) (*chart.Sweep, error) {
 	}
 	metric := rep.Metrics[0]
 	ch := &chart.Sweep{
-		Title:  fmt.Sprintf("%s: mean of %d replications with 95%% interval", metric, rep.Replications),
+		Title:  fmt.Sprintf("%s: mean of %s with 95%% interval", metric, counted(rep.Replications, "replication")),
 		XLabel: rep.Dims[xi].Name,
 		YLabel: metric,
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -147,5 +148,48 @@ func TestPlotRefuses(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused chart left a file")
+	}
+}
+
+// oneMany finds a count of one with a plural noun ("1 lines").
+var oneMany = regexp.MustCompile(`(^|[^0-9.,])1 [a-z]+s\b`)
+
+// TestCountsOfOne: where the plot commands (and the sweep that feeds
+// them, a run's and a replay's header) count something, one is one
+// thing, not "1 lines": a sweep of one point, its plot of one line, a
+// timeline of one server over one cycle, a run of one constant cycle
+// with one change, replayed.
+func TestCountsOfOne(t *testing.T) {
+	dir := t.TempDir()
+	results, svg, snap := filepath.Join(dir, "one.jsonl"), filepath.Join(dir, "one.svg"), filepath.Join(dir, "one.lbsnap")
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"sweep", "--vary", "rate=0.3", "--cycles", "50", "--seed", "1", "--jobs", "1", "--no-progress", "--out", results},
+			[]string{"1 point × 1 replication = 1 run,", "shard 0/1: 1 run, 0 already done; 1 job", "1 run written to"}},
+		{[]string{"plot", "sweep", results, "--metric", "peak_queue", "--out", svg}, []string{"peak_queue against rate, 1 line"}},
+		{[]string{"plot", "frontier", results, "--x", "goodput", "--y", "peak_queue", "--out", svg}, []string{"1 point on 1 line"}},
+		{[]string{"plot", "run", "--servers", "1", "--cycles", "1", "--out", svg}, []string{"the timeline of 1 cycle is in"}},
+		{[]string{"run", "--servers", "1", "--cycles", "2", "--service", "constant", "--mean-service", "1", "--set", "1:rate=0.5", "--snapshot", snap},
+			[]string{"lbsim run: 1 server, 2 cycles, tasks 1 cycle each,"}},
+		{[]string{"replay", snap}, []string{": 1 server, 2 cycles,", ", 1 change;"}},
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := runCLI(t, "", tt.args...)
+		if code != 0 {
+			t.Fatalf("lbsim %s: exit %d: %s", strings.Join(tt.args, " "), code, stderr)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(stdout+stderr, w) {
+				t.Errorf("lbsim %s: no %q in %q", strings.Join(tt.args, " "), w, stdout+stderr)
+			}
+		}
+		if one := oneMany.FindString(stdout + stderr); one != "" {
+			t.Errorf("lbsim %s says %q: %q", strings.Join(tt.args, " "), one, stdout+stderr)
+		}
+	}
+	if texts := svgTexts(t, svg); !slices.ContainsFunc(texts, func(s string) bool { return strings.HasPrefix(s, "1 server, rate") }) {
+		t.Errorf("the timeline's title does not count its one server: %v", texts)
 	}
 }

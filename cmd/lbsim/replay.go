@@ -211,19 +211,16 @@ func (c *cli) replayOne(name string, snap snapshot.Snapshot, timelineFile *atomi
 func writeReplayText(w io.Writer, name string, snap snapshot.Snapshot, m *sim.Model) {
 	hw := bufio.NewWriter(w)
 	cfg := &snap.Config
-	changes := fmt.Sprintf("%d changes", len(snap.Changes))
-	if len(snap.Changes) == 1 {
-		changes = "1 change"
-	}
+	changes := counted(len(snap.Changes), "change")
 	mode := ""
 	if cfg.Switch {
 		mode = ", P/S switch"
 	}
 	if cfg.Trace != nil {
-		mode += fmt.Sprintf(", trace of %d rows", len(cfg.Trace))
+		mode += ", trace of " + counted(len(cfg.Trace), "row")
 	}
-	fmt.Fprintf(hw, "lbsim replay: %s: %d servers, %d cycles, seed %d, policy %v%s, %s; recorded by %s\n",
-		name, cfg.Servers, cfg.Cycles, cfg.Seed, cfg.Policy, mode, changes, quoteCut(snap.Engine))
+	fmt.Fprintf(hw, "lbsim replay: %s: %s, %s, seed %d, policy %v%s, %s; recorded by %s\n",
+		name, counted(cfg.Servers, "server"), counted(cfg.Cycles, "cycle"), cfg.Seed, cfg.Policy, mode, changes, quoteCut(snap.Engine))
 	hw.Write(appendSummaryText(nil, cfg, true, m))
 	fmt.Fprintf(hw, "Replay\n  reproduced exactly: %d state hashes, the final state and the summary match\n", len(snap.Hashes)+1)
 	hw.Flush()

@@ -618,9 +618,9 @@ func serviceText(cfg *sim.Config) string {
 	case sim.Uniform:
 		return fmt.Sprintf("%d..%d cycles", cfg.TaskMin, cfg.TaskMax)
 	case sim.Geometric:
-		return fmt.Sprintf("geometric, mean %d cycles", cfg.MeanService)
+		return "geometric, mean " + counted(cfg.MeanService, "cycle")
 	case sim.Constant:
-		return fmt.Sprintf("%d cycles each", cfg.MeanService)
+		return counted(cfg.MeanService, "cycle") + " each"
 	}
 	return cfg.Shape().String()
 }
@@ -637,9 +637,9 @@ func runHeader(o *runOptions) string {
 	}
 	tasks := "tasks " + serviceText(cfg)
 	if cfg.Trace != nil {
-		src = fmt.Sprintf("trace %s (%d rows)", o.tracePath, len(cfg.Trace))
+		src = fmt.Sprintf("trace %s (%s)", o.tracePath, counted(len(cfg.Trace), "row"))
 		tasks = "tasks from the trace"
 	}
-	return fmt.Sprintf("lbsim run: %d servers, %d cycles, %s, %s, %s, policy %v",
-		cfg.Servers, cfg.Cycles, tasks, src, seed, cfg.Policy)
+	return fmt.Sprintf("lbsim run: %s, %s, %s, %s, %s, policy %v",
+		counted(cfg.Servers, "server"), counted(cfg.Cycles, "cycle"), tasks, src, seed, cfg.Policy)
 }

@@ -589,11 +589,11 @@ func (c *cli) sizeVariant(ctx context.Context, o *sizeOptions, vb []string, v va
 	evals := map[int]evaluation{}
 	eval := func(pool int) ([]bool, error) {
 		if c.stderrTTY && !o.noProgress {
-			fmt.Fprintf(c.stderr, "\rlbsim size: %s: trying %d servers (%d runs so far)…%s", printable(v.Label), pool, sv.Runs, strings.Repeat(" ", 10))
+			fmt.Fprintf(c.stderr, "\rlbsim size: %s: trying %s (%s so far)…%s", printable(v.Label), counted(pool, "server"), counted(sv.Runs, "run"), strings.Repeat(" ", 10))
 		}
 		ev, err := c.evaluate(ctx, o, vb, pool, seed)
 		if err != nil {
-			return nil, fmt.Errorf("%d servers: %w", pool, err)
+			return nil, fmt.Errorf("%s: %w", counted(pool, "server"), err)
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -725,8 +725,8 @@ func (s *sizing) table() string {
 	for i, ob := range s.Objectives {
 		obs[i] = ob.String()
 	}
-	fmt.Fprintf(&b, "Size: the fewest servers for %s; %d replications per pool (seeds %d to %d, the same for every variant and pool);\nan objective holds when the upper end of its one-sided %s%% t-interval is at most its value.\n\n",
-		strings.Join(obs, " and "), s.Replications, s.Seed, s.Seed+uint64(s.Replications)-1, readable(100*s.Confidence))
+	fmt.Fprintf(&b, "Size: the fewest servers for %s; %s per pool (seeds %d to %d, the same for every variant and pool);\nan objective holds when the upper end of its one-sided %s%% t-interval is at most its value.\n\n",
+		strings.Join(obs, " and "), counted(s.Replications, "replication"), s.Seed, s.Seed+uint64(s.Replications)-1, readable(100*s.Confidence))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "variant\tservers\tobjective\tmean at c\tupper at c\tmean at c−1\tupper at c−1\truns\t")
 	cell := func(x float64) string {
@@ -758,14 +758,14 @@ func (s *sizing) table() string {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "\n%d runs in all.\n", total)
+	fmt.Fprintf(&b, "\n%s in all.\n", counted(total, "run"))
 	for _, v := range s.Variants {
 		if len(v.NonMonotone) > 0 {
 			fmt.Fprintf(&b, "%s: non-monotone: an objective held at %s servers but failed at a larger pool tried; the answer rests on noise or on a policy that worsens with more servers (try more --replications).\n",
 				printable(v.Label), joinInts(v.NonMonotone))
 		}
 		if th := v.Theory; th != nil {
-			fmt.Fprintf(&b, "%s: M/M/c theory (offered load a = %s erlangs): Erlang C needs %d servers for %s", printable(v.Label), readable(th.Load), th.ErlangC, th.Objectives)
+			fmt.Fprintf(&b, "%s: M/M/c theory (offered load a = %s erlangs): Erlang C needs %s for %s", printable(v.Label), readable(th.Load), counted(th.ErlangC, "server"), th.Objectives)
 			if th.SquareRoot > 0 {
 				fmt.Fprintf(&b, "; square-root staffing: P(wait) = %s there gives β = %s, c ≈ a + β√a = %s", readable(th.PWait), readable(th.Beta), readable(th.SquareRoot))
 			}

@@ -188,8 +188,9 @@ func (c *cli) runSweep(o *sweepOptions, cl commandLine) error {
 	defer f.Close()
 
 	todo := shard.Size(g.Runs()) - int64(len(done))
-	fmt.Fprintf(c.stderr, "lbsim sweep: %d points × %d replications = %d runs, seed %d; shard %d/%d: %d runs, %d already done; %d jobs\n",
-		g.Points(), g.Replications, g.Runs(), g.BaseSeed, shard.I, shard.N, shard.Size(g.Runs()), len(done), o.jobs)
+	fmt.Fprintf(c.stderr, "lbsim sweep: %s × %s = %s, seed %d; shard %d/%d: %s, %d already done; %s\n",
+		counted(g.Points(), "point"), counted(g.Replications, "replication"), counted(g.Runs(), "run"), g.BaseSeed,
+		shard.I, shard.N, counted(shard.Size(g.Runs()), "run"), len(done), counted(o.jobs, "job"))
 	bar := newRunBar(c.stderr, c.stderrTTY && !o.noProgress, todo)
 	start := time.Now()
 	err = sweep.Execute(ctx, g, pending(g, shard, done), o.jobs, c.sweepRun(base, c.newQueueShare(int(min(int64(o.jobs), todo)))), f, bar.update)
@@ -199,15 +200,15 @@ func (c *cli) runSweep(o *sweepOptions, cl commandLine) error {
 	}
 	switch {
 	case c.interrupted() && o.out == "-":
-		return failErr(c.interruptCode(), "interrupted after %d runs, written whole to standard output; a sweep to a file (--out FILE) can be resumed", bar.done)
+		return failErr(c.interruptCode(), "interrupted after %s, written whole to standard output; a sweep to a file (--out FILE) can be resumed", counted(bar.done, "run"))
 	case c.interrupted():
-		return failErr(c.interruptCode(), "interrupted after %d runs; %s holds whole lines only: run the same command with --resume --seed %d to complete it",
-			bar.done, o.out, g.BaseSeed)
+		return failErr(c.interruptCode(), "interrupted after %s; %s holds whole lines only: run the same command with --resume --seed %d to complete it",
+			counted(bar.done, "run"), o.out, g.BaseSeed)
 	case err != nil:
-		return failErr(exitFailed, "%v\n%s holds the %d runs before it, whole lines only.", err, outName(o.out), bar.done)
+		return failErr(exitFailed, "%v\n%s holds the %s before it, whole lines only.", err, outName(o.out), counted(bar.done, "run"))
 	}
 	el := time.Since(start)
-	fmt.Fprintf(c.humanOut(&outs), "lbsim sweep: %d runs written to %s in %v (%.1f runs/s)\n", todo, outName(o.out), el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
+	fmt.Fprintf(c.humanOut(&outs), "lbsim sweep: %s written to %s in %v (%.1f runs/s)\n", counted(todo, "run"), outName(o.out), el.Round(time.Millisecond), float64(todo)/max(el.Seconds(), 1e-9))
 	return nil
 }
 
@@ -318,7 +319,7 @@ func (c *cli) checkPoints(g *sweep.Grid, base []string, jobs int) error {
 		}
 	}
 	if n > maxChecked {
-		fmt.Fprintf(c.stderr, "lbsim sweep: checking the grid's %d values before any run…\n", n)
+		fmt.Fprintf(c.stderr, "lbsim sweep: checking the grid's %s before any run…\n", counted(n, "value"))
 	}
 	// Checked in parallel; the error reported is the first in that order.
 	var (

@@ -20,6 +20,14 @@ func printable(s string) string {
 	return strconv.Quote(s)
 }
 
+// counted writes n and the noun, plural unless n is 1: "1 line", "6 points".
+func counted[N ~int | ~int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // maxInputLine bounds one line of a text file lbsim reads whole (a trace):
 // a longer line is refused rather than read into memory.
 const maxInputLine = 1 << 20

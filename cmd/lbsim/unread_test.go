@@ -77,3 +77,27 @@ func TestFaultAndPathMessages(t *testing.T) {
 		t.Errorf("a fault naming P in a switch: exit %d: %s", code, stderr)
 	}
 }
+
+// TestFailTimeWithoutAFailFault: --fail-time with no fail fault is refused
+// alike wherever it comes from — the flag, a scenario file, a snapshot
+// (sim/snapshot's crafted file: lbsim cannot write one) — each saying
+// what is wrong and what is allowed, and nothing panics.
+func TestFailTimeWithoutAFailFault(t *testing.T) {
+	const why = "applies only to a failing server: give a fail fault (--fault fail:ID@CYCLE or --set CYCLE:fail=ID)"
+	scenario := writeFile(t, "s.toml", "cycles = 10\nfail-time = 5\n")
+	snap := filepath.Join("..", "..", "sim", "snapshot", "testdata", "fail-time-no-fault.lbsnap")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--fail-time", "5", "--cycles", "10"}, "lbsim run: --fail-time " + why},
+		{[]string{"run", "--config", scenario}, "lbsim run: --fail-time " + why},
+		{[]string{"replay", snap}, "lbsim replay: " + snap + ": snapshot changes: fail-time: " + why},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runArgs(t, tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "panic") {
+			t.Errorf("lbsim %s: exit %d, want 2 with %q: %s", strings.Join(tt.args, " "), code, tt.want, stderr)
+		}
+	}
+}

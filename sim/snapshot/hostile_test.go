@@ -1,8 +1,11 @@
 package snapshot
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -196,5 +199,50 @@ func TestHostileServiceValues(t *testing.T) {
 		if _, err := w.sim(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one with %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestFailTimeWithoutAFailFault: a snapshot whose configuration sets
+// fail-time with no fail fault in its changes is refused, in the words
+// the command line refuses --fail-time with (the setting does nothing
+// without a failing server); with a fail fault it replays. Its file,
+// testdata/fail-time-no-fault.lbsnap (go test -update), is the one lbsim
+// replay is tested with.
+func TestFailTimeWithoutAFailFault(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer = 5, 80, 3, 2
+	data := craftBody(t, cfg, func(b *body) { b.Config.set("fail-time", 20) })
+	path := filepath.Join("testdata", "fail-time-no-fault.lbsnap")
+	if *update {
+		writeFile(t, path, data)
+	}
+	if file, err := os.ReadFile(path); err != nil || !bytes.Equal(file, data) {
+		t.Errorf("%s is not the snapshot this test crafts (%v): go test -update", path, err)
+	}
+	want := "fail-time: applies only to a failing server: give a fail fault"
+	if _, err := Decode(data); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Decode: %v; want %q", err, want)
+	}
+	if _, err := ParseLink(Fragment(data)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ParseLink: %v; want %q", err, want)
+	}
+	cfg.FailTime = 20
+	s, err := Record(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Encode(s); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Encode: %v; want %q", err, want)
+	}
+	fail := []sim.Change{{Cycle: 10, Setting: sim.SetFail, Value: 2}}
+	if s, err = Record(cfg, fail); err != nil {
+		t.Fatal(err)
+	}
+	data, err = Encode(s)
+	if err != nil {
+		t.Fatalf("with a fail fault: %v", err)
+	}
+	if _, err := Decode(data); err != nil {
+		t.Errorf("with a fail fault: %v", err)
 	}
 }
