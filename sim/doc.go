@@ -84,11 +84,11 @@
 //
 // The shortcuts, entered through one gate (shortcut.go) and each keeping
 // the invariant its doc comment states: saturated.go, turnover.go,
-// routed.go, window.go, skip.go; skip.go and routed.go's cycle loop also
-// run while the client side and detection are quiet, up to their next
-// deadline, retry or probe round (quietWatch, watchLimit). WithPlain
-// turns them all off; the tests check them against stepping and against
-// a plain reference model.
+// pooled.go, routed.go, window.go, skip.go; skip.go and the cycle loops of
+// pooled.go and routed.go also run while the client side and detection
+// are quiet, up to their next deadline, retry or probe round
+// (quietWatch, watchLimit). WithPlain turns them all off; the tests check
+// them against stepping and against a plain reference model.
 //
 // The inputs: config.go and settings.go (the configuration and the names
 // that set it), change.go (changes during a run, faults included),

@@ -34,7 +34,7 @@ func (m *Model) runSaturated(b *Balancer, limit int64) bool {
 	q0 := int64(b.queue.Len())
 	for end-t+1 >= minSaturated {
 		span := end - t + 1
-		if (int64(b.active.n)+span/cfg.Cooldown+1)*(1+span/shortest) <= q0 {
+		if b.stretchNeeds(span, shortest) <= q0 {
 			break
 		}
 		end = t + span/2 - 1
@@ -111,6 +111,20 @@ func (m *Model) runSaturated(b *Balancer, limit int64) bool {
 	b.tot.PeakQueue = max(peak, base+int64(admitted[end-t])-b.tot.Dispatched)
 	m.cycle = end
 	return true
+}
+
+// stretchNeeds returns the queue runSaturated needs for a stretch of span
+// cycles: every request b's servers could take in them, each taking at
+// least shortest cycles.
+func (b *Balancer) stretchNeeds(span, shortest int64) int64 {
+	return (int64(b.active.n) + span/b.m.cfg.Cooldown + 1) * (1 + span/shortest)
+}
+
+// saturable reports whether a saturated stretch may serve b now (see
+// runSaturated): a pooled balancer with an unbounded queue, a router that
+// does not draw, no server idle and no client side to tell.
+func (b *Balancer) saturable() bool {
+	return b.m.cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !b.watching
 }
 
 // shortestService returns the fewest cycles a generated request can take

@@ -31,18 +31,21 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 //   - runSaturated (saturated.go): a pooled queue so long that every
 //     request dispatched in a stretch was queued before it, so arrivals
 //     and dispatches can run apart; turnover (turnover.go) within it.
+//   - runPooled (pooled.go): a pooled balancer visits only the cycles
+//     where something happens, and takes saturated stretches where they
+//     apply.
 //   - runRouted (routed.go): a per-server balancer visits only the cycles
 //     where something happens, and runs windows (window.go) where its
 //     router's picks need not see the servers serve.
 //   - skipAhead (skip.go): cycles in which nothing but arrivals can happen,
 //     up to the next act that each mechanism declares (nextact.go).
 //
-// While no scaling evaluation can act (scaleFixed), all three pass the
+// While no scaling evaluation can act (scaleFixed), all of them pass the
 // evaluations as if there were none, and nextScale is set after them.
 // With a queue discipline or shedding in force, queuerules.go says which
 // of them keep step d's rules, and how.
 //
-// The first two run a balancer's cycles apart from the model's Step, so
+// The first three run a balancer's cycles apart from the model's Step, so
 // they need what Step would otherwise interleave to be absent: one
 // balancer (no switch), requests drawn from the generator (no trace),
 // no random faults (they may strike any cycle) and no events to record;
@@ -51,11 +54,11 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 // that ends in error or hangs.
 //
 // While the client side or detection is on (or has state left), only
-// skipAhead and runRouted's cycle loop run, which tell the client side of
-// every arrival, placement and completion as Step does, and only while
-// the watch is quiet (quietWatch) and up to the watch's next act
-// (watchLimit): the next deadline, retry or probe round, which Step
-// takes.
+// skipAhead and the cycle loops of runRouted and runPooled run, which
+// tell the client side of every arrival, placement and completion as
+// Step does, and only while the watch is quiet (quietWatch) and up to the
+// watch's next act (watchLimit): the next deadline, retry or probe round,
+// which Step takes.
 func (m *Model) shortcut(limit int64) {
 	g := m.gate()
 	if g != viaNone && m.watching() {
@@ -79,11 +82,8 @@ func (m *Model) shortcut(limit int64) {
 		if m.runRouted(m.bal[0], limit) {
 			return
 		}
-	case viaSaturated:
-		// Where completions are sparse, a quiet stretch up to the next
-		// one costs less taken whole (skipAhead) than tried as a
-		// saturated one first.
-		if b := m.bal[0]; (b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, limit) {
+	case viaSaturated, viaPooled:
+		if m.runPooled(m.bal[0], limit) { // saturated stretches where they apply
 			return
 		}
 	}
@@ -121,8 +121,9 @@ type via uint8
 const (
 	viaNone      via = iota // none: every cycle is stepped
 	viaSkip                 // skipAhead alone
-	viaSaturated            // runSaturated, then skipAhead if it did not advance
+	viaSaturated            // runPooled from a saturated stretch, then skipAhead if it did not advance
 	viaRouted               // runRouted, then skipAhead if it did not advance
+	viaPooled               // runPooled, then skipAhead if it did not advance
 )
 
 // denseCompletions reports whether b's busy servers complete, on average,
@@ -178,10 +179,12 @@ func (m *Model) gate() via {
 		return viaSkip // the throttle: see throttleskip.go for the other shortcuts
 	case b.perServer:
 		return viaRouted
-	case cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !watching && !m.queueRuled():
-		return viaSaturated // it admits and serves apart from the client side, oldest first and unshed
+	case m.queueRuled():
+		return viaSkip // pooled: runPooled hands out at step a, oldest first and unshed (queuerules.go)
+	case b.saturable():
+		return viaSaturated // it admits and serves apart from the client side
 	}
-	return viaSkip
+	return viaPooled
 }
 
 // quietWatch reports whether the client side and detection can act only

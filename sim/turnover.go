@@ -22,13 +22,10 @@ func (b *Balancer) turnover(t int64) bool {
 	w := &b.wheel
 	ids := w.buckets[t&w.mask]
 	k := len(ids)
-	if k == 0 || k > maxTurnover || b.idle.n > 0 || b.queue.n < k || b.m.recordEvents {
+	if k == 0 || k > maxTurnover || b.idle.n > 0 || b.queue.n < k || !b.turnsOver() {
 		return false
 	}
 	order := b.caps.Order
-	if order != OrderLowestID && order != OrderRotating || b.caps.TracksIdle {
-		return false
-	}
 	var ids32 [maxTurnover]int32
 	for i, id := range ids {
 		s := &b.srv[id-1]
@@ -71,4 +68,12 @@ func (b *Balancer) turnover(t int64) bool {
 		b.serve(int(id), b.queue.popAhead(t), t)
 	}
 	return true
+}
+
+// turnsOver reports whether turnover can apply to b at all: no events
+// are recorded, and its router takes idle servers in an order known
+// without asking it and keeps none of its own.
+func (b *Balancer) turnsOver() bool {
+	order := b.caps.Order
+	return !b.m.recordEvents && (order == OrderLowestID || order == OrderRotating) && !b.caps.TracksIdle
 }
