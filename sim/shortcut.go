@@ -179,8 +179,6 @@ func (m *Model) gate() via {
 		return viaSkip // the throttle: see throttleskip.go for the other shortcuts
 	case b.perServer:
 		return viaRouted
-	case m.queueRuled():
-		return viaSkip // pooled: runPooled hands out at step a, oldest first and unshed (queuerules.go)
 	case b.saturable():
 		return viaSaturated // it admits and serves apart from the client side
 	}
