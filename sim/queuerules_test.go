@@ -250,3 +250,35 @@ func TestQueueRulesWindowsMatchStepping(t *testing.T) {
 		t.Errorf("only %d runs in %d took a window", windows, runs)
 	}
 }
+
+// TestPooledShedsBesideUnpickedServers: a pooled queue whose idle servers
+// all weigh 0 is never handed out, yet step d sheds from it in every cycle
+// (shedding comes before the first dispatch, which finds no server to
+// pick). The pooled cycle loop must visit those cycles: RunTo to each
+// stop matches stepping, and attempts are shed.
+func TestPooledShedsBesideUnpickedServers(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Cycles, cfg.Blocked, cfg.Wave = 7, 3000, nil, false
+	cfg.Servers, cfg.MinServers, cfg.MaxServers = 2, 2, 2
+	cfg.Policy, cfg.Weights = SWRR, []int{0, 0}
+	cfg.Rate = RateScale / 50 // an arrival every 50 cycles or so
+	cfg.CodelTarget, cfg.CodelInterval = 7, 30
+	for _, d := range []Discipline{Fifo, Lifo, AdaptiveLifo} {
+		cfg.Discipline = d
+		plain, err := New(cfg, WithPlain())
+		if err != nil {
+			t.Fatal(err)
+		}
+		jumped, _ := New(cfg)
+		if g := jumped.gate(); g != viaPooled {
+			t.Fatalf("%v: the gate opens %d, want the pooled loop (%d)", d, g, viaPooled)
+		}
+		for stop := int64(97); stop < cfg.Cycles; stop += 97 {
+			plain.RunTo(stop)
+			stepAndJump(t, plain, jumped, stop)
+		}
+		if s := jumped.Summary(); s.Shed == 0 || s.Dispatched != 0 {
+			t.Errorf("%v: shed %d, dispatched %d; want attempts shed and none dispatched", d, s.Shed, s.Dispatched)
+		}
+	}
+}
