@@ -11,6 +11,7 @@ package lanes
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lbsim/lbsim/sim"
@@ -134,7 +135,7 @@ func New(specs []snapshot.LaneSpec, opts ...sim.Option) (*Set, error) {
 		if sp.Config.Cycles != cycles {
 			return nil, errors.New("lanes: every lane must run the same number of cycles")
 		}
-		m, err := sim.New(sp.Config, opts...)
+		m, err := sim.New(sp.Config, append(slices.Clone(opts), sp.Options...)...)
 		if err != nil {
 			return nil, fmt.Errorf("lane %q: %w", sp.Label, err)
 		}

@@ -210,7 +210,7 @@ func (b *Balancer) work(t int64) {
 		return
 	}
 	ids := b.due(t)
-	if b.sampling {
+	if b.sampling && len(ids) > 1 {
 		slices.Sort(ids) // the pool's limit moves with each ending, in id order
 	}
 	for _, id32 := range ids {

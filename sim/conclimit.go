@@ -272,7 +272,10 @@ func (b *Balancer) sample(id int, t int64, inflight int64) {
 	if b.perServer {
 		cur = int(l.per[id-1])
 	}
-	end := b.endsOf(id)
+	end := completes
+	if len(b.ends) > 0 {
+		end = b.endsOf(id) // a map: read only while some attempt ends otherwise
+	}
 	slow := false
 	if l.r > 0 {
 		var at int64

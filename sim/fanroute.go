@@ -195,8 +195,8 @@ func (m *Model) partsMode(b *Balancer) partsMode {
 	var p partsMode
 	if m.fan != nil {
 		p = partsOn
-		if b.watching {
-			p |= partsQueued
+		if b.watching || b.lim != nil {
+			p |= partsQueued // a limit's refusal of a later part takes the placed ones back (limitskip.go)
 		}
 		if m.fan.hedge != nil {
 			p |= partsHedged

@@ -74,7 +74,8 @@ func genTimeScaleConfig(t *rapid.T) Config {
 	if rapid.IntRange(0, 2).Draw(t, "queueRules") == 0 {
 		genQueueRules(t, &cfg, int64(mean)) // a discipline, shedding (queuerules_test.go)
 	}
-	genThrottle(t, &cfg) // throttleskip_test.go
+	genLimitScaled(t, &cfg, mean) // limitskip_test.go
+	genThrottle(t, &cfg)          // throttleskip_test.go
 	return cfg
 }
 

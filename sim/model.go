@@ -104,13 +104,15 @@ type Model struct {
 	admitted [maxSaturated]int32 // runSaturated's running count of admissions
 	win      *window             // runWindow's scratch space
 
+	oldBudget bool  // the retry budget's window since the client side came on (WithBudgetSinceClientSide)
 	maxQueued int   // bound on queued requests (WithMaxQueued)
 	plain     bool  // RunTo steps every cycle (WithPlain)
 	stopped   error // why the run stopped early (Err)
 }
 
 // Option adjusts how a Model records what happens; options never change
-// the outcome of a run (WithMaxQueued may only stop it early).
+// the outcome of a run (WithMaxQueued may only stop it early), except
+// WithBudgetSinceClientSide, an older rule kept for old snapshots.
 type Option func(*Model)
 
 // WithEvents makes the model keep each cycle's events for Events.
@@ -162,6 +164,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 			b.tally = tally{routed: []int64{0}, most: []int64{0}, picks: [][]int64{nil}}
 		}
 		b.useRouter(0)
+		if cfg.RetryBudget > 0 && !m.oldBudget {
+			b.keepBudgetWindow(false) // budgetwindow.go
+		}
 		b.watch()
 		b.newLimit()
 		b.limited, b.sampling = !b.perServer && b.lim != nil, b.lim != nil && b.lim.aimd
@@ -363,6 +368,11 @@ func (m *Model) Schedule(changes ...Change) error {
 	}
 	m.pending = merged
 	m.nameFaulted(changes)
+	if m.cycle == 0 && !m.oldBudget && givesBudget(&Config{}, changes) {
+		for _, b := range m.bal {
+			b.keepBudgetWindow(true) // budgetwindow.go
+		}
+	}
 	return nil
 }
 
@@ -384,6 +394,9 @@ func (m *Model) merged(changes []Change) ([]Change, error) {
 	merged, err := checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
 	if err == nil {
 		err = budgetLate(&m.cfg, m.fan == nil || m.fan.hedge == nil, changes)
+	}
+	if err == nil {
+		err = m.retryBudgetLate(changes)
 	}
 	return merged, err
 }
@@ -664,7 +677,7 @@ func (m *Model) Hash() uint64 {
 		if b.lim != nil {
 			b.lim.digest(b, put) // only while on: older hashes stay
 		}
-		if b.cl != nil || b.det != nil {
+		if b.cl != nil && b.cl.on || b.det != nil {
 			// The client side and detection (not hashed before they
 			// existed, so older snapshots keep their hashes).
 			t := b.totals()
@@ -694,7 +707,7 @@ func (m *Model) Hash() uint64 {
 	h.Write(state)
 	state, _ = m.rpcg.MarshalBinary()
 	h.Write(state)
-	if m.bal[0].cl != nil {
+	if c := m.bal[0].cl; c != nil && c.on {
 		state, _ = m.ypcg.MarshalBinary()
 		h.Write(state)
 	}

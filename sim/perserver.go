@@ -249,7 +249,7 @@ func (b *Balancer) load(id int) int64 {
 // wait for it.
 func (b *Balancer) workEach(t int64, early bool) {
 	ids := b.due(t)
-	if b.sampling {
+	if b.sampling && len(ids) > 1 {
 		slices.Sort(ids) // samples in id order, as the pool's are
 	}
 	for _, id32 := range ids {

@@ -32,9 +32,10 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 	// pool stays as it is.
 	shortest := shortestService(cfg)
 	needs := b.stretchNeeds(minSaturated, shortest)
-	// runQueued may run; with a discipline or shedding, no early hand-out
-	// (queuerules.go): each cycle visited runs in Step's order.
-	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() && !m.queueRuled()
+	// runQueued may run (a limit: limitskip.go); with a discipline or
+	// shedding, no early hand-out (queuerules.go): each cycle visited runs
+	// in Step's order.
+	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() && b.lim == nil && !m.queueRuled()
 	for m.cycle < end {
 		if b.idle.n == 0 && int64(b.queue.n) >= needs && b.saturable() &&
 			(b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, end+1) {
@@ -88,6 +89,9 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 		}
 		if b.cl != nil {
 			b.cl.recordThrough(b, c)
+			if b.limited {
+				end = min(end, b.retryBound()) // a refusal's retry (limitskip.go)
+			}
 		}
 	}
 	if b.cl != nil {

@@ -166,7 +166,8 @@ func TestPooledGate(t *testing.T) {
 		{"lifo", func(c *Config) { c.Discipline = Lifo }, nil, viaPooled},
 		{"codel", func(c *Config) { c.CodelTarget = 5 }, nil, viaPooled},
 		{"throttle", func(c *Config) { c.Throttle = MinThrottle }, nil, viaSkip},
-		{"limit", func(c *Config) { c.ConcurrencyLimit = 4 }, nil, viaNone},
+		{"limit", func(c *Config) { c.ConcurrencyLimit = 4 }, nil, viaPooled},
+		{"limit queued", func(c *Config) { c.InitialPerServer, c.ConcurrencyLimit = 500, MaxConcurrencyLimit }, nil, viaPooled}, // no saturated stretch (limitskip.go)
 	} {
 		cfg := base
 		c.change(&cfg)

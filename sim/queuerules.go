@@ -118,10 +118,11 @@ const (
 // ruledWindows is runRouted's loop over windows and the cycle loop up to
 // end for a policy whose picks pass 1 can work out, with adaptive-lifo or
 // shedding in force: a window while ruledStretch says it keeps their
-// rules and is worth it, else the cycle loop.
+// rules and is worth it (and a limit's, limitWindowed), else the cycle
+// loop.
 func (m *Model) ruledWindows(b *Balancer, end int64, early bool) {
 	for m.cycle < end {
-		if e, loop := m.ruledStretch(b, end); e > m.cycle && m.windowed(b) {
+		if e, loop := m.ruledStretch(b, end); e > m.cycle && m.windowed(b) && (b.lim == nil || m.limitWindowed(b, e)) {
 			m.runWindow(b, e)
 		} else if !m.routeCycles(b, loop, early) {
 			return

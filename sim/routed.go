@@ -46,7 +46,7 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// A policy whose picks pass 1 can work out runs windows (see
 	// runWindow), and a cycle at a time while it cannot.
 	for m.cycle < end {
-		if m.windowed(b) {
+		if m.windowed(b) && (b.lim == nil || m.limitWindowed(b, end)) {
 			m.runWindow(b, end)
 		} else if !m.routeCycles(b, m.cycle+1, early) {
 			break

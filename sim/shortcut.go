@@ -145,9 +145,6 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if cfg.ConcurrencyLimit != 0 {
-		return viaNone // an arrival may be refused, and every ending moves an adaptive limit
-	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle

@@ -60,6 +60,9 @@ type window struct {
 	c0               int64
 	busy0, live0, q0 int64
 	admitted         int64
+	// room is how many attempts the window may route with a
+	// concurrency limit on (limitRoom), −1 with none.
+	room int64
 }
 
 // arrivalCount is how many requests were admitted in a cycle of a window.
@@ -118,7 +121,10 @@ func (m *Model) startWindow(b *Balancer) *window {
 	w.c0 = m.cycle
 	b.catchUp(w.c0)
 	w.busy0, w.live0, w.q0 = int64(b.busy), int64(b.live), int64(b.queued)
-	w.admitted = 0
+	w.admitted, w.room = 0, -1
+	if b.lim != nil {
+		w.room = b.limitRoom()
+	}
 	return w
 }
 
@@ -156,6 +162,10 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 			m.nextScale += cfg.Cooldown // an evaluation that does not act
 		}
 		if c > e {
+			break
+		}
+		if w.room >= 0 && !m.fits(c, admitted, w.room) {
+			e = c - 1 // the cycle's arrivals might reach a limit (limitskip.go)
 			break
 		}
 		in := int32(0)
