@@ -11,7 +11,6 @@ package lanes
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/lbsim/lbsim/sim"
@@ -135,7 +134,7 @@ func New(specs []snapshot.LaneSpec, opts ...sim.Option) (*Set, error) {
 		if sp.Config.Cycles != cycles {
 			return nil, errors.New("lanes: every lane must run the same number of cycles")
 		}
-		m, err := sim.New(sp.Config, append(slices.Clone(opts), sp.Options...)...)
+		m, err := sim.New(sp.Config, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("lane %q: %w", sp.Label, err)
 		}

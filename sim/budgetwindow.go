@@ -44,8 +44,7 @@ func (b *Balancer) keepBudgetWindow(done bool) {
 }
 
 // budgetWindowKept reports whether every balancer has kept the budget's
-// window from cycle 0 (or the window cannot matter: the model keeps the
-// old rule, see WithBudgetSinceClientSide).
+// window from cycle 0.
 func (m *Model) budgetWindowKept() bool {
 	for _, b := range m.bal {
 		if b.cl == nil || b.cl.from > 0 {
@@ -60,7 +59,7 @@ func (m *Model) budgetWindowKept() bool {
 // start and its first schedule gave no budget): the first attempts
 // admitted before were not counted.
 func (m *Model) retryBudgetLate(changes []Change) error {
-	if m.cycle == 0 || m.oldBudget || !givesBudget(&Config{}, changes) || m.budgetWindowKept() {
+	if m.cycle == 0 || !givesBudget(&Config{}, changes) || m.budgetWindowKept() {
 		return nil
 	}
 	for _, c := range changes {
@@ -85,22 +84,3 @@ func (e *lateBudgetError) Is(target error) bool { return target == ErrRetryBudge
 
 // Unwrap gives the FieldError.
 func (e *lateBudgetError) Unwrap() error { return &e.FieldError }
-
-// WithBudgetSinceClientSide makes the retry budget count the first
-// attempts admitted since the balancer's client side came on, not from
-// cycle 0: the rule of snapshots recorded before the window was kept from
-// cycle 0, which replay with it (sim/snapshot). New runs do not use it.
-func WithBudgetSinceClientSide() Option { return func(m *Model) { m.oldBudget = true } }
-
-// BudgetWindowMatters reports whether a run of cfg with changes counts
-// its retry budget differently under the two rules (from cycle 0, or
-// since the client side came on, WithBudgetSinceClientSide): it gives a
-// budget, and its client side is off at the start. Snapshots of such runs
-// say which rule they were recorded under.
-func BudgetWindowMatters(cfg *Config, changes []Change) bool {
-	return !cfg.ClientSide() && givesBudget(cfg, changes)
-}
-
-// BudgetSinceClientSide reports whether the model keeps the older rule
-// of the retry budget's window (WithBudgetSinceClientSide).
-func (m *Model) BudgetSinceClientSide() bool { return m.oldBudget }

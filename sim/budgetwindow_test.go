@@ -12,10 +12,11 @@ import (
 // error (at 11) is granted a retry (0 granted < 0.5 × 6 admitted in cycles
 // 0…11) and so is #6's (1 < 3): the budget counts the first attempts
 // admitted before the client side came on. Counted only from the cycle
-// the client side came on (the old rule, kept for old snapshots), #6 finds
-// 1 granted, not below 0.5 × 2: it gives up. The budget is set from the
-// start, by a change scheduled before the run, or the client side comes
-// on by a timeout first; turned off and on again, it keeps its window.
+// the client side came on (the model's rule before it kept the window),
+// #6 would find 1 granted, not below 0.5 × 2, and give up
+// (gave_up_budget 1). The budget is set from the start, by a change
+// scheduled before the run, or the client side comes on by a timeout
+// first; turned off and on again, it keeps its window.
 func TestBudgetWindowFromCycleZero(t *testing.T) {
 	half := int64(DecimalScale / 2)
 	set := func(cycle int64, name, value string) Change {
@@ -30,50 +31,39 @@ func TestBudgetWindowFromCycleZero(t *testing.T) {
 		budget  int64 // at the start
 		timeout int64 // at the start
 		changes []Change
-		oldGave int64 // gave_up_budget under the old rule
 	}{
 		{"budget from the start, retries by a change", half, 0,
-			[]Change{set(10, "retries", "1")}, 1},
+			[]Change{set(10, "retries", "1")}},
 		{"budget and retries by changes", 0, 0,
-			[]Change{set(10, "retries", "1"), set(10, "retry-budget", "0.5")}, 1},
+			[]Change{set(10, "retries", "1"), set(10, "retry-budget", "0.5")}},
 		{"budget by a change before retries", 0, 0,
-			[]Change{set(5, "retries", "1"), set(6, "retry-budget", "0.5"), set(7, "retries", "0"), set(10, "retries", "1")}, 1},
+			[]Change{set(5, "retries", "1"), set(6, "retry-budget", "0.5"), set(7, "retries", "0"), set(10, "retries", "1")}},
 		{"client side on by a timeout change first", half, 0,
-			[]Change{set(8, "timeout", "50"), set(10, "retries", "1")}, 1},
+			[]Change{set(8, "timeout", "50"), set(10, "retries", "1")}},
 		{"client side on from the start, off and on again", half, 50,
-			[]Change{set(3, "timeout", "0"), set(10, "retries", "1")}, 0},
+			[]Change{set(3, "timeout", "0"), set(10, "retries", "1")}},
 	}
 	for _, c := range cases {
-		for _, old := range []bool{false, true} {
-			var rows []TraceRow
-			for i := range 4 {
-				rows = append(rows, TraceRow{Cycle: 1, Src: uint32(i + 1), Time: 1})
-			}
-			rows = append(rows, TraceRow{Cycle: 10, Src: 5, Time: 5}, TraceRow{Cycle: 10, Src: 6, Time: 5})
-			cfg := grayTrace(1, 30, rows...)
-			cfg.FailTime, cfg.RetryBudget, cfg.Timeout = 1, Decimal(c.budget), c.timeout
-			var opts []Option
-			if old {
-				opts = append(opts, WithBudgetSinceClientSide())
-			}
-			cfg.Blocked = nil
-			m, err := New(cfg, opts...)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			if err := m.Schedule(append([]Change{fault(10, "fail", "1")}, c.changes...)...); err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			for m.Step() {
-			}
-			want := int64(0)
-			if old {
-				want = c.oldGave
-			}
-			if s := m.Summary(); s.GaveUpBudget != want || s.Retries != 2-want || !s.Consistent {
-				t.Errorf("%s (old rule %v): gave_up_budget %d retries %d consistent %v, want %d %d true",
-					c.name, old, s.GaveUpBudget, s.Retries, s.Consistent, want, 2-want)
-			}
+		var rows []TraceRow
+		for i := range 4 {
+			rows = append(rows, TraceRow{Cycle: 1, Src: uint32(i + 1), Time: 1})
+		}
+		rows = append(rows, TraceRow{Cycle: 10, Src: 5, Time: 5}, TraceRow{Cycle: 10, Src: 6, Time: 5})
+		cfg := grayTrace(1, 30, rows...)
+		cfg.FailTime, cfg.RetryBudget, cfg.Timeout = 1, Decimal(c.budget), c.timeout
+		cfg.Blocked = nil
+		m, err := New(cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if err := m.Schedule(append([]Change{fault(10, "fail", "1")}, c.changes...)...); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for m.Step() {
+		}
+		if s := m.Summary(); s.GaveUpBudget != 0 || s.Retries != 2 || !s.Consistent {
+			t.Errorf("%s: gave_up_budget %d retries %d consistent %v, want 0 2 true",
+				c.name, s.GaveUpBudget, s.Retries, s.Consistent)
 		}
 	}
 }

@@ -104,15 +104,13 @@ type Model struct {
 	admitted [maxSaturated]int32 // runSaturated's running count of admissions
 	win      *window             // runWindow's scratch space
 
-	oldBudget bool  // the retry budget's window since the client side came on (WithBudgetSinceClientSide)
 	maxQueued int   // bound on queued requests (WithMaxQueued)
 	plain     bool  // RunTo steps every cycle (WithPlain)
 	stopped   error // why the run stopped early (Err)
 }
 
 // Option adjusts how a Model records what happens; options never change
-// the outcome of a run (WithMaxQueued may only stop it early), except
-// WithBudgetSinceClientSide, an older rule kept for old snapshots.
+// the outcome of a run (WithMaxQueued may only stop it early).
 type Option func(*Model)
 
 // WithEvents makes the model keep each cycle's events for Events.
@@ -164,7 +162,7 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 			b.tally = tally{routed: []int64{0}, most: []int64{0}, picks: [][]int64{nil}}
 		}
 		b.useRouter(0)
-		if cfg.RetryBudget > 0 && !m.oldBudget {
+		if cfg.RetryBudget > 0 {
 			b.keepBudgetWindow(false) // budgetwindow.go
 		}
 		b.watch()
@@ -368,7 +366,7 @@ func (m *Model) Schedule(changes ...Change) error {
 	}
 	m.pending = merged
 	m.nameFaulted(changes)
-	if m.cycle == 0 && !m.oldBudget && givesBudget(&Config{}, changes) {
+	if m.cycle == 0 && givesBudget(&Config{}, changes) {
 		for _, b := range m.bal {
 			b.keepBudgetWindow(true) // budgetwindow.go
 		}

@@ -29,13 +29,13 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// discipline or shedding its parts wait for step d (queuerules.go).
 	early := cfg.QueueCap == 0 && (m.fan == nil || !m.queueRuled())
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || b.th != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || cfg.Discipline == Lifo {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || cfg.Discipline == Lifo {
 		// A window serves its requests apart from the client side, and
 		// routes for one balancer (fan-out: see partsWindowed; hedges
 		// fall due apart from arrivals and cancel across servers), each
-		// queue oldest first (queuerules.go). The throttle's draws read
-		// the completions of the cycles before theirs, which a window's
-		// pass 1 has not served yet.
+		// queue oldest first (queuerules.go). The throttle bounds a
+		// window where its draws need completions pass 1 has not served
+		// yet (windowed).
 		m.routeCycles(b, end, early)
 		return m.cycle > start
 	}

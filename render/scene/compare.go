@@ -49,7 +49,7 @@ func (s *Session) setStartSpecs(specs []snapshot.LaneSpec) {
 func cloneSpecs(specs []snapshot.LaneSpec) []snapshot.LaneSpec {
 	out := make([]snapshot.LaneSpec, len(specs))
 	for i, sp := range specs {
-		out[i] = snapshot.LaneSpec{Label: sp.Label, Config: sp.Config.Clone(), Changes: slices.Clone(sp.Changes), Options: sp.Options}
+		out[i] = snapshot.LaneSpec{Label: sp.Label, Config: sp.Config.Clone(), Changes: slices.Clone(sp.Changes)}
 	}
 	return out
 }

@@ -113,7 +113,7 @@ func (s *Session) loadComparison(c snapshot.Comparison) error {
 		if l.Model != snapshot.ModelVersion {
 			return s.loadFailed("snapshot", fmt.Errorf("it was recorded by model version %d, this is version %d", l.Model, snapshot.ModelVersion))
 		}
-		specs[i] = snapshot.LaneSpec{Label: l.Label, Config: l.Config, Changes: l.Changes, Options: l.Options()}
+		specs[i] = snapshot.LaneSpec{Label: l.Label, Config: l.Config, Changes: l.Changes}
 	}
 	// Check it runs before leaving the current run.
 	set, err := lanes.New(specs, s.modelOptions()...)
@@ -133,7 +133,7 @@ func (s *Session) loadComparison(c snapshot.Comparison) error {
 func (s *Session) startReplay(c snapshot.Comparison) {
 	specs := make([]snapshot.LaneSpec, len(c.Lanes))
 	for i, l := range c.Lanes {
-		specs[i] = snapshot.LaneSpec{Label: l.Label, Config: l.Config, Changes: l.Changes, Options: l.Options()}
+		specs[i] = snapshot.LaneSpec{Label: l.Label, Config: l.Config, Changes: l.Changes}
 	}
 	if err := s.build(specs, 0); err != nil {
 		s.loadFailed("snapshot", err)

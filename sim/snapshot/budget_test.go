@@ -2,7 +2,14 @@ package snapshot
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/tinylib/msgp/msgp"
 
 	"github.com/lbsim/lbsim/sim"
 )
@@ -11,7 +18,8 @@ import (
 // #1…#4 at cycle 1, #5 and #6 at cycle 10 when the server fails; a budget
 // of 0.5 from the start and retries turned on at 10 by a change. From
 // cycle 0 the budget grants both errors a retry; counted since the client
-// side came on, #6 gives up (sim's TestBudgetWindowFromCycleZero).
+// side came on (the model's rule before it kept the window), #6 gave up
+// (sim's TestBudgetWindowFromCycleZero).
 func budgetRun(t *testing.T) (sim.Config, []sim.Change) {
 	t.Helper()
 	cfg := sim.DefaultConfig()
@@ -33,91 +41,75 @@ func budgetRun(t *testing.T) (sim.Config, []sim.Change) {
 	return cfg, changes
 }
 
-// TestOldBudgetSnapshotReplays: a snapshot recorded under the older rule
-// of the retry budget (no BudgetFromStart, as every file written before
-// it) replays under that rule and reproduces, through Encode and Decode;
-// one recorded now carries the mark, writes it, and replays under the
-// rule of cycle 0. The mark is what decides: set on the old recording,
-// its replay diverges. A run where the rule does not matter (its client
-// side on from the start) is not marked and writes no mark.
-func TestOldBudgetSnapshotReplays(t *testing.T) {
+// TestOldBudgetSnapshotRefused: testdata/budget-old-rule.lbsnap is
+// budgetRun recorded by the model before the retry budget's window was
+// kept from cycle 0 (gave_up_budget 1; the test wrote it with Record and
+// Encode at that model, commit 98744bd). Every replay follows the rule of
+// cycle 0, so it decodes but its replay is refused with a divergence that
+// names a cycle after the start; nothing panics. The run recorded now
+// gives no budget give-up, replays, and its body has the very keys of the
+// old file's (the rule adds none).
+func TestOldBudgetSnapshotRefused(t *testing.T) {
 	cfg, changes := budgetRun(t)
-	m, err := sim.New(cfg, sim.WithBudgetSinceClientSide())
+	data, err := os.ReadFile(filepath.Join("testdata", "budget-old-rule.lbsnap"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
-	r := NewRecorder(cfg)
-	for !m.Done() {
-		m.Step()
-		r.Observe(m)
-	}
-	old, err := r.Snapshot(m)
+	old, err := Decode(data)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(old.Changes, changes) || old.Config.RetryBudget != cfg.RetryBudget || old.Summary.GaveUpBudget != 1 {
+		t.Fatalf("the file is not budgetRun under the old rule: changes %v, budget %v, gave_up_budget %d",
+			old.Changes, old.Config.RetryBudget, old.Summary.GaveUpBudget)
+	}
+	_, err = Replay(old, nil)
+	var div *DivergenceError
+	if !errors.As(err, &div) || div.Cycle <= 10 || !strings.Contains(err.Error(), "cycle "+strconv.FormatInt(div.Cycle, 10)) {
+		t.Errorf("replaying the old recording gave %v, want a divergence naming a cycle after 10", err)
 	}
 	now, err := Record(cfg, changes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if old.BudgetFromStart || !now.BudgetFromStart || old.Summary.GaveUpBudget != 1 || now.Summary.GaveUpBudget != 0 {
-		t.Fatalf("marks %v %v, gave_up_budget %d %d: want false true, 1 0", old.BudgetFromStart, now.BudgetFromStart, old.Summary.GaveUpBudget, now.Summary.GaveUpBudget)
+	if now.Summary.GaveUpBudget != 0 {
+		t.Errorf("recorded now: gave_up_budget %d, want 0", now.Summary.GaveUpBudget)
 	}
-	for _, s := range []Snapshot{old, now} {
-		data, err := Encode(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := wroteMark(t, data); got != s.BudgetFromStart {
-			t.Errorf("mark %v: the file holds it: %v", s.BudgetFromStart, got)
-		}
-		back, err := Decode(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back.BudgetFromStart != s.BudgetFromStart {
-			t.Errorf("mark %v decoded as %v", s.BudgetFromStart, back.BudgetFromStart)
-		}
-		if _, err := Replay(back, nil); err != nil {
-			t.Errorf("mark %v: %v", s.BudgetFromStart, err)
-		}
-	}
-	marked := old
-	marked.BudgetFromStart = true
-	var div *DivergenceError
-	if _, err := Replay(marked, nil); !errors.As(err, &div) {
-		t.Errorf("the old recording replayed under the rule of cycle 0 gave %v, want a divergence", err)
-	}
-	cfg.Timeout = 50 // the client side on from the start: one rule
-	plain, err := Record(cfg, changes)
+	enc, err := Encode(now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.BudgetFromStart {
-		t.Error("a run where the rule does not matter is marked")
-	}
-	plain.BudgetFromStart = true // even so, nothing is written
-	data, err := Encode(plain)
+	back, err := Decode(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wroteMark(t, data) {
-		t.Error("a run where the rule does not matter writes the mark")
+	if _, err := Replay(back, nil); err != nil {
+		t.Errorf("the run recorded now: %v", err)
+	}
+	if got, want := bodyKeys(t, enc), bodyKeys(t, data); !slices.Equal(got, want) {
+		t.Errorf("body keys %v, the old file's %v", got, want)
 	}
 }
 
-// wroteMark reports whether an encoded snapshot's body holds the mark.
-func wroteMark(t *testing.T, data []byte) bool {
+// bodyKeys returns the keys of an encoded snapshot's body, in order.
+func bodyKeys(t *testing.T, data []byte) []string {
 	t.Helper()
 	var env envelope
 	if _, err := env.UnmarshalMsg(data); err != nil {
 		t.Fatal(err)
 	}
-	var b body
-	if _, err := b.UnmarshalMsg(env.Payload); err != nil {
+	n, rest, err := msgp.ReadMapHeaderBytes(env.Payload)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.Budget0
+	keys := make([]string, n)
+	for i := range keys {
+		if keys[i], rest, err = msgp.ReadStringBytes(rest); err != nil {
+			t.Fatal(err)
+		}
+		if rest, err = msgp.Skip(rest); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }

@@ -39,9 +39,6 @@ type LaneSpec struct {
 	Label   string
 	Config  sim.Config
 	Changes []sim.Change
-	// Options are model options of the lane's own: a replayed lane's
-	// rules (Snapshot.Options). Recording ignores them.
-	Options []sim.Option
 }
 
 // RecordComparison runs every lane and returns the comparison.

@@ -49,7 +49,6 @@ type body struct {
 	Hashes  wireHashes  `msg:"h"`
 	Summary wireSummary `msg:"s"`
 	Caption string      `msg:"cap,omitempty"` // a caption to show with the run (CheckCaption), or ""
-	Budget0 bool        `msg:"b0,omitempty"`  // the retry budget counted from cycle 0 (Snapshot.BudgetFromStart)
 }
 
 // wireHashes are the state hashes (sim.Model.Hash) of the recording: the

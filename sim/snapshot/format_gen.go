@@ -16,8 +16,8 @@ const (
 func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(9)
-	var zb0001Mask uint16 /* 9 bits */
+	zb0001Len := uint32(8)
+	var zb0001Mask uint8 /* 8 bits */
 	_ = zb0001Mask
 	if z.Label == "" {
 		zb0001Len--
@@ -34,10 +34,6 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.Caption == "" {
 		zb0001Len--
 		zb0001Mask |= 0x80
-	}
-	if z.Budget0 == false {
-		zb0001Len--
-		zb0001Mask |= 0x100
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -107,11 +103,6 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "cap"
 			o = append(o, 0xa3, 0x63, 0x61, 0x70)
 			o = msgp.AppendString(o, z.Caption)
-		}
-		if (zb0001Mask & 0x100) == 0 { // if not omitted
-			// string "b0"
-			o = append(o, 0xa2, 0x62, 0x30)
-			o = msgp.AppendBool(o, z.Budget0)
 		}
 	}
 	return
@@ -258,12 +249,6 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Caption")
 				return
 			}
-		case "b0":
-			z.Budget0, bts, err = msgp.ReadBoolBytes(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "Budget0")
-				return
-			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -278,7 +263,7 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *body) Msgsize() (s int) {
-	s = 1 + 3 + msgp.StringPrefixSize + len(z.Label) + 2 + msgp.Uint32Size + 2 + msgp.StringPrefixSize + len(z.Engine) + 2 + z.Config.Msgsize() + 3 + msgp.BytesPrefixSize + len(z.Changes) + 2 + 1 + 6 + msgp.Int64Size + 5 + msgp.BytesPrefixSize + len(z.Hashes.Sums) + 6 + msgp.Uint64Size + 2 + z.Summary.Msgsize() + 4 + msgp.StringPrefixSize + len(z.Caption) + 3 + msgp.BoolSize
+	s = 1 + 3 + msgp.StringPrefixSize + len(z.Label) + 2 + msgp.Uint32Size + 2 + msgp.StringPrefixSize + len(z.Engine) + 2 + z.Config.Msgsize() + 3 + msgp.BytesPrefixSize + len(z.Changes) + 2 + 1 + 6 + msgp.Int64Size + 5 + msgp.BytesPrefixSize + len(z.Hashes.Sums) + 6 + msgp.Uint64Size + 2 + z.Summary.Msgsize() + 4 + msgp.StringPrefixSize + len(z.Caption)
 	return
 }
 

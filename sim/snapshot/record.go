@@ -82,18 +82,15 @@ func (r *Recorder) Snapshot(m *sim.Model) (Snapshot, error) {
 	if int64(len(r.hashes)) != checkpoints(r.cfg.Cycles, r.every) {
 		return Snapshot{}, errors.New("snapshot recorder: not every cycle was observed")
 	}
-	changes := m.Changes()
 	return Snapshot{
 		Model:   ModelVersion,
 		Engine:  EngineVersion,
 		Config:  r.cfg.Clone(),
-		Changes: changes,
+		Changes: m.Changes(),
 		Every:   r.every,
 		Hashes:  slices.Clone(r.hashes),
 		Final:   m.Hash(),
 		Summary: m.Summary(),
-		// Stored only where the rule matters, so other runs' bytes stay.
-		BudgetFromStart: sim.BudgetWindowMatters(&r.cfg, changes) && !m.BudgetSinceClientSide(),
 	}, nil
 }
 
@@ -158,7 +155,7 @@ func ReplayWith(s Snapshot, each func(*sim.Model) error, opts ...sim.Option) (*s
 	if s.Every < 1 || int64(len(s.Hashes)) != checkpoints(n, s.Every) {
 		return nil, fmt.Errorf("snapshot hashes: %d hashes every %d cycles do not fit a run of %d cycles", len(s.Hashes), s.Every, n)
 	}
-	m, err := sim.New(s.Config, append(slices.Clone(opts), s.Options()...)...)
+	m, err := sim.New(s.Config, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot config: %w", err)
 	}

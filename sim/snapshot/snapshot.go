@@ -104,22 +104,6 @@ type Snapshot struct {
 	// Caption is a caption the view shows with the run (a teacher's
 	// words, see CheckCaption), or "". Optional: older files have none.
 	Caption string
-
-	// BudgetFromStart says the run's retry budget counted the first
-	// attempts admitted from cycle 0. It is stored only for the runs
-	// where the rule matters (sim.BudgetWindowMatters); such a snapshot
-	// without it was recorded when the budget counted them only since the
-	// client side came on, and replays under that rule (Options).
-	BudgetFromStart bool
-}
-
-// Options returns the model options a replay of s needs to run under the
-// rules it was recorded with.
-func (s *Snapshot) Options() []sim.Option {
-	if sim.BudgetWindowMatters(&s.Config, s.Changes) && !s.BudgetFromStart {
-		return []sim.Option{sim.WithBudgetSinceClientSide()}
-	}
-	return nil
 }
 
 // checkpoints returns how many periodic hashes a run of n cycles has.
@@ -245,7 +229,6 @@ func (s *Snapshot) body() (body, error) {
 	}
 
 	b := body{
-		Budget0: s.BudgetFromStart && sim.BudgetWindowMatters(&s.Config, s.Changes),
 		Caption: s.Caption,
 		Model:   uint32(s.Model),
 		Engine:  s.Engine,
@@ -320,7 +303,7 @@ func (b *body) snapshot() (Snapshot, error) {
 	if err := CheckCaption(b.Caption); err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot %w", err)
 	}
-	s := Snapshot{Model: int(b.Model), Engine: b.Engine, Every: b.Hashes.Every, Final: b.Hashes.Final, Caption: b.Caption, BudgetFromStart: b.Budget0}
+	s := Snapshot{Model: int(b.Model), Engine: b.Engine, Every: b.Hashes.Every, Final: b.Hashes.Final, Caption: b.Caption}
 	if s.Config, err = b.Config.sim(); err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot %w", err)
 	}
