@@ -16,13 +16,14 @@ package sim
 // declines). Events and the last cycle's row are left to Step, which
 // RunTo always runs for the last cycle.
 //
-// The gate (shortcut) lets it run only for a pooled balancer, alone,
-// with the oldest-first hand-out and no overload control (shedding, a
-// throttle or a concurrency limit read or move the queue and the servers
-// between steps a and d, which runQueued hands out apart; they may
-// extend it later). It stops before the next pending change and before
-// the queued requests could pass their bound. It reports whether it
-// advanced.
+// The gate (shortcut) lets it run only for a pooled balancer, alone. A
+// discipline or shedding (queuerules.go), a concurrency limit
+// (limitskip.go) or the throttle (throttleskip.go) read or move the queue,
+// the servers or their books between steps a and d, so with any of them
+// on it keeps to its own cycles, in Step's order: no runQueued hand-outs,
+// no saturated stretch. It stops before the next pending change and
+// before the queued requests could pass their bound. It reports whether
+// it advanced.
 func (m *Model) runPooled(b *Balancer, limit int64) bool {
 	cfg := &m.cfg
 	end := min(limit-1, m.cycle+m.quietSpan())
@@ -35,7 +36,7 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 	// runQueued may run (a limit: limitskip.go); with a discipline or
 	// shedding, no early hand-out (queuerules.go): each cycle visited runs
 	// in Step's order.
-	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() && b.lim == nil && !m.queueRuled()
+	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() && b.lim == nil && b.th == nil && !m.queueRuled()
 	for m.cycle < end {
 		if b.idle.n == 0 && int64(b.queue.n) >= needs && b.saturable() &&
 			(b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, end+1) {
@@ -87,15 +88,16 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 		case arrives:
 			b.tot.PeakQueue = max(b.tot.PeakQueue, int64(b.queue.n))
 		}
-		if b.cl != nil {
-			b.cl.recordThrough(b, c)
-			if b.limited {
-				end = min(end, b.retryBound()) // a refusal's retry (limitskip.go)
+		if b.cl != nil || b.th != nil {
+			// A refusal's or a throttled attempt's retry (limitskip.go,
+			// throttleskip.go) ends the stretch before it falls due.
+			if bound := b.booksThrough(c); b.limited || b.th != nil {
+				end = min(end, bound)
 			}
 		}
 	}
-	if b.cl != nil {
-		b.cl.recordThrough(b, m.cycle)
+	if b.cl != nil || b.th != nil {
+		b.booksThrough(m.cycle)
 	}
 	return m.cycle > start
 }

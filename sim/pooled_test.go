@@ -165,7 +165,8 @@ func TestPooledGate(t *testing.T) {
 		{"events", func(*Config) {}, []Option{WithEvents()}, viaSkip},
 		{"lifo", func(c *Config) { c.Discipline = Lifo }, nil, viaPooled},
 		{"codel", func(c *Config) { c.CodelTarget = 5 }, nil, viaPooled},
-		{"throttle", func(c *Config) { c.Throttle = MinThrottle }, nil, viaSkip},
+		{"throttle", func(c *Config) { c.Throttle = MinThrottle }, nil, viaPooled},
+		{"throttle queued", func(c *Config) { c.InitialPerServer, c.Throttle = 500, MinThrottle }, nil, viaPooled}, // no saturated stretch (throttleskip.go)
 		{"limit", func(c *Config) { c.ConcurrencyLimit = 4 }, nil, viaPooled},
 		{"limit queued", func(c *Config) { c.InitialPerServer, c.ConcurrencyLimit = 500, MaxConcurrencyLimit }, nil, viaPooled}, // no saturated stretch (limitskip.go)
 	} {

@@ -172,7 +172,7 @@ func (m *Model) gate() via {
 	switch {
 	case len(b.grays) > 0 || len(b.ends) > 0:
 		return viaSkip // they serve at the plain speed, and every attempt completes
-	case b.th != nil && (!b.perServer || m.fan != nil):
+	case b.th != nil && m.fan != nil:
 		return viaSkip // the throttle: see throttleskip.go for the other shortcuts
 	case b.perServer:
 		return viaRouted

@@ -1,7 +1,8 @@
 package sim
 
-// This file lets the throttle's runs take RunTo's shortcuts (routed.go's
-// cycle loop and skipAhead) where they keep its rules exactly. The
+// This file lets the throttle's runs take RunTo's shortcuts (the cycle
+// loops of routed.go and pooled.go, and skipAhead) where they keep its
+// rules exactly. The
 // throttle reads two things: the attempts that reached it and the attempts
 // completed, per cycle over the last 1000, fixed for a whole cycle; and it
 // draws from its own generator for every attempt that reaches it. Both
@@ -32,7 +33,9 @@ package sim
 //
 // Where this does not hold, the gate keeps the throttle off a shortcut:
 // a saturated stretch admits its arrivals apart from its dispatches, so a
-// draw would not see the completions of the cycles before its own (gate: skipAhead instead); fan-out through the cycle
+// draw would not see the completions of the cycles before its own, and
+// the pooled loop's runQueued records no books (saturable, runPooled:
+// the pooled loop's own cycles instead); fan-out through the cycle
 // loop sends a part straight into service (serveNow), where a sibling
 // throttled after it ends their request and cancels it (gate: skipAhead,
 // which admits only while no server could take a part at once).

@@ -138,7 +138,7 @@ func sameThrottle(t tester, a, b *Model) {
 // skipAhead (throttleskip.go), to random stops and by Step alone, and
 // compares the hash (the throttle generator's state and the window's
 // sums among it), the summary, the last row, the servers and queues and
-// every slot of the windows. Enough stops must have opened the cycle loop
+// every slot of the windows. Enough stops must have opened a cycle loop
 // and skipAhead, and enough runs throttled, for it to say anything; the
 // policies that run windows plain must take the cycle loop throttled.
 func TestThrottleShortcutsMatchStepping(t *testing.T) {
@@ -160,7 +160,7 @@ func TestThrottleShortcutsMatchStepping(t *testing.T) {
 		slices.Sort(stops)
 		for _, stop := range append(stops, cfg.Cycles) {
 			switch jumped.gate() {
-			case viaRouted:
+			case viaRouted, viaPooled:
 				routed++
 			case viaSkip:
 				skipped++
