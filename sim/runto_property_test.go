@@ -100,6 +100,12 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	}
 	if rapid.IntRange(0, 5).Draw(t, "faults") == 0 {
 		cfg.MTBF, cfg.MTTR = rapid.Int64Range(1, 3000).Draw(t, "mtbf"), rapid.Int64Range(1, 50).Draw(t, "mttr")
+		// A failing server's queue is routed again: with few servers up
+		// and neither shedding nor a cap, the backlog grows with the run
+		// and each fault moves it (work grows as the cycles squared: one
+		// run of 5,704 cycles took 100 s). Random faults close every
+		// shortcut, so these runs lose nothing by being short.
+		cfg.Cycles = min(cfg.Cycles, 600)
 	}
 	if rapid.IntRange(0, 3).Draw(t, "hunting") == 0 {
 		genHunting(t, &cfg)
@@ -352,8 +358,9 @@ func targetChanges(t *rapid.T, cfg Config, changes []Change) {
 // cycle at a time: state, summary and last row must agree at every stop.
 // It fails if the shortcuts are taken too rarely (the gate, read at each
 // stop): a third of runs must open one, and each of skipAhead and the
-// saturated, routed and pooled stretches one run in 60 (the default
-// checks open 5–15 times that).
+// saturated, routed and pooled stretches one run in 100 (the default
+// checks open 1.5 to 15 times that; skipAhead counts only without
+// random faults, which it does not pass).
 func TestRunToMatchesStepping(t *testing.T) {
 	checks := 600
 	if testing.Short() {
@@ -381,7 +388,9 @@ func TestRunToMatchesStepping(t *testing.T) {
 		slices.Sort(stops)
 		var seen [viaPooled + 1]bool
 		for _, stop := range stops {
-			seen[jumped.gate()] = true
+			if g := jumped.gate(); g != viaSkip || cfg.MTBF == 0 { // skipAhead passes nothing while faults may strike
+				seen[g] = true
+			}
 			stepAndJump(t, stepped, jumped, stop)
 		}
 		runs++
@@ -396,7 +405,7 @@ func TestRunToMatchesStepping(t *testing.T) {
 	})
 	t.Logf("%d runs: %d opened a shortcut at a stop; skipAhead %d, saturated %d, routed %d, pooled %d",
 		runs, open, opened[viaSkip], opened[viaSaturated], opened[viaRouted], opened[viaPooled])
-	if !testing.Short() && (3*open < runs || slices.ContainsFunc(opened[viaSkip:], func(n int) bool { return 60*n < runs })) {
+	if !testing.Short() && (3*open < runs || slices.ContainsFunc(opened[viaSkip:], func(n int) bool { return 100*n < runs })) {
 		t.Errorf("too few runs opened RunTo's shortcuts: %d runs, %d opened one, by via %v", runs, open, opened)
 	}
 }
