@@ -25,12 +25,7 @@ while read -r rule settings; do
 			cat "$errors" >&2
 			exit 1
 		fi
-	done | python3 -c '
-import json, sys
-text, runs, dec, i = sys.stdin.read(), [], json.JSONDecoder(), 0
-while text[i:].strip():
-    r, i = dec.raw_decode(text, i + len(text[i:]) - len(text[i:].lstrip()))
-    runs.append(r)
+	done | python3 -c "$read_runs"'
 n = len(runs)
 if n == 0:
     sys.exit("autoscale-table.sh: no run for the row %s %s (SEEDS is empty, or a run failed above)" % (sys.argv[1], sys.argv[2]))

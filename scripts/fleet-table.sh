@@ -5,6 +5,7 @@
 # row per setting: mean wait, p99 wait (the mean over the seeds) and
 # max_share. Usage: scripts/fleet-table.sh [bin/lbsim]
 set -euo pipefail
+source "$(dirname "$0")/lbsim-arg.sh" # read_runs
 lbsim=${1:-bin/lbsim}
 cycles=${CYCLES:-2000000}
 seeds=${SEEDS:-1 2 3}
@@ -17,12 +18,7 @@ while read -r policy k info; do
 	[ "$info" = exact ] || flags+=(--load-info "$info")
 	for s in $seeds; do
 		"$lbsim" run "${base[@]}" "${flags[@]}" --seed "$s" --json - 2>/dev/null
-	done | python3 -c '
-import json, sys
-text, runs, dec, i = sys.stdin.read(), [], json.JSONDecoder(), 0
-while text[i:].strip():
-    r, i = dec.raw_decode(text, i + len(text[i:]) - len(text[i:].lstrip()))
-    runs.append(r)
+	done | python3 -c "$read_runs"'
 n = len(runs)
 mean = lambda k: sum(r[k] for r in runs) / n
 print("| %s | %s | %s | %.0f | %.0f | %.3f |" % (sys.argv[1], sys.argv[2], sys.argv[3], mean("avg_wait"), mean("wait_p99"), mean("max_share")))

@@ -59,12 +59,7 @@ settings() {
 # the Python code given as $1, which prints the row, with mean(f) (f's mean
 # over the runs) and arg ($2…) at hand.
 table() {
-	python3 -c '
-import json, sys
-text, runs, dec, i = sys.stdin.read(), [], json.JSONDecoder(), 0
-while text[i:].strip():
-    r, i = dec.raw_decode(text, i + len(text[i:]) - len(text[i:].lstrip()))
-    runs.append(r)
+	python3 -c "$read_runs"'
 n = len(runs)
 if n == 0:
     sys.exit("overload-table.sh: no run (SEEDS is empty)")

@@ -43,12 +43,7 @@ rows() {
 		if ! "$lbsim" mmc "${base[@]}" "$@" --seed "$s" --json - 2>"$err"; then
 			python3 -c 'import json, sys; print(json.dumps({"failed": open(sys.argv[1]).read().strip()}))' "$err"
 		fi
-	done | python3 -c '
-import json, sys
-text, runs, dec, i = sys.stdin.read(), [], json.JSONDecoder(), 0
-while text[i:].strip():
-    r, i = dec.raw_decode(text, i + len(text[i:]) - len(text[i:].lstrip()))
-    runs.append(r)
+	done | python3 -c "$read_runs"'
 failed = [r["failed"] for r in runs if "failed" in r]
 if failed:
     print(json.dumps({"failed": "%d of %d runs stopped: %s" % (len(failed), len(runs), failed[0])}))

@@ -72,10 +72,7 @@ func TestTargetTrackingHandTraces(t *testing.T) {
 func TestTargetTrackingWarmsAndRemovesWarmingFirst(t *testing.T) {
 	cfg := busyPool(2, 20, 500_000)
 	cfg.ProvisionDelay = 100
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg)
 	m.RunTo(15)
 	if p := m.Pool(); p.Live != 4 || p.Warming != 2 {
 		t.Fatalf("cycle 15: live %d warming %d, want 4 and 2", p.Live, p.Warming)
@@ -90,10 +87,7 @@ func TestTargetTrackingWarmsAndRemovesWarmingFirst(t *testing.T) {
 	// the pool shrinks, warming servers (highest ids) first.
 	idle := busyPool(2, 20, 500_000)
 	idle.ProvisionDelay, idle.InitialPerServer, idle.TaskMin, idle.TaskMax, idle.ScaleDownWindow, idle.Cycles = 1000, 1, 20, 20, 1, 60
-	m, err = New(idle, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m = mustNewEvents(t, idle)
 	var downs []int
 	for m.Step() {
 		for _, e := range m.Events() {

@@ -31,6 +31,9 @@ type Balancer struct {
 	// once rather than in step d (runRouted sets it in the cycles where
 	// nothing in between can tell).
 	serveNow bool
+	// ruled: a discipline or shedding is in force (routeCycles sets it
+	// for its stretch; workEach's early hand-out reads it).
+	ruled bool
 	// limited: a pooled arrival past the firewall is checked against the
 	// pool's concurrency limit (admitLimited); sampling: an adaptive limit
 	// takes a sample at every ending.

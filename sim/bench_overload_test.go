@@ -50,6 +50,18 @@ func BenchmarkOverloadIdle(b *testing.B) {
 			b.Run(fmt.Sprintf("%v/%s", q, c.name), func(b *testing.B) { benchRun(b, cfg) })
 		}
 	}
+	// Round-robin and random per-server run windows (window.go), plain
+	// and throttled.
+	for _, p := range []Policy{RoundRobin, Random} {
+		for _, c := range idleControls {
+			if c.name == "plain" || c.name == "throttle" {
+				cfg := overloadBenchConfig(PerServer, 80)
+				cfg.Policy = p
+				c.set(&cfg)
+				b.Run(fmt.Sprintf("%v/%s", p, c.name), func(b *testing.B) { benchRun(b, cfg) })
+			}
+		}
+	}
 }
 
 // BenchmarkShedding runs shedding (codel target 50) under offered loads

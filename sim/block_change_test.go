@@ -23,13 +23,7 @@ func TestBlockAndUnblockChanges(t *testing.T) {
 			t.Errorf("%v reads back as %v, %v", c, back, err)
 		}
 	}
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(block, unblock); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, block, unblock)
 	for m.Step() {
 		for _, e := range m.Events() {
 			during := e.Cycle >= 50 && e.Cycle < 80

@@ -48,10 +48,14 @@ type clientSide struct {
 	// The budget's window: the first attempts admitted and the retries
 	// granted up to the end of each of the last budgetWindow cycles
 	// (running totals, by cycle mod budgetWindow; stamp says which cycle a
-	// slot holds). A cycle not recorded (before the client side came on)
-	// counts nothing: baseAdm holds the admissions when it came on (no
-	// retry was granted before).
+	// slot holds). A cycle not recorded (before the state was made)
+	// counts nothing: baseAdm holds the admissions then (no retry was
+	// granted before). from is the cycle the state was made (0: the
+	// window holds every cycle, budgetwindow.go); on says whether the
+	// client side has come on (only then does its state join the hash).
 	granted       int64
+	from          int64
+	on            bool
 	recorded      int64 // the last cycle recorded
 	cumAdm, cumGr [budgetWindow]int64
 	stamp         [budgetWindow]int64
@@ -78,18 +82,26 @@ const (
 	endDiscarded               // a retry found its queue full
 )
 
-// client returns the balancer's client state, made the first time.
+// client returns the balancer's client state, made the first time; the
+// client side is on from then (its state joins the hash).
 func (b *Balancer) client() *clientSide {
 	if b.cl == nil {
-		c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}, dueFloor: math.MaxInt64}
-		c.baseAdm = b.tot.Admitted
-		c.recorded = b.m.cycle - 1 // this cycle is recorded at its end
-		for i := range c.stamp {
-			c.stamp[i] = -1
-		}
-		b.cl = c
+		b.cl = b.newClient()
 	}
+	b.cl.on = true
 	return b.cl
+}
+
+// newClient makes the balancer's client state at the current cycle.
+func (b *Balancer) newClient() *clientSide {
+	c := &clientSide{flights: map[int64]*flight{}, abandonAt: map[int]int64{}, dueFloor: math.MaxInt64}
+	c.baseAdm = b.tot.Admitted
+	c.from = b.m.cycle
+	c.recorded = b.m.cycle - 1 // this cycle is recorded at its end
+	for i := range c.stamp {
+		c.stamp[i] = -1
+	}
+	return c
 }
 
 // arrived is told of every attempt that joins a queue at cycle t (a first

@@ -18,13 +18,7 @@ func TestPeakEWMARetryAfterAbandonedWork(t *testing.T) {
 	cfg.Queues, cfg.Policy = PerServer, PeakEWMA
 	cfg.Timeout, cfg.Retries = 5, 1
 	cfg.Trace = []TraceRow{{Cycle: 0, Src: 1, Time: 20}}
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(Change{Cycle: 5, Setting: SetTimeout, Value: 0}); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, Change{Cycle: 5, Setting: SetTimeout, Value: 0})
 	y := 0
 	for m.Step() && m.Cycle() < 25 {
 		for _, e := range m.Events() {
@@ -56,10 +50,7 @@ func TestPeakEWMAWarmingServerCost(t *testing.T) {
 	cfg.InitialPerServer, cfg.Rate, cfg.Wave = 0, 0, false
 	cfg.Queues, cfg.Policy, cfg.ProvisionDelay = PerServer, PeakEWMA, 3
 	cfg.Trace = []TraceRow{{Cycle: 0, Src: 1, Time: 20}, {Cycle: 0, Src: 2, Time: 20}}
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg)
 	m.RunTo(4)
 	if p := m.Pool(); p.Live != 2 || p.Active != 2 {
 		t.Fatalf("pool %+v at cycle 4, want server 2 added at 1 and ready at 4 (the premise)", p)

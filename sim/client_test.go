@@ -30,10 +30,7 @@ func kindAt(events []Event, kind EventKind, id int) []int64 {
 func TestTimeoutTrace(t *testing.T) {
 	cfg := grayTrace(1, 15, TraceRow{Cycle: 1, Src: 1, Time: 10}, TraceRow{Cycle: 1, Src: 2, Time: 10})
 	cfg.Timeout, cfg.Blocked = 5, nil
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg)
 	var ev []Event
 	for m.Cycle() < 8 {
 		m.Step()
@@ -160,10 +157,7 @@ func TestJitterLeavesRequestsAlone(t *testing.T) {
 	base := DefaultConfig()
 	base.Seed, base.Cycles, base.InitialPerServer = 9, 3000, 2
 	run := func(cfg Config) []Request {
-		m, err := New(cfg, WithEvents())
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := mustNewEvents(t, cfg)
 		var rs []Request
 		for m.Step() {
 			for _, e := range m.Events() {
@@ -292,10 +286,7 @@ func TestWarmUpTrace(t *testing.T) {
 	cfg.ProvisionDelay = 5
 	cfg.MinServers, cfg.MaxServers, cfg.ScaleUp, cfg.ScaleDown, cfg.Cooldown = 1, 3, FactorScale, 0, 1
 	cfg.Blocked = nil
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg)
 	var ev []Event
 	warm := 0
 	for m.Step() {
@@ -332,13 +323,7 @@ func TestReplaceTrace(t *testing.T) {
 	cfg.Blocked = nil
 	cfg.MinServers, cfg.MaxServers = 1, 2
 	cfg.ScaleUp, cfg.ScaleDown = 1000*FactorScale, 0
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(fault(5, "down", "2"), fault(20, "up", "2")); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, fault(5, "down", "2"), fault(20, "up", "2"))
 	var ev []Event
 	for m.Step() {
 		checkInvariants(t, m)
@@ -365,13 +350,7 @@ func TestEjectedRetiringServerLeavesOnce(t *testing.T) {
 	cfg := Config{Servers: 1, Cycles: 8, TaskMin: 1, TaskMax: 1, ScaleUp: 2, ScaleDown: 1, Cooldown: 1, MinServers: 1, MaxServers: 2,
 		Speeds: []Speed{25}, Trace: []TraceRow{{Cycle: 0, Time: 1}, {Cycle: 0, Time: 4}}, WavePeriod: 1,
 		HealthInterval: 1, HealthFall: 1, HealthRise: 1, EjectFor: 1, ReplaceAfter: 1, Policy: FirstIdle}
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(fault(4, "fail", "2")); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, fault(4, "fail", "2"))
 	var ev []Event
 	for m.Step() {
 		checkInvariants(t, m)

@@ -14,10 +14,10 @@ package sim
 // joined order, so it looks at front + shed + 1 places at most: shedding
 // costs what it sheds, never a scan of the queue.
 func (q *fifo) shedOld(cut, t int64, out []packed) ([]packed, int) {
-	f := q.front
-	if q.n == 0 || f == 0 && q.joined(0) >= cut {
+	if q.keepsAll(cut) {
 		return out, 1
 	}
+	f := q.front
 	v := f // the body's old requests are places f … v−1
 	for v < q.n && q.joined(v) < cut {
 		v++

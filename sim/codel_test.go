@@ -12,13 +12,7 @@ import (
 // "d<id>@<cycle>" and "s<id>@<cycle>".
 func shedTrace(t *testing.T, cfg Config, changes ...Change) []string {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, changes...)
 	var out []string
 	for {
 		for _, e := range m.Events() {
@@ -310,10 +304,7 @@ func TestThrottleHandTrace(t *testing.T) {
 		if q == PerServer {
 			cfg.Policy = RoundRobin
 		}
-		m, err := New(cfg, WithEvents())
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := mustNewEvents(t, cfg)
 		v := throttleDraws(cfg.Seed)
 		var requests, accepts int64
 		var retries []int64 // ids retrying this cycle, in id order

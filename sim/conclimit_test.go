@@ -14,13 +14,7 @@ import (
 // otherwise, and balancer 0's limits at the end of every cycle.
 func limitRun(t *testing.T, cfg Config, changes ...Change) (refusals []string, limits [][]int) {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, changes...)
 	var before int64
 	for {
 		n, ls := m.LimitState(0)

@@ -78,7 +78,21 @@ func (q *fifo) take(d Discipline, t, n int64) packed {
 // leaves the oldest remaining attempt one that joined after t had, in
 // time's order, emptied the queue at t until that attempt joined. Those
 // shortcuts queue only attempts that join at their arrival cycle.
+//
+// A ring with no requeued head (a per-server window's usual queue) is
+// taken here as popFront takes it, without its call: a window pops each
+// of its requests here.
 func (q *fifo) popAhead(t int64) packed {
+	if q.blk == nil && q.front == 0 {
+		p := q.buf[q.head]
+		q.head = (q.head + 1) & (len(q.buf) - 1)
+		if q.n--; q.n == 0 {
+			q.emptied = t // emptying
+		} else if a := q.buf[q.head].arrival(); a > t {
+			q.emptied, q.since = t, a
+		}
+		return p
+	}
 	p := q.popFront(t)
 	if q.n > 0 {
 		if a := q.at(0).arrival(); a > t {

@@ -10,13 +10,7 @@ import (
 // in the order they were dispatched.
 func dispatchOrder(t *testing.T, cfg Config, changes ...Change) []int64 {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, changes...)
 	var ids []int64
 	for {
 		for _, e := range m.Events() {
@@ -173,9 +167,23 @@ func standingAll(m *Model, t int64) []bool {
 	return out
 }
 
+// mustNew makes a model of cfg with changes scheduled, failing t where
+// either is refused.
 func mustNew(t *testing.T, cfg Config, changes ...Change) *Model {
 	t.Helper()
-	m, err := New(cfg)
+	return newScheduled(t, cfg, changes)
+}
+
+// mustNewEvents is mustNew recording events.
+func mustNewEvents(t *testing.T, cfg Config, changes ...Change) *Model {
+	t.Helper()
+	return newScheduled(t, cfg, changes, WithEvents())
+}
+
+// newScheduled makes a model of cfg with opts and changes scheduled.
+func newScheduled(t *testing.T, cfg Config, changes []Change, opts ...Option) *Model {
+	t.Helper()
+	m, err := New(cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,10 +32,7 @@ func TestDrawsTapReadsThePicks(t *testing.T) {
 			cfg.Seed, cfg.Cycles, cfg.Queues, cfg.Policy, cfg.Choices = 5, 3000, PerServer, tc.policy, tc.choices
 			cfg.Balancers, cfg.LoadInfo = tc.balancers, tc.info
 			cfg.MTBF, cfg.MTTR = 400, 30 // candidates come and go
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := mustNewEvents(t, cfg)
 			b := m.bal[0]
 			picks := 0
 			for {

@@ -55,13 +55,7 @@ func TestFanoutHandTraces(t *testing.T) {
 		cfg := fanoutTrace(3, []Speed{1000, 100, 100, 100}, 60,
 			TraceRow{Cycle: 1, Time: 40, Src: 0x01020304}, TraceRow{Cycle: 2, Time: 40, Src: 0x01020305})
 		cfg.FailTime = 5
-		m, err := New(cfg, WithEvents())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Schedule(Change{Cycle: 1, Setting: SetFail, Value: int64(MakeServerRef(0, 4))}); err != nil {
-			t.Fatal(err)
-		}
+		m := mustNewEvents(t, cfg, Change{Cycle: 1, Setting: SetFail, Value: int64(MakeServerRef(0, 4))})
 		var cancels []Event
 		for m.Step() {
 			for _, e := range m.Events() {

@@ -189,25 +189,15 @@ func TestFanoutOverloadHandTraces(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
 			c.setup(&cfg)
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
 			var events []string
-			for m.Step() {
-				for _, e := range m.Events() {
-					if slices.Contains(kinds, e.Kind) {
-						events = append(events, overEvent(e))
-					}
+			s := traceRun(t, cfg, nil, func(e Event) {
+				if slices.Contains(kinds, e.Kind) {
+					events = append(events, overEvent(e))
 				}
-				if s := m.Summary(); !s.Consistent {
-					t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
-				}
-			}
+			})
 			if !slices.Equal(events, c.events) {
 				t.Errorf("events\n%q\nwant\n%q", events, c.events)
 			}
-			s := m.Summary()
 			got := overCounts{s.Admitted, s.Discarded, s.Completed, s.Failed, s.Errors, s.Shed, s.Limited, s.Throttled,
 				s.Cancelled, s.WastedCycles, s.Hedges, s.Dispatched, s.AttemptsCompleted}
 			if got != c.want {

@@ -47,13 +47,7 @@ func assertBooks(t *testing.T, m *Model) {
 
 func runWithFaults(t *testing.T, cfg Config, changes ...Change) (*Model, []Event) {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, changes...)
 	events := append([]Event{}, m.Events()...)
 	assertBooks(t, m)
 	for m.Step() {
@@ -124,13 +118,7 @@ func TestFaultRequeuesToTheHeadWithItsArrivalKept(t *testing.T) {
 
 func TestFaultDownThenUpComesBackIdleWithTheSameID(t *testing.T) {
 	cfg := faultConfig(1, 30, TraceRow{Cycle: 0, Time: 5}, TraceRow{Cycle: 0, Time: 5})
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(fault(2, "down", "1"), fault(6, "up", "1")); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNew(t, cfg, fault(2, "down", "1"), fault(6, "up", "1"))
 	b := m.Balancers()[0]
 	for m.Cycle() < 5 {
 		m.Step()

@@ -43,10 +43,7 @@ func fleetTrace(servers int, policy Policy, trace []TraceRow) Config {
 // arrival was routed to and the balancer (Member) it was handed to.
 func routedTo(t *testing.T, cfg Config) (servers, members []int, m *Model) {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m = mustNewEvents(t, cfg)
 	note := func() {
 		for _, e := range m.Events() {
 			if e.Kind == Arrive {
@@ -181,10 +178,7 @@ func TestFleetIdleQueues(t *testing.T) {
 	// The draws: three registrations at the end of cycle 0, then r1's,
 	// r2's and r3's balancers.
 	cfg.Seed = fleetSeed(t, []int{2, 2, 2, 2, 2, 2}, []int{0, 1, 0, 0, 0, 1})
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg)
 	f := m.bal[0].fleet
 	if got := [][]int32{f.slots(0), f.slots(1)}; !slices.Equal(got[0], []int32{1, 3}) || !slices.Equal(got[1], []int32{2}) {
 		t.Fatalf("after cycle 0 the I-queues are %v, want [[1 3] [2]]", got)

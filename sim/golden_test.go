@@ -408,13 +408,7 @@ type eventHash struct {
 
 func hashRun(t *testing.T, cfg Config, changes []Change) eventHash {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, changes...)
 	h := sha256.New()
 	var n int64
 	var b []byte
@@ -448,13 +442,7 @@ func hashRun(t *testing.T, cfg Config, changes []Change) eventHash {
 	h.Write(b)
 
 	// Recording events must not change the outcome.
-	plain, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := plain.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	plain := mustNew(t, cfg, changes...)
 	plain.Run()
 	if plain.Hash() != m.Hash() || !reflect.DeepEqual(plain.Summary(), m.Summary()) {
 		t.Errorf("the run without events differs from the run with events")

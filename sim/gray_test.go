@@ -14,13 +14,7 @@ func grayRun(t *testing.T, cfg Config, changes ...Change) (*Model, []Event) {
 	t.Helper()
 	cfg.Blocked = nil
 	cfg.MinServers, cfg.MaxServers = cfg.Servers, cfg.Servers
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, changes...)
 	events := append([]Event(nil), m.Events()...)
 	for m.Step() {
 		checkInvariants(t, m)

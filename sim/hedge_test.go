@@ -18,6 +18,26 @@ func hedgeTrace(servers int, d int64, h int, cycles int64, rows ...TraceRow) Con
 	return cfg
 }
 
+// handTrace is a case of the hedging hand traces: a run of cfg, changed by
+// setup (when set) and by the changes scheduled, and what the test wants
+// of it.
+type handTrace[W any] struct {
+	name    string
+	cfg     Config
+	setup   func(*Config)
+	changes []Change
+	want    W
+}
+
+// config is the case's configuration, setup applied.
+func (c handTrace[W]) config() Config {
+	cfg := c.cfg
+	if c.setup != nil {
+		c.setup(&cfg)
+	}
+	return cfg
+}
+
 // TestHedgeHandTraces follows hedged requests cycle by cycle: a hedge
 // that wins cancels its part's first attempt in service and a second
 // hedge still queued; a tie goes to the attempt sent first; the budget
@@ -30,12 +50,7 @@ func TestHedgeHandTraces(t *testing.T) {
 		cancels                                                       []Event // cycle, server and request id of each Cancel
 		responses                                                     []int64 // by completion
 	}
-	cases := []struct {
-		name  string
-		cfg   Config
-		setup func(*Config)
-		want  want
-	}{{
+	cases := []handTrace[want]{{
 		// Request 1 (cycle 1, time 100) goes to server 1, done at 101;
 		// its hedge 1 at 6 to server 2 (idle, done 36); request 2 (cycle
 		// 8, time 40) to server 3 (done 48); request 1's hedge 2 at 11 can
@@ -94,26 +109,12 @@ func TestHedgeHandTraces(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := c.cfg
-			if c.setup != nil {
-				c.setup(&cfg)
-			}
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
 			var cancels []Event
-			for m.Step() {
-				for _, e := range m.Events() {
-					if e.Kind == Cancel {
-						cancels = append(cancels, Event{Cycle: e.Cycle, Server: e.Server, Request: Request{ID: e.Request.ID}})
-					}
+			s := traceRun(t, c.config(), c.changes, func(e Event) {
+				if e.Kind == Cancel {
+					cancels = append(cancels, Event{Cycle: e.Cycle, Server: e.Server, Request: Request{ID: e.Request.ID}})
 				}
-				if s := m.Summary(); !s.Consistent {
-					t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
-				}
-			}
-			s := m.Summary()
+			})
 			w := c.want
 			got := want{s.Hedges, s.HedgesWon, s.HedgesDenied, s.Cancelled, s.WastedCycles, s.Completed, s.Dispatched, nil, nil}
 			if got.hedges != w.hedges || got.won != w.won || got.denied != w.denied || got.cancelled != w.cancelled ||

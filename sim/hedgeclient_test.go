@@ -27,13 +27,7 @@ func TestHedgeClientHandTraces(t *testing.T) {
 		completed, failed, timedOut, wasted                            int64
 		events                                                         []string // "cycle kind sS #id", " retry" for a retry
 	}
-	cases := []struct {
-		name    string
-		cfg     Config
-		setup   func(*Config)
-		changes []Change
-		want    want
-	}{{
+	cases := []handTrace[want]{{
 		// Timeout 32, one retry allowed. Request 1 (cycle 1, time 100)
 		// is served at server 1 from 1 (done 101). Its hedge at 6 goes to
 		// server 2 (done 36). At 33 the first attempt times out in
@@ -107,11 +101,7 @@ func TestHedgeClientHandTraces(t *testing.T) {
 	shown := []EventKind{Arrive, Dispatch, Hedge, TimedOut, Error, Retry, Cancel, Complete, GiveUp, Discard, Eject}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := c.cfg
-			if c.setup != nil {
-				c.setup(&cfg)
-			}
-			events, s := traceBooked(t, cfg, c.changes, shown)
+			events, s := traceBooked(t, c.config(), c.changes, shown)
 			w := c.want
 			got := want{s.Hedges, s.HedgesWon, s.Cancelled, s.Retries, s.Errors, s.TimedOutQueued, s.TimedOutInService,
 				s.Completed, s.Failed, s.TimedOut, s.WastedCycles, w.events}
@@ -184,15 +174,9 @@ func TestReplacedServerLeavesTheEjected(t *testing.T) {
 	cfg := traceConfig(3, 6, row(1, 100), row(1, 100), row(1, 100), row(1, 100))
 	cfg.Queues, cfg.Policy, cfg.FailTime = PerServer, RoundRobin, 1
 	cfg.HealthInterval, cfg.EjectAfter, cfg.EjectFor, cfg.ReplaceAfter = 100, 1, 1000, 2
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
 	ref := func(id int) int64 { return int64(MakeServerRef(0, id)) }
-	if err := m.Schedule(Change{Cycle: 1, Setting: SetFail, Value: ref(1)}, Change{Cycle: 2, Setting: SetHeal, Value: ref(1)},
-		Change{Cycle: 3, Setting: SetDown, Value: ref(2)}); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg, Change{Cycle: 1, Setting: SetFail, Value: ref(1)}, Change{Cycle: 2, Setting: SetHeal, Value: ref(1)},
+		Change{Cycle: 3, Setting: SetDown, Value: ref(2)})
 	var events []string
 	for m.Step() {
 		for _, e := range m.Events() {
@@ -212,33 +196,36 @@ func TestReplacedServerLeavesTheEjected(t *testing.T) {
 	}
 }
 
-// traceBooked runs cfg with changes to its end and returns the events of
-// the kinds shown, each as "cycle kind sSERVER #REQUEST[ retry]", and the
-// summary, failing t at the first cycle whose books do not balance.
-func traceBooked(t *testing.T, cfg Config, changes []Change, shown []EventKind) ([]string, Summary) {
+// traceRun runs cfg with changes to its end, handing each event to each,
+// and returns the summary, failing t at the first cycle whose books do not
+// balance.
+func traceRun(t *testing.T, cfg Config, changes []Change, each func(Event)) Summary {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
-	var events []string
+	m := mustNewEvents(t, cfg, changes...)
 	for m.Step() {
 		for _, e := range m.Events() {
-			if slices.Contains(shown, e.Kind) {
-				s := fmt.Sprintf("%d %v s%d #%d", e.Cycle, e.Kind, e.Server, e.Request.ID)
-				if e.Request.Retry {
-					s += " retry"
-				}
-				events = append(events, s)
-			}
+			each(e)
 		}
-		s := m.Summary()
-		if a, r, at := s.Books(); !a || !r || !at {
+		if s := m.Summary(); !s.Consistent {
 			t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
 		}
 	}
-	return events, m.Summary()
+	return m.Summary()
+}
+
+// traceBooked is traceRun keeping the events of the kinds shown, each as
+// "cycle kind sSERVER #REQUEST[ retry]".
+func traceBooked(t *testing.T, cfg Config, changes []Change, shown []EventKind) ([]string, Summary) {
+	t.Helper()
+	var events []string
+	s := traceRun(t, cfg, changes, func(e Event) {
+		if slices.Contains(shown, e.Kind) {
+			line := fmt.Sprintf("%d %v s%d #%d", e.Cycle, e.Kind, e.Server, e.Request.ID)
+			if e.Request.Retry {
+				line += " retry"
+			}
+			events = append(events, line)
+		}
+	})
+	return events, s
 }

@@ -19,13 +19,7 @@ func TestHedgeSetClientHandTraces(t *testing.T) {
 		completed, timedOut, wasted                            int64
 		events                                                 []string // "cycle kind sS #id", " retry" for a retry
 	}
-	cases := []struct {
-		name    string
-		cfg     Config
-		setup   func(*Config)
-		changes []Change
-		want    want
-	}{{
+	cases := []handTrace[want]{{
 		// Two servers, round-robin, timeout 20, one retry; no hedging
 		// state until the change at C = 5 sets D = 3. Request 1 (1, time
 		// 100) at server 1, done 101: first sent before C, never hedged.
@@ -74,9 +68,7 @@ func TestHedgeSetClientHandTraces(t *testing.T) {
 	shown := []EventKind{Arrive, Dispatch, Hedge, TimedOut, Error, Retry, Cancel, Complete, GiveUp, Discard}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := c.cfg
-			c.setup(&cfg)
-			events, s := traceBooked(t, cfg, c.changes, shown)
+			events, s := traceBooked(t, c.config(), c.changes, shown)
 			w := c.want
 			got := want{s.Hedges, s.HedgesWon, s.Cancelled, s.Retries, s.TimedOutQueued, s.TimedOutInService,
 				s.Completed, s.TimedOut, s.WastedCycles, w.events}

@@ -27,13 +27,7 @@ func TestHedgeSwitchFleetSetHandTraces(t *testing.T) {
 		hedges, won, denied, cancelled, wasted int64
 		responses                              []int64 // by completion
 	}
-	cases := []struct {
-		name    string
-		cfg     Config
-		setup   func(*Config)
-		changes []Change
-		want    want
-	}{{
+	cases := []handTrace[want]{{
 		// Budget 0.5, each balancer its own window. P: request 1 at 1
 		// (server 1), request 2 at 2 (server 2); S: request 3 at 2 (its
 		// server 1). At 3 P's window (cycles 1–2) holds 2 parts, no hedge:
@@ -110,35 +104,18 @@ func TestHedgeSwitchFleetSetHandTraces(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := c.cfg
-			if c.setup != nil {
-				c.setup(&cfg)
-			}
-			m, err := New(cfg, WithEvents())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Schedule(c.changes...); err != nil {
-				t.Fatal(err)
-			}
 			var events []Event
 			var resps []int64
-			for m.Step() {
-				for _, e := range m.Events() {
-					switch e.Kind {
-					case Hedge:
-						events = append(events, Event{Cycle: e.Cycle, Kind: Hedge, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID, Member: e.Request.Member}})
-					case Cancel:
-						events = append(events, Event{Cycle: e.Cycle, Kind: Cancel, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID}})
-					case Complete: // one part a request: its response
-						resps = append(resps, e.Cycle-e.Request.Arrival)
-					}
+			s := traceRun(t, c.config(), c.changes, func(e Event) {
+				switch e.Kind {
+				case Hedge:
+					events = append(events, Event{Cycle: e.Cycle, Kind: Hedge, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID, Member: e.Request.Member}})
+				case Cancel:
+					events = append(events, Event{Cycle: e.Cycle, Kind: Cancel, Balancer: e.Balancer, Server: e.Server, Request: Request{ID: e.Request.ID}})
+				case Complete: // one part a request: its response
+					resps = append(resps, e.Cycle-e.Request.Arrival)
 				}
-				if s := m.Summary(); !s.Consistent {
-					t.Fatalf("cycle %d: the books do not balance: %+v", m.Cycle(), s)
-				}
-			}
-			s := m.Summary()
+			})
 			w := c.want
 			if !slices.Equal(events, w.events) {
 				t.Errorf("hedges and cancellations\n %v\nwant\n %v", events, w.events)

@@ -71,6 +71,9 @@ func genTimeScaleConfig(t *rapid.T) Config {
 		genTarget(t, &cfg, rapid.SampledFrom([]int64{1, 15, 100, 2000}).Draw(t, "period"))
 	}
 	genTimeScaleParts(t, &cfg, mean)
+	if rapid.IntRange(0, 2).Draw(t, "queueRules") == 0 {
+		genQueueRules(t, &cfg, int64(mean)) // a discipline, shedding (queuerules_test.go)
+	}
 	genLimitScaled(t, &cfg, mean) // limitskip_test.go
 	genThrottle(t, &cfg)          // throttleskip_test.go
 	return cfg

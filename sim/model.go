@@ -162,6 +162,9 @@ func New(cfg Config, opts ...Option) (*Model, error) {
 			b.tally = tally{routed: []int64{0}, most: []int64{0}, picks: [][]int64{nil}}
 		}
 		b.useRouter(0)
+		if cfg.RetryBudget > 0 {
+			b.keepBudgetWindow(false) // budgetwindow.go
+		}
 		b.watch()
 		b.newLimit()
 		b.limited, b.sampling = !b.perServer && b.lim != nil, b.lim != nil && b.lim.aimd
@@ -363,6 +366,11 @@ func (m *Model) Schedule(changes ...Change) error {
 	}
 	m.pending = merged
 	m.nameFaulted(changes)
+	if m.cycle == 0 && givesBudget(&Config{}, changes) {
+		for _, b := range m.bal {
+			b.keepBudgetWindow(true) // budgetwindow.go
+		}
+	}
 	return nil
 }
 
@@ -384,6 +392,9 @@ func (m *Model) merged(changes []Change) ([]Change, error) {
 	merged, err := checkSchedule(m.cfg, append(slices.Clone(m.pending), changes...))
 	if err == nil {
 		err = budgetLate(&m.cfg, m.fan == nil || m.fan.hedge == nil, changes)
+	}
+	if err == nil {
+		err = m.retryBudgetLate(changes)
 	}
 	return merged, err
 }
@@ -664,7 +675,7 @@ func (m *Model) Hash() uint64 {
 		if b.lim != nil {
 			b.lim.digest(b, put) // only while on: older hashes stay
 		}
-		if b.cl != nil || b.det != nil {
+		if b.cl != nil && b.cl.on || b.det != nil {
 			// The client side and detection (not hashed before they
 			// existed, so older snapshots keep their hashes).
 			t := b.totals()
@@ -694,7 +705,7 @@ func (m *Model) Hash() uint64 {
 	h.Write(state)
 	state, _ = m.rpcg.MarshalBinary()
 	h.Write(state)
-	if m.bal[0].cl != nil {
+	if c := m.bal[0].cl; c != nil && c.on {
 		state, _ = m.ypcg.MarshalBinary()
 		h.Write(state)
 	}

@@ -243,7 +243,10 @@ func (b *Balancer) load(id int) int64 {
 // way, and the cycle it will have done all it holds stays, so step d would
 // dispatch the same. Its entry in the timing wheel may then come before
 // those of the servers step d dispatches in the same cycle; nothing but the
-// order of events (which runRouted does not record) reads that order.
+// order of events (which runRouted does not record) reads that order. With
+// a discipline or shedding in force (ruled), only where ruledTakesEarly
+// says step d would hand out the same attempt (queuerules.go); the others
+// wait for it.
 func (b *Balancer) workEach(t int64, early bool) {
 	ids := b.due(t)
 	if b.sampling && len(ids) > 1 {
@@ -279,16 +282,18 @@ func (b *Balancer) workEach(t int64, early bool) {
 		b.cands.addLoad(id, -1)
 		b.hold(id, s.req, -1)
 		if sq := &b.sq[id-1]; early && sq.n > 0 {
-			if !s.retiring && b.caps.Hears {
-				b.rt.completed(id, t, false, ok) // one request fewer, as freed counts it
+			if !b.ruled || b.ruledTakesEarly(sq, t) {
+				if !s.retiring && b.caps.Hears {
+					b.rt.completed(id, t, false, ok) // one request fewer, as freed counts it
+				}
+				r := sq.take(b.m.cfg.Discipline, t, b.m.codelInterval())
+				b.queued--
+				if abandoned {
+					b.abandonedEnds(id, t)
+				}
+				b.serve(id, r, t)
+				continue
 			}
-			r := sq.take(b.m.cfg.Discipline, t, b.m.codelInterval())
-			b.queued--
-			if abandoned {
-				b.abandonedEnds(id, t)
-			}
-			b.serve(id, r, t)
-			continue
 		}
 		b.freed(id, t, ok)
 		if abandoned {

@@ -32,7 +32,10 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 	// pool stays as it is.
 	shortest := shortestService(cfg)
 	needs := b.stretchNeeds(minSaturated, shortest)
-	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() && b.lim == nil // runQueued may run (a limit: limitskip.go)
+	// runQueued may run (a limit: limitskip.go); with a discipline or
+	// shedding, no early hand-out (queuerules.go): each cycle visited runs
+	// in Step's order.
+	queues := cfg.QueueCap == 0 && !b.watching && b.turnsOver() && b.lim == nil && !m.queueRuled()
 	for m.cycle < end {
 		if b.idle.n == 0 && int64(b.queue.n) >= needs && b.saturable() &&
 			(b.denseCompletions() || b.wheel.has(m.cycle+1)) && m.runSaturated(b, end+1) {
@@ -98,13 +101,19 @@ func (m *Model) runPooled(b *Balancer, limit int64) bool {
 }
 
 // nextPooled returns runPooled's next cycle to visit after the current
-// one: the first with a completion, an arrival or a scaling evaluation,
+// one: the first with a completion, an arrival or a scaling evaluation
+// (with shedding, the next one while requests wait beside idle servers),
 // or end+1 when none comes by end. Where the arrivals' next block is
 // undecided and nothing else comes first, it decides the blocks up to
 // the next arrival at once (nextArrival): nothing but the arrivals draws
 // from their stream in the cycles passed.
 func (m *Model) nextPooled(b *Balancer, end int64) int64 {
 	t := m.cycle + 1
+	if m.cfg.CodelTarget > 0 && b.queue.n > 0 && b.idle.n > 0 {
+		// The router picked none of the idle servers (weights 0): step
+		// d sheds in every cycle while that lasts (queuerules.go).
+		return t
+	}
 	c := min(m.arr.nextDue(t), m.nextScale, end+1)
 	if b.busy > 0 {
 		c = b.wheel.next(t, c-1)

@@ -76,6 +76,9 @@ func genPooledLoop(t *rapid.T) Config {
 			cfg.HealthInterval = scale * rapid.Int64Range(1, 20).Draw(t, "healthInterval")
 		}
 	}
+	if rapid.IntRange(0, 2).Draw(t, "queueRules") == 0 {
+		genQueueRules(t, &cfg, int64(mean)) // a discipline, shedding (queuerules_test.go)
+	}
 	return cfg
 }
 
@@ -139,8 +142,9 @@ func TestPooledLoopMatchesStepping(t *testing.T) {
 // one balancer with the oldest-first hand-out, the saturated way while no
 // server is idle and the queue may be served apart (and runPooled then
 // advances either way), skipAhead alone to a switch, a trace, random
-// faults, recorded events or the throttle, and no shortcut while another
-// overload control is on (the loop does not take them yet).
+// faults, recorded events or the throttle, the loop without its early
+// hand-outs to a discipline or shedding (queuerules.go), and no shortcut
+// while a limit is on (the loop does not take them yet).
 func TestPooledGate(t *testing.T) {
 	base := DefaultConfig()
 	base.Seed, base.Cycles = 3, 2000
@@ -159,8 +163,8 @@ func TestPooledGate(t *testing.T) {
 		{"trace", func(c *Config) { c.Trace = []TraceRow{row(5, 3)} }, nil, viaSkip},
 		{"faults", func(c *Config) { c.MTBF, c.MTTR = 500, 10 }, nil, viaSkip},
 		{"events", func(*Config) {}, []Option{WithEvents()}, viaSkip},
-		{"lifo", func(c *Config) { c.Discipline = Lifo }, nil, viaNone},
-		{"codel", func(c *Config) { c.CodelTarget = 5 }, nil, viaNone},
+		{"lifo", func(c *Config) { c.Discipline = Lifo }, nil, viaPooled},
+		{"codel", func(c *Config) { c.CodelTarget = 5 }, nil, viaPooled},
 		{"throttle", func(c *Config) { c.Throttle = MinThrottle }, nil, viaSkip},
 		{"limit", func(c *Config) { c.ConcurrencyLimit = 4 }, nil, viaPooled},
 		{"limit queued", func(c *Config) { c.InitialPerServer, c.ConcurrencyLimit = 500, MaxConcurrencyLimit }, nil, viaPooled}, // no saturated stretch (limitskip.go)

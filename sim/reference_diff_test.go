@@ -174,11 +174,7 @@ func TestReferenceMatchesModelFanout(t *testing.T) {
 		genFanOverload(t, &cfg)
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
-			// A retry budget set by a change is left out: the model counts
-			// the first attempts admitted since its client side came on, the
-			// reference all of them (a difference of the client side's, one
-			// part or many).
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget {
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo {
 				changes = append(changes, c)
 			}
 		}

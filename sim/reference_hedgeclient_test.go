@@ -40,11 +40,8 @@ func TestReferenceMatchesModelHedgeClient(t *testing.T) {
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
 			// Hedging routes with the policies that pick among a set: no
-			// policy change; load information stays exact. A retry budget
-			// set by a change is left out, as in
-			// TestReferenceMatchesModelFanout (a difference of the client
-			// side's, hedged or not).
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget {
+			// policy change; load information stays exact.
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo {
 				changes = append(changes, c)
 			}
 		}

@@ -35,9 +35,8 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 		}
 		client := rapid.Bool().Draw(t, "hedgeClient")
 		if client {
-			// The client side on (no retry-budget changes: a difference
-			// of the client side's, hedged or not; no concurrency limit
-			// behind the switch: see TestReferenceMatchesModelHedgeClient),
+			// The client side on (no concurrency limit behind the
+			// switch: see TestReferenceMatchesModelHedgeClient),
 			// random faults in some runs; the changes turn hedging on
 			// with it on.
 			sim.GenClientSettings(t, &cfg)
@@ -61,7 +60,7 @@ func TestReferenceMatchesModelHedgeSwitch(t *testing.T) {
 			drawn = append(drawn, sim.GenClientChanges(t, cfg)...)
 		}
 		for _, c := range drawn {
-			if c.Setting != sim.SetPolicy && (!client || c.Setting != sim.SetRetryBudget) {
+			if c.Setting != sim.SetPolicy {
 				changes = append(changes, c)
 			}
 		}

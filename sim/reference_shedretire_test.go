@@ -109,8 +109,8 @@ func TestReferenceMatchesModelShedRetiring(t *testing.T) {
 		var changes []sim.Change
 		for _, c := range append(sim.GenClientChanges(t, cfg), sim.GenBusyChanges(t, cfg)...) {
 			// As in TestReferenceMatchesModelFanout: no policy or load
-			// information changes, no retry budget set by a change.
-			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo && c.Setting != sim.SetRetryBudget {
+			// information changes.
+			if c.Setting != sim.SetPolicy && c.Setting != sim.SetLoadInfo {
 				changes = append(changes, c)
 			}
 		}

@@ -20,10 +20,7 @@ func TestPeakEWMATrace(t *testing.T) {
 	cfg.TaskMin, cfg.TaskMax, cfg.Cycles = 10, 10, 103
 	cfg.Blocked = nil
 	cfg.Trace = []TraceRow{{Cycle: 1, Src: 1, Time: 100}, {Cycle: 2, Src: 2, Time: 5}, {Cycle: 102, Src: 3, Time: 7}}
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg)
 	to := map[int64]int{} // request id → server
 	for m.Step() {
 		for _, e := range m.Events() {
@@ -90,10 +87,7 @@ func TestPeakEWMARoutedBounded(t *testing.T) {
 				old := sweepMin
 				sweepMin = min
 				defer func() { sweepMin = old }()
-				m, err := New(cfg, WithEvents())
-				if err != nil {
-					t.Fatal(err)
-				}
+				m := mustNewEvents(t, cfg)
 				b := m.bal[0]
 				r := b.rt.(*peakEWMA)
 				for m.Step() {

@@ -481,10 +481,7 @@ func TestChurnRenumbersRouters(t *testing.T) {
 			// were created after the first compaction.
 			run := func(min int) (tr trail, after int) {
 				withCompactMin(min, func() {
-					m, err := New(cfg, WithEvents())
-					if err != nil {
-						t.Fatal(err)
-					}
+					m := mustNewEvents(t, cfg)
 					b, from := m.bal[0], -1
 					for slots := len(b.srv); m.Step(); slots = len(b.srv) {
 						tr.note(m)

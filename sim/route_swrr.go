@@ -155,7 +155,7 @@ func (r *swrrRouter) pickAmong(_ packed, _ int64, skip []int) int {
 // sitOut, sitIn and pickSitting have fan-out's siblings sit the picks
 // out from when each is placed to the request's last part (fanadmit.go):
 // pickAmong's picks, turning each off once rather than once a part.
-func (r *swrrRouter) sitOut(id int) { r.each.SetAvailable(id-1, false) }
+func (r *swrrRouter) sitOut(id int) { r.each.SitOut(id - 1) }
 
 func (r *swrrRouter) sitIn(ids []int) {
 	for _, id := range ids {
@@ -164,6 +164,9 @@ func (r *swrrRouter) sitIn(ids []int) {
 }
 
 func (r *swrrRouter) pickSitting(packed, int64) int {
+	if i, ok := r.each.PickSorted(); ok {
+		return i + 1
+	}
 	i, ok := r.each.Pick()
 	if !ok {
 		return 0

@@ -15,7 +15,8 @@ package sim
 // it stops while a lobby waits to drain, before the next pending change
 // and before the queued requests could pass their bound. A router that
 // does not read loads, with no queue cap, runs in windows (window.go)
-// while windowed says it can. It reports whether it advanced.
+// while windowed says it can (with a discipline or shedding, while
+// ruledStretch does: queuerules.go). It reports whether it advanced.
 func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	cfg := &m.cfg
 	end := min(limit-1, m.cycle+m.quietSpan())
@@ -23,15 +24,23 @@ func (m *Model) runRouted(b *Balancer, limit int64) bool {
 	// A capped queue compares its length with the cap at arrival, and
 	// scaling counts the queued requests, so neither may see a request
 	// leave its queue early.
-	early := cfg.QueueCap == 0
+	// Fan-out's early hand-out comes before the arrivals, and a part
+	// shed at step d cancels its siblings wherever they are: with a
+	// discipline or shedding its parts wait for step d (queuerules.go).
+	early := cfg.QueueCap == 0 && (m.fan == nil || !m.queueRuled())
 	start := m.cycle
-	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || b.th != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) {
+	if !early || b.caps.Reads == ReadsLoads || b.watching || b.fleet != nil || m.fan != nil && (m.fan.hedge != nil || !b.partsWindowed()) || cfg.Discipline == Lifo {
 		// A window serves its requests apart from the client side, and
 		// routes for one balancer (fan-out: see partsWindowed; hedges
-		// fall due apart from arrivals and cancel across servers). The
-		// throttle's draws read the completions of the cycles before
-		// theirs, which a window's pass 1 has not served yet.
+		// fall due apart from arrivals and cancel across servers), each
+		// queue oldest first (queuerules.go). The throttle bounds a
+		// window where its draws need completions pass 1 has not served
+		// yet (windowed).
 		m.routeCycles(b, end, early)
+		return m.cycle > start
+	}
+	if m.queueRuled() {
+		m.ruledWindows(b, end, early) // windows as long as they keep step d's rules (queuerules.go)
 		return m.cycle > start
 	}
 	// A policy whose picks pass 1 can work out runs windows (see
@@ -57,6 +66,8 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 	// workParts (partsCycle); hedging visits the cycles with hedges due
 	// too (hedgeskip.go).
 	parts := m.partsMode(b) // one word in the loop (a plain run tests it, no more)
+	// A discipline or shedding decides what goes early (queuerules.go).
+	b.ruled = m.queueRuled()
 	for m.cycle < end {
 		if b.lobby.n > 0 && b.active.n > 0 {
 			break // the lobby drains every cycle: Step does it
@@ -88,7 +99,7 @@ func (m *Model) routeCycles(b *Balancer, end int64, early bool) bool {
 		}
 		arrives := c == due
 		if arrives {
-			b.serveNow = early && !scales && parts&partsQueued == 0
+			b.serveNow = early && !scales && parts&partsQueued == 0 && (!b.ruled || b.directServes())
 			n := m.arr.count(cfg, c, m.pcg)
 			for ; parts != 0 && n > 0; n-- { // a request of parts (fanroute.go)
 				m.lastID++

@@ -124,7 +124,7 @@ func (b *Balancer) stretchNeeds(span, shortest int64) int64 {
 // runSaturated): a pooled balancer with an unbounded queue, a router that
 // does not draw, no server idle and no client side to tell.
 func (b *Balancer) saturable() bool {
-	return b.m.cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !b.watching && !b.limited // a limit: limitskip.go
+	return b.m.cfg.QueueCap == 0 && !b.caps.Draws && b.idle.n == 0 && !b.watching && !b.limited && !b.m.queueRuled() // a limit: limitskip.go
 }
 
 // shortestService returns the fewest cycles a generated request can take

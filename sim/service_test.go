@@ -184,10 +184,7 @@ func FuzzSampler(f *testing.F) {
 // requestStream runs cfg for its cycles and returns every generated
 // request, time included or not.
 func requestStream(t *testing.T, cfg Config, withTime bool) []Request {
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg)
 	var rs []Request
 	for {
 		for _, e := range m.Events() {

@@ -42,6 +42,8 @@ func WithPlain() Option { return func(m *Model) { m.plain = true } }
 //
 // While no scaling evaluation can act (scaleFixed), all of them pass the
 // evaluations as if there were none, and nextScale is set after them.
+// With a queue discipline or shedding in force, queuerules.go says which
+// of them keep step d's rules, and how.
 //
 // The first three run a balancer's cycles apart from the model's Step, so
 // they need what Step would otherwise interleave to be absent: one
@@ -143,9 +145,6 @@ func (b *Balancer) denseCompletions() bool {
 // gate says which shortcut applies now (see shortcut).
 func (m *Model) gate() via {
 	cfg := &m.cfg
-	if cfg.Discipline != Fifo || cfg.CodelTarget > 0 {
-		return viaNone // step d may take any queued attempt, or shed, and reads the queues' history
-	}
 	watching := m.watching()
 	if watching && !m.quietWatch() {
 		return viaNone // timeouts, retries and detection may act in any cycle
@@ -156,6 +155,9 @@ func (m *Model) gate() via {
 	b := m.bal[0]
 	if f := b.fleet; f != nil && f.stepsEveryCycle() {
 		return viaNone
+	}
+	if m.ruledSkipsOnly(watching) {
+		return viaSkip // a discipline or shedding: queuerules.go says which shortcuts keep step d's rules
 	}
 	if len(m.bal) != 1 || cfg.Trace != nil || cfg.MTBF != 0 || m.recordEvents || m.fan != nil && !m.fanRouted() {
 		return viaSkip // fan-out: the per-server shortcuts take its parts where fanRouted says

@@ -8,10 +8,7 @@ import (
 // dispatchedServers runs cfg and returns the server of every dispatch.
 func dispatchedServers(t *testing.T, cfg Config) []int {
 	t.Helper()
-	m, err := New(cfg, WithEvents())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustNewEvents(t, cfg)
 	var got []int
 	collect := func() {
 		for _, e := range m.Events() {

@@ -47,13 +47,7 @@ func eventful(t *testing.T, fixture [][2]string) (Config, []Change) {
 // hashTrail runs cfg with changes and returns every cycle's state hash.
 func hashTrail(t *testing.T, cfg Config, changes []Change) []uint64 {
 	t.Helper()
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNew(t, cfg, changes...)
 	var hs []uint64
 	for !m.Done() {
 		m.Step()
@@ -66,13 +60,7 @@ func hashTrail(t *testing.T, cfg Config, changes []Change) []uint64 {
 // setting such as server-cost shows there, not in the state).
 func summaryOf(t *testing.T, cfg Config, changes []Change) Summary {
 	t.Helper()
-	m, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Schedule(changes...); err != nil {
-		t.Fatal(err)
-	}
+	m := mustNew(t, cfg, changes...)
 	m.RunTo(cfg.Cycles)
 	return m.Summary()
 }

@@ -173,3 +173,118 @@ func (b *Balancer) digestThrottle(put func(int64)) {
 
 // throttleRange is the throttle row's range, in words.
 var throttleRange = strings.Join([]string{"0 (off)", MinThrottle.String() + ".." + MaxThrottle.String() + ", two decimals"}, ", or ")
+
+// throttleWindowed reports whether per-server balancer b's throttle lets
+// a window (window.go) run from the current cycle, and bounds it in the
+// window's scratch space (windowBound).
+func (m *Model) throttleWindowed(b *Balancer) bool {
+	if m.win == nil {
+		m.win = &window{}
+	}
+	w := m.win
+	w.thLast, w.drawCap = b.th.windowBound(b, m.cycle)
+	return w.thLast > m.cycle
+}
+
+// windowBound bounds a throttled window from cycle c0 on. A window's pass
+// 1 routes a stretch's arrivals before pass 2 serves them, so a draw at
+// cycle c cannot see the completions of the window's cycles before c; it
+// need not where it cannot throttle, which is where the window fixed for
+// c gives 100·requests − K·accepts ≤ 0. Requests grow only by the draws,
+// and accepts only by completions: with the sums through c0 and the
+// cycles that have left the window by c (j − 1 of them at c = c0 + j),
+// 100·(requests left + D) − K·(accepts left) ≤ 0, D the draws from c0 + 1
+// to c − 1, proves it. windowBound walks the leaving cycles once, and
+// returns the window's last cycle at most and the draws D allowed before
+// any of its cycles: pass 1 ends the window at a cycle whose draws pass
+// it. It stops where the draws expected at the rate of the last 1000
+// cycles would pass the bound (a longer window would only allow fewer),
+// and returns c0 where even the next cycle's first draw could throttle.
+func (th *throttle) windowBound(b *Balancer, c0 int64) (last, draws int64) {
+	th.record(b, c0) // recorded already: the window starts after step e
+	k := int64(b.m.cfg.Throttle)
+	req, acc := th.sumReq, th.sumAcc
+	room := k*acc - HundredthsScale*req // 100 times the draws allowed so far
+	if room < 0 {
+		return c0, 0
+	}
+	last = c0 + 1
+	expected := th.sumReq            // the draws expected by last, times 1000
+	for x := c0 - 999; x < c0; x++ { // cycle x leaves the window fixed for x + 1001
+		expected += th.sumReq
+		o := x & (throttleSlots - 1)
+		req -= th.reqs[o]
+		acc -= th.accs[o]
+		r := min(room, k*acc-HundredthsScale*req)
+		if r < 0 || (r+HundredthsScale)*(throttleWindow/HundredthsScale) < expected {
+			break
+		}
+		room, last = r, x+1001
+	}
+	return last, room / HundredthsScale
+}
+
+// window records a throttled window's cycles after its first, through
+// its last e, as step e of each would (see windowBound): each cycle's
+// draws, one per attempt pass 1 admitted in it and in order, against the
+// window fixed for it (none throttles), and its requests and the accepts
+// pass 2 counted.
+func (th *throttle) window(b *Balancer, e int64) {
+	w, rng := b.m.win, b.m.trng
+	sumReq, sumAcc, accs := th.sumReq, th.sumAcc, w.accs
+	c := w.c0 + 1
+	for _, a := range append(w.arrived, arrivalCount{e + 1, 0}) {
+		for ; c <= min(a.cycle, e); c++ {
+			n := int64(0)
+			if c == a.cycle {
+				n = int64(a.n)
+				for range n {
+					rng.Int64N(HundredthsScale * (sumReq + 1))
+				}
+			}
+			i, o := c&(throttleSlots-1), (c-throttleWindow)&(throttleSlots-1)
+			acc := int64(accs[c-w.c0-1])
+			sumReq += n - th.reqs[o]
+			sumAcc += acc - th.accs[o]
+			th.reqs[i], th.accs[i] = n, acc
+		}
+	}
+	th.sumReq, th.sumAcc, th.at = sumReq, sumAcc, e
+	th.completedBefore = b.tot.Completed + b.tot.PartsDone
+}
+
+// windowAccepts counts the completions of each cycle of a throttled
+// window after pass 1, up to its last cycle e, as pass 2 will make them
+// (serveQueue): each server completes the request in service at its
+// done, then serves its queue in order, each request starting at the
+// later of its arrival and the completion before it (the window's first
+// cycle for a server free then), and one starting at e or later
+// completes after the window.
+func (th *throttle) windowAccepts(b *Balancer, e int64) {
+	w := b.m.win
+	c0 := w.c0
+	w.accs = resize(w.accs, int(e-c0))
+	for i := range b.srv {
+		s, q := &b.srv[i], &b.sq[i]
+		at := c0
+		if s.busy {
+			if s.done > e {
+				continue
+			}
+			at = s.done
+			w.accs[at-c0-1]++
+		}
+		for j := 0; j < q.n; j++ {
+			r := q.at(j)
+			start := max(r.arrival(), at)
+			if start >= e {
+				break
+			}
+			at = start + int64(s.speed.Cycles(r.time()))
+			if at > e {
+				break
+			}
+			w.accs[at-c0-1]++
+		}
+	}
+}

@@ -24,13 +24,15 @@ package sim
 //     next cycle at the earliest, which Step must take: the stretch ends
 //     before it (retryBound), the watch being quiet otherwise.
 //
+// Windows (window.go) route a stretch's arrivals before serving it, so a
+// draw would not see the completions of the cycles before its own: a
+// throttled window runs only as far as the accepts before it prove that
+// no draw in it can throttle (throttle.go's windowBound), and its draws
+// and record follow pass 2 (throttle.window).
+//
 // Where this does not hold, the gate keeps the throttle off a shortcut:
-// windows (window.go) route a stretch's arrivals before serving it, so a
-// draw would not see the completions of the cycles before its own
-// (runRouted; the accepts before the window bound the threshold from
-// above and would prove most draws unable to throttle, but that test in
-// each cycle of pass 1 cost plain windows 1.5%); a saturated stretch admits its arrivals apart from its
-// dispatches likewise (gate: skipAhead instead); fan-out through the cycle
+// a saturated stretch admits its arrivals apart from its dispatches, so a
+// draw would not see the completions of the cycles before its own (gate: skipAhead instead); fan-out through the cycle
 // loop sends a part straight into service (serveNow), where a sibling
 // throttled after it ends their request and cancels it (gate: skipAhead,
 // which admits only while no server could take a part at once).

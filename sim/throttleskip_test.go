@@ -143,7 +143,7 @@ func sameThrottle(t tester, a, b *Model) {
 // policies that run windows plain must take the cycle loop throttled.
 func TestThrottleShortcutsMatchStepping(t *testing.T) {
 	rapidDefaults(400)
-	runs, routed, skipped, throttled, passed := 0, 0, 0, 0, int64(0)
+	runs, routed, skipped, throttled, windows, passed := 0, 0, 0, 0, 0, int64(0)
 	rapid.Check(t, func(t *rapid.T) {
 		cfg, changes := genThrottled(t)
 		stepped, err := New(cfg)
@@ -175,12 +175,15 @@ func TestThrottleShortcutsMatchStepping(t *testing.T) {
 		if stepped.Summary().Throttled > 0 {
 			throttled++
 		}
+		if jumped.win != nil && jumped.win.thr && jumped.win.c0 > 0 {
+			windows++ // a throttled window ran
+		}
 	})
-	t.Logf("%d runs (%d throttled), %d stops opened the cycle loop, %d skipAhead alone; %d cycles passed by the first shortcut of a stop",
-		runs, throttled, routed, skipped, passed)
-	if 2*routed < runs || 2*skipped < runs || 3*throttled < runs || passed < 100*int64(runs) {
-		t.Errorf("too few runs took the shortcuts or throttled: %d routed, %d skipAhead, %d of %d throttled, %d cycles passed",
-			routed, skipped, throttled, runs, passed)
+	t.Logf("%d runs (%d throttled, %d with throttled windows), %d stops opened the cycle loop, %d skipAhead alone; %d cycles passed by the first shortcut of a stop",
+		runs, throttled, windows, routed, skipped, passed)
+	if 2*routed < runs || 2*skipped < runs || 3*throttled < runs || 10*windows < runs || passed < 100*int64(runs) {
+		t.Errorf("too few runs took the shortcuts, throttled or ran throttled windows: %d routed, %d skipAhead, %d of %d throttled, %d windows, %d cycles passed",
+			routed, skipped, throttled, runs, windows, passed)
 	}
 	for _, r := range []Policy{RoundRobin, Random, SWRR, Hash, LeastWork} {
 		cfg := DefaultConfig()
@@ -189,8 +192,8 @@ func TestThrottleShortcutsMatchStepping(t *testing.T) {
 		if m.gate() != viaRouted {
 			t.Errorf("%v throttled: the cycle loop would not take it", r)
 		}
-		if m.Run(); m.win != nil {
-			t.Errorf("%v throttled: a window routed it", r)
+		if m.Run(); m.win == nil || m.win.c0 == 0 {
+			t.Errorf("%v throttled: no window routed it", r)
 		}
 	}
 }

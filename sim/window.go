@@ -63,6 +63,13 @@ type window struct {
 	// room is how many attempts the window may route with a
 	// concurrency limit on (limitRoom), −1 with none.
 	room int64
+	// A throttled window (throttle.go's windowBound): its last cycle at
+	// most, the draws allowed before its last cycle, and the completions
+	// of each of its cycles (windowAccepts).
+	thr     bool
+	thLast  int64
+	drawCap int64
+	accs    []int32
 }
 
 // arrivalCount is how many requests were admitted in a cycle of a window.
@@ -89,6 +96,8 @@ func (m *Model) windowed(b *Balancer) bool {
 	switch {
 	case b.lobby.n > 0 || b.ready.n > 0 || b.active.n == 0 || !b.placeable():
 		return false
+	case b.th != nil && (b.lim != nil || !m.throttleWindowed(b)):
+		return false // the next cycle's draws could throttle (a limit's room: routeWindow's alone)
 	case b.caps.Reads == ReadsWork:
 		return b.rt.(workPlacer).windowReady()
 	}
@@ -103,8 +112,21 @@ func (m *Model) windowed(b *Balancer) bool {
 // the start and one a shortest service after), and all of them.
 func (m *Model) runWindow(b *Balancer, end int64) {
 	w := m.startWindow(b)
-	e := m.routeWindow(b, min(end, w.c0+maxWindow))
+	if w.thr {
+		end = min(end, w.thLast)
+	}
+	var e int64
+	if w.thr {
+		e, w.admitted = m.routeThrottled(b, min(end, w.c0+maxWindow))
+		e = m.routed(b, e)
+		b.th.windowAccepts(b, e)
+	} else {
+		e = m.routeWindow(b, min(end, w.c0+maxWindow))
+	}
 	m.serveWindow(b, e)
+	if w.thr {
+		b.th.window(b, e)
+	}
 	m.settleWindow(b, e)
 	m.endWindow(b, e)
 }
@@ -125,6 +147,7 @@ func (m *Model) startWindow(b *Balancer) *window {
 	if b.lim != nil {
 		w.room = b.limitRoom()
 	}
+	w.thr = b.th != nil
 	return w
 }
 
@@ -224,9 +247,9 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 			admitted += int64(in)
 		}
 	}
+	w.admitted = admitted
 	// The queue can pass its peak within the window only if it could
 	// without a dispatch; only then are the dispatches counted by cycle.
-	w.admitted = admitted
 	w.peaks = w.q0+admitted > b.tot.PeakQueue
 	// Counted by cycle, a window's peak costs a few instructions a cycle;
 	// listed and sorted, a few a dispatch times the log of their number.
@@ -236,6 +259,94 @@ func (m *Model) routeWindow(b *Balancer, end int64) int64 {
 	}
 	w.dispatches = w.dispatches[:0]
 	return e
+}
+
+// routed ends pass 1 at the window's last cycle e, w.admitted requests
+// admitted, and returns e.
+func (m *Model) routed(b *Balancer, e int64) int64 {
+	w, c0, admitted := m.win, m.win.c0, m.win.admitted
+	// The queue can pass its peak within the window only if it could
+	// without a dispatch; only then are the dispatches counted by cycle.
+	w.peaks = w.q0+admitted > b.tot.PeakQueue
+	// Counted by cycle, a window's peak costs a few instructions a cycle;
+	// listed and sorted, a few a dispatch times the log of their number.
+	w.byCycle = e-c0 <= 8*(admitted+w.busy0+1)
+	if w.peaks && w.byCycle {
+		w.dispatched = resize(w.dispatched, int(e-c0))
+	}
+	w.dispatches = w.dispatches[:0]
+	return e
+}
+
+// passEvaluation reports whether pass 1, with admitted requests admitted
+// and the next arrival after e, may go on past the scaling evaluation at
+// its last cycle e, and passes it: no queue the evaluation could see would
+// make scaling act (see runWindow). routeWindow writes the same test out
+// in its loop, where a call would cost the plain windows.
+func (m *Model) passEvaluation(b *Balancer, e, admitted, shortest int64) bool {
+	w := m.win
+	if e != m.nextScale || b.retiring > 0 || admitted >= windowRequests {
+		return false
+	}
+	most := w.live0 * (1 + (e-1-w.c0)/shortest) // dispatches before e
+	if !b.scaleQuiet(max(w.q0+admitted-most, 0), w.q0+admitted) {
+		return false
+	}
+	m.nextScale += m.cfg.Cooldown // an evaluation that does not act
+	return true
+}
+
+// routeThrottled is pass 1 of a throttled window (see windowBound) up to
+// end at most: each arrival placed as Step would route it, one at a time,
+// and the window ends at the first cycle after whose arrivals the next
+// cycle's draws could throttle. It returns the window's last cycle and
+// the requests admitted. Their draws follow pass 2 (throttle.window).
+func (m *Model) routeThrottled(b *Balancer, end int64) (e, admitted int64) {
+	cfg, w, shortest := &m.cfg, m.win, shortestService(&m.cfg)
+	wp, _ := b.rt.(workPlacer)
+	if b.caps.Reads != ReadsWork {
+		wp = nil
+	}
+	e = min(m.nextScale, end)
+	for c := m.arr.nextDue(w.c0 + 1); ; c = m.arr.nextDue(c + 1) {
+		if c <= e && !m.arr.decided(c) {
+			c = m.arr.nextArrival(cfg, c, e, m.pcg)
+		}
+		for ; c > e && m.passEvaluation(b, e, admitted, shortest); e = min(m.nextScale, end) {
+		}
+		if c > e {
+			return e, admitted
+		}
+		k := m.arr.count(cfg, c, m.pcg)
+		if wp != nil && k > 0 {
+			wp.freeDone(c) // before the cycle's arrivals, as completions come first
+		}
+		in := int32(0)
+		for ; k > 0; k-- {
+			m.lastID++
+			r := m.makeRequest(m.lastID, c)
+			b.tot.Generated++
+			b.last.Generated++
+			if m.fw.Blocks(uint32(r.addr >> 32)) {
+				b.tot.Rejected++
+				b.last.Rejected++
+				continue
+			}
+			if wp != nil {
+				wp.placeWork(r, c)
+			} else {
+				b.place(r, b.rt.pick(r, c), c)
+			}
+			in++
+		}
+		if in > 0 {
+			w.arrived = append(w.arrived, arrivalCount{c, in})
+			admitted += int64(in)
+			if admitted > w.drawCap {
+				end, e = c, c // the next cycle's draws could throttle
+			}
+		}
+	}
 }
 
 // serveWindow is pass 2: each server's queue, from the cycle it is free,

@@ -28,6 +28,12 @@ import (
 // from that order in O(1), leaving the trees to be rebuilt at the next
 // change (see rotate).
 //
+// Backends made unavailable with SitOut (fan-out's siblings, each out from
+// its pick to its request's last part) have the index keep a single
+// weight's available backends in the order of their scores instead, so
+// that such a change and the backends' return move nothing and fix no
+// tree (sorted mode, sorted.go).
+//
 // The zero value is an empty index, ready to use. An Index is not safe for
 // concurrent use.
 type Index struct {
@@ -48,6 +54,7 @@ type Index struct {
 	stale    bool // some class has outgrown its tree (settle)
 	calm     int  // picks since the backends or their availability last changed
 	on       int  // available backends
+	sortState
 }
 
 // wclass is the backends of one positive weight, in index order, and their
@@ -194,6 +201,41 @@ func (x *Index) SetAvailable(i int, on bool) {
 	if x.avail[i] == on {
 		return
 	}
+	if x.sorted {
+		// The fast cases of setSorted (sorted.go): the loose winner leaves
+		// (its position becomes a hole), a backend of the block comes back
+		// (placed at the next pick or change).
+		w := x.weight[i]
+		if on {
+			if r := -1 - int(x.rotAt[i]); uint(r) < uint(len(x.out)) && x.out[r] == int32(i) {
+				x.back++
+				x.base[i] -= w * x.k
+				x.total += w
+				x.on++
+				x.avail[i] = true
+				return
+			}
+		} else if x.loose && x.rot[x.behind(1)] == int32(i) {
+			x.loose = false
+			x.rotAt[i] = int32(-1 - len(x.out))
+			x.out = append(x.out, int32(i))
+			x.base[i] += w * x.k
+			x.total -= w
+			x.on--
+			x.avail[i] = false
+			return
+		}
+		if x.setSorted(i, on) {
+			return
+		}
+	} else if x.rotating && !on && x.sits && x.rot[x.behind(1)] == int32(i) {
+		// The last winner leaves (fan-out): the rotation is a sorted
+		// cycle, the winner loose.
+		x.rotating, x.sorted, x.sits = false, true, true
+		x.out, x.back, x.loose = x.out[:0], 0, true
+		x.setSorted(i, false)
+		return
+	}
 	x.unrotate()
 	w := x.weight[i]
 	if on {
@@ -232,6 +274,11 @@ func (x *Index) Pick() (index int, ok bool) {
 	}
 	if i, ok := x.PickRotating(); ok {
 		return i, true
+	}
+	if x.sorted {
+		if i, ok := x.pickSorted(); ok {
+			return i, true
+		}
 	}
 	if x.stale {
 		x.settle()
@@ -280,7 +327,7 @@ func (x *Index) rotate() {
 			lo, hi = min(lo, x.base[i]), max(hi, x.base[i])
 		}
 	}
-	if len(x.rot) == 0 || hi-lo > x.total {
+	if len(x.rot) == 0 || hi-lo > x.total && !x.sits {
 		return
 	}
 	slices.SortFunc(x.rot, func(a, b int32) int {
@@ -290,20 +337,30 @@ func (x *Index) rotate() {
 		return cmp.Compare(a, b)
 	})
 	first, last := x.rot[0], x.rot[len(x.rot)-1]
-	if hi-lo == x.total && first < last {
-		return // the first winner would come back before the last
+	// The first winner comes back after the last?
+	holds := hi-lo < x.total || hi-lo == x.total && first > last
+	if x.sits {
+		x.enterSorted(holds) // sorted.go
+		return
+	}
+	if !holds {
+		return
 	}
 	x.at, x.rotating = 0, true
+	x.fillRotAt()
 }
 
 // unrotate ends rotating before a change: it brings the trees up to date
 // with the bases.
 func (x *Index) unrotate() {
-	x.calm = 0
-	if !x.rotating {
+	if !x.rotating && !x.sorted {
+		if !x.sits {
+			x.calm = 0
+		}
 		return
 	}
-	x.rotating = false
+	x.calm = 0
+	x.rotating, x.sorted = false, false
 	x.rebuild()
 }
 
@@ -374,7 +431,7 @@ func (x *Index) rebase() {
 		}
 	}
 	for c := range x.cls {
-		if x.rotating {
+		if x.rotating || x.sorted {
 			break // the trees are rebuilt from the bases when rotating ends
 		}
 		cl := &x.cls[c]

@@ -66,6 +66,9 @@ func checkIndex(t *rapid.T, weight *rapid.Generator[int], burst int) (rotated in
 				}
 			}
 		}
+		if x.sorted {
+			t.Fatalf("step %d: sorted mode with no SitOut", step)
+		}
 		scores := p.Scores(nil)
 		for i, s := range scores {
 			if x.Score(i) != s || x.Available(i) != avail[i] {

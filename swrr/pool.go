@@ -20,7 +20,8 @@
 //
 // Picking costs O(n) time in the number of backends and allocates nothing.
 // [Index] gives the same picks in O(g + log n), for g distinct weights, when
-// availability changes seldom. Nothing in this package keeps global state,
+// availability changes seldom; with [Index.SitOut], for backends that sit
+// a few picks out (fan-out's siblings), such changes cost O(1) too. Nothing in this package keeps global state,
 // and neither type is safe for concurrent use.
 //
 // [Serve] speaks the `lbsim wrr` line protocol (docs/cli.md) on top of a Pool.

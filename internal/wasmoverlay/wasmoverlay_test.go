@@ -159,41 +159,16 @@ func TestLbsimShaderDump(t *testing.T) {
 // build replaces it, and returns the shaders.
 func shaderDump(t *testing.T, b Build, replaced bool) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(b.Dir, OverlayFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o Overlay
-	if err := json.Unmarshal(data, &o); err != nil {
-		t.Fatal(err)
-	}
-	if len(o.Replace) != len(Files) {
-		t.Fatalf("the overlay replaces %d files, want %d: %v", len(o.Replace), len(Files), o.Replace)
-	}
-	if !replaced {
-		clear(o.Replace)
-	}
-	dir := t.TempDir()
-	test := filepath.Join(dir, "dump_test.go")
-	if err := os.WriteFile(test, []byte(dumpTest), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	o.Replace[filepath.Join(b.Dir, EbitenLink, "internal", "builtinshader", "lbsim_dump_test.go")] = test
-	overlay := filepath.Join(dir, "overlay.json")
-	if data, err = json.Marshal(o); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(overlay, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "dump.json")
+	overlay := ebitenOverlay(t, b, replaced, map[string]string{"internal/builtinshader/lbsim_dump_test.go": dumpTest})
+	out := filepath.Join(t.TempDir(), "dump.json")
 	cmd := exec.Command("go", "test", "-count=1", "-overlay="+overlay, "-run", "^TestLbsimShaderDump$", ShaderPackage)
 	cmd.Dir = root(t)
 	cmd.Env = append(append(os.Environ(), b.Env()...), "LBSIM_SHADER_DUMP="+out)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go test %s (replaced: %v): %v\n%s", ShaderPackage, replaced, err, msg)
 	}
-	if data, err = os.ReadFile(out); err != nil {
+	data, err := os.ReadFile(out)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var shaders []string

@@ -89,29 +89,6 @@ func TestLongAxisLabelled(t *testing.T) {
 	}
 }
 
-// TestLaneNamesWhole: no chart legend cuts a lane's name, in any compare
-// lesson at its key moment, at both sizes, present or not.
-func TestLaneNamesWhole(t *testing.T) {
-	for _, l := range lesson.All {
-		for _, present := range []bool{false, true} {
-			s := openAt(t, "lesson", l.Name, present, keyMoments[l.Name])
-			if !s.Comparing() {
-				continue
-			}
-			for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
-				f := s.Draw(size[0], size[1])
-				for _, x := range f.Layers[scene.SceneLayer].Texts {
-					for _, r := range f.Layout.Charts {
-						if r.Contains(scene.TextBox(x)) && strings.HasSuffix(x.S, "…") {
-							t.Errorf("%s %v present=%v: %q cut in a chart's legend", l.Name, size, present, x.S)
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
 // TestTailLessonsShowTheWaitDistribution: every lesson whose claim is a
 // p95 wait shows the waits' distribution so far, and each lane's 95% point
 // on it is the lane's p95 wait (the summary's) within a bucket (an eighth
@@ -172,9 +149,10 @@ func TestButtonTextsOffTheirEdges(t *testing.T) {
 	}
 }
 
-// TestLegendKeysWhole: no chart's legend cuts a key of a single run's
-// lesson either (U·S, D·S, min, max: a cut one moves to a row of its own).
-func TestLegendKeysWhole(t *testing.T) {
+// TestLegendsWhole: no chart's legend cuts a lane's name or a key of a
+// single run's lesson (U·S, D·S, min, max: a cut one moves to a row of its
+// own), in any lesson at its key moment, at both sizes, present or not.
+func TestLegendsWhole(t *testing.T) {
 	for _, l := range lesson.All {
 		for _, present := range []bool{false, true} {
 			s := openAt(t, "lesson", l.Name, present, keyMoments[l.Name])

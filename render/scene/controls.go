@@ -657,14 +657,18 @@ func (s *Session) unread(c sim.Change) error {
 // targets: every lane for an arrival or firewall setting, else the focused
 // lane), first dropping a pending change of the same setting at the same
 // cycle (faults excepted: each click on a server is its own change).
-// Dropping one rebuilds the lanes to the current cycle without it.
+// Dropping one rebuilds the lanes to the current cycle without it, and so
+// does a retry budget set where the run kept no window for it.
 func (s *Session) schedule(c sim.Change) error {
 	listy := c.IsFault() || c.Setting == sim.SetBlock || c.Setting == sim.SetUnblock // each its own change
 	same := func(p sim.Change) bool { return !listy && p.Cycle == c.Cycle && p.Setting == c.Setting }
 	targets := s.targets(c)
 	replace := false
 	for _, i := range targets {
-		replace = replace || slices.ContainsFunc(s.set.Lanes[i].Model.Pending(), same)
+		m := s.set.Lanes[i].Model
+		// A retry budget the run has kept no window for is set by
+		// running the lanes again with it from the start.
+		replace = replace || slices.ContainsFunc(m.Pending(), same) || errors.Is(m.CanSchedule(c), sim.ErrRetryBudgetLate)
 	}
 	if !replace {
 		return s.scheduleOn(c, targets)

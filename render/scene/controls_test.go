@@ -15,15 +15,19 @@ import (
 // 1280×720 so that the controls have their places.
 func drawn(t *testing.T, cycle int64) *Session {
 	t.Helper()
-	s, err := New(Options{Config: testConfig(), Speed: 600, PauseAt: cycle, RandomSeed: func() uint64 { return 777 }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return drawnAt(t, Options{Config: testConfig(), Speed: 600, PauseAt: cycle, RandomSeed: func() uint64 { return 777 }}, BaseW, BaseH)
+}
+
+// drawnAt returns the session of opts stepped to its pause-at cycle and
+// drawn once at w×h.
+func drawnAt(t *testing.T, opts Options, w, h int) *Session {
+	t.Helper()
+	s := mustNew(t, opts)
 	now := clock()
-	for s.m.Cycle() < cycle {
+	for s.m.Cycle() < opts.PauseAt {
 		s.Update(now)
 	}
-	s.Draw(BaseW, BaseH)
+	s.Draw(w, h)
 	return s
 }
 
@@ -629,14 +633,7 @@ func TestReplaySlidersShowTheValueInForce(t *testing.T) {
 	cfg := testConfig()
 	cfg.Cycles = 100
 	ch, _ := sim.ParseChange("60:rate=0.9")
-	snap, err := snapshot.Record(cfg, []sim.Change{ch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := snapshot.Encode(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := recorded(t, cfg, []sim.Change{ch})
 	s := drawn(t, 1)
 	if err := s.Load(data); err != nil {
 		t.Fatal(err)

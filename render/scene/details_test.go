@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 // TestViewDetails checks the view's small promises, one case each: a
@@ -57,14 +56,7 @@ func TestViewDetails(t *testing.T) {
 		{"a scrub back clears the replay's verdict", func(t *testing.T) {
 			cfg := testConfig()
 			cfg.Cycles = 300
-			snap, err := snapshot.Record(cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := snapshot.Encode(snap)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := recorded(t, cfg, nil)
 			s := newSession(t, testConfig(), false)
 			if err := s.Load(data); err != nil {
 				t.Fatal(err)

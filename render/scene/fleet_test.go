@@ -68,16 +68,7 @@ func fleetSession(t *testing.T, k int, info string, at int64, w, h int) *Session
 	if info != "" {
 		kvs = append(kvs, "load-info", info)
 	}
-	s, err := New(Options{Config: configWith(t, kvs...), Speed: 600, PauseAt: at})
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := clock()
-	for s.m.Cycle() < at {
-		s.Update(now)
-	}
-	s.Draw(w, h)
-	return s
+	return drawnAt(t, Options{Config: configWith(t, kvs...), Speed: 600, PauseAt: at}, w, h)
 }
 
 // click presses and releases the pointer at the centre of r.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lbsim/lbsim/render/lesson"
 	"github.com/lbsim/lbsim/sim"
-	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 // textBox estimates the rectangle a text run covers on screen, with the
@@ -59,18 +58,8 @@ func overlaps(f *Frame) []string {
 func TestNoTextOverlaps(t *testing.T) {
 	cfg := testConfig()
 	cfg.Cycles = 3_000
-	data := func() []byte {
-		ch, _ := sim.ParseChange("1000:rate=0.9")
-		snap, err := snapshot.Record(cfg, []sim.Change{ch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := snapshot.Encode(snap)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}()
+	ch, _ := sim.ParseChange("1000:rate=0.9")
+	data := recorded(t, cfg, []sim.Change{ch})
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}, {1024, 768}} {
 		for _, present := range []bool{false, true} {
 			for _, extra := range []string{"plain", "replay, caption, theory", "per-server", "compare", "gray", "gray compare", "clients", "clients compare"} {

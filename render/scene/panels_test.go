@@ -50,25 +50,7 @@ func TestPanelsScheduleChanges(t *testing.T) {
 		if got := control(t, s, tc.id).Value; got != tc.before {
 			t.Errorf("%s: with the default settings shows %q, want %q", tc.id, got, tc.before)
 		}
-		ws := s.controls()
-		for s.focus >= 0 && ws[s.focus].id != tc.id {
-			s.HandleInput(Input{Keys: []Key{KeyTab}})
-			if s.focus == 0 {
-				t.Fatalf("Tab never reaches %s", tc.id)
-			}
-		}
-		s.HandleInput(Input{Keys: tc.keys})
-		s.Draw(BaseW, BaseH)
-		want, err := sim.NewChange(s.m.Cycle()+1, tc.id, tc.want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p := s.m.Pending(); len(p) != 1 || p[0] != want {
-			t.Errorf("%s: pending %v, want %v", tc.id, p, want)
-		}
-		if got := control(t, s, tc.id).Value; got != tc.shown {
-			t.Errorf("%s: shows %q, want %q", tc.id, got, tc.shown)
-		}
+		keyChange(t, s, tc.id, tc.keys, tc.want, tc.shown)
 		s.Apply(StepOne)
 		if got := tc.read(s.m.Config()); got != tc.want {
 			t.Errorf("%s: in force %s, want %s", tc.id, got, tc.want)

@@ -12,21 +12,32 @@ import (
 // which every control of the "more" panel is read.
 func p2cFleet(t *testing.T) *Session {
 	t.Helper()
-	cfg := testConfig()
-	for _, kv := range [][2]string{{"queues", "per-server"}, {"policy", "p2c"}, {"balancers", "4"}, {"load-info", "periodic:100"}, {"servers", "8"}} {
-		if err := cfg.Set(kv[0], kv[1]); err != nil {
-			t.Fatal(err)
+	cfg := configWith(t, "queues", "per-server", "policy", "p2c", "balancers", "4", "load-info", "periodic:100", "servers", "8")
+	return drawnAt(t, Options{Config: cfg, Speed: 600, PauseAt: 20, RandomSeed: func() uint64 { return 777 }}, BaseW, BaseH)
+}
+
+// keyChange tabs to control id and presses keys: the one change pending is
+// then id = want, due the next cycle, and the control shows shown.
+func keyChange(t *testing.T, s *Session, id string, keys []Key, want, shown string) {
+	t.Helper()
+	for ws := s.controls(); s.focus >= 0 && ws[s.focus].id != id; {
+		s.HandleInput(Input{Keys: []Key{KeyTab}})
+		if s.focus == 0 {
+			t.Fatalf("Tab never reaches %s", id)
 		}
 	}
-	s, err := New(Options{Config: cfg, Speed: 600, PauseAt: 20, RandomSeed: func() uint64 { return 777 }})
+	s.HandleInput(Input{Keys: keys})
+	s.Draw(BaseW, BaseH)
+	change, err := sim.NewChange(s.m.Cycle()+1, id, want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for now := clock(); s.m.Cycle() < 20; {
-		s.Update(now)
+	if p := s.m.Pending(); len(p) != 1 || p[0] != change {
+		t.Errorf("%s %v: pending %v, want %v (messages %q)", id, keys, p, change, s.State().Message)
 	}
-	s.Draw(BaseW, BaseH)
-	return s
+	if got := control(t, s, id).Value; got != shown {
+		t.Errorf("%s %v: shows %q, want %q", id, keys, got, shown)
+	}
 }
 
 // TestMorePanelFromTheTable opens the "more" panel with its button and
@@ -60,24 +71,7 @@ func TestMorePanelFromTheTable(t *testing.T) {
 		if got := control(t, s, tc.id).Value; got != tc.before {
 			t.Errorf("%s: shows %q, want %q", tc.id, got, tc.before)
 		}
-		for ws := s.controls(); ws[s.focus].id != tc.id; {
-			s.HandleInput(Input{Keys: []Key{KeyTab}})
-			if s.focus == 0 {
-				t.Fatalf("Tab never reaches %s", tc.id)
-			}
-		}
-		s.HandleInput(Input{Keys: tc.keys})
-		s.Draw(BaseW, BaseH)
-		want, err := sim.NewChange(s.m.Cycle()+1, tc.id, tc.want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p := s.m.Pending(); len(p) != 1 || p[0] != want {
-			t.Errorf("%s: pending %v, want %v (messages %q)", tc.id, p, want, s.State().Message)
-		}
-		if got := control(t, s, tc.id).Value; got != tc.want {
-			t.Errorf("%s: shows %q, want %q", tc.id, got, tc.want)
-		}
+		keyChange(t, s, tc.id, tc.keys, tc.want, tc.want)
 		s.Apply(StepOne)
 		cfg := s.m.Config()
 		if got := sim.RowNamed(tc.id).Get(&cfg); got != tc.want {
@@ -195,24 +189,7 @@ func TestMorePanelTargetTracking(t *testing.T) {
 		if got := control(t, s, tc.id).Value; got != tc.before {
 			t.Errorf("%s: shows %q, want %q", tc.id, got, tc.before)
 		}
-		for ws := s.controls(); ws[s.focus].id != tc.id; {
-			s.HandleInput(Input{Keys: []Key{KeyTab}})
-			if s.focus == 0 {
-				t.Fatalf("Tab never reaches %s", tc.id)
-			}
-		}
-		s.HandleInput(Input{Keys: tc.keys})
-		s.Draw(BaseW, BaseH)
-		want, err := sim.NewChange(s.m.Cycle()+1, tc.id, tc.want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p := s.m.Pending(); len(p) != 1 || p[0] != want {
-			t.Errorf("%s %v: pending %v, want %v (messages %q)", tc.id, tc.keys, p, want, s.State().Message)
-		}
-		if got := control(t, s, tc.id).Value; got != tc.want {
-			t.Errorf("%s %v: shows %q, want %q", tc.id, tc.keys, got, tc.want)
-		}
+		keyChange(t, s, tc.id, tc.keys, tc.want, tc.want)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lbsim/lbsim/sim"
+	"github.com/lbsim/lbsim/sim/snapshot"
 )
 
 func TestGridFits1To500ServersAt720p(t *testing.T) {
@@ -238,6 +239,21 @@ func mustChanges(t *testing.T, specs ...string) []sim.Change {
 		chs = append(chs, ch)
 	}
 	return chs
+}
+
+// recorded returns the encoded snapshot of cfg run with changes, failing
+// the test when recording or encoding does.
+func recorded(t *testing.T, cfg sim.Config, changes []sim.Change) []byte {
+	t.Helper()
+	snap, err := snapshot.Record(cfg, changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := snapshot.Encode(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // mustNew returns the session of opts, failing the test when New does.

@@ -12,14 +12,7 @@ import (
 func TestPricedRunKeepsItsCost(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Switch, cfg.ServerCost = 3, 400, true, 2_500_000
-	s, err := Record(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := mustRecord(t, cfg, nil)
 	back, err := Decode(data)
 	if err != nil {
 		t.Fatal(err)

@@ -51,14 +51,7 @@ func newKeySnapshots(t testing.TB) [][]byte {
 		{Cycle: 60, Setting: sim.SetCodelTarget, Value: 40},
 		{Cycle: 70, Setting: sim.SetDiscipline, Value: int64(sim.Fifo)},
 	}
-	recorded, err := Record(overload, changes) // its hashes follow the changes: it replays
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := Encode(recorded)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := mustRecord(t, overload, changes) // its hashes follow the changes: it replays
 	return append([][]byte{
 		data,
 		craft(t, overload, []sim.Change{
@@ -89,14 +82,7 @@ func hedgedSnapshots(t testing.TB, base sim.Config) [][]byte {
 	beside.ConcurrencyLimit, beside.LimitInitial, beside.LimitMax, beside.LimitLatency = sim.LimitAIMD, 4, 12, 30
 	var out [][]byte
 	for _, cfg := range []sim.Config{hedged, single, beside} {
-		recorded, err := Record(cfg, []sim.Change{{Cycle: 60, Setting: sim.SetCodelTarget, Value: 5}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := Encode(recorded)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, data := mustRecord(t, cfg, []sim.Change{{Cycle: 60, Setting: sim.SetCodelTarget, Value: 5}})
 		out = append(out, data)
 	}
 	return out

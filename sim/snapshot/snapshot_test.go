@@ -228,19 +228,27 @@ func direct(t testing.TB, cfg sim.Config, changes []sim.Change) observed {
 	return o
 }
 
+// mustRecord records cfg with changes and encodes the snapshot, failing t
+// where either is refused.
+func mustRecord(t testing.TB, cfg sim.Config, changes []sim.Change) (Snapshot, []byte) {
+	t.Helper()
+	s, err := Record(cfg, changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, data
+}
+
 func TestRoundTrip(t *testing.T) {
 	for _, c := range cases() {
 		t.Run(c.name, func(t *testing.T) {
 			cfg, changes := c.cfg(), mustChanges(t, c.changes...)
 			want := direct(t, cfg, changes)
-			s, err := Record(cfg, changes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := Encode(s)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, data := mustRecord(t, cfg, changes)
 			d, err := Decode(data)
 			if err != nil {
 				t.Fatal(err)
@@ -277,14 +285,7 @@ func TestRoundTrip(t *testing.T) {
 func TestSizes(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.Seed = 123456789
-	s, err := Record(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := mustRecord(t, cfg, nil)
 	link := "https://lbsim.example/" + Fragment(data)
 	t.Logf("default run: %d bytes, link %d characters", len(data), len(link))
 	if len(data) > 512 {
@@ -294,13 +295,7 @@ func TestSizes(t *testing.T) {
 		t.Errorf("default link: %d characters, want ≤ 1000", len(link))
 	}
 	changes := thousandChanges(cfg.Cycles)
-	s, err = Record(cfg, changes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if data, err = Encode(s); err != nil {
-		t.Fatal(err)
-	}
+	_, data = mustRecord(t, cfg, changes)
 	t.Logf("1,000 changes: %d bytes", len(data))
 	if len(data) > 8<<10 {
 		t.Errorf("snapshot with 1,000 changes: %d bytes, want ≤ 8 KiB", len(data))
@@ -425,14 +420,7 @@ func smallSnapshot(t testing.TB) []byte {
 	cfg := sim.DefaultConfig()
 	cfg.Seed, cfg.Cycles, cfg.Servers, cfg.InitialPerServer = 3, 60, 2, 5
 	cfg.Blocked = cfg.Blocked[:2]
-	s, err := Record(cfg, mustChanges(t, "10:rate=0.9", "30:policy=random"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := Encode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := mustRecord(t, cfg, mustChanges(t, "10:rate=0.9", "30:policy=random"))
 	return data
 }
 
