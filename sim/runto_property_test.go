@@ -100,6 +100,12 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	}
 	if rapid.IntRange(0, 5).Draw(t, "faults") == 0 {
 		cfg.MTBF, cfg.MTTR = rapid.Int64Range(1, 3000).Draw(t, "mtbf"), rapid.Int64Range(1, 50).Draw(t, "mttr")
+		// A failing server's queue is routed again: with few servers up
+		// and neither shedding nor a cap, the backlog grows with the run
+		// and each fault moves it (work grows as the cycles squared: one
+		// run of 5,704 cycles took 100 s). Random faults close every
+		// shortcut, so these runs lose nothing by being short.
+		cfg.Cycles = min(cfg.Cycles, 600)
 	}
 	if rapid.IntRange(0, 3).Draw(t, "hunting") == 0 {
 		genHunting(t, &cfg)
@@ -107,6 +113,12 @@ func genBusyConfigWithin(t *rapid.T, lim busyLimits) Config {
 	genLimit(t, &cfg, 60)
 	genRest(t, &cfg, busyShaped)
 	genOverload(t, &cfg)
+	if rapid.IntRange(0, 5).Draw(t, "lifo") == 5 { // about a sixth of the time
+		cfg.Discipline = rapid.SampledFrom([]Discipline{Lifo, AdaptiveLifo}).Draw(t, "discipline")
+	}
+	if cfg.HedgeAfter != 0 && rapid.IntRange(0, 2).Draw(t, "hedged") != 1 {
+		cfg.HedgeAfter, cfg.HedgeMax, cfg.HedgeBudget = 0, 0, 0 // most per-server runs do not hedge
+	}
 	dropRefusedHedging(&cfg)
 	return cfg
 }
@@ -123,16 +135,16 @@ func dropRefusedHedging(cfg *Config) {
 	}
 }
 
-// genOverload draws shedding and the throttle, each on a quarter of the
-// time and both an eighth (both off five runs in eight, so that the
-// shortcuts, gated off while shedding is on and partly while the
-// throttle is, stay drawn).
+// genOverload draws shedding and the throttle, each on about a fifth of
+// the time and both about a fifteenth (rapid favours a range's ends: the
+// draws pick from its middle), so that most runs have neither and the
+// shortcuts, which take them in part or not at all, stay drawn.
 func genOverload(t *rapid.T, cfg *Config) {
-	k := rapid.IntRange(0, 7).Draw(t, "overload")
-	if k == 0 || k == 1 {
+	k := rapid.IntRange(0, 11).Draw(t, "overload")
+	if k >= 4 && k <= 6 {
 		cfg.CodelTarget = rapid.Int64Range(1, cfg.codelInterval()).Draw(t, "codelTarget")
 	}
-	if k == 1 || k == 2 {
+	if k >= 6 && k <= 8 {
 		cfg.Throttle = Hundredths(rapid.Int64Range(int64(MinThrottle), int64(MaxThrottle)).Draw(t, "throttle"))
 	}
 }
@@ -146,7 +158,8 @@ var busyShaped = func() map[string]bool {
 	for _, name := range []string{"servers", "min-servers", "max-servers", "cycles", "task-min", "task-max",
 		"initial-per-server", "rate", "wave", "wave-period", "scale-up", "scale-down", "cooldown", "queues", "policy",
 		"choices", "service", "mean-service", "service-cv", "service-shape", "service-max", "long-share", "switch",
-		"queue-cap", "mtbf", "mttr", "balancers", "fail-time", "concurrency-limit"} {
+		"queue-cap", "mtbf", "mttr", "balancers", "fail-time", "concurrency-limit",
+		"codel-target", "throttle", "discipline"} {
 		m[name] = true
 	}
 	for _, r := range Rows() {
@@ -343,12 +356,20 @@ func targetChanges(t *rapid.T, cfg Config, changes []Change) {
 // TestRunToMatchesStepping runs random busy configurations, with random
 // changes and faults scheduled, to random stops by RunTo and by Step one
 // cycle at a time: state, summary and last row must agree at every stop.
+// It fails if the shortcuts are taken too rarely (the gate, read at each
+// stop): of 300 runs or more (the default checks, not -short), a third
+// must open one, and each of skipAhead and the saturated, routed and
+// pooled stretches one run in 100 (the default checks open 1.5 to 15
+// times that; skipAhead counts only without random faults, which it
+// does not pass).
 func TestRunToMatchesStepping(t *testing.T) {
 	checks := 600
 	if testing.Short() {
 		checks = 60
 	}
 	rapidDefaults(checks)
+	runs, open := 0, 0
+	var opened [viaPooled + 1]int
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := genBusyConfig(t)
 		stepped, err := New(cfg)
@@ -366,10 +387,28 @@ func TestRunToMatchesStepping(t *testing.T) {
 			stops = append(stops, rapid.Int64Range(1, cfg.Cycles).Draw(t, "stop"))
 		}
 		slices.Sort(stops)
+		var seen [viaPooled + 1]bool
 		for _, stop := range stops {
+			if g := jumped.gate(); g != viaSkip || cfg.MTBF == 0 { // skipAhead passes nothing while faults may strike
+				seen[g] = true
+			}
 			stepAndJump(t, stepped, jumped, stop)
 		}
+		runs++
+		for g, ok := range seen {
+			if ok {
+				opened[g]++
+			}
+		}
+		if slices.Contains(seen[viaSkip:], true) {
+			open++
+		}
 	})
+	t.Logf("%d runs: %d opened a shortcut at a stop; skipAhead %d, saturated %d, routed %d, pooled %d",
+		runs, open, opened[viaSkip], opened[viaSaturated], opened[viaRouted], opened[viaPooled])
+	if runs >= 300 && (3*open < runs || slices.ContainsFunc(opened[viaSkip:], func(n int) bool { return 100*n < runs })) {
+		t.Errorf("too few runs opened RunTo's shortcuts: %d runs, %d opened one, by via %v", runs, open, opened)
+	}
 }
 
 // TestRunToSaturatedBound runs the cases where runSaturated's bound on
