@@ -75,16 +75,8 @@ func TestHedgeSkipsMatchStepping(t *testing.T) {
 			changes = append(changes, c)
 		}
 		dropRefusedHedging(&cfg)
-		stepped, err := New(cfg)
-		if err != nil {
-			t.Skip(err)
-		}
-		if err := stepped.Schedule(changes...); err != nil {
-			t.Skip(err)
-		}
+		stepped, jumped := twins(t, cfg, changes)
 		runs++
-		jumped, _ := New(cfg)
-		_ = jumped.Schedule(changes...)
 		stops := rapid.SliceOfN(rapid.Int64Range(1, cfg.Cycles), 1, 5).Draw(t, "stops")
 		slices.Sort(stops)
 		gated := false

@@ -145,16 +145,8 @@ func TestLimitShortcutsMatchStepping(t *testing.T) {
 	runs, refused, moved, routed, pooled, skipped, windows := 0, 0, 0, 0, 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		cfg, changes := genLimitRouted(t)
-		stepped, err := New(cfg)
-		if err != nil {
-			t.Skip(err)
-		}
-		if err := stepped.Schedule(changes...); err != nil {
-			t.Skip(err)
-		}
+		stepped, jumped := twins(t, cfg, changes)
 		runs++
-		jumped, _ := New(cfg)
-		_ = jumped.Schedule(changes...)
 		stops := rapid.SliceOfN(rapid.Int64Range(1, cfg.Cycles), 1, 5).Draw(t, "stops")
 		slices.Sort(stops)
 		anyMoved := false

@@ -143,15 +143,7 @@ func TestQueueRulesShortcutsMatchStepping(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		runs++
 		cfg, changes := genQueueRuled(t)
-		stepped, err := New(cfg)
-		if err != nil {
-			t.Skip(err)
-		}
-		if err := stepped.Schedule(changes...); err != nil {
-			t.Skip(err)
-		}
-		jumped, _ := New(cfg)
-		_ = jumped.Schedule(changes...)
+		stepped, jumped := twins(t, cfg, changes)
 		stops := rapid.SliceOfN(rapid.Int64Range(1, cfg.Cycles), 1, 5).Draw(t, "stops")
 		slices.Sort(stops)
 		routedHere := false

@@ -486,3 +486,19 @@ func TestRunToWindowKeepsPoolDip(t *testing.T) {
 		}
 	}
 }
+
+// twins makes two models of cfg with changes scheduled, one to step and
+// one to take RunTo's shortcuts, or skips the draw where New or Schedule
+// refuses them.
+func twins(t *rapid.T, cfg Config, changes []Change) (stepped, jumped *Model) {
+	stepped, err := New(cfg)
+	if err != nil {
+		t.Skip(err)
+	}
+	if err := stepped.Schedule(changes...); err != nil {
+		t.Skip(err)
+	}
+	jumped, _ = New(cfg)
+	_ = jumped.Schedule(changes...)
+	return stepped, jumped
+}

@@ -146,16 +146,8 @@ func TestThrottleShortcutsMatchStepping(t *testing.T) {
 	runs, routed, skipped, throttled, windows, passed := 0, 0, 0, 0, 0, int64(0)
 	rapid.Check(t, func(t *rapid.T) {
 		cfg, changes := genThrottled(t)
-		stepped, err := New(cfg)
-		if err != nil {
-			t.Skip(err)
-		}
-		if err := stepped.Schedule(changes...); err != nil {
-			t.Skip(err)
-		}
+		stepped, jumped := twins(t, cfg, changes)
 		runs++
-		jumped, _ := New(cfg)
-		_ = jumped.Schedule(changes...)
 		stops := rapid.SliceOfN(rapid.Int64Range(1, cfg.Cycles), 1, 6).Draw(t, "stops")
 		slices.Sort(stops)
 		for _, stop := range append(stops, cfg.Cycles) {
