@@ -173,7 +173,7 @@ func (m *Model) gate() via {
 	case len(b.grays) > 0 || len(b.ends) > 0:
 		return viaSkip // they serve at the plain speed, and every attempt completes
 	case b.th != nil && m.fan != nil:
-		return viaSkip // the throttle: see throttleskip.go for the other shortcuts
+		return viaSkip // fan-out with the throttle: skipAhead alone (throttleskip.go)
 	case b.perServer:
 		return viaRouted
 	case b.saturable():
